@@ -1,0 +1,58 @@
+/* Owner-side fast paths of the split deque (Lace, Figure 4), inlined into
+ * every task's SPAWN and SYNC.  The slow paths and the thief side are in
+ * src/split_deque.c.  Not part of the API.
+ *
+ * Only the owner calls anything in this file.  None of it executes an
+ * atomic read-modify-write or a fence: the shared part of the deque is
+ * touched only when thieves asked (splitreq) or when the task being
+ * synced may have been stolen.
+ */
+#ifndef WEFT_BITS_SPLIT_DEQUE_H
+#define WEFT_BITS_SPLIT_DEQUE_H
+
+#include <weft/bits/worker.h>
+
+/* Slow paths (src/split_deque.c, src/steal.c). */
+void weft_split_push_slow(weft_worker *w, weft_task *head);
+bool weft_split_sync_slow(weft_worker *w, weft_task *t);
+WEFT_NORETURN void weft_deque_overflow(weft_worker *w);
+
+/* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
+ * into `t` (== head); this stores the wrapper and exposes the task. */
+static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
+{
+    /* Relaxed: thieves read this slot only after a release on (tail,split)
+     * that comes later (grow_shared / push_slow), never before. */
+    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
+    WEFT_COUNT(w, tasks, 1);
+    WEFT_COUNT_PEAK(w, t);
+    /* Line 14 (o_allstolen) and line 20 (splitreq) in one test: whenever
+     * the owner sets o_allstolen it also raises its own splitreq, so this
+     * flag alone says "take the slow path".  Relaxed: a thief's request
+     * seen one spawn late only delays sharing by that spawn. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&w->splitreq, memory_order_relaxed)))
+        weft_split_push_slow(w, t + 1);
+}
+
+/* SYNC fast path, Figure 4 `pop` lines 23-30 when the task at t (the new
+ * head) is private and no thief is asking: returns true and the caller
+ * runs the task inline.  Otherwise the caller takes weft_split_sync_slow. */
+static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
+{
+    if (WEFT_LIKELY(t >= w->o_split && !atomic_load_explicit(&w->splitreq, memory_order_relaxed))) {
+        /* Relaxed: a private slot is never read by thieves.  Clearing keeps
+         * "slots at or above head are EMPTY", which weft_current_head uses. */
+        atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+/* Checks there is room for one more task before the caller writes to t. */
+static inline void weft_split_reserve(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t >= w->end))
+        weft_deque_overflow(w);
+}
+
+#endif

@@ -1,0 +1,130 @@
+/* weft internals that inline code must see: the task descriptor and the
+ * worker layout.  Not part of the API: user code goes through weft.h.
+ *
+ * Cache-line plan of a worker (see docs/design.md):
+ *   line 0  owner-private hot fields read by SPAWN/SYNC fast paths
+ *   line 1  thief-visible deque state: (tail,split), allstolen, dq
+ *   line 2  splitreq, written by thieves only when it must change
+ *   line 3  sleep word (futex), written by the sleeper and its wakers
+ *   then    counters (owner-written) and cold state
+ * Thieves touch lines 1 and 2 and the descriptor they steal, nothing else.
+ */
+#ifndef WEFT_BITS_WORKER_H
+#define WEFT_BITS_WORKER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <weft/config.h>
+
+#ifdef __cplusplus
+#error "weft's C header uses C11 <stdatomic.h>; include it from C code"
+#endif
+
+#define WEFT_CACHE_LINE 64
+#define WEFT_TASK_SIZE 64
+
+#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define WEFT_UNUSED __attribute__((unused))
+#define WEFT_NORETURN __attribute__((noreturn))
+/* Wrappers are stored in the descriptor's state word, whose odd values
+ * mean "stolen"; 4-byte alignment keeps their low bits clear even at -Os. */
+#define WEFT_WRAPPER_ALIGN __attribute__((aligned(4)))
+
+struct weft_worker;
+
+/* A task descriptor: one cache line, stored directly in the owner's deque
+ * (Wool's direct task stack).  `state` is the only field thieves and owner
+ * race on; the payload holds the arguments and, once run, the result. */
+typedef struct weft_task {
+    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t state;
+    unsigned char payload[WEFT_TASK_SIZE - sizeof(uintptr_t)];
+} weft_task;
+
+/* Runs the task stored in `t` on worker `w` whose deque top is `head`,
+ * writing the result back into `t`. */
+typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_task *t);
+
+/* Values of weft_task.state:
+ *   EMPTY      slot unused; every slot at or above the owner's head is EMPTY
+ *   TASK(f)    the wrapper address f: spawned, not (yet) stolen
+ *   STOLEN(w)  thief worker address | 1: being run by thief w
+ *   DONE       stolen and completed; the result is in the payload */
+#define WEFT_STATE_EMPTY ((uintptr_t)0)
+#define WEFT_STATE_DONE ((uintptr_t)2)
+#define WEFT_STATE_STOLEN_BIT ((uintptr_t)1)
+
+/* Event counters (only compiled in with -DWEFT_STATS=ON).  Written by the
+ * owning worker only, with relaxed atomics so a live report is race-free. */
+typedef struct weft_counters {
+    _Atomic uint64_t tasks;        /* spawns */
+    _Atomic uint64_t steals;       /* successful steals while idle / random */
+    _Atomic uint64_t steal_fails;  /* steal attempts that got nothing */
+    _Atomic uint64_t leaps;        /* successful steals from the thief at a blocked sync */
+    _Atomic uint64_t leap_fails;   /* leapfrog attempts that got nothing */
+    _Atomic uint64_t grows;        /* grow_shared: split moved up (thieves asked) */
+    _Atomic uint64_t shrinks;      /* shrink_shared: split moved down (one RMW each) */
+    _Atomic uint64_t sleeps;       /* times this worker went to sleep */
+    _Atomic uint64_t wakes;        /* times this worker woke another */
+    _Atomic uint64_t peak_depth;   /* deepest deque slot used */
+} weft_counters;
+
+typedef struct weft_worker {
+    /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
+    /* Owner's copy of split (paper: o_split).  While all tasks are stolen
+     * (paper: o_allstolen) it is parked at `end`, so the single test
+     * `t >= o_split` in SYNC covers Figure 4 lines 23 and 25. */
+    _Alignas(WEFT_CACHE_LINE) weft_task *o_split;
+    weft_task *end;      /* one past the last usable slot */
+    weft_task *dq;       /* slot 0 */
+    unsigned id;         /* 0 .. workers-1 */
+
+    /* ---- line 1: thief-visible deque state ---- */
+    /* tail in the low 32 bits, split in the high 32 bits: one CAS moves tail
+     * while checking split, one RMW moves split without losing a tail. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t ts;
+    _Atomic uint8_t allstolen;  /* hint for thieves: nothing to steal */
+    weft_task *dq_shared;       /* == dq; a copy on this line so thieves never read line 0 */
+
+    /* ---- line 2: thieves ask the owner to share more (and the owner
+     * raises it itself while o_allstolen, see src/split_deque.c) ---- */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint8_t splitreq;
+
+    /* ---- line 3: sleeping (see src/sleep.c) ---- */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
+
+#if WEFT_STATS
+    _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
+#endif
+
+    /* ---- cold, owner-private runtime state (src/internal.h) ---- */
+    _Alignas(WEFT_CACHE_LINE) uint64_t rng;
+    uint64_t seen_interrupt;     /* generation of the last interrupt served */
+    int in_interrupt;            /* kind of interrupt being served, 0 if none */
+    unsigned together_depth;     /* > 0 while running its own TOGETHER copy */
+    void *stack_lo, *stack_hi;   /* usable stack (for overflow reports) */
+    void *guard_lo, *guard_hi;   /* stack guard region */
+    size_t deque_slots;
+} weft_worker;
+
+#if WEFT_STATS
+#define WEFT_COUNT(w, field, n)                                                       \
+    atomic_store_explicit(&(w)->ctr.field,                                            \
+                          atomic_load_explicit(&(w)->ctr.field, memory_order_relaxed) \
+                              + (n),                                                  \
+                          memory_order_relaxed) /* owner-only counter */
+#define WEFT_COUNT_PEAK(w, t)                                                        \
+    do {                                                                             \
+        uint64_t d_ = (uint64_t)((t) - (w)->dq) + 1;                                 \
+        if (d_ > atomic_load_explicit(&(w)->ctr.peak_depth, memory_order_relaxed))   \
+            atomic_store_explicit(&(w)->ctr.peak_depth, d_, memory_order_relaxed);   \
+    } while (0)
+#else
+#define WEFT_COUNT(w, field, n) ((void)0)
+#define WEFT_COUNT_PEAK(w, t) ((void)0)
+#endif
+
+#endif

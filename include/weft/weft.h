@@ -1,0 +1,181 @@
+/* weft: fine-grained fork-join parallelism for C11.
+ *
+ * A task is declared with WEFT_TASK_n (n = 0..6 arguments) or
+ * WEFT_VOID_TASK_n and written like a sequential function:
+ *
+ *     WEFT_TASK_1(long, fib, int, n)
+ *     {
+ *         if (n < 2) return n;
+ *         WEFT_SPAWN(fib, n - 1);          // may run on another worker
+ *         long b = WEFT_CALL(fib, n - 2);  // a plain call
+ *         long a = WEFT_SYNC(fib);         // joins the last unmatched SPAWN
+ *         return a + b;
+ *     }
+ *
+ *     int main(void)
+ *     {
+ *         weft_start(0, 0, 0);             // defaults: one worker per CPU
+ *         printf("%ld\n", WEFT_RUN(fib, 40));
+ *         weft_stop();
+ *     }
+ *
+ * Semantics follow Wool and Lace: SYNC joins the most recent SPAWN of the
+ * current task that has not been joined yet; every SPAWN must be joined
+ * (SYNC or DROP) before its task returns.  Arguments and results are copied
+ * into a 64-byte descriptor (at most 56 bytes of arguments or result).
+ *
+ * Inside a task body two hidden parameters are in scope: `weft_w` (the
+ * worker running it) and `weft_head` (the top of that worker's deque).
+ * SPAWN/SYNC/CALL use them; a helper function that wants to spawn takes
+ * them with WEFT_CONTEXT_PARAMS and is called with WEFT_CONTEXT.
+ *
+ * Threading: weft_start/stop/suspend/resume from any thread that is not a
+ * worker; RUN, NEWFRAME and TOGETHER from any thread (from outside they
+ * block until done, inside a worker they run in place); everything else
+ * only inside tasks.  Misuse is reported on stderr with a "weft:" prefix;
+ * misuse that would corrupt memory stops the process (abort).
+ *
+ * Configuration knobs are documented in docs/configuration.md.
+ */
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <weft/config.h>
+#include <weft/bits/worker.h>
+#include <weft/bits/task_macros.h>
+
+/* ------------------------------------------------------------------------
+ * Lifecycle
+ * ------------------------------------------------------------------------ */
+
+/* Where a worker blocked at a SYNC on a stolen task looks for work. */
+typedef enum weft_steal_policy {
+    /* Steal from the thief (leapfrogging); when the thief has nothing,
+     * steal from a random worker (Lace, section 4.3).  The default. */
+    WEFT_STEAL_LEAPFROG_RANDOM = 0,
+    /* Only steal from the thief: bounds deque and stack growth to what a
+     * sequential run needs, at the price of steal chains. */
+    WEFT_STEAL_LEAPFROG = 1,
+} weft_steal_policy;
+
+typedef struct weft_config {
+    unsigned workers;        /* 0: CPUs in the affinity mask, or $WEFT_WORKERS */
+    size_t deque_size;       /* task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
+    size_t stack_size;       /* bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
+    weft_steal_policy steal_policy; /* $WEFT_STEAL=leapfrog|random */
+    int pin;                 /* -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
+    unsigned idle_spin_us;   /* how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
+    bool report_stack_overflow; /* catch SIGSEGV on a worker's stack guard and explain it */
+} weft_config;
+
+/* Fills *cfg with the defaults, then applies the WEFT_* environment.
+ * Returns 0, or EINVAL (with a message) if a WEFT_* variable is malformed;
+ * the malformed ones are left at their defaults. */
+int weft_config_init(weft_config *cfg);
+
+/* Starts the worker pool.  0 for any argument means its default (see
+ * weft_config).  Returns 0, or an errno value with a message on stderr:
+ * EBUSY if already started, EINVAL for impossible sizes, ENOMEM/EAGAIN if
+ * memory or threads cannot be had. */
+int weft_start(unsigned workers, size_t deque_size, size_t stack_size);
+int weft_start_config(const weft_config *cfg);
+
+/* Waits for RUNs in progress to finish, then stops and joins the workers.
+ * Not from inside a worker (EDEADLK).  EINVAL if not started. */
+int weft_stop(void);
+
+/* Parks every worker (no spinning, no stealing) until weft_resume.  Waits
+ * for tasks in progress to finish.  A RUN from another thread while
+ * suspended waits for weft_resume. */
+int weft_suspend(void);
+int weft_resume(void);
+
+/* Number of workers of the running pool, 0 when stopped. */
+unsigned weft_workers(void);
+
+/* The calling thread's worker, or NULL outside the pool. */
+weft_worker *weft_self(void);
+static inline unsigned weft_worker_id(const weft_worker *w) { return w->id; }
+
+/* The current top of the calling worker's deque, for code that runs on a
+ * worker but received no context (see WEFT_ME).  O(log deque_size). */
+weft_task *weft_current_head(weft_worker *w);
+
+/* ------------------------------------------------------------------------
+ * Tasks: use inside task bodies (they use the hidden weft_w / weft_head)
+ * ------------------------------------------------------------------------ */
+
+#define WEFT_SPAWN(NAME, ...) (weft_head = NAME##_SPAWN(weft_w, weft_head, ##__VA_ARGS__))
+#define WEFT_SYNC(NAME) NAME##_SYNC(weft_w, --weft_head)
+#define WEFT_CALL(NAME, ...) NAME##_CALL(weft_w, weft_head, ##__VA_ARGS__)
+/* Joins the last SPAWN without running it if nobody stole it (speculative
+ * work that turned out unneeded); if it was stolen, waits for it. */
+#define WEFT_DROP(NAME) weft_drop(weft_w, --weft_head)
+
+/* Runs a task from anywhere: from a non-worker thread it is handed to the
+ * pool and the caller blocks until it is done; on a worker it runs in place. */
+#define WEFT_RUN(NAME, ...) NAME##_RUN(__VA_ARGS__)
+
+/* Context passing for helper functions called from tasks. */
+#define WEFT_CONTEXT_PARAMS weft_worker *weft_w, weft_task *weft_head
+#define WEFT_CONTEXT weft_w, weft_head
+/* Recovers the context in code running on a worker without one. */
+#define WEFT_ME                                   \
+    weft_worker *weft_w = weft_self_checked();    \
+    weft_task *weft_head = weft_current_head(weft_w)
+
+void weft_drop(weft_worker *w, weft_task *t);
+weft_worker *weft_self_checked(void);
+
+/* ------------------------------------------------------------------------
+ * Interrupts: stop-the-world operations (garbage collection, phase changes)
+ * ------------------------------------------------------------------------ */
+
+/* Every worker runs its own copy of the task; all copies start after every
+ * worker has stopped between tasks and the call returns when all are done.
+ * Inside the copies, weft_barrier() synchronises the workers. */
+#define WEFT_TOGETHER(NAME, ...) NAME##_TOGETHER(__VA_ARGS__)
+
+/* Halts every worker between tasks, runs this one task on the whole pool
+ * (its subtasks are stolen by the halted workers), then lets all resume.
+ * Returns the task's result. */
+#define WEFT_NEWFRAME(NAME, ...) NAME##_NEWFRAME(__VA_ARGS__)
+
+/* Waits until every worker has reached it; only inside TOGETHER copies. */
+void weft_barrier(void);
+
+/* Long-running tasks call this now and then so that interrupts (and
+ * suspend) need not wait for them.  Costs one load when nothing is pending. */
+extern _Atomic uint64_t weft_interrupt_pending_g;
+void weft_yield_slow(weft_worker *w, weft_task *head);
+static inline void weft_yield(weft_worker *w, weft_task *head)
+{
+    /* Relaxed: a stale value only delays joining the interrupt. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_interrupt_pending_g, memory_order_relaxed)))
+        weft_yield_slow(w, head);
+}
+#define WEFT_YIELD() weft_yield(weft_w, weft_head)
+
+/* ------------------------------------------------------------------------
+ * Counters (compiled in with -DWEFT_STATS=ON; WEFT_STATS=1 prints at stop)
+ * ------------------------------------------------------------------------ */
+
+typedef struct weft_stats {
+    uint64_t tasks, steals, steal_fails, leaps, leap_fails;
+    uint64_t grows, shrinks, sleeps, wakes, peak_depth;
+} weft_stats;
+
+/* Sums the counters of all workers into *out (peak_depth: the maximum).
+ * Returns ENOTSUP (and zeros) when counters are compiled out. */
+int weft_stats_get(weft_stats *out);
+void weft_stats_reset(void);
+/* Prints a per-worker table and the totals, or a note that counters are
+ * compiled out. */
+void weft_stats_print(FILE *out);
+
+#endif

@@ -1,0 +1,170 @@
+/* Declarations shared by weft's source files.  Not installed. */
+#ifndef WEFT_INTERNAL_H
+#define WEFT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <weft/weft.h>
+
+/* ---- (tail, split) packing: tail low, split high (see split_deque.c) ---- */
+#define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))
+#define WEFT_TS_TAIL(ts) ((uint32_t)(ts))
+#define WEFT_TS_SPLIT(ts) ((uint32_t)((ts) >> 32))
+/* 2^31 slots keeps every index and every (a+b+1)/2 of two indices in 32 bits. */
+#define WEFT_MAX_DEQUE_SLOTS ((size_t)1 << 31)
+#define WEFT_MAX_WORKERS 4096u
+
+/* ---- split_deque.c: Figure 4 ---- */
+typedef enum weft_steal_result {
+    WEFT_STEAL_NONE,     /* nothing shared (splitreq left for the owner) */
+    WEFT_STEAL_BUSY,     /* lost a race with another thief or the owner */
+    WEFT_STEAL_OK,       /* got the last shared task */
+    WEFT_STEAL_OK_MORE,  /* got a task and more are shared */
+} weft_steal_result;
+
+void weft_split_init(weft_worker *w);
+/* Thief side. */
+weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out);
+bool weft_split_has_shared(weft_worker *victim);
+/* Owner side. */
+void weft_split_grow_shared(weft_worker *w, weft_task *head);
+bool weft_split_shrink_shared(weft_worker *w, weft_task *head);
+void weft_split_pop_stolen(weft_worker *w, weft_task *t);
+/* Interrupts: hide the deque below head from thieves, and bring it back. */
+typedef struct weft_split_saved {
+    uint64_t ts;
+    weft_task *o_split;
+    uint8_t allstolen;
+} weft_split_saved;
+void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved);
+void weft_split_thaw(weft_worker *w, const weft_split_saved *saved);
+
+/* ---- steal.c: finding work and joining stolen tasks ---- */
+weft_worker *weft_random_victim(weft_worker *w);
+/* Tries one steal from victim; if it gets a task, runs it at head. */
+bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
+/* Figure 1 lines 5-8: wait for the stolen task t, stealing meanwhile. */
+void weft_join_stolen(weft_worker *w, weft_task *t);
+
+/* ---- sleep.c ---- */
+enum {
+    WEFT_AWAKE = 0,
+    WEFT_SLEEP_IDLE = 1,      /* idle at top level: any work, external RUNs */
+    WEFT_SLEEP_JOIN = 2,      /* blocked at a SYNC, accepts any stolen work */
+    WEFT_SLEEP_JOIN_LEAP = 3, /* blocked at a SYNC, leapfrog only */
+};
+typedef struct weft_idle {
+    unsigned rounds;
+    uint64_t since_ns;
+} weft_idle;
+void weft_idle_reset(weft_idle *idle);
+/* One failed search round: backs off; returns true when it is time to sleep. */
+bool weft_idle_backoff(weft_idle *idle);
+/* Sleeps in `state` until woken.  `joined` (JOIN states) is the stolen task
+ * being waited for, `thief` its thief (JOIN_LEAP).  Returns at once if the
+ * last check finds something to do. */
+void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
+/* After making tasks stealable: wake one sleeper if there is any. */
+void weft_wake_for_work(weft_worker *self);
+/* After queueing an external RUN: wake one idle sleeper if there is any. */
+void weft_wake_for_external(void);
+/* After completing a stolen task of `victim`: wake it if it sleeps on it. */
+void weft_wake_joiner(weft_worker *victim);
+void weft_wake_all(void);
+
+/* ---- external.c: RUN from non-worker threads ---- */
+bool weft_external_pending(void);
+bool weft_external_take_and_run(weft_worker *w, weft_task *head);
+void weft_external_init(void);
+
+/* ---- interrupt.c ---- */
+bool weft_interrupt_waiting_for(weft_worker *w);
+void weft_interrupt_serve(weft_worker *w, weft_task *head);
+void weft_interrupt_reset(void);
+
+/* ---- worker.c: lifecycle ---- */
+/* A non-worker thread entering the pool (RUN, TOGETHER, NEWFRAME): false
+ * if the pool is not running.  Stop waits until every entry has exited. */
+bool weft_lifecycle_enter(void);
+void weft_lifecycle_exit(void);
+void weft_unpark_all(void);
+
+/* ---- memory.c ---- */
+void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
+void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
+size_t weft_page_size(void);
+int weft_overflow_handler_install(void);
+void weft_overflow_handler_remove(void);
+int weft_altstack_setup(void **mem);
+void weft_altstack_teardown(void *mem);
+
+/* ---- topology.c ---- */
+unsigned weft_cpus_available(void);
+int weft_topology_init(unsigned workers, int pin);
+void weft_topology_pin_self(unsigned worker);
+int weft_topology_placement(unsigned worker);
+void weft_topology_bind_area(void *addr, size_t bytes, int placement);
+void weft_topology_destroy(void);
+
+/* ---- futex.c ---- */
+void weft_futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void weft_futex_wake(_Atomic uint32_t *word, int count);
+
+/* ---- the pool (worker.c) ---- */
+enum { WEFT_POOL_STOPPED = 0, WEFT_POOL_RUNNING = 1, WEFT_POOL_STOPPING = 2 };
+
+typedef struct weft_pool {
+    /* Read-mostly after start. */
+    unsigned n_workers;
+    weft_worker **workers;
+    weft_steal_policy policy;
+    unsigned idle_spin_us;
+    size_t deque_slots;
+    size_t stack_size;
+    bool report_stack_overflow;
+    pthread_t *threads;
+
+    /* Lifecycle: state in the high half, external users (RUNs from
+     * non-worker threads in progress) in the low half. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t lifecycle;
+    _Atomic uint32_t quit;
+
+    /* Sleepers, by kind (sleep.c). */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleeping_idle;
+    _Atomic uint32_t sleeping_join;
+
+    /* Suspension (worker.c). */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
+    _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
+    _Atomic uint32_t parked;
+} weft_pool;
+
+extern weft_pool weft_pool_g;
+
+/* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
+ * read from the SIGSEGV handler, which must not allocate. */
+extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+
+/* Diagnostics: "weft: <message>" on stderr. */
+void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+WEFT_NORETURN void weft_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A spin-wait hint. */
+static inline void weft_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+#include <time.h>
+static inline uint64_t weft_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif

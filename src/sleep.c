@@ -1,0 +1,214 @@
+/* Idle workers: search a little, then sleep until there is work.
+ *
+ * The design note is docs/sleep.md; in short:
+ *
+ * A worker that found nothing for idle_spin_us announces itself (its
+ * sleep_word = the kind of sleep, then a per-kind sleeper count + 1), asks
+ * every other worker to share work (splitreq, release), checks once more for
+ * anything to do, and only then waits on its futex word.  Whoever creates
+ * something to do -- new shared tasks (grow_shared, the push after
+ * allstolen), an external RUN, an interrupt, stop, the completion of a task
+ * a joiner waits for -- first publishes it, then looks at the sleepers.
+ * Both sides use seq_cst for "write mine, then read theirs", so at least one
+ * sees the other (Dekker): no wake-up is lost.
+ *
+ * A worker sleeping with private tasks of other workers pending is woken by
+ * its own request: the owner's next push or pop sees splitreq, shares half
+ * its private tasks (grow_shared) and wakes a sleeper.  The owner reads the
+ * sleeper count after an acquire fence that pairs with the release store of
+ * the request, so it cannot miss the sleeper that asked.
+ *
+ * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
+ * so each sleeper is claimed once and the counts stay exact.
+ */
+#include "internal.h"
+
+#include <sched.h>
+
+void weft_idle_reset(weft_idle *idle)
+{
+    idle->rounds = 0;
+    idle->since_ns = 0;
+}
+
+bool weft_idle_backoff(weft_idle *idle)
+{
+    unsigned r = ++idle->rounds;
+    if (r <= 64) {
+        /* Short spin, growing to 16 pauses per round: cheap re-tries for
+         * work that appears within a microsecond or two. */
+        for (unsigned i = 0, n = 1u << (r / 16); i < n * 2; i++)
+            weft_cpu_relax();
+        return false;
+    }
+    uint64_t now = weft_now_ns();
+    if (idle->since_ns == 0)
+        idle->since_ns = now;
+    if (now - idle->since_ns < (uint64_t)weft_pool_g.idle_spin_us * 1000u) {
+        /* Give the core to a runnable thread (oversubscription) while still
+         * looking for work every round. */
+        sched_yield();
+        return false;
+    }
+    return true;
+}
+
+static _Atomic uint32_t *sleep_counter(int state)
+{
+    if (state == WEFT_SLEEP_IDLE)
+        return &weft_pool_g.sleeping_idle;
+    if (state == WEFT_SLEEP_JOIN)
+        return &weft_pool_g.sleeping_join;
+    return NULL; /* JOIN_LEAP sleepers take no general work: not counted */
+}
+
+/* The sleeper's last look, after announcing itself.  Every read is seq_cst:
+ * the sleeper's half of each Dekker pair. */
+static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
+{
+    weft_pool *p = &weft_pool_g;
+    if (atomic_load_explicit(&p->quit, memory_order_seq_cst))
+        return true;
+    if (weft_interrupt_waiting_for(w))
+        return true;
+    if (state == WEFT_SLEEP_IDLE) {
+        if (atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+            return true;
+        if (weft_external_pending())
+            return true;
+    } else if (atomic_load_explicit(&joined->state, memory_order_seq_cst) == WEFT_STATE_DONE) {
+        return true;
+    }
+    if (state == WEFT_SLEEP_JOIN_LEAP)
+        return thief != NULL && weft_split_has_shared(thief);
+    for (unsigned i = 0; i < p->n_workers; i++) {
+        weft_worker *v = p->workers[i];
+        if (v != w && weft_split_has_shared(v))
+            return true;
+    }
+    return false;
+}
+
+/* Asks owners to share: see the top of this file. */
+static void leave_requests(weft_worker *w, int state, weft_worker *thief)
+{
+    weft_pool *p = &weft_pool_g;
+    if (state == WEFT_SLEEP_JOIN_LEAP) {
+        /* Release: pairs with the acquire fence in grow_shared. */
+        if (thief && !atomic_load_explicit(&thief->splitreq, memory_order_relaxed))
+            atomic_store_explicit(&thief->splitreq, 1, memory_order_release);
+        return;
+    }
+    for (unsigned i = 0; i < p->n_workers; i++) {
+        weft_worker *v = p->workers[i];
+        /* Release: pairs with the acquire fence in grow_shared, so the owner
+         * that acts on this request sees our sleeper count. */
+        if (v != w && !atomic_load_explicit(&v->splitreq, memory_order_relaxed))
+            atomic_store_explicit(&v->splitreq, 1, memory_order_release);
+    }
+}
+
+void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
+{
+    _Atomic uint32_t *counter = sleep_counter(state);
+
+    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair. */
+    atomic_store_explicit(&w->sleep_word, (uint32_t)state, memory_order_seq_cst);
+    if (counter)
+        atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst);
+    leave_requests(w, state, thief);
+
+    if (something_to_do(w, state, joined, thief)) {
+        /* Withdraw, unless a waker claimed us first (then it adjusted the
+         * count).  acq_rel: a plain claim on our own word. */
+        uint32_t expected = (uint32_t)state;
+        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_AWAKE,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire) &&
+            counter)
+            atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
+        return;
+    }
+
+    WEFT_COUNT(w, sleeps, 1);
+    for (;;) {
+        /* Acquire: pairs with the waker's claim; after it we re-examine
+         * everything anyway. */
+        uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
+        if (s == WEFT_AWAKE)
+            return;
+        weft_futex_wait(&w->sleep_word, s);
+    }
+}
+
+/* Claims v if it sleeps in one of the accepted kinds (a bit mask). */
+static bool claim(weft_worker *v, unsigned accept)
+{
+    /* Relaxed peek: the CAS decides. */
+    uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
+    if (s == WEFT_AWAKE || !(accept & (1u << s)))
+        return false;
+    /* acq_rel: one claimer per sleep; orders our published work before the
+     * sleeper's wake-up. */
+    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
+                                                 memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    _Atomic uint32_t *counter = sleep_counter((int)s);
+    if (counter)
+        atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
+    weft_futex_wake(&v->sleep_word, 1);
+    return true;
+}
+
+static void wake_one(weft_worker *self, unsigned accept)
+{
+    weft_pool *p = &weft_pool_g;
+    unsigned n = p->n_workers;
+    unsigned start = self ? self->id + 1 : (unsigned)(weft_now_ns() >> 10);
+    for (unsigned i = 0; i < n; i++) {
+        weft_worker *v = p->workers[(start + i) % n];
+        if (v != self && claim(v, accept)) {
+            if (self)
+                WEFT_COUNT(self, wakes, 1);
+            return;
+        }
+    }
+}
+
+void weft_wake_for_work(weft_worker *self)
+{
+    weft_pool *p = &weft_pool_g;
+    /* seq_cst: the waker's "read theirs" after publishing the work. */
+    if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0 &&
+        atomic_load_explicit(&p->sleeping_join, memory_order_seq_cst) == 0)
+        return;
+    wake_one(self, (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN));
+}
+
+void weft_wake_for_external(void)
+{
+    /* seq_cst: after the seq_cst increment of the pending count. */
+    if (atomic_load_explicit(&weft_pool_g.sleeping_idle, memory_order_seq_cst) == 0)
+        return;
+    wake_one(weft_tls_worker, 1u << WEFT_SLEEP_IDLE);
+}
+
+void weft_wake_joiner(weft_worker *victim)
+{
+    /* seq_cst: after the thief's seq_cst DONE store (steal.c). */
+    uint32_t s = atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst);
+    if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP)
+        claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP));
+}
+
+void weft_wake_all(void)
+{
+    weft_pool *p = &weft_pool_g;
+    unsigned any = (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP);
+    /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
+     * seq_cst fence orders that store before our reads of the sleep words
+     * (claim's peek is relaxed). */
+    atomic_thread_fence(memory_order_seq_cst);
+    for (unsigned i = 0; i < p->n_workers; i++)
+        claim(p->workers[i], any);
+}

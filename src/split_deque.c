@@ -1,0 +1,311 @@
+/* The non-blocking split deque of Lace (van Dijk and van de Pol, Figure 4).
+ *
+ * Tasks live in an array `dq` of 64-byte descriptors.  Three indices:
+ *
+ *     0 ........ tail ........ split ........ head ........ end
+ *     | stolen    | shared      | private      | empty       |
+ *
+ * - head (the owner's deque top) is private: it is not stored anywhere, the
+ *   task code passes it along (see bits/task_macros.h).
+ * - tail and split are packed in one 64-bit word `ts` on the thieves' cache
+ *   line: a thief steals by CAS (t,s) -> (t+1,s), which fails if any thief
+ *   moved tail or the owner moved split meanwhile.
+ * - o_split is the owner's copy of split; o_allstolen is encoded as o_split
+ *   parked at `end` (see bits/worker.h).
+ * - splitreq, on its own line, is how thieves ask for more shared tasks.
+ *   The owner raises it too whenever it sets o_allstolen (see raise_own_
+ *   request), so that SPAWN's fast path tests one flag for lines 14 and 20.
+ *
+ * Where C11 differs from the paper's x86 pseudo-code:
+ * - The paper writes the 32-bit `split` half alone (lines 38, 45, 52).  C11
+ *   has no atomic access to half of an atomic word, so moving split is an
+ *   RMW on the whole word (fetch_add of the difference into the high half),
+ *   which cannot lose a concurrent tail increment.
+ * - shrink_shared's "split = new_s; MFENCE; t = tail" (lines 45, 47, 48) is
+ *   that one RMW: it is totally ordered with every thief's CAS on the same
+ *   word, and the tail it returns is the re-read of line 48.  A thief CAS
+ *   ordered after it sees the new split; one ordered before it shows up in
+ *   the returned tail.  On x86 the RMW is a LOCK XADD, i.e. the paper's
+ *   single fence; on ARM/POWER it needs no extra barrier.
+ *
+ * Memory orders, by the races they order:
+ * - task contents (written by the owner with plain stores) vs thieves
+ *   reading them: every store of `ts` that makes new tasks shared is
+ *   release (or seq_cst); the thief's successful CAS is acquire.  Later
+ *   thieves' CASes are RMWs, so they stay in that release sequence.
+ * - the result of a stolen task vs the joiner: steal.c (release DONE store,
+ *   acquire load by the joiner).
+ * - new shared work vs a worker going to sleep: grow_shared and the push
+ *   after allstolen are seq_cst and then read the sleeper counts (sleep.c
+ *   explains the Dekker pairing).
+ */
+#include "internal.h"
+
+void weft_split_init(weft_worker *w)
+{
+    w->o_split = w->end; /* o_allstolen: an empty deque has nothing unstolen */
+    w->dq_shared = w->dq;
+    /* Before any thread can see this worker (published by thread creation). */
+    atomic_init(&w->ts, WEFT_TS(0, 0));
+    atomic_init(&w->allstolen, 1);
+    atomic_init(&w->splitreq, 1); /* o_allstolen => splitreq, see below */
+}
+
+/* Sets o_allstolen.  Raising our own splitreq with it sends the next SPAWN
+ * to weft_split_push_slow, which handles line 14.  Relaxed: only the owner
+ * acts on it; thieves check allstolen before they look at splitreq. */
+static inline void set_o_allstolen(weft_worker *w)
+{
+    w->o_split = w->end;
+    if (!atomic_load_explicit(&w->splitreq, memory_order_relaxed))
+        atomic_store_explicit(&w->splitreq, 1, memory_order_relaxed);
+}
+
+static inline uint32_t slot_index(const weft_worker *w, const weft_task *t)
+{
+    return (uint32_t)(t - w->dq);
+}
+
+/* ========================================================================
+ * Thief side: called by any worker on a victim's deque.
+ * ======================================================================== */
+
+/* Figure 4, lines 1-9. */
+weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
+{
+    /* line 2: if allstolen: return None.  Relaxed: only a hint; the CAS
+     * below is what decides. */
+    if (atomic_load_explicit(&victim->allstolen, memory_order_relaxed))
+        return WEFT_STEAL_NONE;
+
+    /* line 3: (t,s) = (tail,split).  Relaxed: the CAS re-checks both. */
+    uint64_t ts = atomic_load_explicit(&victim->ts, memory_order_relaxed);
+    uint32_t t = WEFT_TS_TAIL(ts), s = WEFT_TS_SPLIT(ts);
+
+    if (t < s) { /* line 4 */
+        /* line 5: cas((tail,split), (t,s), (t+1,s)).  Acquire on success:
+         * pairs with the owner's release that made task t shared, so its
+         * arguments and wrapper are visible.  tail < split < 2^31: the
+         * increment cannot carry into split. */
+        if (atomic_compare_exchange_strong_explicit(&victim->ts, &ts, ts + 1,
+                                                    memory_order_acquire,
+                                                    memory_order_relaxed)) {
+            *out = victim->dq_shared + t; /* line 6: return Task(t) */
+            return t + 1 < s ? WEFT_STEAL_OK_MORE : WEFT_STEAL_OK;
+        }
+        return WEFT_STEAL_BUSY; /* line 7 */
+    }
+
+    /* line 8: if !splitreq: splitreq = 1.  Written only when it must
+     * change, so idle thieves do not keep pulling the owner's cache line.
+     * Relaxed: the owner polls it; any delay only delays sharing. */
+    if (!atomic_load_explicit(&victim->splitreq, memory_order_relaxed))
+        atomic_store_explicit(&victim->splitreq, 1, memory_order_relaxed);
+    return WEFT_STEAL_NONE; /* line 9 */
+}
+
+/* For a worker about to sleep: does victim have a shared, unstolen task?
+ * seq_cst: the sleeper's half of the Dekker pairing in sleep.c. */
+bool weft_split_has_shared(weft_worker *victim)
+{
+    uint64_t ts = atomic_load_explicit(&victim->ts, memory_order_seq_cst);
+    return WEFT_TS_TAIL(ts) < WEFT_TS_SPLIT(ts);
+}
+
+/* ========================================================================
+ * Owner side: only the worker that owns the deque calls these.
+ * ======================================================================== */
+
+/* Figure 4, lines 36-40: share the lower half of the private tasks. */
+void weft_split_grow_shared(weft_worker *w, weft_task *head)
+{
+    /* Acquire fence: our caller read splitreq == 1 with a relaxed load; if a
+     * worker going to sleep wrote it (release), this makes its sleeper-count
+     * increment visible to weft_wake_for_work below (sleep.c). */
+    atomic_thread_fence(memory_order_acquire);
+    uint32_t o_split = slot_index(w, w->o_split);
+    uint32_t h = slot_index(w, head);
+    uint32_t new_s = (o_split + h + 1) / 2; /* line 37 */
+
+    if (new_s == o_split) {
+        /* Nothing private to share (head == o_split).  The paper clears
+         * splitreq anyway; awake thieves will ask again, but a sleeping one
+         * will not, so while anyone sleeps leave the request for the next
+         * push, which will share that task and wake the sleeper. */
+        if (atomic_load_explicit(&weft_pool_g.sleeping_idle, memory_order_relaxed) == 0 &&
+            atomic_load_explicit(&weft_pool_g.sleeping_join, memory_order_relaxed) == 0)
+            atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
+        return;
+    }
+
+    /* line 38: split = new_s, as an RMW (see the top of this file).
+     * seq_cst: release publishes tasks [o_split, new_s) to thieves; the
+     * total order pairs with sleepers (weft_wake_for_work reads their
+     * count next). */
+    atomic_fetch_add_explicit(&w->ts, (uint64_t)(new_s - o_split) << 32,
+                              memory_order_seq_cst);
+    w->o_split = w->dq + new_s; /* line 39 */
+    /* line 40: splitreq = 0.  Relaxed: a request that arrives between
+     * line 38 and here is lost, as in the paper; its thief retries. */
+    atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
+    WEFT_COUNT(w, grows, 1);
+    weft_wake_for_work(w);
+}
+
+/* Figure 4, lines 41-57.  Called when head == o_split, i.e. every task
+ * left is shared.  Moves split down to take about half of them back.
+ * Returns true if none is left to take back (all stolen). */
+bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
+{
+    (void)head; /* == o_split == split here */
+    /* line 42: (t,s) = (tail,split).  Relaxed: tail only grows, so a stale
+     * t only makes the first guess of new_s conservative; the RMW below
+     * returns the exact value. */
+    uint64_t ts = atomic_load_explicit(&w->ts, memory_order_relaxed);
+    uint32_t t = WEFT_TS_TAIL(ts), s = WEFT_TS_SPLIT(ts);
+
+    if (t != s) {                        /* line 43 */
+        uint32_t new_s = (t + s) / 2;    /* line 44 */
+        /* lines 45, 47, 48: split = new_s; MFENCE; t = tail -- one RMW.
+         * Relaxed suffices: what must be ordered is this word against the
+         * thieves' CASes on the same word, and an RMW always reads the
+         * latest value in its modification order.  No task contents are
+         * published or consumed here. */
+        ts = atomic_fetch_sub_explicit(&w->ts, (uint64_t)(s - new_s) << 32,
+                                       memory_order_relaxed);
+        w->o_split = w->dq + new_s;      /* line 46 */
+        WEFT_COUNT(w, shrinks, 1);
+        t = WEFT_TS_TAIL(ts);            /* line 48 */
+        if (t != s) {                    /* line 49 */
+            if (t > new_s) {             /* line 50: thieves took tasks past new_s */
+                new_s = (t + s) / 2;     /* line 51 */
+                /* line 52: split = new_s.  A plain store is safe: tail >=
+                 * split now, so no thief's CAS can succeed until this store.
+                 * Release: it makes [t, new_s) shared again and breaks the
+                 * release sequence of the store that first shared them. */
+                atomic_store_explicit(&w->ts, WEFT_TS(t, new_s), memory_order_release);
+                w->o_split = w->dq + new_s; /* line 53 */
+            }
+            return false;                /* line 54 */
+        }
+    }
+    /* line 55: allstolen = 1.  Relaxed: a hint for thieves; the (t,s) word
+     * already shows nothing to steal. */
+    atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed);
+    set_o_allstolen(w);                  /* line 56 */
+    return true;                         /* line 57 */
+}
+
+/* Figure 4, lines 10-20, the part the inline weft_split_push leaves here:
+ * called with the new head (after line 13) when splitreq is set, which
+ * includes every time o_allstolen is. */
+void weft_split_push_slow(weft_worker *w, weft_task *head)
+{
+    if (w->o_split == w->end) { /* line 14: if o_allstolen */
+        uint32_t h = slot_index(w, head);
+        /* line 15: (tail,split) = (head-1, head).  A store: with allstolen,
+         * tail >= split, so no thief CAS can be in flight on this value.
+         * seq_cst: release publishes the task at head-1; the total order
+         * pairs with sleepers (read below). */
+        atomic_store_explicit(&w->ts, WEFT_TS(h - 1, h), memory_order_seq_cst);
+        /* line 16: allstolen = 0.  Relaxed: a hint (thieves CAS on ts). */
+        atomic_store_explicit(&w->allstolen, 0, memory_order_relaxed);
+        /* line 17: if splitreq: splitreq = 0.  Relaxed: as in grow_shared. */
+        if (atomic_load_explicit(&w->splitreq, memory_order_relaxed))
+            atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
+        w->o_split = head; /* lines 18-19: o_split = head; o_allstolen = 0 */
+        weft_wake_for_work(w);
+    } else { /* line 20: elif splitreq: grow_shared() */
+        weft_split_grow_shared(w, head);
+    }
+}
+
+/* Figure 4, lines 31-35, after the stolen task at t (the new head, line 32)
+ * has completed. */
+void weft_split_pop_stolen(weft_worker *w, weft_task *t)
+{
+    /* Relaxed: the thief is done with the slot (we saw DONE with acquire);
+     * EMPTY keeps the head-discovery invariant. */
+    atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+    /* Leapfrogging ran tasks above t and may have cleared allstolen; the
+     * tasks below t are still all stolen. */
+    if (w->o_split != w->end) { /* line 33 */
+        /* line 34: allstolen = 1.  Relaxed: a hint, (t,s) has tail >= split. */
+        atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed);
+        set_o_allstolen(w); /* line 35 */
+    }
+}
+
+/* The SYNC slow path: Figure 4 `pop` when the fast path could not decide,
+ * then Figure 1 lines 5-9.  t is the new head.  Returns true if the task
+ * was stolen (it has completed and its result is in t), false if the
+ * caller must run it inline. */
+bool weft_split_sync_slow(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t < w->dq))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(nothing is spawned in this task)", w->id);
+    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
+
+    if (t >= w->o_split) {
+        /* Private: we are here because splitreq is set (lines 28-29). */
+        weft_split_grow_shared(w, t);
+    } else if (w->o_split != w->end && !weft_split_shrink_shared(w, t + 1)) {
+        /* lines 25-26: all shared; shrink took some back, t is private
+         * again (new o_split <= t).  Then lines 28-29. */
+        if (atomic_load_explicit(&w->splitreq, memory_order_relaxed))
+            weft_split_grow_shared(w, t);
+    } else {
+        /* lines 24 / 27: STOLEN.  Wait for it while stealing (Figure 1). */
+        weft_join_stolen(w, t);
+        weft_split_pop_stolen(w, t);
+        return true;
+    }
+    /* Private: line 28 done by the caller's --head; keep the invariant. */
+    atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+    return false;
+}
+
+/* ========================================================================
+ * Interrupts (interrupt.c): a new frame starts at head with an empty
+ * deque; the tasks below are hidden from thieves until it ends.
+ * ======================================================================== */
+
+void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved)
+{
+    uint32_t h = slot_index(w, head);
+    saved->o_split = w->o_split;
+    saved->allstolen = atomic_load_explicit(&w->allstolen, memory_order_relaxed);
+    /* One exchange: thieves' CASes on the old value fail from here on, and
+     * the frame starts empty (tail == split == head).  seq_cst: the
+     * interrupt's barrier is what the other workers wait on; ordering this
+     * before our arrival there is all that is needed (acq_rel would do). */
+    saved->ts = atomic_exchange_explicit(&w->ts, WEFT_TS(h, h), memory_order_seq_cst);
+    atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed); /* hint */
+    set_o_allstolen(w); /* the first push of the frame shares its task */
+}
+
+void weft_split_thaw(weft_worker *w, const weft_split_saved *saved)
+{
+    /* After the interrupt's last barrier no thief is in a steal on this
+     * deque's frame.  Release: re-shares the old tasks (a new release
+     * sequence for thieves that steal them now).  A thief holding the old
+     * (t,s) from before the freeze may succeed now: that is correct, the
+     * state is exactly what it read. */
+    atomic_store_explicit(&w->ts, saved->ts, memory_order_release);
+    atomic_store_explicit(&w->allstolen, saved->allstolen, memory_order_relaxed);
+    w->o_split = saved->o_split;
+    /* Relaxed, owner-only meaning: keeps o_allstolen => splitreq; if the
+     * old deque was not all stolen this costs one grow_shared check. */
+    atomic_store_explicit(&w->splitreq, 1, memory_order_relaxed);
+}
+
+WEFT_NORETURN void weft_deque_overflow(weft_worker *w)
+{
+    weft_fatal("task deque overflow on worker %u: more than %zu tasks spawned and not yet "
+               "synced on one worker. Raise the deque size (weft_start's deque_size or "
+               "WEFT_DEQUE_SIZE), or sync tasks sooner.",
+               w->id, w->deque_slots);
+}

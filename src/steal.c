@@ -1,0 +1,122 @@
+/* Stealing: victim selection, running a stolen task, and the wait of a
+ * SYNC whose task was stolen (Lace Figure 1 with the random-stealing
+ * extension of section 4.3).
+ *
+ * The descriptor's state word carries the hand-over between owner and thief
+ * (Wool's TASK / STOLEN(thief) / DONE):
+ *   owner SPAWN   state = wrapper              (published via split, release)
+ *   thief         reads wrapper, state = thief|1, runs it, writes the result,
+ *                 state = DONE                 (release: the result)
+ *   owner SYNC    waits for DONE               (acquire: reads the result)
+ */
+#include "internal.h"
+
+weft_worker *weft_random_victim(weft_worker *w)
+{
+    unsigned n = weft_pool_g.n_workers;
+    if (n < 2)
+        return NULL;
+    /* xorshift64*: cheap, per worker, good enough to spread thieves. */
+    uint64_t x = w->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    w->rng = x;
+    unsigned r = (unsigned)(((x * 0x2545F4914F6CDD1DULL) >> 32) % (n - 1));
+    return weft_pool_g.workers[r >= w->id ? r + 1 : r];
+}
+
+/* Runs the task at t, just stolen from victim, on w at head. */
+static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t)
+{
+    /* Relaxed: our acquire CAS on the victim's (tail,split) already made
+     * the descriptor's contents visible. */
+    uintptr_t wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
+    /* STOLEN(w): tells the joiner whom to leapfrog.  Relaxed: the joiner
+     * needs only the value; our worker struct was published at start. */
+    atomic_store_explicit(&t->state, (uintptr_t)w | WEFT_STATE_STOLEN_BIT, memory_order_relaxed);
+
+    ((weft_wrapper_fn)wrapper)(w, head, t);
+
+    /* Release: the result written by the wrapper is visible to the joiner
+     * that reads DONE with acquire.  seq_cst: Dekker with a joiner going to
+     * sleep (it stores its sleep state, then reads this); we read its
+     * state next. */
+    atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_seq_cst);
+    weft_wake_joiner(victim);
+}
+
+bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
+{
+    weft_task *t;
+    weft_steal_result r = weft_split_steal(victim, &t);
+    if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
+        if (leap)
+            WEFT_COUNT(w, leaps, 1);
+        else
+            WEFT_COUNT(w, steals, 1);
+        /* More shared work is left: wake another sleeper to take it (the
+         * wake-up cascades as long as work is there). */
+        if (r == WEFT_STEAL_OK_MORE)
+            weft_wake_for_work(w);
+        run_stolen(w, head, victim, t);
+        return true;
+    }
+    if (leap)
+        WEFT_COUNT(w, leap_fails, 1);
+    else
+        WEFT_COUNT(w, steal_fails, 1);
+    return false;
+}
+
+/* Figure 1, lines 5-8: t (our deque top) was stolen; until its thief is
+ * done, steal from the thief (leapfrogging), and with the default policy
+ * from a random worker when the thief has nothing.  Runs what it steals on
+ * top of t, so the deque and stack stay a stack. */
+void weft_join_stolen(weft_worker *w, weft_task *t)
+{
+    weft_task *head = t + 1;
+    bool random_too = weft_pool_g.policy == WEFT_STEAL_LEAPFROG_RANDOM;
+    weft_idle idle;
+    weft_idle_reset(&idle);
+
+    for (;;) {
+        /* Acquire: pairs with the thief's DONE store; the result is then
+         * visible to the caller. */
+        uintptr_t s = atomic_load_explicit(&t->state, memory_order_acquire);
+        if (s == WEFT_STATE_DONE)
+            return;
+        weft_worker *thief = NULL;
+        if (s & WEFT_STATE_STOLEN_BIT) {
+            thief = (weft_worker *)(s & ~WEFT_STATE_STOLEN_BIT);
+            if (weft_steal_and_run(w, head, thief, true)) {
+                weft_idle_reset(&idle);
+                continue;
+            }
+            if (random_too) {
+                weft_worker *v = weft_random_victim(w);
+                if (v && v != thief && weft_steal_and_run(w, head, v, false)) {
+                    weft_idle_reset(&idle);
+                    continue;
+                }
+            }
+        }
+        /* else: the thief has won the CAS but not yet written STOLEN. */
+
+        if (weft_interrupt_waiting_for(w)) {
+            weft_interrupt_serve(w, head);
+            weft_idle_reset(&idle);
+            continue;
+        }
+        if (weft_idle_backoff(&idle)) {
+            weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
+            weft_idle_reset(&idle);
+        }
+    }
+}
+
+void weft_drop(weft_worker *w, weft_task *t)
+{
+    if (!weft_sched_pop_private(w, t))
+        (void)weft_sched_sync_slow(w, t); /* if private now: not run, dropped */
+}

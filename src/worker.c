@@ -1,0 +1,570 @@
+/* Worker lifecycle: configuration, start, the worker loop, suspend/resume
+ * and stop. */
+#include "internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+weft_pool weft_pool_g;
+__thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+
+/* Serialises start/stop/suspend/resume against each other. */
+static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Workers that finished initialising (start waits for all). */
+static _Atomic uint32_t workers_ready;
+
+#define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20)          /* 64 MiB of address space */
+#define DEFAULT_STACK_SIZE ((size_t)64 << 20)          /* address space; touched pages only */
+#define MIN_STACK_SIZE ((size_t)64 << 10)
+#define MAX_STACK_SIZE ((size_t)1 << 40)
+#define MIN_DEQUE_SLOTS ((size_t)16)
+#define STACK_GUARD ((size_t)256 << 10)                /* catches frames up to this size */
+#define DEFAULT_IDLE_SPIN_US 500u
+
+static inline uint64_t lifecycle_pack(uint32_t state, uint32_t users)
+{
+    return (uint64_t)state << 32 | users;
+}
+
+/* ------------------------------------------------------------------------
+ * Configuration
+ * ------------------------------------------------------------------------ */
+
+/* Parses a size with an optional K/M/G suffix (powers of 1024). */
+static bool parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || *s == '-')
+        return false;
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K')
+        shift = 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        shift = 20, end++;
+    else if (*end == 'g' || *end == 'G')
+        shift = 30, end++;
+    if (*end != '\0' || (shift && v > (ULLONG_MAX >> shift)))
+        return false;
+    *out = (size_t)(v << shift);
+    return true;
+}
+
+static int env_size(const char *name, size_t *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    if (!parse_size(s, out)) {
+        weft_warn("%s='%s' is not a size (a number, optionally with K, M or G)", name, s);
+        return EINVAL;
+    }
+    return 0;
+}
+
+static int env_choice(const char *name, const char *const *names, int n, int *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    weft_warn("%s='%s' is not one of the accepted values", name, s);
+    return EINVAL;
+}
+
+static int config_from_env(weft_config *cfg)
+{
+    int err = 0;
+    size_t v;
+    if (env_size("WEFT_WORKERS", &v) == EINVAL)
+        err = EINVAL;
+    else if (getenv("WEFT_WORKERS") && *getenv("WEFT_WORKERS"))
+        cfg->workers = v > UINT_MAX ? UINT_MAX : (unsigned)v;
+    if (env_size("WEFT_DEQUE_SIZE", &cfg->deque_size))
+        err = EINVAL;
+    if (env_size("WEFT_STACK_SIZE", &cfg->stack_size))
+        err = EINVAL;
+    if (env_size("WEFT_SPIN_US", &v) == EINVAL)
+        err = EINVAL;
+    else if (getenv("WEFT_SPIN_US") && *getenv("WEFT_SPIN_US"))
+        cfg->idle_spin_us = v > 10000000 ? 10000000u : (unsigned)v;
+
+    static const char *const policies[] = {"random", "leapfrog"};
+    int policy = (int)cfg->steal_policy;
+    if (env_choice("WEFT_STEAL", policies, 2, &policy))
+        err = EINVAL;
+    cfg->steal_policy = (weft_steal_policy)policy;
+
+    static const char *const pins[] = {"auto", "0", "1", "off", "on"};
+    int pin = -1;
+    if (env_choice("WEFT_PIN", pins, 5, &pin))
+        err = EINVAL;
+    else if (pin >= 0)
+        cfg->pin = pin == 0 ? -1 : (pin == 1 || pin == 3) ? 0 : 1;
+
+    static const char *const onoff[] = {"0", "1"};
+    int report = cfg->report_stack_overflow ? 1 : 0;
+    if (env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report))
+        err = EINVAL;
+    cfg->report_stack_overflow = report == 1;
+    return err;
+}
+
+int weft_config_init(weft_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->steal_policy = WEFT_STEAL_LEAPFROG_RANDOM;
+    cfg->pin = -1;
+    cfg->idle_spin_us = DEFAULT_IDLE_SPIN_US;
+    cfg->report_stack_overflow = true;
+    return config_from_env(cfg);
+}
+
+/* ------------------------------------------------------------------------
+ * The worker
+ * ------------------------------------------------------------------------ */
+
+weft_worker *weft_self(void)
+{
+    return weft_tls_worker;
+}
+
+weft_worker *weft_self_checked(void)
+{
+    weft_worker *w = weft_tls_worker;
+    if (!w)
+        weft_fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
+                   "enter the pool)");
+    return w;
+}
+
+unsigned weft_workers(void)
+{
+    /* Relaxed: a snapshot. */
+    uint64_t v = atomic_load_explicit(&weft_pool_g.lifecycle, memory_order_relaxed);
+    return (v >> 32) == WEFT_POOL_RUNNING ? weft_pool_g.n_workers : 0;
+}
+
+/* The deque keeps every slot below head non-EMPTY and every slot from head
+ * on EMPTY (SYNC clears what it pops), so head is found by bisection. */
+weft_task *weft_current_head(weft_worker *w)
+{
+    if (!w)
+        weft_fatal("weft_current_head needs a worker (called outside the pool?)");
+    size_t lo = 0, hi = w->deque_slots;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        /* Relaxed: our own slots; thieves only move them between non-EMPTY
+         * values. */
+        if (atomic_load_explicit(&w->dq[mid].state, memory_order_relaxed) != WEFT_STATE_EMPTY)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return w->dq + lo;
+}
+
+/* Suspended: wait for resume or stop.  An interrupt started meanwhile (by
+ * a task still running elsewhere) is served, or it could never finish. */
+static void park(weft_worker *w, weft_task *head)
+{
+    weft_pool *p = &weft_pool_g;
+    /* Acquire: read the word before re-checking the conditions, so a change
+     * in between bumps it and the futex wait returns at once. */
+    uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+    atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst); /* suspend polls it */
+    while (atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
+           !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
+        if (weft_interrupt_waiting_for(w)) {
+            atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see above */
+            weft_interrupt_serve(w, head);
+            atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
+        } else {
+            weft_futex_wait(&p->suspend_word, word);
+        }
+        word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+    }
+    atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
+}
+
+/* Wakes parked workers so they re-check (resume, stop, interrupts). */
+void weft_unpark_all(void)
+{
+    weft_pool *p = &weft_pool_g;
+    /* seq_cst: after the caller's seq_cst store of its reason. */
+    atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
+    weft_futex_wake(&p->suspend_word, INT_MAX);
+}
+
+/* The top-level loop: the deque is empty, so anything found runs at dq. */
+static void worker_loop(weft_worker *w)
+{
+    weft_pool *p = &weft_pool_g;
+    weft_task *head = w->dq;
+    weft_idle idle;
+    weft_idle_reset(&idle);
+    for (;;) {
+        /* Acquire: stop's writes before quit are visible at exit. */
+        if (atomic_load_explicit(&p->quit, memory_order_acquire))
+            return;
+        if (weft_interrupt_waiting_for(w)) {
+            weft_interrupt_serve(w, head);
+            weft_idle_reset(&idle);
+            continue;
+        }
+        /* Relaxed: checked again under the sleep protocol. */
+        if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
+            park(w, head);
+            weft_idle_reset(&idle);
+            continue;
+        }
+        if (weft_external_pending() && weft_external_take_and_run(w, head)) {
+            weft_idle_reset(&idle);
+            continue;
+        }
+        weft_worker *victim = weft_random_victim(w);
+        if (victim && weft_steal_and_run(w, head, victim, false)) {
+            weft_idle_reset(&idle);
+            continue;
+        }
+        if (weft_idle_backoff(&idle)) {
+            weft_sleep(w, WEFT_SLEEP_IDLE, NULL, NULL);
+            weft_idle_reset(&idle);
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    weft_worker *w = arg;
+    weft_tls_worker = w;
+    weft_topology_pin_self(w->id);
+    void *altstack = NULL;
+    if (weft_pool_g.report_stack_overflow && weft_altstack_setup(&altstack) != 0)
+        weft_warn("worker %u: no alternate signal stack; stack overflows will not be "
+                  "explained", w->id);
+    /* Release: pairs with start's acquire wait. */
+    atomic_fetch_add_explicit(&workers_ready, 1, memory_order_release);
+    weft_futex_wake(&workers_ready, 1);
+
+    worker_loop(w);
+
+    weft_altstack_teardown(altstack);
+    weft_tls_worker = NULL;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Start and stop
+ * ------------------------------------------------------------------------ */
+
+static void free_workers(void)
+{
+    weft_pool *p = &weft_pool_g;
+    size_t page = weft_page_size();
+    for (unsigned i = 0; i < p->n_workers; i++) {
+        weft_worker *w = p->workers[i];
+        if (!w)
+            continue;
+        if (w->dq)
+            weft_unmap(w->dq, w->deque_slots * sizeof(weft_task), 0, page);
+        if (w->stack_lo)
+            weft_unmap(w->stack_lo, p->stack_size, STACK_GUARD, 0);
+        weft_unmap(w, sizeof(weft_worker), 0, 0);
+    }
+    free(p->workers);
+    free(p->threads);
+    p->workers = NULL;
+    p->threads = NULL;
+}
+
+static int validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
+{
+    *workers = cfg->workers ? cfg->workers : weft_cpus_available();
+    *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;
+    *stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
+    if (*workers < 1 || *workers > WEFT_MAX_WORKERS) {
+        weft_warn("weft_start: %u workers requested; weft supports 1 to %u", *workers,
+                  WEFT_MAX_WORKERS);
+        return EINVAL;
+    }
+    if (*slots < MIN_DEQUE_SLOTS || *slots > WEFT_MAX_DEQUE_SLOTS) {
+        weft_warn("weft_start: deque size %zu tasks is out of range [%zu, %zu]", *slots,
+                  MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS);
+        return EINVAL;
+    }
+    if (*stack < MIN_STACK_SIZE || *stack > MAX_STACK_SIZE) {
+        weft_warn("weft_start: stack size %zu bytes is out of range [%zu, %zu]", *stack,
+                  MIN_STACK_SIZE, MAX_STACK_SIZE);
+        return EINVAL;
+    }
+    if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG) {
+        weft_warn("weft_start: unknown steal policy %d", (int)cfg->steal_policy);
+        return EINVAL;
+    }
+    return 0;
+}
+
+static void stop_threads(unsigned created)
+{
+    weft_pool *p = &weft_pool_g;
+    /* seq_cst: the waker's "write mine" before wake_all. */
+    atomic_store_explicit(&p->quit, 1, memory_order_seq_cst);
+    weft_wake_all();
+    weft_unpark_all();
+    for (unsigned i = 0; i < created; i++)
+        pthread_join(p->threads[i], NULL);
+}
+
+int weft_start_config(const weft_config *cfg_in)
+{
+    weft_pool *p = &weft_pool_g;
+    if (weft_tls_worker) {
+        weft_warn("weft_start called from inside a worker");
+        return EBUSY;
+    }
+    pthread_mutex_lock(&lifecycle_lock);
+    /* Relaxed: transitions happen under lifecycle_lock. */
+    if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_warn("weft_start: the pool is already running (call weft_stop first)");
+        return EBUSY;
+    }
+
+    weft_config cfg = *cfg_in;
+    unsigned n;
+    size_t slots, stack;
+    int err = validate(&cfg, &n, &slots, &stack);
+    if (err) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        return err;
+    }
+
+    memset(p, 0, offsetof(weft_pool, lifecycle));
+    p->n_workers = n;
+    p->policy = cfg.steal_policy;
+    p->idle_spin_us = cfg.idle_spin_us;
+    p->deque_slots = slots;
+    p->stack_size = stack;
+    p->report_stack_overflow = cfg.report_stack_overflow;
+    /* Relaxed: no worker exists yet; pthread_create publishes all this. */
+    atomic_store_explicit(&p->quit, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->sleeping_idle, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->sleeping_join, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->suspended, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
+    atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);
+    weft_external_init();
+    weft_interrupt_reset();
+
+    p->workers = calloc(n, sizeof *p->workers);
+    p->threads = calloc(n, sizeof *p->threads);
+    if (!p->workers || !p->threads) {
+        err = ENOMEM;
+        goto fail;
+    }
+    if ((err = weft_topology_init(n, cfg.pin)) != 0)
+        goto fail;
+
+    size_t page = weft_page_size();
+    for (unsigned i = 0; i < n; i++) {
+        int node = weft_topology_placement(i);
+        weft_worker *w = weft_map(sizeof(weft_worker), 0, 0, node);
+        if (!w) {
+            err = ENOMEM;
+            goto fail;
+        }
+        p->workers[i] = w;
+        w->id = i;
+        w->deque_slots = slots;
+        w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
+        w->dq = weft_map(slots * sizeof(weft_task), 0, page, node);
+        w->stack_lo = weft_map(stack, STACK_GUARD, 0, node);
+        if (!w->dq || !w->stack_lo) {
+            err = ENOMEM;
+            goto fail;
+        }
+        w->end = w->dq + slots;
+        w->stack_hi = (char *)w->stack_lo + stack;
+        w->guard_hi = w->stack_lo;
+        w->guard_lo = (char *)w->stack_lo - STACK_GUARD;
+        weft_split_init(w);
+        atomic_init(&w->sleep_word, WEFT_AWAKE);
+    }
+
+    if (cfg.report_stack_overflow && weft_overflow_handler_install() != 0)
+        weft_warn("could not install the SIGSEGV handler; stack overflows will not be explained");
+
+    unsigned created = 0;
+    for (; created < n; created++) {
+        weft_worker *w = p->workers[created];
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstack(&attr, w->stack_lo, stack);
+        err = pthread_create(&p->threads[created], &attr, worker_main, w);
+        pthread_attr_destroy(&attr);
+        if (err) {
+            weft_warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
+            stop_threads(created);
+            weft_overflow_handler_remove();
+            goto fail;
+        }
+    }
+    for (;;) {
+        /* Acquire: pairs with each worker's release increment. */
+        uint32_t ready = atomic_load_explicit(&workers_ready, memory_order_acquire);
+        if (ready == n)
+            break;
+        weft_futex_wait(&workers_ready, ready);
+    }
+    /* Release: RUNs that see RUNNING see an initialised pool. */
+    atomic_store_explicit(&p->lifecycle, lifecycle_pack(WEFT_POOL_RUNNING, 0), memory_order_release);
+    pthread_mutex_unlock(&lifecycle_lock);
+    return 0;
+
+fail:
+    if (err == ENOMEM)
+        weft_warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu bytes)",
+                  n, slots, stack);
+    free_workers();
+    weft_topology_destroy();
+    pthread_mutex_unlock(&lifecycle_lock);
+    return err;
+}
+
+int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
+{
+    weft_config cfg;
+    int err = weft_config_init(&cfg);
+    if (err)
+        return err;
+    if (workers)
+        cfg.workers = workers;
+    if (deque_size)
+        cfg.deque_size = deque_size;
+    if (stack_size)
+        cfg.stack_size = stack_size;
+    return weft_start_config(&cfg);
+}
+
+bool weft_lifecycle_enter(void)
+{
+    weft_pool *p = &weft_pool_g;
+    /* Relaxed first read; the CAS decides. */
+    uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
+    do {
+        if ((v >> 32) != WEFT_POOL_RUNNING)
+            return false;
+        /* Acquire: pairs with start's release; the pool is initialised. */
+    } while (!atomic_compare_exchange_weak_explicit(&p->lifecycle, &v, v + 1, memory_order_acquire,
+                                                    memory_order_relaxed));
+    return true;
+}
+
+void weft_lifecycle_exit(void)
+{
+    /* Release: our use of the pool happens before stop tears it down. */
+    atomic_fetch_sub_explicit(&weft_pool_g.lifecycle, 1, memory_order_release);
+}
+
+static int resume_locked(void)
+{
+    weft_pool *p = &weft_pool_g;
+    /* seq_cst: parked workers re-check it after the word changes. */
+    atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
+    weft_unpark_all();
+    return 0;
+}
+
+int weft_stop(void)
+{
+    weft_pool *p = &weft_pool_g;
+    if (weft_tls_worker) {
+        weft_warn("weft_stop called from inside a worker: it would wait for itself");
+        return EDEADLK;
+    }
+    pthread_mutex_lock(&lifecycle_lock);
+    uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed); /* under the lock */
+    if ((v >> 32) != WEFT_POOL_RUNNING) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_warn("weft_stop: the pool is not running");
+        return EINVAL;
+    }
+    /* No new RUN may enter; wait for those inside.  acq_rel: the CAS keeps
+     * the user count; acquire pairs with their exits. */
+    while (!atomic_compare_exchange_weak_explicit(
+        &p->lifecycle, &v, lifecycle_pack(WEFT_POOL_STOPPING, (uint32_t)v), memory_order_acq_rel,
+        memory_order_relaxed)) {
+    }
+    if (atomic_load_explicit(&p->suspended, memory_order_relaxed))
+        resume_locked();
+    /* Acquire: pairs with weft_lifecycle_exit. */
+    while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+
+    stop_threads(p->n_workers);
+    const char *print = getenv("WEFT_STATS");
+    if (print && strcmp(print, "1") == 0)
+        weft_stats_print(stderr);
+    weft_overflow_handler_remove();
+    free_workers();
+    weft_topology_destroy();
+    p->n_workers = 0;
+    atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
+    pthread_mutex_unlock(&lifecycle_lock);
+    return 0;
+}
+
+int weft_suspend(void)
+{
+    weft_pool *p = &weft_pool_g;
+    if (weft_tls_worker) {
+        weft_warn("weft_suspend called from inside a worker: it would wait for itself");
+        return EDEADLK;
+    }
+    pthread_mutex_lock(&lifecycle_lock);
+    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_warn("weft_suspend: the pool is not running");
+        return EINVAL;
+    }
+    /* seq_cst: the waker's "write mine" before wake_all. */
+    atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
+    weft_wake_all();
+    /* Wait until every worker is parked (tasks in progress finish first). */
+    while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers) {
+        struct timespec ts = {0, 50000};
+        nanosleep(&ts, NULL);
+    }
+    pthread_mutex_unlock(&lifecycle_lock);
+    return 0;
+}
+
+int weft_resume(void)
+{
+    weft_pool *p = &weft_pool_g;
+    pthread_mutex_lock(&lifecycle_lock);
+    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_warn("weft_resume: the pool is not running");
+        return EINVAL;
+    }
+    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_warn("weft_resume: the pool is not suspended");
+        return EINVAL;
+    }
+    int r = resume_locked();
+    pthread_mutex_unlock(&lifecycle_lock);
+    return r;
+}

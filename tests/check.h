@@ -1,0 +1,68 @@
+/* Minimal test support: CHECK, and death tests run in a child process. */
+#ifndef WEFT_TESTS_CHECK_H
+#define WEFT_TESTS_CHECK_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        if (!(cond)) {                                                            \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                         \
+            fputc('\n', stderr);                                                  \
+            exit(1);                                                              \
+        }                                                                         \
+    } while (0)
+
+#define CHECK_EQ_U64(a, b)                                                        \
+    do {                                                                          \
+        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+        CHECK(a_ == b_, "%s = %llu, %s = %llu", #a, a_, #b, b_);                  \
+    } while (0)
+
+/* Runs fn in a child with stderr captured.  Passes if the child dies by a
+ * signal or exits non-zero, and its stderr contains `expect`. */
+static inline void expect_death(void (*fn)(void), const char *expect, const char *what)
+{
+    int fds[2];
+    CHECK(pipe(fds) == 0, "pipe");
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        /* No core files from the expected aborts. */
+        signal(SIGABRT, SIG_DFL);
+        fn();
+        _exit(0); /* survived: the test fails */
+    }
+    close(fds[1]);
+    char buf[8192];
+    size_t n = 0;
+    ssize_t r;
+    while ((r = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+        n += (size_t)r;
+    buf[n] = '\0';
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    bool died = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    CHECK(died, "%s: the child survived (stderr: %s)", what, buf);
+    CHECK(strstr(buf, expect) != NULL, "%s: stderr lacks \"%s\"; it was:\n%s", what, expect, buf);
+    printf("ok: %s -> %s", what, strchr(buf, '\n') ? buf : "(died)\n");
+}
+
+/* Worker counts every concurrency test runs with: 1 up to far more than
+ * the 2 cores CI has. */
+static const unsigned test_worker_counts[] = {1, 2, 3, 8, 32};
+#define N_TEST_WORKER_COUNTS (sizeof test_worker_counts / sizeof test_worker_counts[0])
+
+#endif
