@@ -1,0 +1,126 @@
+/* RUN from many non-worker threads at once, RUN from inside workers (in a
+ * plain function without a context), and WEFT_ME. */
+#include "check.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <weft/weft.h>
+
+static long fib_ref(int n)
+{
+    long a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        long t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+WEFT_TASK_1(long, pfib, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(pfib, n - 1);
+    long b = WEFT_CALL(pfib, n - 2);
+    return WEFT_SYNC(pfib) + b;
+}
+
+WEFT_TASK_0(int, empty) { return 7; }
+
+/* A plain function (no context) that RUNs a task: the library pattern
+ * (BDD packages call such functions both from outside and inside tasks). */
+static long library_call(int n)
+{
+    return WEFT_RUN(pfib, n);
+}
+
+/* A plain function that recovers its context with WEFT_ME and spawns. */
+static long spawn_without_context(int n)
+{
+    WEFT_ME;
+    WEFT_SPAWN(pfib, n);
+    WEFT_SPAWN(pfib, n + 1);
+    long a = WEFT_SYNC(pfib);
+    long b = WEFT_SYNC(pfib);
+    return a * 1000 + b;
+}
+
+WEFT_TASK_2(long, nested_user, int, n, int, depth)
+{
+    if (depth == 0) {
+        /* Spawned siblings are on the deque below us while we RUN. */
+        long r = library_call(n) + spawn_without_context(n);
+        return r;
+    }
+    WEFT_SPAWN(nested_user, n, depth - 1);
+    WEFT_SPAWN(nested_user, n + 1, depth - 1);
+    long a = WEFT_SYNC(nested_user);
+    long b = WEFT_SYNC(nested_user);
+    return a + b;
+}
+
+static long nested_ref(int n, int depth)
+{
+    if (depth == 0)
+        return fib_ref(n) + fib_ref(n + 1) * 1000 + fib_ref(n); /* SYNC joins the last SPAWN first */
+    return nested_ref(n, depth - 1) + nested_ref(n + 1, depth - 1);
+}
+
+WEFT_TASK_1(int, head_probe, int, k)
+{
+    /* After k spawns, weft_current_head must find exactly our head. */
+    for (int i = 0; i < k; i++)
+        WEFT_SPAWN(empty);
+    CHECK(weft_current_head(weft_w) == weft_head, "head discovery after %d spawns", k);
+    int sum = 0;
+    for (int i = 0; i < k; i++)
+        sum += WEFT_SYNC(empty);
+    CHECK(weft_current_head(weft_w) == weft_head, "head discovery after the syncs");
+    return sum;
+}
+
+static atomic_int failures;
+
+static void *external_thread(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    for (int i = 0; i < 200; i++) {
+        int n = 5 + (id * 7 + i) % 18;
+        long r = WEFT_RUN(pfib, n);
+        if (r != fib_ref(n))
+            atomic_fetch_add(&failures, 1);
+        if (WEFT_RUN(empty) != 7)
+            atomic_fetch_add(&failures, 1);
+    }
+    long r = WEFT_RUN(nested_user, 10, 3);
+    if (r != nested_ref(10, 3))
+        atomic_fetch_add(&failures, 1);
+    return NULL;
+}
+
+int main(void)
+{
+    for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
+        unsigned workers = test_worker_counts[wi];
+        CHECK(weft_start(workers, 0, 0) == 0, "start");
+        CHECK(weft_self() == NULL, "main is not a worker");
+
+        pthread_t threads[8];
+        for (int i = 0; i < 8; i++)
+            CHECK(pthread_create(&threads[i], NULL, external_thread, (void *)(intptr_t)i) == 0,
+                  "create");
+        for (int i = 0; i < 8; i++)
+            pthread_join(threads[i], NULL);
+        CHECK(atomic_load(&failures) == 0, "%d wrong results at %u workers",
+              atomic_load(&failures), workers);
+
+        CHECK(WEFT_RUN(nested_user, 12, 4) == nested_ref(12, 4), "nested RUN from main");
+        for (int k = 0; k < 300; k += 37)
+            CHECK(WEFT_RUN(head_probe, k) == 7 * k, "head probe %d", k);
+        CHECK(weft_stop() == 0, "stop");
+        printf("ok: external RUNs at %u workers\n", workers);
+    }
+    return 0;
+}

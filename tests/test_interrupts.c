@@ -1,0 +1,172 @@
+/* TOGETHER, NEWFRAME and weft_barrier under load.
+ *
+ * Background threads keep the pool busy with task trees whose leaves check
+ * that no interrupt is in progress: while an interrupt runs, every worker
+ * is halted between tasks, so old (non-interrupt) code never runs.  Main
+ * and extra threads start interrupts concurrently, from outside and from
+ * inside tasks, and check what they computed. */
+#include "check.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <weft/weft.h>
+
+static atomic_int in_interrupt;   /* > 0 while interrupt code runs */
+static atomic_long violations;    /* old code seen running during an interrupt */
+static atomic_int stop_load;
+static atomic_int frames_from_tasks;
+static unsigned n_workers;
+
+static long fib_ref(int n)
+{
+    long a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        long t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+WEFT_TASK_1(long, pfib, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(pfib, n - 1);
+    long b = WEFT_CALL(pfib, n - 2);
+    return WEFT_SYNC(pfib) + b;
+}
+
+/* NEWFRAME's task: the whole pool helps with pfib. */
+WEFT_TASK_1(long, frame_task, int, n)
+{
+    atomic_fetch_add(&in_interrupt, 1);
+    long r = WEFT_CALL(pfib, n);
+    atomic_fetch_sub(&in_interrupt, 1);
+    return r;
+}
+
+/* TOGETHER's task: every worker runs one copy. */
+static atomic_uint hits[64];
+static atomic_uint phase_count[4];
+WEFT_VOID_TASK_1(together_task, unsigned, round)
+{
+    atomic_fetch_add(&in_interrupt, 1);
+    atomic_fetch_add(&hits[weft_worker_id(weft_w) % 64], 1);
+    for (unsigned ph = 0; ph < 3; ph++) {
+        atomic_fetch_add(&phase_count[ph], 1);
+        weft_barrier();
+        /* After barrier ph, every worker has counted phase ph of this round. */
+        CHECK(atomic_load(&phase_count[ph]) == (round + 1) * n_workers,
+              "phase %u of round %u: %u arrivals", ph, round, atomic_load(&phase_count[ph]));
+    }
+    /* Copies may spawn: the others steal while they wait. */
+    CHECK(WEFT_CALL(pfib, 15) == fib_ref(15), "fib inside TOGETHER");
+    atomic_fetch_sub(&in_interrupt, 1);
+}
+
+/* Background load: leaves check that no interrupt code runs meanwhile. */
+WEFT_TASK_2(long, load, int, depth, unsigned, salt)
+{
+    if (depth == 0) {
+        if (atomic_load(&in_interrupt) != 0)
+            atomic_fetch_add(&violations, 1);
+        volatile unsigned x = salt;
+        for (int i = 0; i < 200; i++)
+            x = x * 1103515245u + 12345u;
+        return 1;
+    }
+    /* Now and then a task starts a NEWFRAME itself (like a BDD package
+     * starting garbage collection in the middle of an operation). */
+    if (depth == 9 && salt % 7 == 1) { /* the RUN's salt % 7 == 0 */
+        CHECK(WEFT_NEWFRAME(frame_task, 12) == fib_ref(12), "NEWFRAME from a task");
+        atomic_fetch_add(&frames_from_tasks, 1);
+    }
+    WEFT_SPAWN(load, depth - 1, salt * 3 + 1);
+    long b = WEFT_CALL(load, depth - 1, salt * 3 + 2);
+    return WEFT_SYNC(load) + b;
+}
+
+static void *load_thread(void *arg)
+{
+    unsigned salt = (unsigned)(uintptr_t)arg;
+    while (!atomic_load(&stop_load)) {
+        long r = WEFT_RUN(load, 10, salt++);
+        CHECK(r == 1024, "load tree: %ld", r);
+    }
+    return NULL;
+}
+
+static void *together_thread(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 5; i++)
+        CHECK(WEFT_NEWFRAME(frame_task, 14) == fib_ref(14), "NEWFRAME from another thread");
+    return NULL;
+}
+
+/* TOGETHER issued from inside a task. */
+WEFT_TASK_1(int, together_from_task, unsigned, round)
+{
+    WEFT_TOGETHER(together_task, round);
+    return 1;
+}
+
+static void nested_child(void);
+WEFT_VOID_TASK_0(nested_inner) {}
+WEFT_VOID_TASK_0(nested_outer) { WEFT_TOGETHER(nested_inner); }
+static void nested_child(void)
+{
+    weft_start(2, 0, 0);
+    WEFT_TOGETHER(nested_outer);
+}
+
+static void barrier_outside_child(void)
+{
+    weft_start(2, 0, 0);
+    weft_barrier();
+}
+
+int main(void)
+{
+    for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
+        n_workers = test_worker_counts[wi];
+        CHECK(weft_start(n_workers, 0, 0) == 0, "start");
+        for (int i = 0; i < 64; i++)
+            atomic_store(&hits[i], 0);
+        for (int i = 0; i < 4; i++)
+            atomic_store(&phase_count[i], 0);
+        atomic_store(&stop_load, 0);
+
+        pthread_t loaders[2], other;
+        for (int i = 0; i < 2; i++)
+            pthread_create(&loaders[i], NULL, load_thread, (void *)(uintptr_t)(i * 1000));
+        pthread_create(&other, NULL, together_thread, NULL);
+
+        unsigned rounds = 12;
+        for (unsigned r = 0; r < rounds; r++) {
+            if (r % 2)
+                WEFT_TOGETHER(together_task, r);
+            else
+                CHECK(WEFT_RUN(together_from_task, r) == 1, "together from task");
+            for (unsigned k = 0; k < n_workers && k < 64; k++)
+                CHECK(atomic_load(&hits[k]) == r + 1, "worker %u ran %u copies after round %u", k,
+                      atomic_load(&hits[k]), r);
+            CHECK(WEFT_NEWFRAME(frame_task, 16) == fib_ref(16), "NEWFRAME from main");
+        }
+        atomic_store(&stop_load, 1);
+        for (int i = 0; i < 2; i++)
+            pthread_join(loaders[i], NULL);
+        pthread_join(other, NULL);
+        CHECK(atomic_load(&violations) == 0, "%ld leaves ran during an interrupt",
+              atomic_load(&violations));
+        CHECK(atomic_load(&frames_from_tasks) > 0, "no task started a NEWFRAME");
+        CHECK(weft_stop() == 0, "stop");
+        printf("ok: interrupts under load at %u workers\n", n_workers);
+    }
+    expect_death(nested_child, "interrupts do not nest", "TOGETHER inside TOGETHER");
+    expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER task",
+                 "barrier outside TOGETHER");
+    return 0;
+}

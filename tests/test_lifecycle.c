@@ -1,0 +1,252 @@
+/* Start/stop and suspend/resume, repeated; configuration; and misuse, which
+ * must give a clear message (an error code, or a stop with a message when
+ * going on would corrupt memory). */
+#include "check.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <weft/weft.h>
+
+#include "internal.h"
+
+static long fib_ref(int n)
+{
+    long a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        long t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+WEFT_TASK_1(long, pfib, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(pfib, n - 1);
+    long b = WEFT_CALL(pfib, n - 2);
+    return WEFT_SYNC(pfib) + b;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void test_repeated_start_stop(void)
+{
+    for (int i = 0; i < 40; i++) {
+        unsigned n = test_worker_counts[i % N_TEST_WORKER_COUNTS];
+        CHECK(weft_start(n, 0, 0) == 0, "start %d", i);
+        CHECK(weft_workers() == n, "workers");
+        CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "run %d", i);
+        CHECK(weft_stop() == 0, "stop %d", i);
+        CHECK(weft_workers() == 0, "stopped");
+    }
+    printf("ok: 40 start/stop cycles\n");
+}
+
+static void test_error_codes(void)
+{
+    CHECK(weft_stop() == EINVAL, "stop when stopped");
+    CHECK(weft_suspend() == EINVAL, "suspend when stopped");
+    CHECK(weft_resume() == EINVAL, "resume when stopped");
+    CHECK(weft_start(2, 1, 0) == EINVAL, "deque of 1 task");
+    CHECK(weft_start(2, 0, 1024) == EINVAL, "1 KiB stack");
+    CHECK(weft_start(100000, 0, 0) == EINVAL, "100000 workers");
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(weft_start(2, 0, 0) == EBUSY, "start twice");
+    CHECK(weft_resume() == EINVAL, "resume when not suspended");
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: error codes\n");
+}
+
+static void test_defaults_and_environment(void)
+{
+    CHECK(weft_start(0, 0, 0) == 0, "start with defaults");
+    CHECK(weft_workers() == weft_cpus_available(), "default = CPUs in the affinity mask (%u vs %u)",
+          weft_workers(), weft_cpus_available());
+    CHECK(weft_stop() == 0, "stop");
+
+    setenv("WEFT_WORKERS", "3", 1);
+    setenv("WEFT_STACK_SIZE", "1M", 1);
+    setenv("WEFT_DEQUE_SIZE", "4096", 1);
+    setenv("WEFT_STEAL", "leapfrog", 1);
+    CHECK(weft_start(0, 0, 0) == 0, "start from environment");
+    CHECK(weft_workers() == 3 && weft_pool_g.stack_size == (1u << 20) &&
+              weft_pool_g.deque_slots == 4096 && weft_pool_g.policy == WEFT_STEAL_LEAPFROG,
+          "environment applied");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "run with leapfrog only");
+    CHECK(weft_stop() == 0, "stop");
+    /* An explicit argument wins over the environment. */
+    CHECK(weft_start(2, 0, 0) == 0 && weft_workers() == 2, "explicit count");
+    CHECK(weft_stop() == 0, "stop");
+
+    setenv("WEFT_WORKERS", "three", 1);
+    CHECK(weft_start(0, 0, 0) == EINVAL, "malformed WEFT_WORKERS rejected");
+    setenv("WEFT_WORKERS", "2", 1);
+    setenv("WEFT_STEAL", "sideways", 1);
+    CHECK(weft_start(0, 0, 0) == EINVAL, "malformed WEFT_STEAL rejected");
+    unsetenv("WEFT_WORKERS");
+    unsetenv("WEFT_STACK_SIZE");
+    unsetenv("WEFT_DEQUE_SIZE");
+    unsetenv("WEFT_STEAL");
+    CHECK(weft_workers() == 0, "not started by the rejected calls");
+    printf("ok: defaults and environment\n");
+}
+
+static atomic_int run_done;
+static void *run_in_thread(void *arg)
+{
+    int n = (int)(intptr_t)arg;
+    CHECK(WEFT_RUN(pfib, n) == fib_ref(n), "threaded run");
+    atomic_store(&run_done, 1);
+    return NULL;
+}
+
+static void test_suspend_resume(void)
+{
+    for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
+        unsigned n = test_worker_counts[wi];
+        CHECK(weft_start(n, 0, 0) == 0, "start");
+        for (int i = 0; i < 10; i++) {
+            CHECK(weft_suspend() == 0, "suspend");
+            CHECK(atomic_load(&weft_pool_g.parked) == n, "all %u parked", n);
+            CHECK(weft_resume() == 0, "resume");
+            CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "run after resume");
+        }
+        /* A RUN issued while suspended waits for resume. */
+        CHECK(weft_suspend() == 0, "suspend");
+        atomic_store(&run_done, 0);
+        pthread_t t;
+        pthread_create(&t, NULL, run_in_thread, (void *)(intptr_t)20);
+        sleep_ms(50);
+        CHECK(atomic_load(&run_done) == 0, "a RUN completed while the pool was suspended");
+        CHECK(weft_resume() == 0, "resume");
+        pthread_join(t, NULL);
+        CHECK(atomic_load(&run_done) == 1, "RUN after resume");
+        CHECK(weft_stop() == 0, "stop");
+    }
+    printf("ok: suspend/resume\n");
+}
+
+/* A task that signals it has started, then works for a while. */
+static atomic_int long_started;
+WEFT_TASK_1(long, long_task, int, n)
+{
+    atomic_store(&long_started, 1);
+    long sum = 0;
+    for (int i = 0; i < 20; i++)
+        sum += WEFT_CALL(pfib, n);
+    return sum;
+}
+static void *long_run_thread(void *arg)
+{
+    (void)arg;
+    CHECK(WEFT_RUN(long_task, 22) == 20 * fib_ref(22), "long run");
+    atomic_store(&run_done, 1);
+    return NULL;
+}
+
+static void test_stop_waits_for_runs(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    atomic_store(&run_done, 0);
+    atomic_store(&long_started, 0);
+    pthread_t t;
+    pthread_create(&t, NULL, long_run_thread, NULL);
+    while (!atomic_load(&long_started))
+        sched_yield();
+    CHECK(weft_stop() == 0, "stop");
+    CHECK(atomic_load(&run_done) == 1, "stop returned before the RUN in progress finished");
+    pthread_join(t, NULL);
+    printf("ok: stop waits for RUNs in progress\n");
+}
+
+WEFT_TASK_0(int, call_stop_inside) { return weft_stop(); }
+WEFT_TASK_0(int, call_start_inside) { return weft_start(1, 0, 0); }
+
+static void test_worker_only_rules(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(call_stop_inside) == EDEADLK, "stop from a worker");
+    CHECK(WEFT_RUN(call_start_inside) == EBUSY, "start from a worker");
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: lifecycle calls from workers are refused\n");
+}
+
+/* Deep recursion on a worker: far deeper than an 8 MB stack allows. */
+static long deep(long n, volatile char *pad)
+{
+    volatile char frame[96];
+    frame[0] = (char)n;
+    if (n == 0)
+        return pad[0];
+    return deep(n - 1, frame) + 1;
+}
+WEFT_TASK_1(long, deep_task, long, n) { return deep(n, (volatile char[1]){0}); }
+
+#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer's shadow call stack holds 64K frames. */
+enum { DEEP = 60000 };
+#else
+enum { DEEP = 200000 };
+#endif
+
+static void test_deep_recursion(void)
+{
+    /* 200000 frames of >= 112 bytes: > 20 MB, beyond the usual
+     * `ulimit -s 8192`; the default worker stack is 64 MiB. */
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(deep_task, DEEP) == DEEP + 1, "deep recursion"); /* deep(n) = n + 1 */
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: deep recursion on the default worker stack\n");
+}
+
+static void run_before_start_child(void) { WEFT_RUN(pfib, 3); }
+static void me_outside_child(void)
+{
+    WEFT_ME;
+    (void)weft_head;
+}
+static void stack_overflow_child(void)
+{
+    weft_start(1, 0, 2 << 20); /* sanitizers need ~1 MB of it themselves */
+    WEFT_RUN(deep_task, 100000000);
+}
+WEFT_TASK_1(int, spawn_forever, int, k)
+{
+    for (int i = 0; i < k; i++)
+        WEFT_SPAWN(pfib, 1);
+    for (int i = 0; i < k; i++)
+        WEFT_SYNC(pfib);
+    return k;
+}
+static void deque_overflow_child(void)
+{
+    weft_start(2, 64, 0);
+    WEFT_RUN(spawn_forever, 65);
+}
+
+int main(void)
+{
+    test_repeated_start_stop();
+    test_error_codes();
+    test_defaults_and_environment();
+    test_suspend_resume();
+    test_stop_waits_for_runs();
+    test_worker_only_rules();
+    test_deep_recursion();
+    expect_death(run_before_start_child, "RUN called while the pool is not running",
+                 "RUN before start");
+    expect_death(me_outside_child, "not a weft worker", "WEFT_ME outside the pool");
+    expect_death(stack_overflow_child, "stack overflow on worker 0 (its stack is", "stack overflow");
+    expect_death(deque_overflow_child, "task deque overflow on worker", "deque overflow");
+    return 0;
+}

@@ -1,0 +1,131 @@
+/* The sleep protocol: idle workers go to sleep; sleeping workers are woken
+ * when work appears (an external RUN, or a busy worker's private tasks);
+ * a worker blocked on a stolen task sleeps and is woken when it completes.
+ * White-box: reads the sleep words and counts in the pool.  Timeouts here
+ * only bound how long we wait for an event that must happen; a lost
+ * wake-up shows as a failed or hung test, never as a slow pass. */
+#include "check.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <weft/weft.h>
+
+#include "internal.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void busy_us(unsigned us)
+{
+    double end = now_s() + us * 1e-6;
+    while (now_s() < end) {
+    }
+}
+
+/* Waits up to `seconds` for cond(); false if it never held. */
+static bool eventually(bool (*cond)(void), double seconds)
+{
+    double end = now_s() + seconds;
+    while (now_s() < end) {
+        if (cond())
+            return true;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return cond();
+}
+
+static bool all_asleep(void)
+{
+    return atomic_load(&weft_pool_g.sleeping_idle) == weft_pool_g.n_workers;
+}
+
+WEFT_TASK_0(int, nothing) { return 1; }
+
+static atomic_uint ran_on[64];
+WEFT_TASK_1(int, leaf, unsigned, us)
+{
+    atomic_fetch_add(&ran_on[weft_worker_id(weft_w) % 64], 1);
+    busy_us(us);
+    return 1;
+}
+
+/* Sequential work first (nobody can help), then many parallel leaves. */
+WEFT_TASK_2(int, late_parallelism, unsigned, leaves, unsigned, us)
+{
+    busy_us(20000);
+    for (unsigned i = 0; i < leaves; i++)
+        WEFT_SPAWN(leaf, us);
+    int sum = 0;
+    for (unsigned i = 0; i < leaves; i++)
+        sum += WEFT_SYNC(leaf);
+    return sum;
+}
+
+/* The joiner/thief pair. */
+static atomic_int child_started;
+static atomic_int joiner_seen_sleeping;
+WEFT_TASK_1(int, slow_child, unsigned, victim)
+{
+    atomic_store(&child_started, 1);
+    weft_worker *v = weft_pool_g.workers[victim];
+    double end = now_s() + 10.0;
+    while (now_s() < end) {
+        uint32_t s = atomic_load(&v->sleep_word);
+        if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP) {
+            atomic_store(&joiner_seen_sleeping, 1);
+            break;
+        }
+    }
+    return 99;
+}
+WEFT_TASK_0(int, parent)
+{
+    atomic_store(&child_started, 0);
+    WEFT_SPAWN(slow_child, weft_worker_id(weft_w));
+    /* Wait until a thief took it (the deque shares it at once). */
+    while (!atomic_load(&child_started))
+        sched_yield();
+    return WEFT_SYNC(slow_child);
+}
+
+int main(void)
+{
+    for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
+        unsigned n = test_worker_counts[wi];
+        CHECK(weft_start(n, 0, 0) == 0, "start");
+        CHECK(WEFT_RUN(nothing) == 1, "run");
+        CHECK(eventually(all_asleep, 10.0), "%u of %u workers asleep",
+              atomic_load(&weft_pool_g.sleeping_idle), n);
+
+        /* An external RUN wakes a sleeper. */
+        CHECK(WEFT_RUN(nothing) == 1, "run while all sleep");
+
+        if (n >= 2) {
+            /* A busy worker's new tasks wake the sleepers. */
+            CHECK(eventually(all_asleep, 10.0), "asleep again");
+            for (int i = 0; i < 64; i++)
+                atomic_store(&ran_on[i], 0);
+            CHECK(WEFT_RUN(late_parallelism, 200, 1000) == 200, "late parallelism");
+            unsigned helpers = 0;
+            for (unsigned i = 0; i < n && i < 64; i++)
+                helpers += atomic_load(&ran_on[i]) > 0;
+            CHECK(helpers >= 2, "sleeping workers never woke to help (%u worker ran all leaves)",
+                  helpers);
+
+            /* A joiner sleeps on a long stolen task and wakes when it ends. */
+            atomic_store(&joiner_seen_sleeping, 0);
+            CHECK(WEFT_RUN(parent) == 99, "join result");
+            CHECK(atomic_load(&joiner_seen_sleeping), "the blocked joiner never slept");
+        }
+        CHECK(weft_stop() == 0, "stop");
+        printf("ok: sleep and wake at %u workers\n", n);
+    }
+    return 0;
+}
