@@ -9,6 +9,10 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <sched.h>
+
+/* How long a RUN caller spins for the result before it sleeps. */
+#define SUBMITTER_SPIN_NS 200000u
 
 typedef struct weft_external {
     weft_task *task;
@@ -92,12 +96,22 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     pthread_mutex_unlock(&ext.lock);
     weft_wake_for_external();
 
-    /* Short tasks finish within microseconds: spin a little first. */
-    for (int i = 0; i < 2000; i++) {
+    /* Short tasks finish within microseconds, and waking a sleeping worker
+     * takes tens of them: wait that long before sleeping ourselves, so a
+     * short task does not pay a second wake-up on the way back.  Yield
+     * rather than spin: the worker we woke may share our CPU. */
+    uint64_t spin_until = weft_now_ns() + SUBMITTER_SPIN_NS;
+    for (unsigned i = 0;; i++) {
         /* Acquire: pairs with the worker's release exchange (the result). */
         if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
             goto done;
-        weft_cpu_relax();
+        if (i < 64) {
+            weft_cpu_relax();
+        } else {
+            sched_yield();
+            if (weft_now_ns() > spin_until)
+                break;
+        }
     }
     for (;;) {
         uint32_t expected = 0;

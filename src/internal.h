@@ -103,6 +103,8 @@ unsigned weft_cpus_available(void);
 int weft_topology_init(unsigned workers, int pin);
 void weft_topology_pin_self(unsigned worker);
 int weft_topology_placement(unsigned worker);
+/* The CPU worker is pinned to, or -1. */
+int weft_topology_worker_cpu(unsigned worker);
 void weft_topology_bind_area(void *addr, size_t bytes, int placement);
 void weft_topology_destroy(void);
 

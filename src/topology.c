@@ -151,6 +151,17 @@ void weft_topology_pin_self(unsigned worker)
         weft_warn("worker %u: could not pin to CPU %d", worker, cpu);
 }
 
+int weft_topology_worker_cpu(unsigned worker)
+{
+    if (!pinning)
+        return -1;
+#if WEFT_USE_HWLOC
+    if (n_slots)
+        return hwloc_bitmap_first(pu_sets[worker % n_slots]);
+#endif
+    return n_cpus ? cpus[worker % n_cpus] : -1;
+}
+
 int weft_topology_placement(unsigned worker)
 {
 #if WEFT_USE_HWLOC
