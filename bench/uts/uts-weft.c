@@ -1,0 +1,66 @@
+/* uts-weft: UTS on weft.  One task per tree node, every child spawned and
+ * joined with no cut-off, like the reference parallel UTS and Lace's
+ * uts-lace; the tree's irregularity (T3L: binomial, deep and lopsided) is
+ * the point of the benchmark.  Same output and checks as uts-seq.
+ *
+ *   uts-weft -w 2 -t 0 -b 2000 -q 0.200014 -m 5 -r 7      (T3L, 2 workers)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/weft.h>
+
+#include "bench.h"
+#include "uts_tree.h"
+
+/* The node travels by value (32 bytes) next to the params pointer, and the
+ * 24-byte result comes back in the same descriptor: no allocation per node,
+ * and a thief reads everything it needs from the descriptor it stole. */
+WEFT_TASK_2(uts_result, uts_search, const uts_params *, p, uts_node, node)
+{
+    int n = uts_num_children(p, &node);
+    uts_result r = { 1, n == 0, (uint64_t)node.height };
+
+    for (int i = 0; i < n; i++) {
+        uts_node child;
+        uts_child(p, &node, i, &child);
+        WEFT_SPAWN(uts_search, p, child);
+    }
+    for (int i = 0; i < n; i++)
+        uts_result_add(&r, WEFT_SYNC(uts_search));
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned workers = bench_take_workers(&argc, &argv);
+    uts_params params;
+    uint64_t expected_nodes;
+    uts_parse_args(argc, argv, "uts-weft", "[-w workers] ", &params, &expected_nodes);
+    uts_print_params(&params, stdout);
+
+    int err = weft_start(workers, 0, 0);
+    if (err != 0) {
+        fprintf(stderr, "uts-weft: weft_start failed: %s\n", strerror(err));
+        return 1;
+    }
+    printf("Workers: %u\n", weft_workers());
+    fflush(stdout);
+
+    uts_node root;
+    uts_root(&params, &root);
+
+    double t0 = bench_now();
+    uts_result r = WEFT_RUN(uts_search, &params, root);
+    double seconds = bench_now() - t0;
+
+    uts_report(&r, seconds);
+    weft_stats_print(stdout);
+    weft_stop();
+
+    uts_check(&params, &r, expected_nodes);
+    return 0;
+}
