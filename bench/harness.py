@@ -181,6 +181,39 @@ def fmt_table(results, workers):
     return "\n".join(out)
 
 
+IDLE_RE = re.compile(r"Idle CPU per worker: ([0-9.]+)%")
+LAT_RE = re.compile(r"cold \(workers asleep\) RUN latency: median ([0-9.]+) us")
+
+
+def measure_micro(bench_dir, workers, timeout):
+    """Idle CPU per worker 10 ms after the last task; cold RUN latency."""
+    log("[run] idle-cpu, run-latency")
+    idle = run_binary(os.path.join(bench_dir, "idle-cpu"), ["-w", str(workers), "10", "2000"], timeout)
+    lat = run_binary(os.path.join(bench_dir, "run-latency"), ["-w", str(workers), "300", "20"], timeout)
+    return {"workers": workers, "idle_cpu_percent": float(IDLE_RE.search(idle).group(1)),
+            "cold_run_latency_us": float(LAT_RE.search(lat).group(1))}
+
+
+def fmt_targets(results, micro):
+    """The figures weft promises next to what this run measured."""
+    by = {r["benchmark"]: r["times"] for r in results}
+    ratio = lambda a, b: statistics.median(x / y for x, y in zip(a, b))
+    rows = []
+    def add(what, value, op, bound):
+        ok = value <= bound if op == "<=" else value >= bound
+        rows.append(f"  {what:<38} {value:9.2f}   target {op} {bound:<6} {'ok' if ok else 'MISSED'}")
+    if "fib" in by:
+        add("fib T_1/T_S", ratio(by["fib"]["1"], by["fib"]["seq"]), "<=", 1.6)
+        add("fib T_2/T_S", ratio(by["fib"]["2"], by["fib"]["seq"]), "<=", 0.9)
+    for name in ("matmul", "queens", "uts-T3L"):
+        if name in by:
+            add(f"{name} T_S/T_2", ratio(by[name]["seq"], by[name]["2"]), ">=", 1.9)
+    if micro:
+        add("idle CPU per worker (%)", micro["idle_cpu_percent"], "<=", 1.0)
+        add("cold RUN latency, median (us)", micro["cold_run_latency_us"], "<=", 50)
+    return "targets (ratios: medians of per-repetition ratios):\n" + "\n".join(rows)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", choices=sorted(SUITES), default="quick")
@@ -225,17 +258,23 @@ def main(argv=None):
         stem, sizes = BENCHMARKS[n]
         results.append(measure(bench_dir, stats_dir, n, stem, sizes[a.suite], workers, reps,
                                a.timeout))
+    micro = None
+    if a.suite == "targets":
+        micro = measure_micro(bench_dir, max(workers), a.timeout)
     info = machine_info()
     print(f"weft benchmarks, suite '{a.suite}', {reps} repetitions, commit {info.get('commit', '?')}, "
           f"{info['date']}, {info.get('cpu', '?')} ({info['cpus']} CPUs)")
     print(fmt_table(results, workers))
+    if a.suite == "targets":
+        print()
+        print(fmt_targets(results, micro))
     log(f"[done] {time.time() - t0:.0f} s")
 
     path = a.json or os.path.join(ROOT, "results", f"{a.suite}-{info['date'].replace(':', '')}.json")
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w") as f:
         json.dump({"machine": info, "suite": a.suite, "reps": reps, "workers": workers,
-                   "results": results}, f, indent=1)
+                   "results": results, "micro": micro}, f, indent=1)
     log(f"[json] {path}")
     return 0
 

@@ -1,0 +1,68 @@
+/* matmul with a task per split of C's rows or columns and no cut-off
+ * beyond the algorithm's base case (Cilk-5's matmul as in Lace's
+ * benchmarks; see matmul.h).
+ *
+ *   matmul-weft [-w workers] <n>
+ */
+#include "matmul.h"
+
+#include <weft/weft.h>
+
+WEFT_VOID_TASK_4(matmul, const double *, A, const double *, B, double *, C, mm_dims, d)
+{
+    mm_dims h = d; /* first half */
+    switch (mm_step(&d)) {
+    case MM_BASE:
+        mm_base(A, B, C, &d);
+        return;
+    case MM_SPLIT_M: /* disjoint rows of C */
+        h.m = d.m >> 1;
+        d.m -= h.m;
+        WEFT_SPAWN(matmul, A, B, C, h);
+        WEFT_CALL(matmul, A + (size_t)h.m * d.ld, B, C + (size_t)h.m * d.ld, d);
+        WEFT_SYNC(matmul);
+        return;
+    case MM_SPLIT_N: /* same block of C: one after the other */
+        h.n = d.n >> 1;
+        d.n -= h.n;
+        d.add = 1;
+        WEFT_CALL(matmul, A, B, C, h);
+        WEFT_CALL(matmul, A + h.n, B + (size_t)h.n * d.ld, C, d);
+        return;
+    case MM_SPLIT_P: /* disjoint columns of C */
+        h.p = d.p >> 1;
+        d.p -= h.p;
+        WEFT_SPAWN(matmul, A, B, C, h);
+        WEFT_CALL(matmul, A, B + h.p, C + h.p, d);
+        WEFT_SYNC(matmul);
+        return;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    unsigned workers = bench_take_workers(&argc, &argv);
+    int count;
+    int n = mm_args(argc, argv, "[-w workers] <n>", 0, &count);
+    double *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
+    mm_fill(A, n, 1);
+    mm_fill(B, n, 2);
+    memset(C, 0xff, (size_t)n * n * sizeof(double)); /* NaNs: unwritten entries fail the check */
+
+    if (weft_start(workers, 0, 0) != 0)
+        return 1;
+    printf("workers: %u\n", weft_workers());
+    double t0 = bench_now();
+    WEFT_RUN(matmul, A, B, C, (mm_dims){ n, n, n, n, 0 });
+    double t1 = bench_now();
+
+    printf("matmul(%d): checksum %.17g\n", n, mm_checksum(C, n));
+    mm_check(A, B, C, n);
+    bench_print_time(t1 - t0);
+    weft_stats_print(stdout);
+    weft_stop();
+    free(A);
+    free(B);
+    free(C);
+    return 0;
+}
