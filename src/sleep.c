@@ -95,16 +95,16 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
     weft_pool *p = &weft_pool_g;
     if (state == WEFT_SLEEP_JOIN_LEAP) {
         /* Release: pairs with the acquire fence in grow_shared. */
-        if (thief && !atomic_load_explicit(&thief->splitreq, memory_order_relaxed))
-            atomic_store_explicit(&thief->splitreq, 1, memory_order_release);
+        if (thief && atomic_load_explicit(&thief->limit, memory_order_relaxed) != WEFT_SPLITREQ)
+            atomic_store_explicit(&thief->limit, WEFT_SPLITREQ, memory_order_release);
         return;
     }
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_worker *v = p->workers[i];
         /* Release: pairs with the acquire fence in grow_shared, so the owner
          * that acts on this request sees our sleeper count. */
-        if (v != w && !atomic_load_explicit(&v->splitreq, memory_order_relaxed))
-            atomic_store_explicit(&v->splitreq, 1, memory_order_release);
+        if (v != w && atomic_load_explicit(&v->limit, memory_order_relaxed) != WEFT_SPLITREQ)
+            atomic_store_explicit(&v->limit, WEFT_SPLITREQ, memory_order_release);
     }
 }
 

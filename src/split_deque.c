@@ -12,9 +12,14 @@
  *   moved tail or the owner moved split meanwhile.
  * - o_split is the owner's copy of split; o_allstolen is encoded as o_split
  *   parked at `end` (see bits/worker.h).
- * - splitreq, on its own line, is how thieves ask for more shared tasks.
- *   The owner raises it too whenever it sets o_allstolen (see raise_own_
- *   request), so that SPAWN's fast path tests one flag for lines 14 and 20.
+ * - splitreq, on its own cache line, is folded with o_split into one word,
+ *   `limit`: WEFT_SPLITREQ when a thief has asked, o_split otherwise.  So
+ *   SPAWN's fast path is the one test `head < limit` (lines 14 and 20: all
+ *   stolen, or asked) and SYNC's is `t >= limit` (lines 23, 25, 29: the task
+ *   is private and nobody asked).  Thieves only ever store WEFT_SPLITREQ;
+ *   the owner stores o_split, and only clears a request (the paper's
+ *   "splitreq = 0", lines 17 and 40) where the paper does; elsewhere it
+ *   updates the word with a CAS that leaves a pending request in place.
  *
  * Where C11 differs from the paper's x86 pseudo-code:
  * - The paper writes the 32-bit `split` half alone (lines 38, 45, 52).  C11
@@ -48,22 +53,37 @@ void weft_split_init(weft_worker *w)
     /* Before any thread can see this worker (published by thread creation). */
     atomic_init(&w->ts, WEFT_TS(0, 0));
     atomic_init(&w->allstolen, 1);
-    atomic_init(&w->splitreq, 1); /* o_allstolen => splitreq, see below */
-}
-
-/* Sets o_allstolen.  Raising our own splitreq with it sends the next SPAWN
- * to weft_split_push_slow, which handles line 14.  Relaxed: only the owner
- * acts on it; thieves check allstolen before they look at splitreq. */
-static inline void set_o_allstolen(weft_worker *w)
-{
-    w->o_split = w->end;
-    if (!atomic_load_explicit(&w->splitreq, memory_order_relaxed))
-        atomic_store_explicit(&w->splitreq, 1, memory_order_relaxed);
+    atomic_init(&w->limit, (uintptr_t)w->o_split);
 }
 
 static inline uint32_t slot_index(const weft_worker *w, const weft_task *t)
 {
     return (uint32_t)(t - w->dq);
+}
+
+/* Owner: is a thief asking?  Relaxed: the owner acts on it in its own time. */
+static inline bool splitreq(weft_worker *w)
+{
+    return atomic_load_explicit(&w->limit, memory_order_relaxed) == WEFT_SPLITREQ;
+}
+
+/* Owner: the paper's "splitreq = 0" -- the request is served -- together
+ * with publishing the current o_split to the fast paths.  Relaxed: only
+ * the owner acts on values other than WEFT_SPLITREQ. */
+static inline void clear_splitreq(weft_worker *w)
+{
+    atomic_store_explicit(&w->limit, (uintptr_t)w->o_split, memory_order_relaxed);
+}
+
+/* Owner: o_split or o_allstolen changed; publish it unless a thief has
+ * asked meanwhile, whose request must survive until it is served.
+ * Relaxed CAS: the value itself is all that matters, on this one word. */
+static inline void update_limit(weft_worker *w)
+{
+    uintptr_t cur = atomic_load_explicit(&w->limit, memory_order_relaxed);
+    if (cur != WEFT_SPLITREQ)
+        atomic_compare_exchange_strong_explicit(&w->limit, &cur, (uintptr_t)w->o_split,
+                                                memory_order_relaxed, memory_order_relaxed);
 }
 
 /* ========================================================================
@@ -99,8 +119,8 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
     /* line 8: if !splitreq: splitreq = 1.  Written only when it must
      * change, so idle thieves do not keep pulling the owner's cache line.
      * Relaxed: the owner polls it; any delay only delays sharing. */
-    if (!atomic_load_explicit(&victim->splitreq, memory_order_relaxed))
-        atomic_store_explicit(&victim->splitreq, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&victim->limit, memory_order_relaxed) != WEFT_SPLITREQ)
+        atomic_store_explicit(&victim->limit, WEFT_SPLITREQ, memory_order_relaxed);
     return WEFT_STEAL_NONE; /* line 9 */
 }
 
@@ -119,7 +139,7 @@ bool weft_split_has_shared(weft_worker *victim)
 /* Figure 4, lines 36-40: share the lower half of the private tasks. */
 void weft_split_grow_shared(weft_worker *w, weft_task *head)
 {
-    /* Acquire fence: our caller read splitreq == 1 with a relaxed load; if a
+    /* Acquire fence: our caller read the request with a relaxed load; if a
      * worker going to sleep wrote it (release), this makes its sleeper-count
      * increment visible to weft_wake_for_work below (sleep.c). */
     atomic_thread_fence(memory_order_acquire);
@@ -134,7 +154,7 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
          * push, which will share that task and wake the sleeper. */
         if (atomic_load_explicit(&weft_pool_g.sleeping_idle, memory_order_relaxed) == 0 &&
             atomic_load_explicit(&weft_pool_g.sleeping_join, memory_order_relaxed) == 0)
-            atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
+            clear_splitreq(w);
         return;
     }
 
@@ -145,9 +165,9 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
     atomic_fetch_add_explicit(&w->ts, (uint64_t)(new_s - o_split) << 32,
                               memory_order_seq_cst);
     w->o_split = w->dq + new_s; /* line 39 */
-    /* line 40: splitreq = 0.  Relaxed: a request that arrives between
-     * line 38 and here is lost, as in the paper; its thief retries. */
-    atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
+    /* line 40: splitreq = 0.  A request that arrives between line 38 and
+     * here is lost, as in the paper; its thief retries. */
+    clear_splitreq(w);
     WEFT_COUNT(w, grows, 1);
     weft_wake_for_work(w);
 }
@@ -186,19 +206,20 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
                 atomic_store_explicit(&w->ts, WEFT_TS(t, new_s), memory_order_release);
                 w->o_split = w->dq + new_s; /* line 53 */
             }
+            update_limit(w);
             return false;                /* line 54 */
         }
     }
     /* line 55: allstolen = 1.  Relaxed: a hint for thieves; the (t,s) word
      * already shows nothing to steal. */
     atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed);
-    set_o_allstolen(w);                  /* line 56 */
+    w->o_split = w->end;                 /* line 56: o_allstolen = 1 */
+    update_limit(w);
     return true;                         /* line 57 */
 }
 
 /* Figure 4, lines 10-20, the part the inline weft_split_push leaves here:
- * called with the new head (after line 13) when splitreq is set, which
- * includes every time o_allstolen is. */
+ * called with the new head (after line 13) when o_allstolen or a request. */
 void weft_split_push_slow(weft_worker *w, weft_task *head)
 {
     if (w->o_split == w->end) { /* line 14: if o_allstolen */
@@ -210,12 +231,10 @@ void weft_split_push_slow(weft_worker *w, weft_task *head)
         atomic_store_explicit(&w->ts, WEFT_TS(h - 1, h), memory_order_seq_cst);
         /* line 16: allstolen = 0.  Relaxed: a hint (thieves CAS on ts). */
         atomic_store_explicit(&w->allstolen, 0, memory_order_relaxed);
-        /* line 17: if splitreq: splitreq = 0.  Relaxed: as in grow_shared. */
-        if (atomic_load_explicit(&w->splitreq, memory_order_relaxed))
-            atomic_store_explicit(&w->splitreq, 0, memory_order_relaxed);
-        w->o_split = head; /* lines 18-19: o_split = head; o_allstolen = 0 */
+        w->o_split = head;  /* lines 18-19: o_split = head; o_allstolen = 0 */
+        clear_splitreq(w);  /* line 17 */
         weft_wake_for_work(w);
-    } else { /* line 20: elif splitreq: grow_shared() */
+    } else if (splitreq(w)) { /* line 20: elif splitreq: grow_shared() */
         weft_split_grow_shared(w, head);
     }
 }
@@ -232,7 +251,8 @@ void weft_split_pop_stolen(weft_worker *w, weft_task *t)
     if (w->o_split != w->end) { /* line 33 */
         /* line 34: allstolen = 1.  Relaxed: a hint, (t,s) has tail >= split. */
         atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed);
-        set_o_allstolen(w); /* line 35 */
+        w->o_split = w->end; /* line 35 */
+        update_limit(w);
     }
 }
 
@@ -250,12 +270,12 @@ bool weft_split_sync_slow(weft_worker *w, weft_task *t)
                    "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
 
     if (t >= w->o_split) {
-        /* Private: we are here because splitreq is set (lines 28-29). */
+        /* Private: we are here because of a request (lines 28-29). */
         weft_split_grow_shared(w, t);
     } else if (w->o_split != w->end && !weft_split_shrink_shared(w, t + 1)) {
         /* lines 25-26: all shared; shrink took some back, t is private
          * again (new o_split <= t).  Then lines 28-29. */
-        if (atomic_load_explicit(&w->splitreq, memory_order_relaxed))
+        if (splitreq(w))
             weft_split_grow_shared(w, t);
     } else {
         /* lines 24 / 27: STOLEN.  Wait for it while stealing (Figure 1). */
@@ -284,7 +304,8 @@ void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved)
      * before our arrival there is all that is needed (acq_rel would do). */
     saved->ts = atomic_exchange_explicit(&w->ts, WEFT_TS(h, h), memory_order_seq_cst);
     atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed); /* hint */
-    set_o_allstolen(w); /* the first push of the frame shares its task */
+    w->o_split = w->end; /* o_allstolen: the first push of the frame shares */
+    update_limit(w);
 }
 
 void weft_split_thaw(weft_worker *w, const weft_split_saved *saved)
@@ -297,9 +318,7 @@ void weft_split_thaw(weft_worker *w, const weft_split_saved *saved)
     atomic_store_explicit(&w->ts, saved->ts, memory_order_release);
     atomic_store_explicit(&w->allstolen, saved->allstolen, memory_order_relaxed);
     w->o_split = saved->o_split;
-    /* Relaxed, owner-only meaning: keeps o_allstolen => splitreq; if the
-     * old deque was not all stolen this costs one grow_shared check. */
-    atomic_store_explicit(&w->splitreq, 1, memory_order_relaxed);
+    update_limit(w);
 }
 
 WEFT_NORETURN void weft_deque_overflow(weft_worker *w)

@@ -33,7 +33,9 @@ static void fresh_worker(void)
 static uint32_t tail(void) { return WEFT_TS_TAIL(atomic_load(&w->ts)); }
 static uint32_t split(void) { return WEFT_TS_SPLIT(atomic_load(&w->ts)); }
 static bool allstolen(void) { return atomic_load(&w->allstolen); }
-static bool splitreq(void) { return atomic_load(&w->splitreq); }
+static bool splitreq(void) { return atomic_load(&w->limit) == WEFT_SPLITREQ; }
+/* The fast paths' word when nobody asks: o_split (end when all stolen). */
+static bool limit_is_o_split(void) { return atomic_load(&w->limit) == (uintptr_t)w->o_split; }
 static bool o_allstolen(void) { return w->o_split == w->end; }
 
 /* SPAWN at slot h: what the generated code does. */
@@ -65,14 +67,14 @@ static weft_task *steal(weft_steal_result expect)
 static void test_basic_transitions(void)
 {
     fresh_worker();
-    /* Empty deque: all stolen, and the owner's own request is raised. */
-    CHECK(o_allstolen() && allstolen() && splitreq(), "initial state");
+    /* Empty deque: all stolen; the fast paths' word says so (end). */
+    CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "initial state");
     steal(WEFT_STEAL_NONE);
 
     /* Lines 14-19: the first push after allstolen shares that task. */
     weft_task *h = push(dq);
     CHECK(tail() == 0 && split() == 1, "push after allstolen: (t,s) = (%u,%u)", tail(), split());
-    CHECK(!allstolen() && !splitreq() && w->o_split == dq + 1, "push after allstolen");
+    CHECK(!allstolen() && limit_is_o_split() && w->o_split == dq + 1, "push after allstolen");
 
     /* Lines 3-6: steal it. */
     CHECK(steal(WEFT_STEAL_OK) == dq, "stole slot 0");
@@ -90,7 +92,7 @@ static void test_basic_transitions(void)
 
     /* Line 20 -> grow_shared: split = ceil((o_split + head) / 2). */
     h = push(h); /* head 5 */
-    CHECK(split() == 3 && w->o_split == dq + 3 && !splitreq(), "grow: split %u", split());
+    CHECK(split() == 3 && w->o_split == dq + 3 && limit_is_o_split(), "grow: split %u", split());
 
     /* Steal slot 1; slot 2 stays shared. */
     CHECK(steal(WEFT_STEAL_OK_MORE) == dq + 1, "stole slot 1");
@@ -106,7 +108,7 @@ static void test_basic_transitions(void)
 
     /* Slot 1 was stolen: shrink finds tail == split -> allstolen. */
     CHECK(pop(--h) == 'S', "slot 1 stolen");
-    CHECK(o_allstolen() && allstolen() && splitreq(), "allstolen after shrink");
+    CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "allstolen after shrink");
     /* Slot 0 was stolen too: o_allstolen answers without touching (t,s). */
     CHECK(pop(--h) == 'S', "slot 0 stolen");
     CHECK(h == dq && o_allstolen(), "empty again");
@@ -151,7 +153,7 @@ static void test_pop_stolen_restores_allstolen(void)
     steal(WEFT_STEAL_OK); /* slot 0 stolen (and done) */
     /* The owner's SYNC of slot 0 finds it stolen (lines 25-27)... */
     CHECK(weft_split_shrink_shared(w, dq + 1), "shrink: all stolen");
-    CHECK(o_allstolen() && allstolen() && splitreq(), "allstolen");
+    CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "allstolen");
     /* ...and, while waiting, runs a leapfrogged task at head 1 that
      * pushes (shared at once: lines 14-19) and pops (taken back). */
     weft_task *lh = push(dq + 1);
@@ -160,7 +162,7 @@ static void test_pop_stolen_restores_allstolen(void)
     CHECK(!o_allstolen(), "allstolen cleared by the leapfrog frame");
     /* The join completes: pop_stolen. */
     weft_split_pop_stolen(w, dq);
-    CHECK(o_allstolen() && allstolen() && splitreq(), "pop_stolen restored allstolen");
+    CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "pop_stolen restored allstolen");
     CHECK(atomic_load(&dq[0].state) == WEFT_STATE_EMPTY, "slot 0 cleared");
     printf("ok: pop_stolen restores allstolen\n");
 }
@@ -175,7 +177,7 @@ static void test_grow_without_private_tasks(void)
     /* Pop slot 1 with the request set: grow has nothing private to share
      * (head == o_split after the pop); with nobody asleep it clears. */
     CHECK(pop(--h) == 'P', "pop 1");
-    CHECK(!splitreq() && split() == 1, "no-op grow clears the request");
+    CHECK(!splitreq() && limit_is_o_split() && split() == 1, "no-op grow clears the request");
     CHECK(pop(--h) == 'S', "pop 0");
     printf("ok: grow with nothing private\n");
 }
@@ -195,6 +197,28 @@ static void test_steal_is_exact_under_reuse(void)
     CHECK(atomic_load(&w->ts) == snapshot, "same (t,s) after refill");
     CHECK(steal(WEFT_STEAL_OK) == dq, "the refilled slot is stolen");
     printf("ok: ABA on (tail, split) is benign\n");
+}
+
+static void test_request_survives_until_served(void)
+{
+    /* The owner moving o_split (shrink_shared) publishes it to the fast
+     * paths with a CAS that keeps a pending request; only serving the
+     * request (grow_shared, line 40) clears it. */
+    fresh_worker();
+    weft_task *h = dq;
+    for (int i = 0; i < 5; i++)
+        h = push(h);         /* slot 0 shared, 1..4 private */
+    steal(WEFT_STEAL_OK);    /* 0 */
+    steal(WEFT_STEAL_NONE);  /* request */
+    h = push(h);             /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
+    CHECK(split() == 4 && !splitreq() && limit_is_o_split(), "grow served the request");
+    atomic_store(&w->limit, WEFT_SPLITREQ); /* a thief asks again */
+    CHECK(!weft_split_shrink_shared(w, dq + 4), "shrink: (1,4) -> split 2");
+    CHECK(split() == 2 && w->o_split == dq + 2, "split moved to 2");
+    CHECK(splitreq(), "the request survived the shrink");
+    h = push(h); /* the next SPAWN serves it */
+    CHECK(!splitreq() && limit_is_o_split() && split() > 2, "served by the next push");
+    printf("ok: a request survives owner updates until served\n");
 }
 
 static void overflow_child(void)
@@ -228,6 +252,7 @@ int main(void)
     test_pop_stolen_restores_allstolen();
     test_grow_without_private_tasks();
     test_steal_is_exact_under_reuse();
+    test_request_survives_until_served();
     expect_death(overflow_child, "task deque overflow on worker 7", "deque overflow");
     expect_death(sync_without_spawn_child, "without a matching SPAWN", "SYNC with nothing spawned");
     expect_death(sync_twice_child, "without a matching SPAWN", "SYNC twice");

@@ -16,22 +16,37 @@
 #include "bench.h"
 #include "uts_tree.h"
 
-/* The node travels by value (32 bytes) next to the params pointer, and the
- * 24-byte result comes back in the same descriptor: no allocation per node,
- * and a thief reads everything it needs from the descriptor it stole. */
-WEFT_TASK_2(uts_result, uts_search, const uts_params *, p, uts_node, node)
-{
-    int n = uts_num_children(p, &node);
-    uts_result r = { 1, n == 0, (uint64_t)node.height };
+/* The search of the subtree under child i of `parent`.  The task builds
+ * its own node (one SHA-1) when it starts rather than the parent building
+ * all its children before spawning them: the same work, but the node is
+ * used right after it is made, as in the sequential search, and the
+ * parent needs no array of children.  The parent's node stays in its frame
+ * until every child is synced.  The 24-byte result comes back in the
+ * descriptor. */
+static uts_result search(const uts_params *p, const uts_node *node, weft_worker *w,
+                         weft_task *head);
 
-    for (int i = 0; i < n; i++) {
-        uts_node child;
-        uts_child(p, &node, i, &child);
-        WEFT_SPAWN(uts_search, p, child);
-    }
+WEFT_TASK_3(uts_result, uts_child_search, const uts_params *, p, const uts_node *, parent, int, i)
+{
+    uts_node node;
+    uts_child(p, parent, i, &node);
+    return search(p, &node, weft_w, weft_head);
+}
+
+static uts_result search(const uts_params *p, const uts_node *node, WEFT_CONTEXT_PARAMS)
+{
+    int n = uts_num_children(p, node);
+    uts_result r = { 1, n == 0, (uint64_t)node->height };
     for (int i = 0; i < n; i++)
-        uts_result_add(&r, WEFT_SYNC(uts_search));
+        WEFT_SPAWN(uts_child_search, p, node, i);
+    for (int i = 0; i < n; i++)
+        uts_result_add(&r, WEFT_SYNC(uts_child_search));
     return r;
+}
+
+WEFT_TASK_2(uts_result, uts_search, const uts_params *, p, const uts_node *, root)
+{
+    return search(p, root, WEFT_CONTEXT);
 }
 
 int main(int argc, char **argv)
@@ -54,7 +69,7 @@ int main(int argc, char **argv)
     uts_root(&params, &root);
 
     double t0 = bench_now();
-    uts_result r = WEFT_RUN(uts_search, &params, root);
+    uts_result r = WEFT_RUN(uts_search, &params, &root);
     double seconds = bench_now() - t0;
 
     uts_report(&r, seconds);

@@ -26,20 +26,21 @@ static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapp
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
     WEFT_COUNT(w, tasks, 1);
     WEFT_COUNT_PEAK(w, t);
-    /* Line 14 (o_allstolen) and line 20 (splitreq) in one test: whenever
-     * the owner sets o_allstolen it also raises its own splitreq, so this
-     * flag alone says "take the slow path".  Relaxed: a thief's request
+    /* Lines 14 and 20 in one test: limit is o_split (<= t) unless all are
+     * stolen (end) or a thief asked (WEFT_SPLITREQ).  Relaxed: a request
      * seen one spawn late only delays sharing by that spawn. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&w->splitreq, memory_order_relaxed)))
+    if (WEFT_UNLIKELY((uintptr_t)t < atomic_load_explicit(&w->limit, memory_order_relaxed)))
         weft_split_push_slow(w, t + 1);
 }
 
 /* SYNC fast path, Figure 4 `pop` lines 23-30 when the task at t (the new
- * head) is private and no thief is asking: returns true and the caller
- * runs the task inline.  Otherwise the caller takes weft_split_sync_slow. */
+ * head) is private and no thief is asking (t >= limit covers lines 23, 25
+ * and 29): returns true and the caller runs the task inline.  Otherwise
+ * the caller takes weft_split_sync_slow. */
 static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
 {
-    if (WEFT_LIKELY(t >= w->o_split && !atomic_load_explicit(&w->splitreq, memory_order_relaxed))) {
+    /* Relaxed: as in weft_split_push. */
+    if (WEFT_LIKELY((uintptr_t)t >= atomic_load_explicit(&w->limit, memory_order_relaxed))) {
         /* Relaxed: a private slot is never read by thieves.  Clearing keeps
          * "slots at or above head are EMPTY", which weft_current_head uses. */
         atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);

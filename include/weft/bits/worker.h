@@ -4,7 +4,8 @@
  * Cache-line plan of a worker (see docs/design.md):
  *   line 0  owner-private hot fields read by SPAWN/SYNC fast paths
  *   line 1  thief-visible deque state: (tail,split), allstolen, dq
- *   line 2  splitreq, written by thieves only when it must change
+ *   line 2  splitreq, folded with o_split into the fast paths' one word;
+ *           thieves write it only when it must change
  *   line 3  sleep word (futex), written by the sleeper and its wakers
  *   then    counters (owner-written) and cold state
  * Thieves touch lines 1 and 2 and the descriptor they steal, nothing else.
@@ -57,6 +58,10 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
 #define WEFT_STATE_DONE ((uintptr_t)2)
 #define WEFT_STATE_STOLEN_BIT ((uintptr_t)1)
 
+/* weft_worker.limit when a thief has asked the owner to share: above every
+ * slot address, so SPAWN's and SYNC's single comparison fails. */
+#define WEFT_SPLITREQ UINTPTR_MAX
+
 /* Event counters (only compiled in with -DWEFT_STATS=ON).  Written by the
  * owning worker only, with relaxed atomics so a live report is race-free. */
 typedef struct weft_counters {
@@ -75,8 +80,7 @@ typedef struct weft_counters {
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
     /* Owner's copy of split (paper: o_split).  While all tasks are stolen
-     * (paper: o_allstolen) it is parked at `end`, so the single test
-     * `t >= o_split` in SYNC covers Figure 4 lines 23 and 25. */
+     * (paper: o_allstolen) it is parked at `end`. */
     _Alignas(WEFT_CACHE_LINE) weft_task *o_split;
     weft_task *end;      /* one past the last usable slot */
     weft_task *dq;       /* slot 0 */
@@ -89,9 +93,11 @@ typedef struct weft_worker {
     _Atomic uint8_t allstolen;  /* hint for thieves: nothing to steal */
     weft_task *dq_shared;       /* == dq; a copy on this line so thieves never read line 0 */
 
-    /* ---- line 2: thieves ask the owner to share more (and the owner
-     * raises it itself while o_allstolen, see src/split_deque.c) ---- */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint8_t splitreq;
+    /* ---- line 2: the paper's splitreq, folded with o_split ----
+     * WEFT_SPLITREQ when a thief asks for more shared tasks; otherwise the
+     * owner's o_split (== end while o_allstolen).  SPAWN and SYNC compare
+     * their slot with this one word; see src/split_deque.c. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t limit;
 
     /* ---- line 3: sleeping (see src/sleep.c) ---- */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
