@@ -9,7 +9,7 @@
  * n = 4096. */
 #include "matmul.h"
 
-static void matmul(const double *A, const double *B, double *C, mm_dims d)
+static void matmul(const mm_real *A, const mm_real *B, mm_real *C, mm_dims d)
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
@@ -42,10 +42,10 @@ int main(int argc, char **argv)
 {
     int count;
     int n = mm_args(argc, argv, "[-c] <n>", 1, &count);
-    double *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
+    mm_real *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
     mm_fill(A, n, 1);
     mm_fill(B, n, 2);
-    memset(C, 0xff, (size_t)n * n * sizeof(double)); /* NaNs: unwritten entries fail the check */
+    memset(C, 0xff, (size_t)n * n * sizeof(mm_real)); /* NaNs: unwritten entries fail the check */
 
     double t0 = bench_now();
     matmul(A, B, C, (mm_dims){ n, n, n, n, 0 });

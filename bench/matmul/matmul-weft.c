@@ -8,7 +8,7 @@
 
 #include <weft/weft.h>
 
-WEFT_VOID_TASK_4(matmul, const double *, A, const double *, B, double *, C, mm_dims, d)
+WEFT_VOID_TASK_4(matmul, const mm_real *, A, const mm_real *, B, mm_real *, C, mm_dims, d)
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
@@ -44,10 +44,10 @@ int main(int argc, char **argv)
     unsigned workers = bench_take_workers(&argc, &argv);
     int count;
     int n = mm_args(argc, argv, "[-w workers] <n>", 0, &count);
-    double *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
+    mm_real *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
     mm_fill(A, n, 1);
     mm_fill(B, n, 2);
-    memset(C, 0xff, (size_t)n * n * sizeof(double)); /* NaNs: unwritten entries fail the check */
+    memset(C, 0xff, (size_t)n * n * sizeof(mm_real)); /* NaNs: unwritten entries fail the check */
 
     if (weft_start(workers, 0, 0) != 0)
         return 1;

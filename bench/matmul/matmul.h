@@ -15,6 +15,10 @@
  * `add` says whether the block of C is overwritten (the first product into
  * it) or accumulated into, so C needs no zeroing.
  * That gives 3,595,117 spawned tasks for N = 4096 (the Lace paper's count).
+ *
+ * As in the Cilk/Lace benchmark, elements are floats and the base case is
+ * the textbook inner-product loop (C[i][k] = sum_j A[i][j] B[j][k]), so the
+ * work per task, and so the figures, compare with the paper's.
  */
 #ifndef WEFT_BENCH_MATMUL_H
 #define WEFT_BENCH_MATMUL_H
@@ -31,6 +35,8 @@
 #define MATMUL_MIN_N 16   /* one base case: 16 + 16 + 16 <= 64 */
 #define MATMUL_MAX_N 8192 /* 3 x 512 MB */
 #define MATMUL_REF_MAX_N 256 /* full reference product up to here */
+
+typedef float mm_real; /* Lace's REAL */
 
 /* The shape of one call: kept in one struct so a task's arguments are
  * A, B, C and this (44 bytes). */
@@ -53,25 +59,22 @@ static inline enum mm_step mm_step(const mm_dims *d)
     return MM_SPLIT_P;
 }
 
-/* Base case.  Row i of C is built as a sum of rows of B scaled by A[i][j]
- * (contiguous inner loop); C's row is cleared first unless add. */
-static inline void mm_base(const double *restrict A, const double *restrict B,
-                           double *restrict C, const mm_dims *d)
+/* Base case: the inner-product loop, accumulating in mm_real like the
+ * reference; C's block is overwritten unless add. */
+static inline void mm_base(const mm_real *restrict A, const mm_real *restrict B,
+                           mm_real *restrict C, const mm_dims *d)
 {
     const int m = d->m, n = d->n, p = d->p, ld = d->ld;
-    for (int i = 0; i < m; i++) {
-        const double *restrict a = A + (size_t)i * ld;
-        double *restrict c = C + (size_t)i * ld;
-        if (!d->add)
-            for (int k = 0; k < p; k++)
-                c[k] = 0.0;
-        for (int j = 0; j < n; j++) {
-            const double aij = a[j];
-            const double *restrict b = B + (size_t)j * ld;
-            for (int k = 0; k < p; k++)
-                c[k] += aij * b[k];
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < p; k++) {
+            mm_real c = 0;
+            for (int j = 0; j < n; j++)
+                c += A[(size_t)i * ld + j] * B[(size_t)j * ld + k];
+            if (d->add)
+                C[(size_t)i * ld + k] += c;
+            else
+                C[(size_t)i * ld + k] = c;
         }
-    }
 }
 
 /* Tasks spawned for a call of this shape (the root itself not counted),
@@ -108,10 +111,10 @@ static inline double mm_uniform(uint64_t *s)
     return (double)(mm_splitmix(s) >> 11) * 0x1.0p-52 - 1.0;
 }
 
-static inline double *mm_alloc(int n)
+static inline mm_real *mm_alloc(int n)
 {
-    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    double *p = aligned_alloc(64, bytes);
+    size_t bytes = (size_t)n * (size_t)n * sizeof(mm_real);
+    mm_real *p = aligned_alloc(64, bytes);
     if (p == NULL) {
         fprintf(stderr, "FAILED: cannot allocate %zu bytes\n", bytes);
         exit(1);
@@ -119,10 +122,10 @@ static inline double *mm_alloc(int n)
     return p;
 }
 
-static inline void mm_fill(double *M, int n, uint64_t seed)
+static inline void mm_fill(mm_real *M, int n, uint64_t seed)
 {
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
-        M[i] = mm_uniform(&seed);
+        M[i] = (mm_real)mm_uniform(&seed);
 }
 
 /* Parses <n> (after -w was taken out by the caller), optionally preceded
@@ -152,7 +155,7 @@ static inline int mm_args(int argc, char **argv, const char *usage, int allow_co
 
 /* Sum of all entries: identical in matmul-seq and matmul-weft (every entry
  * is accumulated in the same order whatever the schedule). */
-static inline double mm_checksum(const double *C, int n)
+static inline double mm_checksum(const mm_real *C, int n)
 {
     double s = 0.0;
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
@@ -160,10 +163,14 @@ static inline double mm_checksum(const double *C, int n)
     return s;
 }
 
-/* Small n: every entry against a plain dot-product loop.  Both sums round
- * differently; each is within n * eps * sum_j |A[i][j] B[j][k]| of the exact
- * value, so twice that (plus a little) bounds their difference. */
-static inline void mm_check_full(const double *A, const double *B, const double *C, int n)
+/* Relative precision of mm_real. */
+#define MM_EPS ((double)FLT_EPSILON)
+
+/* Small n: every entry against a dot product computed in double.  C's sum
+ * was rounded in mm_real: it is within n * eps * sum_j |A[i][j] B[j][k]| of
+ * the exact value (eps of mm_real), and the double sum far closer, so twice
+ * that bounds their difference. */
+static inline void mm_check_full(const mm_real *A, const mm_real *B, const mm_real *C, int n)
 {
     for (int i = 0; i < n; i++)
         for (int k = 0; k < n; k++) {
@@ -173,14 +180,14 @@ static inline void mm_check_full(const double *A, const double *B, const double 
                 mag += fabs(A[(size_t)i * n + j] * B[(size_t)j * n + k]);
             }
             double got = C[(size_t)i * n + k];
-            double tol = 2.0 * n * DBL_EPSILON * mag + DBL_MIN;
+            double tol = 2.0 * n * MM_EPS * mag + DBL_MIN;
             BENCH_CHECK(fabs(got - s) <= tol, "C[%d][%d] = %.17g, expected %.17g (tolerance %g)",
                         i, k, got, s, tol);
         }
 }
 
 /* y = M x, and |M| |x| into mag if mag != NULL. */
-static inline void mm_matvec(const double *M, const double *x, double *y, double *mag, int n)
+static inline void mm_matvec(const mm_real *M, const double *x, double *y, double *mag, int n)
 {
     for (int i = 0; i < n; i++) {
         double s = 0.0, a = 0.0;
@@ -195,10 +202,10 @@ static inline void mm_matvec(const double *M, const double *x, double *y, double
 }
 
 /* Large n, O(n^2) (Freivalds' check with a random real vector): C x must
- * equal A (B x).  Any error in C of more than rounding changes some entry
- * of C x by far more than the tolerance, a bound on the rounding of both
- * sides: about 3 n eps (|A| |B| |x|)_i. */
-static inline void mm_check_random(const double *A, const double *B, const double *C, int n,
+ * equal A (B x), both computed in double.  C's entries carry the rounding
+ * of mm_real sums, about n eps |A| |B| entrywise, so (C x)_i may be off by
+ * n eps (|A| |B| |x|)_i; any real error in C exceeds that bound (times 4). */
+static inline void mm_check_random(const mm_real *A, const mm_real *B, const mm_real *C, int n,
                                    uint64_t seed)
 {
     double *x = malloc((size_t)n * sizeof(double));
@@ -217,7 +224,7 @@ static inline void mm_check_random(const double *A, const double *B, const doubl
     /* mag = |A| (|B| |x|) */
     mm_matvec(A, absbx, ignore, mag, n);
     for (int i = 0; i < n; i++) {
-        double tol = 4.0 * n * DBL_EPSILON * mag[i] + DBL_MIN;
+        double tol = 4.0 * n * MM_EPS * mag[i] + DBL_MIN;
         BENCH_CHECK(fabs(cx[i] - abx[i]) <= tol,
                     "(C x)[%d] = %.17g but (A (B x))[%d] = %.17g (tolerance %g)", i, cx[i], i,
                     abx[i], tol);
@@ -231,7 +238,7 @@ static inline void mm_check_random(const double *A, const double *B, const doubl
     free(ignore);
 }
 
-static inline void mm_check(const double *A, const double *B, const double *C, int n)
+static inline void mm_check(const mm_real *A, const mm_real *B, const mm_real *C, int n)
 {
     if (n <= MATMUL_REF_MAX_N)
         mm_check_full(A, B, C, n);
