@@ -37,8 +37,8 @@ UTS_TREES = {
 
 # name -> (binary stem, {size: argument string})
 BENCHMARKS = {
-    "fib": ("fib", {"quick": "36", "targets": "40", "paper": "50"}),
-    "queens": ("queens", {"quick": "11", "targets": "13", "paper": "15"}),
+    "fib": ("fib", {"quick": "38", "targets": "40", "paper": "50"}),
+    "queens": ("queens", {"quick": "12", "targets": "13", "paper": "15"}),
     "matmul": ("matmul", {"quick": "512", "targets": "1024", "paper": "4096"}),
     "uts-T1": ("uts", {"quick": UTS_TREES["T1"], "paper": UTS_TREES["T1L"]}),
     "uts-T3": ("uts", {"quick": UTS_TREES["T3"]}),
@@ -47,7 +47,7 @@ BENCHMARKS = {
 }
 
 SUITES = {
-    "quick": {"reps": 3, "workers": [1, 2]},
+    "quick": {"reps": 5, "workers": [1, 2]},
     "targets": {"reps": 5, "workers": [1, 2]},
     "paper": {"reps": 3, "workers": [1, 2]},
 }
