@@ -236,7 +236,8 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
             sched_yield();
     }
 
-    /* We own the slot; nobody reads it until the generation is published. */
+    /* We own the slot; nobody reads it until the generation is published
+     * (release, below), so these are relaxed. */
     uint32_t released = atomic_load_explicit(&slot.released, memory_order_relaxed);
     slot.kind = kind;
     slot.generation = ++last_generation;

@@ -67,16 +67,19 @@ static _Atomic uint32_t *sleep_counter(int state)
 static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
     weft_pool *p = &weft_pool_g;
+    /* seq_cst: pairs with stop's seq_cst store of quit before wake_all. */
     if (atomic_load_explicit(&p->quit, memory_order_seq_cst))
         return true;
     if (weft_interrupt_waiting_for(w))
         return true;
     if (state == WEFT_SLEEP_IDLE) {
+        /* seq_cst: pairs with suspend's store before wake_all. */
         if (atomic_load_explicit(&p->suspended, memory_order_seq_cst))
             return true;
         if (weft_external_pending())
             return true;
-    } else if (atomic_load_explicit(&joined->state, memory_order_seq_cst) == WEFT_STATE_DONE) {
+    } else if (/* seq_cst: pairs with the thief's DONE store (steal.c) */
+               atomic_load_explicit(&joined->state, memory_order_seq_cst) == WEFT_STATE_DONE) {
         return true;
     }
     if (state == WEFT_SLEEP_JOIN_LEAP)

@@ -265,6 +265,7 @@ bool weft_split_sync_slow(weft_worker *w, weft_task *t)
     if (WEFT_UNLIKELY(t < w->dq))
         weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
+    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
         weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
@@ -297,7 +298,7 @@ void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved)
 {
     uint32_t h = slot_index(w, head);
     saved->o_split = w->o_split;
-    saved->allstolen = atomic_load_explicit(&w->allstolen, memory_order_relaxed);
+    saved->allstolen = atomic_load_explicit(&w->allstolen, memory_order_relaxed); /* owner's own hint */
     /* One exchange: thieves' CASes on the old value fail from here on, and
      * the frame starts empty (tail == split == head).  seq_cst: the
      * interrupt's barrier is what the other workers wait on; ordering this

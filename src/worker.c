@@ -190,7 +190,7 @@ static void park(weft_worker *w, weft_task *head)
         } else {
             weft_futex_wait(&p->suspend_word, word);
         }
-        word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+        word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
     atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
 }
@@ -355,7 +355,8 @@ int weft_start_config(const weft_config *cfg_in)
     p->deque_slots = slots;
     p->stack_size = stack;
     p->report_stack_overflow = cfg.report_stack_overflow;
-    /* Relaxed: no worker exists yet; pthread_create publishes all this. */
+    /* Relaxed (all of these): no worker exists yet; pthread_create
+     * publishes them. */
     atomic_store_explicit(&p->quit, 0, memory_order_relaxed);
     atomic_store_explicit(&p->sleeping_idle, 0, memory_order_relaxed);
     atomic_store_explicit(&p->sleeping_join, 0, memory_order_relaxed);
@@ -504,7 +505,7 @@ int weft_stop(void)
         &p->lifecycle, &v, lifecycle_pack(WEFT_POOL_STOPPING, (uint32_t)v), memory_order_acq_rel,
         memory_order_relaxed)) {
     }
-    if (atomic_load_explicit(&p->suspended, memory_order_relaxed))
+    if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
         resume_locked();
     /* Acquire: pairs with weft_lifecycle_exit. */
     while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0) {
@@ -533,6 +534,7 @@ int weft_suspend(void)
         return EDEADLK;
     }
     pthread_mutex_lock(&lifecycle_lock);
+    /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
     if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_suspend: the pool is not running");
@@ -554,12 +556,13 @@ int weft_resume(void)
 {
     weft_pool *p = &weft_pool_g;
     pthread_mutex_lock(&lifecycle_lock);
+    /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
     if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_resume: the pool is not running");
         return EINVAL;
     }
-    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
+    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_resume: the pool is not suspended");
         return EINVAL;
