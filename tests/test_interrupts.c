@@ -113,6 +113,41 @@ WEFT_TASK_1(int, together_from_task, unsigned, round)
     return 1;
 }
 
+/* YIELD: a task that never returns until an interrupt has run can only
+ * let it run through WEFT_YIELD (it is a worker's only interrupt point). */
+static atomic_int frame_ran;
+WEFT_TASK_1(int, spinner, int, x)
+{
+    while (!atomic_load(&frame_ran))
+        WEFT_YIELD();
+    return x;
+}
+WEFT_TASK_0(int, mark_ran)
+{
+    atomic_store(&frame_ran, 1);
+    return 1;
+}
+static void *spinner_thread(void *arg)
+{
+    (void)arg;
+    CHECK(WEFT_RUN(spinner, 5) == 5, "spinner");
+    return NULL;
+}
+static void test_yield(unsigned workers)
+{
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    atomic_store(&frame_ran, 0);
+    pthread_t t[64];
+    unsigned n = workers < 64 ? workers : 64;
+    for (unsigned i = 0; i < n; i++) /* occupy every worker */
+        pthread_create(&t[i], NULL, spinner_thread, NULL);
+    CHECK(WEFT_NEWFRAME(mark_ran) == 1, "NEWFRAME while every worker spins in YIELD");
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: YIELD lets interrupts in at %u workers\n", workers);
+}
+
 static void nested_child(void);
 WEFT_VOID_TASK_0(nested_inner) {}
 WEFT_VOID_TASK_0(nested_outer) { WEFT_TOGETHER(nested_inner); }
@@ -165,6 +200,8 @@ int main(void)
         CHECK(weft_stop() == 0, "stop");
         printf("ok: interrupts under load at %u workers\n", n_workers);
     }
+    test_yield(1);
+    test_yield(3);
     expect_death(nested_child, "interrupts do not nest", "TOGETHER inside TOGETHER");
     expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER task",
                  "barrier outside TOGETHER");

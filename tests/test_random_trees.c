@@ -11,6 +11,7 @@
  */
 #include "check.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <weft/weft.h>
 
@@ -164,6 +165,27 @@ WEFT_VOID_TASK_4(fill, uint64_t *, out, size_t, lo, size_t, hi, uint64_t, salt)
     WEFT_SYNC(fill);
 }
 
+/* DROP: a task that was not stolen is dropped without running. */
+static atomic_uint drop_runs;
+WEFT_TASK_1(int, counted, int, x)
+{
+    atomic_fetch_add(&drop_runs, 1);
+    return x;
+}
+WEFT_TASK_1(int, drop_many, int, k)
+{
+    for (int i = 0; i < k; i++)
+        WEFT_SPAWN(counted, i);
+    int kept = 0;
+    for (int i = k; i-- > 0;) {
+        if (i % 3 == 0)
+            kept += WEFT_SYNC(counted);
+        else
+            WEFT_DROP(counted);
+    }
+    return kept;
+}
+
 static const shape shapes[] = {
     {"binary", 2, 2, 18, 20, 5},
     {"wide", 1, 40, 3, 50, 10},
@@ -203,6 +225,17 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             CHECK(out[i] == mix(i ^ workers), "fill[%zu]", i);
         free(out);
+        /* DROP: results of kept tasks only; with one worker nothing is
+         * stolen, so dropped tasks never run. */
+        atomic_store(&drop_runs, 0);
+        int want = 0;
+        for (int i = 0; i < 3000; i += 3)
+            want += i;
+        CHECK(WEFT_RUN(drop_many, 3000) == want, "drop_many");
+        unsigned runs = atomic_load(&drop_runs);
+        CHECK(runs >= 1000 && runs <= 3000, "%u runs", runs);
+        if (workers == 1)
+            CHECK(runs == 1000, "one worker: %u tasks ran, only the 1000 synced ones should", runs);
         CHECK(weft_stop() == 0, "stop");
         printf("ok: random trees at %u workers\n", workers);
     }
