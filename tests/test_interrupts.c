@@ -91,10 +91,10 @@ WEFT_TASK_2(long, load, int, depth, unsigned, salt)
 static void *load_thread(void *arg)
 {
     unsigned salt = (unsigned)(uintptr_t)arg;
-    while (!atomic_load(&stop_load)) {
+    do { /* at least once: salt 0 makes a task start a NEWFRAME */
         long r = WEFT_RUN(load, 10, salt++);
         CHECK(r == 1024, "load tree: %ld", r);
-    }
+    } while (!atomic_load(&stop_load));
     return NULL;
 }
 
