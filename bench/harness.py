@@ -128,19 +128,44 @@ def machine_info():
     return info
 
 
-def measure(bench_dir, stats_dir, name, stem, arg, workers, reps, timeout):
-    """Runs seq and weft at each worker count, interleaved, reps times."""
+def run_concurrently(path, args, copies, timeout):
+    """Runs `copies` instances of a sequential binary at once, one per CPU
+    where taskset exists; returns their times."""
+    have_taskset = subprocess.run(["sh", "-c", "command -v taskset"],
+                                  capture_output=True).returncode == 0
+    procs = []
+    for i in range(copies):
+        cmd = ([ "taskset", "-c", str(i % (os.cpu_count() or 1))] if have_taskset else []) + [path] + args
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    times = []
+    for p in procs:
+        out, err = p.communicate(timeout=timeout)
+        if p.returncode != 0:
+            raise RuntimeError(f"{path} exited with {p.returncode}:\n{out}{err}")
+        times.append(parse_time(out))
+    return times
+
+
+def measure(bench_dir, stats_dir, name, stem, arg, workers, reps, timeout, ceiling=False):
+    """Runs seq and weft at each worker count, interleaved, reps times.
+    With ceiling, also P copies of the sequential binary at once: on a host
+    whose cores slow each other down, 2 T_S / (their mean time) is the best
+    T_S/T_P any runtime can reach there."""
     args = shlex.split(arg)
     seq = os.path.join(bench_dir, f"{stem}-seq")
     par = os.path.join(bench_dir, f"{stem}-weft")
     times = {"seq": []}
     for w in workers:
         times[w] = []
+    times["concurrent_seq"] = []
+    p = max(workers)
     for r in range(reps):
         log(f"[run] {name} {arg}: repetition {r + 1}/{reps}")
         times["seq"].append(parse_time(run_binary(seq, args, timeout)))
         for w in workers:
             times[w].append(parse_time(run_binary(par, ["-w", str(w)] + args, timeout)))
+        if ceiling and p > 1:
+            times["concurrent_seq"].append(statistics.mean(run_concurrently(seq, args, p, timeout)))
     counters = None
     if stats_dir:
         out = run_binary(os.path.join(stats_dir, f"{stem}-weft"),
@@ -153,7 +178,7 @@ def measure(bench_dir, stats_dir, name, stem, arg, workers, reps, timeout):
 def fmt_table(results, workers):
     p = max(workers)
     head = ["benchmark", "input", "T_S"] + [f"T_{w}" for w in workers] + \
-           ["T_1/T_S", f"T_S/T_{p}", f"T_1/T_{p}", "steals", "leaps", "grows", "shrinks"]
+           ["T_1/T_S", f"T_S/T_{p}", f"T_1/T_{p}", "ceiling", "steals", "leaps", "grows", "shrinks"]
     rows = []
     for r in results:
         t = r["times"]
@@ -169,6 +194,8 @@ def fmt_table(results, workers):
         row += [f"{ratio(t['1'], t['seq']):.2f}" if 1 in med else "-",
                 f"{ratio(t['seq'], t[str(p)]):.2f}",
                 f"{ratio(t['1'], t[str(p)]):.2f}" if 1 in med else "-"]
+        conc = t.get("concurrent_seq") or []
+        row += [f"{statistics.median(p * a / b for a, b in zip(t['seq'], conc)):.2f}" if conc else "-"]
         c = r.get("counters") or {}
         row += [str(c.get(k, "-")) for k in ("steals", "leaps", "grows", "shrinks")]
         rows.append(row)
@@ -177,7 +204,9 @@ def fmt_table(results, workers):
                                    for i, (c, w) in enumerate(zip(cells, widths)))
     out = [line(head), line(["-" * w for w in widths])] + [line(r) for r in rows]
     out.append(f"(times in seconds: medians ± half the range; ratios are medians of per-"
-               f"repetition ratios; counters from one run at {p} workers with counters built in)")
+               f"repetition ratios; ceiling: {p} T_S / time of {p} sequential copies run at once, "
+               f"the best T_S/T_{p} this host allows; counters from one run at {p} workers "
+               f"with counters built in)")
     return "\n".join(out)
 
 
@@ -208,6 +237,10 @@ def fmt_targets(results, micro):
     for name in ("matmul", "queens", "uts-T3L"):
         if name in by:
             add(f"{name} T_S/T_2", ratio(by[name]["seq"], by[name]["2"]), ">=", 1.9)
+            conc = by[name].get("concurrent_seq")
+            if conc:
+                rows.append(f"  {'  (host ceiling: 2 T_S / two seq at once)':<38} "
+                            f"{statistics.median(2 * a / b for a, b in zip(by[name]['seq'], conc)):9.2f}")
     if micro:
         add("idle CPU per worker (%)", micro["idle_cpu_percent"], "<=", 1.0)
         add("cold RUN latency, median (us)", micro["cold_run_latency_us"], "<=", 50)
@@ -225,6 +258,8 @@ def main(argv=None):
     ap.add_argument("--no-deps", action="store_true", help="do not install missing packages")
     ap.add_argument("--no-counters", action="store_true", help="skip the counter run")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per binary run")
+    ap.add_argument("--no-ceiling", action="store_true",
+                    help="skip running P sequential copies at once (the hardware ceiling)")
     ap.add_argument("--json", help="write results here (default results/<suite>-<date>.json)")
     a = ap.parse_args(argv)
 
@@ -257,7 +292,7 @@ def main(argv=None):
     for n in names:
         stem, sizes = BENCHMARKS[n]
         results.append(measure(bench_dir, stats_dir, n, stem, sizes[a.suite], workers, reps,
-                               a.timeout))
+                               a.timeout, ceiling=not a.no_ceiling))
     micro = None
     if a.suite == "targets":
         micro = measure_micro(bench_dir, max(workers), a.timeout)
