@@ -79,7 +79,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
         weft_fatal("RUN called while the pool is not running (call weft_start first, "
                    "and do not RUN during or after weft_stop)");
     /* Relaxed both: a warning printed once, decided by the exchange. */
-    if (atomic_load_explicit(&weft_pool_g.suspended, memory_order_relaxed) &&
+    if (atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed) &&
         !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
         weft_warn("RUN while the pool is suspended: it waits for weft_resume()");
 

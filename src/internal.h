@@ -113,9 +113,9 @@ void weft_futex_wait(_Atomic uint32_t *word, uint32_t expected);
 void weft_futex_wake(_Atomic uint32_t *word, int count);
 
 /* ---- the pool (worker.c) ---- */
-enum { WEFT_POOL_STOPPED = 0, WEFT_POOL_RUNNING = 1, WEFT_POOL_STOPPING = 2 };
+enum { WEFT_RT_STOPPED = 0, WEFT_RT_RUNNING = 1, WEFT_RT_STOPPING = 2 };
 
-typedef struct weft_pool {
+typedef struct weft_runtime {
     /* Read-mostly after start. */
     unsigned n_workers;
     weft_worker **workers;
@@ -139,9 +139,9 @@ typedef struct weft_pool {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
-} weft_pool;
+} weft_runtime;
 
-extern weft_pool weft_pool_g;
+extern weft_runtime weft_rt;
 
 /* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
  * read from the SIGSEGV handler, which must not allocate. */

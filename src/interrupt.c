@@ -151,7 +151,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     if (g == 0 || g == w->seen_interrupt)
         return;
     w->seen_interrupt = g; /* the slot holds g until we have left it */
-    unsigned n = weft_pool_g.n_workers;
+    unsigned n = weft_rt.n_workers;
     int kind = slot.kind;
 
     weft_split_saved saved;
@@ -279,7 +279,7 @@ void weft_barrier(void)
     if (!w || w->together_depth == 0)
         weft_fatal("weft_barrier called outside a TOGETHER task (only TOGETHER guarantees "
                    "that every worker reaches it)");
-    unsigned n = weft_pool_g.n_workers;
+    unsigned n = weft_rt.n_workers;
     /* Acquire: the generation we wait to change (read before arriving). */
     uint32_t gen = atomic_load_explicit(&user_barrier.generation, memory_order_acquire);
     /* acq_rel: one release sequence through all arrivals. */

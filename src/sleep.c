@@ -44,7 +44,7 @@ bool weft_idle_backoff(weft_idle *idle)
     uint64_t now = weft_now_ns();
     if (idle->since_ns == 0)
         idle->since_ns = now;
-    if (now - idle->since_ns < (uint64_t)weft_pool_g.idle_spin_us * 1000u) {
+    if (now - idle->since_ns < (uint64_t)weft_rt.idle_spin_us * 1000u) {
         /* Give the core to a runnable thread (oversubscription) while still
          * looking for work every round. */
         sched_yield();
@@ -56,9 +56,9 @@ bool weft_idle_backoff(weft_idle *idle)
 static _Atomic uint32_t *sleep_counter(int state)
 {
     if (state == WEFT_SLEEP_IDLE)
-        return &weft_pool_g.sleeping_idle;
+        return &weft_rt.sleeping_idle;
     if (state == WEFT_SLEEP_JOIN)
-        return &weft_pool_g.sleeping_join;
+        return &weft_rt.sleeping_join;
     return NULL; /* JOIN_LEAP sleepers take no general work: not counted */
 }
 
@@ -66,7 +66,7 @@ static _Atomic uint32_t *sleep_counter(int state)
  * the sleeper's half of each Dekker pair. */
 static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: pairs with stop's seq_cst store of quit before wake_all. */
     if (atomic_load_explicit(&p->quit, memory_order_seq_cst))
         return true;
@@ -95,7 +95,7 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
 /* Asks owners to share: see the top of this file. */
 static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     if (state == WEFT_SLEEP_JOIN_LEAP) {
         /* Release: pairs with the acquire fence in grow_shared. */
         if (thief && atomic_load_explicit(&thief->limit, memory_order_relaxed) != WEFT_SPLITREQ)
@@ -165,7 +165,7 @@ static bool claim(weft_worker *v, unsigned accept)
 
 static void wake_one(weft_worker *self, unsigned accept)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     unsigned n = p->n_workers;
     unsigned start = self ? self->id + 1 : (unsigned)sched_getcpu();
     for (unsigned i = 0; i < n; i++) {
@@ -180,7 +180,7 @@ static void wake_one(weft_worker *self, unsigned accept)
 
 void weft_wake_for_work(weft_worker *self)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: the waker's "read theirs" after publishing the work. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0 &&
         atomic_load_explicit(&p->sleeping_join, memory_order_seq_cst) == 0)
@@ -190,7 +190,7 @@ void weft_wake_for_work(weft_worker *self)
 
 void weft_wake_for_external(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return;
@@ -214,7 +214,7 @@ void weft_wake_joiner(weft_worker *victim)
 
 void weft_wake_all(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     unsigned any = (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP);
     /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
      * seq_cst fence orders that store before our reads of the sleep words

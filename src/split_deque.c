@@ -152,8 +152,8 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
          * splitreq anyway; awake thieves will ask again, but a sleeping one
          * will not, so while anyone sleeps leave the request for the next
          * push, which will share that task and wake the sleeper. */
-        if (atomic_load_explicit(&weft_pool_g.sleeping_idle, memory_order_relaxed) == 0 &&
-            atomic_load_explicit(&weft_pool_g.sleeping_join, memory_order_relaxed) == 0)
+        if (atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_relaxed) == 0 &&
+            atomic_load_explicit(&weft_rt.sleeping_join, memory_order_relaxed) == 0)
             clear_splitreq(w);
         return;
     }

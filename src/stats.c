@@ -29,7 +29,7 @@ int weft_stats_get(weft_stats *out)
 {
     memset(out, 0, sizeof *out);
 #if WEFT_STATS
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_stats s;
         read_worker(p->workers[i], &s);
@@ -54,7 +54,7 @@ int weft_stats_get(weft_stats *out)
 void weft_stats_reset(void)
 {
 #if WEFT_STATS
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_counters *c = &p->workers[i]->ctr;
         /* Relaxed: racing increments by a running worker may survive. */
@@ -77,7 +77,7 @@ void weft_stats_reset(void)
 void weft_stats_print(FILE *out)
 {
 #if WEFT_STATS
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     static const char *const fmt = "%-6s %14s %10s %12s %10s %12s %10s %10s %8s %8s %8s\n";
     fprintf(out, fmt, "worker", "tasks", "steals", "steal_fails", "leaps", "leap_fails", "grows",
             "shrinks", "sleeps", "wakes", "peak");

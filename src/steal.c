@@ -13,7 +13,7 @@
 
 weft_worker *weft_random_victim(weft_worker *w)
 {
-    unsigned n = weft_pool_g.n_workers;
+    unsigned n = weft_rt.n_workers;
     if (n < 2)
         return NULL;
     /* xorshift64*: cheap, per worker, good enough to spread thieves. */
@@ -23,7 +23,7 @@ weft_worker *weft_random_victim(weft_worker *w)
     x ^= x >> 27;
     w->rng = x;
     unsigned r = (unsigned)(((x * 0x2545F4914F6CDD1DULL) >> 32) % (n - 1));
-    return weft_pool_g.workers[r >= w->id ? r + 1 : r];
+    return weft_rt.workers[r >= w->id ? r + 1 : r];
 }
 
 /* Runs the task at t, just stolen from victim, on w at head. */
@@ -76,7 +76,7 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
 void weft_join_stolen(weft_worker *w, weft_task *t)
 {
     weft_task *head = t + 1;
-    bool random_too = weft_pool_g.policy == WEFT_STEAL_LEAPFROG_RANDOM;
+    bool random_too = weft_rt.policy == WEFT_STEAL_LEAPFROG_RANDOM;
     weft_idle idle;
     weft_idle_reset(&idle);
 

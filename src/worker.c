@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-weft_pool weft_pool_g;
+weft_runtime weft_rt;
 __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
 
 /* Serialises start/stop/suspend/resume against each other. */
@@ -149,8 +149,8 @@ weft_worker *weft_self_checked(void)
 unsigned weft_workers(void)
 {
     /* Relaxed: a snapshot. */
-    uint64_t v = atomic_load_explicit(&weft_pool_g.lifecycle, memory_order_relaxed);
-    return (v >> 32) == WEFT_POOL_RUNNING ? weft_pool_g.n_workers : 0;
+    uint64_t v = atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed);
+    return (v >> 32) == WEFT_RT_RUNNING ? weft_rt.n_workers : 0;
 }
 
 /* The deque keeps every slot below head non-EMPTY and every slot from head
@@ -176,7 +176,7 @@ weft_task *weft_current_head(weft_worker *w)
  * a task still running elsewhere) is served, or it could never finish. */
 static void park(weft_worker *w, weft_task *head)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
@@ -198,7 +198,7 @@ static void park(weft_worker *w, weft_task *head)
 /* Wakes parked workers so they re-check (resume, stop, interrupts). */
 void weft_unpark_all(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
     weft_futex_wake(&p->suspend_word, INT_MAX);
@@ -207,7 +207,7 @@ void weft_unpark_all(void)
 /* The top-level loop: the deque is empty, so anything found runs at dq. */
 static void worker_loop(weft_worker *w)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     weft_task *head = w->dq;
     weft_idle idle;
     weft_idle_reset(&idle);
@@ -248,7 +248,7 @@ static void *worker_main(void *arg)
     weft_tls_worker = w;
     weft_topology_pin_self(w->id);
     void *altstack = NULL;
-    if (weft_pool_g.report_stack_overflow && weft_altstack_setup(&altstack) != 0)
+    if (weft_rt.report_stack_overflow && weft_altstack_setup(&altstack) != 0)
         weft_warn("worker %u: no alternate signal stack; stack overflows will not be "
                   "explained", w->id);
     /* Release: pairs with start's acquire wait. */
@@ -268,7 +268,7 @@ static void *worker_main(void *arg)
 
 static void free_workers(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     size_t page = weft_page_size();
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_worker *w = p->workers[i];
@@ -315,7 +315,7 @@ static int validate(const weft_config *cfg, unsigned *workers, size_t *slots, si
 
 static void stop_threads(unsigned created)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->quit, 1, memory_order_seq_cst);
     weft_wake_all();
@@ -326,7 +326,7 @@ static void stop_threads(unsigned created)
 
 int weft_start_config(const weft_config *cfg_in)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     if (weft_tls_worker) {
         weft_warn("weft_start called from inside a worker");
         return EBUSY;
@@ -348,7 +348,7 @@ int weft_start_config(const weft_config *cfg_in)
         return err;
     }
 
-    memset(p, 0, offsetof(weft_pool, lifecycle));
+    memset(p, 0, offsetof(weft_runtime, lifecycle));
     p->n_workers = n;
     p->policy = cfg.steal_policy;
     p->idle_spin_us = cfg.idle_spin_us;
@@ -427,7 +427,7 @@ int weft_start_config(const weft_config *cfg_in)
         weft_futex_wait(&workers_ready, ready);
     }
     /* Release: RUNs that see RUNNING see an initialised pool. */
-    atomic_store_explicit(&p->lifecycle, lifecycle_pack(WEFT_POOL_RUNNING, 0), memory_order_release);
+    atomic_store_explicit(&p->lifecycle, lifecycle_pack(WEFT_RT_RUNNING, 0), memory_order_release);
     pthread_mutex_unlock(&lifecycle_lock);
     return 0;
 
@@ -458,11 +458,11 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
 
 bool weft_lifecycle_enter(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* Relaxed first read; the CAS decides. */
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     do {
-        if ((v >> 32) != WEFT_POOL_RUNNING)
+        if ((v >> 32) != WEFT_RT_RUNNING)
             return false;
         /* Acquire: pairs with start's release; the pool is initialised. */
     } while (!atomic_compare_exchange_weak_explicit(&p->lifecycle, &v, v + 1, memory_order_acquire,
@@ -473,12 +473,12 @@ bool weft_lifecycle_enter(void)
 void weft_lifecycle_exit(void)
 {
     /* Release: our use of the pool happens before stop tears it down. */
-    atomic_fetch_sub_explicit(&weft_pool_g.lifecycle, 1, memory_order_release);
+    atomic_fetch_sub_explicit(&weft_rt.lifecycle, 1, memory_order_release);
 }
 
 static int resume_locked(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     weft_unpark_all();
@@ -487,14 +487,14 @@ static int resume_locked(void)
 
 int weft_stop(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     if (weft_tls_worker) {
         weft_warn("weft_stop called from inside a worker: it would wait for itself");
         return EDEADLK;
     }
     pthread_mutex_lock(&lifecycle_lock);
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed); /* under the lock */
-    if ((v >> 32) != WEFT_POOL_RUNNING) {
+    if ((v >> 32) != WEFT_RT_RUNNING) {
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_stop: the pool is not running");
         return EINVAL;
@@ -502,7 +502,7 @@ int weft_stop(void)
     /* No new RUN may enter; wait for those inside.  acq_rel: the CAS keeps
      * the user count; acquire pairs with their exits. */
     while (!atomic_compare_exchange_weak_explicit(
-        &p->lifecycle, &v, lifecycle_pack(WEFT_POOL_STOPPING, (uint32_t)v), memory_order_acq_rel,
+        &p->lifecycle, &v, lifecycle_pack(WEFT_RT_STOPPING, (uint32_t)v), memory_order_acq_rel,
         memory_order_relaxed)) {
     }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
@@ -528,14 +528,14 @@ int weft_stop(void)
 
 int weft_suspend(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     if (weft_tls_worker) {
         weft_warn("weft_suspend called from inside a worker: it would wait for itself");
         return EDEADLK;
     }
     pthread_mutex_lock(&lifecycle_lock);
     /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
-    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
+    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_suspend: the pool is not running");
         return EINVAL;
@@ -554,10 +554,10 @@ int weft_suspend(void)
 
 int weft_resume(void)
 {
-    weft_pool *p = &weft_pool_g;
+    weft_runtime *p = &weft_rt;
     pthread_mutex_lock(&lifecycle_lock);
     /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
-    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_POOL_RUNNING) {
+    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
         pthread_mutex_unlock(&lifecycle_lock);
         weft_warn("weft_resume: the pool is not running");
         return EINVAL;

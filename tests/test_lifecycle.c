@@ -79,8 +79,8 @@ static void test_defaults_and_environment(void)
     setenv("WEFT_DEQUE_SIZE", "4096", 1);
     setenv("WEFT_STEAL", "leapfrog", 1);
     CHECK(weft_start(0, 0, 0) == 0, "start from environment");
-    CHECK(weft_workers() == 3 && weft_pool_g.stack_size == (1u << 20) &&
-              weft_pool_g.deque_slots == 4096 && weft_pool_g.policy == WEFT_STEAL_LEAPFROG,
+    CHECK(weft_workers() == 3 && weft_rt.stack_size == (1u << 20) &&
+              weft_rt.deque_slots == 4096 && weft_rt.policy == WEFT_STEAL_LEAPFROG,
           "environment applied");
     CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "run with leapfrog only");
     CHECK(weft_stop() == 0, "stop");
@@ -117,7 +117,7 @@ static void test_suspend_resume(void)
         CHECK(weft_start(n, 0, 0) == 0, "start");
         for (int i = 0; i < 10; i++) {
             CHECK(weft_suspend() == 0, "suspend");
-            CHECK(atomic_load(&weft_pool_g.parked) == n, "all %u parked", n);
+            CHECK(atomic_load(&weft_rt.parked) == n, "all %u parked", n);
             CHECK(weft_resume() == 0, "resume");
             CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "run after resume");
         }

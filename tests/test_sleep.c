@@ -43,7 +43,7 @@ static bool eventually(bool (*cond)(void), double seconds)
 
 static bool all_asleep(void)
 {
-    return atomic_load(&weft_pool_g.sleeping_idle) == weft_pool_g.n_workers;
+    return atomic_load(&weft_rt.sleeping_idle) == weft_rt.n_workers;
 }
 
 WEFT_TASK_0(int, nothing) { return 1; }
@@ -74,7 +74,7 @@ static atomic_int joiner_seen_sleeping;
 WEFT_TASK_1(int, slow_child, unsigned, victim)
 {
     atomic_store(&child_started, 1);
-    weft_worker *v = weft_pool_g.workers[victim];
+    weft_worker *v = weft_rt.workers[victim];
     double end = now_s() + 10.0;
     while (now_s() < end) {
         uint32_t s = atomic_load(&v->sleep_word);
@@ -102,7 +102,7 @@ int main(void)
         CHECK(weft_start(n, 0, 0) == 0, "start");
         CHECK(WEFT_RUN(nothing) == 1, "run");
         CHECK(eventually(all_asleep, 10.0), "%u of %u workers asleep",
-              atomic_load(&weft_pool_g.sleeping_idle), n);
+              atomic_load(&weft_rt.sleeping_idle), n);
 
         /* An external RUN wakes a sleeper. */
         CHECK(WEFT_RUN(nothing) == 1, "run while all sleep");
