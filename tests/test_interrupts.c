@@ -18,25 +18,7 @@ static atomic_int stop_load;
 static atomic_int frames_from_tasks;
 static unsigned n_workers;
 
-static long fib_ref(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-WEFT_TASK_1(long, pfib, int, n)
-{
-    if (n < 2)
-        return n;
-    WEFT_SPAWN(pfib, n - 1);
-    long b = WEFT_CALL(pfib, n - 2);
-    return WEFT_SYNC(pfib) + b;
-}
+#include "fib_task.h"
 
 /* NEWFRAME's task: the whole pool helps with pfib. */
 WEFT_TASK_1(long, frame_task, int, n)

@@ -13,25 +13,7 @@
 
 #include "internal.h"
 
-static long fib_ref(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-WEFT_TASK_1(long, pfib, int, n)
-{
-    if (n < 2)
-        return n;
-    WEFT_SPAWN(pfib, n - 1);
-    long b = WEFT_CALL(pfib, n - 2);
-    return WEFT_SYNC(pfib) + b;
-}
+#include "fib_task.h"
 
 static void sleep_ms(int ms)
 {

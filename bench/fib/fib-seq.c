@@ -1,23 +1,11 @@
 /* fib, sequential baseline: the same recursion as fib-weft.c, no tasks. */
-#include "bench.h"
+#include "fib.h"
 
 static long fib(int n)
 {
     if (n < 2)
         return n;
     return fib(n - 1) + fib(n - 2);
-}
-
-/* Closed-form check by iteration. */
-static long fib_iter(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
 }
 
 int main(int argc, char **argv)
@@ -31,7 +19,7 @@ int main(int argc, char **argv)
     long r = fib(n);
     double t1 = bench_now();
     printf("fib(%d) = %ld\n", n, r);
-    BENCH_CHECK(r == fib_iter(n), "fib(%d) = %ld, expected %ld", n, r, fib_iter(n));
+    fib_check(n, r);
     bench_print_time(t1 - t0);
     return 0;
 }

@@ -1,6 +1,6 @@
 /* fib with a task per call and no cut-off: the spawn/sync overhead test of
  * the Lace and Wool papers. */
-#include "bench.h"
+#include "fib.h"
 
 #include <weft/weft.h>
 
@@ -12,17 +12,6 @@ WEFT_TASK_1(long, fib, int, n)
     long b = WEFT_CALL(fib, n - 2);
     long a = WEFT_SYNC(fib);
     return a + b;
-}
-
-static long fib_iter(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
 }
 
 int main(int argc, char **argv)
@@ -40,7 +29,7 @@ int main(int argc, char **argv)
     long r = WEFT_RUN(fib, n);
     double t1 = bench_now();
     printf("fib(%d) = %ld\n", n, r);
-    BENCH_CHECK(r == fib_iter(n), "fib(%d) = %ld, expected %ld", n, r, fib_iter(n));
+    fib_check(n, r);
     bench_print_time(t1 - t0);
     weft_stats_print(stdout);
     weft_stop();

@@ -42,10 +42,8 @@ int main(int argc, char **argv)
 {
     int count;
     int n = mm_args(argc, argv, "[-c] <n>", 1, &count);
-    mm_real *A = mm_alloc(n), *B = mm_alloc(n), *C = mm_alloc(n);
-    mm_fill(A, n, 1);
-    mm_fill(B, n, 2);
-    memset(C, 0xff, (size_t)n * n * sizeof(mm_real)); /* NaNs: unwritten entries fail the check */
+    mm_real *A, *B, *C;
+    mm_setup(n, &A, &B, &C);
 
     double t0 = bench_now();
     matmul(A, B, C, (mm_dims){ n, n, n, n, 0 });

@@ -128,6 +128,18 @@ static inline void mm_fill(mm_real *M, int n, uint64_t seed)
         M[i] = (mm_real)mm_uniform(&seed);
 }
 
+/* A and B filled from fixed seeds; C full of NaNs, so an entry the
+ * multiplication never writes fails the check. */
+static inline void mm_setup(int n, mm_real **A, mm_real **B, mm_real **C)
+{
+    *A = mm_alloc(n);
+    *B = mm_alloc(n);
+    *C = mm_alloc(n);
+    mm_fill(*A, n, 1);
+    mm_fill(*B, n, 2);
+    memset(*C, 0xff, (size_t)n * n * sizeof(mm_real));
+}
+
 /* Parses <n> (after -w was taken out by the caller), optionally preceded
  * by -c where allow_count.  Exits with usage on anything else. */
 static inline int mm_args(int argc, char **argv, const char *usage, int allow_count, int *count)
