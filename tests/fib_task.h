@@ -1,20 +1,13 @@
 /* The task most tests use as load: fib with a task per call, and the
- * closed-form reference it is checked against. */
+ * reference it is checked against (the fib benchmark's). */
 #ifndef WEFT_TESTS_FIB_TASK_H
 #define WEFT_TESTS_FIB_TASK_H
 
 #include <weft/weft.h>
 
-static inline long fib_ref(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
+#include "../bench/fib/fib.h" /* fib_iter: the closed-form reference */
+
+#define fib_ref fib_iter
 
 WEFT_TASK_1(long, pfib, int, n)
 {
