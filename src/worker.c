@@ -54,6 +54,7 @@ static bool parse_size(const char *s, size_t *out)
     return true;
 }
 
+/* Reads a size from the environment into *out; leaves it alone if unset. */
 static int env_size(const char *name, size_t *out)
 {
     const char *s = getenv(name);
@@ -83,19 +84,12 @@ static int env_choice(const char *name, const char *const *names, int n, int *ou
 static int config_from_env(weft_config *cfg)
 {
     int err = 0;
-    size_t v;
-    if (env_size("WEFT_WORKERS", &v) == EINVAL)
+    size_t workers = cfg->workers, spin = cfg->idle_spin_us;
+    if (env_size("WEFT_WORKERS", &workers) || env_size("WEFT_DEQUE_SIZE", &cfg->deque_size) ||
+        env_size("WEFT_STACK_SIZE", &cfg->stack_size) || env_size("WEFT_SPIN_US", &spin))
         err = EINVAL;
-    else if (getenv("WEFT_WORKERS") && *getenv("WEFT_WORKERS"))
-        cfg->workers = v > UINT_MAX ? UINT_MAX : (unsigned)v;
-    if (env_size("WEFT_DEQUE_SIZE", &cfg->deque_size))
-        err = EINVAL;
-    if (env_size("WEFT_STACK_SIZE", &cfg->stack_size))
-        err = EINVAL;
-    if (env_size("WEFT_SPIN_US", &v) == EINVAL)
-        err = EINVAL;
-    else if (getenv("WEFT_SPIN_US") && *getenv("WEFT_SPIN_US"))
-        cfg->idle_spin_us = v > 10000000 ? 10000000u : (unsigned)v;
+    cfg->workers = workers > UINT_MAX ? UINT_MAX : (unsigned)workers; /* validated at start */
+    cfg->idle_spin_us = spin > 10000000 ? 10000000u : (unsigned)spin;
 
     static const char *const policies[] = {"random", "leapfrog"};
     int policy = (int)cfg->steal_policy;
@@ -310,6 +304,10 @@ static int validate(const weft_config *cfg, unsigned *workers, size_t *slots, si
         weft_warn("weft_start: unknown steal policy %d", (int)cfg->steal_policy);
         return EINVAL;
     }
+    if (cfg->pin < -1 || cfg->pin > 1) {
+        weft_warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
+        return EINVAL;
+    }
     return 0;
 }
 
@@ -327,6 +325,10 @@ static void stop_threads(unsigned created)
 int weft_start_config(const weft_config *cfg_in)
 {
     weft_runtime *p = &weft_rt;
+    if (!cfg_in) {
+        weft_warn("weft_start_config: no configuration (use weft_config_init to fill one)");
+        return EINVAL;
+    }
     if (weft_tls_worker) {
         weft_warn("weft_start called from inside a worker");
         return EBUSY;

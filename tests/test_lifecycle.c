@@ -42,6 +42,14 @@ static void test_error_codes(void)
     CHECK(weft_start(2, 1, 0) == EINVAL, "deque of 1 task");
     CHECK(weft_start(2, 0, 1024) == EINVAL, "1 KiB stack");
     CHECK(weft_start(100000, 0, 0) == EINVAL, "100000 workers");
+    CHECK(weft_start_config(NULL) == EINVAL, "no configuration");
+    weft_config bad;
+    CHECK(weft_config_init(&bad) == 0, "config");
+    bad.pin = 7;
+    CHECK(weft_start_config(&bad) == EINVAL, "pin 7");
+    bad.pin = -1;
+    bad.steal_policy = (weft_steal_policy)9;
+    CHECK(weft_start_config(&bad) == EINVAL, "steal policy 9");
     CHECK(weft_start(2, 0, 0) == 0, "start");
     CHECK(weft_start(2, 0, 0) == EBUSY, "start twice");
     CHECK(weft_resume() == EINVAL, "resume when not suspended");
