@@ -131,6 +131,9 @@ done:
 
 void weft_external_init(void)
 {
+    /* Also called in a child after fork(), where the lock may have been
+     * held by a thread that does not exist there: re-initialise it. */
+    pthread_mutex_init(&ext.lock, NULL);
     ext.head = ext.tail = NULL;
     atomic_store_explicit(&ext.pending, 0, memory_order_relaxed); /* before workers start */
     atomic_store_explicit(&ext.warned_suspended, 0, memory_order_relaxed);

@@ -260,6 +260,32 @@ static void *worker_main(void *arg)
  * Start and stop
  * ------------------------------------------------------------------------ */
 
+/* fork() copies only the calling thread: in the child the workers are
+ * gone.  Forget the pool there (its memory is the parent's copy, left
+ * alone), so that RUN reports "not running" instead of waiting forever,
+ * and weft_start works again.  Locks another thread may have held at the
+ * fork are re-initialised. */
+static void forget_pool_in_child(void)
+{
+    weft_runtime *p = &weft_rt;
+    pthread_mutex_init(&lifecycle_lock, NULL);
+    p->workers = NULL;
+    p->threads = NULL;
+    p->n_workers = 0;
+    weft_tls_worker = NULL;
+    weft_overflow_handler_remove(); /* or a second start would chain to itself */
+    /* Relaxed: the child has one thread. */
+    atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
+    weft_external_init();
+    weft_interrupt_reset();
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, forget_pool_in_child);
+}
+
 static void free_workers(void)
 {
     weft_runtime *p = &weft_rt;
@@ -333,6 +359,7 @@ int weft_start_config(const weft_config *cfg_in)
         weft_warn("weft_start called from inside a worker");
         return EBUSY;
     }
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&lifecycle_lock);
     /* Relaxed: transitions happen under lifecycle_lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {

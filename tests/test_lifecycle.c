@@ -200,6 +200,32 @@ static void test_deep_recursion(void)
 }
 
 static void run_before_start_child(void) { WEFT_RUN(pfib, 3); }
+
+/* fork() with a running pool: the child has no workers.  RUN there must
+ * say so (not hang), and the child can start a pool of its own. */
+static void run_in_forked_child(void) { WEFT_RUN(pfib, 3); }
+static void test_fork(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "run");
+    expect_death(run_in_forked_child, "RUN called while the pool is not running",
+                 "RUN in a child forked from a running pool");
+#if !defined(__SANITIZE_THREAD__) /* TSan cannot start threads after a multi-threaded fork */
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        int ok = weft_start(2, 0, 0) == 0 && WEFT_RUN(pfib, 18) == fib_ref(18) && weft_stop() == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the forked child could not start its own pool");
+#endif
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "the parent's pool still works");
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: fork with a running pool\n");
+}
 static void me_outside_child(void)
 {
     WEFT_ME;
@@ -233,6 +259,7 @@ int main(void)
     test_stop_waits_for_runs();
     test_worker_only_rules();
     test_deep_recursion();
+    test_fork();
     expect_death(run_before_start_child, "RUN called while the pool is not running",
                  "RUN before start");
     expect_death(me_outside_child, "not a weft worker", "WEFT_ME outside the pool");
