@@ -1,0 +1,70 @@
+/* Short, Lace-style names for weft's task macros:
+ *
+ *     #include <weft/short.h>
+ *     TASK_1(long, fib, int, n) { ... SPAWN(fib, n - 1); ... SYNC(fib) ... }
+ *     ... RUN(fib, 40) ...
+ *
+ * Kept out of weft.h because such short names collide easily with other
+ * code; include this header only where that is not a concern.  It is the
+ * start of a Lace-compatible layer: the semantics are Lace's (SYNC joins
+ * the last unmatched SPAWN). */
+#ifndef WEFT_SHORT_H
+#define WEFT_SHORT_H
+
+#include <weft/weft.h>
+
+#define TASK_0 WEFT_TASK_0
+#define TASK_1 WEFT_TASK_1
+#define TASK_2 WEFT_TASK_2
+#define TASK_3 WEFT_TASK_3
+#define TASK_4 WEFT_TASK_4
+#define TASK_5 WEFT_TASK_5
+#define TASK_6 WEFT_TASK_6
+#define VOID_TASK_0 WEFT_VOID_TASK_0
+#define VOID_TASK_1 WEFT_VOID_TASK_1
+#define VOID_TASK_2 WEFT_VOID_TASK_2
+#define VOID_TASK_3 WEFT_VOID_TASK_3
+#define VOID_TASK_4 WEFT_VOID_TASK_4
+#define VOID_TASK_5 WEFT_VOID_TASK_5
+#define VOID_TASK_6 WEFT_VOID_TASK_6
+
+#define TASK_DECL_0 WEFT_TASK_DECL_0
+#define TASK_DECL_1 WEFT_TASK_DECL_1
+#define TASK_DECL_2 WEFT_TASK_DECL_2
+#define TASK_DECL_3 WEFT_TASK_DECL_3
+#define TASK_DECL_4 WEFT_TASK_DECL_4
+#define TASK_DECL_5 WEFT_TASK_DECL_5
+#define TASK_DECL_6 WEFT_TASK_DECL_6
+#define TASK_IMPL_0 WEFT_TASK_IMPL_0
+#define TASK_IMPL_1 WEFT_TASK_IMPL_1
+#define TASK_IMPL_2 WEFT_TASK_IMPL_2
+#define TASK_IMPL_3 WEFT_TASK_IMPL_3
+#define TASK_IMPL_4 WEFT_TASK_IMPL_4
+#define TASK_IMPL_5 WEFT_TASK_IMPL_5
+#define TASK_IMPL_6 WEFT_TASK_IMPL_6
+#define VOID_TASK_DECL_0 WEFT_VOID_TASK_DECL_0
+#define VOID_TASK_DECL_1 WEFT_VOID_TASK_DECL_1
+#define VOID_TASK_DECL_2 WEFT_VOID_TASK_DECL_2
+#define VOID_TASK_DECL_3 WEFT_VOID_TASK_DECL_3
+#define VOID_TASK_DECL_4 WEFT_VOID_TASK_DECL_4
+#define VOID_TASK_DECL_5 WEFT_VOID_TASK_DECL_5
+#define VOID_TASK_DECL_6 WEFT_VOID_TASK_DECL_6
+#define VOID_TASK_IMPL_0 WEFT_VOID_TASK_IMPL_0
+#define VOID_TASK_IMPL_1 WEFT_VOID_TASK_IMPL_1
+#define VOID_TASK_IMPL_2 WEFT_VOID_TASK_IMPL_2
+#define VOID_TASK_IMPL_3 WEFT_VOID_TASK_IMPL_3
+#define VOID_TASK_IMPL_4 WEFT_VOID_TASK_IMPL_4
+#define VOID_TASK_IMPL_5 WEFT_VOID_TASK_IMPL_5
+#define VOID_TASK_IMPL_6 WEFT_VOID_TASK_IMPL_6
+
+#define SPAWN WEFT_SPAWN
+#define SYNC WEFT_SYNC
+#define CALL WEFT_CALL
+#define DROP WEFT_DROP
+#define RUN WEFT_RUN
+#define TOGETHER WEFT_TOGETHER
+#define NEWFRAME WEFT_NEWFRAME
+#define YIELD_NEWFRAME WEFT_YIELD
+#define LACE_ME WEFT_ME
+
+#endif
