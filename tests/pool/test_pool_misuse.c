@@ -1,0 +1,208 @@
+/* Misuse of the work-pool API: every bad configuration or call returns an
+ * error code with a "weft:" message naming the problem, never a crash or a
+ * hang, and nothing is processed.
+ *
+ * Usage: test_pool_misuse
+ */
+#include "../check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <weft/pool.h>
+
+/* Runs fn with stderr redirected to a file; returns what it printed. */
+static char captured[4096];
+static const char *capture(void (*fn)(void *), void *arg)
+{
+    fflush(stderr);
+    char path[] = "/tmp/weft-pool-misuse-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    int saved = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    fn(arg);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, captured, sizeof captured - 1);
+    captured[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    return captured;
+}
+
+static _Atomic int calls;
+
+static void count_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)ctx, (void)item, (void)arg;
+    /* Relaxed: a count, read after the run. */
+    atomic_fetch_add_explicit(&calls, 1, memory_order_relaxed);
+}
+
+typedef struct bad_run {
+    weft_pool_config cfg;
+    bool null_cfg, null_fn, null_initial;
+    int result;
+} bad_run;
+
+static void do_run(void *arg)
+{
+    bad_run *b = arg;
+    uint64_t items[4] = {1, 2, 3, 4};
+    b->result = weft_pool_run(b->null_cfg ? NULL : &b->cfg, b->null_initial ? NULL : items, 4,
+                              b->null_fn ? NULL : count_fn, NULL, NULL);
+}
+
+static void expect_refused(bad_run *b, int err, const char *needle, const char *what)
+{
+    /* Relaxed: no pool runs. */
+    atomic_store_explicit(&calls, 0, memory_order_relaxed);
+    const char *out = capture(do_run, b);
+    CHECK(b->result == err, "%s: returned %d, expected %d", what, b->result, err);
+    CHECK(strstr(out, "weft: ") != NULL && strstr(out, needle) != NULL,
+          "%s: message lacks \"%s\": %s", what, needle, out);
+    /* Relaxed: the run is over. */
+    CHECK(atomic_load_explicit(&calls, memory_order_relaxed) == 0, "%s: items were processed",
+          what);
+    printf("ok: %s -> %s", what, out);
+}
+
+static bad_run base(void)
+{
+    bad_run b;
+    memset(&b, 0, sizeof b);
+    weft_pool_config_init(&b.cfg, 8);
+    b.cfg.workers = 2;
+    return b;
+}
+
+/* ---- pushes that are not allowed ---- */
+
+static weft_pool_ctx *saved_ctx;
+static int push_results[4];
+
+static void inner_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)ctx, (void)item, (void)arg;
+    uint64_t x = 5;
+    /* The outer pool's ctx inside an inner pool's process function. */
+    push_results[2] = weft_pool_push(saved_ctx, &x);
+}
+
+static void misuse_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)item, (void)arg;
+    saved_ctx = ctx;
+    push_results[0] = weft_pool_push(ctx, NULL);
+    uint64_t x = 1;
+    push_results[1] = weft_pool_push(NULL, &x);
+    /* A nested pool is fine; pushing to the outer one from it is not. */
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, 8);
+    cfg.workers = 2;
+    CHECK(weft_pool_run(&cfg, &x, 1, inner_fn, NULL, NULL) == 0, "nested run");
+}
+
+static void do_push_misuse(void *arg)
+{
+    (void)arg;
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, 8);
+    cfg.workers = 1;
+    uint64_t x = 0;
+    CHECK(weft_pool_run(&cfg, &x, 1, misuse_fn, NULL, NULL) == 0, "run");
+    /* After the run the context is dead. */
+    push_results[3] = weft_pool_push(saved_ctx, &x);
+}
+
+int main(void)
+{
+    bad_run b;
+
+    b = base();
+    b.null_cfg = true;
+    expect_refused(&b, EINVAL, "cfg is NULL", "NULL configuration");
+    b = base();
+    b.null_fn = true;
+    expect_refused(&b, EINVAL, "process function is NULL", "NULL process function");
+    b = base();
+    b.null_initial = true;
+    expect_refused(&b, EINVAL, "initial is NULL", "NULL initial items");
+    b = base();
+    b.cfg.item_size = 0;
+    expect_refused(&b, EINVAL, "item_size 0", "item_size 0");
+    b = base();
+    b.cfg.item_size = WEFT_POOL_MAX_ITEM_SIZE + 1;
+    expect_refused(&b, EINVAL, "item_size 257", "item_size too large");
+    b = base();
+    b.cfg.queue = (weft_queue_kind)99;
+    expect_refused(&b, EINVAL, "unknown queue kind 99", "unknown queue kind");
+    b = base();
+    b.cfg.workers = WEFT_POOL_MAX_WORKERS + 1;
+    expect_refused(&b, EINVAL, "more than the limit", "too many workers");
+    b = base();
+    b.cfg.steal = (weft_pool_steal)7;
+    expect_refused(&b, EINVAL, "unknown steal policy", "unknown steal policy");
+    b = base();
+    b.cfg.overflow = (weft_pool_overflow)7;
+    expect_refused(&b, EINVAL, "unknown overflow policy", "unknown overflow policy");
+    b = base();
+    b.cfg.capacity = (size_t)1 << 40;
+    expect_refused(&b, EINVAL, "capacity", "capacity too large");
+    b = base();
+    b.cfg.steal_half_max = 0;
+    expect_refused(&b, EINVAL, "steal_half_max 0", "steal_half_max 0");
+    /* Every queue that may deliver an item twice needs cfg.idempotent. */
+    for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++) {
+        if (!weft_queue_is_idempotent((weft_queue_kind)k))
+            continue;
+        b = base();
+        b.cfg.queue = (weft_queue_kind)k;
+        char what[64];
+        snprintf(what, sizeof what, "non-idempotent work on %s", weft_queue_name(b.cfg.queue));
+        expect_refused(&b, EINVAL, "may process an item more than once", what);
+        b.cfg.idempotent = true;
+        /* Relaxed: no pool runs. */
+        atomic_store_explicit(&calls, 0, memory_order_relaxed);
+        do_run(&b);
+        CHECK(b.result == 0, "%s with cfg.idempotent: %d", what, b.result);
+        /* Relaxed: the run is over. */
+        CHECK(atomic_load_explicit(&calls, memory_order_relaxed) >= 4, "items missing");
+    }
+
+    /* Names. */
+    weft_queue_kind kind;
+    for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++) {
+        CHECK(weft_queue_from_name(weft_queue_name((weft_queue_kind)k), &kind) == 0 && kind == k,
+              "name round trip of kind %u", k);
+    }
+    CHECK(weft_queue_from_name("no-such-queue", &kind) == EINVAL, "unknown name");
+    CHECK(weft_queue_from_name(NULL, &kind) == EINVAL, "NULL name");
+    CHECK(strcmp(weft_queue_name((weft_queue_kind)42), "?") == 0, "unknown kind's name");
+    CHECK(weft_pool_worker_id(NULL) == UINT32_MAX && weft_pool_workers(NULL) == 0, "NULL ctx");
+
+    /* Zero items: nothing to do, success. */
+    b = base();
+    weft_pool_stats st;
+    CHECK(weft_pool_run(&b.cfg, NULL, 0, count_fn, NULL, &st) == 0 && st.processed == 0,
+          "zero items");
+
+    /* Pushes outside the rules. */
+    uint64_t x = 3;
+    const char *out = capture(do_push_misuse, NULL);
+    CHECK(push_results[0] == EINVAL && strstr(out, "item is NULL"), "push NULL item: %d, %s",
+          push_results[0], out);
+    CHECK(push_results[1] == EINVAL && strstr(out, "not the context"), "push NULL ctx: %d",
+          push_results[1]);
+    CHECK(push_results[2] == EINVAL, "push with the outer ctx from a nested pool: %d",
+          push_results[2]);
+    CHECK(push_results[3] == EINVAL && strstr(out, "outside a pool's process function"),
+          "push after the run: %d", push_results[3]);
+    CHECK(weft_pool_push(NULL, &x) == EINVAL, "push from main");
+    printf("ok: bad pushes -> EINVAL:\n%s", out);
+    printf("all pool misuse tests passed\n");
+    return 0;
+}

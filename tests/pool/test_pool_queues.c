@@ -1,0 +1,417 @@
+/* The queue algorithms of src/pool on their own (white-box): sequential
+ * semantics, growth, shrinking with epoch reclamation, overflow of the
+ * fixed-size queues, and a concurrent stress test per queue with 1, 2, 7
+ * and 31 thieves (up to 32 threads on CI's 2 cores).
+ *
+ * Stress: the owner pushes items with unique ids in bursts and takes some
+ * back; thieves steal (one at a time, or half for the duplicating queue)
+ * until the owner has drained the queue and said stop.  Every id must come
+ * out exactly once (exactly-once queues) or at least once (idempotent
+ * queues, whose duplicates are counted and printed).  Items are three words
+ * derived from the id, checked on every delivery: a torn item (words of two
+ * different pushes) fails the test.
+ *
+ * Usage: test_pool_queues [scale]
+ */
+#include "../check.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "pool/pool_internal.h"
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
+enum { WORDS = 3, MAX_THREADS = 32 };
+
+static const weft_queue_kind all_kinds[] = {
+    WEFT_QUEUE_ABP,
+    WEFT_QUEUE_CHASE_LEV,
+    WEFT_QUEUE_CHASE_LEV_SHRINK,
+    WEFT_QUEUE_IDEMPOTENT_LIFO,
+    WEFT_QUEUE_IDEMPOTENT_FIFO,
+    WEFT_QUEUE_IDEMPOTENT_DEQUE,
+    WEFT_QUEUE_DUPLICATING,
+    WEFT_QUEUE_CENTRAL,
+};
+#define N_KINDS (sizeof all_kinds / sizeof all_kinds[0])
+
+/* A fake pool with n workers, enough for the queue operations (counters,
+ * epoch announcements). */
+typedef struct harness {
+    pool p;
+    pool_worker *w[MAX_THREADS];
+    pq *q;
+} harness;
+
+static void harness_init(harness *h, weft_queue_kind kind, unsigned n, size_t cap)
+{
+    memset(&h->p, 0, sizeof h->p);
+    h->p.ops = pq_ops_of(kind);
+    h->p.n = n;
+    h->p.words = WORDS;
+    h->p.item_size = WORDS * 8;
+    h->p.workers = h->w;
+    atomic_init(&h->p.epoch, 0);
+    for (unsigned i = 0; i < n; i++) {
+        h->w[i] = aligned_alloc(POOL_LINE, sizeof(pool_worker));
+        CHECK(h->w[i] != NULL, "alloc");
+        memset(h->w[i], 0, sizeof(pool_worker));
+        h->w[i]->id = i;
+        h->w[i]->pool = &h->p;
+        atomic_init(&h->w[i]->ebr_ann, 0);
+    }
+    CHECK(h->p.ops->create(&h->p, h->w[0], cap, &h->q) == 0, "create %s", h->p.ops->name);
+    h->q->ops = h->p.ops;
+    h->q->pool = &h->p;
+    h->q->owner = 0;
+}
+
+static void harness_free(harness *h)
+{
+    h->p.ops->destroy(h->q);
+    for (unsigned i = 0; i < h->p.n; i++) {
+        pool_ebr_drain(h->w[i]);
+        free(h->w[i]);
+    }
+}
+
+static void make_item(uint64_t id, uint64_t *it)
+{
+    it[0] = id;
+    it[1] = id * 0x9E3779B97F4A7C15ull + 1;
+    it[2] = ~id;
+}
+
+static uint64_t check_item(const uint64_t *it, const char *who, const char *kind)
+{
+    CHECK(it[1] == it[0] * 0x9E3779B97F4A7C15ull + 1 && it[2] == ~it[0],
+          "%s: %s delivered a torn or corrupt item (%llx %llx %llx)", kind, who,
+          (unsigned long long)it[0], (unsigned long long)it[1], (unsigned long long)it[2]);
+    return it[0];
+}
+
+/* ---- sequential semantics ---- */
+
+static void test_sequential(weft_queue_kind kind)
+{
+    harness h;
+    harness_init(&h, kind, 2, kind == WEFT_QUEUE_ABP ? 1024 : 8);
+    const pq_ops *ops = h.p.ops;
+    uint64_t it[WORDS];
+    const unsigned n = 100;
+    for (unsigned i = 0; i < n; i++) {
+        make_item(i, it);
+        CHECK(ops->push(h.q, it, h.w[0]), "%s: push %u", ops->name, i);
+    }
+    CHECK_EQ_U64(ops->size(h.q), n);
+    if (kind != WEFT_QUEUE_ABP && kind != WEFT_QUEUE_CENTRAL)
+        CHECK(h.w[0]->ctr.grows > 0, "%s: 100 items in 8 slots without growing", ops->name);
+    /* A thief gets the oldest item (the newest for the one-ended LIFO). */
+    pq_result r = ops->steal(h.q, it, h.w[1]);
+    CHECK(r == PQ_OK, "%s: steal from a full queue: %d", ops->name, (int)r);
+    uint64_t expect_steal = (kind == WEFT_QUEUE_IDEMPOTENT_LIFO || kind == WEFT_QUEUE_CENTRAL)
+                                ? n - 1
+                                : 0;
+    CHECK_EQ_U64(check_item(it, "steal", ops->name), expect_steal);
+    /* The owner takes the newest (the oldest for FIFO). */
+    CHECK(ops->take(h.q, it, h.w[0]), "%s: take", ops->name);
+    uint64_t first = check_item(it, "take", ops->name);
+    if (kind == WEFT_QUEUE_IDEMPOTENT_FIFO)
+        CHECK_EQ_U64(first, 1);
+    else if (kind == WEFT_QUEUE_IDEMPOTENT_LIFO || kind == WEFT_QUEUE_CENTRAL)
+        CHECK_EQ_U64(first, n - 2);
+    else
+        CHECK_EQ_U64(first, n - 1);
+    unsigned got = 2;
+    while (ops->take(h.q, it, h.w[0])) {
+        check_item(it, "take", ops->name);
+        got++;
+    }
+    CHECK(got == n, "%s: %u of %u items came out", ops->name, got, n);
+    CHECK(ops->steal(h.q, it, h.w[1]) == PQ_EMPTY, "%s: steal from an empty queue", ops->name);
+    CHECK_EQ_U64(ops->size(h.q), 0);
+    /* Reusable after emptying. */
+    make_item(7, it);
+    CHECK(ops->push(h.q, it, h.w[0]), "%s: push after empty", ops->name);
+    CHECK(ops->take(h.q, it, h.w[0]) && check_item(it, "take", ops->name) == 7, "%s: reuse",
+          ops->name);
+    CHECK(!ops->take(h.q, it, h.w[0]), "%s: take from empty", ops->name);
+    /* carve (the victim side of steal-half) gives the oldest items. */
+    if (ops->carve != NULL) {
+        for (unsigned i = 0; i < 10; i++) {
+            make_item(100 + i, it);
+            CHECK(ops->push(h.q, it, h.w[0]), "push");
+        }
+        uint64_t out[5 * WORDS];
+        size_t k = ops->carve(h.q, out, 5, h.w[0]);
+        CHECK(k == 5, "%s: carve gave %zu of 5", ops->name, k);
+        for (size_t i = 0; i < k; i++) {
+            uint64_t id = check_item(out + i * WORDS, "carve", ops->name);
+            if (kind == WEFT_QUEUE_IDEMPOTENT_LIFO)
+                CHECK(id == 109 - i, "%s: carve item %zu is %llu", ops->name, i,
+                      (unsigned long long)id);
+            else
+                CHECK(id == 100 + i, "%s: carve item %zu is %llu", ops->name, i,
+                      (unsigned long long)id);
+        }
+        while (ops->take(h.q, it, h.w[0]))
+            check_item(it, "take", ops->name);
+    }
+    harness_free(&h);
+}
+
+/* ---- the fixed-size queues ---- */
+
+static void test_abp_overflow(void)
+{
+    harness h;
+    harness_init(&h, WEFT_QUEUE_ABP, 2, 16);
+    const pq_ops *ops = h.p.ops;
+    uint64_t it[WORDS];
+    for (unsigned i = 0; i < 16; i++) {
+        make_item(i, it);
+        CHECK(ops->push(h.q, it, h.w[0]), "abp: push %u of 16", i);
+    }
+    make_item(16, it);
+    CHECK(!ops->push(h.q, it, h.w[0]), "abp: a 17th push into 16 slots must report full");
+    /* Thieves take 8 from the top: compaction makes room again. */
+    for (unsigned i = 0; i < 8; i++) {
+        CHECK(ops->steal(h.q, it, h.w[1]) == PQ_OK, "abp: steal");
+        CHECK_EQ_U64(check_item(it, "steal", "abp"), i);
+    }
+    for (unsigned i = 16; i < 24; i++) {
+        make_item(i, it);
+        CHECK(ops->push(h.q, it, h.w[0]), "abp: push %u after compaction", i);
+    }
+    CHECK(!ops->push(h.q, it, h.w[0]), "abp: full again");
+    for (unsigned i = 8; i < 24; i++) {
+        CHECK(ops->steal(h.q, it, h.w[1]) == PQ_OK, "abp: steal after compaction");
+        CHECK_EQ_U64(check_item(it, "steal", "abp"), i);
+    }
+    CHECK(!ops->take(h.q, it, h.w[0]), "abp: empty");
+    harness_free(&h);
+    printf("ok: abp reports full at its capacity and compacts when thieves made room\n");
+}
+
+static void test_deque_overflow(void)
+{
+    harness h;
+    harness_init(&h, WEFT_QUEUE_IDEMPOTENT_DEQUE, 2, 1024);
+    const pq_ops *ops = h.p.ops;
+    uint64_t it[WORDS];
+    unsigned i = 0;
+    for (; i < 70000; i++) {
+        make_item(i, it);
+        if (!ops->push(h.q, it, h.w[0]))
+            break;
+    }
+    CHECK(i == 65536, "idem-deque: full after %u items, expected 65536", i);
+    CHECK_EQ_U64(ops->size(h.q), 65536);
+    unsigned got = 0;
+    while (ops->take(h.q, it, h.w[0])) {
+        CHECK_EQ_U64(check_item(it, "take", "idem-deque"), 65535 - got);
+        got++;
+    }
+    CHECK(got == 65536, "idem-deque: %u items came out", got);
+    harness_free(&h);
+    printf("ok: idem-deque holds 65536 items, then reports full\n");
+}
+
+/* ---- concurrent stress ---- */
+
+typedef struct stress {
+    harness h;
+    unsigned thieves;
+    uint64_t n_items;
+    _Atomic uint32_t *count; /* deliveries per id */
+    _Atomic uint32_t stop;
+    bool half;
+} stress;
+
+typedef struct thief_arg {
+    stress *s;
+    unsigned id;
+} thief_arg;
+
+static void deliver(stress *s, const uint64_t *it, const char *who)
+{
+    uint64_t id = check_item(it, who, s->h.p.ops->name);
+    CHECK(id < s->n_items, "%s: id %llu out of range", s->h.p.ops->name, (unsigned long long)id);
+    /* Relaxed: a count, read after the threads are joined. */
+    atomic_fetch_add_explicit(&s->count[id], 1, memory_order_relaxed);
+}
+
+static void *thief_main(void *arg)
+{
+    thief_arg *ta = arg;
+    stress *s = ta->s;
+    pool_worker *me = s->h.w[ta->id];
+    const pq_ops *ops = s->h.p.ops;
+    uint64_t buf[64 * WORDS];
+    for (;;) {
+        /* Acquire: pairs with the owner's release of stop (after draining). */
+        bool last = atomic_load_explicit(&s->stop, memory_order_acquire);
+        size_t k = 0;
+        if (s->half) {
+            k = ops->steal_half(s->h.q, buf, 64, me);
+        } else if (ops->steal(s->h.q, buf, me) == PQ_OK) {
+            k = 1;
+        }
+        for (size_t i = 0; i < k; i++)
+            deliver(s, buf + i * WORDS, "steal");
+        if (k == 0 && last && ops->size(s->h.q) == 0)
+            break;
+        if (k == 0)
+            sched_yield();
+    }
+    return NULL;
+}
+
+static void run_stress(weft_queue_kind kind, unsigned thieves, uint64_t n_items, bool half,
+                       unsigned seed)
+{
+    stress s;
+    memset(&s, 0, sizeof s);
+    /* Small initial capacity: growth (and shrinking) happen under fire. */
+    size_t cap = kind == WEFT_QUEUE_ABP ? (size_t)1 << 20 : 16;
+    harness_init(&s.h, kind, thieves + 1, cap);
+    s.thieves = thieves;
+    s.n_items = n_items;
+    s.half = half;
+    s.count = calloc(n_items, sizeof *s.count);
+    CHECK(s.count != NULL, "alloc");
+    atomic_init(&s.stop, 0);
+    const pq_ops *ops = s.h.p.ops;
+
+    /* First, alone: a burst that makes a growing queue grow, and emptying
+     * it, which makes a shrinking one shrink, whatever the thieves do
+     * later (they may keep the queue too short to resize). */
+    uint64_t next = 0, it[WORDS];
+    while (next < n_items && next < 1000) {
+        make_item(next++, it);
+        if (!ops->push(s.h.q, it, s.h.w[0]))
+            deliver(&s, it, "full");
+    }
+    while (ops->take(s.h.q, it, s.h.w[0]))
+        deliver(&s, it, "take");
+
+    pthread_t th[MAX_THREADS];
+    thief_arg ta[MAX_THREADS];
+    for (unsigned t = 0; t < thieves; t++) {
+        ta[t] = (thief_arg){&s, t + 1};
+        CHECK(pthread_create(&th[t], NULL, thief_main, &ta[t]) == 0, "pthread_create");
+    }
+    /* The owner: bursts of pushes (up to 300, so the arrays grow and then
+     * shrink) and takes, down to empty now and then (last-item races). */
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1;
+    while (next < n_items) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        unsigned burst = 1 + (unsigned)(rng % ((rng >> 20) % 4 == 0 ? 300 : 8));
+        for (unsigned i = 0; i < burst && next < n_items; i++) {
+            make_item(next++, it);
+            if (!ops->push(s.h.q, it, s.h.w[0])) {
+                /* Only the fixed-size idempotent deque may fill up (65536
+                 * items); the pool would spill, we deliver in place. */
+                CHECK(kind == WEFT_QUEUE_IDEMPOTENT_DEQUE, "%s: push refused at size %zu",
+                      ops->name, ops->size(s.h.q));
+                deliver(&s, it, "full");
+            }
+        }
+        unsigned takes = (unsigned)((rng >> 32) % (burst + 2));
+        for (unsigned i = 0; i < takes; i++) {
+            if (!ops->take(s.h.q, it, s.h.w[0]))
+                break;
+            deliver(&s, it, "take");
+        }
+    }
+    while (ops->take(s.h.q, it, s.h.w[0]))
+        deliver(&s, it, "take");
+    /* Release: our last operations before the thieves' final look. */
+    atomic_store_explicit(&s.stop, 1, memory_order_release);
+    for (unsigned t = 0; t < thieves; t++)
+        pthread_join(th[t], NULL);
+
+    uint64_t dups = 0;
+    for (uint64_t id = 0; id < n_items; id++) {
+        /* Relaxed: the threads are joined. */
+        uint32_t c = atomic_load_explicit(&s.count[id], memory_order_relaxed);
+        CHECK(c >= 1, "%s, %u thieves: item %llu was lost", ops->name, thieves,
+              (unsigned long long)id);
+        if (!ops->idempotent)
+            CHECK(c == 1, "%s, %u thieves: item %llu delivered %u times", ops->name, thieves,
+                  (unsigned long long)id, c);
+        dups += c - 1;
+    }
+    pool_counters sum = {0};
+    for (unsigned i = 0; i <= thieves; i++) {
+        sum.grows += s.h.w[i]->ctr.grows;
+        sum.shrinks += s.h.w[i]->ctr.shrinks;
+        sum.reclaimed += s.h.w[i]->ctr.reclaimed;
+    }
+    if (kind == WEFT_QUEUE_CHASE_LEV_SHRINK)
+        CHECK(sum.shrinks > 0 && sum.grows > 0,
+              "chase-lev-shrink: %llu grows, %llu shrinks: the test did not resize",
+              (unsigned long long)sum.grows, (unsigned long long)sum.shrinks);
+    printf("ok: %-16s %2u thieves%s: %llu items, %llu duplicates, %llu grows, %llu shrinks, "
+           "%llu arrays reclaimed during the run\n",
+           ops->name, thieves, half ? " (half)" : "", (unsigned long long)n_items,
+           (unsigned long long)dups, (unsigned long long)sum.grows,
+           (unsigned long long)sum.shrinks, (unsigned long long)sum.reclaimed);
+    harness_free(&s.h);
+    free((void *)s.count);
+}
+
+/* Epochs: an array retired while a thief announces an old epoch is kept;
+ * once the thief withdraws, two advances free it. */
+static void test_ebr(void)
+{
+    harness h;
+    harness_init(&h, WEFT_QUEUE_CHASE_LEV_SHRINK, 2, 16);
+    pool_worker *owner = h.w[0], *thief = h.w[1];
+    pool_ebr_enter(thief);
+    void *a = malloc(64);
+    pool_ebr_retire(owner, a);
+    for (int i = 0; i < 5; i++)
+        pool_ebr_collect(owner);
+    CHECK(owner->n_retired == 1, "ebr: freed an array while a thief was inside");
+    pool_ebr_exit(thief);
+    for (int i = 0; i < 3; i++)
+        pool_ebr_collect(owner);
+    CHECK(owner->n_retired == 0, "ebr: %zu arrays still retired after the thief left",
+          owner->n_retired);
+    CHECK_EQ_U64(owner->ctr.reclaimed, 1);
+    harness_free(&h);
+    printf("ok: epochs keep an array while a thief is inside, free it after\n");
+}
+
+int main(int argc, char **argv)
+{
+    unsigned scale = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
+    if (scale == 0)
+        scale = 1;
+    for (size_t k = 0; k < N_KINDS; k++)
+        test_sequential(all_kinds[k]);
+    printf("ok: sequential semantics of every queue\n");
+    test_abp_overflow();
+    test_deque_overflow();
+    test_ebr();
+
+    uint64_t items = SANITIZED ? 20000 : 200000;
+    items *= scale > 10 ? 3 : 1;
+    static const unsigned thieves[] = {1, 2, 7, 31};
+    for (size_t k = 0; k < N_KINDS; k++)
+        for (size_t t = 0; t < sizeof thieves / sizeof thieves[0]; t++)
+            run_stress(all_kinds[k], thieves[t], thieves[t] > 7 ? items / 4 : items, false,
+                       (unsigned)(k * 10 + t + 1));
+    for (size_t t = 0; t < sizeof thieves / sizeof thieves[0]; t++)
+        run_stress(WEFT_QUEUE_DUPLICATING, thieves[t], items, true, (unsigned)(100 + t));
+    printf("all queue tests passed\n");
+    return 0;
+}
