@@ -31,14 +31,14 @@ void weft_fatal(const char *fmt, ...)
 /* WEFT_CHECKS builds: the SYNC fast path verifies the slot it joins. */
 void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name)
 {
-    if (t < w->dq)
+    if (t < w->frame_floor)
         weft_fatal("SYNC(%s) without a matching SPAWN on worker %u (nothing spawned here)", name,
                    w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     uintptr_t s = atomic_load_explicit(&t->state, memory_order_relaxed);
     if (s == WEFT_STATE_EMPTY)
         weft_fatal("SYNC(%s) without a matching SPAWN on worker %u (slot is empty)", name, w->id);
-    if (!(s & WEFT_STATE_STOLEN_BIT) && s != WEFT_STATE_DONE && s != wrapper)
+    if (!WEFT_STATE_IS_STOLEN(s) && s != WEFT_STATE_DONE && s != wrapper)
         weft_fatal("SYNC(%s) on worker %u, but the last unmatched SPAWN was of another task", name,
                    w->id);
 }

@@ -52,7 +52,10 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
         return false;
 
     /* The mutex ordered the caller's writes to the descriptor before us. */
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = head;
     ((weft_wrapper_fn)req->wrapper)(w, head, req->task);
+    w->frame_floor = floor;
 
     /* Release: the result in the caller's descriptor is visible once it
      * reads 1 with acquire.  After this store the caller may return and
@@ -71,7 +74,10 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
 
     weft_worker *w = weft_tls_worker;
     if (w) { /* On a worker: an ordinary call at the current deque top. */
-        ((weft_wrapper_fn)wrapper)(w, weft_current_head(w), t);
+        weft_task *head = weft_current_head(w), *floor = w->frame_floor;
+        w->frame_floor = head;
+        ((weft_wrapper_fn)wrapper)(w, head, t);
+        w->frame_floor = floor;
         return;
     }
 

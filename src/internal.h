@@ -10,8 +10,9 @@
 #define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))
 #define WEFT_TS_TAIL(ts) ((uint32_t)(ts))
 #define WEFT_TS_SPLIT(ts) ((uint32_t)((ts) >> 32))
-/* 2^31 slots keeps every index and every (a+b+1)/2 of two indices in 32 bits. */
-#define WEFT_MAX_DEQUE_SLOTS ((size_t)1 << 31)
+/* Below 2^31 slots, every index, head (== end at most) and o_split + head + 1
+ * fit in 32 bits. */
+#define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
 #define WEFT_MAX_WORKERS 4096u
 
 /* ---- split_deque.c: Figure 4 ---- */
@@ -26,6 +27,8 @@ void weft_split_init(weft_worker *w);
 /* Thief side. */
 weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out);
 bool weft_split_has_shared(weft_worker *victim);
+/* A request made for a sleeping worker (seq_cst; see docs/sleep.md). */
+void weft_split_ask_for_sleeper(weft_worker *victim);
 /* Owner side. */
 void weft_split_grow_shared(weft_worker *w, weft_task *head);
 bool weft_split_shrink_shared(weft_worker *w, weft_task *head);
@@ -66,6 +69,8 @@ bool weft_idle_backoff(weft_idle *idle);
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
 /* After making tasks stealable: wake one sleeper if there is any. */
 void weft_wake_for_work(weft_worker *self);
+/* Is any worker asleep that could take work from owner? (seq_cst) */
+bool weft_sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any. */
 void weft_wake_for_external(void);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
@@ -88,6 +93,14 @@ void weft_interrupt_reset(void);
 bool weft_lifecycle_enter(void);
 void weft_lifecycle_exit(void);
 void weft_unpark_all(void);
+/* Readers of the pool's layout from outside it (stats, weft_workers) hold
+ * off start/stop; returns whether it locked (not on a worker). */
+bool weft_lifecycle_hold(void);
+void weft_lifecycle_release(bool held);
+
+/* ---- stats.c ---- */
+/* weft_stats_print for stop, which holds the lifecycle lock. */
+void weft_stats_print_locked(FILE *out);
 
 /* ---- memory.c ---- */
 void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement);

@@ -154,8 +154,17 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     unsigned n = weft_rt.n_workers;
     int kind = slot.kind;
 
+    /* A TOGETHER copy of ours lives in our deque slot at head (untyped
+     * memory like any task's, so the slots below stay non-EMPTY); the
+     * interrupt's frame then starts above it, out of thieves' reach. */
+    weft_task *frame = head;
+    if (kind == KIND_TOGETHER) {
+        if (head == w->end)
+            weft_deque_overflow(w);
+        frame = head + 1;
+    }
     weft_split_saved saved;
-    weft_split_freeze(w, head, &saved);
+    weft_split_freeze(w, frame, &saved);
     if (kind == KIND_NEWFRAME && slot.initiator == NULL) {
         weft_worker *none = NULL;
         /* Relaxed: only elects one executor; barrier 1 orders it. */
@@ -165,22 +174,28 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     arrive_and_wait(&slot.arrived, n); /* barrier 1 */
 
     w->in_interrupt = kind;
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = frame;
     if (kind == KIND_TOGETHER) {
-        weft_task copy;
-        memcpy(copy.payload, slot.task->payload, sizeof copy.payload);
-        atomic_init(&copy.state, slot.wrapper); /* private to this call */
+        weft_task *copy = head;
+        memcpy(copy->payload, slot.task->payload, sizeof copy->payload);
+        /* Relaxed: a private slot of ours (below the frozen frame). */
+        atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
         w->together_depth++;
-        ((weft_wrapper_fn)slot.wrapper)(w, head, &copy);
+        w->together_frame = frame;
+        ((weft_wrapper_fn)slot.wrapper)(w, frame, copy);
         w->together_depth--;
+        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
         /* acq_rel: the last copy to finish sees every copy's effects. */
         if (atomic_fetch_add_explicit(&slot.copies, 1, memory_order_acq_rel) + 1 == n)
             mark_finished();
     } else if (atomic_load_explicit(&slot.executor, memory_order_relaxed) == w) {
         /* Relaxed: elected before barrier 1, which ordered it. */
-        ((weft_wrapper_fn)slot.wrapper)(w, head, slot.task);
+        ((weft_wrapper_fn)slot.wrapper)(w, frame, slot.task);
         mark_finished();
     }
-    help_until_finished(w, head);
+    help_until_finished(w, frame);
+    w->frame_floor = floor;
     w->in_interrupt = KIND_NONE;
 
     arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
@@ -279,6 +294,11 @@ void weft_barrier(void)
     if (!w || w->together_depth == 0)
         weft_fatal("weft_barrier called outside a TOGETHER task (only TOGETHER guarantees "
                    "that every worker reaches it)");
+    /* A task the copy spawned, stolen by this worker while its own copy
+     * waits at a SYNC: that worker would arrive twice. */
+    if (w->frame_floor != w->together_frame)
+        weft_fatal("weft_barrier called from a task stolen during a TOGETHER copy (call it "
+                   "from the copy itself, not from tasks it spawned)");
     unsigned n = weft_rt.n_workers;
     /* Acquire: the generation we wait to change (read before arriving). */
     uint32_t gen = atomic_load_explicit(&user_barrier.generation, memory_order_acquire);

@@ -53,13 +53,25 @@ bool weft_idle_backoff(weft_idle *idle)
     return true;
 }
 
-static _Atomic uint32_t *sleep_counter(int state)
+/* The count a sleeper of this kind is in: the pool's for IDLE and JOIN,
+ * its thief's leap_sleepers for JOIN_LEAP (NULL if it has no thief yet:
+ * then only its task's completion wakes it). */
+static _Atomic uint32_t *sleep_counter(int state, weft_worker *thief)
 {
     if (state == WEFT_SLEEP_IDLE)
         return &weft_rt.sleeping_idle;
     if (state == WEFT_SLEEP_JOIN)
         return &weft_rt.sleeping_join;
-    return NULL; /* JOIN_LEAP sleepers take no general work: not counted */
+    return thief ? &thief->leap_sleepers : NULL;
+}
+
+bool weft_sleepers_want_work_from(weft_worker *owner)
+{
+    /* seq_cst: the "read theirs" of an owner that shared or cleared a
+     * request; pairs with the sleepers' increments (weft_sleep). */
+    return atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&weft_rt.sleeping_join, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0;
 }
 
 /* The sleeper's last look, after announcing itself.  Every read is seq_cst:
@@ -97,25 +109,27 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 {
     weft_runtime *p = &weft_rt;
     if (state == WEFT_SLEEP_JOIN_LEAP) {
-        /* Release: pairs with the acquire fence in grow_shared. */
-        if (thief && atomic_load_explicit(&thief->limit, memory_order_relaxed) != WEFT_SPLITREQ)
-            atomic_store_explicit(&thief->limit, WEFT_SPLITREQ, memory_order_release);
+        if (thief)
+            weft_split_ask_for_sleeper(thief);
         return;
     }
-    for (unsigned i = 0; i < p->n_workers; i++) {
-        weft_worker *v = p->workers[i];
-        /* Release: pairs with the acquire fence in grow_shared, so the owner
-         * that acts on this request sees our sleeper count. */
-        if (v != w && atomic_load_explicit(&v->limit, memory_order_relaxed) != WEFT_SPLITREQ)
-            atomic_store_explicit(&v->limit, WEFT_SPLITREQ, memory_order_release);
-    }
+    for (unsigned i = 0; i < p->n_workers; i++)
+        if (p->workers[i] != w)
+            weft_split_ask_for_sleeper(p->workers[i]);
 }
 
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
-    _Atomic uint32_t *counter = sleep_counter(state);
+    _Atomic uint32_t *counter = sleep_counter(state, thief);
 
-    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair. */
+    /* Relaxed: published by the seq_cst store of the sleep word below, which
+     * a claimer reads (CAS, acquire) before it looks at this. */
+    atomic_store_explicit(&w->leap_thief, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL,
+                          memory_order_relaxed);
+    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
+     * A claimer may decrement our count before we increment it (it saw the
+     * word first): the count is then briefly one low, which only makes a
+     * waker skip a wake-up that our own last look below covers. */
     atomic_store_explicit(&w->sleep_word, (uint32_t)state, memory_order_seq_cst);
     if (counter)
         atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst);
@@ -144,19 +158,25 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 }
 
-/* Claims v if it sleeps in one of the accepted kinds (a bit mask). */
-static bool claim(weft_worker *v, unsigned accept)
+/* Claims v if it sleeps in one of the accepted kinds (a bit mask), and, if
+ * thief is given, only as a leapfrogging joiner of that thief. */
+static bool claim(weft_worker *v, unsigned accept, weft_worker *thief)
 {
-    /* Relaxed peek: the CAS decides. */
+    /* Relaxed peeks: the CAS decides. */
     uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
     if (s == WEFT_AWAKE || !(accept & (1u << s)))
         return false;
-    /* acq_rel: one claimer per sleep; orders our published work before the
-     * sleeper's wake-up. */
-    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
-                                                 memory_order_acq_rel, memory_order_relaxed))
+    if (thief && atomic_load_explicit(&v->leap_thief, memory_order_relaxed) != thief)
         return false;
-    _Atomic uint32_t *counter = sleep_counter((int)s);
+    /* acq_rel: one claimer per sleep; orders our published work before the
+     * sleeper's wake-up, and makes its leap_thief visible to us. */
+    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
+                                                 memory_order_acq_rel, memory_order_acquire))
+        return false;
+    /* Relaxed: ordered by the CAS above (the sleeper wrote it before its
+     * sleep word). */
+    weft_worker *its_thief = atomic_load_explicit(&v->leap_thief, memory_order_relaxed);
+    _Atomic uint32_t *counter = sleep_counter((int)s, its_thief);
     if (counter)
         atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
     weft_futex_wake(&v->sleep_word, 1);
@@ -170,7 +190,7 @@ static void wake_one(weft_worker *self, unsigned accept)
     unsigned start = self ? self->id + 1 : (unsigned)sched_getcpu();
     for (unsigned i = 0; i < n; i++) {
         weft_worker *v = p->workers[(start + i) % n];
-        if (v != self && claim(v, accept)) {
+        if (v != self && claim(v, accept, NULL)) {
             if (self)
                 WEFT_COUNT(self, wakes, 1);
             return;
@@ -181,7 +201,18 @@ static void wake_one(weft_worker *self, unsigned accept)
 void weft_wake_for_work(weft_worker *self)
 {
     weft_runtime *p = &weft_rt;
-    /* seq_cst: the waker's "read theirs" after publishing the work. */
+    /* Joiners asleep waiting for work from us come first: nobody else can
+     * give them any.  seq_cst: the waker's "read theirs" after publishing
+     * the work (the sleeper incremented this count, then looked at us). */
+    if (atomic_load_explicit(&self->leap_sleepers, memory_order_seq_cst) != 0) {
+        for (unsigned i = 0; i < p->n_workers; i++)
+            if (p->workers[i] != self &&
+                claim(p->workers[i], 1u << WEFT_SLEEP_JOIN_LEAP, self)) {
+                WEFT_COUNT(self, wakes, 1);
+                return;
+            }
+    }
+    /* seq_cst: as above, for the pool-wide counts. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0 &&
         atomic_load_explicit(&p->sleeping_join, memory_order_seq_cst) == 0)
         return;
@@ -199,7 +230,7 @@ void weft_wake_for_external(void)
      * (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
-        if (weft_topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE))
+        if (weft_topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
             return;
     wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
@@ -209,7 +240,7 @@ void weft_wake_joiner(weft_worker *victim)
     /* seq_cst: after the thief's seq_cst DONE store (steal.c). */
     uint32_t s = atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst);
     if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP)
-        claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP));
+        claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP), NULL);
 }
 
 void weft_wake_all(void)
@@ -221,5 +252,5 @@ void weft_wake_all(void)
      * (claim's peek is relaxed). */
     atomic_thread_fence(memory_order_seq_cst);
     for (unsigned i = 0; i < p->n_workers; i++)
-        claim(p->workers[i], any);
+        claim(p->workers[i], any, NULL);
 }

@@ -50,6 +50,7 @@ void weft_split_init(weft_worker *w)
 {
     w->o_split = w->end; /* o_allstolen: an empty deque has nothing unstolen */
     w->dq_shared = w->dq;
+    w->frame_floor = w->dq; /* the root frame may join anything above */
     /* Before any thread can see this worker (published by thread creation). */
     atomic_init(&w->ts, WEFT_TS(0, 0));
     atomic_init(&w->allstolen, 1);
@@ -124,6 +125,16 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
     return WEFT_STEAL_NONE; /* line 9 */
 }
 
+/* Line 8 on behalf of a sleeping worker (it will not ask again).  seq_cst,
+ * unlike line 8: pairs with the owner's seq_cst clear-then-count in
+ * clear_splitreq_unless_sleepers, so either the owner sees the sleeper or
+ * the request lands after the owner's clear. */
+void weft_split_ask_for_sleeper(weft_worker *victim)
+{
+    if (atomic_load_explicit(&victim->limit, memory_order_seq_cst) != WEFT_SPLITREQ)
+        atomic_store_explicit(&victim->limit, WEFT_SPLITREQ, memory_order_seq_cst);
+}
+
 /* For a worker about to sleep: does victim have a shared, unstolen task?
  * seq_cst: the sleeper's half of the Dekker pairing in sleep.c. */
 bool weft_split_has_shared(weft_worker *victim)
@@ -150,11 +161,13 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
     if (new_s == o_split) {
         /* Nothing private to share (head == o_split).  The paper clears
          * splitreq anyway; awake thieves will ask again, but a sleeping one
-         * will not, so while anyone sleeps leave the request for the next
-         * push, which will share that task and wake the sleeper. */
-        if (atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_relaxed) == 0 &&
-            atomic_load_explicit(&weft_rt.sleeping_join, memory_order_relaxed) == 0)
-            clear_splitreq(w);
+         * will not, so while anyone sleeps the request stays for the next
+         * push, which will share that task and wake the sleeper.  Clear
+         * first, then count (both seq_cst): a sleeper asking meanwhile is
+         * either counted here or asks after the clear. */
+        atomic_store_explicit(&w->limit, (uintptr_t)w->o_split, memory_order_seq_cst);
+        if (weft_sleepers_want_work_from(w))
+            atomic_store_explicit(&w->limit, WEFT_SPLITREQ, memory_order_relaxed); /* ours */
         return;
     }
 
@@ -201,10 +214,16 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
                 new_s = (t + s) / 2;     /* line 51 */
                 /* line 52: split = new_s.  A plain store is safe: tail >=
                  * split now, so no thief's CAS can succeed until this store.
-                 * Release: it makes [t, new_s) shared again and breaks the
-                 * release sequence of the store that first shared them. */
-                atomic_store_explicit(&w->ts, WEFT_TS(t, new_s), memory_order_release);
+                 * Release (in seq_cst): it makes [t, new_s) shared again and
+                 * breaks the release sequence of the store that first
+                 * shared them. */
+                atomic_store_explicit(&w->ts, WEFT_TS(t, new_s), memory_order_seq_cst);
                 w->o_split = w->dq + new_s; /* line 53 */
+                /* [t, new_s) is stealable again, and a worker may have
+                 * fallen asleep seeing tail > split meanwhile (seq_cst
+                 * above: the waker's half of sleep.c's Dekker pairing). */
+                if (new_s > t)
+                    weft_wake_for_work(w);
             }
             update_limit(w);
             return false;                /* line 54 */
@@ -262,7 +281,7 @@ void weft_split_pop_stolen(weft_worker *w, weft_task *t)
  * caller must run it inline. */
 bool weft_split_sync_slow(weft_worker *w, weft_task *t)
 {
-    if (WEFT_UNLIKELY(t < w->dq))
+    if (WEFT_UNLIKELY(t < w->frame_floor))
         weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
@@ -312,14 +331,19 @@ void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved)
 void weft_split_thaw(weft_worker *w, const weft_split_saved *saved)
 {
     /* After the interrupt's last barrier no thief is in a steal on this
-     * deque's frame.  Release: re-shares the old tasks (a new release
-     * sequence for thieves that steal them now).  A thief holding the old
+     * deque's frame.  Release (in seq_cst): re-shares the old tasks (a new
+     * release sequence for thieves that steal them now).  A thief holding the old
      * (t,s) from before the freeze may succeed now: that is correct, the
      * state is exactly what it read. */
-    atomic_store_explicit(&w->ts, saved->ts, memory_order_release);
+    atomic_store_explicit(&w->ts, saved->ts, memory_order_seq_cst);
     atomic_store_explicit(&w->allstolen, saved->allstolen, memory_order_relaxed);
     w->o_split = saved->o_split;
     update_limit(w);
+    /* A worker that left the interrupt first may have gone to sleep before
+     * these tasks were stealable again (seq_cst store above: the waker's
+     * half of the Dekker pairing). */
+    if (WEFT_TS_TAIL(saved->ts) < WEFT_TS_SPLIT(saved->ts))
+        weft_wake_for_work(w);
 }
 
 WEFT_NORETURN void weft_deque_overflow(weft_worker *w)

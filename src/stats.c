@@ -25,7 +25,7 @@ static void read_worker(const weft_worker *w, weft_stats *s)
 }
 #endif
 
-int weft_stats_get(weft_stats *out)
+static int stats_get_locked(weft_stats *out)
 {
     memset(out, 0, sizeof *out);
 #if WEFT_STATS
@@ -51,9 +51,18 @@ int weft_stats_get(weft_stats *out)
 #endif
 }
 
+int weft_stats_get(weft_stats *out)
+{
+    bool held = weft_lifecycle_hold();
+    int r = stats_get_locked(out);
+    weft_lifecycle_release(held);
+    return r;
+}
+
 void weft_stats_reset(void)
 {
 #if WEFT_STATS
+    bool held = weft_lifecycle_hold();
     weft_runtime *p = &weft_rt;
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_counters *c = &p->workers[i]->ctr;
@@ -71,10 +80,11 @@ void weft_stats_reset(void)
         Z(peak_depth);
 #undef Z
     }
+    weft_lifecycle_release(held);
 #endif
 }
 
-void weft_stats_print(FILE *out)
+void weft_stats_print_locked(FILE *out)
 {
 #if WEFT_STATS
     weft_runtime *p = &weft_rt;
@@ -92,7 +102,7 @@ void weft_stats_print(FILE *out)
                 (unsigned long long)s.wakes, (unsigned long long)s.peak_depth);
     }
     weft_stats t;
-    weft_stats_get(&t);
+    stats_get_locked(&t);
     fprintf(out, "%-6s %14llu %10llu %12llu %10llu %12llu %10llu %10llu %8llu %8llu %8llu\n", "total",
             (unsigned long long)t.tasks, (unsigned long long)t.steals,
             (unsigned long long)t.steal_fails, (unsigned long long)t.leaps,
@@ -102,4 +112,11 @@ void weft_stats_print(FILE *out)
 #else
     fprintf(out, "weft: counters not compiled in (configure with -DWEFT_STATS=ON)\n");
 #endif
+}
+
+void weft_stats_print(FILE *out)
+{
+    bool held = weft_lifecycle_hold();
+    weft_stats_print_locked(out);
+    weft_lifecycle_release(held);
 }

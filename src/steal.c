@@ -34,9 +34,12 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     uintptr_t wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
     /* STOLEN(w): tells the joiner whom to leapfrog.  Relaxed: the joiner
      * needs only the value; our worker struct was published at start. */
-    atomic_store_explicit(&t->state, (uintptr_t)w | WEFT_STATE_STOLEN_BIT, memory_order_relaxed);
+    atomic_store_explicit(&t->state, WEFT_STATE_STOLEN(w), memory_order_relaxed);
 
+    weft_task *floor = w->frame_floor; /* a SYNC below head is misuse */
+    w->frame_floor = head;
     ((weft_wrapper_fn)wrapper)(w, head, t);
+    w->frame_floor = floor;
 
     /* Release: the result written by the wrapper is visible to the joiner
      * that reads DONE with acquire.  seq_cst: Dekker with a joiner going to
@@ -56,9 +59,13 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
         else
             WEFT_COUNT(w, steals, 1);
         /* More shared work is left: wake another sleeper to take it (the
-         * wake-up cascades as long as work is there). */
+         * wake-up cascades as long as work is there).  We took the last
+         * shared task: if others sleep, ask the victim on their behalf for
+         * more, as an awake thief would (sleepers ask only once). */
         if (r == WEFT_STEAL_OK_MORE)
             weft_wake_for_work(w);
+        else if (weft_sleepers_want_work_from(victim))
+            weft_split_ask_for_sleeper(victim);
         run_stolen(w, head, victim, t);
         return true;
     }
@@ -87,8 +94,8 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
         if (s == WEFT_STATE_DONE)
             return;
         weft_worker *thief = NULL;
-        if (s & WEFT_STATE_STOLEN_BIT) {
-            thief = (weft_worker *)(s & ~WEFT_STATE_STOLEN_BIT);
+        if (WEFT_STATE_IS_STOLEN(s)) {
+            thief = WEFT_STATE_THIEF(s);
             if (weft_steal_and_run(w, head, thief, true)) {
                 weft_idle_reset(&idle);
                 continue;

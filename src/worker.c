@@ -140,11 +140,30 @@ weft_worker *weft_self_checked(void)
     return w;
 }
 
+bool weft_lifecycle_hold(void)
+{
+    /* On a worker the pool cannot go away: stop waits for every RUN. */
+    if (weft_tls_worker)
+        return false;
+    pthread_mutex_lock(&lifecycle_lock);
+    return true;
+}
+
+void weft_lifecycle_release(bool held)
+{
+    if (held)
+        pthread_mutex_unlock(&lifecycle_lock);
+}
+
 unsigned weft_workers(void)
 {
-    /* Relaxed: a snapshot. */
+    bool held = weft_lifecycle_hold();
+    /* Relaxed: start/stop are excluded by the lock (or by our being a
+     * worker); this only reads the state they left. */
     uint64_t v = atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed);
-    return (v >> 32) == WEFT_RT_RUNNING ? weft_rt.n_workers : 0;
+    unsigned n = (v >> 32) == WEFT_RT_RUNNING ? weft_rt.n_workers : 0;
+    weft_lifecycle_release(held);
+    return n;
 }
 
 /* The deque keeps every slot below head non-EMPTY and every slot from head
@@ -545,7 +564,7 @@ int weft_stop(void)
     stop_threads(p->n_workers);
     const char *print = getenv("WEFT_STATS");
     if (print && strcmp(print, "1") == 0)
-        weft_stats_print(stderr);
+        weft_stats_print_locked(stderr);
     weft_overflow_handler_remove();
     free_workers();
     weft_topology_destroy();
@@ -584,6 +603,11 @@ int weft_suspend(void)
 int weft_resume(void)
 {
     weft_runtime *p = &weft_rt;
+    if (weft_tls_worker) {
+        weft_warn("weft_resume called from inside a worker (the pool is not suspended while "
+                  "a task runs)");
+        return EDEADLK;
+    }
     pthread_mutex_lock(&lifecycle_lock);
     /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
     if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {

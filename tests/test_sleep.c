@@ -95,6 +95,84 @@ WEFT_TASK_0(int, parent)
     return WEFT_SYNC(slow_child);
 }
 
+static void nap_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Leaves that nap: they need no CPU, so on 2 cores every worker that is
+ * awake can run one at the same time, and which workers ran leaves shows
+ * who was woken. */
+WEFT_TASK_1(int, nap_leaf, unsigned, ms)
+{
+    atomic_fetch_add(&ran_on[weft_worker_id(weft_w) % 64], 1);
+    nap_ms(ms);
+    return 1;
+}
+
+/* One long task first (it takes the only shared slot and the one sleeper
+ * the push wakes), then short ones: the other sleepers asked the root's
+ * worker once, before they slept; the thief that takes the long task must
+ * renew that request for them, or they sleep through all of it. */
+WEFT_TASK_0(int, long_then_short)
+{
+    WEFT_SPAWN(nap_leaf, 300);
+    for (int i = 0; i < 7; i++)
+        WEFT_SPAWN(nap_leaf, 60);
+    int sum = 0;
+    for (int i = 0; i < 8; i++)
+        sum += WEFT_SYNC(nap_leaf);
+    return sum;
+}
+
+/* Runs on a thief while its victim `joiner` is blocked at SYNC(work_later):
+ * waits until the joiner sleeps, then makes work the joiner can take (a
+ * leapfrogging joiner only from us). */
+WEFT_TASK_1(int, work_later, unsigned, joiner)
+{
+    atomic_store(&child_started, 1);
+    weft_worker *v = weft_rt.workers[joiner];
+    double end = now_s() + 10.0;
+    while (now_s() < end) {
+        uint32_t s = atomic_load(&v->sleep_word);
+        if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP) {
+            atomic_store(&joiner_seen_sleeping, 1);
+            break;
+        }
+    }
+    for (int i = 0; i < 8; i++)
+        WEFT_SPAWN(nap_leaf, 50);
+    int sum = 0;
+    for (int i = 0; i < 8; i++)
+        sum += WEFT_SYNC(nap_leaf);
+    return sum;
+}
+static _Atomic unsigned root_worker;
+WEFT_TASK_0(int, join_then_help)
+{
+    atomic_store(&root_worker, weft_worker_id(weft_w));
+    atomic_store(&child_started, 0);
+    WEFT_SPAWN(work_later, weft_worker_id(weft_w));
+    while (!atomic_load(&child_started))
+        sched_yield();
+    return WEFT_SYNC(work_later);
+}
+
+static unsigned workers_that_ran(unsigned n)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n && i < 64; i++)
+        k += atomic_load(&ran_on[i]) > 0;
+    return k;
+}
+
+static void clear_ran_on(void)
+{
+    for (int i = 0; i < 64; i++)
+        atomic_store(&ran_on[i], 0);
+}
+
 int main(void)
 {
     for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
@@ -123,6 +201,26 @@ int main(void)
             atomic_store(&joiner_seen_sleeping, 0);
             CHECK(WEFT_RUN(parent) == 99, "join result");
             CHECK(atomic_load(&joiner_seen_sleeping), "the blocked joiner never slept");
+        }
+        if (n >= 3) {
+            /* Sleepers beyond the first are woken for the short tasks. */
+            CHECK(eventually(all_asleep, 10.0), "asleep again");
+            clear_ran_on();
+            CHECK(WEFT_RUN(long_then_short) == 8, "long then short");
+            CHECK(workers_that_ran(n) >= 3,
+                  "only %u workers ran the 8 napping tasks: sleepers were not asked for",
+                  workers_that_ran(n));
+        }
+        if (n == 2) {
+            /* A joiner asleep at a blocked SYNC wakes for its thief's new
+             * work (leapfrogging or not) instead of sleeping through it. */
+            clear_ran_on();
+            atomic_store(&joiner_seen_sleeping, 0);
+            CHECK(WEFT_RUN(join_then_help) == 8, "join then help");
+            CHECK(atomic_load(&joiner_seen_sleeping), "the blocked joiner never slept");
+            unsigned j = atomic_load(&root_worker);
+            CHECK(atomic_load(&ran_on[j]) >= 1,
+                  "the sleeping joiner (worker %u) ran none of its thief's 8 tasks", j);
         }
         CHECK(weft_stop() == 0, "stop");
         printf("ok: sleep and wake at %u workers\n", n);

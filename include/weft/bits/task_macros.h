@@ -78,6 +78,15 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
 
 /* ---- templates ---- */
 
+/* A descriptor on the caller's stack (RUN and friends): a union, so that it
+ * is both a weft_task for the runtime and a NAME_frame for the task code
+ * without type punning. */
+#define WEFT_STACK_TASK_(NAME, var)                                                           \
+    union {                                                                                   \
+        weft_task task;                                                                       \
+        NAME##_frame frame;                                                                   \
+    } var
+
 /* What every task has, whatever its result: the frame layout check, the
  * prototypes, SPAWN and the any-thread entry points that discard or keep
  * the result in the frame. */
@@ -99,10 +108,10 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
     }                                                                                         \
     static inline WEFT_UNUSED void NAME##_TOGETHER(WEFT_PARAMS_##N TYPES)                     \
     {                                                                                         \
-        weft_task task_;                                                                      \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)&task_;                                 \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
         WEFT_STORE_##N(f)                                                                     \
-        weft_together_task(&task_, (uintptr_t)&NAME##_WRAP);                                  \
+        weft_together_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
     }
 
 #define WEFT_DECL_(RT, NAME, N, TYPES)                                                        \
@@ -124,18 +133,18 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
     }                                                                                         \
     static inline WEFT_UNUSED RT NAME##_RUN(WEFT_PARAMS_##N TYPES)                            \
     {                                                                                         \
-        weft_task task_;                                                                      \
-        NAME##_frame *f = (NAME##_frame *)&task_;                                             \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f = &u_.frame;                                                          \
         WEFT_STORE_##N(f)                                                                     \
-        weft_run_task(&task_, (uintptr_t)&NAME##_WRAP);                                       \
+        weft_run_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                     \
         return f->d.res;                                                                      \
     }                                                                                         \
     static inline WEFT_UNUSED RT NAME##_NEWFRAME(WEFT_PARAMS_##N TYPES)                       \
     {                                                                                         \
-        weft_task task_;                                                                      \
-        NAME##_frame *f = (NAME##_frame *)&task_;                                             \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f = &u_.frame;                                                          \
         WEFT_STORE_##N(f)                                                                     \
-        weft_newframe_task(&task_, (uintptr_t)&NAME##_WRAP);                                  \
+        weft_newframe_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
         return f->d.res;                                                                      \
     }
 
@@ -156,17 +165,17 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
     }                                                                                         \
     static inline WEFT_UNUSED void NAME##_RUN(WEFT_PARAMS_##N TYPES)                          \
     {                                                                                         \
-        weft_task task_;                                                                      \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)&task_;                                 \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
         WEFT_STORE_##N(f)                                                                     \
-        weft_run_task(&task_, (uintptr_t)&NAME##_WRAP);                                       \
+        weft_run_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                     \
     }                                                                                         \
     static inline WEFT_UNUSED void NAME##_NEWFRAME(WEFT_PARAMS_##N TYPES)                     \
     {                                                                                         \
-        weft_task task_;                                                                      \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)&task_;                                 \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
         WEFT_STORE_##N(f)                                                                     \
-        weft_newframe_task(&task_, (uintptr_t)&NAME##_WRAP);                                  \
+        weft_newframe_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
     }
 
 /* The definition: the wrapper, then the head of NAME_CALL; the user's body

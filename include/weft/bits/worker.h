@@ -31,8 +31,9 @@
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define WEFT_UNUSED __attribute__((unused))
 #define WEFT_NORETURN __attribute__((noreturn))
-/* Wrappers are stored in the descriptor's state word, whose odd values
- * mean "stolen"; 4-byte alignment keeps their low bits clear even at -Os. */
+/* Wrappers are stored in the descriptor's state word, where low bits 10
+ * mean "stolen"; 4-byte alignment keeps bit 1 of their address clear even
+ * at -Os (bit 0 may be set: ARM Thumb function pointers). */
 #define WEFT_WRAPPER_ALIGN __attribute__((aligned(4)))
 
 struct weft_worker;
@@ -52,11 +53,16 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
 /* Values of weft_task.state:
  *   EMPTY      slot unused; every slot at or above the owner's head is EMPTY
  *   TASK(f)    the wrapper address f: spawned, not (yet) stolen
- *   STOLEN(w)  thief worker address | 1: being run by thief w
- *   DONE       stolen and completed; the result is in the payload */
+ *   STOLEN(w)  thief worker address | 2 (low bits 10): being run by thief w
+ *   DONE       stolen and completed; the result is in the payload
+ * Wrapper addresses end in 00, or 01 on ARM Thumb; worker structs are
+ * cache-line aligned; so the four kinds never collide. */
 #define WEFT_STATE_EMPTY ((uintptr_t)0)
-#define WEFT_STATE_DONE ((uintptr_t)2)
-#define WEFT_STATE_STOLEN_BIT ((uintptr_t)1)
+#define WEFT_STATE_DONE ((uintptr_t)3)
+#define WEFT_STATE_STOLEN_TAG ((uintptr_t)2)
+#define WEFT_STATE_IS_STOLEN(s) (((s) & 3u) == WEFT_STATE_STOLEN_TAG)
+#define WEFT_STATE_STOLEN(thief) ((uintptr_t)(thief) | WEFT_STATE_STOLEN_TAG)
+#define WEFT_STATE_THIEF(s) ((struct weft_worker *)((s) & ~(uintptr_t)3))
 
 /* weft_worker.limit when a thief has asked the owner to share: above every
  * slot address, so SPAWN's and SYNC's single comparison fails. */
@@ -101,6 +107,11 @@ typedef struct weft_worker {
 
     /* ---- line 3: sleeping (see src/sleep.c) ---- */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
+    /* Joiners asleep in pure-leapfrog mode waiting for work from this
+     * worker (their thief); it wakes one when it shares. */
+    _Atomic uint32_t leap_sleepers;
+    /* While this worker sleeps as such a joiner: its thief. */
+    _Atomic(struct weft_worker *) leap_thief;
 
 #if WEFT_STATS
     _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
@@ -111,8 +122,10 @@ typedef struct weft_worker {
     uint64_t seen_interrupt;     /* generation of the last interrupt served */
     int in_interrupt;            /* kind of interrupt being served, 0 if none */
     unsigned together_depth;     /* > 0 while running its own TOGETHER copy */
+    struct weft_task *together_frame; /* the frame that copy runs in */
     void *stack_lo, *stack_hi;   /* usable stack (for overflow reports) */
     void *guard_lo, *guard_hi;   /* stack guard region */
+    weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
 } weft_worker;
 
