@@ -182,7 +182,6 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         /* Relaxed: a private slot of ours (below the frozen frame). */
         atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
         w->together_depth++;
-        w->together_frame = frame;
         ((weft_wrapper_fn)slot.wrapper)(w, frame, copy);
         w->together_depth--;
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
@@ -292,13 +291,9 @@ void weft_barrier(void)
 {
     weft_worker *w = weft_tls_worker;
     if (!w || w->together_depth == 0)
-        weft_fatal("weft_barrier called outside a TOGETHER task (only TOGETHER guarantees "
-                   "that every worker reaches it)");
-    /* A task the copy spawned, stolen by this worker while its own copy
-     * waits at a SYNC: that worker would arrive twice. */
-    if (w->frame_floor != w->together_frame)
-        weft_fatal("weft_barrier called from a task stolen during a TOGETHER copy (call it "
-                   "from the copy itself, not from tasks it spawned)");
+        weft_fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
+                   "spawned and another worker stole (only the copies themselves are sure to "
+                   "reach it once on every worker)");
     unsigned n = weft_rt.n_workers;
     /* Acquire: the generation we wait to change (read before arriving). */
     uint32_t gen = atomic_load_explicit(&user_barrier.generation, memory_order_acquire);

@@ -37,9 +37,12 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     atomic_store_explicit(&t->state, WEFT_STATE_STOLEN(w), memory_order_relaxed);
 
     weft_task *floor = w->frame_floor; /* a SYNC below head is misuse */
+    unsigned together = w->together_depth; /* a stolen task is not our copy */
     w->frame_floor = head;
+    w->together_depth = 0;
     ((weft_wrapper_fn)wrapper)(w, head, t);
     w->frame_floor = floor;
+    w->together_depth = together;
 
     /* Release: the result written by the wrapper is visible to the joiner
      * that reads DONE with acquire.  seq_cst: Dekker with a joiner going to

@@ -185,7 +185,7 @@ int main(void)
     test_yield(1);
     test_yield(3);
     expect_death(nested_child, "interrupts do not nest", "TOGETHER inside TOGETHER");
-    expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER task",
+    expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER copy",
                  "barrier outside TOGETHER");
     return 0;
 }

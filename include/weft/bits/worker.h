@@ -121,8 +121,7 @@ typedef struct weft_worker {
     _Alignas(WEFT_CACHE_LINE) uint64_t rng;
     uint64_t seen_interrupt;     /* generation of the last interrupt served */
     int in_interrupt;            /* kind of interrupt being served, 0 if none */
-    unsigned together_depth;     /* > 0 while running its own TOGETHER copy */
-    struct weft_task *together_frame; /* the frame that copy runs in */
+    unsigned together_depth;     /* > 0 while running its own TOGETHER copy (not a stolen task) */
     void *stack_lo, *stack_hi;   /* usable stack (for overflow reports) */
     void *guard_lo, *guard_hi;   /* stack guard region */
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
