@@ -71,7 +71,9 @@ WEFT_TASK_2(int, late_parallelism, unsigned, leaves, unsigned, us)
 /* The joiner/thief pair. */
 static atomic_int child_started;
 static atomic_int joiner_seen_sleeping;
-WEFT_TASK_1(int, slow_child, unsigned, victim)
+/* Run by the thief: waits (at most 10 s) until its victim sleeps at the
+ * blocked SYNC, and records that it did. */
+static void wait_for_joiner_to_sleep(unsigned victim)
 {
     atomic_store(&child_started, 1);
     weft_worker *v = weft_rt.workers[victim];
@@ -80,9 +82,13 @@ WEFT_TASK_1(int, slow_child, unsigned, victim)
         uint32_t s = atomic_load(&v->sleep_word);
         if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP) {
             atomic_store(&joiner_seen_sleeping, 1);
-            break;
+            return;
         }
     }
+}
+WEFT_TASK_1(int, slow_child, unsigned, victim)
+{
+    wait_for_joiner_to_sleep(victim);
     return 99;
 }
 WEFT_TASK_0(int, parent)
@@ -131,16 +137,7 @@ WEFT_TASK_0(int, long_then_short)
  * leapfrogging joiner only from us). */
 WEFT_TASK_1(int, work_later, unsigned, joiner)
 {
-    atomic_store(&child_started, 1);
-    weft_worker *v = weft_rt.workers[joiner];
-    double end = now_s() + 10.0;
-    while (now_s() < end) {
-        uint32_t s = atomic_load(&v->sleep_word);
-        if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP) {
-            atomic_store(&joiner_seen_sleeping, 1);
-            break;
-        }
-    }
+    wait_for_joiner_to_sleep(joiner);
     for (int i = 0; i < 8; i++)
         WEFT_SPAWN(nap_leaf, 50);
     int sum = 0;
