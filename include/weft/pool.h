@@ -41,7 +41,9 @@
  *     until the function returns.
  *   - weft_pool_push, weft_pool_worker_id and weft_pool_workers take the
  *     ctx passed to the process function and may only be called from that
- *     call (same thread, before it returns).
+ *     call (same thread, before it returns); elsewhere (another thread, the
+ *     split function, after the run) they report an invalid ctx and do
+ *     not touch it.
  *   - Items are copied by value (item_size bytes) into and out of the
  *     queues; what they point to is the caller's business.
  *

@@ -176,7 +176,6 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
         w->id = i;
         w->pool = p;
         w->rng = 0x9E3779B97F4A7C15ull * (i + 1) | 1;
-        w->ctx.magic = POOL_CTX_MAGIC;
         w->ctx.w = w;
         w->item = calloc(p->words, sizeof(uint64_t));
         if (p->half)

@@ -25,7 +25,6 @@
 
 #define POOL_LINE 64
 #define POOL_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
-#define POOL_CTX_MAGIC 0x706f6f6cu /* "pool" */
 
 typedef struct pool pool;
 typedef struct pool_worker pool_worker;
@@ -128,8 +127,9 @@ void pool_ebr_collect(pool_worker *owner);
 void pool_ebr_drain(pool_worker *w);
 
 /* ---- the pool ---- */
+/* What the process function receives: only its address matters (it
+ * identifies the worker; see ctx_worker in worker.c). */
 struct weft_pool_ctx {
-    uint32_t magic;
     pool_worker *w;
 };
 
@@ -149,6 +149,7 @@ struct pool_worker {
     uint64_t rng;
     unsigned since_fence;  /* items since the last periodic fence */
     weft_pool_ctx ctx;
+    bool in_fn;            /* inside the process function (push is allowed) */
     uint64_t *item;        /* the item being processed (words) */
     /* Overflow stack (WEFT_POOL_OVERFLOW_SPILL). */
     uint64_t *spill;

@@ -97,9 +97,9 @@ static pq_result central_steal(pq *q, uint64_t *item, pool_worker *thief)
 static size_t central_size(pq *q_)
 {
     pq_central *q = (pq_central *)q_;
-    /* Acquire: pairs with nothing in particular (the items are under the
-     * mutex); at termination every owner's last update happens before the
-     * checker's read through the idle set's release/acquire chain. */
+    /* Acquire (more than needed: the items are under the mutex): at
+     * termination every owner's last update happens before the checker's
+     * read through the idle set's release/acquire chain. */
     return atomic_load_explicit(&q->count, memory_order_acquire);
 }
 

@@ -103,6 +103,10 @@ static inline bool local_take(pool_worker *w, uint64_t *item)
         unsigned words = w->pool->words;
         w->spill_n--;
         memcpy(item, w->spill + w->spill_n * words, words * sizeof(uint64_t));
+        /* seq_cst fence: as in the fenced queues' take, our pushes before
+         * the sleeper count that maybe_wake reads (Dekker with a sleeper's
+         * announcement); spilling is the rare overflow path. */
+        atomic_thread_fence(memory_order_seq_cst);
         return true;
     }
     return w->pool->ops->take(w->q, item, w);
@@ -172,7 +176,7 @@ static inline void maybe_wake(pool_worker *w, size_t min)
 
 static int push_misuse(const weft_pool_ctx *ctx, const void *item)
 {
-    if (pool_tls == NULL)
+    if (pool_tls == NULL || !pool_tls->in_fn)
         weft_warn("weft_pool_push: called outside a pool's process function");
     else if (ctx == NULL || ctx != &pool_tls->ctx)
         weft_warn("weft_pool_push: ctx is not the context of the calling process function");
@@ -184,7 +188,7 @@ static int push_misuse(const weft_pool_ctx *ctx, const void *item)
 int weft_pool_push(weft_pool_ctx *ctx, const void *item)
 {
     pool_worker *w = pool_tls;
-    if (WEFT_UNLIKELY(w == NULL || ctx != &w->ctx || item == NULL))
+    if (WEFT_UNLIKELY(w == NULL || ctx != &w->ctx || !w->in_fn || item == NULL))
         return push_misuse(ctx, item);
     pool *p = w->pool;
     uint64_t buf[POOL_MAX_WORDS];
@@ -201,18 +205,25 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
     return 0;
 }
 
+/* The calling thread's worker if ctx is its context and its process
+ * function is running; NULL otherwise (ctx is not dereferenced: a ctx kept
+ * past its run points to freed memory). */
+static pool_worker *ctx_worker(const weft_pool_ctx *ctx)
+{
+    pool_worker *w = pool_tls;
+    return w != NULL && ctx == &w->ctx && w->in_fn ? w : NULL;
+}
+
 unsigned weft_pool_worker_id(const weft_pool_ctx *ctx)
 {
-    if (ctx == NULL || ctx->magic != POOL_CTX_MAGIC)
-        return UINT32_MAX;
-    return ctx->w->id;
+    pool_worker *w = ctx_worker(ctx);
+    return w ? w->id : UINT32_MAX;
 }
 
 unsigned weft_pool_workers(const weft_pool_ctx *ctx)
 {
-    if (ctx == NULL || ctx->magic != POOL_CTX_MAGIC)
-        return 0;
-    return ctx->w->pool->n;
+    pool_worker *w = ctx_worker(ctx);
+    return w ? w->pool->n : 0;
 }
 
 /* ---- termination ---- */
@@ -462,7 +473,9 @@ void pool_worker_loop(pool_worker *w)
                 continue;
         }
         w->ctr.processed++;
+        w->in_fn = true;
         p->fn(&w->ctx, item, p->arg);
+        w->in_fn = false;
         if (half)
             pool_poll_requests(w);
         if (WEFT_UNLIKELY(++w->since_fence == FENCE_EVERY)) {

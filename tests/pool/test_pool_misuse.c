@@ -114,8 +114,11 @@ static void do_push_misuse(void *arg)
     cfg.workers = 1;
     uint64_t x = 0;
     CHECK(weft_pool_run(&cfg, &x, 1, misuse_fn, NULL, NULL) == 0, "run");
-    /* After the run the context is dead. */
+    /* After the run the context is dead (its memory is freed: the calls
+     * must not read it, which ASan checks in CI). */
     push_results[3] = weft_pool_push(saved_ctx, &x);
+    CHECK(weft_pool_worker_id(saved_ctx) == UINT32_MAX && weft_pool_workers(saved_ctx) == 0,
+          "a dead ctx is invalid");
 }
 
 int main(void)
