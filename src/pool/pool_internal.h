@@ -113,6 +113,13 @@ static inline _Atomic uint64_t *pq_ring_slot(pq_ring *r, uint64_t index, unsigne
 }
 /* Frees a ring and every ring linked behind it. */
 void pq_ring_free_list(pq_ring *r);
+/* Growth of the idempotent queues: a ring of twice the capacity holding
+ * positions [lo, hi) of *own at the same positions, published to thieves
+ * through *shared; the old ring goes on *retired (a thief may still read
+ * it) until the run ends.  False, changing nothing, at max_cap or without
+ * memory. */
+bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired, uint64_t lo,
+                    uint64_t hi, size_t max_cap, unsigned words);
 /* Rounds up to a power of two (at least 2). */
 size_t pq_pow2(size_t n);
 

@@ -71,6 +71,28 @@ pq_ring *pq_ring_new(size_t cap, unsigned words)
     return r;
 }
 
+bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired, uint64_t lo,
+                    uint64_t hi, size_t max_cap, unsigned words)
+{
+    pq_ring *old = *own;
+    if (old->cap >= max_cap)
+        return false;
+    pq_ring *fresh = pq_ring_new(old->cap * 2, words);
+    if (fresh == NULL)
+        return false;
+    for (uint64_t i = lo; i != hi; i++) {
+        uint64_t tmp[POOL_MAX_WORDS];
+        pq_slot_load(pq_ring_slot(old, i, words), tmp, words);
+        pq_slot_store(pq_ring_slot(fresh, i, words), tmp, words);
+    }
+    /* Release: the copied slots before the pointer (thieves acquire it). */
+    atomic_store_explicit(shared, fresh, memory_order_release);
+    *own = fresh;
+    old->next = *retired;
+    *retired = old;
+    return true;
+}
+
 void pq_ring_free_list(pq_ring *r)
 {
     while (r != NULL) {

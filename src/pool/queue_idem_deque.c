@@ -73,24 +73,8 @@ static void deque_destroy(pq *q_)
 
 static bool deque_grow(pq_deque *q, uint32_t h, uint32_t s)
 {
-    unsigned words = q->base.words;
-    pq_ring *old = q->ring_own;
-    if (old->cap >= DE_MAX_CAP)
-        return false;
-    pq_ring *fresh = pq_ring_new(old->cap * 2, words);
-    if (fresh == NULL)
-        return false;
-    for (uint32_t i = 0; i < s; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(pq_ring_slot(old, h + i, words), tmp, words);
-        pq_slot_store(pq_ring_slot(fresh, h + i, words), tmp, words);
-    }
-    /* Release: the copied slots before the pointer (thieves acquire it). */
-    atomic_store_explicit(&q->ring, fresh, memory_order_release);
-    q->ring_own = fresh;
-    old->next = q->retired;
-    q->retired = old;
-    return true;
+    return pq_ring_double(&q->ring, &q->ring_own, &q->retired, h, (uint64_t)h + s, DE_MAX_CAP,
+                          q->base.words);
 }
 
 static bool deque_push(pq *q_, const uint64_t *item, pool_worker *self)

@@ -71,24 +71,7 @@ static void lifo_destroy(pq *q_)
 
 static bool lifo_grow(pq_lifo *q, uint32_t t)
 {
-    unsigned words = q->base.words;
-    pq_ring *old = q->ring_own;
-    if (old->cap >= LIFO_MAX_CAP)
-        return false;
-    pq_ring *fresh = pq_ring_new(old->cap * 2, words);
-    if (fresh == NULL)
-        return false;
-    for (uint32_t i = 0; i < t; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(pq_ring_slot(old, i, words), tmp, words);
-        pq_slot_store(pq_ring_slot(fresh, i, words), tmp, words);
-    }
-    /* Release: the copied slots before the pointer (thieves acquire it). */
-    atomic_store_explicit(&q->ring, fresh, memory_order_release);
-    q->ring_own = fresh;
-    old->next = q->retired;
-    q->retired = old;
-    return true;
+    return pq_ring_double(&q->ring, &q->ring_own, &q->retired, 0, t, LIFO_MAX_CAP, q->base.words);
 }
 
 static bool lifo_push(pq *q_, const uint64_t *item, pool_worker *self)
