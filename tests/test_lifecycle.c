@@ -249,6 +249,21 @@ static void deque_overflow_child(void)
     weft_start(2, 64, 0);
     WEFT_RUN(spawn_forever, 65);
 }
+/* A SYNC in a task entered with RUN on a worker, with nothing spawned in
+ * it: the slot below belongs to the caller's frame (a pfib of the same
+ * type, so only the frame check can tell). */
+WEFT_TASK_0(long, sync_without_spawn) { return WEFT_SYNC(pfib); }
+WEFT_TASK_0(long, spawn_then_run_unmatched)
+{
+    WEFT_SPAWN(pfib, 10);
+    long r = WEFT_RUN(sync_without_spawn);
+    return r + WEFT_SYNC(pfib);
+}
+static void sync_below_frame_child(void)
+{
+    weft_start(1, 0, 0);
+    WEFT_RUN(spawn_then_run_unmatched);
+}
 
 int main(void)
 {
@@ -265,5 +280,7 @@ int main(void)
     expect_death(me_outside_child, "not a weft worker", "WEFT_ME outside the pool");
     expect_death(stack_overflow_child, "stack overflow on worker 0 (its stack is", "stack overflow");
     expect_death(deque_overflow_child, "task deque overflow on worker", "deque overflow");
+    expect_death(sync_below_frame_child, "without a matching SPAWN",
+                 "SYNC below the frame of a RUN on a worker");
     return 0;
 }
