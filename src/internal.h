@@ -56,6 +56,11 @@ enum {
     WEFT_SLEEP_JOIN = 2,      /* blocked at a SYNC, accepts any stolen work */
     WEFT_SLEEP_JOIN_LEAP = 3, /* blocked at a SYNC, leapfrog only */
 };
+/* A sleep word holds the kind in its low two bits and, for JOIN_LEAP, the
+ * thief's id + 1 above them: one CAS then checks both, and the claimer
+ * knows whose count the sleeper is in. */
+#define WEFT_SLEEP_KIND(word) ((int)((word) & 3u))
+#define WEFT_SLEEP_WORD(kind, thief) ((uint32_t)(kind) | ((thief) ? ((thief)->id + 1u) << 2 : 0u))
 typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;
@@ -69,6 +74,8 @@ bool weft_idle_backoff(weft_idle *idle);
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
 /* After making tasks stealable: wake one sleeper if there is any. */
 void weft_wake_for_work(weft_worker *self);
+/* The same when self saw shared tasks left on owner's deque. */
+void weft_wake_for_work_of(weft_worker *owner, weft_worker *self);
 /* Is any worker asleep that could take work from owner? (seq_cst) */
 bool weft_sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any. */
@@ -93,9 +100,11 @@ void weft_interrupt_reset(void);
 bool weft_lifecycle_enter(void);
 void weft_lifecycle_exit(void);
 void weft_unpark_all(void);
-/* Readers of the pool's layout from outside it (stats, weft_workers) hold
- * off start/stop; returns whether it locked (not on a worker). */
-bool weft_lifecycle_hold(void);
+/* Readers of the pool's layout (stats, weft_workers): true if the pool runs
+ * and will until weft_lifecycle_release(*held).  Never blocks, so a task
+ * that stop or suspend waits for may call it (on a worker, or through
+ * another thread), and so may a signal handler. */
+bool weft_lifecycle_hold(bool *held);
 void weft_lifecycle_release(bool held);
 
 /* ---- stats.c ---- */

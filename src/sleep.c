@@ -3,8 +3,8 @@
  * The design note is docs/sleep.md; in short:
  *
  * A worker that found nothing for idle_spin_us announces itself (its
- * sleep_word = the kind of sleep, then a per-kind sleeper count + 1), asks
- * every other worker to share work (splitreq, release), checks once more for
+ * sleep_word = the kind of sleep, then a sleeper count + 1), asks the
+ * workers it could take work from to share (splitreq), checks once more for
  * anything to do, and only then waits on its futex word.  Whoever creates
  * something to do -- new shared tasks (grow_shared, the push after
  * allstolen), an external RUN, an interrupt, stop, the completion of a task
@@ -14,9 +14,11 @@
  *
  * A worker sleeping with private tasks of other workers pending is woken by
  * its own request: the owner's next push or pop sees splitreq, shares half
- * its private tasks (grow_shared) and wakes a sleeper.  The owner reads the
- * sleeper count after an acquire fence that pairs with the release store of
- * the request, so it cannot miss the sleeper that asked.
+ * its private tasks (grow_shared) and wakes a sleeper.  The request and the
+ * owner's reads of the sleeper counts are seq_cst (after the sleeper's
+ * increment, after the owner's share or clear), so the owner cannot miss
+ * the sleeper that asked.  A thief that takes the last shared task of a
+ * victim renews the request for the sleepers.
  *
  * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
  * so each sleeper is claimed once and the counts stay exact.
@@ -53,16 +55,16 @@ bool weft_idle_backoff(weft_idle *idle)
     return true;
 }
 
-/* The count a sleeper of this kind is in: the pool's for IDLE and JOIN,
- * its thief's leap_sleepers for JOIN_LEAP (NULL if it has no thief yet:
- * then only its task's completion wakes it). */
-static _Atomic uint32_t *sleep_counter(int state, weft_worker *thief)
+/* The count a sleeper with this sleep word is in: the pool's for IDLE and
+ * JOIN, its thief's leap_sleepers for JOIN_LEAP. */
+static _Atomic uint32_t *sleep_counter(uint32_t word)
 {
-    if (state == WEFT_SLEEP_IDLE)
+    int kind = WEFT_SLEEP_KIND(word);
+    if (kind == WEFT_SLEEP_IDLE)
         return &weft_rt.sleeping_idle;
-    if (state == WEFT_SLEEP_JOIN)
+    if (kind == WEFT_SLEEP_JOIN)
         return &weft_rt.sleeping_join;
-    return thief ? &thief->leap_sleepers : NULL;
+    return &weft_rt.workers[(word >> 2) - 1]->leap_sleepers;
 }
 
 bool weft_sleepers_want_work_from(weft_worker *owner)
@@ -120,29 +122,27 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
-    _Atomic uint32_t *counter = sleep_counter(state, thief);
+    /* A leapfrogging joiner needs its thief (the only one it may take work
+     * from); its caller never sleeps before the thief is known. */
+    if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)
+        weft_fatal("internal: leapfrog sleep without a thief");
+    uint32_t word = WEFT_SLEEP_WORD(state, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL);
+    _Atomic uint32_t *counter = sleep_counter(word);
 
-    /* Relaxed: published by the seq_cst store of the sleep word below, which
-     * a claimer reads (CAS, acquire) before it looks at this. */
-    atomic_store_explicit(&w->leap_thief, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL,
-                          memory_order_relaxed);
     /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
      * A claimer may decrement our count before we increment it (it saw the
      * word first): the count is then briefly one low, which only makes a
      * waker skip a wake-up that our own last look below covers. */
-    atomic_store_explicit(&w->sleep_word, (uint32_t)state, memory_order_seq_cst);
-    if (counter)
-        atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst);
+    atomic_store_explicit(&w->sleep_word, word, memory_order_seq_cst);
+    atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
     leave_requests(w, state, thief);
 
     if (something_to_do(w, state, joined, thief)) {
         /* Withdraw, unless a waker claimed us first (then it adjusted the
          * count).  acq_rel: a plain claim on our own word. */
-        uint32_t expected = (uint32_t)state;
+        uint32_t expected = word;
         if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_AWAKE,
-                                                    memory_order_acq_rel,
-                                                    memory_order_acquire) &&
-            counter)
+                                                    memory_order_acq_rel, memory_order_acquire))
             atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
         return;
     }
@@ -158,27 +158,22 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 }
 
-/* Claims v if it sleeps in one of the accepted kinds (a bit mask), and, if
- * thief is given, only as a leapfrogging joiner of that thief. */
-static bool claim(weft_worker *v, unsigned accept, weft_worker *thief)
+/* Claims v if it sleeps in one of the accepted kinds (a bit mask), or, if
+ * owner is given, only as a leapfrogging joiner whose thief is owner. */
+static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
 {
-    /* Relaxed peeks: the CAS decides. */
+    /* Relaxed peek: the CAS decides. */
     uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
-    if (s == WEFT_AWAKE || !(accept & (1u << s)))
+    if (owner ? s != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
+              : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
         return false;
-    if (thief && atomic_load_explicit(&v->leap_thief, memory_order_relaxed) != thief)
-        return false;
-    /* acq_rel: one claimer per sleep; orders our published work before the
-     * sleeper's wake-up, and makes its leap_thief visible to us. */
+    /* acq_rel: one claimer per sleep (the word names the kind and the
+     * thief, so the count below is the one the sleeper is in); orders our
+     * published work before the sleeper's wake-up. */
     if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
-                                                 memory_order_acq_rel, memory_order_acquire))
+                                                 memory_order_acq_rel, memory_order_relaxed))
         return false;
-    /* Relaxed: ordered by the CAS above (the sleeper wrote it before its
-     * sleep word). */
-    weft_worker *its_thief = atomic_load_explicit(&v->leap_thief, memory_order_relaxed);
-    _Atomic uint32_t *counter = sleep_counter((int)s, its_thief);
-    if (counter)
-        atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
+    atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
     weft_futex_wake(&v->sleep_word, 1);
     return true;
 }
@@ -198,16 +193,16 @@ static void wake_one(weft_worker *self, unsigned accept)
     }
 }
 
-void weft_wake_for_work(weft_worker *self)
+void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
 {
     weft_runtime *p = &weft_rt;
-    /* Joiners asleep waiting for work from us come first: nobody else can
-     * give them any.  seq_cst: the waker's "read theirs" after publishing
-     * the work (the sleeper incremented this count, then looked at us). */
-    if (atomic_load_explicit(&self->leap_sleepers, memory_order_seq_cst) != 0) {
+    /* Joiners asleep waiting for work from the owner come first: nobody
+     * else can give them any.  seq_cst: the waker's "read theirs" after the
+     * work was published (the sleeper incremented this count, then looked
+     * at the owner's deque). */
+    if (atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0) {
         for (unsigned i = 0; i < p->n_workers; i++)
-            if (p->workers[i] != self &&
-                claim(p->workers[i], 1u << WEFT_SLEEP_JOIN_LEAP, self)) {
+            if (p->workers[i] != self && claim(p->workers[i], 0, owner)) {
                 WEFT_COUNT(self, wakes, 1);
                 return;
             }
@@ -218,6 +213,8 @@ void weft_wake_for_work(weft_worker *self)
         return;
     wake_one(self, (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN));
 }
+
+void weft_wake_for_work(weft_worker *self) { weft_wake_for_work_of(self, self); }
 
 void weft_wake_for_external(void)
 {
@@ -238,8 +235,8 @@ void weft_wake_for_external(void)
 void weft_wake_joiner(weft_worker *victim)
 {
     /* seq_cst: after the thief's seq_cst DONE store (steal.c). */
-    uint32_t s = atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst);
-    if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP)
+    int kind = WEFT_SLEEP_KIND(atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst));
+    if (kind == WEFT_SLEEP_JOIN || kind == WEFT_SLEEP_JOIN_LEAP)
         claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP), NULL);
 }
 

@@ -127,8 +127,8 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
 
 /* Line 8 on behalf of a sleeping worker (it will not ask again).  seq_cst,
  * unlike line 8: pairs with the owner's seq_cst clear-then-count in
- * clear_splitreq_unless_sleepers, so either the owner sees the sleeper or
- * the request lands after the owner's clear. */
+ * grow_shared's no-op branch, so either the owner sees the sleeper or the
+ * request lands after the owner's clear. */
 void weft_split_ask_for_sleeper(weft_worker *victim)
 {
     if (atomic_load_explicit(&victim->limit, memory_order_seq_cst) != WEFT_SPLITREQ)
@@ -167,7 +167,9 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
          * either counted here or asks after the clear. */
         atomic_store_explicit(&w->limit, (uintptr_t)w->o_split, memory_order_seq_cst);
         if (weft_sleepers_want_work_from(w))
-            atomic_store_explicit(&w->limit, WEFT_SPLITREQ, memory_order_relaxed); /* ours */
+            /* Relaxed: re-raising for the sleeper; a racing thief can only
+             * store the same SPLITREQ. */
+            atomic_store_explicit(&w->limit, WEFT_SPLITREQ, memory_order_relaxed);
         return;
     }
 
@@ -179,7 +181,8 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
                               memory_order_seq_cst);
     w->o_split = w->dq + new_s; /* line 39 */
     /* line 40: splitreq = 0.  A request that arrives between line 38 and
-     * here is lost, as in the paper; its thief retries. */
+     * here is lost, as in the paper: an awake thief retries, and a sleeper
+     * that asked is woken by the wake-up below (this share). */
     clear_splitreq(w);
     WEFT_COUNT(w, grows, 1);
     weft_wake_for_work(w);

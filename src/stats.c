@@ -53,7 +53,11 @@ static int stats_get_locked(weft_stats *out)
 
 int weft_stats_get(weft_stats *out)
 {
-    bool held = weft_lifecycle_hold();
+    bool held;
+    if (!weft_lifecycle_hold(&held)) {
+        memset(out, 0, sizeof *out); /* no pool: nothing counted */
+        return WEFT_STATS ? 0 : ENOTSUP;
+    }
     int r = stats_get_locked(out);
     weft_lifecycle_release(held);
     return r;
@@ -62,7 +66,9 @@ int weft_stats_get(weft_stats *out)
 void weft_stats_reset(void)
 {
 #if WEFT_STATS
-    bool held = weft_lifecycle_hold();
+    bool held;
+    if (!weft_lifecycle_hold(&held))
+        return; /* no pool: nothing to reset */
     weft_runtime *p = &weft_rt;
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_counters *c = &p->workers[i]->ctr;
@@ -116,7 +122,11 @@ void weft_stats_print_locked(FILE *out)
 
 void weft_stats_print(FILE *out)
 {
-    bool held = weft_lifecycle_hold();
+    bool held;
+    if (!weft_lifecycle_hold(&held)) {
+        fprintf(out, "weft: no pool is running (counters are printed at stop with WEFT_STATS=1)\n");
+        return;
+    }
     weft_stats_print_locked(out);
     weft_lifecycle_release(held);
 }

@@ -5,7 +5,7 @@
  * The descriptor's state word carries the hand-over between owner and thief
  * (Wool's TASK / STOLEN(thief) / DONE):
  *   owner SPAWN   state = wrapper              (published via split, release)
- *   thief         reads wrapper, state = thief|1, runs it, writes the result,
+ *   thief         reads wrapper, state = STOLEN(thief), runs it, writes the result,
  *                 state = DONE                 (release: the result)
  *   owner SYNC    waits for DONE               (acquire: reads the result)
  */
@@ -66,7 +66,7 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
          * shared task: if others sleep, ask the victim on their behalf for
          * more, as an awake thief would (sleepers ask only once). */
         if (r == WEFT_STEAL_OK_MORE)
-            weft_wake_for_work(w);
+            weft_wake_for_work_of(victim, w);
         else if (weft_sleepers_want_work_from(victim))
             weft_split_ask_for_sleeper(victim);
         run_stolen(w, head, victim, t);
@@ -119,6 +119,12 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
             continue;
         }
         if (weft_idle_backoff(&idle)) {
+            if (!random_too && thief == NULL) {
+                /* A leapfrogging joiner sleeps only once it knows its thief
+                 * (whose work it may take); that takes a moment. */
+                sched_yield();
+                continue;
+            }
             weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
             weft_idle_reset(&idle);
         }

@@ -140,28 +140,29 @@ weft_worker *weft_self_checked(void)
     return w;
 }
 
-bool weft_lifecycle_hold(void)
+bool weft_lifecycle_hold(bool *held)
 {
     /* On a worker the pool cannot go away: stop waits for every RUN. */
-    if (weft_tls_worker)
-        return false;
-    pthread_mutex_lock(&lifecycle_lock);
-    return true;
+    if (weft_tls_worker) {
+        *held = false;
+        return true;
+    }
+    *held = weft_lifecycle_enter();
+    return *held;
 }
 
 void weft_lifecycle_release(bool held)
 {
     if (held)
-        pthread_mutex_unlock(&lifecycle_lock);
+        weft_lifecycle_exit();
 }
 
 unsigned weft_workers(void)
 {
-    bool held = weft_lifecycle_hold();
-    /* Relaxed: start/stop are excluded by the lock (or by our being a
-     * worker); this only reads the state they left. */
-    uint64_t v = atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed);
-    unsigned n = (v >> 32) == WEFT_RT_RUNNING ? weft_rt.n_workers : 0;
+    bool held;
+    if (!weft_lifecycle_hold(&held))
+        return 0;
+    unsigned n = weft_rt.n_workers;
     weft_lifecycle_release(held);
     return n;
 }

@@ -159,6 +159,65 @@ static void test_stop_waits_for_runs(void)
     printf("ok: stop waits for RUNs in progress\n");
 }
 
+/* Readers of the pool (weft_workers, the counters) called from a thread
+ * that a running task waits for, while stop waits for that task: they must
+ * not wait for stop. */
+static atomic_int reader_done;
+static void *reader_thread(void *arg)
+{
+    (void)arg;
+    /* White-box: wait (bounded) until stop is waiting for the RUN. */
+    for (int i = 0; i < 10000 && (atomic_load(&weft_rt.lifecycle) >> 32) != WEFT_RT_STOPPING; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    weft_stats st;
+    (void)weft_workers();
+    (void)weft_stats_get(&st);
+    weft_stats_reset();
+    FILE *devnull = fopen("/dev/null", "w");
+    if (devnull) {
+        weft_stats_print(devnull);
+        fclose(devnull);
+    }
+    atomic_store(&reader_done, 1);
+    return NULL;
+}
+WEFT_TASK_0(int, wait_for_reader)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, reader_thread, NULL);
+    atomic_store(&long_started, 1);
+    for (int i = 0; i < 20000 && !atomic_load(&reader_done); i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    pthread_detach(t);
+    return atomic_load(&reader_done);
+}
+static atomic_int reader_run_result;
+static void *reader_run_thread(void *arg)
+{
+    (void)arg;
+    atomic_store(&reader_run_result, WEFT_RUN(wait_for_reader));
+    return NULL;
+}
+static void test_readers_during_stop(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    atomic_store(&long_started, 0);
+    atomic_store(&reader_done, 0);
+    pthread_t t;
+    pthread_create(&t, NULL, reader_run_thread, NULL);
+    while (!atomic_load(&long_started))
+        sched_yield();
+    CHECK(weft_stop() == 0, "stop");
+    pthread_join(t, NULL);
+    CHECK(atomic_load(&reader_run_result) == 1,
+          "weft_workers/weft_stats_* blocked while stop waited for the task waiting for them");
+    printf("ok: pool readers do not wait for stop\n");
+}
+
 WEFT_TASK_0(int, call_stop_inside) { return weft_stop(); }
 WEFT_TASK_0(int, call_start_inside) { return weft_start(1, 0, 0); }
 
@@ -272,6 +331,7 @@ int main(void)
     test_defaults_and_environment();
     test_suspend_resume();
     test_stop_waits_for_runs();
+    test_readers_during_stop();
     test_worker_only_rules();
     test_deep_recursion();
     test_fork();

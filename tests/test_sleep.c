@@ -79,7 +79,7 @@ static void wait_for_joiner_to_sleep(unsigned victim)
     weft_worker *v = weft_rt.workers[victim];
     double end = now_s() + 10.0;
     while (now_s() < end) {
-        uint32_t s = atomic_load(&v->sleep_word);
+        int s = WEFT_SLEEP_KIND(atomic_load(&v->sleep_word));
         if (s == WEFT_SLEEP_JOIN || s == WEFT_SLEEP_JOIN_LEAP) {
             atomic_store(&joiner_seen_sleeping, 1);
             return;

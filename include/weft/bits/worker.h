@@ -110,8 +110,6 @@ typedef struct weft_worker {
     /* Joiners asleep in pure-leapfrog mode waiting for work from this
      * worker (their thief); it wakes one when it shares. */
     _Atomic uint32_t leap_sleepers;
-    /* While this worker sleeps as such a joiner: its thief. */
-    _Atomic(struct weft_worker *) leap_thief;
 
 #if WEFT_STATS
     _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
