@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xmalloc(size_t n)
+
+void *pc_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (p == NULL) {
@@ -46,14 +47,6 @@ static void *xcalloc(size_t n, size_t size)
         exit(2);
     }
     return p;
-}
-
-static inline uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 /* A random tree in breadth-first order: the children of v are
@@ -100,8 +93,8 @@ static void *raw_create(const pc_params *pp)
 {
     raw_state *st = xcalloc(1, sizeof *st);
     st->n = (uint32_t)pp->size;
-    st->first = xmalloc(st->n * sizeof *st->first);
-    st->nchild = xmalloc(st->n * sizeof *st->nchild);
+    st->first = pc_xmalloc(st->n * sizeof *st->first);
+    st->nchild = pc_xmalloc(st->n * sizeof *st->nchild);
     st->visits = xcalloc(st->n, sizeof *st->visits);
     make_tree(st->n, pp->seed, raw_fanout, st->first, st->nchild, NULL);
     return st;
@@ -187,7 +180,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static qs_node *qs_new(uint32_t *data, size_t len, qs_node *parent)
 {
-    qs_node *x = xmalloc(sizeof *x);
+    qs_node *x = pc_xmalloc(sizeof *x);
     x->data = data;
     x->len = len;
     x->parent = parent;
@@ -201,8 +194,8 @@ static void *qs_create(const pc_params *pp)
 {
     qs_state *st = xcalloc(1, sizeof *st);
     st->n = pp->size;
-    st->input = xmalloc(st->n * sizeof *st->input);
-    st->expected = xmalloc(st->n * sizeof *st->expected);
+    st->input = pc_xmalloc(st->n * sizeof *st->input);
+    st->expected = pc_xmalloc(st->n * sizeof *st->expected);
     uint64_t s = pp->seed;
     for (size_t i = 0; i < st->n; i++)
         st->input[i] = (uint32_t)splitmix(&s);
@@ -261,8 +254,8 @@ static void qs_process(weft_pool_ctx *ctx, void *item, void *arg)
         lt += d[i] < pivot;
         eq += d[i] == pivot;
     }
-    uint32_t *ld = xmalloc((lt ? lt : 1) * sizeof *ld);
-    uint32_t *rd = xmalloc((n - lt - eq ? n - lt - eq : 1) * sizeof *rd);
+    uint32_t *ld = pc_xmalloc((lt ? lt : 1) * sizeof *ld);
+    uint32_t *rd = pc_xmalloc((n - lt - eq ? n - lt - eq : 1) * sizeof *rd);
     size_t li = 0, ri = 0;
     for (size_t i = 0; i < n; i++) {
         if (d[i] < pivot)
@@ -294,7 +287,7 @@ static void qs_prepare(void *state, pc_run *run)
 {
     qs_state *st = state;
     qs_free_root(st);
-    uint32_t *d = xmalloc((st->n ? st->n : 1) * sizeof *d);
+    uint32_t *d = pc_xmalloc((st->n ? st->n : 1) * sizeof *d);
     memcpy(d, st->input, st->n * sizeof *d);
     st->root = qs_new(d, st->n, NULL);
     *run = (pc_run){sizeof(qs_node *), &st->root, 1, qs_process, NULL, st};
@@ -357,8 +350,8 @@ static void *span_create(const pc_params *pp)
         fprintf(stderr, "spanning: unknown graph '%s' (grid, rlg, rmat)\n", graph);
         exit(2);
     }
-    st->parent = xmalloc(st->g->n * sizeof *st->parent);
-    st->reach = xmalloc(st->g->n);
+    st->parent = pc_xmalloc(st->g->n * sizeof *st->parent);
+    st->reach = pc_xmalloc(st->g->n);
     st->n_reach = pc_graph_reach(st->g, 0, st->reach);
     return st;
 }
@@ -398,7 +391,7 @@ static int span_check(void *state, char *msg, size_t len, uint64_t *extra)
     const pc_graph *g = st->g;
     uint32_t n = g->n;
     *extra = 0;
-    int32_t *par = xmalloc(n * sizeof *par);
+    int32_t *par = pc_xmalloc(n * sizeof *par);
     for (uint32_t v = 0; v < n; v++)
         /* Relaxed: the pool has been joined. */
         par[v] = atomic_load_explicit(&st->parent[v], memory_order_relaxed);
@@ -421,7 +414,7 @@ static int span_check(void *state, char *msg, size_t len, uint64_t *extra)
     /* Acyclic: every parent chain reaches the root (0 unknown, 1 on the
      * current chain, 2 reaches the root). */
     uint8_t *mark = xcalloc(n, 1);
-    uint32_t *chain = xmalloc(n * sizeof *chain);
+    uint32_t *chain = pc_xmalloc(n * sizeof *chain);
     mark[st->root] = 2;
     for (uint32_t v = 0; v < n && rc == 0; v++) {
         if (par[v] < 0 || mark[v] == 2)
@@ -548,11 +541,11 @@ static void *xml_create(const pc_params *pp)
     xml_state *st = xcalloc(1, sizeof *st);
     uint32_t n = st->n = (uint32_t)pp->size;
     st->nodes = xcalloc(n, sizeof *st->nodes);
-    uint32_t *first = xmalloc(n * sizeof *first), *nchild = xmalloc(n * sizeof *nchild);
-    uint32_t *parent = xmalloc(n * sizeof *parent);
+    uint32_t *first = pc_xmalloc(n * sizeof *first), *nchild = pc_xmalloc(n * sizeof *nchild);
+    uint32_t *parent = pc_xmalloc(n * sizeof *parent);
     make_tree(n, pp->seed, xml_fanout, first, nchild, parent);
     size_t text_cap = (size_t)n * 64 + 64;
-    st->text = xmalloc(text_cap);
+    st->text = pc_xmalloc(text_cap);
     uint64_t s = pp->seed ^ 0x786d6c;
     for (size_t i = 0; i < text_cap; i++) {
         uint64_t r = splitmix(&s) % 32;
@@ -607,7 +600,7 @@ static void xml_process(weft_pool_ctx *ctx, void *item, void *arg)
         total += x->text_len;
     for (uint32_t c = x->first; c < x->first + x->nchild; c++)
         total += st->len[c];
-    char *out = xmalloc(total), *p = out;
+    char *out = pc_xmalloc(total), *p = out;
     memcpy(p, open, lo);
     p += lo;
     if (x->nchild == 0) {
@@ -727,7 +720,7 @@ static void *dfs_create(const pc_params *pp, int kind)
     st->coalesce = pp->coalesce;
     st->workers = pp->workers ? pp->workers : 1;
     st->visited = xcalloc(st->g->n, 1);
-    st->reach = xmalloc(st->g->n);
+    st->reach = pc_xmalloc(st->g->n);
     st->n_reach = pc_graph_reach(st->g, 0, st->reach);
     st->arenas = xcalloc(st->workers, sizeof *st->arenas);
     return st;
@@ -756,7 +749,7 @@ static uint32_t *arena_alloc(dfs_arena *a, size_t n)
 {
     if (a->chunks == NULL || a->chunks->used + n > a->chunks->cap) {
         size_t cap = n > DFS_CHUNK ? n : DFS_CHUNK;
-        dfs_chunk *c = xmalloc(sizeof *c + cap * sizeof(uint32_t));
+        dfs_chunk *c = pc_xmalloc(sizeof *c + cap * sizeof(uint32_t));
         c->next = a->chunks;
         c->used = 0;
         c->cap = cap;

@@ -10,6 +10,19 @@
 #include <stdint.h>
 #include <weft/pool.h>
 
+/* ---- helpers shared by the cases and the generators ---- */
+
+/* malloc that stops the benchmark with a message when memory runs out. */
+void *pc_xmalloc(size_t n);
+/* SplitMix64: the seeded generator behind every input. */
+static inline uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* ---- inputs ---- */
 
 /* A graph in compressed sparse rows; symmetric (every edge both ways). */

@@ -7,23 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", n);
-        exit(2);
-    }
-    return p;
-}
-
-static inline uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static inline double uniform(uint64_t *s)
 {
@@ -34,7 +17,7 @@ static inline double uniform(uint64_t *s)
  * self loops are dropped. */
 static pc_graph *from_edges(uint32_t n, const uint32_t *u, const uint32_t *v, uint64_t e)
 {
-    pc_graph *g = xmalloc(sizeof *g);
+    pc_graph *g = pc_xmalloc(sizeof *g);
     g->n = n;
     g->off = calloc((size_t)n + 1, sizeof *g->off);
     if (g->off == NULL) {
@@ -50,8 +33,8 @@ static pc_graph *from_edges(uint32_t n, const uint32_t *u, const uint32_t *v, ui
     for (uint32_t i = 0; i < n; i++)
         g->off[i + 1] += g->off[i];
     g->m = g->off[n];
-    g->adj = xmalloc(g->m * sizeof *g->adj);
-    uint64_t *fill = xmalloc((size_t)n * sizeof *fill);
+    g->adj = pc_xmalloc(g->m * sizeof *g->adj);
+    uint64_t *fill = pc_xmalloc((size_t)n * sizeof *fill);
     memcpy(fill, g->off, (size_t)n * sizeof *fill);
     for (uint64_t i = 0; i < e; i++) {
         if (u[i] == v[i])
@@ -67,7 +50,7 @@ pc_graph *pc_graph_grid3d(uint32_t k)
 {
     uint32_t n = k * k * k;
     uint64_t e = 3ull * n, i = 0;
-    uint32_t *u = xmalloc(e * sizeof *u), *v = xmalloc(e * sizeof *v);
+    uint32_t *u = pc_xmalloc(e * sizeof *u), *v = pc_xmalloc(e * sizeof *v);
     for (uint32_t z = 0; z < k; z++)
         for (uint32_t y = 0; y < k; y++)
             for (uint32_t x = 0; x < k; x++) {
@@ -85,7 +68,7 @@ pc_graph *pc_graph_grid3d(uint32_t k)
 pc_graph *pc_graph_rlg(uint32_t n, unsigned d, uint64_t seed)
 {
     uint64_t e = (uint64_t)n * d, s = seed ^ 0x726c67;
-    uint32_t *u = xmalloc(e * sizeof *u), *v = xmalloc(e * sizeof *v);
+    uint32_t *u = pc_xmalloc(e * sizeof *u), *v = pc_xmalloc(e * sizeof *v);
     double span = log(n > 4 ? n / 2.0 : 2.0);
     for (uint32_t i = 0; i < n; i++)
         for (unsigned j = 0; j < d; j++) {
@@ -106,7 +89,7 @@ pc_graph *pc_graph_rmat(unsigned scale, unsigned ef, uint64_t seed)
 {
     uint32_t n = 1u << scale;
     uint64_t e = (uint64_t)n * ef, s = seed ^ 0x726d6174;
-    uint32_t *u = xmalloc(e * sizeof *u), *v = xmalloc(e * sizeof *v);
+    uint32_t *u = pc_xmalloc(e * sizeof *u), *v = pc_xmalloc(e * sizeof *v);
     for (uint64_t i = 0; i < e; i++) {
         uint32_t a = 0, b = 0;
         for (unsigned bit = 0; bit < scale; bit++) {
@@ -140,7 +123,7 @@ void pc_graph_free(pc_graph *g)
 uint64_t pc_graph_reach(const pc_graph *g, uint32_t src, uint8_t *reach)
 {
     memset(reach, 0, g->n);
-    uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
+    uint32_t *queue = pc_xmalloc((size_t)g->n * sizeof *queue);
     uint64_t head = 0, tail = 0;
     reach[src] = 1;
     queue[tail++] = src;

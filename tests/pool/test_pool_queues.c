@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "pool/pool_internal.h"
+#include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -30,17 +31,6 @@
 
 enum { WORDS = 3, MAX_THREADS = 32 };
 
-static const weft_queue_kind all_kinds[] = {
-    WEFT_QUEUE_ABP,
-    WEFT_QUEUE_CHASE_LEV,
-    WEFT_QUEUE_CHASE_LEV_SHRINK,
-    WEFT_QUEUE_IDEMPOTENT_LIFO,
-    WEFT_QUEUE_IDEMPOTENT_FIFO,
-    WEFT_QUEUE_IDEMPOTENT_DEQUE,
-    WEFT_QUEUE_DUPLICATING,
-    WEFT_QUEUE_CENTRAL,
-};
-#define N_KINDS (sizeof all_kinds / sizeof all_kinds[0])
 
 /* A fake pool with n workers, enough for the queue operations (counters,
  * epoch announcements). */

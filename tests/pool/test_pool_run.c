@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "pool/pool_internal.h"
+#include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -38,17 +39,6 @@
 #define SANITIZED 0
 #endif
 
-static const weft_queue_kind all_kinds[] = {
-    WEFT_QUEUE_ABP,
-    WEFT_QUEUE_CHASE_LEV,
-    WEFT_QUEUE_CHASE_LEV_SHRINK,
-    WEFT_QUEUE_IDEMPOTENT_LIFO,
-    WEFT_QUEUE_IDEMPOTENT_FIFO,
-    WEFT_QUEUE_IDEMPOTENT_DEQUE,
-    WEFT_QUEUE_DUPLICATING,
-    WEFT_QUEUE_CENTRAL,
-};
-#define N_KINDS (sizeof all_kinds / sizeof all_kinds[0])
 
 static inline uint64_t mix(uint64_t x)
 {
