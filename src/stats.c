@@ -25,7 +25,7 @@ static void read_worker(const weft_worker *w, weft_stats *s)
 }
 #endif
 
-static int stats_get_locked(weft_stats *out)
+static int sum_counters(weft_stats *out)
 {
     memset(out, 0, sizeof *out);
 #if WEFT_STATS
@@ -58,7 +58,7 @@ int weft_stats_get(weft_stats *out)
         memset(out, 0, sizeof *out); /* no pool: nothing counted */
         return WEFT_STATS ? 0 : ENOTSUP;
     }
-    int r = stats_get_locked(out);
+    int r = sum_counters(out);
     weft_lifecycle_release(held);
     return r;
 }
@@ -108,7 +108,7 @@ void weft_stats_print_locked(FILE *out)
                 (unsigned long long)s.wakes, (unsigned long long)s.peak_depth);
     }
     weft_stats t;
-    stats_get_locked(&t);
+    sum_counters(&t);
     fprintf(out, "%-6s %14llu %10llu %12llu %10llu %12llu %10llu %10llu %8llu %8llu %8llu\n", "total",
             (unsigned long long)t.tasks, (unsigned long long)t.steals,
             (unsigned long long)t.steal_fails, (unsigned long long)t.leaps,

@@ -113,6 +113,9 @@ static inline _Atomic uint64_t *pq_ring_slot(pq_ring *r, uint64_t index, unsigne
 }
 /* Frees a ring and every ring linked behind it. */
 void pq_ring_free_list(pq_ring *r);
+/* Copies positions [lo, hi) of one ring into the same positions of another
+ * (the owner's resize; the slots are read as a thief would). */
+void pq_ring_copy(pq_ring *from, pq_ring *to, uint64_t lo, uint64_t hi, unsigned words);
 /* Growth of the idempotent queues: a ring of twice the capacity holding
  * positions [lo, hi) of *own at the same positions, published to thieves
  * through *shared; the old ring goes on *retired (a thief may still read

@@ -71,6 +71,15 @@ pq_ring *pq_ring_new(size_t cap, unsigned words)
     return r;
 }
 
+void pq_ring_copy(pq_ring *from, pq_ring *to, uint64_t lo, uint64_t hi, unsigned words)
+{
+    for (uint64_t i = lo; i != hi; i++) {
+        uint64_t tmp[POOL_MAX_WORDS];
+        pq_slot_load(pq_ring_slot(from, i, words), tmp, words);
+        pq_slot_store(pq_ring_slot(to, i, words), tmp, words);
+    }
+}
+
 bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired, uint64_t lo,
                     uint64_t hi, size_t max_cap, unsigned words)
 {
@@ -80,11 +89,7 @@ bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired
     pq_ring *fresh = pq_ring_new(old->cap * 2, words);
     if (fresh == NULL)
         return false;
-    for (uint64_t i = lo; i != hi; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(pq_ring_slot(old, i, words), tmp, words);
-        pq_slot_store(pq_ring_slot(fresh, i, words), tmp, words);
-    }
+    pq_ring_copy(old, fresh, lo, hi, words);
     /* Release: the copied slots before the pointer (thieves acquire it). */
     atomic_store_explicit(shared, fresh, memory_order_release);
     *own = fresh;

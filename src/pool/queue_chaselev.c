@@ -105,11 +105,7 @@ static pq_ring *cl_resize(pq_cl *q, uint64_t t, uint64_t b, size_t new_cap)
     pq_ring *old = q->ring_own, *fresh = pq_ring_new(new_cap, words);
     if (fresh == NULL)
         return NULL;
-    for (uint64_t i = t; i != b; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(pq_ring_slot(old, i, words), tmp, words);
-        pq_slot_store(pq_ring_slot(fresh, i, words), tmp, words);
-    }
+    pq_ring_copy(old, fresh, t, b, words);
     /* Release: the copied slots before the array pointer, for thieves that
      * acquire-load it. */
     atomic_store_explicit(&q->ring, fresh, memory_order_release);
