@@ -42,3 +42,11 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
         weft_fatal("SYNC(%s) on worker %u, but the last unmatched SPAWN was of another task", name,
                    w->id);
 }
+
+WEFT_NORETURN void weft_deque_overflow(weft_worker *w)
+{
+    weft_fatal("task deque overflow on worker %u: more than %zu tasks spawned and not yet "
+               "synced on one worker. Raise the deque size (weft_start's deque_size or "
+               "WEFT_DEQUE_SIZE), or sync tasks sooner.",
+               w->id, w->deque_slots);
+}

@@ -6,41 +6,42 @@
 #include <stdarg.h>
 #include <weft/weft.h>
 
-/* ---- (tail, split) packing: tail low, split high (see split_deque.c) ---- */
-#define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))
-#define WEFT_TS_TAIL(ts) ((uint32_t)(ts))
-#define WEFT_TS_SPLIT(ts) ((uint32_t)((ts) >> 32))
-/* Below 2^31 slots, every index, head (== end at most) and o_split + head + 1
- * fit in 32 bits. */
+/* Below 2^31 slots every slot index fits in 32 bits (the split deque packs
+ * two of them in one word). */
 #define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
 #define WEFT_MAX_WORKERS 4096u
 
-/* ---- split_deque.c: Figure 4 ---- */
+/* ---- the scheduler's thief side -------------------------------------------
+ * Implemented by the scheduler chosen at build time, next to its owner
+ * side (split_deque.c, wool_deque.c, private_deque.c, chase_lev_deque.c);
+ * the rest of the runtime (stealing loop, sleep, interrupts, lifecycle)
+ * calls only these. */
 typedef enum weft_steal_result {
-    WEFT_STEAL_NONE,     /* nothing shared (splitreq left for the owner) */
+    WEFT_STEAL_NONE,     /* nothing to steal (a request may be left for the owner) */
     WEFT_STEAL_BUSY,     /* lost a race with another thief or the owner */
-    WEFT_STEAL_OK,       /* got the last shared task */
-    WEFT_STEAL_OK_MORE,  /* got a task and more are shared */
+    WEFT_STEAL_OK,       /* got a task; none left that the victim shares */
+    WEFT_STEAL_OK_MORE,  /* got a task and the victim still shares more */
 } weft_steal_result;
 
-void weft_split_init(weft_worker *w);
-/* Thief side. */
-weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out);
-bool weft_split_has_shared(weft_worker *victim);
-/* A request made for a sleeping worker (seq_cst; see docs/sleep.md). */
-void weft_split_ask_for_sleeper(weft_worker *victim);
-/* Owner side. */
-void weft_split_grow_shared(weft_worker *w, weft_task *head);
-bool weft_split_shrink_shared(weft_worker *w, weft_task *head);
-void weft_split_pop_stolen(weft_worker *w, weft_task *t);
+void weft_sched_init(weft_worker *w);
+/* One attempt by `thief` to take a task from `victim` (leap: at a blocked
+ * SYNC, victim is the joined task's thief).  On OK/OK_MORE *out is the
+ * descriptor, its state already STOLEN(thief), and *wrapper the function
+ * to run it; the caller runs it and stores DONE. */
+weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+                                   weft_task **out, uintptr_t *wrapper);
+/* Could a steal from victim succeed now?  (sleep.c's last check; seq_cst
+ * reads, see docs/sleep.md.) */
+bool weft_sched_has_shared(weft_worker *victim);
+/* sleeper is going to sleep wanting work from victim: make sure victim
+ * (seq_cst) learns it, so that it shares and wakes someone. */
+void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper);
 /* Interrupts: hide the deque below head from thieves, and bring it back. */
-typedef struct weft_split_saved {
-    uint64_t ts;
-    weft_task *o_split;
-    uint8_t allstolen;
-} weft_split_saved;
-void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved);
-void weft_split_thaw(weft_worker *w, const weft_split_saved *saved);
+typedef struct weft_sched_saved {
+    uint64_t word[4];
+} weft_sched_saved;
+void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved);
+void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved);
 
 /* ---- steal.c: finding work and joining stolen tasks ---- */
 weft_worker *weft_random_victim(weft_worker *w);

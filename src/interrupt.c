@@ -163,8 +163,8 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
             weft_deque_overflow(w);
         frame = head + 1;
     }
-    weft_split_saved saved;
-    weft_split_freeze(w, frame, &saved);
+    weft_sched_saved saved;
+    weft_sched_freeze(w, frame, &saved);
     if (kind == KIND_NEWFRAME && slot.initiator == NULL) {
         weft_worker *none = NULL;
         /* Relaxed: only elects one executor; barrier 1 orders it. */
@@ -198,7 +198,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     w->in_interrupt = KIND_NONE;
 
     arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
-    weft_split_thaw(w, &saved);
+    weft_sched_thaw(w, &saved);
 
     /* acq_rel: the last leaver sees everyone done with the slot. */
     if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {

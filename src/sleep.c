@@ -97,10 +97,10 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
         return true;
     }
     if (state == WEFT_SLEEP_JOIN_LEAP)
-        return thief != NULL && weft_split_has_shared(thief);
+        return thief != NULL && weft_sched_has_shared(thief);
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_worker *v = p->workers[i];
-        if (v != w && weft_split_has_shared(v))
+        if (v != w && weft_sched_has_shared(v))
             return true;
     }
     return false;
@@ -112,12 +112,12 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
     weft_runtime *p = &weft_rt;
     if (state == WEFT_SLEEP_JOIN_LEAP) {
         if (thief)
-            weft_split_ask_for_sleeper(thief);
+            weft_sched_ask_for_sleeper(thief, w);
         return;
     }
     for (unsigned i = 0; i < p->n_workers; i++)
         if (p->workers[i] != w)
-            weft_split_ask_for_sleeper(p->workers[i]);
+            weft_sched_ask_for_sleeper(p->workers[i], w);
 }
 
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)

@@ -44,7 +44,7 @@
  *   after allstolen are seq_cst and then read the sleeper counts (sleep.c
  *   explains the Dekker pairing).
  */
-#include "internal.h"
+#include "split_deque_internal.h"
 
 void weft_split_init(weft_worker *w)
 {
@@ -316,43 +316,67 @@ bool weft_split_sync_slow(weft_worker *w, weft_task *t)
  * deque; the tasks below are hidden from thieves until it ends.
  * ======================================================================== */
 
-void weft_split_freeze(weft_worker *w, weft_task *head, weft_split_saved *saved)
+/* What a frozen deque keeps: word[0] = (tail, split), word[1] = o_split's
+ * index, word[2] = the allstolen hint. */
+void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
 {
     uint32_t h = slot_index(w, head);
-    saved->o_split = w->o_split;
-    saved->allstolen = atomic_load_explicit(&w->allstolen, memory_order_relaxed); /* owner's own hint */
+    saved->word[1] = (uint64_t)(w->o_split - w->dq);
+    saved->word[2] = atomic_load_explicit(&w->allstolen, memory_order_relaxed); /* owner's own hint */
     /* One exchange: thieves' CASes on the old value fail from here on, and
      * the frame starts empty (tail == split == head).  seq_cst: the
      * interrupt's barrier is what the other workers wait on; ordering this
      * before our arrival there is all that is needed (acq_rel would do). */
-    saved->ts = atomic_exchange_explicit(&w->ts, WEFT_TS(h, h), memory_order_seq_cst);
+    saved->word[0] = atomic_exchange_explicit(&w->ts, WEFT_TS(h, h), memory_order_seq_cst);
     atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed); /* hint */
     w->o_split = w->end; /* o_allstolen: the first push of the frame shares */
     update_limit(w);
 }
 
-void weft_split_thaw(weft_worker *w, const weft_split_saved *saved)
+void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     /* After the interrupt's last barrier no thief is in a steal on this
      * deque's frame.  Release (in seq_cst): re-shares the old tasks (a new
      * release sequence for thieves that steal them now).  A thief holding the old
      * (t,s) from before the freeze may succeed now: that is correct, the
      * state is exactly what it read. */
-    atomic_store_explicit(&w->ts, saved->ts, memory_order_seq_cst);
-    atomic_store_explicit(&w->allstolen, saved->allstolen, memory_order_relaxed);
-    w->o_split = saved->o_split;
+    atomic_store_explicit(&w->ts, saved->word[0], memory_order_seq_cst);
+    atomic_store_explicit(&w->allstolen, (uint8_t)saved->word[2], memory_order_relaxed); /* hint */
+    w->o_split = w->dq + saved->word[1];
     update_limit(w);
     /* A worker that left the interrupt first may have gone to sleep before
      * these tasks were stealable again (seq_cst store above: the waker's
      * half of the Dekker pairing). */
-    if (WEFT_TS_TAIL(saved->ts) < WEFT_TS_SPLIT(saved->ts))
+    if (WEFT_TS_TAIL(saved->word[0]) < WEFT_TS_SPLIT(saved->word[0]))
         weft_wake_for_work(w);
 }
 
-WEFT_NORETURN void weft_deque_overflow(weft_worker *w)
+/* ========================================================================
+ * The generic thief side (internal.h) on top of Figure 4.
+ * ======================================================================== */
+
+void weft_sched_init(weft_worker *w) { weft_split_init(w); }
+
+weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+                                   weft_task **out, uintptr_t *wrapper)
 {
-    weft_fatal("task deque overflow on worker %u: more than %zu tasks spawned and not yet "
-               "synced on one worker. Raise the deque size (weft_start's deque_size or "
-               "WEFT_DEQUE_SIZE), or sync tasks sooner.",
-               w->id, w->deque_slots);
+    (void)leap; /* any shared task may be taken, leapfrogging or not */
+    weft_steal_result r = weft_split_steal(victim, out);
+    if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
+        /* Relaxed: our acquire CAS on the victim's (tail,split) already
+         * made the descriptor's contents visible. */
+        *wrapper = atomic_load_explicit(&(*out)->state, memory_order_relaxed);
+        /* STOLEN(thief): tells the joiner whom to leapfrog.  Relaxed: the
+         * joiner needs only the value; our worker was published at start. */
+        atomic_store_explicit(&(*out)->state, WEFT_STATE_STOLEN(thief), memory_order_relaxed);
+    }
+    return r;
+}
+
+bool weft_sched_has_shared(weft_worker *victim) { return weft_split_has_shared(victim); }
+
+void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+{
+    (void)sleeper; /* splitreq does not say who asked */
+    weft_split_ask_for_sleeper(victim);
 }

@@ -6,21 +6,28 @@
 #include <errno.h>
 #include <string.h>
 
+/* Every counter, in the order printed: X(field, printed name, width).
+ * peak_depth is a maximum, the others are sums. */
+#define WEFT_COUNTERS(X)                                                                      \
+    X(tasks, "tasks", 14)                                                                     \
+    X(steals, "steals", 10)                                                                   \
+    X(steal_fails, "steal_fails", 12)                                                         \
+    X(leaps, "leaps", 10)                                                                     \
+    X(leap_fails, "leap_fails", 12)                                                           \
+    X(grows, "grows", 10)                                                                     \
+    X(shrinks, "shrinks", 10)                                                                 \
+    X(sleeps, "sleeps", 8)                                                                    \
+    X(wakes, "wakes", 8)                                                                      \
+    X(peak_depth, "peak", 8)                                                                  \
+    X(requests, "requests", 10)                                                               \
+    X(transfers, "transfers", 10)
+
 #if WEFT_STATS
 static void read_worker(const weft_worker *w, weft_stats *s)
 {
     /* Relaxed: a snapshot; each value is some recent value. */
-#define R(field) s->field = atomic_load_explicit(&w->ctr.field, memory_order_relaxed)
-    R(tasks);
-    R(steals);
-    R(steal_fails);
-    R(leaps);
-    R(leap_fails);
-    R(grows);
-    R(shrinks);
-    R(sleeps);
-    R(wakes);
-    R(peak_depth);
+#define R(field, name, width) s->field = atomic_load_explicit(&w->ctr.field, memory_order_relaxed);
+    WEFT_COUNTERS(R)
 #undef R
 }
 #endif
@@ -33,17 +40,11 @@ static int sum_counters(weft_stats *out)
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_stats s;
         read_worker(p->workers[i], &s);
-        out->tasks += s.tasks;
-        out->steals += s.steals;
-        out->steal_fails += s.steal_fails;
-        out->leaps += s.leaps;
-        out->leap_fails += s.leap_fails;
-        out->grows += s.grows;
-        out->shrinks += s.shrinks;
-        out->sleeps += s.sleeps;
-        out->wakes += s.wakes;
-        if (s.peak_depth > out->peak_depth)
-            out->peak_depth = s.peak_depth;
+        uint64_t peak = out->peak_depth > s.peak_depth ? out->peak_depth : s.peak_depth;
+#define SUM(field, name, width) out->field += s.field;
+        WEFT_COUNTERS(SUM)
+#undef SUM
+        out->peak_depth = peak;
     }
     return 0;
 #else
@@ -73,48 +74,46 @@ void weft_stats_reset(void)
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_counters *c = &p->workers[i]->ctr;
         /* Relaxed: racing increments by a running worker may survive. */
-#define Z(field) atomic_store_explicit(&c->field, 0, memory_order_relaxed)
-        Z(tasks);
-        Z(steals);
-        Z(steal_fails);
-        Z(leaps);
-        Z(leap_fails);
-        Z(grows);
-        Z(shrinks);
-        Z(sleeps);
-        Z(wakes);
-        Z(peak_depth);
+#define Z(field, name, width) atomic_store_explicit(&c->field, 0, memory_order_relaxed);
+        WEFT_COUNTERS(Z)
 #undef Z
     }
     weft_lifecycle_release(held);
 #endif
 }
 
+#if WEFT_STATS
+static void print_row(FILE *out, const char *label, const weft_stats *s)
+{
+    fprintf(out, "%-6s", label);
+#define P(field, name, width) fprintf(out, " %*llu", width, (unsigned long long)s->field);
+    WEFT_COUNTERS(P)
+#undef P
+    fputc('\n', out);
+}
+#endif
+
+/* One header line naming the columns (parsers key on these names), a line
+ * per worker, and "total". */
 void weft_stats_print_locked(FILE *out)
 {
 #if WEFT_STATS
     weft_runtime *p = &weft_rt;
-    static const char *const fmt = "%-6s %14s %10s %12s %10s %12s %10s %10s %8s %8s %8s\n";
-    fprintf(out, fmt, "worker", "tasks", "steals", "steal_fails", "leaps", "leap_fails", "grows",
-            "shrinks", "sleeps", "wakes", "peak");
+    fprintf(out, "%-6s", "worker");
+#define H(field, name, width) fprintf(out, " %*s", width, name);
+    WEFT_COUNTERS(H)
+#undef H
+    fputc('\n', out);
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_stats s;
         read_worker(p->workers[i], &s);
-        fprintf(out, "%-6u %14llu %10llu %12llu %10llu %12llu %10llu %10llu %8llu %8llu %8llu\n", i,
-                (unsigned long long)s.tasks, (unsigned long long)s.steals,
-                (unsigned long long)s.steal_fails, (unsigned long long)s.leaps,
-                (unsigned long long)s.leap_fails, (unsigned long long)s.grows,
-                (unsigned long long)s.shrinks, (unsigned long long)s.sleeps,
-                (unsigned long long)s.wakes, (unsigned long long)s.peak_depth);
+        char label[16];
+        snprintf(label, sizeof label, "%u", i);
+        print_row(out, label, &s);
     }
     weft_stats t;
     sum_counters(&t);
-    fprintf(out, "%-6s %14llu %10llu %12llu %10llu %12llu %10llu %10llu %8llu %8llu %8llu\n", "total",
-            (unsigned long long)t.tasks, (unsigned long long)t.steals,
-            (unsigned long long)t.steal_fails, (unsigned long long)t.leaps,
-            (unsigned long long)t.leap_fails, (unsigned long long)t.grows,
-            (unsigned long long)t.shrinks, (unsigned long long)t.sleeps,
-            (unsigned long long)t.wakes, (unsigned long long)t.peak_depth);
+    print_row(out, "total", &t);
 #else
     fprintf(out, "weft: counters not compiled in (configure with -DWEFT_STATS=ON)\n");
 #endif

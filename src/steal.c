@@ -27,15 +27,9 @@ weft_worker *weft_random_victim(weft_worker *w)
 }
 
 /* Runs the task at t, just stolen from victim, on w at head. */
-static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t)
+static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t,
+                       uintptr_t wrapper)
 {
-    /* Relaxed: our acquire CAS on the victim's (tail,split) already made
-     * the descriptor's contents visible. */
-    uintptr_t wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
-    /* STOLEN(w): tells the joiner whom to leapfrog.  Relaxed: the joiner
-     * needs only the value; our worker struct was published at start. */
-    atomic_store_explicit(&t->state, WEFT_STATE_STOLEN(w), memory_order_relaxed);
-
     weft_task *floor = w->frame_floor; /* a SYNC below head is misuse */
     unsigned together = w->together_depth; /* a stolen task is not our copy */
     w->frame_floor = head;
@@ -55,7 +49,8 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
 bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
 {
     weft_task *t;
-    weft_steal_result r = weft_split_steal(victim, &t);
+    uintptr_t wrapper;
+    weft_steal_result r = weft_sched_steal(w, victim, leap, &t, &wrapper);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
         if (leap)
             WEFT_COUNT(w, leaps, 1);
@@ -68,8 +63,8 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
         if (r == WEFT_STEAL_OK_MORE)
             weft_wake_for_work_of(victim, w);
         else if (weft_sleepers_want_work_from(victim))
-            weft_split_ask_for_sleeper(victim);
-        run_stolen(w, head, victim, t);
+            weft_sched_ask_for_sleeper(victim, w);
+        run_stolen(w, head, victim, t, wrapper);
         return true;
     }
     if (leap)
@@ -79,23 +74,56 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
     return false;
 }
 
+/* Transitive leapfrogging (Wool): the thief has nothing to steal, so it is
+ * probably blocked on a task of its own that someone else stole; steal
+ * from that thief's thief, and so on down the chain (bounded: a chain
+ * never repeats a worker, but it changes while we walk it). */
+static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief)
+{
+    weft_worker *v = thief;
+    for (unsigned hops = 0; hops < weft_rt.n_workers; hops++) {
+        /* Relaxed (both): the joining pointer and the task's state only
+         * pick a victim (the steal's own protocol orders what it takes); a
+         * stale value costs a failed steal.  The descriptor stays mapped
+         * (deques live until stop), so a stale pointer is safe to read. */
+        weft_task *j = atomic_load_explicit(&v->joining, memory_order_relaxed);
+        if (j == NULL)
+            return false;
+        uintptr_t s = atomic_load_explicit(&j->state, memory_order_relaxed);
+        if (!WEFT_STATE_IS_STOLEN(s))
+            return false;
+        v = WEFT_STATE_THIEF(s);
+        if (v == w || v == thief)
+            return false;
+        if (weft_steal_and_run(w, head, v, true))
+            return true;
+    }
+    return false;
+}
+
 /* Figure 1, lines 5-8: t (our deque top) was stolen; until its thief is
- * done, steal from the thief (leapfrogging), and with the default policy
- * from a random worker when the thief has nothing.  Runs what it steals on
- * top of t, so the deque and stack stay a stack. */
+ * done, steal from the thief (leapfrogging), then, by policy, from a
+ * random worker (Lace's default) or along the chain of thieves (Wool's
+ * transitive leapfrogging).  Runs what it steals on top of t, so the deque
+ * and stack stay a stack. */
 void weft_join_stolen(weft_worker *w, weft_task *t)
 {
     weft_task *head = t + 1;
-    bool random_too = weft_rt.policy == WEFT_STEAL_LEAPFROG_RANDOM;
+    weft_steal_policy policy = weft_rt.policy;
+    bool random_too = policy == WEFT_STEAL_LEAPFROG_RANDOM;
     weft_idle idle;
     weft_idle_reset(&idle);
+    /* Relaxed (load and store): only a hint for transitive leapfroggers
+     * (leap_along_chain), which validate what they find by stealing. */
+    weft_task *outer = atomic_load_explicit(&w->joining, memory_order_relaxed);
+    atomic_store_explicit(&w->joining, t, memory_order_relaxed);
 
     for (;;) {
         /* Acquire: pairs with the thief's DONE store; the result is then
          * visible to the caller. */
         uintptr_t s = atomic_load_explicit(&t->state, memory_order_acquire);
         if (s == WEFT_STATE_DONE)
-            return;
+            break;
         weft_worker *thief = NULL;
         if (WEFT_STATE_IS_STOLEN(s)) {
             thief = WEFT_STATE_THIEF(s);
@@ -109,9 +137,12 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
                     weft_idle_reset(&idle);
                     continue;
                 }
+            } else if (policy == WEFT_STEAL_TRANSITIVE && leap_along_chain(w, head, thief)) {
+                weft_idle_reset(&idle);
+                continue;
             }
         }
-        /* else: the thief has won the CAS but not yet written STOLEN. */
+        /* else: the thief has won the race but not yet written STOLEN. */
 
         if (weft_interrupt_waiting_for(w)) {
             weft_interrupt_serve(w, head);
@@ -125,10 +156,14 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
                 sched_yield();
                 continue;
             }
+            /* Transitive joiners sleep like pure leapfroggers: woken by
+             * their thief's work or by DONE, not by the rest of the chain. */
             weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
             weft_idle_reset(&idle);
         }
     }
+    /* Relaxed: as above; back to the SYNC we were nested in, if any. */
+    atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
 void weft_drop(weft_worker *w, weft_task *t)

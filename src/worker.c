@@ -91,9 +91,9 @@ static int config_from_env(weft_config *cfg)
     cfg->workers = workers > UINT_MAX ? UINT_MAX : (unsigned)workers; /* validated at start */
     cfg->idle_spin_us = spin > 10000000 ? 10000000u : (unsigned)spin;
 
-    static const char *const policies[] = {"random", "leapfrog"};
+    static const char *const policies[] = {"random", "leapfrog", "transitive"};
     int policy = (int)cfg->steal_policy;
-    if (env_choice("WEFT_STEAL", policies, 2, &policy))
+    if (env_choice("WEFT_STEAL", policies, 3, &policy))
         err = EINVAL;
     cfg->steal_policy = (weft_steal_policy)policy;
 
@@ -346,7 +346,8 @@ static int validate(const weft_config *cfg, unsigned *workers, size_t *slots, si
                   MIN_STACK_SIZE, MAX_STACK_SIZE);
         return EINVAL;
     }
-    if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG) {
+    if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG &&
+        cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
         weft_warn("weft_start: unknown steal policy %d", (int)cfg->steal_policy);
         return EINVAL;
     }
@@ -446,8 +447,10 @@ int weft_start_config(const weft_config *cfg_in)
         w->stack_hi = (char *)w->stack_lo + stack;
         w->guard_hi = w->stack_lo;
         w->guard_lo = (char *)w->stack_lo - STACK_GUARD;
-        weft_split_init(w);
+        weft_sched_init(w);
         atomic_init(&w->sleep_word, WEFT_AWAKE);
+        atomic_init(&w->leap_sleepers, 0);
+        atomic_init(&w->joining, NULL);
     }
 
     if (cfg.report_stack_overflow && weft_overflow_handler_install() != 0)

@@ -5,7 +5,7 @@
  * a thief would after running it. */
 #include "check.h"
 
-#include "internal.h"
+#include "split_deque_internal.h"
 
 static weft_worker *w;
 static weft_task *dq;

@@ -61,13 +61,17 @@ typedef enum weft_steal_policy {
     /* Only steal from the thief: bounds deque and stack growth to what a
      * sequential run needs, at the price of steal chains. */
     WEFT_STEAL_LEAPFROG = 1,
+    /* Steal from the thief, then from the thief's thief and on along the
+     * chain of blocked joins (Wool's transitive leapfrogging).  Keeps
+     * leapfrogging's bound on deque and stack growth. */
+    WEFT_STEAL_TRANSITIVE = 2,
 } weft_steal_policy;
 
 typedef struct weft_config {
     unsigned workers;        /* 0: CPUs in the affinity mask, or $WEFT_WORKERS */
     size_t deque_size;       /* task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
     size_t stack_size;       /* bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
-    weft_steal_policy steal_policy; /* $WEFT_STEAL=leapfrog|random */
+    weft_steal_policy steal_policy; /* $WEFT_STEAL=random|leapfrog|transitive */
     int pin;                 /* -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
     unsigned idle_spin_us;   /* how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
     bool report_stack_overflow; /* catch SIGSEGV on a worker's stack guard and explain it */
@@ -150,11 +154,16 @@ weft_worker *weft_self_checked(void);
 void weft_barrier(void);
 
 /* Long-running tasks call this now and then so that interrupts (and
- * suspend) need not wait for them.  Costs one load when nothing is pending. */
+ * suspend) need not wait for them, and -- with the private-deque
+ * schedulers, whose owners hand out work only when they poll -- so that
+ * idle workers' requests are answered.  Costs one load when nothing is
+ * pending (two with private deques). */
 extern _Atomic uint64_t weft_interrupt_pending_g;
 void weft_yield_slow(weft_worker *w, weft_task *head);
 static inline void weft_yield(weft_worker *w, weft_task *head)
 {
+    if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
+        weft_sched_poll_slow(w, head);
     /* Relaxed: a stale value only delays joining the interrupt. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&weft_interrupt_pending_g, memory_order_relaxed)))
         weft_yield_slow(w, head);
@@ -168,6 +177,7 @@ static inline void weft_yield(weft_worker *w, weft_task *head)
 typedef struct weft_stats {
     uint64_t tasks, steals, steal_fails, leaps, leap_fails;
     uint64_t grows, shrinks, sleeps, wakes, peak_depth;
+    uint64_t requests, transfers; /* private-deque schedulers only */
 } weft_stats;
 
 /* Sums the counters of all workers into *out (peak_depth: the maximum).

@@ -1,12 +1,26 @@
 /* The seam between the task macros and a scheduler.  Each scheduler
- * provides four owner-side inline operations; the generated task code calls
- * only these, so every scheduler runs the same task sources unchanged.
+ * (chosen at build time: -DWEFT_SCHEDULER=..., see docs/schedulers.md)
+ * provides these owner-side inline operations in bits/<scheduler>.h; the
+ * generated task code calls only these, so every scheduler runs the same
+ * task sources unchanged and its hot path is as lean as if it were alone.
  *
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
  *   weft_sched_pop_private(w, t)   SYNC fast path: true = run t inline
+ *                                  (and t's state is now EMPTY)
  *   weft_sched_sync_slow(w, t)     otherwise: true = t was stolen and is done
  *                                  (result in t); false = run t inline
+ *   weft_sched_poll(w, head)       WEFT_YIELD's check: true if the scheduler
+ *                                  wants weft_sched_poll_slow(w, head) called
+ *                                  (private deques answer requests there)
+ *
+ * Invariant every scheduler keeps (weft_current_head relies on it): slots
+ * below the owner's head are non-EMPTY, slots from head on are EMPTY.
+ * Task states are shared by all schedulers (bits/worker.h): TASK(wrapper),
+ * STOLEN(thief), DONE, so joining a stolen task (src/steal.c) is common.
+ *
+ * The thief side (stealing, sleepers' requests, interrupts' freeze/thaw)
+ * is declared in src/internal.h and implemented next to each scheduler.
  */
 #ifndef WEFT_BITS_SCHED_H
 #define WEFT_BITS_SCHED_H
@@ -15,10 +29,12 @@
 
 #if WEFT_SCHED_SPLIT
 #include <weft/bits/split_deque.h>
-#define weft_sched_reserve weft_split_reserve
-#define weft_sched_push weft_split_push
-#define weft_sched_pop_private weft_split_pop_private
-#define weft_sched_sync_slow weft_split_sync_slow
+#elif WEFT_SCHED_WOOL
+#include <weft/bits/wool_deque.h>
+#elif WEFT_SCHED_PRIVATE_RI || WEFT_SCHED_PRIVATE_SI
+#include <weft/bits/private_deque.h>
+#elif WEFT_SCHED_CHASE_LEV
+#include <weft/bits/chase_lev_deque.h>
 #else
 #error "weft: no scheduler selected in weft/config.h"
 #endif

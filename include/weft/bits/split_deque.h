@@ -15,7 +15,6 @@
 /* Slow paths (src/split_deque.c, src/steal.c). */
 void weft_split_push_slow(weft_worker *w, weft_task *head);
 bool weft_split_sync_slow(weft_worker *w, weft_task *t);
-WEFT_NORETURN void weft_deque_overflow(weft_worker *w);
 
 /* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
  * into `t` (== head); this stores the wrapper and exposes the task. */
@@ -55,5 +54,14 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
     if (WEFT_UNLIKELY(t >= w->end))
         weft_deque_overflow(w);
 }
+
+/* The names the task macros use (bits/sched.h). */
+#define weft_sched_reserve weft_split_reserve
+#define weft_sched_push weft_split_push
+#define weft_sched_pop_private weft_split_pop_private
+#define weft_sched_sync_slow weft_split_sync_slow
+/* The split deque needs no polling: thieves' requests are seen at SPAWN. */
+#define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
+#define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))
 
 #endif

@@ -3,12 +3,11 @@
  *
  * Cache-line plan of a worker (see docs/design.md):
  *   line 0  owner-private hot fields read by SPAWN/SYNC fast paths
- *   line 1  thief-visible deque state: (tail,split), allstolen, dq
- *   line 2  splitreq, folded with o_split into the fast paths' one word;
- *           thieves write it only when it must change
- *   line 3  sleep word (futex), written by the sleeper and its wakers
+ *   lines   the scheduler's thief-visible state (split deque: line 1
+ *           (tail,split), allstolen; line 2 splitreq folded with o_split)
+ *   then    sleep word (futex), written by the sleeper and its wakers
  *   then    counters (owner-written) and cold state
- * Thieves touch lines 1 and 2 and the descriptor they steal, nothing else.
+ * Thieves touch the scheduler's lines and the descriptor they steal.
  */
 #ifndef WEFT_BITS_WORKER_H
 #define WEFT_BITS_WORKER_H
@@ -64,10 +63,6 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
 #define WEFT_STATE_STOLEN(thief) ((uintptr_t)(thief) | WEFT_STATE_STOLEN_TAG)
 #define WEFT_STATE_THIEF(s) ((struct weft_worker *)((s) & ~(uintptr_t)3))
 
-/* weft_worker.limit when a thief has asked the owner to share: above every
- * slot address, so SPAWN's and SYNC's single comparison fails. */
-#define WEFT_SPLITREQ UINTPTR_MAX
-
 /* Event counters (only compiled in with -DWEFT_STATS=ON).  Written by the
  * owning worker only, with relaxed atomics so a live report is race-free. */
 typedef struct weft_counters {
@@ -80,36 +75,34 @@ typedef struct weft_counters {
     _Atomic uint64_t shrinks;      /* shrink_shared: split moved down (one RMW each) */
     _Atomic uint64_t sleeps;       /* times this worker went to sleep */
     _Atomic uint64_t wakes;        /* times this worker woke another */
+    _Atomic uint64_t requests;     /* private deques: steal requests sent (ri) or deal attempts (si) */
+    _Atomic uint64_t transfers;    /* private deques: tasks handed to a thief by this owner */
     _Atomic uint64_t peak_depth;   /* deepest deque slot used */
 } weft_counters;
 
+/* Each scheduler's per-worker deque state: WEFT_SCHED_OWNER_FIELDS (on the
+ * owner's hot line 0) and WEFT_SCHED_SHARED_FIELDS (its thief-visible cache
+ * lines), from bits/<scheduler>_fields.h. */
+#include <weft/bits/sched_fields.h>
+
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
-    /* Owner's copy of split (paper: o_split).  While all tasks are stolen
-     * (paper: o_allstolen) it is parked at `end`. */
-    _Alignas(WEFT_CACHE_LINE) weft_task *o_split;
-    weft_task *end;      /* one past the last usable slot */
+    _Alignas(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
     weft_task *dq;       /* slot 0 */
     unsigned id;         /* 0 .. workers-1 */
+    WEFT_SCHED_OWNER_FIELDS
 
-    /* ---- line 1: thief-visible deque state ---- */
-    /* tail in the low 32 bits, split in the high 32 bits: one CAS moves tail
-     * while checking split, one RMW moves split without losing a tail. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t ts;
-    _Atomic uint8_t allstolen;  /* hint for thieves: nothing to steal */
-    weft_task *dq_shared;       /* == dq; a copy on this line so thieves never read line 0 */
+    /* ---- lines 1..: the scheduler's thief-visible state ---- */
+    WEFT_SCHED_SHARED_FIELDS
 
-    /* ---- line 2: the paper's splitreq, folded with o_split ----
-     * WEFT_SPLITREQ when a thief asks for more shared tasks; otherwise the
-     * owner's o_split (== end while o_allstolen).  SPAWN and SYNC compare
-     * their slot with this one word; see src/split_deque.c. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t limit;
-
-    /* ---- line 3: sleeping (see src/sleep.c) ---- */
+    /* ---- sleeping (see src/sleep.c) and leapfrogging ---- */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
     /* Joiners asleep in pure-leapfrog mode waiting for work from this
      * worker (their thief); it wakes one when it shares. */
     _Atomic uint32_t leap_sleepers;
+    /* The stolen task this worker is blocked on at a SYNC, or NULL: lets
+     * a leapfrogging joiner find its thief's thief (transitive leapfrog). */
+    _Atomic(weft_task *) joining;
 
 #if WEFT_STATS
     _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
@@ -124,7 +117,11 @@ typedef struct weft_worker {
     void *guard_lo, *guard_hi;   /* stack guard region */
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
+    WEFT_SCHED_COLD_FIELDS
 } weft_worker;
+
+/* Stops with a message: the deque is full (every scheduler's reserve). */
+WEFT_NORETURN void weft_deque_overflow(weft_worker *w);
 
 #if WEFT_STATS
 #define WEFT_COUNT(w, field, n)                                                       \
