@@ -24,12 +24,19 @@ typedef enum weft_steal_result {
 } weft_steal_result;
 
 void weft_sched_init(weft_worker *w);
+/* At stop, once no thread uses w's deque: frees what init and growth
+ * allocated.  Optional: worker.c has a weak no-op default. */
+void weft_sched_destroy(weft_worker *w);
 /* One attempt by `thief` to take a task from `victim` (leap: at a blocked
  * SYNC, victim is the joined task's thief).  On OK/OK_MORE *out is the
  * descriptor, its state already STOLEN(thief), and *wrapper the function
  * to run it; the caller runs it and stores DONE. */
 weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper);
+/* Whose task thief's last successful steal from victim took (the worker to
+ * wake when it is done): victim, except where any worker may hand tasks
+ * over (private-si's deals).  Optional: steal.c has a weak default. */
+weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim);
 /* Could a steal from victim succeed now?  (sleep.c's last check; seq_cst
  * reads, see docs/sleep.md.) */
 bool weft_sched_has_shared(weft_worker *victim);
@@ -83,6 +90,8 @@ bool weft_sleepers_want_work_from(weft_worker *owner);
 void weft_wake_for_external(void);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
 void weft_wake_joiner(weft_worker *victim);
+/* After giving v work directly (published seq_cst): wake v if it sleeps. */
+void weft_wake_worker(weft_worker *self, weft_worker *v);
 void weft_wake_all(void);
 
 /* ---- external.c: RUN from non-worker threads ---- */

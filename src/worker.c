@@ -306,6 +306,9 @@ static void register_atfork(void)
     pthread_atfork(NULL, NULL, forget_pool_in_child);
 }
 
+/* Schedulers that allocate per-worker memory define their own. */
+__attribute__((weak)) void weft_sched_destroy(weft_worker *w) { (void)w; }
+
 static void free_workers(void)
 {
     weft_runtime *p = &weft_rt;
@@ -314,6 +317,7 @@ static void free_workers(void)
         weft_worker *w = p->workers[i];
         if (!w)
             continue;
+        weft_sched_destroy(w); /* (the worker was zeroed: safe before init) */
         if (w->dq)
             weft_unmap(w->dq, w->deque_slots * sizeof(weft_task), 0, page);
         if (w->stack_lo)

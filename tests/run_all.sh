@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
-# Builds weft three ways and runs every test in each build:
+# Builds weft several ways and runs every test in each build:
 #   release  -O3 with counters, misuse checks and hwloc; also the install /
 #            find_package / pkg-config / FetchContent test
 #   tsan     ThreadSanitizer
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer
-# Usage: tests/run_all.sh [release|tsan|asan ...]   (default: all three)
+# each for the default scheduler (split) and, as `<build>:<scheduler>`, for
+# every other scheduler in the tree (wool, private-ri, private-si,
+# chase-lev): the same tests run against each (docs/schedulers.md).
+# Usage: tests/run_all.sh [release|tsan|asan[:scheduler] ...]
+#        (default: all three builds for every scheduler)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
 
+# The schedulers whose sources are in this tree (CMakeLists.txt maps each
+# to its files).
+schedulers=(split)
+for s in wool private-ri private-si chase-lev; do
+  src=$(sed -n "s/^set(_weft_sched_sources_$s \(.*\))\$/\1/p" "$root/CMakeLists.txt")
+  ok=1
+  for f in $src; do [ -f "$root/$f" ] || ok=0; done
+  [ -n "$src" ] && [ $ok = 1 ] && schedulers+=("$s")
+done
+
+echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(release tsan asan)
+if [ ${#configs[@]} -eq 0 ]; then
+  configs=(release tsan asan)
+  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "asan:$s"); done
+fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
@@ -18,7 +36,10 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1 ${ASAN_OPTI
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 
 start=$(date +%s)
-for cfg in "${configs[@]}"; do
+for cfg_sched in "${configs[@]}"; do
+  cfg=${cfg_sched%%:*}
+  sched=split
+  [ "$cfg" = "$cfg_sched" ] || sched=${cfg_sched#*:}
   case "$cfg" in
     # Release runs the stress tests larger and three times over.
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_STATS=ON -DWEFT_CHECKS=ON -DWEFT_USE_HWLOC=ON
@@ -28,10 +49,21 @@ for cfg in "${configs[@]}"; do
     *) echo "unknown configuration '$cfg' (release, tsan, asan)" >&2; exit 2 ;;
   esac
   dir="$root/build-test-$cfg"
-  echo "=== $cfg: configure and build in $dir"
-  cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON "${flags[@]}" >/dev/null
+  if [ "$sched" != split ]; then
+    dir="$dir-$sched"
+    # The other schedulers' release runs the stress tests once (split's
+    # three times); their answers are checked by the same bench tests.
+    [ "$cfg" = release ] && repeat=1
+  fi
+  echo "=== $cfg_sched: configure and build in $dir"
+  cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "${flags[@]}" >/dev/null
   cmake --build "$dir" --parallel "$jobs"
-  echo "=== $cfg: tests"
+  echo "=== $cfg_sched: tests"
   (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat)
+  if [ "$cfg_sched" = release ]; then
+    # The benchmark harness's own tests; the end-to-end one reuses this tree.
+    echo "=== release: harness tests"
+    python3 -m unittest discover -s "$root/tests/harness" -v
+  fi
 done
 echo "=== all tests passed (${configs[*]}) in $(( $(date +%s) - start )) s"
