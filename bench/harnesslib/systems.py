@@ -1,0 +1,242 @@
+"""What runs a workload: the sequential baseline, weft (one system per
+scheduler) and the peers.
+
+Peers live in bench/peers/ and are built here as projects of their own:
+
+  tbb, omp-gcc  bench/peers/cpp with gcc/g++      -> build-peers-gcc/<binary>-tbb, -omp
+  omp-clang     bench/peers/cpp with clang/clang++ -> build-peers-clang/<binary>-omp
+  rayon         bench/peers/rust (cargo)         -> build-peers-rust/release/weft-rayon <binary> ...
+  java          bench/peers/java (javac)         -> java ... WeftPeers <binary> ...
+
+A peer that cannot be had (toolchain missing, build failed, listed in the
+C++ build's peers-skipped.txt as `<peer>: <reason>`) is skipped with its
+reason.  A peer that has no port of a workload (no binary, or the Rust/Java
+driver answers exit 2 and "unknown benchmark") is "not ported" for it.
+"""
+import glob
+import os
+import re
+import shutil
+
+from .build import cmake_error_message
+from .util import log, run_captured, tail
+
+PEERS = ("tbb", "omp-gcc", "omp-clang", "rayon", "java")
+# Which C++ build and binary suffix each C++ peer uses.
+_CPP_PEERS = {"tbb": ("gcc", "tbb"), "omp-gcc": ("gcc", "omp"), "omp-clang": ("clang", "omp")}
+_COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
+# How the Rust and Java drivers refuse a workload they have no port of.
+_UNKNOWN_WORKLOAD_RE = re.compile(r"unknown (benchmark|binary|workload)", re.I)
+
+
+class System:
+    """Something that runs a workload.  kind: 'seq', 'weft' or 'peer'."""
+    kind = "peer"
+
+    def __init__(self, name):
+        self.name = name
+
+    def command(self, binary, workers, args):
+        """The command line, or None if this system has no port of binary."""
+        raise NotImplementedError
+
+    def refused_as_unknown(self, code, output):
+        """True if a run's failure means 'no port of this workload'."""
+        return code == 2 and bool(_UNKNOWN_WORKLOAD_RE.search(output))
+
+
+class SeqSystem(System):
+    kind = "seq"
+
+    def __init__(self, build_dir):
+        super().__init__("seq")
+        self.bench_dir = os.path.join(build_dir, "bench")
+
+    def path(self, binary):
+        return os.path.join(self.bench_dir, f"{binary}-seq")
+
+    def command(self, binary, workers, args):
+        return [self.path(binary)] + list(args)
+
+    def refused_as_unknown(self, code, output):
+        return False
+
+
+class WeftSystem(System):
+    """weft built with one scheduler; counters_dir is its counters build."""
+    kind = "weft"
+
+    def __init__(self, scheduler, build_dir, counters_dir):
+        super().__init__(f"weft-{scheduler}")
+        self.scheduler = scheduler
+        self.build_dir = build_dir
+        self.counters_dir = counters_dir
+
+    def command(self, binary, workers, args, counters=False):
+        base = self.counters_dir if counters else self.build_dir
+        return [os.path.join(base, "bench", f"{binary}-weft"), "-w", str(workers)] + list(args)
+
+    def refused_as_unknown(self, code, output):
+        return False
+
+
+class CppPeer(System):
+    def __init__(self, name, build_dir, suffix):
+        super().__init__(name)
+        self.build_dir = build_dir
+        self.suffix = suffix
+
+    def command(self, binary, workers, args):
+        path = os.path.join(self.build_dir, f"{binary}-{self.suffix}")
+        if not os.path.isfile(path):
+            return None
+        return [path, "-w", str(workers)] + list(args)
+
+    def refused_as_unknown(self, code, output):
+        return False
+
+
+class RayonPeer(System):
+    def __init__(self, exe):
+        super().__init__("rayon")
+        self.exe = exe
+
+    def command(self, binary, workers, args):
+        return [self.exe, binary, "-w", str(workers)] + list(args)
+
+
+class JavaPeer(System):
+    def __init__(self, class_dir):
+        super().__init__("java")
+        self.class_dir = class_dir
+
+    def command(self, binary, workers, args):
+        return ["java", "-Xss512m", "-cp", self.class_dir, "WeftPeers", binary,
+                "-w", str(workers)] + list(args)
+
+
+def parse_peer_list(text):
+    """--peers: 'all', 'none' or a comma-separated list of PEERS."""
+    text = text.strip()
+    if text == "all":
+        return list(PEERS)
+    if text == "none" or text == "":
+        return []
+    chosen = [p.strip() for p in text.split(",") if p.strip()]
+    unknown = [p for p in chosen if p not in PEERS]
+    if unknown:
+        raise ValueError(f"unknown peer(s) {', '.join(unknown)}; known: {', '.join(PEERS)}, "
+                         f"or all / none")
+    return [p for p in PEERS if p in chosen]
+
+
+def read_skipped_file(path):
+    """{peer: reason} from a C++ build's peers-skipped.txt ('' if absent)."""
+    skipped = {}
+    if not os.path.isfile(path):
+        return skipped
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            peer, sep, reason = line.partition(":")
+            if sep and peer.strip():
+                skipped[peer.strip()] = reason.strip() or "skipped by its build"
+    return skipped
+
+
+def _build_cpp(root, build_root, family, build):
+    """(build dir, None) or (None, reason) for bench/peers/cpp with one compiler."""
+    source = os.path.join(root, "bench", "peers", "cpp")
+    build_dir = os.path.join(build_root, f"build-peers-{family}")
+    if not build:
+        if not os.path.isdir(build_dir):
+            return None, f"{build_dir} does not exist (and --no-build)"
+        return build_dir, None
+    if not os.path.isfile(os.path.join(source, "CMakeLists.txt")):
+        return None, "bench/peers/cpp/CMakeLists.txt not present"
+    cc, cxx = _COMPILERS[family]
+    if shutil.which(cxx) is None:
+        return None, f"{cxx} is not installed"
+    log(f"[build] C++ peers with {cxx}: {build_dir}")
+    code, out = run_captured(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
+                              "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_C_COMPILER={cc}",
+                              f"-DCMAKE_CXX_COMPILER={cxx}"])
+    if code != 0:
+        return None, f"cmake configure failed: {cmake_error_message(out)}"
+    code, out = run_captured(["cmake", "--build", build_dir, "--parallel"])
+    if code != 0:
+        return None, f"build failed:\n{tail(out, 10)}"
+    return build_dir, None
+
+
+def _build_rust(root, build_root, build):
+    target = os.path.join(build_root, "build-peers-rust")
+    exe = os.path.join(target, "release", "weft-rayon")
+    if build:
+        manifest = os.path.join(root, "bench", "peers", "rust", "Cargo.toml")
+        if not os.path.isfile(manifest):
+            return None, "bench/peers/rust/Cargo.toml not present"
+        if shutil.which("cargo") is None:
+            return None, "cargo is not installed"
+        log(f"[build] Rust peer (rayon): {target}")
+        code, out = run_captured(["cargo", "build", "--release", "--quiet",
+                                  "--manifest-path", manifest, "--target-dir", target])
+        if code != 0:
+            return None, f"cargo build failed:\n{tail(out, 10)}"
+    if not os.path.isfile(exe):
+        return None, f"{exe} not built" + ("" if build else " (and --no-build)")
+    return RayonPeer(exe), None
+
+
+def _build_java(root, build_root, build):
+    class_dir = os.path.join(build_root, "build-peers-java")
+    if build:
+        sources = sorted(glob.glob(os.path.join(root, "bench", "peers", "java", "**", "*.java"),
+                                   recursive=True))
+        if not sources:
+            return None, "no bench/peers/java/**/*.java"
+        if shutil.which("javac") is None:
+            return None, "javac is not installed"
+        log(f"[build] Java peer: {class_dir}")
+        code, out = run_captured(["javac", "-d", class_dir] + sources)
+        if code != 0:
+            return None, f"javac failed:\n{tail(out, 10)}"
+    if shutil.which("java") is None:
+        return None, "java is not installed"
+    if not os.path.isfile(os.path.join(class_dir, "WeftPeers.class")):
+        return None, f"{class_dir}/WeftPeers.class not built" + ("" if build else " (and --no-build)")
+    return JavaPeer(class_dir), None
+
+
+def prepare_peers(root, build_root, wanted, build=True):
+    """Builds the wanted peers (unless build is False: then uses what the
+    build root holds).  Returns ([System], {peer: reason skipped}, {build
+    name: build dir}) with systems in PEERS order."""
+    systems, skipped, builds = {}, {}, {}
+    families = sorted({_CPP_PEERS[p][0] for p in wanted if p in _CPP_PEERS})
+    for family in families:
+        build_dir, reason = _build_cpp(root, build_root, family, build)
+        members = [p for p in wanted if _CPP_PEERS.get(p, ("",))[0] == family]
+        if build_dir is None:
+            for p in members:
+                skipped[p] = reason
+            continue
+        builds[f"peers-{family}"] = build_dir
+        listed = read_skipped_file(os.path.join(build_dir, "peers-skipped.txt"))
+        for p in members:
+            if p in listed:
+                skipped[p] = listed[p]
+            else:
+                systems[p] = CppPeer(p, build_dir, _CPP_PEERS[p][1])
+    if "rayon" in wanted:
+        peer, reason = _build_rust(root, build_root, build)
+        if peer:
+            systems["rayon"], builds["peers-rust"] = peer, os.path.dirname(os.path.dirname(peer.exe))
+        else:
+            skipped["rayon"] = reason
+    if "java" in wanted:
+        peer, reason = _build_java(root, build_root, build)
+        if peer:
+            systems["java"], builds["peers-java"] = peer, peer.class_dir
+        else:
+            skipped["java"] = reason
+    return [systems[p] for p in PEERS if p in systems], skipped, builds
