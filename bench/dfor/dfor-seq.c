@@ -1,0 +1,23 @@
+/* dfor, sequential baseline: each repetition is a plain loop over the
+ * indices (see dfor.h).
+ *
+ *   dfor-seq <n> <iterations-per-body> <repetitions> [grain]
+ */
+#include "dfor.h"
+
+int main(int argc, char **argv)
+{
+    dfor_params p = dfor_args(argc, argv, "<n> <iterations-per-body> <repetitions> [grain]");
+    uint64_t *a = dfor_setup(p.n);
+
+    double t0 = bench_now();
+    for (long r = 0; r < p.repetitions; r++)
+        dfor_leaf(a, 0, p.n, p.iterations);
+    double t1 = bench_now();
+
+    dfor_print(a, &p);
+    dfor_check(a, &p);
+    bench_print_time(t1 - t0);
+    free(a);
+    return 0;
+}
