@@ -6,6 +6,17 @@
 #include <stdarg.h>
 #include <weft/weft.h>
 
+/* ---- schedule perturbation (src/perturb.h, build option WEFT_PERTURB) ----
+ * WEFT_RACE_POINT(id) marks a racy step; it is no code at all unless
+ * WEFT_PERTURB is on, when it may delay the thread or call a test's hook. */
+#include "perturb.h"
+#if WEFT_PERTURB
+#define WEFT_RACE_POINT(id) weft_race_point(id)
+#else
+#define WEFT_RACE_POINT(id) ((void)0)
+#endif
+/* ---- end schedule perturbation ---- */
+
 /* Below 2^31 slots every slot index fits in 32 bits (the split deque packs
  * two of them in one word). */
 #define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)

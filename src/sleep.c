@@ -137,6 +137,7 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
     leave_requests(w, state, thief);
 
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, state, joined, thief)) {
         /* Withdraw, unless a waker claimed us first (then it adjusted the
          * count).  acq_rel: a plain claim on our own word. */
@@ -148,6 +149,7 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 
     WEFT_COUNT(w, sleeps, 1);
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_WILL_WAIT);
     for (;;) {
         /* Acquire: pairs with the waker's claim; after it we re-examine
          * everything anyway. */
@@ -167,6 +169,7 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
     if (owner ? s != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
               : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
         return false;
+    WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
     /* acq_rel: one claimer per sleep (the word names the kind and the
      * thief, so the count below is the one the sleeper is in); orders our
      * published work before the sleeper's wake-up. */
@@ -174,6 +177,7 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
                                                  memory_order_acq_rel, memory_order_relaxed))
         return false;
     atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
+    WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
     weft_futex_wake(&v->sleep_word, 1);
     return true;
 }
@@ -238,6 +242,17 @@ void weft_wake_joiner(weft_worker *victim)
     int kind = WEFT_SLEEP_KIND(atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst));
     if (kind == WEFT_SLEEP_JOIN || kind == WEFT_SLEEP_JOIN_LEAP)
         claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP), NULL);
+}
+
+void weft_wake_worker(weft_worker *self, weft_worker *v)
+{
+    /* seq_cst: the waker's "read theirs" after the caller gave v its work
+     * with a seq_cst write (v announces its sleep, then looks for it). */
+    if (atomic_load_explicit(&v->sleep_word, memory_order_seq_cst) == WEFT_AWAKE)
+        return;
+    unsigned any = (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP);
+    if (claim(v, any, NULL) && self)
+        WEFT_COUNT(self, wakes, 1);
 }
 
 void weft_wake_all(void)

@@ -104,6 +104,7 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
     uint32_t t = WEFT_TS_TAIL(ts), s = WEFT_TS_SPLIT(ts);
 
     if (t < s) { /* line 4 */
+        WEFT_RACE_POINT(WEFT_RP_STEAL_READ_TS);
         /* line 5: cas((tail,split), (t,s), (t+1,s)).  Acquire on success:
          * pairs with the owner's release that made task t shared, so its
          * arguments and wrapper are visible.  tail < split < 2^31: the
@@ -111,15 +112,18 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
         if (atomic_compare_exchange_strong_explicit(&victim->ts, &ts, ts + 1,
                                                     memory_order_acquire,
                                                     memory_order_relaxed)) {
+            WEFT_RACE_POINT(WEFT_RP_STEAL_WON);
             *out = victim->dq_shared + t; /* line 6: return Task(t) */
             return t + 1 < s ? WEFT_STEAL_OK_MORE : WEFT_STEAL_OK;
         }
+        WEFT_RACE_POINT(WEFT_RP_STEAL_LOST);
         return WEFT_STEAL_BUSY; /* line 7 */
     }
 
     /* line 8: if !splitreq: splitreq = 1.  Written only when it must
      * change, so idle thieves do not keep pulling the owner's cache line.
      * Relaxed: the owner polls it; any delay only delays sharing. */
+    WEFT_RACE_POINT(WEFT_RP_STEAL_ASK);
     if (atomic_load_explicit(&victim->limit, memory_order_relaxed) != WEFT_SPLITREQ)
         atomic_store_explicit(&victim->limit, WEFT_SPLITREQ, memory_order_relaxed);
     return WEFT_STEAL_NONE; /* line 9 */
@@ -173,6 +177,7 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
         return;
     }
 
+    WEFT_RACE_POINT(WEFT_RP_GROW_BEFORE_MOVE);
     /* line 38: split = new_s, as an RMW (see the top of this file).
      * seq_cst: release publishes tasks [o_split, new_s) to thieves; the
      * total order pairs with sleepers (weft_wake_for_work reads their
@@ -180,6 +185,7 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
     atomic_fetch_add_explicit(&w->ts, (uint64_t)(new_s - o_split) << 32,
                               memory_order_seq_cst);
     w->o_split = w->dq + new_s; /* line 39 */
+    WEFT_RACE_POINT(WEFT_RP_GROW_MOVED);
     /* line 40: splitreq = 0.  A request that arrives between line 38 and
      * here is lost, as in the paper: an awake thief retries, and a sleeper
      * that asked is woken by the wake-up below (this share). */
@@ -202,6 +208,7 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
 
     if (t != s) {                        /* line 43 */
         uint32_t new_s = (t + s) / 2;    /* line 44 */
+        WEFT_RACE_POINT(WEFT_RP_SHRINK_READ_TS);
         /* lines 45, 47, 48: split = new_s; MFENCE; t = tail -- one RMW.
          * Relaxed suffices: what must be ordered is this word against the
          * thieves' CASes on the same word, and an RMW always reads the
@@ -212,6 +219,7 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
         w->o_split = w->dq + new_s;      /* line 46 */
         WEFT_COUNT(w, shrinks, 1);
         t = WEFT_TS_TAIL(ts);            /* line 48 */
+        WEFT_RACE_POINT(WEFT_RP_SHRINK_MOVED);
         if (t != s) {                    /* line 49 */
             if (t > new_s) {             /* line 50: thieves took tasks past new_s */
                 new_s = (t + s) / 2;     /* line 51 */
@@ -251,6 +259,7 @@ void weft_split_push_slow(weft_worker *w, weft_task *head)
          * seq_cst: release publishes the task at head-1; the total order
          * pairs with sleepers (read below). */
         atomic_store_explicit(&w->ts, WEFT_TS(h - 1, h), memory_order_seq_cst);
+        WEFT_RACE_POINT(WEFT_RP_PUSH_SHARED);
         /* line 16: allstolen = 0.  Relaxed: a hint (thieves CAS on ts). */
         atomic_store_explicit(&w->allstolen, 0, memory_order_relaxed);
         w->o_split = head;  /* lines 18-19: o_split = head; o_allstolen = 0 */
@@ -270,6 +279,7 @@ void weft_split_pop_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     /* Leapfrogging ran tasks above t and may have cleared allstolen; the
      * tasks below t are still all stolen. */
+    WEFT_RACE_POINT(WEFT_RP_POP_STOLEN);
     if (w->o_split != w->end) { /* line 33 */
         /* line 34: allstolen = 1.  Relaxed: a hint, (t,s) has tail >= split. */
         atomic_store_explicit(&w->allstolen, 1, memory_order_relaxed);

@@ -34,6 +34,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     unsigned together = w->together_depth; /* a stolen task is not our copy */
     w->frame_floor = head;
     w->together_depth = 0;
+    WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
     ((weft_wrapper_fn)wrapper)(w, head, t);
     w->frame_floor = floor;
     w->together_depth = together;
@@ -42,8 +43,17 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
      * that reads DONE with acquire.  seq_cst: Dekker with a joiner going to
      * sleep (it stores its sleep state, then reads this); we read its
      * state next. */
+    WEFT_RACE_POINT(WEFT_RP_BEFORE_DONE);
     atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_seq_cst);
+    WEFT_RACE_POINT(WEFT_RP_AFTER_DONE);
     weft_wake_joiner(victim);
+}
+
+/* Schedulers where the victim is the task's owner need not define it. */
+__attribute__((weak)) weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+{
+    (void)thief;
+    return victim;
 }
 
 bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
@@ -52,6 +62,7 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
     uintptr_t wrapper;
     weft_steal_result r = weft_sched_steal(w, victim, leap, &t, &wrapper);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
+        victim = weft_sched_giver(w, victim); /* the owner of t, whose joiner we wake */
         if (leap)
             WEFT_COUNT(w, leaps, 1);
         else
@@ -119,6 +130,7 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, t, memory_order_relaxed);
 
     for (;;) {
+        WEFT_RACE_POINT(WEFT_RP_JOIN_POLL);
         /* Acquire: pairs with the thief's DONE store; the result is then
          * visible to the caller. */
         uintptr_t s = atomic_load_explicit(&t->state, memory_order_acquire);

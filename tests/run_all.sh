@@ -4,11 +4,14 @@
 #            find_package / pkg-config / FetchContent test
 #   tsan     ThreadSanitizer
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer
+#   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
+#            and the forced-interleaving race tests; not in the default list
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (wool, private-ri, private-si,
 # chase-lev): the same tests run against each (docs/schedulers.md).
 # Usage: tests/run_all.sh [release|tsan|asan[:scheduler] ...]
-#        (default: all three builds for every scheduler)
+#        (default: release, tsan, asan and perturb for split; release and
+#        tsan for every other scheduler; asan:<scheduler> on request)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
@@ -26,8 +29,8 @@ done
 echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
-  configs=(release tsan asan)
-  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "asan:$s"); done
+  configs=(release tsan asan perturb)
+  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s"); done
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -46,14 +49,19 @@ for cfg_sched in "${configs[@]}"; do
                     -DWEFT_TEST_SCALE=30); repeat=3 ;;
     tsan)    flags=(-DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=thread -DWEFT_TEST_SCALE=2); repeat=1 ;;
     asan)    flags=(-DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=address,undefined -DWEFT_TEST_SCALE=2); repeat=1 ;;
-    *) echo "unknown configuration '$cfg' (release, tsan, asan)" >&2; exit 2 ;;
+    # Every test with a 5% chance of a delay at each race point (only
+    # perturb builds read WEFT_PERTURB, so the export harms no other build).
+    perturb) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PERTURB=ON -DWEFT_TEST_SCALE=2); repeat=1
+             export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
+    *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb)" >&2; exit 2 ;;
   esac
   dir="$root/build-test-$cfg"
   if [ "$sched" != split ]; then
     dir="$dir-$sched"
     # The other schedulers' release runs the stress tests once (split's
-    # three times); their answers are checked by the same bench tests.
-    [ "$cfg" = release ] && repeat=1
+    # three times) and checks every benchmark's answer; their sanitizer
+    # builds run the runtime's tests without the benchmark programs.
+    if [ "$cfg" = release ]; then repeat=1; else flags+=(-DWEFT_BUILD_BENCH=OFF); fi
   fi
   echo "=== $cfg_sched: configure and build in $dir"
   cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "${flags[@]}" >/dev/null

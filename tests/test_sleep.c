@@ -95,9 +95,13 @@ WEFT_TASK_0(int, parent)
 {
     atomic_store(&child_started, 0);
     WEFT_SPAWN(slow_child, weft_worker_id(weft_w));
-    /* Wait until a thief took it (the deque shares it at once). */
-    while (!atomic_load(&child_started))
+    /* Wait until a thief took it.  The split deque shares it at once; the
+     * private-deque schedulers hand work out only when the owner polls,
+     * which a waiting task does with WEFT_YIELD. */
+    while (!atomic_load(&child_started)) {
+        WEFT_YIELD();
         sched_yield();
+    }
     return WEFT_SYNC(slow_child);
 }
 
@@ -151,8 +155,10 @@ WEFT_TASK_0(int, join_then_help)
     atomic_store(&root_worker, weft_worker_id(weft_w));
     atomic_store(&child_started, 0);
     WEFT_SPAWN(work_later, weft_worker_id(weft_w));
-    while (!atomic_load(&child_started))
+    while (!atomic_load(&child_started)) { /* as in `parent` */
+        WEFT_YIELD();
         sched_yield();
+    }
     return WEFT_SYNC(work_later);
 }
 

@@ -1,0 +1,93 @@
+/* Work stealing with private deques (Acar, Charguéraud and Rainey, PPoPP
+ * 2013), the part both variants share: the owner's deque bookkeeping on
+ * weft's direct task stack, the SYNC slow path and interrupts.  The
+ * variants are src/private_ri.c (receiver-initiated, Figure 2 / Figure 8)
+ * and src/private_si.c (sender-initiated, Figure 3); docs/sched-private.md
+ * is the design note.
+ *
+ *     dq ........ o_top ........ head ........ end
+ *     | handed out  | private      | empty       |
+ *
+ * The paper's q[i] is [o_top, head): tasks spawned and not synced, of which
+ * the oldest, at o_top, is the one a transfer hands out (pop_top).  They
+ * are the owner's alone.  A task below o_top has been handed to another
+ * worker, which runs it in place in our deque and stores DONE (steal.c);
+ * the owner's SYNC of it joins it like a stolen task of the split deque
+ * (weft_join_stolen: leapfrogging to its receiver, or random stealing).
+ */
+#include "private_deque_internal.h"
+
+void weft_sched_init(weft_worker *w)
+{
+    w->o_top = w->dq;       /* nothing spawned: nothing private */
+    w->frame_floor = w->dq; /* the root frame may join anything above */
+    weft_priv_variant_init(w);
+}
+
+static inline unsigned slot_index(const weft_worker *w, const weft_task *t)
+{
+    return (unsigned)(t - w->dq);
+}
+
+/* The SYNC slow path.  t is the new head.  Returns true if t was handed
+ * out and is done (its result is in t), false if the caller runs it. */
+bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t < w->frame_floor))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(nothing is spawned in this task)", w->id);
+    /* Relaxed: our own slot; receivers only change it between non-EMPTY values. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
+
+    if (t >= w->o_top) {
+        /* Private (ri: a request is pending, or t is the last private task).
+         * Relaxed: our slot; EMPTY keeps weft_current_head's invariant. */
+        atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+        weft_priv_settle(w, t);
+        return false;
+    }
+    /* Handed out.  Every slot above t is free (t is the head), so o_top
+     * was t + 1: nothing private is left, and none is after the pop. */
+    if (weft_priv_take_back(w, t)) {
+        w->o_top = t;
+        /* Relaxed: the deal is ours again; nobody else saw the slot. */
+        atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+        return false;
+    }
+    weft_join_stolen(w, t);
+    weft_priv_after_join(w, t);
+    /* Relaxed: the receiver is done with the slot (weft_join_stolen read
+     * DONE with acquire). */
+    atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+    w->o_top = t;
+    return true;
+}
+
+/* ========================================================================
+ * Interrupts (interrupt.c): an empty frame starts at `frame`; the tasks
+ * below stay private to the owner (nobody is handed one) until thaw.
+ * ======================================================================== */
+
+/* word[0] = o_top's slot, word[1] = the deque top below the frame. */
+void weft_sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved)
+{
+    /* A TOGETHER copy's slot (frame - 1) is still EMPTY here; it is not a
+     * task of ours (slots below the head are never EMPTY). */
+    weft_task *head = frame;
+    /* Relaxed: our own slot. */
+    if (head > w->o_top && atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
+                               WEFT_STATE_EMPTY)
+        head--;
+    saved->word[0] = (uint64_t)(w->o_top - w->dq);
+    saved->word[1] = (uint64_t)(head - w->dq);
+    w->o_top = frame;
+    weft_priv_freeze_cells(w, frame);
+}
+
+void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
+{
+    w->o_top = w->dq + saved->word[0];
+    weft_priv_thaw_cells(w, w->dq + saved->word[1]);
+}
