@@ -42,7 +42,7 @@ bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
                    "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
 
     if (t >= w->o_top) {
-        /* Private (ri: a request is pending, or t is the last private task).
+        /* Private (ri: a request is pending; si never comes here).
          * Relaxed: our slot; EMPTY keeps weft_current_head's invariant. */
         atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
         weft_priv_settle(w, t);

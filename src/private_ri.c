@@ -83,7 +83,7 @@ void weft_priv_variant_init(weft_worker *w)
     w->ri_giver = NULL;
     w->ri_hold = false;
     /* Before any thread can see this worker (published by thread creation). */
-    atomic_init(&w->ri_req, WEFT_RI_BLOCKED); /* nothing to hand out */
+    atomic_init(&w->ri_req, WEFT_RI_BLOCKED); /* not polling yet */
     atomic_init(&w->ri_xfer, WEFT_RI_WAITING);
     atomic_init(&w->ri_xfer_wrapper, 0);
 }
