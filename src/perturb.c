@@ -51,7 +51,7 @@ static _Atomic uint64_t threads_seeded;
 
 void weft_race_set_hook(weft_race_hook_fn fn)
 {
-    atomic_store_explicit(&hook, fn, memory_order_relaxed);
+    atomic_store_explicit(&hook, fn, memory_order_relaxed); /* see `hook`: no worker runs */
 }
 
 /* WEFT_PERTURB=<p>[,<seed>]: a bad value stops the program with a message

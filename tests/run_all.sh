@@ -5,12 +5,13 @@
 #   tsan     ThreadSanitizer
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
-#            and the forced-interleaving race tests; not in the default list
+#            and the forced-interleaving race tests
+#   verify   the spin model checks and their mutants (verification/run.sh --quick)
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (wool, private-ri, private-si,
 # chase-lev): the same tests run against each (docs/schedulers.md).
 # Usage: tests/run_all.sh [release|tsan|asan[:scheduler] ...]
-#        (default: release, tsan, asan and perturb for split; release and
+#        (default: release, tsan, asan, perturb and verify for split; release and
 #        tsan for every other scheduler; asan:<scheduler> on request)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +31,7 @@ echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(release tsan asan perturb)
+  [ -f "$root/verification/run.sh" ] && configs+=(verify)
   for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s"); done
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -43,6 +45,13 @@ for cfg_sched in "${configs[@]}"; do
   cfg=${cfg_sched%%:*}
   sched=split
   [ "$cfg" = "$cfg_sched" ] || sched=${cfg_sched#*:}
+  if [ "$cfg" = verify ]; then
+    # The model checks (spin): every protocol model passes, every mutant is
+    # found (docs/verification.md); the larger bounds are the weekly --full.
+    echo "=== verify: model checks (verification/run.sh --quick)"
+    bash "$root/verification/run.sh" --quick
+    continue
+  fi
   case "$cfg" in
     # Release runs the stress tests larger and three times over.
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_STATS=ON -DWEFT_CHECKS=ON -DWEFT_USE_HWLOC=ON

@@ -31,6 +31,10 @@
  * The first four run the deque by hand (no pool): the main thread is the
  * owner, thieves are plain threads.  Every wait is bounded (10 s); a wait
  * that times out fails the test with the point it waited for.
+ *
+ * The test's own atomics (log, gates, flags) are all seq_cst, the default:
+ * a gate opened by one thread orders everything before it for the thread
+ * that waited on it; they order nothing of the runtime's.
  */
 #include "check.h"
 

@@ -1,0 +1,35 @@
+/* SYNC of the task on top (weft_split_pop_private + sync_slow), included
+ * twice by split_ops.pml: SYNC_NAME is the inline's name and JOIN how it
+ * waits for a stolen task (Promela inlines cannot recurse). */
+inline SYNC_NAME()
+{
+    head--;
+    LD(OWNER, L_LIMIT, cur);
+    if
+    :: head >= cur -> run_inline()                 /* fast path */
+    :: else ->
+        if
+        :: head >= o_split ->                      /* private, asked */
+            grow_shared(head);
+            run_inline()
+        :: o_split != END && head < o_split ->     /* lines 25-26 */
+            shrink_shared();
+            if
+            :: !all ->
+                LD(OWNER, L_LIMIT, cur);
+                if
+                :: cur == SPLITREQ -> grow_shared(head)
+                :: else
+                fi;
+                run_inline()
+            :: else ->
+                JOIN(head, slot_id[head]);
+                pop_stolen(head)
+            fi
+        :: o_split == END ->                       /* line 24 */
+            JOIN(head, slot_id[head]);
+            pop_stolen(head)
+        fi
+    fi;
+    all = 0; cur = 0
+}
