@@ -69,11 +69,17 @@ static inline bool splitreq(weft_worker *w)
 }
 
 /* Owner: the paper's "splitreq = 0" -- the request is served -- together
- * with publishing the current o_split to the fast paths.  Relaxed: only
- * the owner acts on values other than WEFT_SPLITREQ. */
+ * with publishing the current o_split to the fast paths.  Both callers
+ * then read the sleeper counts (weft_wake_for_work).  seq_cst: the owner's
+ * "write mine, then read theirs" against a sleeper's "count myself, then
+ * read the request": either we see the sleeper and wake it, or it sees the
+ * cleared word and asks again.  With a relaxed store the clear could sit in
+ * a store buffer past our count read and wipe a request the sleeper
+ * believed still stood (found by the spin model, docs/verification.md,
+ * finding 1).  Slow paths only. */
 static inline void clear_splitreq(weft_worker *w)
 {
-    atomic_store_explicit(&w->limit, (uintptr_t)w->o_split, memory_order_relaxed);
+    atomic_store_explicit(&w->limit, (uintptr_t)w->o_split, memory_order_seq_cst);
 }
 
 /* Owner: o_split or o_allstolen changed; publish it unless a thief has

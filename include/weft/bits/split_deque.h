@@ -48,10 +48,14 @@ static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
     return false;
 }
 
-/* Checks there is room for one more task before the caller writes to t. */
+/* Checks there is room for one more task before the caller writes to t.
+ * The last slot is never used: with head == end, grow_shared's new split
+ * could be `end`, which is also the encoding of o_allstolen, and a shared
+ * unstolen task would be taken for stolen (docs/verification.md, finding
+ * 2). */
 static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 {
-    if (WEFT_UNLIKELY(t >= w->end))
+    if (WEFT_UNLIKELY(t + 1 >= w->end))
         weft_deque_overflow(w);
 }
 
