@@ -45,6 +45,7 @@
 #include <weft/weft.h>
 
 #include "split_deque_internal.h"
+#include "deque_fixture.h"
 
 #if !WEFT_PERTURB
 #error "test_races needs a WEFT_PERTURB=ON build"
@@ -167,22 +168,13 @@ enum { SLOTS = 16 };
 static weft_worker thief_workers[2]; /* only their addresses: STOLEN(thief) */
 static atomic_int runs[SLOTS];       /* executions of the task in each slot */
 
-static WEFT_WRAPPER_ALIGN void dummy_wrapper(weft_worker *wk, weft_task *head, weft_task *t)
-{
-    (void)wk, (void)head, (void)t;
-}
-
 static void fresh_worker(void)
 {
     static weft_worker storage;
     static weft_task slots[SLOTS + 1];
-    memset(&storage, 0, sizeof storage);
-    memset(slots, 0, sizeof slots);
+    deque_fixture(&storage, slots, SLOTS);
     w = &storage;
     dq = slots;
-    w->dq = dq;
-    w->end = dq + SLOTS;
-    w->deque_slots = SLOTS;
     weft_split_init(w);
     for (int i = 0; i < SLOTS; i++)
         atomic_store(&runs[i], 0);
@@ -198,7 +190,7 @@ static weft_task *push(weft_task *h)
 {
     weft_split_reserve(w, h);
     memset(h->payload, 0, sizeof h->payload);
-    weft_split_push(w, h, (uintptr_t)&dummy_wrapper);
+    weft_split_push(w, h, (uintptr_t)&noop_wrapper);
     return h + 1;
 }
 

@@ -6,27 +6,19 @@
 #include "check.h"
 
 #include "split_deque_internal.h"
+#include "deque_fixture.h"
 
 static weft_worker *w;
 static weft_task *dq;
 enum { SLOTS = 64 };
 
-static WEFT_WRAPPER_ALIGN void dummy_wrapper(weft_worker *wk, weft_task *head, weft_task *t)
-{
-    (void)wk, (void)head, (void)t;
-}
-
 static void fresh_worker(void)
 {
     static weft_worker storage;
     static weft_task slots[SLOTS + 1];
-    memset(&storage, 0, sizeof storage);
-    memset(slots, 0, sizeof slots);
+    deque_fixture(&storage, slots, SLOTS);
     w = &storage;
     dq = slots;
-    w->dq = dq;
-    w->end = dq + SLOTS;
-    w->deque_slots = SLOTS;
     weft_split_init(w);
 }
 
@@ -42,7 +34,7 @@ static bool o_allstolen(void) { return w->o_split == w->end; }
 static weft_task *push(weft_task *h)
 {
     weft_split_reserve(w, h);
-    weft_split_push(w, h, (uintptr_t)&dummy_wrapper);
+    weft_split_push(w, h, (uintptr_t)&noop_wrapper);
     return h + 1;
 }
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "wool_deque_internal.h"
+#include "deque_fixture.h"
 
 enum { SLOTS = 64 };
 
@@ -37,15 +38,11 @@ static void fresh_worker(void)
 {
     static weft_worker storage;
     static weft_task slots[SLOTS + 1];
-    memset(&storage, 0, sizeof storage);
-    memset(slots, 0, sizeof slots);
+    deque_fixture(&storage, slots, SLOTS);
     memset(&thief_a, 0, sizeof thief_a);
     memset(&thief_b, 0, sizeof thief_b);
     w = &storage;
     dq = slots;
-    w->dq = dq;
-    w->end = dq + SLOTS;
-    w->deque_slots = SLOTS;
     weft_wool_init(w);
 }
 
@@ -71,7 +68,7 @@ static uintptr_t state(int i) { return atomic_load(&dq[i].state); }
 /* SPAWN at slot h, as the generated code does. */
 static weft_task *push_with(weft_task *h, uintptr_t wrapper)
 {
-    weft_wool_reserve(w, h);
+    weft_deque_reserve(w, h);
     weft_wool_push(w, h, wrapper);
     return h + 1;
 }

@@ -8,20 +8,9 @@
 static void merge(const cs_key *l1, const cs_key *h1, const cs_key *l2, const cs_key *h2,
                   cs_key *dest)
 {
-    if (h1 - l1 < h2 - l2) { /* run1 is the longer one */
-        const cs_key *t = l1;
-        l1 = l2;
-        l2 = t;
-        t = h1;
-        h1 = h2;
-        h2 = t;
-    }
-    if ((h1 - l1) + (h2 - l2) < CILKSORT_MERGE_CUTOFF) {
-        cs_seq_merge(l1, h1, l2, h2, dest);
+    const cs_key *s1, *s2;
+    if (!cs_merge_split(&l1, &h1, &l2, &h2, dest, &s1, &s2))
         return;
-    }
-    const cs_key *s1 = l1 + (h1 - l1) / 2;
-    const cs_key *s2 = cs_lower_bound(l2, h2, *s1);
     merge(l1, s1, l2, s2, dest);
     merge(s1, h1, s2, h2, dest + (s1 - l1) + (s2 - l2));
 }

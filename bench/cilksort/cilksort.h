@@ -45,6 +45,7 @@
 #define WEFT_BENCH_CILKSORT_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -181,6 +182,34 @@ static inline const cs_key *cs_lower_bound(const cs_key *lo, const cs_key *hi, c
             hi = mid;
     }
     return lo;
+}
+
+/* One level of the parallel merge of the sorted runs [l1, h1) and [l2, h2)
+ * into dest.  Below the merge cut-off it merges them itself and returns
+ * false.  Otherwise it makes run 1 the longer one (swapping the runs) and
+ * returns true with the split points: s1 the middle of run 1, s2 the lower
+ * bound of *s1 in run 2.  The caller then merges [l1, s1) + [l2, s2) into
+ * dest and [s1, h1) + [s2, h2) into dest + (s1 - l1) + (s2 - l2): disjoint
+ * ranges of dest, so the two may run in parallel. */
+static inline bool cs_merge_split(const cs_key **l1, const cs_key **h1, const cs_key **l2,
+                                  const cs_key **h2, cs_key *dest, const cs_key **s1,
+                                  const cs_key **s2)
+{
+    if (*h1 - *l1 < *h2 - *l2) { /* run 1 is the longer one */
+        const cs_key *t = *l1;
+        *l1 = *l2;
+        *l2 = t;
+        t = *h1;
+        *h1 = *h2;
+        *h2 = t;
+    }
+    if ((*h1 - *l1) + (*h2 - *l2) < CILKSORT_MERGE_CUTOFF) {
+        cs_seq_merge(*l1, *h1, *l2, *h2, dest);
+        return false;
+    }
+    *s1 = *l1 + (*h1 - *l1) / 2;
+    *s2 = cs_lower_bound(*l2, *h2, **s1);
+    return true;
 }
 
 /* ---- check ---- */

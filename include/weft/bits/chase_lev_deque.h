@@ -17,12 +17,6 @@ void weft_cl_push_slow(weft_worker *w, weft_task *t);
 bool weft_cl_sync_slow(weft_worker *w, weft_task *t);
 void weft_cl_serve_wake_req(weft_worker *w);
 
-static inline void weft_cl_reserve(weft_worker *w, weft_task *t)
-{
-    if (WEFT_UNLIKELY(t >= w->end))
-        weft_deque_overflow(w);
-}
-
 /* SPAWN: the arguments are in t; publish it at the bottom. */
 static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
 {
@@ -74,7 +68,7 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
     return false;
 }
 
-#define weft_sched_reserve weft_cl_reserve
+#define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_cl_push
 #define weft_sched_pop_private weft_cl_pop_private
 #define weft_sched_sync_slow weft_cl_sync_slow

@@ -46,12 +46,6 @@ static inline bool weft_si_poll_due(weft_worker *w)
 }
 #endif
 
-static inline void weft_priv_reserve(weft_worker *w, weft_task *t)
-{
-    if (WEFT_UNLIKELY(t >= w->end))
-        weft_deque_overflow(w);
-}
-
 /* SPAWN (Figure 1 add_task: push_bottom, then the poll).  The caller has
  * written the arguments into t (== head). */
 static inline void weft_priv_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
@@ -117,7 +111,7 @@ static inline bool weft_priv_poll(weft_worker *w, weft_task *head)
 }
 
 /* The names the task macros use (bits/sched.h). */
-#define weft_sched_reserve weft_priv_reserve
+#define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_priv_push
 #define weft_sched_pop_private weft_priv_pop_private
 #define weft_sched_sync_slow weft_priv_sync_slow

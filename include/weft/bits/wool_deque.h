@@ -91,15 +91,8 @@ static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
     return false;
 }
 
-/* Checks there is room for one more task before the caller writes to t. */
-static inline void weft_wool_reserve(weft_worker *w, weft_task *t)
-{
-    if (WEFT_UNLIKELY(t >= w->end))
-        weft_deque_overflow(w);
-}
-
 /* The names the task macros use (bits/sched.h). */
-#define weft_sched_reserve weft_wool_reserve
+#define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_wool_push
 #define weft_sched_pop_private weft_wool_pop
 #define weft_sched_sync_slow weft_wool_sync_slow

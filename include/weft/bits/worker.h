@@ -123,6 +123,14 @@ typedef struct weft_worker {
 /* Stops with a message: the deque is full (every scheduler's reserve). */
 WEFT_NORETURN void weft_deque_overflow(weft_worker *w);
 
+/* The usual weft_sched_reserve: room for a task at slot t, or stop with a
+ * message.  (The split deque keeps one more slot free; bits/split_deque.h.) */
+static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t >= w->end))
+        weft_deque_overflow(w);
+}
+
 #if WEFT_STATS
 #define WEFT_COUNT(w, field, n)                                                       \
     atomic_store_explicit(&(w)->ctr.field,                                            \

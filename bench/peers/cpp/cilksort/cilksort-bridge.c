@@ -14,17 +14,9 @@ int cs_peer_sort_leaf(cs_peer_key *a, size_t n)
     return 1;
 }
 
-int cs_peer_merge_leaf(const cs_peer_key *l1, const cs_peer_key *h1, const cs_peer_key *l2,
-                       const cs_peer_key *h2, cs_peer_key *dest)
+int cs_peer_merge_split(const cs_peer_key **l1, const cs_peer_key **h1, const cs_peer_key **l2,
+                        const cs_peer_key **h2, cs_peer_key *dest, const cs_peer_key **s1,
+                        const cs_peer_key **s2)
 {
-    if ((h1 - l1) + (h2 - l2) >= CILKSORT_MERGE_CUTOFF)
-        return 0;
-    cs_seq_merge(l1, h1, l2, h2, dest);
-    return 1;
-}
-
-const cs_peer_key *cs_peer_lower_bound(const cs_peer_key *lo, const cs_peer_key *hi,
-                                       cs_peer_key k)
-{
-    return cs_lower_bound(lo, hi, k);
+    return cs_merge_split(l1, h1, l2, h2, dest, s1, s2);
 }

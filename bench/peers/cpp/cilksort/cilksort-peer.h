@@ -23,13 +23,12 @@ void cilksort_parallel(cs_peer_key *a, cs_peer_key *tmp, size_t n);
 /* If n is below the header's quicksort cut-off, sorts a[0..n)
  * sequentially and returns 1; otherwise returns 0. */
 int cs_peer_sort_leaf(cs_peer_key *a, size_t n);
-/* If the runs' total is below the header's merge cut-off, merges them
- * sequentially into dest and returns 1; otherwise returns 0. */
-int cs_peer_merge_leaf(const cs_peer_key *l1, const cs_peer_key *h1, const cs_peer_key *l2,
-                       const cs_peer_key *h2, cs_peer_key *dest);
-/* cilksort.h's cs_lower_bound. */
-const cs_peer_key *cs_peer_lower_bound(const cs_peer_key *lo, const cs_peer_key *hi,
-                                       cs_peer_key k);
+/* cilksort.h's cs_merge_split: one level of the parallel merge (merges
+ * sequentially and returns 0 below the cut-off; otherwise returns 1 with
+ * the runs ordered and the split points in *s1, *s2). */
+int cs_peer_merge_split(const cs_peer_key **l1, const cs_peer_key **h1, const cs_peer_key **l2,
+                        const cs_peer_key **h2, cs_peer_key *dest, const cs_peer_key **s1,
+                        const cs_peer_key **s2);
 
 PEER_END_DECLS
 

@@ -3,8 +3,6 @@
 // first merges one a task and one called, wait; then the last merge.  A
 // parallel merge runs its lower part as a task and calls the upper one.
 // The cut-offs and sequential pieces are the header's (cilksort-bridge.c).
-#include <utility>
-
 #include <tbb/task_group.h>
 
 #include "cilksort-peer.h"
@@ -14,14 +12,9 @@ using key = cs_peer_key;
 
 static void merge(const key *l1, const key *h1, const key *l2, const key *h2, key *dest)
 {
-    if (h1 - l1 < h2 - l2) { // run1 is the longer one
-        std::swap(l1, l2);
-        std::swap(h1, h2);
-    }
-    if (cs_peer_merge_leaf(l1, h1, l2, h2, dest))
+    const key *s1, *s2;
+    if (!cs_peer_merge_split(&l1, &h1, &l2, &h2, dest, &s1, &s2))
         return;
-    const key *s1 = l1 + (h1 - l1) / 2;
-    const key *s2 = cs_peer_lower_bound(l2, h2, *s1);
     tbb::task_group g; // the two parts write disjoint ranges of dest
     g.run([=] { merge(l1, s1, l2, s2, dest); });
     merge(s1, h1, s2, h2, dest + (s1 - l1) + (s2 - l2));
