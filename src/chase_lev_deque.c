@@ -113,11 +113,16 @@ void weft_cl_push_slow(weft_worker *w, weft_task *t)
 
 void weft_cl_serve_wake_req(weft_worker *w)
 {
+    /* Nothing to share: keep the request for the push that will share (a
+     * sleeper asks only once; clearing it here lost it).  Relaxed top:
+     * thieves only raise it, so a stale value errs towards waking. */
+    if (w->cl_bottom - atomic_load_explicit(&w->cl_top, memory_order_relaxed) <= 0)
+        return;
     /* seq_cst: clear before looking for sleepers; a sleeper that posts a
-     * new request after this exchange is seen at the next push or pop. */
+     * new request after this exchange is seen at the next push, pop or
+     * poll. */
     atomic_exchange_explicit(&w->cl_wake_req, 0, memory_order_seq_cst);
-    if (w->cl_bottom - atomic_load_explicit(&w->cl_top, memory_order_relaxed) > 0)
-        weft_wake_for_work(w); /* relaxed top: only decides whether to bother */
+    weft_wake_for_work(w);
 }
 
 /* SYNC when the fast path saw top >= b: t (at index b) is the last task,

@@ -72,8 +72,14 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
 #define weft_sched_push weft_cl_push
 #define weft_sched_pop_private weft_cl_pop_private
 #define weft_sched_sync_slow weft_cl_sync_slow
-/* Every task is stealable from its push on: no polling needed. */
-#define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
-#define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))
+/* Every task is stealable from its push on, but a sleeper that missed one
+ * is woken only when the owner sees its wake request: at a push, after a
+ * SYNC's fence, or here, so that a task that neither spawns nor syncs for
+ * a while (a long leaf, a task waiting for its child to be stolen) still
+ * wakes it.  Relaxed: the sleeper's store becomes visible in finite time,
+ * and a poll loop reads it again. */
+#define weft_sched_poll(w, head) \
+    ((void)(head), atomic_load_explicit(&(w)->cl_wake_req, memory_order_relaxed) != 0)
+#define weft_sched_poll_slow(w, head) ((void)(head), weft_cl_serve_wake_req(w))
 
 #endif
