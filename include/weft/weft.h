@@ -154,9 +154,9 @@ weft_worker *weft_self_checked(void);
 void weft_barrier(void);
 
 /* Long-running tasks call this now and then so that interrupts (and
- * suspend) need not wait for them, and -- with the wool and private-deque
- * schedulers, whose owners answer thieves' requests only when they poll
- * -- so that idle workers get work.  Costs one load when nothing is
+ * suspend) need not wait for them, and -- with the wool, private-deque
+ * and chase-lev schedulers, whose owners see thieves' or sleepers'
+ * requests only when they poll -- so that idle workers get work.  Costs one load when nothing is
  * pending (two with private deques). */
 extern _Atomic uint64_t weft_interrupt_pending_g;
 void weft_yield_slow(weft_worker *w, weft_task *head);
