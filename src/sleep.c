@@ -160,6 +160,10 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 }
 
+/* Sleep kinds as claim's accept masks. */
+#define JOINERS ((1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP))
+#define ANY_SLEEPER ((1u << WEFT_SLEEP_IDLE) | JOINERS)
+
 /* Claims v if it sleeps in one of the accepted kinds (a bit mask), or, if
  * owner is given, only as a leapfrogging joiner whose thief is owner. */
 static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
@@ -236,33 +240,32 @@ void weft_wake_for_external(void)
     wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
 
-void weft_wake_joiner(weft_worker *victim)
+/* Wakes v if it sleeps in one of the accepted kinds.  seq_cst peek: the
+ * waker's "read theirs" after the caller published v's reason to wake with
+ * a seq_cst write (v announces its sleep, then looks for that reason). */
+static bool wake_if_sleeping(weft_worker *v, unsigned accept)
 {
-    /* seq_cst: after the thief's seq_cst DONE store (steal.c). */
-    int kind = WEFT_SLEEP_KIND(atomic_load_explicit(&victim->sleep_word, memory_order_seq_cst));
-    if (kind == WEFT_SLEEP_JOIN || kind == WEFT_SLEEP_JOIN_LEAP)
-        claim(victim, (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP), NULL);
+    uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_seq_cst);
+    return s != WEFT_AWAKE && (accept & (1u << WEFT_SLEEP_KIND(s))) && claim(v, accept, NULL);
 }
 
+/* After the thief's seq_cst DONE store (steal.c). */
+void weft_wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOINERS); }
+
+/* After the caller gave v work directly (a seq_cst write). */
 void weft_wake_worker(weft_worker *self, weft_worker *v)
 {
-    /* seq_cst: the waker's "read theirs" after the caller gave v its work
-     * with a seq_cst write (v announces its sleep, then looks for it). */
-    if (atomic_load_explicit(&v->sleep_word, memory_order_seq_cst) == WEFT_AWAKE)
-        return;
-    unsigned any = (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP);
-    if (claim(v, any, NULL) && self)
+    if (wake_if_sleeping(v, ANY_SLEEPER) && self)
         WEFT_COUNT(self, wakes, 1);
 }
 
 void weft_wake_all(void)
 {
     weft_runtime *p = &weft_rt;
-    unsigned any = (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP);
     /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
      * seq_cst fence orders that store before our reads of the sleep words
      * (claim's peek is relaxed). */
     atomic_thread_fence(memory_order_seq_cst);
     for (unsigned i = 0; i < p->n_workers; i++)
-        claim(p->workers[i], any, NULL);
+        claim(p->workers[i], ANY_SLEEPER, NULL);
 }
