@@ -130,16 +130,10 @@ void weft_cl_serve_wake_req(weft_worker *w)
 bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
 {
     int64_t b = w->cl_bottom - 1;
-    if (WEFT_UNLIKELY(t < w->frame_floor || b < 0)) {
-        /* Relaxed: undo our own store (nothing was there to take). */
-        atomic_store_explicit(&w->cl_bottom_shared, b + 1, memory_order_relaxed);
+    if (WEFT_UNLIKELY(b < 0))
         weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
-    }
-    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(slot %zu is empty: joined twice?)", w->id, (size_t)(t - w->dq));
+    weft_sync_slot_check(w, t);
     /* Relaxed: after the fast path's fence. */
     int64_t top = atomic_load_explicit(&w->cl_top, memory_order_relaxed);
     bool ours = false;

@@ -194,6 +194,20 @@ extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-e
 void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 WEFT_NORETURN void weft_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Every scheduler's SYNC slow path starts here: a SYNC or DROP with
+ * nothing to join below the running frame, or on an EMPTY slot (joined
+ * twice), stops with a message instead of joining someone else's task. */
+static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t < w->frame_floor))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(nothing is spawned in this task)", w->id);
+    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
+        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+                   "(slot %zu is empty: joined twice?)", w->id, (size_t)(t - w->dq));
+}
+
 /* A spin-wait hint. */
 static inline void weft_cpu_relax(void)
 {

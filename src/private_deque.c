@@ -24,22 +24,11 @@ void weft_sched_init(weft_worker *w)
     weft_priv_variant_init(w);
 }
 
-static inline unsigned slot_index(const weft_worker *w, const weft_task *t)
-{
-    return (unsigned)(t - w->dq);
-}
-
 /* The SYNC slow path.  t is the new head.  Returns true if t was handed
  * out and is done (its result is in t), false if the caller runs it. */
 bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
 {
-    if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(nothing is spawned in this task)", w->id);
-    /* Relaxed: our own slot; receivers only change it between non-EMPTY values. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
+    weft_sync_slot_check(w, t);
 
     if (t >= w->o_top) {
         /* Private (ri: a request is pending; si never comes here).

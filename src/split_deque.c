@@ -300,13 +300,7 @@ void weft_split_pop_stolen(weft_worker *w, weft_task *t)
  * caller must run it inline. */
 bool weft_split_sync_slow(weft_worker *w, weft_task *t)
 {
-    if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(nothing is spawned in this task)", w->id);
-    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(slot %u is empty: joined twice?)", w->id, slot_index(w, t));
+    weft_sync_slot_check(w, t);
 
     if (t >= w->o_split) {
         /* Private: we are here because of a request (lines 28-29). */

@@ -350,13 +350,7 @@ static bool join_public(weft_worker *w, weft_task *t)
  * must run it inline. */
 bool weft_wool_sync_slow(weft_worker *w, weft_task *t)
 {
-    if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(nothing is spawned in this task)", w->id);
-    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(slot %u is empty: joined twice?)", w->id, weft_wool_index(w, t));
+    weft_sync_slot_check(w, t);
     if (t < w->o_public_end)
         return join_public(w, t);
     /* Private: here because of a thief's mark or a request.  Relaxed: as
