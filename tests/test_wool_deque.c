@@ -517,12 +517,15 @@ static void test_stress(unsigned scale)
         CHECK(pthread_create(&th[i], NULL, stress_thief_main, &stress_thieves[i]) == 0, "thread");
     }
     /* At least `scale` * 20000 tasks and 100 steals: on a loaded machine
-     * the thieves may get no CPU for a while, so the run goes on (in whole
-     * trees) until they have stolen enough, for at most 30 s. */
-    uint64_t next_id = 0, stolen = 0;
+     * the thieves may get no CPU for a while (CI runs this beside tests
+     * with 32 workers), so the run goes on (in whole trees) until they have
+     * stolen enough, for at most 30 s.  Task ids are recycled between trees
+     * (every task of a finished tree has run, stolen ones included: a join
+     * waits for the thief), and while nothing has been stolen the owner now
+     * and then pauses in the middle of a tree, polling, so that thieves
+     * that do get a core find work to ask for. */
+    uint64_t next_id = 0, stolen = 0, tasks = 0;
     uint64_t want = (uint64_t)scale * 20000;
-    if (want > MAX_TASKS / 2)
-        want = MAX_TASKS / 2;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     weft_task *h = dq;
@@ -547,10 +550,26 @@ static void test_stress(unsigned scale)
         }
         if (rnd() % 64 == 0)
             weft_wool_poll_slow(w, h); /* YIELD */
+        if (stolen < 100 && h - dq >= 4 && rnd() % 4096 == 0) {
+            /* Pause until a thief claims something: thieves may ask, we serve. */
+            unsigned long claims = atomic_load(&stress_claims);
+            for (int i = 0; i < 200 && atomic_load(&stress_claims) == claims; i++) {
+                weft_wool_poll_slow(w, h);
+                sched_yield();
+            }
+        }
         if (h == dq) {
+            if (next_id > MAX_TASKS - 4096) { /* recycle the ids of finished trees */
+                for (uint64_t i = 0; i < next_id; i++) {
+                    CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times",
+                          (unsigned long long)(tasks + i), (unsigned)atomic_load(&runs[i]));
+                    atomic_store(&runs[i], 0);
+                }
+                tasks += next_id;
+                next_id = 0;
+            }
             clock_gettime(CLOCK_MONOTONIC, &now);
-            more = next_id < MAX_TASKS - 4096 && now.tv_sec - start.tv_sec < 30 &&
-                   (next_id < want || stolen < 100);
+            more = now.tv_sec - start.tv_sec < 30 && (tasks + next_id < want || stolen < 100);
             sched_yield(); /* let thieves that got no CPU run */
         }
     }
@@ -558,18 +577,19 @@ static void test_stress(unsigned scale)
     for (int i = 0; i < STRESS_THIEVES; i++)
         pthread_join(th[i], NULL);
     for (uint64_t i = 0; i < next_id; i++)
-        CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times", (unsigned long long)i,
+        CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times", (unsigned long long)(tasks + i),
               (unsigned)atomic_load(&runs[i]));
+    tasks += next_id;
     CHECK(bot() == 0, "bot back at 0 (%u)", bot());
     uint64_t requests = 0;
     for (int i = 0; i < STRESS_THIEVES; i++)
         requests += COUNTER(&stress_thieves[i], requests, 0);
     printf("ok: stress: %llu tasks, %llu stolen, %lu claims of which %lu backed off, %llu "
            "requests, %llu grows, %llu shrinks; each ran once\n",
-           (unsigned long long)next_id, (unsigned long long)stolen, atomic_load(&stress_claims),
+           (unsigned long long)tasks, (unsigned long long)stolen, atomic_load(&stress_claims),
            atomic_load(&stress_back_offs), (unsigned long long)requests,
            (unsigned long long)COUNTER(w, grows, 0), (unsigned long long)COUNTER(w, shrinks, 0));
-    CHECK(stolen > 0, "thieves stole none of %llu tasks in 30 s", (unsigned long long)next_id);
+    CHECK(stolen > 0, "thieves stole none of %llu tasks in 30 s", (unsigned long long)tasks);
 }
 
 /* ---- misuse ---- */
