@@ -5,12 +5,17 @@ more entries:
 
     {"<entry>": {"binary": "<name>", "description": "<one line>",
                  "sizes": {"small": "<args>", "medium": "<args>", "paper": "<args>"},
-                 "quick": "small" | "medium" | null, "peers": true | false}}
+                 "quick": "small" | "medium" | {"args": "<args>"} | null,
+                 "peers": true | false}}
 
 `binary` names <binary>-seq and <binary>-weft in the build's bench/ folder
 (and the peers' ports).  Every size must be present; `small` must be an
 argument string, `medium` and `paper` may be null when the entry has no
 input of that size (the suite then leaves the entry out and says so).
+`quick` picks the entry's input for the default quick run: one of its
+sizes, or {"args": ...} for an input of its own, chosen so that T_S is
+long enough to time (~0.1 s) while the slowest peer still takes seconds;
+the tables call that input "quick".
 """
 import json
 import os
@@ -42,7 +47,7 @@ class Entry:
     binary: str
     description: str
     sizes: dict  # size name -> argument string or None
-    quick: str   # size name or None
+    quick: str   # size name, "quick" (its own input, in sizes["quick"]) or None
     peers: bool
     source: str  # the bench.json it came from
 
@@ -80,7 +85,7 @@ def _reject_duplicate_keys(pairs):
 def _check_args(where, size, text):
     if not isinstance(text, str) or not text.strip():
         raise CatalogError(f"{where}: size '{size}' must be a non-empty argument string"
-                           f"{' or null' if size != 'small' else ''}, got {text!r}")
+                           f"{' or null' if size not in ('small', 'quick') else ''}, got {text!r}")
     try:
         shlex.split(text)
     except ValueError as e:
@@ -131,13 +136,21 @@ def parse_entries(text, source, warn=None):
             raise CatalogError(f"{where}: unknown size(s) {', '.join(extra)} "
                                f"(sizes are {', '.join(SIZES)})")
         quick = spec["quick"]
-        if quick is not None and (quick not in SIZES or sizes[quick] is None):
-            raise CatalogError(f"{where}: 'quick' must be null or a size the entry has, "
-                               f"got {quick!r}")
+        own_sizes = {s: sizes[s] for s in SIZES}
+        if isinstance(quick, dict):
+            if set(quick) != {"args"}:
+                raise CatalogError(f"{where}: 'quick' as an object must be {{\"args\": "
+                                   f"\"<arguments>\"}}, got keys {sorted(quick)}")
+            _check_args(where, "quick", quick["args"])
+            own_sizes["quick"] = quick["args"]
+            quick = "quick"
+        elif quick is not None and (quick not in SIZES or sizes[quick] is None):
+            raise CatalogError(f"{where}: 'quick' must be null, a size the entry has or "
+                               f"{{\"args\": ...}}, got {quick!r}")
         if not isinstance(spec["peers"], bool):
             raise CatalogError(f"{where}: 'peers' must be true or false")
         entries.append(Entry(name=name, binary=binary, description=spec["description"].strip(),
-                             sizes={s: sizes[s] for s in SIZES}, quick=quick,
+                             sizes=own_sizes, quick=quick,
                              peers=spec["peers"], source=source))
     return entries
 
@@ -223,6 +236,8 @@ def format_list(catalog):
     lines = []
     for e in catalog.values():
         quick = e.quick or "-"
+        if e.quick == "quick":
+            quick = f"its own input: {e.sizes['quick']}"
         lines.append(f"{e.name}  (binary {e.binary}, quick: {quick}, "
                      f"peers: {'yes' if e.peers else 'no'}; {e.source})")
         lines.append(f"    {e.description}")

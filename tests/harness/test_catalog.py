@@ -50,11 +50,23 @@ class ParseEntriesTest(unittest.TestCase):
             self.parse({"t": entry(sizes={"small": None, "medium": "1", "paper": "2"})})
 
     def test_quick_must_name_an_existing_size(self):
-        with self.assertRaisesRegex(cat.CatalogError, "'quick' must be null or a size"):
+        with self.assertRaisesRegex(cat.CatalogError, "'quick' must be null, a size"):
             self.parse({"t": entry(quick="huge")})
-        with self.assertRaisesRegex(cat.CatalogError, "'quick' must be null or a size"):
+        with self.assertRaisesRegex(cat.CatalogError, "'quick' must be null, a size"):
             self.parse({"t": entry(quick="paper", sizes={"small": "1", "medium": "2",
                                                          "paper": None})})
+
+    def test_quick_may_give_its_own_arguments(self):
+        (e,) = self.parse({"t": entry(quick={"args": "35 -x"})})
+        self.assertEqual(e.quick, "quick")
+        self.assertEqual(e.args("quick"), ["35", "-x"])
+        self.assertEqual(e.args("small"), ["30"])
+        with self.assertRaisesRegex(cat.CatalogError, "size 'quick' must be a non-empty"):
+            self.parse({"t": entry(quick={"args": "  "})})
+        with self.assertRaisesRegex(cat.CatalogError, "'quick' as an object must be"):
+            self.parse({"t": entry(quick={"args": "1", "size": "small"})})
+        with self.assertRaisesRegex(cat.CatalogError, "'quick' as an object must be"):
+            self.parse({"t": entry(quick={})})
 
     def test_types_are_checked(self):
         bad = [({"peers": "yes"}, "'peers' must be true or false"),
@@ -126,6 +138,15 @@ class SelectJobsTest(unittest.TestCase):
         jobs, notes = cat.select_jobs(self.catalog, suite="quick")
         self.assertEqual([(j.entry.name, j.size, j.args) for j in jobs], [("fib", "small", ("30",))])
         self.assertEqual(notes, [])
+
+    def test_quick_uses_an_entrys_own_quick_input(self):
+        catalog = {e.name: e for e in cat.parse_entries(json.dumps({
+            "fib": entry(quick={"args": "34"})}), "test")}
+        jobs, _ = cat.select_jobs(catalog, suite="quick")
+        self.assertEqual([(j.key, j.args) for j in jobs], [("fib/quick", ("34",))])
+        jobs, _ = cat.select_jobs(catalog, suite="medium")
+        self.assertEqual([(j.key, j.args) for j in jobs], [("fib/medium", ("40",))])
+        self.assertIn("quick: its own input: 34", cat.format_list(catalog))
 
     def test_paper_leaves_out_entries_without_paper_input_with_a_note(self):
         jobs, notes = cat.select_jobs(self.catalog, suite="paper")
