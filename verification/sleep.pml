@@ -28,8 +28,10 @@
  *   MUT_PUSH_RLX            (split_ops) the push after allstolen publishes with
  *                           a relaxed store: the Dekker pair loses its store
  */
+/* Three slots: the script has at most two tasks live, and the reserve
+ * keeps the last slot free (split_ops.pml). */
 #ifndef NSLOT
-#define NSLOT 2
+#define NSLOT 3
 #endif
 #ifndef SCRIPT
 #define SCRIPT P P S P S S

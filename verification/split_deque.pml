@@ -11,7 +11,10 @@
  *     would show (Figure 3).
  *
  * Bounds: NSLOT deque slots (more than the owner fills, unless a check
- * wants the full deque of finding 2 in docs/verification.md); the owner's
+ * wants the full deque of finding 2 in docs/verification.md: a SPAWN that
+ * finds no room ends the run as the program would, with the overflow
+ * message, and is not checked further; COVER_OVERFLOW=1 shows a bound
+ * reaches it); the owner's
  * script SCRIPT (P = spawn, S = sync); each thief makes at most NATT steal
  * attempts (successful or not); the owner runs at most NLEAP tasks by
  * leapfrogging while it joins.
@@ -87,6 +90,14 @@ inline LD_TAIL_HALF(me, out)
 #endif
 #endif
 
+#ifndef COVER_OVERFLOW
+#define COVER_OVERFLOW 0
+#endif
+bool overflowed;
+/* The SPAWN stops the program: the owner ends here; the thieves too,
+ * since they steal only while the owner runs. */
+#define RESERVE_FULL() assert(!COVER_OVERFLOW); overflowed = 1; goto end_overflow
+
 #include "split_ops.pml"
 
 byte script[NOPS] = 0;
@@ -119,7 +130,12 @@ proctype owner()
         :: else -> break
         od;
         owner_done = 1
-    }
+    };
+    goto finished;
+end_overflow:
+    owner_done = 1;
+finished:
+    skip
 }
 
 proctype thief(byte me)

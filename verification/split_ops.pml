@@ -26,6 +26,15 @@
  *   MUT_DONE_RLX        the thief's DONE store relaxed instead of seq_cst
  *   MUT_JOIN_RLX        the joiner's DONE load relaxed instead of acquire
  *   MUT_POPSTOLEN       pop_stolen forgets o_allstolen (lines 33-35)
+ *   OLD_RESERVE         the reserve rule before fix 2: a push may use the
+ *                       last slot, so head can reach END (finding 2)
+ *
+ * The reserve (weft_split_reserve): a SPAWN into slot t with t + 1 >= END
+ * stops the program with "task deque overflow".  The including model
+ * defines RESERVE_FULL() for that exit; without it, the bounds must never
+ * reach the last slot (an assertion).  Either way grow_shared asserts the
+ * invariant the rule keeps: a new split stays below END, which is
+ * o_allstolen's encoding.
  */
 /* Coverage: -DCOVER_X=1 makes reaching point X an error, so a "failing"
  * run proves the model reaches it (run.sh's cover-* checks). */
@@ -46,6 +55,9 @@
 #endif
 #ifndef COVER_POPSTOLEN
 #define COVER_POPSTOLEN 0
+#endif
+#ifndef RESERVE_FULL
+#define RESERVE_FULL() assert(false)
 #endif
 
 /* ghosts: which task each slot holds, how often each task ran */
@@ -88,6 +100,7 @@ inline grow_shared(h)
 {
     /* the acquire fence: orders loads only; nothing to model here */
     new_s = (o_split + h + 1) / 2;                 /* line 37 */
+    assert(new_s < END);                           /* not o_allstolen (finding 2) */
     if
     :: new_s == o_split ->
         assert(!COVER_GROW_NOOP);
@@ -169,6 +182,12 @@ inline shrink_shared()
 /* SPAWN of task `id` into slot head (weft_split_push + push_slow). */
 inline owner_push(id)
 {
+#ifndef OLD_RESERVE
+    if
+    :: head + 1 >= END -> RESERVE_FULL()           /* weft_split_reserve: t + 1 >= end */
+    :: else
+    fi;
+#endif
     slot_id[head] = id;
     ST(OWNER, L_ARG(head), id);                    /* the arguments, plain */
     ST(OWNER, L_STATE(head), TASK);                /* the wrapper, relaxed */
