@@ -9,6 +9,8 @@
 #            model at small bounds, and every mutant; a few minutes on 2 cores
 #   --full   adds the split deque's large bounds (the weekly job; ~1 hour and
 #            ~8 GB of memory on 2 cores) and the pool model at 3 items
+#   --jobs N run N checks at once (default: the CPU count for --quick, 1
+#            for --full, whose large runs need memory)
 #   --keep   keep the work directories (traces of found errors: spin -t -p)
 #   NAME-FILTER  only checks whose name contains it
 # Needs spin (Debian package `spin`; installed here if missing and we are
@@ -17,17 +19,28 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-mode=quick keep=0 filter=""
-for a in "$@"; do
+mode=quick keep=0 filter="" jobs=""
+while [ $# -gt 0 ]; do
+  a=$1
+  shift
   case "$a" in
+    --jobs)
+      jobs=${1:-}
+      shift || true
+      [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --jobs needs a positive number" >&2; exit 2; } ;;
     --quick) mode=quick ;;
     --full) mode=full ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    -*) echo "run.sh: unknown option '$a' (--quick, --full, --keep)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -*) echo "run.sh: unknown option '$a' (--quick, --full, --jobs N, --keep)" >&2; exit 2 ;;
     *) filter=$a ;;
   esac
 done
+# quick checks need little memory: one per CPU; the full set's large runs
+# take up to ~8 GB each, so one at a time unless told otherwise
+if [ -z "$jobs" ]; then
+  if [ $mode = full ]; then jobs=1; else jobs=$(nproc 2>/dev/null || echo 1); fi
+fi
 
 if ! command -v spin >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -52,7 +65,7 @@ sleep_expect=fail
 if [ $clear_fixed = 1 ]; then sleep_defs=(-DFIX_CLEAR_SEQCST); sleep_expect=pass; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-verify.XXXXXX")
-[ $keep = 1 ] || trap 'rm -rf "$work"' EXIT
+trap '[ $keep = 1 ] || rm -rf "$work"' EXIT   # kept when a check went wrong
 
 failures=0 count=0 total_start=$(date +%s)
 printf '%-34s %-5s %-6s %12s %8s  %-6s %s\n' check model expect states seconds result note
@@ -61,12 +74,24 @@ printf '%s\n' "$(printf '%.0s-' {1..100})"
 # check MODE NAME MODEL MM EXPECT HASHBITS [defines...]
 #   MODE: quick (run in both modes) or full (only with --full)
 #   MM: SC, TSO or WEAK; EXPECT: pass (no error) or fail (spin finds one)
+# Each check runs as a background job (at most $jobs at once) and leaves its
+# table row in $work/NAME/row and its verdict in $work/NAME/verdict; rows
+# are printed in the order the checks are listed, as soon as they are in.
+names=()
+printed=0
 check() {
-  local cmode=$1 name=$2 model=$3 mm=$4 expect=$5 hashbits=$6
-  shift 6
+  local cmode=$1 name=$2
   [ "$cmode" = full ] && [ $mode != full ] && return 0
   [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && return 0
-  count=$((count + 1))
+  names+=("$name")
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; print_ready; done
+  run_check "$@" &
+  print_ready
+}
+
+run_check() {
+  local cmode=$1 name=$2 model=$3 mm=$4 expect=$5 hashbits=$6
+  shift 6
   local dir="$work/$name"
   mkdir -p "$dir"
   local start end result note="" states=""
@@ -79,7 +104,6 @@ check() {
      ! (cd "$dir" && "$cc" -w "$opt" -DSAFETY -DCOLLAPSE -DVECTORSZ=4096 -DMEMLIM=16000 -o pan pan.c > cc.txt 2>&1); then
     result=BROKEN
     note="model does not build: see $dir"
-    keep=1
   else
     (cd "$dir" && ./pan -m10000000 -w"$hashbits" > pan.txt 2>&1) || true
     local errors
@@ -88,23 +112,30 @@ check() {
     if grep -q "max search depth too small" "$dir/pan.txt" || [ -z "$errors" ]; then
       result=BROKEN
       note="search incomplete: see $dir/pan.txt"
-      keep=1
     elif [ "$errors" = 0 ]; then
       result=pass
     else
       result=fail
-      note=$(grep -m1 -E "assertion violated|invalid end state" "$dir/pan.txt" | sed 's/^pan:[0-9]*: //; s/ (at depth.*//' | cut -c1-60)
+      note=$(grep -m1 -E "assertion violated|invalid end state" "$dir/pan.txt" | sed 's/^pan:[0-9]*: //; s/ (at depth.*//' | cut -c1-60 || true)
     fi
   fi
   end=$(date +%s.%N)
   local ok=OK
-  if [ "$result" != "$expect" ]; then
-    ok=UNEXPECTED
-    failures=$((failures + 1))
-    keep=1
-  fi
+  [ "$result" = "$expect" ] || ok=UNEXPECTED
   printf '%-34s %-5s %-6s %12s %8.1f  %-6s %s %s\n' "$name" "$mm" "$expect" "${states:--}" \
-    "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$result" "$([ $ok = OK ] || echo "<<< $ok")" "$note"
+    "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$result" "$([ $ok = OK ] || echo "<<< $ok")" "$note" \
+    > "$dir/row.tmp"
+  echo "$ok" > "$dir/verdict"
+  mv "$dir/row.tmp" "$dir/row"   # last: print_ready takes a present row as complete
+}
+
+# Prints the rows of finished checks, in list order, up to the first one
+# still running.
+print_ready() {
+  while [ $printed -lt ${#names[@]} ] && [ -f "$work/${names[$printed]}/row" ]; do
+    cat "$work/${names[$printed]}/row"
+    printed=$((printed + 1))
+  done
 }
 
 # Bounds (docs/verification.md): P = spawn, S = sync in the owner's script;
@@ -179,6 +210,43 @@ check quick wool-mut-spawn-rlx-TSO  wool.pml TSO  pass 22 -DMUT_WOOL_SPAWN_RLX
 check quick wool-mut-spawn-rlx-WEAK wool.pml WEAK fail 22 -DMUT_WOOL_SPAWN_RLX
 check quick wool-mut-done-rlx-WEAK  wool.pml WEAK fail 22 -DMUT_WOOL_DONE_RLX
 
+# ---- weft's Wool variant (src/wool_deque.c: CAS join, bot CAS, private
+# tasks with the trip wire) ----
+# Bounds: 1 owner (script of P = spawn, S = sync, Y = yield), 2 thieves,
+# NATT attempts each, NSLOT slots, privatize after PRIV_AFTER public joins.
+ww_two=(-DNSLOT=3 -DNATT=2 -DPRIV_AFTER=1 "-DSCRIPT=P P S S P P S S")    # two rounds
+ww_reuse=(-DNSLOT=3 -DNATT=2 -DPRIV_AFTER=1 "-DSCRIPT=P P S S P S P S")  # slot 0 reused private
+ww_yield=(-DNSLOT=3 -DNATT=2 -DPRIV_AFTER=1 "-DSCRIPT=P P Y S S P Y S")  # WEFT_YIELD serves
+for mm in SC TSO WEAK; do
+  check quick "wool-weft-$mm" wool_weft.pml $mm pass 22 "${ww_two[@]}"
+  check quick "wool-weft-reuse-$mm" wool_weft.pml $mm pass 22 "${ww_reuse[@]}"
+done
+check quick wool-weft-yield-SC   wool_weft.pml SC   pass 22 "${ww_yield[@]}"
+check quick wool-weft-yield-WEAK wool_weft.pml WEAK pass 22 "${ww_yield[@]}"
+check quick wool-weft-mut-botstore-SC     wool_weft.pml SC   fail 22 -DMUT_BOT_STORE "${ww_two[@]}"
+check quick wool-weft-mut-restorestore-SC wool_weft.pml SC   fail 22 -DMUT_RESTORE_STORE "${ww_two[@]}"
+check quick wool-weft-mut-joinnocas-SC    wool_weft.pml SC   fail 22 -DMUT_JOIN_NOCAS "${ww_two[@]}"
+check quick wool-weft-mut-settlenope-SC   wool_weft.pml SC   fail 22 -DMUT_SETTLE_NOPE "${ww_two[@]}"
+check quick wool-weft-mut-settlenostate-SC wool_weft.pml SC  fail 22 -DMUT_SETTLE_NOSTATE "${ww_reuse[@]}"
+check quick wool-weft-mut-joinnobot-SC    wool_weft.pml SC   fail 22 -DMUT_JOIN_NOBOT "${ww_two[@]}"
+check quick wool-weft-mut-spawn-rlx-TSO   wool_weft.pml TSO  pass 22 -DMUT_SPAWN_RLX "${ww_two[@]}"
+check quick wool-weft-mut-spawn-rlx-WEAK  wool_weft.pml WEAK fail 22 -DMUT_SPAWN_RLX "${ww_two[@]}"
+check quick wool-weft-mut-spawn-rlx-nopriv-WEAK wool_weft.pml WEAK fail 22 -DMUT_SPAWN_RLX -DNO_PRIVATIZE "${ww_two[@]}"
+check quick wool-weft-mut-claim-rlx-TSO   wool_weft.pml TSO  pass 22 -DMUT_CLAIM_RLX "${ww_two[@]}"
+check quick wool-weft-mut-claim-rlx-WEAK  wool_weft.pml WEAK fail 22 -DMUT_CLAIM_RLX "${ww_two[@]}"
+check quick wool-weft-mut-done-rlx-TSO    wool_weft.pml TSO  pass 22 -DMUT_DONE_RLX "${ww_two[@]}"
+check quick wool-weft-mut-done-rlx-WEAK   wool_weft.pml WEAK fail 22 -DMUT_DONE_RLX "${ww_two[@]}"
+check quick wool-weft-mut-serve-rlx-TSO   wool_weft.pml TSO  pass 22 -DMUT_SERVE_RLX "${ww_reuse[@]}"
+check quick wool-weft-mut-serve-rlx-WEAK  wool_weft.pml WEAK fail 22 -DMUT_SERVE_RLX "${ww_reuse[@]}"
+# coverage: each point is reached (reaching it is made an error)
+for c in SERVE ASK STEAL BACKOFF_PE BACKOFF_BOT PRIVATIZE WAIT PRIVWAIT JOINSTOLEN; do
+  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
+  check quick "wool-weft-cover-$lc-SC" wool_weft.pml SC fail 22 -DCOVER_$c=1 "${ww_two[@]}"
+done
+check quick wool-weft-cover-giveup-SC wool_weft.pml SC fail 22 -DCOVER_GIVEUP=1 "${ww_reuse[@]}"
+check quick wool-weft-cover-backoff-WEAK wool_weft.pml WEAK fail 22 -DCOVER_BACKOFF=1 "${ww_two[@]}"
+check quick wool-weft-cover-privatize-WEAK wool_weft.pml WEAK fail 22 -DCOVER_PRIVATIZE=1 "${ww_two[@]}"
+
 # ---- sleep / wake (src/sleep.c with the split deque) ----
 check quick sleep-SC sleep.pml SC pass 22 "${sleep_defs[@]}"
 for mm in TSO WEAK; do
@@ -205,6 +273,45 @@ check quick private-ri-mut-latereset-SC   private_ri.pml SC   fail 22 -DMUT_RI_L
 check quick private-ri-mut-answer-rlx-WEAK private_ri.pml WEAK pass 22 -DMUT_RI_ANSWER_RLX
 check quick private-ri-mut-norelease-WEAK private_ri.pml WEAK fail 22 -DMUT_RI_NO_RELEASE
 
+# ---- private deques, sender-initiated deals (private_si.pml) ----
+# Bounds: script P P S S (default) or P P S P S S (slot reuse); NR
+# receivers; NBUSY busy phases per receiver; NJSLEEP join sleeps.
+si_one=(-DNR=1)
+si_reuse=(-DNR=1 "-DSCRIPT=P P S P S S")
+si_two=(-DNR=2 -DNBUSY=0 -DNJSLEEP=0)
+for mm in SC TSO WEAK; do
+  check quick "private-si-$mm" private_si.pml $mm pass 22 "${si_one[@]}"
+  check quick "private-si-reuse-$mm" private_si.pml $mm pass 22 "${si_reuse[@]}"
+  check quick "private-si-two-$mm" private_si.pml $mm pass 23 "${si_two[@]}"
+done
+check full private-si-two-all-SC    private_si.pml SC   pass 24 -DNR=2
+check full private-si-two-sleep-TSO private_si.pml TSO  pass 24 -DNR=2 -DNBUSY=0
+check full private-si-two-sleep-WEAK private_si.pml WEAK pass 24 -DNR=2 -DNBUSY=0
+check quick private-si-mut-takestore-SC     private_si.pml SC   fail 22 -DMUT_SI_TAKE_STORE "${si_one[@]}"
+check quick private-si-mut-takebackstore-SC private_si.pml SC   fail 22 -DMUT_SI_TAKEBACK_STORE "${si_one[@]}"
+check quick private-si-mut-takebacknocount-SC private_si.pml SC fail 22 -DMUT_SI_TAKEBACK_NOCOUNT "${si_one[@]}"
+check quick private-si-mut-closestore-SC    private_si.pml SC   fail 22 -DMUT_SI_CLOSE_STORE "${si_one[@]}"
+check quick private-si-mut-nowake-SC        private_si.pml SC   fail 22 -DMUT_SI_NO_WAKE "${si_one[@]}"
+check quick private-si-mut-nolastlook-SC    private_si.pml SC   fail 22 -DMUT_SI_NO_LASTLOOK "${si_one[@]}"
+check quick private-si-mut-futex-nocmp-SC   private_si.pml SC   fail 22 -DMUT_FUTEX_NOCMP "${si_one[@]}"
+check quick private-si-mut-deal-rlx-TSO     private_si.pml TSO  pass 22 -DMUT_SI_DEAL_RLX "${si_one[@]}"
+check quick private-si-mut-deal-rlx-WEAK    private_si.pml WEAK fail 22 -DMUT_SI_DEAL_RLX "${si_one[@]}"
+check quick private-si-mut-done-rlx-TSO     private_si.pml TSO  fail 22 -DMUT_SI_DONE_RLX "${si_one[@]}"
+check quick private-si-mut-done-rlx-WEAK    private_si.pml WEAK fail 22 -DMUT_SI_DONE_RLX "${si_one[@]}"
+check quick private-si-mut-done-rlx-nosleep-TSO  private_si.pml TSO  pass 22 -DMUT_SI_DONE_RLX -DNJSLEEP=0 "${si_one[@]}"
+check quick private-si-mut-done-rlx-nosleep-WEAK private_si.pml WEAK fail 22 -DMUT_SI_DONE_RLX -DNJSLEEP=0 "${si_one[@]}"
+check quick private-si-mut-announce-rlx-TSO  private_si.pml TSO  pass 22 -DMUT_SI_ANNOUNCE_RLX "${si_one[@]}"
+check quick private-si-mut-announce-rlx-WEAK private_si.pml WEAK fail 22 -DMUT_SI_ANNOUNCE_RLX "${si_one[@]}"
+check quick private-si-mut-peek-rlx-WEAK    private_si.pml WEAK pass 22 -DMUT_SI_PEEK_RLX "${si_one[@]}"
+# coverage: each of these points is reached (reaching it is made an error)
+check quick private-si-cover-taken-SC     private_si.pml SC fail 22 -DCOVER_TAKEN=1 "${si_one[@]}"
+check quick private-si-cover-takeback-SC  private_si.pml SC fail 22 -DCOVER_TAKEBACK=1 "${si_one[@]}"
+check quick private-si-cover-wake-SC      private_si.pml SC fail 22 -DCOVER_WAKE=1 "${si_one[@]}"
+check quick private-si-cover-wake-WEAK    private_si.pml WEAK fail 22 -DCOVER_WAKE=1 "${si_one[@]}"
+check quick private-si-cover-lastlook-SC  private_si.pml SC fail 22 -DCOVER_LASTLOOK=1 "${si_one[@]}"
+check quick private-si-cover-busydeal-SC  private_si.pml SC fail 22 -DCOVER_BUSY_DEAL=1 "${si_one[@]}"
+check quick private-si-cover-joinwake-SC  private_si.pml SC fail 22 -DCOVER_JOIN_WAKE=1 "${si_one[@]}"
+
 # ---- the work pool's termination detection ----
 for mm in SC TSO WEAK; do
   check quick "pool-term-2-$mm" pool_term.pml $mm pass 22 -DNITEMS=2
@@ -214,7 +321,17 @@ check quick pool-term-mut-noleave-SC  pool_term.pml SC fail 22 -DNITEMS=2 -DMUT_
 check quick pool-term-mut-joinbusy-SC pool_term.pml SC fail 22 -DNITEMS=2 -DMUT_TERM_JOIN_BUSY
 check quick pool-term-mut-nocheck-SC  pool_term.pml SC pass 22 -DNITEMS=2 -DMUT_TERM_NO_CHECK
 
+wait
+for n in "${names[@]}"; do   # a check whose job died leaves no row: say so
+  [ -f "$work/$n/row" ] || printf '%-34s died before its verdict: see %s\n' "$n" "$work/$n" > "$work/$n/row"
+done
+print_ready
+count=${#names[@]}
+for n in "${names[@]}"; do
+  [ "$(cat "$work/$n/verdict" 2>/dev/null)" = OK ] || failures=$((failures + 1))
+done
+[ $failures = 0 ] || keep=1
 echo
-echo "=== $count checks ($mode), $failures unexpected, $(( $(date +%s) - total_start )) s"
+echo "=== $count checks ($mode, $jobs at once), $failures unexpected, $(( $(date +%s) - total_start )) s"
 [ $keep = 1 ] && echo "=== work directories kept in $work"
 [ $failures = 0 ]
