@@ -107,11 +107,16 @@ def ensure_matplotlib(install):
 
 
 def git_state(root):
-    """(short commit, dirty) of the checkout, or (None, None) outside git."""
+    """(short commit, dirty) of the checkout, or (None, None) outside git.
+
+    Dirty means a tracked file differs from HEAD (as `git describe --dirty`):
+    untracked files, such as the results of an --out directory inside the
+    checkout, do not change what was built."""
     try:
         commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True).stdout.strip() or None
-        status = subprocess.run(["git", "-C", root, "status", "--porcelain"],
+        status = subprocess.run(["git", "-C", root, "status", "--porcelain",
+                                 "--untracked-files=no"],
                                 capture_output=True, text=True).stdout
     except OSError:
         return None, None
