@@ -463,6 +463,18 @@ static void run_task(weft_task *t)
     p->result = p->id * 3 + 1;
 }
 
+/* Checks that ids 0 .. n-1 (tasks first_task .. first_task+n-1 of the run)
+ * each ran once, and clears them for reuse.  Called when no tree is live,
+ * so every task, stolen ones included, has finished. */
+static void check_each_ran_once(uint64_t n, uint64_t first_task)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times",
+              (unsigned long long)(first_task + i), (unsigned)atomic_load(&runs[i]));
+        atomic_store(&runs[i], 0);
+    }
+}
+
 static atomic_ulong stress_claims, stress_back_offs;
 
 /* weft_sched_steal's three steps, counting claims that backed off. */
@@ -560,11 +572,7 @@ static void test_stress(unsigned scale)
         }
         if (h == dq) {
             if (next_id > MAX_TASKS - 4096) { /* recycle the ids of finished trees */
-                for (uint64_t i = 0; i < next_id; i++) {
-                    CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times",
-                          (unsigned long long)(tasks + i), (unsigned)atomic_load(&runs[i]));
-                    atomic_store(&runs[i], 0);
-                }
+                check_each_ran_once(next_id, tasks);
                 tasks += next_id;
                 next_id = 0;
             }
@@ -576,9 +584,7 @@ static void test_stress(unsigned scale)
     atomic_store(&stress_stop, 1);
     for (int i = 0; i < STRESS_THIEVES; i++)
         pthread_join(th[i], NULL);
-    for (uint64_t i = 0; i < next_id; i++)
-        CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times", (unsigned long long)(tasks + i),
-              (unsigned)atomic_load(&runs[i]));
+    check_each_ran_once(next_id, tasks);
     tasks += next_id;
     CHECK(bot() == 0, "bot back at 0 (%u)", bot());
     uint64_t requests = 0;
