@@ -202,10 +202,14 @@ bool weft_sched_has_shared(weft_worker *victim)
 void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     (void)sleeper;
-    /* Relaxed test first: don't bounce the line if a request is pending.
-     * seq_cst store: the sleeper's half of the Dekker pair with the
-     * owner's pop fence (see the top of this file). */
-    if (!atomic_load_explicit(&victim->cl_wake_req, memory_order_relaxed))
+    /* Test first: don't bounce the line if a request is pending.  seq_cst
+     * (load and store): the sleeper's half of the Dekker pair with the
+     * owner's pop fence (see the top of this file) and with the owner's
+     * seq_cst clear-then-count in weft_cl_serve_wake_req: a relaxed test
+     * could read a 1 the owner has already cleared (C11 lets a relaxed
+     * load read a stale value) and so skip the store after the owner
+     * stopped looking at the sleeper counts. */
+    if (!atomic_load_explicit(&victim->cl_wake_req, memory_order_seq_cst))
         atomic_store_explicit(&victim->cl_wake_req, 1, memory_order_seq_cst);
 }
 
