@@ -7,8 +7,10 @@
 # Usage: verification/run.sh [--quick | --full] [--keep] [NAME-FILTER]
 #   --quick  the CI set (default): every protocol under SC, TSO and the weak
 #            model at small bounds, and every mutant; a few minutes on 2 cores
-#   --full   adds the split deque's large bounds (the weekly job; ~1 hour and
-#            ~8 GB of memory on 2 cores) and the pool model at 3 items
+#   --full   adds larger bounds: the split deque (up to 250 M states and
+#            14 GB), private-si, the leapfrog sleepers, Chase-Lev,
+#            interrupts and the pool at 3 items (the weekly job; about
+#            75 minutes one check at a time on 2 cores)
 #   --jobs N run N checks at once (default: the CPU count for --quick, 1
 #            for --full, whose large runs need memory)
 #   --keep   keep the work directories (traces of found errors: spin -t -p)
@@ -264,6 +266,34 @@ check quick sleep-mut-futex-nocmp-SC sleep.pml SC fail 22 -DMUT_FUTEX_NOCMP
 # drains it before the count is read, so the Dekker pair still holds
 hidden_by_tso sleep-mut-push-rlx sleep.pml -DFIX_CLEAR_SEQCST -DMUT_PUSH_RLX
 
+# ---- leapfrogging joiners that sleep (sleep_leap.pml: JOIN_LEAP sleepers,
+# leap_sleepers, with a thief's split deque and an idle third worker) ----
+# Bounds: SCRIPT = B's body of the stolen task T; B_SLEEPS: B may sleep at
+# the join of a stolen child (JOIN_LEAP on A or C).
+sl_q=("-DSCRIPT=P S" -DB_SLEEPS=0)          # A and C sleep, B polls at joins
+sl_b=("-DSCRIPT=P S" -DB_SLEEPS=1)          # B sleeps at joins too
+sl_2=("-DSCRIPT=P P S S" -DB_SLEEPS=0)      # grow_shared (share, no-op, OK_MORE)
+sl_3=("-DSCRIPT=P P S P S S" -DB_SLEEPS=0)  # a push after grow's no-op
+for mm in SC TSO WEAK; do
+  check quick "sleep-leap-$mm" sleep_leap.pml $mm pass 22 "${sl_q[@]}"
+done
+check quick sleep-leap-bsleep-SC sleep_leap.pml SC pass 22 "${sl_b[@]}"
+check full sleep-leap-pps-SC sleep_leap.pml SC pass 26 "-DSCRIPT=P P S S" -DB_SLEEPS=1
+check quick sleep-leap-mut-poolcount-SC sleep_leap.pml SC fail 22 -DMUT_LEAP_POOLCOUNT "${sl_2[@]}"
+check quick sleep-leap-mut-nolook-SC    sleep_leap.pml SC fail 22 -DMUT_LEAP_NO_LOOK "${sl_2[@]}"
+check quick sleep-leap-mut-noask-SC     sleep_leap.pml SC fail 22 -DMUT_LEAP_NO_ASK "${sl_3[@]}"
+check quick sleep-leap-mut-noshared-SC  sleep_leap.pml SC fail 22 -DMUT_LEAP_NO_SHARED "${sl_q[@]}"
+check quick sleep-leap-mut-joinermask-SC sleep_leap.pml SC fail 22 -DMUT_JOINER_MASK "${sl_2[@]}"
+check quick sleep-leap-mut-claimstore-SC sleep_leap.pml SC fail 22 -DMUT_CLAIM_STORE "${sl_2[@]}"
+# coverage: each point is reached (reaching it is made an error)
+for c in LEAP_SLEEP LEAP_WITHDRAW LEAP_STEAL WAKE_LEAP_OWNER WAKE_DONE CLAIM_RACE WAKE_IDLE RENEW NOOP_RAISE COUNT_LOW COUNT_HIGH; do
+  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
+  check quick "sleep-leap-cover-$lc-SC" sleep_leap.pml SC fail 22 -DCOVER_$c=1 "${sl_2[@]}"
+done
+check full sleep-leap-cover-wake-leap-thief-SC sleep_leap.pml SC fail 22 -DCOVER_WAKE_LEAP_THIEF=1 "${sl_2[@]}"
+check quick sleep-leap-cover-b-sleep-SC sleep_leap.pml SC fail 22 -DCOVER_B_SLEEP=1 "${sl_b[@]}"
+check quick sleep-leap-cover-b-wake-SC  sleep_leap.pml SC fail 22 -DCOVER_B_WAKE=1 "${sl_b[@]}"
+
 # ---- private deques, receiver-initiated request/transfer cells ----
 for mm in SC TSO WEAK; do
   check quick "private-ri-$mm" private_ri.pml $mm pass 22
@@ -309,6 +339,103 @@ check quick private-si-cover-wake-WEAK    private_si.pml WEAK fail 22 -DCOVER_WA
 check quick private-si-cover-lastlook-SC  private_si.pml SC fail 22 -DCOVER_LASTLOOK=1 "${si_one[@]}"
 check quick private-si-cover-busydeal-SC  private_si.pml SC fail 22 -DCOVER_BUSY_DEAL=1 "${si_one[@]}"
 check quick private-si-cover-joinwake-SC  private_si.pml SC fail 22 -DCOVER_JOIN_WAKE=1 "${si_one[@]}"
+
+# ---- the Chase-Lev scheduler and its sleeper handshake (chase_lev.pml) ----
+# Bounds: owner script (P = spawn, S = sync), NI idle workers, NARR array
+# entries.  Default: P P S S, one idle worker, 4 entries.
+cl_reuse=(-DNARR=2 "-DSCRIPT=P P S S P S")   # push_slow, array entries reused
+cl_two=(-DNI=2 "-DSCRIPT=P S")               # two sleepers, one request word
+cl_two_full=(-DNI=2)                         # two sleepers, P P S S (cascade)
+for mm in SC TSO WEAK; do
+  check quick "chase-lev-$mm" chase_lev.pml $mm pass 22
+  check quick "chase-lev-reuse-$mm" chase_lev.pml $mm pass 22 "${cl_reuse[@]}"
+  check quick "chase-lev-two-$mm" chase_lev.pml $mm pass 23 "${cl_two[@]}"
+  check full "chase-lev-two-full-$mm" chase_lev.pml $mm pass 25 "${cl_two_full[@]}"
+done
+# not promised by the code: no sleeper asleep while top < bottom at all.
+# Holds under SC; on TSO and weaker a push's relaxed read of the request
+# misses a sleeper that missed the push (store-buffer Dekker), until the
+# owner's next push, SYNC or poll
+check quick chase-lev-strong-SC   chase_lev.pml SC   pass 22 -DSTRONG
+check quick chase-lev-strong-TSO  chase_lev.pml TSO  fail 22 -DSTRONG
+check quick chase-lev-strong-WEAK chase_lev.pml WEAK fail 22 -DSTRONG
+# mutants
+check quick chase-lev-mut-popnofence-SC   chase_lev.pml SC   pass 22 -DMUT_POP_NOFENCE
+check quick chase-lev-mut-popnofence-TSO  chase_lev.pml TSO  fail 22 -DMUT_POP_NOFENCE
+check quick chase-lev-mut-popnofence-WEAK chase_lev.pml WEAK fail 22 -DMUT_POP_NOFENCE
+check quick chase-lev-mut-serveclear-SC   chase_lev.pml SC   fail 22 -DMUT_SERVE_CLEAR
+check quick chase-lev-mut-reqrlx-SC       chase_lev.pml SC   pass 22 -DMUT_REQ_RLX
+check quick chase-lev-mut-reqrlx-TSO      chase_lev.pml TSO  fail 22 -DMUT_REQ_RLX
+check quick chase-lev-mut-reqrlx-WEAK     chase_lev.pml WEAK fail 22 -DMUT_REQ_RLX
+check quick chase-lev-mut-lookfirst-SC    chase_lev.pml SC   fail 22 -DMUT_LOOK_FIRST
+check quick chase-lev-mut-popnoreq-SC     chase_lev.pml SC   pass 22 -DMUT_POP_NOREQ
+check quick chase-lev-mut-popnoreq-TSO    chase_lev.pml TSO  fail 22 -DMUT_POP_NOREQ
+# not found by the weak model: its release store waits for the older
+# stores to drain, so only the newest push can be missed, and the pop
+# takes that one itself (ARMv8's STLR does not stall the thread: real ARM
+# has the TSO execution too)
+check quick chase-lev-mut-popnoreq-WEAK   chase_lev.pml WEAK pass 22 -DMUT_POP_NOREQ
+# the push's read of the request is not needed for the promise (the
+# pop's is), only for the stronger property
+check quick chase-lev-mut-pushnoreq-TSO   chase_lev.pml TSO  pass 22 -DMUT_PUSH_NOREQ
+check quick chase-lev-mut-pushnoreq-strong-SC chase_lev.pml SC fail 22 -DMUT_PUSH_NOREQ -DSTRONG
+hidden_by_tso chase-lev-mut-push-rlx chase_lev.pml -DMUT_PUSH_RLX
+check quick chase-lev-mut-norenew-two-SC  chase_lev.pml SC   fail 22 -DMUT_NO_RENEW -DNI=2
+# coverage: each point is reached (reaching it is made an error)
+for c in PUSH_SERVE POP_SERVE KEEP OWNER_CAS JOIN BUSY WITHDRAW; do
+  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
+  check quick "chase-lev-cover-$lc-SC" chase_lev.pml SC fail 22 -DCOVER_$c=1
+done
+check quick chase-lev-cover-missed-TSO     chase_lev.pml TSO  fail 22 -DCOVER_MISSED=1
+check quick chase-lev-cover-missed-WEAK    chase_lev.pml WEAK fail 22 -DCOVER_MISSED=1
+check quick chase-lev-cover-pop-catch-TSO  chase_lev.pml TSO  fail 22 -DCOVER_POP_CATCH=1
+check quick chase-lev-cover-pop-catch-WEAK chase_lev.pml WEAK fail 22 -DCOVER_POP_CATCH=1
+check quick chase-lev-cover-push-slow-SC   chase_lev.pml SC   fail 22 -DCOVER_PUSH_SLOW=1 "${cl_reuse[@]}"
+check quick chase-lev-cover-wrap-SC        chase_lev.pml SC   fail 22 -DCOVER_WRAP=1 "${cl_reuse[@]}"
+for c in MORE RENEW SKIPREQ; do
+  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
+  check quick "chase-lev-cover-$lc-two-SC" chase_lev.pml SC fail 22 -DCOVER_$c=1 -DNI=2
+done
+
+# ---- interrupts: freeze, barriers, thaw (src/interrupt.c with the split
+# deque's weft_sched_freeze/thaw; interrupt.pml) ----
+# Bounds: worker 0 runs SCRIPT (P = spawn an old task, S = sync one, Y =
+# WEFT_YIELD, N = NEWFRAME from a task on worker 0); worker 1 makes NATT
+# steal attempts on the old tasks; NEXT external threads and, with
+# W1_INIT=1, worker 1 each call NEWFRAME once (a task that spawns and syncs
+# one child); 4 slots per deque.
+intr_one=(-DNSLOT=4 -DNATT=1 -DNEXT=1 "-DSCRIPT=P P Y S S")              # external initiator
+intr_w0=(-DNSLOT=4 -DNATT=1 -DNEXT=0 "-DSCRIPT=P P N S S")               # NEWFRAME from a task
+intr_both=(-DNSLOT=4 -DNATT=1 -DNEXT=0 -DW1_INIT=1 "-DSCRIPT=P P N S S") # both workers initiate
+intr_two=(-DNSLOT=4 -DNATT=1 -DNEXT=1 -DW1_INIT=1 "-DSCRIPT=P P Y S S")  # external + worker 1
+intr_ext2=(-DNSLOT=4 -DNATT=1 -DNEXT=2 "-DSCRIPT=P Y S")                 # two external threads
+for mm in SC TSO WEAK; do
+  check quick "interrupt-$mm" interrupt.pml $mm pass 22 "${intr_one[@]}"
+  check quick "interrupt-both-$mm" interrupt.pml $mm pass 22 "${intr_both[@]}"
+done
+check quick interrupt-w0-SC  interrupt.pml SC pass 22 "${intr_w0[@]}"
+check quick interrupt-two-SC interrupt.pml SC pass 22 "${intr_two[@]}"
+check full interrupt-two-TSO  interrupt.pml TSO pass 24 "${intr_two[@]}"
+check full interrupt-ext2-SC  interrupt.pml SC  pass 24 "${intr_ext2[@]}"
+check full interrupt-ext2-TSO interrupt.pml TSO pass 24 "${intr_ext2[@]}"
+# mutants: the barriers, the freeze, the last leaver, a waiting initiator
+check quick interrupt-mut-nobarrier1-SC  interrupt.pml SC fail 22 -DMUT_NO_BARRIER1 "${intr_one[@]}"
+check quick interrupt-mut-nobarrier2-SC  interrupt.pml SC fail 22 -DMUT_NO_BARRIER2 "${intr_one[@]}"
+check quick interrupt-mut-freeze-nohide-SC interrupt.pml SC fail 22 -DMUT_FREEZE_NOHIDE "${intr_one[@]}"
+check quick interrupt-mut-freeze-store-SC interrupt.pml SC fail 22 -DMUT_FREEZE_STORE "${intr_one[@]}"
+check quick interrupt-mut-early-free-SC  interrupt.pml SC fail 22 -DMUT_EARLY_FREE "${intr_one[@]}"
+check quick interrupt-mut-free-order-SC  interrupt.pml SC fail 22 -DMUT_FREE_ORDER "${intr_both[@]}"
+check quick interrupt-mut-init-noserve-SC interrupt.pml SC fail 22 -DMUT_INIT_NOSERVE "${intr_two[@]}"
+hidden_by_tso interrupt-mut-leave-rlx   interrupt.pml -DMUT_LEAVE_RLX "${intr_both[@]}"
+hidden_by_tso interrupt-mut-publish-rlx interrupt.pml -DMUT_PUBLISH_RLX "${intr_both[@]}"
+# coverage: each point is reached (reaching it is made an error)
+for c in FREEZE_SHARED STALE_CAS FREEZE_REQ HELP_STEAL FRAME_JOIN JOIN_SERVE STEAL_AFTER EXEC_W1; do
+  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
+  check quick "interrupt-cover-$lc-SC" interrupt.pml SC fail 22 -DCOVER_$c=1 "${intr_one[@]}"
+done
+check quick interrupt-cover-slot-busy-SC    interrupt.pml SC fail 22 -DCOVER_SLOT_BUSY=1 "${intr_both[@]}"
+check quick interrupt-cover-init-serves-SC  interrupt.pml SC fail 22 -DCOVER_INIT_SERVES=1 "${intr_both[@]}"
+check quick interrupt-cover-stale-cas-WEAK  interrupt.pml WEAK fail 22 -DCOVER_STALE_CAS=1 "${intr_one[@]}"
 
 # ---- the work pool's termination detection ----
 for mm in SC TSO WEAK; do

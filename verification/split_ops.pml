@@ -3,16 +3,44 @@
  * memory order of each access as written in the C source.  Figure 4 line
  * numbers of the Lace paper are given as in the C comments.
  *
- * One owner (thread OWNER) owns the deque.  Shared locations:
- *   L_TS         tail | split << 4 (the packed 64-bit word `ts`)
- *   L_ALLSTOLEN  the thieves' hint
- *   L_LIMIT      splitreq folded with o_split (SPLITREQ or o_split)
- *   L_STATE(i)   task slot i: EMPTY, TASK, STOLEN, DONE
- *   L_ARG(i)     the task's arguments (its id)
- *   L_RES(i)     the result written into the descriptor by a thief
- * The including model defines NSLOT, the first location L_BASE, the
- * hooks SLEEPERS_WANT_WORK(out) and WAKE_FOR_WORK() (sleep.c calls), and
- * the owner's locals: head, o_split, new_s, t, s, x, cur, ok, all.
+ * Thread OWNER owns deque OWNER (split_defs.pml); a thief steals from
+ * deque VICTIM.  Shared locations of deque d:
+ *   DQ_TS(d)        tail | split << 4 (the packed 64-bit word `ts`)
+ *   DQ_ALLSTOLEN(d) the thieves' hint
+ *   DQ_LIMIT(d)     splitreq folded with o_split (SPLITREQ or o_split)
+ *   DQ_STATE(d, i)  task slot i: EMPTY, TASK, STOLEN, DONE
+ *   DQ_ARG(d, i)    the task's arguments (its id)
+ *   DQ_RES(d, i)    the result written into the descriptor by a thief
+ * (L_TS, L_ALLSTOLEN, ... in the one-deque models.)  The including model
+ * defines NSLOT, the first location L_BASE, the hooks
+ * SLEEPERS_WANT_WORK(out), WAKE_FOR_WORK() and WAKE_JOINER(me) (sleep.c
+ * calls; not with NO_SLEEP), and the owner's locals: head, o_split,
+ * new_s, t, s, x, cur, ok, all.
+ *
+ * For a model with one deque per worker (interrupt.pml) the including
+ * model may define, before including this file:
+ *   OWNER, DQ_*     (split_defs.pml) the owner and the layout
+ *   STEAL_PARAMS, VICTIM  steal_once's parameters and the victim's deque
+ *                   among them (default: steal_once(me) from deque OWNER)
+ *   RUN_TASK(d, slot, id, stolen)  runs task id of deque d's slot, inline
+ *                   (stolen = 0) or by a thief (1); with it the model
+ *                   declares its own ghosts and SLOT_ID(d, i), the ghost
+ *                   task id of deque d's slot i (default: run_task below,
+ *                   slot_id[i])
+ *   NO_SLEEP        no sleep protocol: grow_shared's no-op only clears the
+ *                   request (no sleeper to count, none to re-raise it
+ *                   for), nothing wakes anyone (WAKE_FOR_WORK and
+ *                   WAKE_JOINER are not used) and the thief does not
+ *                   report its outcome in `got` (only a sleeper needs it)
+ *   NO_RESULTS      results are not modelled: the thief writes none
+ *   OWN_SYNC        the model has its own joins and includes
+ *                   split_sync.pml itself: no wait_done, join_stolen,
+ *                   owner_sync_inner, owner_sync here
+ *   RESERVE_NEVER_FULL  the model's bounds never reach the last slot: the
+ *                   reserve is the assertion alone (fewer states than the
+ *                   branch to RESERVE_FULL)
+ *   NO_SPLIT_COVER  the coverage points below are not checked
+ *   STEAL_READ_HOOK(me, vic), STEAL_CAS(me, vic)  see steal_once
  *
  * Mutants (-D, one at a time; docs/verification.md lists what each shows):
  *   MUT_SHRINK_NOFENCE  lines 45-48 as two accesses without the fence:
@@ -56,13 +84,33 @@
 #ifndef COVER_POPSTOLEN
 #define COVER_POPSTOLEN 0
 #endif
+/* SPLIT_COVER(X): the assertion at point X, ending in `;`.  NO_SPLIT_COVER:
+ * none, for a model that checks none of these points (interrupt.pml; an
+ * assertion of a constant can still cost states). */
+#ifdef NO_SPLIT_COVER
+#define SPLIT_COVER(x)
+#else
+#define SPLIT_COVER(x) assert(!x);
+#endif
 #ifndef RESERVE_FULL
 #define RESERVE_FULL() assert(false)
 #endif
+/* Hooks around a won steal, for a model whose thieves do more there
+ * (sleep_leap.pml: the name of the thief, steal.c's OK / OK_MORE
+ * wake-ups).  Empty here, so the other models are unchanged.  Each
+ * expands to statements ending in `;`, or to nothing. */
+#ifndef STEAL_WON_HOOK
+#define STEAL_WON_HOOK(me)
+#endif
+#ifndef STEAL_TAKEN_HOOK
+#define STEAL_TAKEN_HOOK(me)
+#endif
 
+#ifndef RUN_TASK
 /* ghosts: which task each slot holds, how often each task ran */
 byte slot_id[NSLOT];
 byte ran[NTASK + 1];
+#define SLOT_ID(d, i) slot_id[i]
 
 /* Runs task `id` (read from the descriptor) of slot `slot`. */
 inline run_task(slot, id)
@@ -73,23 +121,28 @@ inline run_task(slot, id)
         ran[id]++
     }
 }
+#define RUN_TASK(d, slot, id, stolen) run_task(slot, id)
+#endif
 
 /* clear_splitreq(): the paper's "splitreq = 0" with o_split published;
- * relaxed in weft.  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper
+ * relaxed in weft before finding 1's fix (src/split_deque.c now has the
+ * fix; run.sh passes FIX_CLEAR_SEQCST to sleep.pml when it sees it,
+ * split_deque.pml keeps the weaker relaxed store; interrupt.pml defines
+ * it).  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper
  * count read after it form a Dekker pair with a sleeper's request (see
  * docs/verification.md, finding 1). */
 #ifdef FIX_CLEAR_SEQCST
-#define CLEAR_SPLITREQ() ST_SC(OWNER, L_LIMIT, o_split)
+#define CLEAR_SPLITREQ() ST_SC(OWNER, DQ_LIMIT(OWNER), o_split)
 #else
-#define CLEAR_SPLITREQ() ST(OWNER, L_LIMIT, o_split)
+#define CLEAR_SPLITREQ() ST(OWNER, DQ_LIMIT(OWNER), o_split)
 #endif
 
 /* update_limit(): publish o_split unless a request is pending. */
 inline update_limit()
 {
-    LD(OWNER, L_LIMIT, cur);
+    LD(OWNER, DQ_LIMIT(OWNER), cur);
     if
-    :: cur != SPLITREQ -> CAS_RLX(OWNER, L_LIMIT, cur, o_split, ok); ok = 0
+    :: cur != SPLITREQ -> CAS_RLX(OWNER, DQ_LIMIT(OWNER), cur, o_split, ok); ok = 0
     :: else
     fi;
     cur = 0
@@ -103,24 +156,32 @@ inline grow_shared(h)
     assert(new_s < END);                           /* not o_allstolen (finding 2) */
     if
     :: new_s == o_split ->
-        assert(!COVER_GROW_NOOP);
-        ST_SC(OWNER, L_LIMIT, o_split);            /* clear, seq_cst */
+        SPLIT_COVER(COVER_GROW_NOOP)
+#ifdef NO_SLEEP
+        ST_SC(OWNER, DQ_LIMIT(OWNER), o_split)     /* clear, seq_cst */
+#else
+        ST_SC(OWNER, DQ_LIMIT(OWNER), o_split);    /* clear, seq_cst */
         SLEEPERS_WANT_WORK(ok);                    /* then count, seq_cst */
         if
-        :: ok -> ST(OWNER, L_LIMIT, SPLITREQ)      /* re-raise for sleepers */
+        :: ok -> ST(OWNER, DQ_LIMIT(OWNER), SPLITREQ)   /* re-raise for sleepers */
         :: else
         fi;
         ok = 0
+#endif
     :: else ->
-        assert(!COVER_GROW);
+        SPLIT_COVER(COVER_GROW)
 #ifdef MUT_GROW_RLX
-        FADD_RLX(OWNER, L_TS, 16 * (new_s - o_split), x);
+        FADD_RLX(OWNER, DQ_TS(OWNER), 16 * (new_s - o_split), x);
 #else
-        FADD(OWNER, L_TS, 16 * (new_s - o_split), x);   /* line 38, seq_cst */
+        FADD(OWNER, DQ_TS(OWNER), 16 * (new_s - o_split), x);   /* line 38, seq_cst */
 #endif
         o_split = new_s;                           /* line 39 */
+#ifdef NO_SLEEP
+        CLEAR_SPLITREQ()                           /* line 40 */
+#else
         CLEAR_SPLITREQ();                          /* line 40 */
         WAKE_FOR_WORK()
+#endif
     fi;
     new_s = 0; x = 0
 }
@@ -133,7 +194,7 @@ inline shrink_shared()
     /* x86: a full-word load waits for an overlapping half-word store */
     atomic { LOC_DRAINED(OWNER, L_TS_SPLITONLY) };
 #endif
-    LD(OWNER, L_TS, x);                            /* line 42, relaxed */
+    LD(OWNER, DQ_TS(OWNER), x);                    /* line 42, relaxed */
     t = TAIL(x); s = SPLIT(x);
     if
     :: t != s ->                                   /* line 43 */
@@ -142,7 +203,7 @@ inline shrink_shared()
         ST(OWNER, L_TS_SPLITONLY, new_s);          /* line 45 alone */
         LD_TAIL_HALF(OWNER, t);                    /* line 48, no line 47 */
 #else
-        FADD_RLX(OWNER, L_TS, -16 * (s - new_s), x);   /* lines 45, 47, 48 */
+        FADD_RLX(OWNER, DQ_TS(OWNER), -16 * (s - new_s), x);   /* lines 45, 47, 48 */
         t = TAIL(x);
 #endif
         o_split = new_s;                           /* line 46 */
@@ -152,13 +213,17 @@ inline shrink_shared()
             if
             :: t > new_s ->                        /* line 50 */
                 new_s = (t + s) / 2;               /* line 51 */
-                assert(!COVER_LINE52);
-                ST_SC(OWNER, L_TS, TS(t, new_s));  /* line 52 */
+                SPLIT_COVER(COVER_LINE52)
+                ST_SC(OWNER, DQ_TS(OWNER), TS(t, new_s));   /* line 52 */
+#ifdef NO_SLEEP
+                o_split = new_s                    /* line 53 */
+#else
                 o_split = new_s;                   /* line 53 */
                 if
                 :: new_s > t -> WAKE_FOR_WORK()
                 :: else
                 fi
+#endif
             :: else
             fi;
 #endif
@@ -170,8 +235,8 @@ inline shrink_shared()
     fi;
     if
     :: all ->
-        assert(!COVER_ALLSTOLEN);
-        ST(OWNER, L_ALLSTOLEN, 1);                 /* line 55 */
+        SPLIT_COVER(COVER_ALLSTOLEN)
+        ST(OWNER, DQ_ALLSTOLEN(OWNER), 1);         /* line 55 */
         o_split = END;                             /* line 56 */
         update_limit()
     :: else
@@ -182,33 +247,39 @@ inline shrink_shared()
 /* SPAWN of task `id` into slot head (weft_split_push + push_slow). */
 inline owner_push(id)
 {
-#ifndef OLD_RESERVE
+#if defined(RESERVE_NEVER_FULL)
+    assert(head + 1 < END);                        /* the bounds never overflow */
+#elif !defined(OLD_RESERVE)
     if
     :: head + 1 >= END -> RESERVE_FULL()           /* weft_split_reserve: t + 1 >= end */
     :: else
     fi;
 #endif
-    slot_id[head] = id;
-    ST(OWNER, L_ARG(head), id);                    /* the arguments, plain */
-    ST(OWNER, L_STATE(head), TASK);                /* the wrapper, relaxed */
+    SLOT_ID(OWNER, head) = id;
+    ST(OWNER, DQ_ARG(OWNER, head), id);            /* the arguments, plain */
+    ST(OWNER, DQ_STATE(OWNER, head), TASK);        /* the wrapper, relaxed */
     head++;
-    LD(OWNER, L_LIMIT, cur);
+    LD(OWNER, DQ_LIMIT(OWNER), cur);
     if
     :: head - 1 < cur ->                           /* lines 14 and 20 */
         if
         :: o_split == END ->                       /* line 14 */
-            assert(!COVER_PUSH_SHARED);
+            SPLIT_COVER(COVER_PUSH_SHARED)
 #ifdef MUT_PUSH_RLX
-            ST(OWNER, L_TS, TS(head - 1, head));
+            ST(OWNER, DQ_TS(OWNER), TS(head - 1, head));
 #else
-            ST_SC(OWNER, L_TS, TS(head - 1, head));    /* line 15 */
+            ST_SC(OWNER, DQ_TS(OWNER), TS(head - 1, head));   /* line 15 */
 #endif
-            ST(OWNER, L_ALLSTOLEN, 0);             /* line 16 */
+            ST(OWNER, DQ_ALLSTOLEN(OWNER), 0);     /* line 16 */
             o_split = head;                        /* lines 18-19 */
+#ifdef NO_SLEEP
+            CLEAR_SPLITREQ()                       /* line 17 */
+#else
             CLEAR_SPLITREQ();                      /* line 17 */
             WAKE_FOR_WORK()
+#endif
         :: else ->
-            LD(OWNER, L_LIMIT, cur);
+            LD(OWNER, DQ_LIMIT(OWNER), cur);
             if
             :: cur == SPLITREQ -> grow_shared(head)   /* line 20 */
             :: else
@@ -219,37 +290,39 @@ inline owner_push(id)
     cur = 0
 }
 
+#ifndef OWN_SYNC
 /* The joiner waits for DONE (acquire), then reads the result. */
 inline wait_done(slot, id)
 {
 #ifdef MUT_JOIN_RLX
     /* relaxed: the result may be read before the DONE that ends the wait */
     if
-    :: MAY_READ_EARLY -> LD(OWNER, L_RES(slot), x)
+    :: MAY_READ_EARLY -> LD(OWNER, DQ_RES(OWNER, slot), x)
     :: true -> x = 255
     fi;
-    atomic { LOC_DRAINED(OWNER, L_STATE(slot)) && mem[L_STATE(slot)] == DONE };
+    atomic { LOC_DRAINED(OWNER, DQ_STATE(OWNER, slot)) && mem[DQ_STATE(OWNER, slot)] == DONE };
     if
-    :: x == 255 -> LD(OWNER, L_RES(slot), x)
+    :: x == 255 -> LD(OWNER, DQ_RES(OWNER, slot), x)
     :: else
     fi;
 #else
-    atomic { LOC_DRAINED(OWNER, L_STATE(slot)) && mem[L_STATE(slot)] == DONE };
-    LD(OWNER, L_RES(slot), x);
+    atomic { LOC_DRAINED(OWNER, DQ_STATE(OWNER, slot)) && mem[DQ_STATE(OWNER, slot)] == DONE };
+    LD(OWNER, DQ_RES(OWNER, slot), x);
 #endif
     assert(x == RESULT(id));                       /* the result is visible */
     x = 0
 }
+#endif
 
 /* Figure 4, lines 31-35 (weft_split_pop_stolen). */
 inline pop_stolen(slot)
 {
-    ST(OWNER, L_STATE(slot), EMPTY);
+    ST(OWNER, DQ_STATE(OWNER, slot), EMPTY);
 #ifndef MUT_POPSTOLEN
     if
     :: o_split != END ->                           /* line 33 */
-        assert(!COVER_POPSTOLEN);
-        ST(OWNER, L_ALLSTOLEN, 1);                 /* line 34 */
+        SPLIT_COVER(COVER_POPSTOLEN)
+        ST(OWNER, DQ_ALLSTOLEN(OWNER), 1);         /* line 34 */
         o_split = END;                             /* line 35 */
         update_limit()
     :: else
@@ -260,13 +333,13 @@ inline pop_stolen(slot)
 /* Runs the popped private task of slot head inline. */
 inline run_inline()
 {
-    ST(OWNER, L_STATE(head), EMPTY);
-    LD(OWNER, L_ARG(head), x);
-    run_task(head, x);
+    ST(OWNER, DQ_STATE(OWNER, head), EMPTY);
+    LD(OWNER, DQ_ARG(OWNER, head), x);
+    RUN_TASK(OWNER, head, x, 0);
     x = 0
 }
 
-
+#ifndef OWN_SYNC
 #define SYNC_NAME owner_sync_inner
 #define JOIN wait_done
 #include "split_sync.pml"
@@ -285,7 +358,7 @@ inline join_stolen(slot, id)
 {
     js = slot;
     do
-    :: leaps < NLEAP && !(LOC_DRAINED(OWNER, L_STATE(js)) && mem[L_STATE(js)] == DONE) ->
+    :: leaps < NLEAP && !(LOC_DRAINED(OWNER, DQ_STATE(OWNER, js)) && mem[DQ_STATE(OWNER, js)] == DONE) ->
         leaps++;
         head++;                   /* the stolen-back task's frame */
         lid++;
@@ -304,14 +377,30 @@ inline join_stolen(slot, id)
 #include "split_sync.pml"
 #undef SYNC_NAME
 #undef JOIN
+#endif /* OWN_SYNC */
 
 /* Figure 4, lines 1-9, and running a stolen task (steal.c's run_stolen).
- * Thread me steals from the owner; got = 1 on success.  Uses the
- * thief's locals tx, ttail, tsplit, tst, targ, tok, got. */
-inline steal_once(me)
+ * Thread me steals from deque VICTIM; got = 1 on success.  Uses the
+ * thief's locals tx, ttail, tsplit, tst, targ, tok, got.  Hooks, for a
+ * model that checks ghost state at the steal (interrupt.pml: nothing below
+ * a frozen head is stolen):
+ *   STEAL_READ_HOOK(me, vic)  before line 3 (statements ending in `;`)
+ *   STEAL_CAS(me, vic)        replaces line 5's CAS of (tail,split) from
+ *                             tx to tx + 1 (acquire; tok = success), to
+ *                             check ghost state in the same atomic step */
+#ifndef STEAL_PARAMS
+#define STEAL_PARAMS me
+#define VICTIM OWNER
+#endif
+#ifndef STEAL_READ_HOOK
+#define STEAL_READ_HOOK(me, vic)
+#endif
+inline steal_once(STEAL_PARAMS)
 {
+#ifndef NO_SLEEP
     got = 0;
-    LD(me, L_ALLSTOLEN, tx);                       /* line 2 */
+#endif
+    LD(me, DQ_ALLSTOLEN(VICTIM), tx);              /* line 2 */
     if
     :: tx == 0 ->
 #ifdef MUT_STEAL_RLX
@@ -321,50 +410,61 @@ inline steal_once(me)
         :: true -> early = 0
         fi;
 #endif
-        LD(me, L_TS, tx);                          /* line 3 */
+        STEAL_READ_HOOK(me, VICTIM)
+        LD(me, DQ_TS(VICTIM), tx);                 /* line 3 */
         ttail = TAIL(tx); tsplit = SPLIT(tx);
 #ifdef MUT_STEAL_RLX
         if
         :: early && ttail < tsplit ->
-            LD(me, L_STATE(ttail), tst); LD(me, L_ARG(ttail), targ)
+            LD(me, DQ_STATE(VICTIM, ttail), tst); LD(me, DQ_ARG(VICTIM, ttail), targ)
         :: else
         fi;
 #endif
         if
         :: ttail < tsplit ->                       /* line 4 */
-#ifdef MUT_STEAL_NOCAS
-            ST(me, L_TS, tx + 1); tok = 1;
+#if defined(MUT_STEAL_NOCAS)
+            ST(me, DQ_TS(VICTIM), tx + 1); tok = 1;
+#elif defined(STEAL_CAS)
+            STEAL_CAS(me, VICTIM);                 /* line 5, acquire */
 #else
-            CAS(me, L_TS, tx, tx + 1, tok);        /* line 5, acquire */
+            CAS(me, DQ_TS(VICTIM), tx, tx + 1, tok);   /* line 5, acquire */
 #endif
             if
             :: tok ->                              /* line 6 */
+                STEAL_WON_HOOK(me)
 #ifdef MUT_STEAL_RLX
                 if
-                :: !early -> LD(me, L_STATE(ttail), tst); LD(me, L_ARG(ttail), targ)
+                :: !early -> LD(me, DQ_STATE(VICTIM, ttail), tst); LD(me, DQ_ARG(VICTIM, ttail), targ)
                 :: else
                 fi;
 #else
-                LD(me, L_STATE(ttail), tst);       /* the wrapper */
-                LD(me, L_ARG(ttail), targ);
+                LD(me, DQ_STATE(VICTIM, ttail), tst);   /* the wrapper */
+                LD(me, DQ_ARG(VICTIM, ttail), targ);
 #endif
                 assert(tst == TASK);               /* a live task was stolen */
-                ST(me, L_STATE(ttail), STOLEN);
-                run_task(ttail, targ);
-                ST(me, L_RES(ttail), RESULT(targ));
-#ifdef MUT_DONE_RLX
-                ST(me, L_STATE(ttail), DONE);
-#else
-                ST_SC(me, L_STATE(ttail), DONE);   /* release: the result */
+                ST(me, DQ_STATE(VICTIM, ttail), STOLEN);
+                STEAL_TAKEN_HOOK(me)
+                RUN_TASK(VICTIM, ttail, targ, 1);
+#ifndef NO_RESULTS
+                ST(me, DQ_RES(VICTIM, ttail), RESULT(targ));
 #endif
+#ifdef MUT_DONE_RLX
+                ST(me, DQ_STATE(VICTIM, ttail), DONE);
+#elif defined(NO_SLEEP)
+                ST_SC(me, DQ_STATE(VICTIM, ttail), DONE)   /* release: the result */
+#else
+                ST_SC(me, DQ_STATE(VICTIM, ttail), DONE);   /* release: the result */
+#endif
+#ifndef NO_SLEEP
                 WAKE_JOINER(me);
                 got = 1
+#endif
             :: else                                /* line 7 */
             fi
         :: else ->
-            LD(me, L_LIMIT, tx);                   /* line 8 */
+            LD(me, DQ_LIMIT(VICTIM), tx);          /* line 8 */
             if
-            :: tx != SPLITREQ -> ST(me, L_LIMIT, SPLITREQ)
+            :: tx != SPLITREQ -> ST(me, DQ_LIMIT(VICTIM), SPLITREQ)
             :: else
             fi
         fi

@@ -4,7 +4,7 @@
 inline SYNC_NAME()
 {
     head--;
-    LD(OWNER, L_LIMIT, cur);
+    LD(OWNER, DQ_LIMIT(OWNER), cur);
     if
     :: head >= cur -> run_inline()                 /* fast path */
     :: else ->
@@ -16,18 +16,18 @@ inline SYNC_NAME()
             shrink_shared();
             if
             :: !all ->
-                LD(OWNER, L_LIMIT, cur);
+                LD(OWNER, DQ_LIMIT(OWNER), cur);
                 if
                 :: cur == SPLITREQ -> grow_shared(head)
                 :: else
                 fi;
                 run_inline()
             :: else ->
-                JOIN(head, slot_id[head]);
+                JOIN(head, SLOT_ID(OWNER, head));
                 pop_stolen(head)
             fi
         :: o_split == END ->                       /* line 24 */
-            JOIN(head, slot_id[head]);
+            JOIN(head, SLOT_ID(OWNER, head));
             pop_stolen(head)
         fi
     fi;
