@@ -244,18 +244,7 @@ inline run_task(h, id)
     }
 }
 
-inline futex_wait(me, expv)
-{
-    atomic {
-        DRAINED(me) ->                 /* a system call orders the thread's stores */
-        if
-        :: mem[L_SWORD(me)] == expv -> fwait[me] = 1
-        :: else
-        fi
-    };
-end_futex:
-    atomic { fwait[me] == 0 }
-}
+#include "futex.pml"
 
 /* claim(v, IDLE): relaxed peek, acq_rel CAS, count - 1, futex_wake */
 inline claim(me, v)

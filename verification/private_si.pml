@@ -221,23 +221,7 @@ inline run_task(id, arg)
     atomic { assert(arg == id); assert(ran[id] == 0); ran[id]++ }
 }
 
-inline futex_wait(me, expv)
-{
-    atomic {
-        DRAINED(me) ->                 /* a system call orders the thread's stores */
-#ifdef MUT_FUTEX_NOCMP
-        fwait[me] = 1
-#else
-        if
-        :: mem[L_SWORD(me)] == expv -> fwait[me] = 1
-        :: else
-        fi
-#endif
-    };
-    /* asleep: a valid end state (the monitor judges whether it is lost) */
-end_futex:
-    atomic { fwait[me] == 0 }
-}
+#include "futex.pml"
 
 /* sleep.c claim(v, accept, NULL): relaxed peek, acq_rel CAS, count - 1
  * (relaxed), futex_wake */

@@ -71,23 +71,7 @@ bool fwait[NT];          /* blocked in futex_wait */
 /* the owner's state, global so that the monitor can read it */
 byte head, o_split, js;
 
-inline futex_wait(me, expv)
-{
-    atomic {
-        DRAINED(me) ->                 /* a system call orders the thread's stores */
-#ifdef MUT_FUTEX_NOCMP
-        fwait[me] = 1
-#else
-        if
-        :: mem[L_SWORD(me)] == expv -> fwait[me] = 1
-        :: else
-        fi
-#endif
-    };
-    /* asleep: a valid end state (the monitor judges whether it is lost) */
-end_futex:
-    atomic { fwait[me] == 0 }
-}
+#include "futex.pml"
 
 inline futex_wake(v) { fwait[v] = 0 }
 

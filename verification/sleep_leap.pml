@@ -298,19 +298,7 @@ inline claim_ghost(v, w)
     pdec[COUNTER(w) - CNT_BASE]++
 }
 
-inline futex_wait(me, expv)
-{
-    atomic {
-        DRAINED(me) ->                 /* a system call orders the thread's stores */
-        if
-        :: mem[L_SWORD(me)] == expv -> fwait[me] = 1
-        :: else
-        fi
-    };
-    /* asleep: a valid end state (the monitor judges whether it is lost) */
-end_futex:
-    atomic { fwait[me] == 0 }
-}
+#include "futex.pml"
 
 /* claim(v, accept, owner) by thread me: cl = 1 if me claimed v.  With
  * owner != NONE, only a JOIN_LEAP sleeper whose word names owner. */
