@@ -151,6 +151,19 @@ hidden_by_tso() {
   check quick "$name-WEAK" "$model" WEAK fail 22 "$@"
 }
 
+# cover_checks NAME_PATTERN MODEL "POINTS" [defines...]: one SC check per
+# coverage point P of MODEL: -DCOVER_P=1 makes reaching P an error, so the
+# check must fail.  The check's name is NAME_PATTERN with %s replaced by
+# P in lower case with dashes.
+cover_checks() {
+  local pattern=$1 model=$2 points=$3 point
+  shift 3
+  for point in $points; do
+    check quick "$(printf "$pattern" "$(echo "$point" | tr 'A-Z_' 'a-z-')")" "$model" SC fail 22 \
+      -DCOVER_"$point"=1 "$@"
+  done
+}
+
 # Bounds (docs/verification.md): P = spawn, S = sync in the owner's script;
 # NATT steal attempts per thief (2 thieves); NLEAP tasks the owner runs by
 # leapfrogging while it joins a stolen one; NSLOT deque slots (more than
@@ -243,10 +256,7 @@ done
 check quick wool-weft-mut-spawn-rlx-nopriv-WEAK wool_weft.pml WEAK fail 22 -DMUT_SPAWN_RLX -DNO_PRIVATIZE "${ww_two[@]}"
 hidden_by_tso wool-weft-mut-serve-rlx wool_weft.pml -DMUT_SERVE_RLX "${ww_reuse[@]}"
 # coverage: each point is reached (reaching it is made an error)
-for c in SERVE ASK STEAL BACKOFF_PE BACKOFF_BOT PRIVATIZE WAIT PRIVWAIT JOINSTOLEN; do
-  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
-  check quick "wool-weft-cover-$lc-SC" wool_weft.pml SC fail 22 -DCOVER_$c=1 "${ww_two[@]}"
-done
+cover_checks "wool-weft-cover-%s-SC" wool_weft.pml "SERVE ASK STEAL BACKOFF_PE BACKOFF_BOT PRIVATIZE WAIT PRIVWAIT JOINSTOLEN" "${ww_two[@]}"
 check quick wool-weft-cover-giveup-SC wool_weft.pml SC fail 22 -DCOVER_GIVEUP=1 "${ww_reuse[@]}"
 check quick wool-weft-cover-backoff-WEAK wool_weft.pml WEAK fail 22 -DCOVER_BACKOFF=1 "${ww_two[@]}"
 check quick wool-weft-cover-privatize-WEAK wool_weft.pml WEAK fail 22 -DCOVER_PRIVATIZE=1 "${ww_two[@]}"
@@ -286,10 +296,7 @@ check quick sleep-leap-mut-noshared-SC  sleep_leap.pml SC fail 22 -DMUT_LEAP_NO_
 check quick sleep-leap-mut-joinermask-SC sleep_leap.pml SC fail 22 -DMUT_JOINER_MASK "${sl_2[@]}"
 check quick sleep-leap-mut-claimstore-SC sleep_leap.pml SC fail 22 -DMUT_CLAIM_STORE "${sl_2[@]}"
 # coverage: each point is reached (reaching it is made an error)
-for c in LEAP_SLEEP LEAP_WITHDRAW LEAP_STEAL WAKE_LEAP_OWNER WAKE_DONE CLAIM_RACE WAKE_IDLE RENEW NOOP_RAISE COUNT_LOW COUNT_HIGH; do
-  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
-  check quick "sleep-leap-cover-$lc-SC" sleep_leap.pml SC fail 22 -DCOVER_$c=1 "${sl_2[@]}"
-done
+cover_checks "sleep-leap-cover-%s-SC" sleep_leap.pml "LEAP_SLEEP LEAP_WITHDRAW LEAP_STEAL WAKE_LEAP_OWNER WAKE_DONE CLAIM_RACE WAKE_IDLE RENEW NOOP_RAISE COUNT_LOW COUNT_HIGH" "${sl_2[@]}"
 check full sleep-leap-cover-wake-leap-thief-SC sleep_leap.pml SC fail 22 -DCOVER_WAKE_LEAP_THIEF=1 "${sl_2[@]}"
 check quick sleep-leap-cover-b-sleep-SC sleep_leap.pml SC fail 22 -DCOVER_B_SLEEP=1 "${sl_b[@]}"
 check quick sleep-leap-cover-b-wake-SC  sleep_leap.pml SC fail 22 -DCOVER_B_WAKE=1 "${sl_b[@]}"
@@ -382,20 +389,14 @@ check quick chase-lev-mut-pushnoreq-strong-SC chase_lev.pml SC fail 22 -DMUT_PUS
 hidden_by_tso chase-lev-mut-push-rlx chase_lev.pml -DMUT_PUSH_RLX
 check quick chase-lev-mut-norenew-two-SC  chase_lev.pml SC   fail 22 -DMUT_NO_RENEW -DNI=2
 # coverage: each point is reached (reaching it is made an error)
-for c in PUSH_SERVE POP_SERVE KEEP OWNER_CAS JOIN BUSY WITHDRAW; do
-  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
-  check quick "chase-lev-cover-$lc-SC" chase_lev.pml SC fail 22 -DCOVER_$c=1
-done
+cover_checks "chase-lev-cover-%s-SC" chase_lev.pml "PUSH_SERVE POP_SERVE KEEP OWNER_CAS JOIN BUSY WITHDRAW"
 check quick chase-lev-cover-missed-TSO     chase_lev.pml TSO  fail 22 -DCOVER_MISSED=1
 check quick chase-lev-cover-missed-WEAK    chase_lev.pml WEAK fail 22 -DCOVER_MISSED=1
 check quick chase-lev-cover-pop-catch-TSO  chase_lev.pml TSO  fail 22 -DCOVER_POP_CATCH=1
 check quick chase-lev-cover-pop-catch-WEAK chase_lev.pml WEAK fail 22 -DCOVER_POP_CATCH=1
 check quick chase-lev-cover-push-slow-SC   chase_lev.pml SC   fail 22 -DCOVER_PUSH_SLOW=1 "${cl_reuse[@]}"
 check quick chase-lev-cover-wrap-SC        chase_lev.pml SC   fail 22 -DCOVER_WRAP=1 "${cl_reuse[@]}"
-for c in MORE RENEW SKIPREQ; do
-  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
-  check quick "chase-lev-cover-$lc-two-SC" chase_lev.pml SC fail 22 -DCOVER_$c=1 -DNI=2
-done
+cover_checks "chase-lev-cover-%s-two-SC" chase_lev.pml "MORE RENEW SKIPREQ" -DNI=2
 
 # ---- interrupts: freeze, barriers, thaw (src/interrupt.c with the split
 # deque's weft_sched_freeze/thaw; interrupt.pml) ----
@@ -429,10 +430,7 @@ check quick interrupt-mut-init-noserve-SC interrupt.pml SC fail 22 -DMUT_INIT_NO
 hidden_by_tso interrupt-mut-leave-rlx   interrupt.pml -DMUT_LEAVE_RLX "${intr_both[@]}"
 hidden_by_tso interrupt-mut-publish-rlx interrupt.pml -DMUT_PUBLISH_RLX "${intr_both[@]}"
 # coverage: each point is reached (reaching it is made an error)
-for c in FREEZE_SHARED STALE_CAS FREEZE_REQ HELP_STEAL FRAME_JOIN JOIN_SERVE STEAL_AFTER EXEC_W1; do
-  lc=$(echo "$c" | tr 'A-Z_' 'a-z-')
-  check quick "interrupt-cover-$lc-SC" interrupt.pml SC fail 22 -DCOVER_$c=1 "${intr_one[@]}"
-done
+cover_checks "interrupt-cover-%s-SC" interrupt.pml "FREEZE_SHARED STALE_CAS FREEZE_REQ HELP_STEAL FRAME_JOIN JOIN_SERVE STEAL_AFTER EXEC_W1" "${intr_one[@]}"
 check quick interrupt-cover-slot-busy-SC    interrupt.pml SC fail 22 -DCOVER_SLOT_BUSY=1 "${intr_both[@]}"
 check quick interrupt-cover-init-serves-SC  interrupt.pml SC fail 22 -DCOVER_INIT_SERVES=1 "${intr_both[@]}"
 check quick interrupt-cover-stale-cas-WEAK  interrupt.pml WEAK fail 22 -DCOVER_STALE_CAS=1 "${intr_one[@]}"
