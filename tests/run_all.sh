@@ -8,8 +8,8 @@
 #            and the forced-interleaving race tests
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
-# every other scheduler in the tree (wool, private-ri, private-si,
-# chase-lev): the same tests run against each (docs/schedulers.md).
+# every other scheduler in the tree (the folders of src/sched): the same
+# tests run against each (docs/schedulers.md).
 # Usage: tests/run_all.sh [release|tsan|asan[:scheduler] ...]
 #        (default: release, tsan, asan, perturb and verify for split; release and
 #        tsan for every other scheduler; asan:<scheduler> on request)
@@ -17,15 +17,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
 
-# The schedulers whose sources are in this tree (CMakeLists.txt maps each
-# to its files).
-schedulers=(split)
-for s in wool private-ri private-si chase-lev; do
-  src=$(sed -n "s/^set(_weft_sched_sources_$s \(.*\))\$/\1/p" "$root/CMakeLists.txt")
-  ok=1
-  for f in $src; do [ -f "$root/$f" ] || ok=0; done
-  [ -n "$src" ] && [ $ok = 1 ] && schedulers+=("$s")
-done
+# The schedulers in this tree: the folders of src/sched (CMake's list).
+mapfile -t schedulers < <(cmake -P "$root/cmake/WeftSchedulers.cmake")
 
 echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")

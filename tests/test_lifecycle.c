@@ -11,7 +11,7 @@
 #include <time.h>
 #include <weft/weft.h>
 
-#include "internal.h"
+#include "runtime/internal.h"
 
 #include "fib_task.h"
 

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <weft/weft.h>
 
-#include "internal.h"
+#include "runtime/internal.h"
 
 static double now_s(void)
 {

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <weft/weft.h>
 
-#include "internal.h"
+#include "runtime/internal.h"
 
 static int cpu_of[WEFT_MAX_WORKERS];
 static int mask_size[WEFT_MAX_WORKERS];

@@ -1,10 +1,10 @@
 /* Model check of weft's Chase-Lev scheduler and its sleeper handshake:
- * src/chase_lev_deque.c (weft_cl_sync_slow, weft_cl_serve_wake_req,
+ * src/sched/chase-lev/chase_lev_deque.c (weft_cl_sync_slow, weft_cl_serve_wake_req,
  * weft_sched_steal, weft_sched_has_shared, weft_sched_ask_for_sleeper),
- * include/weft/bits/chase_lev_deque.h (the owner's push and its relaxed
+ * src/sched/chase-lev/owner.h (the owner's push and its relaxed
  * read of cl_wake_req, pop_private with its fence and its read of the
- * request), src/steal.c (weft_steal_and_run's wake-up cascade and request
- * renewal, run_stolen) and src/sleep.c (weft_sleep as IDLE, claim,
+ * request), src/runtime/steal.c (weft_steal_and_run's wake-up cascade and request
+ * renewal, run_stolen) and src/runtime/sleep.c (weft_sleep as IDLE, claim,
  * weft_wake_for_work_of).  Every access has the memory order of the C code
  * (mm.pml): the orders of Lê et al. (PPoPP'13) for the deque.
  *

@@ -1,4 +1,4 @@
-/* The futex of src/futex.c as the sleep models use it (sleep.pml,
+/* The futex of src/sys/futex.c as the sleep models use it (sleep.pml,
  * sleep_leap.pml, private_si.pml, chase_lev.pml), modelled exactly:
  * futex_wait blocks only if the word still holds the expected value; a
  * waker's futex_wake is `fwait[v] = 0`.  The including model declares

@@ -1,6 +1,6 @@
-/* Model check of weft's interrupts (src/interrupt.c: run_interrupt,
+/* Model check of weft's interrupts (src/runtime/interrupt.c: run_interrupt,
  * weft_interrupt_serve, the two barriers, help_until_finished, the last
- * leaver) with the split deque as the scheduler (src/split_deque.c:
+ * leaver) with the split deque as the scheduler (src/sched/split/split_deque.c:
  * weft_sched_freeze / weft_sched_thaw, the thief's steal, the owner's
  * push and sync paths as in split_ops.pml).  Every access has the memory
  * order of the C code (mm.pml).  Only NEWFRAME is modelled (TOGETHER

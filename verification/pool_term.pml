@@ -1,4 +1,4 @@
-/* Model check of the work pool's termination detection (src/pool/worker.c,
+/* Model check of the work pool's termination detection (src/workpool/loop.c,
  * docs/pool.md "Termination detection"): the idle set as one word (count
  * in the low bits, departures above), join = fetch_add, leave =
  * fetch_add(departure + 1, count - 1) before every steal attempt, and the

@@ -1,8 +1,8 @@
 /* Model check of the receiver-initiated private-deque protocol (Acar,
  * Charguéraud and Rainey, PPoPP'13, Figure 2 with Figure 8's blocking
- * acquire), with the one extension weft's src/private_ri.c makes to the
+ * acquire), with the one extension weft's src/sched/private-ri/private_ri.c makes to the
  * cells: a waiting thief may retract its request by CAS, so the owner
- * takes a request by CAS too.  Memory orders as in src/private_ri.c: the
+ * takes a request by CAS too.  Memory orders as in src/sched/private-ri/private_ri.c: the
  * request CAS release, the owner's take acquire (seq_cst), the answer
  * store seq_cst, the thief's read of its transfer cell acquire.
  *

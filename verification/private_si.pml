@@ -1,11 +1,11 @@
 /* Model check of the sender-initiated private-deque protocol (Acar,
  * Charguéraud and Rainey, PPoPP'13, Figure 3) as weft's private-si
- * scheduler implements it: src/private_si.c (deal_attempt,
+ * scheduler implements it: src/sched/private-si/private_si.c (deal_attempt,
  * weft_priv_take_back, close_cell, weft_priv_after_join, weft_sched_steal,
- * weft_sched_has_shared, weft_sched_ask_for_sleeper), src/private_deque.c
- * (weft_priv_sync_slow), include/weft/bits/private_deque.h (SPAWN's push
- * and SYNC's pop_private with their polls), src/steal.c (run_stolen,
- * weft_join_stolen under the default random policy) and src/sleep.c
+ * weft_sched_has_shared, weft_sched_ask_for_sleeper), src/sched/private-common/private_deque.c
+ * (weft_priv_sync_slow), src/sched/private-ri/owner.h (SPAWN's push
+ * and SYNC's pop_private with their polls), src/runtime/steal.c (run_stolen,
+ * weft_join_stolen under the default random policy) and src/runtime/sleep.c
  * (weft_sleep, claim, weft_wake_worker, weft_wake_joiner).  Every access
  * has the memory order of the C code (mm.pml).
  *
@@ -150,7 +150,7 @@
 #define NT (NR + 1)
 #define DEALER 0
 
-/* si_cell (bits/private_deque_fields.h), dealer 0 only */
+/* si_cell (src/sched/private-ri/state.h), dealer 0 only */
 #define CLOSED 0
 #define OPEN 1
 #define OPEN_FROM0 2                 /* OPEN_FROM(0): tag 2 */

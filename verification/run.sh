@@ -58,7 +58,7 @@ command -v "$cc" >/dev/null || { echo "run.sh: no C compiler ($cc)" >&2; exit 2;
 # (clear_splitreq, before it reads the sleeper counts) seq_cst yet?  See
 # finding 1 in docs/verification.md.
 clear_fixed=0
-if sed -n '/^static inline void clear_splitreq/,/^}/p' "$root/src/split_deque.c" |
+if sed -n '/^static inline void clear_splitreq/,/^}/p' "$root/src/sched/split/split_deque.c" |
      grep -q memory_order_seq_cst; then
   clear_fixed=1
 fi
@@ -175,7 +175,7 @@ reuse_2=(-DNSLOT=5 -DNATT=2 -DNLEAP=1 "-DSCRIPT=P S P P S S P S")
 three=(-DNSLOT=5 -DNATT=3 -DNLEAP=1 "-DSCRIPT=P P P S S S")
 # (split-default: NSLOT=5, NATT=3, NLEAP=1, P P S P S S P P S S)
 
-# ---- the split deque (Lace Figure 4 as in src/split_deque.c) ----
+# ---- the split deque (Lace Figure 4 as in src/sched/split/split_deque.c) ----
 for mm in SC TSO WEAK; do
   check quick "split-small-$mm" split_deque.pml $mm pass 22 "${small[@]}"
   check quick "split-reuse-1-$mm" split_deque.pml $mm pass 22 "${reuse_1[@]}"
@@ -231,7 +231,7 @@ check quick wool-mut-noswap-SC     wool.pml SC   fail 22 -DMUT_WOOL_JOIN_NOSWAP
 hidden_by_tso wool-mut-spawn-rlx wool.pml -DMUT_WOOL_SPAWN_RLX
 check quick wool-mut-done-rlx-WEAK  wool.pml WEAK fail 22 -DMUT_WOOL_DONE_RLX
 
-# ---- weft's Wool variant (src/wool_deque.c: CAS join, bot CAS, private
+# ---- weft's Wool variant (src/sched/wool/wool_deque.c: CAS join, bot CAS, private
 # tasks with the trip wire) ----
 # Bounds: 1 owner (script of P = spawn, S = sync, Y = yield), 2 thieves,
 # NATT attempts each, NSLOT slots, privatize after PRIV_AFTER public joins.
@@ -261,7 +261,7 @@ check quick wool-weft-cover-giveup-SC wool_weft.pml SC fail 22 -DCOVER_GIVEUP=1 
 check quick wool-weft-cover-backoff-WEAK wool_weft.pml WEAK fail 22 -DCOVER_BACKOFF=1 "${ww_two[@]}"
 check quick wool-weft-cover-privatize-WEAK wool_weft.pml WEAK fail 22 -DCOVER_PRIVATIZE=1 "${ww_two[@]}"
 
-# ---- sleep / wake (src/sleep.c with the split deque) ----
+# ---- sleep / wake (src/runtime/sleep.c with the split deque) ----
 check quick sleep-SC sleep.pml SC pass 22 "${sleep_defs[@]}"
 for mm in TSO WEAK; do
   check quick "sleep-$mm" sleep.pml $mm "$sleep_expect" 22 "${sleep_defs[@]}"
@@ -398,7 +398,7 @@ check quick chase-lev-cover-push-slow-SC   chase_lev.pml SC   fail 22 -DCOVER_PU
 check quick chase-lev-cover-wrap-SC        chase_lev.pml SC   fail 22 -DCOVER_WRAP=1 "${cl_reuse[@]}"
 cover_checks "chase-lev-cover-%s-two-SC" chase_lev.pml "MORE RENEW SKIPREQ" -DNI=2
 
-# ---- interrupts: freeze, barriers, thaw (src/interrupt.c with the split
+# ---- interrupts: freeze, barriers, thaw (src/runtime/interrupt.c with the split
 # deque's weft_sched_freeze/thaw; interrupt.pml) ----
 # Bounds: worker 0 runs SCRIPT (P = spawn an old task, S = sync one, Y =
 # WEFT_YIELD, N = NEWFRAME from a task on worker 0); worker 1 makes NATT

@@ -1,4 +1,4 @@
-/* Model check of weft's sleep/wake protocol (src/sleep.c, docs/sleep.md)
+/* Model check of weft's sleep/wake protocol (src/runtime/sleep.c, docs/sleep.md)
  * together with the split deque that publishes the work (split_ops.pml).
  *
  * Worker 0 owns a deque and runs a spawn/sync script; it may stop at any

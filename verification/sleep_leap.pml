@@ -1,5 +1,5 @@
-/* Model check of leapfrogging joiners that sleep (src/sleep.c's
- * WEFT_SLEEP_JOIN_LEAP and `leap_sleepers`, src/steal.c's
+/* Model check of leapfrogging joiners that sleep (src/runtime/sleep.c's
+ * WEFT_SLEEP_JOIN_LEAP and `leap_sleepers`, src/runtime/steal.c's
  * weft_join_stolen and weft_steal_and_run, docs/sleep.md) with the split
  * deque that creates the work (split_ops.pml), under the leapfrog steal
  * policy.  Three workers:
@@ -161,7 +161,7 @@
 #define BUFSZ 3
 #endif
 
-/* sleep words (src/internal.h): kind in the low two bits, the thief's
+/* sleep words (src/runtime/internal.h): kind in the low two bits, the thief's
  * id + 1 above them for JOIN_LEAP */
 #define AWAKE 0
 #define K_IDLE 1

@@ -1,5 +1,5 @@
 /* Model check of weft's split deque (Lace Figure 4 as written in
- * src/split_deque.c): one owner running a fork-join script, two thieves.
+ * src/sched/split/split_deque.c): one owner running a fork-join script, two thieves.
  *
  * Properties (assertions and end states):
  *   - every spawned task runs exactly once (run_task; the owner's final check);

@@ -1,5 +1,5 @@
-/* The split deque of weft (src/split_deque.c, include/weft/bits/
- * split_deque.h, src/steal.c) as Promela, statement by statement, with the
+/* The split deque of weft (src/sched/split/split_deque.c, include/weft/bits/
+ * split_deque.h, src/runtime/steal.c) as Promela, statement by statement, with the
  * memory order of each access as written in the C source.  Figure 4 line
  * numbers of the Lace paper are given as in the C comments.
  *
@@ -125,7 +125,7 @@ inline run_task(slot, id)
 #endif
 
 /* clear_splitreq(): the paper's "splitreq = 0" with o_split published;
- * relaxed in weft before finding 1's fix (src/split_deque.c now has the
+ * relaxed in weft before finding 1's fix (src/sched/split/split_deque.c now has the
  * fix; run.sh passes FIX_CLEAR_SEQCST to sleep.pml when it sees it,
  * split_deque.pml keeps the weaker relaxed store; interrupt.pml defines
  * it).  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper

@@ -1,7 +1,7 @@
 /* Model check of weft's own variant of Wool's direct task stack, as written
- * in src/wool_deque.c, include/weft/bits/wool_deque.h and
- * include/weft/bits/wool_deque_fields.h (design: docs/sched-wool.md), with
- * the DONE store of run_stolen (src/steal.c).  wool.pml models the paper's
+ * in src/sched/wool/wool_deque.c, src/sched/wool/owner.h and
+ * src/sched/wool/state.h (design: docs/sched-wool.md), with
+ * the DONE store of run_stolen (src/runtime/steal.c).  wool.pml models the paper's
  * Figure 3; this model is the code: the thief writes STOLEN(thief) at once,
  * moves `bot` with a CAS that is also the back-off check, restores with a
  * CAS, the owner's public join is a CAS TASK -> EMPTY, and Wool's private

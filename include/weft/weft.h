@@ -176,13 +176,33 @@ static inline void weft_yield(weft_worker *w, weft_task *head)
 
 typedef struct weft_stats {
     uint64_t tasks, steals, steal_fails, leaps, leap_fails;
-    uint64_t grows, shrinks, sleeps, wakes, peak_depth;
-    uint64_t requests, transfers; /* private-deque schedulers only */
+    /* The scheduler's counters of these names (0 where it has none: grows
+     * and shrinks are the split and Wool schedulers', requests and
+     * transfers Wool's and the private deques'); weft_stats_counters lists
+     * exactly what a build counts. */
+    uint64_t grows, shrinks;
+    uint64_t sleeps, wakes, peak_depth;
+    uint64_t requests, transfers;
 } weft_stats;
 
 /* Sums the counters of all workers into *out (peak_depth: the maximum).
- * Returns ENOTSUP (and zeros) when counters are compiled out. */
+ * Returns 0; ENOTSUP (and zeros) when counters are compiled out; EINVAL
+ * (with a message) if out is NULL. */
 int weft_stats_get(weft_stats *out);
+
+/* One counter by name: the runtime's ("tasks", "steals", "steal_fails",
+ * "leaps", "leap_fails", "sleeps", "wakes", "peak") and then the
+ * scheduler's own (docs/schedulers.md). */
+typedef struct weft_counter {
+    const char *name; /* static storage */
+    uint64_t value;   /* summed over workers; "peak" is the maximum */
+} weft_counter;
+
+/* Writes up to max counters of this build to out, in report order, and
+ * returns how many the build has (0 when counters are compiled out), so
+ * weft_stats_counters(NULL, 0) sizes the array. */
+size_t weft_stats_counters(weft_counter *out, size_t max);
+
 void weft_stats_reset(void);
 /* Prints a per-worker table and the totals, or a note that counters are
  * compiled out. */

@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HARNESS = os.path.join(ROOT, "bench", "harness.py")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-# The counter table src/stats.c prints, shortened to two workers.
+# The counter table src/runtime/stats.c prints, shortened to two workers.
 WEFT_COUNTERS = """\
 worker          tasks     steals  steal_fails      leaps   leap_fails      grows    shrinks   sleeps    wakes     peak
 0              514553          1          155          8           51          3          6        0        0       14

@@ -1,4 +1,4 @@
-/* The queue algorithms of src/pool on their own (white-box): sequential
+/* The queue algorithms of src/workpool on their own (white-box): sequential
  * semantics, growth, shrinking with epoch reclamation, overflow of the
  * fixed-size queues, and a concurrent stress test per queue with 1, 2, 7
  * and 31 thieves (up to 32 threads on CI's 2 cores).
@@ -20,7 +20,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "pool/pool_internal.h"
+#include "workpool/workpool.h"
 #include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)

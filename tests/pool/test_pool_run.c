@@ -30,7 +30,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "pool/pool_internal.h"
+#include "workpool/workpool.h"
 #include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)

@@ -1,8 +1,9 @@
 /* The seam between the task macros and a scheduler.  Each scheduler
- * (chosen at build time: -DWEFT_SCHEDULER=..., see docs/schedulers.md)
- * provides these owner-side inline operations in bits/<scheduler>.h; the
- * generated task code calls only these, so every scheduler runs the same
- * task sources unchanged and its hot path is as lean as if it were alone.
+ * (chosen at build time: -DWEFT_SCHEDULER=<name>, see docs/schedulers.md)
+ * provides these owner-side inline operations in src/sched/<name>/owner.h,
+ * which the configured weft/config.h names; the generated task code calls
+ * only these, so every scheduler runs the same task sources unchanged and
+ * its hot path is as lean as if it were alone.
  *
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
@@ -12,31 +13,24 @@
  *                                  (result in t); false = run t inline
  *   weft_sched_poll(w, head)       WEFT_YIELD's check: true if the scheduler
  *                                  wants weft_sched_poll_slow(w, head) called
- *                                  (private deques answer requests there)
+ *                                  (owners that hand out work only when
+ *                                  they poll answer requests there)
  *
  * Invariant every scheduler keeps (weft_current_head relies on it): slots
  * below the owner's head are non-EMPTY, slots from head on are EMPTY.
  * Task states are shared by all schedulers (bits/worker.h): TASK(wrapper),
- * STOLEN(thief), DONE, so joining a stolen task (src/steal.c) is common.
+ * STOLEN(thief), DONE, so joining a stolen task (src/runtime/steal.c) is
+ * common.
  *
  * The thief side (stealing, sleepers' requests, interrupts' freeze/thaw)
- * is declared in src/internal.h and implemented next to each scheduler.
+ * is declared in src/runtime/sched.h and implemented next to each
+ * scheduler's owner side.
  */
 #ifndef WEFT_BITS_SCHED_H
 #define WEFT_BITS_SCHED_H
 
 #include <weft/config.h>
-
-#if WEFT_SCHED_SPLIT
-#include <weft/bits/split_deque.h>
-#elif WEFT_SCHED_WOOL
-#include <weft/bits/wool_deque.h>
-#elif WEFT_SCHED_PRIVATE_RI || WEFT_SCHED_PRIVATE_SI
-#include <weft/bits/private_deque.h>
-#elif WEFT_SCHED_CHASE_LEV
-#include <weft/bits/chase_lev_deque.h>
-#else
-#error "weft: no scheduler selected in weft/config.h"
-#endif
+#include <weft/bits/worker.h>
+#include WEFT_SCHED_OWNER_HEADER
 
 #endif

@@ -2,9 +2,10 @@
  * worker layout.  Not part of the API: user code goes through weft.h.
  *
  * Cache-line plan of a worker (see docs/design.md):
- *   line 0  owner-private hot fields read by SPAWN/SYNC fast paths
- *   lines   the scheduler's thief-visible state (split deque: line 1
- *           (tail,split), allstolen; line 2 splitreq folded with o_split)
+ *   line 0  owner-private hot fields read by SPAWN/SYNC fast paths,
+ *           with the scheduler's (weft_sched_own)
+ *   lines   the scheduler's thief-visible state (weft_sched_shared, each
+ *           group on a line of its own)
  *   then    sleep word (futex), written by the sleeper and its wakers
  *   then    counters (owner-written) and cold state
  * Thieves touch the scheduler's lines and the descriptor they steal.
@@ -63,39 +64,38 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
 #define WEFT_STATE_STOLEN(thief) ((uintptr_t)(thief) | WEFT_STATE_STOLEN_TAG)
 #define WEFT_STATE_THIEF(s) ((struct weft_worker *)((s) & ~(uintptr_t)3))
 
+/* The scheduler's per-worker state (weft_sched_own, weft_sched_shared,
+ * weft_sched_cold), the state an interrupt saves (weft_sched_saved) and its
+ * own counters (weft_sched_counters), from src/sched/<name>/state.h; the
+ * configured weft/config.h names the header. */
+#include WEFT_SCHED_STATE_HEADER
+
 /* Event counters (only compiled in with -DWEFT_STATS=ON).  Written by the
- * owning worker only, with relaxed atomics so a live report is race-free. */
+ * owning worker only, with relaxed atomics so a live report is race-free.
+ * These are the runtime's; the scheduler adds its own in `sched`. */
 typedef struct weft_counters {
     _Atomic uint64_t tasks;        /* spawns */
     _Atomic uint64_t steals;       /* successful steals while idle / random */
     _Atomic uint64_t steal_fails;  /* steal attempts that got nothing */
     _Atomic uint64_t leaps;        /* successful steals from the thief at a blocked sync */
     _Atomic uint64_t leap_fails;   /* leapfrog attempts that got nothing */
-    _Atomic uint64_t grows;        /* grow_shared: split moved up (thieves asked) */
-    _Atomic uint64_t shrinks;      /* shrink_shared: split moved down (one RMW each) */
     _Atomic uint64_t sleeps;       /* times this worker went to sleep */
     _Atomic uint64_t wakes;        /* times this worker woke another */
-    _Atomic uint64_t requests;     /* private deques: steal requests sent (ri) or deal attempts (si) */
-    _Atomic uint64_t transfers;    /* private deques: tasks handed to a thief by this owner */
     _Atomic uint64_t peak_depth;   /* deepest deque slot used */
+    weft_sched_counters sched;     /* the scheduler's (named in its .c file) */
 } weft_counters;
-
-/* Each scheduler's per-worker deque state: WEFT_SCHED_OWNER_FIELDS (on the
- * owner's hot line 0) and WEFT_SCHED_SHARED_FIELDS (its thief-visible cache
- * lines), from bits/<scheduler>_fields.h. */
-#include <weft/bits/sched_fields.h>
 
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
     _Alignas(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
     weft_task *dq;       /* slot 0 */
     unsigned id;         /* 0 .. workers-1 */
-    WEFT_SCHED_OWNER_FIELDS
+    weft_sched_own own;  /* the scheduler's owner-private hot fields */
 
     /* ---- lines 1..: the scheduler's thief-visible state ---- */
-    WEFT_SCHED_SHARED_FIELDS
+    weft_sched_shared shared;
 
-    /* ---- sleeping (see src/sleep.c) and leapfrogging ---- */
+    /* ---- sleeping (see src/runtime/sleep.c) and leapfrogging ---- */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
     /* Joiners asleep in pure-leapfrog mode waiting for work from this
      * worker (their thief); it wakes one when it shares. */
@@ -108,7 +108,7 @@ typedef struct weft_worker {
     _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
 #endif
 
-    /* ---- cold, owner-private runtime state (src/internal.h) ---- */
+    /* ---- cold, owner-private runtime state (src/runtime/internal.h) ---- */
     _Alignas(WEFT_CACHE_LINE) uint64_t rng;
     uint64_t seen_interrupt;     /* generation of the last interrupt served */
     int in_interrupt;            /* kind of interrupt being served, 0 if none */
@@ -117,7 +117,7 @@ typedef struct weft_worker {
     void *guard_lo, *guard_hi;   /* stack guard region */
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
-    WEFT_SCHED_COLD_FIELDS
+    weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
 } weft_worker;
 
 /* Stops with a message: the deque is full (every scheduler's reserve). */
@@ -131,6 +131,8 @@ static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
         weft_deque_overflow(w);
 }
 
+/* WEFT_COUNT(w, tasks, 1) counts a runtime event, WEFT_COUNT(w, sched.grows,
+ * 1) one of the scheduler's. */
 #if WEFT_STATS
 #define WEFT_COUNT(w, field, n)                                                       \
     atomic_store_explicit(&(w)->ctr.field,                                            \

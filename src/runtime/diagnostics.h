@@ -1,0 +1,13 @@
+/* Messages for the user, shared by the fork-join runtime and the work
+ * pool: every one is a line on stderr that starts with "weft: ".  Not
+ * installed. */
+#ifndef WEFT_RUNTIME_DIAGNOSTICS_H
+#define WEFT_RUNTIME_DIAGNOSTICS_H
+
+/* Reports and goes on. */
+void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reports and aborts: for misuse that would otherwise corrupt memory. */
+__attribute__((noreturn)) void weft_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,146 @@
+/* RUN from threads that are not workers.
+ *
+ * The caller's task descriptor stays on its own stack; a request pointing
+ * to it is queued, an idle worker is woken, and the caller blocks until a
+ * worker has run the task at the bottom of its (empty) deque.  Submitting
+ * is not a hot path, so the queue is a mutex-protected FIFO; workers poll
+ * only the `pending` count, on its own cache line.
+ */
+#include "runtime/internal.h"
+
+#include <limits.h>
+#include <sched.h>
+
+/* How long a RUN caller spins for the result before it sleeps. */
+#define SUBMITTER_SPIN_NS 200000u
+
+typedef struct weft_external {
+    weft_task *task;
+    uintptr_t wrapper;
+    /* 0 waiting, 1 done, 2 done not yet and the caller sleeps on it. */
+    _Atomic uint32_t done;
+    struct weft_external *next;
+} weft_external;
+
+static struct {
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t pending; /* queued, not yet taken */
+    _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
+    weft_external *head, *tail;
+    _Atomic uint32_t warned_suspended;
+} ext = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+bool weft_external_pending(void)
+{
+    /* seq_cst: in a sleeper's last look this pairs with the submitter's
+     * increment and its read of the idle-sleeper count (sleep.c). */
+    return atomic_load_explicit(&ext.pending, memory_order_seq_cst) != 0;
+}
+
+bool weft_external_take_and_run(weft_worker *w, weft_task *head)
+{
+    pthread_mutex_lock(&ext.lock);
+    weft_external *req = ext.head;
+    if (req) {
+        ext.head = req->next;
+        if (!ext.head)
+            ext.tail = NULL;
+        /* Relaxed: changed under the lock; the count is only a hint. */
+        atomic_fetch_sub_explicit(&ext.pending, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&ext.lock);
+    if (!req)
+        return false;
+
+    /* The mutex ordered the caller's writes to the descriptor before us. */
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = head;
+    ((weft_wrapper_fn)req->wrapper)(w, head, req->task);
+    w->frame_floor = floor;
+
+    /* Release: the result in the caller's descriptor is visible once it
+     * reads 1 with acquire.  After this store the caller may return and
+     * its stack (req) be reused: we only pass the address to futex_wake,
+     * which does not touch memory, and waiters re-check their word. */
+    if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
+        weft_futex_wake(&req->done, INT_MAX);
+    return true;
+}
+
+void weft_run_task(weft_task *t, uintptr_t wrapper)
+{
+    /* Relaxed: the descriptor is private to this call until it is queued
+     * (the mutex publishes it). */
+    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
+
+    weft_worker *w = weft_tls_worker;
+    if (w) { /* On a worker: an ordinary call at the current deque top. */
+        weft_task *head = weft_current_head(w), *floor = w->frame_floor;
+        w->frame_floor = head;
+        ((weft_wrapper_fn)wrapper)(w, head, t);
+        w->frame_floor = floor;
+        return;
+    }
+
+    if (!weft_lifecycle_enter())
+        weft_fatal("RUN called while the pool is not running (call weft_start first, "
+                   "and do not RUN during or after weft_stop)");
+    /* Relaxed both: a warning printed once, decided by the exchange. */
+    if (atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
+        weft_warn("RUN while the pool is suspended: it waits for weft_resume()");
+
+    weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
+    atomic_init(&req.done, 0);
+    pthread_mutex_lock(&ext.lock);
+    if (ext.tail)
+        ext.tail->next = &req;
+    else
+        ext.head = &req;
+    ext.tail = &req;
+    /* seq_cst: the submitter's "write mine" before reading the idle-sleeper
+     * count in weft_wake_for_external. */
+    atomic_fetch_add_explicit(&ext.pending, 1, memory_order_seq_cst);
+    pthread_mutex_unlock(&ext.lock);
+    weft_wake_for_external();
+
+    /* Short tasks finish within microseconds, and waking a sleeping worker
+     * takes tens of them: wait that long before sleeping ourselves, so a
+     * short task does not pay a second wake-up on the way back.  Yield
+     * rather than spin: the worker we woke may share our CPU. */
+    uint64_t spin_until = weft_now_ns() + SUBMITTER_SPIN_NS;
+    for (unsigned i = 0;; i++) {
+        /* Acquire: pairs with the worker's release exchange (the result). */
+        if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
+            goto done;
+        if (i < 64) {
+            weft_cpu_relax();
+        } else {
+            sched_yield();
+            if (weft_now_ns() > spin_until)
+                break;
+        }
+    }
+    for (;;) {
+        uint32_t expected = 0;
+        /* acq_rel: announce that we sleep; acquire if it is already done. */
+        if (atomic_compare_exchange_strong_explicit(&req.done, &expected, 2,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire) ||
+            expected == 2)
+            weft_futex_wait(&req.done, 2);
+        else if (expected == 1)
+            break;
+    }
+done:
+    weft_lifecycle_exit();
+}
+
+void weft_external_init(void)
+{
+    /* Also called in a child after fork(), where the lock may have been
+     * held by a thread that does not exist there: re-initialise it. */
+    pthread_mutex_init(&ext.lock, NULL);
+    ext.head = ext.tail = NULL;
+    atomic_store_explicit(&ext.pending, 0, memory_order_relaxed); /* before workers start */
+    atomic_store_explicit(&ext.warned_suspended, 0, memory_order_relaxed);
+}

@@ -1,0 +1,166 @@
+/* Memory for deques and stacks, and explaining a stack overflow.
+ *
+ * Deques and stacks are reserved with mmap: address space is cheap, and
+ * the kernel supplies real pages only where they are touched, so a 64 MiB
+ * stack or a million-task deque costs what the computation uses.  Each
+ * region has PROT_NONE guard pages: below a stack (it grows down) and
+ * above a deque.  The deque never reaches its guard (SPAWN checks the
+ * bound and stops with a message); the stack guard turns an overflow into
+ * a SIGSEGV, which the handler below explains before aborting.
+ */
+#include "runtime/internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+size_t weft_page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
+{
+    size_t page = weft_page_size();
+    bytes = round_up(bytes, page);
+    guard_below = round_up(guard_below, page);
+    guard_above = round_up(guard_above, page);
+    size_t total = guard_below + bytes + guard_above;
+    char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    if ((guard_below && mprotect(base, guard_below, PROT_NONE) != 0) ||
+        (guard_above && mprotect(base + guard_below + bytes, guard_above, PROT_NONE) != 0)) {
+        munmap(base, total);
+        return NULL;
+    }
+    weft_topology_bind_area(base + guard_below, bytes, placement);
+    return base + guard_below;
+}
+
+void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above)
+{
+    size_t page = weft_page_size();
+    bytes = round_up(bytes, page);
+    guard_below = round_up(guard_below, page);
+    guard_above = round_up(guard_above, page);
+    munmap((char *)usable - guard_below, guard_below + bytes + guard_above);
+}
+
+/* ------------------------------------------------------------------------
+ * Stack overflow reporting
+ * ------------------------------------------------------------------------ */
+
+static struct sigaction previous_segv;
+static bool handler_installed;
+
+#define ALTSTACK_SIZE ((size_t)64 << 10)
+
+int weft_altstack_setup(void **mem)
+{
+    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+    void *p = weft_map(size, weft_page_size(), 0, -1);
+    if (!p)
+        return ENOMEM;
+    stack_t ss = {.ss_sp = p, .ss_size = size, .ss_flags = 0};
+    if (sigaltstack(&ss, NULL) != 0) {
+        weft_unmap(p, size, weft_page_size(), 0);
+        return errno;
+    }
+    *mem = p;
+    return 0;
+}
+
+void weft_altstack_teardown(void *mem)
+{
+    if (!mem)
+        return;
+    stack_t ss = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
+    sigaltstack(&ss, NULL);
+    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+    weft_unmap(mem, size, weft_page_size(), 0);
+}
+
+/* Async-signal-safe message building. */
+static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
+{
+    while (*s && at + 1 < cap)
+        buf[at++] = *s++;
+    return at;
+}
+
+static size_t put_uint(char *buf, size_t at, size_t cap, unsigned long long v)
+{
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n && at + 1 < cap)
+        buf[at++] = digits[--n];
+    return at;
+}
+
+static void segv_handler(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    weft_worker *w = weft_tls_worker;
+    char *addr = info->si_addr;
+    if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo) {
+        char msg[320];
+        size_t n = 0;
+        n = put_str(msg, n, sizeof msg, "weft: stack overflow on worker ");
+        n = put_uint(msg, n, sizeof msg, w->id);
+        n = put_str(msg, n, sizeof msg, " (its stack is ");
+        n = put_uint(msg, n, sizeof msg, (unsigned long long)((char *)w->stack_hi - (char *)w->stack_lo));
+        n = put_str(msg, n, sizeof msg,
+                    " bytes). Raise it with weft_start's stack_size or WEFT_STACK_SIZE, "
+                    "or reduce the recursion depth.\n");
+        ssize_t ignored = write(STDERR_FILENO, msg, n);
+        (void)ignored;
+        abort();
+    }
+    if (w && addr >= (char *)w->end && addr < (char *)w->end + weft_page_size()) {
+        static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        abort();
+    }
+    /* Not ours: put the previous disposition back and return; the faulting
+     * instruction runs again and faults into it. */
+    sigaction(sig, &previous_segv, NULL);
+}
+
+int weft_overflow_handler_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = segv_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
+        return errno;
+    handler_installed = true;
+    return 0;
+}
+
+void weft_overflow_handler_remove(void)
+{
+    if (handler_installed) {
+        sigaction(SIGSEGV, &previous_segv, NULL);
+        handler_installed = false;
+    }
+}

@@ -1,0 +1,271 @@
+/* Idle workers: search a little, then sleep until there is work.
+ *
+ * The design note is docs/sleep.md; in short:
+ *
+ * A worker that found nothing for idle_spin_us announces itself (its
+ * sleep_word = the kind of sleep, then a sleeper count + 1), asks the
+ * workers it could take work from to share (splitreq), checks once more for
+ * anything to do, and only then waits on its futex word.  Whoever creates
+ * something to do -- new shared tasks (grow_shared, the push after
+ * allstolen), an external RUN, an interrupt, stop, the completion of a task
+ * a joiner waits for -- first publishes it, then looks at the sleepers.
+ * Both sides use seq_cst for "write mine, then read theirs", so at least one
+ * sees the other (Dekker): no wake-up is lost.
+ *
+ * A worker sleeping with private tasks of other workers pending is woken by
+ * its own request: the owner's next push or pop sees splitreq, shares half
+ * its private tasks (grow_shared) and wakes a sleeper.  The request and the
+ * owner's reads of the sleeper counts are seq_cst (after the sleeper's
+ * increment, after the owner's share or clear), so the owner cannot miss
+ * the sleeper that asked.  A thief that takes the last shared task of a
+ * victim renews the request for the sleepers.
+ *
+ * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
+ * so each sleeper is claimed once and the counts stay exact.
+ */
+#include "runtime/internal.h"
+
+#include <sched.h>
+
+void weft_idle_reset(weft_idle *idle)
+{
+    idle->rounds = 0;
+    idle->since_ns = 0;
+}
+
+bool weft_idle_backoff(weft_idle *idle)
+{
+    unsigned r = ++idle->rounds;
+    if (r <= 64) {
+        /* Short spin, growing to 16 pauses per round: cheap re-tries for
+         * work that appears within a microsecond or two. */
+        for (unsigned i = 0, n = 1u << (r / 16); i < n * 2; i++)
+            weft_cpu_relax();
+        return false;
+    }
+    uint64_t now = weft_now_ns();
+    if (idle->since_ns == 0)
+        idle->since_ns = now;
+    if (now - idle->since_ns < (uint64_t)weft_rt.idle_spin_us * 1000u) {
+        /* Give the core to a runnable thread (oversubscription) while still
+         * looking for work every round. */
+        sched_yield();
+        return false;
+    }
+    return true;
+}
+
+/* The count a sleeper with this sleep word is in: the pool's for IDLE and
+ * JOIN, its thief's leap_sleepers for JOIN_LEAP. */
+static _Atomic uint32_t *sleep_counter(uint32_t word)
+{
+    int kind = WEFT_SLEEP_KIND(word);
+    if (kind == WEFT_SLEEP_IDLE)
+        return &weft_rt.sleeping_idle;
+    if (kind == WEFT_SLEEP_JOIN)
+        return &weft_rt.sleeping_join;
+    return &weft_rt.workers[(word >> 2) - 1]->leap_sleepers;
+}
+
+bool weft_sleepers_want_work_from(weft_worker *owner)
+{
+    /* seq_cst: the "read theirs" of an owner that shared or cleared a
+     * request; pairs with the sleepers' increments (weft_sleep). */
+    return atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&weft_rt.sleeping_join, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0;
+}
+
+/* The sleeper's last look, after announcing itself.  Every read is seq_cst:
+ * the sleeper's half of each Dekker pair. */
+static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
+{
+    weft_runtime *p = &weft_rt;
+    /* seq_cst: pairs with stop's seq_cst store of quit before wake_all. */
+    if (atomic_load_explicit(&p->quit, memory_order_seq_cst))
+        return true;
+    if (weft_interrupt_waiting_for(w))
+        return true;
+    if (state == WEFT_SLEEP_IDLE) {
+        /* seq_cst: pairs with suspend's store before wake_all. */
+        if (atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+            return true;
+        if (weft_external_pending())
+            return true;
+    } else if (/* seq_cst: pairs with the thief's DONE store (steal.c) */
+               atomic_load_explicit(&joined->state, memory_order_seq_cst) == WEFT_STATE_DONE) {
+        return true;
+    }
+    if (state == WEFT_SLEEP_JOIN_LEAP)
+        return thief != NULL && weft_sched_has_work_for(w, thief);
+    for (unsigned i = 0; i < p->n_workers; i++) {
+        weft_worker *v = p->workers[i];
+        if (v != w && weft_sched_has_work_for(w, v))
+            return true;
+    }
+    return false;
+}
+
+/* Asks owners to share: see the top of this file. */
+static void leave_requests(weft_worker *w, int state, weft_worker *thief)
+{
+    weft_runtime *p = &weft_rt;
+    if (state == WEFT_SLEEP_JOIN_LEAP) {
+        if (thief)
+            weft_sched_ask_for_sleeper(thief, w);
+        return;
+    }
+    for (unsigned i = 0; i < p->n_workers; i++)
+        if (p->workers[i] != w)
+            weft_sched_ask_for_sleeper(p->workers[i], w);
+}
+
+void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
+{
+    /* A leapfrogging joiner needs its thief (the only one it may take work
+     * from); its caller never sleeps before the thief is known. */
+    if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)
+        weft_fatal("internal: leapfrog sleep without a thief");
+    uint32_t word = WEFT_SLEEP_WORD(state, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL);
+    _Atomic uint32_t *counter = sleep_counter(word);
+
+    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
+     * A claimer may decrement our count before we increment it (it saw the
+     * word first): the count is then briefly one low, which only makes a
+     * waker skip a wake-up that our own last look below covers. */
+    atomic_store_explicit(&w->sleep_word, word, memory_order_seq_cst);
+    atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
+    leave_requests(w, state, thief);
+
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
+    if (something_to_do(w, state, joined, thief)) {
+        /* Withdraw, unless a waker claimed us first (then it adjusted the
+         * count).  acq_rel: a plain claim on our own word. */
+        uint32_t expected = word;
+        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_AWAKE,
+                                                    memory_order_acq_rel, memory_order_acquire))
+            atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
+        return;
+    }
+
+    WEFT_COUNT(w, sleeps, 1);
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_WILL_WAIT);
+    for (;;) {
+        /* Acquire: pairs with the waker's claim; after it we re-examine
+         * everything anyway. */
+        uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
+        if (s == WEFT_AWAKE)
+            return;
+        weft_futex_wait(&w->sleep_word, s);
+    }
+}
+
+/* Sleep kinds as claim's accept masks. */
+#define JOINERS ((1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP))
+#define ANY_SLEEPER ((1u << WEFT_SLEEP_IDLE) | JOINERS)
+
+/* Claims v if it sleeps in one of the accepted kinds (a bit mask), or, if
+ * owner is given, only as a leapfrogging joiner whose thief is owner. */
+static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
+{
+    /* Relaxed peek: the CAS decides. */
+    uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
+    if (owner ? s != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
+              : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
+        return false;
+    WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
+    /* acq_rel: one claimer per sleep (the word names the kind and the
+     * thief, so the count below is the one the sleeper is in); orders our
+     * published work before the sleeper's wake-up. */
+    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
+                                                 memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
+    WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
+    weft_futex_wake(&v->sleep_word, 1);
+    return true;
+}
+
+static void wake_one(weft_worker *self, unsigned accept)
+{
+    weft_runtime *p = &weft_rt;
+    unsigned n = p->n_workers;
+    unsigned start = self ? self->id + 1 : (unsigned)sched_getcpu();
+    for (unsigned i = 0; i < n; i++) {
+        weft_worker *v = p->workers[(start + i) % n];
+        if (v != self && claim(v, accept, NULL)) {
+            if (self)
+                WEFT_COUNT(self, wakes, 1);
+            return;
+        }
+    }
+}
+
+void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
+{
+    weft_runtime *p = &weft_rt;
+    /* Joiners asleep waiting for work from the owner come first: nobody
+     * else can give them any.  seq_cst: the waker's "read theirs" after the
+     * work was published (the sleeper incremented this count, then looked
+     * at the owner's deque). */
+    if (atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0) {
+        for (unsigned i = 0; i < p->n_workers; i++)
+            if (p->workers[i] != self && claim(p->workers[i], 0, owner)) {
+                WEFT_COUNT(self, wakes, 1);
+                return;
+            }
+    }
+    /* seq_cst: as above, for the pool-wide counts. */
+    if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0 &&
+        atomic_load_explicit(&p->sleeping_join, memory_order_seq_cst) == 0)
+        return;
+    wake_one(self, (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN));
+}
+
+void weft_wake_for_work(weft_worker *self) { weft_wake_for_work_of(self, self); }
+
+void weft_wake_for_external(void)
+{
+    weft_runtime *p = &weft_rt;
+    /* seq_cst: after the seq_cst increment of the pending count. */
+    if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
+        return;
+    /* The caller is about to block: a worker pinned to its CPU starts with
+     * a plain context switch, while waking an idle CPU costs far more
+     * (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
+    int cpu = sched_getcpu();
+    for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
+        if (weft_topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
+            return;
+    wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
+}
+
+/* Wakes v if it sleeps in one of the accepted kinds.  seq_cst peek: the
+ * waker's "read theirs" after the caller published v's reason to wake with
+ * a seq_cst write (v announces its sleep, then looks for that reason). */
+static bool wake_if_sleeping(weft_worker *v, unsigned accept)
+{
+    uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_seq_cst);
+    return s != WEFT_AWAKE && (accept & (1u << WEFT_SLEEP_KIND(s))) && claim(v, accept, NULL);
+}
+
+/* After the thief's seq_cst DONE store (steal.c). */
+void weft_wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOINERS); }
+
+/* After the caller gave v work directly (a seq_cst write). */
+void weft_wake_worker(weft_worker *self, weft_worker *v)
+{
+    if (wake_if_sleeping(v, ANY_SLEEPER) && self)
+        WEFT_COUNT(self, wakes, 1);
+}
+
+void weft_wake_all(void)
+{
+    weft_runtime *p = &weft_rt;
+    /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
+     * seq_cst fence orders that store before our reads of the sleep words
+     * (claim's peek is relaxed). */
+    atomic_thread_fence(memory_order_seq_cst);
+    for (unsigned i = 0; i < p->n_workers; i++)
+        claim(p->workers[i], ANY_SLEEPER, NULL);
+}

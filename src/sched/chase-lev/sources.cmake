@@ -1,0 +1,2 @@
+# Chase-Lev's growable circular deque of task pointers.
+set(WEFT_SCHED_SOURCES chase_lev_deque.c)

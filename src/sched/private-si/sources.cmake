@@ -1,0 +1,4 @@
+# Sender-initiated private deques (Acar et al., Figure 3), over the base
+# shared with private-ri.
+set(WEFT_SCHED_SOURCES ../private-common/private_deque.c private_si.c)
+set(WEFT_SCHED_TESTS ../private-common/test_private_deque.c)

@@ -1,0 +1,71 @@
+/* Owner-side fast paths of the split deque (Lace, Figure 4), inlined into
+ * every task's SPAWN and SYNC.  The slow paths and the thief side are in
+ * split_deque.c.  Installed as <weft/sched/owner.h>; not part of the API.
+ *
+ * Only the owner calls anything in this file.  None of it executes an
+ * atomic read-modify-write or a fence: the shared part of the deque is
+ * touched only when thieves asked (splitreq) or when the task being
+ * synced may have been stolen.
+ */
+#ifndef WEFT_SCHED_SPLIT_OWNER_H
+#define WEFT_SCHED_SPLIT_OWNER_H
+
+#include <weft/bits/worker.h>
+
+/* Slow paths (split_deque.c). */
+void weft_split_push_slow(weft_worker *w, weft_task *head);
+bool weft_split_sync_slow(weft_worker *w, weft_task *t);
+
+/* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
+ * into `t` (== head); this stores the wrapper and exposes the task. */
+static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
+{
+    /* Relaxed: thieves read this slot only after a release on (tail,split)
+     * that comes later (grow_shared / push_slow), never before. */
+    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
+    WEFT_COUNT(w, tasks, 1);
+    WEFT_COUNT_PEAK(w, t);
+    /* Lines 14 and 20 in one test: limit is o_split (<= t) unless all are
+     * stolen (end) or a thief asked (WEFT_SPLITREQ).  Relaxed: a request
+     * seen one spawn late only delays sharing by that spawn. */
+    if (WEFT_UNLIKELY((uintptr_t)t < atomic_load_explicit(&w->shared.limit, memory_order_relaxed)))
+        weft_split_push_slow(w, t + 1);
+}
+
+/* SYNC fast path, Figure 4 `pop` lines 23-30 when the task at t (the new
+ * head) is private and no thief is asking (t >= limit covers lines 23, 25
+ * and 29): returns true and the caller runs the task inline.  Otherwise
+ * the caller takes weft_split_sync_slow. */
+static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
+{
+    /* Relaxed: as in weft_split_push. */
+    if (WEFT_LIKELY((uintptr_t)t >= atomic_load_explicit(&w->shared.limit, memory_order_relaxed))) {
+        /* Relaxed: a private slot is never read by thieves.  Clearing keeps
+         * "slots at or above head are EMPTY", which weft_current_head uses. */
+        atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+/* Checks there is room for one more task before the caller writes to t.
+ * The last slot is never used: with head == end, grow_shared's new split
+ * could be `end`, which is also the encoding of o_allstolen, and a shared
+ * unstolen task would be taken for stolen (docs/verification.md, finding
+ * 2). */
+static inline void weft_split_reserve(weft_worker *w, weft_task *t)
+{
+    if (WEFT_UNLIKELY(t + 1 >= w->end))
+        weft_deque_overflow(w);
+}
+
+/* The seam the task macros use (bits/sched.h). */
+#define weft_sched_reserve weft_split_reserve
+#define weft_sched_push weft_split_push
+#define weft_sched_pop_private weft_split_pop_private
+#define weft_sched_sync_slow weft_split_sync_slow
+/* The split deque needs no polling: thieves' requests are seen at SPAWN. */
+#define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
+#define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))
+
+#endif

@@ -1,0 +1,26 @@
+/* The split deque's own internals (split_deque.c), shared only with its
+ * white-box test (test_split_deque.c).  The rest of the runtime sees the
+ * seam of src/runtime/sched.h. */
+#ifndef WEFT_SCHED_SPLIT_DEQUE_H
+#define WEFT_SCHED_SPLIT_DEQUE_H
+
+#include "runtime/internal.h"
+
+/* (tail, split) packing: tail low, split high. */
+#define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))
+#define WEFT_TS_TAIL(ts) ((uint32_t)(ts))
+#define WEFT_TS_SPLIT(ts) ((uint32_t)((ts) >> 32))
+
+void weft_split_init(weft_worker *w);
+/* Thief side: Figure 4 `steal`.  On success *out is the task, its state
+ * still TASK(wrapper) (the caller marks it STOLEN). */
+weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out);
+bool weft_split_has_shared(weft_worker *victim);
+/* A request made for a sleeping worker (seq_cst; see docs/sleep.md). */
+void weft_split_ask_for_sleeper(weft_worker *victim);
+/* Owner side. */
+void weft_split_grow_shared(weft_worker *w, weft_task *head);
+bool weft_split_shrink_shared(weft_worker *w, weft_task *head);
+void weft_split_pop_stolen(weft_worker *w, weft_task *t);
+
+#endif

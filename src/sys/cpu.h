@@ -1,0 +1,26 @@
+/* The CPUs: which ones the process may use, and spin-wait hints.  Not
+ * installed. */
+#ifndef WEFT_SYS_CPU_H
+#define WEFT_SYS_CPU_H
+
+/* A spin-wait hint: lets the sibling hyperthread run, saves power. */
+static inline void weft_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* The CPUs of the process's affinity mask, in increasing order: *out is a
+ * malloc'ed array of *count CPU numbers.  Returns 0 or an errno value. */
+int weft_affinity_cpus(int **out, unsigned *count);
+
+/* The number of CPUs in the affinity mask (at least 1). */
+unsigned weft_cpus_available(void);
+
+/* Pins the calling thread to one CPU; returns 0 or an errno value. */
+int weft_pin_self_to_cpu(int cpu);
+
+#endif

@@ -1,0 +1,165 @@
+/* Idempotent LIFO (Michael, Vechev, Saraswat, "Idempotent work stealing",
+ * PPoPP'09).
+ *
+ * The owner puts, takes and thieves steal at the same end, the tail.  The
+ * tail is packed with a tag into one 64-bit `anchor` = (tag, tail):
+ *   put:   write tasks[t]; anchor = (tag+1, t+1)       (a plain store)
+ *   take:  read tasks[t-1]; anchor = (tag, t-1)        (a plain store, no
+ *          fence, no CAS: the point of the algorithm)
+ *   steal: read anchor and tasks[t-1]; CAS anchor (tag, t) -> (tag, t-1)
+ * The owner's plain stores may overwrite a thief's CAS, so an item can be
+ * delivered twice (the owner's take and a thief's steal, or an item made
+ * visible again): "at least once", valid only for idempotent work.  The tag,
+ * incremented by every put, stops a thief from succeeding after a take and
+ * a put reused its slot (ABA).  32 bits of tag: a thief would have to sleep
+ * through 2^32 puts between its read and its CAS.
+ *
+ * The array grows (doubling) when full; old arrays stay valid (the owner
+ * never writes them again) and are freed when the run ends, which costs at
+ * most the size of the live array.  Thieves load the array pointer after
+ * the anchor (acquire): a tail beyond the old capacity implies the new
+ * array.
+ *
+ * Slots are relaxed atomic words; the release fence at the start of put and
+ * the acquire fence before the thief's CAS make a thief that read a slot
+ * being rewritten see the take's anchor store, so its CAS fails (seqlock):
+ * a torn item is never delivered.
+ */
+#include "workpool/workpool.h"
+
+#include <stdlib.h>
+
+#define ANCHOR(tag, tail) (((uint64_t)(tag) << 32) | (uint32_t)(tail))
+#define A_TAG(a) ((uint32_t)((a) >> 32))
+#define A_TAIL(a) ((uint32_t)(a))
+#define LIFO_MAX_CAP ((size_t)1 << 31)
+
+typedef struct pq_lifo {
+    pq base;
+    pq_ring *ring_own;
+    pq_ring *retired;
+    _Alignas(POOL_LINE) _Atomic uint64_t anchor;
+    _Atomic(pq_ring *) ring;
+} pq_lifo;
+
+static int lifo_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+{
+    (void)owner;
+    pq_lifo *q = aligned_alloc(POOL_LINE, sizeof *q);
+    if (q == NULL)
+        return ENOMEM;
+    q->base.words = p->words;
+    q->ring_own = pq_ring_new(cap, p->words);
+    if (q->ring_own == NULL) {
+        free(q);
+        return ENOMEM;
+    }
+    q->retired = NULL;
+    atomic_init(&q->anchor, ANCHOR(0, 0));
+    atomic_init(&q->ring, q->ring_own);
+    *out = &q->base;
+    return 0;
+}
+
+static void lifo_destroy(pq *q_)
+{
+    pq_lifo *q = (pq_lifo *)q_;
+    free(q->ring_own);
+    pq_ring_free_list(q->retired);
+    free(q);
+}
+
+static bool lifo_grow(pq_lifo *q, uint32_t t)
+{
+    return pq_ring_double(&q->ring, &q->ring_own, &q->retired, 0, t, LIFO_MAX_CAP, q->base.words);
+}
+
+static bool lifo_push(pq *q_, const uint64_t *item, pool_worker *self)
+{
+    pq_lifo *q = (pq_lifo *)q_;
+    /* Relaxed: we write the tag; thieves only lower the tail (a stale value
+     * only re-exposes items: a duplicate, which this queue allows). */
+    uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
+    uint32_t t = A_TAIL(a);
+    if (WEFT_UNLIKELY(t == q->ring_own->cap)) {
+        if (!lifo_grow(q, t))
+            return false;
+        self->ctr.grows++;
+    }
+    /* Release fence (seqlock): our last anchor store before the slot write. */
+    atomic_thread_fence(memory_order_release);
+    pq_slot_store(pq_ring_slot(q->ring_own, t, q->base.words), item, q->base.words);
+    /* Release: publishes the slot; tag+1 defeats ABA on the tail. */
+    atomic_store_explicit(&q->anchor, ANCHOR(A_TAG(a) + 1, t + 1), memory_order_release);
+    return true;
+}
+
+static bool lifo_take(pq *q_, uint64_t *item, pool_worker *self)
+{
+    (void)self;
+    pq_lifo *q = (pq_lifo *)q_;
+    /* Relaxed: see push. */
+    uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
+    uint32_t t = A_TAIL(a);
+    if (t == 0)
+        return false;
+    pq_slot_load(pq_ring_slot(q->ring_own, t - 1, q->base.words), item, q->base.words);
+    /* Release: a plain store that may undo a concurrent steal (the
+     * idempotent relaxation); release so a thief reading it sees our slots. */
+    atomic_store_explicit(&q->anchor, ANCHOR(A_TAG(a), t - 1), memory_order_release);
+    return true;
+}
+
+static pq_result lifo_steal(pq *q_, uint64_t *item, pool_worker *thief)
+{
+    (void)thief;
+    pq_lifo *q = (pq_lifo *)q_;
+    /* Acquire: pairs with the owner's release stores: the slots below. */
+    uint64_t a = atomic_load_explicit(&q->anchor, memory_order_acquire);
+    uint32_t t = A_TAIL(a);
+    if (t == 0)
+        return PQ_EMPTY;
+    /* Acquire: pairs with the grow's release: an array holding index t-1. */
+    pq_ring *r = atomic_load_explicit(&q->ring, memory_order_acquire);
+    pq_slot_load(pq_ring_slot(r, t - 1, q->base.words), item, q->base.words);
+    /* Acquire fence (seqlock): a rewritten slot makes the CAS see the take. */
+    atomic_thread_fence(memory_order_acquire);
+    /* Acq_rel: the steal; release keeps our slot read before it. */
+    if (atomic_compare_exchange_strong_explicit(&q->anchor, &a, ANCHOR(A_TAG(a), t - 1),
+                                                memory_order_acq_rel, memory_order_relaxed))
+        return PQ_OK;
+    return PQ_ABORT;
+}
+
+/* Owner: one end only, so a transfer gets the newest items. */
+static size_t lifo_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
+{
+    size_t k = 0;
+    while (k < max && lifo_take(q_, items + k * q_->words, self))
+        k++;
+    return k;
+}
+
+static size_t lifo_size(pq *q_)
+{
+    pq_lifo *q = (pq_lifo *)q_;
+    /* Acquire: pairs with the owner's release stores (termination check). */
+    return A_TAIL(atomic_load_explicit(&q->anchor, memory_order_acquire));
+}
+
+const pq_ops pq_idem_lifo_ops = {
+    .kind = WEFT_QUEUE_IDEMPOTENT_LIFO,
+    .name = "idem-lifo",
+    .idempotent = true,
+    .fixed = false,
+    .take_fences = false,
+    .shared = false,
+    .create = lifo_create,
+    .destroy = lifo_destroy,
+    .push = lifo_push,
+    .take = lifo_take,
+    .steal = lifo_steal,
+    .steal_half = NULL,
+    .carve = lifo_carve,
+    .size = lifo_size,
+};

@@ -1,0 +1,267 @@
+/* weft_pool_run: configuration, set-up, the worker threads, teardown.
+ *
+ * Workers are created per run: the calling thread is worker 0, P-1
+ * threads are created and wait at a start gate until every queue holds its
+ * initial items and all threads exist (so a failed pthread_create can
+ * abort the run before anything was processed).  They are joined before
+ * weft_pool_run returns; nothing survives a run.
+ */
+#include "workpool/workpool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_ABP_CAP 65536u
+#define DEFAULT_CAP 256u
+#define MAX_FIXED_CAP ((size_t)1 << 31)
+#define MAX_GROW_CAP ((size_t)1 << 30)
+#define MAX_HALF 65536u
+
+void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
+{
+    if (cfg == NULL)
+        return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->workers = 0;
+    cfg->queue = WEFT_QUEUE_CHASE_LEV;
+    cfg->item_size = item_size;
+    cfg->capacity = 0;
+    cfg->steal = WEFT_POOL_STEAL_ONE;
+    cfg->overflow = WEFT_POOL_OVERFLOW_SPILL;
+    cfg->split = NULL;
+    cfg->idempotent = false;
+    cfg->steal_half_max = 512;
+    cfg->idle_spin_us = 200;
+}
+
+static int validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                    weft_pool_fn fn)
+{
+    if (cfg == NULL) {
+        weft_warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
+        return EINVAL;
+    }
+    if (fn == NULL) {
+        weft_warn("weft_pool_run: the process function is NULL");
+        return EINVAL;
+    }
+    if (cfg->item_size == 0 || cfg->item_size > WEFT_POOL_MAX_ITEM_SIZE) {
+        weft_warn("weft_pool_run: item_size %zu is out of range (1 .. %u bytes)", cfg->item_size,
+                  WEFT_POOL_MAX_ITEM_SIZE);
+        return EINVAL;
+    }
+    const pq_ops *ops = pq_ops_of(cfg->queue);
+    if (ops == NULL) {
+        weft_warn("weft_pool_run: unknown queue kind %d", (int)cfg->queue);
+        return EINVAL;
+    }
+    if (cfg->workers > WEFT_POOL_MAX_WORKERS) {
+        weft_warn("weft_pool_run: %u workers is more than the limit of %u", cfg->workers,
+                  WEFT_POOL_MAX_WORKERS);
+        return EINVAL;
+    }
+    if (cfg->steal != WEFT_POOL_STEAL_ONE && cfg->steal != WEFT_POOL_STEAL_HALF) {
+        weft_warn("weft_pool_run: unknown steal policy %d", (int)cfg->steal);
+        return EINVAL;
+    }
+    if (cfg->overflow != WEFT_POOL_OVERFLOW_SPILL && cfg->overflow != WEFT_POOL_OVERFLOW_FAIL) {
+        weft_warn("weft_pool_run: unknown overflow policy %d", (int)cfg->overflow);
+        return EINVAL;
+    }
+    size_t max_cap = ops->kind == WEFT_QUEUE_ABP ? MAX_FIXED_CAP : MAX_GROW_CAP;
+    if (cfg->capacity > max_cap) {
+        weft_warn("weft_pool_run: capacity %zu is more than the limit of %zu for queue '%s'",
+                  cfg->capacity, max_cap, ops->name);
+        return EINVAL;
+    }
+    if (cfg->steal_half_max == 0 || cfg->steal_half_max > MAX_HALF) {
+        weft_warn("weft_pool_run: steal_half_max %u is out of range (1 .. %u)",
+                  cfg->steal_half_max, MAX_HALF);
+        return EINVAL;
+    }
+    if (ops->idempotent && !cfg->idempotent) {
+        weft_warn("weft_pool_run: queue '%s' may process an item more than once; set "
+                  "cfg.idempotent only if processing an item twice is harmless",
+                  ops->name);
+        return EINVAL;
+    }
+    if (n_initial > 0 && initial == NULL) {
+        weft_warn("weft_pool_run: initial is NULL but n_initial is %zu", n_initial);
+        return EINVAL;
+    }
+    return 0;
+}
+
+static void *thread_main(void *arg)
+{
+    pool_worker *w = arg;
+    pool *p = w->pool;
+    uint32_t g;
+    /* Acquire: pairs with the release that opens the gate: the queues and
+     * the initial items. */
+    while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
+        weft_futex_wait(&p->gate, 0);
+    if (g == 1)
+        pool_worker_loop(w);
+    return NULL;
+}
+
+static void destroy(pool *p)
+{
+    if (p->workers != NULL) {
+        for (unsigned i = 0; i < p->n; i++) {
+            pool_worker *w = p->workers[i];
+            if (w == NULL)
+                continue;
+            if (w->q != NULL && (!p->ops->shared || i == 0))
+                p->ops->destroy(w->q);
+            pool_ebr_drain(w);
+            free(w->spill);
+            free(w->item);
+            free(w->xfer);
+            free(w);
+        }
+        free(p->workers);
+    }
+    free(p);
+}
+
+static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int *err)
+{
+    *err = ENOMEM;
+    pool *p = aligned_alloc(POOL_LINE, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    memset(p, 0, sizeof *p);
+    p->cfg = *cfg;
+    p->ops = pq_ops_of(cfg->queue);
+    p->n = cfg->workers ? cfg->workers : weft_cpus_available();
+    if (p->n > WEFT_POOL_MAX_WORKERS)
+        p->n = WEFT_POOL_MAX_WORKERS;
+    p->cfg.workers = p->n;
+    p->item_size = cfg->item_size;
+    p->words = (unsigned)((cfg->item_size + 7) / 8);
+    p->half = cfg->steal == WEFT_POOL_STEAL_HALF && !p->ops->shared;
+    /* Two items: one for us, one to share; a single item is worth sharing
+     * when a transfer can split it. */
+    p->wake_min = p->half && cfg->split != NULL ? 1 : 2;
+    p->fn = fn;
+    p->arg = arg;
+    atomic_init(&p->idle, 0);
+    atomic_init(&p->done, 0);
+    atomic_init(&p->gate, 0);
+    atomic_init(&p->n_sleeping, 0);
+    atomic_init(&p->epoch, 0);
+
+    size_t cap;
+    if (p->ops->kind == WEFT_QUEUE_ABP)
+        cap = cfg->capacity ? cfg->capacity : DEFAULT_ABP_CAP;
+    else
+        cap = pq_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
+    p->cfg.capacity = cap;
+
+    p->workers = calloc(p->n, sizeof *p->workers);
+    if (p->workers == NULL) {
+        destroy(p);
+        return NULL;
+    }
+    for (unsigned i = 0; i < p->n; i++) {
+        pool_worker *w = aligned_alloc(POOL_LINE, sizeof *w);
+        if (w == NULL) {
+            destroy(p);
+            return NULL;
+        }
+        memset(w, 0, sizeof *w);
+        p->workers[i] = w;
+        w->id = i;
+        w->pool = p;
+        w->rng = 0x9E3779B97F4A7C15ull * (i + 1) | 1;
+        w->ctx.w = w;
+        w->item = calloc(p->words, sizeof(uint64_t));
+        if (p->half)
+            w->xfer = calloc((size_t)cfg->steal_half_max * p->words, sizeof(uint64_t));
+        if (w->item == NULL || (p->half && w->xfer == NULL)) {
+            destroy(p);
+            return NULL;
+        }
+        atomic_init(&w->req, REQ_NONE);
+        atomic_init(&w->resp, 0);
+        atomic_init(&w->sleep_word, SLEEP_AWAKE);
+        atomic_init(&w->ebr_ann, 0);
+        if (p->ops->shared && i > 0) {
+            w->q = p->workers[0]->q;
+        } else {
+            int e = p->ops->create(p, w, cap, &w->q);
+            if (e != 0) {
+                destroy(p);
+                *err = e;
+                return NULL;
+            }
+            w->q->ops = p->ops;
+            w->q->pool = p;
+            w->q->owner = i;
+        }
+    }
+    *err = 0;
+    return p;
+}
+
+int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_pool_stats *stats)
+{
+    int err = validate(cfg, initial, n_initial, fn);
+    if (err != 0)
+        return err;
+    if (n_initial == 0) {
+        if (stats != NULL) {
+            memset(stats, 0, sizeof *stats);
+            stats->workers = cfg->workers ? cfg->workers : weft_cpus_available();
+        }
+        return 0;
+    }
+    pool *p = create(cfg, fn, arg, &err);
+    if (p == NULL) {
+        weft_warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
+        return err;
+    }
+
+    /* The initial items, round-robin; the threads do not exist yet. */
+    const unsigned char *src = initial;
+    for (size_t j = 0; j < n_initial; j++) {
+        pool_worker *w = p->workers[j % p->n];
+        uint64_t buf[POOL_MAX_WORDS];
+        buf[p->words - 1] = 0;
+        memcpy(buf, src + j * p->item_size, p->item_size);
+        if (!pool_local_push(w, buf, true)) {
+            weft_warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
+                      "worker (overflow policy FAIL)",
+                      n_initial, p->ops->name, p->cfg.capacity);
+            destroy(p);
+            return ENOBUFS;
+        }
+    }
+
+    unsigned started = 1;
+    for (; started < p->n; started++) {
+        pool_worker *w = p->workers[started];
+        if (pthread_create(&w->thread, NULL, thread_main, w) != 0)
+            break;
+    }
+    /* Release: the queues and items before the threads start (gate 1), or
+     * the abort (gate 2). */
+    atomic_store_explicit(&p->gate, started == p->n ? 1 : 2, memory_order_release);
+    weft_futex_wake(&p->gate, INT32_MAX);
+    if (started == p->n)
+        pool_worker_loop(p->workers[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(p->workers[i]->thread, NULL);
+    if (started != p->n) {
+        weft_warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
+        destroy(p);
+        return EAGAIN;
+    }
+    if (stats != NULL)
+        pool_stats_sum(p, n_initial, stats);
+    destroy(p);
+    return 0;
+}
