@@ -58,15 +58,7 @@ typedef struct weft_sched_cold {
     bool hold;                 /* an interrupt froze an answer received before it */
 } weft_sched_cold;
 
-/* What an interrupt's freeze keeps until its thaw (../private-common). */
-typedef struct weft_sched_saved {
-    uint32_t top;  /* own.top's slot */
-    uint32_t head; /* the deque top below the frame */
-} weft_sched_saved;
-
-typedef struct weft_sched_counters {
-    _Atomic uint64_t requests;  /* steal requests sent */
-    _Atomic uint64_t transfers; /* tasks handed to a thief */
-} weft_sched_counters;
+/* weft_sched_saved and weft_sched_counters. */
+#include "../private-common/state_base.h"
 
 #endif

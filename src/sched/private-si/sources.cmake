@@ -2,3 +2,5 @@
 # shared with private-ri.
 set(WEFT_SCHED_SOURCES ../private-common/private_deque.c private_si.c)
 set(WEFT_SCHED_TESTS ../private-common/test_private_deque.c)
+# Installed beside state.h, which includes it.
+set(WEFT_SCHED_HEADERS ../private-common/state_base.h)

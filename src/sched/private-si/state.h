@@ -54,15 +54,7 @@ typedef struct weft_sched_cold {
     struct weft_worker *giver; /* dealer of the task last taken from the cell */
 } weft_sched_cold;
 
-/* What an interrupt's freeze keeps until its thaw (../private-common). */
-typedef struct weft_sched_saved {
-    uint32_t top;  /* own.top's slot */
-    uint32_t head; /* the deque top below the frame */
-} weft_sched_saved;
-
-typedef struct weft_sched_counters {
-    _Atomic uint64_t requests;  /* deal attempts */
-    _Atomic uint64_t transfers; /* tasks dealt to another worker */
-} weft_sched_counters;
+/* weft_sched_saved and weft_sched_counters. */
+#include "../private-common/state_base.h"
 
 #endif
