@@ -43,10 +43,19 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
                    w->id);
 }
 
-WEFT_NORETURN void weft_deque_overflow(weft_worker *w)
+WEFT_NORETURN void weft_deque_overflow(weft_worker *w, weft_task *t)
 {
-    weft_fatal("task deque overflow on worker %u: more than %zu tasks spawned and not yet "
-               "synced on one worker. Raise the deque size (weft_start's deque_size or "
-               "WEFT_DEQUE_SIZE), or sync tasks sooner.",
-               w->id, w->deque_slots);
+    /* t is where the next task did not fit: the slots below it hold the
+     * tasks spawned and not yet synced on this worker (stolen ones too). */
+    weft_fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
+               "its deque of %zu slots, and one more does not fit. Raise the deque size "
+               "(weft_start's deque_size or WEFT_DEQUE_SIZE), or sync tasks sooner.",
+               w->id, (size_t)(t - w->dq), w->deque_slots);
+}
+
+WEFT_NORETURN void weft_unjoined_spawn(weft_worker *w, weft_task *head, const char *name)
+{
+    weft_fatal("task %s returned on worker %u with a SPAWN not joined (slot %zu): every SPAWN "
+               "must be joined with SYNC or DROP before its task returns",
+               name, w->id, (size_t)(head - w->dq));
 }

@@ -100,6 +100,13 @@ void weft_lifecycle_release(bool held);
 void weft_stats_print_locked(FILE *out);
 
 /* ---- memory.c ---- */
+/* The PROT_NONE guard below a stack of stack_size bytes: as large as the
+ * stack, within these bounds (docs/configuration.md). */
+#define WEFT_MIN_STACK_GUARD ((size_t)1 << 20)
+#define WEFT_MAX_STACK_GUARD ((size_t)1 << 30)
+size_t weft_stack_guard(size_t stack_size);
+/* The mapping of a deque of `slots` usable slots (one more, page-rounded). */
+size_t weft_deque_bytes(size_t slots);
 void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
 void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
 size_t weft_page_size(void);

@@ -16,7 +16,6 @@ static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Workers that finished initialising (start waits for all). */
 static _Atomic uint32_t workers_ready;
 
-#define STACK_GUARD ((size_t)256 << 10)                /* catches frames up to this size */
 
 static inline uint64_t lifecycle_pack(uint32_t state, uint32_t users)
 {
@@ -217,9 +216,9 @@ static void free_workers(void)
             continue;
         weft_sched_destroy(w); /* (the worker was zeroed: safe before init) */
         if (w->dq)
-            weft_unmap(w->dq, w->deque_slots * sizeof(weft_task), 0, page);
+            weft_unmap(w->dq, weft_deque_bytes(w->deque_slots), 0, page);
         if (w->stack_lo)
-            weft_unmap(w->stack_lo, p->stack_size, STACK_GUARD, 0);
+            weft_unmap(w->stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
         weft_unmap(w, sizeof(weft_worker), 0, 0);
     }
     free(p->workers);
@@ -307,8 +306,8 @@ int weft_start_config(const weft_config *cfg_in)
         w->id = i;
         w->deque_slots = slots;
         w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
-        w->dq = weft_map(slots * sizeof(weft_task), 0, page, node);
-        w->stack_lo = weft_map(stack, STACK_GUARD, 0, node);
+        w->dq = weft_map(weft_deque_bytes(slots), 0, page, node);
+        w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
         if (!w->dq || !w->stack_lo) {
             err = ENOMEM;
             goto fail;
@@ -316,7 +315,7 @@ int weft_start_config(const weft_config *cfg_in)
         w->end = w->dq + slots;
         w->stack_hi = (char *)w->stack_lo + stack;
         w->guard_hi = w->stack_lo;
-        w->guard_lo = (char *)w->stack_lo - STACK_GUARD;
+        w->guard_lo = (char *)w->stack_lo - weft_stack_guard(stack);
         weft_sched_init(w);
         atomic_init(&w->sleep_word, WEFT_AWAKE);
         atomic_init(&w->leap_sleepers, 0);

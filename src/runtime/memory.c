@@ -7,6 +7,18 @@
  * above a deque.  The deque never reaches its guard (SPAWN checks the
  * bound and stops with a message); the stack guard turns an overflow into
  * a SIGSEGV, which the handler below explains before aborting.
+ *
+ * A stack's guard is as large as the stack (weft_stack_guard), so a frame
+ * can only jump over it into whatever lies below by being larger than the
+ * whole stack; and weft and its users compile with -fstack-clash-protection
+ * where the compiler has it (the CMake target and pkg-config export it),
+ * which probes every page of a large frame, so such code always hits the
+ * guard.  docs/configuration.md says what is and is not caught.
+ *
+ * The SIGSEGV handler is installed at start only if asked
+ * (report_stack_overflow): a fault that is not weft's goes on to the
+ * handler that was there before (called, or the default action), and stop
+ * restores that handler only if ours is still the one installed.
  */
 #include "runtime/internal.h"
 
@@ -66,6 +78,16 @@ void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_abo
 static struct sigaction previous_segv;
 static bool handler_installed;
 
+size_t weft_stack_guard(size_t stack_size)
+{
+    size_t guard = stack_size;
+    if (guard < WEFT_MIN_STACK_GUARD)
+        guard = WEFT_MIN_STACK_GUARD;
+    if (guard > WEFT_MAX_STACK_GUARD)
+        guard = WEFT_MAX_STACK_GUARD;
+    return round_up(guard, weft_page_size());
+}
+
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
 int weft_altstack_setup(void **mem)
@@ -114,9 +136,32 @@ static size_t put_uint(char *buf, size_t at, size_t cap, unsigned long long v)
     return at;
 }
 
+/* The fault was not weft's: hand it to the handler installed before ours,
+ * as if ours were not there. */
+static void chain_segv(int sig, siginfo_t *info, void *uctx)
+{
+    const struct sigaction *prev = &previous_segv;
+    if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction) {
+        prev->sa_sigaction(sig, info, uctx);
+        return;
+    }
+    if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler != SIG_DFL &&
+        prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+        return;
+    }
+    /* Default (or ignored, which the kernel does not honour for a fault):
+     * return with the default action in place; the faulting instruction
+     * runs again and the process dies of it as it would without weft. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+}
+
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
-    (void)uctx;
     weft_worker *w = weft_tls_worker;
     char *addr = info->si_addr;
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo) {
@@ -133,15 +178,21 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
         (void)ignored;
         abort();
     }
-    if (w && addr >= (char *)w->end && addr < (char *)w->end + weft_page_size()) {
+    char *deque_guard = w ? (char *)w->dq + weft_deque_bytes(w->deque_slots) : NULL;
+    if (w && addr >= deque_guard && addr < deque_guard + weft_page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
         abort();
     }
-    /* Not ours: put the previous disposition back and return; the faulting
-     * instruction runs again and faults into it. */
-    sigaction(sig, &previous_segv, NULL);
+    chain_segv(sig, info, uctx);
+}
+
+size_t weft_deque_bytes(size_t slots)
+{
+    /* One slot more than usable: `end` stays EMPTY, so a task running at
+     * a full deque's top can check its slot (weft_check_return). */
+    return round_up((slots + 1) * sizeof(weft_task), weft_page_size());
 }
 
 int weft_overflow_handler_install(void)
@@ -159,8 +210,14 @@ int weft_overflow_handler_install(void)
 
 void weft_overflow_handler_remove(void)
 {
-    if (handler_installed) {
+    if (!handler_installed)
+        return;
+    handler_installed = false;
+    /* Put back what was there before, unless the application installed a
+     * handler of its own since: that one stays (it may chain to ours,
+     * which keeps working: with no pool it passes every fault on). */
+    struct sigaction now;
+    if (sigaction(SIGSEGV, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+        now.sa_sigaction == segv_handler)
         sigaction(SIGSEGV, &previous_segv, NULL);
-        handler_installed = false;
-    }
 }

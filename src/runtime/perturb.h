@@ -7,7 +7,7 @@
  * WEFT_PERTURB=<probability>[,<seed>]) so that the ordinary concurrency
  * tests explore many more interleavings.  A test may instead install a
  * hook that sees every point and can stall a thread there until another
- * thread has reached some other point (tests/test_races.c).  In a normal
+ * thread has reached some other point (tests/test_races.c and src/sched/split/test_split_races.c).  In a normal
  * build the macro expands to nothing and this file only names the points.
  *
  * Points are named by role, not by any one scheduler's steps: each

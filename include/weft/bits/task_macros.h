@@ -64,17 +64,34 @@
 
 #define WEFT_UNPAREN_(...) __VA_ARGS__
 
-/* Runtime entry points used by the templates (src/). */
+/* Runtime entry points used by the templates (src/runtime). */
 void weft_run_task(weft_task *t, uintptr_t wrapper);
 void weft_newframe_task(weft_task *t, uintptr_t wrapper);
 void weft_together_task(weft_task *t, uintptr_t wrapper);
 void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name);
+WEFT_NORETURN void weft_unjoined_spawn(weft_worker *w, weft_task *head, const char *name);
 
+/* WEFT_CHECKS (on in Debug builds; a translation unit may define it to 1
+ * itself): every SYNC checks that it joins a task of its own name. */
 #if WEFT_CHECKS
 #define WEFT_CHECK_SYNC_(w, t, NAME) weft_check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
 #else
 #define WEFT_CHECK_SYNC_(w, t, NAME) ((void)0)
 #endif
+
+/* Always: a task returns with every SPAWN joined.  Slots from the deque
+ * top up are EMPTY while a task runs, and a SYNC or DROP empties the slot
+ * it joins, so the slot at the task's own head is EMPTY again when it
+ * returns unless a SPAWN was left unjoined.  (Slot `end` exists and stays
+ * EMPTY, so a task running at a full deque's top may be checked too.) */
+static inline void weft_check_return(weft_worker *w, weft_task *head, const char *name)
+{
+    /* Relaxed: our own slot; a thief could only have changed it if the
+     * task had left a SPAWN there, which is what this detects. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&head->state, memory_order_relaxed) !=
+                      WEFT_STATE_EMPTY))
+        weft_unjoined_spawn(w, head, name);
+}
 
 /* ---- templates ---- */
 
@@ -178,26 +195,40 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
         weft_newframe_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
     }
 
-/* The definition: the wrapper, then the head of NAME_CALL; the user's body
- * follows the macro.  UPARAMS is the user's parameter list with a leading
- * comma, e.g. (, int n). */
-#define WEFT_IMPL_(RT, NAME, N, UPARAMS)                                                      \
+/* The definition: the wrapper, NAME_CALL (the body, then the return
+ * check), then the head of the body; the user's body follows the macro.
+ * UPARAMS is the user's parameter list with a leading comma, e.g.
+ * (, int n); UARGS its names, e.g. (, n). */
+#define WEFT_IMPL_(RT, NAME, N, UPARAMS, UARGS)                                               \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         f->d.res = NAME##_CALL(w, head WEFT_LOAD_##N(f));                                     \
     }                                                                                         \
-    RT NAME##_CALL(weft_worker *weft_w WEFT_UNUSED,                                           \
-                   weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    static inline RT NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);          \
+    RT NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)           \
+    {                                                                                         \
+        RT weft_r_ = NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                     \
+        weft_check_return(weft_w, weft_head, #NAME);                                          \
+        return weft_r_;                                                                       \
+    }                                                                                         \
+    static inline RT NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                            \
+                                  weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
-#define WEFT_VOID_IMPL_(NAME, N, UPARAMS)                                                     \
+#define WEFT_VOID_IMPL_(NAME, N, UPARAMS, UARGS)                                              \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         NAME##_CALL(w, head WEFT_LOAD_##N(f));                                                \
     }                                                                                         \
-    void NAME##_CALL(weft_worker *weft_w WEFT_UNUSED,                                         \
-                     weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    static inline void NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);        \
+    void NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)         \
+    {                                                                                         \
+        NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                                  \
+        weft_check_return(weft_w, weft_head, #NAME);                                          \
+    }                                                                                         \
+    static inline void NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                          \
+                                    weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 /* ---- the public per-arity names ---- */
 #define WEFT_TASK_DECL_0(RT, NAME) WEFT_DECL_(RT, NAME, 0, ())
@@ -208,16 +239,16 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
 #define WEFT_TASK_DECL_5(RT, NAME, T1, T2, T3, T4, T5) WEFT_DECL_(RT, NAME, 5, (T1, T2, T3, T4, T5))
 #define WEFT_TASK_DECL_6(RT, NAME, T1, T2, T3, T4, T5, T6) WEFT_DECL_(RT, NAME, 6, (T1, T2, T3, T4, T5, T6))
 
-#define WEFT_TASK_IMPL_0(RT, NAME) WEFT_IMPL_(RT, NAME, 0, ())
-#define WEFT_TASK_IMPL_1(RT, NAME, T1, A1) WEFT_IMPL_(RT, NAME, 1, (, T1 A1))
-#define WEFT_TASK_IMPL_2(RT, NAME, T1, A1, T2, A2) WEFT_IMPL_(RT, NAME, 2, (, T1 A1, T2 A2))
-#define WEFT_TASK_IMPL_3(RT, NAME, T1, A1, T2, A2, T3, A3) WEFT_IMPL_(RT, NAME, 3, (, T1 A1, T2 A2, T3 A3))
+#define WEFT_TASK_IMPL_0(RT, NAME) WEFT_IMPL_(RT, NAME, 0, (), ())
+#define WEFT_TASK_IMPL_1(RT, NAME, T1, A1) WEFT_IMPL_(RT, NAME, 1, (, T1 A1), (, A1))
+#define WEFT_TASK_IMPL_2(RT, NAME, T1, A1, T2, A2) WEFT_IMPL_(RT, NAME, 2, (, T1 A1, T2 A2), (, A1, A2))
+#define WEFT_TASK_IMPL_3(RT, NAME, T1, A1, T2, A2, T3, A3) WEFT_IMPL_(RT, NAME, 3, (, T1 A1, T2 A2, T3 A3), (, A1, A2, A3))
 #define WEFT_TASK_IMPL_4(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_IMPL_(RT, NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4))
+    WEFT_IMPL_(RT, NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4), (, A1, A2, A3, A4))
 #define WEFT_TASK_IMPL_5(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_IMPL_(RT, NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5))
+    WEFT_IMPL_(RT, NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5), (, A1, A2, A3, A4, A5))
 #define WEFT_TASK_IMPL_6(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_IMPL_(RT, NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6))
+    WEFT_IMPL_(RT, NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6), (, A1, A2, A3, A4, A5, A6))
 
 #define WEFT_TASK_0(RT, NAME) WEFT_TASK_DECL_0(RT, NAME) WEFT_TASK_IMPL_0(RT, NAME)
 #define WEFT_TASK_1(RT, NAME, T1, A1) WEFT_TASK_DECL_1(RT, NAME, T1) WEFT_TASK_IMPL_1(RT, NAME, T1, A1)
@@ -242,16 +273,16 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
 #define WEFT_VOID_TASK_DECL_5(NAME, T1, T2, T3, T4, T5) WEFT_VOID_DECL_(NAME, 5, (T1, T2, T3, T4, T5))
 #define WEFT_VOID_TASK_DECL_6(NAME, T1, T2, T3, T4, T5, T6) WEFT_VOID_DECL_(NAME, 6, (T1, T2, T3, T4, T5, T6))
 
-#define WEFT_VOID_TASK_IMPL_0(NAME) WEFT_VOID_IMPL_(NAME, 0, ())
-#define WEFT_VOID_TASK_IMPL_1(NAME, T1, A1) WEFT_VOID_IMPL_(NAME, 1, (, T1 A1))
-#define WEFT_VOID_TASK_IMPL_2(NAME, T1, A1, T2, A2) WEFT_VOID_IMPL_(NAME, 2, (, T1 A1, T2 A2))
-#define WEFT_VOID_TASK_IMPL_3(NAME, T1, A1, T2, A2, T3, A3) WEFT_VOID_IMPL_(NAME, 3, (, T1 A1, T2 A2, T3 A3))
+#define WEFT_VOID_TASK_IMPL_0(NAME) WEFT_VOID_IMPL_(NAME, 0, (), ())
+#define WEFT_VOID_TASK_IMPL_1(NAME, T1, A1) WEFT_VOID_IMPL_(NAME, 1, (, T1 A1), (, A1))
+#define WEFT_VOID_TASK_IMPL_2(NAME, T1, A1, T2, A2) WEFT_VOID_IMPL_(NAME, 2, (, T1 A1, T2 A2), (, A1, A2))
+#define WEFT_VOID_TASK_IMPL_3(NAME, T1, A1, T2, A2, T3, A3) WEFT_VOID_IMPL_(NAME, 3, (, T1 A1, T2 A2, T3 A3), (, A1, A2, A3))
 #define WEFT_VOID_TASK_IMPL_4(NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_VOID_IMPL_(NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4))
+    WEFT_VOID_IMPL_(NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4), (, A1, A2, A3, A4))
 #define WEFT_VOID_TASK_IMPL_5(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_VOID_IMPL_(NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5))
+    WEFT_VOID_IMPL_(NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5), (, A1, A2, A3, A4, A5))
 #define WEFT_VOID_TASK_IMPL_6(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_VOID_IMPL_(NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6))
+    WEFT_VOID_IMPL_(NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6), (, A1, A2, A3, A4, A5, A6))
 
 #define WEFT_VOID_TASK_0(NAME) WEFT_VOID_TASK_DECL_0(NAME) WEFT_VOID_TASK_IMPL_0(NAME)
 #define WEFT_VOID_TASK_1(NAME, T1, A1) WEFT_VOID_TASK_DECL_1(NAME, T1) WEFT_VOID_TASK_IMPL_1(NAME, T1, A1)

@@ -56,7 +56,7 @@ void weft_sched_init(weft_worker *w)
     atomic_init(&w->shared.wake_req, 0);
 }
 
-/* Called at stop (worker.c): no thread uses the deque any more. */
+/* Called at stop (lifecycle.c): no thread uses the deque any more. */
 void weft_sched_destroy(weft_worker *w)
 {
     weft_cl_array *a = w->own.array;

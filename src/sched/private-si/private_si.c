@@ -45,7 +45,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* Open cells, for the polls' gate (bits/private_deque.h).  Every change of
+/* Open cells, for the polls' gate (owner.h).  Every change of
  * a cell between closed (CLOSED, DEAL) and open (OPEN, OPEN_FROM) counts
  * here, by whoever makes it. */
 _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_si_open_cells_g;

@@ -1,6 +1,6 @@
 /* Owner-side fast paths of the split deque (Lace, Figure 4), inlined into
  * every task's SPAWN and SYNC.  The slow paths and the thief side are in
- * split_deque.c.  Installed as <weft/sched/owner.h>; not part of the API.
+ * split_deque.c.  Installed as <weft/sched/split/owner.h>; not part of the API.
  *
  * Only the owner calls anything in this file.  None of it executes an
  * atomic read-modify-write or a fence: the shared part of the deque is
@@ -56,7 +56,7 @@ static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
 static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t + 1 >= w->end))
-        weft_deque_overflow(w);
+        weft_deque_overflow(w, t);
 }
 
 /* The seam the task macros use (bits/sched.h). */

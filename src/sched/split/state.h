@@ -1,5 +1,5 @@
 /* Per-worker state of the split deque (Lace, Figure 4); the protocol is in
- * split_deque.c.  Installed as <weft/sched/state.h> and included by
+ * split_deque.c.  Installed as <weft/sched/split/state.h> and included by
  * bits/worker.h, which places each struct on its cache lines. */
 #ifndef WEFT_SCHED_SPLIT_STATE_H
 #define WEFT_SCHED_SPLIT_STATE_H

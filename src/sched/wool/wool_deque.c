@@ -22,15 +22,16 @@
  *   asking, it makes the slots from its head up private again.
  *
  * Figure 3, `RTS_steal`, in weft (peek, claim, settle below):
- *     t = victim->shared.bot; s1 = t->state          peek (and: is t public?)
- *     cas_val(&t->state, s1, EMPTY)           claim: TASK -> STOLEN(thief)
- *     if (... victim->shared.bot != t) back off       settle: CAS bot t -> t+1, or
+ *     t = victim->bot; s1 = t->state           peek (and: is t public?)
+ *     cas_val(&t->state, s1, EMPTY)            claim: TASK -> STOLEN(thief)
+ *     if (... victim->bot != t) back off       settle: CAS bot t -> t+1, or
  *         t->state = s1                          restore s1 with a CAS
- *     t->state = STOLEN; victim->shared.bot = t+1     (done by the two CASes)
+ *     t->state = STOLEN; victim->bot = t+1     (done by the two CASes)
  *     run; t->state = DONE                     src/runtime/steal.c (run_stolen)
- * `join_f`: bits/wool_deque.h (weft_wool_pop); `RTS_join`: join_public
- * below, then src/runtime/steal.c (weft_join_stolen: leapfrogging); `bot--` is the
- * store of bot at the end of join_public.
+ * (the paper's bot is victim->shared.bot here).  `join_f`: owner.h
+ * (weft_wool_pop); `RTS_join`: join_public below, then src/runtime/steal.c
+ * (weft_join_stolen: leapfrogging); `bot--` is the store of bot at the end
+ * of join_public.
  */
 #include "wool_deque.h"
 

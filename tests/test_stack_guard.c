@@ -1,0 +1,62 @@
+/* A task frame larger than the guard below a worker's stack must not jump
+ * over it into other memory: it must stop with weft's stack-overflow
+ * message.  Built twice: as is (with -fstack-clash-protection, which the
+ * weft target exports) and with -fno-stack-clash-protection
+ * (test_stack_guard_noclash), where only the guard's size stands between
+ * a large frame and the memory below.  Each case runs in a child. */
+#include "check.h"
+
+#include <weft/weft.h>
+
+enum { SMALL_STACK = 64 << 10 };
+
+/* A frame of `bytes` that writes its lowest byte first, as a function with
+ * a large local array may (the write that would land below the guard). */
+#define BIG_FRAME(NAME, BYTES)                                                    \
+    __attribute__((noinline)) static long NAME(void)                             \
+    {                                                                             \
+        volatile char b[BYTES];                                                   \
+        b[0] = 1;                                                                 \
+        return b[0];                                                              \
+    }
+
+BIG_FRAME(frame_340k, 340 << 10)
+#if WEFT_TEST_CLASH_PROTECTION
+BIG_FRAME(frame_8m, 8 << 20)
+#endif
+
+WEFT_TASK_1(long, big_task, int, which)
+{
+#if WEFT_TEST_CLASH_PROTECTION
+    if (which == 1)
+        return frame_8m();
+#endif
+    (void)which;
+    return frame_340k();
+}
+
+static void run_big(int which)
+{
+    CHECK(weft_start(2, 0, SMALL_STACK) == 0, "start");
+    long r = WEFT_RUN(big_task, which);
+    printf("the frame did not fault: %ld\n", r);
+    weft_stop();
+}
+
+/* The reproducer: 340 KiB on a 64 KiB stack (its guard: 1 MiB). */
+static void frame_340k_child(void) { run_big(0); }
+#if WEFT_TEST_CLASH_PROTECTION
+/* 8 MiB, far more than the guard: only the probes catch it. */
+static void frame_8m_child(void) { run_big(1); }
+#endif
+
+int main(void)
+{
+    expect_death(frame_340k_child, "weft: stack overflow on worker",
+                 "a 340 KiB frame on a 64 KiB worker stack");
+#if WEFT_TEST_CLASH_PROTECTION
+    expect_death(frame_8m_child, "weft: stack overflow on worker",
+                 "an 8 MiB frame on a 64 KiB worker stack (stack clash protection)");
+#endif
+    return 0;
+}
