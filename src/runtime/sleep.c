@@ -4,21 +4,28 @@
  *
  * A worker that found nothing for idle_spin_us announces itself (its
  * sleep_word = the kind of sleep, then a sleeper count + 1), asks the
- * workers it could take work from to share (splitreq), checks once more for
- * anything to do, and only then waits on its futex word.  Whoever creates
- * something to do -- new shared tasks (grow_shared, the push after
- * allstolen), an external RUN, an interrupt, stop, the completion of a task
- * a joiner waits for -- first publishes it, then looks at the sleepers.
- * Both sides use seq_cst for "write mine, then read theirs", so at least one
- * sees the other (Dekker): no wake-up is lost.
+ * workers it could take work from to let it know when they have some
+ * (weft_sched_ask_for_sleeper), looks once more for anything to do
+ * (weft_sched_has_work_for among others), and only then waits on its futex
+ * word.  Whoever creates something to do -- tasks that became stealable,
+ * an external RUN, an interrupt, stop, the completion of a task a joiner
+ * waits for -- first publishes it, then looks at the sleepers.  Both sides
+ * use seq_cst for "write mine, then read theirs", so at least one sees the
+ * other (Dekker): no wake-up is lost.
  *
- * A worker sleeping with private tasks of other workers pending is woken by
- * its own request: the owner's next push or pop sees splitreq, shares half
- * its private tasks (grow_shared) and wakes a sleeper.  The request and the
- * owner's reads of the sleeper counts are seq_cst (after the sleeper's
- * increment, after the owner's share or clear), so the owner cannot miss
- * the sleeper that asked.  A thief that takes the last shared task of a
- * victim renews the request for the sleepers.
+ * How work appears is the scheduler's business.  Where tasks become
+ * stealable only when their owner acts (the split deque's splitreq, Wool's
+ * trip wire, private-ri's request cell), the sleeper's ask leaves a
+ * request that stays until the owner serves it, and serving it wakes a
+ * sleeper: the request is written seq_cst after the sleeper's count, and
+ * the owner reads the counts seq_cst after serving or clearing it, so the
+ * owner cannot miss the sleeper that asked.  Where tasks are stealable at
+ * once but published without a seq_cst write (Chase-Lev's push), the
+ * request (wake_req) is read after the owner's next fence, at its next
+ * SYNC at the latest.  Where the owner hands work to one worker
+ * (private-ri's answer, private-si's deal) it wakes that worker
+ * (weft_wake_worker).  A thief that takes a victim's last shared task while
+ * others sleep renews the request for them (steal.c).
  *
  * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
  * so each sleeper is claimed once and the counts stay exact.
@@ -69,8 +76,8 @@ static _Atomic uint32_t *sleep_counter(uint32_t word)
 
 bool weft_sleepers_want_work_from(weft_worker *owner)
 {
-    /* seq_cst: the "read theirs" of an owner that shared or cleared a
-     * request; pairs with the sleepers' increments (weft_sleep). */
+    /* seq_cst: the "read theirs" of an owner that made work available or
+     * cleared a request; pairs with the sleepers' increments (weft_sleep). */
     return atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_seq_cst) != 0 ||
            atomic_load_explicit(&weft_rt.sleeping_join, memory_order_seq_cst) != 0 ||
            atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0;
@@ -106,7 +113,8 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
     return false;
 }
 
-/* Asks owners to share: see the top of this file. */
+/* Lets the owners it could take work from know that it wants some (the
+ * scheduler says how): see the top of this file. */
 static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 {
     weft_runtime *p = &weft_rt;
