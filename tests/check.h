@@ -60,6 +60,35 @@ static inline void expect_death(void (*fn)(void), const char *expect, const char
     printf("ok: %s -> %s", what, strchr(buf, '\n') ? buf : "(died)\n");
 }
 
+/* Runs fn in a child with stderr captured into buf (NUL-terminated);
+ * returns fn's result as the child's exit status (or 128 + signal). */
+static inline int run_capturing_stderr(int (*fn)(void), char *buf, size_t cap)
+{
+    int fds[2];
+    CHECK(pipe(fds) == 0, "pipe");
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        int r = fn();
+        fflush(stderr);
+        _exit(r & 0xff);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < cap && (r = read(fds[0], buf + n, cap - 1 - n)) > 0)
+        n += (size_t)r;
+    buf[n] = '\0';
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* Worker counts every concurrency test runs with: 1 up to far more than
  * the 2 cores CI has. */
 static const unsigned test_worker_counts[] = {1, 2, 3, 8, 32};

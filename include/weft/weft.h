@@ -90,12 +90,18 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size);
 int weft_start_config(const weft_config *cfg);
 
 /* Waits for RUNs in progress to finish, then stops and joins the workers.
- * Not from inside a worker (EDEADLK).  EINVAL if not started. */
+ * Not from inside a worker, nor from a thread that is inside RUN,
+ * TOGETHER or NEWFRAME (a signal handler that interrupted one): EDEADLK,
+ * with a message.  EINVAL if not started.  Like the other lifecycle
+ * calls it is not async-signal-safe otherwise. */
 int weft_stop(void);
 
 /* Parks every worker (no spinning, no stealing) until weft_resume.  Waits
- * for tasks in progress to finish.  A RUN from another thread while
- * suspended waits for weft_resume. */
+ * until every task in progress has reached a WEFT_YIELD (it waits there),
+ * a SYNC on a stolen task or its end, and until interrupts in progress
+ * have finished.  While suspended no task runs: a RUN, TOGETHER or
+ * NEWFRAME from another thread waits for weft_resume.  EDEADLK from a
+ * worker, or from a thread inside RUN (a signal handler). */
 int weft_suspend(void);
 int weft_resume(void);
 
@@ -153,19 +159,23 @@ weft_worker *weft_self_checked(void);
 /* Waits until every worker has reached it; only inside TOGETHER copies. */
 void weft_barrier(void);
 
-/* Long-running tasks call this now and then so that interrupts (and
- * suspend) need not wait for them, and -- with the wool, private-deque
- * and chase-lev schedulers, whose owners see thieves' or sleepers'
- * requests only when they poll -- so that idle workers get work.  Costs one load when nothing is
- * pending (two with private deques). */
-extern _Atomic uint64_t weft_interrupt_pending_g;
+/* Long-running tasks call this now and then so that interrupts and
+ * weft_suspend need not wait for them (an interrupt is joined here, and a
+ * suspended pool parks the task here until weft_resume), and -- with the
+ * wool, private-deque and chase-lev schedulers, whose owners see thieves'
+ * or sleepers' requests only when they poll -- so that idle workers get
+ * work.  Costs one load when nothing is pending (two with those
+ * schedulers). */
+extern _Atomic uint32_t weft_attention_g; /* internal: bits below */
+#define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
+#define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
 void weft_yield_slow(weft_worker *w, weft_task *head);
 static inline void weft_yield(weft_worker *w, weft_task *head)
 {
     if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
         weft_sched_poll_slow(w, head);
-    /* Relaxed: a stale value only delays joining the interrupt. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_interrupt_pending_g, memory_order_relaxed)))
+    /* Relaxed: a stale value only delays joining the interrupt or parking. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_attention_g, memory_order_relaxed)))
         weft_yield_slow(w, head);
 }
 #define WEFT_YIELD() weft_yield(weft_w, weft_head)

@@ -1,5 +1,11 @@
 /* Configuration: the defaults, the WEFT_* environment, and the ranges
- * weft_start accepts (docs/configuration.md lists every knob). */
+ * weft_start accepts (docs/configuration.md lists every knob).
+ *
+ * Every value is checked, from the environment or from a weft_config
+ * field, and one that is malformed or out of range is refused with EINVAL
+ * and a message naming the variable or the field; nothing is clamped or
+ * ignored silently.  Numbers are plain decimal digits (sizes may end in K,
+ * M or G): no sign, no spaces, no other suffix. */
 #include "runtime/internal.h"
 
 #include <errno.h>
@@ -14,88 +20,141 @@
 #define MAX_STACK_SIZE ((size_t)1 << 40)
 #define MIN_DEQUE_SLOTS ((size_t)16)
 #define DEFAULT_IDLE_SPIN_US 500u
+#define MAX_IDLE_SPIN_US 1000000u                      /* 1 s */
+#define MAX_SI_DELTA_US 1000000u                       /* 1 s */
 
-/* Parses a size with an optional K/M/G suffix (powers of 1024). */
-static bool parse_size(const char *s, size_t *out)
+/* ------------------------------------------------------------------------
+ * Parsing
+ * ------------------------------------------------------------------------ */
+
+/* A decimal number, optionally (allow_suffix) with K, M or G (powers of
+ * 1024).  False for anything else, or a value that does not fit 64 bits. */
+static bool parse_number(const char *s, bool allow_suffix, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || *s == '-')
+    if (*s < '0' || *s > '9') /* no sign, no leading space */
         return false;
+    uint64_t v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+            return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
     unsigned shift = 0;
-    if (*end == 'k' || *end == 'K')
-        shift = 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        shift = 20, end++;
-    else if (*end == 'g' || *end == 'G')
-        shift = 30, end++;
-    if (*end != '\0' || (shift && v > (ULLONG_MAX >> shift)))
+    if (allow_suffix && (*s == 'k' || *s == 'K'))
+        shift = 10, s++;
+    else if (allow_suffix && (*s == 'm' || *s == 'M'))
+        shift = 20, s++;
+    else if (allow_suffix && (*s == 'g' || *s == 'G'))
+        shift = 30, s++;
+    if (*s != '\0' || (shift && v > (UINT64_MAX >> shift)))
         return false;
-    *out = (size_t)(v << shift);
+    *out = v << shift;
     return true;
 }
 
-/* Reads a size from the environment into *out; leaves it alone if unset. */
-static int env_size(const char *name, size_t *out)
+/* The value of an environment variable, or NULL if unset or empty. */
+static const char *env(const char *name)
 {
     const char *s = getenv(name);
-    if (!s || !*s)
+    return s && *s ? s : NULL;
+}
+
+/* A number from the environment in [min, max] (0 allowed too if
+ * zero_is_default) into *out; leaves *out alone if unset.  EINVAL with a
+ * message naming the variable otherwise. */
+static int env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
+                      const char *unit, uint64_t *out)
+{
+    const char *s = env(name);
+    if (!s)
         return 0;
-    if (!parse_size(s, out)) {
-        weft_warn("%s='%s' is not a size (a number, optionally with K, M or G)", name, s);
+    uint64_t v;
+    if (!parse_number(s, size, &v)) {
+        weft_warn("%s='%s' is not %s", name, s,
+                  size ? "a size (decimal digits, optionally followed by K, M or G)"
+                       : "a number (decimal digits only)");
         return EINVAL;
     }
+    if ((v < min || v > max) && !(zero_is_default && v == 0)) {
+        weft_warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
+                  (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
+        return EINVAL;
+    }
+    *out = v;
     return 0;
 }
 
+/* One of `names` (case-insensitive) from the environment: its index into
+ * *out; leaves *out alone if unset. */
 static int env_choice(const char *name, const char *const *names, int n, int *out)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
+    const char *s = env(name);
+    if (!s)
         return 0;
     for (int i = 0; i < n; i++)
         if (strcasecmp(s, names[i]) == 0) {
             *out = i;
             return 0;
         }
-    weft_warn("%s='%s' is not one of the accepted values", name, s);
+    char accepted[128];
+    size_t at = 0;
+    for (int i = 0; i < n && at < sizeof accepted; i++)
+        at += (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
+    weft_warn("%s='%s' is not one of: %s", name, s, accepted);
     return EINVAL;
 }
 
+/* ------------------------------------------------------------------------
+ * weft_config: defaults and environment
+ * ------------------------------------------------------------------------ */
+
+/* Every variable is read (and every malformed one reported), not only up
+ * to the first bad one; the bad ones leave their field at its default. */
 static int config_from_env(weft_config *cfg)
 {
     int err = 0;
-    size_t workers = cfg->workers, spin = cfg->idle_spin_us;
-    if (env_size("WEFT_WORKERS", &workers) || env_size("WEFT_DEQUE_SIZE", &cfg->deque_size) ||
-        env_size("WEFT_STACK_SIZE", &cfg->stack_size) || env_size("WEFT_SPIN_US", &spin))
-        err = EINVAL;
-    cfg->workers = workers > UINT_MAX ? UINT_MAX : (unsigned)workers; /* validated at start */
-    cfg->idle_spin_us = spin > 10000000 ? 10000000u : (unsigned)spin;
+    uint64_t v;
+
+    v = cfg->workers;
+    err |= env_number("WEFT_WORKERS", false, 1, WEFT_MAX_WORKERS, true, "workers", &v);
+    cfg->workers = (unsigned)v;
+    v = cfg->deque_size;
+    err |= env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
+                      "task slots", &v);
+    cfg->deque_size = (size_t)v;
+    v = cfg->stack_size;
+    err |= env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
+    cfg->stack_size = (size_t)v;
+    v = cfg->idle_spin_us;
+    err |= env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
+    cfg->idle_spin_us = (unsigned)v;
 
     static const char *const policies[] = {"random", "leapfrog", "transitive"};
     int policy = (int)cfg->steal_policy;
-    if (env_choice("WEFT_STEAL", policies, 3, &policy))
-        err = EINVAL;
+    err |= env_choice("WEFT_STEAL", policies, 3, &policy);
     cfg->steal_policy = (weft_steal_policy)policy;
 
-    static const char *const pins[] = {"auto", "0", "1", "off", "on"};
+    static const char *const pins[] = {"auto", "off", "on", "0", "1"};
+    static const int pin_value[] = {-1, 0, 1, 0, 1};
     int pin = -1;
-    if (env_choice("WEFT_PIN", pins, 5, &pin))
-        err = EINVAL;
+    if (env_choice("WEFT_PIN", pins, 5, &pin) != 0)
+        err |= EINVAL;
     else if (pin >= 0)
-        cfg->pin = pin == 0 ? -1 : (pin == 1 || pin == 3) ? 0 : 1;
+        cfg->pin = pin_value[pin];
 
     static const char *const onoff[] = {"0", "1"};
     int report = cfg->report_stack_overflow ? 1 : 0;
-    if (env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report))
-        err = EINVAL;
+    err |= env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report);
     cfg->report_stack_overflow = report == 1;
-    return err;
+    return err ? EINVAL : 0;
 }
 
 int weft_config_init(weft_config *cfg)
 {
+    if (!cfg) {
+        weft_warn("weft_config_init: cfg is NULL");
+        return EINVAL;
+    }
     memset(cfg, 0, sizeof *cfg);
     cfg->steal_policy = WEFT_STEAL_LEAPFROG_RANDOM;
     cfg->pin = -1;
@@ -104,35 +163,97 @@ int weft_config_init(weft_config *cfg)
     return config_from_env(cfg);
 }
 
+/* ------------------------------------------------------------------------
+ * Process-wide variables (not weft_config fields): checked at every start
+ * ------------------------------------------------------------------------ */
+
+static bool print_stats_at_stop;
+
+/* WEFT_PERTURB=<probability 0..1>[,<seed>] (perturb builds; perturb.c). */
+static bool perturb_value_ok(const char *s)
+{
+    char *end;
+    errno = 0;
+    double p = strtod(s, &end);
+    if (*s < '0' || *s > '9' || errno || end == s || !(p >= 0.0 && p <= 1.0))
+        return false;
+    if (*end == ',') {
+        uint64_t seed;
+        return parse_number(end + 1, false, &seed);
+    }
+    return *end == '\0';
+}
+
+static int check_process_env(void)
+{
+    int err = 0;
+    static const char *const onoff[] = {"0", "1"};
+    int stats = 0;
+    err |= env_choice("WEFT_STATS", onoff, 2, &stats);
+    print_stats_at_stop = stats == 1;
+    /* Read by the private-si scheduler (sched/private-si), checked here
+     * whatever the scheduler so that a typo is never ignored. */
+    uint64_t delta;
+    err |= env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
+    if (WEFT_PERTURB) {
+        const char *s = env("WEFT_PERTURB");
+        if (s && !perturb_value_ok(s)) {
+            weft_warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
+                      "0.05,42", s);
+            err |= EINVAL;
+        }
+    }
+    return err ? EINVAL : 0;
+}
+
+bool weft_stats_print_at_stop(void)
+{
+    return print_stats_at_stop;
+}
+
+/* ------------------------------------------------------------------------
+ * weft_start's checks
+ * ------------------------------------------------------------------------ */
+
 int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
 {
-    *workers = cfg->workers ? cfg->workers : weft_cpus_available();
-    *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;
-    *stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
-    if (*workers < 1 || *workers > WEFT_MAX_WORKERS) {
-        weft_warn("weft_start: %u workers requested; weft supports 1 to %u", *workers,
-                  WEFT_MAX_WORKERS);
-        return EINVAL;
+    int err = check_process_env();
+    if (cfg->workers > WEFT_MAX_WORKERS) {
+        weft_warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
+                  cfg->workers, WEFT_MAX_WORKERS);
+        err = EINVAL;
     }
-    if (*slots < MIN_DEQUE_SLOTS || *slots > WEFT_MAX_DEQUE_SLOTS) {
-        weft_warn("weft_start: deque size %zu tasks is out of range [%zu, %zu]", *slots,
-                  MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS);
-        return EINVAL;
+    if (cfg->deque_size != 0 &&
+        (cfg->deque_size < MIN_DEQUE_SLOTS || cfg->deque_size > WEFT_MAX_DEQUE_SLOTS)) {
+        weft_warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
+                  "default, %zu)", cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS,
+                  DEFAULT_DEQUE_SLOTS);
+        err = EINVAL;
     }
-    if (*stack < MIN_STACK_SIZE || *stack > MAX_STACK_SIZE) {
-        weft_warn("weft_start: stack size %zu bytes is out of range [%zu, %zu]", *stack,
-                  MIN_STACK_SIZE, MAX_STACK_SIZE);
-        return EINVAL;
+    if (cfg->stack_size != 0 &&
+        (cfg->stack_size < MIN_STACK_SIZE || cfg->stack_size > MAX_STACK_SIZE)) {
+        weft_warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
+                  "%zu)", cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
+        err = EINVAL;
     }
     if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG &&
         cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
-        weft_warn("weft_start: unknown steal policy %d", (int)cfg->steal_policy);
-        return EINVAL;
+        weft_warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
+        err = EINVAL;
     }
     if (cfg->pin < -1 || cfg->pin > 1) {
         weft_warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
-        return EINVAL;
+        err = EINVAL;
     }
-    return 0;
+    if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
+        weft_warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
+                  cfg->idle_spin_us, MAX_IDLE_SPIN_US);
+        err = EINVAL;
+    }
+    *workers = cfg->workers ? cfg->workers : weft_cpus_available();
+    if (*workers > WEFT_MAX_WORKERS)
+        *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
+    *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;
+    *stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
+    return err;
 }
-

@@ -1,14 +1,31 @@
-/* Messages for the user: every one starts with "weft: ". */
+/* Messages for the user: every one is a line on stderr that starts with
+ * "weft: ". */
 #include "runtime/internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+/* One write(2) per message: the line is not interleaved with other
+ * threads' output, and no stdio lock is taken (a message may come from a
+ * signal handler that interrupted stdio, e.g. weft_stop's EDEADLK). */
 static void vreport(const char *fmt, va_list ap)
 {
-    char buf[512];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fprintf(stderr, "weft: %s\n", buf);
-    fflush(stderr);
+    char buf[768];
+    int n = snprintf(buf, sizeof buf, "weft: ");
+    int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof buf - 2)
+        len = sizeof buf - 2; /* truncated */
+    buf[len++] = '\n';
+    for (size_t at = 0; at < len;) {
+        ssize_t w = write(STDERR_FILENO, buf + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        at += (size_t)w;
+    }
 }
 
 void weft_warn(const char *fmt, ...)

@@ -81,6 +81,8 @@ void weft_interrupt_reset(void);
 /* weft_start's checks and defaults: the worker count, deque slots and
  * stack bytes to use, or EINVAL with a message. */
 int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
+/* WEFT_STATS=1 in the environment at the last start. */
+bool weft_stats_print_at_stop(void);
 
 /* ---- lifecycle.c ---- */
 /* A non-worker thread entering the pool (RUN, TOGETHER, NEWFRAME): false
@@ -94,6 +96,14 @@ void weft_unpark_all(void);
  * another thread), and so may a signal handler. */
 bool weft_lifecycle_hold(bool *held);
 void weft_lifecycle_release(bool held);
+/* weft_lifecycle_enter for a TOGETHER or NEWFRAME from outside the pool:
+ * waits while the pool is suspended, and keeps weft_suspend from
+ * completing until weft_lifecycle_exit_interrupt. */
+bool weft_lifecycle_enter_interrupt(void);
+void weft_lifecycle_exit_interrupt(void);
+/* If the pool is being suspended, parks w at head (inside a task: at a
+ * YIELD or a blocked SYNC) until resume; not inside an interrupt. */
+void weft_park_if_suspended(weft_worker *w, weft_task *head);
 
 /* ---- stats.c ---- */
 /* weft_stats_print for stop, which holds the lifecycle lock. */
@@ -151,6 +161,9 @@ typedef struct weft_runtime {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
+    /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
+     * waits for them (weft_lifecycle_enter_interrupt). */
+    _Atomic uint32_t interrupts_from_outside;
 } weft_runtime;
 
 extern weft_runtime weft_rt;

@@ -56,9 +56,12 @@ static struct {
     weft_task finished;       /* state DONE when all the work is done */
 } slot;
 
-/* Generation of the pending interrupt, 0 if none.  Read on every YIELD and
- * idle round, written twice per interrupt: its own cache line. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint64_t weft_interrupt_pending_g;
+/* Generation of the pending interrupt, 0 if none.  Read on every idle
+ * round, written twice per interrupt: its own cache line. */
+_Alignas(WEFT_CACHE_LINE) static _Atomic uint64_t weft_interrupt_pending_g;
+/* What WEFT_YIELD polls (weft.h): WEFT_ATTN_INTERRUPT while an interrupt
+ * is pending, WEFT_ATTN_SUSPEND while the pool is suspended. */
+_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_attention_g;
 static uint64_t last_generation; /* guarded by slot.busy */
 
 /* The user barrier (weft_barrier). */
@@ -71,6 +74,7 @@ void weft_interrupt_reset(void)
 {
     /* Before the workers start; thread creation publishes these. */
     atomic_store_explicit(&weft_interrupt_pending_g, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft_attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
 }
@@ -203,6 +207,11 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {
         /* Relaxed: the releases below order it for whoever cares. */
         atomic_store_explicit(&weft_interrupt_pending_g, 0, memory_order_relaxed);
+        /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
+         * next initiator's setting (after it takes `busy`) comes later in
+         * the word's modification order and is not lost. */
+        atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
+                                  memory_order_relaxed);
         /* Release: the initiator (and the next one, via busy) see the
          * finished interrupt, including NEWFRAME's result. */
         atomic_fetch_add_explicit(&slot.released, 1, memory_order_release);
@@ -215,6 +224,7 @@ void weft_yield_slow(weft_worker *w, weft_task *head)
 {
     if (weft_interrupt_waiting_for(w))
         weft_interrupt_serve(w, head);
+    weft_park_if_suspended(w, head);
 }
 
 /* Runs an interrupt from any thread and returns when it is over. */
@@ -227,7 +237,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
             weft_fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
                        kind_name(w->in_interrupt));
         head = weft_current_head(w);
-    } else if (!weft_lifecycle_enter()) {
+    } else if (!weft_lifecycle_enter_interrupt()) {
         weft_fatal("%s called while the pool is not running (call weft_start first)",
                    kind_name(kind));
     }
@@ -266,6 +276,9 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     /* seq_cst: release publishes the slot to servers (acquire); seq_cst is
      * the waker's "write mine" before wake_all reads the sleep words. */
     atomic_store_explicit(&weft_interrupt_pending_g, slot.generation, memory_order_seq_cst);
+    /* Relaxed: YIELD's hint; a worker that sees it re-reads the generation
+     * (seq_cst), and one that misses it sees it at its next YIELD. */
+    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
     weft_wake_all();
     weft_unpark_all();
 
@@ -273,7 +286,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         weft_interrupt_serve(w, head);
     wait_on(&slot.released, differs, released);
     if (!w)
-        weft_lifecycle_exit();
+        weft_lifecycle_exit_interrupt();
 }
 
 void weft_together_task(weft_task *t, uintptr_t wrapper)

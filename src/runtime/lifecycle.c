@@ -16,6 +16,53 @@ static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Workers that finished initialising (start waits for all). */
 static _Atomic uint32_t workers_ready;
 
+/* This thread's weft_lifecycle_enter()s not yet exited (a RUN, TOGETHER or
+ * NEWFRAME from outside, a counter read), and whether it is inside
+ * start/stop/suspend/resume: a signal handler that interrupted either and
+ * calls stop or suspend would wait for itself. */
+static __thread unsigned tls_pool_holds;
+static __thread bool tls_in_control;
+
+/* The checks every control call (start, stop, suspend, resume) makes, then
+ * the lock.  `waits`: the call waits for RUNs in progress to end.  Returns
+ * 0 (locked) or EDEADLK with a message. */
+static int control_begin(const char *what, bool waits)
+{
+    if (weft_tls_worker) {
+        weft_warn("%s called from inside a worker: it would wait for itself", what);
+        return EDEADLK;
+    }
+    if (tls_in_control) {
+        weft_warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
+                  "or weft_resume (from a signal handler?): it would wait for itself", what);
+        return EDEADLK;
+    }
+    if (waits && tls_pool_holds) {
+        weft_warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
+                  "signal handler that interrupted it?): it would wait for itself", what);
+        return EDEADLK;
+    }
+    tls_in_control = true;
+    pthread_mutex_lock(&lifecycle_lock);
+    return 0;
+}
+
+static void control_end(void)
+{
+    pthread_mutex_unlock(&lifecycle_lock);
+    tls_in_control = false;
+}
+
+/* Under the lock: is the pool running?  If not, says so for `what`. */
+static bool control_running(const char *what)
+{
+    /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
+    if ((atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
+        return true;
+    weft_warn("%s: the pool is not running", what);
+    return false;
+}
+
 
 static inline uint64_t lifecycle_pack(uint32_t state, uint32_t users)
 {
@@ -109,6 +156,48 @@ static void park(weft_worker *w, weft_task *head)
     atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
 }
 
+void weft_park_if_suspended(weft_worker *w, weft_task *head)
+{
+    /* Relaxed: a stale 0 only delays parking to the next check; suspend
+     * waits for every worker to park.  Inside an interrupt a worker does
+     * not park: suspend waits for the interrupt to end. */
+    if (w->in_interrupt == 0 && atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed))
+        park(w, head);
+}
+
+bool weft_lifecycle_enter_interrupt(void)
+{
+    weft_runtime *p = &weft_rt;
+    pthread_mutex_lock(&lifecycle_lock);
+    for (;;) {
+        /* Relaxed (both): written under the lock we hold. */
+        if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
+            pthread_mutex_unlock(&lifecycle_lock);
+            return false;
+        }
+        if (!atomic_load_explicit(&p->suspended, memory_order_relaxed))
+            break;
+        /* Acquire: read the word before unlocking, so a resume in between
+         * bumps it and the wait returns at once. */
+        uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+        pthread_mutex_unlock(&lifecycle_lock);
+        weft_futex_wait(&p->suspend_word, word);
+        pthread_mutex_lock(&lifecycle_lock);
+    }
+    /* seq_cst: suspend (under the same lock later) waits for it to drop. */
+    atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+    bool entered = weft_lifecycle_enter(); /* running, and we hold the lock */
+    pthread_mutex_unlock(&lifecycle_lock);
+    return entered;
+}
+
+void weft_lifecycle_exit_interrupt(void)
+{
+    /* seq_cst: the interrupt is over before suspend reads 0. */
+    atomic_fetch_sub_explicit(&weft_rt.interrupts_from_outside, 1, memory_order_seq_cst);
+    weft_lifecycle_exit();
+}
+
 /* Wakes parked workers so they re-check (resume, stop, interrupts). */
 void weft_unpark_all(void)
 {
@@ -193,6 +282,8 @@ static void forget_pool_in_child(void)
     p->threads = NULL;
     p->n_workers = 0;
     weft_tls_worker = NULL;
+    tls_pool_holds = 0;
+    tls_in_control = false;
     weft_overflow_handler_remove(); /* or a second start would chain to itself */
     /* Relaxed: the child has one thread. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
@@ -250,10 +341,12 @@ int weft_start_config(const weft_config *cfg_in)
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
-    pthread_mutex_lock(&lifecycle_lock);
+    int err = control_begin("weft_start", false);
+    if (err)
+        return err;
     /* Relaxed: transitions happen under lifecycle_lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
-        pthread_mutex_unlock(&lifecycle_lock);
+        control_end();
         weft_warn("weft_start: the pool is already running (call weft_stop first)");
         return EBUSY;
     }
@@ -261,9 +354,9 @@ int weft_start_config(const weft_config *cfg_in)
     weft_config cfg = *cfg_in;
     unsigned n;
     size_t slots, stack;
-    int err = weft_config_validate(&cfg, &n, &slots, &stack);
+    err = weft_config_validate(&cfg, &n, &slots, &stack);
     if (err) {
-        pthread_mutex_unlock(&lifecycle_lock);
+        control_end();
         return err;
     }
 
@@ -349,7 +442,7 @@ int weft_start_config(const weft_config *cfg_in)
     }
     /* Release: RUNs that see RUNNING see an initialised pool. */
     atomic_store_explicit(&p->lifecycle, lifecycle_pack(WEFT_RT_RUNNING, 0), memory_order_release);
-    pthread_mutex_unlock(&lifecycle_lock);
+    control_end();
     return 0;
 
 fail:
@@ -358,7 +451,7 @@ fail:
                   n, slots, stack);
     free_workers();
     weft_topology_destroy();
-    pthread_mutex_unlock(&lifecycle_lock);
+    control_end();
     return err;
 }
 
@@ -388,11 +481,13 @@ bool weft_lifecycle_enter(void)
         /* Acquire: pairs with start's release; the pool is initialised. */
     } while (!atomic_compare_exchange_weak_explicit(&p->lifecycle, &v, v + 1, memory_order_acquire,
                                                     memory_order_relaxed));
+    tls_pool_holds++;
     return true;
 }
 
 void weft_lifecycle_exit(void)
 {
+    tls_pool_holds--;
     /* Release: our use of the pool happens before stop tears it down. */
     atomic_fetch_sub_explicit(&weft_rt.lifecycle, 1, memory_order_release);
 }
@@ -402,6 +497,9 @@ static int resume_locked(void)
     weft_runtime *p = &weft_rt;
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
+    /* Relaxed: YIELD's hint only; the flag above decides. */
+    atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
+                              memory_order_relaxed);
     weft_unpark_all();
     return 0;
 }
@@ -409,17 +507,15 @@ static int resume_locked(void)
 int weft_stop(void)
 {
     weft_runtime *p = &weft_rt;
-    if (weft_tls_worker) {
-        weft_warn("weft_stop called from inside a worker: it would wait for itself");
-        return EDEADLK;
-    }
-    pthread_mutex_lock(&lifecycle_lock);
-    uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed); /* under the lock */
-    if ((v >> 32) != WEFT_RT_RUNNING) {
-        pthread_mutex_unlock(&lifecycle_lock);
-        weft_warn("weft_stop: the pool is not running");
+    int err = control_begin("weft_stop", true);
+    if (err)
+        return err;
+    if (!control_running("weft_stop")) {
+        control_end();
         return EINVAL;
     }
+    /* Relaxed: under the lock; the CAS below decides. */
+    uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     /* No new RUN may enter; wait for those inside.  acq_rel: the CAS keeps
      * the user count; acquire pairs with their exits. */
     while (!atomic_compare_exchange_weak_explicit(
@@ -429,71 +525,68 @@ int weft_stop(void)
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
         resume_locked();
     /* Acquire: pairs with weft_lifecycle_exit. */
-    while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0) {
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
+    while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0)
+        weft_sleep_ns(100000);
 
     stop_threads(p->n_workers);
-    const char *print = getenv("WEFT_STATS");
-    if (print && strcmp(print, "1") == 0)
+    if (weft_stats_print_at_stop())
         weft_stats_print_locked(stderr);
     weft_overflow_handler_remove();
     free_workers();
     weft_topology_destroy();
     p->n_workers = 0;
     atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
-    pthread_mutex_unlock(&lifecycle_lock);
+    control_end();
     return 0;
 }
 
 int weft_suspend(void)
 {
     weft_runtime *p = &weft_rt;
-    if (weft_tls_worker) {
-        weft_warn("weft_suspend called from inside a worker: it would wait for itself");
-        return EDEADLK;
-    }
-    pthread_mutex_lock(&lifecycle_lock);
-    /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
-    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
-        pthread_mutex_unlock(&lifecycle_lock);
-        weft_warn("weft_suspend: the pool is not running");
+    int err = control_begin("weft_suspend", true);
+    if (err)
+        return err;
+    if (!control_running("weft_suspend")) {
+        control_end();
         return EINVAL;
+    }
+    if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+        control_end();
+        return 0; /* already suspended */
     }
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
+    /* Relaxed: YIELD's hint; the flag above is what parking checks. */
+    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     weft_wake_all();
-    /* Wait until every worker is parked (tasks in progress finish first). */
-    while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers) {
-        struct timespec ts = {0, 50000};
-        nanosleep(&ts, NULL);
-    }
-    pthread_mutex_unlock(&lifecycle_lock);
+    /* Wait until every worker is parked: tasks reach a YIELD, a blocked
+     * SYNC or their end first, and interrupts in progress (also those that
+     * threads outside the pool started before this) finish.  seq_cst: the
+     * counts of parked workers and of outside interrupts are updated
+     * seq_cst. */
+    while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers ||
+           atomic_load_explicit(&p->interrupts_from_outside, memory_order_seq_cst) != 0)
+        weft_sleep_ns(50000);
+    control_end();
     return 0;
 }
 
 int weft_resume(void)
 {
     weft_runtime *p = &weft_rt;
-    if (weft_tls_worker) {
-        weft_warn("weft_resume called from inside a worker (the pool is not suspended while "
-                  "a task runs)");
-        return EDEADLK;
-    }
-    pthread_mutex_lock(&lifecycle_lock);
-    /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
-    if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
-        pthread_mutex_unlock(&lifecycle_lock);
-        weft_warn("weft_resume: the pool is not running");
+    int err = control_begin("weft_resume", false);
+    if (err)
+        return err;
+    if (!control_running("weft_resume")) {
+        control_end();
         return EINVAL;
     }
     if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
-        pthread_mutex_unlock(&lifecycle_lock);
+        control_end();
         weft_warn("weft_resume: the pool is not suspended");
         return EINVAL;
     }
     int r = resume_locked();
-    pthread_mutex_unlock(&lifecycle_lock);
+    control_end();
     return r;
 }

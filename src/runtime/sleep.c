@@ -93,10 +93,12 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
         return true;
     if (weft_interrupt_waiting_for(w))
         return true;
+    /* seq_cst: pairs with suspend's store before wake_all.  A joiner parks
+     * too (steal.c), unless it is inside an interrupt, which must end
+     * before the pool is suspended. */
+    if (w->in_interrupt == 0 && atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+        return true;
     if (state == WEFT_SLEEP_IDLE) {
-        /* seq_cst: pairs with suspend's store before wake_all. */
-        if (atomic_load_explicit(&p->suspended, memory_order_seq_cst))
-            return true;
         if (weft_external_pending())
             return true;
     } else if (/* seq_cst: pairs with the thief's DONE store (steal.c) */

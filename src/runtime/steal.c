@@ -149,6 +149,9 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
             weft_idle_reset(&idle);
             continue;
         }
+        /* A blocked SYNC parks for weft_suspend like a YIELD: the task it
+         * waits for may be parked at one. */
+        weft_park_if_suspended(w, head);
         if (weft_idle_backoff(&idle)) {
             if (!random_too && thief == NULL) {
                 /* A leapfrogging joiner sleeps only once it knows its thief

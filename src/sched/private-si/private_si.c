@@ -76,11 +76,11 @@ bool weft_si_parse_delta_us(const char *s, uint64_t *us)
 
 void weft_priv_variant_init(weft_worker *w)
 {
+    /* weft_start checked the variable (src/runtime/config.c). */
     uint64_t us = WEFT_SI_DEFAULT_DELTA_US;
     const char *env = getenv("WEFT_SI_DELTA_US");
-    if (env && *env && !weft_si_parse_delta_us(env, &us) && w->id == 0)
-        weft_warn("WEFT_SI_DELTA_US='%s' is not a number of microseconds in [0, %u]; "
-                  "using %u", env, WEFT_SI_MAX_DELTA_US, WEFT_SI_DEFAULT_DELTA_US);
+    if (env && *env)
+        (void)weft_si_parse_delta_us(env, &us);
     w->cold.delta_ns = us * 1000u;
     w->cold.next_deal_ns = 0; /* the first poll with a task may deal */
     w->cold.last_check_ns = 0;

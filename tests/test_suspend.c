@@ -1,0 +1,160 @@
+/* weft_suspend and what may run while the pool is suspended:
+ *  - a long task that calls WEFT_YIELD lets suspend complete (it parks at
+ *    its YIELD) and makes no progress until weft_resume;
+ *  - a task blocked at a SYNC on such a task parks too;
+ *  - TOGETHER and NEWFRAME from another thread wait for weft_resume (as RUN
+ *    does) and then run.
+ * A task never ends on its own here: it loops until the test releases it,
+ * so a suspend that waited for it to end would never return; a watchdog
+ * turns that into a failure with a message. */
+#include "check.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <weft/weft.h>
+
+static atomic_int released, progress, finished, loop_started;
+static unsigned n_workers;
+
+/* Fails the test if it does not complete within 30 s. */
+static void *watchdog(void *arg)
+{
+    const char *what = arg;
+    for (int i = 0; i < 3000; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+        if (atomic_load(&finished))
+            return NULL;
+    }
+    fprintf(stderr, "FAILED: %s did not finish in 30 s (suspend waited for a task?)\n", what);
+    _exit(1);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Loops, polling, until released. */
+WEFT_VOID_TASK_0(yielding_loop)
+{
+    atomic_store(&loop_started, 1);
+    while (!atomic_load(&released)) {
+        atomic_fetch_add(&progress, 1);
+        WEFT_YIELD();
+    }
+}
+
+/* With more than one worker, waits (polling) until another worker has
+ * stolen the loop and started it. */
+WEFT_VOID_TASK_0(wait_until_stolen)
+{
+    while (n_workers > 1 && !atomic_load(&loop_started))
+        WEFT_YIELD();
+}
+
+/* Spawns the loop and joins it: with several workers a thief runs the
+ * loop and this task is blocked at its SYNC meanwhile; with one it runs
+ * the loop itself. */
+WEFT_VOID_TASK_0(join_loop)
+{
+    WEFT_SPAWN(yielding_loop);
+    WEFT_CALL(wait_until_stolen);
+    WEFT_SYNC(yielding_loop);
+}
+
+static void *run_in_thread(void *arg)
+{
+    (void)arg;
+    WEFT_RUN(join_loop);
+    return NULL;
+}
+
+static void test_yield_and_blocked_sync(unsigned workers)
+{
+    atomic_store(&released, 0);
+    atomic_store(&progress, 0);
+    atomic_store(&finished, 0);
+    atomic_store(&loop_started, 0);
+    n_workers = workers;
+    pthread_t dog, runner;
+    pthread_create(&dog, NULL, watchdog, "suspend with a task at YIELD");
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    pthread_create(&runner, NULL, run_in_thread, NULL);
+    while (atomic_load(&progress) < 1000) /* the loop runs */
+        sleep_ms(1);
+    CHECK(weft_suspend() == 0, "suspend");
+    int at_suspend = atomic_load(&progress);
+    sleep_ms(50);
+    CHECK(atomic_load(&progress) == at_suspend,
+          "%u workers: a task made progress while the pool was suspended (%d -> %d)", workers,
+          at_suspend, atomic_load(&progress));
+    CHECK(weft_resume() == 0, "resume");
+    while (atomic_load(&progress) < at_suspend + 1000) /* it runs again */
+        sleep_ms(1);
+    atomic_store(&released, 1);
+    pthread_join(runner, NULL);
+    weft_stop();
+    atomic_store(&finished, 1);
+    pthread_join(dog, NULL);
+    printf("ok: %u workers: suspend parks tasks at YIELD and blocked SYNCs\n", workers);
+}
+
+/* ---- interrupts from outside while suspended ---- */
+
+static atomic_int copies, frames;
+
+WEFT_VOID_TASK_0(count_copy) { atomic_fetch_add(&copies, 1); }
+WEFT_VOID_TASK_0(count_frame) { atomic_fetch_add(&frames, 1); }
+
+static void *together_thread(void *arg)
+{
+    (void)arg;
+    WEFT_TOGETHER(count_copy);
+    return NULL;
+}
+
+static void *newframe_thread(void *arg)
+{
+    (void)arg;
+    WEFT_NEWFRAME(count_frame);
+    return NULL;
+}
+
+static void test_interrupts_wait_for_resume(unsigned workers)
+{
+    atomic_store(&copies, 0);
+    atomic_store(&frames, 0);
+    atomic_store(&finished, 0);
+    pthread_t dog, t1, t2;
+    pthread_create(&dog, NULL, watchdog, "TOGETHER/NEWFRAME after resume");
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    CHECK(weft_suspend() == 0, "suspend");
+    pthread_create(&t1, NULL, together_thread, NULL);
+    pthread_create(&t2, NULL, newframe_thread, NULL);
+    sleep_ms(50);
+    CHECK(atomic_load(&copies) == 0 && atomic_load(&frames) == 0,
+          "an interrupt ran while the pool was suspended (copies %d, frames %d)",
+          atomic_load(&copies), atomic_load(&frames));
+    CHECK(weft_resume() == 0, "resume");
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK(atomic_load(&copies) == (int)workers && atomic_load(&frames) == 1,
+          "after resume: %d copies (want %u), %d frames (want 1)", atomic_load(&copies), workers,
+          atomic_load(&frames));
+    weft_stop();
+    atomic_store(&finished, 1);
+    pthread_join(dog, NULL);
+    printf("ok: %u workers: TOGETHER and NEWFRAME wait for resume\n", workers);
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < N_TEST_WORKER_COUNTS; i++) {
+        test_yield_and_blocked_sync(test_worker_counts[i]);
+        test_interrupts_wait_for_resume(test_worker_counts[i]);
+    }
+    return 0;
+}
