@@ -13,7 +13,7 @@ name=throwaway
 
 # The sources as they are (not the build trees, results or git data).
 tar -C "$root" --exclude='./build*' --exclude='./results' --exclude='./.git' -cf - . |
-  tar -C "$work" -xf - --one-top-level=tree
+  (mkdir "$work/tree" && tar -C "$work/tree" -xf -)
 cp -R "$work/tree/src/sched/split" "$work/tree/src/sched/$name"
 
 # Only the new folder differs from the checkout.

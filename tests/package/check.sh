@@ -1,24 +1,69 @@
 #!/usr/bin/env bash
-# Installs weft from a build tree and uses it the three documented ways:
-# find_package, pkg-config and FetchContent.  Usage: check.sh <build-dir>
+# Installs weft and uses it the ways README.md documents, running the
+# README's own command blocks (those after a "tests/package/check.sh runs
+# this block" comment) as they are written, with $HOME pointing at a
+# scratch directory; then the FetchContent route from this checkout, with a
+# parent project whose build type and flags must survive.
+# Usage: check.sh <build-dir>   (the build dir is only used for its
+# compiler; the install is configured afresh from the README)
 set -euo pipefail
-build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+log="$work/log"
 
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# The fenced block that follows the n-th "check.sh ... this block" comment.
+readme_block() {
+  awk -v want="$1" '
+    /<!-- tests\/package\/check.sh (runs|builds a project with) this block/ { n++; armed = (n == want); next }
+    armed && /^```/ { if (inside) { exit } inside = 1; next }
+    armed && inside { print }
+  ' "$root/README.md"
+}
+fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
 
-cmake -S "$here/find_package" -B "$work/fp" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/fp" >/dev/null
-"$work/fp/consumer" 20 | grep -q "fib(20) = 6765" && echo "ok: find_package"
+install_cmds=$(readme_block 1)
+cmake_snippet=$(readme_block 2)
+consumer_cmds=$(readme_block 3)
+pkgconfig_cmds=$(readme_block 4)
+for b in install_cmds cmake_snippet consumer_cmds pkgconfig_cmds; do
+  [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
+done
 
-libdir=$(ls -d "$work"/prefix/lib*/pkgconfig | head -1)
-PKG_CONFIG_PATH="$libdir" cc -O2 -std=c11 "$root/examples/fib.c" \
-  $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs weft) -o "$work/pc"
-"$work/pc" 20 | grep -q "fib(20) = 6765" && echo "ok: pkg-config"
+export HOME="$work/home"
+mkdir -p "$HOME"
+# The source tree as it is, without build trees, so the README's
+# `cmake -S . -B build` runs in a clean copy.
+tar -C "$root" --exclude='./build*' --exclude='./results' --exclude='./.git' -cf - . |
+  (mkdir "$work/src" && tar -C "$work/src" -xf -)
+(cd "$work/src" && bash -euo pipefail -c "$install_cmds") >"$log" 2>&1 || fail "README install commands"
+echo "ok: README install commands ($HOME/.local)"
 
-cmake -S "$here/fetchcontent" -B "$work/fc" -DWEFT_SOURCE="$root" >/dev/null
-cmake --build "$work/fc" >/dev/null
-"$work/fc/consumer" 20 | grep -q "fib(20) = 6765" && echo "ok: FetchContent"
+# A project with the README's CMake lines.
+mkdir -p "$work/app"
+cp "$root/examples/fib.c" "$work/app/app.c"
+cat >"$work/app/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+add_executable(app app.c)
+$cmake_snippet
+CMAKE
+(cd "$work/app" && bash -euo pipefail -c "$consumer_cmds" && cmake --build build) >"$log" 2>&1 ||
+  fail "find_package consumer"
+"$work/app/build/app" 20 | grep -q "fib(20) = 6765" || fail "find_package consumer's answer"
+echo "ok: find_package (README)"
+
+(cd "$work/app" && rm -rf build && bash -euo pipefail -c "$pkgconfig_cmds") >"$log" 2>&1 ||
+  fail "pkg-config commands"
+"$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"
+echo "ok: pkg-config (README)"
+
+# FetchContent: the parent's settings survive (its CMakeLists checks).
+cmake -S "$here/fetchcontent" -B "$work/fc1" -DWEFT_SOURCE="$root" -DCMAKE_BUILD_TYPE= \
+  -DCMAKE_C_FLAGS_RELEASE="-O2 -DPARENT_FLAGS" >"$log" 2>&1 || fail "FetchContent, no build type"
+cmake -S "$here/fetchcontent" -B "$work/fc2" -DWEFT_SOURCE="$root" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log" 2>&1 || fail "FetchContent, RelWithDebInfo"
+cmake --build "$work/fc2" >"$log" 2>&1 || fail "FetchContent build"
+"$work/fc2/consumer" 20 | grep -q "fib(20) = 6765" || fail "FetchContent consumer's answer"
+echo "ok: FetchContent (the parent's build type and flags kept)"
