@@ -54,7 +54,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     /* The mutex ordered the caller's writes to the descriptor before us. */
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
-    ((weft_wrapper_fn)req->wrapper)(w, head, req->task);
+    weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
     w->frame_floor = floor;
 
     /* Release: the result in the caller's descriptor is visible once it
@@ -76,7 +76,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (w) { /* On a worker: an ordinary call at the current deque top. */
         weft_task *head = weft_current_head(w), *floor = w->frame_floor;
         w->frame_floor = head;
-        ((weft_wrapper_fn)wrapper)(w, head, t);
+        weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
         w->frame_floor = floor;
         return;
     }

@@ -173,6 +173,16 @@ extern weft_runtime weft_rt;
 extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
 
 
+/* Runs the task in descriptor t at head on w, as the runtime does for a
+ * RUN, a stolen task or an interrupt's task, and checks that it joined
+ * every SPAWN (`what` names it in the message). */
+static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *t,
+                                    uintptr_t wrapper, const char *what)
+{
+    ((weft_wrapper_fn)wrapper)(w, head, t);
+    weft_check_return(w, head, what);
+}
+
 /* Every scheduler's SYNC slow path starts here: a SYNC or DROP with
  * nothing to join below the running frame, or on an EMPTY slot (joined
  * twice), stops with a message instead of joining someone else's task. */

@@ -185,7 +185,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         /* Relaxed: a private slot of ours (below the frozen frame). */
         atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
         w->together_depth++;
-        ((weft_wrapper_fn)slot.wrapper)(w, frame, copy);
+        weft_run_wrapper(w, frame, copy, slot.wrapper, "(a TOGETHER copy)");
         w->together_depth--;
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
         /* acq_rel: the last copy to finish sees every copy's effects. */
@@ -193,7 +193,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
             mark_finished();
     } else if (atomic_load_explicit(&slot.executor, memory_order_relaxed) == w) {
         /* Relaxed: elected before barrier 1, which ordered it. */
-        ((weft_wrapper_fn)slot.wrapper)(w, frame, slot.task);
+        weft_run_wrapper(w, frame, slot.task, slot.wrapper, "(run by NEWFRAME)");
         mark_finished();
     }
     help_until_finished(w, frame);

@@ -30,7 +30,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     w->frame_floor = head;
     w->together_depth = 0;
     WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
-    ((weft_wrapper_fn)wrapper)(w, head, t);
+    weft_run_wrapper(w, head, t, wrapper, "(stolen)");
     w->frame_floor = floor;
     w->together_depth = together;
 

@@ -75,15 +75,21 @@ WEFT_NORETURN void weft_unjoined_spawn(weft_worker *w, weft_task *head, const ch
  * itself): every SYNC checks that it joins a task of its own name. */
 #if WEFT_CHECKS
 #define WEFT_CHECK_SYNC_(w, t, NAME) weft_check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
+#define WEFT_CHECK_RETURN_(w, head, NAME) weft_check_return((w), (head), #NAME)
 #else
 #define WEFT_CHECK_SYNC_(w, t, NAME) ((void)0)
+#define WEFT_CHECK_RETURN_(w, head, NAME) ((void)0)
 #endif
 
-/* Always: a task returns with every SPAWN joined.  Slots from the deque
- * top up are EMPTY while a task runs, and a SYNC or DROP empties the slot
- * it joins, so the slot at the task's own head is EMPTY again when it
- * returns unless a SPAWN was left unjoined.  (Slot `end` exists and stays
- * EMPTY, so a task running at a full deque's top may be checked too.) */
+/* A task returns with every SPAWN joined.  Slots from the deque top up are
+ * EMPTY while a task runs, and a SYNC or DROP empties the slot it joins,
+ * so the slot at the task's own head is EMPTY again when it returns unless
+ * a SPAWN was left unjoined.  (Slot `end` exists and stays EMPTY, so a
+ * task running at a full deque's top may be checked too.)  With
+ * WEFT_CHECKS every task checks this as it returns; in every build the
+ * runtime checks it when a task it started returns (a RUN, a stolen task,
+ * an interrupt's task), so a SPAWN left unjoined is reported at the latest
+ * when the RUN that contains it ends. */
 static inline void weft_check_return(weft_worker *w, weft_task *head, const char *name)
 {
     /* Relaxed: our own slot; a thief could only have changed it if the
@@ -209,7 +215,7 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     RT NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)           \
     {                                                                                         \
         RT weft_r_ = NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                     \
-        weft_check_return(weft_w, weft_head, #NAME);                                          \
+        WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
         return weft_r_;                                                                       \
     }                                                                                         \
     static inline RT NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                            \
@@ -225,7 +231,7 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     void NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)         \
     {                                                                                         \
         NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                                  \
-        weft_check_return(weft_w, weft_head, #NAME);                                          \
+        WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
     }                                                                                         \
     static inline void NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                          \
                                     weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)

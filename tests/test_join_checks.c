@@ -1,0 +1,76 @@
+/* Misuse of SPAWN/SYNC that would give a wrong answer silently:
+ *  - a task that returns with a SPAWN not joined is stopped with a
+ *    message: in every build when the RUN (or stolen task) containing it
+ *    returns, and with WEFT_CHECKS as the task itself returns;
+ *  - a SYNC naming another task than the last unjoined SPAWN is stopped
+ *    with WEFT_CHECKS.
+ * Built twice against the same library: with WEFT_CHECKS=0 and =1 defined
+ * for this translation unit (a release install's users may turn the
+ * checks on for their own code; -Werror: no "redefined" warning). */
+#include "check.h"
+
+#include <weft/weft.h>
+
+#if !defined(WEFT_CHECKS)
+#error "the build defines WEFT_CHECKS for this test"
+#endif
+
+WEFT_TASK_1(long, fib, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(fib, n - 1);
+    long b = WEFT_CALL(fib, n - 2);
+    long a = WEFT_SYNC(fib);
+    return a + b;
+}
+
+/* fib with its SYNC forgotten. */
+WEFT_TASK_1(long, fib_forgets_sync, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(fib_forgets_sync, n - 1);
+    return WEFT_CALL(fib_forgets_sync, n - 2);
+}
+
+WEFT_TASK_1(long, half, long, x) { return x / 2; }
+
+/* SPAWN of fib, SYNC of half: the slot holds fib's arguments. */
+WEFT_TASK_1(long, sync_wrong_task, int, n)
+{
+    WEFT_SPAWN(fib, n);
+    return WEFT_SYNC(half);
+}
+
+static void forgets_sync_child(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(fib_forgets_sync, 20));
+}
+
+static WEFT_UNUSED void wrong_sync_child(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(sync_wrong_task, 25));
+}
+
+int main(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(fib, 20) == 6765, "a correct program still works");
+    weft_stop();
+#if WEFT_CHECKS
+    expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
+                 "forgotten SYNC, checked as the task returns");
+    expect_death(wrong_sync_child, "SYNC(half) on worker",
+                 "SYNC of another task than the last SPAWN");
+#else
+    expect_death(forgets_sync_child, "returned on worker",
+                 "forgotten SYNC, checked when the RUN or stolen task returns");
+    expect_death(forgets_sync_child, "with a SPAWN not joined", "forgotten SYNC (message)");
+    /* Without the checks a SYNC of another task is not caught: it is what
+     * WEFT_CHECKS is for (docs/configuration.md). */
+#endif
+    return 0;
+}
