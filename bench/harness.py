@@ -5,14 +5,16 @@
     python3 bench/harness.py --list            # the benchmarks and their sizes
     python3 bench/harness.py --suite targets   # the figures weft promises
     python3 bench/harness.py --suite paper     # the papers' input sizes (hours)
+    python3 bench/harness.py overhead          # per-task overhead and steal cost per scheduler
+    python3 bench/harness.py pool              # the work pool's queues compared
 
-It builds weft (one tree per scheduler, plus one with counters) and the peer
-implementations (TBB, OpenMP with gcc and clang, Rayon, Java), runs the
-sequential baseline, weft and the peers interleaved, and prints the Lace
-paper's Figure 5 and 7 tables, Wool's granularity, weft vs peers and what
-was skipped; results go to results/<date>-<suite>.json, .csv and PNG plots.
-Every option, file and column: docs/benchmarks.md.  The code is in
-bench/harnesslib/.
+Without a command it builds weft (one tree per scheduler, plus one with
+counters) and the peer implementations (TBB, OpenMP with gcc and clang,
+Rayon, Java), runs the sequential baseline, weft and the peers interleaved,
+and prints the Lace paper's Figure 5 and 7 tables, Wool's granularity, weft
+vs peers and what was skipped; results go to results/<date>-<suite>.json,
+.csv and PNG plots.  Every command, option, file and column:
+docs/benchmarks.md.  The code is in bench/harnesslib/.
 """
 import os
 import signal

@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
 # Installs what weft's build, tests and benchmarks need, if missing.
-# Usage: scripts/deps.sh [extra Debian packages...]
+# Usage: scripts/deps.sh [--log FILE] [extra Debian packages...]
+#
+# Quiet: prints one line, `deps: all present` or `deps: installed <packages>
+# (<seconds> s; log FILE)`; apt's output goes to FILE (default
+# build-logs/deps.log in the checkout, which git ignores).  On a failure it
+# says so with the log's path and its last lines, and exits 1.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+log="$root/build-logs/deps.log"
+if [ "${1:-}" = "--log" ]; then
+  if [ $# -lt 2 ]; then echo "deps: --log needs a file name" >&2; exit 2; fi
+  log=$2
+  shift 2
+fi
 
 need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -16,11 +28,24 @@ for p in libssl-dev libhwloc-dev "$@"; do
   have_pkg "$p" || need+=("$p")
 done
 
-if [ ${#need[@]} -gt 0 ]; then
-  echo "deps: installing ${need[*]}" >&2
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq >&2
-  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+if [ ${#need[@]} -eq 0 ]; then
+  echo "deps: all present" >&2
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+# Other scripts may be running apt at the same time: wait for its lock.
+lock=(-o DPkg::Lock::Timeout=300)
+mkdir -p "$(dirname "$log")"
+start=$(date +%s)
+if { $SUDO apt-get "${lock[@]}" update -q \
+     && $SUDO apt-get "${lock[@]}" install -y -q --no-install-recommends "${need[@]}"; } \
+     >"$log" 2>&1; then
+  echo "deps: installed ${need[*]} ($(( $(date +%s) - start )) s; log $log)" >&2
+else
+  echo "deps: FAILED to install ${need[*]} ($(( $(date +%s) - start )) s); log $log:" >&2
+  tail -n 15 "$log" | sed 's/^/    /' >&2
+  exit 1
 fi

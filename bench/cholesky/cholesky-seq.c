@@ -14,9 +14,9 @@ int main(int argc, char **argv)
         else
             p.result = work;
     }
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     chol_report(&p);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     chol_problem_free(&p);
     return 0;
 }

@@ -156,12 +156,10 @@ int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
     chol_problem p = chol_setup(argc, argv, "[-w workers] <n> <nonzeros> [repetitions]");
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     p.result = WEFT_RUN(chol_repeat, p.input, p.order, p.repetitions);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     chol_report(&p);
 
     /* The same factorisation, sequentially (untimed): must be identical. */
@@ -171,9 +169,7 @@ int main(int argc, char **argv)
                 "the parallel factor differs from the sequential one");
     chol_free(reference, p.order);
 
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     chol_problem_free(&p);
     return 0;
 }

@@ -304,16 +304,13 @@ typedef struct chol_problem {
 
 static inline chol_problem chol_setup(int argc, char **argv, const char *usage)
 {
-    if (argc != 3 && argc != 4) {
-        fprintf(stderr,
-                "usage: %s %s\n  n: matrix rows, in [1, %d]\n"
-                "  nonzeros: stored entries of the lower triangle with the diagonal,\n"
-                "            in [n, n(n+1)/2] and at most %ld\n"
-                "  repetitions: factorisations run one after the other, in [1, %ld]"
-                " (default 1)\n",
-                argv[0], usage, CHOL_MAX_N, CHOL_MAX_NONZEROS, CHOL_MAX_REPETITIONS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 3, usage,
+                      "  n: matrix rows, in [1, %d]\n"
+                      "  nonzeros: stored entries of the lower triangle with the diagonal,\n"
+                      "            in [n, n(n+1)/2] and at most %ld\n"
+                      "  repetitions: factorisations run one after the other, in [1, %ld]"
+                      " (default 1)\n",
+                      CHOL_MAX_N, CHOL_MAX_NONZEROS, CHOL_MAX_REPETITIONS);
     chol_problem p;
     p.n = (int)bench_arg_long(argv[0], "n", argv[1], 1, CHOL_MAX_N);
     long most = (long)p.n * (p.n + 1) / 2;

@@ -47,18 +47,14 @@ int main(int argc, char **argv)
     cs_fill(a, n);
     cs_fingerprint input = cs_fingerprint_of(a, n);
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(sort, a, tmp, n);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     cs_print(a, n);
     cs_check(a, n, input);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(a);
     free(tmp);
     return 0;

@@ -81,22 +81,14 @@ static inline void cs_fill(cs_key *a, size_t n)
 
 static inline long cs_args(int argc, char **argv, const char *usage)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s %s\n  n: number of keys to sort, in [1, %ld]\n", argv[0],
-                usage, CILKSORT_MAX_N);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 1, 1, usage, "  n: number of keys to sort, in [1, %ld]\n",
+                      CILKSORT_MAX_N);
     return bench_arg_long(argv[0], "n", argv[1], 1, CILKSORT_MAX_N);
 }
 
 static inline cs_key *cs_alloc(size_t n)
 {
-    cs_key *p = malloc(n * sizeof(cs_key));
-    if (p == NULL) {
-        fprintf(stderr, "FAILED: cannot allocate %zu keys\n", n);
-        exit(1);
-    }
-    return p;
+    return bench_alloc(n, sizeof(cs_key), "keys");
 }
 
 /* ---- sequential building blocks ---- */

@@ -13,11 +13,11 @@ int main(int argc, char **argv)
     double t0 = bench_now();
     for (long r = 0; r < p.repetitions; r++)
         dfor_leaf(a, 0, p.n, p.iterations);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     dfor_print(a, &p);
     dfor_check(a, &p);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     free(a);
     return 0;
 }

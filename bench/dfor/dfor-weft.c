@@ -35,18 +35,14 @@ int main(int argc, char **argv)
         dfor_args(argc, argv, "[-w workers] <n> <iterations-per-body> <repetitions> [grain]");
     uint64_t *a = dfor_setup(p.n);
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(repeat_loops, a, &p);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     dfor_print(a, &p);
     dfor_check(a, &p);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(a);
     return 0;
 }

@@ -67,14 +67,9 @@ static inline void dfor_leaf(uint64_t *a, long lo, long hi, long iterations)
 
 static inline dfor_params dfor_args(int argc, char **argv, const char *usage)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr,
-                "usage: %s %s\n"
-                "  n: loop length; iterations: body steps per index; repetitions: loops\n"
-                "  run one after the other; grain: indices per leaf task (default 1)\n",
-                argv[0], usage);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 3, 4, usage,
+                      "  n: loop length; iterations: body steps per index; repetitions: loops\n"
+                      "  run one after the other; grain: indices per leaf task (default 1)\n");
     dfor_params p;
     p.n = bench_arg_long(argv[0], "n", argv[1], 1, DFOR_MAX_N);
     p.iterations = bench_arg_long(argv[0], "iterations-per-body", argv[2], 0, DFOR_MAX_ITERATIONS);
@@ -85,11 +80,7 @@ static inline dfor_params dfor_args(int argc, char **argv, const char *usage)
 
 static inline uint64_t *dfor_setup(long n)
 {
-    uint64_t *a = malloc((size_t)n * sizeof(uint64_t));
-    if (a == NULL) {
-        fprintf(stderr, "FAILED: cannot allocate %ld words\n", n);
-        exit(1);
-    }
+    uint64_t *a = bench_alloc((size_t)n, sizeof(uint64_t), "words");
     for (long i = 0; i < n; i++)
         a[i] = (uint64_t)i;
     return a;

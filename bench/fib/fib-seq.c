@@ -10,16 +10,12 @@ static long fib(int n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s <n>\n", argv[0]);
-        return 2;
-    }
-    int n = (int)bench_arg_long(argv[0], "n", argv[1], 0, 60);
+    int n = fib_args(argc, argv, "<n>");
     double t0 = bench_now();
     long r = fib(n);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     printf("fib(%d) = %ld\n", n, r);
     fib_check(n, r);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     return 0;
 }

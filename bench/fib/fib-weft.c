@@ -17,21 +17,13 @@ WEFT_TASK_1(long, fib, int, n)
 int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s [-w workers] <n>\n", argv[0]);
-        return 2;
-    }
-    int n = (int)bench_arg_long(argv[0], "n", argv[1], 0, 60);
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    int n = fib_args(argc, argv, "[-w workers] <n>");
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     long r = WEFT_RUN(fib, n);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     printf("fib(%d) = %ld\n", n, r);
     fib_check(n, r);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     return 0;
 }

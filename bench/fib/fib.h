@@ -1,4 +1,4 @@
-/* fib's answer check, shared by fib-seq and fib-weft. */
+/* fib's input and answer check, shared by fib-seq and fib-weft. */
 #ifndef WEFT_BENCH_FIB_H
 #define WEFT_BENCH_FIB_H
 
@@ -13,6 +13,13 @@ static inline long fib_iter(int n)
         b = t;
     }
     return a;
+}
+
+/* Parses <n> (after -w was taken out by the caller). */
+static inline int fib_args(int argc, char **argv, const char *usage)
+{
+    bench_expect_args(argc, argv, 1, 1, usage, NULL);
+    return (int)bench_arg_long(argv[0], "n", argv[1], 0, 60);
 }
 
 static inline void fib_check(int n, long r)

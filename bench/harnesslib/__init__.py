@@ -1,15 +1,19 @@
 """weft's benchmark harness, as a package: bench/harness.py is its entry point.
 
 Modules, one concern each:
+  cli      the command line: the suite or a command, the options they share
+  suite    the benchmark suite (the harness without a command)
+  overhead the `overhead` command: per-task overhead and steal cost per scheduler
+  pool     the `pool` command: the work pool's queues on the paper's cases
   catalog  the workloads (bench/<name>/bench.json), suites and their inputs
   parse    reading a binary's output: the `Time:` line and the counter table
   stats    medians, spreads and per-repetition ratios
-  build    dependencies and CMake builds of weft (one per scheduler)
+  build    installers, the scheduler list (CMake's) and the builds of weft
   systems  what runs a workload: the sequential baseline, weft, each peer
-  measure  the interleaved measurement loop and its progress lines
+  measure  running binaries, the interleaved measurement loop, progress lines
   report   the text tables (Figures 5 and 7 of the Lace paper, Wool's
-           granularity, weft vs peers, what was skipped)
+           granularity, weft vs peers, what was skipped) and their formats
   output   machine information, the JSON and CSV files
   plots    the PNG plots (matplotlib, Agg backend)
-  cli      the command line
+  util     logging, quiet steps with log files
 """

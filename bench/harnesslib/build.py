@@ -1,22 +1,58 @@
-"""Dependencies and the CMake builds of weft.
+"""Dependencies, the scheduler list and the CMake builds of weft.
 
 Each scheduler gets two Release builds under the build root:
 build-bench-<scheduler> (counters off: every timing) and
 build-bench-<scheduler>-counters (-DWEFT_STATS=ON: the counter tables only,
-since counting costs time).  A scheduler CMake does not know fails at
-configure; it is reported as skipped with CMake's own message.  Any other
-failure to build weft stops the run.
+since counting costs time).  Every command of the harness (the suite,
+`overhead`, `pool`) uses these trees, so one build serves them all.  A
+scheduler CMake does not know fails at configure; it is reported as
+skipped with CMake's own message.  Any other failure to build weft stops
+the run.
+
+Installers and builds are quiet: their output goes to
+<build root>/build-logs/<step>.log and each prints one line with its
+duration (and the log's path when it failed).
 """
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 
-from .util import log, run_captured, tail
+from .util import log, logs_dir, run_captured, run_step, tail
 
 
 class BuildError(RuntimeError):
     """weft or its own dependencies could not be built or installed."""
+
+
+def known_schedulers(root):
+    """The schedulers of this tree, the default first: what
+    `cmake -P cmake/WeftSchedulers.cmake` prints (the folders of src/sched
+    with a sources.cmake).  Raises BuildError if CMake cannot say."""
+    script = os.path.join(root, "cmake", "WeftSchedulers.cmake")
+    code, out = run_captured(["cmake", "-P", script], timeout=60)
+    names = [line.strip() for line in out.splitlines() if line.strip()]
+    if code != 0 or not names:
+        raise BuildError(f"cmake -P {script} did not list the schedulers (exit {code}):\n"
+                         f"{tail(out, 5)}")
+    return names
+
+
+def choose_schedulers(text, known):
+    """--schedulers: 'all' or a comma-separated list, checked against the
+    tree's list.  Raises ValueError naming the unknown ones."""
+    text = text.strip()
+    if text == "all":
+        return list(known)
+    chosen = [s.strip() for s in text.split(",") if s.strip()]
+    if not chosen:
+        raise ValueError("--schedulers needs at least one scheduler")
+    unknown = [s for s in chosen if s not in known]
+    if unknown:
+        raise ValueError(f"unknown scheduler(s) {', '.join(unknown)}; this tree has "
+                         f"{', '.join(known)} (the folders of src/sched), or all")
+    return chosen
 
 
 def weft_build_dir(build_root, scheduler, counters):
@@ -46,50 +82,90 @@ def cmake_error_message(output):
     return tail(output, 5).strip() or "cmake failed with no output"
 
 
-def build_weft(root, build_root, scheduler, counters, jobs=None):
-    """Configures and builds one weft tree.  Returns (build dir, None) or
-    (None, reason) if CMake refused the configuration (e.g. an unknown
-    scheduler); raises BuildError if the build itself fails."""
-    build_dir = weft_build_dir(build_root, scheduler, counters)
-    log(f"[build] weft scheduler {scheduler}, counters {'on' if counters else 'off'}: {build_dir}")
-    code, out = run_captured(["cmake", "-S", root, "-B", build_dir]
-                             + weft_cmake_flags(scheduler, counters))
-    if code != 0:
-        return None, cmake_error_message(out)
+def build_command(build_dir, jobs=None, targets=()):
+    """`cmake --build` of a tree: every target, or only `targets`."""
     cmd = ["cmake", "--build", build_dir, "--parallel"] + ([str(jobs)] if jobs else [])
-    code, out = run_captured(cmd)
-    if code != 0:
-        raise BuildError(f"building weft failed ({' '.join(cmd)}):\n{tail(out, 30)}")
+    return cmd + (["--target", *targets] if targets else [])
+
+
+def build_weft(root, build_root, scheduler, counters, jobs=None, targets=()):
+    """Configures and builds one weft tree (all of it, or only `targets`).
+    Returns (build dir, None) or (None, reason) if CMake refused the
+    configuration (e.g. an unknown scheduler); raises BuildError if the
+    build itself fails."""
+    build_dir = weft_build_dir(build_root, scheduler, counters)
+    name = os.path.basename(build_dir)
+    configure = ["cmake", "-S", root, "-B", build_dir] + weft_cmake_flags(scheduler, counters)
+    step = run_step("[build]", f"weft {scheduler}, counters {'on' if counters else 'off'}: "
+                    f"{name}" + (f" ({', '.join(targets)})" if targets else ""),
+                    [configure, build_command(build_dir, jobs, targets)],
+                    os.path.join(logs_dir(build_root), f"{name}.log"))
+    if step.failed_at == 0:
+        return None, cmake_error_message(step.output)
+    if not step.ok:
+        raise BuildError(f"building weft failed (log {step.log_path}):\n{tail(step.output, 30)}")
     return build_dir, None
 
 
-def install_deps(root, want_peers):
-    """scripts/deps.sh (weft's own; a failure stops the run) and, when peers
-    are wanted, bench/peers/deps.sh (never fails; its availability lines are
-    shown).  Returns the peers script's output ('' if not run)."""
+def _deps_summary(step):
+    """deps.sh prints one line (`deps: ...`): the step's result."""
+    lines = [line for line in step.output.splitlines() if line.startswith("deps:")]
+    return lines[-1][len("deps:"):].strip() if lines and step.ok else None
+
+
+def _peers_summary(step):
+    """bench/peers/deps.sh prints `<peer>: available (...)` or `<peer>: not
+    available (why)` per peer: which are and which are not, in one line
+    (the reasons reach the table of what was skipped)."""
+    have, lack = [], []
+    for line in step.output.splitlines():
+        peer, sep, rest = line.partition(": ")
+        if sep and " " not in peer and peer:
+            if rest.startswith("available"):
+                have.append(peer)
+            elif rest.startswith("not available"):
+                lack.append(peer)
+    parts = []
+    if have:
+        parts.append(f"{', '.join(have)} available")
+    if lack:
+        parts.append(f"not available: {', '.join(lack)}")
+    return "; ".join(parts) or None
+
+
+def install_deps(root, build_root, want_peers, packages=()):
+    """scripts/deps.sh (weft's own, plus `packages`; a failure stops the
+    run) and, when peers are wanted, bench/peers/deps.sh (never fails;
+    which peers it found is one line).  Returns the peers script's output
+    ('' if not run)."""
+    logs = logs_dir(build_root)
     script = os.path.join(root, "scripts", "deps.sh")
-    log("[deps] bash scripts/deps.sh")
-    code, out = run_captured(["bash", script])
-    if code != 0:
-        raise BuildError(f"bash {script} failed with exit code {code}:\n{tail(out)}")
+    step = run_step("[deps]", "scripts/deps.sh" + (f" {' '.join(packages)}" if packages else ""),
+                    ["bash", script, "--log", os.path.join(logs, "deps.log"), *packages],
+                    os.path.join(logs, "deps.log"), summary=_deps_summary)
+    if not step.ok:
+        raise BuildError(f"bash {script} failed with exit code {step.code} (log "
+                         f"{step.log_path}):\n{tail(step.output)}")
     if not want_peers:
         return ""
     peers_script = os.path.join(root, "bench", "peers", "deps.sh")
     if not os.path.isfile(peers_script):
         log("[deps] bench/peers/deps.sh not found: peers use what is installed")
         return ""
-    log("[deps] bash bench/peers/deps.sh")
-    code, out = run_captured(["bash", peers_script])
-    for line in out.splitlines():
-        log(f"[deps]   {line}")
-    return out
+    step = run_step("[deps]", "bench/peers/deps.sh", ["bash", peers_script],
+                    os.path.join(logs, "peers-deps.log"), summary=_peers_summary)
+    return step.output
+
+
+def have_program(name):
+    return shutil.which(name) is not None
 
 
 def have_matplotlib():
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def ensure_matplotlib(install):
+def ensure_matplotlib(install, build_root):
     """True if matplotlib can be imported, installing it with pip first when
     allowed; otherwise logs why the plots will be skipped."""
     if have_matplotlib():
@@ -97,11 +173,12 @@ def ensure_matplotlib(install):
     if not install:
         log("[plots] matplotlib is not installed (and --no-deps): skipping the plots")
         return False
-    log("[deps] python3 -m pip install matplotlib")
-    code, out = run_captured([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"])
+    step = run_step("[deps]", "python3 -m pip install matplotlib",
+                    [sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"],
+                    os.path.join(logs_dir(build_root), "pip.log"))
     importlib.invalidate_caches()
-    if code != 0 or not have_matplotlib():
-        log(f"[plots] pip could not install matplotlib: skipping the plots\n{tail(out, 5)}")
+    if not step.ok or not have_matplotlib():
+        log("[plots] pip could not install matplotlib: skipping the plots")
         return False
     return True
 

@@ -14,8 +14,8 @@ argument string, `medium` and `paper` may be null when the entry has no
 input of that size (the suite then leaves the entry out and says so).
 `quick` picks the entry's input for the default quick run: one of its
 sizes, or {"args": ...} for an input of its own, chosen so that T_S is
-long enough to time (~0.1 s) while the slowest peer still takes seconds;
-the tables call that input "quick".
+long enough to time (~0.1 s) while the slowest peer still takes seconds.
+The tables name every input of a quick run "quick", whichever it is.
 """
 import json
 import os
@@ -63,6 +63,10 @@ class Job:
     entry: Entry
     size: str        # size name, or "targets" for a target input
     args: tuple      # argument list
+    # The input's name in the tables: the suite's for every entry the suite
+    # picked the input of (every row of a quick run says "quick", whether
+    # the entry's quick input is one of its sizes or its own), else the size.
+    input: str = ""
 
     @property
     def key(self):
@@ -201,18 +205,19 @@ def select_jobs(catalog, names=None, suite=None, size=None):
         chosen = list(catalog.values())
     jobs, notes = [], []
     for entry in chosen:
+        label = None
         if size is not None:
             want = size
         elif suite == "targets" and entry.name in TARGET_INPUTS:
             target = TARGET_INPUTS[entry.name]
             if target not in SIZES:
-                jobs.append(Job(entry, "targets", tuple(shlex.split(target))))
+                jobs.append(Job(entry, "targets", tuple(shlex.split(target)), "targets"))
                 continue
-            want = target
+            want, label = target, "targets"
         elif suite in ("medium", "paper"):
             want = suite
         elif suite == "quick" and entry.quick:
-            want = entry.quick
+            want, label = entry.quick, "quick"
         else:
             want = "small"
         args = entry.args(want)
@@ -222,7 +227,7 @@ def select_jobs(catalog, names=None, suite=None, size=None):
                                    f"(bench.json: {entry.source})")
             notes.append(f"{entry.name}: no {want} input in {entry.source}")
             continue
-        jobs.append(Job(entry, want, tuple(args)))
+        jobs.append(Job(entry, want, tuple(args), label or want))
     if suite == "targets" and not names:
         notes += [f"{n}: target workload missing from the catalog"
                   for n in TARGET_INPUTS if n not in catalog]

@@ -1,38 +1,32 @@
-"""The command line: python3 bench/harness.py [options]; docs/benchmarks.md
-describes every option, the output files and the table columns."""
+"""The command line: python3 bench/harness.py [command] [options].
+
+Without a command the harness runs the benchmark suite (harnesslib/suite.py);
+the commands measure one thing each, with the same builds, runner, tables
+and result files:
+
+  overhead  per-task overhead and steal cost of each scheduler (overhead.py)
+  pool      the work pool's queues compared on the paper's cases (pool.py)
+
+docs/benchmarks.md describes every option, the output files and the
+table columns.  This module also holds what the commands' parsers share.
+"""
 import argparse
 import datetime
 import os
 import sys
-import time
-
-from . import build as builder
-from . import catalog as cat
-from . import output, report
-from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
-from .systems import PEERS, SeqSystem, WeftSystem, parse_peer_list, prepare_peers
-from .util import log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCHEDULERS_KNOWN = ("split", "wool", "private-ri", "private-si", "chase-lev")
 
-EPILOG = """examples:
-  python3 bench/harness.py                      # deps, builds, the quick suite, peers
-  python3 bench/harness.py --list               # every benchmark and its sizes
-  python3 bench/harness.py --suite targets      # the figures weft promises (+ host ceiling)
-  python3 bench/harness.py --bench fib,uts-T3L --size medium --workers 1,2 --reps 7
-  python3 bench/harness.py --peers tbb,rayon --schedulers split,wool
-See docs/benchmarks.md."""
+COMMANDS = {
+    "overhead": "per-task overhead (callgrind instructions, ns) and steal+join cost of each "
+                "scheduler",
+    "pool": "the work pool's queues on the cases of \"Work-stealing Queues In Practice\"",
+}
 
 
-def default_workers():
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    usable = max(usable or 1, 1)
-    counts, w = [], 1
-    while w < usable:
-        counts.append(w)
-        w *= 2
-    return counts + [usable]
+def commands_epilog():
+    return "commands (each has --help):\n" + "\n".join(
+        f"  python3 bench/harness.py {name:<9} {what}" for name, what in COMMANDS.items())
 
 
 def parse_workers(text):
@@ -59,216 +53,72 @@ def positive_float(text):
     try:
         x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not x > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
     return x
 
 
-def make_parser():
+def command_parser(name, description, examples, schedulers_default):
+    """The parser of `harness.py <name>` with the common options; examples:
+    command lines for the help's end."""
     ap = argparse.ArgumentParser(
-        prog="harness.py", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
-        description="Builds weft's benchmarks and the peers, runs them interleaved and prints "
-                    "times, speedups, counters and granularity; writes JSON, CSV and plots.")
-    ap.add_argument("--list", action="store_true", help="print every benchmark entry with its "
-                    "sizes and exit")
-    ap.add_argument("--bench", help="comma-separated entries (default: the suite's)")
-    ap.add_argument("--suite", choices=cat.SUITES, help="quick (default): the entries marked "
-                    "quick at their quick size; medium; paper: the papers' sizes; targets: the "
-                    "figures weft promises, with the host ceiling")
-    ap.add_argument("--size", choices=cat.SIZES, help="run every selected entry at this size "
-                    "(without --suite: every entry that has it)")
-    ap.add_argument("--workers", type=parse_workers, help="comma-separated worker counts "
-                    "(default: 1, powers of two, and the number of usable CPUs)")
-    ap.add_argument("--reps", type=positive_int, help="repetitions (default: quick 3, medium 5, "
-                    "paper 3, targets 5)")
-    ap.add_argument("--peers", help=f"all, none, or a comma-separated list of {','.join(PEERS)} "
-                    "(default: all; none for --suite targets)")
-    ap.add_argument("--schedulers", default="split", help="comma-separated weft schedulers "
-                    f"to build and run (default split; known: {', '.join(SCHEDULERS_KNOWN)})")
-    ap.add_argument("--no-deps", action="store_true", help="install nothing (scripts/deps.sh, "
-                    "bench/peers/deps.sh and pip are not run)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="directory for the "
-                    "JSON, CSV and PNG files (default: results/)")
-    ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
-    ap.add_argument("--timeout", type=positive_float, default=1800.0,
-                    help="seconds one binary may run (default 1800)")
-    ap.add_argument("--build-root", default=ROOT, help="directory holding the build-bench-* "
-                    "and build-peers-* trees (default: the checkout)")
-    ap.add_argument("--no-build", action="store_true", help="do not configure or build: use "
-                    "the trees already in the build root")
-    ap.add_argument("--no-counters", action="store_true", help="no counters build and runs "
-                    "(tables 2 and 3 stay empty)")
-    ceiling = ap.add_mutually_exclusive_group()
-    ceiling.add_argument("--ceiling", dest="ceiling", action="store_true", default=None,
-                         help="also run P sequential copies at once (the host ceiling column); "
-                              "on by default in the targets suite only")
-    ceiling.add_argument("--no-ceiling", dest="ceiling", action="store_false")
+        prog=f"harness.py {name}", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=description,
+        epilog="examples:\n" + "".join(f"  {e}\n" for e in examples) + "See docs/benchmarks.md.")
+    add_common_options(ap, schedulers_default)
     return ap
 
 
-def cmake_cache(build_dir):
-    """The cache entries that say how a tree was configured."""
-    keys = ("CMAKE_BUILD_TYPE", "CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER", "CMAKE_C_FLAGS",
-            "CMAKE_C_FLAGS_RELEASE", "CMAKE_CXX_FLAGS_RELEASE", "WEFT_SCHEDULER", "WEFT_STATS",
-            "WEFT_CHECKS", "WEFT_USE_HWLOC")
-    found = {}
+def add_common_options(ap, schedulers_default, timeout_default=1800.0):
+    """The options every command has: schedulers, installers, builds, where
+    the results go, the timeout.  schedulers_default: 'default' (the tree's
+    default scheduler), 'all', or None for a command without --schedulers."""
+    if schedulers_default:
+        ap.add_argument("--schedulers", default=schedulers_default,
+                        help="comma-separated weft schedulers to build and run, all, or default "
+                             f"(default: {schedulers_default}); the tree's schedulers are the "
+                             "folders of src/sched, the default first, as `cmake -P "
+                             "cmake/WeftSchedulers.cmake` lists them")
+    ap.add_argument("--no-deps", action="store_true", help="install nothing (scripts/deps.sh, "
+                    "bench/peers/deps.sh and pip are not run)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="directory for the "
+                    "result files (default: results/)")
+    ap.add_argument("--timeout", type=positive_float, default=timeout_default,
+                    help=f"seconds one binary may run (default {timeout_default:g})")
+    ap.add_argument("--build-root", default=ROOT, help="directory holding the build-bench-* "
+                    "and build-peers-* trees and build-logs/ (default: the checkout)")
+    ap.add_argument("--no-build", action="store_true", help="do not configure or build: use "
+                    "the trees already in the build root")
+    ap.add_argument("--jobs", type=positive_int, help="parallel compile jobs of each build "
+                    "(default: the build tool's)")
+
+
+def resolve_schedulers(ap, text):
+    """--schedulers against the tree's list (CMake's, read here, never
+    written down); a bad name is a usage error."""
+    from .build import BuildError, choose_schedulers, known_schedulers
     try:
-        with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8",
-                  errors="replace") as f:
-            for line in f:
-                name, _, value = line.partition("=")
-                name = name.split(":")[0]
-                if name in keys:
-                    found[name] = value.strip()
-    except OSError:
-        pass
-    return found
+        known = known_schedulers(ROOT)
+        return choose_schedulers(known[0] if text.strip() == "default" else text, known)
+    except (ValueError, BuildError) as e:
+        ap.error(str(e))
 
 
-def prepare_weft(args, schedulers, use_counters):
-    """weft systems per scheduler; {scheduler: reason} for those skipped."""
-    systems, skipped, flags = [], {}, {}
-    for sched in schedulers:
-        dirs = {}
-        for counters in ([False, True] if use_counters else [False]):
-            if args.no_build:
-                d = builder.weft_build_dir(args.build_root, sched, counters)
-                if not os.path.isdir(os.path.join(d, "bench")):
-                    skipped[sched] = f"{d}/bench does not exist (and --no-build)"
-                    break
-                dirs[counters] = d
-                continue
-            d, reason = builder.build_weft(ROOT, args.build_root, sched, counters)
-            if d is None:
-                skipped[sched] = reason
-                log(f"[skip] scheduler {sched}: {reason}")
-                break
-            dirs[counters] = d
-            flags[os.path.basename(d)] = builder.weft_cmake_flags(sched, counters)
-        else:
-            systems.append(WeftSystem(sched, dirs[False], dirs.get(True)))
-    return systems, skipped, flags
-
-
-def check_binaries(jobs, seq, weft_systems):
-    """Every selected workload must have its weft binaries: a missing one
-    is a build problem, not something to skip quietly."""
-    missing = []
-    for job in jobs:
-        paths = [seq.path(job.entry.binary)]
-        for s in weft_systems:
-            paths.append(s.command(job.entry.binary, 1, [])[0])
-            if s.counters_dir:
-                paths.append(s.command(job.entry.binary, 1, [], counters=True)[0])
-        missing += [f"{job.entry.name}: {p}" for p in paths if not os.access(p, os.X_OK)]
-    if missing:
-        raise RunFailure("binaries missing (is the workload's CMakeLists.txt building them?):\n  "
-                         + "\n  ".join(missing))
+def result_stem(out_dir, label):
+    """<out>/<date>T<time>-<label>, the directory made if needed."""
+    os.makedirs(out_dir, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H%M%S")
+    return os.path.join(out_dir, f"{stamp}-{label}")
 
 
 def main(argv=None):
-    ap = make_parser()
-    args = ap.parse_args(argv)
-    args.build_root = os.path.abspath(args.build_root)
-    started = time.monotonic()
-    try:
-        catalog = cat.load_catalog(os.path.join(ROOT, "bench"), warn=lambda m: log(f"[catalog] {m}"))
-    except cat.CatalogError as e:
-        print(f"harness: bad benchmark catalog: {e}", file=sys.stderr)
-        return 2
-    if args.list:
-        print(cat.format_list(catalog))
-        return 0
-
-    suite = args.suite or (None if args.size else "quick")
-    label = args.suite or args.size or "quick"
-    try:
-        names = [n.strip() for n in args.bench.split(",") if n.strip()] if args.bench else None
-        jobs, notes = cat.select_jobs(catalog, names, suite, args.size)
-        peers_wanted = parse_peer_list(args.peers if args.peers is not None
-                                       else ("none" if suite == "targets" else "all"))
-    except (cat.CatalogError, ValueError) as e:
-        ap.error(str(e))
-    schedulers = [s.strip() for s in args.schedulers.split(",") if s.strip()]
-    if not schedulers:
-        ap.error("--schedulers needs at least one scheduler")
-    workers = args.workers or default_workers()
-    reps = args.reps or cat.SUITE_REPS.get(suite, 3)
-    ceiling = args.ceiling if args.ceiling is not None else suite == "targets"
-    use_counters = not args.no_counters
-    if not any(job.entry.peers for job in jobs):
-        peers_wanted = []  # no selected workload has peer ports to build
-
-    try:
-        if not args.no_deps:
-            builder.install_deps(ROOT, bool(peers_wanted))
-        plots = not args.no_plots and builder.ensure_matplotlib(install=not args.no_deps)
-        weft_systems, skipped_schedulers, cmake_flags = prepare_weft(args, schedulers, use_counters)
-        if not weft_systems:
-            raise RunFailure("no weft scheduler could be built: " + "; ".join(
-                f"{s}: {why}" for s, why in skipped_schedulers.items()))
-        seq = SeqSystem(weft_systems[0].build_dir)
-        check_binaries(jobs, seq, weft_systems)
-        peers, skipped_peers, peer_builds = ([], {}, {})
-        if peers_wanted:
-            peers, skipped_peers, peer_builds = prepare_peers(ROOT, args.build_root, peers_wanted,
-                                                              build=not args.no_build)
-            for p, why in skipped_peers.items():
-                log(f"[skip] peer {p}: {why.splitlines()[0] if why else ''}")
-
-        total = count_runs(jobs, weft_systems, peers, workers, reps, use_counters, ceiling)
-        log(f"[run] {len(jobs)} benchmark(s) x {reps} repetition(s), workers "
-            f"{','.join(map(str, workers))}, systems: "
-            f"{', '.join(s.name for s in weft_systems + peers)}; {total} runs")
-        progress = Progress(total)
-        records = [measure_job(job, seq, weft_systems, peers, workers, reps, args.timeout,
-                               use_counters, ceiling, progress) for job in jobs]
-        micro = measure_micro(weft_systems[0].build_dir, max(workers), args.timeout) \
-            if suite == "targets" else None
-    except (RunFailure, builder.BuildError) as e:
-        print(f"FAILED: {e}", file=sys.stderr)
-        return 1
-
-    builds = {os.path.basename(s.build_dir): s.build_dir for s in weft_systems}
-    builds.update({os.path.basename(s.counters_dir): s.counters_dir
-                   for s in weft_systems if s.counters_dir})
-    builds.update(peer_builds)
-    run = {
-        "suite": label, "reps": reps, "workers": workers,
-        "options": {"argv": sys.argv[1:] if argv is None else list(argv),
-                    "schedulers": schedulers, "peers": peers_wanted, "timeout": args.timeout,
-                    "ceiling": ceiling, "counters": use_counters},
-        "machine": output.machine_info(ROOT),
-        "builds": builds,
-        "cmake_flags": cmake_flags,
-        "cmake_cache": {name: cmake_cache(d) for name, d in builds.items()
-                        if os.path.isfile(os.path.join(d, "CMakeCache.txt"))},
-        "skipped_peers": skipped_peers, "skipped_schedulers": skipped_schedulers,
-        "notes": notes, "targets": suite == "targets", "micro": micro,
-        "results": records,
-    }
-    run["medians"] = output.medians(records, workers)
-    print(report.full_report(run), flush=True)
-
-    os.makedirs(args.out, exist_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H%M%S")
-    stem = os.path.join(args.out, f"{stamp}-{label}")
-    output.write_json(stem + ".json", run)
-    output.write_csv(stem + ".csv", run)
-    log(f"[out] {stem}.json\n[out] {stem}.csv")
-    if plots:
-        try:
-            from .plots import plot_all
-            for path in plot_all(run, stem):
-                log(f"[out] {path}")
-        except Exception as e:  # a plotting problem must not lose the measurements
-            log(f"[plots] skipped: {type(e).__name__}: {e}")
-    failed = [f"{name} on {r['benchmark']}: {s['message']}" for r in records
-              for name, s in r["systems"].items() if s["status"] == FAILED]
-    log(f"[done] {time.monotonic() - started:.0f} s")
-    if failed:
-        print("FAILED: peer runs failed (see the tables):\n  " + "\n  ".join(failed),
-              file=sys.stderr)
-        return 1
-    return 0
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in COMMANDS:
+        if argv[0] == "overhead":
+            from . import overhead as command
+        else:
+            from . import pool as command
+        return command.main(argv[1:])
+    from . import suite
+    return suite.main(argv)

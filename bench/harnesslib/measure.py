@@ -61,7 +61,9 @@ def execute(cmd, timeout):
     return p.returncode, p.stdout, p.stderr
 
 
-def _failure_text(who, cmd, code, out, err, timeout):
+def failure_text(who, cmd, code, out, err, timeout):
+    """What a failed run did, for RunFailure: the command, how it ended,
+    the end of its output."""
     how = f"timed out after {timeout:g} s" if code is None else f"exited with {code}"
     return f"{who}: `{shlex.join(cmd)}` {how}\n{tail(out + err, 20)}"
 
@@ -70,7 +72,7 @@ def run_checked(who, cmd, timeout):
     """Runs a sequential or weft binary; returns its stdout or raises RunFailure."""
     code, out, err = execute(cmd, timeout)
     if code != 0:
-        raise RunFailure(_failure_text(who, cmd, code, out, err, timeout))
+        raise RunFailure(failure_text(who, cmd, code, out, err, timeout))
     return out
 
 
@@ -114,10 +116,10 @@ def run_concurrent_copies(cmd, copies, timeout):
             try:
                 out, err = p.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                raise RunFailure(_failure_text("sequential (concurrent copy)", full, None, "", "",
+                raise RunFailure(failure_text("sequential (concurrent copy)", full, None, "", "",
                                                timeout)) from None
             if p.returncode != 0:
-                raise RunFailure(_failure_text("sequential (concurrent copy)", full, p.returncode,
+                raise RunFailure(failure_text("sequential (concurrent copy)", full, p.returncode,
                                                out, err, timeout))
             times.append(_time_of("sequential (concurrent copy)", full, out))
         return statistics.mean(times)
@@ -136,6 +138,13 @@ def _time_of(who, cmd, out):
         raise RunFailure(f"{who}: `{shlex.join(cmd)}`: {e}\n{tail(out, 10)}") from None
 
 
+def run_timed(who, cmd, timeout):
+    """Runs a sequential or weft binary that must succeed; returns (its
+    `Time:` in seconds, its stdout) or raises RunFailure."""
+    out = run_checked(who, cmd, timeout)
+    return _time_of(who, cmd, out), out
+
+
 def measure_job(job, seq, weft_systems, peers, workers, reps, timeout, counters, ceiling,
                 progress):
     """Runs one workload; returns its result record (plain data, for JSON)."""
@@ -143,7 +152,8 @@ def measure_job(job, seq, weft_systems, peers, workers, reps, timeout, counters,
     systems = list(weft_systems) + (list(peers) if job.entry.peers else [])
     p_max = max(workers)
     record = {
-        "benchmark": job.entry.name, "size": job.size, "args": job.args_text,
+        "benchmark": job.entry.name, "size": job.size, "input": job.input,
+        "args": job.args_text,
         "binary": binary, "seq": [None] * reps, "systems": {}, "counters": {},
         "counters_workers": p_max, "concurrent_seq": [],
     }
@@ -160,7 +170,7 @@ def measure_job(job, seq, weft_systems, peers, workers, reps, timeout, counters,
         if counters and system.counters_dir:
             record["counters"][system.name] = []
 
-    label = f"{job.entry.name} ({job.size}: {job.args_text})"
+    label = f"{job.entry.name} ({job.input}: {job.args_text})"
     for rep in range(reps):
         where = f"{label} rep {rep + 1}/{reps}"
         cmd = seq.command(binary, 0, args)

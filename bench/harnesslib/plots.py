@@ -1,19 +1,24 @@
 """PNG plots of a run (matplotlib, Agg backend: no display needed).
 
-  <stem>-speedup.png   T_S/T_P against P, one panel per benchmark, a line per system
-  <stem>-overhead.png  (T_1 - T_S)/N_T in ns per benchmark, a bar per weft scheduler
-  <stem>-peers.png     T_S/T_P at the largest P, bars grouped by benchmark, one per system
+  <stem>-speedup.png   T_S/T_P against P, one panel per benchmark, a line
+                       per system, error bars from the repetitions
+  <stem>-overhead.png  (T_1 - T_S)/N_T per benchmark and weft scheduler on
+                       a log scale, beside the work per task G_T = T_S/N_T
+  <stem>-peers.png     T_S/T_P at the largest P, bars grouped by benchmark,
+                       one per system, error bars from the repetitions
 
-Each carries a caption line with the machine, commit and date, so a plot
-read on its own says where it comes from.
+Each is meant to be read without the tables: titles and axes say what is
+drawn, bars carry their values, error bars span the lowest to the highest
+per-repetition ratio, and a caption line gives the machine, commit and
+date.  Legends sit inside the figure: in a free panel slot, or in a row
+under the title.
 """
 import math
 import os
 import textwrap
 
-from .measure import FAILED, NOT_PORTED
-from .report import granularity_of
-from .stats import ratio_median
+from .measure import FAILED, NO_PEERS, NOT_PORTED
+from .report import fmt_duration, granularity_of, input_label, negative_overhead_note
 
 
 def caption(run):
@@ -21,131 +26,249 @@ def caption(run):
     commit = (m.get("commit") or "?") + (" (dirty)" if m.get("dirty") else "")
     return (f"{m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs, {m.get('kernel', '?')}; "
             f"commit {commit}; {m.get('date', '?')}; suite {run['suite']}, "
-            f"{run['reps']} repetition(s), medians of per-repetition ratios")
+            f"{run['reps']} repetition(s); points and bars: medians of per-repetition ratios, "
+            f"error bars: their lowest and highest")
 
 
 def _systems(run):
     names = []
     for r in run["results"]:
         for name, s in r["systems"].items():
-            if s["status"] not in (NOT_PORTED, "no peers") and name not in names:
+            if s["status"] not in (NOT_PORTED, NO_PEERS) and name not in names:
                 names.append(name)
     return names
 
 
-def _speedup(record, system, w):
+def speedup_spread(record, system, w):
+    """(median, lowest, highest) of the per-repetition T_S/T_w, or None."""
     s = record["systems"].get(system)
-    if not s or s["status"] in (NOT_PORTED, "no peers"):
+    if not s or s["status"] in (NOT_PORTED, NO_PEERS):
         return None
-    return ratio_median(record["seq"], s["times"].get(str(w), []))
+    ratios = sorted(a / b for a, b in zip(record["seq"], s["times"].get(str(w), []))
+                    if a is not None and b is not None and b > 0)
+    if not ratios:
+        return None
+    mid = len(ratios) // 2
+    median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
+    return median, ratios[0], ratios[-1]
 
 
-def _finish(fig, run, path):
+def _finish(fig, run, path, bottom=0.0):
     # About 17 characters of 7-point text per inch of figure width.
     text = textwrap.fill(caption(run), width=int(fig.get_figwidth() * 17))
     fig.text(0.5, 0.005, text, ha="center", va="bottom", fontsize=7, color="0.3")
     fig.savefig(path, dpi=110)
 
 
+def _grid(n):
+    """(rows, columns) for n panels: at most 3 columns, and as few empty
+    slots as the shape allows (one free slot holds the legend)."""
+    if n <= 3:
+        return 1, n
+    cols = 2 if n == 4 else 3
+    return math.ceil(n / cols), cols
+
+
+def _legend_in_figure(fig, spare, handles, labels):
+    """The legend in the first spare panel slot, or in rows under the
+    panels when every slot holds one.  Returns the height in inches it
+    takes under the panels."""
+    if spare:
+        spare[0].axis("off")
+        spare[0].legend(handles, labels, loc="center", fontsize=8, frameon=False)
+        for ax in spare[1:]:
+            fig.delaxes(ax)
+        return 0.0
+    ncol = min(len(labels), 5)
+    height = 0.22 * math.ceil(len(labels) / ncol) + 0.1
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.4 / fig.get_figheight()),
+               ncol=ncol, fontsize=8, frameon=False)
+    return height
+
+
+def speedup_figure(run, plt):
+    records, workers = run["results"], run["workers"]
+    systems = _systems(run)
+    colors = {name: plt.cm.tab10(i % 10) for i, name in enumerate(systems)}
+    n = len(records)
+    rows, cols = _grid(n)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(3.9 * cols, 7.5), 3.1 * rows + 1.2),
+                             squeeze=False, sharey=True)
+    flat = list(axes.flat)
+    top = max([max(workers)] + [q[2] for r in records for name in systems for w in workers
+                                if (q := speedup_spread(r, name, w))])
+    for ax, r in zip(flat, records):
+        lines = 0
+        for name in systems:
+            points = [(w, speedup_spread(r, name, w)) for w in workers]
+            points = [(w, q) for w, q in points if q is not None]
+            if not points:
+                continue
+            lines += 1
+            xs = [w for w, _ in points]
+            ys = [q[0] for _, q in points]
+            err = [[q[0] - q[1] for _, q in points], [q[2] - q[0] for _, q in points]]
+            ax.errorbar(xs, ys, yerr=err, fmt="-o" if name.startswith("weft-") else "--s",
+                        color=colors[name], label=name, capsize=3, markersize=4, linewidth=1.4)
+        ax.plot(workers, workers, ":", color="0.55", label="ideal: P")
+        if lines <= 3:
+            for name in systems:
+                q = speedup_spread(r, name, max(workers))
+                if q:
+                    ax.annotate(f"{q[0]:.2f}", (max(workers), q[0]), textcoords="offset points",
+                                xytext=(5, 0), va="center", fontsize=7, color=colors[name])
+        ax.set_title(f"{r['benchmark']}\n" + textwrap.shorten(input_label(r), 44), fontsize=9)
+        ax.set_xticks(workers)
+        ax.set_xlim(min(workers) - 0.3, max(workers) + 0.6)
+        ax.set_ylim(0, top * 1.12)
+        ax.grid(alpha=0.3)
+    for i, ax in enumerate(flat[:n]):
+        if i % cols == 0:
+            ax.set_ylabel("T_S / T_P")
+        if i + cols >= n:
+            ax.set_xlabel("workers P")
+            ax.tick_params(labelbottom=True)
+    handles, labels = [], []
+    for ax in flat[:n]:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            if text not in labels:
+                handles.append(handle)
+                labels.append(text)
+    below = _legend_in_figure(fig, flat[n:], handles, labels)
+    fig.suptitle("Speedup over the sequential C program, T_S / T_P (higher is better)")
+    # Room at the bottom for the caption (0.4 in) and a legend under the panels.
+    fig.tight_layout(rect=(0, (0.4 + below) / fig.get_figheight(), 1, 0.97))
+    return fig
+
+
+def overhead_figure(run, plt):
+    """None when no weft scheduler has a positive or negative overhead."""
+    records = run["results"]
+    weft = [s for s in _systems(run) if s.startswith("weft-")]
+    colors = {name: plt.cm.tab10(i % 10) for i, name in enumerate(_systems(run))}
+    values = {name: [granularity_of(r, name) for r in records] for name in weft}
+    if not any(g["overhead_ns"] is not None for gs in values.values() for g in gs):
+        return None
+    n = len(records)
+    band = 0.8 / (len(weft) + 1)
+    fig, ax = plt.subplots(figsize=(9, 0.25 * n * (len(weft) + 1) + 2.2))
+    positive = [g["overhead_ns"] for gs in values.values() for g in gs
+                if g["overhead_ns"] and g["overhead_ns"] > 0]
+    work = [g["gt_us"] * 1e3 for gs in values.values() for g in gs if g["gt_us"]]
+    low = min(positive + work + [1.0]) / 3
+    for i, name in enumerate(weft):
+        ys = [k + (i - (len(weft) - 1) / 2) * band for k in range(n)]
+        labelled = False
+        for y, g, r in zip(ys, values[name], records):
+            v = g["overhead_ns"]
+            if v is not None and v > 0:
+                ax.barh(y, v - low, band, left=low, color=colors[name],
+                        label=None if labelled else f"overhead, {name}")
+                labelled = True
+                # Right of the bar, or of the work mark when that is just there.
+                mark = (g["gt_us"] or 0) * 1e3
+                ax.annotate(fmt_duration(v * 1e-9), (mark if v <= mark <= 5 * v else v, y),
+                            textcoords="offset points", xytext=(5, 0), va="center", fontsize=7)
+                continue
+            text = ("n/a (no counters or T_1)" if v is None else
+                    f"{fmt_duration(v * 1e-9)}: {_short_reason(negative_overhead_note(r, name))}")
+            ax.annotate(text, (low, y), textcoords="offset points", xytext=(3, 0), va="center",
+                        fontsize=7, color="0.35", style="italic")
+    gts = [next((values[name][k]["gt_us"] for name in weft if values[name][k]["gt_us"]), None)
+           for k in range(n)]
+    ax.scatter([g * 1e3 for g in gts if g], [k for k, g in enumerate(gts) if g], marker="|",
+               s=300, color="0.2", linewidths=2, zorder=3,
+               label="work per task G_T = T_S / N_T")
+    ax.set_xscale("log")
+    ax.set_xlim(left=low, right=max(positive + work + [1.0]) * 8)
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(_decade_label))
+    ax.set_yticks(range(n))
+    ax.set_yticklabels([r["benchmark"] for r in records])
+    ax.invert_yaxis()
+    ax.set_xlabel("time per task (log scale)")
+    ax.set_title("weft's overhead per task at one worker, (T_1 - T_S) / N_T,\n"
+                 "beside the work each task does (a bar past its mark: overhead > work)",
+                 fontsize=10, pad=24)
+    ax.grid(axis="x", which="both", alpha=0.25)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(weft) + 1,
+              frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def _decade_label(ns, _position=None):
+    """Tick labels of a log axis in nanoseconds: 1 ns, 10 ns, 100 ns, 1 µs, ..."""
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0)):
+        if ns >= scale * 0.999:
+            return f"{ns / scale:g} {unit}"
+    return f"{ns:g} ns"
+
+
+def _short_reason(note):
+    """A few words for the plot from negative_overhead_note's text."""
+    if not note:
+        return "negative"
+    if "one repetition" in note:
+        return "1 repetition, cannot tell"
+    if "every repetition" in note:
+        return "T_1 < T_S in every repetition"
+    return "within noise"
+
+
+def peers_figure(run, plt):
+    records, workers = run["results"], run["workers"]
+    systems = _systems(run)
+    colors = {name: plt.cm.tab10(i % 10) for i, name in enumerate(systems)}
+    p = max(workers)
+    n = len(records)
+    fig, ax = plt.subplots(figsize=(min(16, max(7, n * (0.3 * len(systems) + 0.6) + 1.5)), 5.2))
+    vertical = n * len(systems) > 12  # too narrow bars for a level label
+    width = 0.8 / max(len(systems), 1)
+    for i, name in enumerate(systems):
+        xs = [k + (i - (len(systems) - 1) / 2) * width for k in range(n)]
+        qs = [speedup_spread(r, name, p) for r in records]
+        ys = [q[0] if q else 0 for q in qs]
+        err = [[q[0] - q[1] if q else 0 for q in qs], [q[2] - q[0] if q else 0 for q in qs]]
+        ax.bar(xs, ys, width, yerr=err, capsize=2, label=name, color=colors[name],
+               hatch="" if name.startswith("weft-") else "//", edgecolor="white",
+               error_kw={"elinewidth": 0.8, "ecolor": "0.25"})
+        for x, q, r in zip(xs, qs, records):
+            s = r["systems"].get(name)
+            if q is not None:
+                ax.annotate(f"{q[0]:.2f}", (x, q[2]), textcoords="offset points", xytext=(0, 3),
+                            ha="center", va="bottom", fontsize=6 if vertical else 8,
+                            rotation=90 if vertical else 0)
+            elif s is not None and s["status"] in (FAILED, NOT_PORTED):
+                ax.annotate(s["status"], (x, 0), rotation=90, ha="center", va="bottom",
+                            fontsize=7, color="red" if s["status"] == FAILED else "0.4")
+    ax.axhline(p, linestyle=":", color="0.5", label=f"ideal: {p}")
+    ax.set_xticks(range(n))
+    ax.set_xticklabels([f"{r['benchmark']}\n{textwrap.shorten(r['args'], 18)}" for r in records],
+                       fontsize=8)
+    ax.set_ylabel(f"speedup T_S / T_{p} (higher is better)")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.08)
+    ax.set_title(f"weft vs peers: speedup over the sequential C program at {p} workers",
+                 pad=24)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              ncol=min(len(systems) + 1, 8), frameon=False)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
 def plot_all(run, stem):
-    """Writes the three PNGs next to stem; returns their paths."""
+    """Writes the PNGs next to stem; returns their paths."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     paths = []
-    records, workers = run["results"], run["workers"]
-    systems = _systems(run)
-    colors = {name: plt.cm.tab10(i % 10) for i, name in enumerate(systems)}
-
-    # 1. Speedup against workers, one panel per benchmark.
-    n = len(records)
-    cols = min(3, n)
-    rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols + 1.6, 3.4 * rows + 0.6),
-                             squeeze=False)
-    for ax, r in zip(axes.flat, records):
-        for name in systems:
-            ys = [_speedup(r, name, w) for w in workers]
-            if all(y is None for y in ys):
-                continue
-            style = "-" if name.startswith("weft-") else "--"
-            ax.plot(workers, [float("nan") if y is None else y for y in ys], style, marker="o",
-                    color=colors[name], label=name)
-        ax.plot(workers, workers, ":", color="0.6", label="ideal (P)")
-        ax.set_title(f"{r['benchmark']} ({r['size']})\n" + textwrap.shorten(r["args"], 48),
-                     fontsize=9)
-        ax.set_xlabel("workers P")
-        ax.set_ylabel("speedup T_S / T_P (x)")
-        ax.set_xticks(workers)
-        ax.grid(alpha=0.3)
-    for ax in list(axes.flat)[n:]:
-        ax.axis("off")
-    # One legend for all panels, outside them, so no line hides behind it.
-    legend = {}
-    for ax in axes.flat:
-        for handle, text in zip(*ax.get_legend_handles_labels()):
-            legend.setdefault(text, handle)
-    fig.legend(list(legend.values()), list(legend), loc="center right", fontsize=8)
-    fig.suptitle("Speedup over the sequential C program against the number of workers")
-    fig.tight_layout(rect=(0, 0.05, 0.86, 0.97))
-    paths.append(f"{stem}-speedup.png")
-    _finish(fig, run, paths[-1])
-    plt.close(fig)
-
-    # 2. Overhead per task, from the counters runs' task counts.
-    weft = [s for s in systems if s.startswith("weft-")]
-    bars = {name: [granularity_of(r, name)["overhead_ns"] for r in records] for name in weft}
-    if any(v is not None for vals in bars.values() for v in vals):
-        fig, ax = plt.subplots(figsize=(max(8, 1.3 * n + 2), 4.5))
-        width = 0.8 / max(len(weft), 1)
-        for i, name in enumerate(weft):
-            xs = [k + (i - (len(weft) - 1) / 2) * width for k in range(n)]
-            ys = [0 if v is None else v for v in bars[name]]
-            drawn = ax.bar(xs, ys, width, label=name, color=colors[name])
-            for rect, v in zip(drawn, bars[name]):
-                label = "n/a" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}")
-                ax.annotate(label,
-                            (rect.get_x() + rect.get_width() / 2, rect.get_height()),
-                            ha="center", va="bottom", fontsize=7)
-        ax.axhline(0, color="0.4", linewidth=0.8)
-        ax.set_xticks(range(n))
-        ax.set_xticklabels([r["benchmark"] for r in records], rotation=20)
-        ax.set_ylabel("(T_1 - T_S) / N_T  (ns per task)")
-        ax.set_xlabel("benchmark")
-        ax.set_title("weft's overhead per task at one worker")
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout(rect=(0, 0.06, 1, 1))
-        paths.append(f"{stem}-overhead.png")
+    for suffix, make in (("speedup", speedup_figure), ("overhead", overhead_figure),
+                         ("peers", peers_figure)):
+        fig = make(run, plt)
+        if fig is None:
+            continue
+        paths.append(f"{stem}-{suffix}.png")
         _finish(fig, run, paths[-1])
         plt.close(fig)
-
-    # 3. weft vs peers at the largest worker count.
-    p = max(workers)
-    fig, ax = plt.subplots(figsize=(max(9, 1.6 * n + 4), 4.8))
-    width = 0.8 / max(len(systems), 1)
-    for i, name in enumerate(systems):
-        xs = [k + (i - (len(systems) - 1) / 2) * width for k in range(n)]
-        ys = [_speedup(r, name, p) for r in records]
-        drawn = ax.bar(xs, [0 if y is None else y for y in ys], width, label=name,
-                       color=colors[name], hatch="" if name.startswith("weft-") else "//")
-        for rect, y, r in zip(drawn, ys, records):
-            s = r["systems"].get(name)
-            if y is None and s is not None and s["status"] in (FAILED, NOT_PORTED):
-                failed = s["status"] == FAILED
-                ax.annotate(s["status"], (rect.get_x() + rect.get_width() / 2, 0), rotation=90,
-                            ha="center", va="bottom", fontsize=7, color="red" if failed else "0.4")
-    ax.axhline(p, linestyle=":", color="0.5", label=f"ideal ({p})")
-    ax.set_xticks(range(n))
-    ax.set_xticklabels([r["benchmark"] for r in records], rotation=20)
-    ax.set_xlabel("benchmark")
-    ax.set_ylabel(f"speedup T_S / T_{p} (x)")
-    ax.set_title(f"weft vs peers: speedup over the sequential C program at {p} workers")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    paths.append(f"{stem}-peers.png")
-    _finish(fig, run, paths[-1])
-    plt.close(fig)
     return [os.path.abspath(q) for q in paths]

@@ -3,8 +3,11 @@
   1. per system, Figure 5 of the Lace paper: T_S, T_1, T_P, T_S/T_P, T_1/T_P
   2. per weft scheduler, Figure 7: the counters of each counters run
   3. Wool's granularity: G_T = T_S / N_T and G_L = T_S / (steals + leaps)
-  4. weft vs peers: T_P of every system at every worker count, and T_S/T_P
+  4. weft vs peers: T_S/T_P of every system side by side (no times: those
+     are in table 1)
   5. what was skipped, and why
+
+render() and the fmt_* helpers serve the other commands' tables too.
 """
 from .measure import FAILED, NO_PEERS, NOT_PORTED
 from .stats import counters_median, median_or_none, median_spread, ratio_median
@@ -15,10 +18,14 @@ FIG7_FIRST = ("steals", "leaps", "grows", "shrinks")
 PEAK = "peak"
 
 
-def render(head, rows, left=2):
+def render(head, rows, left=2, markdown=False):
     """Columns padded to their widest cell; the first `left` columns are
-    left-aligned (names), the rest right-aligned (numbers)."""
+    left-aligned (names), the rest right-aligned (numbers).  markdown: a
+    Markdown table instead (as docs/ carries them)."""
     cells = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
+    if markdown:
+        rule = ["---" if i < left else "---:" for i in range(len(head))]
+        return "\n".join("| " + " | ".join(r) + " |" for r in [cells[0], rule] + cells[1:])
     widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
     def line(r):
         return "  ".join(c.ljust(w) if i < left else c.rjust(w)
@@ -41,8 +48,37 @@ def fmt_count(x):
     return f"{int(x)}" if float(x).is_integer() else f"{x:.1f}"
 
 
+def fmt_thousands(x):
+    """A count with thousands separators: 9,227,464."""
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.1f}"
+
+
+_DURATION_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+
+
+def fmt_duration(seconds):
+    """A duration in the largest unit it reaches (s, ms, µs, ns), to three
+    significant digits and never in exponent notation: 1.00 ns, 20.0 ms,
+    143 ns, -204 ns, 1,234 s."""
+    if seconds is None:
+        return "-"
+    unit, scale = next(((u, f) for u, f in _DURATION_UNITS if abs(seconds) >= f),
+                       _DURATION_UNITS[-1])
+    value = seconds / scale
+    digits = 0 if abs(value) >= 99.95 else 1 if abs(value) >= 9.995 else 2
+    return f"{value:,.{digits}f} {unit}"
+
+
+def input_label(record):
+    """`<input>: <arguments>`, where <input> names the run's choice of
+    input the same way on every row (quick, small, medium, paper, targets)."""
+    return f"{record.get('input') or record['size']}: {record['args']}"
+
+
 def short_input(record, width=26):
-    text = f"{record['size']}: {record['args']}"
+    text = input_label(record)
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
@@ -124,21 +160,59 @@ def figure7(records, system):
 
 
 def granularity(records, system):
-    """Table 3: Wool's G_T and G_L (µs) and the overhead per task (ns)."""
-    head = ["benchmark", "T_S (s)", "N_T (tasks)", "steals+leaps", "G_T (us)", "G_L (us)",
-            "(T_1-T_S)/N_T (ns)"]
-    rows = []
+    """Table 3: Wool's G_T and G_L and the overhead per task, each a
+    duration with its unit; a negative overhead is starred and explained
+    under the table."""
+    head = ["benchmark", "T_S", "N_T (tasks)", "steals+leaps", "G_T = T_S/N_T",
+            "G_L = T_S/(steals+leaps)", "(T_1-T_S)/N_T"]
+    rows, notes = [], []
     for r in records:
         runs = r["counters"].get(system)
         if not runs:
             continue
         g = granularity_of(r, system)
-        rows.append([r["benchmark"], "-" if g["ts"] is None else f"{g['ts']:.3f}",
-                     fmt_count(g["tasks"]), fmt_count(g["migrations"]),
-                     "-" if g["gt_us"] is None else f"{g['gt_us']:.4g}",
-                     "-" if g["gl_us"] is None else f"{g['gl_us']:.4g}",
-                     "-" if g["overhead_ns"] is None else f"{g['overhead_ns']:.3g}"])
-    return render(head, rows, left=1) if rows else None
+        overhead = fmt_duration(None if g["overhead_ns"] is None else g["overhead_ns"] * 1e-9)
+        note = negative_overhead_note(r, system)
+        if note:
+            overhead += " *"
+            notes.append(f"* {r['benchmark']}: {note}")
+        rows.append([r["benchmark"], fmt_duration(g["ts"]),
+                     fmt_thousands(g["tasks"]), fmt_thousands(g["migrations"]),
+                     fmt_duration(None if g["gt_us"] is None else g["gt_us"] * 1e-6),
+                     fmt_duration(None if g["gl_us"] is None else g["gl_us"] * 1e-6),
+                     overhead])
+    if not rows:
+        return None
+    return "\n".join([render(head, rows, left=1)] + ([""] if notes else []) + notes)
+
+
+def negative_overhead_note(record, system):
+    """Why (T_1 - T_S)/N_T is negative, or None if it is not: the spread
+    of the repetitions (noise), a 1-worker run faster in every repetition
+    (the programs differ in more than the scheduler), or too few
+    repetitions to tell."""
+    s = record["systems"].get(system)
+    if not s:
+        return None
+    pairs = [(a, b) for a, b in zip(s["times"].get("1") or [], record["seq"])
+             if a is not None and b is not None]
+    t1, ts = median_or_none([a for a, _ in pairs]), median_or_none([b for _, b in pairs])
+    if t1 is None or ts is None or t1 >= ts:
+        return None
+    if len(pairs) < 2:
+        return ("T_1 < T_S in one repetition: too few to tell noise from a real difference "
+                "(run with --reps 3 or more).")
+    t1s, tss = [a for a, _ in pairs], [b for _, b in pairs]
+    if max(t1s) < min(tss):
+        return (f"weft at 1 worker was faster than the sequential program in every repetition "
+                f"(T_1/T_S {ratio_median(t1s, tss):.2f}): the two programs differ in more than "
+                f"the scheduler (code and data layout, what the compiler made of each), and here "
+                f"that outweighs weft's overhead, which is too small to measure on this "
+                f"benchmark.")
+    return (f"T_1 < T_S by less than the spread of the repetitions (T_S "
+            f"{fmt_duration(min(tss))} to {fmt_duration(max(tss))}, T_1 {fmt_duration(min(t1s))} "
+            f"to {fmt_duration(max(t1s))}): noise; weft's overhead per task is too small to "
+            f"measure here.")
 
 
 def granularity_of(record, system):
@@ -160,24 +234,28 @@ def granularity_of(record, system):
 
 
 def versus(records, workers):
-    """Table 4: for each workload, every system's T_w and T_S/T_w."""
-    head = (["benchmark", "system"] + [f"T_{w}" for w in workers]
-            + [f"T_S/T_{w}" for w in workers])
+    """Table 4: T_S/T_P at the largest P, a row per workload and a column
+    per system (FAILED, not ported, or `-` where a system has no figure).
+    Only speedups: the times behind them are in table 1."""
+    p = max(workers)
+    names = [n for n in system_names(records)
+             if any(r["systems"].get(n, {}).get("status") not in (None, NO_PEERS)
+                    for r in records)]
+    head = ["benchmark", "input"] + names
     rows = []
     for r in records:
-        rows.append([r["benchmark"], "sequential (T_S)", fmt_time(r["seq"])]
-                    + [""] * (2 * len(workers) - 1))
-        for name, s in r["systems"].items():
-            if s["status"] == NO_PEERS:
-                continue
-            if s["status"] == NOT_PORTED:
-                rows.append([r["benchmark"], name, NOT_PORTED] + ["-"] * (2 * len(workers) - 1))
-                continue
-            t = s["times"]
-            cells = [fmt_time(t[str(w)]) if median_or_none(t[str(w)]) is not None
-                     else (FAILED if s["status"] == FAILED else "-") for w in workers]
-            cells += [fmt_ratio(ratio_median(r["seq"], t[str(w)])) for w in workers]
-            rows.append([r["benchmark"], name] + cells)
+        row = [r["benchmark"], short_input(r)]
+        for name in names:
+            s = r["systems"].get(name)
+            if s is None or s["status"] == NO_PEERS:
+                row.append("-")
+            elif s["status"] == NOT_PORTED:
+                row.append(NOT_PORTED)
+            else:
+                x = ratio_median(r["seq"], s["times"].get(str(p), []))
+                row.append(fmt_ratio(x) if x is not None
+                           else (FAILED if s["status"] == FAILED else "-"))
+        rows.append(row)
     return render(head, rows)
 
 
@@ -240,7 +318,9 @@ def full_report(run):
     show_ceiling = any(r.get("concurrent_seq") for r in records)
     out.append("== 1. Times and speedups per system (Lace Figure 5)")
     out.append("Seconds: median ±half the range over the repetitions.  T_S: the sequential C "
-               "program; T_w: the system at w workers; ratios: medians of per-repetition ratios.")
+               "program; T_w: the system at w workers; ratios: medians of per-repetition ratios.  "
+               f"input: the {run['suite']} input of each benchmark and its arguments "
+               "(--list shows them all).")
     if show_ceiling:
         out.append(f"ceiling: {p} T_S / time of {p} sequential copies run at once, the best "
                    f"T_S/T_{p} this host allows.")
@@ -256,16 +336,22 @@ def full_report(run):
         out.append("(no counters runs: --no-counters)")
     for name in counted:
         out += ["", f"-- {name}", figure7(records, name)]
-    out += ["", "== 3. Granularity (Wool): G_T = T_S/N_T (task), G_L = T_S/(steals+leaps) "
-            "(load balancing), overhead per task (T_1-T_S)/N_T; counters: medians"]
+    out += ["", "== 3. Granularity (Wool): G_T = T_S/N_T (work per task), G_L = "
+            "T_S/(steals+leaps) (work per migration), overhead per task (T_1-T_S)/N_T; "
+            "counters: medians"]
     if not counted:
         out.append("(needs the counters runs)")
     for name in counted:
         table = granularity(records, name)
         if table:
             out += ["", f"-- {name}", table]
-    out += ["", "== 4. weft vs peers: T_w (s, median ±half range) and speedup T_S/T_w",
-            versus(records, workers)]
+    out += ["", f"== 4. weft vs peers: speedup T_S/T_{p} side by side (the times are in "
+            f"table 1)"]
+    if len(system_names(records)) > 1:
+        out.append(versus(records, workers))
+    else:
+        out.append(f"(only {system_names(records)[0]} ran: its speedups are in table 1)"
+                   if records else "(nothing ran)")
     out += ["", "== 5. Skipped"]
     lines = skipped_lines(run["skipped_peers"], run["skipped_schedulers"], run["notes"], records)
     out += lines or ["  (nothing)"]

@@ -18,8 +18,8 @@ import os
 import re
 import shutil
 
-from .build import cmake_error_message
-from .util import log, run_captured, tail
+from .build import build_command, cmake_error_message
+from .util import logs_dir, run_step, tail
 
 PEERS = ("tbb", "omp-gcc", "omp-clang", "rayon", "java")
 # Which C++ build and binary suffix each C++ peer uses.
@@ -143,7 +143,7 @@ def read_skipped_file(path):
     return skipped
 
 
-def _build_cpp(root, build_root, family, build):
+def _build_cpp(root, build_root, family, build, jobs=None):
     """(build dir, None) or (None, reason) for bench/peers/cpp with one compiler."""
     source = os.path.join(root, "bench", "peers", "cpp")
     build_dir = os.path.join(build_root, f"build-peers-{family}")
@@ -156,19 +156,19 @@ def _build_cpp(root, build_root, family, build):
     cc, cxx = _COMPILERS[family]
     if shutil.which(cxx) is None:
         return None, f"{cxx} is not installed"
-    log(f"[build] C++ peers with {cxx}: {build_dir}")
-    code, out = run_captured(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
-                              "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_C_COMPILER={cc}",
-                              f"-DCMAKE_CXX_COMPILER={cxx}"])
-    if code != 0:
-        return None, f"cmake configure failed: {cmake_error_message(out)}"
-    code, out = run_captured(["cmake", "--build", build_dir, "--parallel"])
-    if code != 0:
-        return None, f"build failed:\n{tail(out, 10)}"
+    step = run_step("[build]", f"C++ peers with {cxx}: {os.path.basename(build_dir)}",
+                    [["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
+                      "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_C_COMPILER={cc}",
+                      f"-DCMAKE_CXX_COMPILER={cxx}"], build_command(build_dir, jobs)],
+                    os.path.join(logs_dir(build_root), f"{os.path.basename(build_dir)}.log"))
+    if step.failed_at == 0:
+        return None, f"cmake configure failed: {cmake_error_message(step.output)}"
+    if not step.ok:
+        return None, f"build failed (log {step.log_path}):\n{tail(step.output, 10)}"
     return build_dir, None
 
 
-def _build_rust(root, build_root, build):
+def _build_rust(root, build_root, build, jobs=None):
     target = os.path.join(build_root, "build-peers-rust")
     exe = os.path.join(target, "release", "weft-rayon")
     if build:
@@ -177,11 +177,13 @@ def _build_rust(root, build_root, build):
             return None, "bench/peers/rust/Cargo.toml not present"
         if shutil.which("cargo") is None:
             return None, "cargo is not installed"
-        log(f"[build] Rust peer (rayon): {target}")
-        code, out = run_captured(["cargo", "build", "--release", "--quiet",
-                                  "--manifest-path", manifest, "--target-dir", target])
-        if code != 0:
-            return None, f"cargo build failed:\n{tail(out, 10)}"
+        # The first build downloads the crates: quiet too, into the log.
+        step = run_step("[build]", f"Rust peer (rayon, cargo): {os.path.basename(target)}",
+                        ["cargo", "build", "--release", "--manifest-path", manifest,
+                         "--target-dir", target] + (["--jobs", str(jobs)] if jobs else []),
+                        os.path.join(logs_dir(build_root), "build-peers-rust.log"))
+        if not step.ok:
+            return None, f"cargo build failed (log {step.log_path}):\n{tail(step.output, 10)}"
     if not os.path.isfile(exe):
         return None, f"{exe} not built" + ("" if build else " (and --no-build)")
     return RayonPeer(exe), None
@@ -196,10 +198,11 @@ def _build_java(root, build_root, build):
             return None, "no bench/peers/java/**/*.java"
         if shutil.which("javac") is None:
             return None, "javac is not installed"
-        log(f"[build] Java peer: {class_dir}")
-        code, out = run_captured(["javac", "-d", class_dir] + sources)
-        if code != 0:
-            return None, f"javac failed:\n{tail(out, 10)}"
+        step = run_step("[build]", f"Java peer (javac): {os.path.basename(class_dir)}",
+                        ["javac", "-d", class_dir] + sources,
+                        os.path.join(logs_dir(build_root), "build-peers-java.log"))
+        if not step.ok:
+            return None, f"javac failed (log {step.log_path}):\n{tail(step.output, 10)}"
     if shutil.which("java") is None:
         return None, "java is not installed"
     if not os.path.isfile(os.path.join(class_dir, "WeftPeers.class")):
@@ -207,14 +210,14 @@ def _build_java(root, build_root, build):
     return JavaPeer(class_dir), None
 
 
-def prepare_peers(root, build_root, wanted, build=True):
+def prepare_peers(root, build_root, wanted, build=True, jobs=None):
     """Builds the wanted peers (unless build is False: then uses what the
     build root holds).  Returns ([System], {peer: reason skipped}, {build
     name: build dir}) with systems in PEERS order."""
     systems, skipped, builds = {}, {}, {}
     families = sorted({_CPP_PEERS[p][0] for p in wanted if p in _CPP_PEERS})
     for family in families:
-        build_dir, reason = _build_cpp(root, build_root, family, build)
+        build_dir, reason = _build_cpp(root, build_root, family, build, jobs)
         members = [p for p in wanted if _CPP_PEERS.get(p, ("",))[0] == family]
         if build_dir is None:
             for p in members:
@@ -228,7 +231,7 @@ def prepare_peers(root, build_root, wanted, build=True):
             else:
                 systems[p] = CppPeer(p, build_dir, _CPP_PEERS[p][1])
     if "rayon" in wanted:
-        peer, reason = _build_rust(root, build_root, build)
+        peer, reason = _build_rust(root, build_root, build, jobs)
         if peer:
             systems["rayon"], builds["peers-rust"] = peer, os.path.dirname(os.path.dirname(peer.exe))
         else:

@@ -34,12 +34,12 @@ int main(int argc, char **argv)
 
     double t0 = bench_now();
     long best = search(&p, &best_so_far, 0, p.capacity, 0);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     knap_print(&p, best);
     printf("nodes: %ld\n", nodes);
     knap_check(&p, best);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     free(p.item);
     return 0;
 }

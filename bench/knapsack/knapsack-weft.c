@@ -51,18 +51,14 @@ int main(int argc, char **argv)
     knap_problem p = knap_args(argc, argv, "[-w workers] <items> <seed>");
     _Atomic long best_so_far = 0;
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     long best = WEFT_RUN(search, &p, &best_so_far, 0, p.capacity, 0);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     knap_print(&p, best);
     knap_check(&p, best);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(p.item);
     return 0;
 }

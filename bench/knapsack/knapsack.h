@@ -83,21 +83,14 @@ static inline int knap_denser_first(const void *pa, const void *pb)
 
 static inline knap_problem knap_args(int argc, char **argv, const char *usage)
 {
-    if (argc != 3) {
-        fprintf(stderr,
-                "usage: %s %s\n  items: number of items in [1, %d]; seed: instance seed, "
-                "a non-negative integer\n",
-                argv[0], usage, KNAPSACK_MAX_ITEMS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 2, usage,
+                      "  items: number of items in [1, %d]; seed: instance seed, "
+                      "a non-negative integer\n",
+                      KNAPSACK_MAX_ITEMS);
     knap_problem p;
     p.items = (int)bench_arg_long(argv[0], "items", argv[1], 1, KNAPSACK_MAX_ITEMS);
     p.seed = bench_arg_long(argv[0], "seed", argv[2], 0, INT64_MAX);
-    p.item = malloc((size_t)p.items * sizeof(knap_item));
-    if (p.item == NULL) {
-        fprintf(stderr, "FAILED: out of memory\n");
-        exit(1);
-    }
+    p.item = bench_alloc((size_t)p.items, sizeof(knap_item), "items");
     uint64_t state = (uint64_t)p.seed;
     long total = 0;
     for (int j = 0; j < p.items; j++) {

@@ -47,18 +47,14 @@ int main(int argc, char **argv)
     mm_real *A, *B, *C;
     mm_setup(n, &A, &B, &C);
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(matmul, A, B, C, (mm_dims){ n, n, n, n, 0 });
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     printf("matmul(%d): checksum %.17g\n", n, mm_checksum(C, n));
     mm_check(A, B, C, n);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(A);
     free(B);
     free(C);

@@ -144,18 +144,10 @@ static inline void mm_setup(int n, mm_real **A, mm_real **B, mm_real **C)
  * by -c where allow_count.  Exits with usage on anything else. */
 static inline int mm_args(int argc, char **argv, const char *usage, int allow_count, int *count)
 {
-    int i = 1;
-    *count = 0;
-    if (allow_count && argc == 3 && strcmp(argv[1], "-c") == 0) {
-        *count = 1;
-        i = 2;
-    }
-    if (argc != i + 1) {
-        fprintf(stderr, "usage: %s %s\n  n: a power of two in [%d, %d]\n", argv[0], usage,
-                MATMUL_MIN_N, MATMUL_MAX_N);
-        exit(2);
-    }
-    long n = bench_arg_long(argv[0], "n", argv[i], MATMUL_MIN_N, MATMUL_MAX_N);
+    *count = allow_count && bench_take_flag(&argc, &argv, "-c");
+    bench_expect_args(argc, argv, 1, 1, usage, "  n: a power of two in [%d, %d]\n", MATMUL_MIN_N,
+                      MATMUL_MAX_N);
+    long n = bench_arg_long(argv[0], "n", argv[1], MATMUL_MIN_N, MATMUL_MAX_N);
     if ((n & (n - 1)) != 0) {
         fprintf(stderr, "%s: n must be a power of two, got %ld\n", argv[0], n);
         exit(2);

@@ -8,9 +8,9 @@ int main(int argc, char **argv)
     for (long r = 0; r < p.repetitions; r++)
         for (int i = 0; i < p.n; i++)
             mm_row(p.a, p.b, p.c, p.n, i);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     mm_report(&p);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     mm_free(&p);
     return 0;
 }

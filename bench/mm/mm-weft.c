@@ -30,16 +30,12 @@ int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
     mm_problem p = mm_setup(argc, argv, "[-w workers] <n> <repetitions>");
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(mm_repeat, p.a, p.b, p.c, p.n, p.repetitions);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     mm_report(&p);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     mm_free(&p);
     return 0;
 }

@@ -73,13 +73,10 @@ static inline double *mm_alloc(int n)
  * check. */
 static inline mm_problem mm_setup(int argc, char **argv, const char *usage)
 {
-    if (argc != 3) {
-        fprintf(stderr,
-                "usage: %s %s\n  n: matrix order in [1, %d]\n"
-                "  repetitions: products run one after the other, in [1, %ld]\n",
-                argv[0], usage, MM_MAX_N, MM_MAX_REPETITIONS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 2, usage,
+                      "  n: matrix order in [1, %d]\n"
+                      "  repetitions: products run one after the other, in [1, %ld]\n",
+                      MM_MAX_N, MM_MAX_REPETITIONS);
     mm_problem p;
     p.n = (int)bench_arg_long(argv[0], "n", argv[1], 1, MM_MAX_N);
     p.repetitions = bench_arg_long(argv[0], "repetitions", argv[2], 1, MM_MAX_REPETITIONS);

@@ -12,10 +12,10 @@ int main(int argc, char **argv)
 
     double t0 = bench_now();
     long hits = pi_count(0, p.samples);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     pi_print(&p, hits);
     pi_check_estimate(&p, hits);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     return 0;
 }

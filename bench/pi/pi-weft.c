@@ -23,17 +23,13 @@ int main(int argc, char **argv)
     unsigned workers = bench_take_workers(&argc, &argv);
     pi_params p = pi_args(argc, argv, "[-w workers] <samples> <grain>");
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     long hits = WEFT_RUN(count_hits, 0, p.samples, p.grain);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     pi_print(&p, hits);
     pi_check(&p, hits);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     return 0;
 }

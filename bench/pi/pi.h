@@ -71,11 +71,9 @@ static inline long pi_count(long lo, long hi)
 
 static inline pi_params pi_args(int argc, char **argv, const char *usage)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s %s\n  samples in [1, %ld]; grain: samples per leaf task, >= 1\n",
-                argv[0], usage, PI_MAX_SAMPLES);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 2, usage,
+                      "  samples in [1, %ld]; grain: samples per leaf task, >= 1\n",
+                      PI_MAX_SAMPLES);
     pi_params p;
     p.samples = bench_arg_long(argv[0], "samples", argv[1], 1, PI_MAX_SAMPLES);
     p.grain = bench_arg_long(argv[0], "grain", argv[2], 1, PI_MAX_SAMPLES);

@@ -57,10 +57,10 @@ int main(int argc, char **argv)
     signed char board[QUEENS_MAX_N] = {0};
     double t0 = bench_now();
     long r = queens(n, 0, board);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     printf("queens(%d) = %ld\n", n, r);
     queens_check(n, r);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     if (count)
         printf("Tasks: %ld\n", queens_tasks(n, 0, board));
     return 0;

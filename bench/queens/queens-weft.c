@@ -34,17 +34,13 @@ int main(int argc, char **argv)
     unsigned workers = bench_take_workers(&argc, &argv);
     int count;
     int n = queens_args(argc, argv, "[-w workers] <n>", 0, &count);
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     signed char board[QUEENS_MAX_N] = {0};
     double t0 = bench_now();
     long r = WEFT_RUN(queens, n, 0, board);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     printf("queens(%d) = %ld\n", n, r);
     queens_check(n, r);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     return 0;
 }

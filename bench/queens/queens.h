@@ -44,17 +44,9 @@ static inline int queens_ok(int k, const signed char *a)
 static inline int queens_args(int argc, char **argv, const char *usage, int allow_count,
                               int *count)
 {
-    int i = 1;
-    *count = 0;
-    if (allow_count && argc == 3 && strcmp(argv[1], "-c") == 0) {
-        *count = 1;
-        i = 2;
-    }
-    if (argc != i + 1) {
-        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
-        exit(2);
-    }
-    return (int)bench_arg_long(argv[0], "n", argv[i], 1, QUEENS_MAX_N);
+    *count = allow_count && bench_take_flag(&argc, &argv, "-c");
+    bench_expect_args(argc, argv, 1, 1, usage, NULL);
+    return (int)bench_arg_long(argv[0], "n", argv[1], 1, QUEENS_MAX_N);
 }
 
 static inline void queens_check(int n, long r)

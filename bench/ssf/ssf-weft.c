@@ -29,16 +29,12 @@ int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
     ssf_problem p = ssf_setup(argc, argv, "[-w workers] <k> <repetitions>");
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(ssf_repeat, p.text, p.n, p.best_len, p.best_pos, p.repetitions);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     ssf_report(&p);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     ssf_free(&p);
     return 0;
 }

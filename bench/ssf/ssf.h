@@ -95,13 +95,10 @@ static inline char *ssf_fibonacci_word(int k, int *length)
  * builds the string and the result arrays. */
 static inline ssf_problem ssf_setup(int argc, char **argv, const char *usage)
 {
-    if (argc != 3) {
-        fprintf(stderr,
-                "usage: %s %s\n  k: order of the Fibonacci word, in [0, %d]\n"
-                "  repetitions: searches run one after the other, in [1, %ld]\n",
-                argv[0], usage, SSF_MAX_K, SSF_MAX_REPETITIONS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 2, usage,
+                      "  k: order of the Fibonacci word, in [0, %d]\n"
+                      "  repetitions: searches run one after the other, in [1, %ld]\n",
+                      SSF_MAX_K, SSF_MAX_REPETITIONS);
     ssf_problem p;
     p.k = (int)bench_arg_long(argv[0], "k", argv[1], 0, SSF_MAX_K);
     p.repetitions = bench_arg_long(argv[0], "repetitions", argv[2], 1, SSF_MAX_REPETITIONS);

@@ -17,10 +17,10 @@ int main(int argc, char **argv)
         leaf_ns[r] = (double)(n1 - n0);
         leaf_ticks[r] = (double)(c1 - c0);
     }
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     stealcost_print("leaf", stealcost_median(leaf_ns, a.repetitions),
                     stealcost_median(leaf_ticks, a.repetitions), 0);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     free(leaf_ns);
     free(leaf_ticks);
     return 0;

@@ -5,7 +5,6 @@
  */
 #include "stealcost.h"
 
-#include <errno.h>
 
 #include <weft/weft.h>
 
@@ -134,7 +133,8 @@ static double stealcost_spread_median(const stealcost_steals *s, const double *t
     return m;
 }
 
-static void stealcost_start(unsigned workers)
+/* Starts weft with `workers` workers; returns how many it has. */
+static unsigned stealcost_start(unsigned workers)
 {
     weft_config cfg;
     if (weft_config_init(&cfg) != 0)
@@ -144,11 +144,7 @@ static void stealcost_start(unsigned workers)
      * workers always spin): the measurement is of steal + join, not of a
      * wake-up.  One second covers any C timed alone here. */
     cfg.idle_spin_us = 1000000;
-    int err = weft_start_config(&cfg);
-    if (err != 0) {
-        fprintf(stderr, "weft_start: %s\n", strerror(err));
-        exit(1);
-    }
+    return bench_weft_start_config(&cfg);
 }
 
 int main(int argc, char **argv)
@@ -162,8 +158,7 @@ int main(int argc, char **argv)
     WEFT_RUN(stealcost_measure_inlined, a.repetitions, &inlined);
     weft_stop();
 
-    stealcost_start(workers);
-    unsigned pool = weft_workers();
+    unsigned pool = stealcost_start(workers);
     printf("workers: %u\n", pool);
     stealcost_steals s = { 0, a.repetitions, a.leaf_iterations, NULL, NULL, NULL, NULL, NULL };
     while (s.height < 6 && (2u << s.height) <= pool)
@@ -177,7 +172,7 @@ int main(int argc, char **argv)
 
     double t0 = bench_now();
     WEFT_RUN(stealcost_measure_steals, &s);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     long spread_ns_count, spread_ticks_count;
     double cost_ns = stealcost_spread_median(&s, s.tree_ns, s.alone_ns, &spread_ns_count);
@@ -194,9 +189,7 @@ int main(int argc, char **argv)
     else
         stealcost_print("steal+join", cost_ns, cost_ticks, 0);
     stealcost_print("inlined spawn+sync", inlined.ns, inlined.ticks, 2);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(s.alone_ns);
     free(s.alone_ticks);
     free(s.tree_ns);

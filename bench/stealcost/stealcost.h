@@ -90,13 +90,10 @@ typedef struct stealcost_args {
 
 static inline stealcost_args stealcost_parse(int argc, char **argv, const char *usage)
 {
-    if (argc != 3) {
-        fprintf(stderr,
-                "usage: %s %s\n  leaf-iterations: additions in the computation C, in [1, %ld]\n"
-                "  repetitions: timings to take the median of, in [1, %ld]\n",
-                argv[0], usage, STEALCOST_MAX_LEAF_ITERATIONS, STEALCOST_MAX_REPETITIONS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 2, 2, usage,
+                      "  leaf-iterations: additions in the computation C, in [1, %ld]\n"
+                      "  repetitions: timings to take the median of, in [1, %ld]\n",
+                      STEALCOST_MAX_LEAF_ITERATIONS, STEALCOST_MAX_REPETITIONS);
     stealcost_args a;
     a.leaf_iterations = (uint64_t)bench_arg_long(argv[0], "leaf-iterations", argv[1], 1,
                                                  STEALCOST_MAX_LEAF_ITERATIONS);

@@ -57,18 +57,14 @@ int main(int argc, char **argv)
     double *A, *B, *C;
     sm_setup(d.n, &A, &B, &C);
 
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     WEFT_RUN(multiply, A, B, C, d);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
 
     sm_print(C, d);
     sm_check(A, B, C, d.n);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     free(A);
     free(B);
     free(C);

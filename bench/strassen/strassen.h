@@ -85,12 +85,7 @@ static inline const double *sm_quadrant(const double *X, int ld, int h, int q)
 
 static inline double *sm_alloc(size_t entries)
 {
-    double *p = malloc(entries * sizeof(double));
-    if (p == NULL) {
-        fprintf(stderr, "FAILED: cannot allocate %zu doubles\n", entries);
-        exit(1);
-    }
-    return p;
+    return bench_alloc(entries, sizeof(double), "doubles");
 }
 
 /* The operand of a product as a block: the quadrant itself, or the sum
@@ -173,13 +168,10 @@ static inline void sm_fill(double *X, int n, uint64_t seed)
 
 static inline sm_dims sm_args(int argc, char **argv, const char *usage)
 {
-    if (argc != 2 && argc != 3) {
-        fprintf(stderr,
-                "usage: %s %s\n  n: a power of two in [1, %d]; cutoff: multiply directly at "
-                "n <= cutoff, in [1, %d] (default %d)\n",
-                argv[0], usage, STRASSEN_MAX_N, STRASSEN_MAX_N, STRASSEN_DEFAULT_CUTOFF);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 1, 2, usage,
+                      "  n: a power of two in [1, %d]; cutoff: multiply directly at "
+                      "n <= cutoff, in [1, %d] (default %d)\n",
+                      STRASSEN_MAX_N, STRASSEN_MAX_N, STRASSEN_DEFAULT_CUTOFF);
     long n = bench_arg_long(argv[0], "n", argv[1], 1, STRASSEN_MAX_N);
     if ((n & (n - 1)) != 0) {
         fprintf(stderr, "%s: n must be a power of two, got %ld\n", argv[0], n);

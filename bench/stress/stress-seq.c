@@ -19,8 +19,8 @@ int main(int argc, char **argv)
     uint64_t sum = 0;
     for (uint64_t r = 0; r < a.repetitions; r++)
         sum += tree(a.height, 0, a.leaf_iterations);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     stress_report(&a, sum);
-    bench_print_time(t1 - t0);
+    bench_print_time(seconds);
     return 0;
 }

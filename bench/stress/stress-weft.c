@@ -29,15 +29,11 @@ int main(int argc, char **argv)
     unsigned workers = bench_take_workers(&argc, &argv);
     stress_args a =
         stress_parse(argc, argv, "[-w workers] <leaf-iterations> <height> <repetitions>");
-    if (weft_start(workers, 0, 0) != 0)
-        return 1;
-    printf("workers: %u\n", weft_workers());
+    printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
     uint64_t sum = WEFT_RUN(stress_repeat, a.height, a.leaf_iterations, a.repetitions);
-    double t1 = bench_now();
+    double seconds = bench_seconds_since(t0);
     stress_report(&a, sum);
-    bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_finish(seconds);
     return 0;
 }

@@ -84,16 +84,11 @@ typedef struct stress_args {
  * by the caller); exits with a usage message on anything else. */
 static inline stress_args stress_parse(int argc, char **argv, const char *usage)
 {
-    if (argc != 4) {
-        fprintf(stderr,
-                "usage: %s %s\n"
-                "  leaf-iterations: additions per leaf, in [0, %ld]\n"
-                "  height: the tree has 2^height leaves, height in [0, %d]\n"
-                "  repetitions: trees run one after the other, in [1, %ld]\n",
-                argv[0], usage, STRESS_MAX_LEAF_ITERATIONS, STRESS_MAX_HEIGHT,
-                STRESS_MAX_REPETITIONS);
-        exit(2);
-    }
+    bench_expect_args(argc, argv, 3, 3, usage,
+                      "  leaf-iterations: additions per leaf, in [0, %ld]\n"
+                      "  height: the tree has 2^height leaves, height in [0, %d]\n"
+                      "  repetitions: trees run one after the other, in [1, %ld]\n",
+                      STRESS_MAX_LEAF_ITERATIONS, STRESS_MAX_HEIGHT, STRESS_MAX_REPETITIONS);
     stress_args a;
     a.leaf_iterations = (uint64_t)bench_arg_long(argv[0], "leaf-iterations", argv[1], 0,
                                                  STRESS_MAX_LEAF_ITERATIONS);

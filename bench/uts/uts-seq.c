@@ -67,7 +67,7 @@ static void *search_thread(void *arg)
                        + SEARCH_STACK_MARGIN;
     double t0 = bench_now();
     job->result = search(job->params, &job->root);
-    job->seconds = bench_now() - t0;
+    job->seconds = bench_seconds_since(t0);
     return NULL;
 }
 

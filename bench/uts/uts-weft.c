@@ -9,7 +9,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <weft/weft.h>
 
@@ -57,12 +56,7 @@ int main(int argc, char **argv)
     uts_parse_args(argc, argv, "uts-weft", "[-w workers] ", &params, &expected_nodes);
     uts_print_params(&params, stdout);
 
-    int err = weft_start(workers, 0, 0);
-    if (err != 0) {
-        fprintf(stderr, "uts-weft: weft_start failed: %s\n", strerror(err));
-        return 1;
-    }
-    printf("Workers: %u\n", weft_workers());
+    printf("Workers: %u\n", bench_weft_start(workers));
     fflush(stdout);
 
     uts_node root;
@@ -70,11 +64,10 @@ int main(int argc, char **argv)
 
     double t0 = bench_now();
     uts_result r = WEFT_RUN(uts_search, &params, &root);
-    double seconds = bench_now() - t0;
+    double seconds = bench_seconds_since(t0);
 
     uts_report(&r, seconds);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_stop();
 
     uts_check(&params, &r, expected_nodes);
     return 0;

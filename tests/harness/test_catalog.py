@@ -139,6 +139,18 @@ class SelectJobsTest(unittest.TestCase):
         self.assertEqual([(j.entry.name, j.size, j.args) for j in jobs], [("fib", "small", ("30",))])
         self.assertEqual(notes, [])
 
+    def test_a_quick_run_names_every_input_quick(self):
+        catalog = {e.name: e for e in cat.parse_entries(json.dumps({
+            "fib": entry(quick={"args": "34"}), "matmul": entry(quick="small")}), "test")}
+        jobs, _ = cat.select_jobs(catalog, suite="quick")
+        self.assertEqual([(j.entry.name, j.size, j.input) for j in jobs],
+                         [("fib", "quick", "quick"), ("matmul", "small", "quick")])
+        # Outside the suite's choice, the size is the name.
+        jobs, _ = cat.select_jobs(self.catalog, names=["big"], suite="quick")
+        self.assertEqual([j.input for j in jobs], ["small"])
+        jobs, _ = cat.select_jobs(catalog, size="medium")
+        self.assertEqual({j.input for j in jobs}, {"medium"})
+
     def test_quick_uses_an_entrys_own_quick_input(self):
         catalog = {e.name: e for e in cat.parse_entries(json.dumps({
             "fib": entry(quick={"args": "34"})}), "test")}

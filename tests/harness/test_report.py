@@ -99,12 +99,9 @@ class TablesTest(unittest.TestCase):
 
     def test_versus_lists_every_system(self):
         text = report.versus([record()], [1, 2])
-        self.assertIn("sequential (T_S)", text)
-        weft = next(l for l in text.splitlines() if "weft-split" in l)
-        self.assertEqual(weft.split()[-2:], ["0.67", "2.00"])
-        tbb = next(l for l in text.splitlines() if " tbb " in l)
-        self.assertIn("FAILED", tbb)
-        self.assertIn("not ported", text)
+        head, _, row = text.splitlines()
+        self.assertEqual(head.split(), ["benchmark", "input", "weft-split", "tbb", "rayon"])
+        self.assertEqual(row.split(), ["fib", "small:", "30", "2.00", "FAILED", "not", "ported"])
 
     def test_skipped_lines_never_drop_a_peer(self):
         lines = report.skipped_lines({"omp-clang": "clang++ is not installed"},
@@ -127,6 +124,72 @@ class TablesTest(unittest.TestCase):
         for heading in ("== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "-- weft-split", "-- tbb",
                         "commit abc123 (dirty)", "peer java: javac is not installed"):
             self.assertIn(heading, text)
+
+
+
+def timed(name, seq, t1, tasks, size="small", label=None, steals=1):
+    """A weft-split record with these sequential and 1-worker times."""
+    r = record(name, counters=[{"tasks": tasks, "steals": steals, "leaps": 0}])
+    r["seq"] = list(seq)
+    r["systems"] = {"weft-split": {"kind": "weft", "status": "ok", "message": None,
+                                   "times": {"1": list(t1), "2": [x / 2 for x in t1]}}}
+    r["size"] = size
+    if label is not None:
+        r["input"] = label
+    return r
+
+
+class ReadabilityTest(unittest.TestCase):
+    """What a new reader of the report needs to see."""
+
+    def test_granularity_uses_one_readable_format_per_column(self):
+        # G_T of 1 ns beside G_L of 1 s: no exponent notation, units in cells.
+        fine = timed("fine", [1.0, 1.0, 1.0], [1.5, 1.5, 1.5], tasks=10**9, steals=1)
+        coarse = timed("coarse", [2.0, 2.0, 2.0], [2.1, 2.1, 2.1], tasks=100, steals=10**6)
+        text = report.granularity([fine, coarse], "weft-split")
+        self.assertNotRegex(text, r"\de[+-]\d")
+        rows = {line.split()[0]: line for line in text.splitlines()[2:]}
+        self.assertRegex(rows["fine"], r"1\.00 ns +1\.00 s ")        # G_T, G_L
+        self.assertRegex(rows["coarse"], r"20\.0 ms +2\.00 µs ")
+        self.assertIn("1,000,000,000", rows["fine"])                  # N_T
+        self.assertTrue(rows["fine"].endswith("0.50 ns"))             # (T_1-T_S)/N_T
+
+    def test_negative_overhead_within_noise_is_explained(self):
+        r = timed("mm", [1.0, 1.2, 0.9], [0.95, 1.1, 0.9], tasks=1000)
+        text = report.granularity([r], "weft-split")
+        self.assertRegex(text, r"mm .*-50\.0 µs \*")
+        self.assertIn("* mm: T_1 < T_S by less than the spread", text)
+        self.assertIn("noise", text)
+
+    def test_negative_overhead_beyond_noise_is_explained(self):
+        r = timed("mm", [1.0, 1.01, 0.99], [0.80, 0.81, 0.79], tasks=1000)
+        text = report.granularity([r], "weft-split")
+        self.assertIn("* mm: weft at 1 worker was faster than the sequential program in every "
+                      "repetition", text)
+
+    def test_negative_overhead_of_one_repetition_is_explained(self):
+        r = timed("mm", [1.0], [0.9], tasks=1000)
+        text = report.granularity([r], "weft-split")
+        self.assertIn("one repetition", text)
+
+    def test_times_are_printed_once(self):
+        run = {"results": [record()], "workers": [1, 2], "suite": "quick", "reps": 3,
+               "machine": {}, "skipped_peers": {}, "skipped_schedulers": {}, "notes": [],
+               "targets": False}
+        text = report.full_report(run)
+        self.assertEqual(text.count("1.500 ±20%"), 1, text)   # weft-split's T_1
+        # Table 4 compares the systems' speedups at the largest P, no times.
+        section4 = text.split("== 4.")[1].split("== 5.")[0]
+        self.assertNotIn("±", section4)
+        self.assertRegex(section4, r"fib +small: 30 +2\.00 +FAILED +not ported")
+
+    def test_every_row_names_its_input_the_same_way(self):
+        # A quick run: matmul's quick input is its small size, fib has its own.
+        at_small = timed("matmul", [1.0], [1.1], tasks=10, size="small", label="quick")
+        own = timed("fib", [1.0], [1.1], tasks=10, size="quick", label="quick")
+        text = report.figure5([at_small, own], "weft-split", [1, 2], show_ceiling=False)
+        inputs = [line.split()[1] for line in text.splitlines()[2:]]
+        self.assertEqual(inputs, ["quick:", "quick:"])
 
 
 if __name__ == "__main__":
