@@ -591,6 +591,15 @@ WEFT_TASK_0(long, spawn_wait_sync)
 
 #define THIEF1_STALLED WHEN(THIEF1, EV_STALLED, 1, 1)
 
+/* Turns the scenario's rules on and runs spawn_wait_sync from outside the
+ * pool; returns the SYNC's result. */
+static long spawn_wait_sync_under_rules(condition wait_before_sync)
+{
+    atomic_store(&rules_on, 1);
+    before_sync = wait_before_sync;
+    return WEFT_RUN(spawn_wait_sync);
+}
+
 static const char *policy_name(weft_steal_policy p)
 {
     return p == WEFT_STEAL_LEAPFROG ? "leapfrog" : p == WEFT_STEAL_TRANSITIVE ? "transitive"
@@ -605,9 +614,7 @@ static void thief_stalled_before_claim(void)
     begin("thief_stalled_before_claim", 2, WEFT_STEAL_LEAPFROG_RANDOM, 200);
     rule(THIEF1, WEFT_RP_THIEF_BEFORE_CLAIM, WHEN(OWNER, EV_RELEASE, 1, 1),
          "the owner's SYNC to return");
-    atomic_store(&rules_on, 1);
-    before_sync = THIEF1_STALLED;
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(THIEF1_STALLED);
     /* The released thief's claim must fail; give it the time to get there. */
     stall_until(WHEN(THIEF1, WEFT_RP_THIEF_LOST, 1, 1), "the test", "the thief's claim to fail");
     end();
@@ -640,9 +647,7 @@ static void owner_loses_reclaim(void)
          "the owner to stall before its take-back");
     rule(OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, WHEN(THIEF1, WEFT_RP_THIEF_CLAIMED, 1, 1),
          "the thief to claim the task");
-    atomic_store(&rules_on, 1);
-    before_sync = THIEF1_STALLED;
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(THIEF1_STALLED);
     end();
     expect_leaf_once_by(THIEF1, r, 11);
     EXPECT_ORDER("the thief claimed while the owner stalled before its take-back",
@@ -670,9 +675,7 @@ static void thief_stalled_after_claim(weft_race_point_id point, weft_steal_polic
     begin(name, 2, policy, 200);
     /* Two polls: the owner found the task not done and came round again. */
     rule(THIEF1, point, WHEN(OWNER, WEFT_RP_JOIN_POLL, 2, 1), "the owner to poll in its join");
-    atomic_store(&rules_on, 1);
-    before_sync = THIEF1_STALLED;
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(THIEF1_STALLED);
     end();
     expect_leaf_once_by(THIEF1, r, 11);
     EXPECT_ORDER("the owner polled while the thief held the task", {THIEF1, EV_STALLED, 1},
@@ -703,9 +706,7 @@ static void thieves_race(void)
     begin(name, 3, WEFT_STEAL_LEAPFROG_RANDOM, 10 * 1000 * 1000);
     rule(THIEF1, point, WHEN(OTHERS, WEFT_RP_THIEF_CLAIMED, 1, 1),
          "the other thief to claim the task");
-    atomic_store(&rules_on, 1);
-    before_sync = WHEN(THIEF1, WEFT_RP_THIEF_LOST, 1, 1);
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(WHEN(THIEF1, WEFT_RP_THIEF_LOST, 1, 1));
     end();
     expect_leaf_once_by(OTHERS, r, 11);
     EXPECT(count_of(THIEF1, WEFT_RP_THIEF_CLAIMED, 0) == 0, "both thieves claimed the task");
@@ -769,9 +770,7 @@ static void joiner_stalled_at_poll(void)
          "the owner to stall at its first poll in the join");
     rule(OWNER, WEFT_RP_JOIN_POLL, WHEN(THIEF1, WEFT_RP_AFTER_DONE, 1, 1),
          "the thief to store DONE");
-    atomic_store(&rules_on, 1);
-    before_sync = THIEF1_STALLED;
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(THIEF1_STALLED);
     end();
     expect_leaf_once_by(THIEF1, r, 11);
     EXPECT_ORDER("the thief ran to AFTER_DONE while the joiner stalled at its poll",
@@ -793,9 +792,7 @@ static void joiner_sleeps_before_done(weft_steal_policy policy)
          "the owner to stall on its way to sleep in the join");
     rule(OWNER, WEFT_RP_SLEEP_WILL_WAIT, WHEN(THIEF1, WEFT_RP_WAKE_CLAIMED, 1, 1),
          "the thief's DONE to wake the joiner (lost wake-up)");
-    atomic_store(&rules_on, 1);
-    before_sync = THIEF1_STALLED;
-    long r = WEFT_RUN(spawn_wait_sync);
+    long r = spawn_wait_sync_under_rules(THIEF1_STALLED);
     end();
     expect_leaf_once_by(THIEF1, r, 11);
     EXPECT_ORDER("the thief stored DONE and woke the joiner after its last look",
