@@ -5,14 +5,16 @@
 #   tsan     ThreadSanitizer
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
-#            and the forced-interleaving race tests
+#            and the forced-interleaving race tests (test_races); for the
+#            schedulers other than split only test_races and the
+#            scheduler's own tests are built and run
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched): the same
 # tests run against each (docs/schedulers.md).
-# Usage: tests/run_all.sh [release|tsan|asan[:scheduler] ...]
-#        (default: release, tsan, asan, perturb and verify for split; release and
-#        tsan for every other scheduler; asan:<scheduler> on request)
+# Usage: tests/run_all.sh [release|tsan|asan|perturb[:scheduler] ...]
+#        (default: release, tsan, asan, perturb and verify for split; release,
+#        tsan and perturb for every other scheduler; asan:<scheduler> on request)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
@@ -25,7 +27,7 @@ configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(release tsan asan perturb)
   [ -f "$root/verification/run.sh" ] && configs+=(verify)
-  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s"); done
+  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "perturb:$s"); done
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -65,11 +67,24 @@ for cfg_sched in "${configs[@]}"; do
     # builds run the runtime's tests without the benchmark programs.
     if [ "$cfg" = release ]; then repeat=1; else flags+=(-DWEFT_BUILD_BENCH=OFF); fi
   fi
+  # The other schedulers' perturb runs build and run only the race tests
+  # and the scheduler's own tests (those its sources.cmake names), 20 times
+  # over (each run takes well under a second): the runtime's tests under
+  # perturbation run in split's perturb build.
+  targets=()
+  only=""
+  if [ "$cfg" = perturb ] && [ "$sched" != split ]; then
+    repeat=20
+    targets=(test_races $(sed -n 's/^set(WEFT_SCHED\(_RACE\)\{0,1\}_TESTS \(.*\))$/\2/p' \
+                            "$root/src/sched/$sched/sources.cmake" | tr ' ' '\n' | sed -n 's|.*/||; s|\.c$||p'))
+    only="^($(IFS='|'; echo "${targets[*]}"))\$"
+  fi
   echo "=== $cfg_sched: configure and build in $dir"
   cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "${flags[@]}" >/dev/null
-  cmake --build "$dir" --parallel "$jobs"
+  cmake --build "$dir" --parallel "$jobs" ${targets[@]:+--target "${targets[@]}"}
   echo "=== $cfg_sched: tests"
-  (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat)
+  (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \
+     ${only:+-R "$only"})
   if [ "$cfg_sched" = release ]; then
     # The benchmark harness's own tests; the end-to-end one reuses this tree.
     echo "=== release: harness tests"

@@ -118,6 +118,7 @@ void weft_cl_serve_wake_req(weft_worker *w)
      * thieves only raise it, so a stale value errs towards waking. */
     if (w->own.bottom - atomic_load_explicit(&w->shared.top, memory_order_relaxed) <= 0)
         return;
+    WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* tasks stealable, request not yet cleared */
     /* seq_cst: clear before looking for sleepers; a sleeper that posts a
      * new request after this exchange is seen at the next push, pop or
      * poll. */
@@ -140,9 +141,11 @@ bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
     if (top == b) {
         /* The last task: take it with the same CAS thieves use.  seq_cst:
          * one total order with their CASes on top. */
+        WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_RECLAIM);
         ours = atomic_compare_exchange_strong_explicit(&w->shared.top, &top, b + 1,
                                                        memory_order_seq_cst,
                                                        memory_order_relaxed);
+        WEFT_RACE_POINT(WEFT_RP_OWNER_RECLAIMED); /* won or lost: `ours` says which */
     }
     /* Empty now either way: top == b + 1.  Relaxed: thieves that read the
      * old bottom fail their CAS on top. */
@@ -152,6 +155,7 @@ bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
     if (!ours) {
         /* Stolen: wait for it while stealing (src/runtime/steal.c). */
         weft_join_stolen(w, t);
+        WEFT_RACE_POINT(WEFT_RP_OWNER_STOLEN_JOINED);
     }
     /* Relaxed: our slot again (DONE seen with acquire, or never stolen);
      * EMPTY keeps the head-discovery invariant. */
@@ -179,11 +183,15 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
     weft_cl_array *a = atomic_load_explicit(&victim->shared.array, memory_order_acquire);
     /* Relaxed: the acquire of bottom (or of the array) ordered it. */
     weft_task *t = atomic_load_explicit(&a->slot[top & a->mask], memory_order_relaxed);
+    WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_CLAIM);
     /* seq_cst: one total order with the owner's CAS for the last task and
      * its pop fence.  Failure relaxed: we just report the lost race. */
     if (!atomic_compare_exchange_strong_explicit(&victim->shared.top, &top, top + 1,
-                                                 memory_order_seq_cst, memory_order_relaxed))
+                                                 memory_order_seq_cst, memory_order_relaxed)) {
+        WEFT_RACE_POINT(WEFT_RP_THIEF_LOST);
         return WEFT_STEAL_BUSY;
+    }
+    WEFT_RACE_POINT(WEFT_RP_THIEF_CLAIMED);
     /* Relaxed: the acquire of bottom made the descriptor visible. */
     *wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
     /* Relaxed: STOLEN(thief) only tells the joiner whom to leapfrog. */

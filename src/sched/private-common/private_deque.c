@@ -47,6 +47,7 @@ bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
         return false;
     }
     weft_join_stolen(w, t);
+    WEFT_RACE_POINT(WEFT_RP_OWNER_STOLEN_JOINED);
     weft_priv_after_join(w, t);
     /* Relaxed: the receiver is done with the slot (weft_join_stolen read
      * DONE with acquire). */

@@ -106,10 +106,12 @@ static void hand_out(weft_worker *w, weft_worker *j, weft_task *t)
     atomic_store_explicit(&t->state, WEFT_STATE_STOLEN(j), memory_order_relaxed);
     /* Relaxed: published by the release store below. */
     atomic_store_explicit(&j->shared.xfer_wrapper, wrapper, memory_order_relaxed);
+    WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
     /* seq_cst: release for the thief's acquire (the task's arguments, its
      * wrapper, STOLEN(j)); the total order puts it before our read of j's
      * sleep word (weft_wake_worker), Dekker with j going to sleep. */
     atomic_store_explicit(&j->shared.xfer, (uintptr_t)t, memory_order_seq_cst);
+    WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* before waking j and maybe a sleeper */
     WEFT_COUNT(w, sched.transfers, 1);
 }
 
@@ -221,12 +223,14 @@ bool weft_priv_take_back(weft_worker *w, weft_task *t)
         return false;
     weft_worker *j = WEFT_STATE_THIEF(s);
     uintptr_t mine = (uintptr_t)t;
+    WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_RECLAIM);
     /* Relaxed: the task is ours again, nothing crosses; fails if j
      * consumed it (then it runs or has run it).  Only we can have put t's
      * address into a transfer cell, and only once before this SYNC. */
     if (!atomic_compare_exchange_strong_explicit(&j->shared.xfer, &mine, WEFT_RI_NO,
                                                  memory_order_relaxed, memory_order_relaxed))
         return false;
+    WEFT_RACE_POINT(WEFT_RP_OWNER_RECLAIMED);
     WEFT_COUNT(w, sched.transfers, (uint64_t)-1); /* it did not move after all */
     return true;
 }
@@ -323,12 +327,17 @@ static weft_steal_result take_answer(weft_worker *thief, uintptr_t a, weft_task 
 {
     weft_worker *giver = thief->cold.asked;
     thief->cold.asked = NULL;
+    if (!is_task_answer(a))
+        return WEFT_STEAL_NONE; /* "no" */
+    WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_CLAIM);
     /* Acquire: pairs with the owner's release store of the task.  A CAS:
      * the owner may be taking the task back at its SYNC. */
-    if (!is_task_answer(a) ||
-        !atomic_compare_exchange_strong_explicit(&thief->shared.xfer, &a, WEFT_RI_WAITING,
-                                                 memory_order_acquire, memory_order_relaxed))
-        return WEFT_STEAL_NONE; /* "no", or taken back */
+    if (!atomic_compare_exchange_strong_explicit(&thief->shared.xfer, &a, WEFT_RI_WAITING,
+                                                 memory_order_acquire, memory_order_relaxed)) {
+        WEFT_RACE_POINT(WEFT_RP_THIEF_LOST);
+        return WEFT_STEAL_NONE; /* taken back */
+    }
+    WEFT_RACE_POINT(WEFT_RP_THIEF_CLAIMED);
     *out = (weft_task *)a;
     /* Relaxed: published with the task (the CAS above read it, acquire). */
     *wrapper = atomic_load_explicit(&thief->shared.xfer_wrapper, memory_order_relaxed);
@@ -373,6 +382,7 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
         return WEFT_STEAL_NONE;
     if (is_thief_request(r))
         return WEFT_STEAL_BUSY;
+    WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_ASK);
     /* Line 16: t[i] = NO_RESP.  Relaxed: our request CAS below (release)
      * orders it before the owner's answer. */
     atomic_store_explicit(&thief->shared.xfer, WEFT_RI_WAITING, memory_order_relaxed);
@@ -380,8 +390,11 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
      * wake-up then waits for our answer; the owner wakes one if tasks are
      * left).  Release: see above. */
     if (!atomic_compare_exchange_strong_explicit(&victim->shared.req, &r, WEFT_RI_REQ(thief->id),
-                                                 memory_order_release, memory_order_relaxed))
+                                                 memory_order_release, memory_order_relaxed)) {
+        /* Thieves race for the victim here, not for a task. */
+        WEFT_RACE_POINT(WEFT_RP_THIEF_LOST);
         return WEFT_STEAL_BUSY;
+    }
     WEFT_COUNT(thief, sched.requests, 1);
     thief->cold.asked = victim;
     thief->cold.replaced = r;

@@ -153,11 +153,13 @@ static void deal_attempt(weft_worker *w, weft_task *head)
         if (c != WEFT_SI_OPEN && c != mine)
             continue;
         uint64_t deal = WEFT_SI_DEAL(w->id, w->own.top - w->dq, c == mine);
+        WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
         /* seq_cst: release publishes the task's arguments and wrapper (in
          * its state word) to the receiver's acquire; the total order puts
          * it before our read of r's sleep word (weft_wake_worker). */
         if (atomic_compare_exchange_strong_explicit(&r->shared.cell, &c, deal, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
+            WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* before waking the receiver */
             w->own.top++; /* pop_top */
             count_open_cells(-1);
             WEFT_COUNT(w, sched.transfers, 1);
@@ -219,11 +221,13 @@ bool weft_priv_take_back(weft_worker *w, weft_task *t)
             WEFT_SI_DEAL_SLOT(c) != slot)
             continue;
         uint64_t reopened = WEFT_SI_DEAL_FROM(c) ? WEFT_SI_OPEN_FROM(w->id) : WEFT_SI_OPEN;
+        WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_RECLAIM);
         /* Relaxed: the task is ours again, nothing crosses; fails if the
          * receiver took it meanwhile. */
         if (!atomic_compare_exchange_strong_explicit(&r->shared.cell, &c, reopened,
                                                      memory_order_relaxed, memory_order_relaxed))
             return false;
+        WEFT_RACE_POINT(WEFT_RP_OWNER_RECLAIMED);
         count_open_cells(+1);
         WEFT_COUNT(w, sched.transfers, (uint64_t)-1); /* the deal did not happen after all */
         return true;
@@ -275,16 +279,21 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
     uint64_t c = atomic_load_explicit(&thief->shared.cell, memory_order_relaxed);
     for (;;) {
         if (WEFT_SI_TAG(c) == WEFT_SI_TAG_DEAL) {
+            WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_CLAIM);
             /* Acquire: pairs with the dealer's CAS; the arguments and the
              * wrapper are visible.  A CAS: the dealer may take it back. */
             if (atomic_compare_exchange_strong_explicit(&thief->shared.cell, &c, WEFT_SI_CLOSED,
                                                         memory_order_acquire,
-                                                        memory_order_relaxed))
+                                                        memory_order_relaxed)) {
+                WEFT_RACE_POINT(WEFT_RP_THIEF_CLAIMED);
                 break;
+            }
+            WEFT_RACE_POINT(WEFT_RP_THIEF_LOST); /* the dealer took it back */
             continue;
         }
         if (c == want)
             return WEFT_STEAL_NONE;
+        WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_ASK); /* opening the cell is the receiver's ask */
         /* s[i] = null.  Relaxed: publishes nothing; fails if a deal landed. */
         if (atomic_compare_exchange_strong_explicit(&thief->shared.cell, &c, want,
                                                     memory_order_relaxed, memory_order_relaxed)) {
