@@ -10,7 +10,8 @@ from . import build as builder
 from . import catalog as cat
 from . import output, report
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
-from .systems import PEERS, SeqSystem, WeftSystem, parse_peer_list, prepare_peers
+from .systems import (PEERS, LaceApiSystem, SeqSystem, WeftSystem, parse_peer_list,
+                      prepare_peers)
 from .util import log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -84,6 +85,8 @@ def make_parser():
                     "paper 3, targets 5)")
     ap.add_argument("--peers", help=f"all, none, or a comma-separated list of {','.join(PEERS)} "
                     "(default: all; none for --suite targets)")
+    ap.add_argument("--lace-api", action="store_true", help="also run the Lace-API programs "
+                    "(<binary>-lace of the first scheduler's build) as system weft-lace-api")
     ap.add_argument("--schedulers", default="split", help="comma-separated weft schedulers "
                     f"to build and run (default split; known: {', '.join(SCHEDULERS_KNOWN)})")
     ap.add_argument("--no-deps", action="store_true", help="install nothing (scripts/deps.sh, "
@@ -216,6 +219,8 @@ def main(argv=None):
                                                               build=not args.no_build)
             for p, why in skipped_peers.items():
                 log(f"[skip] peer {p}: {why.splitlines()[0] if why else ''}")
+        if args.lace_api:
+            peers.append(LaceApiSystem(weft_systems[0].build_dir))
 
         total = count_runs(jobs, weft_systems, peers, workers, reps, use_counters, ceiling)
         log(f"[run] {len(jobs)} benchmark(s) x {reps} repetition(s), workers "
