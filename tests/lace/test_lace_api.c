@@ -49,7 +49,7 @@ TASK_9(int, a9, int, x1, int, x2, int, x3, int, x4, int, x5, int, x6, int, x7, i
 {
     return x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9;
 }
-static int void_sum;
+static _Atomic int void_sum; /* TOGETHER copies add to it at once */
 VOID_TASK_0(v0) { void_sum += 1; }
 VOID_TASK_1(v1, int, x1) { void_sum += x1; }
 VOID_TASK_3(v3, int, x1, int, x2, int, x3) { void_sum += x1 + x2 + x3; }
