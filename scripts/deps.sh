@@ -24,6 +24,7 @@ have_cmd ninja || need+=(ninja-build)
 have_cmd gcc || need+=(gcc)
 have_cmd python3 || need+=(python3)
 have_cmd pkg-config || need+=(pkg-config)
+have_cmd clang++ || need+=(clang)   # the C++ header tests build with g++ and clang++
 for p in libssl-dev libhwloc-dev "$@"; do
   have_pkg "$p" || need+=("$p")
 done

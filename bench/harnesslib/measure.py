@@ -91,7 +91,7 @@ def _peer_reason(code, out, err, timeout):
 def count_runs(jobs, weft_systems, peers, workers, reps, counters, ceiling):
     per_job = []
     for job in jobs:
-        systems = len(weft_systems) + (len(peers) if job.entry.peers else 0)
+        systems = len(weft_systems) + len([p for p in peers if job.entry.peers or p.always])
         n = 1 + systems * len(workers)
         n += sum(1 for s in weft_systems if s.counters_dir) if counters else 0
         n += 1 if ceiling and max(workers) > 1 else 0
@@ -149,7 +149,7 @@ def measure_job(job, seq, weft_systems, peers, workers, reps, timeout, counters,
                 progress):
     """Runs one workload; returns its result record (plain data, for JSON)."""
     binary, args = job.entry.binary, list(job.args)
-    systems = list(weft_systems) + (list(peers) if job.entry.peers else [])
+    systems = list(weft_systems) + [p for p in peers if job.entry.peers or p.always]
     p_max = max(workers)
     record = {
         "benchmark": job.entry.name, "size": job.size, "input": job.input,

@@ -13,7 +13,8 @@ from . import output, report
 from .cli import (ROOT, add_common_options, commands_epilog, parse_workers, positive_int,
                   resolve_schedulers, result_stem)
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
-from .systems import PEERS, SeqSystem, WeftSystem, parse_peer_list, prepare_peers
+from .systems import (PEERS, LaceApiSystem, SeqSystem, WeftSystem, parse_peer_list,
+                      prepare_peers)
 from .util import log
 
 EPILOG = """examples:
@@ -58,6 +59,8 @@ def make_parser():
                     "paper 3, targets 5)")
     ap.add_argument("--peers", help=f"all, none, or a comma-separated list of {','.join(PEERS)} "
                     "(default: all; none for --suite targets)")
+    ap.add_argument("--lace-api", action="store_true", help="also run the Lace-API programs "
+                    "(<binary>-lace of the first scheduler's build) as system weft-lace-api")
     add_common_options(ap, "default")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ap.add_argument("--no-counters", action="store_true", help="no counters build and runs "
@@ -190,6 +193,8 @@ def main(argv=None):
                 ROOT, args.build_root, peers_wanted, build=not args.no_build, jobs=args.jobs)
             for p, why in skipped_peers.items():
                 log(f"[skip] peer {p}: {why.splitlines()[0] if why else ''}")
+        if args.lace_api:
+            peers.append(LaceApiSystem(weft_systems[0].build_dir))
 
         total = count_runs(jobs, weft_systems, peers, workers, reps, use_counters, ceiling)
         log(f"[run] {len(jobs)} benchmark(s) x {reps} repetition(s), workers "

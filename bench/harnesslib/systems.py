@@ -32,6 +32,7 @@ _UNKNOWN_WORKLOAD_RE = re.compile(r"unknown (benchmark|binary|workload)", re.I)
 class System:
     """Something that runs a workload.  kind: 'seq', 'weft' or 'peer'."""
     kind = "peer"
+    always = False  # runs on workloads without peer ports too
 
     def __init__(self, name):
         self.name = name
@@ -75,6 +76,26 @@ class WeftSystem(System):
     def command(self, binary, workers, args, counters=False):
         base = self.counters_dir if counters else self.build_dir
         return [os.path.join(base, "bench", f"{binary}-weft"), "-w", str(workers)] + list(args)
+
+    def refused_as_unknown(self, code, output):
+        return False
+
+
+class LaceApiSystem(System):
+    """weft through its Lace API (docs/lace.md): the <binary>-lace programs
+    of a weft build, run beside the peers whatever the workload's `peers`
+    flag says; a workload without such a program is "not ported"."""
+    always = True
+
+    def __init__(self, build_dir):
+        super().__init__("weft-lace-api")
+        self.build_dir = build_dir
+
+    def command(self, binary, workers, args):
+        path = os.path.join(self.build_dir, "bench", f"{binary}-lace")
+        if not os.path.isfile(path):
+            return None
+        return [path, "-w", str(workers)] + list(args)
 
     def refused_as_unknown(self, code, output):
         return False

@@ -1,6 +1,8 @@
-/* weft: fine-grained fork-join parallelism for C11.
+/* weft: fine-grained fork-join parallelism for C11 (the header compiles as
+ * C++17 too: a C++ translation unit may declare, spawn and sync tasks and
+ * share them with C ones; bits/lang.h).
  *
- * A task is declared with WEFT_TASK_n (n = 0..6 arguments) or
+ * A task is declared with WEFT_TASK_n (n = 0..9 arguments) or
  * WEFT_VOID_TASK_n and written like a sequential function:
  *
  *     WEFT_TASK_1(long, fib, int, n)
@@ -22,7 +24,8 @@
  * Semantics follow Wool and Lace: SYNC joins the most recent SPAWN of the
  * current task that has not been joined yet; every SPAWN must be joined
  * (SYNC or DROP) before its task returns.  Arguments and results are copied
- * into a 64-byte descriptor (at most 56 bytes of arguments or result).
+ * into a 64-byte descriptor (at most 56 bytes of arguments or result; a build
+ * with -DWEFT_TASK_SIZE=128 has 128-byte descriptors, 120 bytes).
  *
  * Inside a task body two hidden parameters are in scope: `weft_w` (the
  * worker running it) and `weft_head` (the top of that worker's deque).
@@ -46,8 +49,11 @@
 #include <stdio.h>
 
 #include <weft/config.h>
+#include <weft/bits/lang.h>
 #include <weft/bits/worker.h>
 #include <weft/bits/task_macros.h>
+
+WEFT_BEGIN_DECLS
 
 /* ------------------------------------------------------------------------
  * Lifecycle
@@ -166,7 +172,7 @@ void weft_barrier(void);
  * or sleepers' requests only when they poll -- so that idle workers get
  * work.  Costs one load when nothing is pending (two with those
  * schedulers). */
-extern _Atomic uint32_t weft_attention_g; /* internal: bits below */
+extern WEFT_ATOMIC(uint32_t) weft_attention_g; /* internal: bits below */
 #define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
 #define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
 void weft_yield_slow(weft_worker *w, weft_task *head);
@@ -217,5 +223,7 @@ void weft_stats_reset(void);
 /* Prints a per-worker table and the totals, or a note that counters are
  * compiled out. */
 void weft_stats_print(FILE *out);
+
+WEFT_END_DECLS
 
 #endif

@@ -31,6 +31,8 @@
 
 #include <weft/config.h>
 #include <weft/bits/worker.h>
+WEFT_BEGIN_DECLS
 #include WEFT_SCHED_OWNER_HEADER
+WEFT_END_DECLS
 
 #endif

@@ -1,9 +1,9 @@
-/* Task declaration macros: WEFT_TASK_n / WEFT_VOID_TASK_n for 0..6 arguments
+/* Task declaration macros: WEFT_TASK_n / WEFT_VOID_TASK_n for 0..9 arguments
  * and their DECL/IMPL halves.  Not meant to be read for the API (see
  * weft.h); meant to be readable when you need to know what is generated.
  *
  * For a task `NAME` returning RT with argument types T1..Tn this generates
- *   NAME_frame     the task's view of a 64-byte descriptor: args | result
+ *   NAME_frame     the task's view of a descriptor: args | result
  *   NAME_CALL      the task body, called directly (also by an inlined SYNC)
  *   NAME_WRAP      runs the task from its descriptor (thieves, RUN, ...)
  *   NAME_SPAWN     write args into the slot at head, expose it; returns head+1
@@ -14,37 +14,61 @@
  *
  * The only per-arity code is the table of one-line helpers below; the
  * templates are written once for value tasks and once for void tasks.
+ *
+ * Flavours.  The templates serve weft's own names and the Lace layer
+ * (include/weft-lace/lace.h) alike.  A flavour FL is a prefix naming:
+ *   FL##_TASK_T        the descriptor type NAME_CALL/SPAWN/SYNC take
+ *   FL##_W, FL##_HEAD  the hidden parameters of a task body
+ *   FL##_RUN, FL##_NEWFRAME, FL##_TOGETHER   the entry points the any-thread
+ *                      functions hand a descriptor on the stack to
+ *   FL##_MORE(RT, NAME, N, TYPES), FL##_MORE_VOID(NAME, N, TYPES)
+ *                      whatever else the flavour generates per task
+ * weft's flavour is WEFT_NATIVE: weft_task, weft_w, weft_head, the
+ * runtime's entry points, nothing more.  The wrapper (NAME_WRAP) always
+ * has the runtime's type.
  */
 #ifndef WEFT_BITS_TASK_MACROS_H
 #define WEFT_BITS_TASK_MACROS_H
 
 #include <weft/bits/sched.h>
 
-/* ---- per-arity helpers; positional names weft_a1..weft_a6 ---- */
+/* ---- per-arity helpers; positional names weft_a1..weft_a9 ---- */
 /* Fields of the argument struct. */
 #define WEFT_FIELDS_0() char weft_none_;
 #define WEFT_FIELDS_1(T1) T1 weft_a1;
-#define WEFT_FIELDS_2(T1, T2) T1 weft_a1; T2 weft_a2;
-#define WEFT_FIELDS_3(T1, T2, T3) T1 weft_a1; T2 weft_a2; T3 weft_a3;
-#define WEFT_FIELDS_4(T1, T2, T3, T4) T1 weft_a1; T2 weft_a2; T3 weft_a3; T4 weft_a4;
-#define WEFT_FIELDS_5(T1, T2, T3, T4, T5) T1 weft_a1; T2 weft_a2; T3 weft_a3; T4 weft_a4; T5 weft_a5;
-#define WEFT_FIELDS_6(T1, T2, T3, T4, T5, T6) T1 weft_a1; T2 weft_a2; T3 weft_a3; T4 weft_a4; T5 weft_a5; T6 weft_a6;
+#define WEFT_FIELDS_2(T1, T2) WEFT_FIELDS_1(T1) T2 weft_a2;
+#define WEFT_FIELDS_3(T1, T2, T3) WEFT_FIELDS_2(T1, T2) T3 weft_a3;
+#define WEFT_FIELDS_4(T1, T2, T3, T4) WEFT_FIELDS_3(T1, T2, T3) T4 weft_a4;
+#define WEFT_FIELDS_5(T1, T2, T3, T4, T5) WEFT_FIELDS_4(T1, T2, T3, T4) T5 weft_a5;
+#define WEFT_FIELDS_6(T1, T2, T3, T4, T5, T6) WEFT_FIELDS_5(T1, T2, T3, T4, T5) T6 weft_a6;
+#define WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) WEFT_FIELDS_6(T1, T2, T3, T4, T5, T6) T7 weft_a7;
+#define WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) T8 weft_a8;
+#define WEFT_FIELDS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) \
+    WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) T9 weft_a9;
 /* Parameter list on its own (RUN). */
 #define WEFT_PARAMS_0() void
 #define WEFT_PARAMS_1(T1) T1 weft_a1
-#define WEFT_PARAMS_2(T1, T2) T1 weft_a1, T2 weft_a2
-#define WEFT_PARAMS_3(T1, T2, T3) T1 weft_a1, T2 weft_a2, T3 weft_a3
-#define WEFT_PARAMS_4(T1, T2, T3, T4) T1 weft_a1, T2 weft_a2, T3 weft_a3, T4 weft_a4
-#define WEFT_PARAMS_5(T1, T2, T3, T4, T5) T1 weft_a1, T2 weft_a2, T3 weft_a3, T4 weft_a4, T5 weft_a5
-#define WEFT_PARAMS_6(T1, T2, T3, T4, T5, T6) T1 weft_a1, T2 weft_a2, T3 weft_a3, T4 weft_a4, T5 weft_a5, T6 weft_a6
+#define WEFT_PARAMS_2(T1, T2) WEFT_PARAMS_1(T1), T2 weft_a2
+#define WEFT_PARAMS_3(T1, T2, T3) WEFT_PARAMS_2(T1, T2), T3 weft_a3
+#define WEFT_PARAMS_4(T1, T2, T3, T4) WEFT_PARAMS_3(T1, T2, T3), T4 weft_a4
+#define WEFT_PARAMS_5(T1, T2, T3, T4, T5) WEFT_PARAMS_4(T1, T2, T3, T4), T5 weft_a5
+#define WEFT_PARAMS_6(T1, T2, T3, T4, T5, T6) WEFT_PARAMS_5(T1, T2, T3, T4, T5), T6 weft_a6
+#define WEFT_PARAMS_7(T1, T2, T3, T4, T5, T6, T7) WEFT_PARAMS_6(T1, T2, T3, T4, T5, T6), T7 weft_a7
+#define WEFT_PARAMS_8(T1, T2, T3, T4, T5, T6, T7, T8) \
+    WEFT_PARAMS_7(T1, T2, T3, T4, T5, T6, T7), T8 weft_a8
+#define WEFT_PARAMS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) \
+    WEFT_PARAMS_8(T1, T2, T3, T4, T5, T6, T7, T8), T9 weft_a9
 /* Parameter list after the (worker, head) pair. */
 #define WEFT_CPARAMS_0()
-#define WEFT_CPARAMS_1(T1) , WEFT_PARAMS_1(T1)
-#define WEFT_CPARAMS_2(T1, T2) , WEFT_PARAMS_2(T1, T2)
-#define WEFT_CPARAMS_3(T1, T2, T3) , WEFT_PARAMS_3(T1, T2, T3)
-#define WEFT_CPARAMS_4(T1, T2, T3, T4) , WEFT_PARAMS_4(T1, T2, T3, T4)
-#define WEFT_CPARAMS_5(T1, T2, T3, T4, T5) , WEFT_PARAMS_5(T1, T2, T3, T4, T5)
-#define WEFT_CPARAMS_6(T1, T2, T3, T4, T5, T6) , WEFT_PARAMS_6(T1, T2, T3, T4, T5, T6)
+#define WEFT_CPARAMS_1(...) , WEFT_PARAMS_1(__VA_ARGS__)
+#define WEFT_CPARAMS_2(...) , WEFT_PARAMS_2(__VA_ARGS__)
+#define WEFT_CPARAMS_3(...) , WEFT_PARAMS_3(__VA_ARGS__)
+#define WEFT_CPARAMS_4(...) , WEFT_PARAMS_4(__VA_ARGS__)
+#define WEFT_CPARAMS_5(...) , WEFT_PARAMS_5(__VA_ARGS__)
+#define WEFT_CPARAMS_6(...) , WEFT_PARAMS_6(__VA_ARGS__)
+#define WEFT_CPARAMS_7(...) , WEFT_PARAMS_7(__VA_ARGS__)
+#define WEFT_CPARAMS_8(...) , WEFT_PARAMS_8(__VA_ARGS__)
+#define WEFT_CPARAMS_9(...) , WEFT_PARAMS_9(__VA_ARGS__)
 /* Store the parameters into a frame f. */
 #define WEFT_STORE_0(f)
 #define WEFT_STORE_1(f) (f)->d.args.weft_a1 = weft_a1;
@@ -53,6 +77,9 @@
 #define WEFT_STORE_4(f) WEFT_STORE_3(f) (f)->d.args.weft_a4 = weft_a4;
 #define WEFT_STORE_5(f) WEFT_STORE_4(f) (f)->d.args.weft_a5 = weft_a5;
 #define WEFT_STORE_6(f) WEFT_STORE_5(f) (f)->d.args.weft_a6 = weft_a6;
+#define WEFT_STORE_7(f) WEFT_STORE_6(f) (f)->d.args.weft_a7 = weft_a7;
+#define WEFT_STORE_8(f) WEFT_STORE_7(f) (f)->d.args.weft_a8 = weft_a8;
+#define WEFT_STORE_9(f) WEFT_STORE_8(f) (f)->d.args.weft_a9 = weft_a9;
 /* Arguments read back from a frame f, after the (worker, head) pair. */
 #define WEFT_LOAD_0(f)
 #define WEFT_LOAD_1(f) , (f)->d.args.weft_a1
@@ -61,8 +88,13 @@
 #define WEFT_LOAD_4(f) WEFT_LOAD_3(f), (f)->d.args.weft_a4
 #define WEFT_LOAD_5(f) WEFT_LOAD_4(f), (f)->d.args.weft_a5
 #define WEFT_LOAD_6(f) WEFT_LOAD_5(f), (f)->d.args.weft_a6
+#define WEFT_LOAD_7(f) WEFT_LOAD_6(f), (f)->d.args.weft_a7
+#define WEFT_LOAD_8(f) WEFT_LOAD_7(f), (f)->d.args.weft_a8
+#define WEFT_LOAD_9(f) WEFT_LOAD_8(f), (f)->d.args.weft_a9
 
 #define WEFT_UNPAREN_(...) __VA_ARGS__
+
+WEFT_BEGIN_DECLS
 
 /* Runtime entry points used by the templates (src/runtime). */
 void weft_run_task(weft_task *t, uintptr_t wrapper);
@@ -99,45 +131,82 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
         weft_unjoined_spawn(w, head, name);
 }
 
+WEFT_END_DECLS
+
+/* ---- weft's own flavour ---- */
+#define WEFT_NATIVE_TASK_T weft_task
+#define WEFT_NATIVE_W weft_w
+#define WEFT_NATIVE_HEAD weft_head
+#define WEFT_NATIVE_RUN weft_run_task
+#define WEFT_NATIVE_NEWFRAME weft_newframe_task
+#define WEFT_NATIVE_TOGETHER weft_together_task
+#define WEFT_NATIVE_MORE(RT, NAME, N, TYPES)
+#define WEFT_NATIVE_MORE_VOID(NAME, N, TYPES)
+
 /* ---- templates ---- */
 
 /* A descriptor on the caller's stack (RUN and friends): a union, so that it
  * is both a weft_task for the runtime and a NAME_frame for the task code
- * without type punning. */
+ * without type punning.  (In C++ the union has a constructor that leaves
+ * it uninitialised, as in C: std::atomic is not trivially constructible
+ * from C++20 on.) */
+#ifdef __cplusplus
+#define WEFT_STACK_TASK_(NAME, var)                                                           \
+    union NAME##_stack_ {                                                                     \
+        weft_task task;                                                                       \
+        NAME##_frame frame;                                                                   \
+        NAME##_stack_() {}                                                                    \
+    } var
+#else
 #define WEFT_STACK_TASK_(NAME, var)                                                           \
     union {                                                                                   \
         weft_task task;                                                                       \
         NAME##_frame frame;                                                                   \
     } var
+#endif
 
-/* What every task has, whatever its result: the frame layout check, the
- * prototypes, SPAWN and the any-thread entry points that discard or keep
- * the result in the frame. */
-#define WEFT_DECL_COMMON_(RT_OR_VOID, NAME, N, TYPES)                                         \
-    _Static_assert(sizeof(NAME##_frame) <= WEFT_TASK_SIZE,                                    \
-                   "weft: arguments/result of task " #NAME " exceed the 64-byte descriptor"); \
-    _Static_assert(_Alignof(NAME##_frame) <= WEFT_CACHE_LINE,                                 \
-                   "weft: task " #NAME " needs more than cache-line alignment");              \
-    RT_OR_VOID NAME##_CALL(weft_worker *, weft_task * WEFT_CPARAMS_##N TYPES);                \
-    WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *);             \
-    static inline WEFT_UNUSED weft_task *NAME##_SPAWN(weft_worker *w,                         \
-                                                      weft_task *t WEFT_CPARAMS_##N TYPES)    \
+/* An entry point from any thread: the arguments go into a descriptor on
+ * the stack, which ENTRY runs; a value task's result is read back. */
+#define WEFT_ENTRY_(RT, NAME, N, TYPES, SUFFIX, ENTRY)                                        \
+    static inline WEFT_UNUSED RT NAME##SUFFIX(WEFT_PARAMS_##N TYPES)                          \
     {                                                                                         \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                                  \
-        weft_sched_reserve(w, t);                                                             \
+        WEFT_STACK_TASK_(NAME, u_);                                                           \
+        NAME##_frame *f = &u_.frame;                                                          \
         WEFT_STORE_##N(f)                                                                     \
-        weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP);                                       \
-        return t + 1;                                                                         \
-    }                                                                                         \
-    static inline WEFT_UNUSED void NAME##_TOGETHER(WEFT_PARAMS_##N TYPES)                     \
+        ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP);                                             \
+        return f->d.res;                                                                      \
+    }
+#define WEFT_VOID_ENTRY_(NAME, N, TYPES, SUFFIX, ENTRY)                                       \
+    static inline WEFT_UNUSED void NAME##SUFFIX(WEFT_PARAMS_##N TYPES)                        \
     {                                                                                         \
         WEFT_STACK_TASK_(NAME, u_);                                                           \
         NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
         WEFT_STORE_##N(f)                                                                     \
-        weft_together_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
+        ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP);                                             \
     }
 
-#define WEFT_DECL_(RT, NAME, N, TYPES)                                                        \
+/* What every task has, whatever its result: the frame layout check, the
+ * prototypes, SPAWN and TOGETHER (whose copies' results are dropped). */
+#define WEFT_DECL_COMMON_(FL, RT_OR_VOID, NAME, N, TYPES)                                     \
+    WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= WEFT_TASK_SIZE,                                \
+                       "weft: arguments/result of task " #NAME " exceed the descriptor");     \
+    WEFT_STATIC_ASSERT(WEFT_ALIGNOF(NAME##_frame) <= WEFT_CACHE_LINE,                         \
+                       "weft: task " #NAME " needs more than cache-line alignment");          \
+    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(weft_worker *, FL##_TASK_T * WEFT_CPARAMS_##N TYPES); \
+    WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
+    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(weft_worker *w,                       \
+                                                        FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
+    {                                                                                         \
+        weft_task *t = (weft_task *)head;                                                     \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
+        weft_sched_reserve(w, t);                                                             \
+        WEFT_STORE_##N(f)                                                                     \
+        weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP);                                       \
+        return (FL##_TASK_T *)(t + 1);                                                        \
+    }                                                                                         \
+    WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
+
+#define WEFT_DECL_(FL, RT, NAME, N, TYPES)                                                    \
     typedef struct NAME##_frame {                                                             \
         uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */         \
         union {                                                                               \
@@ -145,164 +214,204 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
             RT res;                                                                           \
         } d;                                                                                  \
     } NAME##_frame;                                                                           \
-    WEFT_DECL_COMMON_(RT, NAME, N, TYPES)                                                     \
-    static inline WEFT_UNUSED RT NAME##_SYNC(weft_worker *w, weft_task *t)                    \
+    WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES)                                                 \
+    static inline WEFT_UNUSED RT NAME##_SYNC(weft_worker *w, FL##_TASK_T *slot)               \
     {                                                                                         \
+        weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
-            return NAME##_CALL(w, t WEFT_LOAD_##N(f));                                        \
+            return NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                     \
         return f->d.res;                                                                      \
     }                                                                                         \
-    static inline WEFT_UNUSED RT NAME##_RUN(WEFT_PARAMS_##N TYPES)                            \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f = &u_.frame;                                                          \
-        WEFT_STORE_##N(f)                                                                     \
-        weft_run_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                     \
-        return f->d.res;                                                                      \
-    }                                                                                         \
-    static inline WEFT_UNUSED RT NAME##_NEWFRAME(WEFT_PARAMS_##N TYPES)                       \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f = &u_.frame;                                                          \
-        WEFT_STORE_##N(f)                                                                     \
-        weft_newframe_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
-        return f->d.res;                                                                      \
-    }
+    WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN)                                           \
+    WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                 \
+    FL##_MORE(RT, NAME, N, TYPES)
 
-#define WEFT_VOID_DECL_(NAME, N, TYPES)                                                       \
+#define WEFT_VOID_DECL_(FL, NAME, N, TYPES)                                                   \
     typedef struct NAME##_frame {                                                             \
         uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */         \
         union {                                                                               \
             struct { WEFT_FIELDS_##N TYPES } args;                                            \
         } d;                                                                                  \
     } NAME##_frame;                                                                           \
-    WEFT_DECL_COMMON_(void, NAME, N, TYPES)                                                   \
-    static inline WEFT_UNUSED void NAME##_SYNC(weft_worker *w, weft_task *t)                  \
+    WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES)                                               \
+    static inline WEFT_UNUSED void NAME##_SYNC(weft_worker *w, FL##_TASK_T *slot)             \
     {                                                                                         \
+        weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
-            NAME##_CALL(w, t WEFT_LOAD_##N(f));                                               \
+            NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                            \
     }                                                                                         \
-    static inline WEFT_UNUSED void NAME##_RUN(WEFT_PARAMS_##N TYPES)                          \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
-        WEFT_STORE_##N(f)                                                                     \
-        weft_run_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                     \
-    }                                                                                         \
-    static inline WEFT_UNUSED void NAME##_NEWFRAME(WEFT_PARAMS_##N TYPES)                     \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
-        WEFT_STORE_##N(f)                                                                     \
-        weft_newframe_task(&u_.task, (uintptr_t)&NAME##_WRAP);                                \
-    }
+    WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN)                                          \
+    WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                \
+    FL##_MORE_VOID(NAME, N, TYPES)
 
 /* The definition: the wrapper, NAME_CALL (the body, then the return
  * check), then the head of the body; the user's body follows the macro.
  * UPARAMS is the user's parameter list with a leading comma, e.g.
  * (, int n); UARGS its names, e.g. (, n). */
-#define WEFT_IMPL_(RT, NAME, N, UPARAMS, UARGS)                                               \
+#define WEFT_IMPL_(FL, RT, NAME, N, UPARAMS, UARGS)                                           \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
-        f->d.res = NAME##_CALL(w, head WEFT_LOAD_##N(f));                                     \
+        f->d.res = NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                      \
     }                                                                                         \
-    static inline RT NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);          \
-    RT NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)           \
+    static inline RT NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);        \
+    RT NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)         \
     {                                                                                         \
-        RT weft_r_ = NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                     \
-        WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
+        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                     \
+        WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
         return weft_r_;                                                                       \
     }                                                                                         \
-    static inline RT NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                            \
-                                  weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    static inline RT NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                            \
+                                  FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
-#define WEFT_VOID_IMPL_(NAME, N, UPARAMS, UARGS)                                              \
+#define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS)                                          \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        NAME##_CALL(w, head WEFT_LOAD_##N(f));                                                \
+        NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                                 \
     }                                                                                         \
-    static inline void NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);        \
-    void NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)         \
+    static inline void NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);      \
+    void NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
     {                                                                                         \
-        NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                                  \
-        WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
+        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                                  \
+        WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
     }                                                                                         \
-    static inline void NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                          \
-                                    weft_task *weft_head WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    static inline void NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                          \
+                                    FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
-/* ---- the public per-arity names ---- */
-#define WEFT_TASK_DECL_0(RT, NAME) WEFT_DECL_(RT, NAME, 0, ())
-#define WEFT_TASK_DECL_1(RT, NAME, T1) WEFT_DECL_(RT, NAME, 1, (T1))
-#define WEFT_TASK_DECL_2(RT, NAME, T1, T2) WEFT_DECL_(RT, NAME, 2, (T1, T2))
-#define WEFT_TASK_DECL_3(RT, NAME, T1, T2, T3) WEFT_DECL_(RT, NAME, 3, (T1, T2, T3))
-#define WEFT_TASK_DECL_4(RT, NAME, T1, T2, T3, T4) WEFT_DECL_(RT, NAME, 4, (T1, T2, T3, T4))
-#define WEFT_TASK_DECL_5(RT, NAME, T1, T2, T3, T4, T5) WEFT_DECL_(RT, NAME, 5, (T1, T2, T3, T4, T5))
-#define WEFT_TASK_DECL_6(RT, NAME, T1, T2, T3, T4, T5, T6) WEFT_DECL_(RT, NAME, 6, (T1, T2, T3, T4, T5, T6))
+/* ---- per-arity front ends, for any flavour ----
+ * WEFT_GEN_DECL_n(FL, RT, NAME, T1..Tn), WEFT_GEN_IMPL_n(FL, RT, NAME, T1, A1, ...),
+ * and their VOID forms: the argument lists a template wants. */
+#define WEFT_GEN_DECL_0(FL, RT, NAME) WEFT_DECL_(FL, RT, NAME, 0, ())
+#define WEFT_GEN_DECL_1(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 1, (__VA_ARGS__))
+#define WEFT_GEN_DECL_2(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 2, (__VA_ARGS__))
+#define WEFT_GEN_DECL_3(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 3, (__VA_ARGS__))
+#define WEFT_GEN_DECL_4(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 4, (__VA_ARGS__))
+#define WEFT_GEN_DECL_5(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 5, (__VA_ARGS__))
+#define WEFT_GEN_DECL_6(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 6, (__VA_ARGS__))
+#define WEFT_GEN_DECL_7(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 7, (__VA_ARGS__))
+#define WEFT_GEN_DECL_8(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 8, (__VA_ARGS__))
+#define WEFT_GEN_DECL_9(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 9, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_0(FL, NAME) WEFT_VOID_DECL_(FL, NAME, 0, ())
+#define WEFT_GEN_VOID_DECL_1(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 1, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_2(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 2, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_3(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 3, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_4(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 4, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_5(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 5, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_6(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 6, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_7(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 7, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_8(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 8, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_9(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 9, (__VA_ARGS__))
 
-#define WEFT_TASK_IMPL_0(RT, NAME) WEFT_IMPL_(RT, NAME, 0, (), ())
-#define WEFT_TASK_IMPL_1(RT, NAME, T1, A1) WEFT_IMPL_(RT, NAME, 1, (, T1 A1), (, A1))
-#define WEFT_TASK_IMPL_2(RT, NAME, T1, A1, T2, A2) WEFT_IMPL_(RT, NAME, 2, (, T1 A1, T2 A2), (, A1, A2))
-#define WEFT_TASK_IMPL_3(RT, NAME, T1, A1, T2, A2, T3, A3) WEFT_IMPL_(RT, NAME, 3, (, T1 A1, T2 A2, T3 A3), (, A1, A2, A3))
-#define WEFT_TASK_IMPL_4(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_IMPL_(RT, NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4), (, A1, A2, A3, A4))
-#define WEFT_TASK_IMPL_5(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_IMPL_(RT, NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5), (, A1, A2, A3, A4, A5))
-#define WEFT_TASK_IMPL_6(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_IMPL_(RT, NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6), (, A1, A2, A3, A4, A5, A6))
+/* (T1, A1, ..., Tn, An) -> (, T1 A1, ..., Tn An) and (, A1, ..., An) */
+#define WEFT_UP_0()
+#define WEFT_UP_1(T1, A1) , T1 A1
+#define WEFT_UP_2(T1, A1, ...) , T1 A1 WEFT_UP_1(__VA_ARGS__)
+#define WEFT_UP_3(T1, A1, ...) , T1 A1 WEFT_UP_2(__VA_ARGS__)
+#define WEFT_UP_4(T1, A1, ...) , T1 A1 WEFT_UP_3(__VA_ARGS__)
+#define WEFT_UP_5(T1, A1, ...) , T1 A1 WEFT_UP_4(__VA_ARGS__)
+#define WEFT_UP_6(T1, A1, ...) , T1 A1 WEFT_UP_5(__VA_ARGS__)
+#define WEFT_UP_7(T1, A1, ...) , T1 A1 WEFT_UP_6(__VA_ARGS__)
+#define WEFT_UP_8(T1, A1, ...) , T1 A1 WEFT_UP_7(__VA_ARGS__)
+#define WEFT_UP_9(T1, A1, ...) , T1 A1 WEFT_UP_8(__VA_ARGS__)
+#define WEFT_UA_0()
+#define WEFT_UA_1(T1, A1) , A1
+#define WEFT_UA_2(T1, A1, ...) , A1 WEFT_UA_1(__VA_ARGS__)
+#define WEFT_UA_3(T1, A1, ...) , A1 WEFT_UA_2(__VA_ARGS__)
+#define WEFT_UA_4(T1, A1, ...) , A1 WEFT_UA_3(__VA_ARGS__)
+#define WEFT_UA_5(T1, A1, ...) , A1 WEFT_UA_4(__VA_ARGS__)
+#define WEFT_UA_6(T1, A1, ...) , A1 WEFT_UA_5(__VA_ARGS__)
+#define WEFT_UA_7(T1, A1, ...) , A1 WEFT_UA_6(__VA_ARGS__)
+#define WEFT_UA_8(T1, A1, ...) , A1 WEFT_UA_7(__VA_ARGS__)
+#define WEFT_UA_9(T1, A1, ...) , A1 WEFT_UA_8(__VA_ARGS__)
+/* (T1, A1, ..., Tn, An) -> T1, ..., Tn */
+#define WEFT_UT_0()
+#define WEFT_UT_1(T1, A1) T1
+#define WEFT_UT_2(T1, A1, ...) T1, WEFT_UT_1(__VA_ARGS__)
+#define WEFT_UT_3(T1, A1, ...) T1, WEFT_UT_2(__VA_ARGS__)
+#define WEFT_UT_4(T1, A1, ...) T1, WEFT_UT_3(__VA_ARGS__)
+#define WEFT_UT_5(T1, A1, ...) T1, WEFT_UT_4(__VA_ARGS__)
+#define WEFT_UT_6(T1, A1, ...) T1, WEFT_UT_5(__VA_ARGS__)
+#define WEFT_UT_7(T1, A1, ...) T1, WEFT_UT_6(__VA_ARGS__)
+#define WEFT_UT_8(T1, A1, ...) T1, WEFT_UT_7(__VA_ARGS__)
+#define WEFT_UT_9(T1, A1, ...) T1, WEFT_UT_8(__VA_ARGS__)
 
-#define WEFT_TASK_0(RT, NAME) WEFT_TASK_DECL_0(RT, NAME) WEFT_TASK_IMPL_0(RT, NAME)
-#define WEFT_TASK_1(RT, NAME, T1, A1) WEFT_TASK_DECL_1(RT, NAME, T1) WEFT_TASK_IMPL_1(RT, NAME, T1, A1)
-#define WEFT_TASK_2(RT, NAME, T1, A1, T2, A2) \
-    WEFT_TASK_DECL_2(RT, NAME, T1, T2) WEFT_TASK_IMPL_2(RT, NAME, T1, A1, T2, A2)
-#define WEFT_TASK_3(RT, NAME, T1, A1, T2, A2, T3, A3) \
-    WEFT_TASK_DECL_3(RT, NAME, T1, T2, T3) WEFT_TASK_IMPL_3(RT, NAME, T1, A1, T2, A2, T3, A3)
-#define WEFT_TASK_4(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_TASK_DECL_4(RT, NAME, T1, T2, T3, T4) WEFT_TASK_IMPL_4(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4)
-#define WEFT_TASK_5(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_TASK_DECL_5(RT, NAME, T1, T2, T3, T4, T5)                    \
-    WEFT_TASK_IMPL_5(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5)
-#define WEFT_TASK_6(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_TASK_DECL_6(RT, NAME, T1, T2, T3, T4, T5, T6)                        \
-    WEFT_TASK_IMPL_6(RT, NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6)
+#define WEFT_GEN_IMPL_(FL, RT, NAME, N, ...) \
+    WEFT_IMPL_(FL, RT, NAME, N, (WEFT_UP_##N(__VA_ARGS__)), (WEFT_UA_##N(__VA_ARGS__)))
+#define WEFT_GEN_VOID_IMPL_(FL, NAME, N, ...) \
+    WEFT_VOID_IMPL_(FL, NAME, N, (WEFT_UP_##N(__VA_ARGS__)), (WEFT_UA_##N(__VA_ARGS__)))
+/* Both halves at once (TASK_n): the declaration's types are the T's. */
+#define WEFT_GEN_TASK_(FL, RT, NAME, N, ...) \
+    WEFT_DECL_(FL, RT, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) WEFT_GEN_IMPL_(FL, RT, NAME, N, __VA_ARGS__)
+#define WEFT_GEN_VOID_TASK_(FL, NAME, N, ...) \
+    WEFT_VOID_DECL_(FL, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) WEFT_GEN_VOID_IMPL_(FL, NAME, N, __VA_ARGS__)
 
-#define WEFT_VOID_TASK_DECL_0(NAME) WEFT_VOID_DECL_(NAME, 0, ())
-#define WEFT_VOID_TASK_DECL_1(NAME, T1) WEFT_VOID_DECL_(NAME, 1, (T1))
-#define WEFT_VOID_TASK_DECL_2(NAME, T1, T2) WEFT_VOID_DECL_(NAME, 2, (T1, T2))
-#define WEFT_VOID_TASK_DECL_3(NAME, T1, T2, T3) WEFT_VOID_DECL_(NAME, 3, (T1, T2, T3))
-#define WEFT_VOID_TASK_DECL_4(NAME, T1, T2, T3, T4) WEFT_VOID_DECL_(NAME, 4, (T1, T2, T3, T4))
-#define WEFT_VOID_TASK_DECL_5(NAME, T1, T2, T3, T4, T5) WEFT_VOID_DECL_(NAME, 5, (T1, T2, T3, T4, T5))
-#define WEFT_VOID_TASK_DECL_6(NAME, T1, T2, T3, T4, T5, T6) WEFT_VOID_DECL_(NAME, 6, (T1, T2, T3, T4, T5, T6))
+/* ---- weft's public per-arity names (n = 0..9) ---- */
+#define WEFT_TASK_DECL_0(RT, NAME) WEFT_GEN_DECL_0(WEFT_NATIVE, RT, NAME)
+#define WEFT_TASK_DECL_1(RT, NAME, ...) WEFT_GEN_DECL_1(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_2(RT, NAME, ...) WEFT_GEN_DECL_2(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_3(RT, NAME, ...) WEFT_GEN_DECL_3(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_4(RT, NAME, ...) WEFT_GEN_DECL_4(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_5(RT, NAME, ...) WEFT_GEN_DECL_5(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_6(RT, NAME, ...) WEFT_GEN_DECL_6(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_7(RT, NAME, ...) WEFT_GEN_DECL_7(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_8(RT, NAME, ...) WEFT_GEN_DECL_8(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_TASK_DECL_9(RT, NAME, ...) WEFT_GEN_DECL_9(WEFT_NATIVE, RT, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_0(NAME) WEFT_GEN_VOID_DECL_0(WEFT_NATIVE, NAME)
+#define WEFT_VOID_TASK_DECL_1(NAME, ...) WEFT_GEN_VOID_DECL_1(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_2(NAME, ...) WEFT_GEN_VOID_DECL_2(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_3(NAME, ...) WEFT_GEN_VOID_DECL_3(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_4(NAME, ...) WEFT_GEN_VOID_DECL_4(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_5(NAME, ...) WEFT_GEN_VOID_DECL_5(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_6(NAME, ...) WEFT_GEN_VOID_DECL_6(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_7(NAME, ...) WEFT_GEN_VOID_DECL_7(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_8(NAME, ...) WEFT_GEN_VOID_DECL_8(WEFT_NATIVE, NAME, __VA_ARGS__)
+#define WEFT_VOID_TASK_DECL_9(NAME, ...) WEFT_GEN_VOID_DECL_9(WEFT_NATIVE, NAME, __VA_ARGS__)
 
-#define WEFT_VOID_TASK_IMPL_0(NAME) WEFT_VOID_IMPL_(NAME, 0, (), ())
-#define WEFT_VOID_TASK_IMPL_1(NAME, T1, A1) WEFT_VOID_IMPL_(NAME, 1, (, T1 A1), (, A1))
-#define WEFT_VOID_TASK_IMPL_2(NAME, T1, A1, T2, A2) WEFT_VOID_IMPL_(NAME, 2, (, T1 A1, T2 A2), (, A1, A2))
-#define WEFT_VOID_TASK_IMPL_3(NAME, T1, A1, T2, A2, T3, A3) WEFT_VOID_IMPL_(NAME, 3, (, T1 A1, T2 A2, T3 A3), (, A1, A2, A3))
-#define WEFT_VOID_TASK_IMPL_4(NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_VOID_IMPL_(NAME, 4, (, T1 A1, T2 A2, T3 A3, T4 A4), (, A1, A2, A3, A4))
-#define WEFT_VOID_TASK_IMPL_5(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_VOID_IMPL_(NAME, 5, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5), (, A1, A2, A3, A4, A5))
-#define WEFT_VOID_TASK_IMPL_6(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_VOID_IMPL_(NAME, 6, (, T1 A1, T2 A2, T3 A3, T4 A4, T5 A5, T6 A6), (, A1, A2, A3, A4, A5, A6))
+#define WEFT_TASK_IMPL_0(RT, NAME) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 0)
+#define WEFT_TASK_IMPL_1(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 1, __VA_ARGS__)
+#define WEFT_TASK_IMPL_2(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 2, __VA_ARGS__)
+#define WEFT_TASK_IMPL_3(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 3, __VA_ARGS__)
+#define WEFT_TASK_IMPL_4(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 4, __VA_ARGS__)
+#define WEFT_TASK_IMPL_5(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 5, __VA_ARGS__)
+#define WEFT_TASK_IMPL_6(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 6, __VA_ARGS__)
+#define WEFT_TASK_IMPL_7(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 7, __VA_ARGS__)
+#define WEFT_TASK_IMPL_8(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 8, __VA_ARGS__)
+#define WEFT_TASK_IMPL_9(RT, NAME, ...) WEFT_GEN_IMPL_(WEFT_NATIVE, RT, NAME, 9, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_0(NAME) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 0)
+#define WEFT_VOID_TASK_IMPL_1(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 1, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_2(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 2, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_3(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 3, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_4(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 4, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_5(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 5, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_6(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 6, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_7(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 7, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_8(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 8, __VA_ARGS__)
+#define WEFT_VOID_TASK_IMPL_9(NAME, ...) WEFT_GEN_VOID_IMPL_(WEFT_NATIVE, NAME, 9, __VA_ARGS__)
 
-#define WEFT_VOID_TASK_0(NAME) WEFT_VOID_TASK_DECL_0(NAME) WEFT_VOID_TASK_IMPL_0(NAME)
-#define WEFT_VOID_TASK_1(NAME, T1, A1) WEFT_VOID_TASK_DECL_1(NAME, T1) WEFT_VOID_TASK_IMPL_1(NAME, T1, A1)
-#define WEFT_VOID_TASK_2(NAME, T1, A1, T2, A2) \
-    WEFT_VOID_TASK_DECL_2(NAME, T1, T2) WEFT_VOID_TASK_IMPL_2(NAME, T1, A1, T2, A2)
-#define WEFT_VOID_TASK_3(NAME, T1, A1, T2, A2, T3, A3) \
-    WEFT_VOID_TASK_DECL_3(NAME, T1, T2, T3) WEFT_VOID_TASK_IMPL_3(NAME, T1, A1, T2, A2, T3, A3)
-#define WEFT_VOID_TASK_4(NAME, T1, A1, T2, A2, T3, A3, T4, A4) \
-    WEFT_VOID_TASK_DECL_4(NAME, T1, T2, T3, T4) WEFT_VOID_TASK_IMPL_4(NAME, T1, A1, T2, A2, T3, A3, T4, A4)
-#define WEFT_VOID_TASK_5(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5) \
-    WEFT_VOID_TASK_DECL_5(NAME, T1, T2, T3, T4, T5)                    \
-    WEFT_VOID_TASK_IMPL_5(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5)
-#define WEFT_VOID_TASK_6(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6) \
-    WEFT_VOID_TASK_DECL_6(NAME, T1, T2, T3, T4, T5, T6)                        \
-    WEFT_VOID_TASK_IMPL_6(NAME, T1, A1, T2, A2, T3, A3, T4, A4, T5, A5, T6, A6)
+#define WEFT_TASK_0(RT, NAME) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 0)
+#define WEFT_TASK_1(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 1, __VA_ARGS__)
+#define WEFT_TASK_2(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 2, __VA_ARGS__)
+#define WEFT_TASK_3(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 3, __VA_ARGS__)
+#define WEFT_TASK_4(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 4, __VA_ARGS__)
+#define WEFT_TASK_5(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 5, __VA_ARGS__)
+#define WEFT_TASK_6(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 6, __VA_ARGS__)
+#define WEFT_TASK_7(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 7, __VA_ARGS__)
+#define WEFT_TASK_8(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 8, __VA_ARGS__)
+#define WEFT_TASK_9(RT, NAME, ...) WEFT_GEN_TASK_(WEFT_NATIVE, RT, NAME, 9, __VA_ARGS__)
+#define WEFT_VOID_TASK_0(NAME) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 0)
+#define WEFT_VOID_TASK_1(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 1, __VA_ARGS__)
+#define WEFT_VOID_TASK_2(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 2, __VA_ARGS__)
+#define WEFT_VOID_TASK_3(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 3, __VA_ARGS__)
+#define WEFT_VOID_TASK_4(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 4, __VA_ARGS__)
+#define WEFT_VOID_TASK_5(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 5, __VA_ARGS__)
+#define WEFT_VOID_TASK_6(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 6, __VA_ARGS__)
+#define WEFT_VOID_TASK_7(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 7, __VA_ARGS__)
+#define WEFT_VOID_TASK_8(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 8, __VA_ARGS__)
+#define WEFT_VOID_TASK_9(NAME, ...) WEFT_GEN_VOID_TASK_(WEFT_NATIVE, NAME, 9, __VA_ARGS__)
 
 #endif

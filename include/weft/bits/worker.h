@@ -13,19 +13,18 @@
 #ifndef WEFT_BITS_WORKER_H
 #define WEFT_BITS_WORKER_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <weft/config.h>
+#include <weft/bits/lang.h>
 
-#ifdef __cplusplus
-#error "weft's C header uses C11 <stdatomic.h>; include it from C code"
-#endif
+WEFT_BEGIN_DECLS
 
 #define WEFT_CACHE_LINE 64
-#define WEFT_TASK_SIZE 64
+/* WEFT_TASK_SIZE, the bytes of a task descriptor, is the build's choice
+ * (weft/config.h: 64, or 128 with -DWEFT_TASK_SIZE=128). */
 
 #define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -42,7 +41,7 @@ struct weft_worker;
  * (Wool's direct task stack).  `state` is the only field thieves and owner
  * race on; the payload holds the arguments and, once run, the result. */
 typedef struct weft_task {
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t state;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) state;
     unsigned char payload[WEFT_TASK_SIZE - sizeof(uintptr_t)];
 } weft_task;
 
@@ -74,20 +73,20 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
  * owning worker only, with relaxed atomics so a live report is race-free.
  * These are the runtime's; the scheduler adds its own in `sched`. */
 typedef struct weft_counters {
-    _Atomic uint64_t tasks;        /* spawns */
-    _Atomic uint64_t steals;       /* successful steals while idle / random */
-    _Atomic uint64_t steal_fails;  /* steal attempts that got nothing */
-    _Atomic uint64_t leaps;        /* successful steals from the thief at a blocked sync */
-    _Atomic uint64_t leap_fails;   /* leapfrog attempts that got nothing */
-    _Atomic uint64_t sleeps;       /* times this worker went to sleep */
-    _Atomic uint64_t wakes;        /* times this worker woke another */
-    _Atomic uint64_t peak_depth;   /* deepest deque slot used */
+    WEFT_ATOMIC(uint64_t) tasks;        /* spawns */
+    WEFT_ATOMIC(uint64_t) steals;       /* successful steals while idle / random */
+    WEFT_ATOMIC(uint64_t) steal_fails;  /* steal attempts that got nothing */
+    WEFT_ATOMIC(uint64_t) leaps;        /* successful steals from the thief at a blocked sync */
+    WEFT_ATOMIC(uint64_t) leap_fails;   /* leapfrog attempts that got nothing */
+    WEFT_ATOMIC(uint64_t) sleeps;       /* times this worker went to sleep */
+    WEFT_ATOMIC(uint64_t) wakes;        /* times this worker woke another */
+    WEFT_ATOMIC(uint64_t) peak_depth;   /* deepest deque slot used */
     weft_sched_counters sched;     /* the scheduler's (named in its .c file) */
 } weft_counters;
 
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
-    _Alignas(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
     weft_task *dq;       /* slot 0 */
     unsigned id;         /* 0 .. workers-1 */
     weft_sched_own own;  /* the scheduler's owner-private hot fields */
@@ -96,20 +95,20 @@ typedef struct weft_worker {
     weft_sched_shared shared;
 
     /* ---- sleeping (see src/runtime/sleep.c) and leapfrogging ---- */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint32_t) sleep_word;
     /* Joiners asleep in pure-leapfrog mode waiting for work from this
      * worker (their thief); it wakes one when it shares. */
-    _Atomic uint32_t leap_sleepers;
+    WEFT_ATOMIC(uint32_t) leap_sleepers;
     /* The stolen task this worker is blocked on at a SYNC, or NULL: lets
      * a leapfrogging joiner find its thief's thief (transitive leapfrog). */
-    _Atomic(weft_task *) joining;
+    WEFT_ATOMIC(weft_task *) joining;
 
 #if WEFT_STATS
-    _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_counters ctr;
 #endif
 
     /* ---- cold, owner-private runtime state (src/runtime/internal.h) ---- */
-    _Alignas(WEFT_CACHE_LINE) uint64_t rng;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t rng;
     uint64_t seen_interrupt;     /* generation of the last interrupt served */
     int in_interrupt;            /* kind of interrupt being served, 0 if none */
     unsigned together_depth;     /* > 0 while running its own TOGETHER copy (not a stolen task) */
@@ -150,5 +149,7 @@ static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
 #define WEFT_COUNT(w, field, n) ((void)0)
 #define WEFT_COUNT_PEAK(w, t) ((void)0)
 #endif
+
+WEFT_END_DECLS
 
 #endif

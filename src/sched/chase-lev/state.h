@@ -8,7 +8,7 @@
 typedef struct weft_cl_array {
     struct weft_cl_array *retired; /* the array this one replaced */
     int64_t mask;                  /* size - 1, size a power of two */
-    _Atomic(weft_task *) slot[];
+    WEFT_ATOMIC(weft_task *) slot[];
 } weft_cl_array;
 
 /* Owner-private, on line 0. */
@@ -20,12 +20,12 @@ typedef struct weft_sched_own {
 
 typedef struct weft_sched_shared {
     /* thieves' CAS target, alone on its line */
-    _Alignas(WEFT_CACHE_LINE) _Atomic int64_t top;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(int64_t) top;
     /* written by the owner at every SPAWN and SYNC, read by thieves */
-    _Alignas(WEFT_CACHE_LINE) _Atomic int64_t bottom;
-    _Atomic(weft_cl_array *) array;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(int64_t) bottom;
+    WEFT_ATOMIC(weft_cl_array *) array;
     /* set by workers going to sleep (src/runtime/sleep.c); the owner wakes one */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t wake_req;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint32_t) wake_req;
 } weft_sched_shared;
 
 typedef struct weft_sched_cold {
@@ -38,7 +38,7 @@ typedef struct weft_sched_saved {
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {
-    _Atomic uint64_t grows; /* the array doubled */
+    WEFT_ATOMIC(uint64_t) grows; /* the array doubled */
 } weft_sched_counters;
 
 #endif

@@ -12,8 +12,8 @@ typedef struct weft_sched_saved {
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {
-    _Atomic uint64_t requests;  /* ri: steal requests sent; si: deal attempts */
-    _Atomic uint64_t transfers; /* tasks handed to (ri) or dealt to (si) another worker */
+    WEFT_ATOMIC(uint64_t) requests;  /* ri: steal requests sent; si: deal attempts */
+    WEFT_ATOMIC(uint64_t) transfers; /* tasks handed to (ri) or dealt to (si) another worker */
 } weft_sched_counters;
 
 #endif

@@ -45,10 +45,10 @@ typedef struct weft_sched_own {
 
 typedef struct weft_sched_shared {
     /* ---- the request cell: thieves CAS it, the owner's fast paths read it ---- */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t req;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) req;
     /* ---- the transfer cell: this worker spins on it while it waits ---- */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t xfer;
-    _Atomic uintptr_t xfer_wrapper; /* the task's wrapper, published with xfer */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) xfer;
+    WEFT_ATOMIC(uintptr_t) xfer_wrapper; /* the task's wrapper, published with xfer */
 } weft_sched_shared;
 
 typedef struct weft_sched_cold {

@@ -28,7 +28,7 @@ void weft_priv_poll_slow(weft_worker *w, weft_task *head);
  * is non-zero, so while every worker is busy a poll is this one load and
  * no countdown (a decrement in memory at every SPAWN and SYNC would chain
  * them through store forwarding). */
-extern _Atomic uint32_t weft_si_open_cells_g;
+extern WEFT_ATOMIC(uint32_t) weft_si_open_cells_g;
 
 /* A poll: true when the countdown to the next clock read ran out. */
 static inline bool weft_si_poll_due(weft_worker *w)

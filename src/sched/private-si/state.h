@@ -41,7 +41,7 @@ typedef struct weft_sched_own {
 
 typedef struct weft_sched_shared {
     /* ---- the communication cell: dealers CAS it, this worker takes from it ---- */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t cell;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint64_t) cell;
     weft_task *dq; /* == weft_worker.dq, for receivers of our deals (they never read line 0) */
 } weft_sched_shared;
 

@@ -20,14 +20,14 @@ typedef struct weft_sched_shared {
     /* ---- line 1: the thieves' line ----
      * tail in the low 32 bits, split in the high 32 bits: one CAS moves
      * tail while checking split, one RMW moves split without losing a tail. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t ts;
-    _Atomic uint8_t allstolen; /* hint for thieves: nothing to steal */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint64_t) ts;
+    WEFT_ATOMIC(uint8_t) allstolen; /* hint for thieves: nothing to steal */
     weft_task *dq;             /* == weft_worker.dq, here so thieves never read line 0 */
     /* ---- line 2: the paper's splitreq, folded with the owner's split ----
      * WEFT_SPLITREQ when a thief asks for more shared tasks; otherwise the
      * owner's split (== end while all are stolen).  SPAWN and SYNC compare
      * their slot with this one word; see split_deque.c. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t limit;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) limit;
 } weft_sched_shared;
 
 /* Owner-private state off the fast paths: none. */
@@ -45,8 +45,8 @@ typedef struct weft_sched_saved {
 /* The scheduler's own event counters (-DWEFT_STATS=ON); named for
  * reports in split_deque.c. */
 typedef struct weft_sched_counters {
-    _Atomic uint64_t grows;   /* grow_shared: split moved up (thieves asked) */
-    _Atomic uint64_t shrinks; /* shrink_shared: split moved down */
+    WEFT_ATOMIC(uint64_t) grows;   /* grow_shared: split moved up (thieves asked) */
+    WEFT_ATOMIC(uint64_t) shrinks; /* shrink_shared: split moved down */
 } weft_sched_counters;
 
 #endif

@@ -24,8 +24,8 @@ typedef struct weft_sched_shared {
      * public_end: slots below it are public; the oldest tasks are public.
      * Thieves move bot up by CAS; the owner moves it down after joining a
      * stolen task and moves public_end both ways. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t bot;
-    _Atomic uint32_t public_end;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint32_t) bot;
+    WEFT_ATOMIC(uint32_t) public_end;
     uint32_t slots; /* == weft_worker.deque_slots, on this line for thieves */
     weft_task *dq;  /* == weft_worker.dq, on this line so thieves never read line 0 */
     /* ---- line 2: the trip wire's notification, folded with the owner's
@@ -33,7 +33,7 @@ typedef struct weft_sched_shared {
      * WEFT_WOOL_REQUEST when a thief asks for more public tasks; otherwise
      * the owner's public_end.  SYNC joins slots at or above it with plain
      * loads and stores; SPAWN (and YIELD) look for the request in it. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uintptr_t plain_from;
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) plain_from;
 } weft_sched_shared;
 
 /* Owner-private state off the fast paths: none. */
@@ -48,10 +48,10 @@ typedef struct weft_sched_saved {
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {
-    _Atomic uint64_t grows;    /* public_end raised for a thief's request */
-    _Atomic uint64_t shrinks;  /* tasks made private again */
-    _Atomic uint64_t requests;  /* requests this worker sent as a thief */
-    _Atomic uint64_t transfers; /* this worker's tasks joined after a thief ran them */
+    WEFT_ATOMIC(uint64_t) grows;    /* public_end raised for a thief's request */
+    WEFT_ATOMIC(uint64_t) shrinks;  /* tasks made private again */
+    WEFT_ATOMIC(uint64_t) requests;  /* requests this worker sent as a thief */
+    WEFT_ATOMIC(uint64_t) transfers; /* this worker's tasks joined after a thief ran them */
 } weft_sched_counters;
 
 #endif

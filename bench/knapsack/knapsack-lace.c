@@ -1,0 +1,69 @@
+/* knapsack written against Lace's API (<lace.h>): the same program as
+ * knapsack-weft.c, run through weft's Lace layer. */
+/* knapsack: branch and bound with a task per "skip item i" branch and a
+ * shared best-so-far for pruning (see knapsack.h).
+ *
+ *   knapsack-lace [-w workers] <items> <seed>
+ */
+#include "knapsack.h"
+
+#include <stdatomic.h>
+
+#include <lace.h>
+
+/* Raises *best_so_far to value.  Relaxed is enough: best-so-far is only a
+ * pruning hint.  Every value stored is one a complete choice reached and
+ * returns up the tree, so pruning against any value read, stale or not,
+ * never loses the optimum; the answer itself travels through SYNC, and
+ * no other data is published through this word. */
+static void raise_best(_Atomic long *best_so_far, long value)
+{
+    /* Relaxed: racing raisers only make this stale, costing a CAS retry. */
+    long seen = atomic_load_explicit(best_so_far, memory_order_relaxed);
+    /* Relaxed CAS-max against other raisers: publishes no other data. */
+    while (value > seen && !atomic_compare_exchange_weak_explicit(
+                               best_so_far, &seen, value, memory_order_relaxed,
+                               memory_order_relaxed)) {
+    }
+}
+
+TASK_5(long, search, const knap_problem *, p, _Atomic long *, best_so_far, int, i, long,
+            capacity, long, value)
+{
+    if (i == p->items || capacity == 0) {
+        raise_best(best_so_far, value);
+        return value;
+    }
+    /* Relaxed vs. raisers elsewhere: a stale value only prunes less. */
+    if (knap_bound(p, i, capacity, value) <=
+        atomic_load_explicit(best_so_far, memory_order_relaxed))
+        return KNAPSACK_PRUNED;
+    SPAWN(search, p, best_so_far, i + 1, capacity, value);
+    long take = KNAPSACK_PRUNED;
+    if (p->item[i].weight <= capacity)
+        take = CALL(search, p, best_so_far, i + 1, capacity - p->item[i].weight,
+                         value + p->item[i].value);
+    long skip = SYNC(search);
+    return take > skip ? take : skip;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned workers = bench_take_workers(&argc, &argv);
+    knap_problem p = knap_args(argc, argv, "[-w workers] <items> <seed>");
+    _Atomic long best_so_far = 0;
+
+    lace_start(workers, 0);
+    printf("workers: %u\n", lace_workers());
+    double t0 = bench_now();
+    long best = RUN(search, &p, &best_so_far, 0, p.capacity, 0);
+    double t1 = bench_now();
+
+    knap_print(&p, best);
+    knap_check(&p, best);
+    bench_print_time(t1 - t0);
+    lace_count_report_file(stdout);
+    lace_stop();
+    free(p.item);
+    return 0;
+}

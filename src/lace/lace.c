@@ -1,0 +1,250 @@
+/* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
+ * weft-lace library.  Each maps onto weft's public API, except the random
+ * steal attempt and a worker's CPU, which use the runtime's own entry
+ * points (src/runtime/internal.h; this library is built and versioned
+ * with weft).  docs/lace.md lists what each does and how it differs from
+ * Lace. */
+#include "runtime/internal.h"
+
+#include <lace.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+lace_newframe_t lace_newframe;
+lace_trng_slot lace_trng_slots[WEFT_MAX_WORKERS];
+
+static int verbosity;
+static size_t stack_size; /* 0: weft's default */
+
+/* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
+ * exclusive; writers first, so a RUNEX is not starved by a stream of RUNs. */
+static pthread_rwlock_t external_lock;
+static pthread_once_t external_lock_once = PTHREAD_ONCE_INIT;
+
+/* The NEWFRAMEs and TOGETHERs in progress (each initiator's node lives on
+ * its stack); lace_newframe.t shows the most recent, NULL when none. */
+typedef struct pending_interrupt {
+    Task *task;
+    struct pending_interrupt *next;
+} pending_interrupt;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pending_interrupt *pending;
+
+void lace_set_verbosity(int level)
+{
+    verbosity = level;
+}
+
+void lace_set_stacksize(size_t stacksize)
+{
+    stack_size = stacksize;
+}
+
+size_t lace_get_stacksize(void)
+{
+    return stack_size;
+}
+
+unsigned int lace_get_pu_count(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static void init_external_lock(void)
+{
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&external_lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}
+
+/* splitmix64: distinct, well-mixed LACE_TRNG seeds per worker. */
+static uint64_t mix_seed(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+void lace_start(unsigned int n_workers, size_t dqsize)
+{
+    pthread_once(&external_lock_once, init_external_lock);
+    /* Seeds before the workers exist: thread creation publishes them. */
+    unsigned seeds = n_workers && n_workers < WEFT_MAX_WORKERS ? n_workers : WEFT_MAX_WORKERS;
+    for (unsigned i = 0; i < seeds; i++)
+        lace_trng_slots[i].state = mix_seed(i + 1);
+    int err = weft_start(n_workers, dqsize, stack_size);
+    if (err != 0) {
+        /* weft_start said why; Lace's lace_start has no way to fail. */
+        weft_fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
+                   strerror(err));
+    }
+    if (verbosity > 0)
+        fprintf(stderr,
+                "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "
+                "stacks of %zu bytes%s\n",
+                WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(), dqsize,
+                dqsize ? "" : " (weft's default)", stack_size,
+                stack_size ? "" : " (weft's default)");
+}
+
+void lace_stop(void)
+{
+    /* weft_stop explains a failure (not started, called from a worker). */
+    if (weft_stop() == 0 && verbosity > 0)
+        fprintf(stderr, "lace: stopped\n");
+}
+
+void lace_suspend(void)
+{
+    weft_suspend();
+}
+
+void lace_resume(void)
+{
+    weft_resume();
+}
+
+unsigned int lace_workers(void)
+{
+    return weft_workers();
+}
+
+int lace_is_worker(void)
+{
+    return weft_self() != NULL;
+}
+
+WorkerP *lace_get_worker(void)
+{
+    return weft_self();
+}
+
+WorkerP *lace_get_worker_checked(void)
+{
+    return weft_self_checked();
+}
+
+Task *lace_get_head(WorkerP *w)
+{
+    return (Task *)weft_current_head(w);
+}
+
+void lace_barrier(void)
+{
+    weft_barrier();
+}
+
+static weft_wrapper_fn task_wrapper(Task *t, const char *what)
+{
+    if (t == NULL || t->f == NULL)
+        weft_fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
+    return t->f;
+}
+
+void lace_run_task(Task *t)
+{
+    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
+    if (weft_self() != NULL) {
+        weft_run_task((weft_task *)t, wrapper); /* runs in place */
+        return;
+    }
+    pthread_once(&external_lock_once, init_external_lock);
+    pthread_rwlock_rdlock(&external_lock);
+    weft_run_task((weft_task *)t, wrapper);
+    pthread_rwlock_unlock(&external_lock);
+}
+
+void lace_run_task_exclusive(Task *t)
+{
+    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task_exclusive");
+    if (weft_self() != NULL) {
+        weft_run_task((weft_task *)t, wrapper);
+        return;
+    }
+    pthread_once(&external_lock_once, init_external_lock);
+    pthread_rwlock_wrlock(&external_lock);
+    weft_run_task((weft_task *)t, wrapper);
+    pthread_rwlock_unlock(&external_lock);
+}
+
+static void pending_push(pending_interrupt *node, Task *t)
+{
+    pthread_mutex_lock(&pending_lock);
+    node->task = t;
+    node->next = pending;
+    pending = node;
+    /* Release: a task that sees t and reads it sees it filled in.  Workers
+     * poll it with relaxed loads (YIELD_NEWFRAME) and call lace_yield,
+     * which synchronises with the interrupt itself. */
+    atomic_store_explicit(&lace_newframe.t, t, memory_order_release);
+    pthread_mutex_unlock(&pending_lock);
+}
+
+static void pending_pop(pending_interrupt *node)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_interrupt **p = &pending;
+    while (*p != node)
+        p = &(*p)->next;
+    *p = node->next;
+    /* Release: as in pending_push. */
+    atomic_store_explicit(&lace_newframe.t, pending ? pending->task : NULL, memory_order_release);
+    pthread_mutex_unlock(&pending_lock);
+}
+
+void lace_run_newframe(Task *t)
+{
+    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_newframe");
+    pending_interrupt node;
+    pending_push(&node, t);
+    weft_newframe_task((weft_task *)t, wrapper);
+    pending_pop(&node);
+}
+
+void lace_run_together(Task *t)
+{
+    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_together");
+    pending_interrupt node;
+    pending_push(&node, t);
+    weft_together_task((weft_task *)t, wrapper);
+    pending_pop(&node);
+}
+
+void lace_steal_random_CALL(WorkerP *w, Task *head)
+{
+    weft_worker *victim = weft_random_victim(w);
+    if (victim != NULL)
+        weft_steal_and_run(w, (weft_task *)head, victim, false);
+}
+
+void lace_count_reset(void)
+{
+    weft_stats_reset();
+}
+
+void lace_count_report_file(FILE *file)
+{
+    weft_stats_print(file);
+}
+
+int lace_worker_pu(WorkerP *w)
+{
+    return weft_topology_worker_cpu(weft_worker_id(w));
+}
+
+Task *lace_spawned(Task *t, lace_task_fn f)
+{
+    t->f = f;
+    return t;
+}

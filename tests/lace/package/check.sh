@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The lace packages from an install tree (docs/lace.md):
+#  1. an install without WEFT_PROVIDE_LACE puts no lace package and no
+#     lace.h where a real Lace's would be;
+#  2. with -DWEFT_PROVIDE_LACE=ON, the Lace-API benchmark programs build
+#     through find_package(lace) (FetchContent with FIND_PACKAGE_ARGS) and
+#     through pkg-config lace, and each checks its answer;
+#  3. the version file accepts 1.4.x and refuses 1.5 and 2.
+# Usage: check.sh   (configures weft afresh from this checkout)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log="$work/log"
+fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
+gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+lib_only=(-DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF
+          -DWEFT_BUILD_EXAMPLES=OFF)
+
+# 1. the default install
+cmake -S "$root" -B "$work/b0" "${gen[@]}" "${lib_only[@]}" -DCMAKE_INSTALL_PREFIX="$work/p0" \
+  >"$log" 2>&1 || fail "configure (default)"
+cmake --build "$work/b0" --target install >"$log" 2>&1 || fail "install (default)"
+[ -f "$work/p0/include/weft-lace/lace.h" ] || fail "lace.h not installed under include/weft-lace"
+for f in include/lace.h lib/cmake/lace lib/pkgconfig/lace.pc; do
+  [ ! -e "$work/p0/$f" ] || fail "the default install put $f in place of a real Lace's"
+done
+echo "ok: the default install provides no lace package"
+
+# 2. with the lace packages
+p="$work/p1"
+cmake -S "$root" -B "$work/b1" "${gen[@]}" "${lib_only[@]}" -DCMAKE_INSTALL_PREFIX="$p" \
+  -DWEFT_PROVIDE_LACE=ON >"$log" 2>&1 || fail "configure (WEFT_PROVIDE_LACE=ON)"
+cmake --build "$work/b1" --target install >"$log" 2>&1 || fail "install (WEFT_PROVIDE_LACE=ON)"
+[ -f "$p/lib/cmake/lace/laceConfig.cmake" ] && [ -f "$p/lib/pkgconfig/lace.pc" ] ||
+  fail "no lace package installed"
+
+run_all() { # dir-with-binaries how
+  local d=$1 how=$2
+  "$d/fib-lace" -w 2 25 >"$log" 2>&1 || fail "$how: fib-lace"
+  "$d/queens-lace" -w 2 9 >"$log" 2>&1 || fail "$how: queens-lace"
+  "$d/pi-lace" -w 2 200000 1000 >"$log" 2>&1 || fail "$how: pi-lace"
+  "$d/knapsack-lace" -w 2 30 1 >"$log" 2>&1 || fail "$how: knapsack-lace"
+  "$d/cilksort-lace" -w 2 50000 >"$log" 2>&1 || fail "$how: cilksort-lace"
+  "$d/matmul-lace" -w 2 128 >"$log" 2>&1 || fail "$how: matmul-lace"
+  "$d/strassen-lace" -w 2 128 8 >"$log" 2>&1 || fail "$how: strassen-lace"
+  "$d/dfs-lace" -w 2 3 5 100 2 >"$log" 2>&1 || fail "$how: dfs-lace"
+  "$d/uts-lace" -w 2 -t 1 -a 3 -d 10 -b 4 -r 19 >"$log" 2>&1 || fail "$how: uts-lace"
+  echo "ok: $how: 9 Lace-API programs built and checked their answers"
+}
+
+cmake -S "$here" -B "$work/c1" "${gen[@]}" -DCMAKE_PREFIX_PATH="$p" -DWEFT_SOURCE="$root" \
+  -DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS >"$log" 2>&1 || fail "find_package(lace) consumer: configure"
+grep -q "nonexistent" "$log" && fail "FetchContent tried to fetch instead of finding lace"
+cmake --build "$work/c1" >"$log" 2>&1 || fail "find_package(lace) consumer: build"
+run_all "$work/c1" "find_package(lace)"
+
+export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+pkg-config --exists 'lace >= 1.4' || fail "pkg-config lace >= 1.4"
+mkdir -p "$work/c2"
+cflags=$(pkg-config --cflags lace)
+libs=$(pkg-config --libs --static lace)
+for b in fib queens pi knapsack cilksort matmul strassen dfs; do
+  # shellcheck disable=SC2086
+  cc -O2 -D_GNU_SOURCE -I"$root/bench/common" -I"$root/bench/$b" $cflags \
+    "$root/bench/$b/$b-lace.c" -o "$work/c2/$b-lace" $libs -lm >"$log" 2>&1 ||
+    fail "pkg-config lace: $b-lace"
+done
+# shellcheck disable=SC2086
+cc -O2 -D_GNU_SOURCE -I"$root/bench/common" -I"$root/bench/uts" $cflags \
+  "$root/bench/uts/uts-lace.c" "$root/bench/uts/uts_tree.c" -o "$work/c2/uts-lace" $libs -lcrypto -lm \
+  >"$log" 2>&1 || fail "pkg-config lace: uts-lace"
+run_all "$work/c2" "pkg-config lace"
+
+# 3. versions
+mkdir -p "$work/v"
+for want in "1.4:ok" "1.4.0:ok" "1.4.2:ok" "1.4.7:ok" "1.3:ok" "1.5:no" "2:no" "1.2...1.4.9:ok"; do
+  v=${want%%:*} expect=${want#*:}
+  cat >"$work/v/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(v C)
+find_package(lace $v CONFIG)
+if(lace_FOUND)
+  message(STATUS "lace-found")
+endif()
+CMAKE
+  rm -rf "$work/v/b"
+  cmake -S "$work/v" -B "$work/v/b" -DCMAKE_PREFIX_PATH="$p" >"$log" 2>&1 || fail "version $v: configure"
+  if grep -q lace-found "$log"; then got=ok; else got=no; fi
+  [ "$got" = "$expect" ] || fail "find_package(lace $v): expected $expect, got $got"
+done
+echo "ok: the version file accepts 1.x up to 1.4.x and refuses 1.5 and 2"
