@@ -103,6 +103,7 @@ static void run_as_guest(void *arg)
 /* The worker this thread borrowed last: tried first next time (its lines
  * are likely still in this core's cache). */
 static __thread unsigned tls_borrow_hint;
+__thread bool weft_tls_guest;
 
 /* An alternate signal stack for a thread that runs borrowed tasks, so
  * that an overflow of the guest stack is explained (memory.c); set up
@@ -157,7 +158,9 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     weft_seat *seat = &p->seats[w->id];
     guest_call call = {.w = w, .task = t, .wrapper = wrapper};
     weft_tls_worker = w;
+    weft_tls_guest = true;
     weft_call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    weft_tls_guest = false;
     weft_tls_worker = NULL;
     weft_sleep_lent_return(w);
     return true;

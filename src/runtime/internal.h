@@ -42,15 +42,23 @@ enum {
  * knows whose count the sleeper is in. */
 #define WEFT_SLEEP_KIND(word) ((int)((word) & 3u))
 #define WEFT_SLEEP_WORD(kind, thief) ((uint32_t)(kind) | ((thief) ? ((thief)->id + 1u) << 2 : 0u))
-/* Two more words for lending an idle worker's identity to a thread that
+/* More words for lending an idle worker's identity to a thread that
  * calls RUN (docs/sleep.md, "RUN on the calling thread"):
  *   IDLE_LENDABLE  an IDLE sleeper past its last look, in its futex wait:
  *                  a waker claims it like IDLE, a RUN caller may borrow it
- *   LENT           borrowed: no waker may claim it (its kind bits are
- *                  AWAKE's, which no claim accepts); the borrower acts as
- *                  the worker until it puts it back to sleep */
+ *   LENT           borrowed and awake: no waker claims it (its kind bits
+ *                  are AWAKE's, which no claim accepts); the borrower acts
+ *                  as the worker until it puts it back to sleep
+ *   kind | GUEST   the borrower sleeps as the worker (a JOIN kind): a
+ *                  claim makes the word LENT again, not AWAKE, so AWAKE
+ *                  only ever ends a sleep of the worker's own */
 #define WEFT_SLEEP_IDLE_LENDABLE ((uint32_t)WEFT_SLEEP_IDLE | 4u)
 #define WEFT_SLEEP_LENT ((uint32_t)WEFT_AWAKE | 4u)
+#define WEFT_SLEEP_GUEST ((uint32_t)1 << 31)
+/* The word that ends a sleep: LENT for a borrower's, else AWAKE. */
+#define WEFT_SLEEP_WOKEN(word) (((word) & WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
+/* True on a thread running a RUN as a borrowed worker (external.c). */
+extern __thread bool weft_tls_guest;
 typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;

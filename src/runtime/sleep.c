@@ -72,7 +72,7 @@ static _Atomic uint32_t *sleep_counter(uint32_t word)
         return &weft_rt.sleeping_idle;
     if (kind == WEFT_SLEEP_JOIN)
         return &weft_rt.sleeping_join;
-    return &weft_rt.workers[(word >> 2) - 1]->leap_sleepers;
+    return &weft_rt.workers[((word & ~WEFT_SLEEP_GUEST) >> 2) - 1]->leap_sleepers;
 }
 
 bool weft_sleepers_want_work_from(weft_worker *owner)
@@ -147,11 +147,13 @@ static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft
 }
 
 /* An IDLE sleeper whose last look found nothing: it becomes lendable (a
- * RUN caller may borrow its identity) and waits.  While it is lent, its
- * word belongs to the borrower, who may sleep on it as a joiner (and be
- * claimed: AWAKE) before it puts the worker back to sleep; so this thread
- * returns only on AWAKE with no borrower left (the seat's loan count), and
- * waits on that count while borrowers are there. */
+ * RUN caller may borrow its identity) and waits.  While it is lent, the
+ * word is the borrower's (LENT, or a sleep of the borrower's with the
+ * GUEST bit), and wake-ups for the borrower may reach this thread too: it
+ * waits on.  AWAKE ends only a sleep of the worker (its own, or the one a
+ * borrower announced for it when it gave it back); once the word is
+ * AWAKE no borrower can come, but the last one may still be finishing:
+ * this thread waits for the seat's loan count to drop to zero. */
 static void idle_wait(weft_worker *w)
 {
     uint32_t expected = WEFT_SLEEP_IDLE;
@@ -165,21 +167,17 @@ static void idle_wait(weft_worker *w)
         return;
     weft_seat *seat = &weft_rt.seats[w->id];
     for (;;) {
-        /* Acquire: pairs with the waker's claim, or with the borrower's
-         * stores to the word (after its loan count increment). */
+        /* Acquire: pairs with the claim that made it AWAKE. */
         uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-        if (WEFT_SLEEP_KIND(s) == WEFT_SLEEP_IDLE || s == WEFT_SLEEP_LENT) {
+        if (s != WEFT_AWAKE) {
             weft_futex_wait(&w->sleep_word, s);
             continue;
         }
-        /* AWAKE, or a borrower's JOIN sleep.  Acquire: pairs with the last
-         * borrower's release decrement; its use of the worker is over. */
+        /* Acquire: pairs with the last borrower's release decrement; its
+         * use of the worker is over. */
         uint32_t loans = atomic_load_explicit(&seat->loans, memory_order_acquire);
-        if (loans < WEFT_LOAN) {
-            if (s == WEFT_AWAKE)
-                return;
-            continue; /* the word changed since: read it again */
-        }
+        if (loans < WEFT_LOAN)
+            return;
         /* Relaxed: the waiter bit only says to wake us; the loop re-checks. */
         if ((loans & WEFT_LOAN_WAITER) ||
             atomic_compare_exchange_strong_explicit(&seat->loans, &loans,
@@ -196,6 +194,11 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)
         weft_fatal("internal: leapfrog sleep without a thief");
     uint32_t word = WEFT_SLEEP_WORD(state, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL);
+    /* A borrower sleeps as the worker, marked so that its wake-up is not
+     * taken for the worker's own (idle_wait). */
+    if (weft_tls_guest)
+        word |= WEFT_SLEEP_GUEST;
+    uint32_t woken = WEFT_SLEEP_WOKEN(word);
     _Atomic uint32_t *counter = announce(w, word, state, thief);
 
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
@@ -203,7 +206,7 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
         /* Withdraw, unless a waker claimed us first (then it adjusted the
          * count).  acq_rel: a plain claim on our own word. */
         uint32_t expected = word;
-        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_AWAKE,
+        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, woken,
                                                     memory_order_acq_rel, memory_order_acquire))
             atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
         return;
@@ -219,7 +222,7 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
         /* Acquire: pairs with the waker's claim; after it we re-examine
          * everything anyway. */
         uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-        if (s == WEFT_AWAKE)
+        if (s == woken)
             return;
         weft_futex_wait(&w->sleep_word, s);
     }
@@ -235,16 +238,22 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
 {
     /* Relaxed peek: the CAS decides. */
     uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
-    if (owner ? s != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
-              : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
-        return false;
-    WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
-    /* acq_rel: one claimer per sleep (the word names the kind and the
-     * thief, so the count below is the one the sleeper is in); orders our
-     * published work before the sleeper's wake-up. */
-    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
-                                                 memory_order_acq_rel, memory_order_relaxed))
-        return false;
+    for (;;) {
+        if (owner ? (s & ~WEFT_SLEEP_GUEST) != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
+                  : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
+            return false;
+        WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
+        /* acq_rel: one claimer per sleep (the word names the kind and the
+         * thief, so the count below is the one the sleeper is in); orders
+         * our published work before the sleeper's wake-up.  A borrower's
+         * sleep (GUEST) ends in LENT: the worker stays lent. */
+        if (atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_WOKEN(s),
+                                                    memory_order_acq_rel, memory_order_relaxed))
+            break;
+        /* Failed: claimed by another, or an IDLE sleeper became lendable
+         * meanwhile (IDLE -> IDLE_LENDABLE, still ours to claim): s is the
+         * word now; check it again. */
+    }
     atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
     WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
     /* All waiters: while v is lent, its own thread waits on the word too
