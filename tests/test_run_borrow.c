@@ -409,7 +409,7 @@ int main(void)
         }
         printf("ok: borrowed RUNs at %u workers\n", workers);
     }
-#if !WEFT_TEST_SANITIZED
+#ifndef WEFT_TEST_SANITIZED
     expect_death(guest_overflow_child, "stack overflow on worker",
                  "a RUN from outside overflowing the guest stack");
 #endif
