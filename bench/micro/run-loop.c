@@ -9,6 +9,8 @@
 
 #include <weft/weft.h>
 
+#include "../fib/fib.h" /* fib_iter: the reference */
+
 WEFT_TASK_1(long, fib, int, n)
 {
     if (n < 2)
@@ -32,17 +34,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static long fib_ref(int n)
-{
-    long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
@@ -52,7 +43,7 @@ int main(int argc, char **argv)
     if (weft_start(workers, 0, 0) != 0)
         return 1;
     printf("workers: %u, %ld calls of fib(%d), %d repetitions\n", weft_workers(), calls, n, reps);
-    long expect = calls * fib_ref(n);
+    long expect = calls * fib_iter(n);
     double *loop = malloc(sizeof *loop * (size_t)reps), *inside = malloc(sizeof *inside * (size_t)reps);
     for (int r = 0; r < reps; r++) {
         double t0 = bench_now();

@@ -285,6 +285,7 @@ static void forget_pool_in_child(void)
     p->threads = NULL;
     p->n_workers = 0;
     weft_tls_worker = NULL;
+    weft_tls_guest = false; /* forked inside a borrowed RUN */
     tls_pool_holds = 0;
     tls_in_control = false;
     weft_overflow_handler_remove(); /* or a second start would chain to itself */
