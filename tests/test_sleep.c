@@ -185,7 +185,8 @@ int main(void)
         CHECK(eventually(all_asleep, 10.0), "%u of %u workers asleep",
               atomic_load(&weft_rt.sleeping_idle), n);
 
-        /* An external RUN wakes a sleeper. */
+        /* An external RUN while all sleep (it borrows a sleeper, which is
+         * asleep again afterwards; docs/sleep.md). */
         CHECK(WEFT_RUN(nothing) == 1, "run while all sleep");
 
         if (n >= 2) {

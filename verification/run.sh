@@ -301,6 +301,34 @@ check full sleep-leap-cover-wake-leap-thief-SC sleep_leap.pml SC fail 22 -DCOVER
 check quick sleep-leap-cover-b-sleep-SC sleep_leap.pml SC fail 22 -DCOVER_B_SLEEP=1 "${sl_b[@]}"
 check quick sleep-leap-cover-b-wake-SC  sleep_leap.pml SC fail 22 -DCOVER_B_WAKE=1 "${sl_b[@]}"
 
+# ---- RUN callers that borrow an idle worker (run_borrow.pml: the worker's
+# thread, NBT borrowers NB times each, a publisher of work, the thief of a
+# borrower's stolen task) ----
+rb_two=(-DNBT=2 -DNB=1)     # two borrowers: a borrow while the last loan ends
+for mm in SC TSO WEAK; do
+  check quick "run-borrow-$mm" run_borrow.pml $mm pass 22
+  check full "run-borrow-pub2-$mm" run_borrow.pml $mm pass 22 -DNPUB=2
+done
+check quick run-borrow-two-SC run_borrow.pml SC pass 22 "${rb_two[@]}"
+check full run-borrow-two-TSO  run_borrow.pml TSO  pass 22 "${rb_two[@]}"
+check full run-borrow-two-WEAK run_borrow.pml WEAK pass 22 "${rb_two[@]}"
+# mutants: the return's last look and re-count (lost wake-ups), claims
+# that wake one waiter or give up when the sleeper became lendable, the
+# worker's thread not waiting for the loan, the borrower's sleeps ending
+# in AWAKE, lendable before the last look, claims that accept LENT
+check quick run-borrow-mut-nolastlook-SC run_borrow.pml SC fail 22 -DMUT_LEND_NO_LASTLOOK
+check quick run-borrow-mut-norecount-SC  run_borrow.pml SC fail 22 -DMUT_LEND_NO_RECOUNT -DNO_COUNT_CHECK
+check quick run-borrow-mut-wakeone-SC    run_borrow.pml SC fail 22 -DMUT_WAKE_ONE
+check quick run-borrow-mut-claimnoretry-SC run_borrow.pml SC fail 22 -DMUT_CLAIM_NO_RETRY
+check quick run-borrow-mut-noloancheck-SC run_borrow.pml SC fail 22 -DMUT_NO_LOAN_CHECK
+check quick run-borrow-mut-noguestbit-SC run_borrow.pml SC fail 22 -DMUT_NO_GUEST_BIT
+check quick run-borrow-mut-lendearly-SC  run_borrow.pml SC fail 22 -DMUT_LENDABLE_EARLY
+check quick run-borrow-mut-claimlent-SC  run_borrow.pml SC fail 22 -DMUT_LEND_CLAIM_LENT
+check quick run-borrow-mut-futex-nocmp-SC run_borrow.pml SC fail 22 -DMUT_FUTEX_NOCMP
+# coverage: each point is reached (reaching it is made an error)
+cover_checks "run-borrow-cover-%s-SC" run_borrow.pml "BORROW GUEST_SLEEP GUEST_WOKEN RETURN_CLAIM LOAN_WAIT WOKEN_IN_LOAN"
+check quick run-borrow-cover-reborrow-SC run_borrow.pml SC fail 22 -DCOVER_REBORROW=1 "${rb_two[@]}"
+
 # ---- private deques, receiver-initiated request/transfer cells ----
 for mm in SC TSO WEAK; do
   check quick "private-ri-$mm" private_ri.pml $mm pass 22

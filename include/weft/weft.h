@@ -133,8 +133,10 @@ weft_task *weft_current_head(weft_worker *w);
  * work that turned out unneeded); if it was stolen, waits for it. */
 #define WEFT_DROP(NAME) weft_drop(weft_w, --weft_head)
 
-/* Runs a task from anywhere: from a non-worker thread it is handed to the
- * pool and the caller blocks until it is done; on a worker it runs in place. */
+/* Runs a task from anywhere and returns when it is done.  On a worker it
+ * runs in place.  From a non-worker thread it runs on that thread as a
+ * worker that sleeps idle (its id, its deque, a stack of weft's), or, if
+ * none does, it is handed to the pool while the caller waits. */
 #define WEFT_RUN(NAME, ...) NAME##_RUN(__VA_ARGS__)
 
 /* Context passing for helper functions called from tasks. */

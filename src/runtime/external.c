@@ -1,15 +1,29 @@
 /* RUN from threads that are not workers.
  *
- * The caller's task descriptor stays on its own stack; a request pointing
- * to it is queued, an idle worker is woken, and the caller blocks until a
- * worker has run the task at the bottom of its (empty) deque.  Submitting
- * is not a hot path, so the queue is a mutex-protected FIFO; workers poll
- * only the `pending` count, on its own cache line.
+ * First choice: the calling thread joins the computation.  It borrows the
+ * identity of a worker asleep at top level (weft_borrow_idle: its deque is
+ * empty, its thread waits on its futex), runs the task as that worker on
+ * the worker's guest stack, and puts the worker back to sleep
+ * (weft_sleep_lent_return).  Thieves steal from the borrowed deque as from
+ * any worker's, and its SPAWNs wake sleepers through the scheduler's usual
+ * path, so a short task costs no wake-up at all.  The worker's id stays in
+ * [0, workers): per-worker arrays indexed by weft_worker_id work inside
+ * the task.  docs/sleep.md, "RUN on the calling thread", has the protocol.
+ *
+ * Otherwise (no worker sleeps idle, or the pool is suspended or in an
+ * interrupt): the caller's task descriptor stays on its own stack; a
+ * request pointing to it is queued, an idle worker is woken, and the
+ * caller blocks until a worker has run the task at the bottom of its
+ * (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
+ * the `pending` count, on its own cache line.
  */
 #include "runtime/internal.h"
 
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
+
+#include "sys/stack_call.h"
 
 /* How long a RUN caller spins for the result before it sleeps. */
 #define SUBMITTER_SPIN_NS 200000u
@@ -66,6 +80,92 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     return true;
 }
 
+/* ---- RUN on the calling thread, as a borrowed worker ---- */
+
+typedef struct guest_call {
+    weft_worker *w;
+    weft_task *task;
+    uintptr_t wrapper;
+} guest_call;
+
+/* On the guest stack: the task runs at the bottom of the borrowed
+ * worker's empty deque, as a worker runs a RUN it takes from the queue. */
+static void run_as_guest(void *arg)
+{
+    guest_call *c = arg;
+    weft_worker *w = c->w;
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = w->dq;
+    ((weft_wrapper_fn)c->wrapper)(w, w->dq, c->task);
+    w->frame_floor = floor;
+}
+
+/* The worker this thread borrowed last: tried first next time (its lines
+ * are likely still in this core's cache). */
+static __thread unsigned tls_borrow_hint;
+__thread bool weft_tls_guest;
+
+/* An alternate signal stack for a thread that runs borrowed tasks, so
+ * that an overflow of the guest stack is explained (memory.c); set up
+ * once per thread, unless the thread has one, and freed at its exit. */
+static __thread bool tls_altstack_checked;
+static pthread_key_t altstack_key;
+static pthread_once_t altstack_key_once = PTHREAD_ONCE_INIT;
+
+static void altstack_key_create(void)
+{
+    if (pthread_key_create(&altstack_key, weft_altstack_teardown) != 0)
+        weft_warn("no thread-specific key for alternate signal stacks; overflows of a RUN's "
+                  "stack will not be explained");
+}
+
+static void ensure_altstack(void)
+{
+    if (tls_altstack_checked || !weft_rt.report_stack_overflow)
+        return;
+    tls_altstack_checked = true;
+    stack_t now;
+    if (sigaltstack(NULL, &now) == 0 && !(now.ss_flags & SS_DISABLE))
+        return; /* the application's own */
+    pthread_once(&altstack_key_once, altstack_key_create);
+    void *mem = NULL;
+    if (weft_altstack_setup(&mem) != 0) {
+        weft_warn("no alternate signal stack for a thread calling RUN; an overflow of its "
+                  "task's stack will not be explained");
+        return;
+    }
+    if (pthread_setspecific(altstack_key, mem) != 0)
+        weft_altstack_teardown(mem);
+}
+
+/* Runs the task as a borrowed worker; false if none could be borrowed
+ * (then the caller hands the task over). */
+static bool run_borrowed(weft_task *t, uintptr_t wrapper)
+{
+    weft_runtime *p = &weft_rt;
+    /* Relaxed (both): while the pool is suspended or an interrupt is on,
+     * the workers are parked or busy with it and the hand-off path waits
+     * for them; one that starts after the check is served by the borrower
+     * as the worker would (at its interrupt points, or by waking the
+     * worker when it gives it back). */
+    if (atomic_load_explicit(&p->suspended, memory_order_relaxed) || weft_interrupt_pending())
+        return false;
+    weft_worker *w = weft_borrow_idle(tls_borrow_hint);
+    if (!w)
+        return false;
+    tls_borrow_hint = w->id;
+    ensure_altstack();
+    weft_seat *seat = &p->seats[w->id];
+    guest_call call = {.w = w, .task = t, .wrapper = wrapper};
+    weft_tls_worker = w;
+    weft_tls_guest = true;
+    weft_call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    weft_tls_guest = false;
+    weft_tls_worker = NULL;
+    weft_sleep_lent_return(w);
+    return true;
+}
+
 void weft_run_task(weft_task *t, uintptr_t wrapper)
 {
     /* Relaxed: the descriptor is private to this call until it is queued
@@ -84,6 +184,10 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (!weft_lifecycle_enter())
         weft_fatal("RUN called while the pool is not running (call weft_start first, "
                    "and do not RUN during or after weft_stop)");
+    if (run_borrowed(t, wrapper)) {
+        weft_lifecycle_exit();
+        return;
+    }
     /* Relaxed both: a warning printed once, decided by the exchange. */
     if (atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed) &&
         !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))

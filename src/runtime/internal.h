@@ -42,6 +42,23 @@ enum {
  * knows whose count the sleeper is in. */
 #define WEFT_SLEEP_KIND(word) ((int)((word) & 3u))
 #define WEFT_SLEEP_WORD(kind, thief) ((uint32_t)(kind) | ((thief) ? ((thief)->id + 1u) << 2 : 0u))
+/* More words for lending an idle worker's identity to a thread that
+ * calls RUN (docs/sleep.md, "RUN on the calling thread"):
+ *   IDLE_LENDABLE  an IDLE sleeper past its last look, in its futex wait:
+ *                  a waker claims it like IDLE, a RUN caller may borrow it
+ *   LENT           borrowed and awake: no waker claims it (its kind bits
+ *                  are AWAKE's, which no claim accepts); the borrower acts
+ *                  as the worker until it puts it back to sleep
+ *   kind | GUEST   the borrower sleeps as the worker (a JOIN kind): a
+ *                  claim makes the word LENT again, not AWAKE, so AWAKE
+ *                  only ever ends a sleep of the worker's own */
+#define WEFT_SLEEP_IDLE_LENDABLE ((uint32_t)WEFT_SLEEP_IDLE | 4u)
+#define WEFT_SLEEP_LENT ((uint32_t)WEFT_AWAKE | 4u)
+#define WEFT_SLEEP_GUEST ((uint32_t)1 << 31)
+/* The word that ends a sleep: LENT for a borrower's, else AWAKE. */
+#define WEFT_SLEEP_WOKEN(word) (((word) & WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
+/* True on a thread running a RUN as a borrowed worker (external.c). */
+extern __thread bool weft_tls_guest;
 typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;
@@ -61,6 +78,14 @@ void weft_wake_for_work_of(weft_worker *owner, weft_worker *self);
 bool weft_sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any. */
 void weft_wake_for_external(void);
+/* A thread outside the pool borrows the identity of a worker asleep in
+ * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
+ * borrower then is that worker until weft_sleep_lent_return. */
+weft_worker *weft_borrow_idle(unsigned hint);
+/* The borrower, done: puts the worker back to sleep as the worker would
+ * (announce, requests, last look), waking it if the last look finds
+ * something to do. */
+void weft_sleep_lent_return(weft_worker *w);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
 void weft_wake_joiner(weft_worker *victim);
 /* After giving v work directly (published seq_cst): wake v if it sleeps. */
@@ -74,6 +99,8 @@ void weft_external_init(void);
 
 /* ---- interrupt.c ---- */
 bool weft_interrupt_waiting_for(weft_worker *w);
+/* Is an interrupt in progress?  A relaxed hint. */
+bool weft_interrupt_pending(void);
 void weft_interrupt_serve(weft_worker *w, weft_task *head);
 void weft_interrupt_reset(void);
 
@@ -135,12 +162,28 @@ void weft_topology_bind_area(void *addr, size_t bytes, int placement);
 void weft_topology_destroy(void);
 
 /* ---- the pool (lifecycle.c) ---- */
+
+/* What a worker needs to lend its identity to RUN callers (external.c,
+ * sleep.c): a count of the borrowers using it and a stack for them. */
+typedef struct weft_seat {
+    /* Borrowers holding the worker or still putting it back, times 2; bit
+     * 0: the worker's own thread waits on this word for them to finish. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t loans;
+    /* The guest stack: address space only until touched, with a guard
+     * below like a worker stack (memory.c). */
+    void *stack_lo;
+    size_t stack_size;
+    void *guard_lo;
+} weft_seat;
+#define WEFT_LOAN 2u
+#define WEFT_LOAN_WAITER 1u
 enum { WEFT_RT_STOPPED = 0, WEFT_RT_RUNNING = 1, WEFT_RT_STOPPING = 2 };
 
 typedef struct weft_runtime {
     /* Read-mostly after start. */
     unsigned n_workers;
     weft_worker **workers;
+    weft_seat *seats; /* one per worker, by id */
     weft_steal_policy policy;
     unsigned idle_spin_us;
     size_t deque_slots;

@@ -87,6 +87,13 @@ bool weft_interrupt_waiting_for(weft_worker *w)
     return g != 0 && g != w->seen_interrupt;
 }
 
+bool weft_interrupt_pending(void)
+{
+    /* Relaxed: a hint for RUN's choice of path; a borrower serves an
+     * interrupt that comes after it anyway. */
+    return atomic_load_explicit(&weft_interrupt_pending_g, memory_order_relaxed) != 0;
+}
+
 /* Spin, then yield, then sleep on the word until pred(word) holds. */
 static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), uint32_t arg)
 {

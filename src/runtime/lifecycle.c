@@ -28,7 +28,9 @@ static __thread bool tls_in_control;
  * 0 (locked) or EDEADLK with a message. */
 static int control_begin(const char *what, bool waits)
 {
-    if (weft_tls_worker) {
+    /* A thread running a borrowed RUN is a worker for now, but to its
+     * caller it is inside RUN: the check of tls_pool_holds below says so. */
+    if (weft_tls_worker && !weft_tls_guest) {
         weft_warn("%s called from inside a worker: it would wait for itself", what);
         return EDEADLK;
     }
@@ -279,9 +281,11 @@ static void forget_pool_in_child(void)
     weft_runtime *p = &weft_rt;
     pthread_mutex_init(&lifecycle_lock, NULL);
     p->workers = NULL;
+    p->seats = NULL;
     p->threads = NULL;
     p->n_workers = 0;
     weft_tls_worker = NULL;
+    weft_tls_guest = false; /* forked inside a borrowed RUN */
     tls_pool_holds = 0;
     tls_in_control = false;
     weft_overflow_handler_remove(); /* or a second start would chain to itself */
@@ -311,7 +315,12 @@ static void free_workers(void)
         if (w->stack_lo)
             weft_unmap(w->stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
         weft_unmap(w, sizeof(weft_worker), 0, 0);
+        if (p->seats && p->seats[i].stack_lo)
+            weft_unmap(p->seats[i].stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
     }
+    if (p->seats)
+        weft_unmap(p->seats, sizeof(weft_seat) * p->n_workers, 0, 0);
+    p->seats = NULL;
     free(p->workers);
     free(p->threads);
     p->workers = NULL;
@@ -386,6 +395,12 @@ int weft_start_config(const weft_config *cfg_in)
     }
     if ((err = weft_topology_init(n, cfg.pin)) != 0)
         goto fail;
+    /* mmap'd: zeroed and page-aligned, so every seat's line is its own. */
+    p->seats = weft_map(sizeof(weft_seat) * n, 0, 0, -1);
+    if (!p->seats) {
+        err = ENOMEM;
+        goto fail;
+    }
 
     size_t page = weft_page_size();
     for (unsigned i = 0; i < n; i++) {
@@ -409,6 +424,17 @@ int weft_start_config(const weft_config *cfg_in)
         w->stack_hi = (char *)w->stack_lo + stack;
         w->guard_hi = w->stack_lo;
         w->guard_lo = (char *)w->stack_lo - weft_stack_guard(stack);
+        /* The guest stack of RUN callers that borrow this worker (external.c):
+         * address space until a borrower touches it. */
+        weft_seat *seat = &p->seats[i];
+        seat->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
+        if (!seat->stack_lo) {
+            err = ENOMEM;
+            goto fail;
+        }
+        seat->stack_size = stack;
+        seat->guard_lo = (char *)seat->stack_lo - weft_stack_guard(stack);
+        atomic_init(&seat->loans, 0);
         weft_sched_init(w);
         atomic_init(&w->sleep_word, WEFT_AWAKE);
         atomic_init(&w->leap_sleepers, 0);

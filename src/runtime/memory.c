@@ -160,24 +160,36 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
     sigaction(sig, &dfl, NULL);
 }
 
+/* The overflow message, and the end.  `guest`: the guest stack of a RUN
+ * caller that borrowed worker id (external.c). */
+static void report_overflow(unsigned id, size_t stack_bytes, bool guest)
+{
+    char msg[400];
+    size_t n = 0;
+    n = put_str(msg, n, sizeof msg, "weft: stack overflow on worker ");
+    n = put_uint(msg, n, sizeof msg, id);
+    n = put_str(msg, n, sizeof msg, guest ? " (in a RUN from outside the pool, on the worker's "
+                                            "guest stack of "
+                                          : " (its stack is ");
+    n = put_uint(msg, n, sizeof msg, (unsigned long long)stack_bytes);
+    n = put_str(msg, n, sizeof msg,
+                " bytes). Raise it with weft_start's stack_size or WEFT_STACK_SIZE, "
+                "or reduce the recursion depth.\n");
+    ssize_t ignored = write(STDERR_FILENO, msg, n);
+    (void)ignored;
+    abort();
+}
+
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
     weft_worker *w = weft_tls_worker;
     char *addr = info->si_addr;
-    if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo) {
-        char msg[320];
-        size_t n = 0;
-        n = put_str(msg, n, sizeof msg, "weft: stack overflow on worker ");
-        n = put_uint(msg, n, sizeof msg, w->id);
-        n = put_str(msg, n, sizeof msg, " (its stack is ");
-        n = put_uint(msg, n, sizeof msg, (unsigned long long)((char *)w->stack_hi - (char *)w->stack_lo));
-        n = put_str(msg, n, sizeof msg,
-                    " bytes). Raise it with weft_start's stack_size or WEFT_STACK_SIZE, "
-                    "or reduce the recursion depth.\n");
-        ssize_t ignored = write(STDERR_FILENO, msg, n);
-        (void)ignored;
-        abort();
-    }
+    if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
+        report_overflow(w->id, (size_t)((char *)w->stack_hi - (char *)w->stack_lo), false);
+    /* A RUN caller running as worker w, on w's guest stack (external.c). */
+    weft_seat *seat = w && weft_rt.seats ? &weft_rt.seats[w->id] : NULL;
+    if (seat && addr >= (char *)seat->guard_lo && addr < (char *)seat->stack_lo)
+        report_overflow(w->id, seat->stack_size, true);
     char *deque_guard = w ? (char *)w->dq + weft_deque_bytes(w->deque_slots) : NULL;
     if (w && addr >= deque_guard && addr < deque_guard + weft_page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";

@@ -32,6 +32,7 @@
  */
 #include "runtime/internal.h"
 
+#include <limits.h>
 #include <sched.h>
 
 void weft_idle_reset(weft_idle *idle)
@@ -71,7 +72,7 @@ static _Atomic uint32_t *sleep_counter(uint32_t word)
         return &weft_rt.sleeping_idle;
     if (kind == WEFT_SLEEP_JOIN)
         return &weft_rt.sleeping_join;
-    return &weft_rt.workers[(word >> 2) - 1]->leap_sleepers;
+    return &weft_rt.workers[((word & ~WEFT_SLEEP_GUEST) >> 2) - 1]->leap_sleepers;
 }
 
 bool weft_sleepers_want_work_from(weft_worker *owner)
@@ -130,6 +131,62 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
             weft_sched_ask_for_sleeper(p->workers[i], w);
 }
 
+/* Steps 1 and 2 of going to sleep: the sleep word, the count, the
+ * requests.  Returns the count the sleeper is in. */
+static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft_worker *thief)
+{
+    _Atomic uint32_t *counter = sleep_counter(word);
+    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
+     * A claimer may decrement our count before we increment it (it saw the
+     * word first): the count is then briefly one low, which only makes a
+     * waker skip a wake-up that our own last look covers. */
+    atomic_store_explicit(&w->sleep_word, word, memory_order_seq_cst);
+    atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
+    leave_requests(w, state, thief);
+    return counter;
+}
+
+/* An IDLE sleeper whose last look found nothing: it becomes lendable (a
+ * RUN caller may borrow its identity) and waits.  While it is lent, the
+ * word is the borrower's (LENT, or a sleep of the borrower's with the
+ * GUEST bit), and wake-ups for the borrower may reach this thread too: it
+ * waits on.  AWAKE ends only a sleep of the worker (its own, or the one a
+ * borrower announced for it when it gave it back); once the word is
+ * AWAKE no borrower can come, but the last one may still be finishing:
+ * this thread waits for the seat's loan count to drop to zero. */
+static void idle_wait(weft_worker *w)
+{
+    uint32_t expected = WEFT_SLEEP_IDLE;
+    /* acq_rel: release publishes this worker's state (deque, scheduler
+     * fields) to a borrower, whose CAS to LENT acquires it.  Fails only if
+     * a waker claimed us (AWAKE: acquire, as below); no borrower could,
+     * the word was not lendable yet. */
+    if (!atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected,
+                                                 WEFT_SLEEP_IDLE_LENDABLE, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return;
+    weft_seat *seat = &weft_rt.seats[w->id];
+    for (;;) {
+        /* Acquire: pairs with the claim that made it AWAKE. */
+        uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
+        if (s != WEFT_AWAKE) {
+            weft_futex_wait(&w->sleep_word, s);
+            continue;
+        }
+        /* Acquire: pairs with the last borrower's release decrement; its
+         * use of the worker is over. */
+        uint32_t loans = atomic_load_explicit(&seat->loans, memory_order_acquire);
+        if (loans < WEFT_LOAN)
+            return;
+        /* Relaxed: the waiter bit only says to wake us; the loop re-checks. */
+        if ((loans & WEFT_LOAN_WAITER) ||
+            atomic_compare_exchange_strong_explicit(&seat->loans, &loans,
+                                                    loans | WEFT_LOAN_WAITER,
+                                                    memory_order_relaxed, memory_order_relaxed))
+            weft_futex_wait(&seat->loans, loans | WEFT_LOAN_WAITER);
+    }
+}
+
 void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
     /* A leapfrogging joiner needs its thief (the only one it may take work
@@ -137,22 +194,19 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)
         weft_fatal("internal: leapfrog sleep without a thief");
     uint32_t word = WEFT_SLEEP_WORD(state, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL);
-    _Atomic uint32_t *counter = sleep_counter(word);
-
-    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
-     * A claimer may decrement our count before we increment it (it saw the
-     * word first): the count is then briefly one low, which only makes a
-     * waker skip a wake-up that our own last look below covers. */
-    atomic_store_explicit(&w->sleep_word, word, memory_order_seq_cst);
-    atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
-    leave_requests(w, state, thief);
+    /* A borrower sleeps as the worker, marked so that its wake-up is not
+     * taken for the worker's own (idle_wait). */
+    if (weft_tls_guest)
+        word |= WEFT_SLEEP_GUEST;
+    uint32_t woken = WEFT_SLEEP_WOKEN(word);
+    _Atomic uint32_t *counter = announce(w, word, state, thief);
 
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, state, joined, thief)) {
         /* Withdraw, unless a waker claimed us first (then it adjusted the
          * count).  acq_rel: a plain claim on our own word. */
         uint32_t expected = word;
-        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_AWAKE,
+        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, woken,
                                                     memory_order_acq_rel, memory_order_acquire))
             atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
         return;
@@ -160,11 +214,15 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
 
     WEFT_COUNT(w, sleeps, 1);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_WILL_WAIT);
+    if (state == WEFT_SLEEP_IDLE) { /* only a worker's own thread, at top level */
+        idle_wait(w);
+        return;
+    }
     for (;;) {
         /* Acquire: pairs with the waker's claim; after it we re-examine
          * everything anyway. */
         uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-        if (s == WEFT_AWAKE)
+        if (s == woken)
             return;
         weft_futex_wait(&w->sleep_word, s);
     }
@@ -180,19 +238,27 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
 {
     /* Relaxed peek: the CAS decides. */
     uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
-    if (owner ? s != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
-              : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
-        return false;
-    WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
-    /* acq_rel: one claimer per sleep (the word names the kind and the
-     * thief, so the count below is the one the sleeper is in); orders our
-     * published work before the sleeper's wake-up. */
-    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_AWAKE,
-                                                 memory_order_acq_rel, memory_order_relaxed))
-        return false;
+    for (;;) {
+        if (owner ? (s & ~WEFT_SLEEP_GUEST) != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
+                  : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
+            return false;
+        WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
+        /* acq_rel: one claimer per sleep (the word names the kind and the
+         * thief, so the count below is the one the sleeper is in); orders
+         * our published work before the sleeper's wake-up.  A borrower's
+         * sleep (GUEST) ends in LENT: the worker stays lent. */
+        if (atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_WOKEN(s),
+                                                    memory_order_acq_rel, memory_order_relaxed))
+            break;
+        /* Failed: claimed by another, or an IDLE sleeper became lendable
+         * meanwhile (IDLE -> IDLE_LENDABLE, still ours to claim): s is the
+         * word now; check it again. */
+    }
     atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
     WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
-    weft_futex_wake(&v->sleep_word, 1);
+    /* All waiters: while v is lent, its own thread waits on the word too
+     * (idle_wait), and the borrower may be the one to wake. */
+    weft_futex_wake(&v->sleep_word, INT_MAX);
     return true;
 }
 
@@ -278,4 +344,67 @@ void weft_wake_all(void)
     atomic_thread_fence(memory_order_seq_cst);
     for (unsigned i = 0; i < p->n_workers; i++)
         claim(p->workers[i], ANY_SLEEPER, NULL);
+}
+
+/* ------------------------------------------------------------------------
+ * Lending an idle worker to a RUN caller (external.c; docs/sleep.md)
+ * ------------------------------------------------------------------------ */
+
+weft_worker *weft_borrow_idle(unsigned hint)
+{
+    weft_runtime *p = &weft_rt;
+    unsigned n = p->n_workers;
+    for (unsigned i = 0; i < n; i++) {
+        weft_worker *v = p->workers[(hint + i) % n];
+        /* Relaxed peek: the CAS decides. */
+        uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
+        if (s != WEFT_SLEEP_IDLE_LENDABLE)
+            continue;
+        /* acq_rel: one borrower per sleep, no waker after it (LENT is no
+         * sleep kind); acquire: v's state as its thread, or the borrower
+         * before us, left it (their release CAS to lendable). */
+        if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_LENT,
+                                                     memory_order_acq_rel, memory_order_relaxed))
+            continue;
+        /* Out of the idle count, as a waker's claim takes it out. */
+        atomic_fetch_sub_explicit(&p->sleeping_idle, 1, memory_order_relaxed); /* count only */
+        /* Relaxed: v's thread reads the count only after it read one of our
+         * later stores to v's word (seq_cst, so release) with acquire. */
+        atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);
+        return v;
+    }
+    return NULL;
+}
+
+void weft_sleep_lent_return(weft_worker *w)
+{
+    /* Exactly the IDLE sleeper's steps 1-3, taken for it: whoever
+     * published work, a RUN, an interrupt, suspension or stop while w was
+     * lent either sees the IDLE word and count, or is seen by the last
+     * look.  w's thread stays asleep: if a waker claims w meanwhile, its
+     * thread waits for our loan to end (idle_wait), so w's state is still
+     * ours to read and write here. */
+    (void)announce(w, WEFT_SLEEP_IDLE, WEFT_SLEEP_IDLE, NULL);
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
+    if (something_to_do(w, WEFT_SLEEP_IDLE, NULL, NULL)) {
+        /* Something is there: w's thread gets up for it (unless a waker
+         * claimed w already). */
+        claim(w, 1u << WEFT_SLEEP_IDLE, NULL);
+    } else {
+        uint32_t expected = WEFT_SLEEP_IDLE;
+        /* acq_rel: release publishes our use of w to the next borrower (it
+         * acquires with its CAS to LENT); fails if a waker claimed w. */
+        atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected,
+                                                WEFT_SLEEP_IDLE_LENDABLE, memory_order_acq_rel,
+                                                memory_order_relaxed);
+    }
+    weft_seat *seat = &weft_rt.seats[w->id];
+    /* Release: w's thread, woken, reads the count with acquire and only
+     * then uses w. */
+    uint32_t old = atomic_fetch_sub_explicit(&seat->loans, WEFT_LOAN, memory_order_release);
+    if ((old & WEFT_LOAN_WAITER) && old / WEFT_LOAN == 1) {
+        /* Relaxed: the wake-up below makes the thread look again. */
+        atomic_fetch_and_explicit(&seat->loans, ~WEFT_LOAN_WAITER, memory_order_relaxed);
+        weft_futex_wake(&seat->loans, INT_MAX);
+    }
 }

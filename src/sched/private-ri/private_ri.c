@@ -457,7 +457,8 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
     /* Relaxed: the sleeper's own word (it stored it); an awake caller
      * (steal.c renewing for sleepers) has nothing to renew: owners wake
      * sleepers themselves when tasks are left. */
-    if (sleeper && atomic_load_explicit(&sleeper->sleep_word, memory_order_relaxed) == WEFT_AWAKE)
+    if (sleeper && WEFT_SLEEP_KIND(atomic_load_explicit(&sleeper->sleep_word,
+                                                        memory_order_relaxed)) == WEFT_AWAKE)
         return;
     bool ask = sleeper && !sleeper->cold.asked && !sleeper->cold.hold && sleeper != victim;
     for (int tries = 0; tries < 8; tries++) {

@@ -342,7 +342,7 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     /* Relaxed: our own sleep word (we stored it). */
     uint32_t word = atomic_load_explicit(&sleeper->sleep_word, memory_order_relaxed);
-    if (word == WEFT_AWAKE || sleeper->cold.hold)
+    if (WEFT_SLEEP_KIND(word) == WEFT_AWAKE || sleeper->cold.hold) /* AWAKE, or LENT */
         return;
     uint64_t want = WEFT_SLEEP_KIND(word) == WEFT_SLEEP_JOIN_LEAP ? WEFT_SI_OPEN_FROM(victim->id)
                                                                   : WEFT_SI_OPEN;

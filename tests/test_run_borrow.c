@@ -1,0 +1,417 @@
+/* RUN from threads outside the pool that borrow an idle worker's identity
+ * (src/runtime/external.c, docs/sleep.md "RUN on the calling thread"):
+ * the task runs on the calling thread as that worker, with its id; many
+ * callers at once with fewer workers (some borrow, some hand over);
+ * callers while the workers are busy; per-worker state set up by
+ * TOGETHER; TOGETHER and NEWFRAME from another thread during a borrowed
+ * RUN; suspend/resume and stop racing with borrowed RUNs; repeated
+ * start/stop; a caller with a tiny stack; an overflow of the guest stack.
+ * Every part runs at each worker count of check.h. */
+#include "check.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <weft/weft.h>
+
+#include "fib_task.h"
+#include "runtime/internal.h"
+
+static unsigned n_workers;
+
+/* Waits until every worker sleeps lendable (idle long enough), so that
+ * the next RUN from outside borrows one. */
+static void wait_all_lendable(void)
+{
+    for (int tries = 0;; tries++) {
+        unsigned lendable = 0;
+        for (unsigned i = 0; i < n_workers; i++)
+            lendable += atomic_load(&weft_rt.workers[i]->sleep_word) == WEFT_SLEEP_IDLE_LENDABLE;
+        if (lendable == n_workers)
+            return;
+        CHECK(tries < 20000, "workers not all asleep after 10 s (%u of %u)", lendable, n_workers);
+        weft_sleep_ns(500000);
+    }
+}
+
+static int start(unsigned workers)
+{
+    weft_config cfg;
+    CHECK(weft_config_init(&cfg) == 0, "config");
+    cfg.workers = workers;
+    cfg.idle_spin_us = 20; /* asleep soon: most RUNs below borrow */
+    cfg.stack_size = 1 << 20;
+    int r = weft_start_config(&cfg);
+    n_workers = weft_workers();
+    return r;
+}
+
+/* ---- who runs the task ---- */
+
+static _Thread_local int on_caller; /* set on the calling thread around its RUN */
+
+WEFT_TASK_1(long, where, int, n)
+{
+    /* 1: on the caller's thread as a borrowed worker, 2: on a worker. */
+    CHECK(weft_self() == weft_w, "weft_self inside a task");
+    CHECK(weft_worker_id(weft_w) < n_workers, "worker id %u of %u", weft_worker_id(weft_w),
+          n_workers);
+    long f = WEFT_CALL(pfib, n);
+    CHECK(f == fib_ref(n), "fib inside");
+    return on_caller ? 1 : 2;
+}
+
+static long run_where(int n)
+{
+    on_caller = 1;
+    long r = WEFT_RUN(where, n);
+    on_caller = 0;
+    return r;
+}
+
+static void test_borrows_when_idle(void)
+{
+    wait_all_lendable();
+    CHECK(run_where(10) == 1, "a RUN with every worker asleep runs on the calling thread");
+    CHECK(weft_self() == NULL, "the caller is no worker after its RUN");
+    /* The borrowed worker is back asleep and lendable again. */
+    wait_all_lendable();
+    CHECK(run_where(3) == 1, "again");
+    /* Parallel work from a borrowed RUN: others are woken to steal. */
+    for (int i = 0; i < 20; i++)
+        CHECK(WEFT_RUN(pfib, 22) == fib_ref(22), "fib 22 borrowed");
+}
+
+/* ---- many callers, fewer workers ---- */
+
+#define CALLERS 8
+static atomic_int borrowed, handed, wrong;
+
+static void *caller_thread(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    for (int i = 0; i < 60; i++) {
+        int n = 3 + (id + i) % 15;
+        long r = run_where(n);
+        if (r == 1)
+            atomic_fetch_add(&borrowed, 1);
+        else if (r == 2)
+            atomic_fetch_add(&handed, 1);
+        else
+            atomic_fetch_add(&wrong, 1);
+        if (WEFT_RUN(pfib, n) != fib_ref(n))
+            atomic_fetch_add(&wrong, 1);
+        if (i % 16 == 0) /* let workers fall asleep now and then */
+            weft_sleep_ns(200000);
+    }
+    return NULL;
+}
+
+static void test_many_callers(void)
+{
+    atomic_store(&borrowed, 0);
+    atomic_store(&handed, 0);
+    atomic_store(&wrong, 0);
+    wait_all_lendable();
+    pthread_t t[CALLERS];
+    for (int i = 0; i < CALLERS; i++)
+        CHECK(pthread_create(&t[i], NULL, caller_thread, (void *)(intptr_t)i) == 0, "create");
+    for (int i = 0; i < CALLERS; i++)
+        pthread_join(t[i], NULL);
+    CHECK(atomic_load(&wrong) == 0, "%d wrong results", atomic_load(&wrong));
+    CHECK(atomic_load(&borrowed) + atomic_load(&handed) == CALLERS * 60, "every RUN counted");
+    CHECK(atomic_load(&borrowed) > 0, "no RUN borrowed a worker");
+    printf("  %u workers, %d callers: %d RUNs borrowed, %d handed over\n", n_workers, CALLERS,
+           atomic_load(&borrowed), atomic_load(&handed));
+}
+
+/* ---- callers while the workers are busy ---- */
+
+static atomic_int release_busy;
+
+WEFT_TASK_0(int, busy_until_released)
+{
+    while (!atomic_load(&release_busy))
+        WEFT_YIELD();
+    return 5;
+}
+
+/* Keeps every worker busy: a TOGETHER copy each is not possible from a
+ * task, so spawn one spinner per worker from a RUN on a worker thread. */
+WEFT_TASK_1(int, occupy, int, k)
+{
+    if (k == 0)
+        return WEFT_CALL(busy_until_released);
+    WEFT_SPAWN(occupy, k - 1);
+    int a = WEFT_CALL(busy_until_released);
+    return a + WEFT_SYNC(occupy);
+}
+
+static void *occupier(void *arg)
+{
+    (void)arg;
+    long r = WEFT_RUN(occupy, (int)n_workers - 1);
+    return (void *)(intptr_t)r;
+}
+
+static void *releaser(void *arg)
+{
+    (void)arg;
+    weft_sleep_ns(30000000);
+    atomic_store(&release_busy, 1);
+    return NULL;
+}
+
+static void test_callers_while_busy(void)
+{
+    atomic_store(&release_busy, 0);
+    pthread_t o, rel;
+    CHECK(pthread_create(&o, NULL, occupier, NULL) == 0, "create");
+    CHECK(pthread_create(&rel, NULL, releaser, NULL) == 0, "create");
+    /* While the workers spin in tasks (until the releaser lets them go),
+     * RUNs from here borrow a worker not yet busy or wait for one. */
+    for (int i = 0; i < 50; i++)
+        CHECK(WEFT_RUN(pfib, 12) == fib_ref(12), "RUN while busy");
+    pthread_join(rel, NULL);
+    void *r;
+    pthread_join(o, &r);
+    CHECK((intptr_t)r == 5 * (intptr_t)n_workers, "occupier result %ld", (long)(intptr_t)r);
+}
+
+/* ---- per-worker state ---- */
+
+static int per_worker[64];
+static atomic_int together_copies;
+
+WEFT_VOID_TASK_1(init_per_worker, int, base)
+{
+    per_worker[weft_worker_id(weft_w)] = base + (int)weft_worker_id(weft_w);
+    atomic_fetch_add(&together_copies, 1);
+}
+
+WEFT_TASK_2(int, use_per_worker, int, base, int, depth)
+{
+    unsigned id = weft_worker_id(weft_w);
+    CHECK(id < n_workers, "id %u out of [0, %u)", id, n_workers);
+    CHECK(per_worker[id] == base + (int)id, "per-worker state of worker %u", id);
+    if (depth == 0)
+        return 1;
+    WEFT_SPAWN(use_per_worker, base, depth - 1);
+    int a = WEFT_CALL(use_per_worker, base, depth - 1);
+    return a + WEFT_SYNC(use_per_worker);
+}
+
+static void test_per_worker_state(void)
+{
+    atomic_store(&together_copies, 0);
+    WEFT_TOGETHER(init_per_worker, 1000);
+    CHECK(atomic_load(&together_copies) == (int)n_workers, "one copy per worker");
+    for (int i = 0; i < 5; i++) {
+        wait_all_lendable();
+        on_caller = 1;
+        CHECK(WEFT_RUN(use_per_worker, 1000, 8) == 256, "tree");
+        on_caller = 0;
+    }
+}
+
+/* ---- interrupts from another thread during a borrowed RUN ---- */
+
+static atomic_int stop_interrupts, interrupts_done;
+
+WEFT_VOID_TASK_0(count_copy) { atomic_fetch_add(&together_copies, 1); }
+WEFT_TASK_1(long, frame_fib, int, n) { return WEFT_CALL(pfib, n); }
+
+static void *interrupter(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop_interrupts)) {
+        int before = atomic_load(&together_copies);
+        WEFT_TOGETHER(count_copy);
+        CHECK(atomic_load(&together_copies) - before == (int)n_workers,
+              "TOGETHER during borrowed RUNs: %d copies for %u workers",
+              atomic_load(&together_copies) - before, n_workers);
+        CHECK(WEFT_NEWFRAME(frame_fib, 15) == fib_ref(15), "NEWFRAME during borrowed RUNs");
+        atomic_fetch_add(&interrupts_done, 1);
+    }
+    return NULL;
+}
+
+WEFT_TASK_1(long, long_yielding, int, rounds)
+{
+    long sum = 0;
+    for (int i = 0; i < rounds; i++) {
+        sum += WEFT_CALL(pfib, 14);
+        WEFT_YIELD();
+    }
+    return sum;
+}
+
+static void test_interrupts_during_borrowed(void)
+{
+    atomic_store(&stop_interrupts, 0);
+    atomic_store(&interrupts_done, 0);
+    atomic_store(&together_copies, 0);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, interrupter, NULL) == 0, "create");
+    for (int i = 0; i < 30 || atomic_load(&interrupts_done) < 3; i++) {
+        CHECK(i < 100000, "interrupts made no progress");
+        if (i % 3 == 0)
+            weft_sleep_ns(100000);
+        CHECK(WEFT_RUN(long_yielding, 20) == 20 * fib_ref(14), "long RUN");
+        CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "fib RUN");
+    }
+    atomic_store(&stop_interrupts, 1);
+    pthread_join(t, NULL);
+}
+
+/* ---- suspend/resume racing with borrowed RUNs ---- */
+
+static atomic_int stop_callers;
+
+static void *looping_caller(void *arg)
+{
+    (void)arg;
+    long runs = 0;
+    while (!atomic_load(&stop_callers)) {
+        if (WEFT_RUN(long_yielding, 3) != 3 * fib_ref(14))
+            atomic_fetch_add(&wrong, 1);
+        if (++runs % 8 == 0)
+            weft_sleep_ns(300000);
+    }
+    return (void *)(intptr_t)runs;
+}
+
+static void test_suspend_races(void)
+{
+    atomic_store(&stop_callers, 0);
+    atomic_store(&wrong, 0);
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        CHECK(pthread_create(&t[i], NULL, looping_caller, NULL) == 0, "create");
+    for (int i = 0; i < 15; i++) {
+        weft_sleep_ns(1000000);
+        CHECK(weft_suspend() == 0, "suspend");
+        /* Suspended: every worker is parked, none of them lent. */
+        CHECK(atomic_load(&weft_rt.parked) == n_workers, "all parked");
+        weft_sleep_ns(300000);
+        CHECK(weft_resume() == 0, "resume");
+    }
+    atomic_store(&stop_callers, 1);
+    long total = 0;
+    for (int i = 0; i < 3; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        total += (long)(intptr_t)r;
+    }
+    CHECK(atomic_load(&wrong) == 0, "wrong results across suspensions");
+    CHECK(total > 0, "no RUN completed");
+}
+
+/* ---- stop waits for a borrowed RUN ---- */
+
+static atomic_int long_run_started, long_run_finished;
+
+WEFT_TASK_0(long, slow_task)
+{
+    atomic_store(&long_run_started, 1);
+    long s = 0;
+    for (int i = 0; i < 40; i++) {
+        s += WEFT_CALL(pfib, 15);
+        weft_sleep_ns(500000);
+    }
+    atomic_store(&long_run_finished, 1);
+    return s;
+}
+
+static void *slow_caller(void *arg)
+{
+    (void)arg;
+    on_caller = 1;
+    return (void *)(intptr_t)WEFT_RUN(slow_task);
+}
+
+static void test_stop_waits(void)
+{
+    atomic_store(&long_run_started, 0);
+    atomic_store(&long_run_finished, 0);
+    wait_all_lendable();
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, slow_caller, NULL) == 0, "create");
+    while (!atomic_load(&long_run_started))
+        weft_sleep_ns(100000);
+    CHECK(weft_stop() == 0, "stop");
+    CHECK(atomic_load(&long_run_finished) == 1, "stop returned before the borrowed RUN ended");
+    void *r;
+    pthread_join(t, &r);
+    CHECK((long)(intptr_t)r == 40 * fib_ref(15), "the RUN stop waited for");
+}
+
+/* ---- a caller with a small stack: the task runs on weft's ---- */
+
+WEFT_TASK_1(long, deep_frames, int, depth)
+{
+    volatile char pad[4096];
+    pad[0] = (char)depth;
+    if (depth == 0)
+        return pad[0];
+    return WEFT_CALL(deep_frames, depth - 1) + 1 + pad[0] * 0;
+}
+
+static void *small_stack_caller(void *arg)
+{
+    (void)arg;
+    return (void *)(intptr_t)WEFT_RUN(deep_frames, 100); /* ~400 KiB of frames */
+}
+
+static void test_small_caller_stack(void)
+{
+    wait_all_lendable();
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 << 10);
+    pthread_t t;
+    CHECK(pthread_create(&t, &attr, small_stack_caller, NULL) == 0, "create");
+    pthread_attr_destroy(&attr);
+    void *r;
+    pthread_join(t, &r);
+    CHECK((long)(intptr_t)r == 100, "deep RUN from a 64 KiB thread: %ld", (long)(intptr_t)r);
+}
+
+/* ---- an overflow of the guest stack is explained ---- */
+
+static WEFT_UNUSED void guest_overflow_child(void)
+{
+    CHECK(start(2) == 0, "start");
+    wait_all_lendable();
+    (void)WEFT_RUN(deep_frames, 100000); /* 400 MB of frames on a 1 MiB stack */
+}
+
+int main(void)
+{
+    for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
+        unsigned workers = test_worker_counts[wi];
+        CHECK(start(workers) == 0, "start");
+        test_borrows_when_idle();
+        test_many_callers();
+        test_callers_while_busy();
+        test_per_worker_state();
+        test_interrupts_during_borrowed();
+        test_suspend_races();
+        test_small_caller_stack();
+        test_stop_waits(); /* stops the pool */
+        /* Repeated start/stop with a borrowed RUN in each. */
+        for (int i = 0; i < 3; i++) {
+            CHECK(start(workers) == 0, "restart");
+            wait_all_lendable();
+            CHECK(run_where(12) == 1, "borrowed after restart");
+            CHECK(weft_stop() == 0, "stop");
+        }
+        printf("ok: borrowed RUNs at %u workers\n", workers);
+    }
+#ifndef WEFT_TEST_SANITIZED
+    expect_death(guest_overflow_child, "stack overflow on worker",
+                 "a RUN from outside overflowing the guest stack");
+#endif
+    return 0;
+}
