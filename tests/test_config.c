@@ -75,7 +75,7 @@ int main(void)
     refuses("WEFT_SPIN_US", " -1", "not a number");
     refuses("WEFT_SPIN_US", "1G", "not a number");
     refuses("WEFT_SPIN_US", "99999999999", "out of range");
-    refuses("WEFT_SPIN_US", "1000001", "out of range");
+    refuses("WEFT_SPIN_US", "10000001", "out of range");
     refuses("WEFT_WORKERS", "2K", "not a number");
     refuses("WEFT_WORKERS", "4294967297", "out of range");
     refuses("WEFT_WORKERS", "99999999", "out of range");

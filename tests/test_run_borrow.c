@@ -349,13 +349,16 @@ static void test_stop_waits(void)
 
 /* ---- a caller with a small stack: the task runs on weft's ---- */
 
+/* 4 KiB of stack per level, kept live across the call (read after it), so
+ * no build can turn the recursion into a loop. */
 WEFT_TASK_1(long, deep_frames, int, depth)
 {
     volatile char pad[4096];
     pad[0] = (char)depth;
     if (depth == 0)
-        return pad[0];
-    return WEFT_CALL(deep_frames, depth - 1) + 1 + pad[0] * 0;
+        return 0;
+    long below = WEFT_CALL(deep_frames, depth - 1);
+    return below + 1 + (pad[0] != (char)depth);
 }
 
 static void *small_stack_caller(void *arg)

@@ -20,7 +20,7 @@
 #define MAX_STACK_SIZE ((size_t)1 << 40)
 #define MIN_DEQUE_SLOTS ((size_t)16)
 #define DEFAULT_IDLE_SPIN_US 500u
-#define MAX_IDLE_SPIN_US 1000000u                      /* 1 s */
+#define MAX_IDLE_SPIN_US 10000000u                     /* 10 s */
 #define MAX_SI_DELTA_US 1000000u                       /* 1 s */
 
 /* ------------------------------------------------------------------------

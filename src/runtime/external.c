@@ -96,7 +96,7 @@ static void run_as_guest(void *arg)
     weft_worker *w = c->w;
     weft_task *floor = w->frame_floor;
     w->frame_floor = w->dq;
-    ((weft_wrapper_fn)c->wrapper)(w, w->dq, c->task);
+    weft_run_wrapper(w, w->dq, c->task, c->wrapper, "(run by RUN)");
     w->frame_floor = floor;
 }
 
