@@ -232,6 +232,15 @@ static int find_work(wp_worker *w)
 
 /* ---- the loop ---- */
 
+/* The periodic wake point of the queues whose take has no fence. */
+static void periodic_wake_point(wp_worker *w)
+{
+    w->since_fence = 0;
+    /* seq_cst fence: F_W of this wake point (Dekker with wp_sleep). */
+    atomic_thread_fence(memory_order_seq_cst);
+    wp_wake_for(w, w->q, w->pool->share_min);
+}
+
 /* `fenced`: the queue's take fences, so every take is a wake point;
  * otherwise every WP_FENCE_EVERY-th item is.  Inlined twice. */
 static inline __attribute__((always_inline)) void run_items(wp_worker *w, const bool fenced)
@@ -256,13 +265,8 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
         w->in_fn = false;
         if (half)
             wp_poll_requests(w);
-        if (!fenced && WEFT_UNLIKELY(++w->since_fence == WP_FENCE_EVERY)) {
-            w->since_fence = 0;
-            /* seq_cst fence: F_W of the periodic wake point (Dekker with
-             * wp_sleep), for the queues whose take has no fence. */
-            atomic_thread_fence(memory_order_seq_cst);
-            wp_wake_for(w, w->q, p->share_min);
-        }
+        if (!fenced && WEFT_UNLIKELY(++w->since_fence == WP_FENCE_EVERY))
+            periodic_wake_point(w);
     }
 }
 
