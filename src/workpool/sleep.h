@@ -70,7 +70,7 @@ static inline bool wp_any_queue_holds(wp_pool *p, size_t min)
 }
 
 /* Claims worker v if it sleeps, and wakes it; true if this call did. */
-static bool wp_claim(wp_worker *v)
+static inline bool wp_claim(wp_worker *v)
 {
     uint32_t asleep = WP_ASLEEP;
     /* Acq_rel: the claim; exactly one claimer (a waker, or the sleeper
@@ -83,8 +83,9 @@ static bool wp_claim(wp_worker *v)
 }
 
 /* W3 for one sleeper: claims the first sleeping worker (other than self)
- * from a random start.  Called after n_sleeping was seen non-zero. */
-static void wp_wake_one(wp_worker *self)
+ * from a random start; true if it woke one.  Called after n_sleeping was
+ * seen non-zero. */
+static inline bool wp_wake_one(wp_worker *self)
 {
     wp_pool *p = self->pool;
     /* Acquire fence: with the caller's relaxed read of n_sleeping, which
@@ -99,9 +100,10 @@ static void wp_wake_one(wp_worker *self)
             atomic_load_explicit(&v->sleep_word, memory_order_relaxed) == WP_ASLEEP &&
             wp_claim(v)) {
             self->ctr.wakes++;
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 /* Wakes a sleeper if anyone sleeps and queue q holds at least min items;
@@ -115,13 +117,11 @@ static inline bool wp_wake_for(wp_worker *w, wp_queue *q, size_t min)
     if (WEFT_LIKELY(atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) == 0) ||
         p->ops->size(q) < min)
         return false;
-    uint64_t before = w->ctr.wakes;
-    wp_wake_one(w);
-    return w->ctr.wakes != before;
+    return wp_wake_one(w);
 }
 
 /* The end of the run: claims every sleeper.  done is stored before. */
-static void wp_wake_all(wp_pool *p)
+static inline void wp_wake_all(wp_pool *p)
 {
     /* seq_cst fence: F_W, done against a sleeper's announcement. */
     atomic_thread_fence(memory_order_seq_cst);
@@ -134,7 +134,7 @@ static void wp_wake_all(wp_pool *p)
 }
 
 /* The sleeper's last look (S4): anything to do?  After its fence. */
-static bool wp_work_in_sight(wp_pool *p)
+static inline bool wp_work_in_sight(wp_pool *p)
 {
     /* Relaxed: ordered by the caller's seq_cst fence (Dekker with
      * wp_wake_all's). */
@@ -145,7 +145,7 @@ static bool wp_work_in_sight(wp_pool *p)
 
 /* S1-S6: sleeps until claimed, or returns at once if the last look sees
  * work or the end of the run. */
-static void wp_sleep(wp_worker *w)
+static inline void wp_sleep(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* S1.  Relaxed: ordered before the last look by the fence below, and

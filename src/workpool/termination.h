@@ -34,7 +34,7 @@
 #define WP_IDLE_LEAVE (((uint64_t)1 << 32) - 1) /* epoch + 1, count - 1 */
 
 /* The run is over: every worker returns. */
-static void wp_finish(wp_pool *p)
+static inline void wp_finish(wp_pool *p)
 {
     /* Release: everything before the end of the run, for the workers that
      * acquire done and exit. */
@@ -43,7 +43,7 @@ static void wp_finish(wp_pool *p)
 }
 
 /* v: a value of the idle word with count == P.  True if the run is over. */
-static bool wp_idle_confirm(wp_pool *p, uint64_t v)
+static inline bool wp_idle_confirm(wp_pool *p, uint64_t v)
 {
     if (wp_any_queue_holds(p, 1))
         return false;
@@ -59,7 +59,7 @@ static bool wp_idle_confirm(wp_pool *p, uint64_t v)
 }
 
 /* Joins the idle set; true if that ended the run. */
-static bool wp_idle_join(wp_worker *w)
+static inline bool wp_idle_join(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Acq_rel: releases our last queue operations to the termination
@@ -69,7 +69,7 @@ static bool wp_idle_join(wp_worker *w)
 }
 
 /* A member's look at the set while it searches; true if the run is over. */
-static bool wp_idle_recheck(wp_worker *w)
+static inline bool wp_idle_recheck(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Acquire: as in wp_idle_join, for a set completed by a departure and
@@ -79,7 +79,7 @@ static bool wp_idle_recheck(wp_worker *w)
 }
 
 /* Leaves the idle set, before a steal attempt. */
-static void wp_idle_leave(wp_worker *w)
+static inline void wp_idle_leave(wp_worker *w)
 {
     /* Acq_rel: every departure changes the word (epoch + 1), so a checker's
      * confirming CAS fails; ordered before the steal that follows. */

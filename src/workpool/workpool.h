@@ -16,7 +16,7 @@
  *                     queues, the pieces the algorithms share
  *   queues/abp.c, chase_lev.c, idem_lifo.c, idem_fifo.c, idem_deque.c,
  *   duplicating.c, central.c: one algorithm each
- * sleep.h and termination.h hold static functions used by loop.c only.
+ * sleep.h and termination.h hold static inline functions for loop.c.
  * The design note is docs/pool.md.
  */
 #ifndef WEFT_WORKPOOL_H
