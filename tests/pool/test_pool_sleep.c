@@ -6,15 +6,15 @@
  *
  *   bursts       rounds of: a sequential chain, run until every other
  *                worker has been counted asleep for 5 ms (white-box:
- *                n_sleeping), then a burst of 200 items pushed by the
+ *                n_sleeping), then a burst of 500 items pushed by the
  *                worker that ran the chain (the conductor).  The conductor
  *                runs its first 40 burst items at full speed, so that it
  *                passes at least one of its wake points (every take on ABP
  *                and Chase-Lev, every 32 items on the others) with work
- *                left in its queue; after that each of its items waits
- *                2 ms until some other worker has run a burst item.  If
+ *                left in its queue; after that each of its items waits up
+ *                to 5 ms until some other worker has run a burst item.  If
  *                nobody ever does, the conductor finishes the burst alone
- *                and the round fails: the sleepers were never woken.
+ *                (in 2.3 s) and the round fails: no sleeper was woken.
  *   endgame      many tiny runs whose workers go to sleep at once
  *                (idle_spin_us 0), so the end of the run races with
  *                workers announcing their sleep: every run must return
@@ -94,7 +94,7 @@ static void run_guarded(const weft_pool_config *cfg, const void *initial, size_t
  * bursts after long idle periods
  * ====================================================================== */
 
-enum { CHAIN = 20, BURST = 200, FULL_SPEED = 40, MAX_ROUNDS = 4 };
+enum { CHAIN = 20, BURST = 500, FULL_SPEED = 40, MAX_ROUNDS = 4 };
 #define ITEMS_PER_ROUND (CHAIN + BURST)
 /* An item: round * ITEMS_PER_ROUND + k; k < CHAIN: a chain item, else a
  * burst item. */
@@ -160,10 +160,12 @@ static void bursts_fn(weft_pool_ctx *ctx, void *item, void *arg)
     if (me == atomic_load_explicit(&b->conductor[round], memory_order_relaxed)) {
         uint32_t mine =
             atomic_fetch_add_explicit(&b->conductor_items[round], 1, memory_order_relaxed) + 1;
-        /* Relaxed: see above. */
-        if (mine > FULL_SPEED && b->workers > 1 &&
-            atomic_load_explicit(&b->helped[round], memory_order_relaxed) == 0)
-            weft_sleep_ns(2000000); /* give a woken worker the time to steal */
+        /* Give a woken worker the time to steal: up to 5 ms per item
+         * (2.3 s over the burst) until it has.  Relaxed: see above. */
+        for (int wait = 0; mine > FULL_SPEED && b->workers > 1 && wait < 10 &&
+                           atomic_load_explicit(&b->helped[round], memory_order_relaxed) == 0;
+             wait++)
+            weft_sleep_ns(500000);
     } else {
         /* Relaxed: see above. */
         atomic_fetch_add_explicit(&b->helped[round], 1, memory_order_relaxed);
