@@ -7,13 +7,13 @@
 
 #include <string.h>
 
-void pool_stats_sum(pool *p, uint64_t initial, weft_pool_stats *out)
+void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out)
 {
     memset(out, 0, sizeof *out);
     out->workers = p->n;
     out->initial = initial;
     for (unsigned i = 0; i < p->n; i++) {
-        const pool_counters *c = &p->workers[i]->ctr;
+        const wp_counters *c = &p->workers[i]->ctr;
         out->pushed += c->pushed;
         out->processed += c->processed;
         out->steals += c->steals;

@@ -1,6 +1,6 @@
 /* Epoch-based reclamation for the arrays of the shrinking Chase-Lev queue.
  *
- * A global epoch G (pool.epoch) and one announcement word per worker:
+ * A global epoch G (wp_pool.epoch) and one announcement word per worker:
  * (e << 1) | 1 while the worker is inside a steal that may dereference an
  * array, 0 otherwise.
  *
@@ -36,22 +36,22 @@
 
 #include <stdlib.h>
 
-void pool_ebr_enter(pool_worker *w)
+void wp_ebr_enter(wp_worker *w)
 {
-    pool *p = w->pool;
+    wp_pool *p = w->pool;
     /* Relaxed: ordered before the array load by the steal's seq_cst fence. */
     uint64_t e = atomic_load_explicit(&p->epoch, memory_order_relaxed);
     /* Relaxed: ordered by the steal's seq_cst fence (see the top). */
     atomic_store_explicit(&w->ebr_ann, (e << 1) | 1, memory_order_relaxed);
 }
 
-void pool_ebr_exit(pool_worker *w)
+void wp_ebr_exit(wp_worker *w)
 {
     /* Release: our accesses to the array before an advancer's acquire load. */
     atomic_store_explicit(&w->ebr_ann, 0, memory_order_release);
 }
 
-static bool try_advance(pool *p)
+static bool try_advance(wp_pool *p)
 {
     /* Relaxed: the CAS below validates it. */
     uint64_t e = atomic_load_explicit(&p->epoch, memory_order_relaxed);
@@ -68,11 +68,11 @@ static bool try_advance(pool *p)
                                                    memory_order_relaxed);
 }
 
-void pool_ebr_collect(pool_worker *owner)
+void wp_ebr_collect(wp_worker *owner)
 {
     if (owner->n_retired == 0)
         return;
-    pool *p = owner->pool;
+    wp_pool *p = owner->pool;
     try_advance(p);
     /* Acquire: pairs with the advancers' CAS (see the top). */
     uint64_t g = atomic_load_explicit(&p->epoch, memory_order_acquire);
@@ -88,26 +88,26 @@ void pool_ebr_collect(pool_worker *owner)
     owner->n_retired = keep;
 }
 
-void pool_ebr_retire(pool_worker *owner, void *ptr)
+void wp_ebr_retire(wp_worker *owner, void *ptr)
 {
-    pool *p = owner->pool;
+    wp_pool *p = owner->pool;
     /* seq_cst fence: F_O, after our store of the new array pointer. */
     atomic_thread_fence(memory_order_seq_cst);
     /* Relaxed: ordered by the fence above. */
     uint64_t r = atomic_load_explicit(&p->epoch, memory_order_relaxed);
     if (owner->n_retired == owner->cap_retired) {
         size_t cap = owner->cap_retired ? owner->cap_retired * 2 : 16;
-        pool_retired *bigger = realloc(owner->retired, cap * sizeof *bigger);
+        wp_retired *bigger = realloc(owner->retired, cap * sizeof *bigger);
         if (bigger == NULL)
             weft_fatal("out of memory retiring a queue array (worker %u)", owner->id);
         owner->retired = bigger;
         owner->cap_retired = cap;
     }
-    owner->retired[owner->n_retired++] = (pool_retired){ptr, r};
-    pool_ebr_collect(owner);
+    owner->retired[owner->n_retired++] = (wp_retired){ptr, r};
+    wp_ebr_collect(owner);
 }
 
-void pool_ebr_drain(pool_worker *w)
+void wp_ebr_drain(wp_worker *w)
 {
     for (size_t i = 0; i < w->n_retired; i++)
         free(w->retired[i].ptr);

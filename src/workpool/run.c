@@ -16,6 +16,8 @@
 #define MAX_FIXED_CAP ((size_t)1 << 31)
 #define MAX_GROW_CAP ((size_t)1 << 30)
 #define MAX_HALF 65536u
+/* Seed of the workers' victim-choice generators (sys/rng.h). */
+#define RNG_SEED 0x9E3779B97F4A7C15ull
 
 void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
 {
@@ -50,7 +52,7 @@ static int validate(const weft_pool_config *cfg, const void *initial, size_t n_i
                   WEFT_POOL_MAX_ITEM_SIZE);
         return EINVAL;
     }
-    const pq_ops *ops = pq_ops_of(cfg->queue);
+    const wp_queue_ops *ops = wp_queue_ops_of(cfg->queue);
     if (ops == NULL) {
         weft_warn("weft_pool_run: unknown queue kind %d", (int)cfg->queue);
         return EINVAL;
@@ -94,28 +96,28 @@ static int validate(const weft_pool_config *cfg, const void *initial, size_t n_i
 
 static void *thread_main(void *arg)
 {
-    pool_worker *w = arg;
-    pool *p = w->pool;
+    wp_worker *w = arg;
+    wp_pool *p = w->pool;
     uint32_t g;
     /* Acquire: pairs with the release that opens the gate: the queues and
      * the initial items. */
     while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
         weft_futex_wait(&p->gate, 0);
     if (g == 1)
-        pool_worker_loop(w);
+        wp_worker_loop(w);
     return NULL;
 }
 
-static void destroy(pool *p)
+static void destroy(wp_pool *p)
 {
     if (p->workers != NULL) {
         for (unsigned i = 0; i < p->n; i++) {
-            pool_worker *w = p->workers[i];
+            wp_worker *w = p->workers[i];
             if (w == NULL)
                 continue;
             if (w->q != NULL && (!p->ops->shared || i == 0))
                 p->ops->destroy(w->q);
-            pool_ebr_drain(w);
+            wp_ebr_drain(w);
             free(w->spill);
             free(w->item);
             free(w->xfer);
@@ -126,15 +128,15 @@ static void destroy(pool *p)
     free(p);
 }
 
-static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int *err)
+static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int *err)
 {
     *err = ENOMEM;
-    pool *p = aligned_alloc(POOL_LINE, sizeof *p);
+    wp_pool *p = aligned_alloc(WP_LINE, sizeof *p);
     if (p == NULL)
         return NULL;
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
-    p->ops = pq_ops_of(cfg->queue);
+    p->ops = wp_queue_ops_of(cfg->queue);
     p->n = cfg->workers ? cfg->workers : weft_cpus_available();
     if (p->n > WEFT_POOL_MAX_WORKERS)
         p->n = WEFT_POOL_MAX_WORKERS;
@@ -142,8 +144,10 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
     p->item_size = cfg->item_size;
     p->words = (unsigned)((cfg->item_size + 7) / 8);
     p->half = cfg->steal == WEFT_POOL_STEAL_HALF && !p->ops->shared;
-    /* Two items: one for us, one to share; a single item is worth sharing
-     * when a transfer can split it. */
+    /* Half of one item is nothing, unless a transfer can split it. */
+    p->share_min = p->half && cfg->split == NULL ? 2 : 1;
+    /* A push: the newest item is the owner's next, the one below it can be
+     * shared; a single item is worth sharing when a transfer can split it. */
     p->wake_min = p->half && cfg->split != NULL ? 1 : 2;
     p->fn = fn;
     p->arg = arg;
@@ -157,7 +161,7 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
     if (p->ops->kind == WEFT_QUEUE_ABP)
         cap = cfg->capacity ? cfg->capacity : DEFAULT_ABP_CAP;
     else
-        cap = pq_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
+        cap = wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
     p->cfg.capacity = cap;
 
     p->workers = calloc(p->n, sizeof *p->workers);
@@ -166,7 +170,7 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
         return NULL;
     }
     for (unsigned i = 0; i < p->n; i++) {
-        pool_worker *w = aligned_alloc(POOL_LINE, sizeof *w);
+        wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
         if (w == NULL) {
             destroy(p);
             return NULL;
@@ -175,7 +179,7 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
         p->workers[i] = w;
         w->id = i;
         w->pool = p;
-        w->rng = 0x9E3779B97F4A7C15ull * (i + 1) | 1;
+        w->rng = weft_rng_seed(RNG_SEED, i);
         w->ctx.w = w;
         w->item = calloc(p->words, sizeof(uint64_t));
         if (p->half)
@@ -184,9 +188,9 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
             destroy(p);
             return NULL;
         }
-        atomic_init(&w->req, REQ_NONE);
+        atomic_init(&w->req, WP_REQ_NONE);
         atomic_init(&w->resp, 0);
-        atomic_init(&w->sleep_word, SLEEP_AWAKE);
+        atomic_init(&w->sleep_word, WP_AWAKE);
         atomic_init(&w->ebr_ann, 0);
         if (p->ops->shared && i > 0) {
             w->q = p->workers[0]->q;
@@ -219,7 +223,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         }
         return 0;
     }
-    pool *p = create(cfg, fn, arg, &err);
+    wp_pool *p = create(cfg, fn, arg, &err);
     if (p == NULL) {
         weft_warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
         return err;
@@ -228,11 +232,11 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     /* The initial items, round-robin; the threads do not exist yet. */
     const unsigned char *src = initial;
     for (size_t j = 0; j < n_initial; j++) {
-        pool_worker *w = p->workers[j % p->n];
-        uint64_t buf[POOL_MAX_WORDS];
+        wp_worker *w = p->workers[j % p->n];
+        uint64_t buf[WP_MAX_WORDS];
         buf[p->words - 1] = 0;
         memcpy(buf, src + j * p->item_size, p->item_size);
-        if (!pool_local_push(w, buf, true)) {
+        if (!wp_local_push(w, buf, true)) {
             weft_warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
                       "worker (overflow policy FAIL)",
                       n_initial, p->ops->name, p->cfg.capacity);
@@ -243,7 +247,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
 
     unsigned started = 1;
     for (; started < p->n; started++) {
-        pool_worker *w = p->workers[started];
+        wp_worker *w = p->workers[started];
         if (pthread_create(&w->thread, NULL, thread_main, w) != 0)
             break;
     }
@@ -252,7 +256,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     atomic_store_explicit(&p->gate, started == p->n ? 1 : 2, memory_order_release);
     weft_futex_wake(&p->gate, INT32_MAX);
     if (started == p->n)
-        pool_worker_loop(p->workers[0]);
+        wp_worker_loop(p->workers[0]);
     for (unsigned i = 1; i < started; i++)
         pthread_join(p->workers[i]->thread, NULL);
     if (started != p->n) {
@@ -261,7 +265,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         return EAGAIN;
     }
     if (stats != NULL)
-        pool_stats_sum(p, n_initial, stats);
+        wp_stats_sum(p, n_initial, stats);
     destroy(p);
     return 0;
 }

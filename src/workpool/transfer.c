@@ -8,8 +8,9 @@
  * (their receiver-initiated algorithm, Figure 2) and lets the victim carve
  * the items out of its own queue, which it may do cheaply because it owns
  * one end:
- *   - every worker has a request cell `req` (REQ_NONE, REQ_BLOCKED while it
- *     is idle, or a thief's id) and an answer cell `resp` with a buffer;
+ *   - every worker has a request cell `req` (WP_REQ_NONE, WP_REQ_BLOCKED
+ *     while it is idle, or a thief's id) and an answer cell `resp` with a
+ *     buffer;
  *   - a thief that sees a victim with at least two items (or one, when a
  *     split function is set) resets its answer cell, CASes its id into the
  *     victim's request cell (release) and waits;
@@ -41,44 +42,44 @@
  * then sched_yield (lets a descheduled victim run when oversubscribed). */
 #define CANCEL_AFTER 256
 
-static void answer(pool_worker *thief, size_t k)
+static void answer(wp_worker *thief, size_t k)
 {
     /* Release: the items in the thief's buffer before the answer. */
-    atomic_store_explicit(&thief->resp, RESP_READY | (uint32_t)k, memory_order_release);
+    atomic_store_explicit(&thief->resp, WP_RESP_READY | (uint32_t)k, memory_order_release);
 }
 
-void pool_block_requests(pool_worker *w)
+void wp_block_requests(wp_worker *w)
 {
     /* Acq_rel: takes the cell; acquire pairs with the thief's release CAS. */
-    int32_t old = atomic_exchange_explicit(&w->req, REQ_BLOCKED, memory_order_acq_rel);
+    int32_t old = atomic_exchange_explicit(&w->req, WP_REQ_BLOCKED, memory_order_acq_rel);
     if (old >= 0)
         answer(w->pool->workers[old], 0);
 }
 
-void pool_unblock_requests(pool_worker *w)
+void wp_unblock_requests(wp_worker *w)
 {
-    /* Release: a plain re-opening; thieves CAS from REQ_NONE. */
-    atomic_store_explicit(&w->req, REQ_NONE, memory_order_release);
+    /* Release: a plain re-opening; thieves CAS from WP_REQ_NONE. */
+    atomic_store_explicit(&w->req, WP_REQ_NONE, memory_order_release);
 }
 
 /* Victim: fills buf with up to steal_half_max items for a thief. */
-static size_t fill(pool_worker *w, uint64_t *buf)
+static size_t fill(wp_worker *w, uint64_t *buf)
 {
-    pool *p = w->pool;
-    const pq_ops *ops = p->ops;
+    wp_pool *p = w->pool;
+    const wp_queue_ops *ops = p->ops;
     unsigned words = p->words;
     size_t max = p->cfg.steal_half_max, n = ops->size(w->q), k = 0;
     if (n >= 2) {
         k = ops->carve(w->q, buf, n / 2 < max ? n / 2 : max, w);
     } else if (n == 1 && p->cfg.split != NULL) {
-        uint64_t tmp[POOL_MAX_WORDS];
+        uint64_t tmp[WP_MAX_WORDS];
         if (ops->take(w->q, tmp, w)) {
             memset(buf, 0, words * sizeof(uint64_t));
             if (p->cfg.split(tmp, buf, p->arg)) {
                 k = 1;
                 w->ctr.splits++;
             }
-            pool_local_push(w, tmp, false); /* the rest goes back */
+            wp_local_push(w, tmp, false); /* the rest goes back */
         }
     }
     if (k == 0 && w->spill_n >= 2) {
@@ -90,7 +91,7 @@ static size_t fill(pool_worker *w, uint64_t *buf)
     return k;
 }
 
-void pool_serve_request(pool_worker *w)
+void wp_serve_request(wp_worker *w)
 {
     /* Relaxed: re-read; the CAS below claims. */
     int32_t r = atomic_load_explicit(&w->req, memory_order_relaxed);
@@ -98,28 +99,28 @@ void pool_serve_request(pool_worker *w)
         return;
     /* Acquire: pairs with the thief's release CAS (its reset answer cell);
      * fails if the thief withdrew. */
-    if (!atomic_compare_exchange_strong_explicit(&w->req, &r, REQ_NONE, memory_order_acquire,
+    if (!atomic_compare_exchange_strong_explicit(&w->req, &r, WP_REQ_NONE, memory_order_acquire,
                                                  memory_order_relaxed))
         return;
-    pool_worker *thief = w->pool->workers[r];
+    wp_worker *thief = w->pool->workers[r];
     answer(thief, fill(w, thief->xfer));
 }
 
-static void receive(pool_worker *w, size_t k)
+static void receive(wp_worker *w, size_t k)
 {
     unsigned words = w->pool->words;
     for (size_t i = 0; i < k; i++)
-        pool_local_push(w, w->xfer + i * words, false);
+        wp_local_push(w, w->xfer + i * words, false);
     w->ctr.steals++;
     w->ctr.stolen_items += k;
 }
 
-bool pool_request_half(pool_worker *w, pool_worker *v)
+bool wp_request_half(wp_worker *w, wp_worker *v)
 {
     /* Relaxed: only the victim writes it, after claiming the request that
      * our release CAS below publishes. */
     atomic_store_explicit(&w->resp, 0, memory_order_relaxed);
-    int32_t none = REQ_NONE;
+    int32_t none = WP_REQ_NONE;
     /* Release: our reset answer cell before the victim sees the request. */
     if (!atomic_compare_exchange_strong_explicit(&v->req, &none, (int32_t)w->id,
                                                  memory_order_release, memory_order_relaxed)) {
@@ -130,8 +131,8 @@ bool pool_request_half(pool_worker *w, pool_worker *v)
     for (unsigned spins = 0;; spins++) {
         /* Acquire: pairs with the victim's release answer: the items. */
         uint32_t r = atomic_load_explicit(&w->resp, memory_order_acquire);
-        if (r & RESP_READY) {
-            size_t k = r & ~RESP_READY;
+        if (r & WP_RESP_READY) {
+            size_t k = r & ~WP_RESP_READY;
             if (k == 0) {
                 w->ctr.steal_empty++;
                 return false;
@@ -143,7 +144,7 @@ bool pool_request_half(pool_worker *w, pool_worker *v)
             int32_t me = (int32_t)w->id;
             /* Relaxed: withdraws the request unless the victim claimed it
              * (then its answer is coming and we keep waiting). */
-            if (atomic_compare_exchange_strong_explicit(&v->req, &me, REQ_NONE,
+            if (atomic_compare_exchange_strong_explicit(&v->req, &me, WP_REQ_NONE,
                                                         memory_order_relaxed,
                                                         memory_order_relaxed)) {
                 w->ctr.steal_aborts++;
@@ -157,9 +158,9 @@ bool pool_request_half(pool_worker *w, pool_worker *v)
     }
 }
 
-bool pool_steal_half_native(pool_worker *w, pool_worker *v)
+bool wp_steal_half_native(wp_worker *w, wp_worker *v)
 {
-    pool *p = w->pool;
+    wp_pool *p = w->pool;
     size_t k = p->ops->steal_half(v->q, w->xfer, p->cfg.steal_half_max, w);
     if (k == 0)
         return false;

@@ -1,15 +1,22 @@
 /* The work pool (include/weft/pool.h): declarations shared by the files
- * of src/workpool.  Not installed.
+ * of src/workpool.  Not installed.  Internal names start with wp_ (the
+ * fork-join runtime's are weft_*), so a reader always knows which of the
+ * two a worker, a counter or a sleep belongs to.
  *
  * Files (one concept each):
  *   run.c             configuration, weft_pool_run: set-up, threads, teardown
- *   loop.c            the worker loop, idle set and termination, sleep/wake
+ *   loop.c            the worker loop: own queue, overflow stack, stealing,
+ *                     weft_pool_push, and the owner's wake points
+ *   sleep.h           idle workers: sleeping, waking, why no wake-up is lost
+ *   termination.h     the idle set: termination detection
  *   transfer.c        steal-half: requests, transfers, coalescing splits
  *   ebr.c             epoch-based reclamation (shrinking Chase-Lev)
  *   counters.c        counters: sum and print
- *   queues/table.c    the table of queue kinds, slot arrays
+ *   queues/table.c    the table of queue kinds; slot arrays and ring
+ *                     queues, the pieces the algorithms share
  *   queues/abp.c, chase_lev.c, idem_lifo.c, idem_fifo.c, idem_deque.c,
  *   duplicating.c, central.c: one algorithm each
+ * sleep.h and termination.h hold static inline functions for loop.c.
  * The design note is docs/pool.md.
  */
 #ifndef WEFT_WORKPOOL_H
@@ -30,74 +37,80 @@
 #include <stdint.h>
 #include <weft/pool.h>
 
-#define POOL_LINE 64
-#define POOL_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
+#define WP_LINE 64
+#define WP_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
 
-typedef struct pool pool;
-typedef struct pool_worker pool_worker;
-typedef struct pq pq;
+typedef struct wp_pool wp_pool;
+typedef struct wp_worker wp_worker;
+typedef struct wp_queue wp_queue;
 
 /* ---- counters: owner-written plain fields, summed after the run ---- */
-typedef struct pool_counters {
+typedef struct wp_counters {
     uint64_t pushed, processed, steals, steal_empty, steal_aborts, stolen_items;
     uint64_t requests, splits, grows, shrinks, overflows, reclaimed, sleeps, wakes;
-} pool_counters;
+} wp_counters;
 
 /* ---- queues ---- */
-typedef enum pq_result { PQ_EMPTY = 0, PQ_OK = 1, PQ_ABORT = 2 } pq_result;
+typedef enum wp_steal_result {
+    WP_STEAL_EMPTY = 0,
+    WP_STEAL_OK = 1,
+    WP_STEAL_ABORT = 2,
+} wp_steal_result;
 
 /* Every queue operation says who calls it: the owner (push, take, carve)
- * or any thread (steal, steal_half, size).  Items are `words` 64-bit words. */
-typedef struct pq_ops {
+ * or any thread (steal, steal_half, size).  Items are `words` 64-bit words.
+ * Fields left out of a table are false / NULL. */
+typedef struct wp_queue_ops {
     weft_queue_kind kind;
     const char *name;
     bool idempotent;  /* may deliver an item more than once */
     bool fixed;       /* push may report "full" */
     bool take_fences; /* take runs a seq_cst fence after its own stores */
     bool shared;      /* one queue for the whole pool */
-    /* Creates worker `owner`'s queue (initial capacity cap, a power of two). */
-    int (*create)(pool *p, pool_worker *owner, size_t cap, pq **out);
-    void (*destroy)(pq *q);
+    /* Creates worker `owner`'s queue (initial capacity cap, a power of two
+     * except for ABP). */
+    int (*create)(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out);
+    void (*destroy)(wp_queue *q);
     /* Owner.  false: full (fixed-size queues only). */
-    bool (*push)(pq *q, const uint64_t *item, pool_worker *self);
+    bool (*push)(wp_queue *q, const uint64_t *item, wp_worker *self);
     /* Owner.  false: empty. */
-    bool (*take)(pq *q, uint64_t *item, pool_worker *self);
+    bool (*take)(wp_queue *q, uint64_t *item, wp_worker *self);
     /* Any thread but the owner. */
-    pq_result (*steal)(pq *q, uint64_t *item, pool_worker *thief);
+    wp_steal_result (*steal)(wp_queue *q, uint64_t *item, wp_worker *thief);
     /* Any thread but the owner: up to max of the oldest items (native
      * steal-half), or NULL if the algorithm has none. */
-    size_t (*steal_half)(pq *q, uint64_t *items, size_t max, pool_worker *thief);
+    size_t (*steal_half)(wp_queue *q, uint64_t *items, size_t max, wp_worker *thief);
     /* Owner: removes up to max items from the end thieves steal from, for a
      * transfer; NULL for the central queue. */
-    size_t (*carve)(pq *q, uint64_t *items, size_t max, pool_worker *self);
+    size_t (*carve)(wp_queue *q, uint64_t *items, size_t max, wp_worker *self);
     /* Any thread: the number of items (exact when nobody is operating on
      * the queue, an estimate otherwise). */
-    size_t (*size)(pq *q);
-} pq_ops;
+    size_t (*size)(wp_queue *q);
+} wp_queue_ops;
 
 /* Common head of every queue. */
-struct pq {
-    const pq_ops *ops;
-    pool *pool;
+struct wp_queue {
+    const wp_queue_ops *ops;
+    wp_pool *pool;
     unsigned words;
     unsigned owner;
 };
 
-extern const pq_ops pq_abp_ops, pq_chaselev_ops, pq_chaselev_shrink_ops, pq_idem_lifo_ops,
-    pq_idem_fifo_ops, pq_idem_deque_ops, pq_dup_ops, pq_central_ops;
-const pq_ops *pq_ops_of(weft_queue_kind kind);
+extern const wp_queue_ops wp_abp_ops, wp_chase_lev_ops, wp_chase_lev_shrink_ops,
+    wp_idem_lifo_ops, wp_idem_fifo_ops, wp_idem_deque_ops, wp_duplicating_ops, wp_central_ops;
+const wp_queue_ops *wp_queue_ops_of(weft_queue_kind kind);
 
 /* ---- slot arrays: items as relaxed atomic words, so that a thief reading a
  * slot the owner overwrites is a race the algorithm resolves (its CAS or
  * validation fails and the read is dropped), not undefined behaviour ---- */
-static inline void pq_slot_store(_Atomic uint64_t *slot, const uint64_t *src, unsigned words)
+static inline void wp_slot_store(_Atomic uint64_t *slot, const uint64_t *src, unsigned words)
 {
     for (unsigned i = 0; i < words; i++)
         /* Relaxed: published by the queue's release of its index word. */
         atomic_store_explicit(&slot[i], src[i], memory_order_relaxed);
 }
 
-static inline void pq_slot_load(_Atomic uint64_t *slot, uint64_t *dst, unsigned words)
+static inline void wp_slot_load(_Atomic uint64_t *slot, uint64_t *dst, unsigned words)
 {
     for (unsigned i = 0; i < words; i++)
         /* Relaxed: ordered by the queue's acquire of its index word; a torn
@@ -107,64 +120,97 @@ static inline void pq_slot_load(_Atomic uint64_t *slot, uint64_t *dst, unsigned 
 
 /* A circular array of 2^k slots of `words` words (zeroed).  `next` links
  * retired arrays. */
-typedef struct pq_ring {
+typedef struct wp_ring {
     size_t cap, mask;
-    struct pq_ring *next;
+    struct wp_ring *next;
     _Atomic uint64_t slots[];
-} pq_ring;
+} wp_ring;
 
-pq_ring *pq_ring_new(size_t cap, unsigned words);
-static inline _Atomic uint64_t *pq_ring_slot(pq_ring *r, uint64_t index, unsigned words)
+wp_ring *wp_ring_new(size_t cap, unsigned words);
+static inline _Atomic uint64_t *wp_ring_slot(wp_ring *r, uint64_t index, unsigned words)
 {
     return &r->slots[(size_t)(index & r->mask) * words];
 }
 /* Frees a ring and every ring linked behind it. */
-void pq_ring_free_list(pq_ring *r);
+void wp_ring_free_list(wp_ring *r);
 /* Copies positions [lo, hi) of one ring into the same positions of another
  * (the owner's resize; the slots are read as a thief would). */
-void pq_ring_copy(pq_ring *from, pq_ring *to, uint64_t lo, uint64_t hi, unsigned words);
-/* Growth of the idempotent queues: a ring of twice the capacity holding
- * positions [lo, hi) of *own at the same positions, published to thieves
- * through *shared; the old ring goes on *retired (a thief may still read
- * it) until the run ends.  False, changing nothing, at max_cap or without
- * memory. */
-bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired, uint64_t lo,
-                    uint64_t hi, size_t max_cap, unsigned words);
+void wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words);
+/* Reads the k items at positions from, from+1, ... into items (a carve). */
+void wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words);
+/* The carve of a queue whose owner takes from the end thieves steal from
+ * (the idempotent LIFO and FIFO): up to max owner takes. */
+size_t wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self);
+/* A queue's size from its two 64-bit indices, read at different moments
+ * (so possibly crossed): hi - lo, or 0. */
+static inline size_t wp_items_between(uint64_t lo, uint64_t hi)
+{
+    return (int64_t)(hi - lo) > 0 ? (size_t)(hi - lo) : 0;
+}
 /* Rounds up to a power of two (at least 2). */
-size_t pq_pow2(size_t n);
+size_t wp_pow2(size_t n);
+
+/* A queue on a ring that grows and whose thieves load the ring pointer:
+ * Chase-Lev and the three idempotent queues.  `own` is the owner's copy of
+ * the current ring, `shared` the one thieves load (acquire), `retired` the
+ * old rings, freed with the queue (a thief may still read an old ring
+ * during the run; the shrinking Chase-Lev retires through ebr.c instead).
+ * Each queue puts one as its first member. */
+typedef struct wp_ring_queue {
+    wp_queue base;
+    wp_ring *own;
+    wp_ring *retired;
+    _Atomic(wp_ring *) shared;
+} wp_ring_queue;
+
+/* Allocates a queue of `size` bytes (line-aligned, a wp_ring_queue first)
+ * with a ring of cap slots; NULL without memory. */
+void *wp_ring_queue_new(size_t size, wp_pool *p, size_t cap);
+/* The destroy operation of a ring queue: frees the rings and the queue. */
+void wp_ring_queue_destroy(wp_queue *q);
+/* Growth: a ring of twice the capacity holding positions [lo, hi) of the
+ * current one at the same positions, published to thieves with release;
+ * the old ring goes on `retired`.  False, changing nothing, at max_cap or
+ * without memory. */
+bool wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap);
 
 /* ---- epoch-based reclamation (ebr.c) ---- */
-void pool_ebr_enter(pool_worker *w);  /* thief: before loading the array */
-void pool_ebr_exit(pool_worker *w);   /* thief: after the last access */
+void wp_ebr_enter(wp_worker *w);  /* thief: before loading the array */
+void wp_ebr_exit(wp_worker *w);   /* thief: after the last access */
 /* Owner, after unlinking ptr (its store of the new array pointer). */
-void pool_ebr_retire(pool_worker *owner, void *ptr);
+void wp_ebr_retire(wp_worker *owner, void *ptr);
 /* Owner: tries to advance the epoch and frees what is safe. */
-void pool_ebr_collect(pool_worker *owner);
+void wp_ebr_collect(wp_worker *owner);
 /* After the run (no thread left): frees everything retired. */
-void pool_ebr_drain(pool_worker *w);
+void wp_ebr_drain(wp_worker *w);
 
 /* ---- the pool ---- */
 /* What the process function receives: only its address matters (it
- * identifies the worker; see ctx_worker in worker.c). */
+ * identifies the worker; see ctx_worker in loop.c). */
 struct weft_pool_ctx {
-    pool_worker *w;
+    wp_worker *w;
 };
 
-typedef struct pool_retired {
+typedef struct wp_retired {
     void *ptr;
     uint64_t epoch;
-} pool_retired;
+} wp_retired;
 
-enum { REQ_NONE = -1, REQ_BLOCKED = -2 };
-#define RESP_READY 0x80000000u
+/* Steal-half request cell values (besides a thief's id) and the ready bit
+ * of an answer cell. */
+enum { WP_REQ_NONE = -1, WP_REQ_BLOCKED = -2 };
+#define WP_RESP_READY 0x80000000u
 
-struct pool_worker {
+/* Sleep word values (sleep.h). */
+enum { WP_AWAKE = 0, WP_ASLEEP = 1 };
+
+struct wp_worker {
     /* Line 0: owner-private, hot. */
-    _Alignas(POOL_LINE) unsigned id;
-    pool *pool;
-    pq *q;
-    uint64_t rng;
-    unsigned since_fence;  /* items since the last periodic fence */
+    _Alignas(WP_LINE) unsigned id;
+    wp_pool *pool;
+    wp_queue *q;
+    uint64_t rng;          /* victim choice (sys/rng.h) */
+    unsigned since_fence;  /* items since the last periodic wake point */
     weft_pool_ctx ctx;
     bool in_fn;            /* inside the process function (push is allowed) */
     uint64_t *item;        /* the item being processed (words) */
@@ -172,84 +218,91 @@ struct pool_worker {
     uint64_t *spill;
     size_t spill_n, spill_cap;
     /* Epoch reclamation: arrays this owner retired. */
-    pool_retired *retired;
+    wp_retired *retired;
     size_t n_retired, cap_retired;
-    pool_counters ctr;
+    wp_counters ctr;
 
-    /* Steal-half request cell: REQ_NONE, REQ_BLOCKED (idle: ask nobody
-     * here), or the id of the thief that asked.  Written by thieves (CAS)
-     * and the owner. */
-    _Alignas(POOL_LINE) _Atomic int32_t req;
+    /* Steal-half request cell: WP_REQ_NONE, WP_REQ_BLOCKED (idle: ask
+     * nobody here), or the id of the thief that asked.  Written by thieves
+     * (CAS) and the owner. */
+    _Alignas(WP_LINE) _Atomic int32_t req;
     /* This worker's answer cell as a thief: 0 while waiting, else
-     * RESP_READY | number of items in xfer. Written by its victim. */
-    _Alignas(POOL_LINE) _Atomic uint32_t resp;
+     * WP_RESP_READY | number of items in xfer. Written by its victim. */
+    _Alignas(WP_LINE) _Atomic uint32_t resp;
     uint64_t *xfer;        /* transfer buffer, steal_half_max items */
-    /* Futex word: SLEEP_AWAKE or SLEEP_ASLEEP. */
-    _Alignas(POOL_LINE) _Atomic uint32_t sleep_word;
+    /* Futex word: WP_AWAKE or WP_ASLEEP (sleep.h). */
+    _Alignas(WP_LINE) _Atomic uint32_t sleep_word;
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
-    _Alignas(POOL_LINE) _Atomic uint64_t ebr_ann;
+    _Alignas(WP_LINE) _Atomic uint64_t ebr_ann;
     pthread_t thread;
 };
 
-enum { SLEEP_AWAKE = 0, SLEEP_ASLEEP = 1 };
-
-struct pool {
+struct wp_pool {
     /* Read-only during the run. */
     weft_pool_config cfg;
-    const pq_ops *ops;
+    const wp_queue_ops *ops;
     unsigned n;
     unsigned words;
     size_t item_size;
     bool half;             /* steal-half transfers in use */
-    unsigned wake_min;     /* a push wakes a sleeper when the queue holds this many */
+    /* Items a queue must hold before a thief may take from it: 1, or 2
+     * with steal-half transfers and no split function (a transfer takes
+     * half, and half of one is nothing).  Thieves, sleepers and wakers
+     * all judge "work to take" by it (wp_shareable). */
+    unsigned share_min;
+    /* A push wakes a sleeper when the queue then holds this many: 2 (the
+     * newest item is the owner's next, the one below it can be shared), 1
+     * with steal-half and a split function (a transfer splits one item). */
+    unsigned wake_min;
     weft_pool_fn fn;
     void *arg;
-    pool_worker **workers;
+    wp_worker **workers;
 
-    /* Idle set (worker.c): count of members (low half), departures (high). */
-    _Alignas(POOL_LINE) _Atomic uint64_t idle;
+    /* Idle set (termination.h): count of members (low half), departures
+     * (high half). */
+    _Alignas(WP_LINE) _Atomic uint64_t idle;
     _Atomic uint32_t done;
     /* Start gate: 1 = go, 2 = abort (thread creation failed). */
     _Atomic uint32_t gate;
-    /* Sleepers. */
-    _Alignas(POOL_LINE) _Atomic uint32_t n_sleeping;
+    /* Workers between their announcement and their wake-up (sleep.h). */
+    _Alignas(WP_LINE) _Atomic uint32_t n_sleeping;
     /* Reclamation epoch. */
-    _Alignas(POOL_LINE) _Atomic uint64_t epoch;
+    _Alignas(WP_LINE) _Atomic uint64_t epoch;
 };
 
-/* worker.c */
-void pool_worker_loop(pool_worker *w);
-/* Longest sleep before a sleeper looks again on its own (ms), the safety net
- * behind the wake-ups; 0: sleep until woken (tests use it to prove that no
- * wake-up is lost).  Not synchronised: set it while no pool runs. */
-extern unsigned pool_sleep_max_ms;
-void pool_wake_one(pool *p, pool_worker *self);
-void pool_wake_all(pool *p);
+/* True if a queue holding `size` items has work for a thief. */
+static inline bool wp_shareable(const wp_pool *p, size_t size)
+{
+    return size >= p->share_min;
+}
+
+/* loop.c */
+void wp_worker_loop(wp_worker *w);
 /* Pushes to the own queue, or on "full" to the overflow stack; a user push
  * with the FAIL policy is refused instead (false). */
-bool pool_local_push(pool_worker *w, const uint64_t *item, bool user);
+bool wp_local_push(wp_worker *w, const uint64_t *item, bool user);
 
 /* transfer.c */
-void pool_block_requests(pool_worker *w);
-void pool_unblock_requests(pool_worker *w);
-void pool_serve_request(pool_worker *w);
+void wp_block_requests(wp_worker *w);
+void wp_unblock_requests(wp_worker *w);
+void wp_serve_request(wp_worker *w);
 /* Thief: asks victim v for half its items; true if some arrived (pushed
  * to the thief's own queue). */
-bool pool_request_half(pool_worker *w, pool_worker *v);
+bool wp_request_half(wp_worker *w, wp_worker *v);
 /* Thief: native steal-half (duplicating queue); true if it got items. */
-bool pool_steal_half_native(pool_worker *w, pool_worker *v);
+bool wp_steal_half_native(wp_worker *w, wp_worker *v);
 
-static inline void pool_poll_requests(pool_worker *w)
+static inline void wp_poll_requests(wp_worker *w)
 {
     /* Relaxed: a peek; serving claims the request with a CAS. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->req, memory_order_relaxed) >= 0))
-        pool_serve_request(w);
+        wp_serve_request(w);
 }
 
-/* stats.c */
-void pool_stats_sum(pool *p, uint64_t initial, weft_pool_stats *out);
+/* counters.c */
+void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 
 /* The calling thread's worker (NULL outside a pool's process function). */
-extern __thread pool_worker *pool_tls __attribute__((tls_model("initial-exec")));
+extern __thread wp_worker *wp_tls __attribute__((tls_model("initial-exec")));
 
 #endif

@@ -35,24 +35,24 @@ enum { WORDS = 3, MAX_THREADS = 32 };
 /* A fake pool with n workers, enough for the queue operations (counters,
  * epoch announcements). */
 typedef struct harness {
-    pool p;
-    pool_worker *w[MAX_THREADS];
-    pq *q;
+    wp_pool p;
+    wp_worker *w[MAX_THREADS];
+    wp_queue *q;
 } harness;
 
 static void harness_init(harness *h, weft_queue_kind kind, unsigned n, size_t cap)
 {
     memset(&h->p, 0, sizeof h->p);
-    h->p.ops = pq_ops_of(kind);
+    h->p.ops = wp_queue_ops_of(kind);
     h->p.n = n;
     h->p.words = WORDS;
     h->p.item_size = WORDS * 8;
     h->p.workers = h->w;
     atomic_init(&h->p.epoch, 0);
     for (unsigned i = 0; i < n; i++) {
-        h->w[i] = aligned_alloc(POOL_LINE, sizeof(pool_worker));
+        h->w[i] = aligned_alloc(WP_LINE, sizeof(wp_worker));
         CHECK(h->w[i] != NULL, "alloc");
-        memset(h->w[i], 0, sizeof(pool_worker));
+        memset(h->w[i], 0, sizeof(wp_worker));
         h->w[i]->id = i;
         h->w[i]->pool = &h->p;
         atomic_init(&h->w[i]->ebr_ann, 0);
@@ -67,7 +67,7 @@ static void harness_free(harness *h)
 {
     h->p.ops->destroy(h->q);
     for (unsigned i = 0; i < h->p.n; i++) {
-        pool_ebr_drain(h->w[i]);
+        wp_ebr_drain(h->w[i]);
         free(h->w[i]);
     }
 }
@@ -93,7 +93,7 @@ static void test_sequential(weft_queue_kind kind)
 {
     harness h;
     harness_init(&h, kind, 2, kind == WEFT_QUEUE_ABP ? 1024 : 8);
-    const pq_ops *ops = h.p.ops;
+    const wp_queue_ops *ops = h.p.ops;
     uint64_t it[WORDS];
     const unsigned n = 100;
     for (unsigned i = 0; i < n; i++) {
@@ -104,8 +104,8 @@ static void test_sequential(weft_queue_kind kind)
     if (kind != WEFT_QUEUE_ABP && kind != WEFT_QUEUE_CENTRAL)
         CHECK(h.w[0]->ctr.grows > 0, "%s: 100 items in 8 slots without growing", ops->name);
     /* A thief gets the oldest item (the newest for the one-ended LIFO). */
-    pq_result r = ops->steal(h.q, it, h.w[1]);
-    CHECK(r == PQ_OK, "%s: steal from a full queue: %d", ops->name, (int)r);
+    wp_steal_result r = ops->steal(h.q, it, h.w[1]);
+    CHECK(r == WP_STEAL_OK, "%s: steal from a full queue: %d", ops->name, (int)r);
     uint64_t expect_steal = (kind == WEFT_QUEUE_IDEMPOTENT_LIFO || kind == WEFT_QUEUE_CENTRAL)
                                 ? n - 1
                                 : 0;
@@ -125,7 +125,8 @@ static void test_sequential(weft_queue_kind kind)
         got++;
     }
     CHECK(got == n, "%s: %u of %u items came out", ops->name, got, n);
-    CHECK(ops->steal(h.q, it, h.w[1]) == PQ_EMPTY, "%s: steal from an empty queue", ops->name);
+    CHECK(ops->steal(h.q, it, h.w[1]) == WP_STEAL_EMPTY, "%s: steal from an empty queue",
+          ops->name);
     CHECK_EQ_U64(ops->size(h.q), 0);
     /* Reusable after emptying. */
     make_item(7, it);
@@ -163,7 +164,7 @@ static void test_abp_overflow(void)
 {
     harness h;
     harness_init(&h, WEFT_QUEUE_ABP, 2, 16);
-    const pq_ops *ops = h.p.ops;
+    const wp_queue_ops *ops = h.p.ops;
     uint64_t it[WORDS];
     for (unsigned i = 0; i < 16; i++) {
         make_item(i, it);
@@ -173,7 +174,7 @@ static void test_abp_overflow(void)
     CHECK(!ops->push(h.q, it, h.w[0]), "abp: a 17th push into 16 slots must report full");
     /* Thieves take 8 from the top: compaction makes room again. */
     for (unsigned i = 0; i < 8; i++) {
-        CHECK(ops->steal(h.q, it, h.w[1]) == PQ_OK, "abp: steal");
+        CHECK(ops->steal(h.q, it, h.w[1]) == WP_STEAL_OK, "abp: steal");
         CHECK_EQ_U64(check_item(it, "steal", "abp"), i);
     }
     for (unsigned i = 16; i < 24; i++) {
@@ -182,7 +183,7 @@ static void test_abp_overflow(void)
     }
     CHECK(!ops->push(h.q, it, h.w[0]), "abp: full again");
     for (unsigned i = 8; i < 24; i++) {
-        CHECK(ops->steal(h.q, it, h.w[1]) == PQ_OK, "abp: steal after compaction");
+        CHECK(ops->steal(h.q, it, h.w[1]) == WP_STEAL_OK, "abp: steal after compaction");
         CHECK_EQ_U64(check_item(it, "steal", "abp"), i);
     }
     CHECK(!ops->take(h.q, it, h.w[0]), "abp: empty");
@@ -194,7 +195,7 @@ static void test_deque_overflow(void)
 {
     harness h;
     harness_init(&h, WEFT_QUEUE_IDEMPOTENT_DEQUE, 2, 1024);
-    const pq_ops *ops = h.p.ops;
+    const wp_queue_ops *ops = h.p.ops;
     uint64_t it[WORDS];
     unsigned i = 0;
     for (; i < 70000; i++) {
@@ -242,8 +243,8 @@ static void *thief_main(void *arg)
 {
     thief_arg *ta = arg;
     stress *s = ta->s;
-    pool_worker *me = s->h.w[ta->id];
-    const pq_ops *ops = s->h.p.ops;
+    wp_worker *me = s->h.w[ta->id];
+    const wp_queue_ops *ops = s->h.p.ops;
     uint64_t buf[64 * WORDS];
     for (;;) {
         /* Acquire: pairs with the owner's release of stop (after draining). */
@@ -251,7 +252,7 @@ static void *thief_main(void *arg)
         size_t k = 0;
         if (s->half) {
             k = ops->steal_half(s->h.q, buf, 64, me);
-        } else if (ops->steal(s->h.q, buf, me) == PQ_OK) {
+        } else if (ops->steal(s->h.q, buf, me) == WP_STEAL_OK) {
             k = 1;
         }
         for (size_t i = 0; i < k; i++)
@@ -278,7 +279,7 @@ static void run_stress(weft_queue_kind kind, unsigned thieves, uint64_t n_items,
     s.count = calloc(n_items, sizeof *s.count);
     CHECK(s.count != NULL, "alloc");
     atomic_init(&s.stop, 0);
-    const pq_ops *ops = s.h.p.ops;
+    const wp_queue_ops *ops = s.h.p.ops;
 
     /* First, alone: a burst that makes a growing queue grow, and emptying
      * it, which makes a shrinking one shrink, whatever the thieves do
@@ -339,7 +340,7 @@ static void run_stress(weft_queue_kind kind, unsigned thieves, uint64_t n_items,
                   (unsigned long long)id, c);
         dups += c - 1;
     }
-    pool_counters sum = {0};
+    wp_counters sum = {0};
     for (unsigned i = 0; i <= thieves; i++) {
         sum.grows += s.h.w[i]->ctr.grows;
         sum.shrinks += s.h.w[i]->ctr.shrinks;
@@ -364,16 +365,16 @@ static void test_ebr(void)
 {
     harness h;
     harness_init(&h, WEFT_QUEUE_CHASE_LEV_SHRINK, 2, 16);
-    pool_worker *owner = h.w[0], *thief = h.w[1];
-    pool_ebr_enter(thief);
+    wp_worker *owner = h.w[0], *thief = h.w[1];
+    wp_ebr_enter(thief);
     void *a = malloc(64);
-    pool_ebr_retire(owner, a);
+    wp_ebr_retire(owner, a);
     for (int i = 0; i < 5; i++)
-        pool_ebr_collect(owner);
+        wp_ebr_collect(owner);
     CHECK(owner->n_retired == 1, "ebr: freed an array while a thief was inside");
-    pool_ebr_exit(thief);
+    wp_ebr_exit(thief);
     for (int i = 0; i < 3; i++)
-        pool_ebr_collect(owner);
+        wp_ebr_collect(owner);
     CHECK(owner->n_retired == 0, "ebr: %zu arrays still retired after the thief left",
           owner->n_retired);
     CHECK_EQ_U64(owner->ctr.reclaimed, 1);

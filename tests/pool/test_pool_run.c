@@ -8,9 +8,6 @@
  *                items while the others go idle), and every process call
  *                checks that the run has not been declared over (white-box:
  *                `done`), which is what an early termination would do.
- *   wake         a long sequential chain until every other worker sleeps
- *                (white-box: n_sleeping), then a burst: some other worker
- *                must wake up and take part.
  *   coalescing   one batch item of many units with a split function and
  *                steal-half: every unit processed once, and with >1 worker
  *                the first batch waits until a thief has asked, so a split
@@ -19,6 +16,7 @@
  *                push return ENOBUFS (the item is processed in place);
  *                initial items that do not fit make the run fail.
  *   concurrent   two pools at once from two threads.
+ * Sleeping and waking have their own test, test_pool_sleep.c.
  *
  * Usage: test_pool_run [scale]
  */
@@ -49,10 +47,10 @@ static inline uint64_t mix(uint64_t x)
 }
 
 /* The pool running on the calling worker (white-box). */
-static pool *current_pool(void)
+static wp_pool *current_pool(void)
 {
-    CHECK(pool_tls != NULL, "process function without a worker");
-    return pool_tls->pool;
+    CHECK(wp_tls != NULL, "process function without a worker");
+    return wp_tls->pool;
 }
 
 static void check_not_done(void)
@@ -213,107 +211,6 @@ static void run_tree(weft_queue_kind kind, unsigned workers, uint32_t n, size_t 
 }
 
 /* ======================================================================
- * wake: sleepers must be woken by new work
- * ====================================================================== */
-
-typedef struct wake_state {
-    unsigned workers;
-    uint32_t chain, burst;
-    _Atomic uint32_t seen_burst; /* bit per worker (first 32) that ran a burst item */
-    _Atomic uint32_t processed;
-    _Atomic uint8_t claimed[64]; /* chain items already run */
-} wake_state;
-
-static void wake_fn(weft_pool_ctx *ctx, void *item, void *arg)
-{
-    wake_state *ws = arg;
-    uint32_t k = *(uint32_t *)item;
-    pool *p = current_pool();
-    /* Relaxed: a count, read after the run. */
-    atomic_fetch_add_explicit(&ws->processed, 1, memory_order_relaxed);
-    if (k < ws->chain) {
-        /* Relaxed: idempotence (a queue may deliver a chain item twice);
-         * only the first delivery continues the chain. */
-        if (atomic_exchange_explicit(&ws->claimed[k], 1, memory_order_relaxed))
-            return;
-        if (k + 1 < ws->chain) {
-            uint32_t next = k + 1;
-            CHECK(weft_pool_push(ctx, &next) == 0, "push");
-            return;
-        }
-        /* End of the chain: wait until every other worker has been counted
-         * asleep for 10 ms without interruption (the count includes a
-         * worker's last look before it sleeps; after that it stays in the
-         * futex until someone claims it: sleeps are untimed here). */
-        uint64_t t0 = weft_now_ns(), since = 0;
-        for (;;) {
-            /* Relaxed: polled; a stale value only waits longer. */
-            bool all = atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) ==
-                       ws->workers - 1;
-            uint64_t now = weft_now_ns();
-            if (!all)
-                since = 0;
-            else if (since == 0)
-                since = now;
-            else if (now - since > 10000000)
-                break;
-            CHECK(now - t0 < 20000000000ull, "the idle workers never fell asleep");
-            sched_yield();
-        }
-        for (uint32_t i = 0; i < ws->burst; i++) {
-            uint32_t b = ws->chain + i;
-            CHECK(weft_pool_push(ctx, &b) == 0, "push");
-        }
-        return;
-    }
-    unsigned id = weft_pool_worker_id(ctx);
-    /* Relaxed: a set of bits, read below and after the run. */
-    atomic_fetch_or_explicit(&ws->seen_burst, 1u << (id % 32), memory_order_relaxed);
-    /* A burst item waits (bounded) until a second worker has joined in. */
-    uint64_t t0 = weft_now_ns();
-    /* Relaxed: polled. */
-    while (__builtin_popcount(atomic_load_explicit(&ws->seen_burst, memory_order_relaxed)) < 2 &&
-           weft_now_ns() - t0 < 20000000000ull)
-        sched_yield();
-}
-
-static void run_wake(weft_queue_kind kind, unsigned workers)
-{
-    /* Untimed sleeps: only a wake-up can bring a sleeper back, so a lost
-     * one makes the burst wait in vain (and the test fail). */
-    unsigned saved = pool_sleep_max_ms;
-    pool_sleep_max_ms = 0;
-    wake_state ws = {.workers = workers, .chain = 50, .burst = 200};
-    atomic_init(&ws.seen_burst, 0);
-    atomic_init(&ws.processed, 0);
-    for (unsigned i = 0; i < 64; i++)
-        atomic_init(&ws.claimed[i], 0);
-    weft_pool_config cfg;
-    weft_pool_config_init(&cfg, sizeof(uint32_t));
-    cfg.workers = workers;
-    cfg.queue = kind;
-    cfg.idempotent = true;
-    cfg.idle_spin_us = 20;
-    uint32_t first = 0;
-    weft_pool_stats st;
-    CHECK(weft_pool_run(&cfg, &first, 1, wake_fn, &ws, &st) == 0, "run");
-    /* Relaxed: the workers are joined. */
-    uint32_t bits = atomic_load_explicit(&ws.seen_burst, memory_order_relaxed);
-    CHECK(__builtin_popcount(bits) >= 2,
-          "%s, %u workers: nobody woke up for the burst (workers %x)", weft_queue_name(kind),
-          workers, bits);
-    CHECK(st.sleeps >= workers - 1 && st.wakes >= 1, "%s: %llu sleeps, %llu wakes",
-          weft_queue_name(kind), (unsigned long long)st.sleeps, (unsigned long long)st.wakes);
-    /* Relaxed: the workers are joined. */
-    CHECK(atomic_load_explicit(&ws.processed, memory_order_relaxed) >= ws.chain + ws.burst,
-          "items missing");
-    pool_sleep_max_ms = saved;
-    printf("ok: wake %-16s %2u workers: %llu sleeps, %llu wakes, burst on workers %x\n",
-           weft_queue_name(kind), workers, (unsigned long long)st.sleeps,
-           (unsigned long long)st.wakes, bits);
-}
-
-/* ======================================================================
  * coalescing: one batch, split for steal-half transfers
  * ====================================================================== */
 
@@ -347,7 +244,7 @@ static void coal_fn(weft_pool_ctx *ctx, void *item, void *arg)
     range rest = {mine.hi, r.hi};
     if (rest.lo < rest.hi)
         CHECK(weft_pool_push(ctx, &rest) == 0, "push");
-    pool *p = current_pool();
+    wp_pool *p = current_pool();
     if (r.lo == 0 && !cs->waited && p->n > 1 && p->half && p->ops->steal_half == NULL) {
         /* The first batch waits until a thief asks worker 0 for work (the
          * rest of the batch is its only item: a split must serve it). */
@@ -508,10 +405,6 @@ int main(int argc, char **argv)
                 if (workers > 1 && workers <= 8)
                     run_tree(all_kinds[k], workers, n / 2, 8, WEFT_POOL_STEAL_HALF);
             }
-
-    for (size_t k = 0; k < N_KINDS; k++)
-        for (unsigned workers = 2; workers <= 8; workers *= 4)
-            run_wake(all_kinds[k], workers);
 
     for (size_t k = 0; k < N_KINDS; k++)
         for (size_t w = 0; w < N_TEST_WORKER_COUNTS; w++)

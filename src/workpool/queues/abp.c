@@ -35,26 +35,26 @@
 #define AGE_TAG(a) ((uint32_t)((a) >> 32))
 #define AGE_TOP(a) ((uint32_t)(a))
 
-typedef struct pq_abp {
-    pq base;
+typedef struct abp {
+    wp_queue base;
     uint32_t cap;
     uint32_t bot_own; /* the owner's copy of bot */
     _Atomic uint64_t *deq;
     /* Thieves CAS this line. */
-    _Alignas(POOL_LINE) _Atomic uint64_t age;
+    _Alignas(WP_LINE) _Atomic uint64_t age;
     /* The owner writes this line on every push and take. */
-    _Alignas(POOL_LINE) _Atomic uint32_t bot;
-} pq_abp;
+    _Alignas(WP_LINE) _Atomic uint32_t bot;
+} abp;
 
-static inline _Atomic uint64_t *slot(pq_abp *q, uint32_t i)
+static inline _Atomic uint64_t *slot(abp *q, uint32_t i)
 {
     return &q->deq[(size_t)i * q->base.words];
 }
 
-static int abp_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int abp_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    pq_abp *q = aligned_alloc(POOL_LINE, sizeof *q);
+    abp *q = aligned_alloc(WP_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;
@@ -71,15 +71,15 @@ static int abp_create(pool *p, pool_worker *owner, size_t cap, pq **out)
     return 0;
 }
 
-static void abp_destroy(pq *q_)
+static void abp_destroy(wp_queue *q_)
 {
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     free(q->deq);
     free(q);
 }
 
 /* Owner, bot == cap: makes room by moving the live items to the bottom. */
-static bool abp_compact(pq_abp *q)
+static bool abp_compact(abp *q)
 {
     /* Relaxed: the CAS below decides. */
     uint64_t old = atomic_load_explicit(&q->age, memory_order_relaxed);
@@ -94,9 +94,9 @@ static bool abp_compact(pq_abp *q)
     uint32_t top = AGE_TOP(old), n = q->bot_own - top;
     unsigned words = q->base.words;
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(slot(q, top + i), tmp, words);
-        pq_slot_store(slot(q, i), tmp, words);
+        uint64_t tmp[WP_MAX_WORDS];
+        wp_slot_load(slot(q, top + i), tmp, words);
+        wp_slot_store(slot(q, i), tmp, words);
     }
     /* Relaxed: published by the release store of age below. */
     atomic_store_explicit(&q->bot, n, memory_order_relaxed);
@@ -106,10 +106,10 @@ static bool abp_compact(pq_abp *q)
     return true;
 }
 
-static bool abp_push(pq *q_, const uint64_t *item, pool_worker *self)
+static bool abp_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     uint32_t b = q->bot_own;
     if (WEFT_UNLIKELY(b == q->cap)) {
         if (!abp_compact(q))
@@ -119,17 +119,17 @@ static bool abp_push(pq *q_, const uint64_t *item, pool_worker *self)
     /* Release fence (seqlock): our last reset of age is ordered before the
      * slot writes, for a thief that reads one of them (see the top). */
     atomic_thread_fence(memory_order_release);
-    pq_slot_store(slot(q, b), item, q->base.words);
+    wp_slot_store(slot(q, b), item, q->base.words);
     /* Release: publishes the slot to thieves that acquire-load bot. */
     atomic_store_explicit(&q->bot, b + 1, memory_order_release);
     q->bot_own = b + 1;
     return true;
 }
 
-static bool abp_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool abp_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     uint32_t b = q->bot_own;
     if (b == 0)
         return false;
@@ -144,7 +144,7 @@ static bool abp_take(pq *q_, uint64_t *item, pool_worker *self)
     uint64_t old = atomic_load_explicit(&q->age, memory_order_relaxed);
     uint32_t top = AGE_TOP(old);
     if (b > top) {
-        pq_slot_load(slot(q, b), item, q->base.words);
+        wp_slot_load(slot(q, b), item, q->base.words);
         return true;
     }
     /* At most the item at b is left, and thieves may be taking it: reset.
@@ -156,7 +156,7 @@ static bool abp_take(pq *q_, uint64_t *item, pool_worker *self)
     q->bot_own = 0;
     bool got = false;
     if (b == top) {
-        pq_slot_load(slot(q, b), item, q->base.words);
+        wp_slot_load(slot(q, b), item, q->base.words);
         /* seq_cst: the last item goes to whoever moves age first; release
          * publishes bot = 0 with the new age. */
         got = atomic_compare_exchange_strong_explicit(&q->age, &old, fresh, memory_order_seq_cst,
@@ -168,10 +168,10 @@ static bool abp_take(pq *q_, uint64_t *item, pool_worker *self)
     return got;
 }
 
-static pq_result abp_steal(pq *q_, uint64_t *item, pool_worker *thief)
+static wp_steal_result abp_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
     (void)thief;
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     /* Acquire: pairs with the release of a reset or compaction. */
     uint64_t old = atomic_load_explicit(&q->age, memory_order_acquire);
     /* seq_cst fence: pairs with the one in take (the last-item race). */
@@ -180,23 +180,23 @@ static pq_result abp_steal(pq *q_, uint64_t *item, pool_worker *thief)
     uint32_t b = atomic_load_explicit(&q->bot, memory_order_acquire);
     uint32_t top = AGE_TOP(old);
     if (b <= top)
-        return PQ_EMPTY;
-    pq_slot_load(slot(q, top), item, q->base.words);
+        return WP_STEAL_EMPTY;
+    wp_slot_load(slot(q, top), item, q->base.words);
     /* Acquire fence (seqlock): a slot value written after a reset makes the
      * CAS below see that reset's tag, so it fails. */
     atomic_thread_fence(memory_order_acquire);
     /* seq_cst: the steal; the tag makes it fail after any reset. */
     if (atomic_compare_exchange_strong_explicit(&q->age, &old, AGE(AGE_TAG(old), top + 1),
                                                 memory_order_seq_cst, memory_order_relaxed))
-        return PQ_OK;
-    return PQ_ABORT;
+        return WP_STEAL_OK;
+    return WP_STEAL_ABORT;
 }
 
 /* Owner: the `max` oldest items in one CAS (thieves may race; retry). */
-static size_t abp_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
+static size_t abp_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *self)
 {
     (void)self;
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     unsigned words = q->base.words;
     for (;;) {
         /* Acquire: orders our slot reads after the age we validate. */
@@ -206,7 +206,7 @@ static size_t abp_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
             return 0;
         size_t k = b - top < max ? b - top : max;
         for (size_t i = 0; i < k; i++)
-            pq_slot_load(slot(q, top + (uint32_t)i), items + i * words, words);
+            wp_slot_load(slot(q, top + (uint32_t)i), items + i * words, words);
         /* seq_cst: like a thief's CAS, for k items; we own bot so no other
          * race exists. */
         if (atomic_compare_exchange_strong_explicit(&q->age, &old,
@@ -216,9 +216,9 @@ static size_t abp_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
     }
 }
 
-static size_t abp_size(pq *q_)
+static size_t abp_size(wp_queue *q_)
 {
-    pq_abp *q = (pq_abp *)q_;
+    abp *q = (abp *)q_;
     /* Acquire: pairs with the owner's release stores (termination check). */
     uint32_t b = atomic_load_explicit(&q->bot, memory_order_acquire);
     /* Acquire: pairs with thieves' CAS and the owner's reset. */
@@ -226,19 +226,16 @@ static size_t abp_size(pq *q_)
     return b > top ? b - top : 0;
 }
 
-const pq_ops pq_abp_ops = {
+const wp_queue_ops wp_abp_ops = {
     .kind = WEFT_QUEUE_ABP,
     .name = "abp",
-    .idempotent = false,
     .fixed = true,
     .take_fences = true,
-    .shared = false,
     .create = abp_create,
     .destroy = abp_destroy,
     .push = abp_push,
     .take = abp_take,
     .steal = abp_steal,
-    .steal_half = NULL,
     .carve = abp_carve,
     .size = abp_size,
 };

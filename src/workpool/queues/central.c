@@ -10,19 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pq_central {
-    pq base;
+typedef struct central {
+    wp_queue base;
     pthread_mutex_t mu;
     uint64_t *items; /* under mu */
     size_t n, cap;   /* under mu */
     /* A copy of n for lock-free size estimates. */
-    _Alignas(POOL_LINE) _Atomic size_t count;
-} pq_central;
+    _Alignas(WP_LINE) _Atomic size_t count;
+} central;
 
-static int central_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int central_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    pq_central *q = aligned_alloc(POOL_LINE, sizeof *q);
+    central *q = aligned_alloc(WP_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;
@@ -39,17 +39,17 @@ static int central_create(pool *p, pool_worker *owner, size_t cap, pq **out)
     return 0;
 }
 
-static void central_destroy(pq *q_)
+static void central_destroy(wp_queue *q_)
 {
-    pq_central *q = (pq_central *)q_;
+    central *q = (central *)q_;
     pthread_mutex_destroy(&q->mu);
     free(q->items);
     free(q);
 }
 
-static bool central_push(pq *q_, const uint64_t *item, pool_worker *self)
+static bool central_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
-    pq_central *q = (pq_central *)q_;
+    central *q = (central *)q_;
     unsigned words = q->base.words;
     pthread_mutex_lock(&q->mu);
     if (q->n == q->cap) {
@@ -71,10 +71,10 @@ static bool central_push(pq *q_, const uint64_t *item, pool_worker *self)
     return true;
 }
 
-static bool central_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool central_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_central *q = (pq_central *)q_;
+    central *q = (central *)q_;
     unsigned words = q->base.words;
     pthread_mutex_lock(&q->mu);
     if (q->n == 0) {
@@ -89,33 +89,28 @@ static bool central_take(pq *q_, uint64_t *item, pool_worker *self)
     return true;
 }
 
-static pq_result central_steal(pq *q, uint64_t *item, pool_worker *thief)
+static wp_steal_result central_steal(wp_queue *q, uint64_t *item, wp_worker *thief)
 {
-    return central_take(q, item, thief) ? PQ_OK : PQ_EMPTY;
+    return central_take(q, item, thief) ? WP_STEAL_OK : WP_STEAL_EMPTY;
 }
 
-static size_t central_size(pq *q_)
+static size_t central_size(wp_queue *q_)
 {
-    pq_central *q = (pq_central *)q_;
+    central *q = (central *)q_;
     /* Acquire (more than needed: the items are under the mutex): at
      * termination every owner's last update happens before the checker's
      * read through the idle set's release/acquire chain. */
     return atomic_load_explicit(&q->count, memory_order_acquire);
 }
 
-const pq_ops pq_central_ops = {
+const wp_queue_ops wp_central_ops = {
     .kind = WEFT_QUEUE_CENTRAL,
     .name = "central",
-    .idempotent = false,
-    .fixed = false,
-    .take_fences = false,
     .shared = true,
     .create = central_create,
     .destroy = central_destroy,
     .push = central_push,
     .take = central_take,
     .steal = central_steal,
-    .steal_half = NULL,
-    .carve = NULL,
     .size = central_size,
 };

@@ -40,100 +40,82 @@
 
 #include <stdlib.h>
 
-typedef struct pq_cl {
-    pq base;
+typedef struct chase_lev {
+    /* Read-mostly: rq.shared is written on a resize only; rq.retired
+     * holds the old arrays of the growing variant. */
+    wp_ring_queue rq;
     bool shrink;
     size_t min_cap;
-    pq_ring *ring_own;   /* the current array (the owner's copy) */
-    uint64_t bottom_own; /* the owner's copy of bottom */
-    pq_ring *retired;    /* growing variant: old arrays, freed at the end */
-    pool_worker *owner;
+    wp_worker *owner;
     /* Thieves CAS this line. */
-    _Alignas(POOL_LINE) _Atomic uint64_t top;
-    /* The owner writes this line: bottom on every push and take, the
-     * array pointer on a resize. */
-    _Alignas(POOL_LINE) _Atomic uint64_t bottom;
-    _Atomic(pq_ring *) ring;
-} pq_cl;
+    _Alignas(WP_LINE) _Atomic uint64_t top;
+    /* The owner writes this line on every push and take. */
+    _Alignas(WP_LINE) _Atomic uint64_t bottom;
+    uint64_t bottom_own; /* the owner's copy of bottom */
+} chase_lev;
 
-static int cl_create_common(pool *p, pool_worker *owner, size_t cap, pq **out, bool shrink)
+static int create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out, bool shrink)
 {
-    pq_cl *q = aligned_alloc(POOL_LINE, sizeof *q);
+    chase_lev *q = wp_ring_queue_new(sizeof *q, p, cap);
     if (q == NULL)
         return ENOMEM;
-    q->base.words = p->words;
     q->shrink = shrink;
     q->min_cap = cap;
-    q->ring_own = pq_ring_new(cap, p->words);
-    if (q->ring_own == NULL) {
-        free(q);
-        return ENOMEM;
-    }
     q->bottom_own = 0;
-    q->retired = NULL;
     q->owner = owner;
     atomic_init(&q->top, 0);
     atomic_init(&q->bottom, 0);
-    atomic_init(&q->ring, q->ring_own);
-    *out = &q->base;
+    *out = &q->rq.base;
     return 0;
 }
 
-static int cl_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int cl_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
-    return cl_create_common(p, owner, cap, out, false);
+    return create(p, owner, cap, out, false);
 }
 
-static int cl_create_shrink(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int cl_create_shrink(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
-    return cl_create_common(p, owner, cap, out, true);
-}
-
-static void cl_destroy(pq *q_)
-{
-    pq_cl *q = (pq_cl *)q_;
-    free(q->ring_own);
-    pq_ring_free_list(q->retired);
-    free(q);
+    return create(p, owner, cap, out, true);
 }
 
 /* Owner: moves [t, b) to a new array of new_cap slots.  NULL if out of
  * memory (the array is unchanged). */
-static pq_ring *cl_resize(pq_cl *q, uint64_t t, uint64_t b, size_t new_cap)
+static wp_ring *cl_resize(chase_lev *q, uint64_t t, uint64_t b, size_t new_cap)
 {
-    unsigned words = q->base.words;
-    pq_ring *old = q->ring_own, *fresh = pq_ring_new(new_cap, words);
+    unsigned words = q->rq.base.words;
+    wp_ring *old = q->rq.own, *fresh = wp_ring_new(new_cap, words);
     if (fresh == NULL)
         return NULL;
-    pq_ring_copy(old, fresh, t, b, words);
+    wp_ring_copy(old, fresh, t, b, words);
     /* Release: the copied slots before the array pointer, for thieves that
      * acquire-load it. */
-    atomic_store_explicit(&q->ring, fresh, memory_order_release);
-    q->ring_own = fresh;
+    atomic_store_explicit(&q->rq.shared, fresh, memory_order_release);
+    q->rq.own = fresh;
     if (q->shrink) {
-        pool_ebr_retire(q->owner, old);
+        wp_ebr_retire(q->owner, old);
     } else {
-        old->next = q->retired;
-        q->retired = old;
+        old->next = q->rq.retired;
+        q->rq.retired = old;
     }
     return fresh;
 }
 
-static bool cl_push(pq *q_, const uint64_t *item, pool_worker *self)
+static bool cl_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
-    pq_cl *q = (pq_cl *)q_;
+    chase_lev *q = (chase_lev *)q_;
     uint64_t b = q->bottom_own;
     /* Acquire: top bounds the slots thieves may still read; their reads of
      * the slots below it happen before our overwrite (CAS is seq_cst). */
     uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-    pq_ring *a = q->ring_own;
+    wp_ring *a = q->rq.own;
     if (WEFT_UNLIKELY(b - t >= a->mask)) {
         a = cl_resize(q, t, b, a->cap * 2);
         if (a == NULL)
             return false;
         self->ctr.grows++;
     }
-    pq_slot_store(pq_ring_slot(a, b, q->base.words), item, q->base.words);
+    wp_slot_store(wp_ring_slot(a, b, q_->words), item, q_->words);
     /* Release: the slot (and a new array) before thieves see bottom (Lê et
      * al. use a release fence and a relaxed store; a release store is as
      * strong here, and ThreadSanitizer understands it). */
@@ -142,16 +124,17 @@ static bool cl_push(pq *q_, const uint64_t *item, pool_worker *self)
     return true;
 }
 
-static bool cl_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool cl_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
-    pq_cl *q = (pq_cl *)q_;
+    chase_lev *q = (chase_lev *)q_;
     uint64_t b = q->bottom_own - 1;
-    pq_ring *a = q->ring_own;
+    wp_ring *a = q->rq.own;
     /* Relaxed: ordered before the top load by the fence. */
     atomic_store_explicit(&q->bottom, b, memory_order_relaxed);
     q->bottom_own = b;
     /* seq_cst fence: pairs with the steal's fence: either the thief sees the
-     * lowered bottom or we see its CAS of top (the last-item race). */
+     * lowered bottom or we see its CAS of top (the last-item race); also
+     * F_W of the owner's wake point after the take (sleep.h). */
     atomic_thread_fence(memory_order_seq_cst);
     /* Relaxed: ordered by the fence above. */
     uint64_t t = atomic_load_explicit(&q->top, memory_order_relaxed);
@@ -162,7 +145,7 @@ static bool cl_take(pq *q_, uint64_t *item, pool_worker *self)
         q->bottom_own = b + 1;
         return false;
     }
-    pq_slot_load(pq_ring_slot(a, b, q->base.words), item, q->base.words);
+    wp_slot_load(wp_ring_slot(a, b, q_->words), item, q_->words);
     if (b == t) {
         /* seq_cst: the last item goes to whoever advances top first. */
         bool won = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1,
@@ -180,11 +163,11 @@ static bool cl_take(pq *q_, uint64_t *item, pool_worker *self)
     return true;
 }
 
-static pq_result cl_steal(pq *q_, uint64_t *item, pool_worker *thief)
+static wp_steal_result cl_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
-    pq_cl *q = (pq_cl *)q_;
+    chase_lev *q = (chase_lev *)q_;
     if (q->shrink)
-        pool_ebr_enter(thief);
+        wp_ebr_enter(thief);
     /* Acquire: pairs with other thieves' CAS (their reads before ours). */
     uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
     /* seq_cst fence: pairs with take's fence (last-item race); also orders
@@ -192,28 +175,27 @@ static pq_result cl_steal(pq *q_, uint64_t *item, pool_worker *thief)
     atomic_thread_fence(memory_order_seq_cst);
     /* Acquire: pairs with push's release: the slots below bottom are written. */
     uint64_t b = atomic_load_explicit(&q->bottom, memory_order_acquire);
-    pq_result r = PQ_EMPTY;
+    wp_steal_result r = WP_STEAL_EMPTY;
     if ((int64_t)(b - t) > 0) {
         /* Acquire: pairs with the resize's release: the copied slots. */
-        pq_ring *a = atomic_load_explicit(&q->ring, memory_order_acquire);
-        pq_slot_load(pq_ring_slot(a, t, q->base.words), item, q->base.words);
+        wp_ring *a = atomic_load_explicit(&q->rq.shared, memory_order_acquire);
+        wp_slot_load(wp_ring_slot(a, t, q_->words), item, q_->words);
         /* seq_cst: the steal; top never repeats, so no tag is needed. */
         r = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
                                                     memory_order_relaxed)
-                ? PQ_OK
-                : PQ_ABORT;
+                ? WP_STEAL_OK
+                : WP_STEAL_ABORT;
     }
     if (q->shrink)
-        pool_ebr_exit(thief);
+        wp_ebr_exit(thief);
     return r;
 }
 
 /* Owner: the `max` oldest items by one CAS of top (thieves may race). */
-static size_t cl_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
+static size_t cl_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *self)
 {
     (void)self;
-    pq_cl *q = (pq_cl *)q_;
-    unsigned words = q->base.words;
+    chase_lev *q = (chase_lev *)q_;
     for (;;) {
         /* Acquire: as in push; the CAS below validates. */
         uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
@@ -221,8 +203,7 @@ static size_t cl_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
         if ((int64_t)(b - t) <= 0)
             return 0;
         size_t k = b - t < max ? (size_t)(b - t) : max;
-        for (size_t i = 0; i < k; i++)
-            pq_slot_load(pq_ring_slot(q->ring_own, t + i, words), items + i * words, words);
+        wp_ring_read(q->rq.own, t, k, items, q_->words);
         /* seq_cst: like a steal of k items; bottom is ours, so only thieves
          * race with it. */
         if (atomic_compare_exchange_strong_explicit(&q->top, &t, t + k, memory_order_seq_cst,
@@ -231,46 +212,23 @@ static size_t cl_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
     }
 }
 
-static size_t cl_size(pq *q_)
+static size_t cl_size(wp_queue *q_)
 {
-    pq_cl *q = (pq_cl *)q_;
+    chase_lev *q = (chase_lev *)q_;
     /* Acquire: pairs with the owner's stores (termination check). */
     uint64_t b = atomic_load_explicit(&q->bottom, memory_order_acquire);
     /* Acquire: pairs with thieves' CAS. */
     uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-    return (int64_t)(b - t) > 0 ? (size_t)(b - t) : 0;
+    return wp_items_between(t, b);
 }
 
-const pq_ops pq_chaselev_ops = {
-    .kind = WEFT_QUEUE_CHASE_LEV,
-    .name = "chase-lev",
-    .idempotent = false,
-    .fixed = false,
-    .take_fences = true,
-    .shared = false,
-    .create = cl_create,
-    .destroy = cl_destroy,
-    .push = cl_push,
-    .take = cl_take,
-    .steal = cl_steal,
-    .steal_half = NULL,
-    .carve = cl_carve,
-    .size = cl_size,
-};
-
-const pq_ops pq_chaselev_shrink_ops = {
-    .kind = WEFT_QUEUE_CHASE_LEV_SHRINK,
-    .name = "chase-lev-shrink",
-    .idempotent = false,
-    .fixed = false,
-    .take_fences = true,
-    .shared = false,
-    .create = cl_create_shrink,
-    .destroy = cl_destroy,
-    .push = cl_push,
-    .take = cl_take,
-    .steal = cl_steal,
-    .steal_half = NULL,
-    .carve = cl_carve,
-    .size = cl_size,
-};
+/* The two variants differ in create (shrink or not) and their names. */
+#define CHASE_LEV_OPS(KIND, NAME, CREATE)                                                    \
+    {                                                                                        \
+        .kind = KIND, .name = NAME, .take_fences = true, .create = CREATE,                   \
+        .destroy = wp_ring_queue_destroy, .push = cl_push, .take = cl_take,                  \
+        .steal = cl_steal, .carve = cl_carve, .size = cl_size,                               \
+    }
+const wp_queue_ops wp_chase_lev_ops = CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV, "chase-lev", cl_create);
+const wp_queue_ops wp_chase_lev_shrink_ops =
+    CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV_SHRINK, "chase-lev-shrink", cl_create_shrink);

@@ -54,10 +54,10 @@
 #define S_SGEN 1
 #define S_ITEM 2
 
-typedef struct pq_dup {
-    pq base;
+typedef struct dup_queue {
+    wp_queue base;
     /* Owner-private. */
-    pq_ring *ring;   /* also read by thieves under the lock; replaced under it */
+    wp_ring *ring;   /* also read by thieves under the lock; replaced under it */
     unsigned stride; /* words per slot */
     uint32_t t;      /* tail index */
     uint32_t lo;     /* lowest index that may hold one of our items */
@@ -65,23 +65,23 @@ typedef struct pq_dup {
     uint32_t gen;    /* bumped by every take */
     uint64_t pushes; /* source of pgen */
     /* Thieves' line. */
-    _Alignas(POOL_LINE) _Atomic uint32_t lock;
+    _Alignas(WP_LINE) _Atomic uint32_t lock;
     _Atomic uint32_t head;
     /* Owner-written, thief-read. */
-    _Alignas(POOL_LINE) _Atomic uint64_t tail;
-} pq_dup;
+    _Alignas(WP_LINE) _Atomic uint64_t tail;
+} dup_queue;
 
 static inline int32_t diff(uint32_t a, uint32_t b)
 {
     return (int32_t)(a - b);
 }
 
-static inline _Atomic uint64_t *dslot(pq_ring *r, unsigned stride, uint32_t i)
+static inline _Atomic uint64_t *dslot(wp_ring *r, unsigned stride, uint32_t i)
 {
     return &r->slots[(size_t)(i & r->mask) * stride];
 }
 
-static bool try_lock(pq_dup *q)
+static bool try_lock(dup_queue *q)
 {
     /* Relaxed peek: the exchange below decides. */
     if (atomic_load_explicit(&q->lock, memory_order_relaxed) != 0)
@@ -90,7 +90,7 @@ static bool try_lock(pq_dup *q)
     return atomic_exchange_explicit(&q->lock, 1, memory_order_acquire) == 0;
 }
 
-static void lock(pq_dup *q)
+static void lock(dup_queue *q)
 {
     for (unsigned spins = 0; !try_lock(q); spins++) {
         if (spins < 64)
@@ -100,21 +100,21 @@ static void lock(pq_dup *q)
     }
 }
 
-static void unlock(pq_dup *q)
+static void unlock(dup_queue *q)
 {
     /* Release: our writes before the next holder's. */
     atomic_store_explicit(&q->lock, 0, memory_order_release);
 }
 
-static int dup_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int dup_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    pq_dup *q = aligned_alloc(POOL_LINE, sizeof *q);
+    dup_queue *q = aligned_alloc(WP_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;
     q->stride = p->words + 2;
-    q->ring = pq_ring_new(cap, q->stride);
+    q->ring = wp_ring_new(cap, q->stride);
     if (q->ring == NULL) {
         free(q);
         return ENOMEM;
@@ -129,30 +129,30 @@ static int dup_create(pool *p, pool_worker *owner, size_t cap, pq **out)
     return 0;
 }
 
-static void dup_destroy(pq *q_)
+static void dup_destroy(wp_queue *q_)
 {
-    pq_dup *q = (pq_dup *)q_;
+    dup_queue *q = (dup_queue *)q_;
     free(q->ring);
     free(q);
 }
 
 /* Owner: room for the indices [lo, top] (thieves may read up to hw). */
-static bool dup_grow(pq_dup *q, uint32_t top)
+static bool dup_grow(dup_queue *q, uint32_t top)
 {
     size_t need = (size_t)(uint32_t)(top - q->lo) + 1, cap = q->ring->cap;
     while (cap < need)
         cap *= 2;
     if (cap > DUP_MAX_CAP)
         return false;
-    pq_ring *fresh = pq_ring_new(cap, q->stride);
+    wp_ring *fresh = wp_ring_new(cap, q->stride);
     if (fresh == NULL)
         return false;
     lock(q);
-    pq_ring *old = q->ring;
+    wp_ring *old = q->ring;
     for (uint32_t i = q->lo; i != top; i++) {
-        uint64_t tmp[POOL_MAX_WORDS + 2];
-        pq_slot_load(dslot(old, q->stride, i), tmp, q->stride);
-        pq_slot_store(dslot(fresh, q->stride, i), tmp, q->stride);
+        uint64_t tmp[WP_MAX_WORDS + 2];
+        wp_slot_load(dslot(old, q->stride, i), tmp, q->stride);
+        wp_slot_store(dslot(fresh, q->stride, i), tmp, q->stride);
     }
     q->ring = fresh; /* plain: thieves read it only under the lock */
     unlock(q);
@@ -160,9 +160,9 @@ static bool dup_grow(pq_dup *q, uint32_t top)
     return true;
 }
 
-static bool dup_push(pq *q_, const uint64_t *item, pool_worker *self)
+static bool dup_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
-    pq_dup *q = (pq_dup *)q_;
+    dup_queue *q = (dup_queue *)q_;
     if (q->t == q->lo) {
         /* We hold nothing.  If head passed our tail (everything stolen, or a
          * duplication), restart at head so the item is visible to thieves.
@@ -182,7 +182,7 @@ static bool dup_push(pq *q_, const uint64_t *item, pool_worker *self)
     /* Release fence (seqlock): our last tail store (a take's gen) before the
      * slot writes, for a thief validating a read of them. */
     atomic_thread_fence(memory_order_release);
-    pq_slot_store(s + S_ITEM, item, q->base.words);
+    wp_slot_store(s + S_ITEM, item, q->base.words);
     /* Relaxed: published with the slot by the tail release below. */
     atomic_store_explicit(&s[S_PGEN], ++q->pushes, memory_order_relaxed);
     /* Release: publishes the slot to thieves that acquire-load tail. */
@@ -193,10 +193,10 @@ static bool dup_push(pq *q_, const uint64_t *item, pool_worker *self)
     return true;
 }
 
-static bool dup_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool dup_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_dup *q = (pq_dup *)q_;
+    dup_queue *q = (dup_queue *)q_;
     if (q->t == q->lo)
         return false;
     uint32_t t = --q->t;
@@ -206,9 +206,9 @@ static bool dup_take(pq *q_, uint64_t *item, pool_worker *self)
     atomic_store_explicit(&q->tail, TAIL(q->gen, t), memory_order_relaxed);
     /* Acquire: pairs with thieves' release of head: their sgen marks. */
     uint32_t h = atomic_load_explicit(&q->head, memory_order_acquire);
-    pq_ring *r = q->ring;
+    wp_ring *r = q->ring;
     if (diff(t, h) >= 0) {
-        pq_slot_load(dslot(r, q->stride, t) + S_ITEM, item, q->base.words);
+        wp_slot_load(dslot(r, q->stride, t) + S_ITEM, item, q->base.words);
         return true;
     }
     /* head passed t: [lo, t] is out of thieves' reach; find our newest
@@ -221,7 +221,7 @@ static bool dup_take(pq *q_, uint64_t *item, pool_worker *self)
          * acquire load of head (above i) has seen. */
         uint64_t sgen = atomic_load_explicit(&s[S_SGEN], memory_order_relaxed);
         if (sgen != pgen) {
-            pq_slot_load(s + S_ITEM, item, q->base.words);
+            wp_slot_load(s + S_ITEM, item, q->base.words);
             q->t = i;
             /* Relaxed: thieves cannot read below head anyway. */
             atomic_store_explicit(&q->tail, TAIL(q->gen, i), memory_order_relaxed);
@@ -247,9 +247,10 @@ static bool dup_take(pq *q_, uint64_t *item, pool_worker *self)
 /* Thief: up to `max` items (1 for steal-one, ceil(n/2) for steal-half).
  * Returns the number taken; *why says EMPTY or ABORT when it is 0. */
 #define DUP_HALF_MAX 256
-static size_t dup_steal_n(pq_dup *q, uint64_t *items, size_t max, bool half, pq_result *why)
+static size_t dup_steal_n(dup_queue *q, uint64_t *items, size_t max, bool half,
+                          wp_steal_result *why)
 {
-    *why = PQ_ABORT;
+    *why = WP_STEAL_ABORT;
     if (!try_lock(q))
         return 0;
     /* Relaxed: written only under the lock, which we hold. */
@@ -259,7 +260,7 @@ static size_t dup_steal_n(pq_dup *q, uint64_t *items, size_t max, bool half, pq_
     int32_t n = diff(T_IDX(t1), h);
     if (n <= 0) {
         unlock(q);
-        *why = PQ_EMPTY;
+        *why = WP_STEAL_EMPTY;
         return 0;
     }
     size_t k = half ? ((size_t)n + 1) / 2 : 1;
@@ -273,7 +274,7 @@ static size_t dup_steal_n(pq_dup *q, uint64_t *items, size_t max, bool half, pq_
         _Atomic uint64_t *s = dslot(q->ring, q->stride, h + (uint32_t)j);
         /* Relaxed: ordered by the tail acquire above, validated below. */
         pgens[j] = atomic_load_explicit(&s[S_PGEN], memory_order_relaxed);
-        pq_slot_load(s + S_ITEM, items + j * words, words);
+        wp_slot_load(s + S_ITEM, items + j * words, words);
     }
     /* Acquire fence (seqlock): if we read a slot rewritten after a take we
      * did not see, the tail load below sees that take's gen. */
@@ -291,33 +292,33 @@ static size_t dup_steal_n(pq_dup *q, uint64_t *items, size_t max, bool half, pq_
     /* Release: our sgen marks before the new head (the owner acquires it). */
     atomic_store_explicit(&q->head, h + (uint32_t)k, memory_order_release);
     unlock(q);
-    *why = PQ_OK;
+    *why = WP_STEAL_OK;
     return k;
 }
 
-static pq_result dup_steal(pq *q_, uint64_t *item, pool_worker *thief)
+static wp_steal_result dup_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
     (void)thief;
-    pq_result why;
-    dup_steal_n((pq_dup *)q_, item, 1, false, &why);
+    wp_steal_result why;
+    dup_steal_n((dup_queue *)q_, item, 1, false, &why);
     return why;
 }
 
 /* Native steal-half: the lock makes taking several items as simple as one. */
-static size_t dup_steal_half(pq *q_, uint64_t *items, size_t max, pool_worker *thief)
+static size_t dup_steal_half(wp_queue *q_, uint64_t *items, size_t max, wp_worker *thief)
 {
-    pq_result why;
-    size_t k = dup_steal_n((pq_dup *)q_, items, max, true, &why);
-    if (why == PQ_EMPTY)
+    wp_steal_result why;
+    size_t k = dup_steal_n((dup_queue *)q_, items, max, true, &why);
+    if (why == WP_STEAL_EMPTY)
         thief->ctr.steal_empty++;
-    else if (why == PQ_ABORT)
+    else if (why == WP_STEAL_ABORT)
         thief->ctr.steal_aborts++;
     return k;
 }
 
-static size_t dup_size(pq *q_)
+static size_t dup_size(wp_queue *q_)
 {
-    pq_dup *q = (pq_dup *)q_;
+    dup_queue *q = (dup_queue *)q_;
     /* Acquire: pairs with the owner's release of tail (termination check). */
     uint32_t t = T_IDX(atomic_load_explicit(&q->tail, memory_order_acquire));
     /* Acquire: pairs with thieves' release of head. */
@@ -325,19 +326,15 @@ static size_t dup_size(pq *q_)
     return diff(t, h) > 0 ? (size_t)diff(t, h) : 0;
 }
 
-const pq_ops pq_dup_ops = {
+const wp_queue_ops wp_duplicating_ops = {
     .kind = WEFT_QUEUE_DUPLICATING,
     .name = "duplicating",
     .idempotent = true,
-    .fixed = false,
-    .take_fences = false,
-    .shared = false,
     .create = dup_create,
     .destroy = dup_destroy,
     .push = dup_push,
     .take = dup_take,
     .steal = dup_steal,
     .steal_half = dup_steal_half,
-    .carve = NULL,
     .size = dup_size,
 };

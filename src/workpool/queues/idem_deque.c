@@ -36,110 +36,84 @@
 #define DE_S(a) ((uint32_t)(((a) >> 16) & 0x1FFFFu))
 #define DE_G(a) ((uint32_t)((a) >> 33))
 
-typedef struct pq_deque {
-    pq base;
-    pq_ring *ring_own;
-    pq_ring *retired;
-    _Alignas(POOL_LINE) _Atomic uint64_t anchor;
-    _Atomic(pq_ring *) ring;
-} pq_deque;
+typedef struct idem_deque {
+    wp_ring_queue rq;
+    _Alignas(WP_LINE) _Atomic uint64_t anchor;
+} idem_deque;
 
-static int deque_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int deque_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    pq_deque *q = aligned_alloc(POOL_LINE, sizeof *q);
+    idem_deque *q = wp_ring_queue_new(sizeof *q, p, cap < DE_MAX_CAP ? cap : DE_MAX_CAP);
     if (q == NULL)
         return ENOMEM;
-    q->base.words = p->words;
-    q->ring_own = pq_ring_new(cap < DE_MAX_CAP ? cap : DE_MAX_CAP, p->words);
-    if (q->ring_own == NULL) {
-        free(q);
-        return ENOMEM;
-    }
-    q->retired = NULL;
     atomic_init(&q->anchor, DE_MK(0, 0, 0));
-    atomic_init(&q->ring, q->ring_own);
-    *out = &q->base;
+    *out = &q->rq.base;
     return 0;
 }
 
-static void deque_destroy(pq *q_)
+static bool deque_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
-    pq_deque *q = (pq_deque *)q_;
-    free(q->ring_own);
-    pq_ring_free_list(q->retired);
-    free(q);
-}
-
-static bool deque_grow(pq_deque *q, uint32_t h, uint32_t s)
-{
-    return pq_ring_double(&q->ring, &q->ring_own, &q->retired, h, (uint64_t)h + s, DE_MAX_CAP,
-                          q->base.words);
-}
-
-static bool deque_push(pq *q_, const uint64_t *item, pool_worker *self)
-{
-    pq_deque *q = (pq_deque *)q_;
+    idem_deque *q = (idem_deque *)q_;
     /* Relaxed: we are the only writer besides thieves' steals; a stale
      * value only re-exposes stolen items (a duplicate, allowed here). */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t h = DE_H(a), s = DE_S(a);
-    if (WEFT_UNLIKELY(s >= q->ring_own->cap)) {
-        if (!deque_grow(q, h, s))
+    if (WEFT_UNLIKELY(s >= q->rq.own->cap)) {
+        if (!wp_ring_queue_grow(&q->rq, h, (uint64_t)h + s, DE_MAX_CAP))
             return false;
         self->ctr.grows++;
     }
     /* Release fence (seqlock): our last anchor store before the slot write. */
     atomic_thread_fence(memory_order_release);
-    pq_slot_store(pq_ring_slot(q->ring_own, h + s, q->base.words), item, q->base.words);
+    wp_slot_store(wp_ring_slot(q->rq.own, h + s, q_->words), item, q_->words);
     /* Release: publishes the slot; tag+1 defeats ABA on (head, size). */
     atomic_store_explicit(&q->anchor, DE_MK(h, s + 1, DE_G(a) + 1), memory_order_release);
     return true;
 }
 
-static bool deque_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool deque_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_deque *q = (pq_deque *)q_;
+    idem_deque *q = (idem_deque *)q_;
     /* Relaxed: see push. */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t h = DE_H(a), s = DE_S(a);
     if (s == 0)
         return false;
-    pq_slot_load(pq_ring_slot(q->ring_own, h + s - 1, q->base.words), item, q->base.words);
+    wp_slot_load(wp_ring_slot(q->rq.own, h + s - 1, q_->words), item, q_->words);
     /* Release: a plain store that may undo a concurrent steal (the
      * idempotent relaxation); release so a thief reading it sees our slots. */
     atomic_store_explicit(&q->anchor, DE_MK(h, s - 1, DE_G(a)), memory_order_release);
     return true;
 }
 
-static pq_result deque_steal(pq *q_, uint64_t *item, pool_worker *thief)
+static wp_steal_result deque_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
     (void)thief;
-    pq_deque *q = (pq_deque *)q_;
+    idem_deque *q = (idem_deque *)q_;
     /* Acquire: pairs with the owner's release stores: the slots. */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_acquire);
     uint32_t h = DE_H(a), s = DE_S(a);
     if (s == 0)
-        return PQ_EMPTY;
+        return WP_STEAL_EMPTY;
     /* Acquire: pairs with the grow's release. */
-    pq_ring *r = atomic_load_explicit(&q->ring, memory_order_acquire);
-    pq_slot_load(pq_ring_slot(r, h, q->base.words), item, q->base.words);
+    wp_ring *r = atomic_load_explicit(&q->rq.shared, memory_order_acquire);
+    wp_slot_load(wp_ring_slot(r, h, q_->words), item, q_->words);
     /* Acquire fence (seqlock): a rewritten slot makes the CAS see the put. */
     atomic_thread_fence(memory_order_acquire);
     /* Acq_rel: the steal; release keeps our slot read before it. */
     if (atomic_compare_exchange_strong_explicit(&q->anchor, &a, DE_MK(h + 1, s - 1, DE_G(a)),
                                                 memory_order_acq_rel, memory_order_relaxed))
-        return PQ_OK;
-    return PQ_ABORT;
+        return WP_STEAL_OK;
+    return WP_STEAL_ABORT;
 }
 
 /* Owner: the oldest items (the thieves' end) in one CAS. */
-static size_t deque_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
+static size_t deque_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *self)
 {
     (void)self;
-    pq_deque *q = (pq_deque *)q_;
-    unsigned words = q->base.words;
+    idem_deque *q = (idem_deque *)q_;
     for (;;) {
         /* Acquire: the anchor we validate with the CAS below. */
         uint64_t a = atomic_load_explicit(&q->anchor, memory_order_acquire);
@@ -147,9 +121,7 @@ static size_t deque_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self
         if (s == 0)
             return 0;
         uint32_t k = s < max ? s : (uint32_t)max;
-        for (uint32_t i = 0; i < k; i++)
-            pq_slot_load(pq_ring_slot(q->ring_own, h + i, words), items + (size_t)i * words,
-                         words);
+        wp_ring_read(q->rq.own, h, k, items, q_->words);
         /* Acq_rel: like a steal of k items (only thieves race with us). */
         if (atomic_compare_exchange_strong_explicit(&q->anchor, &a,
                                                     DE_MK(h + k, s - k, DE_G(a)),
@@ -158,26 +130,23 @@ static size_t deque_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self
     }
 }
 
-static size_t deque_size(pq *q_)
+static size_t deque_size(wp_queue *q_)
 {
-    pq_deque *q = (pq_deque *)q_;
+    idem_deque *q = (idem_deque *)q_;
     /* Acquire: pairs with the owner's release stores (termination check). */
     return DE_S(atomic_load_explicit(&q->anchor, memory_order_acquire));
 }
 
-const pq_ops pq_idem_deque_ops = {
+const wp_queue_ops wp_idem_deque_ops = {
     .kind = WEFT_QUEUE_IDEMPOTENT_DEQUE,
     .name = "idem-deque",
     .idempotent = true,
     .fixed = true,
-    .take_fences = false,
-    .shared = false,
     .create = deque_create,
-    .destroy = deque_destroy,
+    .destroy = wp_ring_queue_destroy,
     .push = deque_push,
     .take = deque_take,
     .steal = deque_steal,
-    .steal_half = NULL,
     .carve = deque_carve,
     .size = deque_size,
 };

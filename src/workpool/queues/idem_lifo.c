@@ -34,132 +34,95 @@
 #define A_TAIL(a) ((uint32_t)(a))
 #define LIFO_MAX_CAP ((size_t)1 << 31)
 
-typedef struct pq_lifo {
-    pq base;
-    pq_ring *ring_own;
-    pq_ring *retired;
-    _Alignas(POOL_LINE) _Atomic uint64_t anchor;
-    _Atomic(pq_ring *) ring;
-} pq_lifo;
+typedef struct idem_lifo {
+    wp_ring_queue rq;
+    _Alignas(WP_LINE) _Atomic uint64_t anchor;
+} idem_lifo;
 
-static int lifo_create(pool *p, pool_worker *owner, size_t cap, pq **out)
+static int lifo_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    pq_lifo *q = aligned_alloc(POOL_LINE, sizeof *q);
+    idem_lifo *q = wp_ring_queue_new(sizeof *q, p, cap);
     if (q == NULL)
         return ENOMEM;
-    q->base.words = p->words;
-    q->ring_own = pq_ring_new(cap, p->words);
-    if (q->ring_own == NULL) {
-        free(q);
-        return ENOMEM;
-    }
-    q->retired = NULL;
     atomic_init(&q->anchor, ANCHOR(0, 0));
-    atomic_init(&q->ring, q->ring_own);
-    *out = &q->base;
+    *out = &q->rq.base;
     return 0;
 }
 
-static void lifo_destroy(pq *q_)
+static bool lifo_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
-    pq_lifo *q = (pq_lifo *)q_;
-    free(q->ring_own);
-    pq_ring_free_list(q->retired);
-    free(q);
-}
-
-static bool lifo_grow(pq_lifo *q, uint32_t t)
-{
-    return pq_ring_double(&q->ring, &q->ring_own, &q->retired, 0, t, LIFO_MAX_CAP, q->base.words);
-}
-
-static bool lifo_push(pq *q_, const uint64_t *item, pool_worker *self)
-{
-    pq_lifo *q = (pq_lifo *)q_;
+    idem_lifo *q = (idem_lifo *)q_;
     /* Relaxed: we write the tag; thieves only lower the tail (a stale value
      * only re-exposes items: a duplicate, which this queue allows). */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t t = A_TAIL(a);
-    if (WEFT_UNLIKELY(t == q->ring_own->cap)) {
-        if (!lifo_grow(q, t))
+    if (WEFT_UNLIKELY(t == q->rq.own->cap)) {
+        if (!wp_ring_queue_grow(&q->rq, 0, t, LIFO_MAX_CAP))
             return false;
         self->ctr.grows++;
     }
     /* Release fence (seqlock): our last anchor store before the slot write. */
     atomic_thread_fence(memory_order_release);
-    pq_slot_store(pq_ring_slot(q->ring_own, t, q->base.words), item, q->base.words);
+    wp_slot_store(wp_ring_slot(q->rq.own, t, q_->words), item, q_->words);
     /* Release: publishes the slot; tag+1 defeats ABA on the tail. */
     atomic_store_explicit(&q->anchor, ANCHOR(A_TAG(a) + 1, t + 1), memory_order_release);
     return true;
 }
 
-static bool lifo_take(pq *q_, uint64_t *item, pool_worker *self)
+static bool lifo_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
-    pq_lifo *q = (pq_lifo *)q_;
+    idem_lifo *q = (idem_lifo *)q_;
     /* Relaxed: see push. */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t t = A_TAIL(a);
     if (t == 0)
         return false;
-    pq_slot_load(pq_ring_slot(q->ring_own, t - 1, q->base.words), item, q->base.words);
+    wp_slot_load(wp_ring_slot(q->rq.own, t - 1, q_->words), item, q_->words);
     /* Release: a plain store that may undo a concurrent steal (the
      * idempotent relaxation); release so a thief reading it sees our slots. */
     atomic_store_explicit(&q->anchor, ANCHOR(A_TAG(a), t - 1), memory_order_release);
     return true;
 }
 
-static pq_result lifo_steal(pq *q_, uint64_t *item, pool_worker *thief)
+static wp_steal_result lifo_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
     (void)thief;
-    pq_lifo *q = (pq_lifo *)q_;
+    idem_lifo *q = (idem_lifo *)q_;
     /* Acquire: pairs with the owner's release stores: the slots below. */
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_acquire);
     uint32_t t = A_TAIL(a);
     if (t == 0)
-        return PQ_EMPTY;
+        return WP_STEAL_EMPTY;
     /* Acquire: pairs with the grow's release: an array holding index t-1. */
-    pq_ring *r = atomic_load_explicit(&q->ring, memory_order_acquire);
-    pq_slot_load(pq_ring_slot(r, t - 1, q->base.words), item, q->base.words);
+    wp_ring *r = atomic_load_explicit(&q->rq.shared, memory_order_acquire);
+    wp_slot_load(wp_ring_slot(r, t - 1, q_->words), item, q_->words);
     /* Acquire fence (seqlock): a rewritten slot makes the CAS see the take. */
     atomic_thread_fence(memory_order_acquire);
     /* Acq_rel: the steal; release keeps our slot read before it. */
     if (atomic_compare_exchange_strong_explicit(&q->anchor, &a, ANCHOR(A_TAG(a), t - 1),
                                                 memory_order_acq_rel, memory_order_relaxed))
-        return PQ_OK;
-    return PQ_ABORT;
+        return WP_STEAL_OK;
+    return WP_STEAL_ABORT;
 }
 
-/* Owner: one end only, so a transfer gets the newest items. */
-static size_t lifo_carve(pq *q_, uint64_t *items, size_t max, pool_worker *self)
+static size_t lifo_size(wp_queue *q_)
 {
-    size_t k = 0;
-    while (k < max && lifo_take(q_, items + k * q_->words, self))
-        k++;
-    return k;
-}
-
-static size_t lifo_size(pq *q_)
-{
-    pq_lifo *q = (pq_lifo *)q_;
+    idem_lifo *q = (idem_lifo *)q_;
     /* Acquire: pairs with the owner's release stores (termination check). */
     return A_TAIL(atomic_load_explicit(&q->anchor, memory_order_acquire));
 }
 
-const pq_ops pq_idem_lifo_ops = {
+const wp_queue_ops wp_idem_lifo_ops = {
     .kind = WEFT_QUEUE_IDEMPOTENT_LIFO,
     .name = "idem-lifo",
     .idempotent = true,
-    .fixed = false,
-    .take_fences = false,
-    .shared = false,
     .create = lifo_create,
-    .destroy = lifo_destroy,
+    .destroy = wp_ring_queue_destroy,
     .push = lifo_push,
     .take = lifo_take,
     .steal = lifo_steal,
-    .steal_half = NULL,
-    .carve = lifo_carve,
+    .carve = wp_carve_by_takes, /* one end only: the newest items */
     .size = lifo_size,
 };

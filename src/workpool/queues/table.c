@@ -1,22 +1,24 @@
-/* The table of queue kinds and the slot arrays they share. */
+/* The table of queue kinds, and the pieces the algorithms share: slot
+ * rings, and the ring queue (a growing ring that thieves load by pointer)
+ * under Chase-Lev and the three idempotent queues. */
 #include "workpool/workpool.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const pq_ops *const kinds[WEFT_QUEUE_KINDS] = {
-    [WEFT_QUEUE_ABP] = &pq_abp_ops,
-    [WEFT_QUEUE_CHASE_LEV] = &pq_chaselev_ops,
-    [WEFT_QUEUE_CHASE_LEV_SHRINK] = &pq_chaselev_shrink_ops,
-    [WEFT_QUEUE_IDEMPOTENT_LIFO] = &pq_idem_lifo_ops,
-    [WEFT_QUEUE_IDEMPOTENT_FIFO] = &pq_idem_fifo_ops,
-    [WEFT_QUEUE_IDEMPOTENT_DEQUE] = &pq_idem_deque_ops,
-    [WEFT_QUEUE_DUPLICATING] = &pq_dup_ops,
-    [WEFT_QUEUE_CENTRAL] = &pq_central_ops,
+static const wp_queue_ops *const kinds[WEFT_QUEUE_KINDS] = {
+    [WEFT_QUEUE_ABP] = &wp_abp_ops,
+    [WEFT_QUEUE_CHASE_LEV] = &wp_chase_lev_ops,
+    [WEFT_QUEUE_CHASE_LEV_SHRINK] = &wp_chase_lev_shrink_ops,
+    [WEFT_QUEUE_IDEMPOTENT_LIFO] = &wp_idem_lifo_ops,
+    [WEFT_QUEUE_IDEMPOTENT_FIFO] = &wp_idem_fifo_ops,
+    [WEFT_QUEUE_IDEMPOTENT_DEQUE] = &wp_idem_deque_ops,
+    [WEFT_QUEUE_DUPLICATING] = &wp_duplicating_ops,
+    [WEFT_QUEUE_CENTRAL] = &wp_central_ops,
 };
 
-const pq_ops *pq_ops_of(weft_queue_kind kind)
+const wp_queue_ops *wp_queue_ops_of(weft_queue_kind kind)
 {
     if ((unsigned)kind >= WEFT_QUEUE_KINDS)
         return NULL;
@@ -25,7 +27,7 @@ const pq_ops *pq_ops_of(weft_queue_kind kind)
 
 const char *weft_queue_name(weft_queue_kind kind)
 {
-    const pq_ops *ops = pq_ops_of(kind);
+    const wp_queue_ops *ops = wp_queue_ops_of(kind);
     return ops ? ops->name : "?";
 }
 
@@ -44,11 +46,11 @@ int weft_queue_from_name(const char *name, weft_queue_kind *out)
 
 bool weft_queue_is_idempotent(weft_queue_kind kind)
 {
-    const pq_ops *ops = pq_ops_of(kind);
+    const wp_queue_ops *ops = wp_queue_ops_of(kind);
     return ops != NULL && ops->idempotent;
 }
 
-size_t pq_pow2(size_t n)
+size_t wp_pow2(size_t n)
 {
     size_t c = 2;
     while (c < n && c < ((size_t)1 << 62))
@@ -56,13 +58,15 @@ size_t pq_pow2(size_t n)
     return c;
 }
 
-pq_ring *pq_ring_new(size_t cap, unsigned words)
+/* ---- rings ---- */
+
+wp_ring *wp_ring_new(size_t cap, unsigned words)
 {
     if (cap > ((size_t)1 << 40) / words)
         return NULL;
     /* calloc: slots start zeroed, so a thief's speculative read of a slot
      * never written is a read of defined memory. */
-    pq_ring *r = calloc(1, sizeof *r + cap * words * sizeof(uint64_t));
+    wp_ring *r = calloc(1, sizeof *r + cap * words * sizeof(uint64_t));
     if (r == NULL)
         return NULL;
     r->cap = cap;
@@ -71,38 +75,78 @@ pq_ring *pq_ring_new(size_t cap, unsigned words)
     return r;
 }
 
-void pq_ring_copy(pq_ring *from, pq_ring *to, uint64_t lo, uint64_t hi, unsigned words)
+void wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words)
 {
     for (uint64_t i = lo; i != hi; i++) {
-        uint64_t tmp[POOL_MAX_WORDS];
-        pq_slot_load(pq_ring_slot(from, i, words), tmp, words);
-        pq_slot_store(pq_ring_slot(to, i, words), tmp, words);
+        uint64_t tmp[WP_MAX_WORDS];
+        wp_slot_load(wp_ring_slot(from, i, words), tmp, words);
+        wp_slot_store(wp_ring_slot(to, i, words), tmp, words);
     }
 }
 
-bool pq_ring_double(_Atomic(pq_ring *) *shared, pq_ring **own, pq_ring **retired, uint64_t lo,
-                    uint64_t hi, size_t max_cap, unsigned words)
+void wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words)
 {
-    pq_ring *old = *own;
-    if (old->cap >= max_cap)
-        return false;
-    pq_ring *fresh = pq_ring_new(old->cap * 2, words);
-    if (fresh == NULL)
-        return false;
-    pq_ring_copy(old, fresh, lo, hi, words);
-    /* Release: the copied slots before the pointer (thieves acquire it). */
-    atomic_store_explicit(shared, fresh, memory_order_release);
-    *own = fresh;
-    old->next = *retired;
-    *retired = old;
-    return true;
+    for (size_t i = 0; i < k; i++)
+        wp_slot_load(wp_ring_slot(r, from + i, words), items + i * words, words);
 }
 
-void pq_ring_free_list(pq_ring *r)
+void wp_ring_free_list(wp_ring *r)
 {
     while (r != NULL) {
-        pq_ring *next = r->next;
+        wp_ring *next = r->next;
         free(r);
         r = next;
     }
+}
+
+size_t wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self)
+{
+    size_t k = 0;
+    while (k < max && q->ops->take(q, items + k * q->words, self))
+        k++;
+    return k;
+}
+
+/* ---- ring queues ---- */
+
+void *wp_ring_queue_new(size_t size, wp_pool *p, size_t cap)
+{
+    wp_ring_queue *q = aligned_alloc(WP_LINE, size);
+    if (q == NULL)
+        return NULL;
+    memset(q, 0, size);
+    q->base.words = p->words;
+    q->own = wp_ring_new(cap, p->words);
+    if (q->own == NULL) {
+        free(q);
+        return NULL;
+    }
+    q->retired = NULL;
+    atomic_init(&q->shared, q->own);
+    return q;
+}
+
+void wp_ring_queue_destroy(wp_queue *q_)
+{
+    wp_ring_queue *q = (wp_ring_queue *)q_;
+    free(q->own);
+    wp_ring_free_list(q->retired);
+    free(q);
+}
+
+bool wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap)
+{
+    wp_ring *old = q->own;
+    if (old->cap >= max_cap)
+        return false;
+    wp_ring *fresh = wp_ring_new(old->cap * 2, q->base.words);
+    if (fresh == NULL)
+        return false;
+    wp_ring_copy(old, fresh, lo, hi, q->base.words);
+    /* Release: the copied slots before the pointer (thieves acquire it). */
+    atomic_store_explicit(&q->shared, fresh, memory_order_release);
+    q->own = fresh;
+    old->next = q->retired;
+    q->retired = old;
+    return true;
 }
