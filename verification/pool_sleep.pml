@@ -1,5 +1,5 @@
 /* Model check of the work pool's sleeping and waking together with its
- * termination detection (src/workpool/sleep.h, termination.h, loop.c;
+ * termination detection (src/workpool/sleep.h, termination.c, loop.c;
  * docs/pool.md "Sleeping, and why no wake-up is lost").
  *
  * P workers (2 or 3), each owning a queue abstracted to its indices: items

@@ -2,7 +2,7 @@
  *
  * Loop: take an item from the own overflow stack or queue and process it;
  * when both are empty, steal (one item, or half by transfer); when nothing
- * can be found, join the idle set (termination.h); after searching for
+ * can be found, join the idle set (termination.c); after searching for
  * idle_spin_us, sleep (sleep.h).
  *
  * The owner's wake points (sleep.h) are part of the loop: on ABP and
@@ -13,7 +13,6 @@
 #include "workpool/workpool.h"
 
 #include "workpool/sleep.h"
-#include "workpool/termination.h"
 
 #include <sched.h>
 #include <stdlib.h>

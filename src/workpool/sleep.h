@@ -1,5 +1,5 @@
 /* Idle workers of the work pool: sleeping and waking.  Static functions
- * for loop.c and termination.h; the full argument is in docs/pool.md,
+ * for loop.c and termination.c; the full argument is in docs/pool.md,
  * "Sleeping, and why no wake-up is lost".
  *
  * A worker that found nothing for idle_spin_us sleeps on its own futex

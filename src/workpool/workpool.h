@@ -8,7 +8,7 @@
  *   loop.c            the worker loop: own queue, overflow stack, stealing,
  *                     weft_pool_push, and the owner's wake points
  *   sleep.h           idle workers: sleeping, waking, why no wake-up is lost
- *   termination.h     the idle set: termination detection
+ *   termination.c     the idle set: termination detection
  *   transfer.c        steal-half: requests, transfers, coalescing splits
  *   ebr.c             epoch-based reclamation (shrinking Chase-Lev)
  *   counters.c        counters: sum and print
@@ -16,7 +16,8 @@
  *                     queues, the pieces the algorithms share
  *   queues/abp.c, chase_lev.c, idem_lifo.c, idem_fifo.c, idem_deque.c,
  *   duplicating.c, central.c: one algorithm each
- * sleep.h and termination.h hold static inline functions for loop.c.
+ * sleep.h holds the sleep/wake functions (static inline) for loop.c and
+ * termination.c.
  * The design note is docs/pool.md.
  */
 #ifndef WEFT_WORKPOOL_H
@@ -258,7 +259,7 @@ struct wp_pool {
     void *arg;
     wp_worker **workers;
 
-    /* Idle set (termination.h): count of members (low half), departures
+    /* Idle set (termination.c): count of members (low half), departures
      * (high half). */
     _Alignas(WP_LINE) _Atomic uint64_t idle;
     _Atomic uint32_t done;
@@ -278,6 +279,16 @@ static inline bool wp_shareable(const wp_pool *p, size_t size)
 
 /* loop.c */
 void wp_worker_loop(wp_worker *w);
+
+/* termination.c: the idle set */
+/* Joins the idle set (no work left, queue empty); true if that ended the run. */
+bool wp_idle_join(wp_worker *w);
+/* A member's look at the set while it searches; true if the run is over. */
+bool wp_idle_recheck(wp_worker *w);
+/* Leaves the idle set, before a steal attempt. */
+void wp_idle_leave(wp_worker *w);
+/* The run is over: sets done and wakes every sleeper. */
+void wp_finish(wp_pool *p);
 /* Pushes to the own queue, or on "full" to the overflow stack; a user push
  * with the FAIL policy is refused instead (false). */
 bool wp_local_push(wp_worker *w, const uint64_t *item, bool user);

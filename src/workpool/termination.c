@@ -1,5 +1,5 @@
-/* Termination detection of the work pool: the idle set.  Static functions
- * for loop.c; the argument in full is in docs/pool.md, "Termination
+/* Termination detection of the work pool: the idle set, used by the worker
+ * loop (loop.c); the argument in full is in docs/pool.md, "Termination
  * detection", and verification/pool_term.pml and pool_sleep.pml check it.
  *
  * The idle set is one 64-bit word: the number of idle workers (low half)
@@ -24,9 +24,6 @@
  * may be processed twice.  The confirmation sets done and wakes every
  * sleeper (sleep.h).
  */
-#ifndef WEFT_WORKPOOL_TERMINATION_H
-#define WEFT_WORKPOOL_TERMINATION_H
-
 #include "workpool/sleep.h"
 #include "workpool/workpool.h"
 
@@ -34,7 +31,7 @@
 #define WP_IDLE_LEAVE (((uint64_t)1 << 32) - 1) /* epoch + 1, count - 1 */
 
 /* The run is over: every worker returns. */
-static inline void wp_finish(wp_pool *p)
+void wp_finish(wp_pool *p)
 {
     /* Release: everything before the end of the run, for the workers that
      * acquire done and exit. */
@@ -43,7 +40,7 @@ static inline void wp_finish(wp_pool *p)
 }
 
 /* v: a value of the idle word with count == P.  True if the run is over. */
-static inline bool wp_idle_confirm(wp_pool *p, uint64_t v)
+static bool wp_idle_confirm(wp_pool *p, uint64_t v)
 {
     if (wp_any_queue_holds(p, 1))
         return false;
@@ -59,7 +56,7 @@ static inline bool wp_idle_confirm(wp_pool *p, uint64_t v)
 }
 
 /* Joins the idle set; true if that ended the run. */
-static inline bool wp_idle_join(wp_worker *w)
+bool wp_idle_join(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Acq_rel: releases our last queue operations to the termination
@@ -69,7 +66,7 @@ static inline bool wp_idle_join(wp_worker *w)
 }
 
 /* A member's look at the set while it searches; true if the run is over. */
-static inline bool wp_idle_recheck(wp_worker *w)
+bool wp_idle_recheck(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Acquire: as in wp_idle_join, for a set completed by a departure and
@@ -79,11 +76,9 @@ static inline bool wp_idle_recheck(wp_worker *w)
 }
 
 /* Leaves the idle set, before a steal attempt. */
-static inline void wp_idle_leave(wp_worker *w)
+void wp_idle_leave(wp_worker *w)
 {
     /* Acq_rel: every departure changes the word (epoch + 1), so a checker's
      * confirming CAS fails; ordered before the steal that follows. */
     atomic_fetch_add_explicit(&w->pool->idle, WP_IDLE_LEAVE, memory_order_acq_rel);
 }
-
-#endif
