@@ -169,13 +169,22 @@ typedef struct weft_pool_config {
     /* Most items one steal-half transfer moves (1 .. 65536; the
      * duplicating queue's thieves take at most 256 per steal). */
     unsigned steal_half_max;
-    /* How long an idle worker searches before it sleeps, in microseconds. */
+    /* How long an idle worker searches before it sleeps, in microseconds
+     * (0 .. 10,000,000). */
     unsigned idle_spin_us;
+    /* Bytes of stack for each worker, the calling thread's work included:
+     * every worker runs on a stack of weft's (address space; only touched
+     * pages use memory) with a guard below it, so a deep or large-framed
+     * process function does not depend on `ulimit -s`, and an overflow
+     * stops the program with a message naming this field.  0: 64 MiB;
+     * else 64 KiB .. 1 TiB. */
+    size_t stack_size;
 } weft_pool_config;
 
 /* Fills *cfg with the defaults for items of item_size bytes: workers 0
  * (one per CPU), Chase-Lev, default capacity, steal one, spill on
- * overflow, no split, not idempotent, steal_half_max 512, 200 us spin. */
+ * overflow, no split, not idempotent, steal_half_max 512, 200 us spin,
+ * 64 MiB stacks. */
 void weft_pool_config_init(weft_pool_config *cfg, size_t item_size);
 
 /* Counters of one run, summed over the workers.  Always collected (each

@@ -12,6 +12,7 @@
 #include "runtime/perturb.h"
 
 #include "runtime/diagnostics.h"
+#include "runtime/memory.h"
 #include "runtime/sched.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
@@ -136,21 +137,7 @@ void weft_park_if_suspended(weft_worker *w, weft_task *head);
 /* weft_stats_print for stop, which holds the lifecycle lock. */
 void weft_stats_print_locked(FILE *out);
 
-/* ---- memory.c ---- */
-/* The PROT_NONE guard below a stack of stack_size bytes: as large as the
- * stack, within these bounds (docs/configuration.md). */
-#define WEFT_MIN_STACK_GUARD ((size_t)1 << 20)
-#define WEFT_MAX_STACK_GUARD ((size_t)1 << 30)
-size_t weft_stack_guard(size_t stack_size);
-/* The mapping of a deque of `slots` usable slots (one more, page-rounded). */
-size_t weft_deque_bytes(size_t slots);
-void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
-void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
-size_t weft_page_size(void);
-int weft_overflow_handler_install(void);
-void weft_overflow_handler_remove(void);
-int weft_altstack_setup(void **mem);
-void weft_altstack_teardown(void *mem);
+/* ---- memory.c: runtime/memory.h ---- */
 
 /* ---- topology.c ---- */
 int weft_topology_init(unsigned workers, int pin);

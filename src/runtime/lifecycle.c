@@ -15,6 +15,15 @@ __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")))
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Workers that finished initialising (start waits for all). */
 static _Atomic uint32_t workers_ready;
+/* This pool holds a use of the SIGSEGV handler (report_stack_overflow). */
+static bool handler_held;
+
+static void release_handler(void)
+{
+    if (handler_held)
+        weft_overflow_handler_remove();
+    handler_held = false;
+}
 
 /* This thread's weft_lifecycle_enter()s not yet exited (a RUN, TOGETHER or
  * NEWFRAME from outside, a counter read), and whether it is inside
@@ -288,7 +297,8 @@ static void forget_pool_in_child(void)
     weft_tls_guest = false; /* forked inside a borrowed RUN */
     tls_pool_holds = 0;
     tls_in_control = false;
-    weft_overflow_handler_remove(); /* or a second start would chain to itself */
+    weft_overflow_handler_forget(); /* or a second start would chain to itself */
+    handler_held = false;
     /* Relaxed: the child has one thread. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
     weft_external_init();
@@ -441,8 +451,14 @@ int weft_start_config(const weft_config *cfg_in)
         atomic_init(&w->joining, NULL);
     }
 
-    if (cfg.report_stack_overflow && weft_overflow_handler_install() != 0)
-        weft_warn("could not install the SIGSEGV handler; stack overflows will not be explained");
+    handler_held = false;
+    if (cfg.report_stack_overflow) {
+        if (weft_overflow_handler_install() == 0)
+            handler_held = true;
+        else
+            weft_warn("could not install the SIGSEGV handler; stack overflows will not be "
+                      "explained");
+    }
 
     unsigned created = 0;
     for (; created < n; created++) {
@@ -455,7 +471,7 @@ int weft_start_config(const weft_config *cfg_in)
         if (err) {
             weft_warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
             stop_threads(created);
-            weft_overflow_handler_remove();
+            release_handler();
             goto fail;
         }
     }
@@ -557,7 +573,7 @@ int weft_stop(void)
     stop_threads(p->n_workers);
     if (weft_stats_print_at_stop())
         weft_stats_print_locked(stderr);
-    weft_overflow_handler_remove();
+    release_handler();
     free_workers();
     weft_topology_destroy();
     p->n_workers = 0;

@@ -162,34 +162,48 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
 
 /* The overflow message, and the end.  `guest`: the guest stack of a RUN
  * caller that borrowed worker id (external.c). */
-static void report_overflow(unsigned id, size_t stack_bytes, bool guest)
+/* Stops with the explanation of an overflow of a stack of stack_bytes:
+ * `who` and id name the thread, `where` says which stack, `raise` how to
+ * make it larger. */
+static void report_overflow(const char *who, unsigned id, const char *where, size_t stack_bytes,
+                            const char *raise)
 {
     char msg[400];
     size_t n = 0;
-    n = put_str(msg, n, sizeof msg, "weft: stack overflow on worker ");
+    n = put_str(msg, n, sizeof msg, "weft: stack overflow on ");
+    n = put_str(msg, n, sizeof msg, who);
+    n = put_str(msg, n, sizeof msg, " ");
     n = put_uint(msg, n, sizeof msg, id);
-    n = put_str(msg, n, sizeof msg, guest ? " (in a RUN from outside the pool, on the worker's "
-                                            "guest stack of "
-                                          : " (its stack is ");
+    n = put_str(msg, n, sizeof msg, where);
     n = put_uint(msg, n, sizeof msg, (unsigned long long)stack_bytes);
-    n = put_str(msg, n, sizeof msg,
-                " bytes). Raise it with weft_start's stack_size or WEFT_STACK_SIZE, "
-                "or reduce the recursion depth.\n");
+    n = put_str(msg, n, sizeof msg, " bytes). Raise it with ");
+    n = put_str(msg, n, sizeof msg, raise);
+    n = put_str(msg, n, sizeof msg, ", or reduce the recursion depth.\n");
     ssize_t ignored = write(STDERR_FILENO, msg, n);
     (void)ignored;
     abort();
 }
 
+__thread const weft_thread_stack *weft_tls_stack __attribute__((tls_model("initial-exec")));
+
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
     weft_worker *w = weft_tls_worker;
     char *addr = info->si_addr;
+    static const char fork_join_raise[] = "weft_start's stack_size or WEFT_STACK_SIZE";
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
-        report_overflow(w->id, (size_t)((char *)w->stack_hi - (char *)w->stack_lo), false);
+        report_overflow("worker", w->id, " (its stack is ",
+                        (size_t)((char *)w->stack_hi - (char *)w->stack_lo), fork_join_raise);
     /* A RUN caller running as worker w, on w's guest stack (external.c). */
     weft_seat *seat = w && weft_rt.seats ? &weft_rt.seats[w->id] : NULL;
     if (seat && addr >= (char *)seat->guard_lo && addr < (char *)seat->stack_lo)
-        report_overflow(w->id, seat->stack_size, true);
+        report_overflow("worker", w->id,
+                        " (in a RUN from outside the pool, on the worker's guest stack of ",
+                        seat->stack_size, fork_join_raise);
+    /* Any other thread on a stack of weft's (the work pool's workers). */
+    const weft_thread_stack *ts = weft_tls_stack;
+    if (ts && addr >= (char *)ts->guard_lo && addr < (char *)ts->lo)
+        report_overflow(ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
     char *deque_guard = w ? (char *)w->dq + weft_deque_bytes(w->deque_slots) : NULL;
     if (w && addr >= deque_guard && addr < deque_guard + weft_page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
@@ -207,29 +221,59 @@ size_t weft_deque_bytes(size_t slots)
     return round_up((slots + 1) * sizeof(weft_task), weft_page_size());
 }
 
+/* The handler is shared by the fork-join pool and every work pool run
+ * (which may overlap, from several threads): installed by the first user,
+ * removed by the last. */
+static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned handler_users;
+
 int weft_overflow_handler_install(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = segv_handler;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
-        return errno;
-    handler_installed = true;
-    return 0;
+    int err = 0;
+    pthread_mutex_lock(&handler_lock);
+    if (handler_users == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = segv_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
+            err = errno;
+        else
+            handler_installed = true;
+    }
+    if (!err)
+        handler_users++;
+    pthread_mutex_unlock(&handler_lock);
+    return err;
 }
 
-void weft_overflow_handler_remove(void)
+/* Put back what was there before, unless the application installed a
+ * handler of its own since: that one stays (it may chain to ours, which
+ * keeps working: with no pool it passes every fault on). */
+static void restore_previous(void)
 {
-    if (!handler_installed)
-        return;
-    handler_installed = false;
-    /* Put back what was there before, unless the application installed a
-     * handler of its own since: that one stays (it may chain to ours,
-     * which keeps working: with no pool it passes every fault on). */
     struct sigaction now;
     if (sigaction(SIGSEGV, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
         now.sa_sigaction == segv_handler)
         sigaction(SIGSEGV, &previous_segv, NULL);
+    handler_installed = false;
+}
+
+void weft_overflow_handler_remove(void)
+{
+    pthread_mutex_lock(&handler_lock);
+    if (handler_users > 0 && --handler_users == 0 && handler_installed)
+        restore_previous();
+    pthread_mutex_unlock(&handler_lock);
+}
+
+void weft_overflow_handler_forget(void)
+{
+    /* In a child after fork(): one thread, and the lock may have been held
+     * by a thread that is gone. */
+    pthread_mutex_init(&handler_lock, NULL);
+    if (handler_installed)
+        restore_previous();
+    handler_users = 0;
 }

@@ -7,6 +7,9 @@
  * weft_pool_run returns; nothing survives a run.
  */
 #include "workpool/workpool.h"
+#include "sys/stack_call.h"
+
+#include <signal.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,10 @@
 #define MAX_FIXED_CAP ((size_t)1 << 31)
 #define MAX_GROW_CAP ((size_t)1 << 30)
 #define MAX_HALF 65536u
+#define DEFAULT_STACK ((size_t)64 << 20)
+#define MIN_STACK ((size_t)64 << 10)
+#define MAX_STACK ((size_t)1 << 40)
+#define MAX_IDLE_SPIN_US 10000000u
 /* Seed of the workers' victim-choice generators (sys/rng.h). */
 #define RNG_SEED 0x9E3779B97F4A7C15ull
 
@@ -34,6 +41,7 @@ void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
     cfg->idempotent = false;
     cfg->steal_half_max = 512;
     cfg->idle_spin_us = 200;
+    cfg->stack_size = 0;
 }
 
 static int validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
@@ -81,6 +89,16 @@ static int validate(const weft_pool_config *cfg, const void *initial, size_t n_i
                   cfg->steal_half_max, MAX_HALF);
         return EINVAL;
     }
+    if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
+        weft_warn("weft_pool_run: idle_spin_us %u is out of range (0 .. %u microseconds)",
+                  cfg->idle_spin_us, MAX_IDLE_SPIN_US);
+        return EINVAL;
+    }
+    if (cfg->stack_size != 0 && (cfg->stack_size < MIN_STACK || cfg->stack_size > MAX_STACK)) {
+        weft_warn("weft_pool_run: stack_size %zu bytes is out of range (%zu .. %zu; 0: %zu)",
+                  cfg->stack_size, MIN_STACK, MAX_STACK, DEFAULT_STACK);
+        return EINVAL;
+    }
     if (ops->idempotent && !cfg->idempotent) {
         weft_warn("weft_pool_run: queue '%s' may process an item more than once; set "
                   "cfg.idempotent only if processing an item twice is harmless",
@@ -94,17 +112,33 @@ static int validate(const weft_pool_config *cfg, const void *initial, size_t n_i
     return 0;
 }
 
+/* The worker loop on w's stack, with the overflow report armed: for the
+ * created threads (their whole stack is w's) and for the calling thread
+ * (switched to w's stack for the run). */
+static void run_worker(void *arg)
+{
+    wp_worker *w = arg;
+    const weft_thread_stack *outer = weft_tls_stack;
+    weft_tls_stack = &w->stack;
+    wp_worker_loop(w);
+    weft_tls_stack = outer;
+}
+
 static void *thread_main(void *arg)
 {
     wp_worker *w = arg;
     wp_pool *p = w->pool;
+    void *altstack = NULL;
+    if (weft_altstack_setup(&altstack) != 0)
+        altstack = NULL; /* an overflow then dies without the message */
     uint32_t g;
     /* Acquire: pairs with the release that opens the gate: the queues and
      * the initial items. */
     while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
         weft_futex_wait(&p->gate, 0);
     if (g == 1)
-        wp_worker_loop(w);
+        run_worker(w);
+    weft_altstack_teardown(altstack);
     return NULL;
 }
 
@@ -118,6 +152,8 @@ static void destroy(wp_pool *p)
             if (w->q != NULL && (!p->ops->shared || i == 0))
                 p->ops->destroy(w->q);
             wp_ebr_drain(w);
+            if (w->stack_lo)
+                weft_unmap(w->stack_lo, w->stack.size, weft_stack_guard(w->stack.size), 0);
             free(w->spill);
             free(w->item);
             free(w->xfer);
@@ -184,7 +220,17 @@ static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, 
         w->item = calloc(p->words, sizeof(uint64_t));
         if (p->half)
             w->xfer = calloc((size_t)cfg->steal_half_max * p->words, sizeof(uint64_t));
-        if (w->item == NULL || (p->half && w->xfer == NULL)) {
+        size_t stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK;
+        w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, -1);
+        w->stack = (weft_thread_stack){
+            .guard_lo = w->stack_lo ? (char *)w->stack_lo - weft_stack_guard(stack) : NULL,
+            .lo = w->stack_lo,
+            .size = stack,
+            .who = "work pool worker",
+            .id = i,
+            .raise = "weft_pool_config.stack_size",
+        };
+        if (w->item == NULL || (p->half && w->xfer == NULL) || w->stack_lo == NULL) {
             destroy(p);
             return NULL;
         }
@@ -245,20 +291,38 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         }
     }
 
+    /* The SIGSEGV handler explains an overflow of the workers' stacks. */
+    bool handler = weft_overflow_handler_install() == 0;
     unsigned started = 1;
     for (; started < p->n; started++) {
         wp_worker *w = p->workers[started];
-        if (pthread_create(&w->thread, NULL, thread_main, w) != 0)
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstack(&attr, w->stack_lo, w->stack.size);
+        int e = pthread_create(&w->thread, &attr, thread_main, w);
+        pthread_attr_destroy(&attr);
+        if (e != 0)
             break;
     }
     /* Release: the queues and items before the threads start (gate 1), or
      * the abort (gate 2). */
     atomic_store_explicit(&p->gate, started == p->n ? 1 : 2, memory_order_release);
     weft_futex_wake(&p->gate, INT32_MAX);
-    if (started == p->n)
-        wp_worker_loop(p->workers[0]);
+    if (started == p->n) {
+        /* The calling thread works as worker 0, on worker 0's stack (and
+         * with an alternate signal stack for the report, if it has none). */
+        void *altstack = NULL;
+        stack_t now;
+        if (sigaltstack(NULL, &now) != 0 || (now.ss_flags & SS_DISABLE))
+            (void)weft_altstack_setup(&altstack);
+        wp_worker *w0 = p->workers[0];
+        weft_call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
+        weft_altstack_teardown(altstack);
+    }
     for (unsigned i = 1; i < started; i++)
         pthread_join(p->workers[i]->thread, NULL);
+    if (handler)
+        weft_overflow_handler_remove();
     if (started != p->n) {
         weft_warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
         destroy(p);

@@ -26,6 +26,7 @@
 #include <weft/weft.h>
 
 #include "runtime/diagnostics.h"
+#include "runtime/memory.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
 #include "sys/futex.h"
@@ -236,6 +237,10 @@ struct wp_worker {
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
     _Alignas(WP_LINE) _Atomic uint64_t ebr_ann;
     pthread_t thread;
+    /* Its stack (run.c): mapped with a guard below, described for the
+     * overflow report while the worker runs on it. */
+    void *stack_lo;
+    weft_thread_stack stack;
 };
 
 struct wp_pool {
