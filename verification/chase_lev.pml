@@ -1,6 +1,6 @@
 /* Model check of weft's Chase-Lev scheduler and its sleeper handshake:
  * src/sched/chase-lev/chase_lev_deque.c (weft_cl_sync_slow, weft_cl_serve_wake_req,
- * weft_sched_steal, weft_sched_has_shared, weft_sched_ask_for_sleeper),
+ * weft_sched_steal, weft_sched_has_work_for, weft_sched_ask_for_sleeper),
  * src/sched/chase-lev/owner.h (the owner's push and its relaxed
  * read of cl_wake_req, pop_private with its fence and its read of the
  * request), src/runtime/steal.c (weft_steal_and_run's wake-up cascade and request

@@ -2,8 +2,8 @@
  * Charguéraud and Rainey, PPoPP'13, Figure 3) as weft's private-si
  * scheduler implements it: src/sched/private-si/private_si.c (deal_attempt,
  * weft_priv_take_back, close_cell, weft_priv_after_join, weft_sched_steal,
- * weft_sched_has_shared, weft_sched_ask_for_sleeper), src/sched/private-common/private_deque.c
- * (weft_priv_sync_slow), src/sched/private-ri/owner.h (SPAWN's push
+ * weft_sched_has_work_for, weft_sched_ask_for_sleeper), src/sched/private-common/private_deque.c
+ * (weft_priv_sync_slow), src/sched/private-si/owner.h (SPAWN's push
  * and SYNC's pop_private with their polls), src/runtime/steal.c (run_stolen,
  * weft_join_stolen under the default random policy) and src/runtime/sleep.c
  * (weft_sleep, claim, weft_wake_worker, weft_wake_joiner).  Every access
@@ -46,7 +46,7 @@
  * nothing spins (tries again) or sleeps as IDLE: sleep word (seq_cst),
  * sleeping_idle + 1 (seq_cst), ask_for_sleeper (opens its cell if it is
  * neither open nor dealt), the last look at its own cell (seq_cst,
- * weft_sched_has_shared), then the withdrawal CAS or the futex loop.  The
+ * weft_sched_has_work_for), then the withdrawal CAS or the futex loop.  The
  * futex is exact: futex_wait blocks only if the word still holds the
  * expected value.  A receiver may also become busy (NBUSY times: an
  * external RUN with its cell still open) and, at a poll of that task,
@@ -95,7 +95,7 @@
  *                          CAS: overwrites a deal that landed (lost task)
  *   MUT_SI_NO_WAKE         deal_attempt does not call weft_wake_worker
  *   MUT_SI_NO_LASTLOOK     the sleeper does not look at its cell after
- *                          announcing itself (weft_sched_has_shared)
+ *                          announcing itself (weft_sched_has_work_for)
  *   MUT_SI_DEAL_RLX        the deal CAS relaxed instead of seq_cst: nothing
  *                          publishes the arguments and the wrapper (WEAK: a
  *                          stale wrapper; not TSO, where a locked RMW drains)
@@ -150,7 +150,7 @@
 #define NT (NR + 1)
 #define DEALER 0
 
-/* si_cell (src/sched/private-ri/state.h), dealer 0 only */
+/* si_cell (src/sched/private-si/state.h), dealer 0 only */
 #define CLOSED 0
 #define OPEN 1
 #define OPEN_FROM0 2                 /* OPEN_FROM(0): tag 2 */
@@ -644,7 +644,7 @@ proctype receiver(byte me)
 #ifdef MUT_SI_NO_LASTLOOK
                 x = 0;
 #else
-                LD_SC(me, L_CELL(me), x);          /* weft_sched_has_shared */
+                LD_SC(me, L_CELL(me), x);          /* weft_sched_has_work_for */
                 x = (TAG(x) == TAG_DEAL);
 #endif
                 if
