@@ -54,7 +54,11 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     /* The mutex ordered the caller's writes to the descriptor before us. */
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
+    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, NULL, req->task);
+    WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
+    WEFT_PROFILE_RUN_DONE(w, profile_, false);
+    WEFT_TRACE_POP(w, trace_);
     w->frame_floor = floor;
 
     /* Release: the result in the caller's descriptor is visible once it
@@ -76,7 +80,11 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (w) { /* On a worker: an ordinary call at the current deque top. */
         weft_task *head = weft_current_head(w), *floor = w->frame_floor;
         w->frame_floor = head;
+        WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, true);
+        WEFT_TRACE_POP(w, trace_);
         w->frame_floor = floor;
         return;
     }
@@ -89,6 +97,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
         !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
         weft_warn("RUN while the pool is suspended: it waits for weft_resume()");
 
+    WEFT_TRACE_EXTERNAL_START(trace_since_);
     weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
     atomic_init(&req.done, 0);
     pthread_mutex_lock(&ext.lock);
@@ -132,6 +141,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
             break;
     }
 done:
+    WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft_lifecycle_exit();
 }
 

@@ -159,15 +159,17 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 
     WEFT_COUNT(w, sleeps, 1);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_WILL_WAIT);
     for (;;) {
         /* Acquire: pairs with the waker's claim; after it we re-examine
          * everything anyway. */
         uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
         if (s == WEFT_AWAKE)
-            return;
+            break;
         weft_futex_wait(&w->sleep_word, s);
     }
+    WEFT_TRACE_POP(w, trace_);
 }
 
 /* Sleep kinds as claim's accept masks. */
@@ -192,7 +194,9 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
         return false;
     atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
     WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
+    WEFT_PROFILE_OUTSIDE_STRAND(profile_);
     weft_futex_wake(&v->sleep_word, 1);
+    WEFT_PROFILE_BACK_IN_STRAND(profile_);
     return true;
 }
 
@@ -206,6 +210,7 @@ static void wake_one(weft_worker *self, unsigned accept)
         if (v != self && claim(v, accept, NULL)) {
             if (self)
                 WEFT_COUNT(self, wakes, 1);
+            WEFT_TRACE_WAKE(self, v);
             return;
         }
     }
@@ -222,6 +227,7 @@ void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
         for (unsigned i = 0; i < p->n_workers; i++)
             if (p->workers[i] != self && claim(p->workers[i], 0, owner)) {
                 WEFT_COUNT(self, wakes, 1);
+                WEFT_TRACE_WAKE(self, p->workers[i]);
                 return;
             }
     }
@@ -265,8 +271,10 @@ void weft_wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOIN
 /* After the caller gave v work directly (a seq_cst write). */
 void weft_wake_worker(weft_worker *self, weft_worker *v)
 {
-    if (wake_if_sleeping(v, ANY_SLEEPER) && self)
+    if (wake_if_sleeping(v, ANY_SLEEPER) && self) {
         WEFT_COUNT(self, wakes, 1);
+        WEFT_TRACE_WAKE(self, v);
+    }
 }
 
 void weft_wake_all(void)

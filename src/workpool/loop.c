@@ -124,8 +124,10 @@ static void claim_and_wake(pool *p, pool_worker *v, pool_worker *self)
         /* Relaxed: a count; the claim above decided who decrements. */
         atomic_fetch_sub_explicit(&p->n_sleeping, 1, memory_order_relaxed);
         weft_futex_wake(&v->sleep_word, 1);
-        if (self)
+        if (self) {
             self->ctr.wakes++;
+            POOL_TRACE_WAKE(self, v->id);
+        }
     }
 }
 
@@ -370,8 +372,10 @@ static int steal_round(pool_worker *w, bool *in_idle)
             *in_idle = false;
         }
         if (p->half) {
+            uint64_t before = w->ctr.stolen_items;
             bool got = ops->steal_half ? pool_steal_half_native(w, v) : pool_request_half(w, v);
             if (got) {
+                POOL_TRACE_STEAL(w, true, v->id, w->ctr.stolen_items - before);
                 /* Relaxed: a hint (see maybe_wake); pass the wake-up on
                  * while the victim has more. */
                 if (atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) != 0 &&
@@ -385,6 +389,7 @@ static int steal_round(pool_worker *w, bool *in_idle)
         if (r == PQ_OK) {
             w->ctr.steals++;
             w->ctr.stolen_items++;
+            POOL_TRACE_STEAL(w, false, v->id, 1);
             /* Relaxed: a hint (see maybe_wake). */
             if (atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) != 0 &&
                 ops->size(v->q) >= 1)
@@ -404,6 +409,7 @@ static int steal_round(pool_worker *w, bool *in_idle)
 static int find_work(pool_worker *w)
 {
     pool *p = w->pool;
+    POOL_TRACE_SET(w, WEFT_TRACE_SEARCH);
     if (p->half)
         pool_block_requests(w);
     pool_ebr_collect(w);
@@ -418,6 +424,7 @@ static int find_work(pool_worker *w)
         if (found != FOUND_NOTHING) {
             if (p->half)
                 pool_unblock_requests(w);
+            POOL_TRACE_SET(w, WEFT_TRACE_BATCH);
             return found;
         }
         if (!in_idle) {
@@ -445,7 +452,9 @@ static int find_work(pool_worker *w)
             sched_yield();
             continue;
         }
+        POOL_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
         pool_sleep(w, &timeout_ms);
+        POOL_TRACE_POP(w, trace_);
         rounds = 0;
         since = 0;
     }
@@ -461,6 +470,7 @@ void pool_worker_loop(pool_worker *w)
     uint64_t *item = w->item;
     pool_worker *saved = pool_tls;
     pool_tls = w;
+    POOL_TRACE_SET(w, WEFT_TRACE_BATCH);
     for (;;) {
         if (local_take(w, item)) {
             if (fenced)
@@ -488,5 +498,6 @@ void pool_worker_loop(pool_worker *w)
     }
     if (half)
         pool_block_requests(w);
+    POOL_TRACE_SET(w, WEFT_TRACE_NONE); /* the end of its track */
     pool_tls = saved;
 }

@@ -108,6 +108,7 @@ static void *thread_main(void *arg)
 
 static void destroy(pool *p)
 {
+    weft_trace_pool_end(p->trace, NULL); /* a run that failed: not in the trace */
     if (p->workers != NULL) {
         for (unsigned i = 0; i < p->n; i++) {
             pool_worker *w = p->workers[i];
@@ -202,6 +203,9 @@ static pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int
             w->q->owner = i;
         }
     }
+    p->trace = weft_trace_pool_begin(p->n, p->ops->name, p->half);
+    for (unsigned i = 0; i < p->n; i++)
+        p->workers[i]->trace = weft_trace_pool_track(p->trace, i);
     *err = 0;
     return p;
 }
@@ -241,6 +245,10 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         }
     }
 
+    /* Every traced worker is looking for work from here on (its track
+     * starts before any thief can take its initial items). */
+    for (unsigned i = 0; i < p->n; i++)
+        POOL_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
     unsigned started = 1;
     for (; started < p->n; started++) {
         pool_worker *w = p->workers[started];
@@ -262,6 +270,12 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     }
     if (stats != NULL)
         pool_stats_sum(p, n_initial, stats);
+    if (p->trace) {
+        weft_pool_stats traced;
+        pool_stats_sum(p, n_initial, &traced);
+        weft_trace_pool_end(p->trace, &traced);
+        p->trace = NULL;
+    }
     destroy(p);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <weft/weft.h>
 
 #include "runtime/diagnostics.h"
+#include "runtime/observe.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
 #include "sys/futex.h"
@@ -189,6 +190,9 @@ struct pool_worker {
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
     _Alignas(POOL_LINE) _Atomic uint64_t ebr_ann;
     pthread_t thread;
+    /* Its track when the run is traced (src/runtime/trace.c), else NULL;
+     * set before the threads start. */
+    weft_trace_track *trace;
 };
 
 enum { SLEEP_AWAKE = 0, SLEEP_ASLEEP = 1 };
@@ -215,6 +219,8 @@ struct pool {
     _Alignas(POOL_LINE) _Atomic uint32_t n_sleeping;
     /* Reclamation epoch. */
     _Alignas(POOL_LINE) _Atomic uint64_t epoch;
+    /* The run's tracks when it is traced, else NULL. */
+    weft_trace_pool_run *trace;
 };
 
 /* worker.c */
@@ -248,6 +254,42 @@ static inline void pool_poll_requests(pool_worker *w)
 
 /* stats.c */
 void pool_stats_sum(pool *p, uint64_t initial, weft_pool_stats *out);
+
+/* The tracer's hooks (docs/profiling.md): a worker's state changes
+ * (processing a batch of items, looking for work, asleep), steals and
+ * transfers, wake-ups.  Nothing without -DWEFT_TRACE=ON; one test of the
+ * track pointer while the run is not traced. */
+#if WEFT_TRACE
+static inline weft_trace_counts pool_trace_counts(const pool_worker *w)
+{
+    return (weft_trace_counts){w->ctr.processed, w->ctr.steal_empty + w->ctr.steal_aborts};
+}
+static inline void pool_trace_push(pool_worker *w, weft_trace_frame *f, int state)
+{
+    f->state = WEFT_TRACE_NONE;
+    if (w->trace)
+        weft_trace_track_push(w->trace, f, state, pool_trace_counts(w));
+}
+#define POOL_TRACE_SET(w, state)                                                              \
+    ((w)->trace ? weft_trace_track_set((w)->trace, (state), pool_trace_counts(w)) : (void)0)
+#define POOL_TRACE_PUSH(w, var, state)                                                        \
+    weft_trace_frame var;                                                                     \
+    pool_trace_push((w), &var, (state))
+#define POOL_TRACE_POP(w, var)                                                                \
+    ((w)->trace ? weft_trace_track_pop((w)->trace, &(var), pool_trace_counts(w)) : (void)0)
+#define POOL_TRACE_STEAL(w, transfer, victim, items)                                          \
+    ((w)->trace ? weft_trace_track_steal((w)->trace, (transfer), (victim), (items),          \
+                                         pool_trace_counts(w))                                \
+                : (void)0)
+#define POOL_TRACE_WAKE(self, woken)                                                          \
+    ((self)->trace ? weft_trace_track_wake((self)->trace, (woken)) : (void)0)
+#else
+#define POOL_TRACE_SET(w, state) ((void)0)
+#define POOL_TRACE_PUSH(w, var, state) ((void)0)
+#define POOL_TRACE_POP(w, var) ((void)0)
+#define POOL_TRACE_STEAL(w, transfer, victim, items) ((void)(items))
+#define POOL_TRACE_WAKE(self, woken) ((void)0)
+#endif
 
 /* The calling thread's worker (NULL outside a pool's process function). */
 extern __thread pool_worker *pool_tls __attribute__((tls_model("initial-exec")));

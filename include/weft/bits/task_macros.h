@@ -10,7 +10,9 @@
  *   NAME_SYNC      join the task at t (the new head): inline it or wait
  *   NAME_RUN, NAME_NEWFRAME, NAME_TOGETHER   entry points from any thread
  * Every generated function takes the worker and the deque head explicitly:
- * no thread-local lookup on the spawn/sync path.
+ * no thread-local lookup on the spawn/sync path.  The WEFT_PROFILE_*_ and
+ * WEFT_TRACE_*_ hooks (bits/observe.h) are empty unless the build has the
+ * profiler or the tracer.
  *
  * The only per-arity code is the table of one-line helpers below; the
  * templates are written once for value tasks and once for void tasks.
@@ -19,6 +21,7 @@
 #define WEFT_BITS_TASK_MACROS_H
 
 #include <weft/bits/sched.h>
+#include <weft/bits/observe.h>
 
 /* ---- per-arity helpers; positional names weft_a1..weft_a6 ---- */
 /* Fields of the argument struct. */
@@ -125,6 +128,7 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                                  \
         weft_sched_reserve(w, t);                                                             \
+        WEFT_PROFILE_SPAWN_(w, t)                                                             \
         WEFT_STORE_##N(f)                                                                     \
         weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP);                                       \
         return t + 1;                                                                         \
@@ -150,8 +154,14 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
-            return NAME##_CALL(w, t WEFT_LOAD_##N(f));                                        \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
+        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
+            RT weft_r_ = NAME##_CALL(w, t WEFT_LOAD_##N(f));                                  \
+            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
+            return weft_r_;                                                                   \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
         return f->d.res;                                                                      \
     }                                                                                         \
     static inline WEFT_UNUSED RT NAME##_RUN(WEFT_PARAMS_##N TYPES)                            \
@@ -183,8 +193,14 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
+        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             NAME##_CALL(w, t WEFT_LOAD_##N(f));                                               \
+            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
+            return;                                                                           \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
     }                                                                                         \
     static inline WEFT_UNUSED void NAME##_RUN(WEFT_PARAMS_##N TYPES)                          \
     {                                                                                         \
@@ -209,12 +225,16 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
+        WEFT_TRACE_WRAP_(w, NAME)                                                             \
         f->d.res = NAME##_CALL(w, head WEFT_LOAD_##N(f));                                     \
     }                                                                                         \
+    WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline RT NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);          \
     RT NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)           \
     {                                                                                         \
+        WEFT_PROFILE_ENTER_(weft_w, NAME, weft_pt_)                                           \
         RT weft_r_ = NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                     \
+        WEFT_PROFILE_LEAVE_(weft_w, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
         return weft_r_;                                                                       \
     }                                                                                         \
@@ -225,12 +245,16 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
+        WEFT_TRACE_WRAP_(w, NAME)                                                             \
         NAME##_CALL(w, head WEFT_LOAD_##N(f));                                                \
     }                                                                                         \
+    WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline void NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);        \
     void NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)         \
     {                                                                                         \
+        WEFT_PROFILE_ENTER_(weft_w, NAME, weft_pt_)                                           \
         NAME##_BODY_(weft_w, weft_head WEFT_UNPAREN_ UARGS);                                  \
+        WEFT_PROFILE_LEAVE_(weft_w, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(weft_w, weft_head, NAME);                                          \
     }                                                                                         \
     static inline void NAME##_BODY_(weft_worker *weft_w WEFT_UNUSED,                          \

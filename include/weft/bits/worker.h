@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <weft/config.h>
+#include <weft/bits/observe_state.h>
 
 #ifdef __cplusplus
 #error "weft's C header uses C11 <stdatomic.h>; include it from C code"
@@ -107,6 +108,10 @@ typedef struct weft_worker {
 #if WEFT_STATS
     _Alignas(WEFT_CACHE_LINE) weft_counters ctr;
 #endif
+#if WEFT_PROFILE
+    /* ---- the profiler (bits/observe.h), owner-private, every strand ---- */
+    _Alignas(WEFT_CACHE_LINE) weft_profile_worker prof;
+#endif
 
     /* ---- cold, owner-private runtime state (src/runtime/internal.h) ---- */
     _Alignas(WEFT_CACHE_LINE) uint64_t rng;
@@ -118,6 +123,13 @@ typedef struct weft_worker {
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
+#if WEFT_TRACE
+    /* The tracer (src/runtime/trace.c): this worker's track, NULL while
+     * nothing is traced, and the name of the task the runtime started
+     * last, which its wrapper stores. */
+    _Atomic(struct weft_trace_track *) trace;
+    const char *trace_task;
+#endif
 } weft_worker;
 
 /* Stops with a message: the deque is full; a task does not fit at slot t
