@@ -25,10 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The steal cost charged per SPAWN edge when nothing says otherwise: the
- * median steal+join of bench/stealcost at 2 workers on the machine the
- * profiler was written on (docs/profiling.md: how to measure yours). */
-#define DEFAULT_BURDEN_NS 5000.0
+/* The steal cost charged per SPAWN edge when nothing says otherwise:
+ * about the steal+join of bench/stealcost at 2 workers on the machine the
+ * profiler was written on (410-476 ns; docs/profiling.md: how to measure
+ * yours). */
+#define DEFAULT_BURDEN_NS 450.0
 #define MAX_BURDEN_NS 1e9
 #define MAX_REGIONS 128u
 #define REGION_NAME_MAX 64u
