@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds weft several ways and runs every test in each build:
-#   release  -O3 with counters, misuse checks and hwloc; also the install /
-#            find_package / pkg-config / FetchContent test
-#   tsan     ThreadSanitizer
-#   asan     AddressSanitizer + UndefinedBehaviorSanitizer
+#   release  -O3 with counters, misuse checks, hwloc, the profiler and the
+#            tracer (docs/profiling.md); also the install / find_package /
+#            pkg-config / FetchContent test
+#   tsan     ThreadSanitizer, with the profiler and the tracer
+#   asan     AddressSanitizer + UndefinedBehaviorSanitizer, with the profiler
+#            and the tracer
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
 #            and the forced-interleaving race tests (test_races); for the
 #            schedulers other than split only test_races and the
@@ -49,8 +51,12 @@ for cfg_sched in "${configs[@]}"; do
   fi
   case "$cfg" in
     # Release runs the stress tests larger and three times over.
+    # The profiler and the tracer are compiled into release (every
+    # scheduler: test_profile and check_trace run against each) and into
+    # split's sanitizer builds (their per-worker state and buffers under
+    # TSan and ASan), not into builds of their own.
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_STATS=ON -DWEFT_CHECKS=ON -DWEFT_USE_HWLOC=ON
-                    -DWEFT_TEST_SCALE=30); repeat=3 ;;
+                    -DWEFT_PROFILE=ON -DWEFT_TRACE=ON -DWEFT_TEST_SCALE=30); repeat=3 ;;
     tsan)    flags=(-DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=thread -DWEFT_TEST_SCALE=2); repeat=1 ;;
     asan)    flags=(-DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=address,undefined -DWEFT_TEST_SCALE=2); repeat=1 ;;
     # Every test with a 5% chance of a delay at each race point (only
@@ -59,6 +65,9 @@ for cfg_sched in "${configs[@]}"; do
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
     *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb)" >&2; exit 2 ;;
   esac
+  if [ "$cfg" = tsan ] || [ "$cfg" = asan ]; then
+    [ "$sched" = split ] && flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
+  fi
   dir="$root/build-test-$cfg"
   if [ "$sched" != split ]; then
     dir="$dir-$sched"

@@ -155,6 +155,14 @@ static void start_quiet(unsigned workers)
 
 #define ATTEMPTS 200
 
+/* What a task's own strands (SPAWN, SYNC, the profiler) may add per task
+ * on a path or to the work: far more in sanitized or unoptimised builds. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#define NODE_SLACK_NS 4000.0
+#else
+#define NODE_SLACK_NS 500.0
+#endif
+
 typedef struct measured {
     double work, span, bspan;         /* the profiler's */
     double leaves, longest, burdened; /* the leaves' own: their sum, the longest path */
@@ -172,8 +180,9 @@ typedef struct measured {
 static measured matching_run(bool is_tree, int size, unsigned workers, double burden)
 {
     int leaves = is_tree ? 1 << size : size;
-    double slack_work = 0.02 * leaves * timed_leaf_ns + 50000;
-    double slack_path = 0.1 * timed_leaf_ns + 20000;
+    int tasks = is_tree ? 2 * leaves - 1 : size, depth = is_tree ? size : size;
+    double slack_work = 0.02 * leaves * timed_leaf_ns + tasks * NODE_SLACK_NS + 20000;
+    double slack_path = 0.1 * timed_leaf_ns + depth * NODE_SLACK_NS + 20000;
     measured m = {0};
     for (int a = -1; a <= ATTEMPTS; a++) { /* two runs to warm the caches and pages */
         weft_profile_reset();
@@ -209,20 +218,24 @@ static measured matching_run(bool is_tree, int size, unsigned workers, double bu
 static void check_chain(void)
 {
     const int links = 40;
+    const double burden = 5000; /* 5 us per SPAWN edge */
     timed_leaf_ns = 50000; /* 50 us */
+    double was = weft_profile_burden_ns();
+    CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
         unsigned p = workers_checked[i];
         start_quiet(p);
-        measured m = matching_run(false, links, p, 5000);
+        measured m = matching_run(false, links, p, burden);
         /* A chain is one path: span is the work, but for the moments
          * between a SPAWN and its SYNC. */
-        CHECK(m.span >= 0.99 * m.work, "chain at %u workers: span %.0f, work %.0f", p, m.span,
-              m.work);
+        CHECK(m.span >= m.work - links * NODE_SLACK_NS, "chain at %u workers: span %.0f, work %.0f",
+              p, m.span, m.work);
         printf("ok: chain of %d x 50 us at %u workers: work %.3f ms, span %.3f ms (span/work "
                "%.4f; leaves lost %.0f us to noise; run %d)\n", links, p, m.work / 1e6,
                m.span / 1e6, m.span / m.work, m.lost / 1e3, m.attempts);
         CHECK(weft_stop() == 0, "stop");
     }
+    CHECK(weft_profile_set_burden_ns(was) == 0, "burden back");
 }
 
 static void check_tree(void)
@@ -232,6 +245,7 @@ static void check_tree(void)
     const double leaves = (double)(1 << depth);
     timed_leaf_ns = 100000; /* 100 us */
     measured at[N_WORKERS_CHECKED];
+    double was = weft_profile_burden_ns();
     CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
         unsigned p = workers_checked[i];
@@ -247,7 +261,8 @@ static void check_tree(void)
      * every worker count: the graph's (64 x 100 us, one leaf, six edges). */
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
         double work = at[i].work - at[i].lost;
-        CHECK(fabs(work - leaves * timed_leaf_ns) <= 0.05 * leaves * timed_leaf_ns,
+        double slack = 0.02 * leaves * timed_leaf_ns + (2 * leaves - 1) * NODE_SLACK_NS + 20000;
+        CHECK(work >= leaves * timed_leaf_ns && work <= leaves * timed_leaf_ns + slack,
               "tree at %u workers: work without noise %.0f, expected %.0f", workers_checked[i],
               work, leaves * timed_leaf_ns);
         CHECK(at[i].burdened - at[i].longest <= depth * burden + 1 &&
@@ -256,7 +271,7 @@ static void check_tree(void)
               at[i].burdened - at[i].longest, depth, burden);
     }
     printf("ok: tree figures are the graph's at every worker count\n");
-    CHECK(weft_profile_set_burden_ns(5000) == 0, "burden");
+    CHECK(weft_profile_set_burden_ns(was) == 0, "burden back");
 }
 
 /* ---- regions of the program's own; NEWFRAME; RUN inside a task ---- */

@@ -68,6 +68,19 @@ def measure_burden(timing_dir, timeout):
     return float(m.group(1))
 
 
+def run_for_json(who, cmd, env, path, timeout, missing):
+    """Runs a binary that must succeed and write JSON to path; the JSON.
+    Raises RunFailure (missing: what to say when the file is not there)."""
+    code, out, err = execute(cmd, timeout, env)
+    if code != 0:
+        raise RunFailure(failure_text(who, cmd, code, out, err, timeout))
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise RunFailure(f"`{shlex.join(cmd)}` wrote {missing} ({e})") from None
+
+
 def main_region(profile):
     """The region that did the benchmark's work: the one with the most."""
     regions = profile.get("regions") or []
@@ -99,15 +112,8 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
         env.pop("WEFT_PROFILE", None)
         if burden_ns is not None:
             env["WEFT_PROFILE_BURDEN_NS"] = str(int(round(burden_ns)))
-        code, out, err = execute(cmd, timeout, env)
-        if code != 0:
-            raise RunFailure(failure_text("weft (profiling build)", cmd, code, out, err, timeout))
-        try:
-            with open(path, encoding="utf-8") as f:
-                profile = json.load(f)
-        except (OSError, ValueError) as e:
-            raise RunFailure(f"`{shlex.join(cmd)}` wrote no profile ({e}); is {profile_dir} "
-                             f"built with -DWEFT_PROFILE=ON?") from None
+        profile = run_for_json("weft (profiling build)", cmd, env, path, timeout,
+                               f"no profile; is {profile_dir} built with -DWEFT_PROFILE=ON?")
     region = main_region(profile)
     if region is None:
         raise RunFailure(f"`{shlex.join(cmd)}`: the profile has no region")
@@ -218,15 +224,8 @@ def trace_one(args, root, job, scheduler, workers, stem, plots, timeout):
     env = dict(os.environ, WEFT_TRACE=path)
     log(f"[trace] {job.entry.name} ({job.input}: {job.args_text}) at {workers} workers, "
         f"scheduler {scheduler}")
-    code, out, err = execute(cmd, timeout, env)
-    if code != 0:
-        raise RunFailure(failure_text("weft (tracing build)", cmd, code, out, err, timeout))
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise RunFailure(f"`{shlex.join(cmd)}` wrote no trace ({e}); is {trace_dir} built "
-                         f"with -DWEFT_TRACE=ON?") from None
+    data = run_for_json("weft (tracing build)", cmd, env, path, timeout,
+                        f"no trace; is {trace_dir} built with -DWEFT_TRACE=ON?")
     other = data.get("otherData", {})
     counters = other.get("counters", {})
     lines = [f"trace: {path}",

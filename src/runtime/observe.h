@@ -17,8 +17,9 @@
 
 /* What a started task's figures replace while it runs (its caller's). */
 typedef struct weft_profile_saved {
-    uint64_t work, span, bspan, tasks, spawns;
-    uint32_t type, root_type;
+#if WEFT_PROFILE
+    weft_profile_figures f;
+#endif
     bool running; /* a strand was running (a RUN or interrupt inside a task) */
 } weft_profile_saved;
 
@@ -30,6 +31,8 @@ void weft_profile_at_stop(void);
 int weft_profile_check_env(void);
 /* In a child after fork(): the locks are re-initialised. */
 void weft_profile_forget_in_child(void);
+/* s as a JSON string, escaped (the profile's and the trace's files). */
+void weft_json_string(FILE *out, const char *s);
 
 #if WEFT_PROFILE
 void weft_profile_root_begin(weft_worker *w, weft_profile_saved *saved);
@@ -45,7 +48,8 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_ROOT(w, var)                                                             \
     weft_profile_saved var;                                                                   \
     weft_profile_root_begin((w), &var)
-#define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) weft_profile_stolen_done((w), &(var), (victim), (t))
+#define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t)                                           \
+    weft_profile_stolen_done((w), &(var), (victim), (t))
 #define WEFT_PROFILE_RUN_DONE(w, var, in_place) weft_profile_run_done((w), &(var), (in_place))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
 #define WEFT_PROFILE_RESUME(w) weft_profile_resume(w)

@@ -80,6 +80,23 @@ int weft_profile_check_env(void)
     return err;
 }
 
+/* A JSON string: quotes, backslashes and control bytes escaped (the
+ * profile's and the trace's files). */
+void weft_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
 void weft_profile_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);
@@ -147,14 +164,11 @@ static double ticks_per_ns(void)
  * Shared state
  * ------------------------------------------------------------------------ */
 
-typedef struct figures {
-    uint64_t work, span, bspan, tasks, spawns; /* cycles, counts */
-} figures;
 
 typedef struct region_rec {
     char name[REGION_NAME_MAX];
     uint64_t runs;
-    figures sum;
+    weft_profile_figures sum;
 } region_rec;
 
 static const char *type_names[WEFT_PROFILE_MAX_TYPES];
@@ -165,7 +179,7 @@ static struct {
 static region_rec regions[MAX_REGIONS];
 static unsigned n_regions;
 static uint64_t regions_lost; /* runs of regions beyond MAX_REGIONS names */
-static figures outside_total; /* every RUN from outside the pool, in sequence */
+static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
 
 /* ------------------------------------------------------------------------
  * Task types
@@ -243,32 +257,18 @@ void weft_profile_root_begin(weft_worker *w, weft_profile_saved *s)
     s->running = p->strand_start != 0;
     if (s->running) /* a RUN or an interrupt inside a task: its strand ends here */
         weft_profile_end_strand(p);
-    s->work = p->work;
-    s->span = p->span;
-    s->bspan = p->bspan;
-    s->tasks = p->tasks;
-    s->spawns = p->spawns;
-    s->type = p->type;
-    s->root_type = p->root_type;
-    p->work = p->span = p->bspan = p->tasks = p->spawns = 0;
-    p->type = p->root_type = 0;
+    s->f = p->f;
+    memset(&p->f, 0, sizeof p->f);
     p->strand_start = weft_cycles();
 }
 
 /* The started task's figures; the saved ones back.  Its last strand ended
  * when its body returned (a change of type, to none). */
-static figures root_end(weft_worker *w, const weft_profile_saved *s, uint32_t *root_type)
+static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
-    figures f = {p->work, p->span, p->bspan, p->tasks, p->spawns};
-    *root_type = p->root_type;
-    p->work = s->work;
-    p->span = s->span;
-    p->bspan = s->bspan;
-    p->tasks = s->tasks;
-    p->spawns = s->spawns;
-    p->type = s->type;
-    p->root_type = s->root_type;
+    weft_profile_figures f = p->f;
+    p->f = s->f;
     p->strand_start = s->running ? weft_cycles() : 0;
     return f;
 }
@@ -276,8 +276,7 @@ static figures root_end(weft_worker *w, const weft_profile_saved *s, uint32_t *r
 void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
                               weft_task *t)
 {
-    uint32_t type;
-    figures f = root_end(w, s, &type);
+    weft_profile_figures f = root_end(w, s);
     /* Plain stores: the owner reads them after it sees the DONE that our
      * caller stores next (release / acquire). */
     weft_profile_slot *rec = weft_profile_slot_of(victim, t);
@@ -288,7 +287,7 @@ void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker
     rec->child_spawns = f.spawns;
 }
 
-static void add_figures(figures *to, const figures *f)
+static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
 {
     to->work += f->work;
     to->span += f->span;
@@ -298,7 +297,7 @@ static void add_figures(figures *to, const figures *f)
 }
 
 /* Under the lock: one more run of the region `name`. */
-static void record_region_locked(const char *name, const figures *f)
+static void record_region_locked(const char *name, const weft_profile_figures *f)
 {
     region_rec *r = NULL;
     for (unsigned i = 0; i < n_regions && !r; i++)
@@ -319,15 +318,15 @@ static void record_region_locked(const char *name, const figures *f)
 
 void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, bool in_place)
 {
-    uint32_t type;
-    figures f = root_end(w, s, &type);
+    weft_profile_figures f = root_end(w, s);
+    uint32_t type = f.root_type;
     if (in_place) { /* a RUN inside a task: a call, for the caller's figures */
         weft_profile_worker *p = &w->prof;
-        p->work += f.work;
-        p->span += f.span;
-        p->bspan += f.bspan;
-        p->tasks += f.tasks;
-        p->spawns += f.spawns;
+        p->f.work += f.work;
+        p->f.span += f.span;
+        p->f.bspan += f.bspan;
+        p->f.tasks += f.tasks;
+        p->f.spawns += f.spawns;
     }
     pthread_mutex_lock(&lock);
     record_region_locked(type ? type_names[type] : "(no task)", &f);
@@ -341,15 +340,15 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
     weft_profile_worker *p = &w->prof;
     if (stolen) { /* it ran: a DROP joins it as a SYNC would */
         const weft_profile_slot *rec = weft_profile_slot_of(w, t);
-        p->work += rec->child_work;
-        p->tasks += rec->child_tasks;
-        p->spawns += rec->child_spawns;
+        p->f.work += rec->child_work;
+        p->f.tasks += rec->child_tasks;
+        p->f.spawns += rec->child_spawns;
         uint64_t span = rec->spawn_span + rec->child_span;
         uint64_t bspan = rec->spawn_bspan + p->burden + rec->child_bspan;
-        if (span > p->span)
-            p->span = span;
-        if (bspan > p->bspan)
-            p->bspan = bspan;
+        if (span > p->f.span)
+            p->f.span = span;
+        if (bspan > p->f.bspan)
+            p->f.bspan = bspan;
     }
     weft_profile_resume(w);
 }
@@ -361,21 +360,20 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 /* A thread outside the pool is named by the address of a thread-local. */
 static __thread char outside_thread_tag;
 
+static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
+{
+    return (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns, where};
+}
+
 weft_profile_mark weft_profile_begin(void)
 {
-    weft_profile_mark m;
-    memset(&m, 0, sizeof m);
     weft_worker *w = weft_tls_worker;
     if (w) {
-        weft_profile_worker *p = &w->prof;
-        weft_profile_end_strand(p);
-        m = (weft_profile_mark){p->work, p->span, p->bspan, p->tasks, p->spawns, (uintptr_t)w};
-        return m;
+        weft_profile_end_strand(&w->prof);
+        return mark_of(&w->prof.f, (uintptr_t)w);
     }
     pthread_mutex_lock(&lock);
-    const figures *f = &outside_total;
-    m = (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns,
-                            (uintptr_t)&outside_thread_tag};
+    weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag);
     pthread_mutex_unlock(&lock);
     return m;
 }
@@ -393,17 +391,17 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
                   w ? "worker or outside the pool" : "thread or inside a task");
         return EINVAL;
     }
-    figures now;
+    weft_profile_figures now;
     if (w) {
         weft_profile_worker *p = &w->prof;
         weft_profile_end_strand(p);
-        now = (figures){p->work, p->span, p->bspan, p->tasks, p->spawns};
+        now = p->f;
     }
     pthread_mutex_lock(&lock);
     if (!w)
         now = outside_total;
-    figures f = {now.work - m->work, now.span - m->span, now.bspan - m->bspan,
-                 now.tasks - m->tasks, now.spawns - m->spawns};
+    weft_profile_figures f = {now.work - m->work, now.span - m->span, now.bspan - m->bspan,
+                              now.tasks - m->tasks, now.spawns - m->spawns, 0, 0};
     record_region_locked(name, &f);
     pthread_mutex_unlock(&lock);
     return 0;
@@ -603,18 +601,40 @@ static const char *fmt_ns(char *buf, size_t size, double ns)
 static const unsigned table_workers[] = {1, 2, 4, 8, 16, 32, 64};
 #define TABLE_WORKERS (sizeof table_workers / sizeof table_workers[0])
 
-static int print_report(FILE *out, bool live)
+/* What a report shows: the regions and the task types, copied. */
+typedef struct snapshot {
+    weft_profile_region *r;
+    size_t n;
+    weft_profile_task_type *t;
+    size_t nt;
+} snapshot;
+
+static int snapshot_take(snapshot *sn, bool live)
 {
-    size_t n = weft_profile_regions(NULL, 0);
-    weft_profile_region *r = calloc(n ? n : 1, sizeof *r);
-    weft_profile_task_type *t = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *t);
-    if (!r || !t) {
-        free(r);
-        free(t);
+    sn->n = weft_profile_regions(NULL, 0);
+    sn->r = calloc(sn->n ? sn->n : 1, sizeof *sn->r);
+    sn->t = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *sn->t);
+    if (!sn->r || !sn->t) {
+        free(sn->r);
+        free(sn->t);
         return ENOMEM;
     }
-    n = weft_profile_regions(r, n);
-    size_t nt = task_types_locked_pool(t, WEFT_PROFILE_MAX_TYPES, live);
+    sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
+    sn->nt = task_types_locked_pool(sn->t, WEFT_PROFILE_MAX_TYPES, live);
+    return 0;
+}
+
+static void snapshot_free(snapshot *sn)
+{
+    free(sn->r);
+    free(sn->t);
+}
+
+static void print_report(FILE *out, const snapshot *sn)
+{
+    const weft_profile_region *r = sn->r;
+    const weft_profile_task_type *t = sn->t;
+    size_t n = sn->n, nt = sn->nt;
     char a[32], b[32], c[32];
     fprintf(out, "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
                  "edge\n", WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
@@ -654,40 +674,14 @@ static int print_report(FILE *out, bool live)
     for (size_t i = 0; i < nt; i++)
         fprintf(out, "%-20s %14llu %11s %6.1f%%\n", t[i].name, (unsigned long long)t[i].count,
                 fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
-    free(r);
-    free(t);
-    return ferror(out) ? EIO : 0;
 }
 
-/* A JSON string: the name with quotes, backslashes and control bytes
- * escaped. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
 
-static int write_json(FILE *out, bool live)
+static void write_json(FILE *out, const snapshot *sn)
 {
-    size_t n = weft_profile_regions(NULL, 0);
-    weft_profile_region *r = calloc(n ? n : 1, sizeof *r);
-    weft_profile_task_type *t = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *t);
-    if (!r || !t) {
-        free(r);
-        free(t);
-        return ENOMEM;
-    }
-    n = weft_profile_regions(r, n);
-    size_t nt = task_types_locked_pool(t, WEFT_PROFILE_MAX_TYPES, live);
+    const weft_profile_region *r = sn->r;
+    const weft_profile_task_type *t = sn->t;
+    size_t n = sn->n, nt = sn->nt;
     pthread_mutex_lock(&lock);
     unsigned long long lost = (unsigned long long)regions_lost;
     pthread_mutex_unlock(&lock);
@@ -698,7 +692,7 @@ static int write_json(FILE *out, bool live)
             lost);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        json_string(out, r[i].name);
+        weft_json_string(out, r[i].name);
         fprintf(out, ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
                      "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
                      "\"burdened_parallelism\": %.4f, \"tasks\": %llu, \"spawns\": %llu, "
@@ -715,40 +709,47 @@ static int write_json(FILE *out, bool live)
     fprintf(out, "],\n \"task_types\": [");
     for (size_t i = 0; i < nt; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        json_string(out, t[i].name);
+        weft_json_string(out, t[i].name);
         fprintf(out, ", \"count\": %llu, \"work_ns\": %.1f}", (unsigned long long)t[i].count,
                 t[i].work_ns);
     }
     fprintf(out, "]}\n");
-    free(r);
-    free(t);
+}
+
+/* A report: the snapshot (with the live workers' counts if `live`),
+ * formatted; 0, ENOMEM or EIO. */
+static int report(FILE *out, void (*format)(FILE *, const snapshot *), bool live)
+{
+    snapshot sn;
+    if (snapshot_take(&sn, live) != 0)
+        return ENOMEM;
+    format(out, &sn);
+    snapshot_free(&sn);
     return ferror(out) ? EIO : 0;
+}
+
+/* A report from any thread: the live workers' counts if the pool runs. */
+static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const char *what)
+{
+    if (!out) {
+        weft_warn("%s: out is NULL", what);
+        return EINVAL;
+    }
+    bool held;
+    bool live = weft_lifecycle_hold(&held);
+    int err = report(out, format, live);
+    weft_lifecycle_release(held);
+    return err;
 }
 
 int weft_profile_print(FILE *out)
 {
-    if (!out) {
-        weft_warn("weft_profile_print: out is NULL");
-        return EINVAL;
-    }
-    bool held;
-    bool live = weft_lifecycle_hold(&held);
-    int err = print_report(out, live);
-    weft_lifecycle_release(held);
-    return err;
+    return report_to(out, print_report, "weft_profile_print");
 }
 
 int weft_profile_write_json(FILE *out)
 {
-    if (!out) {
-        weft_warn("weft_profile_write_json: out is NULL");
-        return EINVAL;
-    }
-    bool held;
-    bool live = weft_lifecycle_hold(&held);
-    int err = write_json(out, live);
-    weft_lifecycle_release(held);
-    return err;
+    return report_to(out, write_json, "weft_profile_write_json");
 }
 
 /* weft_stop, with the workers joined and still allocated. */
@@ -759,7 +760,7 @@ void weft_profile_at_stop(void)
     const char *path = json_at_stop;
     pthread_mutex_unlock(&lock);
     if (print)
-        print_report(stderr, true);
+        report(stderr, print_report, true);
     if (path) {
         FILE *f = fopen(path, "w");
         if (!f) {
@@ -767,7 +768,7 @@ void weft_profile_at_stop(void)
                       strerror(errno));
             return;
         }
-        int err = write_json(f, true);
+        int err = report(f, write_json, true);
         if (fclose(f) != 0 || err)
             weft_warn("WEFT_PROFILE_JSON=%s: writing failed", path);
     }

@@ -674,20 +674,6 @@ typedef struct writer {
     bool first;
 } writer;
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
 
 /* Opens one event object: the fields every event has. */
 static void ev_open(writer *wr, const char *name, const char *cat, const char *ph, uint64_t ts,
@@ -696,7 +682,7 @@ static void ev_open(writer *wr, const char *name, const char *cat, const char *p
     fputs(wr->first ? "\n" : ",\n", wr->f);
     wr->first = false;
     fputs("{\"name\":", wr->f);
-    json_string(wr->f, name);
+    weft_json_string(wr->f, name);
     uint64_t rel = ts >= wr->t0 ? ts - wr->t0 : 0;
     fprintf(wr->f, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%llu.%03u,\"pid\":%u,\"tid\":%ld", cat, ph,
             (unsigned long long)(rel / 1000), (unsigned)(rel % 1000), pid, tid);
@@ -713,7 +699,7 @@ static void meta(writer *wr, const char *what, unsigned pid, long tid, const cha
     wr->first = false;
     fprintf(wr->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%ld,\"args\":{\"name\":", what,
             pid, tid);
-    json_string(wr->f, value);
+    weft_json_string(wr->f, value);
     fputs("}}", wr->f);
 }
 

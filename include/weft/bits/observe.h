@@ -52,10 +52,10 @@ static inline void weft_profile_end_strand(weft_profile_worker *p)
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
     p->strand_start = now;
-    p->work += d;
-    p->span += d;
-    p->bspan += d;
-    _Atomic uint64_t *tw = &p->types[p->type].work;
+    p->f.work += d;
+    p->f.span += d;
+    p->f.bspan += d;
+    _Atomic uint64_t *tw = &p->types[p->f.type].work;
     /* Relaxed load + store: only this worker writes it; reports read a
      * recent value. */
     atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
@@ -71,17 +71,17 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
     if (WEFT_UNLIKELY(id == 0))
         id = weft_profile_register(type);
-    p->tasks++;
+    p->f.tasks++;
     _Atomic uint64_t *count = &p->types[id].count;
     /* Relaxed load + store: as in weft_profile_end_strand. */
     atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + 1,
                           memory_order_relaxed);
-    uint32_t outer = p->type;
+    uint32_t outer = p->f.type;
     if (id != outer) {
         weft_profile_end_strand(p);
         if (outer == 0)
-            p->root_type = id;
-        p->type = id;
+            p->f.root_type = id;
+        p->f.type = id;
     }
     return outer;
 }
@@ -89,9 +89,9 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
 static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
 {
     weft_profile_worker *p = &w->prof;
-    if (outer != p->type) {
+    if (outer != p->f.type) {
         weft_profile_end_strand(p);
-        p->type = outer;
+        p->f.type = outer;
     }
 }
 
@@ -100,9 +100,9 @@ static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
-    s->spawn_span = p->span;
-    s->spawn_bspan = p->bspan;
-    p->spawns++;
+    s->spawn_span = p->f.span;
+    s->spawn_bspan = p->f.bspan;
+    p->f.spawns++;
 }
 
 /* The continuation's path lengths at a SYNC. */
@@ -114,10 +114,10 @@ static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_tas
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
-    weft_profile_join j = {p->span, p->bspan};
+    weft_profile_join j = {p->f.span, p->f.bspan};
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
-    p->span = s->spawn_span;
-    p->bspan = s->spawn_bspan + p->burden;
+    p->f.span = s->spawn_span;
+    p->f.bspan = s->spawn_bspan + p->burden;
     return j;
 }
 
@@ -125,10 +125,10 @@ static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
-    if (j->span > p->span)
-        p->span = j->span;
-    if (j->bspan > p->bspan)
-        p->bspan = j->bspan;
+    if (j->span > p->f.span)
+        p->f.span = j->span;
+    if (j->bspan > p->f.bspan)
+        p->f.bspan = j->bspan;
 }
 
 /* The clock stops (a wait, a park) and starts again. */
@@ -159,24 +159,27 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 {
     weft_profile_worker *p = &w->prof;
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
-    p->work += s->child_work;
-    p->tasks += s->child_tasks;
-    p->spawns += s->child_spawns;
-    p->span += s->child_span;
-    p->bspan += s->child_bspan;
-    if (j->span > p->span)
-        p->span = j->span;
-    if (j->bspan > p->bspan)
-        p->bspan = j->bspan;
+    p->f.work += s->child_work;
+    p->f.tasks += s->child_tasks;
+    p->f.spawns += s->child_spawns;
+    p->f.span += s->child_span;
+    p->f.bspan += s->child_bspan;
+    if (j->span > p->f.span)
+        p->f.span = j->span;
+    if (j->bspan > p->f.bspan)
+        p->f.bspan = j->bspan;
     weft_profile_resume(w);
 }
 
 #define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
-#define WEFT_PROFILE_ENTER_(w, NAME, var) uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
+#define WEFT_PROFILE_ENTER_(w, NAME, var)                                                     \
+    uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
 #define WEFT_PROFILE_LEAVE_(w, var) weft_profile_leave((w), (var));
 #define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
-#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var) weft_profile_join var = weft_profile_sync_begin((w), (t));
-#define WEFT_PROFILE_SYNC_SLOW_(w, expr) weft_profile_sync_slow((w), (weft_profile_pause(w), (expr)))
+#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)                                                   \
+    weft_profile_join var = weft_profile_sync_begin((w), (t));
+#define WEFT_PROFILE_SYNC_SLOW_(w, expr)                                                      \
+    weft_profile_sync_slow((w), (weft_profile_pause(w), (expr)))
 #define WEFT_PROFILE_SYNC_INLINED_(w, var) weft_profile_sync_inlined((w), &(var));
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var) weft_profile_sync_stolen((w), (t), &(var));
 #else

@@ -39,19 +39,25 @@ typedef struct weft_profile_slot {
     uint64_t child_tasks, child_spawns;
 } weft_profile_slot;
 
+/* The figures of a computation, in cycles (and counts), relative to its
+ * start. */
+typedef struct weft_profile_figures {
+    uint64_t work;      /* every strand so far */
+    uint64_t span;      /* the longest path to the running strand */
+    uint64_t bspan;     /* the same, every SPAWN edge on it burdened */
+    uint64_t tasks, spawns;
+    uint32_t type;      /* the running task's type id (0: none) */
+    uint32_t root_type; /* the type of the started task */
+} weft_profile_figures;
+
 /* The worker's profiler state: the figures of the computation it is
  * running (the task the runtime started last, with everything it ran
- * inline), in cycles, relative to that task's start.  Owner-only. */
+ * inline).  Owner-only. */
 typedef struct weft_profile_worker {
     uint64_t strand_start; /* when the running strand began; 0: none runs */
-    uint64_t work;         /* every strand so far */
-    uint64_t span;         /* the longest path to the running strand */
-    uint64_t bspan;        /* the same, every SPAWN edge on it burdened */
-    uint64_t tasks, spawns;
+    weft_profile_figures f;
     uint64_t burden;       /* cycles charged to a SPAWN edge */
     intptr_t slot_offset;  /* slot record = descriptor address + this */
-    uint32_t type;         /* the running task's type id (0: none) */
-    uint32_t root_type;    /* the type of the started task */
     weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
     void *slots;           /* the mapping of the slot records */
 } weft_profile_worker;
