@@ -54,7 +54,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     /* The mutex ordered the caller's writes to the descriptor before us. */
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
-    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, NULL, req->task);
+    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, req->wrapper, NULL, req->task);
     WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
     WEFT_PROFILE_RUN_DONE(w, profile_, false);
@@ -80,7 +80,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (w) { /* On a worker: an ordinary call at the current deque top. */
         weft_task *head = weft_current_head(w), *floor = w->frame_floor;
         w->frame_floor = head;
-        WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, NULL, NULL);
+        WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
         WEFT_PROFILE_RUN_DONE(w, profile_, true);

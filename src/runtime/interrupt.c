@@ -188,7 +188,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         /* Relaxed: a private slot of ours (below the frozen frame). */
         atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
         w->together_depth++;
-        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, NULL, NULL);
+        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, slot.wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, copy, slot.wrapper, "(a TOGETHER copy)");
         WEFT_PROFILE_RUN_DONE(w, profile_, false);
@@ -200,7 +200,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
             mark_finished();
     } else if (atomic_load_explicit(&slot.executor, memory_order_relaxed) == w) {
         /* Relaxed: elected before barrier 1, which ordered it. */
-        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, NULL, NULL);
+        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, slot.wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, slot.task, slot.wrapper, "(run by NEWFRAME)");
         WEFT_PROFILE_RUN_DONE(w, profile_, false);

@@ -113,7 +113,7 @@ typedef enum weft_trace_how {
 
 /* The state to return to, kept by the function that changed it. */
 typedef struct weft_trace_frame {
-    const char *name;
+    uintptr_t task; /* RUNNING: the task's wrapper (its name, in the file) */
     uint8_t state, how;
 } weft_trace_frame;
 
@@ -159,8 +159,8 @@ void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim
                             weft_trace_counts counts);
 void weft_trace_track_wake(weft_trace_track *tr, unsigned woken);
 
-void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, weft_worker *victim,
-                                const void *task);
+void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
+                                weft_worker *victim, const void *task);
 void weft_trace_push_slow(weft_worker *w, weft_trace_frame *f, int state);
 void weft_trace_pop_slow(weft_worker *w, const weft_trace_frame *f);
 void weft_trace_set_slow(weft_worker *w, int state);
@@ -178,11 +178,11 @@ static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 }
 
 static inline void weft_trace_task_begin(weft_worker *w, weft_trace_frame *f, int how,
-                                         weft_worker *victim, const void *task)
+                                         uintptr_t wrapper, weft_worker *victim, const void *task)
 {
     f->state = WEFT_TRACE_NONE;
     if (weft_trace_of(w))
-        weft_trace_task_begin_slow(w, f, how, victim, task);
+        weft_trace_task_begin_slow(w, f, how, wrapper, victim, task);
 }
 
 static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int state)
@@ -192,9 +192,11 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
         weft_trace_push_slow(w, f, state);
 }
 
-#define WEFT_TRACE_TASK(w, var, how, victim, task)                                            \
+/* The runtime starts the task with this wrapper (`how`: weft_trace_how;
+ * victim: whom it was stolen from; task: an outside RUN's descriptor). */
+#define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task)                                   \
     weft_trace_frame var;                                                                     \
-    weft_trace_task_begin((w), &var, (how), (victim), (task))
+    weft_trace_task_begin((w), &var, (how), (wrapper), (victim), (task))
 #define WEFT_TRACE_PUSH(w, var, state)                                                        \
     weft_trace_frame var;                                                                     \
     weft_trace_push((w), &var, (state))
@@ -210,7 +212,7 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
 #define WEFT_TRACE_EXTERNAL_END(var, task)                                                    \
     ((var) ? weft_trace_external_run((task), (var), weft_now_ns()) : (void)0)
 #else
-#define WEFT_TRACE_TASK(w, var, how, victim, task) ((void)(how))
+#define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task) ((void)(how))
 #define WEFT_TRACE_PUSH(w, var, state) ((void)0)
 #define WEFT_TRACE_POP(w, var) ((void)0)
 #define WEFT_TRACE_SET(w, state) ((void)0)

@@ -7,8 +7,9 @@
  * starts the next, so a track is a gapless sequence of slices that never
  * overlap.  Steals, wake-ups and interrupts are instants between slices.
  *
- * Recording costs nothing on SPAWN and SYNC: a task's wrapper stores its
- * name (one store per task the runtime starts), and the tasks it runs
+ * Recording costs nothing on SPAWN and SYNC, nor in a task's code: a
+ * slice names the task the runtime started by its wrapper's address (the
+ * names are registered before main, bits/observe.h), and the tasks it runs
  * inline are inside its slice.  While nothing is traced every hook is one
  * load of the worker's track pointer (NULL).
  *
@@ -23,7 +24,7 @@
  * began (or from weft_trace_start, if the pool runs) until weft_stop;
  * a work pool run's until the session that recorded it is written.
  * Shared state (the session, the list of pool runs, the RUNs of threads
- * outside the pool) is under `lock`.
+ * outside the pool) is under `lock`; the task names under `names_lock`.
  */
 #include "runtime/internal.h"
 #include "runtime/observe.h"
@@ -65,7 +66,7 @@ enum {
 
 typedef struct trace_event {
     uint64_t start, end; /* ns, CLOCK_MONOTONIC */
-    uintptr_t ptr;       /* slices of tasks: the name; EV_RUN_TAKEN: the descriptor */
+    uintptr_t ptr;       /* slices of tasks: the wrapper; EV_RUN_TAKEN: the descriptor */
     uint64_t count;      /* tasks: SPAWNs; pool batches: items; searching: failed steals */
     uint32_t peer;
     uint8_t kind, how;
@@ -74,7 +75,7 @@ typedef struct trace_event {
 struct weft_trace_track {
     /* The owner's: the open slice. */
     uint8_t state, how;
-    const char *name;
+    uintptr_t task;         /* RUNNING: the wrapper */
     uint64_t start;
     weft_trace_counts base; /* the counters when the slice opened */
     uint64_t fails;         /* failed steals so far (the fork-join's own count) */
@@ -204,11 +205,11 @@ static bool counts_work(int state)
 }
 
 /* Owner: ends the open slice at `now` and opens one in `state`. */
-static void switch_state(weft_trace_track *tr, int state, const char *name, int how,
+static void switch_state(weft_trace_track *tr, int state, uintptr_t task, int how,
                          weft_trace_counts counts, uint64_t now)
 {
     if (tr->state != WEFT_TRACE_NONE) {
-        trace_event e = {tr->start, now, (uintptr_t)tr->name, 0, 0, tr->state, tr->how};
+        trace_event e = {tr->start, now, tr->task, 0, 0, tr->state, tr->how};
         if (counts_work(tr->state))
             e.count = counts.work == COUNT_UNKNOWN ? COUNT_UNKNOWN : counts.work - tr->base.work;
         else
@@ -217,7 +218,7 @@ static void switch_state(weft_trace_track *tr, int state, const char *name, int 
     }
     tr->state = (uint8_t)state;
     tr->how = (uint8_t)how;
-    tr->name = name;
+    tr->task = task;
     tr->start = now;
     tr->base = counts;
 }
@@ -227,6 +228,43 @@ static void instant(weft_trace_track *tr, int kind, unsigned peer, uint64_t coun
 {
     trace_event e = {now, now, ptr, count, peer, (uint8_t)kind, 0};
     append(tr, &e);
+}
+
+/* ------------------------------------------------------------------------
+ * Task names: wrapper address -> name, registered before main by one
+ * constructor per task (bits/observe.h)
+ * ------------------------------------------------------------------------ */
+
+typedef struct task_name_rec {
+    uintptr_t wrapper;
+    const char *name;
+    struct task_name_rec *next;
+} task_name_rec;
+static task_name_rec *task_names; /* under names_lock */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void weft_trace_name(uintptr_t wrapper, const char *name)
+{
+    task_name_rec *r = malloc(sizeof *r);
+    if (!r)
+        return; /* its slices are then named "task" */
+    pthread_mutex_lock(&names_lock);
+    *r = (task_name_rec){wrapper, name, task_names};
+    task_names = r;
+    pthread_mutex_unlock(&names_lock);
+}
+
+static const char *task_name(uintptr_t wrapper)
+{
+    const char *name = "task";
+    pthread_mutex_lock(&names_lock);
+    for (task_name_rec *r = task_names; r; r = r->next)
+        if (r->wrapper == wrapper) {
+            name = r->name;
+            break;
+        }
+    pthread_mutex_unlock(&names_lock);
+    return name;
 }
 
 /* ------------------------------------------------------------------------
@@ -247,59 +285,46 @@ static weft_trace_counts worker_counts(weft_worker *w, weft_trace_track *tr)
     return c;
 }
 
-/* The open slice's task name, once its wrapper has stored it. */
-static void resolve_name(weft_worker *w, weft_trace_track *tr)
-{
-    if (tr->state == WEFT_TRACE_RUNNING && !tr->name)
-        tr->name = w->trace_task;
-}
-
 static void save(weft_trace_track *tr, weft_trace_frame *f)
 {
     f->state = tr->state;
     f->how = tr->how;
-    f->name = tr->name;
+    f->task = tr->task;
 }
 
-void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, weft_worker *victim,
-                                const void *task)
+void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
+                                weft_worker *victim, const void *task)
 {
     weft_trace_track *tr = weft_trace_of(w);
     uint64_t now = weft_now_ns();
-    resolve_name(w, tr);
     save(tr, f);
     weft_trace_counts c = worker_counts(w, tr);
-    switch_state(tr, WEFT_TRACE_NONE, NULL, 0, c, now);
+    switch_state(tr, WEFT_TRACE_NONE, 0, 0, c, now);
     if (victim && (how == WEFT_TRACE_BY_STEAL || how == WEFT_TRACE_BY_LEAP))
         instant(tr, how == WEFT_TRACE_BY_LEAP ? EV_LEAP : EV_STEAL, victim->id, 0, 0, now);
     if (task && how == WEFT_TRACE_BY_RUN)
         instant(tr, EV_RUN_TAKEN, 0, 0, (uintptr_t)task, now);
-    w->trace_task = NULL; /* its wrapper names it */
-    switch_state(tr, WEFT_TRACE_RUNNING, NULL, how, c, now);
+    switch_state(tr, WEFT_TRACE_RUNNING, wrapper, how, c, now);
 }
 
 void weft_trace_push_slow(weft_worker *w, weft_trace_frame *f, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
-    resolve_name(w, tr);
     save(tr, f);
-    switch_state(tr, state, NULL, 0, worker_counts(w, tr), weft_now_ns());
+    switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft_trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
 {
     weft_trace_track *tr = weft_trace_of(w);
-    resolve_name(w, tr);
-    switch_state(tr, f->state, f->name, f->how, worker_counts(w, tr), weft_now_ns());
+    switch_state(tr, f->state, f->task, f->how, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft_trace_set_slow(weft_worker *w, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
-    if (tr->state == state)
-        return;
-    resolve_name(w, tr);
-    switch_state(tr, state, NULL, 0, worker_counts(w, tr), weft_now_ns());
+    if (tr->state != state)
+        switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft_trace_steal_failed_slow(weft_worker *w)
@@ -321,7 +346,7 @@ void weft_trace_worker_exit(weft_worker *w)
 {
     weft_trace_track *tr = weft_trace_of(w);
     if (tr)
-        switch_state(tr, WEFT_TRACE_NONE, NULL, 0, worker_counts(w, tr), weft_now_ns());
+        switch_state(tr, WEFT_TRACE_NONE, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
 bool weft_trace_external_on(void)
@@ -351,20 +376,20 @@ void weft_trace_external_run(const void *task, uint64_t start, uint64_t end)
 void weft_trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts)
 {
     if (tr->state != state)
-        switch_state(tr, state, NULL, 0, counts, weft_now_ns());
+        switch_state(tr, state, 0, 0, counts, weft_now_ns());
 }
 
 void weft_trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
                            weft_trace_counts counts)
 {
     save(tr, f);
-    switch_state(tr, state, NULL, 0, counts, weft_now_ns());
+    switch_state(tr, state, 0, 0, counts, weft_now_ns());
 }
 
 void weft_trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
                           weft_trace_counts counts)
 {
-    switch_state(tr, f->state, f->name, f->how, counts, weft_now_ns());
+    switch_state(tr, f->state, f->task, f->how, counts, weft_now_ns());
 }
 
 void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
@@ -374,7 +399,7 @@ void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim
      * the arrow. */
     uint64_t now = weft_now_ns();
     if (tr->state != WEFT_TRACE_BATCH)
-        switch_state(tr, WEFT_TRACE_BATCH, NULL, 0, counts, now);
+        switch_state(tr, WEFT_TRACE_BATCH, 0, 0, counts, now);
     instant(tr, transfer ? EV_POOL_TRANSFER : EV_POOL_STEAL, victim, items, 0, now);
 }
 
@@ -785,8 +810,8 @@ static void write_event(writer *wr, const source *src, const trace_event *e)
     char label[128];
     if (e->kind < WEFT_TRACE_STATES) {
         const char *name = state_names[e->kind];
-        if (e->kind == WEFT_TRACE_RUNNING && e->ptr)
-            name = (const char *)e->ptr;
+        if (e->kind == WEFT_TRACE_RUNNING)
+            name = task_name(e->ptr);
         ev_open(wr, name, state_cats[e->kind], "X", e->start, pid, tid);
         fmt_us(f, "dur", e->end - e->start);
         if (e->kind == WEFT_TRACE_RUNNING) {

@@ -193,12 +193,19 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
 #endif
 
-/* The tracer names a task the runtime started by its wrapper: one store
- * per stolen task, RUN or interrupt task, none on SPAWN or SYNC. */
+/* The tracer knows a task the runtime starts by its wrapper's address,
+ * and its name from this table, filled before main: a constructor per
+ * task (placed with main, away from the task code), so that nothing in
+ * the task's own code changes. */
 #if WEFT_TRACE
-#define WEFT_TRACE_WRAP_(w, NAME) (w)->trace_task = #NAME;
+void weft_trace_name(uintptr_t wrapper, const char *name);
+#define WEFT_TRACE_NAME_(NAME)                                                                \
+    __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
+    {                                                                                         \
+        weft_trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
+    }
 #else
-#define WEFT_TRACE_WRAP_(w, NAME)
+#define WEFT_TRACE_NAME_(NAME)
 #endif
 
 #endif

@@ -225,9 +225,9 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
-        WEFT_TRACE_WRAP_(w, NAME)                                                             \
         f->d.res = NAME##_CALL(w, head WEFT_LOAD_##N(f));                                     \
     }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline RT NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);          \
     RT NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)           \
@@ -245,9 +245,9 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        WEFT_TRACE_WRAP_(w, NAME)                                                             \
         NAME##_CALL(w, head WEFT_LOAD_##N(f));                                                \
     }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline void NAME##_BODY_(weft_worker *, weft_task * WEFT_UNPAREN_ UPARAMS);        \
     void NAME##_CALL(weft_worker *weft_w, weft_task *weft_head WEFT_UNPAREN_ UPARAMS)         \

@@ -125,10 +125,8 @@ typedef struct weft_worker {
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
 #if WEFT_TRACE
     /* The tracer (src/runtime/trace.c): this worker's track, NULL while
-     * nothing is traced, and the name of the task the runtime started
-     * last, which its wrapper stores. */
+     * nothing is traced. */
     _Atomic(struct weft_trace_track *) trace;
-    const char *trace_task;
 #endif
 } weft_worker;
 
