@@ -95,7 +95,7 @@ def run_profiled(profile_dir, binary, args, burden_ns, timeout, runs=3):
     region's figures."""
     found = [_profile_once(profile_dir, binary, args, burden_ns, timeout) for _ in range(runs)]
     best = dict(found[0])
-    for key in ("work_ns", "span_ns", "burdened_span_ns"):
+    for key in ("work_ns", "span_ns", "burdened_span_ns", "longest_strand_ns"):
         best[key] = min(f[key] for f in found)
     best["parallelism"] = best["work_ns"] / best["span_ns"] if best["span_ns"] else None
     best["burdened_parallelism"] = (best["work_ns"] / best["burdened_span_ns"]
@@ -120,7 +120,8 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
     return {"region": region["name"], "work_ns": region["work_ns"], "span_ns": region["span_ns"],
             "burdened_span_ns": region["burdened_span_ns"],
             "parallelism": region["parallelism"],
-            "burdened_parallelism": region["burdened_parallelism"], "tasks": region["tasks"],
+            "burdened_parallelism": region["burdened_parallelism"],
+            "longest_strand_ns": region.get("longest_strand_ns"), "tasks": region["tasks"],
             "burden_ns": profile.get("burden_ns"), "command": shlex.join(cmd)}
 
 
@@ -142,8 +143,14 @@ def profile_suite(args, root, jobs, weft_systems, timeout, runs=3):
             "burden_ns": burden, "results": results}
 
 
-def reading(par, bpar, measured, estimate, p):
-    """What limits a benchmark at p workers, in a few words."""
+def reading(par, bpar, measured, estimate, p, one_strand=False):
+    """What limits a benchmark at p workers, in a few words; one_strand: the
+    span is hardly more than the longest strand (said after the rest)."""
+    text = _reading(par, bpar, measured, estimate, p)
+    return text + "; span = one strand" if one_strand and par is not None else text
+
+
+def _reading(par, bpar, measured, estimate, p):
     if par is None:
         return "-"
     if par < p:
@@ -161,7 +168,7 @@ def profile_table(run):
     if not prof:
         return None
     p = max(run["workers"])
-    head = ["benchmark", "input", "work", "span", "parallelism", "burdened par.",
+    head = ["benchmark", "input", "work", "span", "longest strand", "parallelism", "burdened par.",
             f"T_S/T_{p}", f"bound at {p}", f"burdened est. at {p}", "limited by"]
     rows = []
     for r in run["results"]:
@@ -175,10 +182,13 @@ def profile_table(run):
         bound = min(p, par) if par else None
         work, bspan = f["work_ns"], f["burdened_span_ns"]
         estimate = work / (work / p + bspan) if work and bspan else None
+        longest = f.get("longest_strand_ns")
+        one = bool(longest) and f["span_ns"] < 1.2 * longest and f.get("tasks", 0) > 1
         rows.append([r["benchmark"], short_input(r), fmt_duration(work * 1e-9),
-                     fmt_duration(f["span_ns"] * 1e-9), fmt_parallelism(par),
+                     fmt_duration(f["span_ns"] * 1e-9),
+                     fmt_duration(longest * 1e-9) if longest else "-", fmt_parallelism(par),
                      fmt_parallelism(bpar), fmt_ratio(measured), fmt_ratio(bound),
-                     fmt_ratio(estimate), reading(par, bpar, measured, estimate, p)])
+                     fmt_ratio(estimate), reading(par, bpar, measured, estimate, p, one)])
     if not rows:
         return None
     burden = prof.get("burden_ns")
@@ -192,7 +202,9 @@ def profile_table(run):
         "steal paid.  Work and span are the profiling build's (its strands are timed, so the "
         "work is larger than T_1).  limited by: parallelism < P: too little parallelism; "
         "burdened parallelism < P: grain too fine for the steal cost; T_S/T_P < 0.7 x the "
-        "burdened estimate: loses to scheduling (or to the host: see the ceiling).",
+        "burdened estimate: loses to scheduling (or to the host: see the ceiling).  span = "
+        "one strand: the span is hardly more than the longest strand: a serial piece of the "
+        "program, or on a busy host a strand that lost its CPU (profile on an idle one).",
         render(head, rows)])
 
 

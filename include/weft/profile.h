@@ -49,6 +49,9 @@ typedef struct weft_profile_region {
     double burdened_span_ns;
     double parallelism;          /* work / span */
     double burdened_parallelism; /* work / burdened span */
+    double longest_strand_ns;    /* the longest single strand (of any run): when the span is
+                                  * not much more, one strand makes it (a serial piece of the
+                                  * program, or on a busy machine a strand that lost its CPU) */
     uint64_t tasks;              /* task bodies run (every SPAWNed, CALLed and started task) */
     uint64_t spawns;             /* SPAWNs (each joined by a SYNC or DROP) */
     uint64_t strands;            /* tasks + 2 * spawns: a body is cut at every SPAWN and SYNC */
@@ -85,7 +88,7 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
  * weft_profile_end returns 0, ENOTSUP without the profiler, EINVAL (with
  * a message) for a NULL mark or name, or a mark from another thread. */
 typedef struct weft_profile_mark {
-    uint64_t work, span, bspan, tasks, spawns;
+    uint64_t work, span, bspan, tasks, spawns, longest;
     uintptr_t where; /* the worker, or the thread outside the pool */
 } weft_profile_mark;
 weft_profile_mark weft_profile_begin(void);

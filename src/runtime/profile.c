@@ -285,6 +285,7 @@ void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker
     rec->child_bspan = f.bspan;
     rec->child_tasks = f.tasks;
     rec->child_spawns = f.spawns;
+    rec->child_longest = f.longest;
 }
 
 static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
@@ -294,6 +295,8 @@ static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
     to->bspan += f->bspan;
     to->tasks += f->tasks;
     to->spawns += f->spawns;
+    if (f->longest > to->longest)
+        to->longest = f->longest;
 }
 
 /* Under the lock: one more run of the region `name`. */
@@ -327,6 +330,8 @@ void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, bool in_place)
         p->f.bspan += f.bspan;
         p->f.tasks += f.tasks;
         p->f.spawns += f.spawns;
+        if (f.longest > p->f.longest)
+            p->f.longest = f.longest;
     }
     pthread_mutex_lock(&lock);
     record_region_locked(type ? type_names[type] : "(no task)", &f);
@@ -343,6 +348,8 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
         p->f.work += rec->child_work;
         p->f.tasks += rec->child_tasks;
         p->f.spawns += rec->child_spawns;
+        if (rec->child_longest > p->f.longest)
+            p->f.longest = rec->child_longest;
         uint64_t span = rec->spawn_span + rec->child_span;
         uint64_t bspan = rec->spawn_bspan + p->burden + rec->child_bspan;
         if (span > p->f.span)
@@ -362,7 +369,7 @@ static __thread char outside_thread_tag;
 
 static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
 {
-    return (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns, where};
+    return (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns, f->longest, where};
 }
 
 weft_profile_mark weft_profile_begin(void)
@@ -370,7 +377,9 @@ weft_profile_mark weft_profile_begin(void)
     weft_worker *w = weft_tls_worker;
     if (w) {
         weft_profile_end_strand(&w->prof);
-        return mark_of(&w->prof.f, (uintptr_t)w);
+        weft_profile_mark m = mark_of(&w->prof.f, (uintptr_t)w);
+        w->prof.f.longest = 0; /* the region's own; end puts the larger back */
+        return m;
     }
     pthread_mutex_lock(&lock);
     weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag);
@@ -396,12 +405,14 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
         weft_profile_worker *p = &w->prof;
         weft_profile_end_strand(p);
         now = p->f;
+        if (m->longest > p->f.longest)
+            p->f.longest = m->longest;
     }
     pthread_mutex_lock(&lock);
     if (!w)
         now = outside_total;
     weft_profile_figures f = {now.work - m->work, now.span - m->span, now.bspan - m->bspan,
-                              now.tasks - m->tasks, now.spawns - m->spawns, 0, 0};
+                              now.tasks - m->tasks, now.spawns - m->spawns, now.longest, 0, 0};
     record_region_locked(name, &f);
     pthread_mutex_unlock(&lock);
     return 0;
@@ -424,6 +435,7 @@ static weft_profile_region region_out(const region_rec *r, double tpn)
     o.tasks = r->sum.tasks;
     o.spawns = r->sum.spawns;
     o.strands = r->sum.tasks + 2 * r->sum.spawns;
+    o.longest_strand_ns = (double)r->sum.longest / tpn;
     return o;
 }
 
@@ -635,18 +647,20 @@ static void print_report(FILE *out, const snapshot *sn)
     const weft_profile_region *r = sn->r;
     const weft_profile_task_type *t = sn->t;
     size_t n = sn->n, nt = sn->nt;
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], d[32];
     fprintf(out, "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
                  "edge\n", WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
             fmt_ns(a, sizeof a, weft_profile_burden_ns()));
-    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %14s %12s\n", "region", "runs", "work",
-            "span", "parallelism", "burdened-span", "burdened-par", "tasks", "spawns");
+    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
+            "work", "span", "parallelism", "burdened-span", "burdened-par", "longest-strand",
+            "tasks", "spawns");
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%-20s %6llu %11s %11s %12.2f %13s %13.2f %14llu %12llu\n", r[i].name,
+        fprintf(out, "%-20s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", r[i].name,
                 (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
                 fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
                 fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
-                (unsigned long long)r[i].tasks, (unsigned long long)r[i].spawns);
+                fmt_ns(d, sizeof d, r[i].longest_strand_ns), (unsigned long long)r[i].tasks,
+                (unsigned long long)r[i].spawns);
     if (n == 0)
         fprintf(out, "(no region has finished)\n");
     if (n > 0) {
@@ -695,10 +709,12 @@ static void write_json(FILE *out, const snapshot *sn)
         weft_json_string(out, r[i].name);
         fprintf(out, ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
                      "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
-                     "\"burdened_parallelism\": %.4f, \"tasks\": %llu, \"spawns\": %llu, "
+                     "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
+                     "\"tasks\": %llu, \"spawns\": %llu, "
                      "\"strands\": %llu,\n   \"speedup\": [",
                 (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns,
-                r[i].parallelism, r[i].burdened_parallelism, (unsigned long long)r[i].tasks,
+                r[i].parallelism, r[i].burdened_parallelism, r[i].longest_strand_ns,
+                (unsigned long long)r[i].tasks,
                 (unsigned long long)r[i].spawns, (unsigned long long)r[i].strands);
         for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
             fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}",

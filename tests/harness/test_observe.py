@@ -21,7 +21,7 @@ PROFILE_JSON = {
          "tasks": 1, "spawns": 0, "strands": 1},
         {"name": "fib", "runs": 1, "work_ns": 8.0e8, "span_ns": 2.0e4,
          "burdened_span_ns": 4.0e4, "parallelism": 40000.0, "burdened_parallelism": 20000.0,
-         "tasks": 100, "spawns": 49, "strands": 198}],
+         "longest_strand_ns": 900.0, "tasks": 100, "spawns": 49, "strands": 198}],
     "task_types": [{"name": "fib", "count": 100, "work_ns": 8.0e8}]}
 
 # Three events of a trace: a task slice, a search, a steal between them.
@@ -105,6 +105,7 @@ class ProfileTest(unittest.TestCase):
                                                           runs=3),
                                f"queens/{low['size']}": {
                                    "work_ns": 1e6, "span_ns": 8e5, "burdened_span_ns": 9e5,
+                                   "longest_strand_ns": 7e5, "tasks": 9,
                                    "parallelism": 1.25, "burdened_parallelism": 1.1,
                                    "runs": 3}}}}
         text = observe.profile_table(run)
@@ -116,7 +117,8 @@ class ProfileTest(unittest.TestCase):
         fib = next(line for line in lines if line.startswith("fib"))
         queens = next(line for line in lines if line.startswith("queens"))
         self.assertIn("40,000", fib)
-        self.assertIn("too little parallelism", queens)
+        self.assertIn("too little parallelism; span = one strand", queens)
+        self.assertNotIn("one strand", fib)
         self.assertIsNone(observe.profile_table({"workers": [1], "results": []}))
 
     def test_readings(self):
@@ -125,6 +127,8 @@ class ProfileTest(unittest.TestCase):
                          "grain too fine for the steal cost")
         self.assertEqual(observe.reading(100, 90, 1.0, 1.95, 2), "loses to scheduling")
         self.assertEqual(observe.reading(100, 90, 1.9, 1.95, 2), "scales as its graph allows")
+        self.assertEqual(observe.reading(1.5, 1.4, 1.2, 1.3, 2, one_strand=True),
+                         "too little parallelism; span = one strand")
 
 
 @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the harness installs it)")

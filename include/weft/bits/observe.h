@@ -55,6 +55,8 @@ static inline void weft_profile_end_strand(weft_profile_worker *p)
     p->f.work += d;
     p->f.span += d;
     p->f.bspan += d;
+    if (d > p->f.longest)
+        p->f.longest = d;
     _Atomic uint64_t *tw = &p->types[p->f.type].work;
     /* Relaxed load + store: only this worker writes it; reports read a
      * recent value. */
@@ -162,6 +164,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
     p->f.work += s->child_work;
     p->f.tasks += s->child_tasks;
     p->f.spawns += s->child_spawns;
+    if (s->child_longest > p->f.longest)
+        p->f.longest = s->child_longest;
     p->f.span += s->child_span;
     p->f.bspan += s->child_bspan;
     if (j->span > p->f.span)

@@ -37,6 +37,7 @@ typedef struct weft_profile_slot {
     uint64_t spawn_bspan;
     uint64_t child_work, child_span, child_bspan;
     uint64_t child_tasks, child_spawns;
+    uint64_t child_longest;
 } weft_profile_slot;
 
 /* The figures of a computation, in cycles (and counts), relative to its
@@ -46,6 +47,7 @@ typedef struct weft_profile_figures {
     uint64_t span;      /* the longest path to the running strand */
     uint64_t bspan;     /* the same, every SPAWN edge on it burdened */
     uint64_t tasks, spawns;
+    uint64_t longest;   /* the longest single strand */
     uint32_t type;      /* the running task's type id (0: none) */
     uint32_t root_type; /* the type of the started task */
 } weft_profile_figures;
