@@ -158,13 +158,19 @@ def render(trace, out, start=None, end=None, title=None):
     counts = defaultdict(int)
     for f in trace.flows:
         counts[f[0]] += 1
-    shares = summary(trace, workers, lo, hi)
+    # The shares: over the time tasks ran (first task to last), so that the
+    # idle time before a program's first RUN and after its last does not
+    # count; over the chosen window if one was given.
+    busy = [s for k in workers for s in trace.slices[k] if s[2] == "task"]
+    a = lo if start is not None or not busy else max(lo, min(s for s, _, _, _ in busy))
+    b = hi if end is not None or not busy else min(hi, max(s + d for s, d, _, _ in busy))
+    shares = summary(trace, workers, a, b) if b > a else {}
     head = title or trace.process_names.get(1, "weft trace")
     detail = []
     if workers:
-        detail.append(f"busy {shares.get('task', 0):.0%}, looking for work "
-                      f"{shares.get('search', 0) + shares.get('join', 0):.0%}, asleep "
-                      f"{shares.get('sleep', 0):.0%}")
+        detail.append(f"from the first task to the last: busy {shares.get('task', 0):.0%}, "
+                      f"looking for work {shares.get('search', 0) + shares.get('join', 0):.0%}, "
+                      f"asleep {shares.get('sleep', 0):.0%}")
     detail.append(f"{counts['steal']} steals, {counts['leap']} leaps")
     dropped = trace.other.get("dropped_events", 0)
     if dropped:
