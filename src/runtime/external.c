@@ -57,7 +57,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, req->wrapper, NULL, req->task);
     WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
-    WEFT_PROFILE_RUN_DONE(w, profile_, false);
+    WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_FROM_OUTSIDE);
     WEFT_TRACE_POP(w, trace_);
     w->frame_floor = floor;
 
@@ -83,7 +83,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
         WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, true);
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_IN_PLACE);
         WEFT_TRACE_POP(w, trace_);
         w->frame_floor = floor;
         return;

@@ -191,7 +191,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, slot.wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, copy, slot.wrapper, "(a TOGETHER copy)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, false);
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
         WEFT_TRACE_POP(w, trace_copy_);
         w->together_depth--;
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
@@ -203,7 +203,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, slot.wrapper, NULL, NULL);
         WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, slot.task, slot.wrapper, "(run by NEWFRAME)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, false);
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
         WEFT_TRACE_POP(w, trace_task_);
         mark_finished();
     }

@@ -39,10 +39,16 @@ void weft_profile_root_begin(weft_worker *w, weft_profile_saved *saved);
 /* A stolen task returned: its figures go to victim's record of slot t. */
 void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *saved, weft_worker *victim,
                               weft_task *t);
-/* A RUN, NEWFRAME or TOGETHER copy returned: its figures are a run of the
- * region named by its task; in_place (a RUN inside a task) also adds them
- * to the caller's, as a call would. */
-void weft_profile_run_done(weft_worker *w, weft_profile_saved *saved, bool in_place);
+/* Where a task the runtime started as a region came from. */
+typedef enum weft_profile_start {
+    WEFT_PROFILE_FROM_OUTSIDE, /* a RUN from a thread outside the pool */
+    WEFT_PROFILE_IN_PLACE,     /* a RUN inside a task: a call, for the caller's figures */
+    WEFT_PROFILE_INTERRUPT,    /* a NEWFRAME task or a TOGETHER copy */
+} weft_profile_start;
+/* Such a task returned: its figures are a run of the region named by its
+ * task; in place, they are also the caller's, as a call's would be; from
+ * outside, they count for the regions marked outside the pool. */
+void weft_profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
 /* DROP of the task at t: if it was stolen (and so ran), join its figures. */
 void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_ROOT(w, var)                                                             \
@@ -50,7 +56,7 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
     weft_profile_root_begin((w), &var)
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t)                                           \
     weft_profile_stolen_done((w), &(var), (victim), (t))
-#define WEFT_PROFILE_RUN_DONE(w, var, in_place) weft_profile_run_done((w), &(var), (in_place))
+#define WEFT_PROFILE_RUN_DONE(w, var, from) weft_profile_run_done((w), &(var), (from))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
 #define WEFT_PROFILE_RESUME(w) weft_profile_resume(w)
 #define WEFT_PROFILE_DROP(w, t, stolen_expr)                                                  \
@@ -75,7 +81,7 @@ static inline weft_worker *weft_profile_pause_current(void)
 #else
 #define WEFT_PROFILE_ROOT(w, var) ((void)0)
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) ((void)0)
-#define WEFT_PROFILE_RUN_DONE(w, var, in_place) ((void)0)
+#define WEFT_PROFILE_RUN_DONE(w, var, from) ((void)0)
 #define WEFT_PROFILE_PAUSE(w) ((void)0)
 #define WEFT_PROFILE_RESUME(w) ((void)0)
 #define WEFT_PROFILE_DROP(w, t, stolen_expr) ((void)(stolen_expr))

@@ -319,11 +319,11 @@ static void record_region_locked(const char *name, const weft_profile_figures *f
     add_figures(&r->sum, f);
 }
 
-void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, bool in_place)
+void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
 {
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
-    if (in_place) { /* a RUN inside a task: a call, for the caller's figures */
+    if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
         weft_profile_worker *p = &w->prof;
         p->f.work += f.work;
         p->f.span += f.span;
@@ -335,7 +335,7 @@ void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, bool in_place)
     }
     pthread_mutex_lock(&lock);
     record_region_locked(type ? type_names[type] : "(no task)", &f);
-    if (!in_place)
+    if (from == WEFT_PROFILE_FROM_OUTSIDE)
         add_figures(&outside_total, &f);
     pthread_mutex_unlock(&lock);
 }

@@ -792,12 +792,21 @@ static const trace_event *source_peek(const source *src)
 }
 
 /* The outside thread's RUN that passed this descriptor and was waiting at
- * this time: its index, or -1. */
+ * this time: its index, or -1.  The RUNs are sorted by start (the writer
+ * sorts them first): the match is among those that started before, most
+ * likely the last ones. */
 static long external_of(const trace_event *e)
 {
-    for (size_t k = 0; k < n_externals; k++)
-        if (externals[k].task == e->ptr && externals[k].start <= e->start &&
-            e->start <= externals[k].end)
+    size_t lo = 0, hi = n_externals; /* the first RUN that started after e */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (externals[mid].start <= e->start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0;)
+        if (externals[k].task == e->ptr && e->start <= externals[k].end)
             return (long)k;
     return -1;
 }
