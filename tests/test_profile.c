@@ -207,8 +207,11 @@ static measured matching_run(bool is_tree, int size, unsigned workers, double bu
         CHECK(m.span <= m.work * 1.0000001 && m.bspan >= m.span, "work %.0f span %.0f "
               "burdened %.0f", m.work, m.span, m.bspan);
         /* The longest strand is the longest leaf's (a leaf is one strand
-         * from the SPAWN, SYNC or call before it to the one after). */
-        if (a > 0 && m.work >= m.leaves && m.work <= m.leaves + slack_work &&
+         * from the SPAWN, SYNC or call before it to the one after).  A
+         * chain is one path: all its work but the moments between a SPAWN
+         * and its SYNC is on it. */
+        bool on_path = is_tree || m.span >= m.work - size * NODE_SLACK_NS;
+        if (a > 0 && on_path && m.work >= m.leaves && m.work <= m.leaves + slack_work &&
             m.span >= m.path && m.span <= m.path + slack_path &&
             m.bspan >= m.burdened && m.bspan <= m.burdened + slack_path &&
             m.longest >= m.leaf && m.longest <= m.leaf + slack_path)
@@ -232,10 +235,6 @@ static void check_chain(void)
         unsigned p = workers_checked[i];
         start_quiet(p);
         measured m = matching_run(false, links, p, burden);
-        /* A chain is one path: span is the work, but for the moments
-         * between a SPAWN and its SYNC. */
-        CHECK(m.span >= m.work - links * NODE_SLACK_NS, "chain at %u workers: span %.0f, work %.0f",
-              p, m.span, m.work);
         printf("ok: chain of %d x 50 us at %u workers: work %.3f ms, span %.3f ms (span/work "
                "%.4f; leaves lost %.0f us to noise; run %d)\n", links, p, m.work / 1e6,
                m.span / 1e6, m.span / m.work, m.lost / 1e3, m.attempts);
