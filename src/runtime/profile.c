@@ -37,7 +37,9 @@
 #define SPEEDUP_WORKERS 64u
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static double burden_ns = -1.0; /* < 0: not set (the environment, then the default) */
+/* The burden: weft_profile_set_burden_ns's, else WEFT_PROFILE_BURDEN_NS at
+ * the last start, else the default (< 0: not set). */
+static double burden_set_ns = -1.0, burden_env_ns = -1.0;
 #if WEFT_PROFILE
 static bool print_at_stop;
 static const char *json_at_stop;
@@ -71,8 +73,7 @@ int weft_profile_check_env(void)
     pthread_mutex_lock(&lock);
     print_at_stop = print;
     json_at_stop = json && *json ? json : NULL;
-    if (have_burden && !err && burden_ns < 0)
-        burden_ns = (double)burden;
+    burden_env_ns = have_burden && !err ? (double)burden : -1.0;
     pthread_mutex_unlock(&lock);
 #else
     (void)have_burden;
@@ -111,7 +112,7 @@ int weft_profile_set_burden_ns(double ns)
         return EINVAL;
     }
     pthread_mutex_lock(&lock);
-    burden_ns = ns;
+    burden_set_ns = ns;
     pthread_mutex_unlock(&lock);
     return 0;
 }
@@ -119,7 +120,8 @@ int weft_profile_set_burden_ns(double ns)
 double weft_profile_burden_ns(void)
 {
     pthread_mutex_lock(&lock);
-    double b = burden_ns < 0 ? DEFAULT_BURDEN_NS : burden_ns;
+    double b = burden_set_ns >= 0 ? burden_set_ns
+               : burden_env_ns >= 0 ? burden_env_ns : DEFAULT_BURDEN_NS;
     pthread_mutex_unlock(&lock);
     return b;
 }
