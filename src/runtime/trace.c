@@ -971,7 +971,8 @@ static int write_locked(const char *path, bool live)
                     err = ENOMEM;
             }
         }
-        qsort(externals, n_externals, sizeof *externals, compare_external);
+        if (n_externals) /* (none: externals may be NULL, which qsort must not get) */
+            qsort(externals, n_externals, sizeof *externals, compare_external);
         for (size_t x = 0; x < n_externals && !err; x++) {
             bool named = false;
             for (size_t j = 0; j < x && !named; j++)
