@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds weft several ways and runs every test in each build:
 #   release  -O3 with counters, misuse checks and hwloc; also the install /
-#            find_package / pkg-config / FetchContent test
-#   tsan     ThreadSanitizer
-#   asan     AddressSanitizer + UndefinedBehaviorSanitizer
+#            find_package / pkg-config / FetchContent tests
+#   tsan     ThreadSanitizer (split's: with the profiler and the tracer,
+#            docs/profiling.md)
+#   asan     AddressSanitizer + UndefinedBehaviorSanitizer (split's: with the
+#            profiler and the tracer)
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
 #            and the forced-interleaving race tests (test_races); for the
-#            schedulers other than split only test_races and the
-#            scheduler's own tests are built and run
+#            schedulers other than split only the tests labelled "sched"
+#            (race tests, the scheduler's own, the profiler's and tracer's
+#            checks, with both compiled in) are built and run
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched): the same
@@ -59,6 +62,13 @@ for cfg_sched in "${configs[@]}"; do
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
     *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb)" >&2; exit 2 ;;
   esac
+  # The profiler and the tracer are compiled into split's sanitizer builds
+  # (their per-worker state and buffers under TSan and ASan) and into every
+  # other scheduler's perturb build (test_profile and check_trace against
+  # each scheduler), not into builds of their own.
+  if [ "$cfg" = tsan ] || [ "$cfg" = asan ]; then
+    [ "$sched" = split ] && flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
+  fi
   dir="$root/build-test-$cfg"
   if [ "$sched" != split ]; then
     dir="$dir-$sched"
@@ -67,24 +77,25 @@ for cfg_sched in "${configs[@]}"; do
     # builds run the runtime's tests without the benchmark programs.
     if [ "$cfg" = release ]; then repeat=1; else flags+=(-DWEFT_BUILD_BENCH=OFF); fi
   fi
-  # The other schedulers' perturb runs build and run only the race tests
-  # and the scheduler's own tests (those its sources.cmake names), 20 times
-  # over (each run takes well under a second): the runtime's tests under
-  # perturbation run in split's perturb build.
+  # The other schedulers' perturb runs build and run only the tests
+  # labelled "sched" (tests/CMakeLists.txt: the race tests, the scheduler's
+  # own tests, the profiler's and tracer's checks), 20 times over (each run
+  # takes well under a second): the runtime's tests under perturbation run
+  # in split's perturb build.
   targets=()
-  only=""
+  label=""
   if [ "$cfg" = perturb ] && [ "$sched" != split ]; then
     repeat=20
-    targets=(test_races $(sed -n 's/^set(WEFT_SCHED\(_RACE\)\{0,1\}_TESTS \(.*\))$/\2/p' \
-                            "$root/src/sched/$sched/sources.cmake" | tr ' ' '\n' | sed -n 's|.*/||; s|\.c$||p'))
-    only="^($(IFS='|'; echo "${targets[*]}"))\$"
+    flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
+    targets=(scheduler_checks)
+    label=sched
   fi
   echo "=== $cfg_sched: configure and build in $dir"
   cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "${flags[@]}" >/dev/null
   cmake --build "$dir" --parallel "$jobs" ${targets[@]:+--target "${targets[@]}"}
   echo "=== $cfg_sched: tests"
   (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \
-     ${only:+-R "$only"})
+     ${label:+-L "$label"})
   if [ "$cfg_sched" = release ]; then
     # The benchmark harness's own tests; the end-to-end one reuses this tree.
     echo "=== release: harness tests"

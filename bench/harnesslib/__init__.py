@@ -15,5 +15,7 @@ Modules, one concern each:
            granularity, weft vs peers, what was skipped) and their formats
   output   machine information, the JSON and CSV files
   plots    the PNG plots (matplotlib, Agg backend)
+  observe  the suite's --profile (work and span beside the speedups) and
+           --trace (one benchmark's timeline) modes
   util     logging, quiet steps with log files
 """

@@ -3,7 +3,9 @@
 Each scheduler gets two Release builds under the build root:
 build-bench-<scheduler> (counters off: every timing) and
 build-bench-<scheduler>-counters (-DWEFT_STATS=ON: the counter tables only,
-since counting costs time).  Every command of the harness (the suite,
+since counting costs time); the suite's --profile and --trace modes add
+build-bench-<scheduler>-profile (-DWEFT_PROFILE=ON) and
+build-bench-<scheduler>-trace (-DWEFT_TRACE=ON, counters on).  Every command of the harness (the suite,
 `overhead`, `pool`) uses these trees, so one build serves them all.  A
 scheduler CMake does not know fails at configure; it is reported as
 skipped with CMake's own message.  Any other failure to build weft stops
@@ -93,11 +95,28 @@ def build_weft(root, build_root, scheduler, counters, jobs=None, targets=()):
     Returns (build dir, None) or (None, reason) if CMake refused the
     configuration (e.g. an unknown scheduler); raises BuildError if the
     build itself fails."""
-    build_dir = weft_build_dir(build_root, scheduler, counters)
+    return _build_tree(root, build_root, weft_build_dir(build_root, scheduler, counters),
+                       weft_cmake_flags(scheduler, counters),
+                       f"weft {scheduler}, counters {'on' if counters else 'off'}", jobs, targets)
+
+
+def observe_build_dir(build_root, scheduler, kind):
+    """kind: 'profile' or 'trace' (harnesslib/observe.py)."""
+    return os.path.join(build_root, f"build-bench-{scheduler}-{kind}")
+
+
+def build_observe(root, build_root, scheduler, kind, jobs=None, targets=()):
+    """The profiling or tracing tree of a scheduler, as build_weft."""
+    from .observe import observe_flags
+    flags = weft_cmake_flags(scheduler, kind == "trace") + observe_flags(kind)
+    return _build_tree(root, build_root, observe_build_dir(build_root, scheduler, kind), flags,
+                       f"weft {scheduler}, {kind} build", jobs, targets)
+
+
+def _build_tree(root, build_root, build_dir, flags, label, jobs, targets):
     name = os.path.basename(build_dir)
-    configure = ["cmake", "-S", root, "-B", build_dir] + weft_cmake_flags(scheduler, counters)
-    step = run_step("[build]", f"weft {scheduler}, counters {'on' if counters else 'off'}: "
-                    f"{name}" + (f" ({', '.join(targets)})" if targets else ""),
+    configure = ["cmake", "-S", root, "-B", build_dir] + flags
+    step = run_step("[build]", f"{label}: {name}" + (f" ({', '.join(targets)})" if targets else ""),
                     [configure, build_command(build_dir, jobs, targets)],
                     os.path.join(logs_dir(build_root), f"{name}.log"))
     if step.failed_at == 0:

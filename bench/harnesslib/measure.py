@@ -49,10 +49,11 @@ class Progress:
         self.done += count
 
 
-def execute(cmd, timeout):
-    """(exit code or None on timeout, stdout, stderr)."""
+def execute(cmd, timeout, env=None):
+    """(exit code or None on timeout, stdout, stderr); env: the child's
+    environment (default: ours)."""
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except FileNotFoundError as e:
         return 127, "", f"{cmd[0]}: {e.strerror}"
     except subprocess.TimeoutExpired as e:

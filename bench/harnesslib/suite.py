@@ -9,9 +9,9 @@ import time
 
 from . import build as builder
 from . import catalog as cat
-from . import output, report
-from .cli import (ROOT, add_common_options, commands_epilog, parse_workers, positive_int,
-                  resolve_schedulers, result_stem)
+from . import observe, output, report
+from .cli import (ROOT, add_common_options, commands_epilog, parse_workers, positive_float,
+                  positive_int, resolve_schedulers, result_stem)
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
 from .systems import (PEERS, LaceApiSystem, SeqSystem, WeftSystem, parse_peer_list,
                       prepare_peers)
@@ -23,6 +23,8 @@ EPILOG = """examples:
   python3 bench/harness.py --suite targets      # the figures weft promises (+ host ceiling)
   python3 bench/harness.py --bench fib,uts-T3L --size medium --workers 1,2 --reps 7
   python3 bench/harness.py --peers tbb,rayon --schedulers all
+  python3 bench/harness.py --profile --peers none   # + work, span, parallelism per benchmark
+  python3 bench/harness.py --trace fib              # a timeline of fib: JSON and PNG
 
 """ + commands_epilog() + """
 
@@ -70,6 +72,17 @@ def make_parser():
                          help="also run P sequential copies at once (the host ceiling column); "
                               "on by default in the targets suite only")
     ceiling.add_argument("--no-ceiling", dest="ceiling", action="store_false")
+    group = ap.add_argument_group("observing (docs/profiling.md)")
+    group.add_argument("--profile", action="store_true", help="also run every benchmark three "
+                       "times in a profiling build (-DWEFT_PROFILE=ON) of the first scheduler: "
+                       "work, span, parallelism and burdened parallelism beside the measured "
+                       "speedup")
+    group.add_argument("--burden-ns", type=positive_float, help="with --profile: the steal cost "
+                       "charged per SPAWN edge (default: stealcost's steal+join here)")
+    group.add_argument("--trace", metavar="BENCH", help="instead of the suite: run one benchmark "
+                       "(its input from --size or the quick suite) in a tracing build at the "
+                       "largest worker count; write its trace (Chrome Trace Event JSON, for "
+                       "Perfetto) and a PNG of it")
     return ap
 
 
@@ -160,6 +173,8 @@ def main(argv=None):
         print(cat.format_list(catalog))
         return 0
 
+    if args.trace:
+        return trace_main(args, ap, catalog, started)
     suite = args.suite or (None if args.size else "quick")
     label = args.suite or args.size or "quick"
     try:
@@ -205,6 +220,8 @@ def main(argv=None):
                                use_counters, ceiling, progress) for job in jobs]
         micro = measure_micro(weft_systems[0].build_dir, max(workers), args.timeout) \
             if suite == "targets" else None
+        profile = observe.profile_suite(args, ROOT, jobs, weft_systems, args.timeout) \
+            if args.profile else None
     except (RunFailure, builder.BuildError) as e:
         print(f"FAILED: {e}", file=sys.stderr)
         return 1
@@ -220,8 +237,12 @@ def main(argv=None):
         "notes": notes, "targets": suite == "targets", "micro": micro,
         "results": records,
     }
+    if profile:
+        run["profile"] = profile
     run["medians"] = output.medians(records, workers)
     print(report.full_report(run), flush=True)
+    if profile:
+        print("\n" + (observe.profile_table(run) or "(no profile results)"), flush=True)
 
     stem = result_stem(args.out, label)
     output.write_json(stem + ".json", run)
@@ -241,4 +262,31 @@ def main(argv=None):
         print("FAILED: peer runs failed (see the tables):\n  " + "\n  ".join(failed),
               file=sys.stderr)
         return 1
+    return 0
+
+
+def trace_main(args, ap, catalog, started):
+    """--trace BENCH: one benchmark traced, its JSON and PNG."""
+    try:
+        jobs, _ = cat.select_jobs(catalog, [args.trace], None if args.size else "quick",
+                                  args.size)
+    except (cat.CatalogError, ValueError) as e:
+        ap.error(str(e))
+    if not jobs:
+        ap.error(f"--trace {args.trace}: no input of that benchmark in the chosen suite or size")
+    job = jobs[0]
+    workers = max(args.workers or default_workers())
+    try:
+        if not args.no_deps:
+            builder.install_deps(ROOT, args.build_root, False)
+        scheduler = resolve_schedulers(ap, args.schedulers)[0]
+        plots = not args.no_plots and builder.ensure_matplotlib(not args.no_deps, args.build_root)
+        stem = result_stem(args.out, f"trace-{job.entry.name}")
+        _, _, lines = observe.trace_one(args, ROOT, job, scheduler, workers, stem, plots,
+                                        args.timeout)
+    except (RunFailure, builder.BuildError) as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(lines), flush=True)
+    log(f"[done] {time.monotonic() - started:.0f} s")
     return 0

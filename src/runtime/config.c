@@ -195,6 +195,8 @@ static int check_process_env(void)
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
     err |= env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
+    err |= weft_profile_check_env();
+    err |= weft_trace_check_env();
     if (WEFT_PERTURB) {
         const char *s = env("WEFT_PERTURB");
         if (s && !perturb_value_ok(s)) {
@@ -209,6 +211,22 @@ static int check_process_env(void)
 bool weft_stats_print_at_stop(void)
 {
     return print_stats_at_stop;
+}
+
+/* The parsers, for the variables of profile.c and trace.c. */
+int weft_config_env_number(const char *name, bool size, uint64_t min, uint64_t max,
+                           const char *unit, uint64_t *out)
+{
+    return env_number(name, size, min, max, false, unit, out);
+}
+
+int weft_config_env_flag(const char *name, bool *out)
+{
+    static const char *const onoff[] = {"0", "1"};
+    int v = *out ? 1 : 0;
+    int err = env_choice(name, onoff, 2, &v);
+    *out = v == 1;
+    return err;
 }
 
 /* ------------------------------------------------------------------------

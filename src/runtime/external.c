@@ -68,7 +68,11 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
     /* The mutex ordered the caller's writes to the descriptor before us. */
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
+    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, req->wrapper, NULL, req->task);
+    WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
+    WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_FROM_OUTSIDE);
+    WEFT_TRACE_POP(w, trace_);
     w->frame_floor = floor;
 
     /* Release: the result in the caller's descriptor is visible once it
@@ -96,7 +100,11 @@ static void run_as_guest(void *arg)
     weft_worker *w = c->w;
     weft_task *floor = w->frame_floor;
     w->frame_floor = w->dq;
+    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, c->wrapper, NULL, c->task);
+    WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, w->dq, c->task, c->wrapper, "(run by RUN)");
+    WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_FROM_OUTSIDE);
+    WEFT_TRACE_POP(w, trace_);
     w->frame_floor = floor;
 }
 
@@ -176,7 +184,11 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (w) { /* On a worker: an ordinary call at the current deque top. */
         weft_task *head = weft_current_head(w), *floor = w->frame_floor;
         w->frame_floor = head;
+        WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, wrapper, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_IN_PLACE);
+        WEFT_TRACE_POP(w, trace_);
         w->frame_floor = floor;
         return;
     }
@@ -184,7 +196,9 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     if (!weft_lifecycle_enter())
         weft_fatal("RUN called while the pool is not running (call weft_start first, "
                    "and do not RUN during or after weft_stop)");
+    WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (run_borrowed(t, wrapper)) {
+        WEFT_TRACE_EXTERNAL_END(trace_since_, t);
         weft_lifecycle_exit();
         return;
     }
@@ -236,6 +250,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
             break;
     }
 done:
+    WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft_lifecycle_exit();
 }
 

@@ -13,6 +13,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
+#include "runtime/observe.h"
 #include "runtime/sched.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
@@ -111,6 +112,12 @@ void weft_interrupt_reset(void);
 int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
 /* WEFT_STATS=1 in the environment at the last start. */
 bool weft_stats_print_at_stop(void);
+/* config.c's parsers for the variables other files read (profile.c,
+ * trace.c): a number in [min, max] (size: with K, M or G), a 0/1 flag;
+ * unset leaves *out alone; EINVAL with a message naming the variable. */
+int weft_config_env_number(const char *name, bool size, uint64_t min, uint64_t max,
+                           const char *unit, uint64_t *out);
+int weft_config_env_flag(const char *name, bool *out);
 
 /* ---- lifecycle.c ---- */
 /* A non-worker thread entering the pool (RUN, TOGETHER, NEWFRAME): false

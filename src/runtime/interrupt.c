@@ -164,6 +164,8 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     w->seen_interrupt = g; /* the slot holds g until we have left it */
     unsigned n = weft_rt.n_workers;
     int kind = slot.kind;
+    WEFT_TRACE_INTERRUPT(w, kind == KIND_NEWFRAME);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
 
     /* A TOGETHER copy of ours lives in our deque slot at head (untyped
      * memory like any task's, so the slots below stay non-EMPTY); the
@@ -182,6 +184,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
                                                 memory_order_relaxed);
     }
     arrive_and_wait(&slot.arrived, n); /* barrier 1 */
+    WEFT_TRACE_SET(w, WEFT_TRACE_HELP);
 
     w->in_interrupt = kind;
     weft_task *floor = w->frame_floor;
@@ -192,7 +195,11 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         /* Relaxed: a private slot of ours (below the frozen frame). */
         atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
         w->together_depth++;
+        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, slot.wrapper, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, copy, slot.wrapper, "(a TOGETHER copy)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
+        WEFT_TRACE_POP(w, trace_copy_);
         w->together_depth--;
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
         /* acq_rel: the last copy to finish sees every copy's effects. */
@@ -200,15 +207,21 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
             mark_finished();
     } else if (atomic_load_explicit(&slot.executor, memory_order_relaxed) == w) {
         /* Relaxed: elected before barrier 1, which ordered it. */
+        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, slot.wrapper, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
         weft_run_wrapper(w, frame, slot.task, slot.wrapper, "(run by NEWFRAME)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
+        WEFT_TRACE_POP(w, trace_task_);
         mark_finished();
     }
     help_until_finished(w, frame);
     w->frame_floor = floor;
     w->in_interrupt = KIND_NONE;
 
+    WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
     arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
     weft_sched_thaw(w, &saved);
+    WEFT_TRACE_POP(w, trace_);
 
     /* acq_rel: the last leaver sees everyone done with the slot. */
     if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {
@@ -229,9 +242,11 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
 
 void weft_yield_slow(weft_worker *w, weft_task *head)
 {
+    WEFT_PROFILE_PAUSE(w); /* an interrupt or a park is no strand of this task */
     if (weft_interrupt_waiting_for(w))
         weft_interrupt_serve(w, head);
     weft_park_if_suspended(w, head);
+    WEFT_PROFILE_RESUME(w);
 }
 
 /* Runs an interrupt from any thread and returns when it is over. */
@@ -244,6 +259,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
             weft_fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
                        kind_name(w->in_interrupt));
         head = weft_current_head(w);
+        WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft_lifecycle_enter_interrupt()) {
         weft_fatal("%s called while the pool is not running (call weft_start first)",
                    kind_name(kind));
@@ -292,7 +308,9 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     if (w)
         weft_interrupt_serve(w, head);
     wait_on(&slot.released, differs, released);
-    if (!w)
+    if (w)
+        WEFT_PROFILE_RESUME(w);
+    else
         weft_lifecycle_exit_interrupt();
 }
 
@@ -314,6 +332,8 @@ void weft_barrier(void)
                    "spawned and another worker stole (only the copies themselves are sure to "
                    "reach it once on every worker)");
     unsigned n = weft_rt.n_workers;
+    WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
     /* Acquire: the generation we wait to change (read before arriving). */
     uint32_t gen = atomic_load_explicit(&user_barrier.generation, memory_order_acquire);
     /* acq_rel: one release sequence through all arrivals. */
@@ -324,7 +344,9 @@ void weft_barrier(void)
          * barrier. */
         atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_release);
         weft_futex_wake(&user_barrier.generation, INT_MAX);
-        return;
+    } else {
+        wait_on(&user_barrier.generation, differs, gen);
     }
-    wait_on(&user_barrier.generation, differs, gen);
+    WEFT_TRACE_POP(w, trace_);
+    WEFT_PROFILE_RESUME(w);
 }

@@ -152,6 +152,7 @@ static void park(weft_worker *w, weft_task *head)
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_PARKED);
     atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst); /* suspend polls it */
     while (atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
            !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
@@ -165,6 +166,7 @@ static void park(weft_worker *w, weft_task *head)
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
     atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
+    WEFT_TRACE_POP(w, trace_);
 }
 
 void weft_park_if_suspended(weft_worker *w, weft_task *head)
@@ -226,6 +228,7 @@ static void worker_loop(weft_worker *w)
     weft_idle idle;
     weft_idle_reset(&idle);
     for (;;) {
+        WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             return;
@@ -270,6 +273,7 @@ static void *worker_main(void *arg)
     weft_futex_wake(&workers_ready, 1);
 
     worker_loop(w);
+    weft_trace_worker_exit(w);
 
     weft_altstack_teardown(altstack);
     weft_tls_worker = NULL;
@@ -303,6 +307,8 @@ static void forget_pool_in_child(void)
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
     weft_external_init();
     weft_interrupt_reset();
+    weft_profile_forget_in_child();
+    weft_trace_forget_in_child();
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -320,6 +326,7 @@ static void free_workers(void)
         if (!w)
             continue;
         weft_sched_destroy(w); /* (the worker was zeroed: safe before init) */
+        weft_profile_worker_destroy(w); /* likewise */
         if (w->dq)
             weft_unmap(w->dq, weft_deque_bytes(w->deque_slots), 0, page);
         if (w->stack_lo)
@@ -446,11 +453,15 @@ int weft_start_config(const weft_config *cfg_in)
         seat->guard_lo = (char *)seat->stack_lo - weft_stack_guard(stack);
         atomic_init(&seat->loans, 0);
         weft_sched_init(w);
+        if ((err = weft_profile_worker_init(w)) != 0)
+            goto fail;
         atomic_init(&w->sleep_word, WEFT_AWAKE);
         atomic_init(&w->leap_sleepers, 0);
         atomic_init(&w->joining, NULL);
     }
 
+    if ((err = weft_trace_at_start()) != 0)
+        goto fail;
     handler_held = false;
     if (cfg.report_stack_overflow) {
         if (weft_overflow_handler_install() == 0)
@@ -488,6 +499,7 @@ int weft_start_config(const weft_config *cfg_in)
     return 0;
 
 fail:
+    weft_trace_at_stop(false);
     if (err == ENOMEM)
         weft_warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu bytes)",
                   n, slots, stack);
@@ -573,6 +585,8 @@ int weft_stop(void)
     stop_threads(p->n_workers);
     if (weft_stats_print_at_stop())
         weft_stats_print_locked(stderr);
+    weft_profile_at_stop();
+    weft_trace_at_stop(true);
     release_handler();
     free_workers();
     weft_topology_destroy();

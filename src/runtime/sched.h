@@ -47,6 +47,13 @@ bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim);
  * thief that took victim's last shared task while others sleep. */
 void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper);
 
+/* Owner: w is at top level with an empty deque and runs no task code until
+ * it finds work again (a RUN caller gives back the identity it borrowed,
+ * external.c): a scheduler whose owners answer thieves only while they
+ * run task code makes sure nobody waits for w (private-ri answers "no"
+ * and blocks its request cell); the others have nothing to do. */
+void weft_sched_idle(weft_worker *w);
+
 /* Owner, at an interrupt (interrupt.c): hide the tasks below `frame` from
  * thieves and start an empty frame there; `saved` keeps what thaw needs. */
 void weft_sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved);

@@ -213,19 +213,21 @@ void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief
     }
 
     WEFT_COUNT(w, sleeps, 1);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_WILL_WAIT);
     if (state == WEFT_SLEEP_IDLE) { /* only a worker's own thread, at top level */
         idle_wait(w);
-        return;
+    } else {
+        for (;;) {
+            /* Acquire: pairs with the waker's claim; after it we re-examine
+             * everything anyway. */
+            uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
+            if (s == woken)
+                break;
+            weft_futex_wait(&w->sleep_word, s);
+        }
     }
-    for (;;) {
-        /* Acquire: pairs with the waker's claim; after it we re-examine
-         * everything anyway. */
-        uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-        if (s == woken)
-            return;
-        weft_futex_wait(&w->sleep_word, s);
-    }
+    WEFT_TRACE_POP(w, trace_);
 }
 
 /* Sleep kinds as claim's accept masks. */
@@ -257,8 +259,11 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
     atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
     WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
     /* All waiters: while v is lent, its own thread waits on the word too
-     * (idle_wait), and the borrower may be the one to wake. */
+     * (idle_wait), and the borrower may be the one to wake.  The system
+     * call is kept out of the waker's strand (profiler). */
+    WEFT_PROFILE_OUTSIDE_STRAND(profile_);
     weft_futex_wake(&v->sleep_word, INT_MAX);
+    WEFT_PROFILE_BACK_IN_STRAND(profile_);
     return true;
 }
 
@@ -272,6 +277,7 @@ static void wake_one(weft_worker *self, unsigned accept)
         if (v != self && claim(v, accept, NULL)) {
             if (self)
                 WEFT_COUNT(self, wakes, 1);
+            WEFT_TRACE_WAKE(self, v);
             return;
         }
     }
@@ -288,6 +294,7 @@ void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
         for (unsigned i = 0; i < p->n_workers; i++)
             if (p->workers[i] != self && claim(p->workers[i], 0, owner)) {
                 WEFT_COUNT(self, wakes, 1);
+                WEFT_TRACE_WAKE(self, p->workers[i]);
                 return;
             }
     }
@@ -331,8 +338,10 @@ void weft_wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOIN
 /* After the caller gave v work directly (a seq_cst write). */
 void weft_wake_worker(weft_worker *self, weft_worker *v)
 {
-    if (wake_if_sleeping(v, ANY_SLEEPER) && self)
+    if (wake_if_sleeping(v, ANY_SLEEPER) && self) {
         WEFT_COUNT(self, wakes, 1);
+        WEFT_TRACE_WAKE(self, v);
+    }
 }
 
 void weft_wake_all(void)
@@ -383,7 +392,9 @@ void weft_sleep_lent_return(weft_worker *w)
      * lent either sees the IDLE word and count, or is seen by the last
      * look.  w's thread stays asleep: if a waker claims w meanwhile, its
      * thread waits for our loan to end (idle_wait), so w's state is still
-     * ours to read and write here. */
+     * ours to read and write here.  First w stops running task code, as
+     * its thread would on its way to this sleep. */
+    weft_sched_idle(w);
     (void)announce(w, WEFT_SLEEP_IDLE, WEFT_SLEEP_IDLE, NULL);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, WEFT_SLEEP_IDLE, NULL, NULL)) {

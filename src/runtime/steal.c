@@ -23,14 +23,19 @@ weft_worker *weft_random_victim(weft_worker *w)
 
 /* Runs the task at t, just stolen from victim, on w at head. */
 static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t,
-                       uintptr_t wrapper)
+                       uintptr_t wrapper, bool leap)
 {
     weft_task *floor = w->frame_floor; /* a SYNC below head is misuse */
     unsigned together = w->together_depth; /* a stolen task is not our copy */
     w->frame_floor = head;
     w->together_depth = 0;
     WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
+    WEFT_TRACE_TASK(w, trace_, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
+                    NULL);
+    WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, t, wrapper, "(stolen)");
+    WEFT_PROFILE_STOLEN_DONE(w, profile_, victim, t); /* before DONE publishes them */
+    WEFT_TRACE_POP(w, trace_);
     w->frame_floor = floor;
     w->together_depth = together;
 
@@ -63,9 +68,10 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
             weft_wake_for_work_of(victim, w);
         else if (weft_sleepers_want_work_from(victim))
             weft_sched_ask_for_sleeper(victim, w);
-        run_stolen(w, head, victim, t, wrapper);
+        run_stolen(w, head, victim, t, wrapper, leap);
         return true;
     }
+    WEFT_TRACE_STEAL_FAILED(w);
     if (leap)
         WEFT_COUNT(w, leap_fails, 1);
     else
@@ -116,6 +122,7 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
      * (leap_along_chain), which validate what they find by stealing. */
     weft_task *outer = atomic_load_explicit(&w->joining, memory_order_relaxed);
     atomic_store_explicit(&w->joining, t, memory_order_relaxed);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_JOIN);
 
     for (;;) {
         WEFT_RACE_POINT(WEFT_RP_JOIN_POLL);
@@ -165,12 +172,15 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
             weft_idle_reset(&idle);
         }
     }
+    WEFT_TRACE_POP(w, trace_);
     /* Relaxed: as above; back to the SYNC we were nested in, if any. */
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
 void weft_drop(weft_worker *w, weft_task *t)
 {
+    /* If private now: not run, dropped; if stolen, it ran: the profiler
+     * joins its figures. */
     if (!weft_sched_pop_private(w, t))
-        (void)weft_sched_sync_slow(w, t); /* if private now: not run, dropped */
+        WEFT_PROFILE_DROP(w, t, weft_sched_sync_slow(w, t));
 }

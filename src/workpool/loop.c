@@ -160,8 +160,10 @@ static int steal_round(wp_worker *w, bool *in_idle)
             continue;
         leave_idle_once(w, in_idle);
         if (p->half) {
+            uint64_t before = w->ctr.stolen_items;
             if (!(ops->steal_half ? wp_steal_half_native(w, v) : wp_request_half(w, v)))
                 continue;
+            WP_TRACE_STEAL(w, true, v->id, w->ctr.stolen_items - before);
             if (!wp_wake_for(w, v->q, p->share_min))
                 wp_wake_for(w, w->q, p->wake_min);
             return FOUND_QUEUED;
@@ -170,6 +172,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
         if (r == WP_STEAL_OK) {
             w->ctr.steals++;
             w->ctr.stolen_items++;
+            WP_TRACE_STEAL(w, false, v->id, 1);
             wp_wake_for(w, v->q, 1);
             return FOUND_ITEM;
         }
@@ -186,6 +189,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
 static int find_work(wp_worker *w)
 {
     wp_pool *p = w->pool;
+    WP_TRACE_SET(w, WEFT_TRACE_SEARCH);
     if (p->half)
         wp_block_requests(w);
     wp_ebr_collect(w);
@@ -200,6 +204,7 @@ static int find_work(wp_worker *w)
         if (found != FOUND_NOTHING) {
             if (p->half)
                 wp_unblock_requests(w);
+            WP_TRACE_SET(w, WEFT_TRACE_BATCH);
             return found;
         }
         if (!in_idle) {
@@ -223,7 +228,9 @@ static int find_work(wp_worker *w)
             sched_yield();
             continue;
         }
+        WP_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
         wp_sleep(w);
+        WP_TRACE_POP(w, trace_);
         rounds = 0;
         since = 0;
     }
@@ -273,11 +280,13 @@ void wp_worker_loop(wp_worker *w)
 {
     wp_worker *saved = wp_tls;
     wp_tls = w;
+    WP_TRACE_SET(w, WEFT_TRACE_BATCH);
     if (w->pool->ops->take_fences)
         run_items(w, true);
     else
         run_items(w, false);
     if (w->pool->half)
         wp_block_requests(w);
+    WP_TRACE_SET(w, WEFT_TRACE_NONE); /* the end of its track */
     wp_tls = saved;
 }

@@ -144,6 +144,7 @@ static void *thread_main(void *arg)
 
 static void destroy(wp_pool *p)
 {
+    weft_trace_pool_end(p->trace, NULL); /* a run that failed: not in the trace */
     if (p->workers != NULL) {
         for (unsigned i = 0; i < p->n; i++) {
             wp_worker *w = p->workers[i];
@@ -252,6 +253,9 @@ static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, 
             w->q->owner = i;
         }
     }
+    p->trace = weft_trace_pool_begin(p->n, p->ops->name, p->half);
+    for (unsigned i = 0; i < p->n; i++)
+        p->workers[i]->trace = weft_trace_pool_track(p->trace, i);
     *err = 0;
     return p;
 }
@@ -291,6 +295,10 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         }
     }
 
+    /* Every traced worker is looking for work from here on (its track
+     * starts before any thief can take its initial items). */
+    for (unsigned i = 0; i < p->n; i++)
+        WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
     /* The SIGSEGV handler explains an overflow of the workers' stacks. */
     bool handler = weft_overflow_handler_install() == 0;
     unsigned started = 1;
@@ -330,6 +338,12 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     }
     if (stats != NULL)
         wp_stats_sum(p, n_initial, stats);
+    if (p->trace) {
+        weft_pool_stats traced;
+        wp_stats_sum(p, n_initial, &traced);
+        weft_trace_pool_end(p->trace, &traced);
+        p->trace = NULL;
+    }
     destroy(p);
     return 0;
 }

@@ -27,6 +27,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
+#include "runtime/observe.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
 #include "sys/futex.h"
@@ -241,6 +242,9 @@ struct wp_worker {
      * overflow report while the worker runs on it. */
     void *stack_lo;
     weft_thread_stack stack;
+    /* Its track when the run is traced (src/runtime/trace.c), else NULL;
+     * set before the threads start. */
+    weft_trace_track *trace;
 };
 
 struct wp_pool {
@@ -274,6 +278,8 @@ struct wp_pool {
     _Alignas(WP_LINE) _Atomic uint32_t n_sleeping;
     /* Reclamation epoch. */
     _Alignas(WP_LINE) _Atomic uint64_t epoch;
+    /* The run's tracks when it is traced, else NULL. */
+    weft_trace_pool_run *trace;
 };
 
 /* True if a queue holding `size` items has work for a thief. */
@@ -320,5 +326,42 @@ void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 
 /* The calling thread's worker (NULL outside a pool's process function). */
 extern __thread wp_worker *wp_tls __attribute__((tls_model("initial-exec")));
+
+
+/* The tracer's hooks (docs/profiling.md): a worker's state changes
+ * (processing a batch of items, looking for work, asleep), steals and
+ * transfers, wake-ups.  Nothing without -DWEFT_TRACE=ON; one test of the
+ * track pointer while the run is not traced. */
+#if WEFT_TRACE
+static inline weft_trace_counts wp_trace_counts(const wp_worker *w)
+{
+    return (weft_trace_counts){w->ctr.processed, w->ctr.steal_empty + w->ctr.steal_aborts};
+}
+static inline void wp_trace_push(wp_worker *w, weft_trace_frame *f, int state)
+{
+    f->state = WEFT_TRACE_NONE;
+    if (w->trace)
+        weft_trace_track_push(w->trace, f, state, wp_trace_counts(w));
+}
+#define WP_TRACE_SET(w, state)                                                                \
+    ((w)->trace ? weft_trace_track_set((w)->trace, (state), wp_trace_counts(w)) : (void)0)
+#define WP_TRACE_PUSH(w, var, state)                                                          \
+    weft_trace_frame var;                                                                     \
+    wp_trace_push((w), &var, (state))
+#define WP_TRACE_POP(w, var)                                                                  \
+    ((w)->trace ? weft_trace_track_pop((w)->trace, &(var), wp_trace_counts(w)) : (void)0)
+#define WP_TRACE_STEAL(w, transfer, victim, items)                                            \
+    ((w)->trace ? weft_trace_track_steal((w)->trace, (transfer), (victim), (items),          \
+                                         wp_trace_counts(w))                                  \
+                : (void)0)
+#define WP_TRACE_WAKE(self, woken)                                                            \
+    ((self)->trace ? weft_trace_track_wake((self)->trace, (woken)) : (void)0)
+#else
+#define WP_TRACE_SET(w, state) ((void)0)
+#define WP_TRACE_PUSH(w, var, state) ((void)0)
+#define WP_TRACE_POP(w, var) ((void)0)
+#define WP_TRACE_STEAL(w, transfer, victim, items) ((void)(items))
+#define WP_TRACE_WAKE(self, woken) ((void)0)
+#endif
 
 #endif

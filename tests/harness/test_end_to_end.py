@@ -204,5 +204,60 @@ class RealTreeTest(unittest.TestCase):
                 self.assertIn(key, machine)
 
 
+def cache_has(build, option):
+    """True if the tree's CMakeCache.txt sets option to ON."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8") as f:
+            return any(line.strip().startswith(f"{option}:") and line.strip().endswith("=ON")
+                       for line in f)
+    except OSError:
+        return False
+
+
+@unittest.skipUnless(built_tree() and cache_has(built_tree(), "WEFT_PROFILE")
+                     and cache_has(built_tree(), "WEFT_TRACE"),
+                     "no built tree with the profiler and the tracer (tests/run_all.sh release "
+                     "builds one)")
+class RealObserveTest(unittest.TestCase):
+    """--profile and --trace on the release tree, which has both compiled in
+    (its timings are then the profiling build's: only the mechanics are
+    checked)."""
+
+    def tree(self, root, *kinds):
+        build = built_tree()
+        for suffix in ("", "-counters") + tuple(f"-{k}" for k in kinds):
+            os.symlink(build, os.path.join(root, f"build-bench-split{suffix}"))
+
+    def test_profile_small(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root, "profile")
+            out = os.path.join(root, "out")
+            p = run_harness(*COMMON, "--workers", "1,2", "--reps", "1", "--peers", "none",
+                            "--profile", "--burden-ns", "450", "--build-root", root, "--out", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("== Work and span", p.stdout)
+            self.assertRegex(p.stdout, r"\nfib +small: \d+ +[0-9.,]+ [mµn]?s +[0-9.,]+ [mµn]?s")
+            run = json.loads(read(only(os.path.join(out, "*-small.json"))))
+            figures = run["profile"]["results"]["fib/small"]
+            self.assertEqual(figures["region"], "fib")
+            self.assertEqual(figures["tasks"], 2 * fib(int(FIB_N) + 1) - 1)
+            self.assertGreater(figures["parallelism"], 1.0)
+            self.assertGreaterEqual(figures["burdened_span_ns"], figures["span_ns"])
+            self.assertEqual(run["profile"]["burden_ns"], 450.0)
+
+    def test_trace_small(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.tree(root, "trace")
+            out = os.path.join(root, "out")
+            p = run_harness("--no-deps", "--no-build", "--no-plots", "--trace", "fib", "--size",
+                            "small", "--workers", "2", "--build-root", root, "--out", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            data = json.loads(read(only(os.path.join(out, "*-trace-fib.json"))))
+            tasks = [e for e in data["traceEvents"] if e.get("cat") == "task"]
+            self.assertTrue(tasks)
+            self.assertEqual(sum(e["args"].get("spawns", 0) for e in tasks),
+                             data["otherData"]["counters"]["tasks"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -13,7 +13,9 @@
  * no thread-local lookup on the spawn/sync path.
  *
  * The only per-arity code is the table of one-line helpers below; the
- * templates are written once for value tasks and once for void tasks.
+ * templates are written once for value tasks and once for void tasks.  The
+ * WEFT_PROFILE_*_ and WEFT_TRACE_*_ hooks (bits/observe.h) are empty
+ * unless the build has the profiler or the tracer.
  *
  * Flavours.  The templates serve weft's own names and the Lace layer
  * (include/weft-lace/lace.h) alike.  A flavour FL is a prefix naming:
@@ -31,6 +33,7 @@
 #define WEFT_BITS_TASK_MACROS_H
 
 #include <weft/bits/sched.h>
+#include <weft/bits/observe.h>
 
 /* ---- per-arity helpers; positional names weft_a1..weft_a9 ---- */
 /* Fields of the argument struct. */
@@ -200,6 +203,7 @@ WEFT_END_DECLS
         weft_task *t = (weft_task *)head;                                                     \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         weft_sched_reserve(w, t);                                                             \
+        WEFT_PROFILE_SPAWN_(w, t)                                                             \
         WEFT_STORE_##N(f)                                                                     \
         weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP);                                       \
         return (FL##_TASK_T *)(t + 1);                                                        \
@@ -220,8 +224,14 @@ WEFT_END_DECLS
         weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
-            return NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                     \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
+        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
+            RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                               \
+            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
+            return weft_r_;                                                                   \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
         return f->d.res;                                                                      \
     }                                                                                         \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN)                                           \
@@ -241,8 +251,14 @@ WEFT_END_DECLS
         weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))         \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
+        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                            \
+            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
+            return;                                                                           \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
     }                                                                                         \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN)                                          \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                \
@@ -258,10 +274,14 @@ WEFT_END_DECLS
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         f->d.res = NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                      \
     }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
+    WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline RT NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);        \
     RT NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)         \
     {                                                                                         \
+        WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
         RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                     \
+        WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
         return weft_r_;                                                                       \
     }                                                                                         \
@@ -274,10 +294,14 @@ WEFT_END_DECLS
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                                 \
     }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
+    WEFT_PROFILE_TYPE_(NAME)                                                                  \
     static inline void NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);      \
     void NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
     {                                                                                         \
+        WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
         NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                                  \
+        WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
     }                                                                                         \
     static inline void NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                          \

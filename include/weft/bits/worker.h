@@ -19,6 +19,7 @@
 
 #include <weft/config.h>
 #include <weft/bits/lang.h>
+#include <weft/bits/observe_state.h>
 
 WEFT_BEGIN_DECLS
 
@@ -106,6 +107,10 @@ typedef struct weft_worker {
 #if WEFT_STATS
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_counters ctr;
 #endif
+#if WEFT_PROFILE
+    /* ---- the profiler (bits/observe.h), owner-private, every strand ---- */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_profile_worker prof;
+#endif
 
     /* ---- cold, owner-private runtime state (src/runtime/internal.h) ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t rng;
@@ -117,6 +122,11 @@ typedef struct weft_worker {
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
+#if WEFT_TRACE
+    /* The tracer (src/runtime/trace.c): this worker's track, NULL while
+     * nothing is traced. */
+    _Atomic(struct weft_trace_track *) trace;
+#endif
 } weft_worker;
 
 /* Stops with a message: the deque is full; a task does not fit at slot t

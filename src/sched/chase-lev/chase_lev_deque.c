@@ -268,3 +268,5 @@ const weft_sched_counter_name weft_sched_counter_names[] = {
     {"grows", offsetof(weft_sched_counters, grows)},
 };
 const unsigned weft_sched_counter_count = 1;
+
+void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }

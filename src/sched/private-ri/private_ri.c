@@ -278,6 +278,11 @@ static void reject(weft_worker *w)
         serve_requests(w, w->own.top, true);
 }
 
+/* The owner stops running task code (a borrowed identity is given back):
+ * as a worker looking for work does, it answers "no" and blocks its cell,
+ * so that nobody waits for an answer it would give only when it polls. */
+void weft_sched_idle(weft_worker *w) { reject(w); }
+
 /* Retracts our pending request if its owner has not taken it: CAS back to
  * the value it replaced.  If that value offered tasks and workers sleep,
  * leave the sleepers' request instead (they saw ours and slept). */

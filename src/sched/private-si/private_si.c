@@ -360,6 +360,8 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 
 void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
+void weft_sched_idle(weft_worker *w) { (void)w; /* dealers never wait for a receiver */ }
+
 const weft_sched_counter_name weft_sched_counter_names[] = {
     {"requests", offsetof(weft_sched_counters, requests)},
     {"transfers", offsetof(weft_sched_counters, transfers)},

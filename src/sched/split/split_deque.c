@@ -367,6 +367,8 @@ void weft_sched_init(weft_worker *w) { weft_split_init(w); }
 
 void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
+void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+
 weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {

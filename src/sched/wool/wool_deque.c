@@ -396,6 +396,8 @@ void weft_sched_init(weft_worker *w) { weft_wool_init(w); }
 
 void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
+void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+
 weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)thief;

@@ -1,0 +1,215 @@
+/* The hooks the task macros (bits/task_macros.h) place for the profiler
+ * and the tracer.  Each WEFT_PROFILE_*_ / WEFT_TRACE_*_ macro is one call
+ * in a profiling (tracing) build and nothing at all otherwise.  Not part
+ * of the API; docs/profiling.md explains what is measured.
+ *
+ * The profiler keeps, per worker, the work, span and burdened span of the
+ * computation it runs, in cycles from that computation's start, and ends
+ * a strand (adds the time since the last one ended to all three) at every
+ * SPAWN, at a SYNC before and after the join, and where the running task
+ * type changes (a task called or joined inline whose type differs from
+ * its caller's), so that each type's work is its own strands' time:
+ *
+ *   SPAWN      end the strand; the slot's record keeps the path lengths
+ *              here: the child's path starts at them
+ *   SYNC       end the strand; keep the continuation's path (a local);
+ *              the path now goes through the child: the SPAWN's lengths,
+ *              the burdened one plus one steal's cost (the edge a thief
+ *              would take)
+ *     inline   the child's strands add to that path; after it, end the
+ *              strand and take the longer of the two paths (Cilkscale's
+ *              max at a sync, per joined child as weft's SYNC joins one)
+ *     stolen   whoever ran it left its work and path lengths in the slot's
+ *              record before DONE: add the work, take the longer path;
+ *              the wait itself is no strand (the clock stops)
+ *   a task the runtime starts (stolen, RUN, interrupt) saves the worker's
+ *              figures, runs from zero, and hands its own on (the slot's
+ *              record, a RUN's region) before the saved ones come back
+ */
+#ifndef WEFT_BITS_OBSERVE_H
+#define WEFT_BITS_OBSERVE_H
+
+#include <weft/bits/worker.h>
+
+#if WEFT_PROFILE
+#include <weft/bits/cycles.h>
+
+WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
+               "weft: a profile slot record is as large as a descriptor");
+
+/* Runtime side (src/runtime/profile.c). */
+uint32_t weft_profile_register(weft_profile_type *type);
+
+static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
+{
+    return (weft_profile_slot *)((char *)t + w->prof.slot_offset);
+}
+
+/* Ends the running strand: its time goes to the work, both paths and the
+ * running type. */
+static inline void weft_profile_end_strand(weft_profile_worker *p)
+{
+    uint64_t now = weft_cycles();
+    uint64_t d = now - p->strand_start;
+    p->strand_start = now;
+    p->f.work += d;
+    p->f.span += d;
+    p->f.bspan += d;
+    if (d > p->f.longest)
+        p->f.longest = d;
+    WEFT_ATOMIC(uint64_t) *tw = &p->types[p->f.type].work;
+    /* Relaxed load + store: only this worker writes it; reports read a
+     * recent value. */
+    atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
+
+/* A task body starts; returns the type to restore when it returns. */
+static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *type)
+{
+    weft_profile_worker *p = &w->prof;
+    /* Relaxed: the id is all we use; registration publishes the name to
+     * the reports under a lock. */
+    uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
+    if (WEFT_UNLIKELY(id == 0))
+        id = weft_profile_register(type);
+    p->f.tasks++;
+    WEFT_ATOMIC(uint64_t) *count = &p->types[id].count;
+    /* Relaxed load + store: as in weft_profile_end_strand. */
+    atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    uint32_t outer = p->f.type;
+    if (id != outer) {
+        weft_profile_end_strand(p);
+        if (outer == 0)
+            p->f.root_type = id;
+        p->f.type = id;
+    }
+    return outer;
+}
+
+static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
+{
+    weft_profile_worker *p = &w->prof;
+    if (outer != p->f.type) {
+        weft_profile_end_strand(p);
+        p->f.type = outer;
+    }
+}
+
+static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_end_strand(p);
+    weft_profile_slot *s = weft_profile_slot_of(w, t);
+    s->spawn_span = p->f.span;
+    s->spawn_bspan = p->f.bspan;
+    p->f.spawns++;
+}
+
+/* The continuation's path lengths at a SYNC. */
+typedef struct weft_profile_join {
+    uint64_t span, bspan;
+} weft_profile_join;
+
+static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_task *t)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_end_strand(p);
+    weft_profile_join j = {p->f.span, p->f.bspan};
+    const weft_profile_slot *s = weft_profile_slot_of(w, t);
+    p->f.span = s->spawn_span;
+    p->f.bspan = s->spawn_bspan + p->burden;
+    return j;
+}
+
+static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_end_strand(p);
+    if (j->span > p->f.span)
+        p->f.span = j->span;
+    if (j->bspan > p->f.bspan)
+        p->f.bspan = j->bspan;
+}
+
+/* The clock stops (a wait, a park) and starts again. */
+static inline void weft_profile_pause(weft_worker *w)
+{
+    weft_profile_end_strand(&w->prof);
+    w->prof.strand_start = 0;
+}
+
+static inline void weft_profile_resume(weft_worker *w)
+{
+    w->prof.strand_start = weft_cycles();
+}
+
+/* Around the SYNC slow path: the clock stops while it decides and while
+ * it waits; a stolen child's figures are taken by sync_stolen. */
+static inline bool weft_profile_sync_slow(weft_worker *w, bool stolen)
+{
+    if (!stolen)
+        weft_profile_resume(w);
+    return stolen;
+}
+
+/* The child was stolen and is done: its figures are in the slot record
+ * (we saw DONE with acquire, after the thief wrote them). */
+static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
+                                            const weft_profile_join *j)
+{
+    weft_profile_worker *p = &w->prof;
+    const weft_profile_slot *s = weft_profile_slot_of(w, t);
+    p->f.work += s->child_work;
+    p->f.tasks += s->child_tasks;
+    p->f.spawns += s->child_spawns;
+    if (s->child_longest > p->f.longest)
+        p->f.longest = s->child_longest;
+    p->f.span += s->child_span;
+    p->f.bspan += s->child_bspan;
+    if (j->span > p->f.span)
+        p->f.span = j->span;
+    if (j->bspan > p->f.bspan)
+        p->f.bspan = j->bspan;
+    weft_profile_resume(w);
+}
+
+#define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
+#define WEFT_PROFILE_ENTER_(w, NAME, var)                                                     \
+    uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
+#define WEFT_PROFILE_LEAVE_(w, var) weft_profile_leave((w), (var));
+#define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
+#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)                                                   \
+    weft_profile_join var = weft_profile_sync_begin((w), (t));
+#define WEFT_PROFILE_SYNC_SLOW_(w, expr)                                                      \
+    weft_profile_sync_slow((w), (weft_profile_pause(w), (expr)))
+#define WEFT_PROFILE_SYNC_INLINED_(w, var) weft_profile_sync_inlined((w), &(var));
+#define WEFT_PROFILE_SYNC_STOLEN_(w, t, var) weft_profile_sync_stolen((w), (t), &(var));
+#else
+#define WEFT_PROFILE_TYPE_(NAME)
+#define WEFT_PROFILE_ENTER_(w, NAME, var)
+#define WEFT_PROFILE_LEAVE_(w, var)
+#define WEFT_PROFILE_SPAWN_(w, t)
+#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)
+#define WEFT_PROFILE_SYNC_SLOW_(w, expr) (expr)
+#define WEFT_PROFILE_SYNC_INLINED_(w, var)
+#define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
+#endif
+
+/* The tracer knows a task the runtime starts by its wrapper's address,
+ * and its name from this table, filled before main: a constructor per
+ * task (placed with main, away from the task code), so that nothing in
+ * the task's own code changes. */
+#if WEFT_TRACE
+void weft_trace_name(uintptr_t wrapper, const char *name);
+#define WEFT_TRACE_NAME_(NAME)                                                                \
+    __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
+    {                                                                                         \
+        weft_trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
+    }
+#else
+#define WEFT_TRACE_NAME_(NAME)
+#endif
+
+#endif

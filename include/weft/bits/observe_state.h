@@ -1,0 +1,72 @@
+/* Per-worker state of the profiler (-DWEFT_PROFILE=ON) and the tracer
+ * (-DWEFT_TRACE=ON), included by bits/worker.h, which places it in the
+ * worker.  The hooks that use it are in bits/observe.h; what they compute
+ * is explained in docs/profiling.md.  Not part of the API. */
+#ifndef WEFT_BITS_OBSERVE_STATE_H
+#define WEFT_BITS_OBSERVE_STATE_H
+
+#include <weft/bits/lang.h>
+#include <stdint.h>
+
+#include <weft/config.h>
+
+#if WEFT_PROFILE
+/* Task types: one record per task name, in the translation unit of its
+ * WEFT_TASK_n; registered on first use (id 1 .. WEFT_PROFILE_MAX_TYPES-1;
+ * the last id collects the types beyond). */
+#define WEFT_PROFILE_MAX_TYPES 256u
+typedef struct weft_profile_type {
+    const char *name;
+    WEFT_ATOMIC(uint32_t) id; /* 0 until registered */
+} weft_profile_type;
+
+/* Per worker and task type: strand time and bodies run.  Written by the
+ * worker only (relaxed load + store), read by the reports. */
+typedef struct weft_profile_type_counts {
+    WEFT_ATOMIC(uint64_t) work;  /* cycles */
+    WEFT_ATOMIC(uint64_t) count; /* task bodies entered */
+} weft_profile_type_counts;
+
+/* One per deque slot, at the same index (a parallel array of descriptor
+ * size, so a slot's record is the descriptor's address plus a constant).
+ * The first line-half is the owner's: the path lengths at the SPAWN; the
+ * rest is written by whoever ran the task when it was stolen, before it
+ * stores DONE, and read by the owner after it saw DONE. */
+typedef struct weft_profile_slot {
+    WEFT_ALIGNAS(64) uint64_t spawn_span;
+    uint64_t spawn_bspan;
+    uint64_t child_work, child_span, child_bspan;
+    uint64_t child_tasks, child_spawns;
+    uint64_t child_longest;
+} weft_profile_slot;
+
+/* The figures of a computation, in cycles (and counts), relative to its
+ * start. */
+typedef struct weft_profile_figures {
+    uint64_t work;      /* every strand so far */
+    uint64_t span;      /* the longest path to the running strand */
+    uint64_t bspan;     /* the same, every SPAWN edge on it burdened */
+    uint64_t tasks, spawns;
+    uint64_t longest;   /* the longest single strand */
+    uint32_t type;      /* the running task's type id (0: none) */
+    uint32_t root_type; /* the type of the started task */
+} weft_profile_figures;
+
+/* The worker's profiler state: the figures of the computation it is
+ * running (the task the runtime started last, with everything it ran
+ * inline).  Owner-only. */
+typedef struct weft_profile_worker {
+    uint64_t strand_start; /* when the running strand began; 0: none runs */
+    weft_profile_figures f;
+    uint64_t burden;       /* cycles charged to a SPAWN edge */
+    intptr_t slot_offset;  /* slot record = descriptor address + this */
+    weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
+    void *slots;           /* the mapping of the slot records */
+} weft_profile_worker;
+#endif
+
+#if WEFT_TRACE
+struct weft_trace_track;
+#endif
+
+#endif

@@ -1,0 +1,56 @@
+/* weft's timeline: what every worker did, and when.
+ *
+ * In a build configured with -DWEFT_TRACE=ON, WEFT_TRACE=<file.json> in
+ * the environment (or weft_trace_start) makes every worker record its
+ * states into a buffer of its own (no locks): running a task the runtime
+ * started -- a RUN, a stolen task, an interrupt's task -- together with
+ * everything it runs inline (so fib records one slice per steal, not one
+ * per call; each slice counts the SPAWNs made in it in a -DWEFT_STATS=ON
+ * build), looking for work (with the failed steal attempts), waiting at a
+ * SYNC whose task was stolen, asleep, at an interrupt's barrier, parked;
+ * steals and leaps as arrows from the victim to the thief, wake-ups,
+ * interrupts, and RUNs from threads outside the pool as arrows to the
+ * worker that ran them.  Work pool runs (weft/pool.h) record batches of
+ * items, steals and steal-half transfers, searching and sleeping.
+ *
+ * The file is written at weft_stop (or by weft_trace_stop / _write) in
+ * the Chrome Trace Event format: open it in https://ui.perfetto.dev or
+ * chrome://tracing, or draw it with scripts/trace_render.py.  Buffers
+ * hold WEFT_TRACE_EVENTS events per worker (default 512K); when one is
+ * full its further events are dropped and counted, and the counts are in
+ * the file.  docs/profiling.md describes the events.  Without the tracer
+ * every call returns ENOTSUP and costs nothing.
+ */
+#ifndef WEFT_TRACE_H
+#define WEFT_TRACE_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Starts recording; `path` (copied) is where weft_trace_stop and
+ * weft_stop write, or NULL to write only with weft_trace_write.  Before
+ * weft_start it takes effect at start.  0, EBUSY if already recording,
+ * ENOMEM, ENOTSUP without the tracer. */
+int weft_trace_start(const char *path);
+
+/* Stops recording and writes the file given to weft_trace_start (or
+ * WEFT_TRACE's).  0, EINVAL if not recording, an errno value if the file
+ * could not be written (with a message), ENOTSUP without the tracer. */
+int weft_trace_stop(void);
+
+/* Writes what has been recorded so far to `path`, recording or not.
+ * 0, EINVAL for a NULL path or nothing recorded, an errno value if the
+ * file could not be written, ENOTSUP without the tracer. */
+int weft_trace_write(const char *path);
+
+/* True while recording. */
+bool weft_trace_active(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Draws a weft trace (the Chrome Trace Event JSON that WEFT_TRACE=<file>
+writes, docs/profiling.md) as a PNG: one row per worker, coloured by what
+it was doing -- running a task (busy), looking for work or waiting at a
+SYNC for a stolen task (stealing), asleep, at a barrier or suspended --
+arrows for steals and leaps from the victim to the thief, and underneath
+the number of workers busy over time.  Work pool runs get rows of their
+own, and threads outside the pool that called RUN a row showing how long
+they waited.
+
+usage: python3 scripts/trace_render.py TRACE.json [-o OUT.png]
+                                      [--start US] [--end US] [--title TEXT]
+
+Needs matplotlib (python3 -m pip install matplotlib).
+"""
+import argparse
+import json
+import os
+import sys
+from collections import defaultdict
+
+# What a slice's category means in the picture, and its colour.
+STATES = [
+    ("task", "running a task", "#2e9e44"),
+    ("search", "looking for work", "#f0a030"),
+    ("join", "at a SYNC, its task stolen: looking for work", "#d9661f"),
+    ("sleep", "asleep", "#c8c8c8"),
+    ("barrier", "interrupt barrier", "#8e6cc0"),
+    ("parked", "suspended", "#6f6f6f"),
+    ("external", "outside thread waiting for its RUN", "#4a7fc1"),
+]
+COLOUR = {cat: colour for cat, _, colour in STATES}
+ARROWS = {"steal": "#c0392b", "leap": "#1f4e9a", "run": "#4a7fc1"}
+MAX_ARROWS = 3000
+
+
+class Trace:
+    """The events of a trace file, by track."""
+
+    def __init__(self, data):
+        self.other = data.get("otherData", {})
+        self.names = {}
+        self.process_names = {}
+        self.slices = defaultdict(list)  # (pid, tid) -> [(start_us, dur_us, cat, name)]
+        self.flows = []                   # (cat, (pid, tid) from, t_from, (pid, tid) to, t_to)
+        starts = {}
+        for e in data.get("traceEvents", []):
+            ph = e.get("ph")
+            key = (e.get("pid"), e.get("tid"))
+            if ph == "M":
+                if e.get("name") == "thread_name":
+                    self.names[key] = e["args"]["name"]
+                elif e.get("name") == "process_name":
+                    self.process_names[e.get("pid")] = e["args"]["name"]
+            elif ph == "X":
+                self.slices[key].append((float(e["ts"]), float(e["dur"]), e.get("cat", ""),
+                                         e.get("name", "")))
+            elif ph == "s":
+                starts[e["id"]] = (e.get("cat"), key, float(e["ts"]))
+            elif ph == "f" and e.get("id") in starts:
+                cat, src, t = starts.pop(e["id"])
+                self.flows.append((cat, src, t, key, float(e["ts"])))
+
+    def rows(self):
+        """Tracks in drawing order: the pool's workers, outside threads,
+        then each work pool run's workers."""
+        def order(key):
+            pid, tid = key
+            outside = pid == 1 and "outside" in self.names.get(key, "")
+            return (pid, 1 if outside else 0, tid)
+        return sorted(self.slices, key=order)
+
+    def extent(self):
+        lo = min((s for track in self.slices.values() for s, _, _, _ in track), default=0.0)
+        hi = max((s + d for track in self.slices.values() for s, d, _, _ in track), default=1.0)
+        return lo, hi
+
+
+def busy_curve(trace, keys, lo, hi, bins=600):
+    """Time points and the number of the given tracks running a task in
+    each bin (time-weighted)."""
+    width = (hi - lo) / bins if hi > lo else 1.0
+    busy = [0.0] * bins
+    for key in keys:
+        for s, d, cat, _ in trace.slices[key]:
+            if cat != "task" or d <= 0:
+                continue
+            a, b = max(s, lo), min(s + d, hi)
+            if b <= a:
+                continue
+            i = int((a - lo) / width)
+            while a < b and i < bins:
+                edge = lo + (i + 1) * width
+                part = min(b, edge) - a
+                busy[i] += part / width
+                a = min(b, edge)
+                i += 1
+    xs = [lo + (i + 0.5) * width for i in range(bins)]
+    return xs, busy
+
+
+def summary(trace, keys, lo, hi):
+    """Share of the workers' time per category, over [lo, hi]."""
+    total = defaultdict(float)
+    for key in keys:
+        for s, d, cat, _ in trace.slices[key]:
+            a, b = max(s, lo), min(s + d, hi)
+            if b > a:
+                total[cat] += b - a
+    span = (hi - lo) * max(len(keys), 1)
+    return {cat: t / span for cat, t in total.items()}
+
+
+def render(trace, out, start=None, end=None, title=None):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    lo, hi = trace.extent()
+    lo = lo if start is None else start
+    hi = hi if end is None else end
+    if hi <= lo:
+        raise ValueError("nothing to draw: the trace has no slices in that window")
+    rows = trace.rows()
+    index = {key: i for i, key in enumerate(rows)}
+    workers = [k for k in rows if k[0] == 1 and "outside" not in trace.names.get(k, "")]
+    pools = sorted({k[0] for k in rows if k[0] != 1})
+    scale, unit = (1e3, "ms") if hi - lo >= 2e3 else (1.0, "µs")
+
+    height = 1.6 + 0.32 * len(rows) + 1.6 * (1 + len(pools))
+    fig, axes = plt.subplots(2 + len(pools), 1, figsize=(13, max(height, 4.5)), sharex=True,
+                             gridspec_kw={"height_ratios": [max(len(rows), 2) * 0.32 + 0.4]
+                                          + [1.4] * (1 + len(pools))})
+    ax = axes[0]
+    for key in rows:
+        y = index[key]
+        by_cat = defaultdict(list)
+        for s, d, cat, _ in trace.slices[key]:
+            if s + d < lo or s > hi:
+                continue
+            by_cat[cat].append(((s - lo) / scale, max(d / scale, (hi - lo) / scale / 4000)))
+        for cat, bars in by_cat.items():
+            ax.broken_barh(bars, (y - 0.4, 0.8), facecolors=COLOUR.get(cat, "#999999"),
+                           linewidth=0)
+    # Arrows: steals and leaps (victim -> thief), RUNs from outside threads.
+    flows = [f for f in trace.flows if f[0] in ARROWS and f[1] in index and f[3] in index
+             and lo <= f[4] <= hi]
+    step = max(1, len(flows) // MAX_ARROWS)
+    for cat, src, t0, dst, t1 in flows[::step]:
+        ax.annotate("", xy=((t1 - lo) / scale, index[dst]), xytext=((t0 - lo) / scale, index[src]),
+                    arrowprops=dict(arrowstyle="-|>", color=ARROWS[cat], lw=0.7, alpha=0.8,
+                                    shrinkA=0, shrinkB=0, mutation_scale=7))
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([trace.names.get(k, f"{k[0]}/{k[1]}") for k in rows], fontsize=8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
+    counts = defaultdict(int)
+    for f in trace.flows:
+        counts[f[0]] += 1
+    # The shares: over the time tasks ran (first task to last), so that the
+    # idle time before a program's first RUN and after its last does not
+    # count; over the chosen window if one was given.
+    busy = [s for k in workers for s in trace.slices[k] if s[2] == "task"]
+    a = lo if start is not None or not busy else max(lo, min(s for s, _, _, _ in busy))
+    b = hi if end is not None or not busy else min(hi, max(s + d for s, d, _, _ in busy))
+    shares = summary(trace, workers, a, b) if b > a else {}
+    head = title or trace.process_names.get(1, "weft trace")
+    detail = []
+    if workers:
+        detail.append(f"from the first task to the last: busy {shares.get('task', 0):.0%}, "
+                      f"looking for work {shares.get('search', 0) + shares.get('join', 0):.0%}, "
+                      f"asleep {shares.get('sleep', 0):.0%}")
+    detail.append(f"{counts['steal']} steals, {counts['leap']} leaps")
+    dropped = trace.other.get("dropped_events", 0)
+    if dropped:
+        detail.append(f"{dropped} events dropped (buffers full)")
+    ax.set_title(f"{head}\n{'; '.join(detail)}", fontsize=10)
+    legend = [Patch(facecolor=c, label=label) for cat, label, c in STATES
+              if any(cat == s[2] for track in trace.slices.values() for s in track)]
+    legend += [Patch(facecolor=ARROWS[c], label=f"{c} arrow") for c in ("steal", "leap")
+               if counts[c]]
+    ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8,
+              frameon=False)
+
+    def curve(axis, keys, label):
+        xs, busy = busy_curve(trace, keys, lo, hi)
+        axis.fill_between([(x - lo) / scale for x in xs], busy, step="mid", color="#2e9e44",
+                          alpha=0.75, linewidth=0)
+        axis.set_ylim(0, max(len(keys), 1) * 1.05)
+        axis.set_ylabel(f"{label}\nworkers busy", fontsize=8)
+        axis.axhline(len(keys), color="#888888", linewidth=0.6, linestyle="--")
+        axis.grid(axis="x", color="#eeeeee", linewidth=0.6)
+
+    curve(axes[1], workers, "fork-join")
+    for i, pid in enumerate(pools):
+        keys = [k for k in rows if k[0] == pid]
+        curve(axes[2 + i], keys, trace.process_names.get(pid, f"pool {pid}").split(" (")[0])
+    axes[-1].set_xlabel(f"time ({unit}) from the start of tracing")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("trace", help="the trace file (JSON)")
+    ap.add_argument("-o", "--out", help="the PNG to write (default: the trace's name with .png)")
+    ap.add_argument("--start", type=float, help="window start, µs from the start of tracing")
+    ap.add_argument("--end", type=float, help="window end, µs from the start of tracing")
+    ap.add_argument("--title", help="the title (default: the traced process's name)")
+    args = ap.parse_args(argv)
+    try:
+        with open(args.trace, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"trace_render: cannot read {args.trace}: {e}", file=sys.stderr)
+        return 1
+    out = args.out or os.path.splitext(args.trace)[0] + ".png"
+    try:
+        render(Trace(data), out, args.start, args.end, args.title)
+    except ImportError:
+        print("trace_render: matplotlib is needed (python3 -m pip install matplotlib)",
+              file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"trace_render: {e}", file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,816 @@
+/* The work/span profiler (weft/profile.h; docs/profiling.md): the hooks'
+ * runtime side, the regions, the task types and the reports.
+ *
+ * The inline hooks (include/weft/bits/observe.h) keep each worker's
+ * figures for the computation it runs.  This file handles the tasks the
+ * runtime starts: a stolen task's figures go into its owner's slot record
+ * before DONE (the SYNC takes them from there), a RUN's become a run of a
+ * region.  Everything is counted in cycles of weft_cycles and converted
+ * with the calibration below only when reported.
+ *
+ * Shared data and how it is protected:
+ *   the type names, the regions, the folded per-type counts of stopped
+ *   pools, the outside threads' total     `lock`
+ *   a worker's per-type counts            written by the worker (relaxed
+ *                                         load + store), read relaxed
+ *   a slot record's child figures         written before DONE (release),
+ *                                         read after DONE (acquire)
+ */
+#include "runtime/internal.h"
+#include "runtime/observe.h"
+
+#include <weft/profile.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The steal cost charged per SPAWN edge when nothing says otherwise:
+ * about the steal+join of bench/stealcost at 2 workers on the machine the
+ * profiler was written on (410-476 ns; docs/profiling.md: how to measure
+ * yours). */
+#define DEFAULT_BURDEN_NS 450.0
+#define MAX_BURDEN_NS 1e9
+#define MAX_REGIONS 128u
+#define REGION_NAME_MAX 64u
+/* Speedup bounds are reported for 1 .. this many workers. */
+#define SPEEDUP_WORKERS 64u
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* The burden: weft_profile_set_burden_ns's, else WEFT_PROFILE_BURDEN_NS at
+ * the last start, else the default (< 0: not set). */
+static double burden_set_ns = -1.0, burden_env_ns = -1.0;
+#if WEFT_PROFILE
+static bool print_at_stop;
+static const char *json_at_stop;
+#endif
+
+/* ------------------------------------------------------------------------
+ * Configuration
+ * ------------------------------------------------------------------------ */
+
+int weft_profile_check_env(void)
+{
+    int err = 0;
+    bool print = false;
+    err |= weft_config_env_flag("WEFT_PROFILE", &print);
+    const char *json = getenv("WEFT_PROFILE_JSON");
+    uint64_t burden = 0;
+    bool have_burden = false;
+    const char *b = getenv("WEFT_PROFILE_BURDEN_NS");
+    if (b && *b) {
+        err |= weft_config_env_number("WEFT_PROFILE_BURDEN_NS", false, 0, (uint64_t)MAX_BURDEN_NS,
+                                      "nanoseconds", &burden);
+        have_burden = true;
+    }
+    if (!WEFT_PROFILE) {
+        if (print || (json && *json))
+            weft_warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
+                      "-DWEFT_PROFILE=ON)", print ? "" : "_JSON");
+        return err;
+    }
+#if WEFT_PROFILE
+    pthread_mutex_lock(&lock);
+    print_at_stop = print;
+    json_at_stop = json && *json ? json : NULL;
+    burden_env_ns = have_burden && !err ? (double)burden : -1.0;
+    pthread_mutex_unlock(&lock);
+#else
+    (void)have_burden;
+#endif
+    return err;
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped (the
+ * profile's and the trace's files). */
+void weft_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void weft_profile_forget_in_child(void)
+{
+    pthread_mutex_init(&lock, NULL);
+}
+
+int weft_profile_set_burden_ns(double ns)
+{
+    if (!WEFT_PROFILE)
+        return ENOTSUP;
+    if (!(ns >= 0.0 && ns <= MAX_BURDEN_NS)) {
+        weft_warn("weft_profile_set_burden_ns: %g ns is out of range: 0 to %g", ns, MAX_BURDEN_NS);
+        return EINVAL;
+    }
+    pthread_mutex_lock(&lock);
+    burden_set_ns = ns;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+double weft_profile_burden_ns(void)
+{
+    pthread_mutex_lock(&lock);
+    double b = burden_set_ns >= 0 ? burden_set_ns
+               : burden_env_ns >= 0 ? burden_env_ns : DEFAULT_BURDEN_NS;
+    pthread_mutex_unlock(&lock);
+    return b;
+}
+
+#if WEFT_PROFILE
+
+/* ------------------------------------------------------------------------
+ * The clock: cycles to nanoseconds
+ * ------------------------------------------------------------------------ */
+
+static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
+static uint64_t calib_cycles0, calib_ns0;
+static double calib_ticks_per_ns = 1.0;
+
+/* Counts cycles against the monotonic clock for a few milliseconds, once
+ * per process: enough to convert a burden to cycles at start; reports use
+ * the whole time since (ticks_per_ns). */
+static void calibrate(void)
+{
+    calib_ns0 = weft_now_ns();
+    calib_cycles0 = weft_cycles();
+    uint64_t ns, cycles;
+    do {
+        ns = weft_now_ns();
+        cycles = weft_cycles();
+    } while (ns - calib_ns0 < 5000000u);
+    calib_ticks_per_ns = (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
+    if (!(calib_ticks_per_ns > 0.0))
+        calib_ticks_per_ns = 1.0;
+}
+
+static double ticks_per_ns(void)
+{
+    pthread_once(&calibrate_once, calibrate);
+    uint64_t ns = weft_now_ns(), cycles = weft_cycles();
+    if (ns - calib_ns0 < 100000000u) /* under 0.1 s: the first measurement */
+        return calib_ticks_per_ns;
+    return (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
+}
+
+/* ------------------------------------------------------------------------
+ * Shared state
+ * ------------------------------------------------------------------------ */
+
+
+typedef struct region_rec {
+    char name[REGION_NAME_MAX];
+    uint64_t runs;
+    weft_profile_figures sum;
+} region_rec;
+
+static const char *type_names[WEFT_PROFILE_MAX_TYPES];
+static uint32_t n_types = 1; /* id 0: no task (the runtime between tasks) */
+static struct {
+    uint64_t work, count;
+} folded[WEFT_PROFILE_MAX_TYPES]; /* per-type counts of pools that stopped */
+static region_rec regions[MAX_REGIONS];
+static unsigned n_regions;
+static uint64_t regions_lost; /* runs of regions beyond MAX_REGIONS names */
+static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
+
+/* ------------------------------------------------------------------------
+ * Task types
+ * ------------------------------------------------------------------------ */
+
+uint32_t weft_profile_register(weft_profile_type *type)
+{
+    pthread_mutex_lock(&lock);
+    /* Relaxed: under the lock that every registration takes. */
+    uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
+    if (id == 0) {
+        for (uint32_t i = 1; i < n_types && id == 0; i++)
+            if (strcmp(type_names[i], type->name) == 0)
+                id = i; /* the same name from another record: one type */
+        if (id == 0 && n_types < WEFT_PROFILE_MAX_TYPES - 1) {
+            id = n_types;
+            type_names[n_types++] = type->name;
+        } else if (id == 0) {
+            id = WEFT_PROFILE_MAX_TYPES - 1;
+            type_names[id] = "(other task types)";
+        }
+        /* Relaxed: readers use only the number (the name is read under
+         * the lock). */
+        atomic_store_explicit(&type->id, id, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lock);
+    return id;
+}
+
+/* ------------------------------------------------------------------------
+ * Workers
+ * ------------------------------------------------------------------------ */
+
+int weft_profile_worker_init(weft_worker *w)
+{
+    pthread_once(&calibrate_once, calibrate);
+    weft_profile_worker *p = &w->prof;
+    memset(p, 0, sizeof *p);
+    p->slots = weft_map(weft_deque_bytes(w->deque_slots), 0, 0, weft_topology_placement(w->id));
+    p->types = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *p->types);
+    if (!p->slots || !p->types) {
+        weft_profile_worker_destroy(w);
+        return ENOMEM;
+    }
+    p->slot_offset = (char *)p->slots - (char *)w->dq;
+    p->burden = (uint64_t)(weft_profile_burden_ns() * calib_ticks_per_ns + 0.5);
+    return 0;
+}
+
+void weft_profile_worker_destroy(weft_worker *w)
+{
+    weft_profile_worker *p = &w->prof;
+    if (p->types) {
+        pthread_mutex_lock(&lock);
+        for (unsigned i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+            /* Relaxed: the worker's thread has been joined. */
+            folded[i].work += atomic_load_explicit(&p->types[i].work, memory_order_relaxed);
+            folded[i].count += atomic_load_explicit(&p->types[i].count, memory_order_relaxed);
+        }
+        pthread_mutex_unlock(&lock);
+        free(p->types);
+    }
+    if (p->slots)
+        weft_unmap(p->slots, weft_deque_bytes(w->deque_slots), 0, 0);
+    memset(p, 0, sizeof *p);
+}
+
+/* ------------------------------------------------------------------------
+ * Tasks the runtime starts
+ * ------------------------------------------------------------------------ */
+
+void weft_profile_root_begin(weft_worker *w, weft_profile_saved *s)
+{
+    weft_profile_worker *p = &w->prof;
+    s->running = p->strand_start != 0;
+    if (s->running) /* a RUN or an interrupt inside a task: its strand ends here */
+        weft_profile_end_strand(p);
+    s->f = p->f;
+    memset(&p->f, 0, sizeof p->f);
+    p->strand_start = weft_cycles();
+}
+
+/* The started task's figures; the saved ones back.  Its last strand ended
+ * when its body returned (a change of type, to none). */
+static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_figures f = p->f;
+    p->f = s->f;
+    p->strand_start = s->running ? weft_cycles() : 0;
+    return f;
+}
+
+void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
+                              weft_task *t)
+{
+    weft_profile_figures f = root_end(w, s);
+    /* Plain stores: the owner reads them after it sees the DONE that our
+     * caller stores next (release / acquire). */
+    weft_profile_slot *rec = weft_profile_slot_of(victim, t);
+    rec->child_work = f.work;
+    rec->child_span = f.span;
+    rec->child_bspan = f.bspan;
+    rec->child_tasks = f.tasks;
+    rec->child_spawns = f.spawns;
+    rec->child_longest = f.longest;
+}
+
+static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
+{
+    to->work += f->work;
+    to->span += f->span;
+    to->bspan += f->bspan;
+    to->tasks += f->tasks;
+    to->spawns += f->spawns;
+    if (f->longest > to->longest)
+        to->longest = f->longest;
+}
+
+/* Under the lock: one more run of the region `name`. */
+static void record_region_locked(const char *name, const weft_profile_figures *f)
+{
+    region_rec *r = NULL;
+    for (unsigned i = 0; i < n_regions && !r; i++)
+        if (strcmp(regions[i].name, name) == 0)
+            r = &regions[i];
+    if (!r) {
+        if (n_regions == MAX_REGIONS) {
+            regions_lost++;
+            return;
+        }
+        r = &regions[n_regions++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->name, sizeof r->name, "%s", name);
+    }
+    r->runs++;
+    add_figures(&r->sum, f);
+}
+
+void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
+{
+    weft_profile_figures f = root_end(w, s);
+    uint32_t type = f.root_type;
+    if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
+        weft_profile_worker *p = &w->prof;
+        p->f.work += f.work;
+        p->f.span += f.span;
+        p->f.bspan += f.bspan;
+        p->f.tasks += f.tasks;
+        p->f.spawns += f.spawns;
+        if (f.longest > p->f.longest)
+            p->f.longest = f.longest;
+    }
+    pthread_mutex_lock(&lock);
+    record_region_locked(type ? type_names[type] : "(no task)", &f);
+    if (from == WEFT_PROFILE_FROM_OUTSIDE)
+        add_figures(&outside_total, &f);
+    pthread_mutex_unlock(&lock);
+}
+
+void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
+{
+    weft_profile_worker *p = &w->prof;
+    if (stolen) { /* it ran: a DROP joins it as a SYNC would */
+        const weft_profile_slot *rec = weft_profile_slot_of(w, t);
+        p->f.work += rec->child_work;
+        p->f.tasks += rec->child_tasks;
+        p->f.spawns += rec->child_spawns;
+        if (rec->child_longest > p->f.longest)
+            p->f.longest = rec->child_longest;
+        uint64_t span = rec->spawn_span + rec->child_span;
+        uint64_t bspan = rec->spawn_bspan + p->burden + rec->child_bspan;
+        if (span > p->f.span)
+            p->f.span = span;
+        if (bspan > p->f.bspan)
+            p->f.bspan = bspan;
+    }
+    weft_profile_resume(w);
+}
+
+/* ------------------------------------------------------------------------
+ * Regions of the program's own
+ * ------------------------------------------------------------------------ */
+
+/* A thread outside the pool is named by the address of a thread-local. */
+static __thread char outside_thread_tag;
+
+static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
+{
+    return (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns, f->longest, where};
+}
+
+weft_profile_mark weft_profile_begin(void)
+{
+    weft_worker *w = weft_tls_worker;
+    if (w) {
+        weft_profile_end_strand(&w->prof);
+        weft_profile_mark m = mark_of(&w->prof.f, (uintptr_t)w);
+        w->prof.f.longest = 0; /* the region's own; end puts the larger back */
+        return m;
+    }
+    pthread_mutex_lock(&lock);
+    weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag);
+    pthread_mutex_unlock(&lock);
+    return m;
+}
+
+int weft_profile_end(const weft_profile_mark *m, const char *name)
+{
+    if (!m || !name) {
+        weft_warn("weft_profile_end: %s is NULL", m ? "name" : "mark");
+        return EINVAL;
+    }
+    weft_worker *w = weft_tls_worker;
+    uintptr_t here = w ? (uintptr_t)w : (uintptr_t)&outside_thread_tag;
+    if (m->where != here) {
+        weft_warn("weft_profile_end(\"%s\"): the mark was taken on another %s", name,
+                  w ? "worker or outside the pool" : "thread or inside a task");
+        return EINVAL;
+    }
+    weft_profile_figures now;
+    if (w) {
+        weft_profile_worker *p = &w->prof;
+        weft_profile_end_strand(p);
+        now = p->f;
+        if (m->longest > p->f.longest)
+            p->f.longest = m->longest;
+    }
+    pthread_mutex_lock(&lock);
+    if (!w)
+        now = outside_total;
+    weft_profile_figures f = {now.work - m->work, now.span - m->span, now.bspan - m->bspan,
+                              now.tasks - m->tasks, now.spawns - m->spawns, now.longest, 0, 0};
+    record_region_locked(name, &f);
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading the figures
+ * ------------------------------------------------------------------------ */
+
+static weft_profile_region region_out(const region_rec *r, double tpn)
+{
+    weft_profile_region o;
+    o.name = r->name;
+    o.runs = r->runs;
+    o.work_ns = (double)r->sum.work / tpn;
+    o.span_ns = (double)r->sum.span / tpn;
+    o.burdened_span_ns = (double)r->sum.bspan / tpn;
+    o.parallelism = r->sum.span ? (double)r->sum.work / (double)r->sum.span : 0.0;
+    o.burdened_parallelism = r->sum.bspan ? (double)r->sum.work / (double)r->sum.bspan : 0.0;
+    o.tasks = r->sum.tasks;
+    o.spawns = r->sum.spawns;
+    o.strands = r->sum.tasks + 2 * r->sum.spawns;
+    o.longest_strand_ns = (double)r->sum.longest / tpn;
+    return o;
+}
+
+size_t weft_profile_regions(weft_profile_region *out, size_t max)
+{
+    if (!out && max > 0) {
+        weft_warn("weft_profile_regions: out is NULL but max is %zu", max);
+        return 0;
+    }
+    double tpn = ticks_per_ns();
+    pthread_mutex_lock(&lock);
+    size_t n = n_regions;
+    for (size_t i = 0; i < n && i < max; i++)
+        out[i] = region_out(&regions[i], tpn);
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+/* The per-type counts: the folded ones plus the live workers' (the caller
+ * holds the pool, or it is stopped), into work[] and count[]; returns the
+ * number of type ids in use. */
+static uint32_t collect_types(uint64_t *work, uint64_t *count, bool live)
+{
+    pthread_mutex_lock(&lock);
+    uint32_t n = type_names[WEFT_PROFILE_MAX_TYPES - 1] ? WEFT_PROFILE_MAX_TYPES : n_types;
+    for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+        work[i] = folded[i].work;
+        count[i] = folded[i].count;
+    }
+    pthread_mutex_unlock(&lock);
+    if (live)
+        for (unsigned k = 0; k < weft_rt.n_workers; k++) {
+            weft_profile_type_counts *t = weft_rt.workers[k]->prof.types;
+            for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
+                /* Relaxed: a recent value of a counter its worker writes. */
+                work[i] += atomic_load_explicit(&t[i].work, memory_order_relaxed);
+                count[i] += atomic_load_explicit(&t[i].count, memory_order_relaxed);
+            }
+        }
+    return n;
+}
+
+static size_t task_types_locked_pool(weft_profile_task_type *out, size_t max, bool live)
+{
+    uint64_t work[WEFT_PROFILE_MAX_TYPES], count[WEFT_PROFILE_MAX_TYPES];
+    uint32_t n = collect_types(work, count, live);
+    double tpn = ticks_per_ns();
+    size_t k = 0;
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 1; i < n; i++) {
+        if (!type_names[i])
+            continue;
+        if (k < max)
+            out[k] = (weft_profile_task_type){type_names[i], count[i], (double)work[i] / tpn};
+        k++;
+    }
+    pthread_mutex_unlock(&lock);
+    return k;
+}
+
+size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
+{
+    if (!out && max > 0) {
+        weft_warn("weft_profile_task_types: out is NULL but max is %zu", max);
+        return 0;
+    }
+    bool held;
+    bool live = weft_lifecycle_hold(&held);
+    size_t n = task_types_locked_pool(out, max, live);
+    weft_lifecycle_release(held);
+    return n;
+}
+
+void weft_profile_reset(void)
+{
+    pthread_mutex_lock(&lock);
+    n_regions = 0;
+    regions_lost = 0;
+    memset(&outside_total, 0, sizeof outside_total);
+    memset(folded, 0, sizeof folded);
+    pthread_mutex_unlock(&lock);
+    bool held;
+    if (!weft_lifecycle_hold(&held))
+        return;
+    for (unsigned k = 0; k < weft_rt.n_workers; k++) {
+        weft_profile_type_counts *t = weft_rt.workers[k]->prof.types;
+        for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
+            /* Relaxed: a running worker's concurrent increment may survive. */
+            atomic_store_explicit(&t[i].work, 0, memory_order_relaxed);
+            atomic_store_explicit(&t[i].count, 0, memory_order_relaxed);
+        }
+    }
+    weft_lifecycle_release(held);
+}
+
+#else /* !WEFT_PROFILE: the API answers that there is nothing */
+
+weft_profile_mark weft_profile_begin(void)
+{
+    weft_profile_mark m;
+    memset(&m, 0, sizeof m);
+    return m;
+}
+
+int weft_profile_end(const weft_profile_mark *mark, const char *name)
+{
+    (void)mark;
+    (void)name;
+    return ENOTSUP;
+}
+
+size_t weft_profile_regions(weft_profile_region *out, size_t max)
+{
+    (void)out;
+    (void)max;
+    return 0;
+}
+
+size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
+{
+    (void)out;
+    (void)max;
+    return 0;
+}
+
+void weft_profile_reset(void) {}
+
+int weft_profile_worker_init(weft_worker *w)
+{
+    (void)w;
+    return 0;
+}
+
+void weft_profile_worker_destroy(weft_worker *w) { (void)w; }
+
+void weft_profile_at_stop(void) {}
+
+#endif
+
+double weft_profile_speedup_bound(const weft_profile_region *r, unsigned workers)
+{
+    if (!r || workers == 0 || !(r->work_ns > 0.0))
+        return 0.0;
+    return r->parallelism < (double)workers ? r->parallelism : (double)workers;
+}
+
+double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned workers)
+{
+    if (!r || workers == 0 || !(r->work_ns > 0.0))
+        return 0.0;
+    return r->work_ns / (r->work_ns / workers + r->burdened_span_ns);
+}
+
+#if WEFT_PROFILE
+/* ------------------------------------------------------------------------
+ * Reports
+ * ------------------------------------------------------------------------ */
+
+/* A duration in the largest unit it reaches, 3 significant digits. */
+static const char *fmt_ns(char *buf, size_t size, double ns)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
+    double mag = ns < 0 ? -ns : ns; /* (no libm) */
+    unsigned u = 0;
+    while (u < 3 && mag < units[u].scale)
+        u++;
+    double v = mag / units[u].scale;
+    snprintf(buf, size, "%s%.*f %s", ns < 0 ? "-" : "", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v,
+             units[u].unit);
+    return buf;
+}
+
+/* The worker counts of the table's speedup columns. */
+static const unsigned table_workers[] = {1, 2, 4, 8, 16, 32, 64};
+#define TABLE_WORKERS (sizeof table_workers / sizeof table_workers[0])
+
+/* What a report shows: the regions and the task types, copied. */
+typedef struct snapshot {
+    weft_profile_region *r;
+    size_t n;
+    weft_profile_task_type *t;
+    size_t nt;
+} snapshot;
+
+static int snapshot_take(snapshot *sn, bool live)
+{
+    sn->n = weft_profile_regions(NULL, 0);
+    sn->r = calloc(sn->n ? sn->n : 1, sizeof *sn->r);
+    sn->t = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *sn->t);
+    if (!sn->r || !sn->t) {
+        free(sn->r);
+        free(sn->t);
+        return ENOMEM;
+    }
+    sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
+    sn->nt = task_types_locked_pool(sn->t, WEFT_PROFILE_MAX_TYPES, live);
+    return 0;
+}
+
+static void snapshot_free(snapshot *sn)
+{
+    free(sn->r);
+    free(sn->t);
+}
+
+static void print_report(FILE *out, const snapshot *sn)
+{
+    const weft_profile_region *r = sn->r;
+    const weft_profile_task_type *t = sn->t;
+    size_t n = sn->n, nt = sn->nt;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
+                 "edge\n", WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
+            fmt_ns(a, sizeof a, weft_profile_burden_ns()));
+    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
+            "work", "span", "parallelism", "burdened-span", "burdened-par", "longest-strand",
+            "tasks", "spawns");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%-20s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", r[i].name,
+                (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
+                fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
+                fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
+                fmt_ns(d, sizeof d, r[i].longest_strand_ns), (unsigned long long)r[i].tasks,
+                (unsigned long long)r[i].spawns);
+    if (n == 0)
+        fprintf(out, "(no region has finished)\n");
+    if (n > 0) {
+        fprintf(out, "speedup on P workers: at most min(P, parallelism) / burdened estimate "
+                     "work/(work/P + burdened span)\n%-20s", "region");
+        for (size_t k = 0; k < TABLE_WORKERS; k++)
+            fprintf(out, " %13s%-2u", "P=", table_workers[k]);
+        fputc('\n', out);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, "%-20s", r[i].name);
+            for (size_t k = 0; k < TABLE_WORKERS; k++) {
+                char cell[40];
+                snprintf(cell, sizeof cell, "%.1f/%.1f",
+                         weft_profile_speedup_bound(&r[i], table_workers[k]),
+                         weft_profile_burdened_speedup(&r[i], table_workers[k]));
+                fprintf(out, " %15s", cell);
+            }
+            fputc('\n', out);
+        }
+    }
+    double total = 0;
+    for (size_t i = 0; i < nt; i++)
+        total += t[i].work_ns;
+    fprintf(out, "%-20s %14s %11s %7s\n", "task type", "count", "work", "share");
+    for (size_t i = 0; i < nt; i++)
+        fprintf(out, "%-20s %14llu %11s %6.1f%%\n", t[i].name, (unsigned long long)t[i].count,
+                fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
+}
+
+
+static void write_json(FILE *out, const snapshot *sn)
+{
+    const weft_profile_region *r = sn->r;
+    const weft_profile_task_type *t = sn->t;
+    size_t n = sn->n, nt = sn->nt;
+    pthread_mutex_lock(&lock);
+    unsigned long long lost = (unsigned long long)regions_lost;
+    pthread_mutex_unlock(&lock);
+    fprintf(out, "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
+                 "\"ticks_per_ns\": %.6f, \"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
+                 " \"regions\": [",
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(), weft_profile_burden_ns(),
+            lost);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+        weft_json_string(out, r[i].name);
+        fprintf(out, ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
+                     "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
+                     "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
+                     "\"tasks\": %llu, \"spawns\": %llu, "
+                     "\"strands\": %llu,\n   \"speedup\": [",
+                (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns,
+                r[i].parallelism, r[i].burdened_parallelism, r[i].longest_strand_ns,
+                (unsigned long long)r[i].tasks,
+                (unsigned long long)r[i].spawns, (unsigned long long)r[i].strands);
+        for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
+            fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}",
+                    p > 1 ? ", " : "", p, weft_profile_speedup_bound(&r[i], p),
+                    weft_profile_burdened_speedup(&r[i], p));
+        fprintf(out, "]}");
+    }
+    fprintf(out, "],\n \"task_types\": [");
+    for (size_t i = 0; i < nt; i++) {
+        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+        weft_json_string(out, t[i].name);
+        fprintf(out, ", \"count\": %llu, \"work_ns\": %.1f}", (unsigned long long)t[i].count,
+                t[i].work_ns);
+    }
+    fprintf(out, "]}\n");
+}
+
+/* A report: the snapshot (with the live workers' counts if `live`),
+ * formatted; 0, ENOMEM or EIO. */
+static int report(FILE *out, void (*format)(FILE *, const snapshot *), bool live)
+{
+    snapshot sn;
+    if (snapshot_take(&sn, live) != 0)
+        return ENOMEM;
+    format(out, &sn);
+    snapshot_free(&sn);
+    return ferror(out) ? EIO : 0;
+}
+
+/* A report from any thread: the live workers' counts if the pool runs. */
+static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const char *what)
+{
+    if (!out) {
+        weft_warn("%s: out is NULL", what);
+        return EINVAL;
+    }
+    bool held;
+    bool live = weft_lifecycle_hold(&held);
+    int err = report(out, format, live);
+    weft_lifecycle_release(held);
+    return err;
+}
+
+int weft_profile_print(FILE *out)
+{
+    return report_to(out, print_report, "weft_profile_print");
+}
+
+int weft_profile_write_json(FILE *out)
+{
+    return report_to(out, write_json, "weft_profile_write_json");
+}
+
+/* weft_stop, with the workers joined and still allocated. */
+void weft_profile_at_stop(void)
+{
+    pthread_mutex_lock(&lock);
+    bool print = print_at_stop;
+    const char *path = json_at_stop;
+    pthread_mutex_unlock(&lock);
+    if (print)
+        report(stderr, print_report, true);
+    if (path) {
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            weft_warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
+                      strerror(errno));
+            return;
+        }
+        int err = report(f, write_json, true);
+        if (fclose(f) != 0 || err)
+            weft_warn("WEFT_PROFILE_JSON=%s: writing failed", path);
+    }
+}
+
+#else
+
+int weft_profile_print(FILE *out)
+{
+    if (!out) {
+        weft_warn("weft_profile_print: out is NULL");
+        return EINVAL;
+    }
+    fprintf(out, "weft: the profiler is not compiled in (configure with -DWEFT_PROFILE=ON)\n");
+    return ENOTSUP;
+}
+
+int weft_profile_write_json(FILE *out)
+{
+    if (!out) {
+        weft_warn("weft_profile_write_json: out is NULL");
+        return EINVAL;
+    }
+    return ENOTSUP;
+}
+
+#endif

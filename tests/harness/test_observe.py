@@ -1,0 +1,207 @@
+"""The suite's --profile and --trace modes (harnesslib/observe.py) and the
+trace renderer (scripts/trace_render.py): on fake binaries that write what
+the profiling and tracing builds write, and on hand-made runs."""
+import importlib.util
+import json
+import os
+import tempfile
+import unittest
+from types import SimpleNamespace
+
+from harness_testutil import ROOT, fake_weft_tree, run_harness, write_script
+from harnesslib import observe
+from harnesslib.measure import RunFailure
+from test_report import record
+
+PROFILE_JSON = {
+    "weft_profile": 1, "scheduler": "split", "burden_ns": 450.0,
+    "regions": [
+        {"name": "setup", "runs": 1, "work_ns": 1000.0, "span_ns": 1000.0,
+         "burdened_span_ns": 1000.0, "parallelism": 1.0, "burdened_parallelism": 1.0,
+         "tasks": 1, "spawns": 0, "strands": 1},
+        {"name": "fib", "runs": 1, "work_ns": 8.0e8, "span_ns": 2.0e4,
+         "burdened_span_ns": 4.0e4, "parallelism": 40000.0, "burdened_parallelism": 20000.0,
+         "longest_strand_ns": 900.0, "tasks": 100, "spawns": 49, "strands": 198}],
+    "task_types": [{"name": "fib", "count": 100, "work_ns": 8.0e8}]}
+
+# Three events of a trace: a task slice, a search, a steal between them.
+TRACE_JSON = {
+    "displayTimeUnit": "ns",
+    "traceEvents": [
+        {"name": "process_name", "ph": "M", "pid": 1, "tid": 0,
+         "args": {"name": "weft (split scheduler, 2 workers)"}},
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "worker 0"}},
+        {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "worker 1"}},
+        {"name": "fib", "cat": "task", "ph": "X", "ts": 0.0, "dur": 900.0, "pid": 1, "tid": 0,
+         "args": {"started_by": "RUN", "spawns": 10}},
+        {"name": "looking for work", "cat": "search", "ph": "X", "ts": 0.0, "dur": 100.0,
+         "pid": 1, "tid": 1, "args": {"failed_steals": 3}},
+        {"name": "steal", "cat": "steal", "ph": "s", "ts": 100.0, "pid": 1, "tid": 0, "id": 1},
+        {"name": "steal", "cat": "steal", "ph": "f", "bp": "e", "ts": 100.0, "pid": 1, "tid": 1,
+         "id": 1},
+        {"name": "fib", "cat": "task", "ph": "X", "ts": 100.0, "dur": 700.0, "pid": 1, "tid": 1,
+         "args": {"started_by": "steal", "spawns": 5}},
+        {"name": "asleep", "cat": "sleep", "ph": "X", "ts": 800.0, "dur": 100.0, "pid": 1,
+         "tid": 1}],
+    "otherData": {"weft_trace": 1, "dropped_events": 0,
+                  "counters": {"tasks": 15, "steals": 1, "leaps": 0}}}
+
+HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+
+
+def fake_profiling_binary(path, region_json):
+    """A '<binary>-weft' that writes region_json to $WEFT_PROFILE_JSON."""
+    write_script(path, "cat > \"$WEFT_PROFILE_JSON\" <<'JSON'\n" + json.dumps(region_json)
+                 + "\nJSON\necho 'Time: 0.1'")
+
+
+class ProfileTest(unittest.TestCase):
+    def test_main_region_is_the_one_with_most_work(self):
+        self.assertEqual(observe.main_region(PROFILE_JSON)["name"], "fib")
+        self.assertIsNone(observe.main_region({"regions": []}))
+
+    def test_run_profiled_takes_the_least_of_each_figure(self):
+        with tempfile.TemporaryDirectory() as d:
+            # Each run writes a larger span: the least is the first's.
+            counter = os.path.join(d, "count")
+            spans = [2.0e4, 9.0e4, 5.0e4]
+            body = f'n=$(cat {counter} 2>/dev/null || echo 0); echo $((n + 1)) > {counter}\n'
+            for i, span in enumerate(spans):
+                js = json.loads(json.dumps(PROFILE_JSON))
+                js["regions"][1]["span_ns"] = span
+                js["regions"][1]["work_ns"] = 8.0e8 + i
+                body += (f'if [ "$n" = {i} ]; then cat > "$WEFT_PROFILE_JSON" <<\'JSON\'\n'
+                         f'{json.dumps(js)}\nJSON\nfi\n')
+            body += '[ "$2" = 1 ] || exit 7\n[ "$WEFT_PROFILE_BURDEN_NS" = 500 ] || exit 8\n'
+            write_script(os.path.join(d, "bench", "fib-weft"), body)
+            got = observe.run_profiled(d, "fib", ["30"], 500.0, 30, runs=3)
+        self.assertEqual(got["span_ns"], 2.0e4)
+        self.assertEqual(got["work_ns"], 8.0e8)
+        self.assertAlmostEqual(got["parallelism"], 8.0e8 / 2.0e4)
+        self.assertEqual(got["runs"], 3)
+
+    def test_run_profiled_fails_without_a_profile(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_script(os.path.join(d, "bench", "fib-weft"), "echo 'Time: 0.1'")
+            with self.assertRaises(RunFailure) as cm:
+                observe.run_profiled(d, "fib", ["30"], None, 30, runs=1)
+            self.assertIn("-DWEFT_PROFILE=ON", str(cm.exception))
+
+    def test_burden_from_stealcost(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "bench", "stealcost-weft")
+            write_script(path, 'echo "steal+join: 1234.5 ns, 3000 cycles"')
+            self.assertEqual(observe.measure_burden(d, 30), 1234.5)
+            write_script(path, 'echo "steal+join: n/a (needs at least 2 workers)"')
+            self.assertIsNone(observe.measure_burden(d, 30))
+
+    def test_table_says_what_limits_each_benchmark(self):
+        rec = record("fib")  # T_S/T_2 about 1.8
+        low = record("queens")
+        run = {"workers": [1, 2], "results": [rec, low],
+               "profile": {"scheduler": "split", "system": "weft-split", "burden_ns": 450.0,
+                           "results": {
+                               f"fib/{rec['size']}": dict(observe.main_region(PROFILE_JSON),
+                                                          runs=3),
+                               f"queens/{low['size']}": {
+                                   "work_ns": 1e6, "span_ns": 8e5, "burdened_span_ns": 9e5,
+                                   "longest_strand_ns": 7e5, "tasks": 9,
+                                   "parallelism": 1.25, "burdened_parallelism": 1.1,
+                                   "runs": 3}}}}
+        text = observe.profile_table(run)
+        self.assertIn("parallelism", text)
+        self.assertIn("burdened par.", text)
+        self.assertIn("T_S/T_2", text)
+        self.assertIn("least of 3 runs", text)
+        lines = text.splitlines()
+        fib = next(line for line in lines if line.startswith("fib"))
+        queens = next(line for line in lines if line.startswith("queens"))
+        self.assertIn("40,000", fib)
+        self.assertIn("too little parallelism; span = one strand", queens)
+        self.assertNotIn("one strand", fib)
+        self.assertIsNone(observe.profile_table({"workers": [1], "results": []}))
+
+    def test_readings(self):
+        self.assertEqual(observe.reading(1.5, 1.4, 1.2, 1.3, 2), "too little parallelism")
+        self.assertEqual(observe.reading(100, 1.5, 1.2, 1.3, 2),
+                         "grain too fine for the steal cost")
+        self.assertEqual(observe.reading(100, 90, 1.0, 1.95, 2), "loses to scheduling")
+        self.assertEqual(observe.reading(100, 90, 1.9, 1.95, 2), "scales as its graph allows")
+        self.assertEqual(observe.reading(1.5, 1.4, 1.2, 1.3, 2, one_strand=True),
+                         "too little parallelism; span = one strand")
+
+
+@unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the harness installs it)")
+class RenderTest(unittest.TestCase):
+    def test_png_of_a_trace(self):
+        renderer = observe.load_renderer(ROOT)
+        trace = renderer.Trace(TRACE_JSON)
+        self.assertEqual(trace.rows(), [(1, 0), (1, 1)])
+        self.assertEqual(len(trace.flows), 1)
+        xs, busy = renderer.busy_curve(trace, trace.rows(), 0.0, 900.0, bins=9)
+        self.assertAlmostEqual(busy[0], 1.0)   # worker 1 still looking for work
+        self.assertAlmostEqual(busy[4], 2.0)   # both running fib
+        self.assertAlmostEqual(busy[8], 1.0)   # worker 0 still in fib, worker 1 asleep
+        with tempfile.TemporaryDirectory() as d:
+            out = renderer.render(trace, os.path.join(d, "t.png"))
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_script_refuses_an_empty_window(self):
+        renderer = observe.load_renderer(ROOT)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            with open(path, "w") as f:
+                json.dump(TRACE_JSON, f)
+            self.assertEqual(renderer.main([path, "--start", "5000", "--end", "4000"]), 1)
+            self.assertEqual(renderer.main([path, "-o", os.path.join(d, "x.png")]), 0)
+            self.assertTrue(os.path.isfile(os.path.join(d, "x.png")))
+
+
+class TraceModeTest(unittest.TestCase):
+    def test_trace_mode_on_a_fake_tree(self):
+        with tempfile.TemporaryDirectory() as root:
+            fake_weft_tree(root)
+            bench = os.path.join(root, "build-bench-split-trace", "bench")
+            write_script(os.path.join(bench, "fib-weft"),
+                         "cat > \"$WEFT_TRACE\" <<'JSON'\n" + json.dumps(TRACE_JSON)
+                         + "\nJSON\necho 'Time: 0.1'")
+            out = os.path.join(root, "out")
+            p = run_harness("--trace", "fib", "--size", "small", "--no-deps", "--no-build",
+                            "--workers", "2", "--build-root", root, "--out", out,
+                            *([] if HAVE_MATPLOTLIB else ["--no-plots"]))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("trace: ", p.stdout)
+            self.assertIn("1 steals, 0 leaps", p.stdout)
+            names = os.listdir(out)
+            self.assertTrue(any(n.endswith("-trace-fib.json") for n in names), names)
+            if HAVE_MATPLOTLIB:
+                self.assertTrue(any(n.endswith("-trace-fib.png") for n in names), names)
+
+    def test_trace_mode_without_the_tracing_tree(self):
+        with tempfile.TemporaryDirectory() as root:
+            fake_weft_tree(root)
+            p = run_harness("--trace", "fib", "--size", "small", "--no-deps", "--no-build",
+                            "--no-plots", "--build-root", root, "--out",
+                            os.path.join(root, "out"))
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("build-bench-split-trace/bench does not exist", p.stderr)
+
+    def test_unknown_benchmark_is_a_usage_error(self):
+        p = run_harness("--trace", "no-such-bench", "--no-deps", "--no-build")
+        self.assertEqual(p.returncode, 2)
+
+
+class ProfileFlagsTest(unittest.TestCase):
+    def test_builds_add_one_flag_each(self):
+        self.assertEqual(observe.observe_flags("profile"), ["-DWEFT_PROFILE=ON"])
+        self.assertEqual(observe.observe_flags("trace"), ["-DWEFT_TRACE=ON"])
+
+    def test_prepare_tree_without_build(self):
+        args = SimpleNamespace(no_build=True, build_root="/nonexistent", jobs=None)
+        with self.assertRaises(RunFailure):
+            observe.prepare_tree(args, ROOT, "split", "profile")
+
+
+if __name__ == "__main__":
+    unittest.main()

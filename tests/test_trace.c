@@ -1,0 +1,175 @@
+/* Programs whose traces tests/trace/check_trace.py checks (weft/trace.h).
+ *
+ *   test_trace fork-join <file>   fib at 4 workers from two threads (RUNs
+ *                                 from outside), a tree of slow leaves (so
+ *                                 steals, leaps, joins, sleeps), a
+ *                                 TOGETHER with a barrier, a
+ *                                 NEWFRAME, a suspend and resume; the trace
+ *                                 written at weft_stop
+ *   test_trace full <file>        the same fib with 16-event buffers: the
+ *                                 buffers fill, events are dropped and
+ *                                 counted, nothing breaks
+ *   test_trace pool <file>        work pool runs (steal one, steal half)
+ *                                 traced with weft_trace_start/stop
+ *   test_trace api                the calls' errors (no file)
+ *
+ * Without the tracer each scenario checks that the calls answer ENOTSUP
+ * and writes no file; the script then checks that none was written. */
+#include "check.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+#include <weft/pool.h>
+#include <weft/trace.h>
+#include <weft/weft.h>
+
+#include "fib_task.h"
+
+static _Atomic unsigned together_ran;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Leaves long enough (200 us) that idle workers steal the tree apart; on
+ * a loaded machine the thieves may not run that soon, so a leaf on the
+ * RUN's own worker also waits (up to 5 s, polling so that schedulers whose
+ * owners hand out work only at polls do) until some leaf ran elsewhere. */
+static _Atomic unsigned tree_root_worker;
+static atomic_int tree_stolen_apart;
+
+WEFT_TASK_1(long, slow_tree, int, depth)
+{
+    if (depth == 0) {
+        unsigned me = weft_worker_id(weft_w);
+        if (me != atomic_load(&tree_root_worker))
+            atomic_store(&tree_stolen_apart, 1);
+        uint64_t start = now_ns();
+        while (now_ns() - start < 200000 ||
+               (!atomic_load(&tree_stolen_apart) && now_ns() - start < 5000000000u))
+            WEFT_YIELD();
+        return 1;
+    }
+    WEFT_SPAWN(slow_tree, depth - 1);
+    long b = WEFT_CALL(slow_tree, depth - 1);
+    return WEFT_SYNC(slow_tree) + b;
+}
+
+/* The tree, noting which worker runs its root. */
+WEFT_TASK_1(long, slow_tree_root, int, depth)
+{
+    atomic_store(&tree_root_worker, weft_worker_id(weft_w));
+    atomic_store(&tree_stolen_apart, 0);
+    return WEFT_CALL(slow_tree, depth);
+}
+
+WEFT_VOID_TASK_0(together_body)
+{
+    atomic_fetch_add(&together_ran, 1);
+    weft_barrier();
+}
+
+static void *outside_runs(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 20; i++)
+        CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "pfib from a second thread");
+    return NULL;
+}
+
+static void fork_join(void)
+{
+    CHECK(weft_start(4, 0, 0) == 0, "start");
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, outside_runs, NULL) == 0, "thread");
+    for (int i = 0; i < 10; i++)
+        CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib");
+    pthread_join(th, NULL);
+    for (int i = 0; i < 3; i++)
+        CHECK(WEFT_RUN(slow_tree_root, 5) == 32, "slow_tree");
+    WEFT_TOGETHER(together_body);
+    CHECK(atomic_load(&together_ran) == 4, "TOGETHER ran %u copies", atomic_load(&together_ran));
+    CHECK(WEFT_NEWFRAME(pfib, 18) == fib_ref(18), "NEWFRAME");
+    CHECK(weft_suspend() == 0 && weft_resume() == 0, "suspend, resume");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib after resume");
+    CHECK(weft_stop() == 0, "stop");
+}
+
+/* ---- work pool: a tree of items ---- */
+
+static void visit(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    uint64_t depth = *(uint64_t *)item;
+    if (depth == 0)
+        return;
+    uint64_t child = depth - 1;
+    CHECK(weft_pool_push(ctx, &child) == 0 && weft_pool_push(ctx, &child) == 0, "push");
+}
+
+static void pool_runs(void)
+{
+    const weft_pool_steal modes[] = {WEFT_POOL_STEAL_ONE, WEFT_POOL_STEAL_HALF};
+    for (size_t m = 0; m < 2; m++) {
+        weft_pool_config cfg;
+        weft_pool_config_init(&cfg, sizeof(uint64_t));
+        cfg.workers = 3;
+        cfg.steal = modes[m];
+        uint64_t root = 14;
+        weft_pool_stats st;
+        CHECK(weft_pool_run(&cfg, &root, 1, visit, NULL, &st) == 0, "pool run");
+        CHECK_EQ_U64(st.processed, (1u << 15) - 1);
+    }
+}
+
+static void api(void)
+{
+#if WEFT_TRACE
+    CHECK(weft_trace_stop() == EINVAL, "stop without start");
+    CHECK(weft_trace_write(NULL) == EINVAL, "write(NULL)");
+    CHECK(weft_trace_write("/nonexistent-dir/x.json") == EINVAL, "write before anything traced");
+    CHECK(!weft_trace_active(), "not active");
+    CHECK(weft_trace_start(NULL) == 0 && weft_trace_active(), "start");
+    CHECK(weft_trace_start(NULL) == EBUSY, "start twice");
+    CHECK(weft_start(2, 0, 0) == 0, "pool start");
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "pfib");
+    CHECK(weft_trace_write("/nonexistent-dir/x.json") == ENOENT, "unwritable path");
+    CHECK(weft_trace_stop() == 0 && !weft_trace_active(), "stop (no path: nothing written)");
+    CHECK(weft_stop() == 0, "pool stop");
+    printf("ok: the trace calls' errors\n");
+#else
+    CHECK(weft_trace_start("x.json") == ENOTSUP && weft_trace_stop() == ENOTSUP &&
+              weft_trace_write("x.json") == ENOTSUP && !weft_trace_active(),
+          "compiled out: ENOTSUP");
+    printf("ok: the tracer compiled out reports ENOTSUP\n");
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "api") == 0) {
+        api();
+        return 0;
+    }
+    CHECK(argc == 3, "usage: test_trace fork-join|full|pool <file> | api");
+    const char *what = argv[1], *path = argv[2];
+    if (strcmp(what, "pool") == 0) {
+        int err = weft_trace_start(path);
+        CHECK(err == (WEFT_TRACE ? 0 : ENOTSUP), "trace start: %d", err);
+        pool_runs();
+        err = weft_trace_stop();
+        CHECK(err == (WEFT_TRACE ? 0 : ENOTSUP), "trace stop: %d", err);
+        return 0;
+    }
+    CHECK(strcmp(what, "fork-join") == 0 || strcmp(what, "full") == 0, "unknown scenario %s",
+          what);
+    if (strcmp(what, "full") == 0)
+        setenv("WEFT_TRACE_EVENTS", "16", 1);
+    setenv("WEFT_TRACE", path, 1); /* read at weft_start, written at weft_stop */
+    fork_join();
+    return 0;
+}
