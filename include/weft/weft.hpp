@@ -141,17 +141,21 @@ private:
 // if no thief took it (and waits for g otherwise); then f's exception is
 // rethrown, else g's.
 template <class F, class G>
-inline auto join(F &&f, G &&g)
+[[gnu::always_inline]] inline auto join(F &&f, G &&g)
 {
     using RF = std::invoke_result_t<F>;
     using RG = std::invoke_result_t<G>;
-    auto both = [&](detail::context &c) {
-        return detail::join_here(c, std::forward<F>(f), std::forward<G>(g));
-    };
-    if constexpr (std::is_void_v<RF> && std::is_void_v<RG>)
-        (void)detail::with_context(both);
-    else
-        return detail::with_context(both);
+    detail::context &c = detail::tls_context;
+    if constexpr (std::is_void_v<RF> && std::is_void_v<RG>) {
+        if (WEFT_LIKELY(detail::context_is_current(c)))
+            (void)detail::join_here(c, std::forward<F>(f), std::forward<G>(g));
+        else
+            (void)detail::join_slow(std::forward<F>(f), std::forward<G>(g));
+    } else {
+        if (WEFT_LIKELY(detail::context_is_current(c)))
+            return detail::join_here(c, std::forward<F>(f), std::forward<G>(g));
+        return detail::join_slow(std::forward<F>(f), std::forward<G>(g));
+    }
 }
 
 namespace detail {

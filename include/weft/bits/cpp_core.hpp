@@ -103,8 +103,23 @@ private:
 
 // ---- results ------------------------------------------------------------
 
+// What a callable's result R is kept as: none for void, a
+// std::reference_wrapper for an lvalue reference, R itself otherwise.
 template <class R>
-using value_t = std::conditional_t<std::is_void_v<R>, none, R>;
+struct value_of {
+    static_assert(!std::is_rvalue_reference_v<R>, "weft: a callable may not return an rvalue reference");
+    using type = R;
+};
+template <>
+struct value_of<void> {
+    using type = none;
+};
+template <class R>
+struct value_of<R &> {
+    using type = std::reference_wrapper<R>;
+};
+template <class R>
+using value_t = typename value_of<R>::type;
 
 template <class F>
 using result_of_t = std::invoke_result_t<F>;
@@ -121,9 +136,8 @@ inline value_t<result_of_t<F>> call_value(F &&f)
     }
 }
 
-// Storage for a result that may or may not get constructed (a callable run
-// by a thief, a callable that threw): no default constructor needed, move-
-// only types fine, references kept as pointers.
+// Storage for a result that may or may not get constructed: no default
+// constructor needed, move-only types fine.
 template <class R>
 class slot {
 public:
@@ -150,40 +164,7 @@ private:
     bool full_ = false;
 };
 
-template <class R>
-class slot<R &> {
-public:
-    template <class F>
-    void fill(F &&f)
-    {
-        p_ = &std::invoke(std::forward<F>(f));
-    }
-    R &take() noexcept { return *p_; }
-
-private:
-    R *p_ = nullptr;
-};
-
 // ---- exceptions ---------------------------------------------------------
-
-// One exception taken from a task and handed to its joiner.
-#if WEFT_CPP_EXCEPTIONS
-class caught {
-public:
-    void capture() noexcept { error_ = std::current_exception(); }
-    explicit operator bool() const noexcept { return static_cast<bool>(error_); }
-    [[noreturn]] void rethrow() { std::rethrow_exception(std::move(error_)); }
-
-private:
-    std::exception_ptr error_;
-};
-#else
-class caught {
-public:
-    explicit operator bool() const noexcept { return false; }
-    [[noreturn]] void rethrow() { std::abort(); }
-};
-#endif
 
 // The first exception of many tasks (a task_group, a parallel loop): the
 // first to arrive is kept, later ones are dropped; `stop` tells the tasks
@@ -256,54 +237,201 @@ inline std::uintptr_t wrapper_address(Fn *fn) noexcept
     return reinterpret_cast<std::uintptr_t>(fn);
 }
 
-// A callable, where its result goes and what it threw, in the frame of the
-// code that waits for it (join's spawned side, run from outside the pool).
-// The descriptor holds only a pointer to it: any size of callable, no
-// allocation.
-template <class G>
-struct job {
-    using result_type = value_t<result_of_t<G>>;
-
-    explicit job(G &&g) noexcept : g_(g) {}
-
-    // Runs the callable here, with (w, head) as the task context.
-    void execute(weft_worker *w, weft_task *head) noexcept
+// Where a descriptor's wrapper runs the callable: the thief's (or RUN
+// worker's) context, put back afterwards.
+class context_scope {
+public:
+    context_scope(weft_worker *w, weft_task *head) noexcept : restore_(tls_context), w_(w), head_(head)
     {
         context &c = tls_context;
-        context_restore restore(c);
         c.worker = w;
         c.head = head;
         c.group = nullptr;
-#if WEFT_CPP_EXCEPTIONS
-        try {
-            result.fill(std::forward<G>(g_));
-        } catch (...) {
-            error.capture();
-        }
-#else
-        result.fill(std::forward<G>(g_));
-#endif
+    }
+    // With WEFT_CHECKS: the callable joined everything it spawned.
+    void check_return() const noexcept
+    {
 #if WEFT_CHECKS
-        weft_check_return(w, head, "a C++ task");
+        weft_check_return(w_, head_, "a C++ task");
 #endif
     }
+
+private:
+    context_restore restore_;
+    [[maybe_unused]] weft_worker *w_;
+    [[maybe_unused]] weft_task *head_;
+};
+
+// A result a wrapper constructed in `result`, or the exception it kept in
+// `error` when `threw`: moved out (or rethrown), leaving nothing behind.
+template <class R>
+inline R take_result(unsigned char *result, [[maybe_unused]] unsigned char *error,
+                     [[maybe_unused]] bool threw)
+{
+#if WEFT_CPP_EXCEPTIONS
+    if (threw) {
+        std::exception_ptr *e = std::launder(reinterpret_cast<std::exception_ptr *>(error));
+        std::exception_ptr kept = std::move(*e);
+        e->~exception_ptr();
+        std::rethrow_exception(std::move(kept));
+    }
+#endif
+    R *r = std::launder(reinterpret_cast<R *>(result));
+    R value(std::move(*r));
+    r->~R();
+    return value;
+}
+
+template <class R>
+inline void discard_result(unsigned char *result, [[maybe_unused]] unsigned char *error,
+                           [[maybe_unused]] bool threw) noexcept
+{
+#if WEFT_CPP_EXCEPTIONS
+    if (threw) {
+        std::launder(reinterpret_cast<std::exception_ptr *>(error))->~exception_ptr();
+        return;
+    }
+#endif
+    std::launder(reinterpret_cast<R *>(result))->~R();
+}
+
+// A callable, where its result goes and what it threw, in the frame of the
+// code that waits for it (join's spawned side, run from outside the pool).
+// The descriptor holds only a pointer to it: any size of callable, no
+// allocation.  Nothing in it is initialised until the callable runs on a
+// thief (or for RUN): the joiner reads it only after a thief ran it, so
+// the path where nobody stole the callable pays for none of it.
+template <class G>
+class frame_job {
+public:
+    using result_type = value_t<result_of_t<G>>;
+
+    explicit frame_job(G &&g) noexcept : g_(g) {}
+    frame_job(const frame_job &) = delete;
+    frame_job &operator=(const frame_job &) = delete;
+
+    // Makes the descriptor t point here (before it is pushed).
+    void store(weft_task *t) noexcept { payload_store(t, this); }
 
     // The descriptor's wrapper: a thief, or RUN's worker, runs it.
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
-        payload_load<job>(t)->execute(w, head);
+        frame_job *j = payload_load<frame_job>(t);
+        context_scope scope(w, head);
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            ::new (static_cast<void *>(j->result_)) result_type(call_value(std::forward<G>(j->g_)));
+            j->threw_ = false;
+        } catch (...) {
+            ::new (static_cast<void *>(j->error_)) std::exception_ptr(std::current_exception());
+            j->threw_ = true;
+        }
+#else
+        ::new (static_cast<void *>(j->result_)) result_type(call_value(std::forward<G>(j->g_)));
+#endif
+        scope.check_return();
     }
 
+    // After the wrapper ran: the result, or the exception rethrown.
+    result_type take(weft_task *) { return take_result<result_type>(result_, error_, threw_); }
+    // After the wrapper ran, when the result is not wanted.
+    void discard(weft_task *) noexcept { discard_result<result_type>(result_, error_, threw_); }
+
+private:
     G &g_;
-    slot<result_type> result;
-    caught error;
+    alignas(result_type) unsigned char result_[sizeof(result_type)];
+#if WEFT_CPP_EXCEPTIONS
+    alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
+    bool threw_;
+#else
+    static constexpr unsigned char *error_ = nullptr;
+    static constexpr bool threw_ = false;
+#endif
 };
+
+// What a small callable that can be copied as bytes (most lambdas: a few
+// captured values or references) becomes instead: a copy in the
+// descriptor, as a C task's arguments are, and the result or exception
+// written back over it, as a C task's result is.  Spawning it costs the
+// stores of its captures and nothing more.
+template <class G>
+class descriptor_job {
+    using callable = std::decay_t<G>;
+
+public:
+    using result_type = value_t<result_of_t<G>>;
+
+private:
+    struct layout {
+        union {
+            alignas(callable) unsigned char callable_[sizeof(callable)];
+            alignas(result_type) unsigned char result_[sizeof(result_type)];
+        };
+#if WEFT_CPP_EXCEPTIONS
+        alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
+        bool threw_;
+#else
+        static constexpr unsigned char *error_ = nullptr;
+        static constexpr bool threw_ = false;
+#endif
+    };
+
+public:
+    static constexpr bool fits = std::is_trivially_copyable_v<callable> &&
+                                 std::is_trivially_destructible_v<callable> &&
+                                 sizeof(layout) <= sizeof(weft_task::payload) &&
+                                 alignof(layout) <= alignof(std::uintptr_t);
+
+    explicit descriptor_job(G &&g) noexcept : g_(g) {}
+    descriptor_job(const descriptor_job &) = delete;
+    descriptor_job &operator=(const descriptor_job &) = delete;
+
+    void store(weft_task *t) noexcept { ::new (static_cast<void *>(at(t)->callable_)) callable(g_); }
+
+    WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
+    {
+        layout *l = at(t);
+        // The result goes where the callable is: run a copy.
+        callable g(*std::launder(reinterpret_cast<callable *>(l->callable_)));
+        context_scope scope(w, head);
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            ::new (static_cast<void *>(l->result_)) result_type(call_value(std::move(g)));
+            l->threw_ = false;
+        } catch (...) {
+            ::new (static_cast<void *>(l->error_)) std::exception_ptr(std::current_exception());
+            l->threw_ = true;
+        }
+#else
+        ::new (static_cast<void *>(l->result_)) result_type(call_value(std::move(g)));
+#endif
+        scope.check_return();
+    }
+
+    result_type take(weft_task *t)
+    {
+        layout *l = at(t);
+        return take_result<result_type>(l->result_, l->error_, l->threw_);
+    }
+    void discard(weft_task *t) noexcept
+    {
+        layout *l = at(t);
+        discard_result<result_type>(l->result_, l->error_, l->threw_);
+    }
+
+private:
+    static layout *at(weft_task *t) noexcept { return reinterpret_cast<layout *>(t->payload); }
+    G &g_;
+};
+
+template <class G>
+using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, frame_job<G>>;
 
 // join on a worker whose context is current: g is spawned (a descriptor
 // pointing at a job in this frame), f runs here, then g is joined -- if
 // nobody stole it, it is called right here, with no indirection.
 template <class F, class G>
-inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+[[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_here(context &c, F &&f, G &&g)
 {
     using RF = value_t<result_of_t<F>>;
@@ -314,31 +442,32 @@ join_here(context &c, F &&f, G &&g)
         fatal("weft::join: the task context is not the worker's deque top (a C++ frame "
               "left a spawn unjoined?)");
 #endif
-    job<G> spawned(std::forward<G>(g));
+    using J = job_for<G>;
+    J spawned(std::forward<G>(g));
     weft_sched_reserve(w, h);
-    payload_store(h, &spawned);
-    weft_sched_push(w, h, wrapper_address(&job<G>::wrapper));
+    spawned.store(h);
+    weft_sched_push(w, h, wrapper_address(&J::wrapper));
     c.head = h + 1;
-    slot<RF> a;
+    // g is skipped if f throws and nobody took g, waited for if a thief did
+    // (its result or exception then dropped); f's exception goes on.
+    RF a = [&]() -> RF {
 #if WEFT_CPP_EXCEPTIONS
-    try {
-        a.fill(std::forward<F>(f));
-    } catch (...) {
-        // g is skipped if nobody took it, waited for if a thief did (its
-        // result and exception are dropped); f's exception goes on.
-        c.head = h;
-        weft_drop(w, h);
-        throw;
-    }
+        try {
+            return call_value(std::forward<F>(f));
+        } catch (...) {
+            c.head = h;
+            if (!weft_sched_pop_private(w, h) && weft_sched_sync_slow(w, h))
+                spawned.discard(h);
+            throw;
+        }
 #else
-    a.fill(std::forward<F>(f));
+        return call_value(std::forward<F>(f));
 #endif
+    }();
     c.head = h;
     if (WEFT_LIKELY(weft_sched_pop_private(w, h)) || !weft_sched_sync_slow(w, h))
-        return {a.take(), call_value(std::forward<G>(g))};
-    if (spawned.error)
-        spawned.error.rethrow();
-    return {a.take(), spawned.result.take()};
+        return {std::move(a), call_value(std::forward<G>(g))};
+    return {std::move(a), spawned.take(h)};
 }
 
 // Runs f on the pool from a thread outside it: a descriptor on this stack,
@@ -346,28 +475,42 @@ join_here(context &c, F &&f, G &&g)
 template <class F>
 inline value_t<result_of_t<F>> run_outside(F &&f)
 {
-    job<F> j(std::forward<F>(f));
+    frame_job<F> j(std::forward<F>(f));
     weft_task t;
-    payload_store(&t, &j);
-    weft_run_task(&t, wrapper_address(&job<F>::wrapper));
-    if (j.error)
-        j.error.rethrow();
-    return j.result.take();
+    j.store(&t);
+    weft_run_task(&t, wrapper_address(&frame_job<F>::wrapper));
+    return j.take(&t);
 }
 
 // Calls body(c) with a current context: at once on the fast path, after
 // recovering it on a worker whose context is stale (restored afterwards),
-// or through the pool from outside it.
+// or through the pool from outside it.  body returns a value (not void).
 template <class Body>
-inline decltype(auto) with_context(Body &&body)
+[[gnu::noinline, gnu::cold]] decltype(auto) with_context_slow(Body &body)
 {
     context &c = tls_context;
-    if (WEFT_LIKELY(context_is_current(c)))
-        return body(c);
     context_restore restore(c);
     if (context_recover(c))
         return body(c);
     return run_outside([&]() -> decltype(auto) { return body(tls_context); });
+}
+
+template <class Body>
+[[gnu::always_inline]] inline decltype(auto) with_context(Body &&body)
+{
+    context &c = tls_context;
+    if (WEFT_LIKELY(context_is_current(c)))
+        return body(c);
+    return with_context_slow(body);
+}
+
+// join where the context is not current (see with_context_slow).
+template <class F, class G>
+[[gnu::noinline, gnu::cold]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_slow(F &&f, G &&g)
+{
+    auto both = [&](context &c) { return join_here(c, std::forward<F>(f), std::forward<G>(g)); };
+    return with_context_slow(both);
 }
 
 } // namespace detail
