@@ -131,6 +131,22 @@ private:
     }
 };
 
+// Long-running code on a worker calls this now and then (WEFT_YIELD): it
+// lets interrupts and weft_suspend proceed and, with the schedulers whose
+// owners hand out work only when they poll, lets idle workers have some.
+// The split deque shares work when it spawns, so a loop that waits without
+// spawning keeps its spawned tasks to itself.  Outside the pool it does
+// nothing.
+inline void yield() noexcept
+{
+    detail::context &c = detail::tls_context;
+    if (WEFT_LIKELY(detail::context_is_current(c))) {
+        weft_yield(c.worker, c.head);
+    } else if (weft_worker *w = weft_self()) {
+        weft_yield(w, weft_current_head(w));
+    }
+}
+
 // ---- join and invoke ----------------------------------------------------
 
 // Runs f and g, possibly in parallel, and returns both results: f runs on

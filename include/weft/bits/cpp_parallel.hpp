@@ -40,7 +40,9 @@ struct index_range {
     {
         if constexpr (integral) {
             using U = std::make_unsigned_t<type>;
-            return last_ > first_ ? static_cast<std::size_t>(static_cast<U>(last_) - static_cast<U>(first_)) : 0;
+            // Narrow types promote to int: wrap back to U before widening.
+            return last_ > first_ ? static_cast<std::size_t>(static_cast<U>(static_cast<U>(last_) - static_cast<U>(first_)))
+                                  : 0;
         } else {
             static_assert(std::is_base_of_v<std::random_access_iterator_tag,
                                             typename std::iterator_traits<type>::iterator_category>,
