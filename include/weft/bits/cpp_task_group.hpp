@@ -53,7 +53,12 @@ struct outside_task {
 };
 
 struct group_state {
+    // The spawns of the frame that made the group.  Only the thread of
+    // home_owner touches `home`; other threads (a task of the group on
+    // another worker calling run()) read home_owner only, and never find
+    // their own worker there.
     group_frame home{this, nullptr, nullptr, nullptr};
+    std::atomic<weft_worker *> home_owner{nullptr}; // null: nothing spawned at home
     // The frame that made the group: only it spawns at home (it is the
     // frame that waits).  creator_head is null when made outside the pool.
     weft_worker *creator_worker = nullptr;
@@ -295,13 +300,16 @@ private:
     detail::group_frame *frame_for(detail::context &c) noexcept
     {
         detail::group_frame &home = state_.home;
-        if (home.top == c.head && home.worker == c.worker)
+        // Relaxed: only this thread stores its own worker there.
+        weft_worker *owner = state_.home_owner.load(std::memory_order_relaxed);
+        if (owner == c.worker && home.top == c.head)
             return &home;
         if (c.group != nullptr && c.group->group == &state_ && c.group->top == c.head)
             return c.group;
-        if (home.top == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker) {
+        if (owner == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker) {
             home.worker = c.worker;
             home.base = home.top = c.head;
+            state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
             return &home;
         }
         return nullptr;
@@ -333,8 +341,8 @@ private:
     // left; keeps the first exception in state_.errors.
     void finish() noexcept
     {
-        detail::group_frame &home = state_.home;
-        if (home.top != nullptr) {
+        // Relaxed: see frame_for.
+        if (state_.home_owner.load(std::memory_order_relaxed) != nullptr) {
             detail::context &c = detail::tls_context;
             if (detail::context_is_current(c)) {
                 join_home(c);
@@ -352,12 +360,14 @@ private:
     void join_home(detail::context &c) noexcept
     {
         detail::group_frame &home = state_.home;
-        if (c.worker != home.worker || c.head != home.top)
+        // Relaxed: see frame_for.
+        if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head != home.top)
             detail::fatal("weft::task_group::wait() (or its destructor) called in another frame "
                           "than the group's runs, or before a group made later was waited for");
         detail::group_join_frame(home, c);
         home.worker = nullptr;
         home.base = home.top = nullptr;
+        state_.home_owner.store(nullptr, std::memory_order_relaxed); // see frame_for
     }
 
     void drain_outside() noexcept;
