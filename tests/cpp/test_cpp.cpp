@@ -22,15 +22,7 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);    \
-            std::fprintf(stderr, __VA_ARGS__);                                               \
-            std::fputc('\n', stderr);                                                        \
-            std::exit(1);                                                                    \
-        }                                                                                    \
-    } while (0)
+#include "check.hpp"
 
 namespace {
 

@@ -262,45 +262,71 @@ private:
     [[maybe_unused]] weft_task *head_;
 };
 
-// A result a wrapper constructed in `result`, or the exception it kept in
-// `error` when `threw`: moved out (or rethrown), leaving nothing behind.
+// Where a spawned callable's outcome goes: its result, or the exception it
+// threw.  Raw bytes: nothing is constructed until the callable has run.
 template <class R>
-inline R take_result(unsigned char *result, [[maybe_unused]] unsigned char *error,
-                     [[maybe_unused]] bool threw)
-{
+class outcome {
+public:
+    // Runs f and keeps what came of it.
+    template <class F>
+    void run(F &&f) noexcept
+    {
 #if WEFT_CPP_EXCEPTIONS
-    if (threw) {
-        std::exception_ptr *e = std::launder(reinterpret_cast<std::exception_ptr *>(error));
-        std::exception_ptr kept = std::move(*e);
-        e->~exception_ptr();
-        std::rethrow_exception(std::move(kept));
-    }
+        try {
+            ::new (static_cast<void *>(result_)) R(call_value(std::forward<F>(f)));
+            threw_ = false;
+        } catch (...) {
+            ::new (static_cast<void *>(error_)) std::exception_ptr(std::current_exception());
+            threw_ = true;
+        }
+#else
+        ::new (static_cast<void *>(result_)) R(call_value(std::forward<F>(f)));
 #endif
-    R *r = std::launder(reinterpret_cast<R *>(result));
-    R value(std::move(*r));
-    r->~R();
-    return value;
-}
+    }
 
-template <class R>
-inline void discard_result(unsigned char *result, [[maybe_unused]] unsigned char *error,
-                           [[maybe_unused]] bool threw) noexcept
-{
+    // After run: the result moved out, or the exception rethrown.
+    R take()
+    {
 #if WEFT_CPP_EXCEPTIONS
-    if (threw) {
-        std::launder(reinterpret_cast<std::exception_ptr *>(error))->~exception_ptr();
-        return;
-    }
+        if (threw_) {
+            std::exception_ptr *e = std::launder(reinterpret_cast<std::exception_ptr *>(error_));
+            std::exception_ptr kept = std::move(*e);
+            e->~exception_ptr();
+            std::rethrow_exception(std::move(kept));
+        }
 #endif
-    std::launder(reinterpret_cast<R *>(result))->~R();
-}
+        R *r = std::launder(reinterpret_cast<R *>(result_));
+        R value(std::move(*r));
+        r->~R();
+        return value;
+    }
 
-// A callable, where its result goes and what it threw, in the frame of the
-// code that waits for it (join's spawned side, run from outside the pool).
-// The descriptor holds only a pointer to it: any size of callable, no
-// allocation.  Nothing in it is initialised until the callable runs on a
-// thief (or for RUN): the joiner reads it only after a thief ran it, so
-// the path where nobody stole the callable pays for none of it.
+    // After run, when nobody wants it.
+    void discard() noexcept
+    {
+#if WEFT_CPP_EXCEPTIONS
+        if (threw_) {
+            std::launder(reinterpret_cast<std::exception_ptr *>(error_))->~exception_ptr();
+            return;
+        }
+#endif
+        std::launder(reinterpret_cast<R *>(result_))->~R();
+    }
+
+private:
+    alignas(R) unsigned char result_[sizeof(R)];
+#if WEFT_CPP_EXCEPTIONS
+    alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
+    bool threw_;
+#endif
+};
+
+// A callable and its outcome in the frame of the code that waits for it
+// (join's spawned side, run from outside the pool).  The descriptor holds
+// only a pointer to it: any size of callable, no allocation.  Nothing in it
+// is initialised until the callable runs on a thief (or for RUN): the
+// joiner reads it only after a thief ran it, so the path where nobody
+// stole the callable pays for none of it.
 template <class G>
 class frame_job {
 public:
@@ -318,42 +344,23 @@ public:
     {
         frame_job *j = payload_load<frame_job>(t);
         context_scope scope(w, head);
-#if WEFT_CPP_EXCEPTIONS
-        try {
-            ::new (static_cast<void *>(j->result_)) result_type(call_value(std::forward<G>(j->g_)));
-            j->threw_ = false;
-        } catch (...) {
-            ::new (static_cast<void *>(j->error_)) std::exception_ptr(std::current_exception());
-            j->threw_ = true;
-        }
-#else
-        ::new (static_cast<void *>(j->result_)) result_type(call_value(std::forward<G>(j->g_)));
-#endif
+        j->out_.run(std::forward<G>(j->g_));
         scope.check_return();
     }
 
-    // After the wrapper ran: the result, or the exception rethrown.
-    result_type take(weft_task *) { return take_result<result_type>(result_, error_, threw_); }
-    // After the wrapper ran, when the result is not wanted.
-    void discard(weft_task *) noexcept { discard_result<result_type>(result_, error_, threw_); }
+    result_type take(weft_task *) { return out_.take(); }
+    void discard(weft_task *) noexcept { out_.discard(); }
 
 private:
     G &g_;
-    alignas(result_type) unsigned char result_[sizeof(result_type)];
-#if WEFT_CPP_EXCEPTIONS
-    alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
-    bool threw_;
-#else
-    static constexpr unsigned char *error_ = nullptr;
-    static constexpr bool threw_ = false;
-#endif
+    outcome<result_type> out_;
 };
 
 // What a small callable that can be copied as bytes (most lambdas: a few
 // captured values or references) becomes instead: a copy in the
-// descriptor, as a C task's arguments are, and the result or exception
-// written back over it, as a C task's result is.  Spawning it costs the
-// stores of its captures and nothing more.
+// descriptor, as a C task's arguments are, and its outcome written back
+// over it, as a C task's result is.  Spawning it costs the stores of its
+// captures and nothing more.
 template <class G>
 class descriptor_job {
     using callable = std::decay_t<G>;
@@ -362,18 +369,9 @@ public:
     using result_type = value_t<result_of_t<G>>;
 
 private:
-    struct layout {
-        union {
-            alignas(callable) unsigned char callable_[sizeof(callable)];
-            alignas(result_type) unsigned char result_[sizeof(result_type)];
-        };
-#if WEFT_CPP_EXCEPTIONS
-        alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
-        bool threw_;
-#else
-        static constexpr unsigned char *error_ = nullptr;
-        static constexpr bool threw_ = false;
-#endif
+    union layout {
+        alignas(callable) unsigned char callable_[sizeof(callable)];
+        outcome<result_type> out_;
     };
 
 public:
@@ -391,33 +389,15 @@ public:
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
         layout *l = at(t);
-        // The result goes where the callable is: run a copy.
+        // The outcome goes where the callable is: run a copy.
         callable g(*std::launder(reinterpret_cast<callable *>(l->callable_)));
         context_scope scope(w, head);
-#if WEFT_CPP_EXCEPTIONS
-        try {
-            ::new (static_cast<void *>(l->result_)) result_type(call_value(std::move(g)));
-            l->threw_ = false;
-        } catch (...) {
-            ::new (static_cast<void *>(l->error_)) std::exception_ptr(std::current_exception());
-            l->threw_ = true;
-        }
-#else
-        ::new (static_cast<void *>(l->result_)) result_type(call_value(std::move(g)));
-#endif
+        l->out_.run(std::move(g));
         scope.check_return();
     }
 
-    result_type take(weft_task *t)
-    {
-        layout *l = at(t);
-        return take_result<result_type>(l->result_, l->error_, l->threw_);
-    }
-    void discard(weft_task *t) noexcept
-    {
-        layout *l = at(t);
-        discard_result<result_type>(l->result_, l->error_, l->threw_);
-    }
+    result_type take(weft_task *t) { return at(t)->out_.take(); }
+    void discard(weft_task *t) noexcept { at(t)->out_.discard(); }
 
 private:
     static layout *at(weft_task *t) noexcept { return reinterpret_cast<layout *>(t->payload); }
