@@ -1,43 +1,20 @@
 // knapsack with weft::join: the "take item i" branch runs here while the
 // "skip item i" branch waits for thieves, as knapsack-weft spawns the skip
-// and calls the take; a shared best-so-far prunes.
-#include <atomic>
-
+// and calls the take; a shared best-so-far prunes (the peers'
+// knapsack-search.hpp).
 #include <weft/weft.hpp>
 
-#include "knapsack-peer.h"
+#include "knapsack-search.hpp"
+
+using namespace knapsack_search;
 
 namespace {
 
-constexpr long pruned = -1; // knapsack.h's KNAPSACK_PRUNED
-
-struct problem {
-    const knap_peer_item *item;
-    int items;
-    std::atomic<long> best_so_far{0};
-};
-
-// Raises the best-so-far to value.  It is only a pruning hint: every value
-// stored is one a complete choice reached and returns up the tree, so a
-// stale read only prunes less; the answer travels through the joins.
-void raise_best(problem &p, long value)
-{
-    // Relaxed: racing raisers only make this stale, costing a CAS retry.
-    long seen = p.best_so_far.load(std::memory_order_relaxed);
-    // Relaxed CAS-max against other raisers: publishes no other data.
-    while (value > seen && !p.best_so_far.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
-    }
-}
-
 long search(problem &p, int i, long capacity, long value)
 {
-    if (i == p.items || capacity == 0) {
-        raise_best(p, value);
-        return value;
-    }
-    // Relaxed vs. raisers elsewhere: a stale value only prunes less.
-    if (knap_peer_bound(p.item, i, capacity, value) <= p.best_so_far.load(std::memory_order_relaxed))
-        return pruned;
+    long done;
+    if (leaf_or_pruned(p, i, capacity, value, &done))
+        return done;
     problem *pp = &p;
     auto [take, skip] = weft::join(
         [=] {
