@@ -124,15 +124,16 @@ using value_t = typename value_of<R>::type;
 template <class F>
 using result_of_t = std::invoke_result_t<F>;
 
-// Calls f once (as the value category it was passed with); void becomes none.
+// Calls f once (as the value category it was passed with; with no
+// arguments, so never a member pointer); void becomes none.
 template <class F>
 inline value_t<result_of_t<F>> call_value(F &&f)
 {
     if constexpr (std::is_void_v<result_of_t<F>>) {
-        std::invoke(std::forward<F>(f));
+        std::forward<F>(f)();
         return none{};
     } else {
-        return std::invoke(std::forward<F>(f));
+        return std::forward<F>(f)();
     }
 }
 
