@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <new>
 #include <type_traits>
@@ -16,7 +17,6 @@
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 #define WEFT_CPP_EXCEPTIONS 1
-#include <exception>
 #else
 #define WEFT_CPP_EXCEPTIONS 0
 #endif

@@ -212,14 +212,11 @@ inline T parallel_reduce(First first, Last last, T identity, Map &&map, Combine 
 inline void task_group::drain_outside() noexcept
 {
     for (;;) {
-        detail::outside_task *list;
-        {
-            std::lock_guard<std::mutex> lock(state_.outside_lock);
-            list = state_.outside;
-            state_.outside = nullptr;
-        }
-        if (list == nullptr)
+        // Relaxed first: nothing to take is the common case.  Acquire: the
+        // pushers' nodes (release) are complete.
+        if (state_.outside.load(std::memory_order_relaxed) == nullptr)
             return;
+        detail::outside_task *list = state_.outside.exchange(nullptr, std::memory_order_acquire);
         std::vector<detail::outside_task *> tasks;
         for (; list != nullptr; list = list->next)
             tasks.push_back(list);

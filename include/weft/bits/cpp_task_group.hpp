@@ -1,13 +1,12 @@
 // weft::task_group (included by weft/weft.hpp; docs/cpp.md explains the
 // design: spawns in the deque of the frame that waits, a frame per running
-// task for the runs it makes, a locked list for threads outside the pool).
+// task for the runs it makes, a list for threads outside the pool).
 #ifndef WEFT_BITS_CPP_TASK_GROUP_HPP
 #define WEFT_BITS_CPP_TASK_GROUP_HPP
 
 #include <weft/bits/cpp_core.hpp>
 
 #include <cstddef>
-#include <mutex>
 #include <vector>
 
 namespace weft {
@@ -64,8 +63,12 @@ struct group_state {
     weft_worker *creator_worker = nullptr;
     weft_task *creator_head = nullptr;
     first_error errors;
-    std::mutex outside_lock;
-    outside_task *outside = nullptr;
+    // Callables from threads outside the pool: pushed by any number of
+    // threads, taken all at once by wait().
+    std::atomic<outside_task *> outside{nullptr};
+    // std::uncaught_exceptions() when the group got its first callable
+    // (home or outside): the destructor cancels if more are in flight.
+    std::atomic<int> uncaught{0};
 };
 
 // At most this many spawns of one frame wait in the deque; the next run()
@@ -256,9 +259,13 @@ public:
 
     ~task_group()
     {
-        if (std::uncaught_exceptions() > uncaught_)
-            cancel();
-        finish();
+        if (pending()) {
+            // Relaxed: the group's own counts, written before its callables
+            // were run (by whichever thread ran the first).
+            if (std::uncaught_exceptions() > state_.uncaught.load(std::memory_order_relaxed))
+                cancel();
+            finish();
+        }
         try_reset(); // an exception nobody waited for is dropped
 
     }
@@ -309,6 +316,7 @@ private:
         if (owner == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker) {
             home.worker = c.worker;
             home.base = home.top = c.head;
+            state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
             state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
             return &home;
         }
@@ -332,9 +340,12 @@ private:
             return;
         }
         auto *node = new detail::outside_task_of<std::decay_t<F>>(std::forward<F>(f));
-        std::lock_guard<std::mutex> lock(state_.outside_lock);
-        node->next = state_.outside;
-        state_.outside = node;
+        state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
+        // Release: the node is built before wait() takes it (acquire).
+        node->next = state_.outside.load(std::memory_order_relaxed);
+        while (!state_.outside.compare_exchange_weak(node->next, node, std::memory_order_release,
+                                                     std::memory_order_relaxed)) {
+        }
     }
 
     // Joins the home frame's spawns and runs what threads outside the pool
@@ -372,6 +383,15 @@ private:
 
     void drain_outside() noexcept;
 
+    // Spawns at home, or callables from outside, not yet joined.
+    bool pending() const noexcept
+    {
+        // Relaxed both: see frame_for; callables from outside are taken
+        // with acquire by drain_outside.
+        return state_.home_owner.load(std::memory_order_relaxed) != nullptr ||
+               state_.outside.load(std::memory_order_relaxed) != nullptr;
+    }
+
     void try_reset() noexcept
     {
 #if WEFT_CPP_EXCEPTIONS
@@ -385,7 +405,6 @@ private:
     }
 
     detail::group_state state_;
-    int uncaught_ = std::uncaught_exceptions();
 };
 
 } // namespace weft
