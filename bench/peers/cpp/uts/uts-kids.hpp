@@ -1,7 +1,7 @@
-// The results of one UTS node's children, for the C++ kernels (uts-tbb.cpp
-// here, bench/uts/uts-cpp.cpp): UTS_INLINE_KIDS of them in the node's
-// frame (uts-peer.h), more on the heap; exits with a message if the heap
-// has no room.
+// The results of one UTS node's children, for C++ kernels that run the
+// children as tasks of a group (uts-tbb.cpp): UTS_INLINE_KIDS of them in
+// the node's frame (uts-peer.h), more on the heap; exits with a message if
+// the heap has no room.
 #ifndef WEFT_PEER_UTS_KIDS_HPP
 #define WEFT_PEER_UTS_KIDS_HPP
 
