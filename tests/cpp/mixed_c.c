@@ -5,7 +5,7 @@
 
 #include "mixed.h"
 
-/* Leaves sum [lo, lo + MIXED_LEAF) with weft::parallel_reduce. */
+/* Leaves sum [lo, lo + MIXED_LEAF) in C++ (parallel_reduce or a task_group). */
 WEFT_TASK_2(long, c_tree, int, depth, long, lo)
 {
     if (depth == 0)
