@@ -40,10 +40,12 @@
 // that throws anyway ends the program through std::terminate, which prints
 // the exception.
 //
-// Cost.  join keeps the spawned callable where it is (the descriptor in the
-// deque points at it: any size, no allocation) and calls it directly when
-// nobody stole it; the context C tasks get as parameters comes from a
-// thread-local record checked with one load (docs/cpp.md: the figures).
+// Cost.  join spawns no allocation: a small byte-copyable callable is
+// copied into the deque's descriptor as a C task's arguments are, a larger
+// one stays where it is with the descriptor pointing at it; it is called
+// directly when nobody stole it.  The context C tasks get as parameters
+// comes from a thread-local record checked with one load (docs/cpp.md: the
+// design and the figures).
 #ifndef WEFT_WEFT_HPP
 #define WEFT_WEFT_HPP
 
