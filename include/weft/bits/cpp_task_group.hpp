@@ -341,7 +341,8 @@ private:
         }
         auto *node = new detail::outside_task_of<std::decay_t<F>>(std::forward<F>(f));
         state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
-        // Release: the node is built before wait() takes it (acquire).
+        // Relaxed: only a guess of the head, checked by the CAS.  Release
+        // (the CAS): the node is built before wait() takes it (acquire).
         node->next = state_.outside.load(std::memory_order_relaxed);
         while (!state_.outside.compare_exchange_weak(node->next, node, std::memory_order_release,
                                                      std::memory_order_relaxed)) {
