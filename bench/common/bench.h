@@ -166,6 +166,14 @@ static inline void bench_weft_stop(void)
     weft_stop();
 }
 
+/* `Time: <seconds>` and the counters: the end of a program whose pool
+ * another owner stops (a C++ program's weft::scheduler). */
+static inline void bench_weft_report(double seconds)
+{
+    bench_print_time(seconds);
+    weft_stats_print(stdout);
+}
+
 /* `Time: <seconds>`, then bench_weft_stop: after the answer was printed
  * and checked. */
 static inline void bench_weft_finish(double seconds)

@@ -13,8 +13,8 @@ from . import observe, output, report
 from .cli import (ROOT, add_common_options, commands_epilog, parse_workers, positive_float,
                   positive_int, resolve_schedulers, result_stem)
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
-from .systems import (PEERS, LaceApiSystem, SeqSystem, WeftSystem, parse_peer_list,
-                      prepare_peers)
+from .systems import (PEERS, CppApiSystem, LaceApiSystem, SeqSystem, WeftSystem,
+                      parse_peer_list, prepare_peers)
 from .util import log
 
 EPILOG = """examples:
@@ -63,6 +63,8 @@ def make_parser():
                     "(default: all; none for --suite targets)")
     ap.add_argument("--lace-api", action="store_true", help="also run the Lace-API programs "
                     "(<binary>-lace of the first scheduler's build) as system weft-lace-api")
+    ap.add_argument("--cpp-api", action="store_true", help="also run the C++-API programs "
+                    "(<binary>-cpp of the first scheduler's build) as system weft-cpp")
     add_common_options(ap, "default")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ap.add_argument("--no-counters", action="store_true", help="no counters build and runs "
@@ -210,6 +212,8 @@ def main(argv=None):
                 log(f"[skip] peer {p}: {why.splitlines()[0] if why else ''}")
         if args.lace_api:
             peers.append(LaceApiSystem(weft_systems[0].build_dir))
+        if args.cpp_api:
+            peers.append(CppApiSystem(weft_systems[0].build_dir))
 
         total = count_runs(jobs, weft_systems, peers, workers, reps, use_counters, ceiling)
         log(f"[run] {len(jobs)} benchmark(s) x {reps} repetition(s), workers "

@@ -81,24 +81,40 @@ class WeftSystem(System):
         return False
 
 
-class LaceApiSystem(System):
-    """weft through its Lace API (docs/lace.md): the <binary>-lace programs
-    of a weft build, run beside the peers whatever the workload's `peers`
-    flag says; a workload without such a program is "not ported"."""
+class ApiSystem(System):
+    """weft through another of its APIs: the <binary>-<suffix> programs of a
+    weft build, run beside the peers whatever the workload's `peers` flag
+    says; a workload without such a program is "not ported"."""
     always = True
 
-    def __init__(self, build_dir):
-        super().__init__("weft-lace-api")
+    def __init__(self, name, build_dir, suffix):
+        super().__init__(name)
         self.build_dir = build_dir
+        self.suffix = suffix
 
     def command(self, binary, workers, args):
-        path = os.path.join(self.build_dir, "bench", f"{binary}-lace")
+        path = os.path.join(self.build_dir, "bench", f"{binary}-{self.suffix}")
         if not os.path.isfile(path):
             return None
         return [path, "-w", str(workers)] + list(args)
 
     def refused_as_unknown(self, code, output):
         return False
+
+
+class LaceApiSystem(ApiSystem):
+    """weft through its Lace API (docs/lace.md): the <binary>-lace programs."""
+
+    def __init__(self, build_dir):
+        super().__init__("weft-lace-api", build_dir, "lace")
+
+
+class CppApiSystem(ApiSystem):
+    """weft through its C++ API (docs/cpp.md): the <binary>-cpp programs
+    (kernels written with weft/weft.hpp, driven as the C++ peers are)."""
+
+    def __init__(self, build_dir):
+        super().__init__("weft-cpp", build_dir, "cpp")
 
 
 class CppPeer(System):

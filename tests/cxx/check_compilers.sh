@@ -2,7 +2,8 @@
 # The C++ test built with each C++ compiler installed (g++, clang++), with
 # -std=c++17 -Wall -Wextra -Werror, against a build tree's libraries:
 # test_cxx.cpp with c_tasks.c (compiled by the matching C compiler) and
-# short_names.cpp.  clang++ is skipped only when it is not installed.
+# short_names.cpp; and with compilers other than g++, tests/cpp/test_cpp.cpp.
+# clang++ is skipped only when it is not installed.
 # Usage: check_compilers.sh <build-dir>
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +30,13 @@ for pair in gcc:g++ clang:clang++; do
     "$cxx" -std=$std -Wall -Wextra -Werror "${inc[@]}" "$here/short_names.cpp" "${libs[@]}" \
       -o "$work/short_names"
     "$work/short_names"
+    # The C++ API (weft/weft.hpp): its test with the other compiler (the
+    # build's own compiler builds it as test_cpp and test_cpp20).
+    if [ "$cxx" != g++ ]; then
+      "$cxx" -std=$std -O1 -Wall -Wextra -Werror "${inc[@]}" -I"$root/tests" -I"$root/tests/cpp" \
+        "$root/tests/cpp/test_cpp.cpp" "${libs[@]}" -o "$work/test_cpp"
+      "$work/test_cpp" 1 >/dev/null
+    fi
     echo "ok: $cxx -std=$std"
     ran=$((ran + 1))
   done

@@ -71,3 +71,27 @@ class PreparePeersTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ApiSystemTest(unittest.TestCase):
+    """weft-lace-api and weft-cpp: a weft build's <binary>-lace and
+    <binary>-cpp programs, on every workload that has one."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.build = self.tmp.name
+        write_script(os.path.join(self.build, "bench", "fib-cpp"), 'echo "Time: 0.1"')
+        write_script(os.path.join(self.build, "bench", "fib-lace"), 'echo "Time: 0.1"')
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_programs_and_not_ported(self):
+        for system, suffix in ((systems.CppApiSystem(self.build), "cpp"),
+                               (systems.LaceApiSystem(self.build), "lace")):
+            self.assertTrue(system.always)
+            self.assertEqual(system.command("fib", 2, ["30"]),
+                             [os.path.join(self.build, "bench", f"fib-{suffix}"), "-w", "2", "30"])
+            self.assertIsNone(system.command("sort", 2, ["100"]))
+        self.assertEqual(systems.CppApiSystem(self.build).name, "weft-cpp")
+        self.assertEqual(systems.LaceApiSystem(self.build).name, "weft-lace-api")

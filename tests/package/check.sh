@@ -54,6 +54,21 @@ CMAKE
 "$work/app/build/app" 20 | grep -q "fib(20) = 6765" || fail "find_package consumer's answer"
 echo "ok: find_package (README)"
 
+# A C++-only project (no C language enabled) on the C++ API, weft::cpp.
+mkdir -p "$work/app-cpp"
+cp "$root/examples/quicksort.cpp" "$work/app-cpp/app.cpp"
+cat >"$work/app-cpp/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app_cpp CXX)
+find_package(weft 0.1 REQUIRED)
+add_executable(app app.cpp)
+target_link_libraries(app PRIVATE weft::cpp)
+CMAKE
+(cmake -S "$work/app-cpp" -B "$work/app-cpp/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
+  cmake --build "$work/app-cpp/build") >"$log" 2>&1 || fail "find_package consumer of weft::cpp"
+"$work/app-cpp/build/app" 100000 | grep -q ": sorted" || fail "weft::cpp consumer's answer"
+echo "ok: find_package, weft::cpp from a C++-only project"
+
 (cd "$work/app" && rm -rf build && bash -euo pipefail -c "$pkgconfig_cmds") >"$log" 2>&1 ||
   fail "pkg-config commands"
 "$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"

@@ -1,46 +1,20 @@
 // knapsack on oneTBB (the branch and bound of bench/knapsack/knapsack.h):
 // the "skip item i" branch a task_group task, the "take" branch called,
-// then wait; a shared best-so-far prunes.
-#include <atomic>
-
+// then wait; a shared best-so-far prunes (knapsack-search.hpp).
 #include <tbb/task_group.h>
 
-#include "knapsack-peer.h"
+#include "knapsack-search.hpp"
 #include "peer-tbb.hpp"
+
+using namespace knapsack_search;
 
 namespace {
 
-constexpr long pruned = -1; // knapsack.h's KNAPSACK_PRUNED
-
-struct problem {
-    const knap_peer_item *item;
-    int items;
-    std::atomic<long> best_so_far{ 0 };
-};
-
-// Raises the best-so-far to value.  It is only a pruning hint: every value
-// stored is one a complete choice reached and returns up the tree, so a
-// stale read only prunes less; the answer travels through the joins.
-void raise_best(problem &p, long value)
-{
-    // Relaxed: racing raisers only make this stale, costing a CAS retry.
-    long seen = p.best_so_far.load(std::memory_order_relaxed);
-    // Relaxed CAS-max against other raisers: publishes no other data.
-    while (value > seen &&
-           !p.best_so_far.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
-    }
-}
-
 long search(problem &p, int i, long capacity, long value)
 {
-    if (i == p.items || capacity == 0) {
-        raise_best(p, value);
-        return value;
-    }
-    // Relaxed vs. raisers elsewhere: a stale value only prunes less.
-    if (knap_peer_bound(p.item, i, capacity, value) <=
-        p.best_so_far.load(std::memory_order_relaxed))
-        return pruned;
+    long done;
+    if (leaf_or_pruned(p, i, capacity, value, &done))
+        return done;
     long skip;
     tbb::task_group g;
     g.run([&p, &skip, i, capacity, value] { skip = search(p, i + 1, capacity, value); });

@@ -9,20 +9,14 @@
 #include <tbb/task_group.h>
 
 #include "peer-tbb.hpp"
-#include "strassen-peer.h"
+#include "strassen-product.hpp"
 
 static void multiply(const double *A, const double *B, double *C, sm_peer_dims d);
 
 // Product k of the step on A, B into M.
 static void product(const double *A, const double *B, double *M, sm_peer_dims d, int k)
 {
-    int h = d.n / 2;
-    double *buf = sm_peer_alloc(2 * static_cast<size_t>(h) * h);
-    const double *L, *R;
-    sm_peer_dims sub;
-    sm_peer_operands(A, B, d, k, buf, &L, &R, &sub);
-    multiply(L, R, M, sub);
-    std::free(buf);
+    strassen_product(A, B, M, d, k, multiply);
 }
 
 static void multiply(const double *A, const double *B, double *C, sm_peer_dims d)

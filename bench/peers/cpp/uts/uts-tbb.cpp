@@ -4,41 +4,18 @@
 // cut-off.  The parent's node and the children's results stay in its
 // frame until the wait.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <new>
 
 #include <tbb/task_group.h>
 
 #include "peer-stack.h"
 #include "peer-tbb.hpp"
+#include "uts-kids.hpp"
 #include "uts-peer.h"
 
 namespace {
 
 // This thread's stack guard (peer-stack.h); 0 until first used.
 thread_local uintptr_t stack_floor = 0;
-
-// The results of one node's children (see UTS_INLINE_KIDS).
-class ChildResults {
-  public:
-    explicit ChildResults(int n)
-        : heap_(n > UTS_INLINE_KIDS ? new (std::nothrow) uts_result[n] : nullptr),
-          slots_(heap_ ? heap_.get() : inline_)
-    {
-        if (n > UTS_INLINE_KIDS && !heap_) {
-            std::fprintf(stderr, "uts: cannot allocate the results of %d children\n", n);
-            std::exit(1);
-        }
-    }
-    uts_result &operator[](int i) { return slots_[i]; }
-
-  private:
-    uts_result inline_[UTS_INLINE_KIDS];
-    std::unique_ptr<uts_result[]> heap_;
-    uts_result *slots_;
-};
 
 uts_result search(const uts_params *p, const uts_node *node);
 

@@ -1,0 +1,500 @@
+// The machinery under weft.hpp: the calling thread's task context, result
+// slots, exception capture, and join's spawned half as a task descriptor.
+// Not part of the API (docs/cpp.md explains the design).
+#ifndef WEFT_BITS_CPP_CORE_HPP
+#define WEFT_BITS_CPP_CORE_HPP
+
+#include <weft/weft.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define WEFT_CPP_EXCEPTIONS 1
+#else
+#define WEFT_CPP_EXCEPTIONS 0
+#endif
+
+namespace weft {
+
+// What a callable returning void contributes to a result pair or tuple.
+struct none {
+    friend constexpr bool operator==(none, none) noexcept { return true; }
+    friend constexpr bool operator!=(none, none) noexcept { return false; }
+};
+
+namespace detail {
+
+// ---- the calling thread's task context --------------------------------
+
+struct group_frame;
+
+// What a C task receives as its hidden parameters (weft_w, weft_head),
+// kept per thread for code that has no parameters to receive them: the
+// worker and the top of its deque, and the innermost task_group frame.
+// Every C++ frame that changes it (join, a descriptor's wrapper, a task
+// group's frame) puts the old value back as it leaves, so it is either
+// exact or lower than the true deque top (C tasks called in between
+// spawned above it) -- and then its slot is not EMPTY.
+struct context {
+    weft_worker *worker;
+    weft_task *head;
+    group_frame *group;
+};
+
+// Where a thread that has not entered a C++ task points its head: a slot
+// that is never EMPTY, so the one check of the fast path sends it to the
+// slow path.
+inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
+
+// Constant-initialised with a trivial destructor: accessed directly (one
+// %fs-relative address), with no guard or TLS wrapper call.
+inline thread_local context tls_context{nullptr, &outside_slot, nullptr};
+
+// True when c.head is the calling worker's deque top.  Relaxed: c.head is
+// our own slot, or one below our top that thieves change only between
+// non-EMPTY values.
+inline bool context_is_current(const context &c) noexcept
+{
+    return atomic_load_explicit(&c.head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
+}
+
+// Puts the context back as it was when a frame leaves (normally or not).
+class context_restore {
+public:
+    explicit context_restore(context &c) noexcept : c_(c), saved_(c) {}
+    ~context_restore() { c_ = saved_; }
+    context_restore(const context_restore &) = delete;
+    context_restore &operator=(const context_restore &) = delete;
+
+private:
+    context &c_;
+    context saved_;
+};
+
+// Makes c current on a worker after context_is_current failed: true, or
+// false outside the pool.  The caller restores the old value on leaving
+// (context_restore): a recovered value left behind could end up above the
+// deque top once the C code that moved the top returns, where no check
+// would see it.  The group frame is kept: it is used only where its top is
+// the current head.
+[[gnu::cold]] inline bool context_recover(context &c) noexcept
+{
+    weft_worker *w = weft_self();
+    if (w == nullptr)
+        return false;
+    c.worker = w;
+    c.head = weft_current_head(w);
+    return true;
+}
+
+[[noreturn, gnu::cold]] inline void fatal(const char *what) noexcept
+{
+    std::fprintf(stderr, "weft: %s\n", what);
+    std::fflush(stderr);
+    std::abort();
+}
+
+// ---- results ------------------------------------------------------------
+
+// What a callable's result R is kept as: none for void, a
+// std::reference_wrapper for an lvalue reference, R itself otherwise.
+template <class R>
+struct value_of {
+    static_assert(!std::is_rvalue_reference_v<R>, "weft: a callable may not return an rvalue reference");
+    using type = R;
+};
+template <>
+struct value_of<void> {
+    using type = none;
+};
+template <class R>
+struct value_of<R &> {
+    using type = std::reference_wrapper<R>;
+};
+template <class R>
+using value_t = typename value_of<R>::type;
+
+template <class F>
+using result_of_t = std::invoke_result_t<F>;
+
+// Calls f once (as the value category it was passed with; with no
+// arguments, so never a member pointer); void becomes none.
+template <class F>
+inline value_t<result_of_t<F>> call_value(F &&f)
+{
+    if constexpr (std::is_void_v<result_of_t<F>>) {
+        std::forward<F>(f)();
+        return none{};
+    } else {
+        return std::forward<F>(f)();
+    }
+}
+
+// Storage for a result that may or may not get constructed: no default
+// constructor needed, move-only types fine.
+template <class R>
+class slot {
+public:
+    slot() noexcept {}
+    ~slot()
+    {
+        if (full_)
+            ptr()->~R();
+    }
+    slot(const slot &) = delete;
+    slot &operator=(const slot &) = delete;
+
+    template <class F>
+    void fill(F &&f)
+    {
+        ::new (static_cast<void *>(buf_)) R(call_value(std::forward<F>(f)));
+        full_ = true;
+    }
+    R take() { return std::move(*ptr()); }
+
+private:
+    R *ptr() noexcept { return std::launder(reinterpret_cast<R *>(buf_)); }
+    alignas(R) unsigned char buf_[sizeof(R)];
+    bool full_ = false;
+};
+
+// ---- exceptions ---------------------------------------------------------
+
+// The first exception of many tasks (a task_group, a parallel loop): the
+// first to arrive is kept, later ones are dropped; `stop` tells the tasks
+// not yet started to skip their work.  Read `error` only after joining
+// every task that could write it (the joins order the writes before).
+class first_error {
+public:
+    bool stopped() const noexcept
+    {
+        // Relaxed: a late view only runs one more piece of work.
+        return stop_.load(std::memory_order_relaxed);
+    }
+    void request_stop() noexcept
+    {
+        // Relaxed: a hint to tasks not yet started; the joins order the rest.
+        stop_.store(true, std::memory_order_relaxed);
+    }
+#if WEFT_CPP_EXCEPTIONS
+    void capture() noexcept
+    {
+        // Relaxed: the winner is decided by the exchange alone; the joiner
+        // reads `error_` after the joins, which order the write before.
+        if (!taken_.exchange(true, std::memory_order_relaxed))
+            error_ = std::current_exception();
+        request_stop();
+    }
+#endif
+    // Rethrows the kept exception, if any, and makes the object reusable.
+    void rethrow_and_reset()
+    {
+        // Relaxed (all three): the joins made every task's writes visible.
+        stop_.store(false, std::memory_order_relaxed);
+#if WEFT_CPP_EXCEPTIONS
+        if (taken_.load(std::memory_order_relaxed)) {
+            taken_.store(false, std::memory_order_relaxed);
+            std::exception_ptr e = std::move(error_);
+            error_ = nullptr;
+            std::rethrow_exception(e);
+        }
+#endif
+    }
+
+private:
+    std::atomic<bool> stop_{false};
+#if WEFT_CPP_EXCEPTIONS
+    std::atomic<bool> taken_{false};
+    std::exception_ptr error_;
+#endif
+};
+
+// ---- a descriptor that points at a closure ---------------------------------
+
+template <class T>
+inline void payload_store(weft_task *t, T *p) noexcept
+{
+    std::memcpy(t->payload, &p, sizeof p);
+}
+
+template <class T>
+inline T *payload_load(const weft_task *t) noexcept
+{
+    T *p;
+    std::memcpy(&p, t->payload, sizeof p);
+    return p;
+}
+
+template <class Fn>
+inline std::uintptr_t wrapper_address(Fn *fn) noexcept
+{
+    return reinterpret_cast<std::uintptr_t>(fn);
+}
+
+// Where a descriptor's wrapper runs the callable: the thief's (or RUN
+// worker's) context, put back afterwards.
+class context_scope {
+public:
+    context_scope(weft_worker *w, weft_task *head) noexcept : restore_(tls_context), w_(w), head_(head)
+    {
+        context &c = tls_context;
+        c.worker = w;
+        c.head = head;
+        c.group = nullptr;
+    }
+    // With WEFT_CHECKS: the callable joined everything it spawned.
+    void check_return() const noexcept
+    {
+#if WEFT_CHECKS
+        weft_check_return(w_, head_, "a C++ task");
+#endif
+    }
+
+private:
+    context_restore restore_;
+    [[maybe_unused]] weft_worker *w_;
+    [[maybe_unused]] weft_task *head_;
+};
+
+// Where a spawned callable's outcome goes: its result, or the exception it
+// threw.  Raw bytes: nothing is constructed until the callable has run.
+template <class R>
+class outcome {
+public:
+    // Runs f and keeps what came of it.
+    template <class F>
+    void run(F &&f) noexcept
+    {
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            ::new (static_cast<void *>(result_)) R(call_value(std::forward<F>(f)));
+            threw_ = false;
+        } catch (...) {
+            ::new (static_cast<void *>(error_)) std::exception_ptr(std::current_exception());
+            threw_ = true;
+        }
+#else
+        ::new (static_cast<void *>(result_)) R(call_value(std::forward<F>(f)));
+#endif
+    }
+
+    // After run: the result moved out, or the exception rethrown.
+    R take()
+    {
+#if WEFT_CPP_EXCEPTIONS
+        if (threw_) {
+            std::exception_ptr *e = std::launder(reinterpret_cast<std::exception_ptr *>(error_));
+            std::exception_ptr kept = std::move(*e);
+            e->~exception_ptr();
+            std::rethrow_exception(std::move(kept));
+        }
+#endif
+        R *r = std::launder(reinterpret_cast<R *>(result_));
+        R value(std::move(*r));
+        r->~R();
+        return value;
+    }
+
+    // After run, when nobody wants it.
+    void discard() noexcept
+    {
+#if WEFT_CPP_EXCEPTIONS
+        if (threw_) {
+            std::launder(reinterpret_cast<std::exception_ptr *>(error_))->~exception_ptr();
+            return;
+        }
+#endif
+        std::launder(reinterpret_cast<R *>(result_))->~R();
+    }
+
+private:
+    alignas(R) unsigned char result_[sizeof(R)];
+#if WEFT_CPP_EXCEPTIONS
+    alignas(std::exception_ptr) unsigned char error_[sizeof(std::exception_ptr)];
+    bool threw_;
+#endif
+};
+
+// A callable and its outcome in the frame of the code that waits for it
+// (join's spawned side, run from outside the pool).  The descriptor holds
+// only a pointer to it: any size of callable, no allocation.  Nothing in it
+// is initialised until the callable runs on a thief (or for RUN): the
+// joiner reads it only after a thief ran it, so the path where nobody
+// stole the callable pays for none of it.
+template <class G>
+class frame_job {
+public:
+    using result_type = value_t<result_of_t<G>>;
+
+    explicit frame_job(G &&g) noexcept : g_(g) {}
+    frame_job(const frame_job &) = delete;
+    frame_job &operator=(const frame_job &) = delete;
+
+    // Makes the descriptor t point here (before it is pushed).
+    void store(weft_task *t) noexcept { payload_store(t, this); }
+
+    // The descriptor's wrapper: a thief, or RUN's worker, runs it.
+    WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
+    {
+        frame_job *j = payload_load<frame_job>(t);
+        context_scope scope(w, head);
+        j->out_.run(std::forward<G>(j->g_));
+        scope.check_return();
+    }
+
+    result_type take(weft_task *) { return out_.take(); }
+    void discard(weft_task *) noexcept { out_.discard(); }
+
+private:
+    G &g_;
+    outcome<result_type> out_;
+};
+
+// What a small callable that can be copied as bytes (most lambdas: a few
+// captured values or references) becomes instead: a copy in the
+// descriptor, as a C task's arguments are, and its outcome written back
+// over it, as a C task's result is.  Spawning it costs the stores of its
+// captures and nothing more.
+template <class G>
+class descriptor_job {
+    using callable = std::decay_t<G>;
+
+public:
+    using result_type = value_t<result_of_t<G>>;
+
+private:
+    union layout {
+        alignas(callable) unsigned char callable_[sizeof(callable)];
+        outcome<result_type> out_;
+    };
+
+public:
+    static constexpr bool fits = std::is_trivially_copyable_v<callable> &&
+                                 std::is_trivially_destructible_v<callable> &&
+                                 sizeof(layout) <= sizeof(weft_task::payload) &&
+                                 alignof(layout) <= alignof(std::uintptr_t);
+
+    explicit descriptor_job(G &&g) noexcept : g_(g) {}
+    descriptor_job(const descriptor_job &) = delete;
+    descriptor_job &operator=(const descriptor_job &) = delete;
+
+    void store(weft_task *t) noexcept { ::new (static_cast<void *>(at(t)->callable_)) callable(g_); }
+
+    WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
+    {
+        layout *l = at(t);
+        // The outcome goes where the callable is: run a copy.
+        callable g(*std::launder(reinterpret_cast<callable *>(l->callable_)));
+        context_scope scope(w, head);
+        l->out_.run(std::move(g));
+        scope.check_return();
+    }
+
+    result_type take(weft_task *t) { return at(t)->out_.take(); }
+    void discard(weft_task *t) noexcept { at(t)->out_.discard(); }
+
+private:
+    static layout *at(weft_task *t) noexcept { return reinterpret_cast<layout *>(t->payload); }
+    G &g_;
+};
+
+template <class G>
+using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, frame_job<G>>;
+
+// join on a worker whose context is current: g is spawned (a descriptor
+// pointing at a job in this frame), f runs here, then g is joined -- if
+// nobody stole it, it is called right here, with no indirection.
+template <class F, class G>
+[[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_here(context &c, F &&f, G &&g)
+{
+    using RF = value_t<result_of_t<F>>;
+    weft_worker *w = c.worker;
+    weft_task *h = c.head;
+#if WEFT_CHECKS
+    if (h != weft_current_head(w))
+        fatal("weft::join: the task context is not the worker's deque top (a C++ frame "
+              "left a spawn unjoined?)");
+#endif
+    using J = job_for<G>;
+    J spawned(std::forward<G>(g));
+    weft_sched_reserve(w, h);
+    spawned.store(h);
+    weft_sched_push(w, h, wrapper_address(&J::wrapper));
+    c.head = h + 1;
+    // g is skipped if f throws and nobody took g, waited for if a thief did
+    // (its result or exception then dropped); f's exception goes on.
+    RF a = [&]() -> RF {
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            return call_value(std::forward<F>(f));
+        } catch (...) {
+            c.head = h;
+            if (!weft_sched_pop_private(w, h) && weft_sched_sync_slow(w, h))
+                spawned.discard(h);
+            throw;
+        }
+#else
+        return call_value(std::forward<F>(f));
+#endif
+    }();
+    c.head = h;
+    if (WEFT_LIKELY(weft_sched_pop_private(w, h)) || !weft_sched_sync_slow(w, h))
+        return {std::move(a), call_value(std::forward<G>(g))};
+    return {std::move(a), spawned.take(h)};
+}
+
+// Runs f on the pool from a thread outside it: a descriptor on this stack,
+// handed to the runtime's RUN, which blocks until a worker has run it.
+template <class F>
+inline value_t<result_of_t<F>> run_outside(F &&f)
+{
+    frame_job<F> j(std::forward<F>(f));
+    weft_task t;
+    j.store(&t);
+    weft_run_task(&t, wrapper_address(&frame_job<F>::wrapper));
+    return j.take(&t);
+}
+
+// Calls body(c) with a current context: at once on the fast path, after
+// recovering it on a worker whose context is stale (restored afterwards),
+// or through the pool from outside it.  body returns a value (not void).
+template <class Body>
+[[gnu::noinline, gnu::cold]] decltype(auto) with_context_slow(Body &body)
+{
+    context &c = tls_context;
+    context_restore restore(c);
+    if (context_recover(c))
+        return body(c);
+    return run_outside([&]() -> decltype(auto) { return body(tls_context); });
+}
+
+template <class Body>
+[[gnu::always_inline]] inline decltype(auto) with_context(Body &&body)
+{
+    context &c = tls_context;
+    if (WEFT_LIKELY(context_is_current(c)))
+        return body(c);
+    return with_context_slow(body);
+}
+
+// join where the context is not current (see with_context_slow).
+template <class F, class G>
+[[gnu::noinline, gnu::cold]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_slow(F &&f, G &&g)
+{
+    auto both = [&](context &c) { return join_here(c, std::forward<F>(f), std::forward<G>(g)); };
+    return with_context_slow(both);
+}
+
+} // namespace detail
+} // namespace weft
+
+#endif

@@ -1,0 +1,207 @@
+// weft::parallel_sort and weft::parallel_stable_sort (included by
+// weft/weft.hpp): a merge sort in the spirit of Cilk's cilksort -- sorted
+// pieces merged by merges that are parallel themselves (split at the middle
+// of the longer run, binary search in the other).
+#ifndef WEFT_BITS_CPP_SORT_HPP
+#define WEFT_BITS_CPP_SORT_HPP
+
+#include <weft/bits/cpp_parallel.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+
+namespace weft {
+namespace detail {
+
+template <class Comp>
+class merge_sorter {
+public:
+    merge_sorter(Comp &comp, first_error &errors, std::size_t merge_grain, bool stable) noexcept
+        : comp_(comp), errors_(errors), merge_grain_(merge_grain), stable_(stable)
+    {
+    }
+
+    // Sorts the n items at x using the n at y as scratch.  The leaves (depth
+    // 0) sort in x; each level above merges its halves into the other
+    // array, so the result is in x for an even depth and in y for an odd.
+    template <class X, class Y>
+    void sort(X x, Y y, std::size_t n, unsigned depth)
+    {
+        if (depth == 0) {
+            guarded([&] {
+                if (stable_)
+                    std::stable_sort(x, x + n, comp_);
+                else
+                    std::sort(x, x + n, comp_);
+            });
+            return;
+        }
+        std::size_t h = n / 2;
+        join_here(tls_context, [&] { sort(x, y, h, depth - 1); },
+                  [&] { sort(x + h, y + h, n - h, depth - 1); });
+        if (depth % 2 == 1)
+            merge(x, h, x + h, n - h, y);
+        else
+            merge(y, h, y + h, n - h, x);
+    }
+
+    // Moves the merge of sorted runs a[0..na) and b[0..nb) to out.  Ties go
+    // to a first (a's items precede b's in the sequence), which keeps the
+    // sort stable: a split at a's middle a[i] sends b's items below a[i]
+    // left; a split at b's middle b[j] sends a's items up to b[j] left.
+    template <class A, class B, class Out>
+    void merge(A a, std::size_t na, B b, std::size_t nb, Out out)
+    {
+        if (na + nb <= merge_grain_) {
+            guarded([&] {
+                std::merge(std::make_move_iterator(a), std::make_move_iterator(a + na),
+                           std::make_move_iterator(b), std::make_move_iterator(b + nb), out, comp_);
+            });
+            return;
+        }
+        std::size_t ia = 0, ib = 0;
+        bool ok = guarded([&] {
+            if (na >= nb) {
+                ia = na / 2;
+                ib = static_cast<std::size_t>(std::lower_bound(b, b + nb, a[ia], comp_) - b);
+            } else {
+                ib = nb / 2;
+                ia = static_cast<std::size_t>(std::upper_bound(a, a + na, b[ib], comp_) - a);
+            }
+        });
+        if (!ok)
+            return;
+        join_here(tls_context, [&] { merge(a, ia, b, ib, out); },
+                  [&] { merge(a + ia, na - ia, b + ib, nb - ib, out + (ia + ib)); });
+    }
+
+private:
+    // Runs step unless an exception stopped the sort; catches the first.
+    template <class Step>
+    bool guarded(Step &&step) noexcept
+    {
+        if (errors_.stopped())
+            return false;
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            step();
+        } catch (...) {
+            errors_.capture();
+            return false;
+        }
+#else
+        step();
+#endif
+        return true;
+    }
+
+    Comp &comp_;
+    first_error &errors_;
+    std::size_t merge_grain_;
+    bool stable_;
+};
+
+// The sort's shape for n items and P workers: leaves of at most
+// max(2048, ceil(n / 2P)) items (two per worker: few merge passes, and
+// stealing halves balances them), an even or odd number of levels as the
+// caller needs, and merges split down to max(8192, n / 8P) items.
+struct sort_shape {
+    unsigned depth;
+    std::size_t merge_grain;
+};
+
+inline sort_shape sort_shape_for(std::size_t n, bool odd_depth) noexcept
+{
+    std::size_t p = weft_workers();
+    if (p == 0)
+        p = 1;
+    std::size_t leaf = std::max<std::size_t>(2048, (n + 2 * p - 1) / (2 * p));
+    unsigned depth = odd_depth ? 1 : 0;
+    // The larger piece at a depth d has ceil(n / 2^d) items.
+    while (((n - 1) >> depth) + 1 > leaf)
+        depth += 2;
+    return {depth, std::max<std::size_t>(8192, n / (8 * p))};
+}
+
+template <class RanIt, class Comp>
+inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
+{
+    using T = typename std::iterator_traits<RanIt>::value_type;
+    static_assert(std::is_base_of_v<std::random_access_iterator_tag,
+                                    typename std::iterator_traits<RanIt>::iterator_category>,
+                  "weft::parallel_sort needs random-access iterators");
+    static_assert(std::is_trivially_copyable_v<T> || std::is_nothrow_move_constructible_v<T>,
+                  "weft::parallel_sort needs a value type that is trivially copyable or has a "
+                  "noexcept move constructor");
+    std::size_t n = last > first ? static_cast<std::size_t>(last - first) : 0;
+    if (n <= 2048) {
+        if (stable)
+            std::stable_sort(first, last, comp);
+        else
+            std::sort(first, last, comp);
+        return;
+    }
+    std::allocator<T> alloc;
+    T *scratch = alloc.allocate(n);
+    first_error errors;
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        // The items are sorted where they are, the scratch is raw memory:
+        // an even number of levels brings the result back.
+        sort_shape shape = sort_shape_for(n, false);
+        merge_sorter<Comp> sorter(comp, errors, shape.merge_grain, stable);
+        run_with_context([&] { sorter.sort(first, scratch, n, shape.depth); });
+    } else {
+        // The items move into the scratch (constructing it), are sorted
+        // there, and an odd number of levels moves them back.
+        parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+            ::new (static_cast<void *>(scratch + i)) T(std::move(first[static_cast<std::ptrdiff_t>(i)]));
+        });
+        sort_shape shape = sort_shape_for(n, true);
+        merge_sorter<Comp> sorter(comp, errors, shape.merge_grain, stable);
+        run_with_context([&] { sorter.sort(scratch, first, n, shape.depth); });
+        parallel_for(std::size_t{0}, n, [&](std::size_t i) { scratch[i].~T(); });
+    }
+    alloc.deallocate(scratch, n);
+    errors.rethrow_and_reset();
+}
+
+} // namespace detail
+
+// Sorts [first, last) (random-access) by comp (default: <), possibly in
+// parallel: a merge sort whose leaves are std::sort and whose merges are
+// parallel.  Needs n extra items of memory; the value type must be
+// trivially copyable or have a noexcept move constructor.  If comp throws,
+// the first exception is rethrown and the range holds valid but unspecified
+// values (some possibly moved-from).
+template <class RanIt, class Comp>
+inline void parallel_sort(RanIt first, RanIt last, Comp comp)
+{
+    detail::parallel_sort(first, last, comp, false);
+}
+
+template <class RanIt>
+inline void parallel_sort(RanIt first, RanIt last)
+{
+    std::less<> comp;
+    detail::parallel_sort(first, last, comp, false);
+}
+
+// As parallel_sort, and equal items keep their order (std::stable_sort
+// leaves, merges that take ties from the left run).
+template <class RanIt, class Comp>
+inline void parallel_stable_sort(RanIt first, RanIt last, Comp comp)
+{
+    detail::parallel_sort(first, last, comp, true);
+}
+
+template <class RanIt>
+inline void parallel_stable_sort(RanIt first, RanIt last)
+{
+    std::less<> comp;
+    detail::parallel_sort(first, last, comp, true);
+}
+
+} // namespace weft
+
+#endif
