@@ -28,8 +28,10 @@
 
 void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
 {
-    if (cfg == NULL)
+    if (cfg == NULL) {
+        weft_warn("weft_pool_config_init: cfg is NULL");
         return;
+    }
     memset(cfg, 0, sizeof *cfg);
     cfg->workers = 0;
     cfg->queue = WEFT_QUEUE_CHASE_LEV;

@@ -125,7 +125,7 @@ typedef struct weft_worker {
 #if WEFT_TRACE
     /* The tracer (src/runtime/trace.c): this worker's track, NULL while
      * nothing is traced. */
-    _Atomic(struct weft_trace_track *) trace;
+    WEFT_ATOMIC(struct weft_trace_track *) trace;
 #endif
 } weft_worker;
 
