@@ -49,9 +49,11 @@ static void forgets_sync_child(void)
     printf("%ld\n", WEFT_RUN(fib_forgets_sync, 20));
 }
 
+/* One worker: a stolen slot no longer names its task, so the mismatch is
+ * caught only while the spawned task stays home. */
 static WEFT_UNUSED void wrong_sync_child(void)
 {
-    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(weft_start(1, 0, 0) == 0, "start");
     printf("%ld\n", WEFT_RUN(sync_wrong_task, 25));
 }
 

@@ -107,7 +107,8 @@ void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char
 WEFT_NORETURN void weft_unjoined_spawn(weft_worker *w, weft_task *head, const char *name);
 
 /* WEFT_CHECKS (on in Debug builds; a translation unit may define it to 1
- * itself): every SYNC checks that it joins a task of its own name. */
+ * itself): every SYNC checks that it joins a task of its own name (while
+ * the slot is not stolen: a thief overwrites the name). */
 #if WEFT_CHECKS
 #define WEFT_CHECK_SYNC_(w, t, NAME) weft_check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
 #define WEFT_CHECK_RETURN_(w, head, NAME) weft_check_return((w), (head), #NAME)
