@@ -30,6 +30,11 @@
 
 typedef struct wp_pool wp_pool;
 
+/* weft_pool_run's checks of a configuration and its arguments: 0, or
+ * EINVAL with a message naming the field. */
+int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                     weft_pool_fn fn);
+
 /* A pool for *cfg (already validated with wp_pool_validate) holding the
  * n_initial items; its worker threads exist and wait at the start gate.
  * Returns 0, or ENOMEM, ENOBUFS (the items do not fit a fixed-size queue
