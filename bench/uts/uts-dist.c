@@ -14,10 +14,13 @@
  *   --steal one|half  the local steal policy (default half)
  *   --attempts N    random steal attempts before lifelines (default 2)
  *   --no-lifelines  keep asking random victims instead
- *   --poll-us N     the communicator's longest poll interval (default 50)
+ *   --poll-us N     the communicator's longest poll interval while the rank
+ *                   has work (default 1000)
+ *   --idle-poll-us N  ... while it has none (default 50)
  *   --pool          the shared-memory pool (weft_pool_run) without MPI
  * Rank 0 prints, after uts-seq's lines, `Ranks: R x W workers`, one line of
- * counters per rank (`Rank r: ...`) and the totals (`Dist: ...`).
+ * counters per rank (`Rank r: ...`) and the totals (`Dist: ...`); with
+ * --pool, the pool's steals (`Pool: ...`).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -87,6 +90,10 @@ static void take_options(int *argc, char **argv, weft_dist_config *cfg, bool *po
         } else if (strcmp(a, "--poll-us") == 0 && v) {
             cfg->poll_us = (unsigned)bench_arg_long("uts-dist", "--poll-us", v, 1, 1000000);
             i++;
+        } else if (strcmp(a, "--idle-poll-us") == 0 && v) {
+            cfg->idle_poll_us = (unsigned)bench_arg_long("uts-dist", "--idle-poll-us", v, 1,
+                                                         1000000);
+            i++;
         } else if (strcmp(a, "--no-lifelines") == 0) {
             cfg->lifelines = false;
         } else if (strcmp(a, "--pool") == 0) {
@@ -125,7 +132,7 @@ int main(int argc, char **argv)
     uint64_t expected_nodes;
     uts_parse_args(argc, argv, "uts-dist",
                    "[-w workers] [--queue Q] [--steal one|half] [--attempts N] [--no-lifelines] "
-                   "[--poll-us N] [--pool] ",
+                   "[--poll-us N] [--idle-poll-us N] [--pool] ",
                    &params, &expected_nodes);
     cfg.pool.workers = workers ? workers : 0;
 
@@ -196,7 +203,13 @@ int main(int argc, char **argv)
                    MPI_COMM_WORLD);
     if (me == 0) {
         uts_report(&all, seconds);
-        if (!pool_only) {
+        if (pool_only)
+            printf("Pool: steals %llu, stolen items %llu, steal-half requests %llu, sleeps %llu\n",
+                   (unsigned long long)st.local.pool.steals,
+                   (unsigned long long)st.local.pool.stolen_items,
+                   (unsigned long long)st.local.pool.requests,
+                   (unsigned long long)st.local.pool.sleeps);
+        else {
             printf("Ranks: %d x %u workers\n", ranks, st.local.pool.workers);
             for (int r = 0; r < ranks; r++) {
                 char label[32];

@@ -75,7 +75,9 @@ typedef struct wd_rank {
     wp_pool *pool;
     size_t item_size;
     size_t share_cap;        /* items per WORK message: steal_half_max */
-    unsigned char *share;    /* a share on its way out */
+    unsigned char *taken;    /* a share as taken from the pool */
+    unsigned char *share;    /* its items that go */
+    unsigned char *kept;     /* its items that stay */
     /* The one posted receive, for any source and tag. */
     unsigned char *rbuf;
     int rbuf_bytes;
@@ -235,11 +237,37 @@ static void become_passive(wd_rank *r)
     r->quiet = false;
 }
 
+/* A share for another rank: about half of this rank's fullest queue, taken
+ * from the end its thieves steal from (the oldest items: in a depth-first
+ * search the shallowest, the largest subtrees), of which every other item
+ * is kept: the items at even positions go, those at odd positions go back
+ * to this rank's pool (its inbox).  Shipping the whole oldest half would
+ * give the thief nearly all the work of a depth-first stack (its oldest
+ * items hold it) and leave this rank to run dry and ask back at once; the
+ * alternation halves the work at every depth, like GLB's split of each
+ * level of a UTS stack.  Returns the number of items to ship, in share. */
+static size_t take_share(wd_rank *r)
+{
+    if (!r->active)
+        return 0;
+    size_t k = wp_hosted_take_share(r->pool, r->taken);
+    size_t go = 0, kept = 0, z = r->item_size;
+    for (size_t i = 0; i < k; i++) {
+        if (i % 2 == 0)
+            memcpy(r->share + go++ * z, r->taken + i * z, z);
+        else
+            memcpy(r->kept + kept++ * z, r->taken + i * z, z);
+    }
+    if (kept > 0)
+        wp_hosted_inject(r->pool, r->kept, kept);
+    return go;
+}
+
 /* A REQ or LIFELINE from src: a share now, or a refusal (REQ), or a
  * record to push later (LIFELINE). */
 static void answer_request(wd_rank *r, int src, bool lifeline)
 {
-    size_t k = r->active ? wp_hosted_take_share(r->pool, r->share) : 0;
+    size_t k = take_share(r);
     if (k > 0) {
         send_work(r, src, k, lifeline ? TAG_WORK_LL : TAG_WORK);
         r->st->steal_requests_served++;
@@ -337,7 +365,7 @@ static bool push_lifelines(wd_rank *r)
     bool sent = false;
     while (r->lifeline_in != 0) {
         uint64_t bit = r->lifeline_in & (~r->lifeline_in + 1);
-        size_t k = wp_hosted_take_share(r->pool, r->share);
+        size_t k = take_share(r);
         if (k == 0)
             break;
         send_work(r, r->me ^ (int)bit, k, TAG_WORK_LL);
@@ -469,9 +497,12 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
     if ((size_t)r.rbuf_bytes < sizeof(wd_token))
         r.rbuf_bytes = (int)sizeof(wd_token);
     r.rbuf = malloc((size_t)r.rbuf_bytes);
+    r.taken = malloc(r.share_cap * r.item_size);
     r.share = malloc(r.share_cap * r.item_size);
+    r.kept = malloc(r.share_cap * r.item_size);
     r.sent_to = calloc((size_t)r.n, sizeof *r.sent_to);
-    if (r.rbuf == NULL || r.share == NULL || r.sent_to == NULL)
+    if (r.rbuf == NULL || r.taken == NULL || r.share == NULL || r.kept == NULL ||
+        r.sent_to == NULL)
         weft_fatal("out of memory: the communicator of rank %d", r.me);
     r.rreq = MPI_REQUEST_NULL;
     post_receive(&r);
@@ -482,7 +513,9 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
     r.idle_since = t0;
     if (n_initial == 0 && wp_hosted_quiescent(pool))
         become_passive(&r);
-    uint64_t poll_ns = (uint64_t)cfg->poll_us * 1000u, wait_ns = 0;
+    uint64_t busy_ns = (uint64_t)cfg->poll_us * 1000u;
+    uint64_t quiet_ns = (uint64_t)cfg->idle_poll_us * 1000u;
+    uint64_t wait_ns = 0;
     for (;;) {
         bool acted = progress(&r);
         if (r.done)
@@ -498,9 +531,11 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
             acted |= idle_step(&r);
         if (r.done)
             break;
-        /* Back off while nothing happens: 1 us doubling up to poll_us; the
-         * bell (the local pool running dry) cuts a wait short. */
-        wait_ns = acted ? 0 : wait_ns == 0 ? 1000 : wait_ns * 2 < poll_ns ? wait_ns * 2 : poll_ns;
+        /* Back off while nothing happens: 1 us doubling up to poll_us
+         * (idle_poll_us without work); the bell (the local pool running
+         * dry) cuts a wait short. */
+        uint64_t max_ns = r.active ? busy_ns : quiet_ns;
+        wait_ns = acted ? 0 : wait_ns == 0 ? 1000 : wait_ns * 2 < max_ns ? wait_ns * 2 : max_ns;
         if (wait_ns != 0)
             wp_hosted_wait(pool, bell, wait_ns);
     }
@@ -514,7 +549,9 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
     drain(&r);
     st->comm_cpu_ns = thread_cpu_ns() - cpu0;
     free(r.rbuf);
+    free(r.taken);
     free(r.share);
+    free(r.kept);
     free(r.sent_to);
     free(r.sreq);
     free(r.sbuf);

@@ -30,7 +30,8 @@ void weft_dist_config_init(weft_dist_config *cfg, size_t item_size)
     cfg->pool.steal = WEFT_POOL_STEAL_HALF;
     cfg->steal_attempts = 2;
     cfg->lifelines = true;
-    cfg->poll_us = 50;
+    cfg->poll_us = 1000;
+    cfg->idle_poll_us = 50;
 }
 
 static const char *thread_level_name(int level)
@@ -73,6 +74,11 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
     if (cfg->poll_us == 0 || cfg->poll_us > MAX_POLL_US) {
         weft_warn("weft_dist_run: poll_us %u is out of range (1 .. %u microseconds)", cfg->poll_us,
                   MAX_POLL_US);
+        return EINVAL;
+    }
+    if (cfg->idle_poll_us == 0 || cfg->idle_poll_us > MAX_POLL_US) {
+        weft_warn("weft_dist_run: idle_poll_us %u is out of range (1 .. %u microseconds)",
+                  cfg->idle_poll_us, MAX_POLL_US);
         return EINVAL;
     }
     return wp_pool_validate(&cfg->pool, initial, n_initial, fn);

@@ -16,6 +16,9 @@
  *                        ENOTSUP on every rank
  *   test_dist fault      rank 1 dies inside a process call: the launcher
  *                        must end the run (the ctest wrapper checks it)
+ *   test_dist latency    (a measurement, not a test) the round trip of an
+ *                        empty message and of a 16 KiB one between ranks 0
+ *                        and 1, for docs/distributed.md's scaling model
  *
  * "Counts agree": after the return each rank sums its own processed items
  * with MPI_Allreduce; an early return on any rank (its workers stopped
@@ -502,6 +505,34 @@ static void fault(void)
     free(t);
 }
 
+static void latency(void)
+{
+    static unsigned char buf[16384];
+    if (ranks < 2) {
+        printf("latency: needs 2 ranks\n");
+        return;
+    }
+    size_t sizes[2] = {0, sizeof buf};
+    for (int s = 0; s < 2; s++) {
+        const int rounds = 20000;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < rounds; i++) {
+            if (me == 0) {
+                MPI_Send(buf, (int)sizes[s], MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+                MPI_Recv(buf, (int)sizes[s], MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (me == 1) {
+                MPI_Recv(buf, (int)sizes[s], MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, (int)sizes[s], MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            }
+        }
+        double t = MPI_Wtime() - t0;
+        if (me == 0)
+            printf("latency: %zu-byte message: round trip %.2f us (%d rounds)\n", sizes[s],
+                   t / rounds * 1e6, rounds);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "suite";
@@ -538,8 +569,10 @@ int main(int argc, char **argv)
         }
     } else if (strcmp(mode, "fault") == 0) {
         fault();
+    } else if (strcmp(mode, "latency") == 0) {
+        latency();
     } else {
-        fprintf(stderr, "usage: test_dist [suite|burst|self|mismatch|single|fault]\n");
+        fprintf(stderr, "usage: test_dist [suite|burst|self|mismatch|single|fault|latency]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int all = 0;
