@@ -8,7 +8,9 @@ uts-dist --pool -w 2 (the shared-memory pool, weft_pool_run, no MPI), and
 uts-dist under mpirun as 1 rank x 2 workers, 2 ranks x 1 worker and 4 ranks
 x 1 worker (4 ranks on a 2-core machine are oversubscribed: the table says
 so).  The MPI runs stay on this machine: shared memory and TCP on the
-loopback device (tests/dist/mpirun.sh's settings).  Prints a table of
+loopback device (tests/dist/mpirun.sh's settings), ranks not bound to a
+core (Open MPI binds each of one or two ranks to a single core by default,
+which would crowd a rank's workers onto it).  Prints a table of
 median times, speedups over uts-seq, steal requests, items shipped, and
 each rank's idle time, the commands to re-run it, and writes
 <out>/<date>-dist.json.
@@ -101,8 +103,10 @@ def commands_for(bench_dir, mpiexec, flags, poll_us):
         elif ranks is None:
             cmds[label] = [dist, "-w", str(workers), "--pool"] + tree
         else:
-            cmds[label] = ([mpiexec, "--oversubscribe", "-np", str(ranks), dist, "-w",
-                            str(workers)] + extra + tree)
+            # --bind-to none: Open MPI binds a rank to one core when it runs
+            # one or two ranks, which would put a rank's workers on one core.
+            cmds[label] = ([mpiexec, "--oversubscribe", "--bind-to", "none", "-np", str(ranks),
+                            dist, "-w", str(workers)] + extra + tree)
     return cmds
 
 

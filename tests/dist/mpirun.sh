@@ -13,7 +13,9 @@ export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_t
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
 start=$(date +%s)
-timeout -k 10 "$seconds" "$mpiexec" --oversubscribe -np "$ranks" "$@"
+# --bind-to none: with one or two ranks Open MPI binds each to a single
+# core, and a rank's workers would share it.
+timeout -k 10 "$seconds" "$mpiexec" --oversubscribe --bind-to none -np "$ranks" "$@"
 rc=$?
 # 124 or 137 (killed after -k) from timeout; a rank killed by SIGKILL also
 # makes mpiexec exit 137, so the clock decides.

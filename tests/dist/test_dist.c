@@ -128,13 +128,14 @@ static uint64_t small_size(unsigned char b)
 
 /* About a microsecond of work per item, so that runs last long enough for
  * ranks to run dry, steal and ship while others still work. */
-static volatile uint64_t sink;
+static _Atomic uint64_t sink;
 static void work_a_little(uint64_t seed)
 {
     uint64_t x = seed;
     for (int i = 0; i < 150; i++)
         x = mix(x + (uint64_t)i);
-    sink = x;
+    /* Relaxed: only keeps the loop from being optimised away. */
+    atomic_store_explicit(&sink, x, memory_order_relaxed);
 }
 
 static void visit(weft_pool_ctx *ctx, void *item, void *arg)

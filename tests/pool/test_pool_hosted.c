@@ -35,7 +35,7 @@ typedef struct side {
 
 /* A little work per node, so that a pool is still busy when the host
  * takes a share from it. */
-static volatile uint64_t sink;
+static _Atomic uint64_t sink;
 
 static void visit(weft_pool_ctx *ctx, void *item, void *arg)
 {
@@ -45,7 +45,8 @@ static void visit(weft_pool_ctx *ctx, void *item, void *arg)
     uint64_t x = n.id;
     for (int i = 0; i < 300; i++)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-    sink = x;
+    /* Relaxed: only keeps the loop from being optimised away. */
+    atomic_store_explicit(&sink, x, memory_order_relaxed);
     /* Relaxed: flags and counters read by the host after the threads are
      * joined, or as a check that must never fire. */
     CHECK(!atomic_load_explicit(&s->stopped, memory_order_relaxed),
