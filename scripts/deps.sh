@@ -25,7 +25,8 @@ have_cmd gcc || need+=(gcc)
 have_cmd python3 || need+=(python3)
 have_cmd pkg-config || need+=(pkg-config)
 have_cmd clang++ || need+=(clang)   # the C++ header tests build with g++ and clang++
-for p in libssl-dev libhwloc-dev "$@"; do
+# Open MPI for the distributed work pool (weft::dist, tests/run_all.sh mpi).
+for p in libssl-dev libhwloc-dev openmpi-bin libopenmpi-dev "$@"; do
   have_pkg "$p" || need+=("$p")
 done
 

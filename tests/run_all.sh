@@ -12,12 +12,16 @@
 #            (race tests, the scheduler's own, the profiler's and tracer's
 #            checks, with both compiled in) are built and run
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
+#   mpi      the distributed work pool (weft::dist): a release build with
+#            -DWEFT_WITH_MPI=ON, only the tests labelled dist (tests/dist
+#            and the uts-dist checks) under mpirun on this machine
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched): the same
 # tests run against each (docs/schedulers.md).
-# Usage: tests/run_all.sh [release|tsan|asan|perturb[:scheduler] ...]
-#        (default: release, tsan, asan, perturb and verify for split; release,
-#        tsan and perturb for every other scheduler; asan:<scheduler> on request)
+# Usage: tests/run_all.sh [release|tsan|asan|perturb[:scheduler]|verify|mpi ...]
+#        (default: release, tsan, asan, perturb, verify and mpi for split;
+#        release, tsan and perturb for every other scheduler;
+#        asan:<scheduler> on request)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
@@ -30,6 +34,7 @@ configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(release tsan asan perturb)
   [ -f "$root/verification/run.sh" ] && configs+=(verify)
+  configs+=(mpi)
   for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "perturb:$s"); done
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -50,7 +55,14 @@ for cfg_sched in "${configs[@]}"; do
     bash "$root/verification/run.sh" --quick
     continue
   fi
+  # weft::dist only where asked for: the other builds do not look for MPI.
+  mpi_flag=-DWEFT_WITH_MPI=OFF
+  label=""
   case "$cfg" in
+    # The distributed pool: only its own tests (label dist), each under
+    # mpirun with a timeout (tests/dist/mpirun.sh: loopback, oversubscribed,
+    # as root too), built without the other benchmarks' tests.
+    mpi)     flags=(-DCMAKE_BUILD_TYPE=Release); repeat=1; mpi_flag=-DWEFT_WITH_MPI=ON; label=dist ;;
     # Release runs the stress tests larger and three times over.
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_STATS=ON -DWEFT_CHECKS=ON -DWEFT_USE_HWLOC=ON
                     -DWEFT_TEST_SCALE=30); repeat=3 ;;
@@ -60,7 +72,7 @@ for cfg_sched in "${configs[@]}"; do
     # perturb builds read WEFT_PERTURB, so the export harms no other build).
     perturb) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PERTURB=ON -DWEFT_TEST_SCALE=2); repeat=1
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
-    *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb)" >&2; exit 2 ;;
+    *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb, verify, mpi)" >&2; exit 2 ;;
   esac
   # The profiler and the tracer are compiled into split's sanitizer builds
   # (their per-worker state and buffers under TSan and ASan) and into every
@@ -91,7 +103,8 @@ for cfg_sched in "${configs[@]}"; do
     label=sched
   fi
   echo "=== $cfg_sched: configure and build in $dir"
-  cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "${flags[@]}" >/dev/null
+  if [ "$cfg" = mpi ]; then targets=(test_dist uts-dist); fi
+  cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "$mpi_flag" "${flags[@]}" >/dev/null
   cmake --build "$dir" --parallel "$jobs" ${targets[@]:+--target "${targets[@]}"}
   echo "=== $cfg_sched: tests"
   (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \

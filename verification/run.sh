@@ -9,8 +9,9 @@
 #            model at small bounds, and every mutant; a few minutes on 2 cores
 #   --full   adds larger bounds: the split deque (up to 250 M states and
 #            14 GB), private-si, the leapfrog sleepers, Chase-Lev,
-#            interrupts and the pool at 3 items (the weekly job; about
-#            75 minutes one check at a time on 2 cores)
+#            interrupts, the pool at 3 items and the distributed pool at
+#            5 (the weekly job; about 90 minutes one check at a time on 2
+#            cores)
 #   --jobs N run N checks at once (default: the CPU count for --quick, 1
 #            for --full, whose large runs need memory)
 #   --keep   keep the work directories (traces of found errors: spin -t -p)
@@ -530,6 +531,27 @@ check full pool-sleep-mut-claimeruncounts-three-SC pool_sleep.pml SC pass 25 "${
 cover_checks "pool-sleep-cover-%s-SC" pool_sleep.pml "SLEEP WITHDRAW PUSH_WAKE POINT_WAKE FINISH_WAKE LATE_LOOK" "${ps_two[@]}"
 check quick pool-sleep-cover-point-catch-TSO pool_sleep.pml TSO fail 22 "${ps_two[@]}" -DCOVER_POINT_CATCH=1
 check quick pool-sleep-cover-point-catch-unfenced-TSO pool_sleep.pml TSO fail 22 "${ps_two[@]}" -DFENCED=0 -DCOVER_POINT_CATCH=1
+
+# ---- the distributed pool: Dijkstra-Safra termination with stealing and
+# lifelines on channels (dist_term.pml; src/dist/comm.c).  Message
+# passing only: no memory model, SC.
+check quick dist-term-2-SC       dist_term.pml SC pass 22 -DNITEMS=2
+check quick dist-term-3-last-SC  dist_term.pml SC pass 24 -DNITEMS=3 -DINIT_LAST
+check full dist-term-3-SC        dist_term.pml SC pass 25 -DNITEMS=3
+check full dist-term-5-last-two-SC dist_term.pml SC pass 27 -DNITEMS=5 -DINIT_LAST -DTWO_CHILDREN
+# mutants: a counter not updated on send (it hangs, or without the round
+# bound ends early), nor on receive; the colours; the token passed by a
+# rank that still has items
+check quick dist-term-mut-sendnocount-SC  dist_term.pml SC fail 22 -DNITEMS=3 -DMUT_SEND_NOCOUNT
+check quick dist-term-mut-sendnocount-early-SC dist_term.pml SC fail 23 -DNITEMS=3 -DINIT_LAST -DNO_ROUND_BOUND -DMUT_SEND_NOCOUNT
+check quick dist-term-mut-recvnocount-SC  dist_term.pml SC fail 22 -DNITEMS=3 -DMUT_RECV_NOCOUNT
+check quick dist-term-mut-passactive-SC   dist_term.pml SC fail 22 -DNITEMS=3 -DMUT_PASS_ACTIVE
+check quick dist-term-mut-nowhiten-SC     dist_term.pml SC fail 22 -DNITEMS=3 -DMUT_NO_WHITEN
+check quick dist-term-mut-initblack-SC    dist_term.pml SC fail 22 -DNITEMS=3 -DINIT_LAST -DMUT_INIT_BLACK
+# the black colour matters only when a rank the token has passed gets
+# items from one it has not reached yet, which then hands some back: five
+# items (185 s, 67 M states)
+check full dist-term-mut-noblack-SC       dist_term.pml SC fail 26 -DNITEMS=5 -DINIT_LAST -DTWO_CHILDREN -DMUT_NO_BLACK
 
 wait
 for n in "${names[@]}"; do   # a check whose job died leaves no row: say so

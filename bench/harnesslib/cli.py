@@ -6,6 +6,7 @@ and result files:
 
   overhead  per-task overhead and steal cost of each scheduler (overhead.py)
   pool      the work pool's queues compared on the paper's cases (pool.py)
+  dist      UTS on the distributed pool (uts-dist under mpirun) (dist.py)
 
 docs/benchmarks.md describes every option, the output files and the
 table columns.  This module also holds what the commands' parsers share.
@@ -21,6 +22,7 @@ COMMANDS = {
     "overhead": "per-task overhead (callgrind instructions, ns) and steal+join cost of each "
                 "scheduler",
     "pool": "the work pool's queues on the cases of \"Work-stealing Queues In Practice\"",
+    "dist": "UTS on the distributed work pool (MPI ranks) beside the shared-memory pool and uts",
 }
 
 
@@ -117,6 +119,8 @@ def main(argv=None):
     if argv and argv[0] in COMMANDS:
         if argv[0] == "overhead":
             from . import overhead as command
+        elif argv[0] == "dist":
+            from . import dist as command
         else:
             from . import pool as command
         return command.main(argv[1:])

@@ -57,7 +57,8 @@ static bool try_advance(wp_pool *p)
     uint64_t e = atomic_load_explicit(&p->epoch, memory_order_relaxed);
     /* seq_cst fence: F_A of the proof at the top. */
     atomic_thread_fence(memory_order_seq_cst);
-    for (unsigned i = 0; i < p->n; i++) {
+    /* A hosted pool's agent (index n) steals too. */
+    for (unsigned i = 0; i < p->n + (p->host != NULL); i++) {
         /* Acquire: pairs with a thief's release withdrawal. */
         uint64_t a = atomic_load_explicit(&p->workers[i]->ebr_ann, memory_order_acquire);
         if ((a & 1) && (a >> 1) != e)

@@ -136,7 +136,8 @@ static void leave_idle_once(wp_worker *w, bool *in_idle)
     }
 }
 
-/* One pass over the other workers.  FOUND_ITEM: an item in w->item;
+/* One pass over a hosted pool's inbox and the other workers.  FOUND_ITEM:
+ * an item in w->item;
  * FOUND_QUEUED: items in the own queue.  A success passes a wake-up on
  * (a hint) while the victim has more, or a transfer brought the thief
  * enough to share. */
@@ -144,6 +145,13 @@ static int steal_round(wp_worker *w, bool *in_idle)
 {
     wp_pool *p = w->pool;
     const wp_queue_ops *ops = p->ops;
+    /* Relaxed peek: the inbox's lock orders the take. */
+    if (WEFT_UNLIKELY(p->host != NULL) &&
+        atomic_load_explicit(&p->host->inbox_n, memory_order_relaxed) != 0) {
+        leave_idle_once(w, in_idle);
+        if (wp_host_take_inbox(w))
+            return FOUND_QUEUED;
+    }
     if (ops->shared) {
         if (ops->size(w->q) == 0)
             return FOUND_NOTHING;

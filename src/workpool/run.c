@@ -5,6 +5,10 @@
  * initial items and all threads exist (so a failed pthread_create can
  * abort the run before anything was processed).  They are joined before
  * weft_pool_run returns; nothing survives a run.
+ *
+ * The pieces (validate, create, seed, start, join, destroy) are also those
+ * of a hosted pool (hosted.c), whose caller is no worker: it creates every
+ * worker thread and stays outside the pool as its agent.
  */
 #include "workpool/workpool.h"
 #include "sys/stack_call.h"
@@ -46,8 +50,8 @@ void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
     cfg->stack_size = 0;
 }
 
-static int validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                    weft_pool_fn fn)
+int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                     weft_pool_fn fn)
 {
     if (cfg == NULL) {
         weft_warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
@@ -144,15 +148,16 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-static void destroy(wp_pool *p)
+void wp_pool_destroy(wp_pool *p)
 {
     weft_trace_pool_end(p->trace, NULL); /* a run that failed: not in the trace */
     if (p->workers != NULL) {
-        for (unsigned i = 0; i < p->n; i++) {
+        /* A hosted pool's agent is the entry past the workers. */
+        for (unsigned i = 0; i < p->n + (p->host != NULL); i++) {
             wp_worker *w = p->workers[i];
             if (w == NULL)
                 continue;
-            if (w->q != NULL && (!p->ops->shared || i == 0))
+            if (w->q != NULL && i < p->n && (!p->ops->shared || i == 0))
                 p->ops->destroy(w->q);
             wp_ebr_drain(w);
             if (w->stack_lo)
@@ -164,10 +169,70 @@ static void destroy(wp_pool *p)
         }
         free(p->workers);
     }
+    free(p->host);
     free(p);
 }
 
-static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, int *err)
+/* One worker structure: its item buffer, transfer buffer and counters; a
+ * stack and a queue unless it is a hosted pool's agent (index n). */
+static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
+{
+    const weft_pool_config *cfg = &p->cfg;
+    bool agent = i == p->n;
+    *err = ENOMEM;
+    wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
+    if (w == NULL)
+        return NULL;
+    memset(w, 0, sizeof *w);
+    p->workers[i] = w;
+    w->id = i;
+    w->pool = p;
+    w->rng = weft_rng_seed(RNG_SEED, i);
+    w->ctx.w = w;
+    atomic_init(&w->req, WP_REQ_NONE);
+    atomic_init(&w->resp, 0);
+    atomic_init(&w->sleep_word, WP_AWAKE);
+    atomic_init(&w->ebr_ann, 0);
+    w->item = calloc(p->words, sizeof(uint64_t));
+    /* The agent takes shares by steal-half requests with any policy. */
+    if (p->half || agent)
+        w->xfer = calloc((size_t)cfg->steal_half_max * p->words, sizeof(uint64_t));
+    if (w->item == NULL || ((p->half || agent) && w->xfer == NULL))
+        return NULL;
+    if (agent) {
+        *err = 0;
+        return w;
+    }
+    size_t stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK;
+    w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, -1);
+    w->stack = (weft_thread_stack){
+        .guard_lo = w->stack_lo ? (char *)w->stack_lo - weft_stack_guard(stack) : NULL,
+        .lo = w->stack_lo,
+        .size = stack,
+        .who = "work pool worker",
+        .id = i,
+        .raise = "weft_pool_config.stack_size",
+    };
+    if (w->stack_lo == NULL)
+        return NULL;
+    if (p->ops->shared && i > 0) {
+        w->q = p->workers[0]->q;
+    } else {
+        int e = p->ops->create(p, w, cap, &w->q);
+        if (e != 0) {
+            *err = e;
+            return NULL;
+        }
+        w->q->ops = p->ops;
+        w->q->pool = p;
+        w->q->owner = i;
+    }
+    *err = 0;
+    return w;
+}
+
+wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
+                        int *err)
 {
     *err = ENOMEM;
     wp_pool *p = aligned_alloc(WP_LINE, sizeof *p);
@@ -203,56 +268,26 @@ static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, 
         cap = wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
     p->cfg.capacity = cap;
 
-    p->workers = calloc(p->n, sizeof *p->workers);
+    if (hosted) {
+        p->host = aligned_alloc(WP_LINE, sizeof *p->host);
+        if (p->host == NULL) {
+            wp_pool_destroy(p);
+            return NULL;
+        }
+        memset(p->host, 0, sizeof *p->host);
+        atomic_init(&p->host->inbox_n, 0);
+        atomic_init(&p->host->bell, 0);
+    }
+    /* A hosted pool's agent is one more entry, past the workers. */
+    p->workers = calloc(p->n + hosted, sizeof *p->workers);
     if (p->workers == NULL) {
-        destroy(p);
+        wp_pool_destroy(p);
         return NULL;
     }
-    for (unsigned i = 0; i < p->n; i++) {
-        wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
-        if (w == NULL) {
-            destroy(p);
+    for (unsigned i = 0; i < p->n + hosted; i++) {
+        if (worker_new(p, i, cap, err) == NULL) {
+            wp_pool_destroy(p);
             return NULL;
-        }
-        memset(w, 0, sizeof *w);
-        p->workers[i] = w;
-        w->id = i;
-        w->pool = p;
-        w->rng = weft_rng_seed(RNG_SEED, i);
-        w->ctx.w = w;
-        w->item = calloc(p->words, sizeof(uint64_t));
-        if (p->half)
-            w->xfer = calloc((size_t)cfg->steal_half_max * p->words, sizeof(uint64_t));
-        size_t stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK;
-        w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, -1);
-        w->stack = (weft_thread_stack){
-            .guard_lo = w->stack_lo ? (char *)w->stack_lo - weft_stack_guard(stack) : NULL,
-            .lo = w->stack_lo,
-            .size = stack,
-            .who = "work pool worker",
-            .id = i,
-            .raise = "weft_pool_config.stack_size",
-        };
-        if (w->item == NULL || (p->half && w->xfer == NULL) || w->stack_lo == NULL) {
-            destroy(p);
-            return NULL;
-        }
-        atomic_init(&w->req, WP_REQ_NONE);
-        atomic_init(&w->resp, 0);
-        atomic_init(&w->sleep_word, WP_AWAKE);
-        atomic_init(&w->ebr_ann, 0);
-        if (p->ops->shared && i > 0) {
-            w->q = p->workers[0]->q;
-        } else {
-            int e = p->ops->create(p, w, cap, &w->q);
-            if (e != 0) {
-                destroy(p);
-                *err = e;
-                return NULL;
-            }
-            w->q->ops = p->ops;
-            w->q->pool = p;
-            w->q->owner = i;
         }
     }
     p->trace = weft_trace_pool_begin(p->n, p->ops->name, p->half);
@@ -262,48 +297,23 @@ static wp_pool *create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, 
     return p;
 }
 
-int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                  weft_pool_fn fn, void *arg, weft_pool_stats *stats)
+bool wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
 {
-    int err = validate(cfg, initial, n_initial, fn);
-    if (err != 0)
-        return err;
-    if (n_initial == 0) {
-        if (stats != NULL) {
-            memset(stats, 0, sizeof *stats);
-            stats->workers = cfg->workers ? cfg->workers : weft_cpus_available();
-        }
-        return 0;
-    }
-    wp_pool *p = create(cfg, fn, arg, &err);
-    if (p == NULL) {
-        weft_warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
-        return err;
-    }
-
-    /* The initial items, round-robin; the threads do not exist yet. */
     const unsigned char *src = initial;
     for (size_t j = 0; j < n_initial; j++) {
         wp_worker *w = p->workers[j % p->n];
         uint64_t buf[WP_MAX_WORDS];
         buf[p->words - 1] = 0;
         memcpy(buf, src + j * p->item_size, p->item_size);
-        if (!wp_local_push(w, buf, true)) {
-            weft_warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
-                      "worker (overflow policy FAIL)",
-                      n_initial, p->ops->name, p->cfg.capacity);
-            destroy(p);
-            return ENOBUFS;
-        }
+        if (!wp_local_push(w, buf, true))
+            return false;
     }
+    return true;
+}
 
-    /* Every traced worker is looking for work from here on (its track
-     * starts before any thief can take its initial items). */
-    for (unsigned i = 0; i < p->n; i++)
-        WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
-    /* The SIGSEGV handler explains an overflow of the workers' stacks. */
-    bool handler = weft_overflow_handler_install() == 0;
-    unsigned started = 1;
+unsigned wp_pool_start_threads(wp_pool *p, unsigned first)
+{
+    unsigned started = first;
     for (; started < p->n; started++) {
         wp_worker *w = p->workers[started];
         pthread_attr_t attr;
@@ -314,10 +324,59 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         if (e != 0)
             break;
     }
+    return started;
+}
+
+void wp_pool_open_gate(wp_pool *p, bool go)
+{
     /* Release: the queues and items before the threads start (gate 1), or
      * the abort (gate 2). */
-    atomic_store_explicit(&p->gate, started == p->n ? 1 : 2, memory_order_release);
+    atomic_store_explicit(&p->gate, go ? 1 : 2, memory_order_release);
     weft_futex_wake(&p->gate, INT32_MAX);
+}
+
+void wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
+{
+    for (unsigned i = first; i < end; i++)
+        pthread_join(p->workers[i]->thread, NULL);
+}
+
+int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_pool_stats *stats)
+{
+    int err = wp_pool_validate(cfg, initial, n_initial, fn);
+    if (err != 0)
+        return err;
+    if (n_initial == 0) {
+        if (stats != NULL) {
+            memset(stats, 0, sizeof *stats);
+            stats->workers = cfg->workers ? cfg->workers : weft_cpus_available();
+        }
+        return 0;
+    }
+    wp_pool *p = wp_pool_create(cfg, fn, arg, false, &err);
+    if (p == NULL) {
+        weft_warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
+        return err;
+    }
+
+    /* The initial items, round-robin; the threads do not exist yet. */
+    if (!wp_pool_seed(p, initial, n_initial)) {
+        weft_warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
+                  "worker (overflow policy FAIL)",
+                  n_initial, p->ops->name, p->cfg.capacity);
+        wp_pool_destroy(p);
+        return ENOBUFS;
+    }
+
+    /* Every traced worker is looking for work from here on (its track
+     * starts before any thief can take its initial items). */
+    for (unsigned i = 0; i < p->n; i++)
+        WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
+    /* The SIGSEGV handler explains an overflow of the workers' stacks. */
+    bool handler = weft_overflow_handler_install() == 0;
+    unsigned started = wp_pool_start_threads(p, 1);
+    wp_pool_open_gate(p, started == p->n);
     if (started == p->n) {
         /* The calling thread works as worker 0, on worker 0's stack (and
          * with an alternate signal stack for the report, if it has none). */
@@ -329,13 +388,12 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         weft_call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
         weft_altstack_teardown(altstack);
     }
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(p->workers[i]->thread, NULL);
+    wp_pool_join_threads(p, 1, started);
     if (handler)
         weft_overflow_handler_remove();
     if (started != p->n) {
         weft_warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
-        destroy(p);
+        wp_pool_destroy(p);
         return EAGAIN;
     }
     if (stats != NULL)
@@ -346,6 +404,6 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         weft_trace_pool_end(p->trace, &traced);
         p->trace = NULL;
     }
-    destroy(p);
+    wp_pool_destroy(p);
     return 0;
 }

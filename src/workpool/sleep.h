@@ -31,6 +31,8 @@
  *
  * Wake points (W1-W3 with a fence):
  *   - the end of the run (wp_finish): done, fence, claim every sleeper;
+ *   - a hosted pool's injection (hosted.c): the inbox's count, fence, wake
+ *     one sleeper (the last look counts the inbox as a queue);
  *   - the owner's every take on ABP and Chase-Lev, whose take has a
  *     seq_cst fence after its stores anyway (a take from the overflow
  *     stack fences too): wake one if the queue still holds work to take;
@@ -58,9 +60,15 @@
 #define WP_FENCE_EVERY 32
 
 /* True if some queue holds at least min items (each queue's own estimate,
- * read with acquire). */
+ * read with acquire), or a hosted pool's inbox holds any. */
 static inline bool wp_any_queue_holds(wp_pool *p, size_t min)
 {
+    /* Relaxed: ordered by the caller's seq_cst fence (a sleeper's last
+     * look, against the injector's fence) or acq_rel idle-word RMWs (the
+     * host's own check, which alone injects). */
+    if (WEFT_UNLIKELY(p->host != NULL) &&
+        atomic_load_explicit(&p->host->inbox_n, memory_order_relaxed) != 0)
+        return true;
     if (p->ops->shared)
         return p->ops->size(p->workers[0]->q) >= min;
     for (unsigned i = 0; i < p->n; i++)

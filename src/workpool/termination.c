@@ -23,6 +23,11 @@
  * not items, so it is also exact for the idempotent queues, where an item
  * may be processed twice.  The confirmation sets done and wakes every
  * sleeper (sleep.h).
+ *
+ * In a hosted pool (hosted.c) the workers never end the run: the worker
+ * whose join fills the set rings the host's bell, and the host makes the
+ * same check (wp_quiescent_at) to learn that its pool is quiescent; the
+ * host ends the run with wp_finish when its own protocol says so.
  */
 #include "workpool/sleep.h"
 #include "workpool/workpool.h"
@@ -39,17 +44,28 @@ void wp_finish(wp_pool *p)
     wp_wake_all(p);
 }
 
-/* v: a value of the idle word with count == P.  True if the run is over. */
-static bool wp_idle_confirm(wp_pool *p, uint64_t v)
+bool wp_quiescent_at(wp_pool *p, uint64_t v)
 {
-    if (wp_any_queue_holds(p, 1))
+    if (WP_IDLE_COUNT(v) != p->n || wp_any_queue_holds(p, 1))
         return false;
     uint64_t expected = v;
     /* Acq_rel: succeeds only if nobody left the idle set since v (an RMW
      * reads the latest value); release orders our scan before any later
      * departure, acquire makes the members' last operations visible. */
-    if (!atomic_compare_exchange_strong_explicit(&p->idle, &expected, v, memory_order_acq_rel,
-                                                 memory_order_relaxed))
+    return atomic_compare_exchange_strong_explicit(&p->idle, &expected, v, memory_order_acq_rel,
+                                                   memory_order_relaxed);
+}
+
+/* v: a value of the idle word with count == P.  True if the run is over. */
+static bool wp_idle_confirm(wp_pool *p, uint64_t v)
+{
+    if (WEFT_UNLIKELY(p->host != NULL)) {
+        /* The host decides; wake it (Release: our join, for its check). */
+        atomic_fetch_add_explicit(&p->host->bell, 1, memory_order_release);
+        weft_futex_wake(&p->host->bell, 1);
+        return false;
+    }
+    if (!wp_quiescent_at(p, v))
         return false;
     wp_finish(p);
     return true;
@@ -72,7 +88,8 @@ bool wp_idle_recheck(wp_worker *w)
     /* Acquire: as in wp_idle_join, for a set completed by a departure and
      * a re-join we did not make. */
     uint64_t v = atomic_load_explicit(&p->idle, memory_order_acquire);
-    return WP_IDLE_COUNT(v) == p->n && wp_idle_confirm(p, v);
+    /* A hosted pool's bell rang at the join that filled the set. */
+    return WP_IDLE_COUNT(v) == p->n && p->host == NULL && wp_idle_confirm(p, v);
 }
 
 /* Leaves the idle set, before a steal attempt. */

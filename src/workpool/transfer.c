@@ -115,7 +115,7 @@ static void receive(wp_worker *w, size_t k)
     w->ctr.stolen_items += k;
 }
 
-bool wp_request_half(wp_worker *w, wp_worker *v)
+size_t wp_request_items(wp_worker *w, wp_worker *v)
 {
     /* Relaxed: only the victim writes it, after claiming the request that
      * our release CAS below publishes. */
@@ -125,7 +125,7 @@ bool wp_request_half(wp_worker *w, wp_worker *v)
     if (!atomic_compare_exchange_strong_explicit(&v->req, &none, (int32_t)w->id,
                                                  memory_order_release, memory_order_relaxed)) {
         w->ctr.steal_aborts++; /* another thief asked first, or v is idle */
-        return false;
+        return 0;
     }
     w->ctr.requests++;
     for (unsigned spins = 0;; spins++) {
@@ -133,12 +133,9 @@ bool wp_request_half(wp_worker *w, wp_worker *v)
         uint32_t r = atomic_load_explicit(&w->resp, memory_order_acquire);
         if (r & WP_RESP_READY) {
             size_t k = r & ~WP_RESP_READY;
-            if (k == 0) {
+            if (k == 0)
                 w->ctr.steal_empty++;
-                return false;
-            }
-            receive(w, k);
-            return true;
+            return k;
         }
         if (spins == CANCEL_AFTER) {
             int32_t me = (int32_t)w->id;
@@ -148,7 +145,7 @@ bool wp_request_half(wp_worker *w, wp_worker *v)
                                                         memory_order_relaxed,
                                                         memory_order_relaxed)) {
                 w->ctr.steal_aborts++;
-                return false;
+                return 0;
             }
         }
         if (spins < 64)
@@ -156,6 +153,15 @@ bool wp_request_half(wp_worker *w, wp_worker *v)
         else
             sched_yield();
     }
+}
+
+bool wp_request_half(wp_worker *w, wp_worker *v)
+{
+    size_t k = wp_request_items(w, v);
+    if (k == 0)
+        return false;
+    receive(w, k);
+    return true;
 }
 
 bool wp_steal_half_native(wp_worker *w, wp_worker *v)

@@ -10,6 +10,9 @@
  *   sleep.h           idle workers: sleeping, waking, why no wake-up is lost
  *   termination.c     the idle set: termination detection
  *   transfer.c        steal-half: requests, transfers, coalescing splits
+ *   hosted.c          a pool run by a host (the distributed layer, src/dist):
+ *                     local quiescence instead of termination, items
+ *                     injected from outside, shares taken from outside
  *   ebr.c             epoch-based reclamation (shrinking Chase-Lev)
  *   counters.c        counters: sum and print
  *   queues/table.c    the table of queue kinds; slot arrays and ring
@@ -204,6 +207,24 @@ typedef struct wp_retired {
 enum { WP_REQ_NONE = -1, WP_REQ_BLOCKED = -2 };
 #define WP_RESP_READY 0x80000000u
 
+/* What a hosted pool (hosted.c) adds: an inbox of items injected from
+ * outside, which workers take from like a victim's queue, and a bell rung
+ * when the idle set fills, which the host waits on.  The host's agent, the
+ * entry past the workers in wp_pool.workers, takes shares from the workers
+ * with the thieves' own operations. */
+typedef struct wp_host {
+    /* Items in the inbox: written under the lock, peeked without it. */
+    _Alignas(WP_LINE) _Atomic size_t inbox_n;
+    pthread_mutex_t lock;
+    uint64_t *inbox;
+    size_t inbox_cap;
+    /* Incremented (and futex-woken) by the worker whose join fills the
+     * idle set; the host waits on it with a timeout. */
+    _Alignas(WP_LINE) _Atomic uint32_t bell;
+    /* The SIGSEGV handler of the workers' stacks was installed. */
+    bool handler;
+} wp_host;
+
 /* Sleep word values (sleep.h). */
 enum { WP_AWAKE = 0, WP_ASLEEP = 1 };
 
@@ -266,7 +287,10 @@ struct wp_pool {
     unsigned wake_min;
     weft_pool_fn fn;
     void *arg;
+    /* The workers, and for a hosted pool its agent at index n. */
     wp_worker **workers;
+    /* NULL for weft_pool_run; see hosted.c. */
+    wp_host *host;
 
     /* Idle set (termination.c): count of members (low half), departures
      * (high half). */
@@ -288,6 +312,23 @@ static inline bool wp_shareable(const wp_pool *p, size_t size)
     return size >= p->share_min;
 }
 
+/* run.c: the pieces of a run, shared by weft_pool_run and hosted.c */
+int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                     weft_pool_fn fn);
+/* A pool with its workers and queues; hosted: with a host and an agent. */
+wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
+                        int *err);
+void wp_pool_destroy(wp_pool *p);
+/* The initial items, round-robin, before the threads start; false if they
+ * do not fit a fixed-size queue with the FAIL policy. */
+bool wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial);
+/* Threads for workers first .. n-1, waiting at the gate; returns the index
+ * of the first worker without one (n if all were created). */
+unsigned wp_pool_start_threads(wp_pool *p, unsigned first);
+/* Opens the gate: go, or tell the threads to exit. */
+void wp_pool_open_gate(wp_pool *p, bool go);
+void wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end);
+
 /* loop.c */
 void wp_worker_loop(wp_worker *w);
 
@@ -300,6 +341,10 @@ bool wp_idle_recheck(wp_worker *w);
 void wp_idle_leave(wp_worker *w);
 /* The run is over: sets done and wakes every sleeper. */
 void wp_finish(wp_pool *p);
+/* The idle set is full (value v) and every queue and the inbox are empty,
+ * confirmed by a CAS of the idle word: nothing can be created any more
+ * until items are injected.  Ends nothing by itself. */
+bool wp_quiescent_at(wp_pool *p, uint64_t v);
 /* Pushes to the own queue, or on "full" to the overflow stack; a user push
  * with the FAIL policy is refused instead (false). */
 bool wp_local_push(wp_worker *w, const uint64_t *item, bool user);
@@ -313,6 +358,9 @@ void wp_serve_request(wp_worker *w);
 bool wp_request_half(wp_worker *w, wp_worker *v);
 /* Thief: native steal-half (duplicating queue); true if it got items. */
 bool wp_steal_half_native(wp_worker *w, wp_worker *v);
+/* Thief: posts a steal-half request to v and waits for the answer; the
+ * number of items v put in w->xfer (0: declined or withdrawn). */
+size_t wp_request_items(wp_worker *w, wp_worker *v);
 
 static inline void wp_poll_requests(wp_worker *w)
 {
@@ -320,6 +368,10 @@ static inline void wp_poll_requests(wp_worker *w)
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->req, memory_order_relaxed) >= 0))
         wp_serve_request(w);
 }
+
+/* hosted.c: a worker's look at the inbox; true if it took items (pushed
+ * to its own queue).  Called outside the idle set. */
+bool wp_host_take_inbox(wp_worker *w);
 
 /* counters.c */
 void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);

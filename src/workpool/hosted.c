@@ -1,0 +1,217 @@
+/* A hosted pool (hosted.h): the work pool driven by a host thread that is
+ * not one of its workers.  The pieces of the run are run.c's; this file
+ * adds the inbox, the agent's shares and the quiescence check.
+ *
+ * Why termination detection stays exact (the idle set of termination.c):
+ *   - the inbox is one more queue: wp_any_queue_holds counts it, so
+ *     neither the quiescence check nor a sleeper's last look misses it,
+ *     and a worker leaves the idle set before it takes from it, as before
+ *     a steal;
+ *   - the host alone injects, and it checks quiescence itself, between
+ *     injections, so no check races with an injection;
+ *   - the agent takes items out of the queues (never in), so it can only
+ *     make a quiescent pool stay quiescent; the items it holds are the
+ *     host's to account for (the distributed layer ships them at once and
+ *     counts the message).
+ */
+#include "workpool/hosted.h"
+
+#include "workpool/sleep.h"
+#include "workpool/workpool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
+                     const void *initial, size_t n_initial, wp_pool **out)
+{
+    int err;
+    *out = NULL;
+    wp_pool *p = wp_pool_create(cfg, fn, arg, true, &err);
+    if (p == NULL)
+        return err;
+    if (pthread_mutex_init(&p->host->lock, NULL) != 0) {
+        wp_pool_destroy(p);
+        return ENOMEM;
+    }
+    if (!wp_pool_seed(p, initial, n_initial)) {
+        wp_hosted_destroy(p);
+        return ENOBUFS;
+    }
+    p->host->handler = weft_overflow_handler_install() == 0;
+    unsigned started = wp_pool_start_threads(p, 0);
+    if (started != p->n) {
+        wp_pool_open_gate(p, false);
+        wp_pool_join_threads(p, 0, started);
+        wp_hosted_destroy(p);
+        return EAGAIN;
+    }
+    *out = p;
+    return 0;
+}
+
+void wp_hosted_start(wp_pool *p, bool go)
+{
+    wp_pool_open_gate(p, go);
+    if (!go) {
+        wp_pool_join_threads(p, 0, p->n);
+        wp_hosted_destroy(p);
+    }
+}
+
+unsigned wp_hosted_workers(const wp_pool *p)
+{
+    return p->n;
+}
+
+/* ---- the inbox ---- */
+
+void wp_hosted_inject(wp_pool *p, const void *items, size_t k)
+{
+    wp_host *h = p->host;
+    unsigned words = p->words;
+    pthread_mutex_lock(&h->lock);
+    /* Relaxed: we hold the lock, which orders every writer. */
+    size_t n = atomic_load_explicit(&h->inbox_n, memory_order_relaxed);
+    if (n + k > h->inbox_cap) {
+        size_t cap = h->inbox_cap ? h->inbox_cap : 64;
+        while (cap < n + k)
+            cap *= 2;
+        uint64_t *bigger = realloc(h->inbox, cap * words * sizeof(uint64_t));
+        if (bigger == NULL)
+            weft_fatal("out of memory: inbox of %zu items", n + k);
+        h->inbox = bigger;
+        h->inbox_cap = cap;
+    }
+    const unsigned char *src = items;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t *slot = h->inbox + (n + i) * words;
+        slot[words - 1] = 0; /* padding of the last word */
+        memcpy(slot, src + i * p->item_size, p->item_size);
+    }
+    /* Relaxed: the takers read the items under the lock; the count is for
+     * peeks, ordered by the fence below. */
+    atomic_store_explicit(&h->inbox_n, n + k, memory_order_relaxed);
+    pthread_mutex_unlock(&h->lock);
+    /* seq_cst fence: F_W of this wake point (Dekker with wp_sleep's last
+     * look, which counts the inbox). */
+    atomic_thread_fence(memory_order_seq_cst);
+    wp_worker *agent = p->workers[p->n];
+    /* Relaxed: W3 after the fence above. */
+    if (atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) != 0)
+        wp_wake_one(agent);
+}
+
+bool wp_host_take_inbox(wp_worker *w)
+{
+    wp_pool *p = w->pool;
+    wp_host *h = p->host;
+    pthread_mutex_lock(&h->lock);
+    /* Relaxed: under the lock. */
+    size_t n = atomic_load_explicit(&h->inbox_n, memory_order_relaxed);
+    for (size_t i = 0; i < n; i++)
+        wp_local_push(w, h->inbox + i * p->words, false);
+    /* Relaxed: under the lock; peeks only hint. */
+    atomic_store_explicit(&h->inbox_n, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&h->lock);
+    if (n == 0)
+        return false;
+    wp_wake_for(w, w->q, p->wake_min); /* a hint: more than we need */
+    return true;
+}
+
+/* ---- the agent's shares ---- */
+
+/* Up to `want` items from v into the agent's buffer by single steals. */
+static size_t steal_some(wp_pool *p, wp_worker *agent, wp_worker *v, size_t want)
+{
+    size_t k = 0;
+    unsigned aborts = 0;
+    while (k < want) {
+        wp_steal_result r = p->ops->steal(v->q, agent->xfer + k * p->words, agent);
+        if (r == WP_STEAL_OK) {
+            k++;
+        } else if (r == WP_STEAL_EMPTY || ++aborts == 8) {
+            break;
+        }
+    }
+    return k;
+}
+
+size_t wp_hosted_take_share(wp_pool *p, void *out)
+{
+    wp_worker *agent = p->workers[p->n];
+    const wp_queue_ops *ops = p->ops;
+    size_t max = p->cfg.steal_half_max;
+    /* A lone item is shared only if a transfer can split it. */
+    size_t min = p->half && p->cfg.split != NULL ? 1 : 2;
+    unsigned nq = ops->shared ? 1 : p->n;
+    /* The fullest queue first; the sizes are estimates. */
+    unsigned best = 0;
+    size_t best_size = 0;
+    for (unsigned i = 0; i < nq; i++) {
+        size_t s = ops->size(p->workers[i]->q);
+        if (s > best_size) {
+            best = i;
+            best_size = s;
+        }
+    }
+    if (best_size < min)
+        return 0;
+    wp_worker *v = p->workers[best];
+    size_t half = best_size / 2 ? best_size / 2 : 1;
+    size_t want = half < max ? half : max;
+    size_t k;
+    if (ops->shared)
+        k = steal_some(p, agent, v, want);
+    else if (ops->steal_half != NULL)
+        k = ops->steal_half(v->q, agent->xfer, want, agent);
+    else if (p->half)
+        k = wp_request_items(agent, v); /* answered between two items */
+    else
+        k = steal_some(p, agent, v, want);
+    unsigned char *dst = out;
+    for (size_t i = 0; i < k; i++)
+        memcpy(dst + i * p->item_size, agent->xfer + i * p->words, p->item_size);
+    return k;
+}
+
+/* ---- quiescence, the bell, the end ---- */
+
+bool wp_hosted_quiescent(wp_pool *p)
+{
+    /* Acquire: as a member's recheck (termination.c). */
+    uint64_t v = atomic_load_explicit(&p->idle, memory_order_acquire);
+    return wp_quiescent_at(p, v);
+}
+
+uint32_t wp_hosted_bell(wp_pool *p)
+{
+    /* Acquire: pairs with the ringing worker's release increment. */
+    return atomic_load_explicit(&p->host->bell, memory_order_acquire);
+}
+
+void wp_hosted_wait(wp_pool *p, uint32_t seen, uint64_t timeout_ns)
+{
+    weft_futex_wait_for(&p->host->bell, seen, timeout_ns);
+}
+
+void wp_hosted_stop(wp_pool *p)
+{
+    wp_finish(p);
+    wp_pool_join_threads(p, 0, p->n);
+}
+
+void wp_hosted_stats(wp_pool *p, uint64_t initial, weft_pool_stats *out)
+{
+    wp_stats_sum(p, initial, out);
+}
+
+void wp_hosted_destroy(wp_pool *p)
+{
+    if (p->host->handler)
+        weft_overflow_handler_remove();
+    pthread_mutex_destroy(&p->host->lock);
+    free(p->host->inbox);
+    wp_pool_destroy(p);
+}

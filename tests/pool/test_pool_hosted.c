@@ -1,0 +1,163 @@
+/* The work pool's hosted mode (src/workpool/hosted.h) without MPI: one
+ * host thread drives two hosted pools as if they were two ranks, moving
+ * shares between them (wp_hosted_take_share from one, wp_hosted_inject
+ * into the other) and ending both runs when both are quiescent and it
+ * holds nothing.  Runs in every build, so the sanitizers and the
+ * perturbed build see the inbox, the agent's shares and the bell.
+ *
+ * Checks, for every queue kind and both steal policies: every node of a
+ * tree of known shape is processed exactly once across the two pools (at
+ * least once on the idempotent queues), never after its pool was stopped,
+ * and each pool is quiescent only when its own processed count says it
+ * holds nothing in flight.
+ */
+#include "check.h"
+#include "workpool/hosted.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <weft/pool.h>
+
+#define DEPTH 13 /* a binary tree: 2^14 - 1 nodes */
+#define NODES ((1u << (DEPTH + 1)) - 1)
+
+typedef struct node {
+    uint32_t id; /* heap numbering: children 2i+1, 2i+2 */
+    uint32_t depth;
+} node;
+
+typedef struct side {
+    _Atomic uint32_t *seen;
+    _Atomic int stopped;
+    _Atomic uint64_t processed;
+} side;
+
+/* A little work per node, so that a pool is still busy when the host
+ * takes a share from it. */
+static _Atomic uint64_t sink;
+
+static void visit(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    side *s = arg;
+    node n;
+    memcpy(&n, item, sizeof n);
+    uint64_t x = n.id;
+    for (int i = 0; i < 300; i++)
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    /* Relaxed: only keeps the loop from being optimised away. */
+    atomic_store_explicit(&sink, x, memory_order_relaxed);
+    /* Relaxed: flags and counters read by the host after the threads are
+     * joined, or as a check that must never fire. */
+    CHECK(!atomic_load_explicit(&s->stopped, memory_order_relaxed),
+          "node %u processed after its pool was stopped", n.id);
+    CHECK(n.id < NODES, "a damaged item: id %u", n.id);
+    atomic_fetch_add_explicit(&s->seen[n.id], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->processed, 1, memory_order_relaxed);
+    if (n.depth == DEPTH)
+        return;
+    for (uint32_t c = 1; c <= 2; c++) {
+        node child = {2 * n.id + c, n.depth + 1};
+        weft_pool_push(ctx, &child);
+    }
+}
+
+static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(node));
+    cfg.workers = 2;
+    cfg.queue = kind;
+    cfg.steal = steal;
+    cfg.idempotent = weft_queue_is_idempotent(kind);
+    cfg.steal_half_max = 16;
+    side s[2];
+    for (int i = 0; i < 2; i++) {
+        s[i].seen = calloc(NODES, sizeof *s[i].seen);
+        CHECK(s[i].seen != NULL, "out of memory");
+        atomic_init(&s[i].stopped, 0);
+        atomic_init(&s[i].processed, 0);
+    }
+    /* Both pools read the same seen array through their own side: one
+     * array shared, so a node processed on both counts twice. */
+    free((void *)s[1].seen);
+    s[1].seen = s[0].seen;
+    node root = {0, 0};
+    wp_pool *p[2];
+    CHECK(wp_hosted_create(&cfg, visit, &s[0], &root, 1, &p[0]) == 0, "create pool 0");
+    CHECK(wp_hosted_create(&cfg, visit, &s[1], NULL, 0, &p[1]) == 0, "create pool 1");
+    wp_hosted_start(p[0], true);
+    wp_hosted_start(p[1], true);
+    unsigned char *buf = malloc((size_t)cfg.steal_half_max * sizeof(node));
+    uint64_t moves = 0, moved = 0;
+    for (unsigned spins = 0;; spins++) {
+        bool q0 = wp_hosted_quiescent(p[0]), q1 = wp_hosted_quiescent(p[1]);
+        if (q0 && q1)
+            break; /* the host holds nothing between steps: the end */
+        if (!q0 && !q1) {
+            /* Both busy: nobody asks for work (a rank asks only when it
+             * is dry).  Moving shares all the time would let an
+             * idempotent queue's duplicates of whole subtrees multiply
+             * without bound. */
+            wp_hosted_wait(p[spins % 2], wp_hosted_bell(p[spins % 2]), 200000);
+            continue;
+        }
+        /* One side dry, the other busy: move a share, as a thief rank
+         * would get one. */
+        int from = q1 ? 0 : 1;
+        size_t k = wp_hosted_take_share(p[from], buf);
+        if (k > 0) {
+            wp_hosted_inject(p[1 - from], buf, k);
+            moves++;
+            moved += k;
+        } else {
+            wp_hosted_wait(p[from], wp_hosted_bell(p[from]), 20000);
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        wp_hosted_stop(p[i]);
+        /* Relaxed: the threads are joined. */
+        atomic_store_explicit(&s[i].stopped, 1, memory_order_relaxed);
+    }
+    uint64_t distinct = 0, twice = 0, most = 0;
+    for (uint32_t id = 0; id < NODES; id++) {
+        uint32_t v = atomic_load(&s[0].seen[id]);
+        distinct += v != 0;
+        twice += v > 1;
+        most = v > most ? v : most;
+    }
+    CHECK(distinct == NODES, "%s: %llu of %u nodes processed", weft_queue_name(kind),
+          (unsigned long long)distinct, NODES);
+    CHECK(cfg.idempotent || twice == 0, "%s: %llu nodes processed twice", weft_queue_name(kind),
+          (unsigned long long)twice);
+    weft_pool_stats st[2];
+    wp_hosted_stats(p[0], 1, &st[0]);
+    wp_hosted_stats(p[1], 0, &st[1]);
+    uint64_t total = atomic_load(&s[0].processed) + atomic_load(&s[1].processed);
+    CHECK(st[0].processed + st[1].processed == total, "%s: the counters say %llu, the items %llu",
+          weft_queue_name(kind), (unsigned long long)(st[0].processed + st[1].processed),
+          (unsigned long long)total);
+    printf("%-16s steal %-4s: %u nodes (at most %llu times each), %llu shares of %llu items "
+           "moved, %llu / %llu processed\n",
+           weft_queue_name(kind), steal == WEFT_POOL_STEAL_HALF ? "half" : "one", NODES,
+           (unsigned long long)most,
+           (unsigned long long)moves, (unsigned long long)moved,
+           (unsigned long long)atomic_load(&s[0].processed),
+           (unsigned long long)atomic_load(&s[1].processed));
+    wp_hosted_destroy(p[0]);
+    wp_hosted_destroy(p[1]);
+    free(buf);
+    free((void *)s[0].seen);
+}
+
+int main(void)
+{
+    for (int rep = 0; rep < 3; rep++) {
+        for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++) {
+            run_pair((weft_queue_kind)k, WEFT_POOL_STEAL_ONE);
+            run_pair((weft_queue_kind)k, WEFT_POOL_STEAL_HALF);
+        }
+    }
+    printf("all hosted pool tests passed\n");
+    return 0;
+}
