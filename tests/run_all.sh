@@ -46,6 +46,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 start=$(date +%s)
 for cfg_sched in "${configs[@]}"; do
   cfg=${cfg_sched%%:*}
+  stage_start=$(date +%s)
   sched=split
   [ "$cfg" = "$cfg_sched" ] || sched=${cfg_sched#*:}
   if [ "$cfg" = verify ]; then
@@ -53,6 +54,7 @@ for cfg_sched in "${configs[@]}"; do
     # found (docs/verification.md); the larger bounds are the weekly --full.
     echo "=== verify: model checks (verification/run.sh --quick)"
     bash "$root/verification/run.sh" --quick
+    echo "=== verify: passed in $(( $(date +%s) - stage_start )) s"
     continue
   fi
   # weft::dist only where asked for: the other builds do not look for MPI.
@@ -95,7 +97,6 @@ for cfg_sched in "${configs[@]}"; do
   # takes well under a second): the runtime's tests under perturbation run
   # in split's perturb build.
   targets=()
-  label=""
   if [ "$cfg" = perturb ] && [ "$sched" != split ]; then
     repeat=20
     flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
@@ -114,5 +115,6 @@ for cfg_sched in "${configs[@]}"; do
     echo "=== release: harness tests"
     python3 -m unittest discover -s "$root/tests/harness" -v
   fi
+  echo "=== $cfg_sched: passed in $(( $(date +%s) - stage_start )) s"
 done
 echo "=== all tests passed (${configs[*]}) in $(( $(date +%s) - start )) s"
