@@ -22,9 +22,11 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 have_cmd cmake || need+=(cmake)
 have_cmd ninja || need+=(ninja-build)
 have_cmd gcc || need+=(gcc)
+have_cmd g++ || need+=(g++)         # the C++ API's tests and benchmarks
 have_cmd python3 || need+=(python3)
 have_cmd pkg-config || need+=(pkg-config)
 have_cmd clang++ || need+=(clang)   # the C++ header tests build with g++ and clang++
+have_cmd spin || need+=(spin)       # the model checks (verification/run.sh)
 # Open MPI for the distributed work pool (weft::dist, tests/run_all.sh mpi).
 for p in libssl-dev libhwloc-dev openmpi-bin libopenmpi-dev "$@"; do
   have_pkg "$p" || need+=("$p")
