@@ -15,15 +15,7 @@
 #error "the build defines WEFT_CHECKS for this test"
 #endif
 
-WEFT_TASK_1(long, fib, int, n)
-{
-    if (n < 2)
-        return n;
-    WEFT_SPAWN(fib, n - 1);
-    long b = WEFT_CALL(fib, n - 2);
-    long a = WEFT_SYNC(fib);
-    return a + b;
-}
+#include "fib_task.h"
 
 /* fib with its SYNC forgotten. */
 WEFT_TASK_1(long, fib_forgets_sync, int, n)
@@ -36,10 +28,10 @@ WEFT_TASK_1(long, fib_forgets_sync, int, n)
 
 WEFT_TASK_1(long, half, long, x) { return x / 2; }
 
-/* SPAWN of fib, SYNC of half: the slot holds fib's arguments. */
+/* SPAWN of pfib, SYNC of half: the slot holds pfib's arguments. */
 WEFT_TASK_1(long, sync_wrong_task, int, n)
 {
-    WEFT_SPAWN(fib, n);
+    WEFT_SPAWN(pfib, n);
     return WEFT_SYNC(half);
 }
 
@@ -60,7 +52,7 @@ static WEFT_UNUSED void wrong_sync_child(void)
 int main(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
-    CHECK(WEFT_RUN(fib, 20) == 6765, "a correct program still works");
+    CHECK(WEFT_RUN(pfib, 20) == 6765, "a correct program still works");
     weft_stop();
 #if WEFT_CHECKS
     expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
