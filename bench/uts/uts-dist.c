@@ -134,7 +134,7 @@ int main(int argc, char **argv)
                    "[-w workers] [--queue Q] [--steal one|half] [--attempts N] [--no-lifelines] "
                    "[--poll-us N] [--idle-poll-us N] [--pool] ",
                    &params, &expected_nodes);
-    cfg.pool.workers = workers ? workers : 0;
+    cfg.pool.workers = workers;
 
     int me = 0, ranks = 1;
     if (!pool_only) {
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
         MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     }
-    unsigned nw = workers ? workers : 4096; /* 0: the CPUs, at most the limit */
+    unsigned nw = workers ? workers : WEFT_POOL_MAX_WORKERS; /* 0: the CPUs, at most the limit */
     uts_run run = {&params, calloc(nw, sizeof(counts))};
     if (run.per_worker == NULL) {
         fprintf(stderr, "uts-dist: out of memory\n");

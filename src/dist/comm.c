@@ -219,6 +219,14 @@ static uint64_t buddy_bit(const wd_rank *r, int b)
 
 /* ---- states ---- */
 
+/* A new round of random steal attempts: as many as configured, at most
+ * one per other rank. */
+static void reset_attempts(wd_rank *r)
+{
+    unsigned others = (unsigned)r->n - 1;
+    r->attempts = r->cfg->steal_attempts < others ? r->cfg->steal_attempts : others;
+}
+
 static void become_active(wd_rank *r)
 {
     if (r->active)
@@ -232,8 +240,7 @@ static void become_passive(wd_rank *r)
 {
     r->active = false;
     r->idle_since = weft_now_ns();
-    unsigned others = (unsigned)r->n - 1;
-    r->attempts = r->cfg->steal_attempts < others ? r->cfg->steal_attempts : others;
+    reset_attempts(r);
     r->quiet = false;
 }
 
@@ -425,8 +432,7 @@ static bool idle_step(wd_rank *r)
     }
     if (!r->cfg->lifelines) {
         /* Keep asking random victims; the caller's back-off paces it. */
-        unsigned others = (unsigned)r->n - 1;
-        r->attempts = r->cfg->steal_attempts < others ? r->cfg->steal_attempts : others;
+        reset_attempts(r);
         return acted;
     }
     if (!r->quiet) {

@@ -59,11 +59,6 @@ void wp_hosted_start(wp_pool *p, bool go)
     }
 }
 
-unsigned wp_hosted_workers(const wp_pool *p)
-{
-    return p->n;
-}
-
 /* ---- the inbox ---- */
 
 void wp_hosted_inject(wp_pool *p, const void *items, size_t k)
@@ -144,7 +139,7 @@ size_t wp_hosted_take_share(wp_pool *p, void *out)
     const wp_queue_ops *ops = p->ops;
     size_t max = p->cfg.steal_half_max;
     /* A lone item is shared only if a transfer can split it. */
-    size_t min = p->half && p->cfg.split != NULL ? 1 : 2;
+    size_t min = p->wake_min;
     unsigned nq = ops->shared ? 1 : p->n;
     /* The fullest queue first; the sizes are estimates. */
     unsigned best = 0;

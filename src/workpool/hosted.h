@@ -44,8 +44,6 @@ int wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
 /* Opens the start gate: go, or tell the threads to exit and free it all
  * (the pool is gone after wp_hosted_start(p, false)). */
 void wp_hosted_start(wp_pool *p, bool go);
-/* The number of workers. */
-unsigned wp_hosted_workers(const wp_pool *p);
 
 /* Copies k items (item_size bytes each) into the inbox and wakes a
  * sleeping worker. */
