@@ -193,6 +193,26 @@ public:
         request_stop();
     }
 #endif
+    // Runs step unless a failure stopped the work; keeps step's exception
+    // if it is the first.  False when step did not run to its end.
+    template <class Step>
+    bool guarded(Step &&step) noexcept
+    {
+        if (stopped())
+            return false;
+#if WEFT_CPP_EXCEPTIONS
+        try {
+            step();
+        } catch (...) {
+            capture();
+            return false;
+        }
+#else
+        step();
+#endif
+        return true;
+    }
+
     // Rethrows the kept exception, if any, and makes the object reusable.
     void rethrow_and_reset()
     {

@@ -134,19 +134,10 @@ inline void parallel_for(First first, Last last, std::size_t grain, F &&f)
         grain = detail::auto_grain(n);
     detail::first_error errors;
     auto leaf = [&](std::size_t lo, std::size_t hi) noexcept {
-        if (errors.stopped())
-            return;
-#if WEFT_CPP_EXCEPTIONS
-        try {
+        errors.guarded([&] {
             for (std::size_t k = lo; k < hi; k++)
                 f(range.at(k));
-        } catch (...) {
-            errors.capture();
-        }
-#else
-        for (std::size_t k = lo; k < hi; k++)
-            f(range.at(k));
-#endif
+        });
     };
     detail::run_with_context([&] { detail::split_for(0, n, grain, leaf); });
     errors.rethrow_and_reset();
@@ -178,19 +169,10 @@ inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, 
     detail::first_error errors;
     auto leaf = [&](std::size_t lo, std::size_t hi) -> T {
         T acc = identity;
-        if (errors.stopped())
-            return acc;
-#if WEFT_CPP_EXCEPTIONS
-        try {
+        errors.guarded([&] {
             for (std::size_t k = lo; k < hi; k++)
                 acc = combine(std::move(acc), map(range.at(k)));
-        } catch (...) {
-            errors.capture();
-        }
-#else
-        for (std::size_t k = lo; k < hi; k++)
-            acc = combine(std::move(acc), map(range.at(k)));
-#endif
+        });
         return acc;
     };
     detail::slot<T> result;

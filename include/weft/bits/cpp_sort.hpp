@@ -81,19 +81,7 @@ private:
     template <class Step>
     bool guarded(Step &&step) noexcept
     {
-        if (errors_.stopped())
-            return false;
-#if WEFT_CPP_EXCEPTIONS
-        try {
-            step();
-        } catch (...) {
-            errors_.capture();
-            return false;
-        }
-#else
-        step();
-#endif
-        return true;
+        return errors_.guarded(std::forward<Step>(step));
     }
 
     Comp &comp_;

@@ -188,17 +188,7 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
     c.worker = w;
     c.head = head;
     c.group = &frame;
-    if (!g->errors.stopped()) {
-#if WEFT_CPP_EXCEPTIONS
-        try {
-            fn();
-        } catch (...) {
-            g->errors.capture();
-        }
-#else
-        fn();
-#endif
-    }
+    g->errors.guarded(fn);
     group_join_frame(frame, c);
 }
 
