@@ -50,6 +50,24 @@ bool weft_external_pending(void)
     return atomic_load_explicit(&ext.pending, memory_order_seq_cst) != 0;
 }
 
+/* Runs a RUN's task t on w at head as a root: a frame of its own (a SYNC
+ * below head is misuse), traced and profiled as a RUN from outside the
+ * pool or, from_outside false, as a RUN called inside a task. */
+static void run_root(weft_worker *w, weft_task *head, weft_task *t, uintptr_t wrapper,
+                     bool from_outside)
+{
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = head;
+    WEFT_TRACE_TASK(w, trace_, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE,
+                    wrapper, NULL, from_outside ? t : NULL);
+    WEFT_PROFILE_ROOT(w, profile_);
+    weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
+    WEFT_PROFILE_RUN_DONE(w, profile_,
+                          from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
+    WEFT_TRACE_POP(w, trace_);
+    w->frame_floor = floor;
+}
+
 bool weft_external_take_and_run(weft_worker *w, weft_task *head)
 {
     pthread_mutex_lock(&ext.lock);
@@ -66,14 +84,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
         return false;
 
     /* The mutex ordered the caller's writes to the descriptor before us. */
-    weft_task *floor = w->frame_floor;
-    w->frame_floor = head;
-    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, req->wrapper, NULL, req->task);
-    WEFT_PROFILE_ROOT(w, profile_);
-    weft_run_wrapper(w, head, req->task, req->wrapper, "(run by RUN)");
-    WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_FROM_OUTSIDE);
-    WEFT_TRACE_POP(w, trace_);
-    w->frame_floor = floor;
+    run_root(w, head, req->task, req->wrapper, true);
 
     /* Release: the result in the caller's descriptor is visible once it
      * reads 1 with acquire.  After this store the caller may return and
@@ -97,15 +108,7 @@ typedef struct guest_call {
 static void run_as_guest(void *arg)
 {
     guest_call *c = arg;
-    weft_worker *w = c->w;
-    weft_task *floor = w->frame_floor;
-    w->frame_floor = w->dq;
-    WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN, c->wrapper, NULL, c->task);
-    WEFT_PROFILE_ROOT(w, profile_);
-    weft_run_wrapper(w, w->dq, c->task, c->wrapper, "(run by RUN)");
-    WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_FROM_OUTSIDE);
-    WEFT_TRACE_POP(w, trace_);
-    w->frame_floor = floor;
+    run_root(c->w, c->w->dq, c->task, c->wrapper, true);
 }
 
 /* The worker this thread borrowed last: tried first next time (its lines
@@ -182,14 +185,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
 
     weft_worker *w = weft_tls_worker;
     if (w) { /* On a worker: an ordinary call at the current deque top. */
-        weft_task *head = weft_current_head(w), *floor = w->frame_floor;
-        w->frame_floor = head;
-        WEFT_TRACE_TASK(w, trace_, WEFT_TRACE_BY_RUN_INSIDE, wrapper, NULL, NULL);
-        WEFT_PROFILE_ROOT(w, profile_);
-        weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_IN_PLACE);
-        WEFT_TRACE_POP(w, trace_);
-        w->frame_floor = floor;
+        run_root(w, weft_current_head(w), t, wrapper, false);
         return;
     }
 

@@ -160,8 +160,6 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
     sigaction(sig, &dfl, NULL);
 }
 
-/* The overflow message, and the end.  `guest`: the guest stack of a RUN
- * caller that borrowed worker id (external.c). */
 /* Stops with the explanation of an overflow of a stack of stack_bytes:
  * `who` and id name the thread, `where` says which stack, `raise` how to
  * make it larger. */
