@@ -164,15 +164,16 @@ template <class F, class G>
     using RF = std::invoke_result_t<F>;
     using RG = std::invoke_result_t<G>;
     detail::context &c = detail::tls_context;
+    weft_task *h = c.head; // read once: the check and the spawn use it
     if constexpr (std::is_void_v<RF> && std::is_void_v<RG>) {
-        if (WEFT_LIKELY(detail::context_is_current(c)))
-            (void)detail::join_here(c, std::forward<F>(f), std::forward<G>(g));
+        if (WEFT_LIKELY(detail::head_is_current(h)))
+            (void)detail::join_at(c, h, std::forward<F>(f), std::forward<G>(g));
         else
-            (void)detail::join_slow(std::forward<F>(f), std::forward<G>(g));
+            (void)detail::join_slow<F, G>(std::forward<F>(f), std::forward<G>(g));
     } else {
-        if (WEFT_LIKELY(detail::context_is_current(c)))
-            return detail::join_here(c, std::forward<F>(f), std::forward<G>(g));
-        return detail::join_slow(std::forward<F>(f), std::forward<G>(g));
+        if (WEFT_LIKELY(detail::head_is_current(h)))
+            return detail::join_at(c, h, std::forward<F>(f), std::forward<G>(g));
+        return detail::join_slow<F, G>(std::forward<F>(f), std::forward<G>(g));
     }
 }
 

@@ -57,12 +57,17 @@ inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
 // %fs-relative address), with no guard or TLS wrapper call.
 inline thread_local context tls_context{nullptr, &outside_slot, nullptr};
 
-// True when c.head is the calling worker's deque top.  Relaxed: c.head is
-// our own slot, or one below our top that thieves change only between
-// non-EMPTY values.
+// True when head, read from a context, is the calling worker's deque top.
+// Relaxed: head is our own slot, or one below our top that thieves change
+// only between non-EMPTY values.
+inline bool head_is_current(const weft_task *head) noexcept
+{
+    return atomic_load_explicit(&head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
+}
+
 inline bool context_is_current(const context &c) noexcept
 {
-    return atomic_load_explicit(&c.head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
+    return head_is_current(c.head);
 }
 
 // Puts the context back as it was when a frame leaves (normally or not).
@@ -357,8 +362,9 @@ public:
     frame_job(const frame_job &) = delete;
     frame_job &operator=(const frame_job &) = delete;
 
-    // Makes the descriptor t point here (before it is pushed).
-    void store(weft_task *t) noexcept { payload_store(t, this); }
+    // Makes the descriptor t point here (before it is pushed); g is the
+    // callable this job was made with.
+    void store(weft_task *t, G &) noexcept { payload_store(t, this); }
 
     // The descriptor's wrapper: a thief, or RUN's worker, runs it.
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
@@ -401,11 +407,13 @@ public:
                                  sizeof(layout) <= sizeof(weft_task::payload) &&
                                  alignof(layout) <= alignof(std::uintptr_t);
 
-    explicit descriptor_job(G &&g) noexcept : g_(g) {}
+    // Keeps nothing of g: a reference kept here would have g's address
+    // taken, and gcc would then build g in memory and copy it from there.
+    explicit descriptor_job(G &&) noexcept {}
     descriptor_job(const descriptor_job &) = delete;
     descriptor_job &operator=(const descriptor_job &) = delete;
 
-    void store(weft_task *t) noexcept { ::new (static_cast<void *>(at(t)->callable_)) callable(g_); }
+    void store(weft_task *t, G &g) noexcept { ::new (static_cast<void *>(at(t)->callable_)) callable(g); }
 
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
@@ -422,7 +430,6 @@ public:
 
 private:
     static layout *at(weft_task *t) noexcept { return reinterpret_cast<layout *>(t->payload); }
-    G &g_;
 };
 
 template <class G>
@@ -431,13 +438,13 @@ using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, f
 // join on a worker whose context is current: g is spawned (a descriptor
 // pointing at a job in this frame), f runs here, then g is joined -- if
 // nobody stole it, it is called right here, with no indirection.
+// h is c.head, already read (by the caller's check).
 template <class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
-join_here(context &c, F &&f, G &&g)
+join_at(context &c, weft_task *h, F &&f, G &&g)
 {
     using RF = value_t<result_of_t<F>>;
     weft_worker *w = c.worker;
-    weft_task *h = c.head;
 #if WEFT_CHECKS
     if (h != weft_current_head(w))
         fatal("weft::join: the task context is not the worker's deque top (a C++ frame "
@@ -446,7 +453,7 @@ join_here(context &c, F &&f, G &&g)
     using J = job_for<G>;
     J spawned(std::forward<G>(g));
     weft_sched_reserve(w, h);
-    spawned.store(h);
+    spawned.store(h, g);
     weft_sched_push(w, h, wrapper_address(&J::wrapper));
     c.head = h + 1;
     // g is skipped if f throws and nobody took g, waited for if a thief did
@@ -465,10 +472,21 @@ join_here(context &c, F &&f, G &&g)
         return call_value(std::forward<F>(f));
 #endif
     }();
+    // The head goes back after the pop's store to the slot: gcc treats an
+    // atomic store as one that may write the context too, and the joins
+    // of g, inlined, then read the head from this store at compile time.
+    bool not_taken = weft_sched_pop_private(w, h);
     c.head = h;
-    if (WEFT_LIKELY(weft_sched_pop_private(w, h)) || !weft_sched_sync_slow(w, h))
+    if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h))
         return {std::move(a), call_value(std::forward<G>(g))};
     return {std::move(a), spawned.take(h)};
+}
+
+template <class F, class G>
+[[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_here(context &c, F &&f, G &&g)
+{
+    return join_at(c, c.head, std::forward<F>(f), std::forward<G>(g));
 }
 
 // Runs f on the pool from a thread outside it: a descriptor on this stack,
@@ -478,7 +496,7 @@ inline value_t<result_of_t<F>> run_outside(F &&f)
 {
     frame_job<F> j(std::forward<F>(f));
     weft_task t;
-    j.store(&t);
+    j.store(&t, f);
     weft_run_task(&t, wrapper_address(&frame_job<F>::wrapper));
     return j.take(&t);
 }
@@ -505,10 +523,18 @@ template <class Body>
     return with_context_slow(body);
 }
 
+// How join's slow path takes a callable: a temporary by value, moved
+// there, so that join's caller never has the callable's address taken
+// (an address taken anywhere keeps the callable in memory on the fast
+// path too, and stops gcc from turning a recursion's last call into a
+// loop); an lvalue, or a temporary that cannot be moved, by reference.
+template <class F>
+using slow_arg_t = std::conditional_t<!std::is_reference_v<F> && std::is_move_constructible_v<F>, F, F &&>;
+
 // join where the context is not current (see with_context_slow).
 template <class F, class G>
 [[gnu::noinline, gnu::cold]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
-join_slow(F &&f, G &&g)
+join_slow(slow_arg_t<F> f, slow_arg_t<G> g)
 {
     auto both = [&](context &c) { return join_here(c, std::forward<F>(f), std::forward<G>(g)); };
     return with_context_slow(both);
