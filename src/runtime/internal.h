@@ -143,6 +143,8 @@ void weft_park_if_suspended(weft_worker *w, weft_task *head);
 /* ---- stats.c ---- */
 /* weft_stats_print for stop, which holds the lifecycle lock. */
 void weft_stats_print_locked(FILE *out);
+/* weft_stats_get for a caller that holds the pool (the tracer). */
+void weft_stats_get_locked(weft_stats *out);
 
 /* ---- memory.c: runtime/memory.h ---- */
 

@@ -325,16 +325,8 @@ void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_s
 {
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
-    if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
-        weft_profile_worker *p = &w->prof;
-        p->f.work += f.work;
-        p->f.span += f.span;
-        p->f.bspan += f.bspan;
-        p->f.tasks += f.tasks;
-        p->f.spawns += f.spawns;
-        if (f.longest > p->f.longest)
-            p->f.longest = f.longest;
-    }
+    if (from == WEFT_PROFILE_IN_PLACE) /* a call, for the caller's figures */
+        add_figures(&w->prof.f, &f);
     pthread_mutex_lock(&lock);
     record_region_locked(type ? type_names[type] : "(no task)", &f);
     if (from == WEFT_PROFILE_FROM_OUTSIDE)
@@ -347,17 +339,8 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
     weft_profile_worker *p = &w->prof;
     if (stolen) { /* it ran: a DROP joins it as a SYNC would */
         const weft_profile_slot *rec = weft_profile_slot_of(w, t);
-        p->f.work += rec->child_work;
-        p->f.tasks += rec->child_tasks;
-        p->f.spawns += rec->child_spawns;
-        if (rec->child_longest > p->f.longest)
-            p->f.longest = rec->child_longest;
-        uint64_t span = rec->spawn_span + rec->child_span;
-        uint64_t bspan = rec->spawn_bspan + p->burden + rec->child_bspan;
-        if (span > p->f.span)
-            p->f.span = span;
-        if (bspan > p->f.bspan)
-            p->f.bspan = bspan;
+        weft_profile_join cont = {p->f.span, p->f.bspan};
+        weft_profile_join_stolen(p, rec, rec->spawn_span, rec->spawn_bspan + p->burden, &cont);
     }
     weft_profile_resume(w);
 }

@@ -110,6 +110,13 @@ static void fill_stats(weft_stats *out, const uint64_t *total)
                 *map[j].field = total[i];
 }
 
+void weft_stats_get_locked(weft_stats *out)
+{
+    uint64_t total[MAX_COUNTERS];
+    sum_counters(total);
+    fill_stats(out, total);
+}
+
 int weft_stats_get(weft_stats *out)
 {
     if (!out) {
@@ -121,9 +128,7 @@ int weft_stats_get(weft_stats *out)
         memset(out, 0, sizeof *out); /* no pool: nothing counted */
         return WEFT_STATS ? 0 : ENOTSUP;
     }
-    uint64_t total[MAX_COUNTERS];
-    sum_counters(total);
-    fill_stats(out, total);
+    weft_stats_get_locked(out);
     weft_lifecycle_release(held);
     return WEFT_STATS ? 0 : ENOTSUP;
 }

@@ -130,19 +130,6 @@ static uint64_t externals_dropped;
 /* Tracks of the running pool's workers (freed at stop). */
 static bool fork_join_tracks;
 
-int weft_trace_check_env(void)
-{
-    uint64_t events = DEFAULT_EVENTS;
-    int err = weft_config_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, "events",
-                                     &events);
-    const char *path = getenv("WEFT_TRACE");
-    pthread_mutex_lock(&lock);
-    events_per_track = events;
-    env_path = path && *path ? path : NULL;
-    pthread_mutex_unlock(&lock);
-    return err;
-}
-
 void weft_trace_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);
@@ -893,18 +880,6 @@ static int compare_external(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-#if WEFT_STATS
-static uint64_t counter_sum(size_t offset)
-{
-    uint64_t sum = 0;
-    for (unsigned i = 0; i < weft_rt.n_workers; i++)
-        /* Relaxed: a recent value of a counter its worker writes. */
-        sum += atomic_load_explicit((_Atomic uint64_t *)((char *)&weft_rt.workers[i]->ctr + offset),
-                                    memory_order_relaxed);
-    return sum;
-}
-#endif
-
 /* Writes the session to path.  live: the fork-join pool is held (or
  * stopping, its workers still allocated).  Every track's events, merged
  * in time order, so each track's events come in time order in the file. */
@@ -1018,15 +993,15 @@ static int write_locked(const char *path, bool live)
         fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
                 (unsigned long long)externals_dropped, pool_runs_untraced);
 #if WEFT_STATS
-        if (workers)
+        if (workers) {
+            weft_stats st;
+            weft_stats_get_locked(&st);
             fprintf(f, ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
                        "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
-                    (unsigned long long)counter_sum(offsetof(weft_counters, tasks)),
-                    (unsigned long long)counter_sum(offsetof(weft_counters, steals)),
-                    (unsigned long long)counter_sum(offsetof(weft_counters, leaps)),
-                    (unsigned long long)counter_sum(offsetof(weft_counters, steal_fails)),
-                    (unsigned long long)counter_sum(offsetof(weft_counters, leap_fails)),
-                    (unsigned long long)counter_sum(offsetof(weft_counters, sleeps)));
+                    (unsigned long long)st.tasks, (unsigned long long)st.steals,
+                    (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
+                    (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
+        }
 #endif
         fputs(",\"pool_runs\":[", f);
         for (unsigned r = 0; r < runs; r++) {
@@ -1059,19 +1034,6 @@ static int write_locked(const char *path, bool live)
 #else /* !WEFT_TRACE */
 
 void weft_trace_forget_in_child(void) {}
-
-int weft_trace_check_env(void)
-{
-    uint64_t events = DEFAULT_EVENTS;
-    int err = weft_config_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, "events",
-                                     &events);
-    const char *path = getenv("WEFT_TRACE");
-    if (path && *path)
-        weft_warn("WEFT_TRACE is set, but this build has no tracer (configure with "
-                  "-DWEFT_TRACE=ON)");
-    return err;
-}
-
 
 int weft_trace_start(const char *path)
 {
@@ -1117,3 +1079,24 @@ void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
 }
 
 #endif
+
+/* WEFT_TRACE and WEFT_TRACE_EVENTS, read at start; checked in every build
+ * so that a bad value is reported even where there is no tracer. */
+int weft_trace_check_env(void)
+{
+    uint64_t events = DEFAULT_EVENTS;
+    int err = weft_config_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, "events",
+                                     &events);
+    const char *path = getenv("WEFT_TRACE");
+#if WEFT_TRACE
+    pthread_mutex_lock(&lock);
+    events_per_track = events;
+    env_path = path && *path ? path : NULL;
+    pthread_mutex_unlock(&lock);
+#else
+    if (path && *path)
+        weft_warn("WEFT_TRACE is set, but this build has no tracer (configure with "
+                  "-DWEFT_TRACE=ON)");
+#endif
+    return err;
+}

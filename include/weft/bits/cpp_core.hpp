@@ -142,34 +142,6 @@ inline value_t<result_of_t<F>> call_value(F &&f)
     }
 }
 
-// Storage for a result that may or may not get constructed: no default
-// constructor needed, move-only types fine.
-template <class R>
-class slot {
-public:
-    slot() noexcept {}
-    ~slot()
-    {
-        if (full_)
-            ptr()->~R();
-    }
-    slot(const slot &) = delete;
-    slot &operator=(const slot &) = delete;
-
-    template <class F>
-    void fill(F &&f)
-    {
-        ::new (static_cast<void *>(buf_)) R(call_value(std::forward<F>(f)));
-        full_ = true;
-    }
-    R take() { return std::move(*ptr()); }
-
-private:
-    R *ptr() noexcept { return std::launder(reinterpret_cast<R *>(buf_)); }
-    alignas(R) unsigned char buf_[sizeof(R)];
-    bool full_ = false;
-};
-
 // ---- exceptions ---------------------------------------------------------
 
 // The first exception of many tasks (a task_group, a parallel loop): the

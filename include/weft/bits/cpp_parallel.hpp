@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 namespace weft {
@@ -175,12 +176,11 @@ inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, 
         });
         return acc;
     };
-    detail::slot<T> result;
-    detail::run_with_context([&] {
-        result.fill([&] { return detail::split_reduce<T>(0, n, grain, leaf, combine, identity, errors); });
-    });
+    std::optional<T> result; // T need not be default-constructible
+    detail::run_with_context(
+        [&] { result.emplace(detail::split_reduce<T>(0, n, grain, leaf, combine, identity, errors)); });
     errors.rethrow_and_reset();
-    return result.take();
+    return std::move(*result);
 }
 
 template <class First, class Last, class T, class Map, class Combine>

@@ -14,6 +14,20 @@
 namespace weft {
 namespace detail {
 
+// A piece sorted sequentially: a leaf of the merge sort, or a whole input
+// too small to split.
+template <class It, class Comp>
+inline void sort_leaf(It first, It last, Comp &comp, bool stable)
+{
+    if (stable)
+        std::stable_sort(first, last, comp);
+    else
+        std::sort(first, last, comp);
+}
+
+// No leaf is smaller than this many items (unless the whole input is).
+inline constexpr std::size_t sort_min_leaf = 2048;
+
 template <class Comp>
 class merge_sorter {
 public:
@@ -29,12 +43,7 @@ public:
     void sort(X x, Y y, std::size_t n, unsigned depth)
     {
         if (depth == 0) {
-            guarded([&] {
-                if (stable_)
-                    std::stable_sort(x, x + n, comp_);
-                else
-                    std::sort(x, x + n, comp_);
-            });
+            guarded([&] { sort_leaf(x, x + n, comp_, stable_); });
             return;
         }
         std::size_t h = n / 2;
@@ -91,7 +100,7 @@ private:
 };
 
 // The sort's shape for n items and P workers: leaves of at most
-// max(2048, ceil(n / 2P)) items (two per worker: few merge passes, and
+// max(sort_min_leaf, ceil(n / 2P)) items (two per worker: few merge passes, and
 // stealing halves balances them), an even or odd number of levels as the
 // caller needs, and merges split down to max(8192, n / 8P) items.
 struct sort_shape {
@@ -104,7 +113,7 @@ inline sort_shape sort_shape_for(std::size_t n, bool odd_depth) noexcept
     std::size_t p = weft_workers();
     if (p == 0)
         p = 1;
-    std::size_t leaf = std::max<std::size_t>(2048, (n + 2 * p - 1) / (2 * p));
+    std::size_t leaf = std::max<std::size_t>(sort_min_leaf, (n + 2 * p - 1) / (2 * p));
     unsigned depth = odd_depth ? 1 : 0;
     // The larger piece at a depth d has ceil(n / 2^d) items.
     while (((n - 1) >> depth) + 1 > leaf)
@@ -123,11 +132,8 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
                   "weft::parallel_sort needs a value type that is trivially copyable or has a "
                   "noexcept move constructor");
     std::size_t n = last > first ? static_cast<std::size_t>(last - first) : 0;
-    if (n <= 2048) {
-        if (stable)
-            std::stable_sort(first, last, comp);
-        else
-            std::sort(first, last, comp);
+    if (n <= sort_min_leaf) {
+        sort_leaf(first, last, comp, stable);
         return;
     }
     std::allocator<T> alloc;

@@ -271,13 +271,10 @@ public:
     {
         static_assert(std::is_invocable_v<std::decay_t<F> &>, "weft::task_group::run needs a callable");
         detail::context &c = detail::tls_context;
-        if (WEFT_LIKELY(detail::context_is_current(c))) {
-            if (detail::group_frame *fr = frame_for(c)) {
-                detail::group_push(*fr, c, std::forward<F>(f));
-                return;
-            }
-        }
-        run_slow(std::forward<F>(f));
+        if (WEFT_LIKELY(detail::context_is_current(c)))
+            run_at(c, std::forward<F>(f));
+        else
+            run_slow(std::forward<F>(f));
     }
 
     // Waits for every callable run on the group (and those they ran), then
@@ -313,20 +310,26 @@ private:
         return nullptr;
     }
 
+    // run() where c, the calling worker's current context, is known: a
+    // spawn when c is in a frame of the group, else a call right here.
+    template <class F>
+    void run_at(detail::context &c, F &&f)
+    {
+        if (detail::group_frame *fr = frame_for(c))
+            detail::group_push(*fr, c, std::forward<F>(f));
+        else
+            detail::run_in_frame(&state_, c.worker, c.head, f);
+    }
+
+    // run() where the thread's context is stale (C code spawned since) or
+    // the thread is not a worker.
     template <class F>
     void run_slow(F &&f)
     {
         detail::context &c = detail::tls_context;
-        if (detail::context_is_current(c)) {
-            detail::run_in_frame(&state_, c.worker, c.head, f);
-            return;
-        }
         detail::context_restore restore(c);
         if (detail::context_recover(c)) {
-            if (detail::group_frame *fr = frame_for(c))
-                detail::group_push(*fr, c, std::forward<F>(f));
-            else
-                detail::run_in_frame(&state_, c.worker, c.head, f);
+            run_at(c, std::forward<F>(f));
             return;
         }
         auto *node = new detail::outside_task_of<std::decay_t<F>>(std::forward<F>(f));

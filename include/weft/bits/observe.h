@@ -154,24 +154,31 @@ static inline bool weft_profile_sync_slow(weft_worker *w, bool stolen)
     return stolen;
 }
 
-/* The child was stolen and is done: its figures are in the slot record
- * (we saw DONE with acquire, after the thief wrote them). */
-static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
-                                            const weft_profile_join *j)
+/* Joins a stolen child that is done (its figures in slot record s): its
+ * work and counts, and the longer of the path through it (from_span and
+ * from_bspan up to its start) and the continuation's path cont. */
+static inline void weft_profile_join_stolen(weft_profile_worker *p, const weft_profile_slot *s,
+                                            uint64_t from_span, uint64_t from_bspan,
+                                            const weft_profile_join *cont)
 {
-    weft_profile_worker *p = &w->prof;
-    const weft_profile_slot *s = weft_profile_slot_of(w, t);
     p->f.work += s->child_work;
     p->f.tasks += s->child_tasks;
     p->f.spawns += s->child_spawns;
     if (s->child_longest > p->f.longest)
         p->f.longest = s->child_longest;
-    p->f.span += s->child_span;
-    p->f.bspan += s->child_bspan;
-    if (j->span > p->f.span)
-        p->f.span = j->span;
-    if (j->bspan > p->f.bspan)
-        p->f.bspan = j->bspan;
+    uint64_t span = from_span + s->child_span, bspan = from_bspan + s->child_bspan;
+    p->f.span = span > cont->span ? span : cont->span;
+    p->f.bspan = bspan > cont->bspan ? bspan : cont->bspan;
+}
+
+/* The child was stolen and is done: its figures are in the slot record
+ * (we saw DONE with acquire, after the thief wrote them).  The path to it
+ * is the one sync_begin restored, plus the slow path's start. */
+static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
+                                            const weft_profile_join *j)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_join_stolen(p, weft_profile_slot_of(w, t), p->f.span, p->f.bspan, j);
     weft_profile_resume(w);
 }
 
