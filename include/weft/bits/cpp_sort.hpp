@@ -132,7 +132,8 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
                   "weft::parallel_sort needs a value type that is trivially copyable or has a "
                   "noexcept move constructor");
     std::size_t n = last > first ? static_cast<std::size_t>(last - first) : 0;
-    if (n <= sort_min_leaf) {
+    // Too small to split, or one worker: the merges would only add passes.
+    if (n <= sort_min_leaf || weft_workers() == 1) {
         sort_leaf(first, last, comp, stable);
         return;
     }
