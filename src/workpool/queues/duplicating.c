@@ -21,8 +21,9 @@
  *   else mark sgen = pgen, head = h+1 (release), unlock.  With steal-half
  *   the thief takes ceil(n/2) items the same way.
  *
- * After a duplication head = t+1 > tail: the two indices disagree, and an
- * item the owner pushes at t is below head, invisible to thieves (they
+ * After a duplication head > t (by one, or more when the owner took
+ * several items with a stale view of head): the two indices disagree, and
+ * an item the owner pushes at t is below head, invisible to thieves (they
  * never read below head) and looks "taken" to a naive owner.  The repair
  * (the paper's tailMin) is the owner's `lo`: the lowest index that may
  * still hold an item of the owner.  When the owner's take finds head above
@@ -30,11 +31,15 @@
  * them any more, and each holds an item the owner pushed and did not take
  * itself; it is still the owner's unless a thief stole that very push
  * (sgen == pgen, visible through the acquire load of head).  The owner
- * scans down from t for such an item; if there is none, it resets
- * tail = lo = the true head (read under the lock unless it equals the
- * highest tail ever published, which head never exceeds), and pushes
- * become visible to thieves again.  Each scanned index was stolen since the
- * last reset, so the scans cost O(1) per steal.  A push into an empty queue
+ * scans down from t for such an item and takes it; then, under the lock, it
+ * moves the rest of its items in [lo, t) up to the true head, in order, and
+ * sets lo = head (rebase).  The queue is consistent again, so what the
+ * owner pushes next lands above head, where thieves see it: left below
+ * head, every push would stay hidden for as long as the owner held an item
+ * there, and the hidden part would grow with each steal above it (work no
+ * thief can take and no sleeper is woken for; a burst after a duplication
+ * then ran on its owner alone).  Each index is scanned once before lo
+ * passes it, so the repair costs O(1) per push.  A push into an empty queue
  * also restarts at head when head has passed the tail.
  *
  * Thieves read slots only under the lock, so the owner grows the array
@@ -193,6 +198,67 @@ static bool dup_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
     return true;
 }
 
+/* Owner, with head above index i: true if [lo, head) slot i still holds
+ * an item of ours, one we pushed and no thief stole (sgen != pgen). */
+static inline bool owned(dup_queue *q, wp_ring *r, uint32_t i)
+{
+    _Atomic uint64_t *s = dslot(r, q->stride, i);
+    /* Relaxed: our own write. */
+    uint64_t pgen = atomic_load_explicit(&s[S_PGEN], memory_order_relaxed);
+    /* Relaxed: a thief wrote it before its release of head, which the
+     * caller's acquire load of head (above i) has seen. */
+    uint64_t sgen = atomic_load_explicit(&s[S_SGEN], memory_order_relaxed);
+    return sgen != pgen;
+}
+
+/* Owner, after a take found head above its index: [lo, end) is below
+ * head, out of thieves' reach.  Moves the items of ours still there up to
+ * the true head, in order, and publishes them: the queue is consistent
+ * again (lo = head), so what we push next is above head, where thieves
+ * can see it.  Without the move, a push would land below head as long as
+ * we held an item there, and each steal above would widen the hidden part:
+ * work nobody else could take, and no wake-up for it (size counts only
+ * from head).  Under the lock, so the true head cannot move meanwhile and
+ * no thief reads a slot we rewrite.  The source indices are below head
+ * and the targets above it, and head - lo <= hw - lo <= cap, so a target
+ * never overwrites a source not yet read.  Each index of [lo, end) is
+ * looked at once before lo passes it: O(1) per push.  `seen` is the
+ * head the take read; with nothing to move and seen at the highest tail
+ * ever published, which head never exceeds, it is the true head and the
+ * lock is not needed. */
+static void rebase(dup_queue *q, uint32_t end, uint32_t seen)
+{
+    wp_ring *r = q->ring;
+    bool locked = end != q->lo || seen != q->hw;
+    uint32_t head = seen;
+    if (locked) {
+        lock(q);
+        /* Relaxed: written only under the lock, which we hold. */
+        head = atomic_load_explicit(&q->head, memory_order_relaxed);
+    }
+    uint32_t to = head;
+    for (uint32_t i = q->lo; i != end; i++) {
+        if (!owned(q, r, i))
+            continue;
+        uint64_t tmp[WP_MAX_WORDS];
+        _Atomic uint64_t *dst = dslot(r, q->stride, to++);
+        wp_slot_load(dslot(r, q->stride, i) + S_ITEM, tmp, q->base.words);
+        wp_slot_store(dst + S_ITEM, tmp, q->base.words);
+        /* Relaxed: published by the unlock; a fresh pgen, so no thief's
+         * old mark on this slot matches it. */
+        atomic_store_explicit(&dst[S_PGEN], ++q->pushes, memory_order_relaxed);
+    }
+    q->lo = head;
+    q->t = to;
+    if (diff(to, q->hw) > 0)
+        q->hw = to;
+    /* Release: the moved items, for thieves (which also take the lock
+     * after our unlock) and for size()'s readers. */
+    atomic_store_explicit(&q->tail, TAIL(++q->gen, to), memory_order_release);
+    if (locked)
+        unlock(q);
+}
+
 static bool dup_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     (void)self;
@@ -214,33 +280,16 @@ static bool dup_take(wp_queue *q_, uint64_t *item, wp_worker *self)
     /* head passed t: [lo, t] is out of thieves' reach; find our newest
      * item there that no thief stole. */
     for (uint32_t i = t;; i--) {
-        _Atomic uint64_t *s = dslot(r, q->stride, i);
-        /* Relaxed: our own write. */
-        uint64_t pgen = atomic_load_explicit(&s[S_PGEN], memory_order_relaxed);
-        /* Relaxed: a thief wrote it before its release of head, which our
-         * acquire load of head (above i) has seen. */
-        uint64_t sgen = atomic_load_explicit(&s[S_SGEN], memory_order_relaxed);
-        if (sgen != pgen) {
-            wp_slot_load(s + S_ITEM, item, q->base.words);
-            q->t = i;
-            /* Relaxed: thieves cannot read below head anyway. */
-            atomic_store_explicit(&q->tail, TAIL(q->gen, i), memory_order_relaxed);
+        if (owned(q, r, i)) {
+            wp_slot_load(dslot(r, q->stride, i) + S_ITEM, item, q->base.words);
+            rebase(q, i, h);
             return true;
         }
         if (i == q->lo)
             break;
     }
-    /* Nothing left: restart at the true head (never above hw). */
-    uint32_t head = h;
-    if (h != q->hw) {
-        lock(q);
-        /* Relaxed: written only under the lock, which we hold. */
-        head = atomic_load_explicit(&q->head, memory_order_relaxed);
-        unlock(q);
-    }
-    q->t = q->lo = head;
-    /* Release: a clean (empty) state for thieves. */
-    atomic_store_explicit(&q->tail, TAIL(++q->gen, head), memory_order_release);
+    /* Nothing left: restart at the true head. */
+    rebase(q, q->lo, h);
     return false;
 }
 
