@@ -1,7 +1,8 @@
 // queens with weft::task_group: a node runs every legal extension of its
-// board on a group (the callable holds the board by value: no allocation)
-// and sums the counts after wait(), as queens-weft spawns and syncs them.
-// No cut-off.
+// board on a group and sums the counts after wait(), as queens-weft spawns
+// and syncs them.  The children's boards live in this frame until then
+// (the callables hold a pointer, as queens-weft's tasks and the oneTBB
+// peer's do).  No cut-off.
 #include <cstring>
 
 #include <weft/weft.hpp>
@@ -11,22 +12,19 @@
 
 namespace {
 
-// A board of up to QUEENS_MAX_N rows, copied into the task.
-struct board {
-    signed char row[QUEENS_MAX_N];
-};
-
-long queens(int n, int row, const board &b)
+long queens(int n, int row, const signed char *board)
 {
     if (row == n)
         return 1;
+    signed char boards[QUEENS_MAX_N][QUEENS_MAX_N]; // one copy per column
     long counts[QUEENS_MAX_N];
     int k = 0;
     weft::task_group g;
     for (int c = 0; c < n; c++) {
-        board next = b;
-        next.row[row] = static_cast<signed char>(c);
-        if (queens_ok(row + 1, next.row)) {
+        signed char *next = boards[c];
+        std::memcpy(next, board, static_cast<size_t>(row));
+        next[row] = static_cast<signed char>(c);
+        if (queens_ok(row + 1, next)) {
             long *count = &counts[k++];
             g.run([n, row, next, count] { *count = queens(n, row + 1, next); });
         }
@@ -42,5 +40,8 @@ long queens(int n, int row, const board &b)
 
 long queens_parallel(int n)
 {
-    return weft::run([n] { return queens(n, 0, board{}); });
+    return weft::run([n] {
+        signed char board[QUEENS_MAX_N] = {0};
+        return queens(n, 0, board);
+    });
 }
