@@ -67,20 +67,36 @@ static void push(rig *r, uint64_t id)
 
 /* A steal by a thief that sees `tail` (a value the owner published
  * earlier) instead of the owner's latest: the owner's take stores still in
- * flight.  Returns the item, or UINT64_MAX if the steal found nothing. */
-static uint64_t steal_seeing(rig *r, uint64_t tail)
+ * flight.  Steal-one, or with `half` the native steal-half; the items go to
+ * out; returns how many. */
+static size_t steal_seeing(rig *r, uint64_t tail, bool half, uint64_t *out)
 {
-    uint64_t latest = atomic_load(&r->q->tail), item;
+    uint64_t latest = atomic_load(&r->q->tail);
     atomic_store(&r->q->tail, tail);
-    wp_steal_result res = dup_steal(&r->q->base, &item, r->thief);
+    size_t k;
+    if (half) {
+        uint64_t aborts = r->thief->ctr.steal_aborts;
+        k = dup_steal_half(&r->q->base, out, DUP_HALF_MAX, r->thief);
+        CHECK(r->thief->ctr.steal_aborts == aborts, "a steal on one thread aborted");
+    } else {
+        wp_steal_result res = dup_steal(&r->q->base, out, r->thief);
+        CHECK(res != WP_STEAL_ABORT, "a steal on one thread aborted");
+        k = res == WP_STEAL_OK;
+    }
     atomic_store(&r->q->tail, latest);
-    CHECK(res != WP_STEAL_ABORT, "a steal on one thread aborted");
-    return res == WP_STEAL_OK ? item : UINT64_MAX;
+    return k;
+}
+
+/* One item stolen with the view `tail`, or UINT64_MAX if none. */
+static uint64_t steal_one_seeing(rig *r, uint64_t tail)
+{
+    uint64_t item;
+    return steal_seeing(r, tail, false, &item) ? item : UINT64_MAX;
 }
 
 static uint64_t steal(rig *r)
 {
-    return steal_seeing(r, atomic_load(&r->q->tail));
+    return steal_one_seeing(r, atomic_load(&r->q->tail));
 }
 
 static uint64_t take(rig *r)
@@ -103,7 +119,7 @@ static void repair(void)
     CHECK_EQ_U64(take(&r), 3);
     CHECK_EQ_U64(take(&r), 2);
     for (uint64_t i = 1; i <= 3; i++)
-        CHECK_EQ_U64(steal_seeing(&r, before), i);
+        CHECK_EQ_U64(steal_one_seeing(&r, before), i);
     /* B0..B3 land at 2..5: B0 and B1 below head, hidden. */
     for (uint64_t i = 10; i < 14; i++)
         push(&r, i);
@@ -137,15 +153,19 @@ static uint64_t rng_next(uint64_t *s)
     return *s;
 }
 
-/* Random histories of pushes, takes and steals, some steals with a stale
- * view of the tail (valid only while the owner has only taken since the
- * view was current: a push's release fence and the thief's acquire fence
- * make any steal that reads a newer slot see the newer tail). */
+/* Random histories of pushes, takes and steals (one or half), some
+ * steals with a stale view of the tail.  A view is the tail a thief last
+ * read: the latest value at a push or at a steal that saw the latest (a
+ * thief after it takes the lock after it, so it reads that value or a
+ * newer one).  It stays possible only while the owner has only taken
+ * since: a push's release fence and the thief's acquire fence make a steal
+ * that reads a rewritten slot see the newer tail, and a repair happens
+ * under the lock, which no thief holds a view across. */
 static void random_histories(unsigned histories)
 {
     enum { MAX_ITEMS = 4000 };
     static uint8_t seen[MAX_ITEMS];
-    uint64_t dups = 0, hidden_runs = 0;
+    uint64_t dups = 0, hidden_runs = 0, stale_halves = 0;
     for (unsigned h = 0; h < histories; h++) {
         uint64_t s = 0x9E3779B97F4A7C15ull * (h + 1);
         rig r;
@@ -155,7 +175,8 @@ static void random_histories(unsigned histories)
         bool view_valid = true;
         unsigned steps = 200 + (unsigned)(rng_next(&s) % 800);
         for (unsigned k = 0; k < steps && next < MAX_ITEMS; k++) {
-            uint64_t got = UINT64_MAX;
+            uint64_t got[DUP_HALF_MAX];
+            size_t n_got = 0;
             switch (rng_next(&s) % 8) {
             case 0: case 1: case 2:
                 push(&r, next++);
@@ -164,7 +185,8 @@ static void random_histories(unsigned histories)
                 break;
             case 3: case 4: {
                 uint32_t lo = r.q->lo;
-                got = take(&r);
+                if ((got[0] = take(&r)) != UINT64_MAX)
+                    n_got = 1;
                 /* A repair moves items under the lock: no thief can hold a
                  * view from before it. */
                 if (r.q->lo != lo)
@@ -172,17 +194,22 @@ static void random_histories(unsigned histories)
                 break;
             }
             case 5:
-                got = steal(&r);
+                view = atomic_load(&r.q->tail);
+                view_valid = true;
+                n_got = steal_seeing(&r, view, false, got);
                 break;
             default:
-                if (view_valid)
-                    got = steal_seeing(&r, view);
+                if (view_valid) {
+                    bool half = rng_next(&s) % 2;
+                    n_got = steal_seeing(&r, view, half, got);
+                    stale_halves += half && n_got > 1;
+                }
                 break;
             }
-            if (got != UINT64_MAX) {
-                CHECK(got < next, "history %u: item %llu was never pushed", h,
-                      (unsigned long long)got);
-                dups += seen[got]++ != 0;
+            for (size_t j = 0; j < n_got; j++) {
+                CHECK(got[j] < next, "history %u: item %llu was never pushed", h,
+                      (unsigned long long)got[j]);
+                dups += seen[got[j]]++ != 0;
             }
         }
         /* Thieves take what they see; the owner's next take may find an
@@ -207,8 +234,10 @@ static void random_histories(unsigned histories)
         rig_free(&r);
     }
     printf("ok: %u random histories with stale thieves: nothing lost, nothing left hidden "
-           "(%llu duplicates; in %llu the owner found one below head after the thieves)\n",
-           histories, (unsigned long long)dups, (unsigned long long)hidden_runs);
+           "(%llu duplicates, %llu stale steal-halves of several items; in %llu the owner "
+           "found one below head after the thieves)\n",
+           histories, (unsigned long long)dups, (unsigned long long)stale_halves,
+           (unsigned long long)hidden_runs);
 }
 
 int main(int argc, char **argv)

@@ -39,7 +39,8 @@
  * there, and the hidden part would grow with each steal above it (work no
  * thief can take and no sleeper is woken for; a burst after a duplication
  * then ran on its owner alone).  Each index is scanned once before lo
- * passes it, so the repair costs O(1) per push.  A push into an empty queue
+ * passes it and each item is moved at most once, so the repair costs O(1)
+ * per push.  A push into an empty queue
  * also restarts at head when head has passed the tail.
  *
  * Thieves read slots only under the lock, so the owner grows the array
@@ -198,15 +199,16 @@ static bool dup_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
     return true;
 }
 
-/* Owner, with head above index i: true if [lo, head) slot i still holds
- * an item of ours, one we pushed and no thief stole (sgen != pgen). */
+/* Owner, with head above index i (i in [lo, head)): true if slot i still
+ * holds an item of ours, one we pushed and no thief stole (sgen != pgen). */
 static inline bool owned(dup_queue *q, wp_ring *r, uint32_t i)
 {
     _Atomic uint64_t *s = dslot(r, q->stride, i);
     /* Relaxed: our own write. */
     uint64_t pgen = atomic_load_explicit(&s[S_PGEN], memory_order_relaxed);
-    /* Relaxed: a thief wrote it before its release of head, which the
-     * caller's acquire load of head (above i) has seen. */
+    /* Relaxed: a thief wrote it before its release of head, which
+     * dup_take's acquire load of head (above i) has seen, or before its
+     * unlock, which the lock rebase holds has acquired. */
     uint64_t sgen = atomic_load_explicit(&s[S_SGEN], memory_order_relaxed);
     return sgen != pgen;
 }
@@ -222,7 +224,9 @@ static inline bool owned(dup_queue *q, wp_ring *r, uint32_t i)
  * no thief reads a slot we rewrite.  The source indices are below head
  * and the targets above it, and head - lo <= hw - lo <= cap, so a target
  * never overwrites a source not yet read.  Each index of [lo, end) is
- * looked at once before lo passes it: O(1) per push.  `seen` is the
+ * looked at once before lo passes it, and each item is moved at most once
+ * (placed at or above head, only a steal takes head past it): O(1) per
+ * push.  `seen` is the
  * head the take read; with nothing to move and seen at the highest tail
  * ever published, which head never exceeds, it is the true head and the
  * lock is not needed. */
