@@ -145,6 +145,12 @@ static void repair(void)
     printf("ok: after a duplication the owner's items below head come back into thieves' sight\n");
 }
 
+/* Counts a delivery of item id; returns 1 if it was a duplicate. */
+static uint64_t delivered(uint8_t *seen, uint64_t id)
+{
+    return seen[id]++ != 0;
+}
+
 static uint64_t rng_next(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -209,7 +215,7 @@ static void random_histories(unsigned histories)
             for (size_t j = 0; j < n_got; j++) {
                 CHECK(got[j] < next, "history %u: item %llu was never pushed", h,
                       (unsigned long long)got[j]);
-                dups += seen[got[j]]++ != 0;
+                dups += delivered(seen, got[j]);
             }
         }
         /* Thieves take what they see; the owner's next take may find an
@@ -217,13 +223,13 @@ static void random_histories(unsigned histories)
          * back into sight, so that thieves alone drain the queue. */
         uint64_t got;
         while ((got = steal(&r)) != UINT64_MAX)
-            dups += seen[got]++ != 0;
+            dups += delivered(seen, got);
         if ((got = take(&r)) != UINT64_MAX) {
-            dups += seen[got]++ != 0;
+            dups += delivered(seen, got);
             hidden_runs++;
         }
         while ((got = steal(&r)) != UINT64_MAX)
-            dups += seen[got]++ != 0;
+            dups += delivered(seen, got);
         got = take(&r);
         CHECK(got == UINT64_MAX,
               "history %u: item %llu stayed hidden from thieves below head; only its owner "

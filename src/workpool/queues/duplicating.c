@@ -40,8 +40,8 @@
  * thief can take and no sleeper is woken for; a burst after a duplication
  * then ran on its owner alone).  Each index is scanned once before lo
  * passes it and each item is moved at most once, so the repair costs O(1)
- * per push.  A push into an empty queue
- * also restarts at head when head has passed the tail.
+ * per push.  A push into an empty queue also restarts at head when head
+ * has passed the tail.
  *
  * Thieves read slots only under the lock, so the owner grows the array
  * under the lock and frees the old one at once: no reclamation scheme.
@@ -226,10 +226,9 @@ static inline bool owned(dup_queue *q, wp_ring *r, uint32_t i)
  * never overwrites a source not yet read.  Each index of [lo, end) is
  * looked at once before lo passes it, and each item is moved at most once
  * (placed at or above head, only a steal takes head past it): O(1) per
- * push.  `seen` is the
- * head the take read; with nothing to move and seen at the highest tail
- * ever published, which head never exceeds, it is the true head and the
- * lock is not needed. */
+ * push.  `seen` is the head the take read; with nothing to move and seen
+ * at the highest tail ever published, which head never exceeds, it is the
+ * true head and the lock is not needed. */
 static void rebase(dup_queue *q, uint32_t end, uint32_t seen)
 {
     wp_ring *r = q->ring;
