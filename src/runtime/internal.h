@@ -13,7 +13,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
-#include "runtime/observe.h"
+#include "observe/hooks.h"
 #include "runtime/sched.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"

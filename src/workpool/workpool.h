@@ -30,7 +30,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
-#include "runtime/observe.h"
+#include "observe/hooks.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
 #include "sys/futex.h"
@@ -263,7 +263,7 @@ struct wp_worker {
      * overflow report while the worker runs on it. */
     void *stack_lo;
     weft_thread_stack stack;
-    /* Its track when the run is traced (src/runtime/trace.c), else NULL;
+    /* Its track when the run is traced (src/observe/trace.c), else NULL;
      * set before the threads start. */
     weft_trace_track *trace;
 };

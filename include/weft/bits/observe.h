@@ -37,7 +37,7 @@
 WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                "weft: a profile slot record is as large as a descriptor");
 
-/* Runtime side (src/runtime/profile.c). */
+/* Runtime side (src/observe/profile.c). */
 WEFT_EXTERN_C uint32_t weft_profile_register(weft_profile_type *type);
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)

@@ -123,7 +123,7 @@ typedef struct weft_worker {
     size_t deque_slots;
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
 #if WEFT_TRACE
-    /* The tracer (src/runtime/trace.c): this worker's track, NULL while
+    /* The tracer (src/observe/trace.c): this worker's track, NULL while
      * nothing is traced. */
     WEFT_ATOMIC(struct weft_trace_track *) trace;
 #endif

@@ -17,7 +17,8 @@
  *                                         read after DONE (acquire)
  */
 #include "runtime/internal.h"
-#include "runtime/observe.h"
+#include "observe/hooks.h"
+#include "observe/json.h"
 
 #include <weft/profile.h>
 
@@ -83,21 +84,6 @@ int weft_profile_check_env(void)
 
 /* A JSON string: quotes, backslashes and control bytes escaped (the
  * profile's and the trace's files). */
-void weft_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 void weft_profile_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);

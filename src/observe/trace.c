@@ -27,7 +27,8 @@
  * outside the pool) is under `lock`; the task names under `names_lock`.
  */
 #include "runtime/internal.h"
-#include "runtime/observe.h"
+#include "observe/hooks.h"
+#include "observe/json.h"
 
 #include <weft/pool.h>
 #include <weft/trace.h>

@@ -2,8 +2,8 @@
  * (trace.c): the hooks the runtime's slow paths call, each one line that
  * is nothing at all unless the build has -DWEFT_PROFILE=ON or
  * -DWEFT_TRACE=ON.  docs/profiling.md explains both.  Not installed. */
-#ifndef WEFT_RUNTIME_OBSERVE_H
-#define WEFT_RUNTIME_OBSERVE_H
+#ifndef WEFT_OBSERVE_HOOKS_H
+#define WEFT_OBSERVE_HOOKS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,8 +31,6 @@ void weft_profile_at_stop(void);
 int weft_profile_check_env(void);
 /* In a child after fork(): the locks are re-initialised. */
 void weft_profile_forget_in_child(void);
-/* s as a JSON string, escaped (the profile's and the trace's files). */
-void weft_json_string(FILE *out, const char *s);
 
 #if WEFT_PROFILE
 void weft_profile_root_begin(weft_worker *w, weft_profile_saved *saved);

@@ -1,0 +1,11 @@
+/* JSON helpers shared by the profiler's and the tracer's files.  Not
+ * installed. */
+#ifndef WEFT_OBSERVE_JSON_H
+#define WEFT_OBSERVE_JSON_H
+
+#include <stdio.h>
+
+/* s as a JSON string, quoted and escaped. */
+void weft_json_string(FILE *out, const char *s);
+
+#endif
