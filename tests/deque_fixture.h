@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "runtime/state.h"
 
 static inline void deque_fixture(weft_worker *storage, weft_task *slots, size_t n)
 {

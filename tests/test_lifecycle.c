@@ -12,7 +12,8 @@
 #include <time.h>
 #include <weft/weft.h>
 
-#include "runtime/internal.h"
+#include "runtime/state.h"
+#include "sys/cpu.h"
 
 #include "fib_task.h"
 

@@ -16,7 +16,9 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
-#include "runtime/internal.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
+#include "sys/clock.h"
 
 static unsigned n_workers;
 

@@ -12,7 +12,8 @@
 #include <time.h>
 #include <weft/weft.h>
 
-#include "runtime/internal.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
 
 static double now_s(void)
 {

@@ -8,7 +8,8 @@
 #include <stdatomic.h>
 #include <weft/weft.h>
 
-#include "runtime/internal.h"
+#include "runtime/state.h"
+#include "sys/cpu.h"
 
 static int cpu_of[WEFT_MAX_WORKERS];
 static int mask_size[WEFT_MAX_WORKERS];

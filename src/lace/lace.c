@@ -4,7 +4,10 @@
  * points (src/runtime/internal.h; this library is built and versioned
  * with weft).  docs/lace.md lists what each does and how it differs from
  * Lace. */
-#include "runtime/internal.h"
+#include "runtime/diagnostics.h"
+#include "runtime/state.h"
+#include "runtime/steal.h"
+#include "runtime/topology.h"
 
 #include <lace.h>
 

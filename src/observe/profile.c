@@ -16,7 +16,13 @@
  *   a slot record's child figures         written before DONE (release),
  *                                         read after DONE (acquire)
  */
-#include "runtime/internal.h"
+#include "runtime/diagnostics.h"
+#include "runtime/env.h"
+#include "runtime/gate.h"
+#include "runtime/memory.h"
+#include "runtime/state.h"
+#include "runtime/topology.h"
+#include "sys/clock.h"
 #include "observe/hooks.h"
 #include "observe/json.h"
 
@@ -54,13 +60,13 @@ int weft_profile_check_env(void)
 {
     int err = 0;
     bool print = false;
-    err |= weft_config_env_flag("WEFT_PROFILE", &print);
+    err |= weft_env_flag("WEFT_PROFILE", &print);
     const char *json = getenv("WEFT_PROFILE_JSON");
     uint64_t burden = 0;
     bool have_burden = false;
     const char *b = getenv("WEFT_PROFILE_BURDEN_NS");
     if (b && *b) {
-        err |= weft_config_env_number("WEFT_PROFILE_BURDEN_NS", false, 0, (uint64_t)MAX_BURDEN_NS,
+        err |= weft_env_number("WEFT_PROFILE_BURDEN_NS", false, 0, (uint64_t)MAX_BURDEN_NS, false,
                                       "nanoseconds", &burden);
         have_burden = true;
     }

@@ -26,7 +26,13 @@
  * Shared state (the session, the list of pool runs, the RUNs of threads
  * outside the pool) is under `lock`; the task names under `names_lock`.
  */
-#include "runtime/internal.h"
+#include "runtime/diagnostics.h"
+#include "runtime/env.h"
+#include "runtime/gate.h"
+#include "runtime/memory.h"
+#include "runtime/state.h"
+#include "runtime/stats.h"
+#include "sys/clock.h"
 #include "observe/hooks.h"
 #include "observe/json.h"
 
@@ -1086,7 +1092,7 @@ void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
 int weft_trace_check_env(void)
 {
     uint64_t events = DEFAULT_EVENTS;
-    int err = weft_config_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, "events",
+    int err = weft_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, false, "events",
                                      &events);
     const char *path = getenv("WEFT_TRACE");
 #if WEFT_TRACE

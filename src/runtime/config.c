@@ -6,7 +6,13 @@
  * and a message naming the variable or the field; nothing is clamped or
  * ignored silently.  Numbers are plain decimal digits (sizes may end in K,
  * M or G): no sign, no spaces, no other suffix. */
-#include "runtime/internal.h"
+#include "runtime/config.h"
+
+#include "observe/hooks.h"
+#include "runtime/diagnostics.h"
+#include "runtime/env.h"
+#include "runtime/state.h"
+#include "sys/cpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,87 +30,6 @@
 #define MAX_SI_DELTA_US 1000000u                       /* 1 s */
 
 /* ------------------------------------------------------------------------
- * Parsing
- * ------------------------------------------------------------------------ */
-
-/* A decimal number, optionally (allow_suffix) with K, M or G (powers of
- * 1024).  False for anything else, or a value that does not fit 64 bits. */
-static bool parse_number(const char *s, bool allow_suffix, uint64_t *out)
-{
-    if (*s < '0' || *s > '9') /* no sign, no leading space */
-        return false;
-    uint64_t v = 0;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-            return false;
-        v = v * 10 + (uint64_t)(*s - '0');
-    }
-    unsigned shift = 0;
-    if (allow_suffix && (*s == 'k' || *s == 'K'))
-        shift = 10, s++;
-    else if (allow_suffix && (*s == 'm' || *s == 'M'))
-        shift = 20, s++;
-    else if (allow_suffix && (*s == 'g' || *s == 'G'))
-        shift = 30, s++;
-    if (*s != '\0' || (shift && v > (UINT64_MAX >> shift)))
-        return false;
-    *out = v << shift;
-    return true;
-}
-
-/* The value of an environment variable, or NULL if unset or empty. */
-static const char *env(const char *name)
-{
-    const char *s = getenv(name);
-    return s && *s ? s : NULL;
-}
-
-/* A number from the environment in [min, max] (0 allowed too if
- * zero_is_default) into *out; leaves *out alone if unset.  EINVAL with a
- * message naming the variable otherwise. */
-static int env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
-                      const char *unit, uint64_t *out)
-{
-    const char *s = env(name);
-    if (!s)
-        return 0;
-    uint64_t v;
-    if (!parse_number(s, size, &v)) {
-        weft_warn("%s='%s' is not %s", name, s,
-                  size ? "a size (decimal digits, optionally followed by K, M or G)"
-                       : "a number (decimal digits only)");
-        return EINVAL;
-    }
-    if ((v < min || v > max) && !(zero_is_default && v == 0)) {
-        weft_warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
-                  (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
-        return EINVAL;
-    }
-    *out = v;
-    return 0;
-}
-
-/* One of `names` (case-insensitive) from the environment: its index into
- * *out; leaves *out alone if unset. */
-static int env_choice(const char *name, const char *const *names, int n, int *out)
-{
-    const char *s = env(name);
-    if (!s)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (strcasecmp(s, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    char accepted[128];
-    size_t at = 0;
-    for (int i = 0; i < n && at < sizeof accepted; i++)
-        at += (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
-    weft_warn("%s='%s' is not one of: %s", name, s, accepted);
-    return EINVAL;
-}
-
-/* ------------------------------------------------------------------------
  * weft_config: defaults and environment
  * ------------------------------------------------------------------------ */
 
@@ -116,35 +41,35 @@ static int config_from_env(weft_config *cfg)
     uint64_t v;
 
     v = cfg->workers;
-    err |= env_number("WEFT_WORKERS", false, 1, WEFT_MAX_WORKERS, true, "workers", &v);
+    err |= weft_env_number("WEFT_WORKERS", false, 1, WEFT_MAX_WORKERS, true, "workers", &v);
     cfg->workers = (unsigned)v;
     v = cfg->deque_size;
-    err |= env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
+    err |= weft_env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
                       "task slots", &v);
     cfg->deque_size = (size_t)v;
     v = cfg->stack_size;
-    err |= env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
+    err |= weft_env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
     cfg->stack_size = (size_t)v;
     v = cfg->idle_spin_us;
-    err |= env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
+    err |= weft_env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
     cfg->idle_spin_us = (unsigned)v;
 
     static const char *const policies[] = {"random", "leapfrog", "transitive"};
     int policy = (int)cfg->steal_policy;
-    err |= env_choice("WEFT_STEAL", policies, 3, &policy);
+    err |= weft_env_choice("WEFT_STEAL", policies, 3, &policy);
     cfg->steal_policy = (weft_steal_policy)policy;
 
     static const char *const pins[] = {"auto", "off", "on", "0", "1"};
     static const int pin_value[] = {-1, 0, 1, 0, 1};
     int pin = -1;
-    if (env_choice("WEFT_PIN", pins, 5, &pin) != 0)
+    if (weft_env_choice("WEFT_PIN", pins, 5, &pin) != 0)
         err |= EINVAL;
     else if (pin >= 0)
         cfg->pin = pin_value[pin];
 
     static const char *const onoff[] = {"0", "1"};
     int report = cfg->report_stack_overflow ? 1 : 0;
-    err |= env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report);
+    err |= weft_env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report);
     cfg->report_stack_overflow = report == 1;
     return err ? EINVAL : 0;
 }
@@ -179,7 +104,7 @@ static bool perturb_value_ok(const char *s)
         return false;
     if (*end == ',') {
         uint64_t seed;
-        return parse_number(end + 1, false, &seed);
+        return weft_parse_number(end + 1, false, &seed);
     }
     return *end == '\0';
 }
@@ -189,16 +114,16 @@ static int check_process_env(void)
     int err = 0;
     static const char *const onoff[] = {"0", "1"};
     int stats = 0;
-    err |= env_choice("WEFT_STATS", onoff, 2, &stats);
+    err |= weft_env_choice("WEFT_STATS", onoff, 2, &stats);
     print_stats_at_stop = stats == 1;
     /* Read by the private-si scheduler (sched/private-si), checked here
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
-    err |= env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
+    err |= weft_env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
     err |= weft_profile_check_env();
     err |= weft_trace_check_env();
     if (WEFT_PERTURB) {
-        const char *s = env("WEFT_PERTURB");
+        const char *s = weft_env_value("WEFT_PERTURB");
         if (s && !perturb_value_ok(s)) {
             weft_warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
                       "0.05,42", s);
@@ -211,22 +136,6 @@ static int check_process_env(void)
 bool weft_stats_print_at_stop(void)
 {
     return print_stats_at_stop;
-}
-
-/* The parsers, for the variables of profile.c and trace.c. */
-int weft_config_env_number(const char *name, bool size, uint64_t min, uint64_t max,
-                           const char *unit, uint64_t *out)
-{
-    return env_number(name, size, min, max, false, unit, out);
-}
-
-int weft_config_env_flag(const char *name, bool *out)
-{
-    static const char *const onoff[] = {"0", "1"};
-    int v = *out ? 1 : 0;
-    int err = env_choice(name, onoff, 2, &v);
-    *out = v == 1;
-    return err;
 }
 
 /* ------------------------------------------------------------------------

@@ -1,6 +1,11 @@
 /* Messages for the user: every one is a line on stderr that starts with
  * "weft: ". */
-#include "runtime/internal.h"
+#include "runtime/diagnostics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <weft/weft.h>
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,9 +15,21 @@
  * request pointing to it is queued, an idle worker is woken, and the
  * caller blocks until a worker has run the task at the bottom of its
  * (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
- * the `pending` count, on its own cache line.
+ * its count, weft_external_queued (state.h), on its own cache line.
  */
-#include "runtime/internal.h"
+#include "runtime/external.h"
+
+#include <weft/weft.h>
+
+#include "observe/hooks.h"
+#include "runtime/diagnostics.h"
+#include "runtime/gate.h"
+#include "runtime/overflow.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
+#include "sys/clock.h"
+#include "sys/cpu.h"
+#include "sys/futex.h"
 
 #include <limits.h>
 #include <sched.h>
@@ -37,18 +49,10 @@ typedef struct weft_external {
 } weft_external;
 
 static struct {
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t pending; /* queued, not yet taken */
     _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
     weft_external *head, *tail;
     _Atomic uint32_t warned_suspended;
 } ext = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-bool weft_external_pending(void)
-{
-    /* seq_cst: in a sleeper's last look this pairs with the submitter's
-     * increment and its read of the idle-sleeper count (sleep.c). */
-    return atomic_load_explicit(&ext.pending, memory_order_seq_cst) != 0;
-}
 
 /* Runs a RUN's task t on w at head as a root: a frame of its own (a SYNC
  * below head is misuse), traced and profiled as a RUN from outside the
@@ -77,7 +81,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
         if (!ext.head)
             ext.tail = NULL;
         /* Relaxed: changed under the lock; the count is only a hint. */
-        atomic_fetch_sub_explicit(&ext.pending, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&weft_external_queued, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&ext.lock);
     if (!req)
@@ -114,7 +118,6 @@ static void run_as_guest(void *arg)
 /* The worker this thread borrowed last: tried first next time (its lines
  * are likely still in this core's cache). */
 static __thread unsigned tls_borrow_hint;
-__thread bool weft_tls_guest;
 
 /* An alternate signal stack for a thread that runs borrowed tasks, so
  * that an overflow of the guest stack is explained (memory.c); set up
@@ -213,7 +216,7 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
     ext.tail = &req;
     /* seq_cst: the submitter's "write mine" before reading the idle-sleeper
      * count in weft_wake_for_external. */
-    atomic_fetch_add_explicit(&ext.pending, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&weft_external_queued, 1, memory_order_seq_cst);
     pthread_mutex_unlock(&ext.lock);
     weft_wake_for_external();
 
@@ -256,6 +259,6 @@ void weft_external_init(void)
      * held by a thread that does not exist there: re-initialise it. */
     pthread_mutex_init(&ext.lock, NULL);
     ext.head = ext.tail = NULL;
-    atomic_store_explicit(&ext.pending, 0, memory_order_relaxed); /* before workers start */
+    atomic_store_explicit(&weft_external_queued, 0, memory_order_relaxed); /* before workers start */
     atomic_store_explicit(&ext.warned_suspended, 0, memory_order_relaxed);
 }

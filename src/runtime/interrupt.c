@@ -1,11 +1,12 @@
-/* Interrupts: stop-the-world operations on the whole pool.
+/* Stop-the-world operations on the whole pool: interrupts, and
+ * suspension (weft_suspend parks every worker until weft_resume).
  *
  *   TOGETHER(task)  every worker runs its own copy of the task
  *   NEWFRAME(task)  one worker runs the task, the others help by stealing
  *
  * Protocol (one interrupt at a time, described by the static `slot`):
  *   1. The initiator takes the slot, fills it, publishes its generation in
- *      weft_interrupt_pending_g and wakes every worker.
+ *      weft_interrupt_generation and wakes every worker.
  *   2. Each worker, at its next interrupt point (idle loop, blocked SYNC,
  *      YIELD), freezes its deque: the tasks below its head become invisible
  *      to thieves and an empty frame starts at its head.  Then barrier 1.
@@ -21,8 +22,22 @@
  * read g may use the slot for g.  A worker running a long task joins only
  * when that task reaches an interrupt point; long tasks call WEFT_YIELD().
  */
-#include "runtime/internal.h"
+#include "runtime/interrupt.h"
 
+#include <weft/weft.h>
+
+#include "observe/hooks.h"
+#include "runtime/diagnostics.h"
+#include "runtime/gate.h"
+#include "runtime/sched.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
+#include "runtime/steal.h"
+#include "sys/clock.h"
+#include "sys/cpu.h"
+#include "sys/futex.h"
+
+#include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <string.h>
@@ -56,12 +71,6 @@ static struct {
     weft_task finished;       /* state DONE when all the work is done */
 } slot;
 
-/* Generation of the pending interrupt, 0 if none.  Read on every idle
- * round, written twice per interrupt: its own cache line. */
-_Alignas(WEFT_CACHE_LINE) static _Atomic uint64_t weft_interrupt_pending_g;
-/* What WEFT_YIELD polls (weft.h): WEFT_ATTN_INTERRUPT while an interrupt
- * is pending, WEFT_ATTN_SUSPEND while the pool is suspended. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_attention_g;
 static uint64_t last_generation; /* guarded by slot.busy */
 
 /* The user barrier (weft_barrier). */
@@ -73,25 +82,10 @@ static struct {
 void weft_interrupt_reset(void)
 {
     /* Before the workers start; thread creation publishes these. */
-    atomic_store_explicit(&weft_interrupt_pending_g, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft_interrupt_generation, 0, memory_order_relaxed);
     atomic_store_explicit(&weft_attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
-}
-
-bool weft_interrupt_waiting_for(weft_worker *w)
-{
-    /* seq_cst: in a sleeper's last look this pairs with the initiator's
-     * store before wake_all; elsewhere a stale 0 only delays joining. */
-    uint64_t g = atomic_load_explicit(&weft_interrupt_pending_g, memory_order_seq_cst);
-    return g != 0 && g != w->seen_interrupt;
-}
-
-bool weft_interrupt_pending(void)
-{
-    /* Relaxed: a hint for RUN's choice of path; a borrower serves an
-     * interrupt that comes after it anyway. */
-    return atomic_load_explicit(&weft_interrupt_pending_g, memory_order_relaxed) != 0;
 }
 
 /* Spin, then yield, then sleep on the word until pred(word) holds. */
@@ -158,7 +152,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
 {
     /* Acquire: pairs with the initiator's publishing store; the slot's
      * request fields are visible. */
-    uint64_t g = atomic_load_explicit(&weft_interrupt_pending_g, memory_order_acquire);
+    uint64_t g = atomic_load_explicit(&weft_interrupt_generation, memory_order_acquire);
     if (g == 0 || g == w->seen_interrupt)
         return;
     w->seen_interrupt = g; /* the slot holds g until we have left it */
@@ -226,7 +220,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     /* acq_rel: the last leaver sees everyone done with the slot. */
     if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {
         /* Relaxed: the releases below order it for whoever cares. */
-        atomic_store_explicit(&weft_interrupt_pending_g, 0, memory_order_relaxed);
+        atomic_store_explicit(&weft_interrupt_generation, 0, memory_order_relaxed);
         /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
          * next initiator's setting (after it takes `busy`) comes later in
          * the word's modification order and is not lost. */
@@ -298,7 +292,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&slot.finished.state, 0, memory_order_relaxed);
     /* seq_cst: release publishes the slot to servers (acquire); seq_cst is
      * the waker's "write mine" before wake_all reads the sleep words. */
-    atomic_store_explicit(&weft_interrupt_pending_g, slot.generation, memory_order_seq_cst);
+    atomic_store_explicit(&weft_interrupt_generation, slot.generation, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; a worker that sees it re-reads the generation
      * (seq_cst), and one that misses it sees it at its next YIELD. */
     atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
@@ -349,4 +343,114 @@ void weft_barrier(void)
     }
     WEFT_TRACE_POP(w, trace_);
     WEFT_PROFILE_RESUME(w);
+}
+
+/* ------------------------------------------------------------------------
+ * Suspension
+ * ------------------------------------------------------------------------ */
+
+/* Suspended: wait for resume or stop.  An interrupt started meanwhile (by
+ * a task still running elsewhere) is served, or it could never finish. */
+static void park(weft_worker *w, weft_task *head)
+{
+    weft_runtime *p = &weft_rt;
+    /* Acquire: read the word before re-checking the conditions, so a change
+     * in between bumps it and the futex wait returns at once. */
+    uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_PARKED);
+    atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst); /* suspend polls it */
+    while (atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
+           !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
+        if (weft_interrupt_waiting_for(w)) {
+            atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see above */
+            weft_interrupt_serve(w, head);
+            atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
+        } else {
+            weft_futex_wait(&p->suspend_word, word);
+        }
+        word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
+    }
+    atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
+    WEFT_TRACE_POP(w, trace_);
+}
+
+void weft_park_if_suspended(weft_worker *w, weft_task *head)
+{
+    /* Relaxed: a stale 0 only delays parking to the next check; suspend
+     * waits for every worker to park.  Inside an interrupt a worker does
+     * not park: suspend waits for the interrupt to end. */
+    if (w->in_interrupt == 0 && atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed))
+        park(w, head);
+}
+
+/* Wakes parked workers so they re-check (resume, stop, interrupts). */
+void weft_unpark_all(void)
+{
+    weft_runtime *p = &weft_rt;
+    /* seq_cst: after the caller's seq_cst store of its reason. */
+    atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
+    weft_futex_wake(&p->suspend_word, INT_MAX);
+}
+
+int weft_resume_locked(void)
+{
+    weft_runtime *p = &weft_rt;
+    /* seq_cst: parked workers re-check it after the word changes. */
+    atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
+    /* Relaxed: YIELD's hint only; the flag above decides. */
+    atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
+                              memory_order_relaxed);
+    weft_unpark_all();
+    return 0;
+}
+
+int weft_suspend(void)
+{
+    weft_runtime *p = &weft_rt;
+    int err = weft_control_begin("weft_suspend", true);
+    if (err)
+        return err;
+    if (!weft_control_running("weft_suspend")) {
+        weft_control_end();
+        return EINVAL;
+    }
+    if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+        weft_control_end();
+        return 0; /* already suspended */
+    }
+    /* seq_cst: the waker's "write mine" before wake_all. */
+    atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
+    /* Relaxed: YIELD's hint; the flag above is what parking checks. */
+    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
+    weft_wake_all();
+    /* Wait until every worker is parked: tasks reach a YIELD, a blocked
+     * SYNC or their end first, and interrupts in progress (also those that
+     * threads outside the pool started before this) finish.  seq_cst: the
+     * counts of parked workers and of outside interrupts are updated
+     * seq_cst. */
+    while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers ||
+           atomic_load_explicit(&p->interrupts_from_outside, memory_order_seq_cst) != 0)
+        weft_sleep_ns(50000);
+    weft_control_end();
+    return 0;
+}
+
+int weft_resume(void)
+{
+    weft_runtime *p = &weft_rt;
+    int err = weft_control_begin("weft_resume", false);
+    if (err)
+        return err;
+    if (!weft_control_running("weft_resume")) {
+        weft_control_end();
+        return EINVAL;
+    }
+    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+        weft_control_end();
+        weft_warn("weft_resume: the pool is not suspended");
+        return EINVAL;
+    }
+    int r = weft_resume_locked();
+    weft_control_end();
+    return r;
 }

@@ -7,7 +7,12 @@
  * does.  p and the seed come from WEFT_PERTURB=<p>[,<seed>] (default
  * 0.05, seed from the clock); a test hook replaces all of this.
  */
-#include "runtime/internal.h"
+#include "runtime/perturb.h"
+
+#include "runtime/diagnostics.h"
+#include "sys/clock.h"
+#include "sys/cpu.h"
+#include "sys/rng.h"
 
 #include <errno.h>
 #include <sched.h>

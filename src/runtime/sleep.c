@@ -30,7 +30,17 @@
  * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
  * so each sleeper is claimed once and the counts stay exact.
  */
-#include "runtime/internal.h"
+#include "runtime/sleep.h"
+
+#include "observe/hooks.h"
+#include "runtime/diagnostics.h"
+#include "runtime/perturb.h"
+#include "runtime/sched.h"
+#include "runtime/state.h"
+#include "runtime/topology.h"
+#include "sys/clock.h"
+#include "sys/cpu.h"
+#include "sys/futex.h"
 
 #include <limits.h>
 #include <sched.h>

@@ -5,7 +5,14 @@
  * A build counts the runtime's events (below) and its scheduler's own
  * (weft_sched_counters, named by the scheduler in weft_sched_counter_names):
  * reports list them by name, so each scheduler shows what it has. */
-#include "runtime/internal.h"
+#include "runtime/stats.h"
+
+#include <weft/weft.h>
+
+#include "runtime/diagnostics.h"
+#include "runtime/gate.h"
+#include "runtime/sched.h"
+#include "runtime/state.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,15 +1,21 @@
-/* Stealing: victim selection, running a stolen task, and the wait of a
- * SYNC whose task was stolen (Lace Figure 1 with the random-stealing
- * extension of section 4.3).
+/* Stealing: victim selection and running a stolen task (the wait of a
+ * SYNC whose task was stolen is join.c).
  *
  * The descriptor's state word carries the hand-over between owner and thief
  * (Wool's TASK / STOLEN(thief) / DONE):
- *   owner SPAWN   state = wrapper              (published via split, release)
+ *   owner SPAWN   state = wrapper              (shared by the scheduler, release)
  *   thief         reads wrapper, state = STOLEN(thief), runs it, writes the result,
  *                 state = DONE                 (release: the result)
  *   owner SYNC    waits for DONE               (acquire: reads the result)
  */
-#include "runtime/internal.h"
+#include "runtime/steal.h"
+
+#include "observe/hooks.h"
+#include "runtime/perturb.h"
+#include "runtime/sched.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
+#include "sys/rng.h"
 
 weft_worker *weft_random_victim(weft_worker *w)
 {
@@ -77,110 +83,4 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
     else
         WEFT_COUNT(w, steal_fails, 1);
     return false;
-}
-
-/* Transitive leapfrogging (Wool): the thief has nothing to steal, so it is
- * probably blocked on a task of its own that someone else stole; steal
- * from that thief's thief, and so on down the chain (bounded: a chain
- * never repeats a worker, but it changes while we walk it). */
-static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief)
-{
-    weft_worker *v = thief;
-    for (unsigned hops = 0; hops < weft_rt.n_workers; hops++) {
-        /* Relaxed (both): the joining pointer and the task's state only
-         * pick a victim (the steal's own protocol orders what it takes); a
-         * stale value costs a failed steal.  The descriptor stays mapped
-         * (deques live until stop), so a stale pointer is safe to read. */
-        weft_task *j = atomic_load_explicit(&v->joining, memory_order_relaxed);
-        if (j == NULL)
-            return false;
-        uintptr_t s = atomic_load_explicit(&j->state, memory_order_relaxed);
-        if (!WEFT_STATE_IS_STOLEN(s))
-            return false;
-        v = WEFT_STATE_THIEF(s);
-        if (v == w || v == thief)
-            return false;
-        if (weft_steal_and_run(w, head, v, true))
-            return true;
-    }
-    return false;
-}
-
-/* Figure 1, lines 5-8: t (our deque top) was stolen; until its thief is
- * done, steal from the thief (leapfrogging), then, by policy, from a
- * random worker (Lace's default) or along the chain of thieves (Wool's
- * transitive leapfrogging).  Runs what it steals on top of t, so the deque
- * and stack stay a stack. */
-void weft_join_stolen(weft_worker *w, weft_task *t)
-{
-    weft_task *head = t + 1;
-    weft_steal_policy policy = weft_rt.policy;
-    bool random_too = policy == WEFT_STEAL_LEAPFROG_RANDOM;
-    weft_idle idle;
-    weft_idle_reset(&idle);
-    /* Relaxed (load and store): only a hint for transitive leapfroggers
-     * (leap_along_chain), which validate what they find by stealing. */
-    weft_task *outer = atomic_load_explicit(&w->joining, memory_order_relaxed);
-    atomic_store_explicit(&w->joining, t, memory_order_relaxed);
-    WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_JOIN);
-
-    for (;;) {
-        WEFT_RACE_POINT(WEFT_RP_JOIN_POLL);
-        /* Acquire: pairs with the thief's DONE store; the result is then
-         * visible to the caller. */
-        uintptr_t s = atomic_load_explicit(&t->state, memory_order_acquire);
-        if (s == WEFT_STATE_DONE)
-            break;
-        weft_worker *thief = NULL;
-        if (WEFT_STATE_IS_STOLEN(s)) {
-            thief = WEFT_STATE_THIEF(s);
-            if (weft_steal_and_run(w, head, thief, true)) {
-                weft_idle_reset(&idle);
-                continue;
-            }
-            if (random_too) {
-                weft_worker *v = weft_random_victim(w);
-                if (v && v != thief && weft_steal_and_run(w, head, v, false)) {
-                    weft_idle_reset(&idle);
-                    continue;
-                }
-            } else if (policy == WEFT_STEAL_TRANSITIVE && leap_along_chain(w, head, thief)) {
-                weft_idle_reset(&idle);
-                continue;
-            }
-        }
-        /* else: the thief has won the race but not yet written STOLEN. */
-
-        if (weft_interrupt_waiting_for(w)) {
-            weft_interrupt_serve(w, head);
-            weft_idle_reset(&idle);
-            continue;
-        }
-        /* A blocked SYNC parks for weft_suspend like a YIELD: the task it
-         * waits for may be parked at one. */
-        weft_park_if_suspended(w, head);
-        if (weft_idle_backoff(&idle)) {
-            if (!random_too && thief == NULL) {
-                /* A leapfrogging joiner sleeps only once it knows its thief
-                 * (whose work it may take); that takes a moment. */
-                sched_yield();
-                continue;
-            }
-            /* Transitive joiners sleep like pure leapfroggers: woken by
-             * their thief's work or by DONE, not by the rest of the chain. */
-            weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
-            weft_idle_reset(&idle);
-        }
-    }
-    WEFT_TRACE_POP(w, trace_);
-    /* Relaxed: as above; back to the SYNC we were nested in, if any. */
-    atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
-}
-
-void weft_drop(weft_worker *w, weft_task *t)
-{
-    /* If private now: not run, dropped; if stolen, it ran: the profiler
-     * joins its figures. */
-    if (!weft_sched_pop_private(w, t))
-        WEFT_PROFILE_DROP(w, t, weft_sched_sync_slow(w, t));
 }

@@ -7,8 +7,15 @@
  * (topology.h) the pin slots are one PU per core first, and memory is
  * bound to the slot's NUMA node explicitly.
  */
-#include "runtime/internal.h"
 #include "runtime/topology.h"
+
+#include <stdbool.h>
+
+#include <weft/config.h>
+
+#include "runtime/diagnostics.h"
+#include "sys/cpu.h"
+#include "runtime/topology_hwloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

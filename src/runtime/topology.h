@@ -1,35 +1,23 @@
-/* Placement backends for topology.c.  With -DWEFT_USE_HWLOC=ON,
- * topology_hwloc.c spreads workers over distinct cores first and binds
- * each worker's memory to its NUMA node; without it these are no-ops and
- * topology.c pins by the affinity mask alone.  Not installed. */
+/* Where workers run and where their memory lives (topology.c): pinning
+ * by the affinity mask, or by hwloc's cores and NUMA nodes with
+ * -DWEFT_USE_HWLOC=ON (topology_hwloc.c).  Not installed. */
 #ifndef WEFT_RUNTIME_TOPOLOGY_H
 #define WEFT_RUNTIME_TOPOLOGY_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <weft/config.h>
 
-#if WEFT_USE_HWLOC
-/* Loads the topology and makes one pin slot per allowed PU (first one PU
- * of every core, then the others).  Returns the number of slots, 0 if
- * hwloc could not load the topology. */
-unsigned weft_hwloc_setup(void);
-/* Pins the calling thread to slot's PU; 0 or an error. */
-int weft_hwloc_pin_self(unsigned slot);
-/* The OS index of slot's PU. */
-int weft_hwloc_cpu(unsigned slot);
-/* Binds [addr, addr + bytes) to slot's NUMA node(s). */
-void weft_hwloc_bind_area(void *addr, size_t bytes, unsigned slot);
-void weft_hwloc_destroy(void);
-#else
-static inline unsigned weft_hwloc_setup(void) { return 0; }
-static inline int weft_hwloc_pin_self(unsigned slot) { (void)slot; return 0; }
-static inline int weft_hwloc_cpu(unsigned slot) { (void)slot; return -1; }
-static inline void weft_hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
-{
-    (void)addr, (void)bytes, (void)slot;
-}
-static inline void weft_hwloc_destroy(void) {}
-#endif
+/* At start: plans the placement of `workers` (pin: -1 auto, 0 off, 1 on).
+ * 0, or an errno value with a message. */
+int weft_topology_init(unsigned workers, int pin);
+/* On a worker's own thread: pins it to its planned CPU, if any. */
+void weft_topology_pin_self(unsigned worker);
+/* The placement (NUMA node) of a worker's memory, or -1 for anywhere. */
+int weft_topology_placement(unsigned worker);
+/* The CPU worker is pinned to, or -1. */
+int weft_topology_worker_cpu(unsigned worker);
+/* Binds [addr, addr + bytes) to a placement's memory. */
+void weft_topology_bind_area(void *addr, size_t bytes, int placement);
+/* At stop. */
+void weft_topology_destroy(void);
 
 #endif

@@ -2,8 +2,8 @@
  * cores of the allowed set first (one PU each), and each worker's
  * descriptor, deque and stack are bound to the NUMA node(s) of its core.
  * See topology.h. */
-#include "runtime/internal.h"
-#include "runtime/topology.h"
+#include "runtime/diagnostics.h"
+#include "runtime/topology_hwloc.h"
 
 #include <hwloc.h>
 #include <stdlib.h>

@@ -30,6 +30,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
+#include "runtime/overflow.h"
 #include "observe/hooks.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"

@@ -24,7 +24,7 @@
  * task is woken at the owner's next SYNC at the latest.  (Until then the
  * task is not lost: its owner runs it itself if nobody steals it.)
  */
-#include "runtime/internal.h"
+#include "runtime/sched_services.h"
 
 #include <stdlib.h>
 

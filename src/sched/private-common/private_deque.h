@@ -6,7 +6,7 @@
 #ifndef WEFT_SCHED_PRIVATE_DEQUE_H
 #define WEFT_SCHED_PRIVATE_DEQUE_H
 
-#include "runtime/internal.h"
+#include "runtime/sched_services.h"
 
 /* ---- each variant provides (owner side unless said otherwise) ---- */
 

@@ -4,7 +4,7 @@
 #ifndef WEFT_SCHED_SPLIT_DEQUE_H
 #define WEFT_SCHED_SPLIT_DEQUE_H
 
-#include "runtime/internal.h"
+#include "runtime/sched_services.h"
 
 /* (tail, split) packing: tail low, split high. */
 #define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))

@@ -4,7 +4,7 @@
 #ifndef WEFT_SCHED_WOOL_DEQUE_H
 #define WEFT_SCHED_WOOL_DEQUE_H
 
-#include "runtime/internal.h"
+#include "runtime/sched_services.h"
 
 void weft_wool_init(weft_worker *w);
 

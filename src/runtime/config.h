@@ -1,0 +1,18 @@
+/* The configuration (config.c): defaults, the WEFT_* environment, and
+ * the ranges weft_start accepts (docs/configuration.md lists every knob).
+ * Not installed. */
+#ifndef WEFT_RUNTIME_CONFIG_H
+#define WEFT_RUNTIME_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <weft/weft.h>
+
+/* weft_start's checks and defaults: the worker count, deque slots and
+ * stack bytes to use, or EINVAL with a message. */
+int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
+/* WEFT_STATS=1 in the environment at the last start. */
+bool weft_stats_print_at_stop(void);
+
+#endif

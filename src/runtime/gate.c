@@ -1,0 +1,152 @@
+/* Entering the pool and controlling it (gate.h).
+ *
+ * The lifecycle word (weft_rt.lifecycle) holds the pool's state in its
+ * high half and, in its low half, the threads outside the pool that use
+ * it (RUN, TOGETHER, NEWFRAME, readers of its layout).  Entering is a CAS
+ * that sees RUNNING; stop turns the state to STOPPING and waits for the
+ * count to drain.  The control lock serialises start, stop, suspend and
+ * resume against each other and against interrupts entering from outside.
+ */
+#include "runtime/gate.h"
+
+#include <errno.h>
+
+#include "runtime/diagnostics.h"
+#include "runtime/state.h"
+#include "sys/futex.h"
+
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This thread's weft_lifecycle_enter()s not yet exited (a RUN, TOGETHER or
+ * NEWFRAME from outside, a counter read), and whether it is inside
+ * start/stop/suspend/resume: a signal handler that interrupted either and
+ * calls stop or suspend would wait for itself. */
+static __thread unsigned tls_pool_holds;
+static __thread bool tls_in_control;
+
+int weft_control_begin(const char *what, bool waits)
+{
+    /* A thread running a borrowed RUN is a worker for now, but to its
+     * caller it is inside RUN: the check of tls_pool_holds below says so. */
+    if (weft_tls_worker && !weft_tls_guest) {
+        weft_warn("%s called from inside a worker: it would wait for itself", what);
+        return EDEADLK;
+    }
+    if (tls_in_control) {
+        weft_warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
+                  "or weft_resume (from a signal handler?): it would wait for itself", what);
+        return EDEADLK;
+    }
+    if (waits && tls_pool_holds) {
+        weft_warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
+                  "signal handler that interrupted it?): it would wait for itself", what);
+        return EDEADLK;
+    }
+    tls_in_control = true;
+    pthread_mutex_lock(&control_lock);
+    return 0;
+}
+
+void weft_control_end(void)
+{
+    pthread_mutex_unlock(&control_lock);
+    tls_in_control = false;
+}
+
+bool weft_control_running(const char *what)
+{
+    /* Relaxed: lifecycle transitions happen under control_lock. */
+    if ((atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
+        return true;
+    weft_warn("%s: the pool is not running", what);
+    return false;
+}
+
+bool weft_lifecycle_enter(void)
+{
+    weft_runtime *p = &weft_rt;
+    /* Relaxed first read; the CAS decides. */
+    uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
+    do {
+        if ((v >> 32) != WEFT_RT_RUNNING)
+            return false;
+        /* Acquire: pairs with start's release; the pool is initialised. */
+    } while (!atomic_compare_exchange_weak_explicit(&p->lifecycle, &v, v + 1, memory_order_acquire,
+                                                    memory_order_relaxed));
+    tls_pool_holds++;
+    return true;
+}
+
+void weft_lifecycle_exit(void)
+{
+    tls_pool_holds--;
+    /* Release: our use of the pool happens before stop tears it down. */
+    atomic_fetch_sub_explicit(&weft_rt.lifecycle, 1, memory_order_release);
+}
+
+bool weft_lifecycle_hold(bool *held)
+{
+    /* On a worker the pool cannot go away: stop waits for every RUN. */
+    if (weft_tls_worker) {
+        *held = false;
+        return true;
+    }
+    *held = weft_lifecycle_enter();
+    return *held;
+}
+
+void weft_lifecycle_release(bool held)
+{
+    if (held)
+        weft_lifecycle_exit();
+}
+
+unsigned weft_workers(void)
+{
+    bool held;
+    if (!weft_lifecycle_hold(&held))
+        return 0;
+    unsigned n = weft_rt.n_workers;
+    weft_lifecycle_release(held);
+    return n;
+}
+
+bool weft_lifecycle_enter_interrupt(void)
+{
+    weft_runtime *p = &weft_rt;
+    pthread_mutex_lock(&control_lock);
+    for (;;) {
+        /* Relaxed (both): written under the lock we hold. */
+        if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
+            pthread_mutex_unlock(&control_lock);
+            return false;
+        }
+        if (!atomic_load_explicit(&p->suspended, memory_order_relaxed))
+            break;
+        /* Acquire: read the word before unlocking, so a resume in between
+         * bumps it and the wait returns at once. */
+        uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+        pthread_mutex_unlock(&control_lock);
+        weft_futex_wait(&p->suspend_word, word);
+        pthread_mutex_lock(&control_lock);
+    }
+    /* seq_cst: suspend (under the same lock later) waits for it to drop. */
+    atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+    bool entered = weft_lifecycle_enter(); /* running, and we hold the lock */
+    pthread_mutex_unlock(&control_lock);
+    return entered;
+}
+
+void weft_lifecycle_exit_interrupt(void)
+{
+    /* seq_cst: the interrupt is over before suspend reads 0. */
+    atomic_fetch_sub_explicit(&weft_rt.interrupts_from_outside, 1, memory_order_seq_cst);
+    weft_lifecycle_exit();
+}
+
+void weft_gate_forget_in_child(void)
+{
+    pthread_mutex_init(&control_lock, NULL);
+    tls_pool_holds = 0;
+    tls_in_control = false;
+}

@@ -1,0 +1,24 @@
+/* Stop-the-world operations (interrupt.c): interrupts (TOGETHER,
+ * NEWFRAME) and suspension (weft_suspend/weft_resume).  A worker serves
+ * either at its interrupt points: the idle loop, a blocked SYNC, a YIELD.
+ * Not installed. */
+#ifndef WEFT_RUNTIME_INTERRUPT_H
+#define WEFT_RUNTIME_INTERRUPT_H
+
+#include <weft/weft.h>
+
+/* Before the workers start (and in a forked child): no interrupt. */
+void weft_interrupt_reset(void);
+/* Takes part in the pending interrupt, if w has not yet (state.h's
+ * weft_interrupt_waiting_for says so), at head. */
+void weft_interrupt_serve(weft_worker *w, weft_task *head);
+
+/* If the pool is being suspended, parks w at head (inside a task: at a
+ * YIELD or a blocked SYNC) until resume; not inside an interrupt. */
+void weft_park_if_suspended(weft_worker *w, weft_task *head);
+/* Wakes parked workers so they re-check (resume, stop, interrupts). */
+void weft_unpark_all(void);
+/* weft_resume for stop, which holds the control lock. */
+int weft_resume_locked(void);
+
+#endif

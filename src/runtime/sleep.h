@@ -1,0 +1,71 @@
+/* Idle workers (sleep.c; the design note is docs/sleep.md): search a
+ * little, then sleep until there is work; waking sleepers; lending an
+ * idle worker's identity to a thread that calls RUN.  Not installed. */
+#ifndef WEFT_RUNTIME_SLEEP_H
+#define WEFT_RUNTIME_SLEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <weft/weft.h>
+
+enum {
+    WEFT_AWAKE = 0,
+    WEFT_SLEEP_IDLE = 1,      /* idle at top level: any work, external RUNs */
+    WEFT_SLEEP_JOIN = 2,      /* blocked at a SYNC, accepts any stolen work */
+    WEFT_SLEEP_JOIN_LEAP = 3, /* blocked at a SYNC, leapfrog only */
+};
+/* A sleep word holds the kind in its low two bits and, for JOIN_LEAP, the
+ * thief's id + 1 above them: one CAS then checks both, and the claimer
+ * knows whose count the sleeper is in. */
+#define WEFT_SLEEP_KIND(word) ((int)((word) & 3u))
+#define WEFT_SLEEP_WORD(kind, thief) ((uint32_t)(kind) | ((thief) ? ((thief)->id + 1u) << 2 : 0u))
+/* More words for lending an idle worker's identity to a thread that
+ * calls RUN (docs/sleep.md, "RUN on the calling thread"):
+ *   IDLE_LENDABLE  an IDLE sleeper past its last look, in its futex wait:
+ *                  a waker claims it like IDLE, a RUN caller may borrow it
+ *   LENT           borrowed and awake: no waker claims it (its kind bits
+ *                  are AWAKE's, which no claim accepts); the borrower acts
+ *                  as the worker until it puts it back to sleep
+ *   kind | GUEST   the borrower sleeps as the worker (a JOIN kind): a
+ *                  claim makes the word LENT again, not AWAKE, so AWAKE
+ *                  only ever ends a sleep of the worker's own */
+#define WEFT_SLEEP_IDLE_LENDABLE ((uint32_t)WEFT_SLEEP_IDLE | 4u)
+#define WEFT_SLEEP_LENT ((uint32_t)WEFT_AWAKE | 4u)
+#define WEFT_SLEEP_GUEST ((uint32_t)1 << 31)
+/* The word that ends a sleep: LENT for a borrower's, else AWAKE. */
+#define WEFT_SLEEP_WOKEN(word) (((word) & WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
+typedef struct weft_idle {
+    unsigned rounds;
+    uint64_t since_ns;
+} weft_idle;
+void weft_idle_reset(weft_idle *idle);
+/* One failed search round: backs off; returns true when it is time to sleep. */
+bool weft_idle_backoff(weft_idle *idle);
+/* Sleeps in `state` until woken.  `joined` (JOIN states) is the stolen task
+ * being waited for, `thief` its thief (JOIN_LEAP).  Returns at once if the
+ * last check finds something to do. */
+void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
+/* After making tasks stealable: wake one sleeper if there is any. */
+void weft_wake_for_work(weft_worker *self);
+/* The same when self saw shared tasks left on owner's deque. */
+void weft_wake_for_work_of(weft_worker *owner, weft_worker *self);
+/* Is any worker asleep that could take work from owner? (seq_cst) */
+bool weft_sleepers_want_work_from(weft_worker *owner);
+/* After queueing an external RUN: wake one idle sleeper if there is any. */
+void weft_wake_for_external(void);
+/* A thread outside the pool borrows the identity of a worker asleep in
+ * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
+ * borrower then is that worker until weft_sleep_lent_return. */
+weft_worker *weft_borrow_idle(unsigned hint);
+/* The borrower, done: puts the worker back to sleep as the worker would
+ * (announce, requests, last look), waking it if the last look finds
+ * something to do. */
+void weft_sleep_lent_return(weft_worker *w);
+/* After completing a stolen task of `victim`: wake it if it sleeps on it. */
+void weft_wake_joiner(weft_worker *victim);
+/* After giving v work directly (published seq_cst): wake v if it sleeps. */
+void weft_wake_worker(weft_worker *self, weft_worker *v);
+void weft_wake_all(void);
+
+#endif

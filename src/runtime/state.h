@@ -1,0 +1,119 @@
+/* The running pool's shared state (state.c): the pool's layout, the
+ * calling thread's worker, and the words that idle and waiting workers
+ * poll.  Every module above the base layer reads it; each field says
+ * which module writes it.  Not installed. */
+#ifndef WEFT_RUNTIME_STATE_H
+#define WEFT_RUNTIME_STATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <weft/weft.h>
+
+/* Below 2^31 slots every slot index fits in 32 bits (the split deque packs
+ * two of them in one word). */
+#define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
+#define WEFT_MAX_WORKERS 4096u
+
+/* What a worker needs to lend its identity to RUN callers (external.c,
+ * sleep.c): a count of the borrowers using it and a stack for them. */
+typedef struct weft_seat {
+    /* Borrowers holding the worker or still putting it back, times 2; bit
+     * 0: the worker's own thread waits on this word for them to finish. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t loans;
+    /* The guest stack: address space only until touched, with a guard
+     * below like a worker stack (memory.c). */
+    void *stack_lo;
+    size_t stack_size;
+    void *guard_lo;
+} weft_seat;
+#define WEFT_LOAN 2u
+#define WEFT_LOAN_WAITER 1u
+enum { WEFT_RT_STOPPED = 0, WEFT_RT_RUNNING = 1, WEFT_RT_STOPPING = 2 };
+
+typedef struct weft_runtime {
+    /* Read-mostly after start (lifecycle.c writes them before the
+     * workers exist). */
+    unsigned n_workers;
+    weft_worker **workers;
+    weft_seat *seats; /* one per worker, by id */
+    weft_steal_policy policy;
+    unsigned idle_spin_us;
+    size_t deque_slots;
+    size_t stack_size;
+    bool report_stack_overflow;
+    pthread_t *threads;
+
+    /* The gate (gate.c): state in the high half, external users (RUNs
+     * from non-worker threads in progress) in the low half. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t lifecycle;
+    _Atomic uint32_t quit; /* lifecycle.c: the workers exit */
+
+    /* Sleepers, by kind (sleep.c). */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleeping_idle;
+    _Atomic uint32_t sleeping_join;
+
+    /* Suspension (interrupt.c). */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
+    _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
+    _Atomic uint32_t parked;
+    /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
+     * waits for them (gate.c, weft_lifecycle_enter_interrupt). */
+    _Atomic uint32_t interrupts_from_outside;
+} weft_runtime;
+
+extern weft_runtime weft_rt;
+
+/* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
+ * read from the SIGSEGV handler, which must not allocate. */
+extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+/* True on a thread running a RUN as a borrowed worker (external.c). */
+extern __thread bool weft_tls_guest;
+
+/* ---- What idle and waiting workers poll, each on its own line ---- */
+
+/* RUNs from outside queued and not yet taken (external.c writes it). */
+extern _Atomic uint32_t weft_external_queued;
+/* The generation of the pending interrupt, 0 if none (interrupt.c). */
+extern _Atomic uint64_t weft_interrupt_generation;
+
+/* Is a RUN from outside waiting for a worker? */
+static inline bool weft_external_pending(void)
+{
+    /* seq_cst: in a sleeper's last look this pairs with the submitter's
+     * increment and its read of the idle-sleeper count (sleep.c). */
+    return atomic_load_explicit(&weft_external_queued, memory_order_seq_cst) != 0;
+}
+
+/* Is an interrupt pending that w has not served yet? */
+static inline bool weft_interrupt_waiting_for(weft_worker *w)
+{
+    /* seq_cst: in a sleeper's last look this pairs with the initiator's
+     * store before wake_all; elsewhere a stale 0 only delays joining. */
+    uint64_t g = atomic_load_explicit(&weft_interrupt_generation, memory_order_seq_cst);
+    return g != 0 && g != w->seen_interrupt;
+}
+
+/* Is an interrupt in progress?  A hint. */
+static inline bool weft_interrupt_pending(void)
+{
+    /* Relaxed: a hint for RUN's choice of path; a borrower serves an
+     * interrupt that comes after it anyway. */
+    return atomic_load_explicit(&weft_interrupt_generation, memory_order_relaxed) != 0;
+}
+
+/* Runs the task in descriptor t at head on w, as the runtime does for a
+ * RUN, a stolen task or an interrupt's task, and checks that it joined
+ * every SPAWN (`what` names it in the message). */
+static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *t,
+                                    uintptr_t wrapper, const char *what)
+{
+    ((weft_wrapper_fn)wrapper)(w, head, t);
+    weft_check_return(w, head, what);
+}
+
+/* In a child after fork(): the pool is forgotten (lifecycle.c). */
+void weft_state_forget_in_child(void);
+
+#endif

@@ -1,0 +1,16 @@
+/* Stealing (steal.c): victim selection and running a stolen task.  Not
+ * installed. */
+#ifndef WEFT_RUNTIME_STEAL_H
+#define WEFT_RUNTIME_STEAL_H
+
+#include <stdbool.h>
+
+#include <weft/weft.h>
+
+/* A random worker other than w, or NULL if w is alone. */
+weft_worker *weft_random_victim(weft_worker *w);
+/* Tries one steal from victim (leap: from the thief of w's blocked SYNC);
+ * if it gets a task, runs it at head and returns true. */
+bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
+
+#endif
