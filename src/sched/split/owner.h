@@ -56,7 +56,7 @@ static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
 static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t + 1 >= w->end))
-        weft_deque_overflow(w, t);
+        weft_deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
 }
 
 /* The seam the task macros use (bits/sched.h). */
