@@ -15,18 +15,6 @@
 
 #include <weft/bits/worker.h>
 
-/* After this many public tasks joined inline (nobody stole them) since
- * public tasks were last useful (a thief asked for more, or one was stolen
- * from this worker), the owner makes the slots from the current one up
- * private again (section III-B; docs/sched-wool.md explains the value). */
-#define WEFT_WOOL_PRIVATIZE_AFTER 64u
-
-/* TASK(wrapper): not EMPTY (0), not DONE (3), not STOLEN (low bits 10). */
-static inline bool weft_wool_is_task(uintptr_t s)
-{
-    return s != WEFT_STATE_EMPTY && (s & 2u) == 0;
-}
-
 /* Slow paths (wool_deque.c). */
 void weft_wool_push_slow(weft_worker *w, weft_task *head);
 bool weft_wool_sync_slow(weft_worker *w, weft_task *t);
