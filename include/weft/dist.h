@@ -53,9 +53,9 @@
 #include <stdio.h>
 #include <weft/pool.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <weft/bits/lang.h>
+
+WEFT_BEGIN_DECLS
 
 typedef struct weft_dist_config {
     /* Each rank's local pool.  workers, capacity, idle_spin_us and
@@ -144,8 +144,6 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
 /* Prints this rank's counters and the totals on a few lines. */
 void weft_dist_stats_print(const weft_dist_stats *stats, FILE *out);
 
-#ifdef __cplusplus
-}
-#endif
+WEFT_END_DECLS
 
 #endif

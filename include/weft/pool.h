@@ -58,9 +58,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <weft/bits/lang.h>
+
+WEFT_BEGIN_DECLS
 
 /* The queue each worker owns.  Names (for weft_queue_from_name and the
  * benchmark's -q option) are in brackets. */
@@ -241,8 +241,6 @@ unsigned weft_pool_workers(const weft_pool_ctx *ctx);
 /* Prints the counters on one block of lines. */
 void weft_pool_stats_print(const weft_pool_stats *stats, FILE *out);
 
-#ifdef __cplusplus
-}
-#endif
+WEFT_END_DECLS
 
 #endif

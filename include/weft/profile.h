@@ -36,9 +36,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <weft/bits/lang.h>
+
+WEFT_BEGIN_DECLS
 
 /* The figures of one region: the sums over its runs. */
 typedef struct weft_profile_region {
@@ -113,8 +113,6 @@ int weft_profile_write_json(FILE *out);
 /* Forgets every region and task type's figures (their names stay). */
 void weft_profile_reset(void);
 
-#ifdef __cplusplus
-}
-#endif
+WEFT_END_DECLS
 
 #endif

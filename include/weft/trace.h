@@ -26,9 +26,9 @@
 
 #include <stdbool.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <weft/bits/lang.h>
+
+WEFT_BEGIN_DECLS
 
 /* Starts recording; `path` (copied) is where weft_trace_stop and
  * weft_stop write, or NULL to write only with weft_trace_write.  Before
@@ -49,8 +49,6 @@ int weft_trace_write(const char *path);
 /* True while recording. */
 bool weft_trace_active(void);
 
-#ifdef __cplusplus
-}
-#endif
+WEFT_END_DECLS
 
 #endif

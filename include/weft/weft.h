@@ -52,6 +52,7 @@
 #include <weft/bits/lang.h>
 #include <weft/bits/worker.h>
 #include <weft/bits/task_macros.h>
+#include <weft/bits/runtime.h>
 
 WEFT_BEGIN_DECLS
 
@@ -147,8 +148,6 @@ weft_task *weft_current_head(weft_worker *w);
     weft_worker *weft_w = weft_self_checked();    \
     weft_task *weft_head = weft_current_head(weft_w)
 
-void weft_drop(weft_worker *w, weft_task *t);
-weft_worker *weft_self_checked(void);
 
 /* ------------------------------------------------------------------------
  * Interrupts: stop-the-world operations (garbage collection, phase changes)
@@ -174,18 +173,6 @@ void weft_barrier(void);
  * or sleepers' requests only when they poll -- so that idle workers get
  * work.  Costs one load when nothing is pending (two with those
  * schedulers). */
-extern WEFT_ATOMIC(uint32_t) weft_attention_g; /* internal: bits below */
-#define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
-#define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
-void weft_yield_slow(weft_worker *w, weft_task *head);
-static inline void weft_yield(weft_worker *w, weft_task *head)
-{
-    if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
-        weft_sched_poll_slow(w, head);
-    /* Relaxed: a stale value only delays joining the interrupt or parking. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_attention_g, memory_order_relaxed)))
-        weft_yield_slow(w, head);
-}
 #define WEFT_YIELD() weft_yield(weft_w, weft_head)
 
 /* ------------------------------------------------------------------------

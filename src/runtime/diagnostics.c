@@ -50,8 +50,12 @@ void weft_fatal(const char *fmt, ...)
 
 /* Every scheduler's reserve, from the SPAWN fast path (bits/worker.h):
  * the task at slot `used` does not fit; the slots below it hold the tasks
- * spawned and not yet synced on this worker (stolen ones too). */
-__attribute__((noreturn)) void weft_deque_overflow(unsigned worker, size_t used, size_t slots)
+ * spawned and not yet synced on this worker (stolen ones too).  Declared
+ * in bits/worker.h (which this base module does not include), so it is
+ * exported from a shared libweft here. */
+__attribute__((noreturn, visibility("default"))) void weft_deque_overflow(unsigned worker,
+                                                                          size_t used,
+                                                                          size_t slots)
 {
     weft_fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
                "its deque of %zu slots, and one more does not fit. Raise the deque size "

@@ -4,10 +4,16 @@
 #ifndef WEFT_RUNTIME_DIAGNOSTICS_H
 #define WEFT_RUNTIME_DIAGNOSTICS_H
 
+#include <weft/bits/lang.h>
+
+/* Exported from a shared libweft: the Lace and dist libraries call these. */
+WEFT_BEGIN_DECLS
+
 /* Reports and goes on. */
 void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reports and aborts: for misuse that would otherwise corrupt memory. */
 __attribute__((noreturn)) void weft_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+WEFT_END_DECLS
 
 #endif

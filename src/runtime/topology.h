@@ -4,7 +4,12 @@
 #ifndef WEFT_RUNTIME_TOPOLOGY_H
 #define WEFT_RUNTIME_TOPOLOGY_H
 
+#include <weft/bits/lang.h>
+
 #include <stddef.h>
+
+/* Exported from a shared libweft: the Lace and dist libraries call these. */
+WEFT_BEGIN_DECLS
 
 /* At start: plans the placement of `workers` (pin: -1 auto, 0 off, 1 on).
  * 0, or an errno value with a message. */
@@ -19,5 +24,6 @@ int weft_topology_worker_cpu(unsigned worker);
 void weft_topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
 void weft_topology_destroy(void);
+WEFT_END_DECLS
 
 #endif

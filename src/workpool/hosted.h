@@ -23,10 +23,15 @@
 #ifndef WEFT_WORKPOOL_HOSTED_H
 #define WEFT_WORKPOOL_HOSTED_H
 
+#include <weft/bits/lang.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <weft/pool.h>
+
+/* Exported from a shared libweft: the Lace and dist libraries call these. */
+WEFT_BEGIN_DECLS
 
 typedef struct wp_pool wp_pool;
 
@@ -66,5 +71,6 @@ void wp_hosted_wait(wp_pool *p, uint32_t seen, uint64_t timeout_ns);
 void wp_hosted_stop(wp_pool *p);
 void wp_hosted_stats(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 void wp_hosted_destroy(wp_pool *p);
+WEFT_END_DECLS
 
 #endif

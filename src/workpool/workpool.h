@@ -44,6 +44,8 @@
 #include <stdint.h>
 #include <weft/pool.h>
 
+#include "workpool/hosted.h"
+
 #define WP_LINE 64
 #define WP_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
 
@@ -313,9 +315,8 @@ static inline bool wp_shareable(const wp_pool *p, size_t size)
     return size >= p->share_min;
 }
 
-/* run.c: the pieces of a run, shared by weft_pool_run and hosted.c */
-int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                     weft_pool_fn fn);
+/* run.c: the pieces of a run, shared by weft_pool_run and hosted.c
+ * (wp_pool_validate, exported for the dist library, is in hosted.h) */
 /* A pool with its workers and queues; hosted: with a host and an agent. */
 wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
                         int *err);

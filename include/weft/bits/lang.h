@@ -17,9 +17,11 @@
 #define WEFT_ALIGNAS(n) alignas(n)
 #define WEFT_ALIGNOF(T) alignof(T)
 #define WEFT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
-/* Functions and variables keep C linkage: one library for both languages. */
-#define WEFT_BEGIN_DECLS extern "C" {
-#define WEFT_END_DECLS }
+/* Functions and variables keep C linkage: one library for both languages;
+ * what the public headers declare is what a shared libweft exports
+ * (it is built with -fvisibility=hidden). */
+#define WEFT_BEGIN_DECLS extern "C" { _Pragma("GCC visibility push(default)")
+#define WEFT_END_DECLS _Pragma("GCC visibility pop") }
 #define WEFT_EXTERN_C extern "C"
 
 using std::memory_order;
@@ -45,8 +47,8 @@ using std::atomic_thread_fence;
 #define WEFT_ALIGNAS(n) _Alignas(n)
 #define WEFT_ALIGNOF(T) _Alignof(T)
 #define WEFT_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
-#define WEFT_BEGIN_DECLS
-#define WEFT_END_DECLS
+#define WEFT_BEGIN_DECLS _Pragma("GCC visibility push(default)")
+#define WEFT_END_DECLS _Pragma("GCC visibility pop")
 #define WEFT_EXTERN_C
 #endif
 

@@ -38,7 +38,9 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                "weft: a profile slot record is as large as a descriptor");
 
 /* Runtime side (src/observe/profile.c). */
-WEFT_EXTERN_C uint32_t weft_profile_register(weft_profile_type *type);
+WEFT_BEGIN_DECLS
+uint32_t weft_profile_register(weft_profile_type *type);
+WEFT_END_DECLS
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
@@ -209,7 +211,9 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
  * task (placed with main, away from the task code), so that nothing in
  * the task's own code changes. */
 #if WEFT_TRACE
-WEFT_EXTERN_C void weft_trace_name(uintptr_t wrapper, const char *name);
+WEFT_BEGIN_DECLS
+void weft_trace_name(uintptr_t wrapper, const char *name);
+WEFT_END_DECLS
 #define WEFT_TRACE_NAME_(NAME)                                                                \
     __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
     {                                                                                         \

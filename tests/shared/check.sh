@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The libraries export the documented API and nothing else that looks
+# like it: every global symbol is either declared in a public header
+# (include/weft/*.h, lace_* in the Lace layer) or carries the internal
+# prefix weft__.  Builds a shared libweft (BUILD_SHARED_LIBS=ON, with its
+# soname and hidden visibility), runs the examples against it, and checks
+# its dynamic symbols; then checks the static libraries of the calling
+# build, if given.
+# Usage: check.sh <source dir> [<static library> ...]
+set -euo pipefail
+src=$1; shift
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The documented API: the functions declared in the public headers.
+api="$work/api.txt"
+for h in "$src"/include/weft/*.h; do
+  sed -e 's#/\*.*\*/##g' "$h" | grep -E '^[A-Za-z_].*\bweft_[a-z0-9_]+ *\(' |
+    grep -vE '^(static|#|typedef)' | grep -oE '\bweft_[a-z0-9_]+ *\(' | tr -d ' (' || true
+done | sort -u > "$api"
+[ -s "$api" ] || { echo "no API functions found in $src/include/weft" >&2; exit 1; }
+
+fail=0
+# Prints the symbols of list $2 that are neither API nor internal, for $1.
+check_names() {
+  local what=$1 names=$2 bad
+  bad=$(grep -vE '^(weft__|lace_)' "$names" | grep -vxFf "$api" || true)
+  if [ -n "$bad" ]; then
+    echo "FAIL: $what exports names outside the documented API (internal ones need the weft__ prefix):" >&2
+    echo "$bad" | sed 's/^/  /' >&2
+    fail=1
+  else
+    echo "ok: $what: $(wc -l < "$names") symbols, all documented API or weft__"
+  fi
+}
+
+cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+  -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=ON -DWEFT_WITH_MPI=OFF \
+  -DWEFT_PROFILE=ON -DWEFT_TRACE=ON -DWEFT_STATS=ON > "$work/configure.log"
+cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log" >&2; exit 1; }
+lib="$work/build/libweft.so"
+soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = libweft.so.0 ] || { echo "FAIL: soname '$soname', expected libweft.so.0" >&2; fail=1; }
+out=$(LD_LIBRARY_PATH="$work/build" "$work/build/examples/example-fib" 2>&1)
+echo "$out" | grep -q 'fib(30) = 832040' || { echo "FAIL: example-fib on the shared library: $out" >&2; fail=1; }
+ldd "$work/build/examples/example-fib" | grep -q 'libweft.so.0 =>' ||
+  { echo "FAIL: example-fib is not linked to libweft.so.0" >&2; fail=1; }
+nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$work/dyn.txt"
+check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"
+# The documented API is really exported (a hidden one would link nowhere).
+missing=$(grep -vxFf "$work/dyn.txt" "$api" | grep -v '^weft_dist_' || true)
+if [ -n "$missing" ]; then
+  echo "FAIL: documented API not exported by libweft.so: $missing" >&2
+  fail=1
+fi
+for a in "$@"; do
+  nm -g --defined-only "$a" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u > "$work/static.txt"
+  check_names "$(basename "$a") (global symbols)" "$work/static.txt"
+done
+exit $fail
