@@ -41,35 +41,35 @@ static int config_from_env(weft_config *cfg)
     uint64_t v;
 
     v = cfg->workers;
-    err |= weft_env_number("WEFT_WORKERS", false, 1, WEFT_MAX_WORKERS, true, "workers", &v);
+    err |= weft__env_number("WEFT_WORKERS", false, 1, WEFT_MAX_WORKERS, true, "workers", &v);
     cfg->workers = (unsigned)v;
     v = cfg->deque_size;
-    err |= weft_env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
+    err |= weft__env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
                       "task slots", &v);
     cfg->deque_size = (size_t)v;
     v = cfg->stack_size;
-    err |= weft_env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
+    err |= weft__env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
     cfg->stack_size = (size_t)v;
     v = cfg->idle_spin_us;
-    err |= weft_env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
+    err |= weft__env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
     cfg->idle_spin_us = (unsigned)v;
 
     static const char *const policies[] = {"random", "leapfrog", "transitive"};
     int policy = (int)cfg->steal_policy;
-    err |= weft_env_choice("WEFT_STEAL", policies, 3, &policy);
+    err |= weft__env_choice("WEFT_STEAL", policies, 3, &policy);
     cfg->steal_policy = (weft_steal_policy)policy;
 
     static const char *const pins[] = {"auto", "off", "on", "0", "1"};
     static const int pin_value[] = {-1, 0, 1, 0, 1};
     int pin = -1;
-    if (weft_env_choice("WEFT_PIN", pins, 5, &pin) != 0)
+    if (weft__env_choice("WEFT_PIN", pins, 5, &pin) != 0)
         err |= EINVAL;
     else if (pin >= 0)
         cfg->pin = pin_value[pin];
 
     static const char *const onoff[] = {"0", "1"};
     int report = cfg->report_stack_overflow ? 1 : 0;
-    err |= weft_env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report);
+    err |= weft__env_choice("WEFT_STACK_OVERFLOW_HANDLER", onoff, 2, &report);
     cfg->report_stack_overflow = report == 1;
     return err ? EINVAL : 0;
 }
@@ -77,7 +77,7 @@ static int config_from_env(weft_config *cfg)
 int weft_config_init(weft_config *cfg)
 {
     if (!cfg) {
-        weft_warn("weft_config_init: cfg is NULL");
+        weft__warn("weft_config_init: cfg is NULL");
         return EINVAL;
     }
     memset(cfg, 0, sizeof *cfg);
@@ -104,7 +104,7 @@ static bool perturb_value_ok(const char *s)
         return false;
     if (*end == ',') {
         uint64_t seed;
-        return weft_parse_number(end + 1, false, &seed);
+        return weft__parse_number(end + 1, false, &seed);
     }
     return *end == '\0';
 }
@@ -114,18 +114,18 @@ static int check_process_env(void)
     int err = 0;
     static const char *const onoff[] = {"0", "1"};
     int stats = 0;
-    err |= weft_env_choice("WEFT_STATS", onoff, 2, &stats);
+    err |= weft__env_choice("WEFT_STATS", onoff, 2, &stats);
     print_stats_at_stop = stats == 1;
     /* Read by the private-si scheduler (sched/private-si), checked here
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
-    err |= weft_env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
-    err |= weft_profile_check_env();
-    err |= weft_trace_check_env();
+    err |= weft__env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
+    err |= weft__profile_check_env();
+    err |= weft__trace_check_env();
     if (WEFT_PERTURB) {
-        const char *s = weft_env_value("WEFT_PERTURB");
+        const char *s = weft__env_value("WEFT_PERTURB");
         if (s && !perturb_value_ok(s)) {
-            weft_warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
+            weft__warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
                       "0.05,42", s);
             err |= EINVAL;
         }
@@ -133,7 +133,7 @@ static int check_process_env(void)
     return err ? EINVAL : 0;
 }
 
-bool weft_stats_print_at_stop(void)
+bool weft__stats_print_at_stop(void)
 {
     return print_stats_at_stop;
 }
@@ -142,42 +142,42 @@ bool weft_stats_print_at_stop(void)
  * weft_start's checks
  * ------------------------------------------------------------------------ */
 
-int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
 {
     int err = check_process_env();
     if (cfg->workers > WEFT_MAX_WORKERS) {
-        weft_warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
+        weft__warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
                   cfg->workers, WEFT_MAX_WORKERS);
         err = EINVAL;
     }
     if (cfg->deque_size != 0 &&
         (cfg->deque_size < MIN_DEQUE_SLOTS || cfg->deque_size > WEFT_MAX_DEQUE_SLOTS)) {
-        weft_warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
+        weft__warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
                   "default, %zu)", cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS,
                   DEFAULT_DEQUE_SLOTS);
         err = EINVAL;
     }
     if (cfg->stack_size != 0 &&
         (cfg->stack_size < MIN_STACK_SIZE || cfg->stack_size > MAX_STACK_SIZE)) {
-        weft_warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
+        weft__warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
                   "%zu)", cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
         err = EINVAL;
     }
     if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG &&
         cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
-        weft_warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
+        weft__warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
         err = EINVAL;
     }
     if (cfg->pin < -1 || cfg->pin > 1) {
-        weft_warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
+        weft__warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
         err = EINVAL;
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
-        weft_warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
+        weft__warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }
-    *workers = cfg->workers ? cfg->workers : weft_cpus_available();
+    *workers = cfg->workers ? cfg->workers : weft__cpus_available();
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;

@@ -11,8 +11,8 @@
 
 /* weft_start's checks and defaults: the worker count, deque slots and
  * stack bytes to use, or EINVAL with a message. */
-int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
 /* WEFT_STATS=1 in the environment at the last start. */
-bool weft_stats_print_at_stop(void);
+bool weft__stats_print_at_stop(void);
 
 #endif

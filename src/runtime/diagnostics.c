@@ -31,7 +31,7 @@ static void vreport(const char *fmt, va_list ap)
     }
 }
 
-void weft_warn(const char *fmt, ...)
+void weft__warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -39,7 +39,7 @@ void weft_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-void weft_fatal(const char *fmt, ...)
+void weft__fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -53,11 +53,11 @@ void weft_fatal(const char *fmt, ...)
  * spawned and not yet synced on this worker (stolen ones too).  Declared
  * in bits/worker.h (which this base module does not include), so it is
  * exported from a shared libweft here. */
-__attribute__((noreturn, visibility("default"))) void weft_deque_overflow(unsigned worker,
+__attribute__((noreturn, visibility("default"))) void weft__deque_overflow(unsigned worker,
                                                                           size_t used,
                                                                           size_t slots)
 {
-    weft_fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
+    weft__fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
                "its deque of %zu slots, and one more does not fit. Raise the deque size "
                "(weft_start's deque_size or WEFT_DEQUE_SIZE), or sync tasks sooner.",
                worker, used, slots);

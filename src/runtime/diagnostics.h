@@ -10,9 +10,9 @@
 WEFT_BEGIN_DECLS
 
 /* Reports and goes on. */
-void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void weft__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reports and aborts: for misuse that would otherwise corrupt memory. */
-__attribute__((noreturn)) void weft_fatal(const char *fmt, ...)
+__attribute__((noreturn)) void weft__fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 WEFT_END_DECLS
 

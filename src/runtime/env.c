@@ -19,7 +19,7 @@
 
 /* A decimal number, optionally (allow_suffix) with K, M or G (powers of
  * 1024).  False for anything else, or a value that does not fit 64 bits. */
-bool weft_parse_number(const char *s, bool allow_suffix, uint64_t *out)
+bool weft__parse_number(const char *s, bool allow_suffix, uint64_t *out)
 {
     if (*s < '0' || *s > '9') /* no sign, no leading space */
         return false;
@@ -43,7 +43,7 @@ bool weft_parse_number(const char *s, bool allow_suffix, uint64_t *out)
 }
 
 /* The value of an environment variable, or NULL if unset or empty. */
-const char *weft_env_value(const char *name)
+const char *weft__env_value(const char *name)
 {
     const char *s = getenv(name);
     return s && *s ? s : NULL;
@@ -52,21 +52,21 @@ const char *weft_env_value(const char *name)
 /* A number from the environment in [min, max] (0 allowed too if
  * zero_is_default) into *out; leaves *out alone if unset.  EINVAL with a
  * message naming the variable otherwise. */
-int weft_env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
+int weft__env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
                       const char *unit, uint64_t *out)
 {
-    const char *s = weft_env_value(name);
+    const char *s = weft__env_value(name);
     if (!s)
         return 0;
     uint64_t v;
-    if (!weft_parse_number(s, size, &v)) {
-        weft_warn("%s='%s' is not %s", name, s,
+    if (!weft__parse_number(s, size, &v)) {
+        weft__warn("%s='%s' is not %s", name, s,
                   size ? "a size (decimal digits, optionally followed by K, M or G)"
                        : "a number (decimal digits only)");
         return EINVAL;
     }
     if ((v < min || v > max) && !(zero_is_default && v == 0)) {
-        weft_warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
+        weft__warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
                   (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
         return EINVAL;
     }
@@ -76,9 +76,9 @@ int weft_env_number(const char *name, bool size, uint64_t min, uint64_t max, boo
 
 /* One of `names` (case-insensitive) from the environment: its index into
  * *out; leaves *out alone if unset. */
-int weft_env_choice(const char *name, const char *const *names, int n, int *out)
+int weft__env_choice(const char *name, const char *const *names, int n, int *out)
 {
-    const char *s = weft_env_value(name);
+    const char *s = weft__env_value(name);
     if (!s)
         return 0;
     for (int i = 0; i < n; i++)
@@ -90,15 +90,15 @@ int weft_env_choice(const char *name, const char *const *names, int n, int *out)
     size_t at = 0;
     for (int i = 0; i < n && at < sizeof accepted; i++)
         at += (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
-    weft_warn("%s='%s' is not one of: %s", name, s, accepted);
+    weft__warn("%s='%s' is not one of: %s", name, s, accepted);
     return EINVAL;
 }
 
-int weft_env_flag(const char *name, bool *out)
+int weft__env_flag(const char *name, bool *out)
 {
     static const char *const onoff[] = {"0", "1"};
     int v = *out ? 1 : 0;
-    int err = weft_env_choice(name, onoff, 2, &v);
+    int err = weft__env_choice(name, onoff, 2, &v);
     *out = v == 1;
     return err;
 }

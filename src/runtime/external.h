@@ -7,10 +7,10 @@
 #include <weft/weft.h>
 
 /* Before the workers start (and in a forked child): an empty queue. */
-void weft_external_init(void);
+void weft__external_init(void);
 /* A worker at top level: takes the oldest queued RUN, if any (state.h's
  * weft_external_pending says whether to look), runs it at head and tells
  * its caller.  False if the queue was empty. */
-bool weft_external_take_and_run(weft_worker *w, weft_task *head);
+bool weft__external_take_and_run(weft_worker *w, weft_task *head);
 
 #endif

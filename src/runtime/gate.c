@@ -1,6 +1,6 @@
 /* Entering the pool and controlling it (gate.h).
  *
- * The lifecycle word (weft_rt.lifecycle) holds the pool's state in its
+ * The lifecycle word (weft__rt.lifecycle) holds the pool's state in its
  * high half and, in its low half, the threads outside the pool that use
  * it (RUN, TOGETHER, NEWFRAME, readers of its layout).  Entering is a CAS
  * that sees RUNNING; stop turns the state to STOPPING and waits for the
@@ -17,28 +17,28 @@
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* This thread's weft_lifecycle_enter()s not yet exited (a RUN, TOGETHER or
+/* This thread's weft__lifecycle_enter()s not yet exited (a RUN, TOGETHER or
  * NEWFRAME from outside, a counter read), and whether it is inside
  * start/stop/suspend/resume: a signal handler that interrupted either and
  * calls stop or suspend would wait for itself. */
 static __thread unsigned tls_pool_holds;
 static __thread bool tls_in_control;
 
-int weft_control_begin(const char *what, bool waits)
+int weft__control_begin(const char *what, bool waits)
 {
     /* A thread running a borrowed RUN is a worker for now, but to its
      * caller it is inside RUN: the check of tls_pool_holds below says so. */
-    if (weft_tls_worker && !weft_tls_guest) {
-        weft_warn("%s called from inside a worker: it would wait for itself", what);
+    if (weft__tls_worker && !weft__tls_guest) {
+        weft__warn("%s called from inside a worker: it would wait for itself", what);
         return EDEADLK;
     }
     if (tls_in_control) {
-        weft_warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
+        weft__warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
                   "or weft_resume (from a signal handler?): it would wait for itself", what);
         return EDEADLK;
     }
     if (waits && tls_pool_holds) {
-        weft_warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
+        weft__warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
                   "signal handler that interrupted it?): it would wait for itself", what);
         return EDEADLK;
     }
@@ -47,24 +47,24 @@ int weft_control_begin(const char *what, bool waits)
     return 0;
 }
 
-void weft_control_end(void)
+void weft__control_end(void)
 {
     pthread_mutex_unlock(&control_lock);
     tls_in_control = false;
 }
 
-bool weft_control_running(const char *what)
+bool weft__control_running(const char *what)
 {
     /* Relaxed: lifecycle transitions happen under control_lock. */
-    if ((atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
+    if ((atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
         return true;
-    weft_warn("%s: the pool is not running", what);
+    weft__warn("%s: the pool is not running", what);
     return false;
 }
 
-bool weft_lifecycle_enter(void)
+bool weft__lifecycle_enter(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Relaxed first read; the CAS decides. */
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     do {
@@ -77,43 +77,43 @@ bool weft_lifecycle_enter(void)
     return true;
 }
 
-void weft_lifecycle_exit(void)
+void weft__lifecycle_exit(void)
 {
     tls_pool_holds--;
     /* Release: our use of the pool happens before stop tears it down. */
-    atomic_fetch_sub_explicit(&weft_rt.lifecycle, 1, memory_order_release);
+    atomic_fetch_sub_explicit(&weft__rt.lifecycle, 1, memory_order_release);
 }
 
-bool weft_lifecycle_hold(bool *held)
+bool weft__lifecycle_hold(bool *held)
 {
     /* On a worker the pool cannot go away: stop waits for every RUN. */
-    if (weft_tls_worker) {
+    if (weft__tls_worker) {
         *held = false;
         return true;
     }
-    *held = weft_lifecycle_enter();
+    *held = weft__lifecycle_enter();
     return *held;
 }
 
-void weft_lifecycle_release(bool held)
+void weft__lifecycle_release(bool held)
 {
     if (held)
-        weft_lifecycle_exit();
+        weft__lifecycle_exit();
 }
 
 unsigned weft_workers(void)
 {
     bool held;
-    if (!weft_lifecycle_hold(&held))
+    if (!weft__lifecycle_hold(&held))
         return 0;
-    unsigned n = weft_rt.n_workers;
-    weft_lifecycle_release(held);
+    unsigned n = weft__rt.n_workers;
+    weft__lifecycle_release(held);
     return n;
 }
 
-bool weft_lifecycle_enter_interrupt(void)
+bool weft__lifecycle_enter_interrupt(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     pthread_mutex_lock(&control_lock);
     for (;;) {
         /* Relaxed (both): written under the lock we hold. */
@@ -127,24 +127,24 @@ bool weft_lifecycle_enter_interrupt(void)
          * bumps it and the wait returns at once. */
         uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
         pthread_mutex_unlock(&control_lock);
-        weft_futex_wait(&p->suspend_word, word);
+        weft__futex_wait(&p->suspend_word, word);
         pthread_mutex_lock(&control_lock);
     }
     /* seq_cst: suspend (under the same lock later) waits for it to drop. */
     atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
-    bool entered = weft_lifecycle_enter(); /* running, and we hold the lock */
+    bool entered = weft__lifecycle_enter(); /* running, and we hold the lock */
     pthread_mutex_unlock(&control_lock);
     return entered;
 }
 
-void weft_lifecycle_exit_interrupt(void)
+void weft__lifecycle_exit_interrupt(void)
 {
     /* seq_cst: the interrupt is over before suspend reads 0. */
-    atomic_fetch_sub_explicit(&weft_rt.interrupts_from_outside, 1, memory_order_seq_cst);
-    weft_lifecycle_exit();
+    atomic_fetch_sub_explicit(&weft__rt.interrupts_from_outside, 1, memory_order_seq_cst);
+    weft__lifecycle_exit();
 }
 
-void weft_gate_forget_in_child(void)
+void weft__gate_forget_in_child(void)
 {
     pthread_mutex_init(&control_lock, NULL);
     tls_pool_holds = 0;

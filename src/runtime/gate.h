@@ -15,29 +15,29 @@ static inline uint64_t weft_lifecycle_word(uint32_t state, uint32_t users)
 
 /* A non-worker thread entering the pool (RUN, TOGETHER, NEWFRAME): false
  * if the pool is not running.  Stop waits until every entry has exited. */
-bool weft_lifecycle_enter(void);
-void weft_lifecycle_exit(void);
+bool weft__lifecycle_enter(void);
+void weft__lifecycle_exit(void);
 /* Readers of the pool's layout (stats, weft_workers): true if the pool runs
- * and will until weft_lifecycle_release(*held).  Never blocks, so a task
+ * and will until weft__lifecycle_release(*held).  Never blocks, so a task
  * that stop or suspend waits for may call it (on a worker, or through
  * another thread), and so may a signal handler. */
-bool weft_lifecycle_hold(bool *held);
-void weft_lifecycle_release(bool held);
-/* weft_lifecycle_enter for a TOGETHER or NEWFRAME from outside the pool:
+bool weft__lifecycle_hold(bool *held);
+void weft__lifecycle_release(bool held);
+/* weft__lifecycle_enter for a TOGETHER or NEWFRAME from outside the pool:
  * waits while the pool is suspended, and keeps weft_suspend from
- * completing until weft_lifecycle_exit_interrupt. */
-bool weft_lifecycle_enter_interrupt(void);
-void weft_lifecycle_exit_interrupt(void);
+ * completing until weft__lifecycle_exit_interrupt. */
+bool weft__lifecycle_enter_interrupt(void);
+void weft__lifecycle_exit_interrupt(void);
 
 /* The checks every control call (start, stop, suspend, resume) makes, then
  * the control lock.  `waits`: the call waits for RUNs in progress to end.
  * 0 (locked), or EDEADLK with a message. */
-int weft_control_begin(const char *what, bool waits);
-void weft_control_end(void);
+int weft__control_begin(const char *what, bool waits);
+void weft__control_end(void);
 /* Under the lock: is the pool running?  If not, says so for `what`. */
-bool weft_control_running(const char *what);
+bool weft__control_running(const char *what);
 
 /* In a child after fork(): the lock and this thread's counts are reset. */
-void weft_gate_forget_in_child(void);
+void weft__gate_forget_in_child(void);
 
 #endif

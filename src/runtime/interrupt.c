@@ -6,7 +6,7 @@
  *
  * Protocol (one interrupt at a time, described by the static `slot`):
  *   1. The initiator takes the slot, fills it, publishes its generation in
- *      weft_interrupt_generation and wakes every worker.
+ *      weft__interrupt_generation and wakes every worker.
  *   2. Each worker, at its next interrupt point (idle loop, blocked SYNC,
  *      YIELD), freezes its deque: the tasks below its head become invisible
  *      to thieves and an empty frame starts at its head.  Then barrier 1.
@@ -79,11 +79,11 @@ static struct {
     _Atomic uint32_t generation;
 } user_barrier;
 
-void weft_interrupt_reset(void)
+void weft__interrupt_reset(void)
 {
     /* Before the workers start; thread creation publishes these. */
-    atomic_store_explicit(&weft_interrupt_generation, 0, memory_order_relaxed);
-    atomic_store_explicit(&weft_attention_g, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
 }
@@ -102,7 +102,7 @@ static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), ui
         else if (spins < 200)
             sched_yield();
         else
-            weft_futex_wait(word, v);
+            weft__futex_wait(word, v);
     }
 }
 
@@ -115,7 +115,7 @@ static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
     /* acq_rel: all arrivals form one release sequence, so every worker's
      * writes before the barrier happen before every read after it. */
     if (atomic_fetch_add_explicit(count, 1, memory_order_acq_rel) + 1 == n)
-        weft_futex_wake(count, INT_MAX);
+        weft__futex_wake(count, INT_MAX);
     else
         wait_on(count, at_least, n);
 }
@@ -124,18 +124,18 @@ static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
 static void help_until_finished(weft_worker *w, weft_task *head)
 {
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     /* Acquire: pairs with the release in mark_finished. */
     while (atomic_load_explicit(&slot.finished.state, memory_order_acquire) != WEFT_STATE_DONE) {
-        weft_worker *v = weft_random_victim(w);
-        if (v && weft_steal_and_run(w, head, v, false)) {
-            weft_idle_reset(&idle);
+        weft_worker *v = weft__random_victim(w);
+        if (v && weft__steal_and_run(w, head, v, false)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_idle_backoff(&idle)) {
+        if (weft__idle_backoff(&idle)) {
             /* A JOIN sleep on `finished` wakes for work or for the end. */
-            weft_sleep(w, WEFT_SLEEP_JOIN, &slot.finished, NULL);
-            weft_idle_reset(&idle);
+            weft__sleep(w, WEFT_SLEEP_JOIN, &slot.finished, NULL);
+            weft__idle_reset(&idle);
         }
     }
 }
@@ -145,18 +145,18 @@ static void mark_finished(void)
     /* seq_cst: release for the helpers' acquire, and the waker's "write
      * mine" of the Dekker pairing with helpers going to sleep on it. */
     atomic_store_explicit(&slot.finished.state, WEFT_STATE_DONE, memory_order_seq_cst);
-    weft_wake_all();
+    weft__wake_all();
 }
 
-void weft_interrupt_serve(weft_worker *w, weft_task *head)
+void weft__interrupt_serve(weft_worker *w, weft_task *head)
 {
     /* Acquire: pairs with the initiator's publishing store; the slot's
      * request fields are visible. */
-    uint64_t g = atomic_load_explicit(&weft_interrupt_generation, memory_order_acquire);
+    uint64_t g = atomic_load_explicit(&weft__interrupt_generation, memory_order_acquire);
     if (g == 0 || g == w->seen_interrupt)
         return;
     w->seen_interrupt = g; /* the slot holds g until we have left it */
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     int kind = slot.kind;
     WEFT_TRACE_INTERRUPT(w, kind == KIND_NEWFRAME);
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
@@ -170,7 +170,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         frame = head + 1;
     }
     weft_sched_saved saved;
-    weft_sched_freeze(w, frame, &saved);
+    weft__sched_freeze(w, frame, &saved);
     if (kind == KIND_NEWFRAME && slot.initiator == NULL) {
         weft_worker *none = NULL;
         /* Relaxed: only elects one executor; barrier 1 orders it. */
@@ -214,48 +214,48 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
 
     WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
     arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
-    weft_sched_thaw(w, &saved);
+    weft__sched_thaw(w, &saved);
     WEFT_TRACE_POP(w, trace_);
 
     /* acq_rel: the last leaver sees everyone done with the slot. */
     if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {
         /* Relaxed: the releases below order it for whoever cares. */
-        atomic_store_explicit(&weft_interrupt_generation, 0, memory_order_relaxed);
+        atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
         /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
          * next initiator's setting (after it takes `busy`) comes later in
          * the word's modification order and is not lost. */
-        atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
+        atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
                                   memory_order_relaxed);
         /* Release: the initiator (and the next one, via busy) see the
          * finished interrupt, including NEWFRAME's result. */
         atomic_fetch_add_explicit(&slot.released, 1, memory_order_release);
         atomic_store_explicit(&slot.busy, 0, memory_order_release);
-        weft_futex_wake(&slot.released, INT_MAX);
+        weft__futex_wake(&slot.released, INT_MAX);
     }
 }
 
-void weft_yield_slow(weft_worker *w, weft_task *head)
+void weft__yield_slow(weft_worker *w, weft_task *head)
 {
     WEFT_PROFILE_PAUSE(w); /* an interrupt or a park is no strand of this task */
     if (weft_interrupt_waiting_for(w))
-        weft_interrupt_serve(w, head);
-    weft_park_if_suspended(w, head);
+        weft__interrupt_serve(w, head);
+    weft__park_if_suspended(w, head);
     WEFT_PROFILE_RESUME(w);
 }
 
 /* Runs an interrupt from any thread and returns when it is over. */
 static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     weft_task *head = NULL;
     if (w) {
         if (w->in_interrupt != KIND_NONE)
-            weft_fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
+            weft__fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
                        kind_name(w->in_interrupt));
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
-    } else if (!weft_lifecycle_enter_interrupt()) {
-        weft_fatal("%s called while the pool is not running (call weft_start first)",
+    } else if (!weft__lifecycle_enter_interrupt()) {
+        weft__fatal("%s called while the pool is not running (call weft_start first)",
                    kind_name(kind));
     }
 
@@ -269,7 +269,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         /* Another interrupt is pending: a worker must take part in it (it
          * cannot complete otherwise), then try again. */
         if (w && weft_interrupt_waiting_for(w))
-            weft_interrupt_serve(w, head);
+            weft__interrupt_serve(w, head);
         else if (spins < 100)
             weft_cpu_relax();
         else
@@ -292,40 +292,40 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&slot.finished.state, 0, memory_order_relaxed);
     /* seq_cst: release publishes the slot to servers (acquire); seq_cst is
      * the waker's "write mine" before wake_all reads the sleep words. */
-    atomic_store_explicit(&weft_interrupt_generation, slot.generation, memory_order_seq_cst);
+    atomic_store_explicit(&weft__interrupt_generation, slot.generation, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; a worker that sees it re-reads the generation
      * (seq_cst), and one that misses it sees it at its next YIELD. */
-    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
-    weft_wake_all();
-    weft_unpark_all();
+    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
+    weft__wake_all();
+    weft__unpark_all();
 
     if (w)
-        weft_interrupt_serve(w, head);
+        weft__interrupt_serve(w, head);
     wait_on(&slot.released, differs, released);
     if (w)
         WEFT_PROFILE_RESUME(w);
     else
-        weft_lifecycle_exit_interrupt();
+        weft__lifecycle_exit_interrupt();
 }
 
-void weft_together_task(weft_task *t, uintptr_t wrapper)
+void weft__together_task(weft_task *t, uintptr_t wrapper)
 {
     run_interrupt(KIND_TOGETHER, t, wrapper);
 }
 
-void weft_newframe_task(weft_task *t, uintptr_t wrapper)
+void weft__newframe_task(weft_task *t, uintptr_t wrapper)
 {
     run_interrupt(KIND_NEWFRAME, t, wrapper);
 }
 
 void weft_barrier(void)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (!w || w->together_depth == 0)
-        weft_fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
+        weft__fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
                    "spawned and another worker stole (only the copies themselves are sure to "
                    "reach it once on every worker)");
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
     /* Acquire: the generation we wait to change (read before arriving). */
@@ -337,7 +337,7 @@ void weft_barrier(void)
         /* Release: waiters see the reset count and all writes before the
          * barrier. */
         atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_release);
-        weft_futex_wake(&user_barrier.generation, INT_MAX);
+        weft__futex_wake(&user_barrier.generation, INT_MAX);
     } else {
         wait_on(&user_barrier.generation, differs, gen);
     }
@@ -353,7 +353,7 @@ void weft_barrier(void)
  * a task still running elsewhere) is served, or it could never finish. */
 static void park(weft_worker *w, weft_task *head)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
@@ -363,10 +363,10 @@ static void park(weft_worker *w, weft_task *head)
            !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
         if (weft_interrupt_waiting_for(w)) {
             atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see above */
-            weft_interrupt_serve(w, head);
+            weft__interrupt_serve(w, head);
             atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
         } else {
-            weft_futex_wait(&p->suspend_word, word);
+            weft__futex_wait(&p->suspend_word, word);
         }
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
@@ -374,55 +374,55 @@ static void park(weft_worker *w, weft_task *head)
     WEFT_TRACE_POP(w, trace_);
 }
 
-void weft_park_if_suspended(weft_worker *w, weft_task *head)
+void weft__park_if_suspended(weft_worker *w, weft_task *head)
 {
     /* Relaxed: a stale 0 only delays parking to the next check; suspend
      * waits for every worker to park.  Inside an interrupt a worker does
      * not park: suspend waits for the interrupt to end. */
-    if (w->in_interrupt == 0 && atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed))
+    if (w->in_interrupt == 0 && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))
         park(w, head);
 }
 
 /* Wakes parked workers so they re-check (resume, stop, interrupts). */
-void weft_unpark_all(void)
+void weft__unpark_all(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
-    weft_futex_wake(&p->suspend_word, INT_MAX);
+    weft__futex_wake(&p->suspend_word, INT_MAX);
 }
 
-int weft_resume_locked(void)
+int weft__resume_locked(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     /* Relaxed: YIELD's hint only; the flag above decides. */
-    atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
+    atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
                               memory_order_relaxed);
-    weft_unpark_all();
+    weft__unpark_all();
     return 0;
 }
 
 int weft_suspend(void)
 {
-    weft_runtime *p = &weft_rt;
-    int err = weft_control_begin("weft_suspend", true);
+    weft_runtime *p = &weft__rt;
+    int err = weft__control_begin("weft_suspend", true);
     if (err)
         return err;
-    if (!weft_control_running("weft_suspend")) {
-        weft_control_end();
+    if (!weft__control_running("weft_suspend")) {
+        weft__control_end();
         return EINVAL;
     }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
-        weft_control_end();
+        weft__control_end();
         return 0; /* already suspended */
     }
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; the flag above is what parking checks. */
-    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
-    weft_wake_all();
+    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
+    weft__wake_all();
     /* Wait until every worker is parked: tasks reach a YIELD, a blocked
      * SYNC or their end first, and interrupts in progress (also those that
      * threads outside the pool started before this) finish.  seq_cst: the
@@ -431,26 +431,26 @@ int weft_suspend(void)
     while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers ||
            atomic_load_explicit(&p->interrupts_from_outside, memory_order_seq_cst) != 0)
         weft_sleep_ns(50000);
-    weft_control_end();
+    weft__control_end();
     return 0;
 }
 
 int weft_resume(void)
 {
-    weft_runtime *p = &weft_rt;
-    int err = weft_control_begin("weft_resume", false);
+    weft_runtime *p = &weft__rt;
+    int err = weft__control_begin("weft_resume", false);
     if (err)
         return err;
-    if (!weft_control_running("weft_resume")) {
-        weft_control_end();
+    if (!weft__control_running("weft_resume")) {
+        weft__control_end();
         return EINVAL;
     }
     if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
-        weft_control_end();
-        weft_warn("weft_resume: the pool is not suspended");
+        weft__control_end();
+        weft__warn("weft_resume: the pool is not suspended");
         return EINVAL;
     }
-    int r = weft_resume_locked();
-    weft_control_end();
+    int r = weft__resume_locked();
+    weft__control_end();
     return r;
 }

@@ -8,17 +8,17 @@
 #include <weft/weft.h>
 
 /* Before the workers start (and in a forked child): no interrupt. */
-void weft_interrupt_reset(void);
+void weft__interrupt_reset(void);
 /* Takes part in the pending interrupt, if w has not yet (state.h's
  * weft_interrupt_waiting_for says so), at head. */
-void weft_interrupt_serve(weft_worker *w, weft_task *head);
+void weft__interrupt_serve(weft_worker *w, weft_task *head);
 
 /* If the pool is being suspended, parks w at head (inside a task: at a
  * YIELD or a blocked SYNC) until resume; not inside an interrupt. */
-void weft_park_if_suspended(weft_worker *w, weft_task *head);
+void weft__park_if_suspended(weft_worker *w, weft_task *head);
 /* Wakes parked workers so they re-check (resume, stop, interrupts). */
-void weft_unpark_all(void);
+void weft__unpark_all(void);
 /* weft_resume for stop, which holds the control lock. */
-int weft_resume_locked(void);
+int weft__resume_locked(void);
 
 #endif

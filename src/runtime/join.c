@@ -1,7 +1,7 @@
 /* A SYNC whose task was stolen: wait for the thief, stealing meanwhile
  * (Lace Figure 1 lines 5-8, with the random-stealing extension of section
  * 4.3 and Wool's transitive leapfrogging); and DROP.  The schedulers call
- * weft_join_stolen from their SYNC slow paths (sched_services.h). */
+ * weft__join_stolen from their SYNC slow paths (sched_services.h). */
 #include "runtime/join.h"
 
 #include <sched.h>
@@ -20,7 +20,7 @@
 static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief)
 {
     weft_worker *v = thief;
-    for (unsigned hops = 0; hops < weft_rt.n_workers; hops++) {
+    for (unsigned hops = 0; hops < weft__rt.n_workers; hops++) {
         /* Relaxed (both): the joining pointer and the task's state only
          * pick a victim (the steal's own protocol orders what it takes); a
          * stale value costs a failed steal.  The descriptor stays mapped
@@ -34,7 +34,7 @@ static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief
         v = WEFT_STATE_THIEF(s);
         if (v == w || v == thief)
             return false;
-        if (weft_steal_and_run(w, head, v, true))
+        if (weft__steal_and_run(w, head, v, true))
             return true;
     }
     return false;
@@ -45,13 +45,13 @@ static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief
  * random worker (Lace's default) or along the chain of thieves (Wool's
  * transitive leapfrogging).  Runs what it steals on top of t, so the deque
  * and stack stay a stack. */
-void weft_join_stolen(weft_worker *w, weft_task *t)
+void weft__join_stolen(weft_worker *w, weft_task *t)
 {
     weft_task *head = t + 1;
-    weft_steal_policy policy = weft_rt.policy;
+    weft_steal_policy policy = weft__rt.policy;
     bool random_too = policy == WEFT_STEAL_LEAPFROG_RANDOM;
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     /* Relaxed (load and store): only a hint for transitive leapfroggers
      * (leap_along_chain), which validate what they find by stealing. */
     weft_task *outer = atomic_load_explicit(&w->joining, memory_order_relaxed);
@@ -68,32 +68,32 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
         weft_worker *thief = NULL;
         if (WEFT_STATE_IS_STOLEN(s)) {
             thief = WEFT_STATE_THIEF(s);
-            if (weft_steal_and_run(w, head, thief, true)) {
-                weft_idle_reset(&idle);
+            if (weft__steal_and_run(w, head, thief, true)) {
+                weft__idle_reset(&idle);
                 continue;
             }
             if (random_too) {
-                weft_worker *v = weft_random_victim(w);
-                if (v && v != thief && weft_steal_and_run(w, head, v, false)) {
-                    weft_idle_reset(&idle);
+                weft_worker *v = weft__random_victim(w);
+                if (v && v != thief && weft__steal_and_run(w, head, v, false)) {
+                    weft__idle_reset(&idle);
                     continue;
                 }
             } else if (policy == WEFT_STEAL_TRANSITIVE && leap_along_chain(w, head, thief)) {
-                weft_idle_reset(&idle);
+                weft__idle_reset(&idle);
                 continue;
             }
         }
         /* else: the thief has won the race but not yet written STOLEN. */
 
         if (weft_interrupt_waiting_for(w)) {
-            weft_interrupt_serve(w, head);
-            weft_idle_reset(&idle);
+            weft__interrupt_serve(w, head);
+            weft__idle_reset(&idle);
             continue;
         }
         /* A blocked SYNC parks for weft_suspend like a YIELD: the task it
          * waits for may be parked at one. */
-        weft_park_if_suspended(w, head);
-        if (weft_idle_backoff(&idle)) {
+        weft__park_if_suspended(w, head);
+        if (weft__idle_backoff(&idle)) {
             if (!random_too && thief == NULL) {
                 /* A leapfrogging joiner sleeps only once it knows its thief
                  * (whose work it may take); that takes a moment. */
@@ -102,8 +102,8 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
             }
             /* Transitive joiners sleep like pure leapfroggers: woken by
              * their thief's work or by DONE, not by the rest of the chain. */
-            weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
-            weft_idle_reset(&idle);
+            weft__sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
+            weft__idle_reset(&idle);
         }
     }
     WEFT_TRACE_POP(w, trace_);
@@ -111,7 +111,7 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-void weft_drop(weft_worker *w, weft_task *t)
+void weft__drop(weft_worker *w, weft_task *t)
 {
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */

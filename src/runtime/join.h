@@ -8,6 +8,6 @@
  * thief is done, stealing (by the steal policy), serving interrupts and
  * parking for weft_suspend meanwhile.  On return t's state is DONE and its
  * result visible. */
-void weft_join_stolen(weft_worker *w, weft_task *t);
+void weft__join_stolen(weft_worker *w, weft_task *t);
 
 #endif

@@ -34,7 +34,7 @@ static bool handler_held;
 static void release_handler(void)
 {
     if (handler_held)
-        weft_overflow_handler_remove();
+        weft__overflow_handler_remove();
     handler_held = false;
 }
 
@@ -45,38 +45,38 @@ static void release_handler(void)
 /* The top-level loop: the deque is empty, so anything found runs at dq. */
 static void worker_loop(weft_worker *w)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     weft_task *head = w->dq;
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     for (;;) {
         WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             return;
         if (weft_interrupt_waiting_for(w)) {
-            weft_interrupt_serve(w, head);
-            weft_idle_reset(&idle);
+            weft__interrupt_serve(w, head);
+            weft__idle_reset(&idle);
             continue;
         }
         /* Relaxed: checked again under the sleep protocol. */
         if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
-            weft_park_if_suspended(w, head);
-            weft_idle_reset(&idle);
+            weft__park_if_suspended(w, head);
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_external_pending() && weft_external_take_and_run(w, head)) {
-            weft_idle_reset(&idle);
+        if (weft_external_pending() && weft__external_take_and_run(w, head)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        weft_worker *victim = weft_random_victim(w);
-        if (victim && weft_steal_and_run(w, head, victim, false)) {
-            weft_idle_reset(&idle);
+        weft_worker *victim = weft__random_victim(w);
+        if (victim && weft__steal_and_run(w, head, victim, false)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_idle_backoff(&idle)) {
-            weft_sleep(w, WEFT_SLEEP_IDLE, NULL, NULL);
-            weft_idle_reset(&idle);
+        if (weft__idle_backoff(&idle)) {
+            weft__sleep(w, WEFT_SLEEP_IDLE, NULL, NULL);
+            weft__idle_reset(&idle);
         }
     }
 }
@@ -84,21 +84,21 @@ static void worker_loop(weft_worker *w)
 static void *worker_main(void *arg)
 {
     weft_worker *w = arg;
-    weft_tls_worker = w;
-    weft_topology_pin_self(w->id);
+    weft__tls_worker = w;
+    weft__topology_pin_self(w->id);
     void *altstack = NULL;
-    if (weft_rt.report_stack_overflow && weft_altstack_setup(&altstack) != 0)
-        weft_warn("worker %u: no alternate signal stack; stack overflows will not be "
+    if (weft__rt.report_stack_overflow && weft__altstack_setup(&altstack) != 0)
+        weft__warn("worker %u: no alternate signal stack; stack overflows will not be "
                   "explained", w->id);
     /* Release: pairs with start's acquire wait. */
     atomic_fetch_add_explicit(&workers_ready, 1, memory_order_release);
-    weft_futex_wake(&workers_ready, 1);
+    weft__futex_wake(&workers_ready, 1);
 
     worker_loop(w);
-    weft_trace_worker_exit(w);
+    weft__trace_worker_exit(w);
 
-    weft_altstack_teardown(altstack);
-    weft_tls_worker = NULL;
+    weft__altstack_teardown(altstack);
+    weft__tls_worker = NULL;
     return NULL;
 }
 
@@ -113,14 +113,14 @@ static void *worker_main(void *arg)
  * fork are re-initialised. */
 static void forget_pool_in_child(void)
 {
-    weft_state_forget_in_child();
-    weft_gate_forget_in_child();
-    weft_overflow_handler_forget(); /* or a second start would chain to itself */
+    weft__state_forget_in_child();
+    weft__gate_forget_in_child();
+    weft__overflow_handler_forget(); /* or a second start would chain to itself */
     handler_held = false;
-    weft_external_init();
-    weft_interrupt_reset();
-    weft_profile_forget_in_child();
-    weft_trace_forget_in_child();
+    weft__external_init();
+    weft__interrupt_reset();
+    weft__profile_forget_in_child();
+    weft__trace_forget_in_child();
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -135,34 +135,34 @@ static void register_atfork(void)
  * scheduler's part too).  ENOMEM, or an error of the profiler's. */
 static int worker_create(unsigned i, size_t slots, size_t stack)
 {
-    weft_runtime *p = &weft_rt;
-    int node = weft_topology_placement(i);
-    weft_worker *w = weft_map(sizeof(weft_worker), 0, 0, node);
+    weft_runtime *p = &weft__rt;
+    int node = weft__topology_placement(i);
+    weft_worker *w = weft__map(sizeof(weft_worker), 0, 0, node);
     if (!w)
         return ENOMEM;
     p->workers[i] = w;
     w->id = i;
     w->deque_slots = slots;
     w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
-    w->dq = weft_map(weft_deque_bytes(slots), 0, weft_page_size(), node);
-    w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
+    w->dq = weft__map(weft__deque_bytes(slots), 0, weft__page_size(), node);
+    w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
     if (!w->dq || !w->stack_lo)
         return ENOMEM;
     w->end = w->dq + slots;
     w->stack_hi = (char *)w->stack_lo + stack;
     w->guard_hi = w->stack_lo;
-    w->guard_lo = (char *)w->stack_lo - weft_stack_guard(stack);
+    w->guard_lo = (char *)w->stack_lo - weft__stack_guard(stack);
     /* The guest stack of RUN callers that borrow this worker (external.c):
      * address space until a borrower touches it. */
     weft_seat *seat = &p->seats[i];
-    seat->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
+    seat->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
     if (!seat->stack_lo)
         return ENOMEM;
     seat->stack_size = stack;
-    seat->guard_lo = (char *)seat->stack_lo - weft_stack_guard(stack);
+    seat->guard_lo = (char *)seat->stack_lo - weft__stack_guard(stack);
     atomic_init(&seat->loans, 0);
-    weft_sched_init(w);
-    int err = weft_profile_worker_init(w);
+    weft__sched_init(w);
+    int err = weft__profile_worker_init(w);
     if (err)
         return err;
     atomic_init(&w->sleep_word, WEFT_AWAKE);
@@ -174,19 +174,19 @@ static int worker_create(unsigned i, size_t slots, size_t stack)
 /* Undoes worker_create, also a partial one (the worker was zeroed). */
 static void worker_destroy(unsigned i)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     weft_worker *w = p->workers[i];
     if (w) {
-        weft_sched_destroy(w);
-        weft_profile_worker_destroy(w);
+        weft__sched_destroy(w);
+        weft__profile_worker_destroy(w);
         if (w->dq)
-            weft_unmap(w->dq, weft_deque_bytes(w->deque_slots), 0, weft_page_size());
+            weft__unmap(w->dq, weft__deque_bytes(w->deque_slots), 0, weft__page_size());
         if (w->stack_lo)
-            weft_unmap(w->stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
-        weft_unmap(w, sizeof(weft_worker), 0, 0);
+            weft__unmap(w->stack_lo, p->stack_size, weft__stack_guard(p->stack_size), 0);
+        weft__unmap(w, sizeof(weft_worker), 0, 0);
     }
     if (p->seats && p->seats[i].stack_lo)
-        weft_unmap(p->seats[i].stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
+        weft__unmap(p->seats[i].stack_lo, p->stack_size, weft__stack_guard(p->stack_size), 0);
 }
 
 /* ---- The pool: every worker, then the threads ---- */
@@ -194,7 +194,7 @@ static void worker_destroy(unsigned i)
 /* The pool's shared state for a start with this configuration. */
 static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t stack)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     memset(p, 0, offsetof(weft_runtime, lifecycle));
     p->n_workers = n;
     p->policy = cfg->steal_policy;
@@ -210,30 +210,30 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     atomic_store_explicit(&p->suspended, 0, memory_order_relaxed);
     atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
     atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);
-    weft_external_init();
-    weft_interrupt_reset();
+    weft__external_init();
+    weft__interrupt_reset();
 }
 
 static void pool_free(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     for (unsigned i = 0; p->workers && i < p->n_workers; i++)
         worker_destroy(i);
     if (p->seats)
-        weft_unmap(p->seats, sizeof(weft_seat) * p->n_workers, 0, 0);
+        weft__unmap(p->seats, sizeof(weft_seat) * p->n_workers, 0, 0);
     p->seats = NULL;
     free(p->workers);
     free(p->threads);
     p->workers = NULL;
     p->threads = NULL;
-    weft_topology_destroy();
+    weft__topology_destroy();
 }
 
 /* Everything but the threads: the workers, the tracer's buffers and the
  * SIGSEGV handler.  On failure, frees what it made. */
 static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t stack)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     pool_reset(cfg, n, slots, stack);
     int err = 0;
     p->workers = calloc(n, sizeof *p->workers);
@@ -241,28 +241,28 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
     if (!p->workers || !p->threads)
         err = ENOMEM;
     if (!err)
-        err = weft_topology_init(n, cfg->pin);
+        err = weft__topology_init(n, cfg->pin);
     /* mmap'd: zeroed and page-aligned, so every seat's line is its own. */
-    if (!err && !(p->seats = weft_map(sizeof(weft_seat) * n, 0, 0, -1)))
+    if (!err && !(p->seats = weft__map(sizeof(weft_seat) * n, 0, 0, -1)))
         err = ENOMEM;
     for (unsigned i = 0; !err && i < n; i++)
         err = worker_create(i, slots, stack);
     if (!err)
-        err = weft_trace_at_start();
+        err = weft__trace_at_start();
     if (err) {
-        weft_trace_at_stop(false);
+        weft__trace_at_stop(false);
         if (err == ENOMEM)
-            weft_warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu "
+            weft__warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu "
                       "bytes)", n, slots, stack);
         pool_free();
         return err;
     }
     handler_held = false;
     if (cfg->report_stack_overflow) {
-        if (weft_overflow_handler_install() == 0)
+        if (weft__overflow_handler_install() == 0)
             handler_held = true;
         else
-            weft_warn("could not install the SIGSEGV handler; stack overflows will not be "
+            weft__warn("could not install the SIGSEGV handler; stack overflows will not be "
                       "explained");
     }
     return 0;
@@ -271,11 +271,11 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
 /* Asks the first `created` workers to quit, and joins them. */
 static void threads_stop(unsigned created)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->quit, 1, memory_order_seq_cst);
-    weft_wake_all();
-    weft_unpark_all();
+    weft__wake_all();
+    weft__unpark_all();
     for (unsigned i = 0; i < created; i++)
         pthread_join(p->threads[i], NULL);
 }
@@ -284,7 +284,7 @@ static void threads_stop(unsigned created)
  * started.  On failure, stops those it made. */
 static int threads_start(unsigned n, size_t stack)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     for (unsigned created = 0; created < n; created++) {
         weft_worker *w = p->workers[created];
         pthread_attr_t attr;
@@ -293,7 +293,7 @@ static int threads_start(unsigned n, size_t stack)
         int err = pthread_create(&p->threads[created], &attr, worker_main, w);
         pthread_attr_destroy(&attr);
         if (err) {
-            weft_warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
+            weft__warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
             threads_stop(created);
             return err;
         }
@@ -303,46 +303,46 @@ static int threads_start(unsigned n, size_t stack)
         uint32_t ready = atomic_load_explicit(&workers_ready, memory_order_acquire);
         if (ready == n)
             return 0;
-        weft_futex_wait(&workers_ready, ready);
+        weft__futex_wait(&workers_ready, ready);
     }
 }
 
 int weft_start_config(const weft_config *cfg_in)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     if (!cfg_in) {
-        weft_warn("weft_start_config: no configuration (use weft_config_init to fill one)");
+        weft__warn("weft_start_config: no configuration (use weft_config_init to fill one)");
         return EINVAL;
     }
-    if (weft_tls_worker) {
-        weft_warn("weft_start called from inside a worker");
+    if (weft__tls_worker) {
+        weft__warn("weft_start called from inside a worker");
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
-    int err = weft_control_begin("weft_start", false);
+    int err = weft__control_begin("weft_start", false);
     if (err)
         return err;
     /* Relaxed: transitions happen under the control lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
-        weft_control_end();
-        weft_warn("weft_start: the pool is already running (call weft_stop first)");
+        weft__control_end();
+        weft__warn("weft_start: the pool is already running (call weft_stop first)");
         return EBUSY;
     }
     weft_config cfg = *cfg_in;
     unsigned n;
     size_t slots, stack;
-    err = weft_config_validate(&cfg, &n, &slots, &stack);
+    err = weft__config_validate(&cfg, &n, &slots, &stack);
     if (!err)
         err = pool_create(&cfg, n, slots, stack);
     if (!err && (err = threads_start(n, stack)) != 0) {
-        weft_trace_at_stop(false);
+        weft__trace_at_stop(false);
         release_handler();
         pool_free();
     }
     if (!err) /* Release: RUNs that see RUNNING see an initialised pool. */
         atomic_store_explicit(&p->lifecycle, weft_lifecycle_word(WEFT_RT_RUNNING, 0),
                               memory_order_release);
-    weft_control_end();
+    weft__control_end();
     return err;
 }
 
@@ -363,12 +363,12 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
 
 int weft_stop(void)
 {
-    weft_runtime *p = &weft_rt;
-    int err = weft_control_begin("weft_stop", true);
+    weft_runtime *p = &weft__rt;
+    int err = weft__control_begin("weft_stop", true);
     if (err)
         return err;
-    if (!weft_control_running("weft_stop")) {
-        weft_control_end();
+    if (!weft__control_running("weft_stop")) {
+        weft__control_end();
         return EINVAL;
     }
     /* Relaxed: under the lock; the CAS below decides. */
@@ -380,21 +380,21 @@ int weft_stop(void)
         memory_order_relaxed)) {
     }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
-        weft_resume_locked();
-    /* Acquire: pairs with weft_lifecycle_exit. */
+        weft__resume_locked();
+    /* Acquire: pairs with weft__lifecycle_exit. */
     while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0)
         weft_sleep_ns(100000);
 
     threads_stop(p->n_workers);
-    if (weft_stats_print_at_stop())
-        weft_stats_print_locked(stderr);
-    weft_profile_at_stop();
-    weft_trace_at_stop(true);
+    if (weft__stats_print_at_stop())
+        weft__stats_print_locked(stderr);
+    weft__profile_at_stop();
+    weft__trace_at_stop(true);
     release_handler();
     pool_free();
     p->n_workers = 0;
     atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
-    weft_control_end();
+    weft__control_end();
     return 0;
 }
 

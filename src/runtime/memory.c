@@ -8,7 +8,7 @@
  * bound and stops with a message); the stack guard turns an overflow into
  * a SIGSEGV, which overflow.c explains before aborting.
  *
- * A stack's guard is as large as the stack (weft_stack_guard), so a frame
+ * A stack's guard is as large as the stack (weft__stack_guard), so a frame
  * can only jump over it into whatever lies below by being larger than the
  * whole stack; and weft and its users compile with -fstack-clash-protection
  * where the compiler has it (the CMake target and pkg-config export it),
@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-size_t weft_page_size(void)
+size_t weft__page_size(void)
 {
     static size_t page;
     if (!page)
@@ -42,9 +42,9 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
+void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
 {
-    size_t page = weft_page_size();
+    size_t page = weft__page_size();
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
@@ -58,32 +58,32 @@ void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placeme
         munmap(base, total);
         return NULL;
     }
-    weft_topology_bind_area(base + guard_below, bytes, placement);
+    weft__topology_bind_area(base + guard_below, bytes, placement);
     return base + guard_below;
 }
 
-void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above)
+void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above)
 {
-    size_t page = weft_page_size();
+    size_t page = weft__page_size();
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
     munmap((char *)usable - guard_below, guard_below + bytes + guard_above);
 }
 
-size_t weft_stack_guard(size_t stack_size)
+size_t weft__stack_guard(size_t stack_size)
 {
     size_t guard = stack_size;
     if (guard < WEFT_MIN_STACK_GUARD)
         guard = WEFT_MIN_STACK_GUARD;
     if (guard > WEFT_MAX_STACK_GUARD)
         guard = WEFT_MAX_STACK_GUARD;
-    return round_up(guard, weft_page_size());
+    return round_up(guard, weft__page_size());
 }
 
-size_t weft_deque_bytes(size_t slots)
+size_t weft__deque_bytes(size_t slots)
 {
     /* One slot more than usable: `end` stays EMPTY, so a task running at
      * a full deque's top can check its slot (weft_check_return). */
-    return round_up((slots + 1) * sizeof(weft_task), weft_page_size());
+    return round_up((slots + 1) * sizeof(weft_task), weft__page_size());
 }

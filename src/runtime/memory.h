@@ -10,11 +10,11 @@
  * stack, within these bounds (docs/configuration.md). */
 #define WEFT_MIN_STACK_GUARD ((size_t)1 << 20)
 #define WEFT_MAX_STACK_GUARD ((size_t)1 << 30)
-size_t weft_stack_guard(size_t stack_size);
+size_t weft__stack_guard(size_t stack_size);
 /* The mapping of a deque of `slots` usable slots (one more, page-rounded). */
-size_t weft_deque_bytes(size_t slots);
-void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
-void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
-size_t weft_page_size(void);
+size_t weft__deque_bytes(size_t slots);
+void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
+void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
+size_t weft__page_size(void);
 
 #endif

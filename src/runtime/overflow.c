@@ -23,29 +23,29 @@ static bool handler_installed;
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
-int weft_altstack_setup(void **mem)
+int weft__altstack_setup(void **mem)
 {
     size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
-    void *p = weft_map(size, weft_page_size(), 0, -1);
+    void *p = weft__map(size, weft__page_size(), 0, -1);
     if (!p)
         return ENOMEM;
     stack_t ss = {.ss_sp = p, .ss_size = size, .ss_flags = 0};
     if (sigaltstack(&ss, NULL) != 0) {
-        weft_unmap(p, size, weft_page_size(), 0);
+        weft__unmap(p, size, weft__page_size(), 0);
         return errno;
     }
     *mem = p;
     return 0;
 }
 
-void weft_altstack_teardown(void *mem)
+void weft__altstack_teardown(void *mem)
 {
     if (!mem)
         return;
     stack_t ss = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
     sigaltstack(&ss, NULL);
     size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
-    weft_unmap(mem, size, weft_page_size(), 0);
+    weft__unmap(mem, size, weft__page_size(), 0);
 }
 
 /* Async-signal-safe message building. */
@@ -115,28 +115,28 @@ static void report_overflow(const char *who, unsigned id, const char *where, siz
     abort();
 }
 
-__thread const weft_thread_stack *weft_tls_stack __attribute__((tls_model("initial-exec")));
+__thread const weft_thread_stack *weft__tls_stack __attribute__((tls_model("initial-exec")));
 
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
     static const char fork_join_raise[] = "weft_start's stack_size or WEFT_STACK_SIZE";
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
         report_overflow("worker", w->id, " (its stack is ",
                         (size_t)((char *)w->stack_hi - (char *)w->stack_lo), fork_join_raise);
     /* A RUN caller running as worker w, on w's guest stack (external.c). */
-    weft_seat *seat = w && weft_rt.seats ? &weft_rt.seats[w->id] : NULL;
+    weft_seat *seat = w && weft__rt.seats ? &weft__rt.seats[w->id] : NULL;
     if (seat && addr >= (char *)seat->guard_lo && addr < (char *)seat->stack_lo)
         report_overflow("worker", w->id,
                         " (in a RUN from outside the pool, on the worker's guest stack of ",
                         seat->stack_size, fork_join_raise);
     /* Any other thread on a stack of weft's (the work pool's workers). */
-    const weft_thread_stack *ts = weft_tls_stack;
+    const weft_thread_stack *ts = weft__tls_stack;
     if (ts && addr >= (char *)ts->guard_lo && addr < (char *)ts->lo)
         report_overflow(ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
-    char *deque_guard = w ? (char *)w->dq + weft_deque_bytes(w->deque_slots) : NULL;
-    if (w && addr >= deque_guard && addr < deque_guard + weft_page_size()) {
+    char *deque_guard = w ? (char *)w->dq + weft__deque_bytes(w->deque_slots) : NULL;
+    if (w && addr >= deque_guard && addr < deque_guard + weft__page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
@@ -151,7 +151,7 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
 
-int weft_overflow_handler_install(void)
+int weft__overflow_handler_install(void)
 {
     int err = 0;
     pthread_mutex_lock(&handler_lock);
@@ -184,7 +184,7 @@ static void restore_previous(void)
     handler_installed = false;
 }
 
-void weft_overflow_handler_remove(void)
+void weft__overflow_handler_remove(void)
 {
     pthread_mutex_lock(&handler_lock);
     if (handler_users > 0 && --handler_users == 0 && handler_installed)
@@ -192,7 +192,7 @@ void weft_overflow_handler_remove(void)
     pthread_mutex_unlock(&handler_lock);
 }
 
-void weft_overflow_handler_forget(void)
+void weft__overflow_handler_forget(void)
 {
     /* In a child after fork(): one thread, and the lock may have been held
      * by a thread that is gone. */

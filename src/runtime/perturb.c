@@ -15,6 +15,7 @@
 #include "sys/rng.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdlib.h>
 
@@ -38,7 +39,7 @@ static const char *const point_names[WEFT_RP_COUNT] = {
     [WEFT_RP_WAKE_CLAIMED] = "WAKE_CLAIMED",
 };
 
-const char *weft_race_point_name(weft_race_point_id id)
+const char *weft__race_point_name(weft_race_point_id id)
 {
     return (unsigned)id < WEFT_RP_COUNT && point_names[id] ? point_names[id] : "?";
 }
@@ -53,7 +54,7 @@ static _Atomic(weft_race_hook_fn) hook;
 /* Relaxed: only makes each thread's seed different. */
 static _Atomic uint64_t threads_seeded;
 
-void weft_race_set_hook(weft_race_hook_fn fn)
+void weft__race_set_hook(weft_race_hook_fn fn)
 {
     atomic_store_explicit(&hook, fn, memory_order_relaxed); /* see `hook`: no worker runs */
 }
@@ -87,7 +88,7 @@ __attribute__((constructor)) static void read_environment(void)
 }
 
 
-void weft_race_point(weft_race_point_id id)
+void weft__race_point(weft_race_point_id id)
 {
     weft_race_hook_fn fn = atomic_load_explicit(&hook, memory_order_relaxed); /* see `hook` */
     if (fn) {

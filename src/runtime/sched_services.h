@@ -3,9 +3,9 @@
  * include/weft/bits/sched.h its owner-side fast paths).  A scheduler in
  * src/sched/<name>/ includes this header and nothing else of the
  * runtime's; the modules it names are these:
- *   diagnostics.h  weft_fatal, for misuse
+ *   diagnostics.h  weft__fatal, for misuse
  *   perturb.h      WEFT_RACE_POINT, at every racy step
- *   join.h         weft_join_stolen, from the SYNC slow path
+ *   join.h         weft__join_stolen, from the SYNC slow path
  *   sleep.h        waking sleepers when tasks become stealable, the sleep
  *                  words of workers a scheduler hands work to
  *   steal.h        running a task taken from another worker
@@ -33,11 +33,11 @@
 static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(slot %zu is empty: joined twice?)", w->id, (size_t)(t - w->dq));
 }
 

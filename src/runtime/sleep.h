@@ -39,33 +39,33 @@ typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;
 } weft_idle;
-void weft_idle_reset(weft_idle *idle);
+void weft__idle_reset(weft_idle *idle);
 /* One failed search round: backs off; returns true when it is time to sleep. */
-bool weft_idle_backoff(weft_idle *idle);
+bool weft__idle_backoff(weft_idle *idle);
 /* Sleeps in `state` until woken.  `joined` (JOIN states) is the stolen task
  * being waited for, `thief` its thief (JOIN_LEAP).  Returns at once if the
  * last check finds something to do. */
-void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
+void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
 /* After making tasks stealable: wake one sleeper if there is any. */
-void weft_wake_for_work(weft_worker *self);
+void weft__wake_for_work(weft_worker *self);
 /* The same when self saw shared tasks left on owner's deque. */
-void weft_wake_for_work_of(weft_worker *owner, weft_worker *self);
+void weft__wake_for_work_of(weft_worker *owner, weft_worker *self);
 /* Is any worker asleep that could take work from owner? (seq_cst) */
-bool weft_sleepers_want_work_from(weft_worker *owner);
+bool weft__sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any. */
-void weft_wake_for_external(void);
+void weft__wake_for_external(void);
 /* A thread outside the pool borrows the identity of a worker asleep in
  * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
- * borrower then is that worker until weft_sleep_lent_return. */
-weft_worker *weft_borrow_idle(unsigned hint);
+ * borrower then is that worker until weft__sleep_lent_return. */
+weft_worker *weft__borrow_idle(unsigned hint);
 /* The borrower, done: puts the worker back to sleep as the worker would
  * (announce, requests, last look), waking it if the last look finds
  * something to do. */
-void weft_sleep_lent_return(weft_worker *w);
+void weft__sleep_lent_return(weft_worker *w);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
-void weft_wake_joiner(weft_worker *victim);
+void weft__wake_joiner(weft_worker *victim);
 /* After giving v work directly (published seq_cst): wake v if it sleeps. */
-void weft_wake_worker(weft_worker *self, weft_worker *v);
-void weft_wake_all(void);
+void weft__wake_worker(weft_worker *self, weft_worker *v);
+void weft__wake_all(void);
 
 #endif

@@ -4,28 +4,28 @@
 
 #include "runtime/diagnostics.h"
 
-weft_runtime weft_rt;
-__thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
-__thread bool weft_tls_guest;
+weft_runtime weft__rt;
+__thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
+__thread bool weft__tls_guest;
 
 /* Read on every idle round, written twice per RUN or interrupt: each on
  * its own cache line. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_external_queued;
-_Alignas(WEFT_CACHE_LINE) _Atomic uint64_t weft_interrupt_generation;
+_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft__external_queued;
+_Alignas(WEFT_CACHE_LINE) _Atomic uint64_t weft__interrupt_generation;
 /* What WEFT_YIELD polls (bits/runtime.h): set by interrupt.c while an
  * interrupt is pending or the pool is suspended. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_attention_g;
+_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft__attention_g;
 
 weft_worker *weft_self(void)
 {
-    return weft_tls_worker;
+    return weft__tls_worker;
 }
 
-weft_worker *weft_self_checked(void)
+weft_worker *weft__self_checked(void)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (!w)
-        weft_fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
+        weft__fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
                    "enter the pool)");
     return w;
 }
@@ -35,7 +35,7 @@ weft_worker *weft_self_checked(void)
 weft_task *weft_current_head(weft_worker *w)
 {
     if (!w)
-        weft_fatal("weft_current_head needs a worker (called outside the pool?)");
+        weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     size_t lo = 0, hi = w->deque_slots;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -49,18 +49,18 @@ weft_task *weft_current_head(weft_worker *w)
     return w->dq + lo;
 }
 
-void weft_state_forget_in_child(void)
+void weft__state_forget_in_child(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     p->workers = NULL;
     p->seats = NULL;
     p->threads = NULL;
     p->n_workers = 0;
-    weft_tls_worker = NULL;
-    weft_tls_guest = false; /* forked inside a borrowed RUN */
+    weft__tls_worker = NULL;
+    weft__tls_guest = false; /* forked inside a borrowed RUN */
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
-    atomic_store_explicit(&weft_external_queued, 0, memory_order_relaxed);
-    atomic_store_explicit(&weft_interrupt_generation, 0, memory_order_relaxed);
-    atomic_store_explicit(&weft_attention_g, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
 }

@@ -59,31 +59,31 @@ typedef struct weft_runtime {
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
     /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
-     * waits for them (gate.c, weft_lifecycle_enter_interrupt). */
+     * waits for them (gate.c, weft__lifecycle_enter_interrupt). */
     _Atomic uint32_t interrupts_from_outside;
 } weft_runtime;
 
-extern weft_runtime weft_rt;
+extern weft_runtime weft__rt;
 
 /* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
  * read from the SIGSEGV handler, which must not allocate. */
-extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+extern __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
 /* True on a thread running a RUN as a borrowed worker (external.c). */
-extern __thread bool weft_tls_guest;
+extern __thread bool weft__tls_guest;
 
 /* ---- What idle and waiting workers poll, each on its own line ---- */
 
 /* RUNs from outside queued and not yet taken (external.c writes it). */
-extern _Atomic uint32_t weft_external_queued;
+extern _Atomic uint32_t weft__external_queued;
 /* The generation of the pending interrupt, 0 if none (interrupt.c). */
-extern _Atomic uint64_t weft_interrupt_generation;
+extern _Atomic uint64_t weft__interrupt_generation;
 
 /* Is a RUN from outside waiting for a worker? */
 static inline bool weft_external_pending(void)
 {
     /* seq_cst: in a sleeper's last look this pairs with the submitter's
      * increment and its read of the idle-sleeper count (sleep.c). */
-    return atomic_load_explicit(&weft_external_queued, memory_order_seq_cst) != 0;
+    return atomic_load_explicit(&weft__external_queued, memory_order_seq_cst) != 0;
 }
 
 /* Is an interrupt pending that w has not served yet? */
@@ -91,7 +91,7 @@ static inline bool weft_interrupt_waiting_for(weft_worker *w)
 {
     /* seq_cst: in a sleeper's last look this pairs with the initiator's
      * store before wake_all; elsewhere a stale 0 only delays joining. */
-    uint64_t g = atomic_load_explicit(&weft_interrupt_generation, memory_order_seq_cst);
+    uint64_t g = atomic_load_explicit(&weft__interrupt_generation, memory_order_seq_cst);
     return g != 0 && g != w->seen_interrupt;
 }
 
@@ -100,7 +100,7 @@ static inline bool weft_interrupt_pending(void)
 {
     /* Relaxed: a hint for RUN's choice of path; a borrower serves an
      * interrupt that comes after it anyway. */
-    return atomic_load_explicit(&weft_interrupt_generation, memory_order_relaxed) != 0;
+    return atomic_load_explicit(&weft__interrupt_generation, memory_order_relaxed) != 0;
 }
 
 /* Runs the task in descriptor t at head on w, as the runtime does for a
@@ -114,6 +114,6 @@ static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *
 }
 
 /* In a child after fork(): the pool is forgotten (lifecycle.c). */
-void weft_state_forget_in_child(void);
+void weft__state_forget_in_child(void);
 
 #endif

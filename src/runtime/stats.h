@@ -8,8 +8,8 @@
 #include <weft/weft.h>
 
 /* weft_stats_print for stop, which holds the control lock. */
-void weft_stats_print_locked(FILE *out);
+void weft__stats_print_locked(FILE *out);
 /* weft_stats_get for a caller that holds the pool (the tracer). */
-void weft_stats_get_locked(weft_stats *out);
+void weft__stats_get_locked(weft_stats *out);
 
 #endif

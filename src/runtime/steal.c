@@ -17,14 +17,14 @@
 #include "runtime/state.h"
 #include "sys/rng.h"
 
-weft_worker *weft_random_victim(weft_worker *w)
+weft_worker *weft__random_victim(weft_worker *w)
 {
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     if (n < 2)
         return NULL;
     /* Per worker, cheap, good enough to spread thieves. */
     unsigned r = weft_rng_below(&w->rng, n - 1);
-    return weft_rt.workers[r >= w->id ? r + 1 : r];
+    return weft__rt.workers[r >= w->id ? r + 1 : r];
 }
 
 /* Runs the task at t, just stolen from victim, on w at head. */
@@ -52,16 +52,16 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     WEFT_RACE_POINT(WEFT_RP_BEFORE_DONE);
     atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_seq_cst);
     WEFT_RACE_POINT(WEFT_RP_AFTER_DONE);
-    weft_wake_joiner(victim);
+    weft__wake_joiner(victim);
 }
 
-bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
+bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
 {
     weft_task *t;
     uintptr_t wrapper;
-    weft_steal_result r = weft_sched_steal(w, victim, leap, &t, &wrapper);
+    weft_steal_result r = weft__sched_steal(w, victim, leap, &t, &wrapper);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-        victim = weft_sched_giver(w, victim); /* the owner of t, whose joiner we wake */
+        victim = weft__sched_giver(w, victim); /* the owner of t, whose joiner we wake */
         if (leap)
             WEFT_COUNT(w, leaps, 1);
         else
@@ -71,9 +71,9 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
          * shared task: if others sleep, ask the victim on their behalf for
          * more, as an awake thief would (sleepers ask only once). */
         if (r == WEFT_STEAL_OK_MORE)
-            weft_wake_for_work_of(victim, w);
-        else if (weft_sleepers_want_work_from(victim))
-            weft_sched_ask_for_sleeper(victim, w);
+            weft__wake_for_work_of(victim, w);
+        else if (weft__sleepers_want_work_from(victim))
+            weft__sched_ask_for_sleeper(victim, w);
         run_stolen(w, head, victim, t, wrapper, leap);
         return true;
     }

@@ -13,10 +13,10 @@
 WEFT_BEGIN_DECLS
 
 /* A random worker other than w, or NULL if w is alone. */
-weft_worker *weft_random_victim(weft_worker *w);
+weft_worker *weft__random_victim(weft_worker *w);
 /* Tries one steal from victim (leap: from the thief of w's blocked SYNC);
  * if it gets a task, runs it at head and returns true. */
-bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
+bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
 WEFT_END_DECLS
 
 #endif

@@ -13,17 +13,17 @@ WEFT_BEGIN_DECLS
 
 /* At start: plans the placement of `workers` (pin: -1 auto, 0 off, 1 on).
  * 0, or an errno value with a message. */
-int weft_topology_init(unsigned workers, int pin);
+int weft__topology_init(unsigned workers, int pin);
 /* On a worker's own thread: pins it to its planned CPU, if any. */
-void weft_topology_pin_self(unsigned worker);
+void weft__topology_pin_self(unsigned worker);
 /* The placement (NUMA node) of a worker's memory, or -1 for anywhere. */
-int weft_topology_placement(unsigned worker);
+int weft__topology_placement(unsigned worker);
 /* The CPU worker is pinned to, or -1. */
-int weft_topology_worker_cpu(unsigned worker);
+int weft__topology_worker_cpu(unsigned worker);
 /* Binds [addr, addr + bytes) to a placement's memory. */
-void weft_topology_bind_area(void *addr, size_t bytes, int placement);
+void weft__topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
-void weft_topology_destroy(void);
+void weft__topology_destroy(void);
 WEFT_END_DECLS
 
 #endif

@@ -30,7 +30,7 @@
  * them waits.
  *
  * Wake points (W1-W3 with a fence):
- *   - the end of the run (wp_finish): done, fence, claim every sleeper;
+ *   - the end of the run (weft__wp_finish): done, fence, claim every sleeper;
  *   - a hosted pool's injection (hosted.c): the inbox's count, fence, wake
  *     one sleeper (the last look counts the inbox as a queue);
  *   - the owner's every take on ABP and Chase-Lev, whose take has a
@@ -86,7 +86,7 @@ static inline bool wp_claim(wp_worker *v)
     if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &asleep, WP_AWAKE,
                                                  memory_order_acq_rel, memory_order_relaxed))
         return false;
-    weft_futex_wake(&v->sleep_word, 1);
+    weft__futex_wake(&v->sleep_word, 1);
     return true;
 }
 
@@ -175,7 +175,7 @@ static inline void wp_sleep(wp_worker *w)
         w->ctr.sleeps++;
         /* Acquire: pairs with the claim. */
         while (atomic_load_explicit(&w->sleep_word, memory_order_acquire) == WP_ASLEEP)
-            weft_futex_wait(&w->sleep_word, WP_ASLEEP);
+            weft__futex_wait(&w->sleep_word, WP_ASLEEP);
     }
     /* S6.  Relaxed: a count; the claim decided who ended the sleep. */
     atomic_fetch_sub_explicit(&p->n_sleeping, 1, memory_order_relaxed);

@@ -42,8 +42,9 @@ lib="$work/build/libweft.so"
 soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libweft.so.0 ] || { echo "FAIL: soname '$soname', expected libweft.so.0" >&2; fail=1; }
 out=$(LD_LIBRARY_PATH="$work/build" "$work/build/examples/example-fib" 2>&1)
-echo "$out" | grep -q 'fib(30) = 832040' || { echo "FAIL: example-fib on the shared library: $out" >&2; fail=1; }
-ldd "$work/build/examples/example-fib" | grep -q 'libweft.so.0 =>' ||
+grep -q 'fib(30) = 832040' <<< "$out" || { echo "FAIL: example-fib on the shared library: $out" >&2; fail=1; }
+deps=$(ldd "$work/build/examples/example-fib")
+echo "$deps" | grep -q 'libweft.so.0 =>' ||
   { echo "FAIL: example-fib is not linked to libweft.so.0" >&2; fail=1; }
 nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$work/dyn.txt"
 check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"

@@ -469,7 +469,7 @@ inline value_t<result_of_t<F>> run_outside(F &&f)
     frame_job<F> j(std::forward<F>(f));
     weft_task t;
     j.store(&t, f);
-    weft_run_task(&t, wrapper_address(&frame_job<F>::wrapper));
+    weft__run_task(&t, wrapper_address(&frame_job<F>::wrapper));
     return j.take(&t);
 }
 

@@ -39,7 +39,7 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
 
 /* Runtime side (src/observe/profile.c). */
 WEFT_BEGIN_DECLS
-uint32_t weft_profile_register(weft_profile_type *type);
+uint32_t weft__profile_register(weft_profile_type *type);
 WEFT_END_DECLS
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
@@ -74,7 +74,7 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
     if (WEFT_UNLIKELY(id == 0))
-        id = weft_profile_register(type);
+        id = weft__profile_register(type);
     p->f.tasks++;
     WEFT_ATOMIC(uint64_t) *count = &p->types[id].count;
     /* Relaxed load + store: as in weft_profile_end_strand. */
@@ -212,12 +212,12 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
  * the task's own code changes. */
 #if WEFT_TRACE
 WEFT_BEGIN_DECLS
-void weft_trace_name(uintptr_t wrapper, const char *name);
+void weft__trace_name(uintptr_t wrapper, const char *name);
 WEFT_END_DECLS
 #define WEFT_TRACE_NAME_(NAME)                                                                \
     __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
     {                                                                                         \
-        weft_trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
+        weft__trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
     }
 #else
 #define WEFT_TRACE_NAME_(NAME)

@@ -11,23 +11,23 @@
 WEFT_BEGIN_DECLS
 
 /* WEFT_DROP: joins t without running it if nobody stole it. */
-void weft_drop(weft_worker *w, weft_task *t);
+void weft__drop(weft_worker *w, weft_task *t);
 /* WEFT_ME: the calling thread's worker, or stop with a message. */
-weft_worker *weft_self_checked(void);
+weft_worker *weft__self_checked(void);
 
-/* WEFT_YIELD: the bits of weft_attention_g that send a yield to its slow
+/* WEFT_YIELD: the bits of weft__attention_g that send a yield to its slow
  * path (src/runtime/interrupt.c sets them). */
-extern WEFT_ATOMIC(uint32_t) weft_attention_g;
+extern WEFT_ATOMIC(uint32_t) weft__attention_g;
 #define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
 #define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
-void weft_yield_slow(weft_worker *w, weft_task *head);
+void weft__yield_slow(weft_worker *w, weft_task *head);
 static inline void weft_yield(weft_worker *w, weft_task *head)
 {
     if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
         weft_sched_poll_slow(w, head);
     /* Relaxed: a stale value only delays joining the interrupt or parking. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_attention_g, memory_order_relaxed)))
-        weft_yield_slow(w, head);
+    if (WEFT_UNLIKELY(atomic_load_explicit(&weft__attention_g, memory_order_relaxed)))
+        weft__yield_slow(w, head);
 }
 
 WEFT_END_DECLS

@@ -131,14 +131,14 @@ typedef struct weft_worker {
 
 /* Stops with a message: worker's deque of `slots` slots is full with
  * `used` tasks (every scheduler's reserve; src/runtime/diagnostics.c). */
-WEFT_NORETURN void weft_deque_overflow(unsigned worker, size_t used, size_t slots);
+WEFT_NORETURN void weft__deque_overflow(unsigned worker, size_t used, size_t slots);
 
 /* The usual weft_sched_reserve: room for a task at slot t, or stop with a
  * message.  (The split deque keeps one more slot free; src/sched/split/owner.h.) */
 static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t >= w->end))
-        weft_deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
+        weft__deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
 }
 
 /* WEFT_COUNT(w, tasks, 1) counts a runtime event, WEFT_COUNT(w, sched.grows,
