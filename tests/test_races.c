@@ -104,33 +104,16 @@ typedef struct scheduler_facts {
     const char *claim_not_final; /* NULL: it is */
 } scheduler_facts;
 
-static const scheduler_facts known_schedulers[] = {
-    {"split", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, WEFT_RP_THIEF_BEFORE_CLAIM, NULL,
-     NULL, NULL},
-    {"wool",
-     THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | ROLE(OWNER_BEFORE_PUBLISH) | ROLE(OWNER_PUBLISHED) |
-         ROLE(OWNER_BEFORE_RECLAIM) | ROLE(OWNER_STOLEN_JOINED),
-     WEFT_RP_THIEF_BEFORE_CLAIM, NULL,
-     "its SYNC takes a public task back with the inlined CAS of owner.h, which has no race "
-     "point (OWNER_BEFORE_RECLAIM marks privatizing)",
-     "THIEF_CLAIMED comes before the thief settles its claim; the owner's SYNC waits for that "
-     "without polling (the stall is at STEAL_TAKEN instead)"},
-    {"chase-lev",
-     THIEF_ALL | ROLE(OWNER_PUBLISHED) | ROLE(OWNER_BEFORE_RECLAIM) | ROLE(OWNER_RECLAIMED) |
-         ROLE(OWNER_STOLEN_JOINED),
-     WEFT_RP_THIEF_BEFORE_CLAIM, NULL, NULL, NULL},
-    {"private-ri", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, WEFT_RP_THIEF_BEFORE_ASK, NULL,
-     NULL, NULL},
-    {"private-si", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, -1,
-     "a deal goes to one receiver's cell, so thieves never race each other for a task (the "
-     "dealer races the receiver: the take-back scenarios)",
-     NULL, NULL},
-};
-
-/* A scheduler not in the table is assumed to mark every role. */
-static const scheduler_facts unknown_scheduler = {
+/* The scheduler's facts: its folder's race_facts.h (a scheduler without
+ * one is assumed to mark every role). */
+#ifdef WEFT_SCHED_RACE_FACTS
+#include WEFT_SCHED_RACE_FACTS
+#else
+#define WEFT_SCHED_RACE_FACTS_MISSING 1
+static const scheduler_facts sched_race_facts = {
     WEFT_SCHEDULER_NAME, THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL,
     WEFT_RP_THIEF_BEFORE_CLAIM, NULL, NULL, NULL};
+#endif
 
 static const scheduler_facts *facts;
 static const char *sched_name = WEFT_SCHEDULER_NAME;
@@ -841,13 +824,10 @@ int main(int argc, char **argv)
             rounds = atoi(argv[i]);
     }
     CHECK(rounds > 0, "usage: test_races [rounds > 0] [-v]");
-    facts = &unknown_scheduler;
-    for (size_t i = 0; i < sizeof known_schedulers / sizeof known_schedulers[0]; i++)
-        if (!strcmp(known_schedulers[i].name, sched_name))
-            facts = &known_schedulers[i];
-    if (facts == &unknown_scheduler)
-        printf("note: scheduler %s is not in the role table; assuming it marks every role\n",
-               sched_name);
+    facts = &sched_race_facts;
+#ifdef WEFT_SCHED_RACE_FACTS_MISSING
+    printf("note: scheduler %s has no race_facts.h; assuming it marks every role\n", sched_name);
+#endif
     const char *env = getenv("WEFT_PERTURB");
     if (env && *env)
         perturb_threshold = (uint64_t)(strtod(env, NULL) * 4294967296.0);

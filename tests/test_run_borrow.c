@@ -270,6 +270,7 @@ static void test_interrupts_during_borrowed(void)
 /* ---- suspend/resume racing with borrowed RUNs ---- */
 
 static atomic_int stop_callers;
+static atomic_long runs_done;
 
 static void *looping_caller(void *arg)
 {
@@ -278,6 +279,7 @@ static void *looping_caller(void *arg)
     while (!atomic_load(&stop_callers)) {
         if (WEFT_RUN(long_yielding, 3) != 3 * fib_ref(14))
             atomic_fetch_add(&wrong, 1);
+        atomic_fetch_add(&runs_done, 1);
         if (++runs % 8 == 0)
             weft_sleep_ns(300000);
     }
@@ -288,6 +290,7 @@ static void test_suspend_races(void)
 {
     atomic_store(&stop_callers, 0);
     atomic_store(&wrong, 0);
+    atomic_store(&runs_done, 0);
     pthread_t t[3];
     for (int i = 0; i < 3; i++)
         CHECK(pthread_create(&t[i], NULL, looping_caller, NULL) == 0, "create");
@@ -299,6 +302,11 @@ static void test_suspend_races(void)
         weft_sleep_ns(300000);
         CHECK(weft_resume() == 0, "resume");
     }
+    /* On a loaded machine the callers may not have finished a RUN within
+     * the cycles above: give them until one has (a pool that lost a RUN
+     * across the suspensions never gets there). */
+    for (int ms = 0; atomic_load(&runs_done) == 0 && ms < 30000; ms++)
+        weft_sleep_ns(1000000);
     atomic_store(&stop_callers, 1);
     long total = 0;
     for (int i = 0; i < 3; i++) {

@@ -115,6 +115,6 @@ void weft__drop(weft_worker *w, weft_task *t)
 {
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
-    if (!weft_sched_pop_private(w, t))
+    if (!weft_sched_sync_fast(w, t))
         WEFT_PROFILE_DROP(w, t, weft_sched_sync_slow(w, t));
 }

@@ -61,10 +61,14 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved);
 
 /* The scheduler's own counters (weft_sched_counters), by name, for the
- * reports (src/runtime/stats.c). */
+ * reports (src/runtime/stats.c): where each lives in weft_sched_counters,
+ * and the weft_stats field it fills (WEFT_STATS_NO_FIELD: none; the
+ * report and weft_stats_counters list it by its name alone). */
+#define WEFT_STATS_NO_FIELD ((size_t)-1)
 typedef struct weft_sched_counter_name {
     const char *name;
-    size_t offset; /* offsetof(weft_sched_counters, ...) */
+    size_t offset;       /* offsetof(weft_sched_counters, ...) */
+    size_t stats_offset; /* offsetof(weft_stats, ...), or WEFT_STATS_NO_FIELD */
 } weft_sched_counter_name;
 extern const weft_sched_counter_name weft__sched_counter_names[];
 extern const unsigned weft__sched_counter_count;

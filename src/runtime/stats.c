@@ -17,8 +17,9 @@
 #include <errno.h>
 #include <string.h>
 
-/* The runtime's counters, in the order reported: X(field, name).
- * peak_depth is a maximum, the others are sums. */
+/* The runtime's counters, in the order reported: X(field, name), each a
+ * field of weft_counters and of weft_stats.  peak_depth, the last, is a
+ * maximum; the others are sums. */
 #define WEFT_RUNTIME_COUNTERS(X)                                                             \
     X(tasks, "tasks")                                                                        \
     X(steals, "steals")                                                                      \
@@ -32,6 +33,7 @@
 #define COUNT_ONE(field, name) +1
 enum { RUNTIME_COUNTERS = 0 WEFT_RUNTIME_COUNTERS(COUNT_ONE) };
 #undef COUNT_ONE
+enum { PEAK_COUNTER = RUNTIME_COUNTERS - 1 };
 /* More than any build has: the runtime's and a scheduler's. */
 #define MAX_COUNTERS 32u
 
@@ -89,32 +91,26 @@ static unsigned sum_counters(uint64_t *total)
         uint64_t v[MAX_COUNTERS];
         read_worker(p->workers[k], v);
         for (unsigned i = 0; i < n; i++)
-            total[i] = strcmp(names[i], "peak") == 0 ? (v[i] > total[i] ? v[i] : total[i])
-                                                     : total[i] + v[i];
+            total[i] = i == PEAK_COUNTER ? (v[i] > total[i] ? v[i] : total[i]) : total[i] + v[i];
     }
 #endif
     return n;
 }
 
-/* weft_stats' fields from the totals: the runtime's, and the scheduler's
- * counters that have one of the struct's names. */
+/* weft_stats' fields from the totals (in counter_names' order): the
+ * runtime's, and the scheduler's counters that name a field. */
 static void fill_stats(weft_stats *out, const uint64_t *total)
 {
-    const char *names[MAX_COUNTERS];
-    unsigned n = counter_names(names);
     memset(out, 0, sizeof *out);
-    struct { const char *name; uint64_t *field; } map[] = {
-        {"tasks", &out->tasks},         {"steals", &out->steals},
-        {"steal_fails", &out->steal_fails}, {"leaps", &out->leaps},
-        {"leap_fails", &out->leap_fails},   {"grows", &out->grows},
-        {"shrinks", &out->shrinks},     {"sleeps", &out->sleeps},
-        {"wakes", &out->wakes},         {"peak", &out->peak_depth},
-        {"requests", &out->requests},   {"transfers", &out->transfers},
-    };
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < sizeof map / sizeof map[0]; j++)
-            if (strcmp(names[i], map[j].name) == 0)
-                *map[j].field = total[i];
+    unsigned n = 0;
+#define F(field, name) out->field = total[n++];
+    WEFT_RUNTIME_COUNTERS(F)
+#undef F
+    for (unsigned i = 0; i < weft__sched_counter_count && n < MAX_COUNTERS; i++, n++) {
+        size_t at = weft__sched_counter_names[i].stats_offset;
+        if (at != WEFT_STATS_NO_FIELD)
+            memcpy((char *)out + at, &total[n], sizeof total[n]);
+    }
 }
 
 void weft__stats_get_locked(weft_stats *out)

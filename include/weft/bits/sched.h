@@ -7,7 +7,7 @@
  *
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
- *   weft_sched_pop_private(w, t)   SYNC fast path: true = run t inline
+ *   weft_sched_sync_fast(w, t)     SYNC fast path: true = run t inline
  *                                  (and t's state is now EMPTY)
  *   weft_sched_sync_slow(w, t)     otherwise: true = t was stolen and is done
  *                                  (result in t); false = run t inline
@@ -19,7 +19,7 @@
  * Invariant every scheduler keeps (weft_current_head relies on it): slots
  * below the owner's head are non-EMPTY, slots from head on are EMPTY.
  * Task states are shared by all schedulers (bits/worker.h): TASK(wrapper),
- * STOLEN(thief), DONE, so joining a stolen task (src/runtime/steal.c) is
+ * STOLEN(thief), DONE, so joining a stolen task (src/runtime/join.c) is
  * common.
  *
  * The thief side (stealing, sleepers' requests, interrupts' freeze/thaw)

@@ -226,7 +226,7 @@ WEFT_END_DECLS
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
             !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                               \
             WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
@@ -253,7 +253,7 @@ WEFT_END_DECLS
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
             !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                            \
             WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \

@@ -265,7 +265,7 @@ void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 }
 
 const weft_sched_counter_name weft__sched_counter_names[] = {
-    {"grows", offsetof(weft_sched_counters, grows)},
+    {"grows", offsetof(weft_sched_counters, grows), offsetof(weft_stats, grows)},
 };
 const unsigned weft__sched_counter_count = 1;
 

@@ -363,7 +363,7 @@ void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 void weft__sched_idle(weft_worker *w) { (void)w; /* dealers never wait for a receiver */ }
 
 const weft_sched_counter_name weft__sched_counter_names[] = {
-    {"requests", offsetof(weft_sched_counters, requests)},
-    {"transfers", offsetof(weft_sched_counters, transfers)},
+    {"requests", offsetof(weft_sched_counters, requests), offsetof(weft_stats, requests)},
+    {"transfers", offsetof(weft_sched_counters, transfers), offsetof(weft_stats, transfers)},
 };
 const unsigned weft__sched_counter_count = 2;

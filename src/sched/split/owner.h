@@ -62,7 +62,7 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_split_reserve
 #define weft_sched_push weft_split_push
-#define weft_sched_pop_private weft_split_pop_private
+#define weft_sched_sync_fast weft_split_pop_private
 #define weft_sched_sync_slow weft__split_sync_slow
 /* The split deque needs no polling: thieves' requests are seen at SPAWN. */
 #define weft_sched_poll(w, head) ((void)(w), (void)(head), false)

@@ -404,7 +404,7 @@ void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 }
 
 const weft_sched_counter_name weft__sched_counter_names[] = {
-    {"grows", offsetof(weft_sched_counters, grows)},
-    {"shrinks", offsetof(weft_sched_counters, shrinks)},
+    {"grows", offsetof(weft_sched_counters, grows), offsetof(weft_stats, grows)},
+    {"shrinks", offsetof(weft_sched_counters, shrinks), offsetof(weft_stats, shrinks)},
 };
 const unsigned weft__sched_counter_count = 2;

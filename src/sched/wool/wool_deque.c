@@ -446,9 +446,9 @@ void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 }
 
 const weft_sched_counter_name weft__sched_counter_names[] = {
-    {"grows", offsetof(weft_sched_counters, grows)},
-    {"shrinks", offsetof(weft_sched_counters, shrinks)},
-    {"requests", offsetof(weft_sched_counters, requests)},
-    {"transfers", offsetof(weft_sched_counters, transfers)},
+    {"grows", offsetof(weft_sched_counters, grows), offsetof(weft_stats, grows)},
+    {"shrinks", offsetof(weft_sched_counters, shrinks), offsetof(weft_stats, shrinks)},
+    {"requests", offsetof(weft_sched_counters, requests), offsetof(weft_stats, requests)},
+    {"transfers", offsetof(weft_sched_counters, transfers), offsetof(weft_stats, transfers)},
 };
 const unsigned weft__sched_counter_count = 4;
