@@ -24,10 +24,20 @@ VOID_TASK_IMPL_2(fill, long *, out, int, n)
     SYNC(fill);
 }
 
+/* The widest task: nine arguments under the short name. */
+TASK_9(long, sum9, long, a, long, b, long, c, long, d, long, e, long, f, long, g, long, h, long, i)
+{
+    if (a == 0)
+        return b + c + d + e + f + g + h + i;
+    SPAWN(sum9, a - 1, b, c, d, e, f, g, h, i);
+    return SYNC(sum9) + a;
+}
+
 int main(void)
 {
     CHECK(weft_start(3, 0, 0) == 0, "start");
     CHECK(RUN(sfib, 25) == fib_iter(25), "sfib");
+    CHECK(RUN(sum9, 10, 1, 2, 3, 4, 5, 6, 7, 8) == 55 + 36, "sum9");
     long out[101] = {0};
     RUN(fill, out, 100);
     for (int i = 1; i <= 100; i++)
