@@ -1,7 +1,8 @@
 /* Misuse of SPAWN/SYNC that would give a wrong answer silently:
  *  - a task that returns with a SPAWN not joined is stopped with a
- *    message: in every build when the RUN (or stolen task) containing it
- *    returns, and with WEFT_CHECKS as the task itself returns;
+ *    message naming it: in every build when the RUN (or stolen task)
+ *    containing it returns, and with WEFT_CHECKS as the task itself
+ *    returns;
  *  - a SYNC naming another task than the last unjoined SPAWN is stopped
  *    with WEFT_CHECKS.
  * Built twice against the same library: with WEFT_CHECKS=0 and =1 defined
@@ -60,8 +61,8 @@ int main(void)
     expect_death(wrong_sync_child, "SYNC(half) on worker",
                  "SYNC of another task than the last SPAWN");
 #else
-    expect_death(forgets_sync_child, "returned on worker",
-                 "forgotten SYNC, checked when the RUN or stolen task returns");
+    expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
+                 "forgotten SYNC, checked by name when the RUN or stolen task returns");
     expect_death(forgets_sync_child, "with a SPAWN not joined", "forgotten SYNC (message)");
     /* Without the checks a SYNC of another task is not caught: it is what
      * WEFT_CHECKS is for (docs/configuration.md). */

@@ -25,7 +25,7 @@ VOID_TASK_IMPL_2(fill, long *, out, int, n)
 }
 
 /* The widest task: nine arguments under the short name. */
-TASK_9(long, sum9, long, a, long, b, long, c, long, d, long, e, long, f, long, g, long, h, long, i)
+TASK_9(long, sum9, int, a, int, b, int, c, int, d, int, e, int, f, int, g, int, h, int, i)
 {
     if (a == 0)
         return b + c + d + e + f + g + h + i;

@@ -62,6 +62,18 @@ bool weft__control_running(const char *what)
     return false;
 }
 
+int weft__control_begin_running(const char *what, bool waits)
+{
+    int err = weft__control_begin(what, waits);
+    if (err)
+        return err;
+    if (!weft__control_running(what)) {
+        weft__control_end();
+        return EINVAL;
+    }
+    return 0;
+}
+
 bool weft__lifecycle_enter(void)
 {
     weft_runtime *p = &weft__rt;

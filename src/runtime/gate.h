@@ -36,6 +36,9 @@ int weft__control_begin(const char *what, bool waits);
 void weft__control_end(void);
 /* Under the lock: is the pool running?  If not, says so for `what`. */
 bool weft__control_running(const char *what);
+/* weft__control_begin, then weft__control_running: 0 (locked, running),
+ * EDEADLK, or EINVAL (not running; unlocked again). */
+int weft__control_begin_running(const char *what, bool waits);
 
 /* In a child after fork(): the lock and this thread's counts are reset. */
 void weft__gate_forget_in_child(void);

@@ -407,13 +407,9 @@ int weft__resume_locked(void)
 int weft_suspend(void)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin("weft_suspend", true);
+    int err = weft__control_begin_running("weft_suspend", true);
     if (err)
         return err;
-    if (!weft__control_running("weft_suspend")) {
-        weft__control_end();
-        return EINVAL;
-    }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
         weft__control_end();
         return 0; /* already suspended */
@@ -438,13 +434,9 @@ int weft_suspend(void)
 int weft_resume(void)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin("weft_resume", false);
+    int err = weft__control_begin_running("weft_resume", false);
     if (err)
         return err;
-    if (!weft__control_running("weft_resume")) {
-        weft__control_end();
-        return EINVAL;
-    }
     if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
         weft__control_end();
         weft__warn("weft_resume: the pool is not suspended");

@@ -364,13 +364,9 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
 int weft_stop(void)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin("weft_stop", true);
+    int err = weft__control_begin_running("weft_stop", true);
     if (err)
         return err;
-    if (!weft__control_running("weft_stop")) {
-        weft__control_end();
-        return EINVAL;
-    }
     /* Relaxed: under the lock; the CAS below decides. */
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     /* No new RUN may enter; wait for those inside.  acq_rel: the CAS keeps

@@ -122,10 +122,10 @@ WEFT_NORETURN void weft__unjoined_spawn(weft_worker *w, weft_task *head, const c
  * so the slot at the task's own head is EMPTY again when it returns unless
  * a SPAWN was left unjoined.  (Slot `end` exists and stays EMPTY, so a
  * task running at a full deque's top may be checked too.)  With
- * WEFT_CHECKS every task checks this as it returns; in every build the
- * runtime checks it when a task it started returns (a RUN, a stolen task,
- * an interrupt's task), so a SPAWN left unjoined is reported at the latest
- * when the RUN that contains it ends. */
+ * WEFT_CHECKS every task checks this as it returns; in every build a task
+ * the runtime starts (a RUN, a stolen task, an interrupt's task) checks it
+ * in its wrapper, by name, so a SPAWN left unjoined is reported at the
+ * latest when the RUN that contains it ends. */
 static inline void weft_check_return(weft_worker *w, weft_task *head, const char *name)
 {
     /* Relaxed: our own slot; a thief could only have changed it if the
@@ -274,6 +274,7 @@ WEFT_END_DECLS
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         f->d.res = NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                      \
+        weft_check_return(w, head, #NAME); /* names the task in every build */                \
     }                                                                                         \
     WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
@@ -294,6 +295,7 @@ WEFT_END_DECLS
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                                 \
+        weft_check_return(w, head, #NAME); /* names the task in every build */                \
     }                                                                                         \
     WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
