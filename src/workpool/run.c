@@ -180,7 +180,7 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
     const weft_pool_config *cfg = &p->cfg;
     bool agent = i == p->n;
     *err = ENOMEM;
-    wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
+    wp_worker *w = aligned_alloc(WEFT_CACHE_LINE, sizeof *w);
     if (w == NULL)
         return NULL;
     memset(w, 0, sizeof *w);
@@ -235,7 +235,7 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
                         int *err)
 {
     *err = ENOMEM;
-    wp_pool *p = aligned_alloc(WP_LINE, sizeof *p);
+    wp_pool *p = aligned_alloc(WEFT_CACHE_LINE, sizeof *p);
     if (p == NULL)
         return NULL;
     memset(p, 0, sizeof *p);
@@ -269,7 +269,7 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
     p->cfg.capacity = cap;
 
     if (hosted) {
-        p->host = aligned_alloc(WP_LINE, sizeof *p->host);
+        p->host = aligned_alloc(WEFT_CACHE_LINE, sizeof *p->host);
         if (p->host == NULL) {
             wp_pool_destroy(p);
             return NULL;

@@ -48,9 +48,9 @@ typedef struct chase_lev {
     size_t min_cap;
     wp_worker *owner;
     /* Thieves CAS this line. */
-    _Alignas(WP_LINE) _Atomic uint64_t top;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t top;
     /* The owner writes this line on every push and take. */
-    _Alignas(WP_LINE) _Atomic uint64_t bottom;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t bottom;
     uint64_t bottom_own; /* the owner's copy of bottom */
 } chase_lev;
 
