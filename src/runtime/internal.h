@@ -23,7 +23,6 @@
 /* Below 2^31 slots every slot index fits in 32 bits (the split deque packs
  * two of them in one word). */
 #define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
-#define WEFT_MAX_WORKERS 4096u
 
 /* ---- steal.c: finding work and joining stolen tasks ---- */
 weft_worker *weft_random_victim(weft_worker *w);
