@@ -7,6 +7,7 @@
  * ignored silently.  Numbers are plain decimal digits (sizes may end in K,
  * M or G): no sign, no spaces, no other suffix. */
 #include "runtime/internal.h"
+#include "runtime/parking.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,12 +16,12 @@
 #include <strings.h>
 
 #define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20)          /* 64 MiB of address space */
-#define DEFAULT_STACK_SIZE ((size_t)64 << 20)          /* address space; touched pages only */
-#define MIN_STACK_SIZE ((size_t)64 << 10)
-#define MAX_STACK_SIZE ((size_t)1 << 40)
 #define MIN_DEQUE_SLOTS ((size_t)16)
 #define DEFAULT_IDLE_SPIN_US 500u
-#define MAX_IDLE_SPIN_US 10000000u                     /* 10 s */
+#define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US
+#define DEFAULT_STACK_SIZE WEFT_DEFAULT_STACK_SIZE
+#define MIN_STACK_SIZE WEFT_MIN_STACK_SIZE
+#define MAX_STACK_SIZE WEFT_MAX_STACK_SIZE
 #define MAX_SI_DELTA_US 1000000u                       /* 1 s */
 
 /* ------------------------------------------------------------------------

@@ -125,5 +125,7 @@ static inline void weft__park_uncount(_Atomic uint32_t *count)
  * yield; true when the caller should park.  *rounds and *since_ns are the
  * caller's state, both 0 to start over (after it found work or woke). */
 bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us);
+/* The longest spin_us either pool accepts (10 s). */
+#define WEFT_MAX_SPIN_US 10000000u
 
 #endif
