@@ -61,8 +61,8 @@ static void test_error_codes(void)
 static void test_defaults_and_environment(void)
 {
     CHECK(weft_start(0, 0, 0) == 0, "start with defaults");
-    CHECK(weft_workers() == weft_cpus_available(), "default = CPUs in the affinity mask (%u vs %u)",
-          weft_workers(), weft_cpus_available());
+    CHECK(weft_workers() == weft__cpus_available(), "default = CPUs in the affinity mask (%u vs %u)",
+          weft_workers(), weft__cpus_available());
     CHECK(weft_stop() == 0, "stop");
 
     setenv("WEFT_WORKERS", "3", 1);
@@ -70,8 +70,8 @@ static void test_defaults_and_environment(void)
     setenv("WEFT_DEQUE_SIZE", "4096", 1);
     setenv("WEFT_STEAL", "leapfrog", 1);
     CHECK(weft_start(0, 0, 0) == 0, "start from environment");
-    CHECK(weft_workers() == 3 && weft_rt.stack_size == (1u << 20) &&
-              weft_rt.deque_slots == 4096 && weft_rt.policy == WEFT_STEAL_LEAPFROG,
+    CHECK(weft_workers() == 3 && weft__rt.stack_size == (1u << 20) &&
+              weft__rt.deque_slots == 4096 && weft__rt.policy == WEFT_STEAL_LEAPFROG,
           "environment applied");
     CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "run with leapfrog only");
     CHECK(weft_stop() == 0, "stop");
@@ -108,7 +108,7 @@ static void test_suspend_resume(void)
         CHECK(weft_start(n, 0, 0) == 0, "start");
         for (int i = 0; i < 10; i++) {
             CHECK(weft_suspend() == 0, "suspend");
-            CHECK(atomic_load(&weft_rt.parked) == n, "all %u parked", n);
+            CHECK(atomic_load(&weft__rt.parked) == n, "all %u parked", n);
             CHECK(weft_resume() == 0, "resume");
             CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "run after resume");
         }
@@ -168,7 +168,7 @@ static void *reader_thread(void *arg)
 {
     (void)arg;
     /* White-box: wait (bounded) until stop is waiting for the RUN. */
-    for (int i = 0; i < 10000 && (atomic_load(&weft_rt.lifecycle) >> 32) != WEFT_RT_STOPPING; i++) {
+    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING; i++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }

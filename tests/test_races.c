@@ -163,7 +163,7 @@ static const char *const test_event_names[] = {"spawned",  "sync-start", "synced
 
 static const char *event_name(int ev)
 {
-    return ev < WEFT_RP_COUNT ? weft_race_point_name((weft_race_point_id)ev)
+    return ev < WEFT_RP_COUNT ? weft__race_point_name((weft_race_point_id)ev)
                               : test_event_names[ev - WEFT_RP_COUNT];
 }
 
@@ -504,7 +504,7 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
     n_rules = 0;
     atomic_store(&leaf_runs, 0);
     atomic_store(&leaf_worker, -1);
-    weft_race_set_hook(hook);
+    weft__race_set_hook(hook);
     weft_config cfg;
     CHECK(weft_config_init(&cfg) == 0, "weft_config_init");
     cfg.workers = workers;
@@ -518,7 +518,7 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
 static void end(void)
 {
     CHECK(weft_stop() == 0, "weft_stop");
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
     atomic_store(&armed, 0);
     atomic_store(&deadline, 0);
 }
@@ -666,7 +666,7 @@ static void owner_loses_reclaim(void)
 static void thief_stalled_after_claim(weft_race_point_id point, weft_steal_policy policy)
 {
     static char name[96];
-    snprintf(name, sizeof name, "thief_stalled_after_claim(%s, %s)", weft_race_point_name(point),
+    snprintf(name, sizeof name, "thief_stalled_after_claim(%s, %s)", weft__race_point_name(point),
              policy_name(policy));
     if (point == WEFT_RP_THIEF_CLAIMED && facts->claim_not_final) {
         not_applicable(name, "THIEF_CLAIMED", facts->claim_not_final);
@@ -746,7 +746,7 @@ WEFT_TASK_0(long, sleeper_root)
 static void sleeper_stalled(weft_race_point_id point)
 {
     static char name[64];
-    snprintf(name, sizeof name, "sleeper_stalled(%s)", weft_race_point_name(point));
+    snprintf(name, sizeof name, "sleeper_stalled(%s)", weft__race_point_name(point));
     begin(name, 2, WEFT_STEAL_LEAPFROG_RANDOM, 200);
     rule(THIEF1, point, WHEN(OWNER, EV_RELEASE, 1, 1),
          "the owner's go, given once it has published work and woken this worker");
@@ -814,18 +814,18 @@ static void check_roles_seen(void)
     for (int p = 0; p < WEFT_RP_COUNT; p++)
         if (extra & (1u << p)) {
             fprintf(stderr, "FAIL: %s marks %s, which the role table does not list\n",
-                    sched_name, weft_race_point_name((weft_race_point_id)p));
+                    sched_name, weft__race_point_name((weft_race_point_id)p));
             exit(1);
         }
     printf("roles: %s:", sched_name);
     for (int p = 0; p < WEFT_RP_COUNT; p++)
         if (roles & (1u << p))
-            printf(" %s", weft_race_point_name((weft_race_point_id)p));
+            printf(" %s", weft__race_point_name((weft_race_point_id)p));
     if (unseen) {
         printf("; marked, not reached by these scenarios:");
         for (int p = 0; p < WEFT_RP_COUNT; p++)
             if (unseen & (1u << p))
-                printf(" %s", weft_race_point_name((weft_race_point_id)p));
+                printf(" %s", weft__race_point_name((weft_race_point_id)p));
     }
     printf("\n");
 }

@@ -27,7 +27,7 @@ static void wait_all_lendable(void)
     for (int tries = 0;; tries++) {
         unsigned lendable = 0;
         for (unsigned i = 0; i < n_workers; i++)
-            lendable += atomic_load(&weft_rt.workers[i]->sleep_word) == WEFT_SLEEP_IDLE_LENDABLE;
+            lendable += atomic_load(&weft__rt.workers[i]->sleep_word) == WEFT_SLEEP_IDLE_LENDABLE;
         if (lendable == n_workers)
             return;
         CHECK(tries < 20000, "workers not all asleep after 10 s (%u of %u)", lendable, n_workers);
@@ -293,7 +293,7 @@ static void test_suspend_races(void)
         weft_sleep_ns(1000000);
         CHECK(weft_suspend() == 0, "suspend");
         /* Suspended: every worker is parked, none of them lent. */
-        CHECK(atomic_load(&weft_rt.parked) == n_workers, "all parked");
+        CHECK(atomic_load(&weft__rt.parked) == n_workers, "all parked");
         weft_sleep_ns(300000);
         CHECK(weft_resume() == 0, "resume");
     }

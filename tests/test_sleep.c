@@ -43,7 +43,7 @@ static bool eventually(bool (*cond)(void), double seconds)
 
 static bool all_asleep(void)
 {
-    return atomic_load(&weft_rt.sleeping_idle) == weft_rt.n_workers;
+    return atomic_load(&weft__rt.sleeping_idle) == weft__rt.n_workers;
 }
 
 WEFT_TASK_0(int, nothing) { return 1; }
@@ -76,7 +76,7 @@ static atomic_int joiner_seen_sleeping;
 static void wait_for_joiner_to_sleep(unsigned victim)
 {
     atomic_store(&child_started, 1);
-    weft_worker *v = weft_rt.workers[victim];
+    weft_worker *v = weft__rt.workers[victim];
     double end = now_s() + 10.0;
     while (now_s() < end) {
         int s = WEFT_SLEEP_KIND(atomic_load(&v->sleep_word));
@@ -183,7 +183,7 @@ int main(void)
         CHECK(weft_start(n, 0, 0) == 0, "start");
         CHECK(WEFT_RUN(nothing) == 1, "run");
         CHECK(eventually(all_asleep, 10.0), "%u of %u workers asleep",
-              atomic_load(&weft_rt.sleeping_idle), n);
+              atomic_load(&weft__rt.sleeping_idle), n);
 
         /* An external RUN while all sleep (it borrows a sleeper, which is
          * asleep again afterwards; docs/sleep.md). */

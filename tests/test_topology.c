@@ -41,7 +41,7 @@ static void run(unsigned workers, int pin)
 
 int main(void)
 {
-    unsigned cpus = weft_cpus_available();
+    unsigned cpus = weft__cpus_available();
     run(cpus, 1);
     for (unsigned i = 0; i < cpus; i++) {
         CHECK(mask_size[i] == 1, "pinned worker %u may run on %d CPUs", i, mask_size[i]);

@@ -1,36 +1,36 @@
 /* Model check of weft's Chase-Lev scheduler and its sleeper handshake:
- * src/sched/chase-lev/chase_lev_deque.c (weft_cl_sync_slow, weft_cl_serve_wake_req,
- * weft_sched_steal, weft_sched_has_work_for, weft_sched_ask_for_sleeper),
+ * src/sched/chase-lev/chase_lev_deque.c (weft__cl_sync_slow, weft__cl_serve_wake_req,
+ * weft__sched_steal, weft__sched_has_work_for, weft__sched_ask_for_sleeper),
  * src/sched/chase-lev/owner.h (the owner's push and its relaxed
  * read of cl_wake_req, pop_private with its fence and its read of the
- * request), src/runtime/steal.c (weft_steal_and_run's wake-up cascade and request
- * renewal, run_stolen) and src/runtime/sleep.c (weft_sleep as IDLE, claim,
- * weft_wake_for_work_of).  Every access has the memory order of the C code
+ * request), src/runtime/steal.c (weft__steal_and_run's wake-up cascade and request
+ * renewal, run_stolen) and src/runtime/sleep.c (weft__sleep as IDLE, claim,
+ * weft__wake_for_work_of).  Every access has the memory order of the C code
  * (mm.pml): the orders of Lê et al. (PPoPP'13) for the deque.
  *
  * Worker 0 owns the deque and runs a spawn/sync SCRIPT (default P P S S).
  * SPAWN writes the arguments (plain) and the wrapper into the state word
  * (relaxed), stores the descriptor pointer into the array (relaxed) and
  * bottom + 1 (release), then reads cl_wake_req (relaxed) and serves it.
- * When b - cl_top_seen reaches the mask it takes weft_cl_push_slow: an
+ * When b - cl_top_seen reaches the mask it takes weft__cl_push_slow: an
  * acquire re-read of top; a push that would have to grow the array ends
  * the run there (growth is not modelled).  SYNC: bottom - 1 (relaxed), the seq_cst
  * fence, top (relaxed), cl_wake_req (relaxed) and serve, then the private
- * pop (top < b), or weft_cl_sync_slow: re-read top, the seq_cst CAS for the
+ * pop (top < b), or weft__cl_sync_slow: re-read top, the seq_cst CAS for the
  * last task, bottom = b + 1 (relaxed), and if the task was stolen the join
  * (acquire poll of DONE, then the result).  serve_wake_req: relaxed top;
  * nothing to share (cl_bottom - top <= 0, where a pop's cl_bottom is still
  * the one before the pop): keep the request; else exchange it to 0
- * (seq_cst) and weft_wake_for_work (seq_cst count, claim one sleeper in
+ * (seq_cst) and weft__wake_for_work (seq_cst count, claim one sleeper in
  * worker order from self + 1: relaxed peek, acq_rel CAS, count - 1,
  * futex_wake).  After any operation the owner may stop for good ("a long
  * task": no push, pop or poll again), else at the end it stops the pool
  * (quit seq_cst, fence, claim every sleeper).
  *
- * Workers 1 .. NI are idle: weft_sched_steal on worker 0 (acquire top,
+ * Workers 1 .. NI are idle: weft__sched_steal on worker 0 (acquire top,
  * seq_cst fence, acquire bottom, relaxed array entry, seq_cst CAS of top,
  * relaxed wrapper read, STOLEN relaxed); after a steal with more left
- * (top + 1 < bottom read) weft_wake_for_work_of(victim), after taking the
+ * (top + 1 < bottom read) weft__wake_for_work_of(victim), after taking the
  * last one the renewal: if sleepers_want_work_from(victim) (seq_cst
  * count), ask_for_sleeper(victim); then the task runs (arguments read,
  * result written, plain) and DONE is stored seq_cst.  Once (LONG_STEAL,
@@ -124,7 +124,7 @@
  * requests and last looks on the other idle workers' empty deques are
  * left out), JOIN sleeps of the owner at a stolen task's sync (sleep.pml
  * checks that pair: here the joiner polls until DONE) and therefore
- * sleeping_join and weft_wake_joiner, JOIN_LEAP sleepers and
+ * sleeping_join and weft__wake_joiner, JOIN_LEAP sleepers and
  * leap_sleepers (always 0 here), leapfrogging (the thieves have no tasks),
  * WEFT_YIELD's poll, interrupts (freeze/thaw), suspension, external RUNs.
  */
@@ -271,7 +271,7 @@ inline claim(me, v)
     cs = 0; cok = 0; cold = 0
 }
 
-/* weft_wake_for_work_of(owner 0, self): leap_sleepers and sleeping_join
+/* weft__wake_for_work_of(owner 0, self): leap_sleepers and sleeping_join
  * are 0 here; the seq_cst read of sleeping_idle, then wake_one in worker
  * order from self + 1 (the owner never sleeps as IDLE: skipped). */
 inline wake_for_work(me)
@@ -300,7 +300,7 @@ inline wake_for_work(me)
     wa = 0; wv = 0; wk = 0; cokw = 0
 }
 
-/* weft_sched_ask_for_sleeper(owner): seq_cst test, seq_cst store */
+/* weft__sched_ask_for_sleeper(owner): seq_cst test, seq_cst store */
 inline ask_for_sleeper(me)
 {
     LD_SC(me, L_REQ, x);
@@ -316,7 +316,7 @@ inline ask_for_sleeper(me)
     x = 0
 }
 
-/* weft_cl_serve_wake_req, by the owner (cl_bottom = cb) */
+/* weft__cl_serve_wake_req, by the owner (cl_bottom = cb) */
 inline serve(cb)
 {
     LD(OWNER, L_TOP, st);                  /* relaxed */
@@ -353,7 +353,7 @@ proctype owner()
             ST(OWNER, L_STATE(h), TASK);               /* the wrapper, relaxed */
             b = cb;
             if
-            :: b - top_seen >= MASK ->                 /* weft_cl_push_slow */
+            :: b - top_seen >= MASK ->                 /* weft__cl_push_slow */
                 COVER(COVER_PUSH_SLOW);
                 LD(OWNER, L_TOP, t);                   /* acquire */
                 top_seen = t;
@@ -408,7 +408,7 @@ proctype owner()
                 cb = b; top_seen = t;
                 ST(OWNER, L_STATE(h), EMPTY);
                 run_task(h, slot_id[h])
-            :: else ->                                 /* weft_cl_sync_slow */
+            :: else ->                                 /* weft__cl_sync_slow */
                 LD(OWNER, L_TOP, t);                   /* relaxed */
                 ok = 0;
                 if
@@ -419,7 +419,7 @@ proctype owner()
                 cb = b + 1; top_seen = b + 1;
                 if
                 :: ok -> COVER(COVER_OWNER_CAS); run_task(h, slot_id[h])
-                :: else ->                             /* stolen: weft_join_stolen */
+                :: else ->                             /* stolen: weft__join_stolen */
                     COVER(COVER_JOIN);
                     if
                     :: atomic { LOC_DRAINED(OWNER, L_STATE(h)) && mem[L_STATE(h)] == DONE }
@@ -475,7 +475,7 @@ proctype idler(byte me)
         :: x -> break
         :: else
         fi;
-        /* weft_sched_steal(me, owner) */
+        /* weft__sched_steal(me, owner) */
         LD(me, L_TOP, t);                              /* acquire */
 #ifndef MUT_STEAL_NOFENCE
         FENCE_SC(me);
@@ -515,16 +515,16 @@ proctype idler(byte me)
                 run_task(h, a);
                 ST(me, L_RES(h), RESULT(a));
                 ST_SC(me, L_STATE(h), DONE);           /* seq_cst */
-                /* weft_wake_joiner: the owner never sleeps here */
+                /* weft__wake_joiner: the owner never sleeps here */
                 more = 0; a = 0; h = 0; p = 0; ok = 0
             :: else -> COVER(COVER_BUSY); p = 0         /* BUSY */
             fi
         :: else ->                                     /* NONE */
-            /* weft_idle_backoff's spinning is not modelled: a failed
+            /* weft__idle_backoff's spinning is not modelled: a failed
              * attempt changes nothing shared, so trying again later is
              * the same as trying later; after NONE the worker sleeps. */
             if
-            :: true ->                                 /* weft_sleep(IDLE) */
+            :: true ->                                 /* weft__sleep(IDLE) */
                 ST_SC(me, L_SWORD(me), K_IDLE);
                 FADD(me, L_COUNT, 1, x);               /* seq_cst */
                 found = 0;

@@ -1,14 +1,14 @@
 /* Model check of weft's interrupts (src/runtime/interrupt.c: run_interrupt,
- * weft_interrupt_serve, the two barriers, help_until_finished, the last
+ * weft__interrupt_serve, the two barriers, help_until_finished, the last
  * leaver) with the split deque as the scheduler (src/sched/split/split_deque.c:
- * weft_sched_freeze / weft_sched_thaw, the thief's steal, the owner's
+ * weft__sched_freeze / weft__sched_thaw, the thief's steal, the owner's
  * push and sync paths as in split_ops.pml).  Every access has the memory
  * order of the C code (mm.pml).  Only NEWFRAME is modelled (TOGETHER
  * differs in who runs what inside the frames, not in the freeze, the
  * barriers or the slot).
  *
  * Worker 0 owns a deque and runs a SCRIPT: P = spawn an old task, S = sync
- * one (its wait for a stolen task is an interrupt point: weft_join_stolen
+ * one (its wait for a stolen task is an interrupt point: weft__join_stolen
  * serves with head = t + 1), Y = WEFT_YIELD (an interrupt point), N =
  * NEWFRAME called from a task on worker 0 (worker 0 is the initiator and
  * the executor; the frame starts above the old tasks).  After the script
@@ -296,14 +296,14 @@ inline steal_from(vic)
 }
 
 /* The joiner's wait for DONE (acquire) inside the interrupt: worker self has
- * served this generation, so weft_join_stolen's interrupt check is false. */
+ * served this generation, so weft__join_stolen's interrupt check is false. */
 inline join_frame(slot)
 {
     assert(!COVER_FRAME_JOIN);
     atomic { LOC_DRAINED(self, DQ_STATE(self, slot)) && mem[DQ_STATE(self, slot)] == DONE }
 }
 
-/* weft_join_stolen of an old task: an interrupt point (head = t + 1). */
+/* weft__join_stolen of an old task: an interrupt point (head = t + 1). */
 inline join_old(slot)
 {
     do
@@ -318,7 +318,7 @@ inline join_old(slot)
 
 /* ---- the interrupt ---- */
 
-/* weft_sched_freeze(w, head = fr) */
+/* weft__sched_freeze(w, head = fr) */
 inline freeze()
 {
     sv_os = o_split;
@@ -345,7 +345,7 @@ inline freeze()
     cur = 0
 }
 
-/* weft_sched_thaw(w, saved) */
+/* weft__sched_thaw(w, saved) */
 inline thaw()
 {
     atomic { ST_SC(self, DQ_TS(self), sv_ts); frozen[self] = 0; nthaw[self]++ };
@@ -400,7 +400,7 @@ inline help()
     x = 0
 }
 
-/* weft_interrupt_serve(w, head) */
+/* weft__interrupt_serve(w, head) */
 inline serve()
 {
     LD(self, L_PG, g);                               /* acquire */

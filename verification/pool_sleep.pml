@@ -332,7 +332,7 @@ inline steal(me, q)
     tp = 0; bt = 0
 }
 
-/* wp_finish: done, fence, claim every sleeper. */
+/* weft__wp_finish: done, fence, claim every sleeper. */
 inline finish(me)
 {
     atomic {

@@ -1,12 +1,12 @@
 /* Model check of the sender-initiated private-deque protocol (Acar,
  * Charguéraud and Rainey, PPoPP'13, Figure 3) as weft's private-si
  * scheduler implements it: src/sched/private-si/private_si.c (deal_attempt,
- * weft_priv_take_back, close_cell, weft_priv_after_join, weft_sched_steal,
- * weft_sched_has_work_for, weft_sched_ask_for_sleeper), src/sched/private-common/private_deque.c
- * (weft_priv_sync_slow), src/sched/private-si/owner.h (SPAWN's push
+ * weft__priv_take_back, close_cell, weft__priv_after_join, weft__sched_steal,
+ * weft__sched_has_work_for, weft__sched_ask_for_sleeper), src/sched/private-common/private_deque.c
+ * (weft__priv_sync_slow), src/sched/private-si/owner.h (SPAWN's push
  * and SYNC's pop_private with their polls), src/runtime/steal.c (run_stolen,
- * weft_join_stolen under the default random policy) and src/runtime/sleep.c
- * (weft_sleep, claim, weft_wake_worker, weft_wake_joiner).  Every access
+ * weft__join_stolen under the default random policy) and src/runtime/sleep.c
+ * (weft__sleep, claim, weft__wake_worker, weft__wake_joiner).  Every access
  * has the memory order of the C code (mm.pml).
  *
  * Worker 0 (the dealer) runs a spawn/sync SCRIPT (default P P S S) on its
@@ -20,7 +20,7 @@
  * joiner's own steal opens its cell (nobody deals to worker 0 here, so
  * it is only opened and counted); it may sleep as a JOIN sleeper
  * (NJSLEEP times; woken by the receiver's DONE); after the join it closes
- * its cell (weft_priv_after_join) and reads the result.  After any
+ * its cell (weft__priv_after_join) and reads the result.  After any
  * operation the dealer may stop for good ("a long task": it neither
  * spawns nor syncs again), so that a deal nobody takes is not rescued by
  * the take-back and shows as a lost wake-up.
@@ -34,19 +34,19 @@
  * cell is closed outside the dealer's joins).  deal_attempt: a random
  * first worker (nondeterministic), then in worker order: a relaxed look at
  * the cell, if OPEN a seq_cst CAS to DEAL(slot), then o_top + 1, count - 1
- * and weft_wake_worker (seq_cst peek at the receiver's sleep word, claim
+ * and weft__wake_worker (seq_cst peek at the receiver's sleep word, claim
  * by acq_rel CAS, futex_wake).
  *
- * Workers 1 .. NR (receivers, worker_loop + weft_sched_steal) look at
+ * Workers 1 .. NR (receivers, worker_loop + weft__sched_steal) look at
  * their cell (relaxed): a DEAL is taken by CAS (acquire) to CLOSED, the
  * wrapper read (relaxed), STOLEN(self) stored (relaxed), the task run
  * (reads the arguments, writes the result, plain), DONE stored (seq_cst)
- * and the dealer woken if it sleeps as a joiner (weft_wake_joiner); a
+ * and the dealer woken if it sleeps as a joiner (weft__wake_joiner); a
  * CLOSED cell is opened (relaxed CAS, count + 1).  A receiver that found
  * nothing spins (tries again) or sleeps as IDLE: sleep word (seq_cst),
  * sleeping_idle + 1 (seq_cst), ask_for_sleeper (opens its cell if it is
  * neither open nor dealt), the last look at its own cell (seq_cst,
- * weft_sched_has_work_for), then the withdrawal CAS or the futex loop.  The
+ * weft__sched_has_work_for), then the withdrawal CAS or the futex loop.  The
  * futex is exact: futex_wait blocks only if the word still holds the
  * expected value.  A receiver may also become busy (NBUSY times: an
  * external RUN with its cell still open) and, at a poll of that task,
@@ -85,17 +85,17 @@
  *   COVER_JOIN_WAKE  a receiver's DONE wakes the dealer from a join sleep
  *
  * Mutants (-D, one at a time):
- *   MUT_SI_TAKE_STORE      weft_sched_steal takes the deal with a plain store
+ *   MUT_SI_TAKE_STORE      weft__sched_steal takes the deal with a plain store
  *                          of CLOSED instead of the acquire CAS: races the
  *                          take-back (the task runs twice)
- *   MUT_SI_TAKEBACK_STORE  weft_priv_take_back reopens the cell with a plain
+ *   MUT_SI_TAKEBACK_STORE  weft__priv_take_back reopens the cell with a plain
  *                          store instead of its CAS: races the receiver's take
  *   MUT_SI_TAKEBACK_NOCOUNT  the take-back forgets count_open_cells(+1)
  *   MUT_SI_CLOSE_STORE     close_cell closes with a plain store instead of its
  *                          CAS: overwrites a deal that landed (lost task)
- *   MUT_SI_NO_WAKE         deal_attempt does not call weft_wake_worker
+ *   MUT_SI_NO_WAKE         deal_attempt does not call weft__wake_worker
  *   MUT_SI_NO_LASTLOOK     the sleeper does not look at its cell after
- *                          announcing itself (weft_sched_has_work_for)
+ *                          announcing itself (weft__sched_has_work_for)
  *   MUT_SI_DEAL_RLX        the deal CAS relaxed instead of seq_cst: nothing
  *                          publishes the arguments and the wrapper (WEAK: a
  *                          stale wrapper; not TSO, where a locked RMW drains)
@@ -107,7 +107,7 @@
  *                          result and TSO passes
  *   MUT_SI_ANNOUNCE_RLX    the sleeper's sleep word store and count
  *                          increment relaxed (sleep.c's "write mine")
- *   MUT_SI_PEEK_RLX        weft_wake_worker's peek at the sleep word relaxed
+ *   MUT_SI_PEEK_RLX        weft__wake_worker's peek at the sleep word relaxed
  *                          (not found: in mm.pml an RMW is atomic on memory
  *                          and no load is performed early, so a load after
  *                          the seq_cst CAS cannot miss the sleeper; on ARMv8
@@ -120,7 +120,7 @@
  * the encoding and the take-back's reopening value are kept), interrupts
  * (si_hold, freeze/thaw), suspension, external RUN pending counts, quit
  * and stop (receivers asleep at the end are a valid end state),
- * weft_sleepers_want_work_from/ask_for_sleeper of an awake thief after a
+ * weft__sleepers_want_work_from/ask_for_sleeper of an awake thief after a
  * steal (loads only, and a no-op for an awake thief), the repeated
  * has_shared/ask calls of the sleeper's loops over the other workers
  * (one look at its own cell: the others only add chances to see a deal).
@@ -252,7 +252,7 @@ inline claim(me, v, accept)
     cs = 0; cok = 0; cold = 0
 }
 
-/* weft_sleep's wait: acquire loads of the own word, futex_wait */
+/* weft__sleep's wait: acquire loads of the own word, futex_wait */
 inline sleep_wait(me)
 {
     do
@@ -265,7 +265,7 @@ inline sleep_wait(me)
     x = 0
 }
 
-/* weft_sched_ask_for_sleeper(victim, self) for the sleeper's own cell */
+/* weft__sched_ask_for_sleeper(victim, self) for the sleeper's own cell */
 inline ask_for_sleeper(me)
 {
     LD(me, L_SWORD(me), x);                        /* relaxed: our word */
@@ -314,7 +314,7 @@ inline close_cell(me)
 
 /* ---------------------------------------------------------------- dealer */
 
-/* weft_wake_worker(self, v): seq_cst peek, claim */
+/* weft__wake_worker(self, v): seq_cst peek, claim */
 inline wake_worker(v)
 {
 #ifdef MUT_SI_PEEK_RLX
@@ -388,7 +388,7 @@ inline poll(h)
     fi
 }
 
-/* weft_priv_take_back(w, t): ok = taken back */
+/* weft__priv_take_back(w, t): ok = taken back */
 inline take_back(t)
 {
     ok = 0;
@@ -425,7 +425,7 @@ inline take_back(t)
     k = 0; c = 0; x = 0; s = 0
 }
 
-/* weft_sched_steal(w, thief, leap) by the joining dealer: nothing is ever
+/* weft__sched_steal(w, thief, leap) by the joining dealer: nothing is ever
  * dealt to it here, so it only (re)opens its cell */
 inline open_own_cell()
 {
@@ -449,7 +449,7 @@ inline open_own_cell()
     c = 0; x = 0; ok = 0
 }
 
-/* weft_sleep(w, JOIN, t, thief) */
+/* weft__sleep(w, JOIN, t, thief) */
 inline join_sleep(t)
 {
     ST_SC(DEALER, L_SWORD(DEALER), K_JOIN);
@@ -475,7 +475,7 @@ inline join_sleep(t)
     x = 0
 }
 
-/* weft_join_stolen(w, t), random policy, then weft_priv_after_join */
+/* weft__join_stolen(w, t), random policy, then weft__priv_after_join */
 inline join(t)
 {
     do
@@ -495,7 +495,7 @@ inline join(t)
         fi
     od;
     s = 0;
-    close_cell(DEALER);                            /* weft_priv_after_join */
+    close_cell(DEALER);                            /* weft__priv_after_join */
     assert(!ok)
 }
 
@@ -521,7 +521,7 @@ proctype dealer()
                 poll(t);
                 LD(DEALER, L_ARG(t), x);
                 run_task(slot_id[t], x)
-            :: else ->                             /* weft_priv_sync_slow */
+            :: else ->                             /* weft__priv_sync_slow */
                 take_back(t);
                 if
                 :: ok ->
@@ -565,7 +565,7 @@ proctype receiver(byte me)
 {
     byte _i, c, x, ok, got, sl, w, busy, cs, cok, cold;
     do
-    :: /* weft_sched_steal(self, victim, false): own cell, relaxed look */
+    :: /* weft__sched_steal(self, victim, false): own cell, relaxed look */
         LD(me, L_CELL(me), c);
         do
         :: TAG(c) == TAG_DEAL ->
@@ -610,7 +610,7 @@ proctype receiver(byte me)
 #else
             ST_SC(me, L_STATE(sl), DONE);          /* seq_cst */
 #endif
-            /* weft_wake_joiner(giver) */
+            /* weft__wake_joiner(giver) */
             LD_SC(me, L_SWORD(DEALER), cs);
             if
             :: cs == K_JOIN -> claim(me, DEALER, JOINERS)
@@ -632,7 +632,7 @@ proctype receiver(byte me)
                     ok = 0
                 :: skip
                 fi
-            :: true ->                             /* weft_sleep(IDLE) */
+            :: true ->                             /* weft__sleep(IDLE) */
 #ifdef MUT_SI_ANNOUNCE_RLX
                 ST(me, L_SWORD(me), K_IDLE);
                 FADD_RLX(me, L_SL_IDLE, 1, x);
@@ -644,7 +644,7 @@ proctype receiver(byte me)
 #ifdef MUT_SI_NO_LASTLOOK
                 x = 0;
 #else
-                LD_SC(me, L_CELL(me), x);          /* weft_sched_has_work_for */
+                LD_SC(me, L_CELL(me), x);          /* weft__sched_has_work_for */
                 x = (TAG(x) == TAG_DEAL);
 #endif
                 if

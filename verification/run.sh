@@ -437,7 +437,7 @@ check quick chase-lev-cover-wrap-SC        chase_lev.pml SC   fail 22 -DCOVER_WR
 cover_checks "chase-lev-cover-%s-two-SC" chase_lev.pml "MORE RENEW SKIPREQ" -DNI=2
 
 # ---- interrupts: freeze, barriers, thaw (src/runtime/interrupt.c with the split
-# deque's weft_sched_freeze/thaw; interrupt.pml) ----
+# deque's weft__sched_freeze/thaw; interrupt.pml) ----
 # Bounds: worker 0 runs SCRIPT (P = spawn an old task, S = sync one, Y =
 # WEFT_YIELD, N = NEWFRAME from a task on worker 0); worker 1 makes NATT
 # steal attempts on the old tasks; NEXT external threads and, with

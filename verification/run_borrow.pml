@@ -1,6 +1,6 @@
 /* Model check of lending an idle worker to a RUN caller
- * (src/runtime/sleep.c: idle_wait, weft_borrow_idle,
- * weft_sleep_lent_return; src/runtime/external.c; docs/sleep.md, "RUN on
+ * (src/runtime/sleep.c: idle_wait, weft__borrow_idle,
+ * weft__sleep_lent_return; src/runtime/external.c; docs/sleep.md, "RUN on
  * the calling thread").
  *
  * Threads:
@@ -215,7 +215,7 @@ proctype worker()
     :: /* take the work if there is some (a steal) */
         exp = 1;
         CAS(WT, L_WORK, exp, 0, ok);
-        /* weft_sleep(IDLE): announce */
+        /* weft__sleep(IDLE): announce */
 #ifdef MUT_LENDABLE_EARLY
         ST_SC(WT, L_WORD, LENDABLE);
 #else
@@ -287,7 +287,7 @@ proctype borrower(byte BTx)
     do
     :: rounds < NB ->
         rounds++;
-        LD(BTx, L_WORD, s);                     /* weft_borrow_idle: relaxed peek */
+        LD(BTx, L_WORD, s);                     /* weft__borrow_idle: relaxed peek */
         if
         :: s == LENDABLE ->
             exp = LENDABLE;
@@ -334,7 +334,7 @@ end_join:                       atomic { fwait[BTx] == 0 };
                     fi
                 :: skip
                 fi;
-                /* weft_sleep_lent_return: the sleeper's announce ... */
+                /* weft__sleep_lent_return: the sleeper's announce ... */
                 ST_SC(BTx, L_WORD, K_IDLE);
 #ifndef MUT_LEND_NO_RECOUNT
                 FADD(BTx, L_IDLE, 1, x);
@@ -378,7 +378,7 @@ proctype publisher()
     :: pubs < NPUB ->
         pubs++;
         ST_SC(PT, L_WORK, 1);                  /* the work, seq_cst */
-        LD_SC(PT, L_IDLE, x);                  /* weft_wake_for_work's count */
+        LD_SC(PT, L_IDLE, x);                  /* weft__wake_for_work's count */
         if
         :: x != 0 -> claim(PT, 6)              /* IDLE or JOIN */
         :: else
@@ -394,7 +394,7 @@ proctype thief()
 end_idle:
     stolen == 1;
     ST_SC(TT, L_DONE, 1);                      /* DONE, seq_cst */
-    LD_SC(TT, L_WORD, x);                      /* weft_wake_joiner */
+    LD_SC(TT, L_WORD, x);                      /* weft__wake_joiner */
     if
     :: KIND(x) == K_JOIN -> claim(TT, 4)       /* JOIN */
     :: else

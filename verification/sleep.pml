@@ -96,12 +96,12 @@ inline claim(me, v, accept)
     cs = 0; cok = 0; cold = 0
 }
 
-/* weft_sleepers_want_work_from(owner), by the owner: seq_cst loads */
+/* weft__sleepers_want_work_from(owner), by the owner: seq_cst loads */
 #define SLEEPERS_WANT_WORK(out) \
     LD_SC(OWNER, L_SLEEPING_IDLE, wa); LD_SC(OWNER, L_SLEEPING_JOIN, wb); \
     out = (wa != 0 || wb != 0); wa = 0; wb = 0
 
-/* weft_wake_for_work(owner): read the counts (seq_cst), claim one */
+/* weft__wake_for_work(owner): read the counts (seq_cst), claim one */
 #define WAKE_FOR_WORK() wake_for_work()
 inline wake_for_work()
 {
@@ -114,7 +114,7 @@ inline wake_for_work()
     wa = 0; wb = 0
 }
 
-/* weft_wake_joiner(victim) after DONE, by the thief */
+/* weft__wake_joiner(victim) after DONE, by the thief */
 #ifdef MUT_SLEEP_NO_JOIN_WAKE
 #define WAKE_JOINER(me) skip
 #else
@@ -210,7 +210,7 @@ proctype idler()
         if
         :: got -> skip
         :: !got -> skip                            /* spin: try again */
-        :: !got ->                                 /* weft_sleep(IDLE) */
+        :: !got ->                                 /* weft__sleep(IDLE) */
             ST_SC(THIEF, L_SWORD(THIEF), K_IDLE);
 #ifndef MUT_SLEEP_LATE_COUNT
             FADD(THIEF, L_SLEEPING_IDLE, 1, x);

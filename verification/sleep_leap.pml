@@ -1,11 +1,11 @@
 /* Model check of leapfrogging joiners that sleep (src/runtime/sleep.c's
  * WEFT_SLEEP_JOIN_LEAP and `leap_sleepers`, src/runtime/steal.c's
- * weft_join_stolen and weft_steal_and_run, docs/sleep.md) with the split
+ * weft__join_stolen and weft__steal_and_run, docs/sleep.md) with the split
  * deque that creates the work (split_ops.pml), under the leapfrog steal
  * policy.  Three workers:
  *
  *   A  (thread 1) spawned a task T that B stole; A is blocked at T's SYNC
- *      (weft_join_stolen): it polls T's state, and once T names its thief
+ *      (weft__join_stolen): it polls T's state, and once T names its thief
  *      (STOLEN(B)) it may only steal from B (leapfrogging, steal_once on
  *      B's deque; a stolen task is a leaf and runs on top of the join).
  *      After backing off it sleeps as JOIN_LEAP(B): sleep word naming B,
@@ -19,16 +19,16 @@
  *      spawns and syncs on its own split deque (the push after allstolen,
  *      grow_shared on a request and its no-op branch, shrink_shared, joins
  *      of stolen children), then stores T's DONE (seq_cst) and calls
- *      weft_wake_joiner(A).  Every share is followed by
- *      weft_wake_for_work_of(B, B): B->leap_sleepers first (seq_cst), a
+ *      weft__wake_joiner(A).  Every share is followed by
+ *      weft__wake_for_work_of(B, B): B->leap_sleepers first (seq_cst), a
  *      claim only of a JOIN_LEAP sleeper whose word names B, then the
  *      pool-wide counts and wake_one.  B may stop for good after any
  *      operation ("a long task").  A child of B stolen by A or C is joined
  *      by B the same way: B's leapfrog attempt on that thief finds its
  *      deque all stolen (the relaxed allstolen hint: no steal, no ask), so
  *      B polls, or sleeps as JOIN_LEAP(thief) in the thief's
- *      leap_sleepers, woken by the thief's DONE (weft_wake_joiner).
- *   C  (thread 2) is idle: it steals from B (weft_steal_and_run with its
+ *      leap_sleepers, woken by the thief's DONE (weft__wake_joiner).
+ *   C  (thread 2) is idle: it steals from B (weft__steal_and_run with its
  *      OK_MORE wake-up and its OK request renewal), may spin, or sleeps as
  *      IDLE (sleep word, sleeping_idle + 1 seq_cst, a request on B, the
  *      last look at quit and has_shared(B), the withdrawal CAS or the
@@ -85,10 +85,10 @@
  *                          claimer): wake_for_work_of sees it only in the
  *                          pool count, whose wake_one does not take
  *                          JOIN_LEAP sleepers
- *   MUT_LEAP_NO_LOOK       weft_wake_for_work_of skips leap_sleepers
+ *   MUT_LEAP_NO_LOOK       weft__wake_for_work_of skips leap_sleepers
  *   MUT_LEAP_NO_ASK        a JOIN_LEAP sleeper posts its request on nobody
  *   MUT_LEAP_NO_SHARED     its last look ignores has_shared(thief)
- *   MUT_JOINER_MASK        weft_wake_joiner accepts JOIN sleepers only
+ *   MUT_JOINER_MASK        weft__wake_joiner accepts JOIN sleepers only
  *                          (JOIN_LEAP forgotten in the mask)
  *   MUT_CLAIM_STORE        claim() takes the sleeper by a plain store after
  *                          its peek, not by CAS
@@ -205,7 +205,7 @@
 #define COVER_WAKE_LEAP_THIEF 0  /* C's OK_MORE claims A through leap_sleepers */
 #endif
 #ifndef COVER_WAKE_DONE
-#define COVER_WAKE_DONE 0        /* T's DONE claims A (weft_wake_joiner) */
+#define COVER_WAKE_DONE 0        /* T's DONE claims A (weft__wake_joiner) */
 #endif
 #ifndef COVER_CLAIM_RACE
 #define COVER_CLAIM_RACE 0       /* a claimer's CAS on A's JOIN_LEAP word fails: another claimed first */
@@ -332,7 +332,7 @@ inline claim(me, v, accept, owner)
     cs = 0; cok = 0
 }
 
-/* weft_sleepers_want_work_from(B), by thread me: seq_cst loads, in order,
+/* weft__sleepers_want_work_from(B), by thread me: seq_cst loads, in order,
  * until one is nonzero */
 inline sleepers_want_work(me, out)
 {
@@ -354,7 +354,7 @@ inline sleepers_want_work(me, out)
 #define SLEEPERS_WANT_WORK(out) sleepers_want_work(OWNER, out)
 #endif
 
-/* weft_sched_ask_for_sleeper(B) by thread me: seq_cst load, store */
+/* weft__sched_ask_for_sleeper(B) by thread me: seq_cst load, store */
 inline ask_for_sleeper(me)
 {
     LD_SC(me, L_LIMIT, wb);
@@ -365,7 +365,7 @@ inline ask_for_sleeper(me)
     wb = 0
 }
 
-/* weft_wake_for_work_of(B, me) */
+/* weft__wake_for_work_of(B, me) */
 inline wake_for_work_of(me)
 {
     cl = 0;
@@ -408,7 +408,7 @@ inline wake_for_work_of(me)
 }
 #define WAKE_FOR_WORK() wake_for_work_of(OWNER)
 
-/* weft_wake_joiner(v) by thread me, after a seq_cst DONE */
+/* weft__wake_joiner(v) by thread me, after a seq_cst DONE */
 #ifdef MUT_JOINER_MASK
 #define JOINER_MASK (1 << K_JOIN)
 #else
@@ -428,7 +428,7 @@ inline wake_joiner(me, v)
 }
 #define WAKE_JOINER(me) wake_joiner(me, W_B)
 
-/* weft_steal_and_run after a won steal (split_ops.pml's hooks): the
+/* weft__steal_and_run after a won steal (split_ops.pml's hooks): the
  * thief's name in the task, then OK_MORE wakes another sleeper, OK asks B
  * again for the sleepers */
 #define STEAL_WON_HOOK(me) stolen_by[ttail] = me;
@@ -448,8 +448,8 @@ inline after_steal(me)
     assert(!(COVER_LEAP_STEAL && me == W_A))
 }
 
-/* weft_sleep(me, kind, joined, th): sw, found and wc are the sleeper's */
-inline weft_sleep(me, kind, jloc, th)
+/* weft__sleep(me, kind, joined, th): sw, found and wc are the sleeper's */
+inline weft__sleep(me, kind, jloc, th)
 {
     if
     :: kind == K_JOIN_LEAP -> sw = JL(th)
@@ -538,7 +538,7 @@ inline b_join_round(slot)
     :: wa == STOLEN ->
         th = stolen_by[slot];
         assert(th == W_A || th == W_C);
-        weft_sleep(OWNER, K_JOIN_LEAP, L_STATE(slot), th)
+        weft__sleep(OWNER, K_JOIN_LEAP, L_STATE(slot), th)
     :: else                        /* not yet STOLEN(thief): yield; DONE: done */
     fi;
     wa = 0; th = 0
@@ -584,7 +584,7 @@ long_task:
     skip
 }
 
-/* A: blocked at T's SYNC (weft_join_stolen, leapfrog policy) */
+/* A: blocked at T's SYNC (weft__join_stolen, leapfrog policy) */
 proctype joiner_a()
 {
     byte _i, tx, ttail, tsplit, tst, targ, tok, got, early, tw, wa, wb, cs, cok, cold, cl, sw, found, wc, x;
@@ -597,7 +597,7 @@ proctype joiner_a()
             if
             :: got -> skip
             :: !got -> skip                          /* back off: poll again */
-            :: !got -> weft_sleep(W_A, K_JOIN_LEAP, L_TSTATE, W_B)
+            :: !got -> weft__sleep(W_A, K_JOIN_LEAP, L_TSTATE, W_B)
             fi
         :: else                                      /* no thief yet: yield */
         fi;
@@ -630,7 +630,7 @@ proctype idler_c()
         if
         :: got -> skip
         :: !got -> skip                              /* spin: try again */
-        :: !got && C_SLEEPS -> weft_sleep(W_C, K_IDLE, 0, W_B)       /* B: the victims with a deque */
+        :: !got && C_SLEEPS -> weft__sleep(W_C, K_IDLE, 0, W_B)       /* B: the victims with a deque */
         fi;
         got = 0; x = 0
     od

@@ -106,7 +106,7 @@ bool owner_done;
 proctype owner()
 {
     byte _i, head, o_split, new_s, t, s, x, cur, ok, all, op, id, leaps, lid, js;
-    o_split = END;                  /* weft_split_init: o_allstolen */
+    o_split = END;                  /* weft__split_init: o_allstolen */
     lid = NOPS;                     /* ids of leapfrogged tasks */
     do
     :: op < NOPS && script[op] != 0 ->

@@ -148,7 +148,7 @@ inline update_limit()
     cur = 0
 }
 
-/* Figure 4, lines 36-40 (weft_split_grow_shared). */
+/* Figure 4, lines 36-40 (weft__split_grow_shared). */
 inline grow_shared(h)
 {
     /* the acquire fence: orders loads only; nothing to model here */
@@ -186,7 +186,7 @@ inline grow_shared(h)
     new_s = 0; x = 0
 }
 
-/* Figure 4, lines 41-57 (weft_split_shrink_shared); all = the result. */
+/* Figure 4, lines 41-57 (weft__split_shrink_shared); all = the result. */
 inline shrink_shared()
 {
     all = 1;
@@ -314,7 +314,7 @@ inline wait_done(slot, id)
 }
 #endif
 
-/* Figure 4, lines 31-35 (weft_split_pop_stolen). */
+/* Figure 4, lines 31-35 (weft__split_pop_stolen). */
 inline pop_stolen(slot)
 {
     ST(OWNER, DQ_STATE(OWNER, slot), EMPTY);
@@ -346,7 +346,7 @@ inline run_inline()
 #undef SYNC_NAME
 #undef JOIN
 
-/* Figure 1's wait for a stolen task (steal.c's weft_join_stolen), with
+/* Figure 1's wait for a stolen task (steal.c's weft__join_stolen), with
  * leapfrogging: until DONE, the joiner may run a task it steals back from
  * the thief on top of the joined slot; that task spawns one child and
  * syncs it (the thief's deque itself is not modelled).  At most NLEAP such

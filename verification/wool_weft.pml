@@ -21,25 +21,25 @@
  *   state[i]    owner: release store of TASK (weft_wool_push), relaxed load
  *               and store (private join, join_private), relaxed CAS
  *               TASK -> EMPTY (public join: weft_wool_pop, join_public),
- *               acquire loads (join_public, weft_join_stolen), relaxed store
+ *               acquire loads (join_public, weft__join_stolen), relaxed store
  *               of EMPTY (end of join_public); thieves: relaxed loads (peek,
- *               settle), acquire CAS TASK -> STOLEN(me) (weft_wool_claim),
+ *               settle), acquire CAS TASK -> STOLEN(me) (weft__wool_claim),
  *               release CAS STOLEN(me) -> TASK (restore), seq_cst store of
  *               DONE (run_stolen)
  *   data[i]     the descriptor's union of arguments and result (one word:
  *               the result overwrites the arguments, as in task_macros.h);
  *               plain accesses
- * The acquire fence at the top of weft_wool_serve orders nothing modelled
+ * The acquire fence at the top of weft__wool_serve orders nothing modelled
  * (it is for sleep.c's counts) and is left out; the seq_cst fence of its
  * no-op branch is kept.
  *
  * Processes: one owner running a script of P (SPAWN: weft_wool_push and its
- * serve), S (SYNC: weft_wool_pop, weft_wool_sync_slow -> join_public /
- * serve + join_private, weft_wool_privatize), Y (WEFT_YIELD: weft_sched_poll
- * + weft_wool_poll_slow); two thieves, each making at most NATT attempts of
- * weft_sched_steal (peek, ask_owner, claim, settle, restore) and running
+ * serve), S (SYNC: weft_wool_pop, weft__wool_sync_slow -> join_public /
+ * serve + join_private, weft__wool_privatize), Y (WEFT_YIELD: weft_sched_poll
+ * + weft__wool_poll_slow); two thieves, each making at most NATT attempts of
+ * weft__sched_steal (peek, ask_owner, claim, settle, restore) and running
  * what it commits (run_stolen).  The owner waits for a thief (join_public,
- * join_private, weft_join_stolen) by blocking until a word it reads
+ * join_private, weft__join_stolen) by blocking until a word it reads
  * changes, so a wait nobody ends is an invalid end state.
  *
  * Bounds: NSLOT slots, SCRIPT (at most NOPS operations), NATT attempts per
@@ -60,7 +60,7 @@
  *   - the owner's private fast path only takes slots at or above its
  *     boundary (plain_from is the boundary or REQUEST);
  *   - the owner never finds a state the code calls an internal error
- *     (weft_fatal in join_private / join_public);
+ *     (weft__fatal in join_private / join_public);
  *   - no deadlock (spin's invalid end states);
  *   - at the end (every process done, every store buffer drained): bot is
  *     0, every state word is EMPTY (weft_current_head's invariant), and
@@ -92,11 +92,11 @@
  *   MUT_JOIN_NOBOT     join_public: a STOLEN mark is taken as committed
  *                      (wait for DONE) without checking bot == t + 1
  *   MUT_SPAWN_RLX      weft_wool_push: the TASK store relaxed, not release
- *   MUT_CLAIM_RLX      weft_wool_claim: the CAS relaxed, not acquire: on the
+ *   MUT_CLAIM_RLX      weft__wool_claim: the CAS relaxed, not acquire: on the
  *                      weak model the later reads (public_end, arguments)
  *                      may be performed before it (MAY_READ_EARLY)
  *   MUT_DONE_RLX       run_stolen: DONE stored relaxed, not seq_cst
- *   MUT_SERVE_RLX      weft_wool_serve: the raise of public_end relaxed,
+ *   MUT_SERVE_RLX      weft__wool_serve: the raise of public_end relaxed,
  *                      not seq_cst: on the weak model settle's relaxed
  *                      re-read of the state may then return what it would
  *                      have before the raise (MAY_READ_EARLY; mm.pml's
@@ -106,10 +106,10 @@
  *                      show it)
  *
  * Not modelled: leapfrogging and the other blocked-join policies
- * (weft_join_stolen only waits for DONE), sleep and wake (the seq_cst
+ * (weft__join_stolen only waits for DONE), sleep and wake (the seq_cst
  * stores and fences serve sleep.c's Dekker pairings; sleep.pml models them
- * with the split deque), weft_sched_ask_for_sleeper, interrupts
- * (weft_sched_freeze / thaw), nested frames, the OK_MORE hint, deque
+ * with the split deque), weft__sched_ask_for_sleeper, interrupts
+ * (weft__sched_freeze / thaw), nested frames, the OK_MORE hint, deque
  * overflow, more than one wrapper.
  */
 #ifndef NSLOT
@@ -220,7 +220,7 @@ inline run_task(slot, id)
 
 /* ---------------- owner ---------------- */
 
-/* weft_wool_serve(w, give_end) */
+/* weft__wool_serve(w, give_end) */
 inline serve(give_end)
 {
     if
@@ -249,7 +249,7 @@ inline serve(give_end)
     fi
 }
 
-/* weft_wool_privatize(w, t) */
+/* weft__wool_privatize(w, t) */
 inline privatize(t)
 {
     inl = 0;
@@ -362,7 +362,7 @@ proctype owner()
                         b = top + 1;
 #endif
                         if
-                        :: b == top + 1 ->        /* committed: weft_join_stolen */
+                        :: b == top + 1 ->        /* committed: weft__join_stolen */
                             assert(!COVER_JOINSTOLEN);
                             atomic { LOC_DRAINED(OWNER, L_STATE(top)) && mem[L_STATE(top)] == DONE };
                             how = 2; break
@@ -371,7 +371,7 @@ proctype owner()
                             atomic { (LOC_DRAINED(OWNER, L_STATE(top)) && mem[L_STATE(top)] != s) ||
                                      (LOC_DRAINED(OWNER, L_BOT) && mem[L_BOT] != b) }
                         fi
-                    :: else -> assert(false)      /* weft_fatal */
+                    :: else -> assert(false)      /* weft__fatal */
                     fi
                 od;
                 if
@@ -396,7 +396,7 @@ proctype owner()
                     :: IS_STOLEN(s) ->
                         assert(!COVER_PRIVWAIT);
                         atomic { LOC_DRAINED(OWNER, L_STATE(top)) && mem[L_STATE(top)] != s }
-                    :: else -> assert(false)      /* weft_fatal */
+                    :: else -> assert(false)      /* weft__fatal */
                     fi
                 od;
                 how = 1
@@ -438,7 +438,7 @@ proctype thief(byte me)
     do
     :: attempts < NATT && !owner_done ->
         attempts++;
-        /* weft_wool_peek */
+        /* weft__wool_peek */
         LD(me, L_BOT, b);
         LD(me, L_PE, pe);
         if
@@ -474,12 +474,12 @@ proctype thief(byte me)
                 :: true -> early = 0
                 fi;
 #endif
-                /* weft_wool_claim: acquire */
+                /* weft__wool_claim: acquire */
                 s = s1;
                 CAS(me, L_STATE(b), s, MARK(me), ok);
                 if
                 :: ok ->
-                    /* weft_wool_settle */
+                    /* weft__wool_settle */
 #ifdef MUT_SERVE_RLX
                     /* the raise relaxed: a thief that reads it need not see
                      * the private join before it (message passing without

@@ -287,7 +287,7 @@ static inline void lace_yield(WorkerP *w, Task *head)
 
 static inline void lace_drop(WorkerP *w, Task *t)
 {
-    weft_drop(w, (weft_task *)t);
+    weft__drop(w, (weft_task *)t);
 }
 
 static inline uint64_t lace_trng(WorkerP *w)

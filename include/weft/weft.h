@@ -131,7 +131,7 @@ weft_task *weft_current_head(weft_worker *w);
 #define WEFT_CALL(NAME, ...) NAME##_CALL(weft_w, weft_head, ##__VA_ARGS__)
 /* Joins the last SPAWN without running it if nobody stole it (speculative
  * work that turned out unneeded); if it was stolen, waits for it. */
-#define WEFT_DROP(NAME) weft_drop(weft_w, --weft_head)
+#define WEFT_DROP(NAME) weft__drop(weft_w, --weft_head)
 
 /* Runs a task from anywhere and returns when it is done.  On a worker it
  * runs in place.  From a non-worker thread it runs on that thread as a
@@ -144,11 +144,11 @@ weft_task *weft_current_head(weft_worker *w);
 #define WEFT_CONTEXT weft_w, weft_head
 /* Recovers the context in code running on a worker without one. */
 #define WEFT_ME                                   \
-    weft_worker *weft_w = weft_self_checked();    \
+    weft_worker *weft_w = weft__self_checked();    \
     weft_task *weft_head = weft_current_head(weft_w)
 
-void weft_drop(weft_worker *w, weft_task *t);
-weft_worker *weft_self_checked(void);
+void weft__drop(weft_worker *w, weft_task *t);
+weft_worker *weft__self_checked(void);
 
 /* ------------------------------------------------------------------------
  * Interrupts: stop-the-world operations (garbage collection, phase changes)
@@ -174,17 +174,17 @@ void weft_barrier(void);
  * or sleepers' requests only when they poll -- so that idle workers get
  * work.  Costs one load when nothing is pending (two with those
  * schedulers). */
-extern WEFT_ATOMIC(uint32_t) weft_attention_g; /* internal: bits below */
+extern WEFT_ATOMIC(uint32_t) weft__attention_g; /* internal: bits below */
 #define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
 #define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
-void weft_yield_slow(weft_worker *w, weft_task *head);
+void weft__yield_slow(weft_worker *w, weft_task *head);
 static inline void weft_yield(weft_worker *w, weft_task *head)
 {
     if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
         weft_sched_poll_slow(w, head);
     /* Relaxed: a stale value only delays joining the interrupt or parking. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&weft_attention_g, memory_order_relaxed)))
-        weft_yield_slow(w, head);
+    if (WEFT_UNLIKELY(atomic_load_explicit(&weft__attention_g, memory_order_relaxed)))
+        weft__yield_slow(w, head);
 }
 #define WEFT_YIELD() weft_yield(weft_w, weft_head)
 

@@ -110,13 +110,13 @@ typedef struct wd_rank {
 
 static void protocol_failed(wd_rank *r, const char *what, int peer)
 {
-    weft_warn("weft_dist_run: rank %d: %s (from rank %d); aborting the run on every rank", r->me,
+    weft__warn("weft_dist_run: rank %d: %s (from rank %d); aborting the run on every rank", r->me,
               what, peer);
     MPI_Abort(r->comm, 70);
     abort();
 }
 
-void wd_mpi_failed(MPI_Comm comm, int rc, const char *call, int peer)
+void weft__wd_mpi_failed(MPI_Comm comm, int rc, const char *call, int peer)
 {
     char text[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
@@ -124,11 +124,11 @@ void wd_mpi_failed(MPI_Comm comm, int rc, const char *call, int peer)
     int me = -1;
     MPI_Comm_rank(comm, &me);
     if (peer >= 0)
-        weft_warn("weft_dist_run: rank %d: %s with rank %d failed: %s; aborting the run on every "
+        weft__warn("weft_dist_run: rank %d: %s with rank %d failed: %s; aborting the run on every "
                   "rank (no fault tolerance: docs/distributed.md, Faults)",
                   me, call, peer, text);
     else
-        weft_warn("weft_dist_run: rank %d: %s failed: %s; aborting the run on every rank (no "
+        weft__warn("weft_dist_run: rank %d: %s failed: %s; aborting the run on every rank (no "
                   "fault tolerance: docs/distributed.md, Faults)",
                   me, call, text);
     MPI_Abort(comm, 70);
@@ -163,7 +163,7 @@ static void send_msg(wd_rank *r, int dest, int tag, const void *buf, size_t byte
             r->sreq = req;
         void **bufs = realloc(r->sbuf, cap * sizeof *bufs);
         if (req == NULL || bufs == NULL)
-            weft_fatal("out of memory: %zu messages in flight on rank %d", r->ns, r->me);
+            weft__fatal("out of memory: %zu messages in flight on rank %d", r->ns, r->me);
         r->sbuf = bufs;
         r->scap = cap;
     }
@@ -171,7 +171,7 @@ static void send_msg(wd_rank *r, int dest, int tag, const void *buf, size_t byte
     if (bytes > 0) {
         copy = malloc(bytes);
         if (copy == NULL)
-            weft_fatal("out of memory: a message of %zu bytes on rank %d", bytes, r->me);
+            weft__fatal("out of memory: a message of %zu bytes on rank %d", bytes, r->me);
         memcpy(copy, buf, bytes);
     }
     wd_check(r->comm, MPI_Isend(copy, (int)bytes, MPI_BYTE, dest, tag, r->comm, &r->sreq[r->ns]),
@@ -257,7 +257,7 @@ static size_t take_share(wd_rank *r)
 {
     if (!r->active)
         return 0;
-    size_t k = wp_hosted_take_share(r->pool, r->taken);
+    size_t k = weft__wp_hosted_take_share(r->pool, r->taken);
     size_t go = 0, kept = 0, z = r->item_size;
     for (size_t i = 0; i < k; i++) {
         if (i % 2 == 0)
@@ -266,7 +266,7 @@ static size_t take_share(wd_rank *r)
             memcpy(r->kept + kept++ * z, r->taken + i * z, z);
     }
     if (kept > 0)
-        wp_hosted_inject(r->pool, r->kept, kept);
+        weft__wp_hosted_inject(r->pool, r->kept, kept);
     return go;
 }
 
@@ -314,7 +314,7 @@ static void on_message(wd_rank *r, int src, int tag, int bytes, bool draining)
         r->black = true; /* ... and turn black */
         r->st->work_messages_received++;
         r->st->items_received += k;
-        wp_hosted_inject(r->pool, r->rbuf, k);
+        weft__wp_hosted_inject(r->pool, r->rbuf, k);
         become_active(r);
         if (tag == TAG_WORK && src == r->victim)
             r->victim = -1;
@@ -484,7 +484,7 @@ static void drain(wd_rank *r)
     r->ns = 0;
 }
 
-void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
+void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
                     size_t n_initial, weft_dist_rank_stats *st)
 {
     wd_rank r;
@@ -509,15 +509,15 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
     r.sent_to = calloc((size_t)r.n, sizeof *r.sent_to);
     if (r.rbuf == NULL || r.taken == NULL || r.share == NULL || r.kept == NULL ||
         r.sent_to == NULL)
-        weft_fatal("out of memory: the communicator of rank %d", r.me);
+        weft__fatal("out of memory: the communicator of rank %d", r.me);
     r.rreq = MPI_REQUEST_NULL;
     post_receive(&r);
 
     uint64_t cpu0 = thread_cpu_ns(), t0 = weft_now_ns();
-    wp_hosted_start(pool, true);
+    weft__wp_hosted_start(pool, true);
     r.active = true;
     r.idle_since = t0;
-    if (n_initial == 0 && wp_hosted_quiescent(pool))
+    if (n_initial == 0 && weft__wp_hosted_quiescent(pool))
         become_passive(&r);
     uint64_t busy_ns = (uint64_t)cfg->poll_us * 1000u;
     uint64_t quiet_ns = (uint64_t)cfg->idle_poll_us * 1000u;
@@ -526,8 +526,8 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
         bool acted = progress(&r);
         if (r.done)
             break;
-        uint32_t bell = wp_hosted_bell(pool);
-        if (r.active && wp_hosted_quiescent(pool)) {
+        uint32_t bell = weft__wp_hosted_bell(pool);
+        if (r.active && weft__wp_hosted_quiescent(pool)) {
             become_passive(&r);
             acted = true;
         }
@@ -543,14 +543,14 @@ void wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
         uint64_t max_ns = r.active ? busy_ns : quiet_ns;
         wait_ns = acted ? 0 : wait_ns == 0 ? 1000 : wait_ns * 2 < max_ns ? wait_ns * 2 : max_ns;
         if (wait_ns != 0)
-            wp_hosted_wait(pool, bell, wait_ns);
+            weft__wp_hosted_wait(pool, bell, wait_ns);
     }
     uint64_t t1 = weft_now_ns();
     if (!r.active)
         st->idle_ns += t1 - r.idle_since;
     else
         protocol_failed(&r, "the end of the run reached a rank that still had work", 0);
-    wp_hosted_stop(pool);
+    weft__wp_hosted_stop(pool);
     st->run_ns = t1 - t0;
     drain(&r);
     st->comm_cpu_ns = thread_cpu_ns() - cpu0;

@@ -54,7 +54,7 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
     MPI_Is_thread_main(&is_main);
     int need = is_main ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED;
     if (provided < need) {
-        weft_warn("weft_dist_run: MPI provides %s, but weft_dist_run needs %s (it runs worker "
+        weft__warn("weft_dist_run: MPI provides %s, but weft_dist_run needs %s (it runs worker "
                   "threads and calls MPI only from the calling thread%s): initialise MPI with "
                   "MPI_Init_thread(&argc, &argv, %s, &provided)",
                   thread_level_name(provided), thread_level_name(need),
@@ -63,25 +63,25 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
         return ENOTSUP;
     }
     if (cfg == NULL) {
-        weft_warn("weft_dist_run: cfg is NULL (fill it with weft_dist_config_init)");
+        weft__warn("weft_dist_run: cfg is NULL (fill it with weft_dist_config_init)");
         return EINVAL;
     }
     if (cfg->steal_attempts == 0 || cfg->steal_attempts > MAX_STEAL_ATTEMPTS) {
-        weft_warn("weft_dist_run: steal_attempts %u is out of range (1 .. %u)",
+        weft__warn("weft_dist_run: steal_attempts %u is out of range (1 .. %u)",
                   cfg->steal_attempts, MAX_STEAL_ATTEMPTS);
         return EINVAL;
     }
     if (cfg->poll_us == 0 || cfg->poll_us > MAX_POLL_US) {
-        weft_warn("weft_dist_run: poll_us %u is out of range (1 .. %u microseconds)", cfg->poll_us,
+        weft__warn("weft_dist_run: poll_us %u is out of range (1 .. %u microseconds)", cfg->poll_us,
                   MAX_POLL_US);
         return EINVAL;
     }
     if (cfg->idle_poll_us == 0 || cfg->idle_poll_us > MAX_POLL_US) {
-        weft_warn("weft_dist_run: idle_poll_us %u is out of range (1 .. %u microseconds)",
+        weft__warn("weft_dist_run: idle_poll_us %u is out of range (1 .. %u microseconds)",
                   cfg->idle_poll_us, MAX_POLL_US);
         return EINVAL;
     }
-    return wp_pool_validate(&cfg->pool, initial, n_initial, fn);
+    return weft__wp_pool_validate(&cfg->pool, initial, n_initial, fn);
 }
 
 /* The record each rank contributes to the agreement: its verdict, then
@@ -118,7 +118,7 @@ static int agree(const int64_t *all, int n, int me)
         int64_t err = all[i * REC_FIELDS + REC_ERR];
         if (err != 0) {
             if (i != me)
-                weft_warn("weft_dist_run: rank %d: rank %d refused the run (%s; its own message "
+                weft__warn("weft_dist_run: rank %d: rank %d refused the run (%s; its own message "
                           "says why)",
                           me, i, strerror((int)err));
             return (int)err;
@@ -128,7 +128,7 @@ static int agree(const int64_t *all, int n, int me)
         for (int i = 1; i < n; i++) {
             int64_t a = all[f], b = all[i * REC_FIELDS + f];
             if (a != b) {
-                weft_warn("weft_dist_run: rank %d: %s differs across ranks: %lld on rank 0, %lld "
+                weft__warn("weft_dist_run: rank %d: %s differs across ranks: %lld on rank 0, %lld "
                           "on rank %d (every rank must pass the same value)",
                           me, rec_names[f], (long long)a, (long long)b, i);
                 return EINVAL;
@@ -193,23 +193,23 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     MPI_Initialized(&inited);
     MPI_Finalized(&finalized);
     if (!inited || finalized) {
-        weft_warn("weft_dist_run: MPI is %s (call MPI_Init_thread first, and MPI_Finalize after)",
+        weft__warn("weft_dist_run: MPI is %s (call MPI_Init_thread first, and MPI_Finalize after)",
                   finalized ? "already finalized" : "not initialised");
         return ENOTSUP;
     }
     if (comm == MPI_COMM_NULL) {
-        weft_warn("weft_dist_run: comm is MPI_COMM_NULL");
+        weft__warn("weft_dist_run: comm is MPI_COMM_NULL");
         return EINVAL;
     }
     int inter = 0;
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
-        weft_warn("weft_dist_run: comm must be an intracommunicator");
+        weft__warn("weft_dist_run: comm must be an intracommunicator");
         return EINVAL;
     }
     MPI_Comm run;
     int rc = MPI_Comm_dup(comm, &run);
     if (rc != MPI_SUCCESS)
-        wd_mpi_failed(comm, rc, "MPI_Comm_dup", -1);
+        weft__wd_mpi_failed(comm, rc, "MPI_Comm_dup", -1);
     MPI_Comm_set_errhandler(run, MPI_ERRORS_RETURN);
     int me, n;
     MPI_Comm_rank(run, &me);
@@ -218,13 +218,13 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     /* Agreement 1: the checks and the configuration. */
     int err = check_local(cfg, initial, n_initial, fn);
     if (err != 0)
-        weft_warn("weft_dist_run: rank %d refuses the run (%s: the message above says why)", me,
+        weft__warn("weft_dist_run: rank %d refuses the run (%s: the message above says why)", me,
                   strerror(err));
     int64_t mine[REC_FIELDS];
     fill_record(mine, err, cfg);
     int64_t *all = malloc((size_t)n * sizeof mine);
     if (all == NULL)
-        weft_fatal("out of memory: the configurations of %d ranks", n);
+        weft__fatal("out of memory: the configurations of %d ranks", n);
     wd_check(run, MPI_Allgather(mine, REC_FIELDS, MPI_INT64_T, all, REC_FIELDS, MPI_INT64_T, run),
              "MPI_Allgather (configurations)", -1);
     err = agree(all, n, me);
@@ -236,21 +236,21 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
 
     /* Agreement 2: every rank's pool is set up, its threads waiting. */
     wp_pool *pool = NULL;
-    err = wp_hosted_create(&cfg->pool, fn, arg, initial, n_initial, &pool);
+    err = weft__wp_hosted_create(&cfg->pool, fn, arg, initial, n_initial, &pool);
     if (err == ENOBUFS)
-        weft_warn("weft_dist_run: rank %d: %zu initial items do not fit queue '%s' of %zu items "
+        weft__warn("weft_dist_run: rank %d: %zu initial items do not fit queue '%s' of %zu items "
                   "per worker (overflow policy FAIL)",
                   me, n_initial, weft_queue_name(cfg->pool.queue), cfg->pool.capacity);
     else if (err != 0)
-        weft_warn("weft_dist_run: rank %d: cannot set up the local pool (%s)", me, strerror(err));
+        weft__warn("weft_dist_run: rank %d: cannot set up the local pool (%s)", me, strerror(err));
     int worst = 0;
     wd_check(run, MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, run),
              "MPI_Allreduce (set-up)", -1);
     if (worst != 0) {
         if (err == 0) {
-            weft_warn("weft_dist_run: rank %d: another rank could not set up its pool (%s)", me,
+            weft__warn("weft_dist_run: rank %d: another rank could not set up its pool (%s)", me,
                       strerror(worst));
-            wp_hosted_start(pool, false);
+            weft__wp_hosted_start(pool, false);
         }
         MPI_Comm_free(&run);
         return worst;
@@ -261,11 +261,11 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     local.rank = me;
     local.ranks = n;
     local.local.initial = n_initial;
-    wd_communicate(run, cfg, pool, n_initial, &local.local);
+    weft__wd_communicate(run, cfg, pool, n_initial, &local.local);
     /* The pool's counters: its "initial" items are those given here;
      * received ones are counted by the communicator. */
-    wp_hosted_stats(pool, n_initial, &local.local.pool);
-    wp_hosted_destroy(pool);
+    weft__wp_hosted_stats(pool, n_initial, &local.local.pool);
+    weft__wp_hosted_destroy(pool);
     local.local.processed = local.local.pool.processed;
     local.local.pushed = local.local.pool.pushed;
     uint64_t made = n_initial + local.local.items_received + local.local.pushed +

@@ -86,7 +86,7 @@ void lace_start(unsigned int n_workers, size_t dqsize)
     int err = weft_start(n_workers, dqsize, stack_size);
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft_fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
+        weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
                    strerror(err));
     }
     if (verbosity > 0)
@@ -132,7 +132,7 @@ WorkerP *lace_get_worker(void)
 
 WorkerP *lace_get_worker_checked(void)
 {
-    return weft_self_checked();
+    return weft__self_checked();
 }
 
 Task *lace_get_head(WorkerP *w)
@@ -148,7 +148,7 @@ void lace_barrier(void)
 static weft_wrapper_fn task_wrapper(Task *t, const char *what)
 {
     if (t == NULL || t->f == NULL)
-        weft_fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
+        weft__fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
     return t->f;
 }
 
@@ -156,12 +156,12 @@ void lace_run_task(Task *t)
 {
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
     if (weft_self() != NULL) {
-        weft_run_task((weft_task *)t, wrapper); /* runs in place */
+        weft__run_task((weft_task *)t, wrapper); /* runs in place */
         return;
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    weft_run_task((weft_task *)t, wrapper);
+    weft__run_task((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -169,12 +169,12 @@ void lace_run_task_exclusive(Task *t)
 {
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task_exclusive");
     if (weft_self() != NULL) {
-        weft_run_task((weft_task *)t, wrapper);
+        weft__run_task((weft_task *)t, wrapper);
         return;
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    weft_run_task((weft_task *)t, wrapper);
+    weft__run_task((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -208,7 +208,7 @@ void lace_run_newframe(Task *t)
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_newframe");
     pending_interrupt node;
     pending_push(&node, t);
-    weft_newframe_task((weft_task *)t, wrapper);
+    weft__newframe_task((weft_task *)t, wrapper);
     pending_pop(&node);
 }
 
@@ -217,15 +217,15 @@ void lace_run_together(Task *t)
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_together");
     pending_interrupt node;
     pending_push(&node, t);
-    weft_together_task((weft_task *)t, wrapper);
+    weft__together_task((weft_task *)t, wrapper);
     pending_pop(&node);
 }
 
 void lace_steal_random_CALL(WorkerP *w, Task *head)
 {
-    weft_worker *victim = weft_random_victim(w);
+    weft_worker *victim = weft__random_victim(w);
     if (victim != NULL)
-        weft_steal_and_run(w, (weft_task *)head, victim, false);
+        weft__steal_and_run(w, (weft_task *)head, victim, false);
 }
 
 void lace_count_reset(void)
@@ -240,7 +240,7 @@ void lace_count_report_file(FILE *file)
 
 int lace_worker_pu(WorkerP *w)
 {
-    return weft_topology_worker_cpu(weft_worker_id(w));
+    return weft__topology_worker_cpu(weft_worker_id(w));
 }
 
 Task *lace_spawned(Task *t, lace_task_fn f)

@@ -25,17 +25,17 @@ typedef struct weft_profile_saved {
 
 /* weft_start / weft_stop (no-ops without the profiler): the per-worker
  * state (ENOMEM), the reports at stop, the environment (EINVAL). */
-int weft_profile_worker_init(weft_worker *w);
-void weft_profile_worker_destroy(weft_worker *w);
-void weft_profile_at_stop(void);
-int weft_profile_check_env(void);
+int weft__profile_worker_init(weft_worker *w);
+void weft__profile_worker_destroy(weft_worker *w);
+void weft__profile_at_stop(void);
+int weft__profile_check_env(void);
 /* In a child after fork(): the locks are re-initialised. */
-void weft_profile_forget_in_child(void);
+void weft__profile_forget_in_child(void);
 
 #if WEFT_PROFILE
-void weft_profile_root_begin(weft_worker *w, weft_profile_saved *saved);
+void weft__profile_root_begin(weft_worker *w, weft_profile_saved *saved);
 /* A stolen task returned: its figures go to victim's record of slot t. */
-void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *saved, weft_worker *victim,
+void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *saved, weft_worker *victim,
                               weft_task *t);
 /* Where a task the runtime started as a region came from. */
 typedef enum weft_profile_start {
@@ -46,29 +46,29 @@ typedef enum weft_profile_start {
 /* Such a task returned: its figures are a run of the region named by its
  * task; in place, they are also the caller's, as a call's would be; from
  * outside, they count for the regions marked outside the pool. */
-void weft_profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
+void weft__profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
 /* DROP of the task at t: if it was stolen (and so ran), join its figures. */
-void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
+void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_ROOT(w, var)                                                             \
     weft_profile_saved var;                                                                   \
-    weft_profile_root_begin((w), &var)
+    weft__profile_root_begin((w), &var)
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t)                                           \
-    weft_profile_stolen_done((w), &(var), (victim), (t))
-#define WEFT_PROFILE_RUN_DONE(w, var, from) weft_profile_run_done((w), &(var), (from))
+    weft__profile_stolen_done((w), &(var), (victim), (t))
+#define WEFT_PROFILE_RUN_DONE(w, var, from) weft__profile_run_done((w), &(var), (from))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
 #define WEFT_PROFILE_RESUME(w) weft_profile_resume(w)
 #define WEFT_PROFILE_DROP(w, t, stolen_expr)                                                  \
     do {                                                                                      \
         weft_profile_pause(w);                                                                \
-        weft_profile_dropped((w), (t), (stolen_expr));                                        \
+        weft__profile_dropped((w), (t), (stolen_expr));                                        \
     } while (0)
 /* Around a system call the runtime makes for others (waking a sleeper)
  * from wherever it is: if the calling worker is in a strand, its clock
  * stops, so the figures do not depend on how many workers sleep. */
 static inline weft_worker *weft_profile_pause_current(void)
 {
-    extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
-    weft_worker *w = weft_tls_worker;
+    extern __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
+    weft_worker *w = weft__tls_worker;
     if (!w || w->prof.strand_start == 0)
         return NULL;
     weft_profile_pause(w);
@@ -135,45 +135,45 @@ typedef struct weft_trace_pool_run weft_trace_pool_run;
  * recorded (else NULL; always NULL without the tracer); at its end, its
  * counters go into the trace. */
 struct weft_pool_stats;
-weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, bool half);
-weft_trace_track *weft_trace_pool_track(weft_trace_pool_run *run, unsigned worker);
-void weft_trace_pool_end(weft_trace_pool_run *run, const struct weft_pool_stats *stats);
+weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue, bool half);
+weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned worker);
+void weft__trace_pool_end(weft_trace_pool_run *run, const struct weft_pool_stats *stats);
 
 /* weft_start / weft_stop (no-ops without the tracer): the tracks of the
  * workers when tracing is on (ENOMEM); at stop (or a failed start, write
  * false) the file and the tracks freed; the environment (EINVAL); the end
  * of a worker's track when its thread exits; in a child after fork(), a
  * fresh start (the parent's tracks are left alone, like its pool). */
-int weft_trace_at_start(void);
-void weft_trace_at_stop(bool write);
-int weft_trace_check_env(void);
-void weft_trace_worker_exit(weft_worker *w);
-void weft_trace_forget_in_child(void);
+int weft__trace_at_start(void);
+void weft__trace_at_stop(bool write);
+int weft__trace_check_env(void);
+void weft__trace_worker_exit(weft_worker *w);
+void weft__trace_forget_in_child(void);
 
 #if WEFT_TRACE
 /* A pool worker's track (owner only). */
-void weft_trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts);
-void weft_trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
+void weft__trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts);
+void weft__trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
                            weft_trace_counts counts);
-void weft_trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
+void weft__trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
                           weft_trace_counts counts);
 /* A steal or transfer that got items: the batch that processes them
  * starts here. */
-void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
+void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
                             weft_trace_counts counts);
-void weft_trace_track_wake(weft_trace_track *tr, unsigned woken);
+void weft__trace_track_wake(weft_trace_track *tr, unsigned woken);
 
-void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
+void weft__trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
                                 weft_worker *victim, const void *task);
-void weft_trace_push_slow(weft_worker *w, weft_trace_frame *f, int state);
-void weft_trace_pop_slow(weft_worker *w, const weft_trace_frame *f);
-void weft_trace_set_slow(weft_worker *w, int state);
-void weft_trace_steal_failed_slow(weft_worker *w);
-void weft_trace_wake_slow(weft_worker *self, weft_worker *woken);
-void weft_trace_interrupt_slow(weft_worker *w, int newframe);
+void weft__trace_push_slow(weft_worker *w, weft_trace_frame *f, int state);
+void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f);
+void weft__trace_set_slow(weft_worker *w, int state);
+void weft__trace_steal_failed_slow(weft_worker *w);
+void weft__trace_wake_slow(weft_worker *self, weft_worker *woken);
+void weft__trace_interrupt_slow(weft_worker *w, int newframe);
 /* A RUN from a thread outside the pool: from submission to return. */
-void weft_trace_external_run(const void *task, uint64_t start_ns, uint64_t end_ns);
-bool weft_trace_external_on(void);
+void weft__trace_external_run(const void *task, uint64_t start_ns, uint64_t end_ns);
+bool weft__trace_external_on(void);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),
@@ -186,14 +186,14 @@ static inline void weft_trace_task_begin(weft_worker *w, weft_trace_frame *f, in
 {
     f->state = WEFT_TRACE_NONE;
     if (weft_trace_of(w))
-        weft_trace_task_begin_slow(w, f, how, wrapper, victim, task);
+        weft__trace_task_begin_slow(w, f, how, wrapper, victim, task);
 }
 
 static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int state)
 {
     f->state = WEFT_TRACE_NONE;
     if (weft_trace_of(w))
-        weft_trace_push_slow(w, f, state);
+        weft__trace_push_slow(w, f, state);
 }
 
 /* The runtime starts the task with this wrapper (`how`: weft_trace_how;
@@ -205,16 +205,16 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
     weft_trace_frame var;                                                                     \
     weft_trace_push((w), &var, (state))
 #define WEFT_TRACE_POP(w, var)                                                                \
-    (weft_trace_of(w) ? weft_trace_pop_slow((w), &(var)) : (void)0)
-#define WEFT_TRACE_SET(w, state) (weft_trace_of(w) ? weft_trace_set_slow((w), (state)) : (void)0)
-#define WEFT_TRACE_STEAL_FAILED(w) (weft_trace_of(w) ? weft_trace_steal_failed_slow(w) : (void)0)
+    (weft_trace_of(w) ? weft__trace_pop_slow((w), &(var)) : (void)0)
+#define WEFT_TRACE_SET(w, state) (weft_trace_of(w) ? weft__trace_set_slow((w), (state)) : (void)0)
+#define WEFT_TRACE_STEAL_FAILED(w) (weft_trace_of(w) ? weft__trace_steal_failed_slow(w) : (void)0)
 #define WEFT_TRACE_WAKE(self, woken)                                                          \
-    ((self) && weft_trace_of(self) ? weft_trace_wake_slow((self), (woken)) : (void)0)
+    ((self) && weft_trace_of(self) ? weft__trace_wake_slow((self), (woken)) : (void)0)
 #define WEFT_TRACE_INTERRUPT(w, newframe)                                                     \
-    (weft_trace_of(w) ? weft_trace_interrupt_slow((w), (newframe)) : (void)0)
-#define WEFT_TRACE_EXTERNAL_START(var) uint64_t var = weft_trace_external_on() ? weft_now_ns() : 0
+    (weft_trace_of(w) ? weft__trace_interrupt_slow((w), (newframe)) : (void)0)
+#define WEFT_TRACE_EXTERNAL_START(var) uint64_t var = weft__trace_external_on() ? weft_now_ns() : 0
 #define WEFT_TRACE_EXTERNAL_END(var, task)                                                    \
-    ((var) ? weft_trace_external_run((task), (var), weft_now_ns()) : (void)0)
+    ((var) ? weft__trace_external_run((task), (var), weft_now_ns()) : (void)0)
 #else
 #define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task) ((void)(how))
 #define WEFT_TRACE_PUSH(w, var, state) ((void)0)

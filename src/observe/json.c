@@ -1,7 +1,7 @@
 /* JSON helpers shared by the profiler's and the tracer's files. */
 #include "observe/json.h"
 
-void weft_json_string(FILE *out, const char *s)
+void weft__json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {

@@ -6,6 +6,6 @@
 #include <stdio.h>
 
 /* s as a JSON string, quoted and escaped. */
-void weft_json_string(FILE *out, const char *s);
+void weft__json_string(FILE *out, const char *s);
 
 #endif

@@ -50,7 +50,7 @@ static const char *json_at_stop;
  * Configuration
  * ------------------------------------------------------------------------ */
 
-int weft_profile_check_env(void)
+int weft__profile_check_env(void)
 {
     int err = 0;
     bool print = false;
@@ -66,7 +66,7 @@ int weft_profile_check_env(void)
     }
     if (!WEFT_PROFILE) {
         if (print || (json && *json))
-            weft_warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
+            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
                       "-DWEFT_PROFILE=ON)", print ? "" : "_JSON");
         return err;
     }
@@ -84,7 +84,7 @@ int weft_profile_check_env(void)
 
 /* A JSON string: quotes, backslashes and control bytes escaped (the
  * profile's and the trace's files). */
-void weft_profile_forget_in_child(void)
+void weft__profile_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);
 }
@@ -94,7 +94,7 @@ int weft_profile_set_burden_ns(double ns)
     if (!WEFT_PROFILE)
         return ENOTSUP;
     if (!(ns >= 0.0 && ns <= MAX_BURDEN_NS)) {
-        weft_warn("weft_profile_set_burden_ns: %g ns is out of range: 0 to %g", ns, MAX_BURDEN_NS);
+        weft__warn("weft_profile_set_burden_ns: %g ns is out of range: 0 to %g", ns, MAX_BURDEN_NS);
         return EINVAL;
     }
     pthread_mutex_lock(&lock);
@@ -173,7 +173,7 @@ static weft_profile_figures outside_total; /* every RUN from outside the pool, i
  * Task types
  * ------------------------------------------------------------------------ */
 
-uint32_t weft_profile_register(weft_profile_type *type)
+uint32_t weft__profile_register(weft_profile_type *type)
 {
     pthread_mutex_lock(&lock);
     /* Relaxed: under the lock that every registration takes. */
@@ -201,15 +201,15 @@ uint32_t weft_profile_register(weft_profile_type *type)
  * Workers
  * ------------------------------------------------------------------------ */
 
-int weft_profile_worker_init(weft_worker *w)
+int weft__profile_worker_init(weft_worker *w)
 {
     pthread_once(&calibrate_once, calibrate);
     weft_profile_worker *p = &w->prof;
     memset(p, 0, sizeof *p);
-    p->slots = weft_map(weft_deque_bytes(w->deque_slots), 0, 0, weft_topology_placement(w->id));
+    p->slots = weft__map(weft__deque_bytes(w->deque_slots), 0, 0, weft__topology_placement(w->id));
     p->types = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *p->types);
     if (!p->slots || !p->types) {
-        weft_profile_worker_destroy(w);
+        weft__profile_worker_destroy(w);
         return ENOMEM;
     }
     p->slot_offset = (char *)p->slots - (char *)w->dq;
@@ -217,7 +217,7 @@ int weft_profile_worker_init(weft_worker *w)
     return 0;
 }
 
-void weft_profile_worker_destroy(weft_worker *w)
+void weft__profile_worker_destroy(weft_worker *w)
 {
     weft_profile_worker *p = &w->prof;
     if (p->types) {
@@ -231,7 +231,7 @@ void weft_profile_worker_destroy(weft_worker *w)
         free(p->types);
     }
     if (p->slots)
-        weft_unmap(p->slots, weft_deque_bytes(w->deque_slots), 0, 0);
+        weft__unmap(p->slots, weft__deque_bytes(w->deque_slots), 0, 0);
     memset(p, 0, sizeof *p);
 }
 
@@ -239,7 +239,7 @@ void weft_profile_worker_destroy(weft_worker *w)
  * Tasks the runtime starts
  * ------------------------------------------------------------------------ */
 
-void weft_profile_root_begin(weft_worker *w, weft_profile_saved *s)
+void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
     s->running = p->strand_start != 0;
@@ -261,7 +261,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     return f;
 }
 
-void weft_profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
+void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
                               weft_task *t)
 {
     weft_profile_figures f = root_end(w, s);
@@ -307,7 +307,7 @@ static void record_region_locked(const char *name, const weft_profile_figures *f
     add_figures(&r->sum, f);
 }
 
-void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
+void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
 {
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
@@ -320,7 +320,7 @@ void weft_profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_s
     pthread_mutex_unlock(&lock);
 }
 
-void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen)
+void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 {
     weft_profile_worker *p = &w->prof;
     if (stolen) { /* it ran: a DROP joins it as a SYNC would */
@@ -345,7 +345,7 @@ static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
 
 weft_profile_mark weft_profile_begin(void)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (w) {
         weft_profile_end_strand(&w->prof);
         weft_profile_mark m = mark_of(&w->prof.f, (uintptr_t)w);
@@ -361,13 +361,13 @@ weft_profile_mark weft_profile_begin(void)
 int weft_profile_end(const weft_profile_mark *m, const char *name)
 {
     if (!m || !name) {
-        weft_warn("weft_profile_end: %s is NULL", m ? "name" : "mark");
+        weft__warn("weft_profile_end: %s is NULL", m ? "name" : "mark");
         return EINVAL;
     }
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     uintptr_t here = w ? (uintptr_t)w : (uintptr_t)&outside_thread_tag;
     if (m->where != here) {
-        weft_warn("weft_profile_end(\"%s\"): the mark was taken on another %s", name,
+        weft__warn("weft_profile_end(\"%s\"): the mark was taken on another %s", name,
                   w ? "worker or outside the pool" : "thread or inside a task");
         return EINVAL;
     }
@@ -413,7 +413,7 @@ static weft_profile_region region_out(const region_rec *r, double tpn)
 size_t weft_profile_regions(weft_profile_region *out, size_t max)
 {
     if (!out && max > 0) {
-        weft_warn("weft_profile_regions: out is NULL but max is %zu", max);
+        weft__warn("weft_profile_regions: out is NULL but max is %zu", max);
         return 0;
     }
     double tpn = ticks_per_ns();
@@ -438,8 +438,8 @@ static uint32_t collect_types(uint64_t *work, uint64_t *count, bool live)
     }
     pthread_mutex_unlock(&lock);
     if (live)
-        for (unsigned k = 0; k < weft_rt.n_workers; k++) {
-            weft_profile_type_counts *t = weft_rt.workers[k]->prof.types;
+        for (unsigned k = 0; k < weft__rt.n_workers; k++) {
+            weft_profile_type_counts *t = weft__rt.workers[k]->prof.types;
             for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
                 /* Relaxed: a recent value of a counter its worker writes. */
                 work[i] += atomic_load_explicit(&t[i].work, memory_order_relaxed);
@@ -470,13 +470,13 @@ static size_t task_types_locked_pool(weft_profile_task_type *out, size_t max, bo
 size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
 {
     if (!out && max > 0) {
-        weft_warn("weft_profile_task_types: out is NULL but max is %zu", max);
+        weft__warn("weft_profile_task_types: out is NULL but max is %zu", max);
         return 0;
     }
     bool held;
-    bool live = weft_lifecycle_hold(&held);
+    bool live = weft__lifecycle_hold(&held);
     size_t n = task_types_locked_pool(out, max, live);
-    weft_lifecycle_release(held);
+    weft__lifecycle_release(held);
     return n;
 }
 
@@ -489,17 +489,17 @@ void weft_profile_reset(void)
     memset(folded, 0, sizeof folded);
     pthread_mutex_unlock(&lock);
     bool held;
-    if (!weft_lifecycle_hold(&held))
+    if (!weft__lifecycle_hold(&held))
         return;
-    for (unsigned k = 0; k < weft_rt.n_workers; k++) {
-        weft_profile_type_counts *t = weft_rt.workers[k]->prof.types;
+    for (unsigned k = 0; k < weft__rt.n_workers; k++) {
+        weft_profile_type_counts *t = weft__rt.workers[k]->prof.types;
         for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
             /* Relaxed: a running worker's concurrent increment may survive. */
             atomic_store_explicit(&t[i].work, 0, memory_order_relaxed);
             atomic_store_explicit(&t[i].count, 0, memory_order_relaxed);
         }
     }
-    weft_lifecycle_release(held);
+    weft__lifecycle_release(held);
 }
 
 #else /* !WEFT_PROFILE: the API answers that there is nothing */
@@ -534,15 +534,15 @@ size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
 
 void weft_profile_reset(void) {}
 
-int weft_profile_worker_init(weft_worker *w)
+int weft__profile_worker_init(weft_worker *w)
 {
     (void)w;
     return 0;
 }
 
-void weft_profile_worker_destroy(weft_worker *w) { (void)w; }
+void weft__profile_worker_destroy(weft_worker *w) { (void)w; }
 
-void weft_profile_at_stop(void) {}
+void weft__profile_at_stop(void) {}
 
 #endif
 
@@ -677,7 +677,7 @@ static void write_json(FILE *out, const snapshot *sn)
             lost);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        weft_json_string(out, r[i].name);
+        weft__json_string(out, r[i].name);
         fprintf(out, ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
                      "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
                      "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
@@ -696,7 +696,7 @@ static void write_json(FILE *out, const snapshot *sn)
     fprintf(out, "],\n \"task_types\": [");
     for (size_t i = 0; i < nt; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        weft_json_string(out, t[i].name);
+        weft__json_string(out, t[i].name);
         fprintf(out, ", \"count\": %llu, \"work_ns\": %.1f}", (unsigned long long)t[i].count,
                 t[i].work_ns);
     }
@@ -719,13 +719,13 @@ static int report(FILE *out, void (*format)(FILE *, const snapshot *), bool live
 static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const char *what)
 {
     if (!out) {
-        weft_warn("%s: out is NULL", what);
+        weft__warn("%s: out is NULL", what);
         return EINVAL;
     }
     bool held;
-    bool live = weft_lifecycle_hold(&held);
+    bool live = weft__lifecycle_hold(&held);
     int err = report(out, format, live);
-    weft_lifecycle_release(held);
+    weft__lifecycle_release(held);
     return err;
 }
 
@@ -740,7 +740,7 @@ int weft_profile_write_json(FILE *out)
 }
 
 /* weft_stop, with the workers joined and still allocated. */
-void weft_profile_at_stop(void)
+void weft__profile_at_stop(void)
 {
     pthread_mutex_lock(&lock);
     bool print = print_at_stop;
@@ -751,13 +751,13 @@ void weft_profile_at_stop(void)
     if (path) {
         FILE *f = fopen(path, "w");
         if (!f) {
-            weft_warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
+            weft__warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
                       strerror(errno));
             return;
         }
         int err = report(f, write_json, true);
         if (fclose(f) != 0 || err)
-            weft_warn("WEFT_PROFILE_JSON=%s: writing failed", path);
+            weft__warn("WEFT_PROFILE_JSON=%s: writing failed", path);
     }
 }
 
@@ -766,7 +766,7 @@ void weft_profile_at_stop(void)
 int weft_profile_print(FILE *out)
 {
     if (!out) {
-        weft_warn("weft_profile_print: out is NULL");
+        weft__warn("weft_profile_print: out is NULL");
         return EINVAL;
     }
     fprintf(out, "weft: the profiler is not compiled in (configure with -DWEFT_PROFILE=ON)\n");
@@ -776,7 +776,7 @@ int weft_profile_print(FILE *out)
 int weft_profile_write_json(FILE *out)
 {
     if (!out) {
-        weft_warn("weft_profile_write_json: out is NULL");
+        weft__warn("weft_profile_write_json: out is NULL");
         return EINVAL;
     }
     return ENOTSUP;

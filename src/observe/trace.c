@@ -131,7 +131,7 @@ static uint64_t externals_dropped;
 /* Tracks of the running pool's workers (freed at stop). */
 static bool fork_join_tracks;
 
-void weft_trace_forget_in_child(void)
+void weft__trace_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);
     /* Relaxed: the child has one thread. */
@@ -151,7 +151,7 @@ static weft_trace_track *track_new(void)
     if (!tr)
         return NULL;
     tr->cap = (uint32_t)events_per_track;
-    tr->ev = weft_map((size_t)tr->cap * sizeof(trace_event), 0, 0, -1);
+    tr->ev = weft__map((size_t)tr->cap * sizeof(trace_event), 0, 0, -1);
     if (!tr->ev) {
         free(tr);
         return NULL;
@@ -163,7 +163,7 @@ static void track_free(weft_trace_track *tr)
 {
     if (!tr)
         return;
-    weft_unmap(tr->ev, (size_t)tr->cap * sizeof(trace_event), 0, 0);
+    weft__unmap(tr->ev, (size_t)tr->cap * sizeof(trace_event), 0, 0);
     free(tr);
 }
 
@@ -231,7 +231,7 @@ typedef struct task_name_rec {
 static task_name_rec *task_names; /* under names_lock */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void weft_trace_name(uintptr_t wrapper, const char *name)
+void weft__trace_name(uintptr_t wrapper, const char *name)
 {
     task_name_rec *r = malloc(sizeof *r);
     if (!r)
@@ -280,7 +280,7 @@ static void save(weft_trace_track *tr, weft_trace_frame *f)
     f->task = tr->task;
 }
 
-void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
+void weft__trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
                                 weft_worker *victim, const void *task)
 {
     weft_trace_track *tr = weft_trace_of(w);
@@ -295,55 +295,55 @@ void weft_trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, ui
     switch_state(tr, WEFT_TRACE_RUNNING, wrapper, how, c, now);
 }
 
-void weft_trace_push_slow(weft_worker *w, weft_trace_frame *f, int state)
+void weft__trace_push_slow(weft_worker *w, weft_trace_frame *f, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
     save(tr, f);
     switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
-void weft_trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
+void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
 {
     weft_trace_track *tr = weft_trace_of(w);
     switch_state(tr, f->state, f->task, f->how, worker_counts(w, tr), weft_now_ns());
 }
 
-void weft_trace_set_slow(weft_worker *w, int state)
+void weft__trace_set_slow(weft_worker *w, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
     if (tr->state != state)
         switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
-void weft_trace_steal_failed_slow(weft_worker *w)
+void weft__trace_steal_failed_slow(weft_worker *w)
 {
     weft_trace_of(w)->fails++;
 }
 
-void weft_trace_wake_slow(weft_worker *self, weft_worker *woken)
+void weft__trace_wake_slow(weft_worker *self, weft_worker *woken)
 {
     instant(weft_trace_of(self), EV_WAKE, woken->id, 0, 0, weft_now_ns());
 }
 
-void weft_trace_interrupt_slow(weft_worker *w, int newframe)
+void weft__trace_interrupt_slow(weft_worker *w, int newframe)
 {
     instant(weft_trace_of(w), newframe ? EV_NEWFRAME : EV_TOGETHER, 0, 0, 0, weft_now_ns());
 }
 
-void weft_trace_worker_exit(weft_worker *w)
+void weft__trace_worker_exit(weft_worker *w)
 {
     weft_trace_track *tr = weft_trace_of(w);
     if (tr)
         switch_state(tr, WEFT_TRACE_NONE, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
-bool weft_trace_external_on(void)
+bool weft__trace_external_on(void)
 {
     /* Relaxed: see `recording`. */
     return atomic_load_explicit(&recording, memory_order_relaxed) != 0;
 }
 
-void weft_trace_external_run(const void *task, uint64_t start, uint64_t end)
+void weft__trace_external_run(const void *task, uint64_t start, uint64_t end)
 {
     long tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&lock);
@@ -361,26 +361,26 @@ void weft_trace_external_run(const void *task, uint64_t start, uint64_t end)
  * Tracks for the work pool (src/workpool)
  * ------------------------------------------------------------------------ */
 
-void weft_trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts)
+void weft__trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts)
 {
     if (tr->state != state)
         switch_state(tr, state, 0, 0, counts, weft_now_ns());
 }
 
-void weft_trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
+void weft__trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
                            weft_trace_counts counts)
 {
     save(tr, f);
     switch_state(tr, state, 0, 0, counts, weft_now_ns());
 }
 
-void weft_trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
+void weft__trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
                           weft_trace_counts counts)
 {
     switch_state(tr, f->state, f->task, f->how, counts, weft_now_ns());
 }
 
-void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
+void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
                             weft_trace_counts counts)
 {
     /* The items stolen are processed from here on: the batch starts at
@@ -391,14 +391,14 @@ void weft_trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim
     instant(tr, transfer ? EV_POOL_TRANSFER : EV_POOL_STEAL, victim, items, 0, now);
 }
 
-void weft_trace_track_wake(weft_trace_track *tr, unsigned woken)
+void weft__trace_track_wake(weft_trace_track *tr, unsigned woken)
 {
     instant(tr, EV_WAKE, woken, 0, 0, weft_now_ns());
 }
 
 static void start_session_locked(const char *path, bool from_env);
 
-weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, bool half)
+weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue, bool half)
 {
     pthread_mutex_lock(&lock);
     if (!session.active && env_path == NULL) {
@@ -439,13 +439,13 @@ weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, 
         pool_runs_kept++;
     } else {
         pool_runs_untraced++;
-        weft_warn("tracing: no memory for a work pool run's tracks; it is not traced");
+        weft__warn("tracing: no memory for a work pool run's tracks; it is not traced");
     }
     pthread_mutex_unlock(&lock);
     return run;
 }
 
-weft_trace_track *weft_trace_pool_track(weft_trace_pool_run *run, unsigned worker)
+weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned worker)
 {
     return run ? run->tracks[worker] : NULL;
 }
@@ -459,7 +459,7 @@ static void free_pool_run(weft_trace_pool_run *run)
 
 static int write_locked(const char *path, bool live);
 
-void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
+void weft__trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
 {
     if (!run)
         return;
@@ -476,7 +476,7 @@ void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
          * ends.  Relaxed: a hint; a pool that starts meanwhile writes at
          * its stop. */
         if (session.from_env && session.path &&
-            (atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) !=
+            (atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) !=
                 WEFT_RT_RUNNING)
             write_locked(session.path, false);
     }
@@ -504,8 +504,8 @@ static void free_session_data_locked(void)
  * session where they are. */
 static int give_tracks_locked(void)
 {
-    for (unsigned i = 0; i < weft_rt.n_workers; i++) {
-        weft_worker *w = weft_rt.workers[i];
+    for (unsigned i = 0; i < weft__rt.n_workers; i++) {
+        weft_worker *w = weft__rt.workers[i];
         /* Relaxed: only this function (under the lock) stores it. */
         weft_trace_track *tr = atomic_load_explicit(&w->trace, memory_order_relaxed);
         if (tr) {
@@ -548,15 +548,15 @@ int weft_trace_start(const char *path)
     start_session_locked(path, false);
     int err = 0;
     bool held;
-    if (weft_lifecycle_hold(&held)) {
+    if (weft__lifecycle_hold(&held)) {
         err = give_tracks_locked();
-        weft_lifecycle_release(held);
+        weft__lifecycle_release(held);
     }
     if (err) {
         session.active = false;
         /* Relaxed: see `recording`. */
         atomic_store_explicit(&recording, 0, memory_order_relaxed);
-        weft_warn("weft_trace_start: no memory for the workers' tracks");
+        weft__warn("weft_trace_start: no memory for the workers' tracks");
     }
     pthread_mutex_unlock(&lock);
     return err;
@@ -588,9 +588,9 @@ int weft_trace_stop(void)
     int err = 0;
     if (session.path) {
         bool held;
-        bool live = weft_lifecycle_hold(&held);
+        bool live = weft__lifecycle_hold(&held);
         err = write_locked(session.path, live);
-        weft_lifecycle_release(held);
+        weft__lifecycle_release(held);
     }
     end_session_locked();
     pthread_mutex_unlock(&lock);
@@ -600,47 +600,47 @@ int weft_trace_stop(void)
 int weft_trace_write(const char *path)
 {
     if (!path) {
-        weft_warn("weft_trace_write: path is NULL");
+        weft__warn("weft_trace_write: path is NULL");
         return EINVAL;
     }
     pthread_mutex_lock(&lock);
     if (session.id == 0) {
         pthread_mutex_unlock(&lock);
-        weft_warn("weft_trace_write: nothing has been traced (weft_trace_start, or "
+        weft__warn("weft_trace_write: nothing has been traced (weft_trace_start, or "
                   "WEFT_TRACE=<file>)");
         return EINVAL;
     }
     bool held;
-    bool live = weft_lifecycle_hold(&held);
+    bool live = weft__lifecycle_hold(&held);
     int err = write_locked(path, live);
-    weft_lifecycle_release(held);
+    weft__lifecycle_release(held);
     pthread_mutex_unlock(&lock);
     return err;
 }
 
-int weft_trace_at_start(void)
+int weft__trace_at_start(void)
 {
     pthread_mutex_lock(&lock);
     if (!session.active && env_path)
         start_session_locked(env_path, true);
     int err = session.active ? give_tracks_locked() : 0;
     if (err)
-        weft_warn("weft_start: no memory for the workers' trace buffers (%llu events each)",
+        weft__warn("weft_start: no memory for the workers' trace buffers (%llu events each)",
                   (unsigned long long)events_per_track);
     pthread_mutex_unlock(&lock);
     return err;
 }
 
 /* weft_stop, with the workers joined and still allocated. */
-void weft_trace_at_stop(bool write)
+void weft__trace_at_stop(bool write)
 {
     pthread_mutex_lock(&lock);
     if (write && session.active && session.path)
         write_locked(session.path, true);
     if (write && session.active && session.from_env)
         end_session_locked();
-    for (unsigned i = 0; fork_join_tracks && i < weft_rt.n_workers; i++) {
-        weft_worker *w = weft_rt.workers[i];
+    for (unsigned i = 0; fork_join_tracks && i < weft__rt.n_workers; i++) {
+        weft_worker *w = weft__rt.workers[i];
         if (!w)
             continue;
         /* Relaxed: the workers have been joined. */
@@ -695,7 +695,7 @@ static void ev_open(writer *wr, const char *name, const char *cat, const char *p
     fputs(wr->first ? "\n" : ",\n", wr->f);
     wr->first = false;
     fputs("{\"name\":", wr->f);
-    weft_json_string(wr->f, name);
+    weft__json_string(wr->f, name);
     uint64_t rel = ts >= wr->t0 ? ts - wr->t0 : 0;
     fprintf(wr->f, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%llu.%03u,\"pid\":%u,\"tid\":%ld", cat, ph,
             (unsigned long long)(rel / 1000), (unsigned)(rel % 1000), pid, tid);
@@ -712,7 +712,7 @@ static void meta(writer *wr, const char *what, unsigned pid, long tid, const cha
     wr->first = false;
     fprintf(wr->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%ld,\"args\":{\"name\":", what,
             pid, tid);
-    weft_json_string(wr->f, value);
+    weft__json_string(wr->f, value);
     fputs("}}", wr->f);
 }
 
@@ -886,7 +886,7 @@ static int compare_external(const void *a, const void *b)
  * in time order, so each track's events come in time order in the file. */
 static int write_locked(const char *path, bool live)
 {
-    unsigned workers = live ? weft_rt.n_workers : 0;
+    unsigned workers = live ? weft__rt.n_workers : 0;
     unsigned runs = 0;
     for (weft_trace_pool_run *r = pool_runs; r; r = r->next)
         runs++;
@@ -903,10 +903,10 @@ static int write_locked(const char *path, bool live)
     int err = 0;
     if (!f) {
         err = errno;
-        weft_warn("tracing: cannot open %s for writing: %s", path, strerror(err));
+        weft__warn("tracing: cannot open %s for writing: %s", path, strerror(err));
     } else if (!run_list || !srcs || !dropped_of) {
         err = ENOMEM;
-        weft_warn("tracing: no memory to write %s", path);
+        weft__warn("tracing: no memory to write %s", path);
     }
     size_t n_src = 0;
     uint64_t dropped = 0;
@@ -920,7 +920,7 @@ static int write_locked(const char *path, bool live)
         for (unsigned i = 0; i < workers && !err; i++) {
             /* Relaxed: published before (the pool is held or stopping). */
             weft_trace_track *tr =
-                atomic_load_explicit(&weft_rt.workers[i]->trace, memory_order_relaxed);
+                atomic_load_explicit(&weft__rt.workers[i]->trace, memory_order_relaxed);
             if (!tr)
                 continue;
             snprintf(label, sizeof label, "worker %u", i);
@@ -996,7 +996,7 @@ static int write_locked(const char *path, bool live)
 #if WEFT_STATS
         if (workers) {
             weft_stats st;
-            weft_stats_get_locked(&st);
+            weft__stats_get_locked(&st);
             fprintf(f, ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
                        "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
                     (unsigned long long)st.tasks, (unsigned long long)st.steals,
@@ -1023,7 +1023,7 @@ static int write_locked(const char *path, bool live)
     if (f && fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
     if (err && err != ENOMEM && f)
-        weft_warn("tracing: writing %s failed: %s", path, strerror(err));
+        weft__warn("tracing: writing %s failed: %s", path, strerror(err));
     for (size_t i = 0; i < n_src; i++)
         free(srcs[i].order);
     free(srcs);
@@ -1034,7 +1034,7 @@ static int write_locked(const char *path, bool live)
 
 #else /* !WEFT_TRACE */
 
-void weft_trace_forget_in_child(void) {}
+void weft__trace_forget_in_child(void) {}
 
 int weft_trace_start(const char *path)
 {
@@ -1052,13 +1052,13 @@ int weft_trace_write(const char *path)
 
 bool weft_trace_active(void) { return false; }
 
-int weft_trace_at_start(void) { return 0; }
+int weft__trace_at_start(void) { return 0; }
 
-void weft_trace_at_stop(bool write) { (void)write; }
+void weft__trace_at_stop(bool write) { (void)write; }
 
-void weft_trace_worker_exit(weft_worker *w) { (void)w; }
+void weft__trace_worker_exit(weft_worker *w) { (void)w; }
 
-weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, bool half)
+weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue, bool half)
 {
     (void)workers;
     (void)queue;
@@ -1066,14 +1066,14 @@ weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, 
     return NULL;
 }
 
-weft_trace_track *weft_trace_pool_track(weft_trace_pool_run *run, unsigned worker)
+weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned worker)
 {
     (void)run;
     (void)worker;
     return NULL;
 }
 
-void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
+void weft__trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
 {
     (void)run;
     (void)stats;
@@ -1083,7 +1083,7 @@ void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
 
 /* WEFT_TRACE and WEFT_TRACE_EVENTS, read at start; checked in every build
  * so that a bad value is reported even where there is no tracer. */
-int weft_trace_check_env(void)
+int weft__trace_check_env(void)
 {
     uint64_t events = DEFAULT_EVENTS;
     int err = weft_config_env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, "events",
@@ -1096,7 +1096,7 @@ int weft_trace_check_env(void)
     pthread_mutex_unlock(&lock);
 #else
     if (path && *path)
-        weft_warn("WEFT_TRACE is set, but this build has no tracer (configure with "
+        weft__warn("WEFT_TRACE is set, but this build has no tracer (configure with "
                   "-DWEFT_TRACE=ON)");
 #endif
     return err;

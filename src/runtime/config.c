@@ -71,13 +71,13 @@ static int env_number(const char *name, bool size, uint64_t min, uint64_t max, b
         return 0;
     uint64_t v;
     if (!parse_number(s, size, &v)) {
-        weft_warn("%s='%s' is not %s", name, s,
+        weft__warn("%s='%s' is not %s", name, s,
                   size ? "a size (decimal digits, optionally followed by K, M or G)"
                        : "a number (decimal digits only)");
         return EINVAL;
     }
     if ((v < min || v > max) && !(zero_is_default && v == 0)) {
-        weft_warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
+        weft__warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
                   (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
         return EINVAL;
     }
@@ -101,7 +101,7 @@ static int env_choice(const char *name, const char *const *names, int n, int *ou
     size_t at = 0;
     for (int i = 0; i < n && at < sizeof accepted; i++)
         at += (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
-    weft_warn("%s='%s' is not one of: %s", name, s, accepted);
+    weft__warn("%s='%s' is not one of: %s", name, s, accepted);
     return EINVAL;
 }
 
@@ -153,7 +153,7 @@ static int config_from_env(weft_config *cfg)
 int weft_config_init(weft_config *cfg)
 {
     if (!cfg) {
-        weft_warn("weft_config_init: cfg is NULL");
+        weft__warn("weft_config_init: cfg is NULL");
         return EINVAL;
     }
     memset(cfg, 0, sizeof *cfg);
@@ -196,12 +196,12 @@ static int check_process_env(void)
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
     err |= env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
-    err |= weft_profile_check_env();
-    err |= weft_trace_check_env();
+    err |= weft__profile_check_env();
+    err |= weft__trace_check_env();
     if (WEFT_PERTURB) {
         const char *s = env("WEFT_PERTURB");
         if (s && !perturb_value_ok(s)) {
-            weft_warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
+            weft__warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
                       "0.05,42", s);
             err |= EINVAL;
         }
@@ -209,7 +209,7 @@ static int check_process_env(void)
     return err ? EINVAL : 0;
 }
 
-bool weft_stats_print_at_stop(void)
+bool weft__stats_print_at_stop(void)
 {
     return print_stats_at_stop;
 }
@@ -234,42 +234,42 @@ int weft_config_env_flag(const char *name, bool *out)
  * weft_start's checks
  * ------------------------------------------------------------------------ */
 
-int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
 {
     int err = check_process_env();
     if (cfg->workers > WEFT_MAX_WORKERS) {
-        weft_warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
+        weft__warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
                   cfg->workers, WEFT_MAX_WORKERS);
         err = EINVAL;
     }
     if (cfg->deque_size != 0 &&
         (cfg->deque_size < MIN_DEQUE_SLOTS || cfg->deque_size > WEFT_MAX_DEQUE_SLOTS)) {
-        weft_warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
+        weft__warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
                   "default, %zu)", cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS,
                   DEFAULT_DEQUE_SLOTS);
         err = EINVAL;
     }
     if (cfg->stack_size != 0 &&
         (cfg->stack_size < MIN_STACK_SIZE || cfg->stack_size > MAX_STACK_SIZE)) {
-        weft_warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
+        weft__warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
                   "%zu)", cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
         err = EINVAL;
     }
     if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG &&
         cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
-        weft_warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
+        weft__warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
         err = EINVAL;
     }
     if (cfg->pin < -1 || cfg->pin > 1) {
-        weft_warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
+        weft__warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
         err = EINVAL;
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
-        weft_warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
+        weft__warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }
-    *workers = cfg->workers ? cfg->workers : weft_cpus_available();
+    *workers = cfg->workers ? cfg->workers : weft__cpus_available();
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;

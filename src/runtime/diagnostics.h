@@ -5,9 +5,9 @@
 #define WEFT_RUNTIME_DIAGNOSTICS_H
 
 /* Reports and goes on. */
-void weft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void weft__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reports and aborts: for misuse that would otherwise corrupt memory. */
-__attribute__((noreturn)) void weft_fatal(const char *fmt, ...)
+__attribute__((noreturn)) void weft__fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,10 +1,10 @@
 /* RUN from threads that are not workers.
  *
  * First choice: the calling thread joins the computation.  It borrows the
- * identity of a worker asleep at top level (weft_borrow_idle: its deque is
+ * identity of a worker asleep at top level (weft__borrow_idle: its deque is
  * empty, its thread waits on its futex), runs the task as that worker on
  * the worker's guest stack, and puts the worker back to sleep
- * (weft_sleep_lent_return).  Thieves steal from the borrowed deque as from
+ * (weft__sleep_lent_return).  Thieves steal from the borrowed deque as from
  * any worker's, and its SPAWNs wake sleepers through the scheduler's usual
  * path, so a short task costs no wake-up at all.  The worker's id stays in
  * [0, workers): per-worker arrays indexed by weft_worker_id work inside
@@ -68,7 +68,7 @@ static void run_root(weft_worker *w, weft_task *head, weft_task *t, uintptr_t wr
     w->frame_floor = floor;
 }
 
-bool weft_external_take_and_run(weft_worker *w, weft_task *head)
+bool weft__external_take_and_run(weft_worker *w, weft_task *head)
 {
     pthread_mutex_lock(&ext.lock);
     weft_external *req = ext.head;
@@ -91,7 +91,7 @@ bool weft_external_take_and_run(weft_worker *w, weft_task *head)
      * its stack (req) be reused: we only pass the address to futex_wake,
      * which does not touch memory, and waiters re-check their word. */
     if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
-        weft_futex_wake(&req->done, INT_MAX);
+        weft__futex_wake(&req->done, INT_MAX);
     return true;
 }
 
@@ -114,7 +114,7 @@ static void run_as_guest(void *arg)
 /* The worker this thread borrowed last: tried first next time (its lines
  * are likely still in this core's cache). */
 static __thread unsigned tls_borrow_hint;
-__thread bool weft_tls_guest;
+__thread bool weft__tls_guest;
 
 /* An alternate signal stack for a thread that runs borrowed tasks, so
  * that an overflow of the guest stack is explained (memory.c); set up
@@ -125,14 +125,14 @@ static pthread_once_t altstack_key_once = PTHREAD_ONCE_INIT;
 
 static void altstack_key_create(void)
 {
-    if (pthread_key_create(&altstack_key, weft_altstack_teardown) != 0)
-        weft_warn("no thread-specific key for alternate signal stacks; overflows of a RUN's "
+    if (pthread_key_create(&altstack_key, weft__altstack_teardown) != 0)
+        weft__warn("no thread-specific key for alternate signal stacks; overflows of a RUN's "
                   "stack will not be explained");
 }
 
 static void ensure_altstack(void)
 {
-    if (tls_altstack_checked || !weft_rt.report_stack_overflow)
+    if (tls_altstack_checked || !weft__rt.report_stack_overflow)
         return;
     tls_altstack_checked = true;
     stack_t now;
@@ -140,20 +140,20 @@ static void ensure_altstack(void)
         return; /* the application's own */
     pthread_once(&altstack_key_once, altstack_key_create);
     void *mem = NULL;
-    if (weft_altstack_setup(&mem) != 0) {
-        weft_warn("no alternate signal stack for a thread calling RUN; an overflow of its "
+    if (weft__altstack_setup(&mem) != 0) {
+        weft__warn("no alternate signal stack for a thread calling RUN; an overflow of its "
                   "task's stack will not be explained");
         return;
     }
     if (pthread_setspecific(altstack_key, mem) != 0)
-        weft_altstack_teardown(mem);
+        weft__altstack_teardown(mem);
 }
 
 /* Runs the task as a borrowed worker; false if none could be borrowed
  * (then the caller hands the task over). */
 static bool run_borrowed(weft_task *t, uintptr_t wrapper)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Relaxed (both): while the pool is suspended or an interrupt is on,
      * the workers are parked or busy with it and the hand-off path waits
      * for them; one that starts after the check is served by the borrower
@@ -161,47 +161,47 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
      * worker when it gives it back). */
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed) || weft_interrupt_pending())
         return false;
-    weft_worker *w = weft_borrow_idle(tls_borrow_hint);
+    weft_worker *w = weft__borrow_idle(tls_borrow_hint);
     if (!w)
         return false;
     tls_borrow_hint = w->id;
     ensure_altstack();
     weft_seat *seat = &p->seats[w->id];
     guest_call call = {.w = w, .task = t, .wrapper = wrapper};
-    weft_tls_worker = w;
-    weft_tls_guest = true;
-    weft_call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
-    weft_tls_guest = false;
-    weft_tls_worker = NULL;
-    weft_sleep_lent_return(w);
+    weft__tls_worker = w;
+    weft__tls_guest = true;
+    weft__call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    weft__tls_guest = false;
+    weft__tls_worker = NULL;
+    weft__sleep_lent_return(w);
     return true;
 }
 
-void weft_run_task(weft_task *t, uintptr_t wrapper)
+void weft__run_task(weft_task *t, uintptr_t wrapper)
 {
     /* Relaxed: the descriptor is private to this call until it is queued
      * (the mutex publishes it). */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
 
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (w) { /* On a worker: an ordinary call at the current deque top. */
         run_root(w, weft_current_head(w), t, wrapper, false);
         return;
     }
 
-    if (!weft_lifecycle_enter())
-        weft_fatal("RUN called while the pool is not running (call weft_start first, "
+    if (!weft__lifecycle_enter())
+        weft__fatal("RUN called while the pool is not running (call weft_start first, "
                    "and do not RUN during or after weft_stop)");
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);
-        weft_lifecycle_exit();
+        weft__lifecycle_exit();
         return;
     }
     /* Relaxed both: a warning printed once, decided by the exchange. */
-    if (atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed) &&
+    if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
         !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
-        weft_warn("RUN while the pool is suspended: it waits for weft_resume()");
+        weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
     weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
     atomic_init(&req.done, 0);
@@ -212,10 +212,10 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
         ext.head = &req;
     ext.tail = &req;
     /* seq_cst: the submitter's "write mine" before reading the idle-sleeper
-     * count in weft_wake_for_external. */
+     * count in weft__wake_for_external. */
     atomic_fetch_add_explicit(&ext.pending, 1, memory_order_seq_cst);
     pthread_mutex_unlock(&ext.lock);
-    weft_wake_for_external();
+    weft__wake_for_external();
 
     /* Short tasks finish within microseconds, and waking a sleeping worker
      * takes tens of them: wait that long before sleeping ourselves, so a
@@ -241,16 +241,16 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
                                                     memory_order_acq_rel,
                                                     memory_order_acquire) ||
             expected == 2)
-            weft_futex_wait(&req.done, 2);
+            weft__futex_wait(&req.done, 2);
         else if (expected == 1)
             break;
     }
 done:
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
-    weft_lifecycle_exit();
+    weft__lifecycle_exit();
 }
 
-void weft_external_init(void)
+void weft__external_init(void)
 {
     /* Also called in a child after fork(), where the lock may have been
      * held by a thread that does not exist there: re-initialise it. */

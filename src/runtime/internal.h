@@ -25,11 +25,11 @@
 #define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
 
 /* ---- steal.c: finding work and joining stolen tasks ---- */
-weft_worker *weft_random_victim(weft_worker *w);
+weft_worker *weft__random_victim(weft_worker *w);
 /* Tries one steal from victim; if it gets a task, runs it at head. */
-bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
+bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
 /* Figure 1 lines 5-8: wait for the stolen task t, stealing meanwhile. */
-void weft_join_stolen(weft_worker *w, weft_task *t);
+void weft__join_stolen(weft_worker *w, weft_task *t);
 
 /* ---- sleep.c ---- */
 enum {
@@ -59,58 +59,58 @@ enum {
 /* The word that ends a sleep: LENT for a borrower's, else AWAKE. */
 #define WEFT_SLEEP_WOKEN(word) (((word) & WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
 /* True on a thread running a RUN as a borrowed worker (external.c). */
-extern __thread bool weft_tls_guest;
+extern __thread bool weft__tls_guest;
 typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;
 } weft_idle;
-void weft_idle_reset(weft_idle *idle);
+void weft__idle_reset(weft_idle *idle);
 /* One failed search round: backs off; returns true when it is time to sleep. */
-bool weft_idle_backoff(weft_idle *idle);
+bool weft__idle_backoff(weft_idle *idle);
 /* Sleeps in `state` until woken.  `joined` (JOIN states) is the stolen task
  * being waited for, `thief` its thief (JOIN_LEAP).  Returns at once if the
  * last check finds something to do. */
-void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
+void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
 /* After making tasks stealable: wake one sleeper if there is any. */
-void weft_wake_for_work(weft_worker *self);
+void weft__wake_for_work(weft_worker *self);
 /* The same when self saw shared tasks left on owner's deque. */
-void weft_wake_for_work_of(weft_worker *owner, weft_worker *self);
+void weft__wake_for_work_of(weft_worker *owner, weft_worker *self);
 /* Is any worker asleep that could take work from owner? (seq_cst) */
-bool weft_sleepers_want_work_from(weft_worker *owner);
+bool weft__sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any. */
-void weft_wake_for_external(void);
+void weft__wake_for_external(void);
 /* A thread outside the pool borrows the identity of a worker asleep in
  * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
- * borrower then is that worker until weft_sleep_lent_return. */
-weft_worker *weft_borrow_idle(unsigned hint);
+ * borrower then is that worker until weft__sleep_lent_return. */
+weft_worker *weft__borrow_idle(unsigned hint);
 /* The borrower, done: puts the worker back to sleep as the worker would
  * (announce, requests, last look), waking it if the last look finds
  * something to do. */
-void weft_sleep_lent_return(weft_worker *w);
+void weft__sleep_lent_return(weft_worker *w);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
-void weft_wake_joiner(weft_worker *victim);
+void weft__wake_joiner(weft_worker *victim);
 /* After giving v work directly (published seq_cst): wake v if it sleeps. */
-void weft_wake_worker(weft_worker *self, weft_worker *v);
-void weft_wake_all(void);
+void weft__wake_worker(weft_worker *self, weft_worker *v);
+void weft__wake_all(void);
 
 /* ---- external.c: RUN from non-worker threads ---- */
 bool weft_external_pending(void);
-bool weft_external_take_and_run(weft_worker *w, weft_task *head);
-void weft_external_init(void);
+bool weft__external_take_and_run(weft_worker *w, weft_task *head);
+void weft__external_init(void);
 
 /* ---- interrupt.c ---- */
 bool weft_interrupt_waiting_for(weft_worker *w);
 /* Is an interrupt in progress?  A relaxed hint. */
 bool weft_interrupt_pending(void);
-void weft_interrupt_serve(weft_worker *w, weft_task *head);
-void weft_interrupt_reset(void);
+void weft__interrupt_serve(weft_worker *w, weft_task *head);
+void weft__interrupt_reset(void);
 
 /* ---- config.c ---- */
 /* weft_start's checks and defaults: the worker count, deque slots and
  * stack bytes to use, or EINVAL with a message. */
-int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
 /* WEFT_STATS=1 in the environment at the last start. */
-bool weft_stats_print_at_stop(void);
+bool weft__stats_print_at_stop(void);
 /* config.c's parsers for the variables other files read (profile.c,
  * trace.c): a number in [min, max] (size: with K, M or G), a 0/1 flag;
  * unset leaves *out alone; EINVAL with a message naming the variable. */
@@ -121,40 +121,40 @@ int weft_config_env_flag(const char *name, bool *out);
 /* ---- lifecycle.c ---- */
 /* A non-worker thread entering the pool (RUN, TOGETHER, NEWFRAME): false
  * if the pool is not running.  Stop waits until every entry has exited. */
-bool weft_lifecycle_enter(void);
-void weft_lifecycle_exit(void);
-void weft_unpark_all(void);
+bool weft__lifecycle_enter(void);
+void weft__lifecycle_exit(void);
+void weft__unpark_all(void);
 /* Readers of the pool's layout (stats, weft_workers): true if the pool runs
- * and will until weft_lifecycle_release(*held).  Never blocks, so a task
+ * and will until weft__lifecycle_release(*held).  Never blocks, so a task
  * that stop or suspend waits for may call it (on a worker, or through
  * another thread), and so may a signal handler. */
-bool weft_lifecycle_hold(bool *held);
-void weft_lifecycle_release(bool held);
-/* weft_lifecycle_enter for a TOGETHER or NEWFRAME from outside the pool:
+bool weft__lifecycle_hold(bool *held);
+void weft__lifecycle_release(bool held);
+/* weft__lifecycle_enter for a TOGETHER or NEWFRAME from outside the pool:
  * waits while the pool is suspended, and keeps weft_suspend from
- * completing until weft_lifecycle_exit_interrupt. */
-bool weft_lifecycle_enter_interrupt(void);
-void weft_lifecycle_exit_interrupt(void);
+ * completing until weft__lifecycle_exit_interrupt. */
+bool weft__lifecycle_enter_interrupt(void);
+void weft__lifecycle_exit_interrupt(void);
 /* If the pool is being suspended, parks w at head (inside a task: at a
  * YIELD or a blocked SYNC) until resume; not inside an interrupt. */
-void weft_park_if_suspended(weft_worker *w, weft_task *head);
+void weft__park_if_suspended(weft_worker *w, weft_task *head);
 
 /* ---- stats.c ---- */
 /* weft_stats_print for stop, which holds the lifecycle lock. */
-void weft_stats_print_locked(FILE *out);
+void weft__stats_print_locked(FILE *out);
 /* weft_stats_get for a caller that holds the pool (the tracer). */
-void weft_stats_get_locked(weft_stats *out);
+void weft__stats_get_locked(weft_stats *out);
 
 /* ---- memory.c: runtime/memory.h ---- */
 
 /* ---- topology.c ---- */
-int weft_topology_init(unsigned workers, int pin);
-void weft_topology_pin_self(unsigned worker);
-int weft_topology_placement(unsigned worker);
+int weft__topology_init(unsigned workers, int pin);
+void weft__topology_pin_self(unsigned worker);
+int weft__topology_placement(unsigned worker);
 /* The CPU worker is pinned to, or -1. */
-int weft_topology_worker_cpu(unsigned worker);
-void weft_topology_bind_area(void *addr, size_t bytes, int placement);
-void weft_topology_destroy(void);
+int weft__topology_worker_cpu(unsigned worker);
+void weft__topology_bind_area(void *addr, size_t bytes, int placement);
+void weft__topology_destroy(void);
 
 /* ---- the pool (lifecycle.c) ---- */
 
@@ -200,15 +200,15 @@ typedef struct weft_runtime {
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
     /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
-     * waits for them (weft_lifecycle_enter_interrupt). */
+     * waits for them (weft__lifecycle_enter_interrupt). */
     _Atomic uint32_t interrupts_from_outside;
 } weft_runtime;
 
-extern weft_runtime weft_rt;
+extern weft_runtime weft__rt;
 
 /* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
  * read from the SIGSEGV handler, which must not allocate. */
-extern __thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+extern __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
 
 
 /* Runs the task in descriptor t at head on w, as the runtime does for a
@@ -227,11 +227,11 @@ static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *
 static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(slot %zu is empty: joined twice?)", w->id, (size_t)(t - w->dq));
 }
 

@@ -61,7 +61,7 @@ static struct {
 _Alignas(WEFT_CACHE_LINE) static _Atomic uint64_t weft_interrupt_pending_g;
 /* What WEFT_YIELD polls (weft.h): WEFT_ATTN_INTERRUPT while an interrupt
  * is pending, WEFT_ATTN_SUSPEND while the pool is suspended. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_attention_g;
+_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft__attention_g;
 static uint64_t last_generation; /* guarded by slot.busy */
 
 /* The user barrier (weft_barrier). */
@@ -70,11 +70,11 @@ static struct {
     _Atomic uint32_t generation;
 } user_barrier;
 
-void weft_interrupt_reset(void)
+void weft__interrupt_reset(void)
 {
     /* Before the workers start; thread creation publishes these. */
     atomic_store_explicit(&weft_interrupt_pending_g, 0, memory_order_relaxed);
-    atomic_store_explicit(&weft_attention_g, 0, memory_order_relaxed);
+    atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
 }
@@ -108,7 +108,7 @@ static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), ui
         else if (spins < 200)
             sched_yield();
         else
-            weft_futex_wait(word, v);
+            weft__futex_wait(word, v);
     }
 }
 
@@ -121,7 +121,7 @@ static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
     /* acq_rel: all arrivals form one release sequence, so every worker's
      * writes before the barrier happen before every read after it. */
     if (atomic_fetch_add_explicit(count, 1, memory_order_acq_rel) + 1 == n)
-        weft_futex_wake(count, INT_MAX);
+        weft__futex_wake(count, INT_MAX);
     else
         wait_on(count, at_least, n);
 }
@@ -130,18 +130,18 @@ static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
 static void help_until_finished(weft_worker *w, weft_task *head)
 {
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     /* Acquire: pairs with the release in mark_finished. */
     while (atomic_load_explicit(&slot.finished.state, memory_order_acquire) != WEFT_STATE_DONE) {
-        weft_worker *v = weft_random_victim(w);
-        if (v && weft_steal_and_run(w, head, v, false)) {
-            weft_idle_reset(&idle);
+        weft_worker *v = weft__random_victim(w);
+        if (v && weft__steal_and_run(w, head, v, false)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_idle_backoff(&idle)) {
+        if (weft__idle_backoff(&idle)) {
             /* A JOIN sleep on `finished` wakes for work or for the end. */
-            weft_sleep(w, WEFT_SLEEP_JOIN, &slot.finished, NULL);
-            weft_idle_reset(&idle);
+            weft__sleep(w, WEFT_SLEEP_JOIN, &slot.finished, NULL);
+            weft__idle_reset(&idle);
         }
     }
 }
@@ -151,10 +151,10 @@ static void mark_finished(void)
     /* seq_cst: release for the helpers' acquire, and the waker's "write
      * mine" of the Dekker pairing with helpers going to sleep on it. */
     atomic_store_explicit(&slot.finished.state, WEFT_STATE_DONE, memory_order_seq_cst);
-    weft_wake_all();
+    weft__wake_all();
 }
 
-void weft_interrupt_serve(weft_worker *w, weft_task *head)
+void weft__interrupt_serve(weft_worker *w, weft_task *head)
 {
     /* Acquire: pairs with the initiator's publishing store; the slot's
      * request fields are visible. */
@@ -162,7 +162,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
     if (g == 0 || g == w->seen_interrupt)
         return;
     w->seen_interrupt = g; /* the slot holds g until we have left it */
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     int kind = slot.kind;
     WEFT_TRACE_INTERRUPT(w, kind == KIND_NEWFRAME);
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
@@ -176,7 +176,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         frame = head + 1;
     }
     weft_sched_saved saved;
-    weft_sched_freeze(w, frame, &saved);
+    weft__sched_freeze(w, frame, &saved);
     if (kind == KIND_NEWFRAME && slot.initiator == NULL) {
         weft_worker *none = NULL;
         /* Relaxed: only elects one executor; barrier 1 orders it. */
@@ -220,7 +220,7 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
 
     WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
     arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
-    weft_sched_thaw(w, &saved);
+    weft__sched_thaw(w, &saved);
     WEFT_TRACE_POP(w, trace_);
 
     /* acq_rel: the last leaver sees everyone done with the slot. */
@@ -230,38 +230,38 @@ void weft_interrupt_serve(weft_worker *w, weft_task *head)
         /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
          * next initiator's setting (after it takes `busy`) comes later in
          * the word's modification order and is not lost. */
-        atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
+        atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
                                   memory_order_relaxed);
         /* Release: the initiator (and the next one, via busy) see the
          * finished interrupt, including NEWFRAME's result. */
         atomic_fetch_add_explicit(&slot.released, 1, memory_order_release);
         atomic_store_explicit(&slot.busy, 0, memory_order_release);
-        weft_futex_wake(&slot.released, INT_MAX);
+        weft__futex_wake(&slot.released, INT_MAX);
     }
 }
 
-void weft_yield_slow(weft_worker *w, weft_task *head)
+void weft__yield_slow(weft_worker *w, weft_task *head)
 {
     WEFT_PROFILE_PAUSE(w); /* an interrupt or a park is no strand of this task */
     if (weft_interrupt_waiting_for(w))
-        weft_interrupt_serve(w, head);
-    weft_park_if_suspended(w, head);
+        weft__interrupt_serve(w, head);
+    weft__park_if_suspended(w, head);
     WEFT_PROFILE_RESUME(w);
 }
 
 /* Runs an interrupt from any thread and returns when it is over. */
 static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     weft_task *head = NULL;
     if (w) {
         if (w->in_interrupt != KIND_NONE)
-            weft_fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
+            weft__fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
                        kind_name(w->in_interrupt));
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
-    } else if (!weft_lifecycle_enter_interrupt()) {
-        weft_fatal("%s called while the pool is not running (call weft_start first)",
+    } else if (!weft__lifecycle_enter_interrupt()) {
+        weft__fatal("%s called while the pool is not running (call weft_start first)",
                    kind_name(kind));
     }
 
@@ -275,7 +275,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         /* Another interrupt is pending: a worker must take part in it (it
          * cannot complete otherwise), then try again. */
         if (w && weft_interrupt_waiting_for(w))
-            weft_interrupt_serve(w, head);
+            weft__interrupt_serve(w, head);
         else if (spins < 100)
             weft_cpu_relax();
         else
@@ -301,37 +301,37 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&weft_interrupt_pending_g, slot.generation, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; a worker that sees it re-reads the generation
      * (seq_cst), and one that misses it sees it at its next YIELD. */
-    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
-    weft_wake_all();
-    weft_unpark_all();
+    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
+    weft__wake_all();
+    weft__unpark_all();
 
     if (w)
-        weft_interrupt_serve(w, head);
+        weft__interrupt_serve(w, head);
     wait_on(&slot.released, differs, released);
     if (w)
         WEFT_PROFILE_RESUME(w);
     else
-        weft_lifecycle_exit_interrupt();
+        weft__lifecycle_exit_interrupt();
 }
 
-void weft_together_task(weft_task *t, uintptr_t wrapper)
+void weft__together_task(weft_task *t, uintptr_t wrapper)
 {
     run_interrupt(KIND_TOGETHER, t, wrapper);
 }
 
-void weft_newframe_task(weft_task *t, uintptr_t wrapper)
+void weft__newframe_task(weft_task *t, uintptr_t wrapper)
 {
     run_interrupt(KIND_NEWFRAME, t, wrapper);
 }
 
 void weft_barrier(void)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (!w || w->together_depth == 0)
-        weft_fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
+        weft__fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
                    "spawned and another worker stole (only the copies themselves are sure to "
                    "reach it once on every worker)");
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
     /* Acquire: the generation we wait to change (read before arriving). */
@@ -343,7 +343,7 @@ void weft_barrier(void)
         /* Release: waiters see the reset count and all writes before the
          * barrier. */
         atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_release);
-        weft_futex_wake(&user_barrier.generation, INT_MAX);
+        weft__futex_wake(&user_barrier.generation, INT_MAX);
     } else {
         wait_on(&user_barrier.generation, differs, gen);
     }

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-weft_runtime weft_rt;
-__thread weft_worker *weft_tls_worker __attribute__((tls_model("initial-exec")));
+weft_runtime weft__rt;
+__thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
 
 /* Serialises start/stop/suspend/resume against each other. */
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -21,11 +21,11 @@ static bool handler_held;
 static void release_handler(void)
 {
     if (handler_held)
-        weft_overflow_handler_remove();
+        weft__overflow_handler_remove();
     handler_held = false;
 }
 
-/* This thread's weft_lifecycle_enter()s not yet exited (a RUN, TOGETHER or
+/* This thread's weft__lifecycle_enter()s not yet exited (a RUN, TOGETHER or
  * NEWFRAME from outside, a counter read), and whether it is inside
  * start/stop/suspend/resume: a signal handler that interrupted either and
  * calls stop or suspend would wait for itself. */
@@ -39,17 +39,17 @@ static int control_begin(const char *what, bool waits)
 {
     /* A thread running a borrowed RUN is a worker for now, but to its
      * caller it is inside RUN: the check of tls_pool_holds below says so. */
-    if (weft_tls_worker && !weft_tls_guest) {
-        weft_warn("%s called from inside a worker: it would wait for itself", what);
+    if (weft__tls_worker && !weft__tls_guest) {
+        weft__warn("%s called from inside a worker: it would wait for itself", what);
         return EDEADLK;
     }
     if (tls_in_control) {
-        weft_warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
+        weft__warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
                   "or weft_resume (from a signal handler?): it would wait for itself", what);
         return EDEADLK;
     }
     if (waits && tls_pool_holds) {
-        weft_warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
+        weft__warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
                   "signal handler that interrupted it?): it would wait for itself", what);
         return EDEADLK;
     }
@@ -68,9 +68,9 @@ static void control_end(void)
 static bool control_running(const char *what)
 {
     /* Relaxed: lifecycle transitions happen under lifecycle_lock. */
-    if ((atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
+    if ((atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
         return true;
-    weft_warn("%s: the pool is not running", what);
+    weft__warn("%s: the pool is not running", what);
     return false;
 }
 
@@ -86,42 +86,42 @@ static inline uint64_t lifecycle_pack(uint32_t state, uint32_t users)
 
 weft_worker *weft_self(void)
 {
-    return weft_tls_worker;
+    return weft__tls_worker;
 }
 
-weft_worker *weft_self_checked(void)
+weft_worker *weft__self_checked(void)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     if (!w)
-        weft_fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
+        weft__fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
                    "enter the pool)");
     return w;
 }
 
-bool weft_lifecycle_hold(bool *held)
+bool weft__lifecycle_hold(bool *held)
 {
     /* On a worker the pool cannot go away: stop waits for every RUN. */
-    if (weft_tls_worker) {
+    if (weft__tls_worker) {
         *held = false;
         return true;
     }
-    *held = weft_lifecycle_enter();
+    *held = weft__lifecycle_enter();
     return *held;
 }
 
-void weft_lifecycle_release(bool held)
+void weft__lifecycle_release(bool held)
 {
     if (held)
-        weft_lifecycle_exit();
+        weft__lifecycle_exit();
 }
 
 unsigned weft_workers(void)
 {
     bool held;
-    if (!weft_lifecycle_hold(&held))
+    if (!weft__lifecycle_hold(&held))
         return 0;
-    unsigned n = weft_rt.n_workers;
-    weft_lifecycle_release(held);
+    unsigned n = weft__rt.n_workers;
+    weft__lifecycle_release(held);
     return n;
 }
 
@@ -130,7 +130,7 @@ unsigned weft_workers(void)
 weft_task *weft_current_head(weft_worker *w)
 {
     if (!w)
-        weft_fatal("weft_current_head needs a worker (called outside the pool?)");
+        weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     size_t lo = 0, hi = w->deque_slots;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -148,7 +148,7 @@ weft_task *weft_current_head(weft_worker *w)
  * a task still running elsewhere) is served, or it could never finish. */
 static void park(weft_worker *w, weft_task *head)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
@@ -158,10 +158,10 @@ static void park(weft_worker *w, weft_task *head)
            !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
         if (weft_interrupt_waiting_for(w)) {
             atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see above */
-            weft_interrupt_serve(w, head);
+            weft__interrupt_serve(w, head);
             atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
         } else {
-            weft_futex_wait(&p->suspend_word, word);
+            weft__futex_wait(&p->suspend_word, word);
         }
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
@@ -169,18 +169,18 @@ static void park(weft_worker *w, weft_task *head)
     WEFT_TRACE_POP(w, trace_);
 }
 
-void weft_park_if_suspended(weft_worker *w, weft_task *head)
+void weft__park_if_suspended(weft_worker *w, weft_task *head)
 {
     /* Relaxed: a stale 0 only delays parking to the next check; suspend
      * waits for every worker to park.  Inside an interrupt a worker does
      * not park: suspend waits for the interrupt to end. */
-    if (w->in_interrupt == 0 && atomic_load_explicit(&weft_rt.suspended, memory_order_relaxed))
+    if (w->in_interrupt == 0 && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))
         park(w, head);
 }
 
-bool weft_lifecycle_enter_interrupt(void)
+bool weft__lifecycle_enter_interrupt(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     pthread_mutex_lock(&lifecycle_lock);
     for (;;) {
         /* Relaxed (both): written under the lock we hold. */
@@ -194,67 +194,67 @@ bool weft_lifecycle_enter_interrupt(void)
          * bumps it and the wait returns at once. */
         uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
         pthread_mutex_unlock(&lifecycle_lock);
-        weft_futex_wait(&p->suspend_word, word);
+        weft__futex_wait(&p->suspend_word, word);
         pthread_mutex_lock(&lifecycle_lock);
     }
     /* seq_cst: suspend (under the same lock later) waits for it to drop. */
     atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
-    bool entered = weft_lifecycle_enter(); /* running, and we hold the lock */
+    bool entered = weft__lifecycle_enter(); /* running, and we hold the lock */
     pthread_mutex_unlock(&lifecycle_lock);
     return entered;
 }
 
-void weft_lifecycle_exit_interrupt(void)
+void weft__lifecycle_exit_interrupt(void)
 {
     /* seq_cst: the interrupt is over before suspend reads 0. */
-    atomic_fetch_sub_explicit(&weft_rt.interrupts_from_outside, 1, memory_order_seq_cst);
-    weft_lifecycle_exit();
+    atomic_fetch_sub_explicit(&weft__rt.interrupts_from_outside, 1, memory_order_seq_cst);
+    weft__lifecycle_exit();
 }
 
 /* Wakes parked workers so they re-check (resume, stop, interrupts). */
-void weft_unpark_all(void)
+void weft__unpark_all(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
-    weft_futex_wake(&p->suspend_word, INT_MAX);
+    weft__futex_wake(&p->suspend_word, INT_MAX);
 }
 
 /* The top-level loop: the deque is empty, so anything found runs at dq. */
 static void worker_loop(weft_worker *w)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     weft_task *head = w->dq;
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     for (;;) {
         WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             return;
         if (weft_interrupt_waiting_for(w)) {
-            weft_interrupt_serve(w, head);
-            weft_idle_reset(&idle);
+            weft__interrupt_serve(w, head);
+            weft__idle_reset(&idle);
             continue;
         }
         /* Relaxed: checked again under the sleep protocol. */
         if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
             park(w, head);
-            weft_idle_reset(&idle);
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_external_pending() && weft_external_take_and_run(w, head)) {
-            weft_idle_reset(&idle);
+        if (weft_external_pending() && weft__external_take_and_run(w, head)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        weft_worker *victim = weft_random_victim(w);
-        if (victim && weft_steal_and_run(w, head, victim, false)) {
-            weft_idle_reset(&idle);
+        weft_worker *victim = weft__random_victim(w);
+        if (victim && weft__steal_and_run(w, head, victim, false)) {
+            weft__idle_reset(&idle);
             continue;
         }
-        if (weft_idle_backoff(&idle)) {
-            weft_sleep(w, WEFT_SLEEP_IDLE, NULL, NULL);
-            weft_idle_reset(&idle);
+        if (weft__idle_backoff(&idle)) {
+            weft__sleep(w, WEFT_SLEEP_IDLE, NULL, NULL);
+            weft__idle_reset(&idle);
         }
     }
 }
@@ -262,21 +262,21 @@ static void worker_loop(weft_worker *w)
 static void *worker_main(void *arg)
 {
     weft_worker *w = arg;
-    weft_tls_worker = w;
-    weft_topology_pin_self(w->id);
+    weft__tls_worker = w;
+    weft__topology_pin_self(w->id);
     void *altstack = NULL;
-    if (weft_rt.report_stack_overflow && weft_altstack_setup(&altstack) != 0)
-        weft_warn("worker %u: no alternate signal stack; stack overflows will not be "
+    if (weft__rt.report_stack_overflow && weft__altstack_setup(&altstack) != 0)
+        weft__warn("worker %u: no alternate signal stack; stack overflows will not be "
                   "explained", w->id);
     /* Release: pairs with start's acquire wait. */
     atomic_fetch_add_explicit(&workers_ready, 1, memory_order_release);
-    weft_futex_wake(&workers_ready, 1);
+    weft__futex_wake(&workers_ready, 1);
 
     worker_loop(w);
-    weft_trace_worker_exit(w);
+    weft__trace_worker_exit(w);
 
-    weft_altstack_teardown(altstack);
-    weft_tls_worker = NULL;
+    weft__altstack_teardown(altstack);
+    weft__tls_worker = NULL;
     return NULL;
 }
 
@@ -291,24 +291,24 @@ static void *worker_main(void *arg)
  * fork are re-initialised. */
 static void forget_pool_in_child(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     pthread_mutex_init(&lifecycle_lock, NULL);
     p->workers = NULL;
     p->seats = NULL;
     p->threads = NULL;
     p->n_workers = 0;
-    weft_tls_worker = NULL;
-    weft_tls_guest = false; /* forked inside a borrowed RUN */
+    weft__tls_worker = NULL;
+    weft__tls_guest = false; /* forked inside a borrowed RUN */
     tls_pool_holds = 0;
     tls_in_control = false;
-    weft_overflow_handler_forget(); /* or a second start would chain to itself */
+    weft__overflow_handler_forget(); /* or a second start would chain to itself */
     handler_held = false;
     /* Relaxed: the child has one thread. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
-    weft_external_init();
-    weft_interrupt_reset();
-    weft_profile_forget_in_child();
-    weft_trace_forget_in_child();
+    weft__external_init();
+    weft__interrupt_reset();
+    weft__profile_forget_in_child();
+    weft__trace_forget_in_child();
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -319,24 +319,24 @@ static void register_atfork(void)
 
 static void free_workers(void)
 {
-    weft_runtime *p = &weft_rt;
-    size_t page = weft_page_size();
+    weft_runtime *p = &weft__rt;
+    size_t page = weft__page_size();
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_worker *w = p->workers[i];
         if (!w)
             continue;
-        weft_sched_destroy(w); /* (the worker was zeroed: safe before init) */
-        weft_profile_worker_destroy(w); /* likewise */
+        weft__sched_destroy(w); /* (the worker was zeroed: safe before init) */
+        weft__profile_worker_destroy(w); /* likewise */
         if (w->dq)
-            weft_unmap(w->dq, weft_deque_bytes(w->deque_slots), 0, page);
+            weft__unmap(w->dq, weft__deque_bytes(w->deque_slots), 0, page);
         if (w->stack_lo)
-            weft_unmap(w->stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
-        weft_unmap(w, sizeof(weft_worker), 0, 0);
+            weft__unmap(w->stack_lo, p->stack_size, weft__stack_guard(p->stack_size), 0);
+        weft__unmap(w, sizeof(weft_worker), 0, 0);
         if (p->seats && p->seats[i].stack_lo)
-            weft_unmap(p->seats[i].stack_lo, p->stack_size, weft_stack_guard(p->stack_size), 0);
+            weft__unmap(p->seats[i].stack_lo, p->stack_size, weft__stack_guard(p->stack_size), 0);
     }
     if (p->seats)
-        weft_unmap(p->seats, sizeof(weft_seat) * p->n_workers, 0, 0);
+        weft__unmap(p->seats, sizeof(weft_seat) * p->n_workers, 0, 0);
     p->seats = NULL;
     free(p->workers);
     free(p->threads);
@@ -346,24 +346,24 @@ static void free_workers(void)
 
 static void stop_threads(unsigned created)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->quit, 1, memory_order_seq_cst);
-    weft_wake_all();
-    weft_unpark_all();
+    weft__wake_all();
+    weft__unpark_all();
     for (unsigned i = 0; i < created; i++)
         pthread_join(p->threads[i], NULL);
 }
 
 int weft_start_config(const weft_config *cfg_in)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     if (!cfg_in) {
-        weft_warn("weft_start_config: no configuration (use weft_config_init to fill one)");
+        weft__warn("weft_start_config: no configuration (use weft_config_init to fill one)");
         return EINVAL;
     }
-    if (weft_tls_worker) {
-        weft_warn("weft_start called from inside a worker");
+    if (weft__tls_worker) {
+        weft__warn("weft_start called from inside a worker");
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
@@ -373,14 +373,14 @@ int weft_start_config(const weft_config *cfg_in)
     /* Relaxed: transitions happen under lifecycle_lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
         control_end();
-        weft_warn("weft_start: the pool is already running (call weft_stop first)");
+        weft__warn("weft_start: the pool is already running (call weft_stop first)");
         return EBUSY;
     }
 
     weft_config cfg = *cfg_in;
     unsigned n;
     size_t slots, stack;
-    err = weft_config_validate(&cfg, &n, &slots, &stack);
+    err = weft__config_validate(&cfg, &n, &slots, &stack);
     if (err) {
         control_end();
         return err;
@@ -401,8 +401,8 @@ int weft_start_config(const weft_config *cfg_in)
     atomic_store_explicit(&p->suspended, 0, memory_order_relaxed);
     atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
     atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);
-    weft_external_init();
-    weft_interrupt_reset();
+    weft__external_init();
+    weft__interrupt_reset();
 
     p->workers = calloc(n, sizeof *p->workers);
     p->threads = calloc(n, sizeof *p->threads);
@@ -410,19 +410,19 @@ int weft_start_config(const weft_config *cfg_in)
         err = ENOMEM;
         goto fail;
     }
-    if ((err = weft_topology_init(n, cfg.pin)) != 0)
+    if ((err = weft__topology_init(n, cfg.pin)) != 0)
         goto fail;
     /* mmap'd: zeroed and page-aligned, so every seat's line is its own. */
-    p->seats = weft_map(sizeof(weft_seat) * n, 0, 0, -1);
+    p->seats = weft__map(sizeof(weft_seat) * n, 0, 0, -1);
     if (!p->seats) {
         err = ENOMEM;
         goto fail;
     }
 
-    size_t page = weft_page_size();
+    size_t page = weft__page_size();
     for (unsigned i = 0; i < n; i++) {
-        int node = weft_topology_placement(i);
-        weft_worker *w = weft_map(sizeof(weft_worker), 0, 0, node);
+        int node = weft__topology_placement(i);
+        weft_worker *w = weft__map(sizeof(weft_worker), 0, 0, node);
         if (!w) {
             err = ENOMEM;
             goto fail;
@@ -431,8 +431,8 @@ int weft_start_config(const weft_config *cfg_in)
         w->id = i;
         w->deque_slots = slots;
         w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
-        w->dq = weft_map(weft_deque_bytes(slots), 0, page, node);
-        w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
+        w->dq = weft__map(weft__deque_bytes(slots), 0, page, node);
+        w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
         if (!w->dq || !w->stack_lo) {
             err = ENOMEM;
             goto fail;
@@ -440,34 +440,34 @@ int weft_start_config(const weft_config *cfg_in)
         w->end = w->dq + slots;
         w->stack_hi = (char *)w->stack_lo + stack;
         w->guard_hi = w->stack_lo;
-        w->guard_lo = (char *)w->stack_lo - weft_stack_guard(stack);
+        w->guard_lo = (char *)w->stack_lo - weft__stack_guard(stack);
         /* The guest stack of RUN callers that borrow this worker (external.c):
          * address space until a borrower touches it. */
         weft_seat *seat = &p->seats[i];
-        seat->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, node);
+        seat->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
         if (!seat->stack_lo) {
             err = ENOMEM;
             goto fail;
         }
         seat->stack_size = stack;
-        seat->guard_lo = (char *)seat->stack_lo - weft_stack_guard(stack);
+        seat->guard_lo = (char *)seat->stack_lo - weft__stack_guard(stack);
         atomic_init(&seat->loans, 0);
-        weft_sched_init(w);
-        if ((err = weft_profile_worker_init(w)) != 0)
+        weft__sched_init(w);
+        if ((err = weft__profile_worker_init(w)) != 0)
             goto fail;
         atomic_init(&w->sleep_word, WEFT_AWAKE);
         atomic_init(&w->leap_sleepers, 0);
         atomic_init(&w->joining, NULL);
     }
 
-    if ((err = weft_trace_at_start()) != 0)
+    if ((err = weft__trace_at_start()) != 0)
         goto fail;
     handler_held = false;
     if (cfg.report_stack_overflow) {
-        if (weft_overflow_handler_install() == 0)
+        if (weft__overflow_handler_install() == 0)
             handler_held = true;
         else
-            weft_warn("could not install the SIGSEGV handler; stack overflows will not be "
+            weft__warn("could not install the SIGSEGV handler; stack overflows will not be "
                       "explained");
     }
 
@@ -480,7 +480,7 @@ int weft_start_config(const weft_config *cfg_in)
         err = pthread_create(&p->threads[created], &attr, worker_main, w);
         pthread_attr_destroy(&attr);
         if (err) {
-            weft_warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
+            weft__warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
             stop_threads(created);
             release_handler();
             goto fail;
@@ -491,7 +491,7 @@ int weft_start_config(const weft_config *cfg_in)
         uint32_t ready = atomic_load_explicit(&workers_ready, memory_order_acquire);
         if (ready == n)
             break;
-        weft_futex_wait(&workers_ready, ready);
+        weft__futex_wait(&workers_ready, ready);
     }
     /* Release: RUNs that see RUNNING see an initialised pool. */
     atomic_store_explicit(&p->lifecycle, lifecycle_pack(WEFT_RT_RUNNING, 0), memory_order_release);
@@ -499,12 +499,12 @@ int weft_start_config(const weft_config *cfg_in)
     return 0;
 
 fail:
-    weft_trace_at_stop(false);
+    weft__trace_at_stop(false);
     if (err == ENOMEM)
-        weft_warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu bytes)",
+        weft__warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu bytes)",
                   n, slots, stack);
     free_workers();
-    weft_topology_destroy();
+    weft__topology_destroy();
     control_end();
     return err;
 }
@@ -524,9 +524,9 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
     return weft_start_config(&cfg);
 }
 
-bool weft_lifecycle_enter(void)
+bool weft__lifecycle_enter(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Relaxed first read; the CAS decides. */
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     do {
@@ -539,28 +539,28 @@ bool weft_lifecycle_enter(void)
     return true;
 }
 
-void weft_lifecycle_exit(void)
+void weft__lifecycle_exit(void)
 {
     tls_pool_holds--;
     /* Release: our use of the pool happens before stop tears it down. */
-    atomic_fetch_sub_explicit(&weft_rt.lifecycle, 1, memory_order_release);
+    atomic_fetch_sub_explicit(&weft__rt.lifecycle, 1, memory_order_release);
 }
 
 static int resume_locked(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     /* Relaxed: YIELD's hint only; the flag above decides. */
-    atomic_fetch_and_explicit(&weft_attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
+    atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
                               memory_order_relaxed);
-    weft_unpark_all();
+    weft__unpark_all();
     return 0;
 }
 
 int weft_stop(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     int err = control_begin("weft_stop", true);
     if (err)
         return err;
@@ -578,18 +578,18 @@ int weft_stop(void)
     }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
         resume_locked();
-    /* Acquire: pairs with weft_lifecycle_exit. */
+    /* Acquire: pairs with weft__lifecycle_exit. */
     while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0)
         weft_sleep_ns(100000);
 
     stop_threads(p->n_workers);
-    if (weft_stats_print_at_stop())
-        weft_stats_print_locked(stderr);
-    weft_profile_at_stop();
-    weft_trace_at_stop(true);
+    if (weft__stats_print_at_stop())
+        weft__stats_print_locked(stderr);
+    weft__profile_at_stop();
+    weft__trace_at_stop(true);
     release_handler();
     free_workers();
-    weft_topology_destroy();
+    weft__topology_destroy();
     p->n_workers = 0;
     atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
     control_end();
@@ -598,7 +598,7 @@ int weft_stop(void)
 
 int weft_suspend(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     int err = control_begin("weft_suspend", true);
     if (err)
         return err;
@@ -613,8 +613,8 @@ int weft_suspend(void)
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; the flag above is what parking checks. */
-    atomic_fetch_or_explicit(&weft_attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
-    weft_wake_all();
+    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
+    weft__wake_all();
     /* Wait until every worker is parked: tasks reach a YIELD, a blocked
      * SYNC or their end first, and interrupts in progress (also those that
      * threads outside the pool started before this) finish.  seq_cst: the
@@ -629,7 +629,7 @@ int weft_suspend(void)
 
 int weft_resume(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     int err = control_begin("weft_resume", false);
     if (err)
         return err;
@@ -639,7 +639,7 @@ int weft_resume(void)
     }
     if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
         control_end();
-        weft_warn("weft_resume: the pool is not suspended");
+        weft__warn("weft_resume: the pool is not suspended");
         return EINVAL;
     }
     int r = resume_locked();

@@ -8,7 +8,7 @@
  * bound and stops with a message); the stack guard turns an overflow into
  * a SIGSEGV, which the handler below explains before aborting.
  *
- * A stack's guard is as large as the stack (weft_stack_guard), so a frame
+ * A stack's guard is as large as the stack (weft__stack_guard), so a frame
  * can only jump over it into whatever lies below by being larger than the
  * whole stack; and weft and its users compile with -fstack-clash-protection
  * where the compiler has it (the CMake target and pkg-config export it),
@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-size_t weft_page_size(void)
+size_t weft__page_size(void)
 {
     static size_t page;
     if (!page)
@@ -42,9 +42,9 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
+void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
 {
-    size_t page = weft_page_size();
+    size_t page = weft__page_size();
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
@@ -58,13 +58,13 @@ void *weft_map(size_t bytes, size_t guard_below, size_t guard_above, int placeme
         munmap(base, total);
         return NULL;
     }
-    weft_topology_bind_area(base + guard_below, bytes, placement);
+    weft__topology_bind_area(base + guard_below, bytes, placement);
     return base + guard_below;
 }
 
-void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above)
+void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above)
 {
-    size_t page = weft_page_size();
+    size_t page = weft__page_size();
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
@@ -78,41 +78,41 @@ void weft_unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_abo
 static struct sigaction previous_segv;
 static bool handler_installed;
 
-size_t weft_stack_guard(size_t stack_size)
+size_t weft__stack_guard(size_t stack_size)
 {
     size_t guard = stack_size;
     if (guard < WEFT_MIN_STACK_GUARD)
         guard = WEFT_MIN_STACK_GUARD;
     if (guard > WEFT_MAX_STACK_GUARD)
         guard = WEFT_MAX_STACK_GUARD;
-    return round_up(guard, weft_page_size());
+    return round_up(guard, weft__page_size());
 }
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
-int weft_altstack_setup(void **mem)
+int weft__altstack_setup(void **mem)
 {
     size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
-    void *p = weft_map(size, weft_page_size(), 0, -1);
+    void *p = weft__map(size, weft__page_size(), 0, -1);
     if (!p)
         return ENOMEM;
     stack_t ss = {.ss_sp = p, .ss_size = size, .ss_flags = 0};
     if (sigaltstack(&ss, NULL) != 0) {
-        weft_unmap(p, size, weft_page_size(), 0);
+        weft__unmap(p, size, weft__page_size(), 0);
         return errno;
     }
     *mem = p;
     return 0;
 }
 
-void weft_altstack_teardown(void *mem)
+void weft__altstack_teardown(void *mem)
 {
     if (!mem)
         return;
     stack_t ss = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
     sigaltstack(&ss, NULL);
     size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
-    weft_unmap(mem, size, weft_page_size(), 0);
+    weft__unmap(mem, size, weft__page_size(), 0);
 }
 
 /* Async-signal-safe message building. */
@@ -182,28 +182,28 @@ static void report_overflow(const char *who, unsigned id, const char *where, siz
     abort();
 }
 
-__thread const weft_thread_stack *weft_tls_stack __attribute__((tls_model("initial-exec")));
+__thread const weft_thread_stack *weft__tls_stack __attribute__((tls_model("initial-exec")));
 
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
-    weft_worker *w = weft_tls_worker;
+    weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
     static const char fork_join_raise[] = "weft_start's stack_size or WEFT_STACK_SIZE";
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
         report_overflow("worker", w->id, " (its stack is ",
                         (size_t)((char *)w->stack_hi - (char *)w->stack_lo), fork_join_raise);
     /* A RUN caller running as worker w, on w's guest stack (external.c). */
-    weft_seat *seat = w && weft_rt.seats ? &weft_rt.seats[w->id] : NULL;
+    weft_seat *seat = w && weft__rt.seats ? &weft__rt.seats[w->id] : NULL;
     if (seat && addr >= (char *)seat->guard_lo && addr < (char *)seat->stack_lo)
         report_overflow("worker", w->id,
                         " (in a RUN from outside the pool, on the worker's guest stack of ",
                         seat->stack_size, fork_join_raise);
     /* Any other thread on a stack of weft's (the work pool's workers). */
-    const weft_thread_stack *ts = weft_tls_stack;
+    const weft_thread_stack *ts = weft__tls_stack;
     if (ts && addr >= (char *)ts->guard_lo && addr < (char *)ts->lo)
         report_overflow(ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
-    char *deque_guard = w ? (char *)w->dq + weft_deque_bytes(w->deque_slots) : NULL;
-    if (w && addr >= deque_guard && addr < deque_guard + weft_page_size()) {
+    char *deque_guard = w ? (char *)w->dq + weft__deque_bytes(w->deque_slots) : NULL;
+    if (w && addr >= deque_guard && addr < deque_guard + weft__page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)ignored;
@@ -212,11 +212,11 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
     chain_segv(sig, info, uctx);
 }
 
-size_t weft_deque_bytes(size_t slots)
+size_t weft__deque_bytes(size_t slots)
 {
     /* One slot more than usable: `end` stays EMPTY, so a task running at
      * a full deque's top can check its slot (weft_check_return). */
-    return round_up((slots + 1) * sizeof(weft_task), weft_page_size());
+    return round_up((slots + 1) * sizeof(weft_task), weft__page_size());
 }
 
 /* The handler is shared by the fork-join pool and every work pool run
@@ -225,7 +225,7 @@ size_t weft_deque_bytes(size_t slots)
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
 
-int weft_overflow_handler_install(void)
+int weft__overflow_handler_install(void)
 {
     int err = 0;
     pthread_mutex_lock(&handler_lock);
@@ -258,7 +258,7 @@ static void restore_previous(void)
     handler_installed = false;
 }
 
-void weft_overflow_handler_remove(void)
+void weft__overflow_handler_remove(void)
 {
     pthread_mutex_lock(&handler_lock);
     if (handler_users > 0 && --handler_users == 0 && handler_installed)
@@ -266,7 +266,7 @@ void weft_overflow_handler_remove(void)
     pthread_mutex_unlock(&handler_lock);
 }
 
-void weft_overflow_handler_forget(void)
+void weft__overflow_handler_forget(void)
 {
     /* In a child after fork(): one thread, and the lock may have been held
      * by a thread that is gone. */

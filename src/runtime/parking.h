@@ -82,7 +82,7 @@ static inline void weft__park_wait(_Atomic uint32_t *word, uint32_t woken)
         uint32_t s = atomic_load_explicit(word, memory_order_acquire);
         if (s == woken)
             return;
-        weft_futex_wait(word, s);
+        weft__futex_wait(word, s);
     }
 }
 
@@ -111,7 +111,7 @@ static inline bool weft__park_claim(_Atomic uint32_t *word, uint32_t *seen, uint
 
 /* Waker, after a successful claim: wakes up to n threads blocked on the
  * word (INT_MAX: all). */
-static inline void weft__park_wake(_Atomic uint32_t *word, int n) { weft_futex_wake(word, n); }
+static inline void weft__park_wake(_Atomic uint32_t *word, int n) { weft__futex_wake(word, n); }
 
 /* Takes one sleeper out of a count (by the caller's rule, see above). */
 static inline void weft__park_uncount(_Atomic uint32_t *count)

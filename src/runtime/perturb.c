@@ -33,7 +33,7 @@ static const char *const point_names[WEFT_RP_COUNT] = {
     [WEFT_RP_WAKE_CLAIMED] = "WAKE_CLAIMED",
 };
 
-const char *weft_race_point_name(weft_race_point_id id)
+const char *weft__race_point_name(weft_race_point_id id)
 {
     return (unsigned)id < WEFT_RP_COUNT && point_names[id] ? point_names[id] : "?";
 }
@@ -48,7 +48,7 @@ static _Atomic(weft_race_hook_fn) hook;
 /* Relaxed: only makes each thread's seed different. */
 static _Atomic uint64_t threads_seeded;
 
-void weft_race_set_hook(weft_race_hook_fn fn)
+void weft__race_set_hook(weft_race_hook_fn fn)
 {
     atomic_store_explicit(&hook, fn, memory_order_relaxed); /* see `hook`: no worker runs */
 }
@@ -82,7 +82,7 @@ __attribute__((constructor)) static void read_environment(void)
 }
 
 
-void weft_race_point(weft_race_point_id id)
+void weft__race_point(weft_race_point_id id)
 {
     weft_race_hook_fn fn = atomic_load_explicit(&hook, memory_order_relaxed); /* see `hook` */
     if (fn) {

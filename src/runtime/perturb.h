@@ -2,7 +2,7 @@
  * the stealing loop and the sleep protocol (build option WEFT_PERTURB;
  * perturb.c).
  *
- * In a perturb build every WEFT_RACE_POINT(id) calls weft_race_point(id),
+ * In a perturb build every WEFT_RACE_POINT(id) calls weft__race_point(id),
  * which by default delays the calling thread at random (environment
  * WEFT_PERTURB=<probability>[,<seed>]) so that the ordinary concurrency
  * tests explore many more interleavings.  A test may instead install a
@@ -22,7 +22,7 @@
 #include <weft/config.h>
 
 typedef enum weft_race_point_id {
-    /* ---- a scheduler's thief side (weft_sched_steal) ---- */
+    /* ---- a scheduler's thief side (weft__sched_steal) ---- */
     WEFT_RP_THIEF_BEFORE_CLAIM, /* saw a task to take, before the step that claims it */
     WEFT_RP_THIEF_CLAIMED,      /* the claim succeeded, before the task is taken over */
     WEFT_RP_THIEF_LOST,         /* the claim failed (another thief or the owner won) */
@@ -47,7 +47,7 @@ typedef enum weft_race_point_id {
 } weft_race_point_id;
 
 #if WEFT_PERTURB
-#define WEFT_RACE_POINT(id) weft_race_point(id)
+#define WEFT_RACE_POINT(id) weft__race_point(id)
 #else
 #define WEFT_RACE_POINT(id) ((void)0)
 #endif
@@ -60,12 +60,12 @@ typedef void (*weft_race_hook_fn)(weft_race_point_id id);
 
 /* Installs (or, with NULL, removes) the hook.  Call it while no worker
  * runs (before weft_start, after weft_stop): thread creation publishes it. */
-void weft_race_set_hook(weft_race_hook_fn hook);
+void weft__race_set_hook(weft_race_hook_fn hook);
 
 /* "THIEF_CLAIMED" etc., for messages. */
-const char *weft_race_point_name(weft_race_point_id id);
+const char *weft__race_point_name(weft_race_point_id id);
 
 /* The call behind WEFT_RACE_POINT in a perturb build. */
-void weft_race_point(weft_race_point_id id);
+void weft__race_point(weft_race_point_id id);
 
 #endif

@@ -22,43 +22,43 @@ typedef enum weft_steal_result {
 
 /* Owner, before the worker's thread starts (its fields are zero, end, dq,
  * id and deque_slots are set).  Also sets w->frame_floor. */
-void weft_sched_init(weft_worker *w);
+void weft__sched_init(weft_worker *w);
 /* At stop, once no thread uses w's deque: frees what init and growth
  * allocated.  Safe on a worker whose init never ran (all zero). */
-void weft_sched_destroy(weft_worker *w);
+void weft__sched_destroy(weft_worker *w);
 
 /* Thief: one attempt to take a task from `victim` (leap: at a blocked
  * SYNC, victim is the joined task's thief).  On OK/OK_MORE *out is the
  * descriptor, its state already STOLEN(thief), and *wrapper the function
  * to run it; the caller runs it and stores DONE. */
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper);
 /* Thief, after a successful steal from victim: whose task it took (the
  * worker to wake when it is done).  victim, except where any worker may
  * hand tasks over (private-si's deals). */
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim);
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim);
 
 /* Sleeper: work has appeared that `sleeper` could take from `victim`
  * (its last look before sleeping; seq_cst reads, see docs/sleep.md). */
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim);
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim);
 /* Sleeper: it is going to sleep wanting work from victim; make sure the
  * scheduler (seq_cst) lets victim's owner learn it, so that when work
  * appears there it shares and wakes someone.  Also called by an awake
  * thief that took victim's last shared task while others sleep. */
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper);
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper);
 
 /* Owner: w is at top level with an empty deque and runs no task code until
  * it finds work again (a RUN caller gives back the identity it borrowed,
  * external.c): a scheduler whose owners answer thieves only while they
  * run task code makes sure nobody waits for w (private-ri answers "no"
  * and blocks its request cell); the others have nothing to do. */
-void weft_sched_idle(weft_worker *w);
+void weft__sched_idle(weft_worker *w);
 
 /* Owner, at an interrupt (interrupt.c): hide the tasks below `frame` from
  * thieves and start an empty frame there; `saved` keeps what thaw needs. */
-void weft_sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved);
+void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved);
 /* Owner, after the interrupt's last barrier: bring them back. */
-void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved);
+void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved);
 
 /* The scheduler's own counters (weft_sched_counters), by name, for the
  * reports (src/runtime/stats.c). */
@@ -66,7 +66,7 @@ typedef struct weft_sched_counter_name {
     const char *name;
     size_t offset; /* offsetof(weft_sched_counters, ...) */
 } weft_sched_counter_name;
-extern const weft_sched_counter_name weft_sched_counter_names[];
-extern const unsigned weft_sched_counter_count;
+extern const weft_sched_counter_name weft__sched_counter_names[];
+extern const unsigned weft__sched_counter_count;
 
 #endif

@@ -5,8 +5,8 @@
  * A worker that found nothing for idle_spin_us announces itself (its
  * sleep_word = the kind of sleep, then a sleeper count + 1), asks the
  * workers it could take work from to let it know when they have some
- * (weft_sched_ask_for_sleeper), looks once more for anything to do
- * (weft_sched_has_work_for among others), and only then waits on its futex
+ * (weft__sched_ask_for_sleeper), looks once more for anything to do
+ * (weft__sched_has_work_for among others), and only then waits on its futex
  * word.  Whoever creates something to do -- tasks that became stealable,
  * an external RUN, an interrupt, stop, the completion of a task a joiner
  * waits for -- first publishes it, then looks at the sleepers.  Both sides
@@ -24,7 +24,7 @@
  * request (wake_req) is read after the owner's next fence, at its next
  * SYNC at the latest.  Where the owner hands work to one worker
  * (private-ri's answer, private-si's deal) it wakes that worker
- * (weft_wake_worker).  A thief that takes a victim's last shared task while
+ * (weft__wake_worker).  A thief that takes a victim's last shared task while
  * others sleep renews the request for them (steal.c).
  *
  * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
@@ -44,15 +44,15 @@
 #include <limits.h>
 #include <sched.h>
 
-void weft_idle_reset(weft_idle *idle)
+void weft__idle_reset(weft_idle *idle)
 {
     idle->rounds = 0;
     idle->since_ns = 0;
 }
 
-bool weft_idle_backoff(weft_idle *idle)
+bool weft__idle_backoff(weft_idle *idle)
 {
-    return weft__park_backoff(&idle->rounds, &idle->since_ns, weft_rt.idle_spin_us);
+    return weft__park_backoff(&idle->rounds, &idle->since_ns, weft__rt.idle_spin_us);
 }
 
 /* The count a sleeper with this sleep word is in: the pool's for IDLE and
@@ -61,18 +61,18 @@ static _Atomic uint32_t *sleep_counter(uint32_t word)
 {
     int kind = WEFT_SLEEP_KIND(word);
     if (kind == WEFT_SLEEP_IDLE)
-        return &weft_rt.sleeping_idle;
+        return &weft__rt.sleeping_idle;
     if (kind == WEFT_SLEEP_JOIN)
-        return &weft_rt.sleeping_join;
-    return &weft_rt.workers[((word & ~WEFT_SLEEP_GUEST) >> 2) - 1]->leap_sleepers;
+        return &weft__rt.sleeping_join;
+    return &weft__rt.workers[((word & ~WEFT_SLEEP_GUEST) >> 2) - 1]->leap_sleepers;
 }
 
-bool weft_sleepers_want_work_from(weft_worker *owner)
+bool weft__sleepers_want_work_from(weft_worker *owner)
 {
     /* seq_cst: the "read theirs" of an owner that made work available or
-     * cleared a request; pairs with the sleepers' increments (weft_sleep). */
-    return atomic_load_explicit(&weft_rt.sleeping_idle, memory_order_seq_cst) != 0 ||
-           atomic_load_explicit(&weft_rt.sleeping_join, memory_order_seq_cst) != 0 ||
+     * cleared a request; pairs with the sleepers' increments (weft__sleep). */
+    return atomic_load_explicit(&weft__rt.sleeping_idle, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&weft__rt.sleeping_join, memory_order_seq_cst) != 0 ||
            atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0;
 }
 
@@ -80,7 +80,7 @@ bool weft_sleepers_want_work_from(weft_worker *owner)
  * the sleeper's half of each Dekker pair. */
 static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: pairs with stop's seq_cst store of quit before wake_all. */
     if (atomic_load_explicit(&p->quit, memory_order_seq_cst))
         return true;
@@ -99,10 +99,10 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
         return true;
     }
     if (state == WEFT_SLEEP_JOIN_LEAP)
-        return thief != NULL && weft_sched_has_work_for(w, thief);
+        return thief != NULL && weft__sched_has_work_for(w, thief);
     for (unsigned i = 0; i < p->n_workers; i++) {
         weft_worker *v = p->workers[i];
-        if (v != w && weft_sched_has_work_for(w, v))
+        if (v != w && weft__sched_has_work_for(w, v))
             return true;
     }
     return false;
@@ -112,15 +112,15 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
  * scheduler says how): see the top of this file. */
 static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     if (state == WEFT_SLEEP_JOIN_LEAP) {
         if (thief)
-            weft_sched_ask_for_sleeper(thief, w);
+            weft__sched_ask_for_sleeper(thief, w);
         return;
     }
     for (unsigned i = 0; i < p->n_workers; i++)
         if (p->workers[i] != w)
-            weft_sched_ask_for_sleeper(p->workers[i], w);
+            weft__sched_ask_for_sleeper(p->workers[i], w);
 }
 
 /* Steps 1 and 2 of going to sleep: the sleep word, the count, the
@@ -157,7 +157,7 @@ static void idle_wait(weft_worker *w)
                                                  WEFT_SLEEP_IDLE_LENDABLE, memory_order_acq_rel,
                                                  memory_order_acquire))
         return;
-    weft_seat *seat = &weft_rt.seats[w->id];
+    weft_seat *seat = &weft__rt.seats[w->id];
     /* Until a claim makes the word AWAKE; it stays AWAKE from then on (no
      * borrower comes, and only this thread writes it next). */
     weft__park_wait(&w->sleep_word, WEFT_AWAKE);
@@ -172,20 +172,20 @@ static void idle_wait(weft_worker *w)
             atomic_compare_exchange_strong_explicit(&seat->loans, &loans,
                                                     loans | WEFT_LOAN_WAITER,
                                                     memory_order_relaxed, memory_order_relaxed))
-            weft_futex_wait(&seat->loans, loans | WEFT_LOAN_WAITER);
+            weft__futex_wait(&seat->loans, loans | WEFT_LOAN_WAITER);
     }
 }
 
-void weft_sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
+void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
     /* A leapfrogging joiner needs its thief (the only one it may take work
      * from); its caller never sleeps before the thief is known. */
     if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)
-        weft_fatal("internal: leapfrog sleep without a thief");
+        weft__fatal("internal: leapfrog sleep without a thief");
     uint32_t word = WEFT_SLEEP_WORD(state, state == WEFT_SLEEP_JOIN_LEAP ? thief : NULL);
     /* A borrower sleeps as the worker, marked so that its wake-up is not
      * taken for the worker's own (idle_wait). */
-    if (weft_tls_guest)
+    if (weft__tls_guest)
         word |= WEFT_SLEEP_GUEST;
     uint32_t woken = WEFT_SLEEP_WOKEN(word);
     _Atomic uint32_t *counter = announce(w, word, state, thief);
@@ -247,7 +247,7 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
 
 static void wake_one(weft_worker *self, unsigned accept)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     unsigned n = p->n_workers;
     unsigned start = self ? self->id + 1 : (unsigned)sched_getcpu();
     for (unsigned i = 0; i < n; i++) {
@@ -261,9 +261,9 @@ static void wake_one(weft_worker *self, unsigned accept)
     }
 }
 
-void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
+void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* Joiners asleep waiting for work from the owner come first: nobody
      * else can give them any.  seq_cst: the waker's "read theirs" after the
      * work was published (the sleeper incremented this count, then looked
@@ -283,11 +283,11 @@ void weft_wake_for_work_of(weft_worker *owner, weft_worker *self)
     wake_one(self, (1u << WEFT_SLEEP_IDLE) | (1u << WEFT_SLEEP_JOIN));
 }
 
-void weft_wake_for_work(weft_worker *self) { weft_wake_for_work_of(self, self); }
+void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
-void weft_wake_for_external(void)
+void weft__wake_for_external(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return;
@@ -296,7 +296,7 @@ void weft_wake_for_external(void)
      * (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
-        if (weft_topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
+        if (weft__topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
             return;
     wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
@@ -311,10 +311,10 @@ static bool wake_if_sleeping(weft_worker *v, unsigned accept)
 }
 
 /* After the thief's seq_cst DONE store (steal.c). */
-void weft_wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOINERS); }
+void weft__wake_joiner(weft_worker *victim) { (void)wake_if_sleeping(victim, JOINERS); }
 
 /* After the caller gave v work directly (a seq_cst write). */
-void weft_wake_worker(weft_worker *self, weft_worker *v)
+void weft__wake_worker(weft_worker *self, weft_worker *v)
 {
     if (wake_if_sleeping(v, ANY_SLEEPER) && self) {
         WEFT_COUNT(self, wakes, 1);
@@ -322,9 +322,9 @@ void weft_wake_worker(weft_worker *self, weft_worker *v)
     }
 }
 
-void weft_wake_all(void)
+void weft__wake_all(void)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
      * fence orders that store before our reads of the sleep words (claim's
      * peek is relaxed). */
@@ -337,9 +337,9 @@ void weft_wake_all(void)
  * Lending an idle worker to a RUN caller (external.c; docs/sleep.md)
  * ------------------------------------------------------------------------ */
 
-weft_worker *weft_borrow_idle(unsigned hint)
+weft_worker *weft__borrow_idle(unsigned hint)
 {
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     unsigned n = p->n_workers;
     for (unsigned i = 0; i < n; i++) {
         weft_worker *v = p->workers[(hint + i) % n];
@@ -363,7 +363,7 @@ weft_worker *weft_borrow_idle(unsigned hint)
     return NULL;
 }
 
-void weft_sleep_lent_return(weft_worker *w)
+void weft__sleep_lent_return(weft_worker *w)
 {
     /* Exactly the IDLE sleeper's steps 1-3, taken for it: whoever
      * published work, a RUN, an interrupt, suspension or stop while w was
@@ -372,7 +372,7 @@ void weft_sleep_lent_return(weft_worker *w)
      * thread waits for our loan to end (idle_wait), so w's state is still
      * ours to read and write here.  First w stops running task code, as
      * its thread would on its way to this sleep. */
-    weft_sched_idle(w);
+    weft__sched_idle(w);
     (void)announce(w, WEFT_SLEEP_IDLE, WEFT_SLEEP_IDLE, NULL);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, WEFT_SLEEP_IDLE, NULL, NULL)) {
@@ -387,13 +387,13 @@ void weft_sleep_lent_return(weft_worker *w)
                                                 WEFT_SLEEP_IDLE_LENDABLE, memory_order_acq_rel,
                                                 memory_order_relaxed);
     }
-    weft_seat *seat = &weft_rt.seats[w->id];
+    weft_seat *seat = &weft__rt.seats[w->id];
     /* Release: w's thread, woken, reads the count with acquire and only
      * then uses w. */
     uint32_t old = atomic_fetch_sub_explicit(&seat->loans, WEFT_LOAN, memory_order_release);
     if ((old & WEFT_LOAN_WAITER) && old / WEFT_LOAN == 1) {
         /* Relaxed: the wake-up below makes the thread look again. */
         atomic_fetch_and_explicit(&seat->loans, ~WEFT_LOAN_WAITER, memory_order_relaxed);
-        weft_futex_wake(&seat->loans, INT_MAX);
+        weft__futex_wake(&seat->loans, INT_MAX);
     }
 }

@@ -3,7 +3,7 @@
  * load + store, no RMW) and read here with relaxed loads.
  *
  * A build counts the runtime's events (below) and its scheduler's own
- * (weft_sched_counters, named by the scheduler in weft_sched_counter_names):
+ * (weft_sched_counters, named by the scheduler in weft__sched_counter_names):
  * reports list them by name, so each scheduler shows what it has. */
 #include "runtime/internal.h"
 
@@ -35,8 +35,8 @@ static unsigned counter_names(const char **names)
 #define NAME(field, name) names[n++] = name;
     WEFT_RUNTIME_COUNTERS(NAME)
 #undef NAME
-    for (unsigned i = 0; i < weft_sched_counter_count && n < MAX_COUNTERS; i++)
-        names[n++] = weft_sched_counter_names[i].name;
+    for (unsigned i = 0; i < weft__sched_counter_count && n < MAX_COUNTERS; i++)
+        names[n++] = weft__sched_counter_names[i].name;
     return n;
 }
 
@@ -50,9 +50,9 @@ static void read_worker(const weft_worker *w, uint64_t *v)
     WEFT_RUNTIME_COUNTERS(R)
 #undef R
     const char *base = (const char *)&w->ctr.sched;
-    for (unsigned i = 0; i < weft_sched_counter_count && n < MAX_COUNTERS; i++)
+    for (unsigned i = 0; i < weft__sched_counter_count && n < MAX_COUNTERS; i++)
         v[n++] = atomic_load_explicit(
-            (const _Atomic uint64_t *)(base + weft_sched_counter_names[i].offset),
+            (const _Atomic uint64_t *)(base + weft__sched_counter_names[i].offset),
             memory_order_relaxed);
 }
 
@@ -63,8 +63,8 @@ static void zero_worker(weft_worker *w)
     WEFT_RUNTIME_COUNTERS(Z)
 #undef Z
     char *base = (char *)&w->ctr.sched;
-    for (unsigned i = 0; i < weft_sched_counter_count; i++)
-        atomic_store_explicit((_Atomic uint64_t *)(base + weft_sched_counter_names[i].offset), 0,
+    for (unsigned i = 0; i < weft__sched_counter_count; i++)
+        atomic_store_explicit((_Atomic uint64_t *)(base + weft__sched_counter_names[i].offset), 0,
                               memory_order_relaxed); /* as above */
 }
 #endif
@@ -77,7 +77,7 @@ static unsigned sum_counters(uint64_t *total)
     unsigned n = counter_names(names);
     memset(total, 0, n * sizeof *total);
 #if WEFT_STATS
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     for (unsigned k = 0; k < p->n_workers; k++) {
         uint64_t v[MAX_COUNTERS];
         read_worker(p->workers[k], v);
@@ -110,7 +110,7 @@ static void fill_stats(weft_stats *out, const uint64_t *total)
                 *map[j].field = total[i];
 }
 
-void weft_stats_get_locked(weft_stats *out)
+void weft__stats_get_locked(weft_stats *out)
 {
     uint64_t total[MAX_COUNTERS];
     sum_counters(total);
@@ -120,16 +120,16 @@ void weft_stats_get_locked(weft_stats *out)
 int weft_stats_get(weft_stats *out)
 {
     if (!out) {
-        weft_warn("weft_stats_get: out is NULL");
+        weft__warn("weft_stats_get: out is NULL");
         return EINVAL;
     }
     bool held;
-    if (!weft_lifecycle_hold(&held)) {
+    if (!weft__lifecycle_hold(&held)) {
         memset(out, 0, sizeof *out); /* no pool: nothing counted */
         return WEFT_STATS ? 0 : ENOTSUP;
     }
-    weft_stats_get_locked(out);
-    weft_lifecycle_release(held);
+    weft__stats_get_locked(out);
+    weft__lifecycle_release(held);
     return WEFT_STATS ? 0 : ENOTSUP;
 }
 
@@ -138,16 +138,16 @@ size_t weft_stats_counters(weft_counter *out, size_t max)
     if (!WEFT_STATS)
         return 0;
     if (!out && max > 0) {
-        weft_warn("weft_stats_counters: out is NULL but max is %zu", max);
+        weft__warn("weft_stats_counters: out is NULL but max is %zu", max);
         return 0;
     }
     const char *names[MAX_COUNTERS];
     uint64_t total[MAX_COUNTERS];
     unsigned n = counter_names(names);
     bool held;
-    if (weft_lifecycle_hold(&held)) {
+    if (weft__lifecycle_hold(&held)) {
         sum_counters(total);
-        weft_lifecycle_release(held);
+        weft__lifecycle_release(held);
     } else {
         memset(total, 0, sizeof total); /* no pool: nothing counted */
     }
@@ -162,12 +162,12 @@ void weft_stats_reset(void)
 {
 #if WEFT_STATS
     bool held;
-    if (!weft_lifecycle_hold(&held))
+    if (!weft__lifecycle_hold(&held))
         return; /* no pool: nothing to reset */
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     for (unsigned i = 0; i < p->n_workers; i++)
         zero_worker(p->workers[i]);
-    weft_lifecycle_release(held);
+    weft__lifecycle_release(held);
 #endif
 }
 
@@ -186,10 +186,10 @@ static void print_row(FILE *out, const char *label, const char *const *names,
 
 /* One header line naming the columns (parsers key on these names), a line
  * per worker, and "total". */
-void weft_stats_print_locked(FILE *out)
+void weft__stats_print_locked(FILE *out)
 {
 #if WEFT_STATS
-    weft_runtime *p = &weft_rt;
+    weft_runtime *p = &weft__rt;
     const char *names[MAX_COUNTERS];
     unsigned n = counter_names(names);
     fprintf(out, "%-6s", "worker");
@@ -216,14 +216,14 @@ void weft_stats_print_locked(FILE *out)
 void weft_stats_print(FILE *out)
 {
     if (!out) {
-        weft_warn("weft_stats_print: out is NULL");
+        weft__warn("weft_stats_print: out is NULL");
         return;
     }
     bool held;
-    if (!weft_lifecycle_hold(&held)) {
+    if (!weft__lifecycle_hold(&held)) {
         fprintf(out, "weft: no pool is running (counters are printed at stop with WEFT_STATS=1)\n");
         return;
     }
-    weft_stats_print_locked(out);
-    weft_lifecycle_release(held);
+    weft__stats_print_locked(out);
+    weft__lifecycle_release(held);
 }

@@ -11,14 +11,14 @@
  */
 #include "runtime/internal.h"
 
-weft_worker *weft_random_victim(weft_worker *w)
+weft_worker *weft__random_victim(weft_worker *w)
 {
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     if (n < 2)
         return NULL;
     /* Per worker, cheap, good enough to spread thieves. */
     unsigned r = weft_rng_below(&w->rng, n - 1);
-    return weft_rt.workers[r >= w->id ? r + 1 : r];
+    return weft__rt.workers[r >= w->id ? r + 1 : r];
 }
 
 /* Runs the task at t, just stolen from victim, on w at head. */
@@ -46,16 +46,16 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     WEFT_RACE_POINT(WEFT_RP_BEFORE_DONE);
     atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_seq_cst);
     WEFT_RACE_POINT(WEFT_RP_AFTER_DONE);
-    weft_wake_joiner(victim);
+    weft__wake_joiner(victim);
 }
 
-bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
+bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap)
 {
     weft_task *t;
     uintptr_t wrapper;
-    weft_steal_result r = weft_sched_steal(w, victim, leap, &t, &wrapper);
+    weft_steal_result r = weft__sched_steal(w, victim, leap, &t, &wrapper);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-        victim = weft_sched_giver(w, victim); /* the owner of t, whose joiner we wake */
+        victim = weft__sched_giver(w, victim); /* the owner of t, whose joiner we wake */
         if (leap)
             WEFT_COUNT(w, leaps, 1);
         else
@@ -65,9 +65,9 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
          * shared task: if others sleep, ask the victim on their behalf for
          * more, as an awake thief would (sleepers ask only once). */
         if (r == WEFT_STEAL_OK_MORE)
-            weft_wake_for_work_of(victim, w);
-        else if (weft_sleepers_want_work_from(victim))
-            weft_sched_ask_for_sleeper(victim, w);
+            weft__wake_for_work_of(victim, w);
+        else if (weft__sleepers_want_work_from(victim))
+            weft__sched_ask_for_sleeper(victim, w);
         run_stolen(w, head, victim, t, wrapper, leap);
         return true;
     }
@@ -86,7 +86,7 @@ bool weft_steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bo
 static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief)
 {
     weft_worker *v = thief;
-    for (unsigned hops = 0; hops < weft_rt.n_workers; hops++) {
+    for (unsigned hops = 0; hops < weft__rt.n_workers; hops++) {
         /* Relaxed (both): the joining pointer and the task's state only
          * pick a victim (the steal's own protocol orders what it takes); a
          * stale value costs a failed steal.  The descriptor stays mapped
@@ -100,7 +100,7 @@ static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief
         v = WEFT_STATE_THIEF(s);
         if (v == w || v == thief)
             return false;
-        if (weft_steal_and_run(w, head, v, true))
+        if (weft__steal_and_run(w, head, v, true))
             return true;
     }
     return false;
@@ -111,13 +111,13 @@ static bool leap_along_chain(weft_worker *w, weft_task *head, weft_worker *thief
  * random worker (Lace's default) or along the chain of thieves (Wool's
  * transitive leapfrogging).  Runs what it steals on top of t, so the deque
  * and stack stay a stack. */
-void weft_join_stolen(weft_worker *w, weft_task *t)
+void weft__join_stolen(weft_worker *w, weft_task *t)
 {
     weft_task *head = t + 1;
-    weft_steal_policy policy = weft_rt.policy;
+    weft_steal_policy policy = weft__rt.policy;
     bool random_too = policy == WEFT_STEAL_LEAPFROG_RANDOM;
     weft_idle idle;
-    weft_idle_reset(&idle);
+    weft__idle_reset(&idle);
     /* Relaxed (load and store): only a hint for transitive leapfroggers
      * (leap_along_chain), which validate what they find by stealing. */
     weft_task *outer = atomic_load_explicit(&w->joining, memory_order_relaxed);
@@ -134,32 +134,32 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
         weft_worker *thief = NULL;
         if (WEFT_STATE_IS_STOLEN(s)) {
             thief = WEFT_STATE_THIEF(s);
-            if (weft_steal_and_run(w, head, thief, true)) {
-                weft_idle_reset(&idle);
+            if (weft__steal_and_run(w, head, thief, true)) {
+                weft__idle_reset(&idle);
                 continue;
             }
             if (random_too) {
-                weft_worker *v = weft_random_victim(w);
-                if (v && v != thief && weft_steal_and_run(w, head, v, false)) {
-                    weft_idle_reset(&idle);
+                weft_worker *v = weft__random_victim(w);
+                if (v && v != thief && weft__steal_and_run(w, head, v, false)) {
+                    weft__idle_reset(&idle);
                     continue;
                 }
             } else if (policy == WEFT_STEAL_TRANSITIVE && leap_along_chain(w, head, thief)) {
-                weft_idle_reset(&idle);
+                weft__idle_reset(&idle);
                 continue;
             }
         }
         /* else: the thief has won the race but not yet written STOLEN. */
 
         if (weft_interrupt_waiting_for(w)) {
-            weft_interrupt_serve(w, head);
-            weft_idle_reset(&idle);
+            weft__interrupt_serve(w, head);
+            weft__idle_reset(&idle);
             continue;
         }
         /* A blocked SYNC parks for weft_suspend like a YIELD: the task it
          * waits for may be parked at one. */
-        weft_park_if_suspended(w, head);
-        if (weft_idle_backoff(&idle)) {
+        weft__park_if_suspended(w, head);
+        if (weft__idle_backoff(&idle)) {
             if (!random_too && thief == NULL) {
                 /* A leapfrogging joiner sleeps only once it knows its thief
                  * (whose work it may take); that takes a moment. */
@@ -168,8 +168,8 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
             }
             /* Transitive joiners sleep like pure leapfroggers: woken by
              * their thief's work or by DONE, not by the rest of the chain. */
-            weft_sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
-            weft_idle_reset(&idle);
+            weft__sleep(w, random_too ? WEFT_SLEEP_JOIN : WEFT_SLEEP_JOIN_LEAP, t, thief);
+            weft__idle_reset(&idle);
         }
     }
     WEFT_TRACE_POP(w, trace_);
@@ -177,10 +177,10 @@ void weft_join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-void weft_drop(weft_worker *w, weft_task *t)
+void weft__drop(weft_worker *w, weft_task *t)
 {
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
-    if (!weft_sched_pop_private(w, t))
+    if (!weft_sched_sync_fast(w, t))
         WEFT_PROFILE_DROP(w, t, weft_sched_sync_slow(w, t));
 }

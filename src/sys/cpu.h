@@ -15,12 +15,12 @@ static inline void weft_cpu_relax(void)
 
 /* The CPUs of the process's affinity mask, in increasing order: *out is a
  * malloc'ed array of *count CPU numbers.  Returns 0 or an errno value. */
-int weft_affinity_cpus(int **out, unsigned *count);
+int weft__affinity_cpus(int **out, unsigned *count);
 
 /* The number of CPUs in the affinity mask (at least 1). */
-unsigned weft_cpus_available(void);
+unsigned weft__cpus_available(void);
 
 /* Pins the calling thread to one CPU; returns 0 or an errno value. */
-int weft_pin_self_to_cpu(int cpu);
+int weft__pin_self_to_cpu(int cpu);
 
 #endif

@@ -6,7 +6,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-int weft_affinity_cpus(int **out, unsigned *count)
+int weft__affinity_cpus(int **out, unsigned *count)
 {
     /* The kernel's mask may be larger than glibc's default cpu_set_t:
      * grow the set until sched_getaffinity accepts it. */
@@ -39,17 +39,17 @@ int weft_affinity_cpus(int **out, unsigned *count)
     return EINVAL;
 }
 
-unsigned weft_cpus_available(void)
+unsigned weft__cpus_available(void)
 {
     int *list;
     unsigned n;
-    if (weft_affinity_cpus(&list, &n) != 0 || n == 0)
+    if (weft__affinity_cpus(&list, &n) != 0 || n == 0)
         return 1;
     free(list);
     return n;
 }
 
-int weft_pin_self_to_cpu(int cpu)
+int weft__pin_self_to_cpu(int cpu)
 {
     cpu_set_t *set = CPU_ALLOC((unsigned)cpu + 1);
     if (!set)

@@ -7,12 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-void weft_futex_wait(_Atomic uint32_t *word, uint32_t expected)
+void weft__futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
     (void)syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
-bool weft_futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t timeout_ns)
+bool weft__futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t timeout_ns)
 {
     /* FUTEX_WAIT takes a relative timeout. */
     struct timespec ts = {.tv_sec = (time_t)(timeout_ns / 1000000000u),
@@ -21,7 +21,7 @@ bool weft_futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t tim
     return !(r == -1 && errno == ETIMEDOUT);
 }
 
-void weft_futex_wake(_Atomic uint32_t *word, int count)
+void weft__futex_wake(_Atomic uint32_t *word, int count)
 {
     (void)syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
 }

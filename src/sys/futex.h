@@ -10,13 +10,13 @@
 
 /* Sleeps while *word == expected.  May return spuriously: callers re-check
  * their condition and loop. */
-void weft_futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void weft__futex_wait(_Atomic uint32_t *word, uint32_t expected);
 
 /* The same, for at most timeout_ns nanoseconds.  Returns false if the time
  * ran out, true otherwise (woken, spurious, or *word != expected). */
-bool weft_futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t timeout_ns);
+bool weft__futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t timeout_ns);
 
 /* Wakes up to count threads waiting on word (INT_MAX: all). */
-void weft_futex_wake(_Atomic uint32_t *word, int count);
+void weft__futex_wake(_Atomic uint32_t *word, int count);
 
 #endif

@@ -1,4 +1,4 @@
-/* weft_call_on_stack (stack_call.h).
+/* weft__call_on_stack (stack_call.h).
  *
  * On x86-64 and AArch64 a few instructions: keep the caller's stack
  * pointer in a callee-saved register (which fn preserves, as the ABI
@@ -47,13 +47,13 @@ static void trampoline(void *p)
 }
 
 #if defined(__x86_64__) && defined(__ELF__)
-/* weft_stack_call_raw(fn, arg, top): rdi = fn, rsi = arg, rdx = top. */
-void weft_stack_call_raw(void (*fn)(void *), void *arg, void *top);
+/* weft__stack_call_raw(fn, arg, top): rdi = fn, rsi = arg, rdx = top. */
+void weft__stack_call_raw(void (*fn)(void *), void *arg, void *top);
 __asm__(".text\n"
-        ".globl weft_stack_call_raw\n"
-        ".hidden weft_stack_call_raw\n"
-        ".type weft_stack_call_raw, @function\n"
-        "weft_stack_call_raw:\n"
+        ".globl weft__stack_call_raw\n"
+        ".hidden weft__stack_call_raw\n"
+        ".type weft__stack_call_raw, @function\n"
+        "weft__stack_call_raw:\n"
         ".cfi_startproc\n"
 #ifdef __CET__
         "endbr64\n"
@@ -72,18 +72,18 @@ __asm__(".text\n"
         ".cfi_def_cfa %rsp, 8\n"
         "ret\n"
         ".cfi_endproc\n"
-        ".size weft_stack_call_raw, .-weft_stack_call_raw\n"
+        ".size weft__stack_call_raw, .-weft__stack_call_raw\n"
         ".section .note.GNU-stack,\"\",@progbits\n"
         ".text\n");
 #define HAVE_RAW_CALL 1
 #elif defined(__aarch64__) && defined(__ELF__)
 /* x0 = fn, x1 = arg, x2 = top. */
-void weft_stack_call_raw(void (*fn)(void *), void *arg, void *top);
+void weft__stack_call_raw(void (*fn)(void *), void *arg, void *top);
 __asm__(".text\n"
-        ".globl weft_stack_call_raw\n"
-        ".hidden weft_stack_call_raw\n"
-        ".type weft_stack_call_raw, %function\n"
-        "weft_stack_call_raw:\n"
+        ".globl weft__stack_call_raw\n"
+        ".hidden weft__stack_call_raw\n"
+        ".type weft__stack_call_raw, %function\n"
+        "weft__stack_call_raw:\n"
         ".cfi_startproc\n"
         "stp x29, x30, [sp, #-16]!\n"
         ".cfi_def_cfa_offset 16\n"
@@ -100,7 +100,7 @@ __asm__(".text\n"
         ".cfi_def_cfa sp, 0\n"
         "ret\n"
         ".cfi_endproc\n"
-        ".size weft_stack_call_raw, .-weft_stack_call_raw\n"
+        ".size weft__stack_call_raw, .-weft__stack_call_raw\n"
         ".section .note.GNU-stack,\"\",%progbits\n"
         ".text\n");
 #define HAVE_RAW_CALL 1
@@ -118,7 +118,7 @@ static void ucontext_entry(void)
 }
 #endif
 
-void weft_call_on_stack(void (*fn)(void *), void *arg, void *stack_lo, size_t size)
+void weft__call_on_stack(void (*fn)(void *), void *arg, void *stack_lo, size_t size)
 {
     call_frame f = {.fn = fn, .arg = arg, .fake_stack = NULL, .caller_lo = NULL, .caller_size = 0};
 #ifdef WEFT_ASAN_FIBERS
@@ -127,7 +127,7 @@ void weft_call_on_stack(void (*fn)(void *), void *arg, void *stack_lo, size_t si
 #ifdef HAVE_RAW_CALL
     /* 16-byte aligned top, as both ABIs require at a call. */
     void *top = (void *)(((uintptr_t)stack_lo + size) & ~(uintptr_t)15);
-    weft_stack_call_raw(trampoline, &f, top);
+    weft__stack_call_raw(trampoline, &f, top);
 #else
     ucontext_t back, there;
     if (getcontext(&there) != 0)

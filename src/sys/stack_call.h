@@ -11,6 +11,6 @@
  * size) and returns when fn returns, back on the caller's stack.  The
  * callee may not leave by longjmp.  Tells AddressSanitizer about both
  * switches (its fake stacks and no-return handling need the bounds). */
-void weft_call_on_stack(void (*fn)(void *), void *arg, void *stack_lo, size_t size);
+void weft__call_on_stack(void (*fn)(void *), void *arg, void *stack_lo, size_t size);
 
 #endif

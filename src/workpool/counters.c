@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out)
+void weft__wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out)
 {
     memset(out, 0, sizeof *out);
     out->workers = p->n;

@@ -36,7 +36,7 @@
 
 #include <stdlib.h>
 
-void wp_ebr_enter(wp_worker *w)
+void weft__wp_ebr_enter(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Relaxed: ordered before the array load by the steal's seq_cst fence. */
@@ -45,7 +45,7 @@ void wp_ebr_enter(wp_worker *w)
     atomic_store_explicit(&w->ebr_ann, (e << 1) | 1, memory_order_relaxed);
 }
 
-void wp_ebr_exit(wp_worker *w)
+void weft__wp_ebr_exit(wp_worker *w)
 {
     /* Release: our accesses to the array before an advancer's acquire load. */
     atomic_store_explicit(&w->ebr_ann, 0, memory_order_release);
@@ -69,7 +69,7 @@ static bool try_advance(wp_pool *p)
                                                    memory_order_relaxed);
 }
 
-void wp_ebr_collect(wp_worker *owner)
+void weft__wp_ebr_collect(wp_worker *owner)
 {
     if (owner->n_retired == 0)
         return;
@@ -89,7 +89,7 @@ void wp_ebr_collect(wp_worker *owner)
     owner->n_retired = keep;
 }
 
-void wp_ebr_retire(wp_worker *owner, void *ptr)
+void weft__wp_ebr_retire(wp_worker *owner, void *ptr)
 {
     wp_pool *p = owner->pool;
     /* seq_cst fence: F_O, after our store of the new array pointer. */
@@ -100,15 +100,15 @@ void wp_ebr_retire(wp_worker *owner, void *ptr)
         size_t cap = owner->cap_retired ? owner->cap_retired * 2 : 16;
         wp_retired *bigger = realloc(owner->retired, cap * sizeof *bigger);
         if (bigger == NULL)
-            weft_fatal("out of memory retiring a queue array (worker %u)", owner->id);
+            weft__fatal("out of memory retiring a queue array (worker %u)", owner->id);
         owner->retired = bigger;
         owner->cap_retired = cap;
     }
     owner->retired[owner->n_retired++] = (wp_retired){ptr, r};
-    wp_ebr_collect(owner);
+    weft__wp_ebr_collect(owner);
 }
 
-void wp_ebr_drain(wp_worker *w)
+void weft__wp_ebr_drain(wp_worker *w)
 {
     for (size_t i = 0; i < w->n_retired; i++)
         free(w->retired[i].ptr);

@@ -22,46 +22,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
+int weft__wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
                      const void *initial, size_t n_initial, wp_pool **out)
 {
     int err;
     *out = NULL;
-    wp_pool *p = wp_pool_create(cfg, fn, arg, true, &err);
+    wp_pool *p = weft__wp_pool_create(cfg, fn, arg, true, &err);
     if (p == NULL)
         return err;
     if (pthread_mutex_init(&p->host->lock, NULL) != 0) {
-        wp_pool_destroy(p);
+        weft__wp_pool_destroy(p);
         return ENOMEM;
     }
-    if (!wp_pool_seed(p, initial, n_initial)) {
-        wp_hosted_destroy(p);
+    if (!weft__wp_pool_seed(p, initial, n_initial)) {
+        weft__wp_hosted_destroy(p);
         return ENOBUFS;
     }
-    p->host->handler = weft_overflow_handler_install() == 0;
-    unsigned started = wp_pool_start_threads(p, 0);
+    p->host->handler = weft__overflow_handler_install() == 0;
+    unsigned started = weft__wp_pool_start_threads(p, 0);
     if (started != p->n) {
-        wp_pool_open_gate(p, false);
-        wp_pool_join_threads(p, 0, started);
-        wp_hosted_destroy(p);
+        weft__wp_pool_open_gate(p, false);
+        weft__wp_pool_join_threads(p, 0, started);
+        weft__wp_hosted_destroy(p);
         return EAGAIN;
     }
     *out = p;
     return 0;
 }
 
-void wp_hosted_start(wp_pool *p, bool go)
+void weft__wp_hosted_start(wp_pool *p, bool go)
 {
-    wp_pool_open_gate(p, go);
+    weft__wp_pool_open_gate(p, go);
     if (!go) {
-        wp_pool_join_threads(p, 0, p->n);
-        wp_hosted_destroy(p);
+        weft__wp_pool_join_threads(p, 0, p->n);
+        weft__wp_hosted_destroy(p);
     }
 }
 
 /* ---- the inbox ---- */
 
-void wp_hosted_inject(wp_pool *p, const void *items, size_t k)
+void weft__wp_hosted_inject(wp_pool *p, const void *items, size_t k)
 {
     wp_host *h = p->host;
     unsigned words = p->words;
@@ -74,7 +74,7 @@ void wp_hosted_inject(wp_pool *p, const void *items, size_t k)
             cap *= 2;
         uint64_t *bigger = realloc(h->inbox, cap * words * sizeof(uint64_t));
         if (bigger == NULL)
-            weft_fatal("out of memory: inbox of %zu items", n + k);
+            weft__fatal("out of memory: inbox of %zu items", n + k);
         h->inbox = bigger;
         h->inbox_cap = cap;
     }
@@ -97,7 +97,7 @@ void wp_hosted_inject(wp_pool *p, const void *items, size_t k)
         wp_wake_one(agent);
 }
 
-bool wp_host_take_inbox(wp_worker *w)
+bool weft__wp_host_take_inbox(wp_worker *w)
 {
     wp_pool *p = w->pool;
     wp_host *h = p->host;
@@ -105,7 +105,7 @@ bool wp_host_take_inbox(wp_worker *w)
     /* Relaxed: under the lock. */
     size_t n = atomic_load_explicit(&h->inbox_n, memory_order_relaxed);
     for (size_t i = 0; i < n; i++)
-        wp_local_push(w, h->inbox + i * p->words, false);
+        weft__wp_local_push(w, h->inbox + i * p->words, false);
     /* Relaxed: under the lock; peeks only hint. */
     atomic_store_explicit(&h->inbox_n, 0, memory_order_relaxed);
     pthread_mutex_unlock(&h->lock);
@@ -133,7 +133,7 @@ static size_t steal_some(wp_pool *p, wp_worker *agent, wp_worker *v, size_t want
     return k;
 }
 
-size_t wp_hosted_take_share(wp_pool *p, void *out)
+size_t weft__wp_hosted_take_share(wp_pool *p, void *out)
 {
     wp_worker *agent = p->workers[p->n];
     const wp_queue_ops *ops = p->ops;
@@ -162,7 +162,7 @@ size_t wp_hosted_take_share(wp_pool *p, void *out)
     else if (ops->steal_half != NULL)
         k = ops->steal_half(v->q, agent->xfer, want, agent);
     else if (p->half)
-        k = wp_request_items(agent, v); /* answered between two items */
+        k = weft__wp_request_items(agent, v); /* answered between two items */
     else
         k = steal_some(p, agent, v, want);
     unsigned char *dst = out;
@@ -173,40 +173,40 @@ size_t wp_hosted_take_share(wp_pool *p, void *out)
 
 /* ---- quiescence, the bell, the end ---- */
 
-bool wp_hosted_quiescent(wp_pool *p)
+bool weft__wp_hosted_quiescent(wp_pool *p)
 {
     /* Acquire: as a member's recheck (termination.c). */
     uint64_t v = atomic_load_explicit(&p->idle, memory_order_acquire);
-    return wp_quiescent_at(p, v);
+    return weft__wp_quiescent_at(p, v);
 }
 
-uint32_t wp_hosted_bell(wp_pool *p)
+uint32_t weft__wp_hosted_bell(wp_pool *p)
 {
     /* Acquire: pairs with the ringing worker's release increment. */
     return atomic_load_explicit(&p->host->bell, memory_order_acquire);
 }
 
-void wp_hosted_wait(wp_pool *p, uint32_t seen, uint64_t timeout_ns)
+void weft__wp_hosted_wait(wp_pool *p, uint32_t seen, uint64_t timeout_ns)
 {
-    weft_futex_wait_for(&p->host->bell, seen, timeout_ns);
+    weft__futex_wait_for(&p->host->bell, seen, timeout_ns);
 }
 
-void wp_hosted_stop(wp_pool *p)
+void weft__wp_hosted_stop(wp_pool *p)
 {
-    wp_finish(p);
-    wp_pool_join_threads(p, 0, p->n);
+    weft__wp_finish(p);
+    weft__wp_pool_join_threads(p, 0, p->n);
 }
 
-void wp_hosted_stats(wp_pool *p, uint64_t initial, weft_pool_stats *out)
+void weft__wp_hosted_stats(wp_pool *p, uint64_t initial, weft_pool_stats *out)
 {
-    wp_stats_sum(p, initial, out);
+    weft__wp_stats_sum(p, initial, out);
 }
 
-void wp_hosted_destroy(wp_pool *p)
+void weft__wp_hosted_destroy(wp_pool *p)
 {
     if (p->host->handler)
-        weft_overflow_handler_remove();
+        weft__overflow_handler_remove();
     pthread_mutex_destroy(&p->host->lock);
     free(p->host->inbox);
-    wp_pool_destroy(p);
+    weft__wp_pool_destroy(p);
 }

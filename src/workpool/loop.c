@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-__thread wp_worker *wp_tls __attribute__((tls_model("initial-exec")));
+__thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
 /* ---- the overflow stack and the own queue ---- */
 
@@ -28,7 +28,7 @@ static void spill_push(wp_worker *w, const uint64_t *item)
         size_t cap = w->spill_cap ? w->spill_cap * 2 : 256;
         uint64_t *bigger = realloc(w->spill, cap * words * sizeof(uint64_t));
         if (bigger == NULL)
-            weft_fatal("out of memory: overflow stack of worker %u (%zu items)", w->id,
+            weft__fatal("out of memory: overflow stack of worker %u (%zu items)", w->id,
                        w->spill_n);
         w->spill = bigger;
         w->spill_cap = cap;
@@ -39,7 +39,7 @@ static void spill_push(wp_worker *w, const uint64_t *item)
 
 /* Pushes to the own queue; on "full", spills, or (user pushes with the
  * FAIL policy) refuses. */
-bool wp_local_push(wp_worker *w, const uint64_t *item, bool user)
+bool weft__wp_local_push(wp_worker *w, const uint64_t *item, bool user)
 {
     wp_pool *p = w->pool;
     if (WEFT_LIKELY(p->ops->push(w->q, item, w)))
@@ -71,18 +71,18 @@ static inline bool local_take(wp_worker *w, uint64_t *item, const bool fenced)
 
 static int push_misuse(const weft_pool_ctx *ctx, const void *item)
 {
-    if (wp_tls == NULL || !wp_tls->in_fn)
-        weft_warn("weft_pool_push: called outside a pool's process function");
-    else if (ctx == NULL || ctx != &wp_tls->ctx)
-        weft_warn("weft_pool_push: ctx is not the context of the calling process function");
+    if (weft__wp_tls == NULL || !weft__wp_tls->in_fn)
+        weft__warn("weft_pool_push: called outside a pool's process function");
+    else if (ctx == NULL || ctx != &weft__wp_tls->ctx)
+        weft__warn("weft_pool_push: ctx is not the context of the calling process function");
     else if (item == NULL)
-        weft_warn("weft_pool_push: item is NULL");
+        weft__warn("weft_pool_push: item is NULL");
     return EINVAL;
 }
 
 int weft_pool_push(weft_pool_ctx *ctx, const void *item)
 {
-    wp_worker *w = wp_tls;
+    wp_worker *w = weft__wp_tls;
     if (WEFT_UNLIKELY(w == NULL || ctx != &w->ctx || !w->in_fn || item == NULL))
         return push_misuse(ctx, item);
     wp_pool *p = w->pool;
@@ -93,7 +93,7 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
         buf[p->words - 1] = 0; /* padding of the last word */
         memcpy(buf, item, p->item_size);
     }
-    if (WEFT_UNLIKELY(!wp_local_push(w, buf, true)))
+    if (WEFT_UNLIKELY(!weft__wp_local_push(w, buf, true)))
         return ENOBUFS;
     w->ctr.pushed++;
     wp_wake_for(w, w->q, p->wake_min); /* a hint (sleep.h) */
@@ -105,7 +105,7 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
  * past its run points to freed memory). */
 static wp_worker *ctx_worker(const weft_pool_ctx *ctx)
 {
-    wp_worker *w = wp_tls;
+    wp_worker *w = weft__wp_tls;
     return w != NULL && ctx == &w->ctx && w->in_fn ? w : NULL;
 }
 
@@ -128,7 +128,7 @@ enum { FOUND_NOTHING = 0, FOUND_ITEM = 1, FOUND_QUEUED = 2 };
 static void leave_idle_once(wp_worker *w, bool *in_idle)
 {
     if (*in_idle) {
-        wp_idle_leave(w);
+        weft__wp_idle_leave(w);
         *in_idle = false;
     }
 }
@@ -146,7 +146,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
     if (WEFT_UNLIKELY(p->host != NULL) &&
         atomic_load_explicit(&p->host->inbox_n, memory_order_relaxed) != 0) {
         leave_idle_once(w, in_idle);
-        if (wp_host_take_inbox(w))
+        if (weft__wp_host_take_inbox(w))
             return FOUND_QUEUED;
     }
     if (ops->shared) {
@@ -166,7 +166,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
         leave_idle_once(w, in_idle);
         if (p->half) {
             uint64_t before = w->ctr.stolen_items;
-            if (!(ops->steal_half ? wp_steal_half_native(w, v) : wp_request_half(w, v)))
+            if (!(ops->steal_half ? weft__wp_steal_half_native(w, v) : weft__wp_request_half(w, v)))
                 continue;
             WP_TRACE_STEAL(w, true, v->id, w->ctr.stolen_items - before);
             if (!wp_wake_for(w, v->q, p->share_min))
@@ -196,27 +196,27 @@ static int find_work(wp_worker *w)
     wp_pool *p = w->pool;
     WP_TRACE_SET(w, WEFT_TRACE_SEARCH);
     if (p->half)
-        wp_block_requests(w);
-    wp_ebr_collect(w);
+        weft__wp_block_requests(w);
+    weft__wp_ebr_collect(w);
     bool in_idle = false;
     unsigned rounds = 0;
     uint64_t since = 0;
     for (;;) {
-        /* Acquire: pairs with wp_finish's release. */
+        /* Acquire: pairs with weft__wp_finish's release. */
         if (atomic_load_explicit(&p->done, memory_order_acquire))
             return -1;
         int found = steal_round(w, &in_idle);
         if (found != FOUND_NOTHING) {
             if (p->half)
-                wp_unblock_requests(w);
+                weft__wp_unblock_requests(w);
             WP_TRACE_SET(w, WEFT_TRACE_BATCH);
             return found;
         }
         if (!in_idle) {
             in_idle = true;
-            if (wp_idle_join(w))
+            if (weft__wp_idle_join(w))
                 return -1;
-        } else if (wp_idle_recheck(w)) {
+        } else if (weft__wp_idle_recheck(w)) {
             return -1;
         }
         /* Back off: spin, then yield the core, then sleep. */
@@ -269,17 +269,17 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
     }
 }
 
-void wp_worker_loop(wp_worker *w)
+void weft__wp_worker_loop(wp_worker *w)
 {
-    wp_worker *saved = wp_tls;
-    wp_tls = w;
+    wp_worker *saved = weft__wp_tls;
+    weft__wp_tls = w;
     WP_TRACE_SET(w, WEFT_TRACE_BATCH);
     if (w->pool->ops->take_fences)
         run_items(w, true);
     else
         run_items(w, false);
     if (w->pool->half)
-        wp_block_requests(w);
+        weft__wp_block_requests(w);
     WP_TRACE_SET(w, WEFT_TRACE_NONE); /* the end of its track */
-    wp_tls = saved;
+    weft__wp_tls = saved;
 }

@@ -34,7 +34,7 @@
 void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
 {
     if (cfg == NULL) {
-        weft_warn("weft_pool_config_init: cfg is NULL");
+        weft__warn("weft_pool_config_init: cfg is NULL");
         return;
     }
     memset(cfg, 0, sizeof *cfg);
@@ -51,69 +51,69 @@ void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
     cfg->stack_size = 0;
 }
 
-int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
                      weft_pool_fn fn)
 {
     if (cfg == NULL) {
-        weft_warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
+        weft__warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
         return EINVAL;
     }
     if (fn == NULL) {
-        weft_warn("weft_pool_run: the process function is NULL");
+        weft__warn("weft_pool_run: the process function is NULL");
         return EINVAL;
     }
     if (cfg->item_size == 0 || cfg->item_size > WEFT_POOL_MAX_ITEM_SIZE) {
-        weft_warn("weft_pool_run: item_size %zu is out of range (1 .. %u bytes)", cfg->item_size,
+        weft__warn("weft_pool_run: item_size %zu is out of range (1 .. %u bytes)", cfg->item_size,
                   WEFT_POOL_MAX_ITEM_SIZE);
         return EINVAL;
     }
-    const wp_queue_ops *ops = wp_queue_ops_of(cfg->queue);
+    const wp_queue_ops *ops = weft__wp_queue_ops_of(cfg->queue);
     if (ops == NULL) {
-        weft_warn("weft_pool_run: unknown queue kind %d", (int)cfg->queue);
+        weft__warn("weft_pool_run: unknown queue kind %d", (int)cfg->queue);
         return EINVAL;
     }
     if (cfg->workers > WEFT_POOL_MAX_WORKERS) {
-        weft_warn("weft_pool_run: %u workers is more than the limit of %u", cfg->workers,
+        weft__warn("weft_pool_run: %u workers is more than the limit of %u", cfg->workers,
                   WEFT_POOL_MAX_WORKERS);
         return EINVAL;
     }
     if (cfg->steal != WEFT_POOL_STEAL_ONE && cfg->steal != WEFT_POOL_STEAL_HALF) {
-        weft_warn("weft_pool_run: unknown steal policy %d", (int)cfg->steal);
+        weft__warn("weft_pool_run: unknown steal policy %d", (int)cfg->steal);
         return EINVAL;
     }
     if (cfg->overflow != WEFT_POOL_OVERFLOW_SPILL && cfg->overflow != WEFT_POOL_OVERFLOW_FAIL) {
-        weft_warn("weft_pool_run: unknown overflow policy %d", (int)cfg->overflow);
+        weft__warn("weft_pool_run: unknown overflow policy %d", (int)cfg->overflow);
         return EINVAL;
     }
     size_t max_cap = ops->kind == WEFT_QUEUE_ABP ? MAX_FIXED_CAP : MAX_GROW_CAP;
     if (cfg->capacity > max_cap) {
-        weft_warn("weft_pool_run: capacity %zu is more than the limit of %zu for queue '%s'",
+        weft__warn("weft_pool_run: capacity %zu is more than the limit of %zu for queue '%s'",
                   cfg->capacity, max_cap, ops->name);
         return EINVAL;
     }
     if (cfg->steal_half_max == 0 || cfg->steal_half_max > MAX_HALF) {
-        weft_warn("weft_pool_run: steal_half_max %u is out of range (1 .. %u)",
+        weft__warn("weft_pool_run: steal_half_max %u is out of range (1 .. %u)",
                   cfg->steal_half_max, MAX_HALF);
         return EINVAL;
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
-        weft_warn("weft_pool_run: idle_spin_us %u is out of range (0 .. %u microseconds)",
+        weft__warn("weft_pool_run: idle_spin_us %u is out of range (0 .. %u microseconds)",
                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         return EINVAL;
     }
     if (cfg->stack_size != 0 && (cfg->stack_size < MIN_STACK || cfg->stack_size > MAX_STACK)) {
-        weft_warn("weft_pool_run: stack_size %zu bytes is out of range (%zu .. %zu; 0: %zu)",
+        weft__warn("weft_pool_run: stack_size %zu bytes is out of range (%zu .. %zu; 0: %zu)",
                   cfg->stack_size, MIN_STACK, MAX_STACK, DEFAULT_STACK);
         return EINVAL;
     }
     if (ops->idempotent && !cfg->idempotent) {
-        weft_warn("weft_pool_run: queue '%s' may process an item more than once; set "
+        weft__warn("weft_pool_run: queue '%s' may process an item more than once; set "
                   "cfg.idempotent only if processing an item twice is harmless",
                   ops->name);
         return EINVAL;
     }
     if (n_initial > 0 && initial == NULL) {
-        weft_warn("weft_pool_run: initial is NULL but n_initial is %zu", n_initial);
+        weft__warn("weft_pool_run: initial is NULL but n_initial is %zu", n_initial);
         return EINVAL;
     }
     return 0;
@@ -125,10 +125,10 @@ int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_
 static void run_worker(void *arg)
 {
     wp_worker *w = arg;
-    const weft_thread_stack *outer = weft_tls_stack;
-    weft_tls_stack = &w->stack;
-    wp_worker_loop(w);
-    weft_tls_stack = outer;
+    const weft_thread_stack *outer = weft__tls_stack;
+    weft__tls_stack = &w->stack;
+    weft__wp_worker_loop(w);
+    weft__tls_stack = outer;
 }
 
 static void *thread_main(void *arg)
@@ -136,22 +136,22 @@ static void *thread_main(void *arg)
     wp_worker *w = arg;
     wp_pool *p = w->pool;
     void *altstack = NULL;
-    if (weft_altstack_setup(&altstack) != 0)
+    if (weft__altstack_setup(&altstack) != 0)
         altstack = NULL; /* an overflow then dies without the message */
     uint32_t g;
     /* Acquire: pairs with the release that opens the gate: the queues and
      * the initial items. */
     while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
-        weft_futex_wait(&p->gate, 0);
+        weft__futex_wait(&p->gate, 0);
     if (g == 1)
         run_worker(w);
-    weft_altstack_teardown(altstack);
+    weft__altstack_teardown(altstack);
     return NULL;
 }
 
-void wp_pool_destroy(wp_pool *p)
+void weft__wp_pool_destroy(wp_pool *p)
 {
-    weft_trace_pool_end(p->trace, NULL); /* a run that failed: not in the trace */
+    weft__trace_pool_end(p->trace, NULL); /* a run that failed: not in the trace */
     if (p->workers != NULL) {
         /* A hosted pool's agent is the entry past the workers. */
         for (unsigned i = 0; i < p->n + (p->host != NULL); i++) {
@@ -160,9 +160,9 @@ void wp_pool_destroy(wp_pool *p)
                 continue;
             if (w->q != NULL && i < p->n && (!p->ops->shared || i == 0))
                 p->ops->destroy(w->q);
-            wp_ebr_drain(w);
+            weft__wp_ebr_drain(w);
             if (w->stack_lo)
-                weft_unmap(w->stack_lo, w->stack.size, weft_stack_guard(w->stack.size), 0);
+                weft__unmap(w->stack_lo, w->stack.size, weft__stack_guard(w->stack.size), 0);
             free(w->spill);
             free(w->item);
             free(w->xfer);
@@ -205,9 +205,9 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
         return w;
     }
     size_t stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK;
-    w->stack_lo = weft_map(stack, weft_stack_guard(stack), 0, -1);
+    w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, -1);
     w->stack = (weft_thread_stack){
-        .guard_lo = w->stack_lo ? (char *)w->stack_lo - weft_stack_guard(stack) : NULL,
+        .guard_lo = w->stack_lo ? (char *)w->stack_lo - weft__stack_guard(stack) : NULL,
         .lo = w->stack_lo,
         .size = stack,
         .who = "work pool worker",
@@ -232,7 +232,7 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
     return w;
 }
 
-wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
+wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
                         int *err)
 {
     *err = ENOMEM;
@@ -241,8 +241,8 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
         return NULL;
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
-    p->ops = wp_queue_ops_of(cfg->queue);
-    p->n = cfg->workers ? cfg->workers : weft_cpus_available();
+    p->ops = weft__wp_queue_ops_of(cfg->queue);
+    p->n = cfg->workers ? cfg->workers : weft__cpus_available();
     if (p->n > WEFT_POOL_MAX_WORKERS)
         p->n = WEFT_POOL_MAX_WORKERS;
     p->cfg.workers = p->n;
@@ -266,13 +266,13 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
     if (p->ops->kind == WEFT_QUEUE_ABP)
         cap = cfg->capacity ? cfg->capacity : DEFAULT_ABP_CAP;
     else
-        cap = wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
+        cap = weft__wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
     p->cfg.capacity = cap;
 
     if (hosted) {
         p->host = aligned_alloc(WEFT_CACHE_LINE, sizeof *p->host);
         if (p->host == NULL) {
-            wp_pool_destroy(p);
+            weft__wp_pool_destroy(p);
             return NULL;
         }
         memset(p->host, 0, sizeof *p->host);
@@ -282,23 +282,23 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
     /* A hosted pool's agent is one more entry, past the workers. */
     p->workers = calloc(p->n + hosted, sizeof *p->workers);
     if (p->workers == NULL) {
-        wp_pool_destroy(p);
+        weft__wp_pool_destroy(p);
         return NULL;
     }
     for (unsigned i = 0; i < p->n + hosted; i++) {
         if (worker_new(p, i, cap, err) == NULL) {
-            wp_pool_destroy(p);
+            weft__wp_pool_destroy(p);
             return NULL;
         }
     }
-    p->trace = weft_trace_pool_begin(p->n, p->ops->name, p->half);
+    p->trace = weft__trace_pool_begin(p->n, p->ops->name, p->half);
     for (unsigned i = 0; i < p->n; i++)
-        p->workers[i]->trace = weft_trace_pool_track(p->trace, i);
+        p->workers[i]->trace = weft__trace_pool_track(p->trace, i);
     *err = 0;
     return p;
 }
 
-bool wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
+bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
 {
     const unsigned char *src = initial;
     for (size_t j = 0; j < n_initial; j++) {
@@ -306,13 +306,13 @@ bool wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
         uint64_t buf[WP_MAX_WORDS];
         buf[p->words - 1] = 0;
         memcpy(buf, src + j * p->item_size, p->item_size);
-        if (!wp_local_push(w, buf, true))
+        if (!weft__wp_local_push(w, buf, true))
             return false;
     }
     return true;
 }
 
-unsigned wp_pool_start_threads(wp_pool *p, unsigned first)
+unsigned weft__wp_pool_start_threads(wp_pool *p, unsigned first)
 {
     unsigned started = first;
     for (; started < p->n; started++) {
@@ -328,15 +328,15 @@ unsigned wp_pool_start_threads(wp_pool *p, unsigned first)
     return started;
 }
 
-void wp_pool_open_gate(wp_pool *p, bool go)
+void weft__wp_pool_open_gate(wp_pool *p, bool go)
 {
     /* Release: the queues and items before the threads start (gate 1), or
      * the abort (gate 2). */
     atomic_store_explicit(&p->gate, go ? 1 : 2, memory_order_release);
-    weft_futex_wake(&p->gate, INT32_MAX);
+    weft__futex_wake(&p->gate, INT32_MAX);
 }
 
-void wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
+void weft__wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
 {
     for (unsigned i = first; i < end; i++)
         pthread_join(p->workers[i]->thread, NULL);
@@ -345,28 +345,28 @@ void wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
 int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
                   weft_pool_fn fn, void *arg, weft_pool_stats *stats)
 {
-    int err = wp_pool_validate(cfg, initial, n_initial, fn);
+    int err = weft__wp_pool_validate(cfg, initial, n_initial, fn);
     if (err != 0)
         return err;
     if (n_initial == 0) {
         if (stats != NULL) {
             memset(stats, 0, sizeof *stats);
-            stats->workers = cfg->workers ? cfg->workers : weft_cpus_available();
+            stats->workers = cfg->workers ? cfg->workers : weft__cpus_available();
         }
         return 0;
     }
-    wp_pool *p = wp_pool_create(cfg, fn, arg, false, &err);
+    wp_pool *p = weft__wp_pool_create(cfg, fn, arg, false, &err);
     if (p == NULL) {
-        weft_warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
+        weft__warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
         return err;
     }
 
     /* The initial items, round-robin; the threads do not exist yet. */
-    if (!wp_pool_seed(p, initial, n_initial)) {
-        weft_warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
+    if (!weft__wp_pool_seed(p, initial, n_initial)) {
+        weft__warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
                   "worker (overflow policy FAIL)",
                   n_initial, p->ops->name, p->cfg.capacity);
-        wp_pool_destroy(p);
+        weft__wp_pool_destroy(p);
         return ENOBUFS;
     }
 
@@ -375,36 +375,36 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     for (unsigned i = 0; i < p->n; i++)
         WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
     /* The SIGSEGV handler explains an overflow of the workers' stacks. */
-    bool handler = weft_overflow_handler_install() == 0;
-    unsigned started = wp_pool_start_threads(p, 1);
-    wp_pool_open_gate(p, started == p->n);
+    bool handler = weft__overflow_handler_install() == 0;
+    unsigned started = weft__wp_pool_start_threads(p, 1);
+    weft__wp_pool_open_gate(p, started == p->n);
     if (started == p->n) {
         /* The calling thread works as worker 0, on worker 0's stack (and
          * with an alternate signal stack for the report, if it has none). */
         void *altstack = NULL;
         stack_t now;
         if (sigaltstack(NULL, &now) != 0 || (now.ss_flags & SS_DISABLE))
-            (void)weft_altstack_setup(&altstack);
+            (void)weft__altstack_setup(&altstack);
         wp_worker *w0 = p->workers[0];
-        weft_call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
-        weft_altstack_teardown(altstack);
+        weft__call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
+        weft__altstack_teardown(altstack);
     }
-    wp_pool_join_threads(p, 1, started);
+    weft__wp_pool_join_threads(p, 1, started);
     if (handler)
-        weft_overflow_handler_remove();
+        weft__overflow_handler_remove();
     if (started != p->n) {
-        weft_warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
-        wp_pool_destroy(p);
+        weft__warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
+        weft__wp_pool_destroy(p);
         return EAGAIN;
     }
     if (stats != NULL)
-        wp_stats_sum(p, n_initial, stats);
+        weft__wp_stats_sum(p, n_initial, stats);
     if (p->trace) {
         weft_pool_stats traced;
-        wp_stats_sum(p, n_initial, &traced);
-        weft_trace_pool_end(p->trace, &traced);
+        weft__wp_stats_sum(p, n_initial, &traced);
+        weft__trace_pool_end(p->trace, &traced);
         p->trace = NULL;
     }
-    wp_pool_destroy(p);
+    weft__wp_pool_destroy(p);
     return 0;
 }

@@ -13,7 +13,7 @@
  * is done, and every queue for work to take (wp_shareable).
  *
  * Wake points (publish, weft__park_publish_fence, read n_sleeping, claim):
- *   - the end of the run (wp_finish): done, fence, claim every sleeper;
+ *   - the end of the run (weft__wp_finish): done, fence, claim every sleeper;
  *   - a hosted pool's injection (hosted.c): the inbox's count, fence, wake
  *     one sleeper (the last look counts the inbox as a queue);
  *   - the owner's every take on ABP and Chase-Lev, whose take has a

@@ -26,8 +26,8 @@
  *
  * In a hosted pool (hosted.c) the workers never end the run: the worker
  * whose join fills the set rings the host's bell, and the host makes the
- * same check (wp_quiescent_at) to learn that its pool is quiescent; the
- * host ends the run with wp_finish when its own protocol says so.
+ * same check (weft__wp_quiescent_at) to learn that its pool is quiescent; the
+ * host ends the run with weft__wp_finish when its own protocol says so.
  */
 #include "workpool/sleep.h"
 #include "workpool/workpool.h"
@@ -36,7 +36,7 @@
 #define WP_IDLE_LEAVE (((uint64_t)1 << 32) - 1) /* epoch + 1, count - 1 */
 
 /* The run is over: every worker returns. */
-void wp_finish(wp_pool *p)
+void weft__wp_finish(wp_pool *p)
 {
     /* Release: everything before the end of the run, for the workers that
      * acquire done and exit. */
@@ -44,7 +44,7 @@ void wp_finish(wp_pool *p)
     wp_wake_all(p);
 }
 
-bool wp_quiescent_at(wp_pool *p, uint64_t v)
+bool weft__wp_quiescent_at(wp_pool *p, uint64_t v)
 {
     if (WP_IDLE_COUNT(v) != p->n || wp_any_queue_holds(p, 1))
         return false;
@@ -62,17 +62,17 @@ static bool wp_idle_confirm(wp_pool *p, uint64_t v)
     if (WEFT_UNLIKELY(p->host != NULL)) {
         /* The host decides; wake it (Release: our join, for its check). */
         atomic_fetch_add_explicit(&p->host->bell, 1, memory_order_release);
-        weft_futex_wake(&p->host->bell, 1);
+        weft__futex_wake(&p->host->bell, 1);
         return false;
     }
-    if (!wp_quiescent_at(p, v))
+    if (!weft__wp_quiescent_at(p, v))
         return false;
-    wp_finish(p);
+    weft__wp_finish(p);
     return true;
 }
 
 /* Joins the idle set; true if that ended the run. */
-bool wp_idle_join(wp_worker *w)
+bool weft__wp_idle_join(wp_worker *w)
 {
     wp_pool *p = w->pool;
     /* Acq_rel: releases our last queue operations to the termination
@@ -82,10 +82,10 @@ bool wp_idle_join(wp_worker *w)
 }
 
 /* A member's look at the set while it searches; true if the run is over. */
-bool wp_idle_recheck(wp_worker *w)
+bool weft__wp_idle_recheck(wp_worker *w)
 {
     wp_pool *p = w->pool;
-    /* Acquire: as in wp_idle_join, for a set completed by a departure and
+    /* Acquire: as in weft__wp_idle_join, for a set completed by a departure and
      * a re-join we did not make. */
     uint64_t v = atomic_load_explicit(&p->idle, memory_order_acquire);
     /* A hosted pool's bell rang at the join that filled the set. */
@@ -93,7 +93,7 @@ bool wp_idle_recheck(wp_worker *w)
 }
 
 /* Leaves the idle set, before a steal attempt. */
-void wp_idle_leave(wp_worker *w)
+void weft__wp_idle_leave(wp_worker *w)
 {
     /* Acq_rel: every departure changes the word (epoch + 1), so a checker's
      * confirming CAS fails; ordered before the steal that follows. */

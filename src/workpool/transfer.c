@@ -48,7 +48,7 @@ static void answer(wp_worker *thief, size_t k)
     atomic_store_explicit(&thief->resp, WP_RESP_READY | (uint32_t)k, memory_order_release);
 }
 
-void wp_block_requests(wp_worker *w)
+void weft__wp_block_requests(wp_worker *w)
 {
     /* Acq_rel: takes the cell; acquire pairs with the thief's release CAS. */
     int32_t old = atomic_exchange_explicit(&w->req, WP_REQ_BLOCKED, memory_order_acq_rel);
@@ -56,7 +56,7 @@ void wp_block_requests(wp_worker *w)
         answer(w->pool->workers[old], 0);
 }
 
-void wp_unblock_requests(wp_worker *w)
+void weft__wp_unblock_requests(wp_worker *w)
 {
     /* Release: a plain re-opening; thieves CAS from WP_REQ_NONE. */
     atomic_store_explicit(&w->req, WP_REQ_NONE, memory_order_release);
@@ -79,7 +79,7 @@ static size_t fill(wp_worker *w, uint64_t *buf)
                 k = 1;
                 w->ctr.splits++;
             }
-            wp_local_push(w, tmp, false); /* the rest goes back */
+            weft__wp_local_push(w, tmp, false); /* the rest goes back */
         }
     }
     if (k == 0 && w->spill_n >= 2) {
@@ -91,7 +91,7 @@ static size_t fill(wp_worker *w, uint64_t *buf)
     return k;
 }
 
-void wp_serve_request(wp_worker *w)
+void weft__wp_serve_request(wp_worker *w)
 {
     /* Relaxed: re-read; the CAS below claims. */
     int32_t r = atomic_load_explicit(&w->req, memory_order_relaxed);
@@ -110,12 +110,12 @@ static void receive(wp_worker *w, size_t k)
 {
     unsigned words = w->pool->words;
     for (size_t i = 0; i < k; i++)
-        wp_local_push(w, w->xfer + i * words, false);
+        weft__wp_local_push(w, w->xfer + i * words, false);
     w->ctr.steals++;
     w->ctr.stolen_items += k;
 }
 
-size_t wp_request_items(wp_worker *w, wp_worker *v)
+size_t weft__wp_request_items(wp_worker *w, wp_worker *v)
 {
     /* Relaxed: only the victim writes it, after claiming the request that
      * our release CAS below publishes. */
@@ -155,16 +155,16 @@ size_t wp_request_items(wp_worker *w, wp_worker *v)
     }
 }
 
-bool wp_request_half(wp_worker *w, wp_worker *v)
+bool weft__wp_request_half(wp_worker *w, wp_worker *v)
 {
-    size_t k = wp_request_items(w, v);
+    size_t k = weft__wp_request_items(w, v);
     if (k == 0)
         return false;
     receive(w, k);
     return true;
 }
 
-bool wp_steal_half_native(wp_worker *w, wp_worker *v)
+bool weft__wp_steal_half_native(wp_worker *w, wp_worker *v)
 {
     wp_pool *p = w->pool;
     size_t k = p->ops->steal_half(v->q, w->xfer, p->cfg.steal_half_max, w);

@@ -102,9 +102,9 @@ struct wp_queue {
     unsigned owner;
 };
 
-extern const wp_queue_ops wp_abp_ops, wp_chase_lev_ops, wp_chase_lev_shrink_ops,
-    wp_idem_lifo_ops, wp_idem_fifo_ops, wp_idem_deque_ops, wp_duplicating_ops, wp_central_ops;
-const wp_queue_ops *wp_queue_ops_of(weft_queue_kind kind);
+extern const wp_queue_ops weft__wp_abp_ops, weft__wp_chase_lev_ops, weft__wp_chase_lev_shrink_ops,
+    weft__wp_idem_lifo_ops, weft__wp_idem_fifo_ops, weft__wp_idem_deque_ops, weft__wp_duplicating_ops, weft__wp_central_ops;
+const wp_queue_ops *weft__wp_queue_ops_of(weft_queue_kind kind);
 
 /* ---- slot arrays: items as relaxed atomic words, so that a thief reading a
  * slot the owner overwrites is a race the algorithm resolves (its CAS or
@@ -132,21 +132,21 @@ typedef struct wp_ring {
     _Atomic uint64_t slots[];
 } wp_ring;
 
-wp_ring *wp_ring_new(size_t cap, unsigned words);
+wp_ring *weft__wp_ring_new(size_t cap, unsigned words);
 static inline _Atomic uint64_t *wp_ring_slot(wp_ring *r, uint64_t index, unsigned words)
 {
     return &r->slots[(size_t)(index & r->mask) * words];
 }
 /* Frees a ring and every ring linked behind it. */
-void wp_ring_free_list(wp_ring *r);
+void weft__wp_ring_free_list(wp_ring *r);
 /* Copies positions [lo, hi) of one ring into the same positions of another
  * (the owner's resize; the slots are read as a thief would). */
-void wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words);
+void weft__wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words);
 /* Reads the k items at positions from, from+1, ... into items (a carve). */
-void wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words);
+void weft__wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words);
 /* The carve of a queue whose owner takes from the end thieves steal from
  * (the idempotent LIFO and FIFO): up to max owner takes. */
-size_t wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self);
+size_t weft__wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self);
 /* A queue's size from its two 64-bit indices, read at different moments
  * (so possibly crossed): hi - lo, or 0. */
 static inline size_t wp_items_between(uint64_t lo, uint64_t hi)
@@ -154,7 +154,7 @@ static inline size_t wp_items_between(uint64_t lo, uint64_t hi)
     return (int64_t)(hi - lo) > 0 ? (size_t)(hi - lo) : 0;
 }
 /* Rounds up to a power of two (at least 2). */
-size_t wp_pow2(size_t n);
+size_t weft__wp_pow2(size_t n);
 
 /* A queue on a ring that grows and whose thieves load the ring pointer:
  * Chase-Lev and the three idempotent queues.  `own` is the owner's copy of
@@ -171,24 +171,24 @@ typedef struct wp_ring_queue {
 
 /* Allocates a queue of `size` bytes (line-aligned, a wp_ring_queue first)
  * with a ring of cap slots; NULL without memory. */
-void *wp_ring_queue_new(size_t size, wp_pool *p, size_t cap);
+void *weft__wp_ring_queue_new(size_t size, wp_pool *p, size_t cap);
 /* The destroy operation of a ring queue: frees the rings and the queue. */
-void wp_ring_queue_destroy(wp_queue *q);
+void weft__wp_ring_queue_destroy(wp_queue *q);
 /* Growth: a ring of twice the capacity holding positions [lo, hi) of the
  * current one at the same positions, published to thieves with release;
  * the old ring goes on `retired`.  False, changing nothing, at max_cap or
  * without memory. */
-bool wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap);
+bool weft__wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap);
 
 /* ---- epoch-based reclamation (ebr.c) ---- */
-void wp_ebr_enter(wp_worker *w);  /* thief: before loading the array */
-void wp_ebr_exit(wp_worker *w);   /* thief: after the last access */
+void weft__wp_ebr_enter(wp_worker *w);  /* thief: before loading the array */
+void weft__wp_ebr_exit(wp_worker *w);   /* thief: after the last access */
 /* Owner, after unlinking ptr (its store of the new array pointer). */
-void wp_ebr_retire(wp_worker *owner, void *ptr);
+void weft__wp_ebr_retire(wp_worker *owner, void *ptr);
 /* Owner: tries to advance the epoch and frees what is safe. */
-void wp_ebr_collect(wp_worker *owner);
+void weft__wp_ebr_collect(wp_worker *owner);
 /* After the run (no thread left): frees everything retired. */
-void wp_ebr_drain(wp_worker *w);
+void weft__wp_ebr_drain(wp_worker *w);
 
 /* ---- the pool ---- */
 /* What the process function receives: only its address matters (it
@@ -313,71 +313,71 @@ static inline bool wp_shareable(const wp_pool *p, size_t size)
 }
 
 /* run.c: the pieces of a run, shared by weft_pool_run and hosted.c */
-int wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
                      weft_pool_fn fn);
 /* A pool with its workers and queues; hosted: with a host and an agent. */
-wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
+wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
                         int *err);
-void wp_pool_destroy(wp_pool *p);
+void weft__wp_pool_destroy(wp_pool *p);
 /* The initial items, round-robin, before the threads start; false if they
  * do not fit a fixed-size queue with the FAIL policy. */
-bool wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial);
+bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial);
 /* Threads for workers first .. n-1, waiting at the gate; returns the index
  * of the first worker without one (n if all were created). */
-unsigned wp_pool_start_threads(wp_pool *p, unsigned first);
+unsigned weft__wp_pool_start_threads(wp_pool *p, unsigned first);
 /* Opens the gate: go, or tell the threads to exit. */
-void wp_pool_open_gate(wp_pool *p, bool go);
-void wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end);
+void weft__wp_pool_open_gate(wp_pool *p, bool go);
+void weft__wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end);
 
 /* loop.c */
-void wp_worker_loop(wp_worker *w);
+void weft__wp_worker_loop(wp_worker *w);
 
 /* termination.c: the idle set */
 /* Joins the idle set (no work left, queue empty); true if that ended the run. */
-bool wp_idle_join(wp_worker *w);
+bool weft__wp_idle_join(wp_worker *w);
 /* A member's look at the set while it searches; true if the run is over. */
-bool wp_idle_recheck(wp_worker *w);
+bool weft__wp_idle_recheck(wp_worker *w);
 /* Leaves the idle set, before a steal attempt. */
-void wp_idle_leave(wp_worker *w);
+void weft__wp_idle_leave(wp_worker *w);
 /* The run is over: sets done and wakes every sleeper. */
-void wp_finish(wp_pool *p);
+void weft__wp_finish(wp_pool *p);
 /* The idle set is full (value v) and every queue and the inbox are empty,
  * confirmed by a CAS of the idle word: nothing can be created any more
  * until items are injected.  Ends nothing by itself. */
-bool wp_quiescent_at(wp_pool *p, uint64_t v);
+bool weft__wp_quiescent_at(wp_pool *p, uint64_t v);
 /* Pushes to the own queue, or on "full" to the overflow stack; a user push
  * with the FAIL policy is refused instead (false). */
-bool wp_local_push(wp_worker *w, const uint64_t *item, bool user);
+bool weft__wp_local_push(wp_worker *w, const uint64_t *item, bool user);
 
 /* transfer.c */
-void wp_block_requests(wp_worker *w);
-void wp_unblock_requests(wp_worker *w);
-void wp_serve_request(wp_worker *w);
+void weft__wp_block_requests(wp_worker *w);
+void weft__wp_unblock_requests(wp_worker *w);
+void weft__wp_serve_request(wp_worker *w);
 /* Thief: asks victim v for half its items; true if some arrived (pushed
  * to the thief's own queue). */
-bool wp_request_half(wp_worker *w, wp_worker *v);
+bool weft__wp_request_half(wp_worker *w, wp_worker *v);
 /* Thief: native steal-half (duplicating queue); true if it got items. */
-bool wp_steal_half_native(wp_worker *w, wp_worker *v);
+bool weft__wp_steal_half_native(wp_worker *w, wp_worker *v);
 /* Thief: posts a steal-half request to v and waits for the answer; the
  * number of items v put in w->xfer (0: declined or withdrawn). */
-size_t wp_request_items(wp_worker *w, wp_worker *v);
+size_t weft__wp_request_items(wp_worker *w, wp_worker *v);
 
 static inline void wp_poll_requests(wp_worker *w)
 {
     /* Relaxed: a peek; serving claims the request with a CAS. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->req, memory_order_relaxed) >= 0))
-        wp_serve_request(w);
+        weft__wp_serve_request(w);
 }
 
 /* hosted.c: a worker's look at the inbox; true if it took items (pushed
  * to its own queue).  Called outside the idle set. */
-bool wp_host_take_inbox(wp_worker *w);
+bool weft__wp_host_take_inbox(wp_worker *w);
 
 /* counters.c */
-void wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
+void weft__wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 
 /* The calling thread's worker (NULL outside a pool's process function). */
-extern __thread wp_worker *wp_tls __attribute__((tls_model("initial-exec")));
+extern __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
 
 /* The tracer's hooks (docs/profiling.md): a worker's state changes
@@ -393,21 +393,21 @@ static inline void wp_trace_push(wp_worker *w, weft_trace_frame *f, int state)
 {
     f->state = WEFT_TRACE_NONE;
     if (w->trace)
-        weft_trace_track_push(w->trace, f, state, wp_trace_counts(w));
+        weft__trace_track_push(w->trace, f, state, wp_trace_counts(w));
 }
 #define WP_TRACE_SET(w, state)                                                                \
-    ((w)->trace ? weft_trace_track_set((w)->trace, (state), wp_trace_counts(w)) : (void)0)
+    ((w)->trace ? weft__trace_track_set((w)->trace, (state), wp_trace_counts(w)) : (void)0)
 #define WP_TRACE_PUSH(w, var, state)                                                          \
     weft_trace_frame var;                                                                     \
     wp_trace_push((w), &var, (state))
 #define WP_TRACE_POP(w, var)                                                                  \
-    ((w)->trace ? weft_trace_track_pop((w)->trace, &(var), wp_trace_counts(w)) : (void)0)
+    ((w)->trace ? weft__trace_track_pop((w)->trace, &(var), wp_trace_counts(w)) : (void)0)
 #define WP_TRACE_STEAL(w, transfer, victim, items)                                            \
-    ((w)->trace ? weft_trace_track_steal((w)->trace, (transfer), (victim), (items),          \
+    ((w)->trace ? weft__trace_track_steal((w)->trace, (transfer), (victim), (items),          \
                                          wp_trace_counts(w))                                  \
                 : (void)0)
 #define WP_TRACE_WAKE(self, woken)                                                            \
-    ((self)->trace ? weft_trace_track_wake((self)->trace, (woken)) : (void)0)
+    ((self)->trace ? weft__trace_track_wake((self)->trace, (woken)) : (void)0)
 #else
 #define WP_TRACE_SET(w, state) ((void)0)
 #define WP_TRACE_PUSH(w, var, state) ((void)0)

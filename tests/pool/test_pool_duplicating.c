@@ -21,9 +21,9 @@
 #include <stdlib.h>
 
 /* The queue under test, under a name of its own beside the library's. */
-#define wp_duplicating_ops wp_duplicating_ops_under_test
+#define weft__wp_duplicating_ops wp_duplicating_ops_under_test
 #include "workpool/queues/duplicating.c"
-#undef wp_duplicating_ops
+#undef weft__wp_duplicating_ops
 
 typedef struct rig {
     wp_pool pool;

@@ -1,6 +1,6 @@
 /* The work pool's hosted mode (src/workpool/hosted.h) without MPI: one
  * host thread drives two hosted pools as if they were two ranks, moving
- * shares between them (wp_hosted_take_share from one, wp_hosted_inject
+ * shares between them (weft__wp_hosted_take_share from one, weft__wp_hosted_inject
  * into the other) and ending both runs when both are quiescent and it
  * holds nothing.  Runs in every build, so the sanitizers and the
  * perturbed build see the inbox, the agent's shares and the bell.
@@ -84,14 +84,14 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
     s[1].seen = s[0].seen;
     node root = {0, 0};
     wp_pool *p[2];
-    CHECK(wp_hosted_create(&cfg, visit, &s[0], &root, 1, &p[0]) == 0, "create pool 0");
-    CHECK(wp_hosted_create(&cfg, visit, &s[1], NULL, 0, &p[1]) == 0, "create pool 1");
-    wp_hosted_start(p[0], true);
-    wp_hosted_start(p[1], true);
+    CHECK(weft__wp_hosted_create(&cfg, visit, &s[0], &root, 1, &p[0]) == 0, "create pool 0");
+    CHECK(weft__wp_hosted_create(&cfg, visit, &s[1], NULL, 0, &p[1]) == 0, "create pool 1");
+    weft__wp_hosted_start(p[0], true);
+    weft__wp_hosted_start(p[1], true);
     unsigned char *buf = malloc((size_t)cfg.steal_half_max * sizeof(node));
     uint64_t moves = 0, moved = 0;
     for (unsigned spins = 0;; spins++) {
-        bool q0 = wp_hosted_quiescent(p[0]), q1 = wp_hosted_quiescent(p[1]);
+        bool q0 = weft__wp_hosted_quiescent(p[0]), q1 = weft__wp_hosted_quiescent(p[1]);
         if (q0 && q1)
             break; /* the host holds nothing between steps: the end */
         if (!q0 && !q1) {
@@ -99,23 +99,23 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
              * is dry).  Moving shares all the time would let an
              * idempotent queue's duplicates of whole subtrees multiply
              * without bound. */
-            wp_hosted_wait(p[spins % 2], wp_hosted_bell(p[spins % 2]), 200000);
+            weft__wp_hosted_wait(p[spins % 2], weft__wp_hosted_bell(p[spins % 2]), 200000);
             continue;
         }
         /* One side dry, the other busy: move a share, as a thief rank
          * would get one. */
         int from = q1 ? 0 : 1;
-        size_t k = wp_hosted_take_share(p[from], buf);
+        size_t k = weft__wp_hosted_take_share(p[from], buf);
         if (k > 0) {
-            wp_hosted_inject(p[1 - from], buf, k);
+            weft__wp_hosted_inject(p[1 - from], buf, k);
             moves++;
             moved += k;
         } else {
-            wp_hosted_wait(p[from], wp_hosted_bell(p[from]), 20000);
+            weft__wp_hosted_wait(p[from], weft__wp_hosted_bell(p[from]), 20000);
         }
     }
     for (int i = 0; i < 2; i++) {
-        wp_hosted_stop(p[i]);
+        weft__wp_hosted_stop(p[i]);
         /* Relaxed: the threads are joined. */
         atomic_store_explicit(&s[i].stopped, 1, memory_order_relaxed);
     }
@@ -131,8 +131,8 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
     CHECK(cfg.idempotent || twice == 0, "%s: %llu nodes processed twice", weft_queue_name(kind),
           (unsigned long long)twice);
     weft_pool_stats st[2];
-    wp_hosted_stats(p[0], 1, &st[0]);
-    wp_hosted_stats(p[1], 0, &st[1]);
+    weft__wp_hosted_stats(p[0], 1, &st[0]);
+    weft__wp_hosted_stats(p[1], 0, &st[1]);
     uint64_t total = atomic_load(&s[0].processed) + atomic_load(&s[1].processed);
     CHECK(st[0].processed + st[1].processed == total, "%s: the counters say %llu, the items %llu",
           weft_queue_name(kind), (unsigned long long)(st[0].processed + st[1].processed),
@@ -144,8 +144,8 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
            (unsigned long long)moves, (unsigned long long)moved,
            (unsigned long long)atomic_load(&s[0].processed),
            (unsigned long long)atomic_load(&s[1].processed));
-    wp_hosted_destroy(p[0]);
-    wp_hosted_destroy(p[1]);
+    weft__wp_hosted_destroy(p[0]);
+    weft__wp_hosted_destroy(p[1]);
     free(buf);
     free((void *)s[0].seen);
 }

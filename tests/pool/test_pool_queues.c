@@ -43,7 +43,7 @@ typedef struct harness {
 static void harness_init(harness *h, weft_queue_kind kind, unsigned n, size_t cap)
 {
     memset(&h->p, 0, sizeof h->p);
-    h->p.ops = wp_queue_ops_of(kind);
+    h->p.ops = weft__wp_queue_ops_of(kind);
     h->p.n = n;
     h->p.words = WORDS;
     h->p.item_size = WORDS * 8;
@@ -67,7 +67,7 @@ static void harness_free(harness *h)
 {
     h->p.ops->destroy(h->q);
     for (unsigned i = 0; i < h->p.n; i++) {
-        wp_ebr_drain(h->w[i]);
+        weft__wp_ebr_drain(h->w[i]);
         free(h->w[i]);
     }
 }
@@ -366,15 +366,15 @@ static void test_ebr(void)
     harness h;
     harness_init(&h, WEFT_QUEUE_CHASE_LEV_SHRINK, 2, 16);
     wp_worker *owner = h.w[0], *thief = h.w[1];
-    wp_ebr_enter(thief);
+    weft__wp_ebr_enter(thief);
     void *a = malloc(64);
-    wp_ebr_retire(owner, a);
+    weft__wp_ebr_retire(owner, a);
     for (int i = 0; i < 5; i++)
-        wp_ebr_collect(owner);
+        weft__wp_ebr_collect(owner);
     CHECK(owner->n_retired == 1, "ebr: freed an array while a thief was inside");
-    wp_ebr_exit(thief);
+    weft__wp_ebr_exit(thief);
     for (int i = 0; i < 3; i++)
-        wp_ebr_collect(owner);
+        weft__wp_ebr_collect(owner);
     CHECK(owner->n_retired == 0, "ebr: %zu arrays still retired after the thief left",
           owner->n_retired);
     CHECK_EQ_U64(owner->ctr.reclaimed, 1);

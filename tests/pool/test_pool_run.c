@@ -49,8 +49,8 @@ static inline uint64_t mix(uint64_t x)
 /* The pool running on the calling worker (white-box). */
 static wp_pool *current_pool(void)
 {
-    CHECK(wp_tls != NULL, "process function without a worker");
-    return wp_tls->pool;
+    CHECK(weft__wp_tls != NULL, "process function without a worker");
+    return weft__wp_tls->pool;
 }
 
 static void check_not_done(void)

@@ -145,7 +145,7 @@ static void bursts_fn(weft_pool_ctx *ctx, void *item, void *arg)
         return;
     }
     if (k + 1 == CHAIN) {
-        wait_all_asleep(b, wp_tls->pool);
+        wait_all_asleep(b, weft__wp_tls->pool);
         /* Relaxed: read by this round's burst items, which this worker
          * pushes below (the queue's release publishes it). */
         atomic_store_explicit(&b->conductor[round], me, memory_order_relaxed);

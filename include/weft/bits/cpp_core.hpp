@@ -436,7 +436,7 @@ join_at(context &c, weft_task *h, F &&f, G &&g)
             return call_value(std::forward<F>(f));
         } catch (...) {
             c.head = h;
-            if (!weft_sched_pop_private(w, h) && weft_sched_sync_slow(w, h))
+            if (!weft_sched_sync_fast(w, h) && weft_sched_sync_slow(w, h))
                 spawned.discard(h);
             throw;
         }
@@ -447,7 +447,7 @@ join_at(context &c, weft_task *h, F &&f, G &&g)
     // The head goes back after the pop's store to the slot: gcc treats an
     // atomic store as one that may write the context too, and the joins
     // of g, inlined, then read the head from this store at compile time.
-    bool not_taken = weft_sched_pop_private(w, h);
+    bool not_taken = weft_sched_sync_fast(w, h);
     c.head = h;
     if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h))
         return {std::move(a), call_value(std::forward<G>(g))};
@@ -469,7 +469,7 @@ inline value_t<result_of_t<F>> run_outside(F &&f)
     frame_job<F> j(std::forward<F>(f));
     weft_task t;
     j.store(&t, f);
-    weft_run_task(&t, wrapper_address(&frame_job<F>::wrapper));
+    weft__run_task(&t, wrapper_address(&frame_job<F>::wrapper));
     return j.take(&t);
 }
 

@@ -86,7 +86,7 @@ inline void group_sync_top(group_frame &fr, context &c) noexcept
     weft_worker *w = fr.worker;
     weft_task *t = --fr.top;
     c.head = t;
-    if (WEFT_LIKELY(weft_sched_pop_private(w, t)) || !weft_sched_sync_slow(w, t))
+    if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) || !weft_sched_sync_slow(w, t))
         group_payload_of(t)->run_popped(w, t);
 }
 

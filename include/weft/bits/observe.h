@@ -38,7 +38,7 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                "weft: a profile slot record is as large as a descriptor");
 
 /* Runtime side (src/observe/profile.c). */
-WEFT_EXTERN_C uint32_t weft_profile_register(weft_profile_type *type);
+WEFT_EXTERN_C uint32_t weft__profile_register(weft_profile_type *type);
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
@@ -72,7 +72,7 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
     if (WEFT_UNLIKELY(id == 0))
-        id = weft_profile_register(type);
+        id = weft__profile_register(type);
     p->f.tasks++;
     WEFT_ATOMIC(uint64_t) *count = &p->types[id].count;
     /* Relaxed load + store: as in weft_profile_end_strand. */
@@ -209,11 +209,11 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
  * task (placed with main, away from the task code), so that nothing in
  * the task's own code changes. */
 #if WEFT_TRACE
-WEFT_EXTERN_C void weft_trace_name(uintptr_t wrapper, const char *name);
+WEFT_EXTERN_C void weft__trace_name(uintptr_t wrapper, const char *name);
 #define WEFT_TRACE_NAME_(NAME)                                                                \
     __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
     {                                                                                         \
-        weft_trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
+        weft__trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
     }
 #else
 #define WEFT_TRACE_NAME_(NAME)

@@ -7,7 +7,7 @@
  *
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
- *   weft_sched_pop_private(w, t)   SYNC fast path: true = run t inline
+ *   weft_sched_sync_fast(w, t)   SYNC fast path: true = run t inline
  *                                  (and t's state is now EMPTY)
  *   weft_sched_sync_slow(w, t)     otherwise: true = t was stolen and is done
  *                                  (result in t); false = run t inline

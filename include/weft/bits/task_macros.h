@@ -100,17 +100,17 @@
 WEFT_BEGIN_DECLS
 
 /* Runtime entry points used by the templates (src/runtime). */
-void weft_run_task(weft_task *t, uintptr_t wrapper);
-void weft_newframe_task(weft_task *t, uintptr_t wrapper);
-void weft_together_task(weft_task *t, uintptr_t wrapper);
-void weft_check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name);
-WEFT_NORETURN void weft_unjoined_spawn(weft_worker *w, weft_task *head, const char *name);
+void weft__run_task(weft_task *t, uintptr_t wrapper);
+void weft__newframe_task(weft_task *t, uintptr_t wrapper);
+void weft__together_task(weft_task *t, uintptr_t wrapper);
+void weft__check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name);
+WEFT_NORETURN void weft__unjoined_spawn(weft_worker *w, weft_task *head, const char *name);
 
 /* WEFT_CHECKS (on in Debug builds; a translation unit may define it to 1
  * itself): every SYNC checks that it joins a task of its own name (while
  * the slot is not stolen: a thief overwrites the name). */
 #if WEFT_CHECKS
-#define WEFT_CHECK_SYNC_(w, t, NAME) weft_check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
+#define WEFT_CHECK_SYNC_(w, t, NAME) weft__check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
 #define WEFT_CHECK_RETURN_(w, head, NAME) weft_check_return((w), (head), #NAME)
 #else
 #define WEFT_CHECK_SYNC_(w, t, NAME) ((void)0)
@@ -132,7 +132,7 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
      * task had left a SPAWN there, which is what this detects. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&head->state, memory_order_relaxed) !=
                       WEFT_STATE_EMPTY))
-        weft_unjoined_spawn(w, head, name);
+        weft__unjoined_spawn(w, head, name);
 }
 
 WEFT_END_DECLS
@@ -141,9 +141,9 @@ WEFT_END_DECLS
 #define WEFT_NATIVE_TASK_T weft_task
 #define WEFT_NATIVE_W weft_w
 #define WEFT_NATIVE_HEAD weft_head
-#define WEFT_NATIVE_RUN weft_run_task
-#define WEFT_NATIVE_NEWFRAME weft_newframe_task
-#define WEFT_NATIVE_TOGETHER weft_together_task
+#define WEFT_NATIVE_RUN weft__run_task
+#define WEFT_NATIVE_NEWFRAME weft__newframe_task
+#define WEFT_NATIVE_TOGETHER weft__together_task
 #define WEFT_NATIVE_MORE(RT, NAME, N, TYPES)
 #define WEFT_NATIVE_MORE_VOID(NAME, N, TYPES)
 
@@ -226,7 +226,7 @@ WEFT_END_DECLS
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
             !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                               \
             WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
@@ -253,7 +253,7 @@ WEFT_END_DECLS
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_pop_private(w, t)) ||                                      \
+        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
             !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
             NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                            \
             WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \

@@ -131,14 +131,14 @@ typedef struct weft_worker {
 
 /* Stops with a message: the deque is full; a task does not fit at slot t
  * (every scheduler's reserve). */
-WEFT_NORETURN void weft_deque_overflow(weft_worker *w, weft_task *t);
+WEFT_NORETURN void weft__deque_overflow(weft_worker *w, weft_task *t);
 
 /* The usual weft_sched_reserve: room for a task at slot t, or stop with a
  * message.  (The split deque keeps one more slot free; src/sched/split/owner.h.) */
 static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t >= w->end))
-        weft_deque_overflow(w, t);
+        weft__deque_overflow(w, t);
 }
 
 /* WEFT_COUNT(w, tasks, 1) counts a runtime event, WEFT_COUNT(w, sched.grows,

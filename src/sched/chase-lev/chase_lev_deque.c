@@ -10,7 +10,7 @@
  * is handed over in its state word (below); the owner's push and pop are
  * inline in task code, so the push keeps a lower bound of top (top_seen)
  * instead of loading it, and a pop that loses the last task joins it
- * (weft_join_stolen) instead of reporting "empty"; a grown array keeps the
+ * (weft__join_stolen) instead of reporting "empty"; a grown array keeps the
  * tasks an interrupt hid (keep_from), and freeze/thaw move top; sleepers'
  * wake requests are read after the pop's fence.
  *
@@ -45,7 +45,7 @@ static weft_cl_array *array_new(int64_t size, weft_cl_array *retired)
 {
     weft_cl_array *a = malloc(sizeof *a + (size_t)size * sizeof a->slot[0]);
     if (!a)
-        weft_fatal("out of memory growing the task deque to %lld entries", (long long)size);
+        weft__fatal("out of memory growing the task deque to %lld entries", (long long)size);
     a->retired = retired;
     a->mask = size - 1;
     for (int64_t i = 0; i < size; i++)
@@ -53,7 +53,7 @@ static weft_cl_array *array_new(int64_t size, weft_cl_array *retired)
     return a;
 }
 
-void weft_sched_init(weft_worker *w)
+void weft__sched_init(weft_worker *w)
 {
     w->own.bottom = 0;
     w->own.top_seen = 0;
@@ -68,7 +68,7 @@ void weft_sched_init(weft_worker *w)
 }
 
 /* Called at stop (lifecycle.c): no thread uses the deque any more. */
-void weft_sched_destroy(weft_worker *w)
+void weft__sched_destroy(weft_worker *w)
 {
     weft_cl_array *a = w->own.array;
     while (a) {
@@ -82,7 +82,7 @@ void weft_sched_destroy(weft_worker *w)
 /* ---- owner side ---- */
 
 /* The push found the array possibly full: re-read top, grow if it is. */
-void weft_cl_push_slow(weft_worker *w, weft_task *t)
+void weft__cl_push_slow(weft_worker *w, weft_task *t)
 {
     int64_t b = w->own.bottom;
     /* Entries below top are the thieves' and may be overwritten only once
@@ -118,10 +118,10 @@ void weft_cl_push_slow(weft_worker *w, weft_task *t)
     w->own.bottom = b + 1;
     /* Relaxed: as in weft_cl_push. */
     if (atomic_load_explicit(&w->shared.wake_req, memory_order_relaxed))
-        weft_cl_serve_wake_req(w);
+        weft__cl_serve_wake_req(w);
 }
 
-void weft_cl_serve_wake_req(weft_worker *w)
+void weft__cl_serve_wake_req(weft_worker *w)
 {
     /* Nothing to share: keep the request for the push that will share (a
      * sleeper asks only once; clearing it here lost it).  Relaxed top:
@@ -133,16 +133,16 @@ void weft_cl_serve_wake_req(weft_worker *w)
      * new request after this exchange is seen at the next push, pop or
      * poll. */
     atomic_exchange_explicit(&w->shared.wake_req, 0, memory_order_seq_cst);
-    weft_wake_for_work(w);
+    weft__wake_for_work(w);
 }
 
 /* SYNC when the fast path saw top >= b: t (at index b) is the last task,
  * raced for by thieves, or it is gone.  bottom_shared is b already. */
-bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
+bool weft__cl_sync_slow(weft_worker *w, weft_task *t)
 {
     int64_t b = w->own.bottom - 1;
     if (WEFT_UNLIKELY(b < 0))
-        weft_fatal("SYNC or DROP without a matching SPAWN on worker %u "
+        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
                    "(nothing is spawned in this task)", w->id);
     weft_sync_slot_check(w, t);
     /* Relaxed: after the fast path's fence. */
@@ -160,7 +160,7 @@ bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
     w->own.top_seen = b + 1;
     if (!ours) {
         /* Stolen: wait for it while stealing (src/runtime/steal.c). */
-        weft_join_stolen(w, t);
+        weft__join_stolen(w, t);
         WEFT_RACE_POINT(WEFT_RP_OWNER_STOLEN_JOINED);
     }
     /* Relaxed: our slot again (DONE seen with acquire, or never stolen);
@@ -171,7 +171,7 @@ bool weft_cl_sync_slow(weft_worker *w, weft_task *t)
 
 /* ---- thief side ---- */
 
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any task may be taken */
@@ -201,13 +201,13 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
     return top + 1 < bottom ? WEFT_STEAL_OK_MORE : WEFT_STEAL_OK;
 }
 
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)thief;
     return victim; /* the victim owns every task in its deque */
 }
 
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
 {
     (void)sleeper; /* any worker may steal any task */
     /* seq_cst (both): the sleeper's half of the Dekker pairs (sleep.c). */
@@ -215,13 +215,13 @@ bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
     return top < atomic_load_explicit(&victim->shared.bottom, memory_order_seq_cst);
 }
 
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     (void)sleeper;
     /* Test first: don't bounce the line if a request is pending.  seq_cst
      * (load and store): the sleeper's half of the Dekker pair with the
      * owner's pop fence (see the top of this file) and with the owner's
-     * seq_cst clear-then-count in weft_cl_serve_wake_req: a relaxed test
+     * seq_cst clear-then-count in weft__cl_serve_wake_req: a relaxed test
      * could read a 1 the owner has already cleared (C11 lets a relaxed
      * load read a stale value) and so skip the store after the owner
      * stopped looking at the sleeper counts. */
@@ -231,7 +231,7 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 
 /* ---- interrupts: hide the deque below head, and bring it back ---- */
 
-void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
+void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
 {
     (void)head; /* the frame's tasks go on at bottom */
     int64_t b = w->own.bottom;
@@ -248,7 +248,7 @@ void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
     w->own.top_seen = b;
 }
 
-void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
+void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     /* After the interrupt's last barrier no thief is in a steal here, and
      * the frame has synced everything it pushed. */
@@ -262,12 +262,12 @@ void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
      * pairing with sleepers, as for a push). */
     atomic_store_explicit(&w->shared.top, top, memory_order_seq_cst);
     if (top < b)
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
 }
 
-const weft_sched_counter_name weft_sched_counter_names[] = {
+const weft_sched_counter_name weft__sched_counter_names[] = {
     {"grows", offsetof(weft_sched_counters, grows)},
 };
-const unsigned weft_sched_counter_count = 1;
+const unsigned weft__sched_counter_count = 1;
 
-void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+void weft__sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }

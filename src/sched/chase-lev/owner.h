@@ -14,9 +14,9 @@
 #include <weft/bits/worker.h>
 #include <weft/bits/chase_lev.h> /* the indices' protocol, shared with the work pool */
 
-void weft_cl_push_slow(weft_worker *w, weft_task *t);
-bool weft_cl_sync_slow(weft_worker *w, weft_task *t);
-void weft_cl_serve_wake_req(weft_worker *w);
+void weft__cl_push_slow(weft_worker *w, weft_task *t);
+bool weft__cl_sync_slow(weft_worker *w, weft_task *t);
+void weft__cl_serve_wake_req(weft_worker *w);
 
 /* SPAWN: the arguments are in t; publish it at the bottom. */
 static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
@@ -27,7 +27,7 @@ static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
     WEFT_COUNT_PEAK(w, t);
     int64_t b = w->own.bottom;
     if (WEFT_UNLIKELY(b - w->own.top_seen >= w->own.array->mask)) {
-        weft_cl_push_slow(w, t); /* maybe full: re-read top, grow */
+        weft__cl_push_slow(w, t); /* maybe full: re-read top, grow */
         return;
     }
     /* Relaxed: the release store of bottom publishes it. */
@@ -39,7 +39,7 @@ static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
     /* Relaxed: a sleeper's request; seen here or, at the latest, after
      * the fence of the next SYNC (see chase_lev_deque.c). */
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->shared.wake_req, memory_order_relaxed)))
-        weft_cl_serve_wake_req(w);
+        weft__cl_serve_wake_req(w);
 }
 
 /* SYNC fast path: take the bottom task back when at least one other task
@@ -54,7 +54,7 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
      * (its seq_cst read of bottom) posted its request before the fence,
      * so we see it here; see chase_lev_deque.c. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->shared.wake_req, memory_order_relaxed)))
-        weft_cl_serve_wake_req(w);
+        weft__cl_serve_wake_req(w);
     if (WEFT_LIKELY(top < b)) {
         w->own.bottom = b;
         w->own.top_seen = top;
@@ -67,8 +67,8 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
 
 #define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_cl_push
-#define weft_sched_pop_private weft_cl_pop_private
-#define weft_sched_sync_slow weft_cl_sync_slow
+#define weft_sched_sync_fast weft_cl_pop_private
+#define weft_sched_sync_slow weft__cl_sync_slow
 /* Every task is stealable from its push on, but a sleeper that missed one
  * is woken only when the owner sees its wake request: at a push, after a
  * SYNC's fence, or here, so that a task that neither spawns nor syncs for
@@ -77,6 +77,6 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
  * and a poll loop reads it again. */
 #define weft_sched_poll(w, head) \
     ((void)(head), atomic_load_explicit(&(w)->shared.wake_req, memory_order_relaxed) != 0)
-#define weft_sched_poll_slow(w, head) ((void)(head), weft_cl_serve_wake_req(w))
+#define weft_sched_poll_slow(w, head) ((void)(head), weft__cl_serve_wake_req(w))
 
 #endif

@@ -14,20 +14,20 @@
  * handed to another
  * worker, which runs it in place in our deque and stores DONE (steal.c);
  * the owner's SYNC of it joins it like a stolen task of the split deque
- * (weft_join_stolen: leapfrogging to its receiver, or random stealing).
+ * (weft__join_stolen: leapfrogging to its receiver, or random stealing).
  */
 #include "sched/private-common/private_deque.h"
 
-void weft_sched_init(weft_worker *w)
+void weft__sched_init(weft_worker *w)
 {
     w->own.top = w->dq;       /* nothing spawned: nothing private */
     w->frame_floor = w->dq; /* the root frame may join anything above */
-    weft_priv_variant_init(w);
+    weft__priv_variant_init(w);
 }
 
 /* The SYNC slow path.  t is the new head.  Returns true if t was handed
  * out and is done (its result is in t), false if the caller runs it. */
-bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
+bool weft__priv_sync_slow(weft_worker *w, weft_task *t)
 {
     weft_sync_slot_check(w, t);
 
@@ -35,21 +35,21 @@ bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
         /* Private (ri: a request is pending; si never comes here).
          * Relaxed: our slot; EMPTY keeps weft_current_head's invariant. */
         atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
-        weft_priv_settle(w, t);
+        weft__priv_settle(w, t);
         return false;
     }
     /* Handed out.  Every slot above t is free (t is the head), so own.top
      * was t + 1: nothing private is left, and none is after the pop. */
-    if (weft_priv_take_back(w, t)) {
+    if (weft__priv_take_back(w, t)) {
         w->own.top = t;
         /* Relaxed: the deal is ours again; nobody else saw the slot. */
         atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
         return false;
     }
-    weft_join_stolen(w, t);
+    weft__join_stolen(w, t);
     WEFT_RACE_POINT(WEFT_RP_OWNER_STOLEN_JOINED);
-    weft_priv_after_join(w, t);
-    /* Relaxed: the receiver is done with the slot (weft_join_stolen read
+    weft__priv_after_join(w, t);
+    /* Relaxed: the receiver is done with the slot (weft__join_stolen read
      * DONE with acquire). */
     atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     w->own.top = t;
@@ -61,7 +61,7 @@ bool weft_priv_sync_slow(weft_worker *w, weft_task *t)
  * below stay private to the owner (nobody is handed one) until thaw.
  * ======================================================================== */
 
-void weft_sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved)
+void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved)
 {
     /* A TOGETHER copy's slot (frame - 1) is still EMPTY here; it is not a
      * task of ours (slots below the head are never EMPTY). */
@@ -73,11 +73,11 @@ void weft_sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *saved
     saved->top = (uint32_t)(w->own.top - w->dq);
     saved->head = (uint32_t)(head - w->dq);
     w->own.top = frame;
-    weft_priv_freeze_cells(w, frame);
+    weft__priv_freeze_cells(w, frame);
 }
 
-void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
+void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     w->own.top = w->dq + saved->top;
-    weft_priv_thaw_cells(w, w->dq + saved->head);
+    weft__priv_thaw_cells(w, w->dq + saved->head);
 }

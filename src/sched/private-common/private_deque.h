@@ -10,23 +10,23 @@
 
 /* ---- each variant provides (owner side unless said otherwise) ---- */
 
-void weft_priv_variant_init(weft_worker *w);
+void weft__priv_variant_init(weft_worker *w);
 /* The private tasks are now [own.top, head): bring the thief-visible state
  * in line (ri: answer a pending request, block or unblock the request
  * cell; si: nothing, deals happen at polls). */
-void weft_priv_settle(weft_worker *w, weft_task *head);
+void weft__priv_settle(weft_worker *w, weft_task *head);
 /* At the SYNC of t, which was handed out: take it back if its receiver
  * has not started it (si: a deal still in a busy or parked worker's cell;
  * ri: never, a thief waits for its answer). */
-bool weft_priv_take_back(weft_worker *w, weft_task *t);
+bool weft__priv_take_back(weft_worker *w, weft_task *t);
 /* Back from waiting for the handed-out task t (DONE, its slot not yet
  * popped): the owner is busy again; work that reached it while it waited
  * runs now, on top of t. */
-void weft_priv_after_join(weft_worker *w, weft_task *t);
+void weft__priv_after_join(weft_worker *w, weft_task *t);
 /* Interrupts: from freeze until thaw no task below `frame` may leave; at
  * thaw the private tasks are [own.top, head) again. */
-void weft_priv_freeze_cells(weft_worker *w, weft_task *frame);
-void weft_priv_thaw_cells(weft_worker *w, weft_task *head);
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame);
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head);
 
 
 #endif

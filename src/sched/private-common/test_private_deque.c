@@ -53,12 +53,12 @@ static bool eventually(bool (*cond)(void), double seconds)
 
 static bool all_idle_asleep(void)
 {
-    return atomic_load(&weft_rt.sleeping_idle) == weft_rt.n_workers;
+    return atomic_load(&weft__rt.sleeping_idle) == weft__rt.n_workers;
 }
 
 static bool is_asleep(unsigned id)
 {
-    return atomic_load(&weft_rt.workers[id]->sleep_word) != WEFT_AWAKE;
+    return atomic_load(&weft__rt.workers[id]->sleep_word) != WEFT_AWAKE;
 }
 
 /* ------------------------------------------------------------------------
@@ -129,10 +129,10 @@ WEFT_TASK_0(int, long_task_then_poll)
     atomic_store(&other_slept, other_asleep());
 #if WEFT_SCHED_PRIVATE_RI
     /* It sleeps with its request pending in our cell. */
-    atomic_store(&state_seen, atomic_load(&weft_rt.workers[me]->shared.req) == WEFT_RI_REQ(other));
+    atomic_store(&state_seen, atomic_load(&weft__rt.workers[me]->shared.req) == WEFT_RI_REQ(other));
 #else
     /* It sleeps with its cell open. */
-    atomic_store(&state_seen, atomic_load(&weft_rt.workers[other]->shared.cell) == WEFT_SI_OPEN);
+    atomic_store(&state_seen, atomic_load(&weft__rt.workers[other]->shared.cell) == WEFT_SI_OPEN);
 #endif
     /* Now poll: the task must go to the sleeper, which must wake. */
     end = now_s() + 10.0;
@@ -197,7 +197,7 @@ WEFT_TASK_0(int, hand_to_busy_worker)
     /* The other worker asks for the task and falls asleep with its
      * request pending; then it wakes for the hog and runs that instead. */
     WEFT_SPAWN(mark);
-    while (now_s() < end && !(other_asleep() && atomic_load(&weft_rt.workers[me]->shared.req) ==
+    while (now_s() < end && !(other_asleep() && atomic_load(&weft__rt.workers[me]->shared.req) ==
                                                     WEFT_RI_REQ(other)))
         nap_us(100);
     atomic_store(&want_hog, 1);
@@ -214,7 +214,7 @@ WEFT_TASK_0(int, hand_to_busy_worker)
     WEFT_SPAWN(mark);
 #endif
     /* Poll until the task reached the busy worker. */
-    weft_worker *o = weft_rt.workers[other];
+    weft_worker *o = weft__rt.workers[other];
     while (now_s() < end) {
         WEFT_YIELD();
 #if WEFT_SCHED_PRIVATE_RI
@@ -303,7 +303,7 @@ static void test_idle_cells_and_counters(void)
         CHECK(eventually(all_idle_asleep, 10.0), "pool asleep");
         unsigned open = 0;
         for (unsigned k = 0; k < n; k++) {
-            weft_worker *w = weft_rt.workers[k];
+            weft_worker *w = weft__rt.workers[k];
             CHECK(w->own.top == w->dq, "worker %u: own.top not at the bottom of its empty deque", k);
 #if WEFT_SCHED_PRIVATE_RI
             /* Not polling: requests fail at once.  (A lone worker has no
@@ -320,8 +320,8 @@ static void test_idle_cells_and_counters(void)
         }
 #if WEFT_SCHED_PRIVATE_SI
         /* The polls' gate counts exactly the open cells. */
-        CHECK(atomic_load(&weft_si_open_cells_g) == open, "%u workers: %u open cells counted, %u open",
-              n, atomic_load(&weft_si_open_cells_g), open);
+        CHECK(atomic_load(&weft__si_open_cells_g) == open, "%u workers: %u open cells counted, %u open",
+              n, atomic_load(&weft__si_open_cells_g), open);
 #else
         (void)open;
 #endif
@@ -347,15 +347,15 @@ static void test_idle_cells_and_counters(void)
 static void test_delta_parsing(void)
 {
     uint64_t us = 7;
-    CHECK(weft_si_parse_delta_us("30", &us) && us == 30, "30");
-    CHECK(weft_si_parse_delta_us("0", &us) && us == 0, "0");
-    CHECK(weft_si_parse_delta_us("1000000", &us) && us == 1000000, "max");
+    CHECK(weft__si_parse_delta_us("30", &us) && us == 30, "30");
+    CHECK(weft__si_parse_delta_us("0", &us) && us == 0, "0");
+    CHECK(weft__si_parse_delta_us("1000000", &us) && us == 1000000, "max");
     us = 7;
-    CHECK(!weft_si_parse_delta_us("1000001", &us) && us == 7, "too large accepted");
-    CHECK(!weft_si_parse_delta_us("-5", &us) && us == 7, "negative accepted");
-    CHECK(!weft_si_parse_delta_us("30us", &us) && us == 7, "suffix accepted");
-    CHECK(!weft_si_parse_delta_us("", &us) && us == 7, "empty accepted");
-    CHECK(!weft_si_parse_delta_us(" 3", &us) && us == 7, "space accepted");
+    CHECK(!weft__si_parse_delta_us("1000001", &us) && us == 7, "too large accepted");
+    CHECK(!weft__si_parse_delta_us("-5", &us) && us == 7, "negative accepted");
+    CHECK(!weft__si_parse_delta_us("30us", &us) && us == 7, "suffix accepted");
+    CHECK(!weft__si_parse_delta_us("", &us) && us == 7, "empty accepted");
+    CHECK(!weft__si_parse_delta_us(" 3", &us) && us == 7, "space accepted");
     printf("ok: WEFT_SI_DELTA_US parsing\n");
 }
 #endif

@@ -17,10 +17,10 @@
 #include <weft/bits/worker.h>
 
 /* Slow paths (../private-common/private_deque.c, private_ri.c). */
-bool weft_priv_sync_slow(weft_worker *w, weft_task *t);
+bool weft__priv_sync_slow(weft_worker *w, weft_task *t);
 /* A poll that found a request: answer it.  head: the owner's deque top,
  * [own.top, head) are the tasks it may hand out. */
-void weft_priv_poll_slow(weft_worker *w, weft_task *head);
+void weft__priv_poll_slow(weft_worker *w, weft_task *head);
 
 /* SPAWN (Figure 1 add_task: push_bottom, then the poll).  The caller has
  * written the arguments into t (== head). */
@@ -35,11 +35,11 @@ static inline void weft_ri_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
      * slot.  Relaxed: a request seen one poll late is answered one poll
      * late. */
     if (WEFT_UNLIKELY((uintptr_t)t < atomic_load_explicit(&w->shared.req, memory_order_relaxed)))
-        weft_priv_poll_slow(w, t + 1);
+        weft__priv_poll_slow(w, t + 1);
 }
 
 /* SYNC fast path: true if t (the new head) is private and the caller may
- * run it inline; its slot is then EMPTY.  Otherwise weft_priv_sync_slow. */
+ * run it inline; its slot is then EMPTY.  Otherwise weft__priv_sync_slow. */
 static inline bool weft_ri_pop_private(weft_worker *w, weft_task *t)
 {
     /* One test: t >= own.top (private) and no request pending (those
@@ -66,11 +66,11 @@ static inline bool weft_ri_poll(weft_worker *w, weft_task *head)
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_ri_push
-#define weft_sched_pop_private weft_ri_pop_private
-#define weft_sched_sync_slow weft_priv_sync_slow
+#define weft_sched_sync_fast weft_ri_pop_private
+#define weft_sched_sync_slow weft__priv_sync_slow
 /* Owners hand out work only when they poll: long tasks must call
  * WEFT_YIELD() (docs/sched-private.md). */
 #define weft_sched_poll weft_ri_poll
-#define weft_sched_poll_slow weft_priv_poll_slow
+#define weft_sched_poll_slow weft__priv_poll_slow
 
 #endif

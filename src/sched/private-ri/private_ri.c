@@ -49,10 +49,10 @@
  * - the result vs the owner's join: steal.c (DONE, release/acquire);
  * - work vs sleepers (docs/sleep.md), each a seq_cst "write mine, then
  *   read theirs" pair: the owner's unblock store or its taking CAS, then
- *   the sleeper counts (weft_wake_for_work); its answer store, then the
- *   thief's sleep word (weft_wake_worker); a retracting thief's CAS, then
+ *   the sleeper counts (weft__wake_for_work); its answer store, then the
+ *   thief's sleep word (weft__wake_worker); a retracting thief's CAS, then
  *   the counts.  Sleepers announce themselves, then read the cells and
- *   their own transfer cell (weft_sched_has_work_for), all seq_cst.
+ *   their own transfer cell (weft__sched_has_work_for), all seq_cst.
  */
 #include "sched/private-common/private_deque.h"
 
@@ -73,10 +73,10 @@ static inline bool is_task_answer(uintptr_t a)
     return a != WEFT_RI_WAITING && a != WEFT_RI_NO;
 }
 
-void weft_priv_variant_init(weft_worker *w)
+void weft__priv_variant_init(weft_worker *w)
 {
     if ((uintptr_t)w->end >= WEFT_RI_REQ_BASE)
-        weft_fatal("private-ri: deque of worker %u is mapped too high for the request cell "
+        weft__fatal("private-ri: deque of worker %u is mapped too high for the request cell "
                    "encoding", w->id);
     w->cold.asked = NULL;
     w->cold.replaced = 0;
@@ -109,7 +109,7 @@ static void hand_out(weft_worker *w, weft_worker *j, weft_task *t)
     WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
     /* seq_cst: release for the thief's acquire (the task's arguments, its
      * wrapper, STOLEN(j)); the total order puts it before our read of j's
-     * sleep word (weft_wake_worker), Dekker with j going to sleep. */
+     * sleep word (weft__wake_worker), Dekker with j going to sleep. */
     atomic_store_explicit(&j->shared.xfer, (uintptr_t)t, memory_order_seq_cst);
     WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* before waking j and maybe a sleeper */
     WEFT_COUNT(w, sched.transfers, 1);
@@ -133,7 +133,7 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
         if (is_thief_request(r)) {
             if (!has && !stop_polling)
                 return; /* answered at our next SPAWN */
-            weft_worker *thief = weft_rt.workers[r - WEFT_RI_REQ_BASE];
+            weft_worker *thief = weft__rt.workers[r - WEFT_RI_REQ_BASE];
             weft_task *t = w->own.top;
             uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)(has ? t + 1 : t);
             /* Take the request (the paper's r[i] = NO_REQU) together with
@@ -150,9 +150,9 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
                 /* seq_cst: as hand_out's store (NO carries no data). */
                 atomic_store_explicit(&thief->shared.xfer, WEFT_RI_NO, memory_order_seq_cst);
             }
-            weft_wake_worker(w, thief); /* it may sleep with its request here */
+            weft__wake_worker(w, thief); /* it may sleep with its request here */
             if (has && t + 1 < head)
-                weft_wake_for_work(w); /* tasks are left: someone may want one */
+                weft__wake_for_work(w); /* tasks are left: someone may want one */
             if (stop_polling)
                 continue; /* blocked now; nothing else can arrive */
             return;
@@ -162,14 +162,14 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
                 return; /* served at our next SPAWN */
             uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)w->own.top;
             /* seq_cst: acquire reads the sleeper's increment (it CASed
-             * SLEEPREQ after it, seq_cst); weft_wake_for_work reads the
+             * SLEEPREQ after it, seq_cst); weft__wake_for_work reads the
              * counts next.  Fails if a thief made it its own request. */
             if (!atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next,
                                                          memory_order_seq_cst,
                                                          memory_order_relaxed))
                 continue;
             if (has)
-                weft_wake_for_work(w);
+                weft__wake_for_work(w);
             /* else: we stop polling with nothing; unblocking wakes one. */
             return;
         }
@@ -183,7 +183,7 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
                  * seq_cst: the waker's "write mine" (docs/sleep.md); the
                  * sleeper counts are read next. */
                 atomic_store_explicit(&w->shared.req, (uintptr_t)w->own.top, memory_order_seq_cst);
-                weft_wake_for_work(w);
+                weft__wake_for_work(w);
             }
             return;
         }
@@ -200,21 +200,21 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
 
 /* The common part's hook: a polling owner whose private tasks are
  * [own.top, head). */
-void weft_priv_settle(weft_worker *w, weft_task *head)
+void weft__priv_settle(weft_worker *w, weft_task *head)
 {
     serve_requests(w, head, false);
 }
 
 /* A poll found a request in the cell: SPAWN (head = the new top), SYNC of
  * a private task (head = that task), WEFT_YIELD. */
-void weft_priv_poll_slow(weft_worker *w, weft_task *head)
+void weft__priv_poll_slow(weft_worker *w, weft_task *head)
 {
-    weft_priv_settle(w, head);
+    weft__priv_settle(w, head);
 }
 
 /* t (handed to thief j, STOLEN(j)) is being synced: if j has not consumed
  * it from its transfer cell, turn the answer into NO and run t ourselves. */
-bool weft_priv_take_back(weft_worker *w, weft_task *t)
+bool weft__priv_take_back(weft_worker *w, weft_task *t)
 {
     (void)w; /* counters only */
     /* Relaxed: our own mark; j writes DONE only after consuming t. */
@@ -235,7 +235,7 @@ bool weft_priv_take_back(weft_worker *w, weft_task *t)
     return true;
 }
 
-void weft_priv_freeze_cells(weft_worker *w, weft_task *frame)
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
 {
     /* own.top == frame: nothing to hand out; answers a pending request "no"
      * and blocks the cell until thaw. */
@@ -255,12 +255,12 @@ void weft_priv_freeze_cells(weft_worker *w, weft_task *frame)
     }
 }
 
-void weft_priv_thaw_cells(weft_worker *w, weft_task *head)
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
 {
     w->cold.hold = false;
     /* Unblocks (seq_cst) and wakes a sleeper if tasks below the frame are
      * private: a worker may have gone to sleep while they were frozen. */
-    weft_priv_settle(w, head);
+    weft__priv_settle(w, head);
 }
 
 /* ========================================================================
@@ -281,7 +281,7 @@ static void reject(weft_worker *w)
 /* The owner stops running task code (a borrowed identity is given back):
  * as a worker looking for work does, it answers "no" and blocks its cell,
  * so that nobody waits for an answer it would give only when it polls. */
-void weft_sched_idle(weft_worker *w) { reject(w); }
+void weft__sched_idle(weft_worker *w) { reject(w); }
 
 /* Retracts our pending request if its owner has not taken it: CAS back to
  * the value it replaced.  If that value offered tasks and workers sleep,
@@ -297,8 +297,8 @@ static void withdraw_request(weft_worker *w)
                                                  memory_order_seq_cst, memory_order_relaxed))
         return; /* taken: the answer is on its way */
     w->cold.asked = NULL;
-    if (w->cold.replaced < WEFT_RI_REQ_BASE && weft_sleepers_want_work_from(v))
-        weft_sched_ask_for_sleeper(v, NULL);
+    if (w->cold.replaced < WEFT_RI_REQ_BASE && weft__sleepers_want_work_from(v))
+        weft__sched_ask_for_sleeper(v, NULL);
 }
 
 /* Spins for the answer to our pending request, at most ANSWER_SPIN_NS
@@ -351,7 +351,7 @@ static weft_steal_result take_answer(weft_worker *thief, uintptr_t a, weft_task 
     return WEFT_STEAL_OK;
 }
 
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* a leapfrogging joiner simply asks its thief */
@@ -411,7 +411,7 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
 
 /* steal.c: whose task the last successful steal took (its joiner is the
  * one to wake): the worker that answered our request. */
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)victim; /* the answer may come from an earlier request */
     return thief->cold.giver;
@@ -419,7 +419,7 @@ weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
 
 /* After joining t, which was handed out: our own pending request (made
  * while we waited) is retracted, or its answer run now on top of t. */
-void weft_priv_after_join(weft_worker *w, weft_task *t)
+void weft__priv_after_join(weft_worker *w, weft_task *t)
 {
     if (!w->cold.asked)
         return;
@@ -430,14 +430,14 @@ void weft_priv_after_join(weft_worker *w, weft_task *t)
         w->cold.asked = NULL; /* "no" */
         return;
     }
-    /* Consumes the answer (weft_sched_steal with the request's victim). */
-    weft_steal_and_run(w, t + 1, w->cold.asked, false);
+    /* Consumes the answer (weft__sched_steal with the request's victim). */
+    weft__steal_and_run(w, t + 1, w->cold.asked, false);
 }
 
 /* sleep.c's last look for a worker going to sleep: could it get a task
  * now?  seq_cst (all loads): the sleeper's half of the Dekker pairs in
  * the header comment. */
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
 {
     weft_worker *self = sleeper;
     if (self && self->cold.asked && !self->cold.hold &&
@@ -457,7 +457,7 @@ bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
  * answered (and it woken) at the victim's next poll; otherwise SLEEPREQ
  * makes the victim wake some sleeper then.  With sleeper == NULL (a thief
  * renewing for sleepers) only SLEEPREQ. */
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     /* Relaxed: the sleeper's own word (it stored it); an awake caller
      * (steal.c renewing for sleepers) has nothing to renew: owners wake
@@ -473,7 +473,7 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
         if (r == WEFT_RI_BLOCKED || is_thief_request(r) || (r == WEFT_RI_SLEEPREQ && !ask))
             return;
         if (ask) {
-            /* As in weft_sched_steal (relaxed reset, published by the CAS). */
+            /* As in weft__sched_steal (relaxed reset, published by the CAS). */
             atomic_store_explicit(&sleeper->shared.xfer, WEFT_RI_WAITING, memory_order_relaxed);
             if (atomic_compare_exchange_strong_explicit(&victim->shared.req, &r,
                                                         WEFT_RI_REQ(sleeper->id),
@@ -493,10 +493,10 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
     /* Still changing: the sleeper's last look sees an offer and stays up. */
 }
 
-void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
+void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
-const weft_sched_counter_name weft_sched_counter_names[] = {
+const weft_sched_counter_name weft__sched_counter_names[] = {
     {"requests", offsetof(weft_sched_counters, requests)},
     {"transfers", offsetof(weft_sched_counters, transfers)},
 };
-const unsigned weft_sched_counter_count = 2;
+const unsigned weft__sched_counter_count = 2;

@@ -18,23 +18,23 @@
 #include <weft/bits/worker.h>
 
 /* Slow paths (../private-common/private_deque.c, private_si.c). */
-bool weft_priv_sync_slow(weft_worker *w, weft_task *t);
+bool weft__priv_sync_slow(weft_worker *w, weft_task *t);
 /* A poll whose countdown ran out: read the clock and maybe deal.  head:
  * the owner's deque top, [own.top, head) are the tasks it may deal. */
-void weft_priv_poll_slow(weft_worker *w, weft_task *head);
+void weft__priv_poll_slow(weft_worker *w, weft_task *head);
 
 /* The number of open communication cells (idle workers waiting for a
  * deal), on a line of its own.  A deal attempt can only succeed while it
  * is non-zero, so while every worker is busy a poll is this one load and
  * no countdown (a decrement in memory at every SPAWN and SYNC would chain
  * them through store forwarding). */
-extern WEFT_ATOMIC(uint32_t) weft_si_open_cells_g;
+extern WEFT_ATOMIC(uint32_t) weft__si_open_cells_g;
 
 /* A poll: true when the countdown to the next clock read ran out. */
 static inline bool weft_si_poll_due(weft_worker *w)
 {
     /* Relaxed: a hint; a stale value delays a deal attempt by some polls. */
-    return WEFT_UNLIKELY(atomic_load_explicit(&weft_si_open_cells_g, memory_order_relaxed) != 0) &&
+    return WEFT_UNLIKELY(atomic_load_explicit(&weft__si_open_cells_g, memory_order_relaxed) != 0) &&
            --w->own.polls == 0;
 }
 
@@ -47,11 +47,11 @@ static inline void weft_si_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
     WEFT_COUNT(w, tasks, 1);
     WEFT_COUNT_PEAK(w, t);
     if (weft_si_poll_due(w))
-        weft_priv_poll_slow(w, t + 1);
+        weft__priv_poll_slow(w, t + 1);
 }
 
 /* SYNC fast path: true if t (the new head) is private and the caller may
- * run it inline; its slot is then EMPTY.  Otherwise weft_priv_sync_slow. */
+ * run it inline; its slot is then EMPTY.  Otherwise weft__priv_sync_slow. */
 static inline bool weft_si_pop_private(weft_worker *w, weft_task *t)
 {
     if (WEFT_LIKELY(t >= w->own.top)) {
@@ -59,7 +59,7 @@ static inline bool weft_si_pop_private(weft_worker *w, weft_task *t)
         atomic_store_explicit(&t->state, WEFT_STATE_EMPTY, memory_order_relaxed);
         /* The poll; t itself is ours to run now, so deal only below it. */
         if (weft_si_poll_due(w))
-            weft_priv_poll_slow(w, t);
+            weft__priv_poll_slow(w, t);
         return true;
     }
     return false;
@@ -75,11 +75,11 @@ static inline bool weft_si_poll(weft_worker *w, weft_task *head)
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_si_push
-#define weft_sched_pop_private weft_si_pop_private
-#define weft_sched_sync_slow weft_priv_sync_slow
+#define weft_sched_sync_fast weft_si_pop_private
+#define weft_sched_sync_slow weft__priv_sync_slow
 /* Owners deal work only when they poll: long tasks must call
  * WEFT_YIELD() (docs/sched-private.md). */
 #define weft_sched_poll weft_si_poll
-#define weft_sched_poll_slow weft_priv_poll_slow
+#define weft_sched_poll_slow weft__priv_poll_slow
 
 #endif

@@ -19,7 +19,7 @@
  * lasted more than delta/2.  A worker that has just received work starts
  * at 1, so its first poll can deal (the paper: d[i] is not reset in
  * acquire).  While no cell is open, no deal attempt can succeed, so the
- * polls skip even the countdown (weft_si_open_cells_g).
+ * polls skip even the countdown (weft__si_open_cells_g).
  *
  * Where weft differs from Figure 3:
  * - The owner may take a deal back at its SYNC if the receiver has not
@@ -29,8 +29,8 @@
  * - Sleeping workers keep their cell open; the dealer wakes that exact
  *   worker after a successful deal.  Dekker: the sleeper publishes its
  *   sleep word (seq_cst, sleep.c) and re-reads its cell (seq_cst,
- *   weft_sched_has_work_for); the dealer's CAS is seq_cst and is followed by
- *   a seq_cst read of the receiver's sleep word (weft_wake_worker).  One
+ *   weft__sched_has_work_for); the dealer's CAS is seq_cst and is followed by
+ *   a seq_cst read of the receiver's sleep word (weft__wake_worker).  One
  *   of the two sees the other.
  * - A busy worker closes its cell at its next clock check, so dealers do
  *   not pick it; a deal that lands before that waits there (or is taken
@@ -48,7 +48,7 @@
 /* Open cells, for the polls' gate (owner.h).  Every change of
  * a cell between closed (CLOSED, DEAL) and open (OPEN, OPEN_FROM) counts
  * here, by whoever makes it. */
-_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft_si_open_cells_g;
+_Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft__si_open_cells_g;
 
 static inline bool is_open(uint64_t c)
 {
@@ -58,10 +58,10 @@ static inline bool is_open(uint64_t c)
 static inline void count_open_cells(int change)
 {
     /* Relaxed: only a hint for polls; an RMW so that no change is lost. */
-    atomic_fetch_add_explicit(&weft_si_open_cells_g, (uint32_t)change, memory_order_relaxed);
+    atomic_fetch_add_explicit(&weft__si_open_cells_g, (uint32_t)change, memory_order_relaxed);
 }
 
-bool weft_si_parse_delta_us(const char *s, uint64_t *us)
+bool weft__si_parse_delta_us(const char *s, uint64_t *us)
 {
     if (!s || *s < '0' || *s > '9')
         return false;
@@ -74,13 +74,13 @@ bool weft_si_parse_delta_us(const char *s, uint64_t *us)
     return true;
 }
 
-void weft_priv_variant_init(weft_worker *w)
+void weft__priv_variant_init(weft_worker *w)
 {
     /* weft_start checked the variable (src/runtime/config.c). */
     uint64_t us = WEFT_SI_DEFAULT_DELTA_US;
     const char *env = getenv("WEFT_SI_DELTA_US");
     if (env && *env)
-        (void)weft_si_parse_delta_us(env, &us);
+        (void)weft__si_parse_delta_us(env, &us);
     w->cold.delta_ns = us * 1000u;
     w->cold.next_deal_ns = 0; /* the first poll with a task may deal */
     w->cold.last_check_ns = 0;
@@ -92,7 +92,7 @@ void weft_priv_variant_init(weft_worker *w)
     /* Before any thread can see this worker (published by thread creation). */
     atomic_init(&w->shared.cell, WEFT_SI_CLOSED);
     if (w->id == 0) /* a new pool: every cell starts closed */
-        atomic_store_explicit(&weft_si_open_cells_g, 0, memory_order_relaxed); /* as above */
+        atomic_store_explicit(&weft__si_open_cells_g, 0, memory_order_relaxed); /* as above */
 }
 
 /* ========================================================================
@@ -138,14 +138,14 @@ static void deal_attempt(weft_worker *w, weft_task *head)
 {
     if (w->own.top >= head) /* if empty(q[i]) then return */
         return;
-    weft_worker *first = weft_random_victim(w);
+    weft_worker *first = weft__random_victim(w);
     if (!first)
         return;
     WEFT_COUNT(w, sched.requests, 1);
-    unsigned n = weft_rt.n_workers;
+    unsigned n = weft__rt.n_workers;
     uint64_t mine = WEFT_SI_OPEN_FROM(w->id);
     for (unsigned i = 0; i < n; i++) {
-        weft_worker *r = weft_rt.workers[(first->id + i) % n];
+        weft_worker *r = weft__rt.workers[(first->id + i) % n];
         if (r == w)
             continue;
         /* Relaxed: a look (if s[j] != null then return); the CAS decides. */
@@ -156,14 +156,14 @@ static void deal_attempt(weft_worker *w, weft_task *head)
         WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
         /* seq_cst: release publishes the task's arguments and wrapper (in
          * its state word) to the receiver's acquire; the total order puts
-         * it before our read of r's sleep word (weft_wake_worker). */
+         * it before our read of r's sleep word (weft__wake_worker). */
         if (atomic_compare_exchange_strong_explicit(&r->shared.cell, &c, deal, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
             WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* before waking the receiver */
             w->own.top++; /* pop_top */
             count_open_cells(-1);
             WEFT_COUNT(w, sched.transfers, 1);
-            weft_wake_worker(w, r);
+            weft__wake_worker(w, r);
             return;
         }
     }
@@ -171,7 +171,7 @@ static void deal_attempt(weft_worker *w, weft_task *head)
 
 /* A poll's countdown ran out (SPAWN: head = the new top; SYNC: head = the
  * task being run, which stays ours; WEFT_YIELD). */
-void weft_priv_poll_slow(weft_worker *w, weft_task *head)
+void weft__priv_poll_slow(weft_worker *w, weft_task *head)
 {
     uint64_t now = weft_now_ns();
     uint64_t took = now - w->cold.last_check_ns;
@@ -194,7 +194,7 @@ void weft_priv_poll_slow(weft_worker *w, weft_task *head)
     }
 }
 
-void weft_priv_settle(weft_worker *w, weft_task *head)
+void weft__priv_settle(weft_worker *w, weft_task *head)
 {
     (void)w;
     (void)head; /* nothing is announced: the next poll deals */
@@ -203,7 +203,7 @@ void weft_priv_settle(weft_worker *w, weft_task *head)
 /* t was dealt and we are at its SYNC: if it still sits in the receiver's
  * cell, take it back and run it ourselves.  Rare: receivers take deals
  * within microseconds unless they are busy or parked. */
-bool weft_priv_take_back(weft_worker *w, weft_task *t)
+bool weft__priv_take_back(weft_worker *w, weft_task *t)
 {
     /* Relaxed: a receiver writes STOLEN only after its taking CAS, which
      * makes ours below fail; a stale TASK value only costs the search. */
@@ -211,8 +211,8 @@ bool weft_priv_take_back(weft_worker *w, weft_task *t)
     if (WEFT_STATE_IS_STOLEN(s) || s == WEFT_STATE_DONE)
         return false;
     uint64_t slot = (uint64_t)(t - w->dq);
-    for (unsigned i = 0; i < weft_rt.n_workers; i++) {
-        weft_worker *r = weft_rt.workers[i];
+    for (unsigned i = 0; i < weft__rt.n_workers; i++) {
+        weft_worker *r = weft__rt.workers[i];
         if (r == w)
             continue;
         /* Relaxed: a look; the CAS decides. */
@@ -235,16 +235,16 @@ bool weft_priv_take_back(weft_worker *w, weft_task *t)
     return false; /* taken (and perhaps not yet marked): join it */
 }
 
-void weft_priv_after_join(weft_worker *w, weft_task *t)
+void weft__priv_after_join(weft_worker *w, weft_task *t)
 {
     /* The joiner opened its cell while it waited.  A deal that came too
-     * late for the join runs now, on top of t (weft_sched_steal takes it;
+     * late for the join runs now, on top of t (weft__sched_steal takes it;
      * a NULL victim accepts any deal), rather than wait for a take-back. */
     while (close_cell(w))
-        weft_steal_and_run(w, t + 1, NULL, false);
+        weft__steal_and_run(w, t + 1, NULL, false);
 }
 
-void weft_priv_freeze_cells(weft_worker *w, weft_task *frame)
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
 {
     (void)frame; /* own.top == frame: deal attempts find nothing old */
     /* A task dealt before the interrupt must not run inside it: it stays
@@ -253,7 +253,7 @@ void weft_priv_freeze_cells(weft_worker *w, weft_task *frame)
         w->cold.hold = true;
 }
 
-void weft_priv_thaw_cells(weft_worker *w, weft_task *head)
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
 {
     (void)head; /* deal attempts resume at the next poll */
     w->cold.hold = false;
@@ -266,13 +266,13 @@ void weft_priv_thaw_cells(weft_worker *w, weft_task *head)
 /* Figure 3 acquire, one round: take a deal from our own cell, or (re)open
  * it.  `victim` is only used by pure leapfrogging (leap under
  * WEFT_STEAL=leapfrog/transitive), which accepts deals from it alone. */
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {
     if (thief->cold.hold)
         return WEFT_STEAL_NONE; /* inside an interrupt with an old deal */
     thief->own.polls = 1; /* once busy again, the first poll reads the clock */
-    uint64_t want = leap && victim && weft_rt.policy != WEFT_STEAL_LEAPFROG_RANDOM
+    uint64_t want = leap && victim && weft__rt.policy != WEFT_STEAL_LEAPFROG_RANDOM
                         ? WEFT_SI_OPEN_FROM(victim->id)
                         : WEFT_SI_OPEN;
     /* Relaxed: our own cell; a deal is taken by the acquire CAS below. */
@@ -302,7 +302,7 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
             return WEFT_STEAL_NONE;
         }
     }
-    weft_worker *dealer = weft_rt.workers[WEFT_SI_DEAL_DEALER(c)];
+    weft_worker *dealer = weft__rt.workers[WEFT_SI_DEAL_DEALER(c)];
     weft_task *t = dealer->shared.dq + WEFT_SI_DEAL_SLOT(c);
     /* Relaxed: made visible by the acquire CAS. */
     *wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
@@ -316,7 +316,7 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
 }
 
 /* steal.c: whose task was taken (to wake its joiner when it is done). */
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)victim; /* deals come from any worker */
     return thief->cold.giver;
@@ -325,7 +325,7 @@ weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
 /* sleep.c's last look: could the sleeper take work now?  Its work comes
  * to its own cell, not to victim's.  seq_cst: the sleeper's half of the
  * Dekker pair with the dealer (top of file). */
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
 {
     (void)victim;
     if (!sleeper || sleeper->cold.hold)
@@ -338,7 +338,7 @@ bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
  * anyone, or (a leapfrogging joiner) from its thief.  Called by the
  * sleeper itself; steal.c also calls it for an awake thief renewing
  * requests, for which there is nothing to do here. */
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     /* Relaxed: our own sleep word (we stored it). */
     uint32_t word = atomic_load_explicit(&sleeper->sleep_word, memory_order_relaxed);
@@ -346,10 +346,10 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
         return;
     uint64_t want = WEFT_SLEEP_KIND(word) == WEFT_SLEEP_JOIN_LEAP ? WEFT_SI_OPEN_FROM(victim->id)
                                                                   : WEFT_SI_OPEN;
-    /* Relaxed: our own cell; see weft_sched_steal. */
+    /* Relaxed: our own cell; see weft__sched_steal. */
     uint64_t c = atomic_load_explicit(&sleeper->shared.cell, memory_order_relaxed);
     while (c != want && WEFT_SI_TAG(c) != WEFT_SI_TAG_DEAL)
-        /* Relaxed: as in weft_sched_steal; fails if a deal landed. */
+        /* Relaxed: as in weft__sched_steal; fails if a deal landed. */
         if (atomic_compare_exchange_strong_explicit(&sleeper->shared.cell, &c, want,
                                                     memory_order_relaxed, memory_order_relaxed)) {
             if (c == WEFT_SI_CLOSED)
@@ -358,12 +358,12 @@ void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
         }
 }
 
-void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
+void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
-void weft_sched_idle(weft_worker *w) { (void)w; /* dealers never wait for a receiver */ }
+void weft__sched_idle(weft_worker *w) { (void)w; /* dealers never wait for a receiver */ }
 
-const weft_sched_counter_name weft_sched_counter_names[] = {
+const weft_sched_counter_name weft__sched_counter_names[] = {
     {"requests", offsetof(weft_sched_counters, requests)},
     {"transfers", offsetof(weft_sched_counters, transfers)},
 };
-const unsigned weft_sched_counter_count = 2;
+const unsigned weft__sched_counter_count = 2;

@@ -6,7 +6,7 @@
 #include "sched/private-common/private_deque.h"
 
 /* Parses WEFT_SI_DELTA_US; false (and *us untouched) if malformed. */
-bool weft_si_parse_delta_us(const char *s, uint64_t *us);
+bool weft__si_parse_delta_us(const char *s, uint64_t *us);
 #define WEFT_SI_DEFAULT_DELTA_US 30u
 #define WEFT_SI_MAX_DELTA_US 1000000u
 /* Most polls between two clock reads. */

@@ -13,8 +13,8 @@
 #include <weft/bits/worker.h>
 
 /* Slow paths (split_deque.c). */
-void weft_split_push_slow(weft_worker *w, weft_task *head);
-bool weft_split_sync_slow(weft_worker *w, weft_task *t);
+void weft__split_push_slow(weft_worker *w, weft_task *head);
+bool weft__split_sync_slow(weft_worker *w, weft_task *t);
 
 /* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
  * into `t` (== head); this stores the wrapper and exposes the task. */
@@ -29,13 +29,13 @@ static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapp
      * stolen (end) or a thief asked (WEFT_SPLITREQ).  Relaxed: a request
      * seen one spawn late only delays sharing by that spawn. */
     if (WEFT_UNLIKELY((uintptr_t)t < atomic_load_explicit(&w->shared.limit, memory_order_relaxed)))
-        weft_split_push_slow(w, t + 1);
+        weft__split_push_slow(w, t + 1);
 }
 
 /* SYNC fast path, Figure 4 `pop` lines 23-30 when the task at t (the new
  * head) is private and no thief is asking (t >= limit covers lines 23, 25
  * and 29): returns true and the caller runs the task inline.  Otherwise
- * the caller takes weft_split_sync_slow. */
+ * the caller takes weft__split_sync_slow. */
 static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
 {
     /* Relaxed: as in weft_split_push. */
@@ -56,14 +56,14 @@ static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
 static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t + 1 >= w->end))
-        weft_deque_overflow(w, t);
+        weft__deque_overflow(w, t);
 }
 
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_split_reserve
 #define weft_sched_push weft_split_push
-#define weft_sched_pop_private weft_split_pop_private
-#define weft_sched_sync_slow weft_split_sync_slow
+#define weft_sched_sync_fast weft_split_pop_private
+#define weft_sched_sync_slow weft__split_sync_slow
 /* The split deque needs no polling: thieves' requests are seen at SPAWN. */
 #define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
 #define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))

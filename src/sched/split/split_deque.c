@@ -46,7 +46,7 @@
  */
 #include "split_deque.h"
 
-void weft_split_init(weft_worker *w)
+void weft__split_init(weft_worker *w)
 {
     w->own.split = w->end; /* o_allstolen: an empty deque has nothing unstolen */
     w->shared.dq = w->dq;
@@ -70,7 +70,7 @@ static inline bool splitreq(weft_worker *w)
 
 /* Owner: the paper's "splitreq = 0" -- the request is served -- together
  * with publishing the current o_split to the fast paths.  Both callers
- * then read the sleeper counts (weft_wake_for_work).  seq_cst: the owner's
+ * then read the sleeper counts (weft__wake_for_work).  seq_cst: the owner's
  * "write mine, then read theirs" against a sleeper's "count myself, then
  * read the request": either we see the sleeper and wake it, or it sees the
  * cleared word and asks again.  With a relaxed store the clear could sit in
@@ -98,7 +98,7 @@ static inline void update_limit(weft_worker *w)
  * ======================================================================== */
 
 /* Figure 4, lines 1-9. */
-weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
+weft_steal_result weft__split_steal(weft_worker *victim, weft_task **out)
 {
     /* line 2: if allstolen: return None.  Relaxed: only a hint; the CAS
      * below is what decides. */
@@ -139,7 +139,7 @@ weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out)
  * unlike line 8: pairs with the owner's seq_cst clear-then-count in
  * grow_shared's no-op branch, so either the owner sees the sleeper or the
  * request lands after the owner's clear. */
-void weft_split_ask_for_sleeper(weft_worker *victim)
+void weft__split_ask_for_sleeper(weft_worker *victim)
 {
     if (atomic_load_explicit(&victim->shared.limit, memory_order_seq_cst) != WEFT_SPLITREQ)
         atomic_store_explicit(&victim->shared.limit, WEFT_SPLITREQ, memory_order_seq_cst);
@@ -147,7 +147,7 @@ void weft_split_ask_for_sleeper(weft_worker *victim)
 
 /* For a worker about to sleep: does victim have a shared, unstolen task?
  * seq_cst: the sleeper's half of the Dekker pairing in sleep.c. */
-bool weft_split_has_shared(weft_worker *victim)
+bool weft__split_has_shared(weft_worker *victim)
 {
     uint64_t ts = atomic_load_explicit(&victim->shared.ts, memory_order_seq_cst);
     return WEFT_TS_TAIL(ts) < WEFT_TS_SPLIT(ts);
@@ -158,11 +158,11 @@ bool weft_split_has_shared(weft_worker *victim)
  * ======================================================================== */
 
 /* Figure 4, lines 36-40: share the lower half of the private tasks. */
-void weft_split_grow_shared(weft_worker *w, weft_task *head)
+void weft__split_grow_shared(weft_worker *w, weft_task *head)
 {
     /* Acquire fence: our caller read the request with a relaxed load; if a
      * worker going to sleep wrote it (release), this makes its sleeper-count
-     * increment visible to weft_wake_for_work below (sleep.c). */
+     * increment visible to weft__wake_for_work below (sleep.c). */
     atomic_thread_fence(memory_order_acquire);
     uint32_t o_split = slot_index(w, w->own.split);
     uint32_t h = slot_index(w, head);
@@ -176,7 +176,7 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
          * first, then count (both seq_cst): a sleeper asking meanwhile is
          * either counted here or asks after the clear. */
         atomic_store_explicit(&w->shared.limit, (uintptr_t)w->own.split, memory_order_seq_cst);
-        if (weft_sleepers_want_work_from(w))
+        if (weft__sleepers_want_work_from(w))
             /* Relaxed: re-raising for the sleeper; a racing thief can only
              * store the same SPLITREQ. */
             atomic_store_explicit(&w->shared.limit, WEFT_SPLITREQ, memory_order_relaxed);
@@ -186,7 +186,7 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
     WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
     /* line 38: split = new_s, as an RMW (see the top of this file).
      * seq_cst: release publishes tasks [o_split, new_s) to thieves; the
-     * total order pairs with sleepers (weft_wake_for_work reads their
+     * total order pairs with sleepers (weft__wake_for_work reads their
      * count next). */
     atomic_fetch_add_explicit(&w->shared.ts, (uint64_t)(new_s - o_split) << 32,
                               memory_order_seq_cst);
@@ -197,13 +197,13 @@ void weft_split_grow_shared(weft_worker *w, weft_task *head)
      * that asked is woken by the wake-up below (this share). */
     clear_splitreq(w);
     WEFT_COUNT(w, sched.grows, 1);
-    weft_wake_for_work(w);
+    weft__wake_for_work(w);
 }
 
 /* Figure 4, lines 41-57.  Called when head == o_split, i.e. every task
  * left is shared.  Moves split down to take about half of them back.
  * Returns true if none is left to take back (all stolen). */
-bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
+bool weft__split_shrink_shared(weft_worker *w, weft_task *head)
 {
     (void)head; /* == o_split == split here */
     /* line 42: (t,s) = (tail,split).  Relaxed: tail only grows, so a stale
@@ -240,7 +240,7 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
                  * fallen asleep seeing tail > split meanwhile (seq_cst
                  * above: the waker's half of sleep.c's Dekker pairing). */
                 if (new_s > t)
-                    weft_wake_for_work(w);
+                    weft__wake_for_work(w);
             }
             update_limit(w);
             return false;                /* line 54 */
@@ -256,7 +256,7 @@ bool weft_split_shrink_shared(weft_worker *w, weft_task *head)
 
 /* Figure 4, lines 10-20, the part the inline weft_split_push leaves here:
  * called with the new head (after line 13) when o_allstolen or a request. */
-void weft_split_push_slow(weft_worker *w, weft_task *head)
+void weft__split_push_slow(weft_worker *w, weft_task *head)
 {
     if (w->own.split == w->end) { /* line 14: if o_allstolen */
         uint32_t h = slot_index(w, head);
@@ -270,15 +270,15 @@ void weft_split_push_slow(weft_worker *w, weft_task *head)
         atomic_store_explicit(&w->shared.allstolen, 0, memory_order_relaxed);
         w->own.split = head;  /* lines 18-19: o_split = head; o_allstolen = 0 */
         clear_splitreq(w);  /* line 17 */
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
     } else if (splitreq(w)) { /* line 20: elif splitreq: grow_shared() */
-        weft_split_grow_shared(w, head);
+        weft__split_grow_shared(w, head);
     }
 }
 
 /* Figure 4, lines 31-35, after the stolen task at t (the new head, line 32)
  * has completed. */
-void weft_split_pop_stolen(weft_worker *w, weft_task *t)
+void weft__split_pop_stolen(weft_worker *w, weft_task *t)
 {
     /* Relaxed: the thief is done with the slot (we saw DONE with acquire);
      * EMPTY keeps the head-discovery invariant. */
@@ -298,22 +298,22 @@ void weft_split_pop_stolen(weft_worker *w, weft_task *t)
  * then Figure 1 lines 5-9.  t is the new head.  Returns true if the task
  * was stolen (it has completed and its result is in t), false if the
  * caller must run it inline. */
-bool weft_split_sync_slow(weft_worker *w, weft_task *t)
+bool weft__split_sync_slow(weft_worker *w, weft_task *t)
 {
     weft_sync_slot_check(w, t);
 
     if (t >= w->own.split) {
         /* Private: we are here because of a request (lines 28-29). */
-        weft_split_grow_shared(w, t);
-    } else if (w->own.split != w->end && !weft_split_shrink_shared(w, t + 1)) {
+        weft__split_grow_shared(w, t);
+    } else if (w->own.split != w->end && !weft__split_shrink_shared(w, t + 1)) {
         /* lines 25-26: all shared; shrink took some back, t is private
          * again (new o_split <= t).  Then lines 28-29. */
         if (splitreq(w))
-            weft_split_grow_shared(w, t);
+            weft__split_grow_shared(w, t);
     } else {
         /* lines 24 / 27: STOLEN.  Wait for it while stealing (Figure 1). */
-        weft_join_stolen(w, t);
-        weft_split_pop_stolen(w, t);
+        weft__join_stolen(w, t);
+        weft__split_pop_stolen(w, t);
         return true;
     }
     /* Private: line 28 done by the caller's --head; keep the invariant. */
@@ -326,7 +326,7 @@ bool weft_split_sync_slow(weft_worker *w, weft_task *t)
  * deque; the tasks below are hidden from thieves until it ends.
  * ======================================================================== */
 
-void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
+void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
 {
     uint32_t h = slot_index(w, head);
     saved->split = slot_index(w, w->own.split);
@@ -341,7 +341,7 @@ void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
     update_limit(w);
 }
 
-void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
+void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     /* After the interrupt's last barrier no thief is in a steal on this
      * deque's frame.  Release (in seq_cst): re-shares the old tasks (a new
@@ -356,24 +356,24 @@ void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
      * these tasks were stealable again (seq_cst store above: the waker's
      * half of the Dekker pairing). */
     if (WEFT_TS_TAIL(saved->ts) < WEFT_TS_SPLIT(saved->ts))
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
 }
 
 /* ========================================================================
  * The rest of the seam (src/runtime/sched.h) on top of Figure 4.
  * ======================================================================== */
 
-void weft_sched_init(weft_worker *w) { weft_split_init(w); }
+void weft__sched_init(weft_worker *w) { weft__split_init(w); }
 
-void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
+void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
-void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+void weft__sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
 
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any shared task may be taken, leapfrogging or not */
-    weft_steal_result r = weft_split_steal(victim, out);
+    weft_steal_result r = weft__split_steal(victim, out);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
         /* Relaxed: our acquire CAS on the victim's (tail,split) already
          * made the descriptor's contents visible. */
@@ -385,26 +385,26 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
     return r;
 }
 
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)thief;
     return victim; /* the victim owns every task in its deque */
 }
 
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
 {
     (void)sleeper; /* any worker may steal any shared task */
-    return weft_split_has_shared(victim);
+    return weft__split_has_shared(victim);
 }
 
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     (void)sleeper; /* splitreq does not say who asked */
-    weft_split_ask_for_sleeper(victim);
+    weft__split_ask_for_sleeper(victim);
 }
 
-const weft_sched_counter_name weft_sched_counter_names[] = {
+const weft_sched_counter_name weft__sched_counter_names[] = {
     {"grows", offsetof(weft_sched_counters, grows)},
     {"shrinks", offsetof(weft_sched_counters, shrinks)},
 };
-const unsigned weft_sched_counter_count = 2;
+const unsigned weft__sched_counter_count = 2;

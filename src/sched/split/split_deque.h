@@ -11,16 +11,16 @@
 #define WEFT_TS_TAIL(ts) ((uint32_t)(ts))
 #define WEFT_TS_SPLIT(ts) ((uint32_t)((ts) >> 32))
 
-void weft_split_init(weft_worker *w);
+void weft__split_init(weft_worker *w);
 /* Thief side: Figure 4 `steal`.  On success *out is the task, its state
  * still TASK(wrapper) (the caller marks it STOLEN). */
-weft_steal_result weft_split_steal(weft_worker *victim, weft_task **out);
-bool weft_split_has_shared(weft_worker *victim);
+weft_steal_result weft__split_steal(weft_worker *victim, weft_task **out);
+bool weft__split_has_shared(weft_worker *victim);
 /* A request made for a sleeping worker (seq_cst; see docs/sleep.md). */
-void weft_split_ask_for_sleeper(weft_worker *victim);
+void weft__split_ask_for_sleeper(weft_worker *victim);
 /* Owner side. */
-void weft_split_grow_shared(weft_worker *w, weft_task *head);
-bool weft_split_shrink_shared(weft_worker *w, weft_task *head);
-void weft_split_pop_stolen(weft_worker *w, weft_task *t);
+void weft__split_grow_shared(weft_worker *w, weft_task *head);
+bool weft__split_shrink_shared(weft_worker *w, weft_task *head);
+void weft__split_pop_stolen(weft_worker *w, weft_task *t);
 
 #endif

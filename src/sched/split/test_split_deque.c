@@ -19,7 +19,7 @@ static void fresh_worker(void)
     deque_fixture(&storage, slots, SLOTS);
     w = &storage;
     dq = slots;
-    weft_split_init(w);
+    weft__split_init(w);
 }
 
 static uint32_t tail(void) { return WEFT_TS_TAIL(atomic_load(&w->shared.ts)); }
@@ -43,13 +43,13 @@ static char pop(weft_task *t)
 {
     if (weft_split_pop_private(w, t))
         return 'P';
-    return weft_split_sync_slow(w, t) ? 'S' : 'P';
+    return weft__split_sync_slow(w, t) ? 'S' : 'P';
 }
 
 static weft_task *steal(weft_steal_result expect)
 {
     weft_task *t = NULL;
-    weft_steal_result r = weft_split_steal(w, &t);
+    weft_steal_result r = weft__split_steal(w, &t);
     CHECK(r == expect, "steal returned %d, expected %d", (int)r, (int)expect);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE)
         atomic_store(&t->state, WEFT_STATE_DONE); /* ran it */
@@ -144,7 +144,7 @@ static void test_pop_stolen_restores_allstolen(void)
     push(dq);
     steal(WEFT_STEAL_OK); /* slot 0 stolen (and done) */
     /* The owner's SYNC of slot 0 finds it stolen (lines 25-27)... */
-    CHECK(weft_split_shrink_shared(w, dq + 1), "shrink: all stolen");
+    CHECK(weft__split_shrink_shared(w, dq + 1), "shrink: all stolen");
     CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "allstolen");
     /* ...and, while waiting, runs a leapfrogged task at head 1 that
      * pushes (shared at once: lines 14-19) and pops (taken back). */
@@ -153,7 +153,7 @@ static void test_pop_stolen_restores_allstolen(void)
     CHECK(pop(--lh) == 'P', "leapfrog pop");
     CHECK(!o_allstolen(), "allstolen cleared by the leapfrog frame");
     /* The join completes: pop_stolen. */
-    weft_split_pop_stolen(w, dq);
+    weft__split_pop_stolen(w, dq);
     CHECK(o_allstolen() && allstolen() && limit_is_o_split(), "pop_stolen restored allstolen");
     CHECK(atomic_load(&dq[0].state) == WEFT_STATE_EMPTY, "slot 0 cleared");
     printf("ok: pop_stolen restores allstolen\n");
@@ -205,7 +205,7 @@ static void test_request_survives_until_served(void)
     h = push(h);             /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
     CHECK(split() == 4 && !splitreq() && limit_is_o_split(), "grow served the request");
     atomic_store(&w->shared.limit, WEFT_SPLITREQ); /* a thief asks again */
-    CHECK(!weft_split_shrink_shared(w, dq + 4), "shrink: (1,4) -> split 2");
+    CHECK(!weft__split_shrink_shared(w, dq + 4), "shrink: (1,4) -> split 2");
     CHECK(split() == 2 && w->own.split == dq + 2, "split moved to 2");
     CHECK(splitreq(), "the request survived the shrink");
     h = push(h); /* the next SPAWN serves it */

@@ -106,7 +106,7 @@ static void print_log(void)
     fprintf(stderr, "race-point log (%d events):\n", n);
     for (int i = 0; i < n && i < LOG_MAX; i++)
         fprintf(stderr, "  %2d %-8s %s\n", i, role_names[atomic_load(&log_role[i])],
-                weft_race_point_name((weft_race_point_id)atomic_load(&log_point[i])));
+                weft__race_point_name((weft_race_point_id)atomic_load(&log_point[i])));
 }
 
 /* a happened, then b (both logged). */
@@ -116,8 +116,8 @@ static void print_log(void)
         if (!(a_ >= 0 && b_ >= 0 && a_ < b_))                                         \
             print_log();                                                              \
         CHECK(a_ >= 0 && b_ >= 0 && a_ < b_, "expected %s:%s (event %d) before %s:%s (event %d)", \
-              role_names[ra], weft_race_point_name(pa), a_, role_names[rb],           \
-              weft_race_point_name(pb), b_);                                          \
+              role_names[ra], weft__race_point_name(pa), a_, role_names[rb],           \
+              weft__race_point_name(pb), b_);                                          \
     } while (0)
 
 enum { GATE_MAX = 8 };
@@ -174,7 +174,7 @@ static void fresh_worker(void)
     deque_fixture(&storage, slots, SLOTS);
     w = &storage;
     dq = slots;
-    weft_split_init(w);
+    weft__split_init(w);
     for (int i = 0; i < SLOTS; i++)
         atomic_store(&runs[i], 0);
 }
@@ -196,7 +196,7 @@ static weft_task *push(weft_task *h)
 /* SYNC of slot t: 'P' ran inline by the owner, 'S' stolen (and done). */
 static char pop(weft_task *t)
 {
-    char r = weft_split_pop_private(w, t) ? 'P' : weft_split_sync_slow(w, t) ? 'S' : 'P';
+    char r = weft_split_pop_private(w, t) ? 'P' : weft__split_sync_slow(w, t) ? 'S' : 'P';
     if (r == 'P')
         atomic_fetch_add(&runs[t - dq], 1);
     return r;
@@ -225,7 +225,7 @@ static void *thief_main(void *p)
     weft_task *t = NULL;
     a->slot = -1;
     do
-        a->result = weft_split_steal(w, &t);
+        a->result = weft__split_steal(w, &t);
     while (a->retry_busy && a->result == WEFT_STEAL_BUSY);
     if (a->result == WEFT_STEAL_OK || a->result == WEFT_STEAL_OK_MORE) {
         a->slot = (int)(t - dq);
@@ -288,7 +288,7 @@ static void arm_stall(int role, weft_race_point_id point, int release)
     stall_point = point;
     release_gate = release;
     atomic_store(&stalled_once, 0);
-    weft_race_set_hook(stall_hook);
+    weft__race_set_hook(stall_hook);
 }
 
 /* A thief read (0,1) and stalls before its CAS; the owner pops slot 0
@@ -314,7 +314,7 @@ static void thief_stalled_before_cas(void)
     CHECK_ORDER(ROLE_THIEF1, WEFT_RP_THIEF_BEFORE_CLAIM, ROLE_OWNER, WEFT_RP_OWNER_RECLAIMED);
     CHECK(logged_at(ROLE_THIEF1, WEFT_RP_THIEF_CLAIMED) < 0, "the thief won a task it must not");
     CHECK_NO_TIMEOUT();
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
     printf("ok: a thief stalled before its CAS loses to the owner's pop\n");
 }
 
@@ -350,7 +350,7 @@ static void thief_stalled_across_reuse(void)
     CHECK_ORDER(ROLE_THIEF1, WEFT_RP_THIEF_BEFORE_CLAIM, ROLE_THIEF2, WEFT_RP_THIEF_CLAIMED);
     CHECK_ORDER(ROLE_OWNER, WEFT_RP_OWNER_PUBLISHED, ROLE_THIEF1, WEFT_RP_THIEF_CLAIMED);
     CHECK_NO_TIMEOUT();
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
     printf("ok: a thief stalled across the reuse of its slot takes only the new task\n");
 }
 
@@ -410,7 +410,7 @@ static void figure3_shrink_race(void)
     CHECK_ORDER(ROLE_THIEF1, WEFT_RP_THIEF_CLAIMED, ROLE_OWNER, WEFT_RP_OWNER_RECLAIMED);
     CHECK_ORDER(ROLE_THIEF2, WEFT_RP_THIEF_CLAIMED, ROLE_OWNER, WEFT_RP_OWNER_RECLAIMED);
     CHECK_NO_TIMEOUT();
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
     printf("ok: Figure 3, thieves steal past the new split while the owner shrinks\n");
 }
 
@@ -443,7 +443,7 @@ static void owner_stalled_after_shrink(void)
     CHECK(moved >= 0 && first_event_of(ROLE_THIEF1) > moved && first_event_of(ROLE_THIEF2) > moved,
           "the thieves ran while the owner stalled after moving split");
     CHECK_NO_TIMEOUT();
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
     printf("ok: thieves racing an owner stalled after moving split take nothing private\n");
 }
 
@@ -587,14 +587,14 @@ WEFT_TASK_0(int, sync_race_root)
 
 static void start_pool(void)
 {
-    weft_race_set_hook(pool_hook);
+    weft__race_set_hook(pool_hook);
     CHECK(weft_start(2, 0, 0) == 0, "weft_start");
 }
 
 static void stop_pool(void)
 {
     CHECK(weft_stop() == 0, "weft_stop");
-    weft_race_set_hook(NULL);
+    weft__race_set_hook(NULL);
 }
 
 /* The thief wins the race for the last shared task and stalls before DONE
@@ -687,9 +687,9 @@ static void sleeper_stalled(weft_race_point_id point, const char *what)
     stop_pool();
     CHECK_NO_TIMEOUT();
     CHECK(r != -1, "the other worker never stole the first task or never reached %s",
-          weft_race_point_name(point));
+          weft__race_point_name(point));
     CHECK(r != -2, "lost wake-up: the sleeper stalled at %s never took the work",
-          weft_race_point_name(point));
+          weft__race_point_name(point));
     CHECK(r == 21, "result %d", r);
     CHECK(atomic_load(&leaf_runs) == 1, "the task ran %d times", atomic_load(&leaf_runs));
     CHECK(atomic_load(&leaf_worker) == atomic_load(&other_id), "the woken sleeper ran it");

@@ -28,10 +28,10 @@ static inline bool weft_wool_is_task(uintptr_t s)
 }
 
 /* Slow paths (wool_deque.c). */
-void weft_wool_push_slow(weft_worker *w, weft_task *head);
-bool weft_wool_sync_slow(weft_worker *w, weft_task *t);
-void weft_wool_privatize(weft_worker *w, weft_task *t);
-void weft_wool_poll_slow(weft_worker *w, weft_task *head);
+void weft__wool_push_slow(weft_worker *w, weft_task *head);
+bool weft__wool_sync_slow(weft_worker *w, weft_task *t);
+void weft__wool_privatize(weft_worker *w, weft_task *t);
+void weft__wool_poll_slow(weft_worker *w, weft_task *head);
 
 /* SPAWN, Figure 3 `spawn_f`: the caller has written the arguments into t
  * (== top); this stores TASK(wrapper) last and polls the trip wire's
@@ -48,13 +48,13 @@ static inline void weft_wool_push(weft_worker *w, weft_task *t, uintptr_t wrappe
     /* Relaxed: a request seen one spawn late only delays sharing. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&w->shared.plain_from, memory_order_relaxed) ==
                       WEFT_WOOL_REQUEST))
-        weft_wool_push_slow(w, t + 1);
+        weft__wool_push_slow(w, t + 1);
 }
 
 /* SYNC fast path, Figure 3 `join_f` when the task is there to take: true =
  * the caller runs t inline (t's state is now EMPTY).  false: it was
  * stolen, a thief is in the middle of a steal attempt on it, or a thief
- * asked for work while t is private; weft_wool_sync_slow decides. */
+ * asked for work while t is private; weft__wool_sync_slow decides. */
 static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
 {
     /* Relaxed: our own slot; what a thief may have done to it is decided
@@ -85,7 +85,7 @@ static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
         atomic_compare_exchange_strong_explicit(&t->state, &s, WEFT_STATE_EMPTY,
                                                 memory_order_relaxed, memory_order_relaxed)) {
         if (WEFT_UNLIKELY(++w->own.public_inlined >= WEFT_WOOL_PRIVATIZE_AFTER))
-            weft_wool_privatize(w, t);
+            weft__wool_privatize(w, t);
         return true;
     }
     return false;
@@ -94,14 +94,14 @@ static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_deque_reserve
 #define weft_sched_push weft_wool_push
-#define weft_sched_pop_private weft_wool_pop
-#define weft_sched_sync_slow weft_wool_sync_slow
+#define weft_sched_sync_fast weft_wool_pop
+#define weft_sched_sync_slow weft__wool_sync_slow
 /* Private tasks are made public only by their owner, when it sees a
  * thief's request: WEFT_YIELD polls for it, so that a long task that
  * spawns nothing still answers.  Relaxed: as in weft_wool_push. */
 #define weft_sched_poll(w, head)                                                        \
     ((void)(head),                                                                      \
      atomic_load_explicit(&(w)->shared.plain_from, memory_order_relaxed) == WEFT_WOOL_REQUEST)
-#define weft_sched_poll_slow weft_wool_poll_slow
+#define weft_sched_poll_slow weft__wool_poll_slow
 
 #endif

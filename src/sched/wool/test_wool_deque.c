@@ -43,7 +43,7 @@ static void fresh_worker(void)
     memset(&thief_b, 0, sizeof thief_b);
     w = &storage;
     dq = slots;
-    weft_wool_init(w);
+    weft__wool_init(w);
 }
 
 static uint32_t bot(void) { return atomic_load(&w->shared.bot); }
@@ -79,7 +79,7 @@ static char pop(weft_task *t)
 {
     if (weft_wool_pop(w, t))
         return 'P';
-    return weft_wool_sync_slow(w, t) ? 'S' : 'P';
+    return weft__wool_sync_slow(w, t) ? 'S' : 'P';
 }
 
 /* A whole steal by `thief`; a stolen task is marked DONE at once, as a
@@ -88,7 +88,7 @@ static weft_task *steal_by(weft_worker *thief, weft_steal_result expect)
 {
     weft_task *t = NULL;
     uintptr_t wrapper = 0;
-    weft_steal_result r = weft_sched_steal(thief, w, false, &t, &wrapper);
+    weft_steal_result r = weft__sched_steal(thief, w, false, &t, &wrapper);
     CHECK(r == expect, "steal returned %d, expected %d", (int)r, (int)expect);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
         CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(thief), "stolen task is STOLEN(thief)");
@@ -211,7 +211,7 @@ static void test_back_off_on_bot(void)
     CHECK(boundary_is(3) && bot() == 1, "setup: bot 1, public_end 3");
 
     weft_wool_attempt a;
-    CHECK(weft_wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq + 1, "thief B peeks slot 1");
+    CHECK(weft__wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq + 1, "thief B peeks slot 1");
 
     for (int i = 4; i >= 1; i--)
         CHECK(pop(--h) == 'P', "pop %d", i);
@@ -219,16 +219,16 @@ static void test_back_off_on_bot(void)
     h = push(h);
     h = push(h); /* slots 0 and 1 again, TASK(f), public */
 
-    CHECK(weft_wool_claim(&thief_b, &a), "the delayed CAS succeeds (same wrapper)");
+    CHECK(weft__wool_claim(&thief_b, &a), "the delayed CAS succeeds (same wrapper)");
     CHECK(state(1) == WEFT_STATE_STOLEN(&thief_b), "marked");
-    CHECK(weft_wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "bot moved: back off");
+    CHECK(weft__wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "bot moved: back off");
     CHECK(state(1) == TASK_F && bot() == 0, "task restored, bot untouched");
 
     /* A claim on a task of another kind fails outright. */
-    CHECK(weft_wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq, "peek slot 0");
+    CHECK(weft__wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq, "peek slot 0");
     CHECK(pop(--h) == 'P' && pop(--h) == 'P', "owner joins both");
     h = push_with(h, (uintptr_t)&wrapper_g);
-    CHECK(!weft_wool_claim(&thief_b, &a), "CAS fails on TASK(g)");
+    CHECK(!weft__wool_claim(&thief_b, &a), "CAS fails on TASK(g)");
     CHECK(pop(--h) == 'P', "pop");
     printf("ok: back-off when bot moved (the paper's ABA)\n");
 }
@@ -247,7 +247,7 @@ static weft_task *stale_attempt_on_private_task(weft_wool_attempt *a)
     h = push(h); /* serve: [1, 3) -> public_end 2: slot 1 public */
     CHECK(boundary_is(2) && bot() == 1, "setup");
     CHECK(pop(--h) == 'P', "pop 2");
-    CHECK(weft_wool_peek(&thief_b, w, a) == WEFT_STEAL_OK && a->t == dq + 1, "B peeks slot 1");
+    CHECK(weft__wool_peek(&thief_b, w, a) == WEFT_STEAL_OK && a->t == dq + 1, "B peeks slot 1");
     CHECK(pop(--h) == 'P', "pop 1 (public, inline)");
     privatize_at(h); /* slot 1 private from now on */
     CHECK(boundary_is(1), "privatized from slot 1");
@@ -258,9 +258,9 @@ static void test_claim_of_private_task_backs_off(void)
 {
     weft_wool_attempt a;
     weft_task *h = stale_attempt_on_private_task(&a);
-    CHECK(weft_wool_claim(&thief_b, &a), "the stale CAS succeeds");
+    CHECK(weft__wool_claim(&thief_b, &a), "the stale CAS succeeds");
     /* bot is 1 == a.b: only the boundary tells settle the task is private. */
-    CHECK(weft_wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "private: back off");
+    CHECK(weft__wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "private: back off");
     CHECK(state(1) == TASK_F && bot() == 1, "restored");
     CHECK(pop(--h) == 'P', "plain join");
     CHECK(pop(--h) == 'S', "slot 0");
@@ -276,14 +276,14 @@ static void test_private_join_wins_over_claim(void)
      * without touching the slot. */
     weft_wool_attempt a;
     weft_task *h = stale_attempt_on_private_task(&a);
-    CHECK(weft_wool_claim(&thief_b, &a), "claim");
+    CHECK(weft__wool_claim(&thief_b, &a), "claim");
     atomic_store(&dq[1].state, WEFT_STATE_EMPTY); /* the plain join's store */
     --h;
     h = push(h); /* slot 1 again, private */
     steal_by(&thief_a, WEFT_STEAL_NONE); /* trips the wire on slot 1 */
     h = push(h); /* serve: [1, 3) -> public_end 2 */
     CHECK(boundary_is(2), "slot 1 public again");
-    CHECK(weft_wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "gave up");
+    CHECK(weft__wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "gave up");
     CHECK(state(1) == TASK_F && bot() == 1, "the new task is untouched");
     CHECK(steal(WEFT_STEAL_OK) == dq + 1, "and stealable");
     CHECK(pop(--h) == 'P' && pop(--h) == 'S' && pop(--h) == 'S', "joins");
@@ -298,17 +298,17 @@ static void test_freeze_and_thaw(void)
     h = push(h);
     h = push(h); /* public_end 1 */
     weft_wool_attempt a;
-    CHECK(weft_wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && weft_wool_claim(&thief_b, &a),
+    CHECK(weft__wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && weft__wool_claim(&thief_b, &a),
           "B claims slot 0");
     weft_sched_saved saved;
-    weft_sched_freeze(w, h, &saved);
+    weft__sched_freeze(w, h, &saved);
     CHECK(bot() == 3, "frame starts at head");
-    CHECK(weft_wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY && state(0) == TASK_F,
+    CHECK(weft__wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY && state(0) == TASK_F,
           "a claim from before the freeze backs off");
     steal(WEFT_STEAL_NONE); /* nothing in the frame */
     weft_task *fh = push(h);
     CHECK(pop(--fh) == 'P', "frame task (slot 3, private) joined");
-    weft_sched_thaw(w, &saved);
+    weft__sched_thaw(w, &saved);
     CHECK(bot() == 0, "bot restored");
     CHECK(steal(WEFT_STEAL_OK) == dq, "old tasks stealable again");
     CHECK(pop(--h) == 'P' && pop(--h) == 'P' && pop(--h) == 'S', "joins");
@@ -318,21 +318,21 @@ static void test_freeze_and_thaw(void)
 static void test_sleepers(void)
 {
     fresh_worker();
-    CHECK(!weft_sched_has_work_for(NULL, w), "empty");
+    CHECK(!weft__sched_has_work_for(NULL, w), "empty");
     weft_task *h = push(dq);
-    CHECK(!weft_sched_has_work_for(NULL, w), "a private task is not stealable");
-    weft_sched_ask_for_sleeper(w, &thief_a);
+    CHECK(!weft__sched_has_work_for(NULL, w), "a private task is not stealable");
+    weft__sched_ask_for_sleeper(w, &thief_a);
     CHECK(requested(), "a sleeper's request");
     h = push(h);
-    CHECK(weft_sched_has_work_for(NULL, w), "served: slot 0 public");
+    CHECK(weft__sched_has_work_for(NULL, w), "served: slot 0 public");
     CHECK(pop(--h) == 'P' && pop(--h) == 'P', "joins");
     /* Nothing to give (YIELD with an empty deque): the request stays, and
      * the next SPAWN makes a task for the sleeper. */
-    weft_sched_ask_for_sleeper(w, &thief_a);
-    weft_wool_poll_slow(w, h);
+    weft__sched_ask_for_sleeper(w, &thief_a);
+    weft__wool_poll_slow(w, h);
     CHECK(requested(), "kept while there is nothing to give");
     h = push(h);
-    CHECK(!requested() && weft_sched_has_work_for(NULL, w), "served by the next SPAWN");
+    CHECK(!requested() && weft__sched_has_work_for(NULL, w), "served by the next SPAWN");
     CHECK(pop(--h) == 'P', "join");
     printf("ok: sleepers' requests\n");
 }
@@ -373,10 +373,10 @@ static void nap_ms(long ms)
 static void *slow_thief_main(void *arg)
 {
     slow_thief *st = arg;
-    CHECK(weft_wool_claim(&thief_b, &st->a), "slow thief claims");
+    CHECK(weft__wool_claim(&thief_b, &st->a), "slow thief claims");
     atomic_store(&st->claimed, 1);
     nap_ms(30); /* the owner reaches its SYNC and waits */
-    st->result = weft_wool_settle(&thief_b, w, &st->a);
+    st->result = weft__wool_settle(&thief_b, w, &st->a);
     if (st->commit_then_done) {
         nap_ms(10);
         /* Release: as the DONE store of run_stolen. */
@@ -399,8 +399,8 @@ static char pop_while_thief_settles(slow_thief *st, weft_task *t)
 
 static void test_owner_waits_for_thief(void)
 {
-    /* Keep weft_join_stolen from sleeping (there is no pool to wake it). */
-    weft_rt.idle_spin_us = 60u * 1000 * 1000;
+    /* Keep weft__join_stolen from sleeping (there is no pool to wake it). */
+    weft__rt.idle_spin_us = 60u * 1000 * 1000;
     slow_thief st;
 
     /* Public, the thief commits: the owner sees bot move past the task
@@ -411,7 +411,7 @@ static void test_owner_waits_for_thief(void)
     h = push(h); /* public_end 1 */
     CHECK(pop(--h) == 'P', "pop 1");
     st.commit_then_done = true;
-    CHECK(weft_wool_peek(&thief_b, w, &st.a) == WEFT_STEAL_OK, "peek");
+    CHECK(weft__wool_peek(&thief_b, w, &st.a) == WEFT_STEAL_OK, "peek");
     CHECK(pop_while_thief_settles(&st, --h) == 'S' && st.result == WEFT_STEAL_OK, "stolen");
     CHECK(bot() == 0 && state(0) == WEFT_STATE_EMPTY, "joined");
 
@@ -424,7 +424,7 @@ static void test_owner_waits_for_thief(void)
     steal(WEFT_STEAL_OK);   /* slot 0 */
     steal(WEFT_STEAL_NONE); /* request */
     h = push(h);            /* public_end 3 */
-    CHECK(weft_wool_peek(&thief_b, w, &st.a) == WEFT_STEAL_OK && st.a.t == dq + 1, "peek 1");
+    CHECK(weft__wool_peek(&thief_b, w, &st.a) == WEFT_STEAL_OK && st.a.t == dq + 1, "peek 1");
     for (int i = 4; i >= 1; i--)
         CHECK(pop(--h) == 'P', "pop %d", i);
     CHECK(pop(--h) == 'S', "pop 0");
@@ -477,17 +477,17 @@ static void check_each_ran_once(uint64_t n, uint64_t first_task)
 
 static atomic_ulong stress_claims, stress_back_offs;
 
-/* weft_sched_steal's three steps, counting claims that backed off. */
+/* weft__sched_steal's three steps, counting claims that backed off. */
 static void *stress_thief_main(void *arg)
 {
     weft_worker *me = arg;
     unsigned fails = 0;
     while (!atomic_load_explicit(&stress_stop, memory_order_relaxed)) {
         weft_wool_attempt a;
-        weft_steal_result r = weft_wool_peek(me, w, &a);
-        if (r == WEFT_STEAL_OK && weft_wool_claim(me, &a)) {
+        weft_steal_result r = weft__wool_peek(me, w, &a);
+        if (r == WEFT_STEAL_OK && weft__wool_claim(me, &a)) {
             atomic_fetch_add_explicit(&stress_claims, 1, memory_order_relaxed);
-            r = weft_wool_settle(me, w, &a);
+            r = weft__wool_settle(me, w, &a);
             if (r == WEFT_STEAL_BUSY)
                 atomic_fetch_add_explicit(&stress_back_offs, 1, memory_order_relaxed);
         } else {
@@ -522,7 +522,7 @@ static uint64_t rnd(void)
 static void test_stress(unsigned scale)
 {
     fresh_worker();
-    weft_rt.idle_spin_us = 60u * 1000 * 1000;
+    weft__rt.idle_spin_us = 60u * 1000 * 1000;
     pthread_t th[STRESS_THIEVES];
     for (int i = 0; i < STRESS_THIEVES; i++) {
         memset(&stress_thieves[i], 0, sizeof stress_thieves[i]);
@@ -561,12 +561,12 @@ static void test_stress(unsigned scale)
                   (unsigned long long)p->result);
         }
         if (rnd() % 64 == 0)
-            weft_wool_poll_slow(w, h); /* YIELD */
+            weft__wool_poll_slow(w, h); /* YIELD */
         if (stolen < 100 && h - dq >= 4 && rnd() % 4096 == 0) {
             /* Pause until a thief claims something: thieves may ask, we serve. */
             unsigned long claims = atomic_load(&stress_claims);
             for (int i = 0; i < 200 && atomic_load(&stress_claims) == claims; i++) {
-                weft_wool_poll_slow(w, h);
+                weft__wool_poll_slow(w, h);
                 sched_yield();
             }
         }
@@ -612,13 +612,13 @@ static void overflow_child(void)
 #if WEFT_CHECKS
 /* A private SYNC's fast path tells tasks from marks by one bit; a second
  * SYNC of an EMPTY slot is caught by the WEFT_CHECKS test that the
- * generated SYNC runs first (weft_check_sync), as with split. */
+ * generated SYNC runs first (weft__check_sync), as with split. */
 static void sync_twice_child(void)
 {
     fresh_worker();
     weft_task *h = push(dq);
     CHECK(pop(--h) == 'P', "first join");
-    weft_check_sync(w, h, TASK_F, "twice"); /* again: the slot is EMPTY */
+    weft__check_sync(w, h, TASK_F, "twice"); /* again: the slot is EMPTY */
     pop(h);
 }
 #endif

@@ -30,14 +30,14 @@
  *     run; t->state = DONE                     src/runtime/steal.c (run_stolen)
  * (the paper's bot is victim->shared.bot here).  `join_f`: owner.h
  * (weft_wool_pop); `RTS_join`: join_public below, then src/runtime/steal.c
- * (weft_join_stolen: leapfrogging); `bot--` is the store of bot at the end
+ * (weft__join_stolen: leapfrogging); `bot--` is the store of bot at the end
  * of join_public.
  */
 #include "wool_deque.h"
 
 #include <sched.h>
 
-void weft_wool_init(weft_worker *w)
+void weft__wool_init(weft_worker *w)
 {
     w->own.public_end = w->dq; /* everything private until a thief asks */
     w->own.public_inlined = 0;
@@ -77,7 +77,7 @@ static void ask_owner(weft_worker *thief, weft_worker *victim)
     }
 }
 
-weft_steal_result weft_wool_peek(weft_worker *thief, weft_worker *victim, weft_wool_attempt *a)
+weft_steal_result weft__wool_peek(weft_worker *thief, weft_worker *victim, weft_wool_attempt *a)
 {
     /* Task *t = victim->shared.bot.  Relaxed (both): settle checks them again
      * after the claim, when it matters. */
@@ -112,7 +112,7 @@ weft_steal_result weft_wool_peek(weft_worker *thief, weft_worker *victim, weft_w
     return WEFT_STEAL_OK;
 }
 
-bool weft_wool_claim(weft_worker *thief, const weft_wool_attempt *a)
+bool weft__wool_claim(weft_worker *thief, const weft_wool_attempt *a)
 {
     uintptr_t expected = a->s1;
     /* Figure 3's cas_val(&t->state, s1, EMPTY), writing STOLEN(thief) at
@@ -140,14 +140,14 @@ static void restore(const weft_wool_attempt *a, uintptr_t mark)
                                             memory_order_relaxed);
 }
 
-weft_steal_result weft_wool_settle(weft_worker *thief, weft_worker *victim,
+weft_steal_result weft__wool_settle(weft_worker *thief, weft_worker *victim,
                                    const weft_wool_attempt *a)
 {
     uintptr_t mark = WEFT_STATE_STOLEN(thief);
     /* Is the task still public?  A claim can hit a task spawned private
      * after we read the boundary (the owner joined our slot, lowered the
      * boundary and spawned there again, with the same wrapper).  Acquire: pairs
-     * with the owner's raise (seq_cst store in weft_wool_serve); the
+     * with the owner's raise (seq_cst store in weft__wool_serve); the
      * claim's acquire already made any lowering before the task's spawn
      * visible. */
     uint32_t pe = atomic_load_explicit(&victim->shared.public_end, memory_order_acquire);
@@ -183,11 +183,11 @@ weft_steal_result weft_wool_settle(weft_worker *thief, weft_worker *victim,
  * Owner side: only the worker that owns the deque calls these.
  * ======================================================================== */
 
-void weft_wool_serve(weft_worker *w, weft_task *give_end)
+void weft__wool_serve(weft_worker *w, weft_task *give_end)
 {
     /* Acquire fence: the request was read with a relaxed load; if a worker
      * going to sleep wrote it (seq_cst), its sleeper-count increment is
-     * then visible to weft_wake_for_work below (sleep.c). */
+     * then visible to weft__wake_for_work below (sleep.c). */
     atomic_thread_fence(memory_order_acquire);
     weft_task *pe = w->own.public_end;
     if (give_end > pe) {
@@ -199,7 +199,7 @@ void weft_wool_serve(weft_worker *w, weft_task *give_end)
         WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_PUBLISH);
         /* seq_cst: release for settle's acquire (a thief that reads the
          * new boundary sees every private join before it); the total order
-         * pairs with sleepers, whose counts weft_wake_for_work reads next. */
+         * pairs with sleepers, whose counts weft__wake_for_work reads next. */
         atomic_store_explicit(&w->shared.public_end, weft_wool_index(w, new_pe), memory_order_seq_cst);
         WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED);
         /* Served: clear the request.  seq_cst: a sleeper whose request this
@@ -207,7 +207,7 @@ void weft_wool_serve(weft_worker *w, weft_task *give_end)
          * so the wake-up below sees it; a later request stays. */
         atomic_store_explicit(&w->shared.plain_from, (uintptr_t)new_pe, memory_order_seq_cst);
         WEFT_COUNT(w, sched.grows, 1);
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
         return;
     }
     /* Nothing private to give (at a SYNC: the task being joined is the
@@ -218,11 +218,11 @@ void weft_wool_serve(weft_worker *w, weft_task *give_end)
         /* Public tasks are there for the asking thief.  Clear (seq_cst);
          * they were spawned with release stores only, which a sleeper's
          * last look may have missed: the seq_cst fence orders them before
-         * the count reads in weft_wake_for_work (the waker's half of
+         * the count reads in weft__wake_for_work (the waker's half of
          * sleep.c's Dekker pairing). */
         atomic_store_explicit(&w->shared.plain_from, (uintptr_t)pe, memory_order_seq_cst);
         atomic_thread_fence(memory_order_seq_cst);
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
     }
     /* Otherwise keep the request: the next SPAWN makes a task the thief (or
      * sleeper) can take and serves it.  Clearing it here would lose it for
@@ -230,19 +230,19 @@ void weft_wool_serve(weft_worker *w, weft_task *give_end)
      * once it sees the task, and the SYNC cannot give the task it joins). */
 }
 
-void weft_wool_push_slow(weft_worker *w, weft_task *head)
+void weft__wool_push_slow(weft_worker *w, weft_task *head)
 {
-    weft_wool_serve(w, head);
+    weft__wool_serve(w, head);
 }
 
-void weft_wool_poll_slow(weft_worker *w, weft_task *head)
+void weft__wool_poll_slow(weft_worker *w, weft_task *head)
 {
     /* Relaxed: as in weft_wool_push. */
     if (atomic_load_explicit(&w->shared.plain_from, memory_order_relaxed) == WEFT_WOOL_REQUEST)
-        weft_wool_serve(w, head);
+        weft__wool_serve(w, head);
 }
 
-void weft_wool_privatize(weft_worker *w, weft_task *t)
+void weft__wool_privatize(weft_worker *w, weft_task *t)
 {
     w->own.public_inlined = 0;
     /* Relaxed: the owner acts on a request in its own time. */
@@ -267,7 +267,7 @@ void weft_wool_privatize(weft_worker *w, weft_task *t)
 static void inlined_public(weft_worker *w, weft_task *t)
 {
     if (++w->own.public_inlined >= WEFT_WOOL_PRIVATIZE_AFTER)
-        weft_wool_privatize(w, t);
+        weft__wool_privatize(w, t);
 }
 
 /* A private task whose fast path found a thief's mark: the thief claimed
@@ -285,7 +285,7 @@ static void join_private(weft_worker *w, weft_task *t)
             return;
         }
         if (!WEFT_STATE_IS_STOLEN(s))
-            weft_fatal("internal error: private task in slot %u of worker %u is in state %#lx",
+            weft__fatal("internal error: private task in slot %u of worker %u is in state %#lx",
                        weft_wool_index(w, t), w->id, (unsigned long)s);
         wait_for_thief(&spins);
     }
@@ -316,13 +316,13 @@ static bool join_public(weft_worker *w, weft_task *t)
         if (s == WEFT_STATE_DONE)
             break;
         if (!WEFT_STATE_IS_STOLEN(s))
-            weft_fatal("internal error: public task in slot %u of worker %u is in state %#lx",
+            weft__fatal("internal error: public task in slot %u of worker %u is in state %#lx",
                        next - 1, w->id, (unsigned long)s);
         /* Only the thief that committed this task moves bot to the slot
          * above it, and nobody moves it again before we do below.
          * Relaxed: the result is ordered by DONE. */
         if (atomic_load_explicit(&w->shared.bot, memory_order_relaxed) == next) {
-            weft_join_stolen(w, t); /* leapfrogging until DONE (steal.c) */
+            weft__join_stolen(w, t); /* leapfrogging until DONE (steal.c) */
             break;
         }
         wait_for_thief(&spins);
@@ -343,7 +343,7 @@ static bool join_public(weft_worker *w, weft_task *t)
 /* The SYNC slow path; t is the new head.  Returns true if the task was
  * stolen (it has completed and its result is in t), false if the caller
  * must run it inline. */
-bool weft_wool_sync_slow(weft_worker *w, weft_task *t)
+bool weft__wool_sync_slow(weft_worker *w, weft_task *t)
 {
     weft_sync_slot_check(w, t);
     if (t < w->own.public_end)
@@ -352,7 +352,7 @@ bool weft_wool_sync_slow(weft_worker *w, weft_task *t)
      * in weft_wool_push.  Serving gives away only tasks below t (t stays
      * private: the new boundary is at most t). */
     if (atomic_load_explicit(&w->shared.plain_from, memory_order_relaxed) == WEFT_WOOL_REQUEST)
-        weft_wool_serve(w, t);
+        weft__wool_serve(w, t);
     join_private(w, t);
     return false;
 }
@@ -365,7 +365,7 @@ bool weft_wool_sync_slow(weft_worker *w, weft_task *t)
 /* Saves bot.  The boundary is left as it is: while the frame runs it only
  * rises (requests) or falls to slots in the frame (privatizing), so no
  * older task turns private. */
-void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
+void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
 {
     /* One exchange: thieves now look at head, and one that claimed an
      * older task fails its CAS of bot and backs off.  seq_cst: ordered
@@ -374,7 +374,7 @@ void weft_sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved)
                                           memory_order_seq_cst);
 }
 
-void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
+void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     uint32_t b = saved->bot;
     /* After the interrupt's second barrier no thief is in a steal attempt
@@ -385,36 +385,36 @@ void weft_sched_thaw(weft_worker *w, const weft_sched_saved *saved)
     /* Relaxed: our own slot; only decides whether to wake someone. */
     if (w->dq + b < w->own.public_end &&
         weft_wool_is_task(atomic_load_explicit(&w->dq[b].state, memory_order_relaxed)))
-        weft_wake_for_work(w);
+        weft__wake_for_work(w);
 }
 
 /* ========================================================================
  * The rest of the seam (src/runtime/sched.h).
  * ======================================================================== */
 
-void weft_sched_init(weft_worker *w) { weft_wool_init(w); }
+void weft__sched_init(weft_worker *w) { weft__wool_init(w); }
 
-void weft_sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
+void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 
-void weft_sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+void weft__sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
 
-weft_worker *weft_sched_giver(weft_worker *thief, weft_worker *victim)
+weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 {
     (void)thief;
     return victim; /* the victim owns every task in its deque */
 }
 
-weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
+weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any public task may be taken, leapfrogging or not */
     weft_wool_attempt a;
-    weft_steal_result r = weft_wool_peek(thief, victim, &a);
+    weft_steal_result r = weft__wool_peek(thief, victim, &a);
     if (r != WEFT_STEAL_OK)
         return r;
-    if (!weft_wool_claim(thief, &a))
+    if (!weft__wool_claim(thief, &a))
         return WEFT_STEAL_BUSY;
-    r = weft_wool_settle(thief, victim, &a);
+    r = weft__wool_settle(thief, victim, &a);
     if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
         *out = a.t;
         *wrapper = a.s1;
@@ -424,8 +424,8 @@ weft_steal_result weft_sched_steal(weft_worker *thief, weft_worker *victim, bool
 
 /* For a worker about to sleep: is there a public task at bot?  seq_cst:
  * the sleeper's half of the Dekker pairings in sleep.c (with a raise of
- * public_end, a thaw's bot, a SPAWN followed by weft_wool_serve's fence). */
-bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
+ * public_end, a thaw's bot, a SPAWN followed by weft__wool_serve's fence). */
+bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
 {
     (void)sleeper; /* any worker may steal any public task */
     uint32_t b = atomic_load_explicit(&victim->shared.bot, memory_order_seq_cst);
@@ -435,20 +435,20 @@ bool weft_sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
                                                   memory_order_seq_cst));
 }
 
-void weft_sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
+void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
     (void)sleeper; /* the request does not say who asked */
-    /* seq_cst (load and store): pairs with weft_wool_serve's clear-then-
+    /* seq_cst (load and store): pairs with weft__wool_serve's clear-then-
      * count, so either the owner counts the sleeper or the request lands
      * after its clear and stays. */
     if (atomic_load_explicit(&victim->shared.plain_from, memory_order_seq_cst) != WEFT_WOOL_REQUEST)
         atomic_store_explicit(&victim->shared.plain_from, WEFT_WOOL_REQUEST, memory_order_seq_cst);
 }
 
-const weft_sched_counter_name weft_sched_counter_names[] = {
+const weft_sched_counter_name weft__sched_counter_names[] = {
     {"grows", offsetof(weft_sched_counters, grows)},
     {"shrinks", offsetof(weft_sched_counters, shrinks)},
     {"requests", offsetof(weft_sched_counters, requests)},
     {"transfers", offsetof(weft_sched_counters, transfers)},
 };
-const unsigned weft_sched_counter_count = 4;
+const unsigned weft__sched_counter_count = 4;

@@ -6,7 +6,7 @@
 
 #include "runtime/internal.h"
 
-void weft_wool_init(weft_worker *w);
+void weft__wool_init(weft_worker *w);
 
 /* ---- thief side: Figure 3 `RTS_steal`, in three steps so that the test
  * can interleave the owner between them ---- */
@@ -20,19 +20,19 @@ typedef struct weft_wool_attempt {
  * public task to claim (*a filled in).  NONE: nothing public at bot (if a
  * private task is there, the owner has been asked for more: the trip
  * wire).  BUSY: another thief is taking the task at bot. */
-weft_steal_result weft_wool_peek(weft_worker *thief, weft_worker *victim, weft_wool_attempt *a);
+weft_steal_result weft__wool_peek(weft_worker *thief, weft_worker *victim, weft_wool_attempt *a);
 /* cas(t->state, s1, STOLEN(thief)); true if it succeeded. */
-bool weft_wool_claim(weft_worker *thief, const weft_wool_attempt *a);
+bool weft__wool_claim(weft_worker *thief, const weft_wool_attempt *a);
 /* After a successful claim: the back-off check.  OK / OK_MORE: committed
  * (bot moved past the task; OK_MORE if more public tasks are left).
  * BUSY: backed off (the task was restored, or the owner had taken it). */
-weft_steal_result weft_wool_settle(weft_worker *thief, weft_worker *victim,
+weft_steal_result weft__wool_settle(weft_worker *thief, weft_worker *victim,
                                    const weft_wool_attempt *a);
 
 /* ---- owner side ---- */
 /* Answers a thief's request: makes about half of the private tasks in
  * [o_public_end, give_end) public and wakes a sleeper. */
-void weft_wool_serve(weft_worker *w, weft_task *give_end);
+void weft__wool_serve(weft_worker *w, weft_task *give_end);
 
 static inline uint32_t weft_wool_index(const weft_worker *w, const weft_task *t)
 {

@@ -226,7 +226,7 @@ static size_t abp_size(wp_queue *q_)
     return b > top ? b - top : 0;
 }
 
-const wp_queue_ops wp_abp_ops = {
+const wp_queue_ops weft__wp_abp_ops = {
     .kind = WEFT_QUEUE_ABP,
     .name = "abp",
     .fixed = true,

@@ -103,7 +103,7 @@ static size_t central_size(wp_queue *q_)
     return atomic_load_explicit(&q->count, memory_order_acquire);
 }
 
-const wp_queue_ops wp_central_ops = {
+const wp_queue_ops weft__wp_central_ops = {
     .kind = WEFT_QUEUE_CENTRAL,
     .name = "central",
     .shared = true,

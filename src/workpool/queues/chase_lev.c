@@ -68,7 +68,7 @@ typedef struct chase_lev {
 
 static int create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out, bool shrink)
 {
-    chase_lev *q = wp_ring_queue_new(sizeof *q, p, cap);
+    chase_lev *q = weft__wp_ring_queue_new(sizeof *q, p, cap);
     if (q == NULL)
         return ENOMEM;
     q->shrink = shrink;
@@ -96,16 +96,16 @@ static int cl_create_shrink(wp_pool *p, wp_worker *owner, size_t cap, wp_queue *
 static wp_ring *cl_resize(chase_lev *q, int64_t t, int64_t b, size_t new_cap)
 {
     unsigned words = q->rq.base.words;
-    wp_ring *old = q->rq.own, *fresh = wp_ring_new(new_cap, words);
+    wp_ring *old = q->rq.own, *fresh = weft__wp_ring_new(new_cap, words);
     if (fresh == NULL)
         return NULL;
-    wp_ring_copy(old, fresh, (uint64_t)t, (uint64_t)b, words);
+    weft__wp_ring_copy(old, fresh, (uint64_t)t, (uint64_t)b, words);
     /* Release: the copied slots before the array pointer, for thieves that
      * acquire-load it. */
     atomic_store_explicit(&q->rq.shared, fresh, memory_order_release);
     q->rq.own = fresh;
     if (q->shrink) {
-        wp_ebr_retire(q->owner, old);
+        weft__wp_ebr_retire(q->owner, old);
     } else {
         old->next = q->rq.retired;
         q->rq.retired = old;
@@ -166,7 +166,7 @@ static wp_steal_result cl_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
 {
     chase_lev *q = (chase_lev *)q_;
     if (q->shrink)
-        wp_ebr_enter(thief);
+        weft__wp_ebr_enter(thief);
     int64_t t;
     /* Its fence also orders our epoch announcement before the array load
      * (ebr.c). */
@@ -179,7 +179,7 @@ static wp_steal_result cl_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
         r = weft__cl_claim(&q->top, &t, t + 1) ? WP_STEAL_OK : WP_STEAL_ABORT;
     }
     if (q->shrink)
-        wp_ebr_exit(thief);
+        weft__wp_ebr_exit(thief);
     return r;
 }
 
@@ -195,7 +195,7 @@ static size_t cl_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *sel
         if (b <= t)
             return 0;
         size_t k = (uint64_t)(b - t) < max ? (size_t)(b - t) : max;
-        wp_ring_read(q->rq.own, (uint64_t)t, k, items, q_->words);
+        weft__wp_ring_read(q->rq.own, (uint64_t)t, k, items, q_->words);
         /* Like a steal of k items; bottom is ours, so only thieves race. */
         if (weft__cl_claim(&q->top, &t, t + (int64_t)k))
             return k;
@@ -216,9 +216,9 @@ static size_t cl_size(wp_queue *q_)
 #define CHASE_LEV_OPS(KIND, NAME, CREATE)                                                    \
     {                                                                                        \
         .kind = KIND, .name = NAME, .take_fences = true, .create = CREATE,                   \
-        .destroy = wp_ring_queue_destroy, .push = cl_push, .take = cl_take,                  \
+        .destroy = weft__wp_ring_queue_destroy, .push = cl_push, .take = cl_take,                  \
         .steal = cl_steal, .carve = cl_carve, .size = cl_size,                               \
     }
-const wp_queue_ops wp_chase_lev_ops = CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV, "chase-lev", cl_create);
-const wp_queue_ops wp_chase_lev_shrink_ops =
+const wp_queue_ops weft__wp_chase_lev_ops = CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV, "chase-lev", cl_create);
+const wp_queue_ops weft__wp_chase_lev_shrink_ops =
     CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV_SHRINK, "chase-lev-shrink", cl_create_shrink);

@@ -120,7 +120,7 @@ static int dup_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
         return ENOMEM;
     q->base.words = p->words;
     q->stride = p->words + 2;
-    q->ring = wp_ring_new(cap, q->stride);
+    q->ring = weft__wp_ring_new(cap, q->stride);
     if (q->ring == NULL) {
         free(q);
         return ENOMEM;
@@ -150,7 +150,7 @@ static bool dup_grow(dup_queue *q, uint32_t top)
         cap *= 2;
     if (cap > DUP_MAX_CAP)
         return false;
-    wp_ring *fresh = wp_ring_new(cap, q->stride);
+    wp_ring *fresh = weft__wp_ring_new(cap, q->stride);
     if (fresh == NULL)
         return false;
     lock(q);
@@ -378,7 +378,7 @@ static size_t dup_size(wp_queue *q_)
     return diff(t, h) > 0 ? (size_t)diff(t, h) : 0;
 }
 
-const wp_queue_ops wp_duplicating_ops = {
+const wp_queue_ops weft__wp_duplicating_ops = {
     .kind = WEFT_QUEUE_DUPLICATING,
     .name = "duplicating",
     .idempotent = true,

@@ -44,7 +44,7 @@ typedef struct idem_deque {
 static int deque_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    idem_deque *q = wp_ring_queue_new(sizeof *q, p, cap < DE_MAX_CAP ? cap : DE_MAX_CAP);
+    idem_deque *q = weft__wp_ring_queue_new(sizeof *q, p, cap < DE_MAX_CAP ? cap : DE_MAX_CAP);
     if (q == NULL)
         return ENOMEM;
     atomic_init(&q->anchor, DE_MK(0, 0, 0));
@@ -60,7 +60,7 @@ static bool deque_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t h = DE_H(a), s = DE_S(a);
     if (WEFT_UNLIKELY(s >= q->rq.own->cap)) {
-        if (!wp_ring_queue_grow(&q->rq, h, (uint64_t)h + s, DE_MAX_CAP))
+        if (!weft__wp_ring_queue_grow(&q->rq, h, (uint64_t)h + s, DE_MAX_CAP))
             return false;
         self->ctr.grows++;
     }
@@ -121,7 +121,7 @@ static size_t deque_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *
         if (s == 0)
             return 0;
         uint32_t k = s < max ? s : (uint32_t)max;
-        wp_ring_read(q->rq.own, h, k, items, q_->words);
+        weft__wp_ring_read(q->rq.own, h, k, items, q_->words);
         /* Acq_rel: like a steal of k items (only thieves race with us). */
         if (atomic_compare_exchange_strong_explicit(&q->anchor, &a,
                                                     DE_MK(h + k, s - k, DE_G(a)),
@@ -137,13 +137,13 @@ static size_t deque_size(wp_queue *q_)
     return DE_S(atomic_load_explicit(&q->anchor, memory_order_acquire));
 }
 
-const wp_queue_ops wp_idem_deque_ops = {
+const wp_queue_ops weft__wp_idem_deque_ops = {
     .kind = WEFT_QUEUE_IDEMPOTENT_DEQUE,
     .name = "idem-deque",
     .idempotent = true,
     .fixed = true,
     .create = deque_create,
-    .destroy = wp_ring_queue_destroy,
+    .destroy = weft__wp_ring_queue_destroy,
     .push = deque_push,
     .take = deque_take,
     .steal = deque_steal,

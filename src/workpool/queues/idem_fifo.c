@@ -34,7 +34,7 @@ typedef struct idem_fifo {
 static int fifo_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    idem_fifo *q = wp_ring_queue_new(sizeof *q, p, cap);
+    idem_fifo *q = weft__wp_ring_queue_new(sizeof *q, p, cap);
     if (q == NULL)
         return ENOMEM;
     q->tail_own = 0;
@@ -52,7 +52,7 @@ static bool fifo_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
     uint64_t h = atomic_load_explicit(&q->head, memory_order_acquire);
     uint64_t t = q->tail_own;
     if (WEFT_UNLIKELY(t - h >= q->rq.own->cap)) {
-        if (!wp_ring_queue_grow(&q->rq, h, t, (size_t)1 << 40))
+        if (!weft__wp_ring_queue_grow(&q->rq, h, t, (size_t)1 << 40))
             return false;
         self->ctr.grows++;
     }
@@ -112,15 +112,15 @@ static size_t fifo_size(wp_queue *q_)
     return wp_items_between(h, t);
 }
 
-const wp_queue_ops wp_idem_fifo_ops = {
+const wp_queue_ops weft__wp_idem_fifo_ops = {
     .kind = WEFT_QUEUE_IDEMPOTENT_FIFO,
     .name = "idem-fifo",
     .idempotent = true,
     .create = fifo_create,
-    .destroy = wp_ring_queue_destroy,
+    .destroy = weft__wp_ring_queue_destroy,
     .push = fifo_push,
     .take = fifo_take,
     .steal = fifo_steal,
-    .carve = wp_carve_by_takes, /* the oldest items are at the owner's end */
+    .carve = weft__wp_carve_by_takes, /* the oldest items are at the owner's end */
     .size = fifo_size,
 };

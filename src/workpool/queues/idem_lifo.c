@@ -42,7 +42,7 @@ typedef struct idem_lifo {
 static int lifo_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    idem_lifo *q = wp_ring_queue_new(sizeof *q, p, cap);
+    idem_lifo *q = weft__wp_ring_queue_new(sizeof *q, p, cap);
     if (q == NULL)
         return ENOMEM;
     atomic_init(&q->anchor, ANCHOR(0, 0));
@@ -58,7 +58,7 @@ static bool lifo_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
     uint64_t a = atomic_load_explicit(&q->anchor, memory_order_relaxed);
     uint32_t t = A_TAIL(a);
     if (WEFT_UNLIKELY(t == q->rq.own->cap)) {
-        if (!wp_ring_queue_grow(&q->rq, 0, t, LIFO_MAX_CAP))
+        if (!weft__wp_ring_queue_grow(&q->rq, 0, t, LIFO_MAX_CAP))
             return false;
         self->ctr.grows++;
     }
@@ -114,15 +114,15 @@ static size_t lifo_size(wp_queue *q_)
     return A_TAIL(atomic_load_explicit(&q->anchor, memory_order_acquire));
 }
 
-const wp_queue_ops wp_idem_lifo_ops = {
+const wp_queue_ops weft__wp_idem_lifo_ops = {
     .kind = WEFT_QUEUE_IDEMPOTENT_LIFO,
     .name = "idem-lifo",
     .idempotent = true,
     .create = lifo_create,
-    .destroy = wp_ring_queue_destroy,
+    .destroy = weft__wp_ring_queue_destroy,
     .push = lifo_push,
     .take = lifo_take,
     .steal = lifo_steal,
-    .carve = wp_carve_by_takes, /* one end only: the newest items */
+    .carve = weft__wp_carve_by_takes, /* one end only: the newest items */
     .size = lifo_size,
 };

@@ -8,17 +8,17 @@
 #include <string.h>
 
 static const wp_queue_ops *const kinds[WEFT_QUEUE_KINDS] = {
-    [WEFT_QUEUE_ABP] = &wp_abp_ops,
-    [WEFT_QUEUE_CHASE_LEV] = &wp_chase_lev_ops,
-    [WEFT_QUEUE_CHASE_LEV_SHRINK] = &wp_chase_lev_shrink_ops,
-    [WEFT_QUEUE_IDEMPOTENT_LIFO] = &wp_idem_lifo_ops,
-    [WEFT_QUEUE_IDEMPOTENT_FIFO] = &wp_idem_fifo_ops,
-    [WEFT_QUEUE_IDEMPOTENT_DEQUE] = &wp_idem_deque_ops,
-    [WEFT_QUEUE_DUPLICATING] = &wp_duplicating_ops,
-    [WEFT_QUEUE_CENTRAL] = &wp_central_ops,
+    [WEFT_QUEUE_ABP] = &weft__wp_abp_ops,
+    [WEFT_QUEUE_CHASE_LEV] = &weft__wp_chase_lev_ops,
+    [WEFT_QUEUE_CHASE_LEV_SHRINK] = &weft__wp_chase_lev_shrink_ops,
+    [WEFT_QUEUE_IDEMPOTENT_LIFO] = &weft__wp_idem_lifo_ops,
+    [WEFT_QUEUE_IDEMPOTENT_FIFO] = &weft__wp_idem_fifo_ops,
+    [WEFT_QUEUE_IDEMPOTENT_DEQUE] = &weft__wp_idem_deque_ops,
+    [WEFT_QUEUE_DUPLICATING] = &weft__wp_duplicating_ops,
+    [WEFT_QUEUE_CENTRAL] = &weft__wp_central_ops,
 };
 
-const wp_queue_ops *wp_queue_ops_of(weft_queue_kind kind)
+const wp_queue_ops *weft__wp_queue_ops_of(weft_queue_kind kind)
 {
     if ((unsigned)kind >= WEFT_QUEUE_KINDS)
         return NULL;
@@ -27,7 +27,7 @@ const wp_queue_ops *wp_queue_ops_of(weft_queue_kind kind)
 
 const char *weft_queue_name(weft_queue_kind kind)
 {
-    const wp_queue_ops *ops = wp_queue_ops_of(kind);
+    const wp_queue_ops *ops = weft__wp_queue_ops_of(kind);
     return ops ? ops->name : "?";
 }
 
@@ -46,11 +46,11 @@ int weft_queue_from_name(const char *name, weft_queue_kind *out)
 
 bool weft_queue_is_idempotent(weft_queue_kind kind)
 {
-    const wp_queue_ops *ops = wp_queue_ops_of(kind);
+    const wp_queue_ops *ops = weft__wp_queue_ops_of(kind);
     return ops != NULL && ops->idempotent;
 }
 
-size_t wp_pow2(size_t n)
+size_t weft__wp_pow2(size_t n)
 {
     size_t c = 2;
     while (c < n && c < ((size_t)1 << 62))
@@ -60,7 +60,7 @@ size_t wp_pow2(size_t n)
 
 /* ---- rings ---- */
 
-wp_ring *wp_ring_new(size_t cap, unsigned words)
+wp_ring *weft__wp_ring_new(size_t cap, unsigned words)
 {
     if (cap > ((size_t)1 << 40) / words)
         return NULL;
@@ -75,7 +75,7 @@ wp_ring *wp_ring_new(size_t cap, unsigned words)
     return r;
 }
 
-void wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words)
+void weft__wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned words)
 {
     for (uint64_t i = lo; i != hi; i++) {
         uint64_t tmp[WP_MAX_WORDS];
@@ -84,13 +84,13 @@ void wp_ring_copy(wp_ring *from, wp_ring *to, uint64_t lo, uint64_t hi, unsigned
     }
 }
 
-void wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words)
+void weft__wp_ring_read(wp_ring *r, uint64_t from, size_t k, uint64_t *items, unsigned words)
 {
     for (size_t i = 0; i < k; i++)
         wp_slot_load(wp_ring_slot(r, from + i, words), items + i * words, words);
 }
 
-void wp_ring_free_list(wp_ring *r)
+void weft__wp_ring_free_list(wp_ring *r)
 {
     while (r != NULL) {
         wp_ring *next = r->next;
@@ -99,7 +99,7 @@ void wp_ring_free_list(wp_ring *r)
     }
 }
 
-size_t wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self)
+size_t weft__wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *self)
 {
     size_t k = 0;
     while (k < max && q->ops->take(q, items + k * q->words, self))
@@ -109,14 +109,14 @@ size_t wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_worker *se
 
 /* ---- ring queues ---- */
 
-void *wp_ring_queue_new(size_t size, wp_pool *p, size_t cap)
+void *weft__wp_ring_queue_new(size_t size, wp_pool *p, size_t cap)
 {
     wp_ring_queue *q = aligned_alloc(WEFT_CACHE_LINE, size);
     if (q == NULL)
         return NULL;
     memset(q, 0, size);
     q->base.words = p->words;
-    q->own = wp_ring_new(cap, p->words);
+    q->own = weft__wp_ring_new(cap, p->words);
     if (q->own == NULL) {
         free(q);
         return NULL;
@@ -126,23 +126,23 @@ void *wp_ring_queue_new(size_t size, wp_pool *p, size_t cap)
     return q;
 }
 
-void wp_ring_queue_destroy(wp_queue *q_)
+void weft__wp_ring_queue_destroy(wp_queue *q_)
 {
     wp_ring_queue *q = (wp_ring_queue *)q_;
     free(q->own);
-    wp_ring_free_list(q->retired);
+    weft__wp_ring_free_list(q->retired);
     free(q);
 }
 
-bool wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap)
+bool weft__wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap)
 {
     wp_ring *old = q->own;
     if (old->cap >= max_cap)
         return false;
-    wp_ring *fresh = wp_ring_new(old->cap * 2, q->base.words);
+    wp_ring *fresh = weft__wp_ring_new(old->cap * 2, q->base.words);
     if (fresh == NULL)
         return false;
-    wp_ring_copy(old, fresh, lo, hi, q->base.words);
+    weft__wp_ring_copy(old, fresh, lo, hi, q->base.words);
     /* Release: the copied slots before the pointer (thieves acquire it). */
     atomic_store_explicit(&q->shared, fresh, memory_order_release);
     q->own = fresh;
