@@ -1,6 +1,9 @@
 /* Model check of the work pool's sleeping and waking together with its
- * termination detection (src/workpool/sleep.h, termination.c, loop.c;
- * docs/pool.md "Sleeping, and why no wake-up is lost").
+ * termination detection (src/workpool/sleep.h on src/runtime/parking.h,
+ * termination.c, loop.c; docs/pool.md "Sleeping, and why no wake-up is
+ * lost").  The sleeper's word and count are seq_cst in parking.h (the
+ * runtime's wakers peek without a fence); modelled here with the weaker
+ * orders the pool needs, so the model covers the code.
  *
  * P workers (2 or 3), each owning a queue abstracted to its indices: items
  * are at [top, bot); the owner pushes with a release store of bot

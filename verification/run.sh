@@ -473,6 +473,21 @@ check quick interrupt-cover-slot-busy-SC    interrupt.pml SC fail 22 -DCOVER_SLO
 check quick interrupt-cover-init-serves-SC  interrupt.pml SC fail 22 -DCOVER_INIT_SERVES=1 "${intr_both[@]}"
 check quick interrupt-cover-stale-cas-WEAK  interrupt.pml WEAK fail 22 -DCOVER_STALE_CAS=1 "${intr_one[@]}"
 
+# ---- parking (park.pml; src/runtime/parking.h): the sleep protocol the
+# runtime and the work pool share, with either uncount rule ----
+for mm in SC TSO WEAK; do
+  check quick "park-$mm" park.pml $mm pass 22
+  check quick "park-claimer-$mm" park.pml $mm pass 22 -DCLAIMER_UNCOUNTS
+  check quick "park-two-wakers-$mm" park.pml $mm pass 22 -DNW=2 -DCLAIMER_UNCOUNTS
+done
+check quick park-mut-lookfirst-SC park.pml SC fail 22 -DMUT_PARK_LOOK_FIRST
+hidden_by_tso park-mut-nofence park.pml -DMUT_PARK_NOFENCE
+check quick park-mut-withdrawstore-SC park.pml SC fail 22 -DMUT_PARK_WITHDRAW_STORE -DCLAIMER_UNCOUNTS
+check quick park-mut-wakernofence-SC  park.pml SC  pass 22 -DMUT_PARK_WAKER_NOFENCE
+check quick park-mut-wakernofence-TSO park.pml TSO fail 22 -DMUT_PARK_WAKER_NOFENCE
+check quick park-mut-futex-nocmp-SC park.pml SC fail 22 -DMUT_FUTEX_NOCMP
+cover_checks "park-cover-%s-SC" park.pml "SLEEP WITHDRAW CLAIM LOST_RACE" -DNW=2
+
 # ---- the work pool: termination detection (pool_term.pml), sleeping and
 # waking with termination (pool_sleep.pml; src/workpool) ----
 for mm in SC TSO WEAK; do

@@ -59,6 +59,7 @@
 #include <stdio.h>
 
 #include <weft/bits/lang.h>
+#include <weft/config.h>
 
 WEFT_BEGIN_DECLS
 
@@ -140,7 +141,7 @@ typedef void (*weft_pool_fn)(weft_pool_ctx *ctx, void *item, void *arg);
 typedef bool (*weft_pool_split_fn)(void *item, void *out, void *arg);
 
 /* Limits. */
-#define WEFT_POOL_MAX_WORKERS 4096u
+#define WEFT_POOL_MAX_WORKERS WEFT_MAX_WORKERS /* weft/config.h */
 #define WEFT_POOL_MAX_ITEM_SIZE 256u
 
 typedef struct weft_pool_config {

@@ -11,6 +11,8 @@
 #include "observe/hooks.h"
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
+#include "runtime/memory.h"
+#include "runtime/parking.h"
 #include "runtime/state.h"
 #include "sys/cpu.h"
 
@@ -21,12 +23,12 @@
 #include <strings.h>
 
 #define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20)          /* 64 MiB of address space */
-#define DEFAULT_STACK_SIZE ((size_t)64 << 20)          /* address space; touched pages only */
-#define MIN_STACK_SIZE ((size_t)64 << 10)
-#define MAX_STACK_SIZE ((size_t)1 << 40)
 #define MIN_DEQUE_SLOTS ((size_t)16)
 #define DEFAULT_IDLE_SPIN_US 500u
-#define MAX_IDLE_SPIN_US 10000000u                     /* 10 s */
+#define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US
+#define DEFAULT_STACK_SIZE WEFT_DEFAULT_STACK_SIZE
+#define MIN_STACK_SIZE WEFT_MIN_STACK_SIZE
+#define MAX_STACK_SIZE WEFT_MAX_STACK_SIZE
 #define MAX_SI_DELTA_US 1000000u                       /* 1 s */
 
 /* ------------------------------------------------------------------------

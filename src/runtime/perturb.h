@@ -14,7 +14,7 @@
  * scheduler marks its own step for each role (its README lists which), so
  * the same forced interleavings run against every scheduler.
  *
- * Not part of the API: tests include it through src/runtime/internal.h.
+ * Not part of the API: tests include it (runtime/perturb.h).
  */
 #ifndef WEFT_RUNTIME_PERTURB_H
 #define WEFT_RUNTIME_PERTURB_H

@@ -29,11 +29,20 @@
  *
  * A waker claims a sleeper by CAS of its word from the sleep kind to AWAKE,
  * so each sleeper is claimed once and the counts stay exact.
+ *
+ * The steps themselves (announce, withdraw, wait, claim, wake, uncount, the
+ * backoff) are the parking protocol of runtime/parking.h, which the work
+ * pool uses too; this file adds the kinds of sleep, their counts, the
+ * requests, the last look and lending.  Lending an IDLE sleeper
+ * (IDLE -> IDLE_LENDABLE -> LENT, the seat's loans) is no part of it: a
+ * borrower takes the worker's identity, not its sleep, so those CASes and
+ * the wait for the last loan stay here.
  */
 #include "runtime/sleep.h"
 
 #include "observe/hooks.h"
 #include "runtime/diagnostics.h"
+#include "runtime/parking.h"
 #include "runtime/perturb.h"
 #include "runtime/sched.h"
 #include "runtime/state.h"
@@ -53,24 +62,7 @@ void weft__idle_reset(weft_idle *idle)
 
 bool weft__idle_backoff(weft_idle *idle)
 {
-    unsigned r = ++idle->rounds;
-    if (r <= 64) {
-        /* Short spin, growing to 16 pauses per round: cheap re-tries for
-         * work that appears within a microsecond or two. */
-        for (unsigned i = 0, n = 1u << (r / 16); i < n * 2; i++)
-            weft_cpu_relax();
-        return false;
-    }
-    uint64_t now = weft_now_ns();
-    if (idle->since_ns == 0)
-        idle->since_ns = now;
-    if (now - idle->since_ns < (uint64_t)weft__rt.idle_spin_us * 1000u) {
-        /* Give the core to a runnable thread (oversubscription) while still
-         * looking for work every round. */
-        sched_yield();
-        return false;
-    }
-    return true;
+    return weft__park_backoff(&idle->rounds, &idle->since_ns, weft__rt.idle_spin_us);
 }
 
 /* The count a sleeper with this sleep word is in: the pool's for IDLE and
@@ -146,12 +138,12 @@ static void leave_requests(weft_worker *w, int state, weft_worker *thief)
 static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft_worker *thief)
 {
     _Atomic uint32_t *counter = sleep_counter(word);
-    /* Announce: seq_cst, the sleeper's "write mine" of every Dekker pair.
-     * A claimer may decrement our count before we increment it (it saw the
-     * word first): the count is then briefly one low, which only makes a
-     * waker skip a wake-up that our own last look covers. */
-    atomic_store_explicit(&w->sleep_word, word, memory_order_seq_cst);
-    atomic_fetch_add_explicit(counter, 1, memory_order_seq_cst); /* as above */
+    /* The sleeper's "write mine" of every Dekker pair (seq_cst word and
+     * count, then a seq_cst fence).  A claimer may decrement our count
+     * before we increment it (it saw the word first): the count is then
+     * briefly one low, which only makes a waker skip a wake-up that our
+     * own last look covers. */
+    weft__park_announce(&w->sleep_word, word, counter);
     leave_requests(w, state, thief);
     return counter;
 }
@@ -176,13 +168,10 @@ static void idle_wait(weft_worker *w)
                                                  memory_order_acquire))
         return;
     weft_seat *seat = &weft__rt.seats[w->id];
+    /* Until a claim makes the word AWAKE; it stays AWAKE from then on (no
+     * borrower comes, and only this thread writes it next). */
+    weft__park_wait(&w->sleep_word, WEFT_AWAKE);
     for (;;) {
-        /* Acquire: pairs with the claim that made it AWAKE. */
-        uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-        if (s != WEFT_AWAKE) {
-            weft__futex_wait(&w->sleep_word, s);
-            continue;
-        }
         /* Acquire: pairs with the last borrower's release decrement; its
          * use of the worker is over. */
         uint32_t loans = atomic_load_explicit(&seat->loans, memory_order_acquire);
@@ -214,11 +203,9 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, state, joined, thief)) {
         /* Withdraw, unless a waker claimed us first (then it adjusted the
-         * count).  acq_rel: a plain claim on our own word. */
-        uint32_t expected = word;
-        if (atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, woken,
-                                                    memory_order_acq_rel, memory_order_acquire))
-            atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed); /* count only */
+         * count): the runtime's rule, whoever ends the sleep uncounts. */
+        if (weft__park_withdraw(&w->sleep_word, word, woken))
+            weft__park_uncount(counter);
         return;
     }
 
@@ -228,14 +215,7 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
     if (state == WEFT_SLEEP_IDLE) { /* only a worker's own thread, at top level */
         idle_wait(w);
     } else {
-        for (;;) {
-            /* Acquire: pairs with the waker's claim; after it we re-examine
-             * everything anyway. */
-            uint32_t s = atomic_load_explicit(&w->sleep_word, memory_order_acquire);
-            if (s == woken)
-                break;
-            weft__futex_wait(&w->sleep_word, s);
-        }
+        weft__park_wait(&w->sleep_word, woken); /* after it we re-examine everything */
     }
     WEFT_TRACE_POP(w, trace_);
 }
@@ -255,24 +235,22 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
                   : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
             return false;
         WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
-        /* acq_rel: one claimer per sleep (the word names the kind and the
-         * thief, so the count below is the one the sleeper is in); orders
-         * our published work before the sleeper's wake-up.  A borrower's
+        /* One claimer per sleep (the word names the kind and the thief, so
+         * the count below is the one the sleeper is in).  A borrower's
          * sleep (GUEST) ends in LENT: the worker stays lent. */
-        if (atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_WOKEN(s),
-                                                    memory_order_acq_rel, memory_order_relaxed))
+        if (weft__park_claim(&v->sleep_word, &s, WEFT_SLEEP_WOKEN(s)))
             break;
         /* Failed: claimed by another, or an IDLE sleeper became lendable
          * meanwhile (IDLE -> IDLE_LENDABLE, still ours to claim): s is the
          * word now; check it again. */
     }
-    atomic_fetch_sub_explicit(sleep_counter(s), 1, memory_order_relaxed); /* count only */
+    weft__park_uncount(sleep_counter(s));
     WEFT_RACE_POINT(WEFT_RP_WAKE_CLAIMED);
     /* All waiters: while v is lent, its own thread waits on the word too
      * (idle_wait), and the borrower may be the one to wake.  The system
      * call is kept out of the waker's strand (profiler). */
     WEFT_PROFILE_OUTSIDE_STRAND(profile_);
-    weft__futex_wake(&v->sleep_word, INT_MAX);
+    weft__park_wake(&v->sleep_word, INT_MAX);
     WEFT_PROFILE_BACK_IN_STRAND(profile_);
     return true;
 }
@@ -358,9 +336,9 @@ void weft__wake_all(void)
 {
     weft_runtime *p = &weft__rt;
     /* The caller stored its reason (quit, interrupt, suspend) seq_cst; this
-     * seq_cst fence orders that store before our reads of the sleep words
-     * (claim's peek is relaxed). */
-    atomic_thread_fence(memory_order_seq_cst);
+     * fence orders that store before our reads of the sleep words (claim's
+     * peek is relaxed). */
+    weft__park_publish_fence();
     for (unsigned i = 0; i < p->n_workers; i++)
         claim(p->workers[i], ANY_SLEEPER, NULL);
 }
@@ -386,7 +364,7 @@ weft_worker *weft__borrow_idle(unsigned hint)
                                                      memory_order_acq_rel, memory_order_relaxed))
             continue;
         /* Out of the idle count, as a waker's claim takes it out. */
-        atomic_fetch_sub_explicit(&p->sleeping_idle, 1, memory_order_relaxed); /* count only */
+        weft__park_uncount(&p->sleeping_idle);
         /* Relaxed: v's thread reads the count only after it read one of our
          * later stores to v's word (seq_cst, so release) with acquire. */
         atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);

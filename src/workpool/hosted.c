@@ -88,11 +88,11 @@ void weft__wp_hosted_inject(wp_pool *p, const void *items, size_t k)
      * peeks, ordered by the fence below. */
     atomic_store_explicit(&h->inbox_n, n + k, memory_order_relaxed);
     pthread_mutex_unlock(&h->lock);
-    /* seq_cst fence: F_W of this wake point (Dekker with wp_sleep's last
-     * look, which counts the inbox). */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* F_W of this wake point, against a sleeper's last look, which counts
+     * the inbox. */
+    weft__park_publish_fence();
     wp_worker *agent = p->workers[p->n];
-    /* Relaxed: W3 after the fence above. */
+    /* Relaxed: the waker's read after the fence above. */
     if (atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) != 0)
         wp_wake_one(agent);
 }

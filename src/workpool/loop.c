@@ -14,7 +14,6 @@
 
 #include "workpool/sleep.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,10 +60,8 @@ static inline bool local_take(wp_worker *w, uint64_t *item, const bool fenced)
         unsigned words = w->pool->words;
         w->spill_n--;
         memcpy(item, w->spill + w->spill_n * words, words * sizeof(uint64_t));
-        if (fenced)
-            /* seq_cst fence: F_W of this wake point, as in the queue's take
-             * (Dekker with wp_sleep); the overflow path is rare. */
-            atomic_thread_fence(memory_order_seq_cst);
+        if (fenced) /* F_W of this wake point, as in the queue's take; rare */
+            weft__park_publish_fence();
         return true;
     }
     return w->pool->ops->take(w->q, item, w);
@@ -223,19 +220,8 @@ static int find_work(wp_worker *w)
             return -1;
         }
         /* Back off: spin, then yield the core, then sleep. */
-        rounds++;
-        if (rounds <= 64) {
-            for (unsigned s = 0; s < (1u << (rounds / 16)); s++)
-                weft_cpu_relax();
+        if (!weft__park_backoff(&rounds, &since, p->cfg.idle_spin_us))
             continue;
-        }
-        uint64_t now = weft_now_ns();
-        if (since == 0)
-            since = now;
-        if (now - since < (uint64_t)p->cfg.idle_spin_us * 1000u) {
-            sched_yield();
-            continue;
-        }
         WP_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
         wp_sleep(w);
         WP_TRACE_POP(w, trace_);
@@ -250,8 +236,7 @@ static int find_work(wp_worker *w)
 static void periodic_wake_point(wp_worker *w)
 {
     w->since_fence = 0;
-    /* seq_cst fence: F_W of this wake point (Dekker with wp_sleep). */
-    atomic_thread_fence(memory_order_seq_cst);
+    weft__park_publish_fence(); /* F_W of this wake point */
     wp_wake_for(w, w->q, w->pool->share_min);
 }
 

@@ -11,6 +11,7 @@
  * worker thread and stays outside the pool as its agent.
  */
 #include "workpool/workpool.h"
+#include "runtime/parking.h"
 #include "sys/stack_call.h"
 
 #include <signal.h>
@@ -23,10 +24,10 @@
 #define MAX_FIXED_CAP ((size_t)1 << 31)
 #define MAX_GROW_CAP ((size_t)1 << 30)
 #define MAX_HALF 65536u
-#define DEFAULT_STACK ((size_t)64 << 20)
-#define MIN_STACK ((size_t)64 << 10)
-#define MAX_STACK ((size_t)1 << 40)
-#define MAX_IDLE_SPIN_US 10000000u
+#define DEFAULT_STACK WEFT_DEFAULT_STACK_SIZE /* runtime/memory.h: as the fork-join pool's */
+#define MIN_STACK WEFT_MIN_STACK_SIZE
+#define MAX_STACK WEFT_MAX_STACK_SIZE
+#define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US /* runtime/parking.h */
 /* Seed of the workers' victim-choice generators (sys/rng.h). */
 #define RNG_SEED 0x9E3779B97F4A7C15ull
 
@@ -180,7 +181,7 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
     const weft_pool_config *cfg = &p->cfg;
     bool agent = i == p->n;
     *err = ENOMEM;
-    wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
+    wp_worker *w = aligned_alloc(WEFT_CACHE_LINE, sizeof *w);
     if (w == NULL)
         return NULL;
     memset(w, 0, sizeof *w);
@@ -235,7 +236,7 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
                         int *err)
 {
     *err = ENOMEM;
-    wp_pool *p = aligned_alloc(WP_LINE, sizeof *p);
+    wp_pool *p = aligned_alloc(WEFT_CACHE_LINE, sizeof *p);
     if (p == NULL)
         return NULL;
     memset(p, 0, sizeof *p);
@@ -269,7 +270,7 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
     p->cfg.capacity = cap;
 
     if (hosted) {
-        p->host = aligned_alloc(WP_LINE, sizeof *p->host);
+        p->host = aligned_alloc(WEFT_CACHE_LINE, sizeof *p->host);
         if (p->host == NULL) {
             weft__wp_pool_destroy(p);
             return NULL;

@@ -1,35 +1,18 @@
-/* Idle workers of the work pool: sleeping and waking.  Static functions
- * for loop.c and termination.c; the full argument is in docs/pool.md,
+/* Idle workers of the work pool: when to sleep, what the last look looks
+ * at, and whom to wake.  Static functions for loop.c, termination.c and
+ * hosted.c.  The sleep itself is the runtime's parking protocol
+ * (src/runtime/parking.h: announce, fence, last look, withdraw or wait,
+ * claim by CAS); the full argument for the pool is in docs/pool.md,
  * "Sleeping, and why no wake-up is lost".
  *
- * A worker that found nothing for idle_spin_us sleeps on its own futex
- * word until somebody claims it.  There is no timeout: every wake-up must
- * come from a waker.
+ * A worker that found nothing for idle_spin_us parks on its own sleep word
+ * (WP_ASLEEP while asleep) until somebody claims it (back to WP_AWAKE).
+ * There is no timeout: every wake-up must come from a waker.  The pool's
+ * count is n_sleeping, and the sleeper un-counts itself when its sleep is
+ * over (parking.h names the two rules).  Its last look (wp_work_in_sight)
+ * is done, and every queue for work to take (wp_shareable).
  *
- *   sleeper (wp_sleep)                  waker at a wake point
- *   S1 sleep_word = ASLEEP              W1 publish: a push's index store,
- *   S2 n_sleeping += 1                     or done
- *   S3 seq_cst fence F_S                W2 seq_cst fence F_W
- *   S4 last look: done, and every       W3 read n_sleeping, then the
- *      queue for work to take              sleep words; claim an ASLEEP
- *      (wp_shareable)                      one by CAS and futex_wake it
- *   S5 work seen: withdraw (CAS own
- *      word back); else futex_wait
- *      while the word is ASLEEP
- *   S6 n_sleeping -= 1
- *
- * F_S and F_W are ordered in the single total order of seq_cst fences.
- * If F_W comes first, the last look sees what W1 published (or a later
- * value: the item taken by someone else).  If F_S comes first, W3 sees S1
- * and S2 (or later values: someone else claimed the sleeper).  So either
- * the sleeper does not sleep or it is claimed; futex_wait compares the
- * word, so a claim that lands before the sleeper blocks makes it return at
- * once, and a CAS decides every claim, so each sleep ends exactly once.
- * The sleeper un-counts itself (S6): n_sleeping never drops below the
- * number of workers between S2 and S6, so W3 cannot read 0 while one of
- * them waits.
- *
- * Wake points (W1-W3 with a fence):
+ * Wake points (publish, weft__park_publish_fence, read n_sleeping, claim):
  *   - the end of the run (weft__wp_finish): done, fence, claim every sleeper;
  *   - a hosted pool's injection (hosted.c): the inbox's count, fence, wake
  *     one sleeper (the last look counts the inbox as a queue);
@@ -54,6 +37,7 @@
 #define WEFT_WORKPOOL_SLEEP_H
 
 #include "workpool/workpool.h"
+#include "runtime/parking.h"
 
 /* Items between two periodic wake points on the queues whose take has no
  * fence: the longest a sleeper that missed an item waits for its owner. */
@@ -81,24 +65,21 @@ static inline bool wp_any_queue_holds(wp_pool *p, size_t min)
 static inline bool wp_claim(wp_worker *v)
 {
     uint32_t asleep = WP_ASLEEP;
-    /* Acq_rel: the claim; exactly one claimer (a waker, or the sleeper
-     * withdrawing) turns an ASLEEP word back to AWAKE. */
-    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &asleep, WP_AWAKE,
-                                                 memory_order_acq_rel, memory_order_relaxed))
+    if (!weft__park_claim(&v->sleep_word, &asleep, WP_AWAKE))
         return false;
-    weft__futex_wake(&v->sleep_word, 1);
+    weft__park_wake(&v->sleep_word, 1);
     return true;
 }
 
-/* W3 for one sleeper: claims the first sleeping worker (other than self)
+/* Wakes one sleeper: claims the first sleeping worker (other than self)
  * from a random start; true if it woke one.  Called after n_sleeping was
  * seen non-zero. */
 static inline bool wp_wake_one(wp_worker *self)
 {
     wp_pool *p = self->pool;
     /* Acquire fence: with the caller's relaxed read of n_sleeping, which
-     * read a value of the sleepers' release increments (S2), it makes their
-     * sleep words (S1) visible to the peeks below. */
+     * read a value of the sleepers' increments (weft__park_announce: seq_cst,
+     * so release), it makes their sleep words visible to the peeks below. */
     atomic_thread_fence(memory_order_acquire);
     unsigned n = p->n, i = weft_rng_below(&self->rng, n);
     for (unsigned k = 0; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
@@ -121,8 +102,8 @@ static inline bool wp_wake_one(wp_worker *self)
 static inline bool wp_wake_for(wp_worker *w, wp_queue *q, size_t min)
 {
     wp_pool *p = w->pool;
-    /* Relaxed: after a wake point's seq_cst fence this is W3 (Dekker with
-     * wp_sleep); without one a hint that may read a stale 0. */
+    /* Relaxed: after a wake point's fence this is the waker's read (Dekker with
+     * weft__park_announce's); without one a hint that may read a stale 0. */
     if (WEFT_LIKELY(atomic_load_explicit(&p->n_sleeping, memory_order_relaxed) == 0) ||
         p->ops->size(q) < min)
         return false;
@@ -132,8 +113,7 @@ static inline bool wp_wake_for(wp_worker *w, wp_queue *q, size_t min)
 /* The end of the run: claims every sleeper.  done is stored before. */
 static inline void wp_wake_all(wp_pool *p)
 {
-    /* seq_cst fence: F_W, done against a sleeper's announcement. */
-    atomic_thread_fence(memory_order_seq_cst);
+    weft__park_publish_fence(); /* F_W: done against a sleeper's announcement */
     for (unsigned i = 0; i < p->n; i++) {
         wp_worker *v = p->workers[i];
         /* Relaxed peek: ordered by the fence above; the CAS decides. */
@@ -142,7 +122,8 @@ static inline void wp_wake_all(wp_pool *p)
     }
 }
 
-/* The sleeper's last look (S4): anything to do?  After its fence. */
+/* The sleeper's last look: anything to do?  After weft__park_announce's
+ * fence. */
 static inline bool wp_work_in_sight(wp_pool *p)
 {
     /* Relaxed: ordered by the caller's seq_cst fence (Dekker with
@@ -152,33 +133,19 @@ static inline bool wp_work_in_sight(wp_pool *p)
     return wp_any_queue_holds(p, p->share_min);
 }
 
-/* S1-S6: sleeps until claimed, or returns at once if the last look sees
- * work or the end of the run. */
+/* Parks until claimed, or returns at once if the last look sees work or
+ * the end of the run. */
 static inline void wp_sleep(wp_worker *w)
 {
     wp_pool *p = w->pool;
-    /* S1.  Relaxed: ordered before the last look by the fence below, and
-     * before a waker's peek by the release increment. */
-    atomic_store_explicit(&w->sleep_word, WP_ASLEEP, memory_order_relaxed);
-    /* S2.  Release: publishes S1 to a waker whose read of the count (and
-     * acquire fence) sees this increment. */
-    atomic_fetch_add_explicit(&p->n_sleeping, 1, memory_order_release);
-    /* S3.  seq_cst fence F_S: the sleeper's half of every Dekker pair. */
-    atomic_thread_fence(memory_order_seq_cst);
+    weft__park_announce(&w->sleep_word, WP_ASLEEP, &p->n_sleeping);
     if (wp_work_in_sight(p)) {
-        uint32_t asleep = WP_ASLEEP;
-        /* Acq_rel: withdraws, unless a waker claimed us first (the same
-         * claim a waker makes; its futex_wake then finds nobody). */
-        atomic_compare_exchange_strong_explicit(&w->sleep_word, &asleep, WP_AWAKE,
-                                                memory_order_acq_rel, memory_order_relaxed);
+        (void)weft__park_withdraw(&w->sleep_word, WP_ASLEEP, WP_AWAKE);
     } else {
         w->ctr.sleeps++;
-        /* Acquire: pairs with the claim. */
-        while (atomic_load_explicit(&w->sleep_word, memory_order_acquire) == WP_ASLEEP)
-            weft__futex_wait(&w->sleep_word, WP_ASLEEP);
+        weft__park_wait(&w->sleep_word, WP_AWAKE);
     }
-    /* S6.  Relaxed: a count; the claim decided who ended the sleep. */
-    atomic_fetch_sub_explicit(&p->n_sleeping, 1, memory_order_relaxed);
+    weft__park_uncount(&p->n_sleeping); /* the pool's rule: the sleeper un-counts itself */
 }
 
 #endif

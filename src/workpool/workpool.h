@@ -7,7 +7,8 @@
  *   run.c             configuration, weft_pool_run: set-up, threads, teardown
  *   loop.c            the worker loop: own queue, overflow stack, stealing,
  *                     weft_pool_push, and the owner's wake points
- *   sleep.h           idle workers: sleeping, waking, why no wake-up is lost
+ *   sleep.h           idle workers: the last look, whom to wake, the wake
+ *                     points' rules (the sleep itself: src/runtime/parking.h)
  *   termination.c     the idle set: termination detection
  *   transfer.c        steal-half: requests, transfers, coalescing splits
  *   hosted.c          a pool run by a host (the distributed layer, src/dist):
@@ -46,7 +47,7 @@
 
 #include "workpool/hosted.h"
 
-#define WP_LINE 64
+
 #define WP_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
 
 typedef struct wp_pool wp_pool;
@@ -217,13 +218,13 @@ enum { WP_REQ_NONE = -1, WP_REQ_BLOCKED = -2 };
  * with the thieves' own operations. */
 typedef struct wp_host {
     /* Items in the inbox: written under the lock, peeked without it. */
-    _Alignas(WP_LINE) _Atomic size_t inbox_n;
+    _Alignas(WEFT_CACHE_LINE) _Atomic size_t inbox_n;
     pthread_mutex_t lock;
     uint64_t *inbox;
     size_t inbox_cap;
     /* Incremented (and futex-woken) by the worker whose join fills the
      * idle set; the host waits on it with a timeout. */
-    _Alignas(WP_LINE) _Atomic uint32_t bell;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t bell;
     /* The SIGSEGV handler of the workers' stacks was installed. */
     bool handler;
 } wp_host;
@@ -233,7 +234,7 @@ enum { WP_AWAKE = 0, WP_ASLEEP = 1 };
 
 struct wp_worker {
     /* Line 0: owner-private, hot. */
-    _Alignas(WP_LINE) unsigned id;
+    _Alignas(WEFT_CACHE_LINE) unsigned id;
     wp_pool *pool;
     wp_queue *q;
     uint64_t rng;          /* victim choice (sys/rng.h) */
@@ -252,15 +253,15 @@ struct wp_worker {
     /* Steal-half request cell: WP_REQ_NONE, WP_REQ_BLOCKED (idle: ask
      * nobody here), or the id of the thief that asked.  Written by thieves
      * (CAS) and the owner. */
-    _Alignas(WP_LINE) _Atomic int32_t req;
+    _Alignas(WEFT_CACHE_LINE) _Atomic int32_t req;
     /* This worker's answer cell as a thief: 0 while waiting, else
      * WP_RESP_READY | number of items in xfer. Written by its victim. */
-    _Alignas(WP_LINE) _Atomic uint32_t resp;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t resp;
     uint64_t *xfer;        /* transfer buffer, steal_half_max items */
     /* Futex word: WP_AWAKE or WP_ASLEEP (sleep.h). */
-    _Alignas(WP_LINE) _Atomic uint32_t sleep_word;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
-    _Alignas(WP_LINE) _Atomic uint64_t ebr_ann;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t ebr_ann;
     pthread_t thread;
     /* Its stack (run.c): mapped with a guard below, described for the
      * overflow report while the worker runs on it. */
@@ -297,14 +298,14 @@ struct wp_pool {
 
     /* Idle set (termination.c): count of members (low half), departures
      * (high half). */
-    _Alignas(WP_LINE) _Atomic uint64_t idle;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t idle;
     _Atomic uint32_t done;
     /* Start gate: 1 = go, 2 = abort (thread creation failed). */
     _Atomic uint32_t gate;
     /* Workers between their announcement and their wake-up (sleep.h). */
-    _Alignas(WP_LINE) _Atomic uint32_t n_sleeping;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t n_sleeping;
     /* Reclamation epoch. */
-    _Alignas(WP_LINE) _Atomic uint64_t epoch;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t epoch;
     /* The run's tracks when it is traced, else NULL. */
     weft_trace_pool_run *trace;
 };

@@ -33,7 +33,7 @@ typedef struct rig {
 
 static wp_worker *new_worker(wp_pool *p, unsigned id)
 {
-    wp_worker *w = aligned_alloc(WP_LINE, sizeof *w);
+    wp_worker *w = aligned_alloc(WEFT_CACHE_LINE, sizeof *w);
     CHECK(w != NULL, "alloc");
     memset(w, 0, sizeof *w);
     w->id = id;

@@ -50,7 +50,7 @@ static void harness_init(harness *h, weft_queue_kind kind, unsigned n, size_t ca
     h->p.workers = h->w;
     atomic_init(&h->p.epoch, 0);
     for (unsigned i = 0; i < n; i++) {
-        h->w[i] = aligned_alloc(WP_LINE, sizeof(wp_worker));
+        h->w[i] = aligned_alloc(WEFT_CACHE_LINE, sizeof(wp_worker));
         CHECK(h->w[i] != NULL, "alloc");
         memset(h->w[i], 0, sizeof(wp_worker));
         h->w[i]->id = i;

@@ -1,7 +1,18 @@
 /* The Chase-Lev scheduler: a work-stealing deque of task pointers on a
  * growable circular array (Chase and Lev, "Dynamic Circular Work-Stealing
- * Deque", SPAA 2005), with the C11 orders of Lê et al. (PPoPP 2013).
- * Owner side fast paths: owner.h.
+ * Deque", SPAA 2005), with the C11 orders of Lê et al. (PPoPP 2013): the
+ * indices and their fences are <weft/bits/chase_lev.h>, shared with the
+ * work pool's Chase-Lev queue (src/workpool/queues/chase_lev.c).  Owner
+ * side fast paths: owner.h.
+ *
+ * What is the scheduler's own and not the pool's queue's (docs/pool.md,
+ * "One Chase-Lev protocol"): the array holds task pointers and the task
+ * is handed over in its state word (below); the owner's push and pop are
+ * inline in task code, so the push keeps a lower bound of top (top_seen)
+ * instead of loading it, and a pop that loses the last task joins it
+ * (weft__join_stolen) instead of reporting "empty"; a grown array keeps the
+ * tasks an interrupt hid (keep_from), and freeze/thaw move top; sleepers'
+ * wake requests are read after the pop's fence.
  *
  *     top ............... bottom
  *     | oldest: thieves    | newest: the owner pushes and pops here
@@ -74,9 +85,9 @@ void weft__sched_destroy(weft_worker *w)
 void weft__cl_push_slow(weft_worker *w, weft_task *t)
 {
     int64_t b = w->own.bottom;
-    /* Acquire: pairs with thieves' CAS; entries below top are theirs and
-     * may be overwritten only once we have seen them taken. */
-    int64_t top = atomic_load_explicit(&w->shared.top, memory_order_acquire);
+    /* Entries below top are the thieves' and may be overwritten only once
+     * we have seen them taken. */
+    int64_t top = weft__cl_owner_top(&w->shared.top);
     w->own.top_seen = top;
     weft_cl_array *a = w->own.array;
     if (b - top >= a->mask) {
@@ -103,8 +114,7 @@ void weft__cl_push_slow(weft_worker *w, weft_task *t)
     }
     /* Relaxed: published by the release store of bottom. */
     atomic_store_explicit(&a->slot[b & a->mask], t, memory_order_relaxed);
-    /* Release: as in weft_cl_push. */
-    atomic_store_explicit(&w->shared.bottom, b + 1, memory_order_release);
+    weft__cl_publish(&w->shared.bottom, b + 1);
     w->own.bottom = b + 1;
     /* Relaxed: as in weft_cl_push. */
     if (atomic_load_explicit(&w->shared.wake_req, memory_order_relaxed))
@@ -139,17 +149,13 @@ bool weft__cl_sync_slow(weft_worker *w, weft_task *t)
     int64_t top = atomic_load_explicit(&w->shared.top, memory_order_relaxed);
     bool ours = false;
     if (top == b) {
-        /* The last task: take it with the same CAS thieves use.  seq_cst:
-         * one total order with their CASes on top. */
+        /* The last task: take it with the same CAS thieves use. */
         WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_RECLAIM);
-        ours = atomic_compare_exchange_strong_explicit(&w->shared.top, &top, b + 1,
-                                                       memory_order_seq_cst,
-                                                       memory_order_relaxed);
+        ours = weft__cl_claim(&w->shared.top, &top, b + 1);
         WEFT_RACE_POINT(WEFT_RP_OWNER_RECLAIMED); /* won or lost: `ours` says which */
     }
-    /* Empty now either way: top == b + 1.  Relaxed: thieves that read the
-     * old bottom fail their CAS on top. */
-    atomic_store_explicit(&w->shared.bottom, b + 1, memory_order_relaxed);
+    /* Empty now either way: top == b + 1. */
+    weft__cl_restore(&w->shared.bottom, b + 1);
     w->own.bottom = b + 1;
     w->own.top_seen = b + 1;
     if (!ours) {
@@ -169,14 +175,10 @@ weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, boo
                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any task may be taken */
-    /* Acquire: orders the reads below after the CAS that set top. */
-    int64_t top = atomic_load_explicit(&victim->shared.top, memory_order_acquire);
-    /* seq_cst fence: pairs with the owner's pop fence (store bottom, fence,
-     * load top): we see its decremented bottom or it sees our CAS. */
-    atomic_thread_fence(memory_order_seq_cst);
-    /* Acquire: pairs with the owner's release store at push: the slot and
-     * the descriptor are visible. */
-    int64_t bottom = atomic_load_explicit(&victim->shared.bottom, memory_order_acquire);
+    /* We see the owner's decremented bottom or it sees our CAS; the slot
+     * and the descriptor below bottom are visible. */
+    int64_t top;
+    int64_t bottom = weft__cl_steal_window(&victim->shared.top, &victim->shared.bottom, &top);
     if (top >= bottom)
         return WEFT_STEAL_NONE;
     /* Acquire: pairs with the release store of a grown array. */
@@ -184,10 +186,9 @@ weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, boo
     /* Relaxed: the acquire of bottom (or of the array) ordered it. */
     weft_task *t = atomic_load_explicit(&a->slot[top & a->mask], memory_order_relaxed);
     WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_CLAIM);
-    /* seq_cst: one total order with the owner's CAS for the last task and
-     * its pop fence.  Failure relaxed: we just report the lost race. */
-    if (!atomic_compare_exchange_strong_explicit(&victim->shared.top, &top, top + 1,
-                                                 memory_order_seq_cst, memory_order_relaxed)) {
+    /* One total order with the owner's CAS for the last task and its pop
+     * fence. */
+    if (!weft__cl_claim(&victim->shared.top, &top, top + 1)) {
         WEFT_RACE_POINT(WEFT_RP_THIEF_LOST);
         return WEFT_STEAL_BUSY;
     }

@@ -12,6 +12,7 @@
 #define WEFT_SCHED_CHASE_LEV_OWNER_H
 
 #include <weft/bits/worker.h>
+#include <weft/bits/chase_lev.h> /* the indices' protocol, shared with the work pool */
 
 void weft__cl_push_slow(weft_worker *w, weft_task *t);
 bool weft__cl_sync_slow(weft_worker *w, weft_task *t);
@@ -31,9 +32,9 @@ static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
     }
     /* Relaxed: the release store of bottom publishes it. */
     atomic_store_explicit(&w->own.array->slot[b & w->own.array->mask], t, memory_order_relaxed);
-    /* Release: a thief that reads the new bottom (acquire) sees the slot
-     * and the descriptor's arguments and wrapper. */
-    atomic_store_explicit(&w->shared.bottom, b + 1, memory_order_release);
+    /* A thief that reads the new bottom sees the slot and the descriptor's
+     * arguments and wrapper. */
+    weft__cl_publish(&w->shared.bottom, b + 1);
     w->own.bottom = b + 1;
     /* Relaxed: a sleeper's request; seen here or, at the latest, after
      * the fence of the next SYNC (see chase_lev_deque.c). */
@@ -46,13 +47,9 @@ static inline void weft_cl_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
 static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
 {
     int64_t b = w->own.bottom - 1;
-    /* Relaxed: ordered by the fence. */
-    atomic_store_explicit(&w->shared.bottom, b, memory_order_relaxed);
-    /* seq_cst fence: our bottom store and a thief's top CAS are ordered
-     * (store-load): either we see its top, or it sees our bottom. */
-    atomic_thread_fence(memory_order_seq_cst);
-    /* Relaxed: after the fence. */
-    int64_t top = atomic_load_explicit(&w->shared.top, memory_order_relaxed);
+    /* Bottom lowered, the fence, top: either we see a thief's top, or it
+     * sees our bottom. */
+    int64_t top = weft__cl_take_begin(&w->shared.bottom, &w->shared.top, b);
     /* Relaxed, after the fence: a sleeper that did not see our last push
      * (its seq_cst read of bottom) posted its request before the fence,
      * so we see it here; see chase_lev_deque.c. */

@@ -41,9 +41,9 @@ typedef struct abp {
     uint32_t bot_own; /* the owner's copy of bot */
     _Atomic uint64_t *deq;
     /* Thieves CAS this line. */
-    _Alignas(WP_LINE) _Atomic uint64_t age;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t age;
     /* The owner writes this line on every push and take. */
-    _Alignas(WP_LINE) _Atomic uint32_t bot;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t bot;
 } abp;
 
 static inline _Atomic uint64_t *slot(abp *q, uint32_t i)
@@ -54,7 +54,7 @@ static inline _Atomic uint64_t *slot(abp *q, uint32_t i)
 static int abp_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    abp *q = aligned_alloc(WP_LINE, sizeof *q);
+    abp *q = aligned_alloc(WEFT_CACHE_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;

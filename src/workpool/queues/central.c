@@ -16,13 +16,13 @@ typedef struct central {
     uint64_t *items; /* under mu */
     size_t n, cap;   /* under mu */
     /* A copy of n for lock-free size estimates. */
-    _Alignas(WP_LINE) _Atomic size_t count;
+    _Alignas(WEFT_CACHE_LINE) _Atomic size_t count;
 } central;
 
 static int central_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    central *q = aligned_alloc(WP_LINE, sizeof *q);
+    central *q = aligned_alloc(WEFT_CACHE_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;

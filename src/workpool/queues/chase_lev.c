@@ -4,14 +4,24 @@
  * top (thieves CAS it, it never decreases) and bottom (the owner's) index a
  * circular array; indices are 64-bit, so top never wraps and needs no tag.
  * The owner pushes and takes at bottom; a thief reads array[top] and
- * advances top by CAS; the owner takes the last item by CAS too.  Memory
- * orders are those of Lê, Pop, Cohen and Zappa Nardelli's C11 version
- * (PPoPP'13, proved correct for C11), with the item slots relaxed atomic
- * words:
- *   push:  store slot; bottom = b+1 (release)
- *   take:  bottom = b-1; seq_cst fence; load top; last item by CAS
- *   steal: load top (acquire); seq_cst fence; load bottom (acquire);
- *          load the array (acquire); read slot; CAS top (seq_cst)
+ * advances top by CAS; the owner takes the last item by CAS too.  The
+ * indices and their fences are weft's one Chase-Lev protocol,
+ * <weft/bits/chase_lev.h> (Lê, Pop, Cohen and Zappa Nardelli's C11
+ * orders), which the Chase-Lev scheduler uses too; the item slots are
+ * relaxed atomic words:
+ *   push:  store slot; weft__cl_publish
+ *   take:  weft__cl_take_begin; last item by weft__cl_claim
+ *   steal: weft__cl_steal_window; load the array (acquire); read slot;
+ *          weft__cl_claim
+ *
+ * What is the pool's own and not the scheduler's (docs/pool.md, "One
+ * Chase-Lev protocol"): items of `words` words copied in and out, where
+ * the scheduler stores a task pointer and hands the task over in its state
+ * word; a take that loses the last item returns "empty", where the
+ * scheduler's owner must join the stolen task; shrinking with epoch-based
+ * reclamation; carve (a batch of the oldest items by one CAS); and the
+ * push's top load on every push, where the scheduler's fast path keeps a
+ * lower bound of top (its push is inline in task code).
  *
  * Growing: when b - t reaches the capacity, the owner copies [t, b) into an
  * array twice the size (same index -> slot mapping, index & mask) and
@@ -38,6 +48,8 @@
  */
 #include "workpool/workpool.h"
 
+#include <weft/bits/chase_lev.h>
+
 #include <stdlib.h>
 
 typedef struct chase_lev {
@@ -48,10 +60,10 @@ typedef struct chase_lev {
     size_t min_cap;
     wp_worker *owner;
     /* Thieves CAS this line. */
-    _Alignas(WP_LINE) _Atomic uint64_t top;
+    _Alignas(WEFT_CACHE_LINE) _Atomic int64_t top;
     /* The owner writes this line on every push and take. */
-    _Alignas(WP_LINE) _Atomic uint64_t bottom;
-    uint64_t bottom_own; /* the owner's copy of bottom */
+    _Alignas(WEFT_CACHE_LINE) _Atomic int64_t bottom;
+    int64_t bottom_own; /* the owner's copy of bottom */
 } chase_lev;
 
 static int create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out, bool shrink)
@@ -81,13 +93,13 @@ static int cl_create_shrink(wp_pool *p, wp_worker *owner, size_t cap, wp_queue *
 
 /* Owner: moves [t, b) to a new array of new_cap slots.  NULL if out of
  * memory (the array is unchanged). */
-static wp_ring *cl_resize(chase_lev *q, uint64_t t, uint64_t b, size_t new_cap)
+static wp_ring *cl_resize(chase_lev *q, int64_t t, int64_t b, size_t new_cap)
 {
     unsigned words = q->rq.base.words;
     wp_ring *old = q->rq.own, *fresh = weft__wp_ring_new(new_cap, words);
     if (fresh == NULL)
         return NULL;
-    weft__wp_ring_copy(old, fresh, t, b, words);
+    weft__wp_ring_copy(old, fresh, (uint64_t)t, (uint64_t)b, words);
     /* Release: the copied slots before the array pointer, for thieves that
      * acquire-load it. */
     atomic_store_explicit(&q->rq.shared, fresh, memory_order_release);
@@ -104,22 +116,17 @@ static wp_ring *cl_resize(chase_lev *q, uint64_t t, uint64_t b, size_t new_cap)
 static bool cl_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 {
     chase_lev *q = (chase_lev *)q_;
-    uint64_t b = q->bottom_own;
-    /* Acquire: top bounds the slots thieves may still read; their reads of
-     * the slots below it happen before our overwrite (CAS is seq_cst). */
-    uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
+    int64_t b = q->bottom_own;
+    int64_t t = weft__cl_owner_top(&q->top);
     wp_ring *a = q->rq.own;
-    if (WEFT_UNLIKELY(b - t >= a->mask)) {
+    if (WEFT_UNLIKELY((uint64_t)(b - t) >= a->mask)) {
         a = cl_resize(q, t, b, a->cap * 2);
         if (a == NULL)
             return false;
         self->ctr.grows++;
     }
-    wp_slot_store(wp_ring_slot(a, b, q_->words), item, q_->words);
-    /* Release: the slot (and a new array) before thieves see bottom (Lê et
-     * al. use a release fence and a relaxed store; a release store is as
-     * strong here, and ThreadSanitizer understands it). */
-    atomic_store_explicit(&q->bottom, b + 1, memory_order_release);
+    wp_slot_store(wp_ring_slot(a, (uint64_t)b, q_->words), item, q_->words);
+    weft__cl_publish(&q->bottom, b + 1);
     q->bottom_own = b + 1;
     return true;
 }
@@ -127,36 +134,28 @@ static bool cl_push(wp_queue *q_, const uint64_t *item, wp_worker *self)
 static bool cl_take(wp_queue *q_, uint64_t *item, wp_worker *self)
 {
     chase_lev *q = (chase_lev *)q_;
-    uint64_t b = q->bottom_own - 1;
+    int64_t b = q->bottom_own - 1;
     wp_ring *a = q->rq.own;
-    /* Relaxed: ordered before the top load by the fence. */
-    atomic_store_explicit(&q->bottom, b, memory_order_relaxed);
     q->bottom_own = b;
-    /* seq_cst fence: pairs with the steal's fence: either the thief sees the
-     * lowered bottom or we see its CAS of top (the last-item race); also
-     * F_W of the owner's wake point after the take (sleep.h). */
-    atomic_thread_fence(memory_order_seq_cst);
-    /* Relaxed: ordered by the fence above. */
-    uint64_t t = atomic_load_explicit(&q->top, memory_order_relaxed);
-    if ((int64_t)(b - t) < 0) {
+    /* Its fence is also F_W of the owner's wake point after the take
+     * (sleep.h). */
+    int64_t t = weft__cl_take_begin(&q->bottom, &q->top, b);
+    if (b < t) {
         /* Empty: a thief took the last item. */
-        /* Relaxed: we own bottom; thieves see top == bottom either way. */
-        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
+        weft__cl_restore(&q->bottom, b + 1);
         q->bottom_own = b + 1;
         return false;
     }
-    wp_slot_load(wp_ring_slot(a, b, q_->words), item, q_->words);
+    wp_slot_load(wp_ring_slot(a, (uint64_t)b, q_->words), item, q_->words);
     if (b == t) {
-        /* seq_cst: the last item goes to whoever advances top first. */
-        bool won = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1,
-                                                           memory_order_seq_cst,
-                                                           memory_order_relaxed);
-        /* Relaxed: top is t + 1 either way; bottom follows. */
-        atomic_store_explicit(&q->bottom, b + 1, memory_order_relaxed);
+        /* The last item goes to whoever advances top first; top is t + 1
+         * either way, and bottom follows. */
+        bool won = weft__cl_claim(&q->top, &t, t + 1);
+        weft__cl_restore(&q->bottom, b + 1);
         q->bottom_own = b + 1;
         return won;
     }
-    if (q->shrink && a->cap > q->min_cap && b - t < a->cap / 4) {
+    if (q->shrink && a->cap > q->min_cap && (uint64_t)(b - t) < a->cap / 4) {
         if (cl_resize(q, t, b, a->cap / 2) != NULL)
             self->ctr.shrinks++;
     }
@@ -168,23 +167,16 @@ static wp_steal_result cl_steal(wp_queue *q_, uint64_t *item, wp_worker *thief)
     chase_lev *q = (chase_lev *)q_;
     if (q->shrink)
         weft__wp_ebr_enter(thief);
-    /* Acquire: pairs with other thieves' CAS (their reads before ours). */
-    uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-    /* seq_cst fence: pairs with take's fence (last-item race); also orders
-     * our epoch announcement before the array load (ebr.c). */
-    atomic_thread_fence(memory_order_seq_cst);
-    /* Acquire: pairs with push's release: the slots below bottom are written. */
-    uint64_t b = atomic_load_explicit(&q->bottom, memory_order_acquire);
+    int64_t t;
+    /* Its fence also orders our epoch announcement before the array load
+     * (ebr.c). */
+    int64_t b = weft__cl_steal_window(&q->top, &q->bottom, &t);
     wp_steal_result r = WP_STEAL_EMPTY;
-    if ((int64_t)(b - t) > 0) {
+    if (t < b) {
         /* Acquire: pairs with the resize's release: the copied slots. */
         wp_ring *a = atomic_load_explicit(&q->rq.shared, memory_order_acquire);
-        wp_slot_load(wp_ring_slot(a, t, q_->words), item, q_->words);
-        /* seq_cst: the steal; top never repeats, so no tag is needed. */
-        r = atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst,
-                                                    memory_order_relaxed)
-                ? WP_STEAL_OK
-                : WP_STEAL_ABORT;
+        wp_slot_load(wp_ring_slot(a, (uint64_t)t, q_->words), item, q_->words);
+        r = weft__cl_claim(&q->top, &t, t + 1) ? WP_STEAL_OK : WP_STEAL_ABORT;
     }
     if (q->shrink)
         weft__wp_ebr_exit(thief);
@@ -197,17 +189,15 @@ static size_t cl_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *sel
     (void)self;
     chase_lev *q = (chase_lev *)q_;
     for (;;) {
-        /* Acquire: as in push; the CAS below validates. */
-        uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-        uint64_t b = q->bottom_own;
-        if ((int64_t)(b - t) <= 0)
+        /* The CAS below validates. */
+        int64_t t = weft__cl_owner_top(&q->top);
+        int64_t b = q->bottom_own;
+        if (b <= t)
             return 0;
-        size_t k = b - t < max ? (size_t)(b - t) : max;
-        weft__wp_ring_read(q->rq.own, t, k, items, q_->words);
-        /* seq_cst: like a steal of k items; bottom is ours, so only thieves
-         * race with it. */
-        if (atomic_compare_exchange_strong_explicit(&q->top, &t, t + k, memory_order_seq_cst,
-                                                    memory_order_relaxed))
+        size_t k = (uint64_t)(b - t) < max ? (size_t)(b - t) : max;
+        weft__wp_ring_read(q->rq.own, (uint64_t)t, k, items, q_->words);
+        /* Like a steal of k items; bottom is ours, so only thieves race. */
+        if (weft__cl_claim(&q->top, &t, t + (int64_t)k))
             return k;
     }
 }
@@ -216,10 +206,10 @@ static size_t cl_size(wp_queue *q_)
 {
     chase_lev *q = (chase_lev *)q_;
     /* Acquire: pairs with the owner's stores (termination check). */
-    uint64_t b = atomic_load_explicit(&q->bottom, memory_order_acquire);
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_acquire);
     /* Acquire: pairs with thieves' CAS. */
-    uint64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
-    return wp_items_between(t, b);
+    int64_t t = atomic_load_explicit(&q->top, memory_order_acquire);
+    return wp_items_between((uint64_t)t, (uint64_t)b);
 }
 
 /* The two variants differ in create (shrink or not) and their names. */

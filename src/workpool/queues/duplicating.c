@@ -71,10 +71,10 @@ typedef struct dup_queue {
     uint32_t gen;    /* bumped by every take */
     uint64_t pushes; /* source of pgen */
     /* Thieves' line. */
-    _Alignas(WP_LINE) _Atomic uint32_t lock;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t lock;
     _Atomic uint32_t head;
     /* Owner-written, thief-read. */
-    _Alignas(WP_LINE) _Atomic uint64_t tail;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t tail;
 } dup_queue;
 
 static inline int32_t diff(uint32_t a, uint32_t b)
@@ -115,7 +115,7 @@ static void unlock(dup_queue *q)
 static int dup_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)
 {
     (void)owner;
-    dup_queue *q = aligned_alloc(WP_LINE, sizeof *q);
+    dup_queue *q = aligned_alloc(WEFT_CACHE_LINE, sizeof *q);
     if (q == NULL)
         return ENOMEM;
     q->base.words = p->words;

@@ -38,7 +38,7 @@
 
 typedef struct idem_deque {
     wp_ring_queue rq;
-    _Alignas(WP_LINE) _Atomic uint64_t anchor;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t anchor;
 } idem_deque;
 
 static int deque_create(wp_pool *p, wp_worker *owner, size_t cap, wp_queue **out)

@@ -25,9 +25,9 @@
 typedef struct idem_fifo {
     wp_ring_queue rq; /* read-mostly: rq.shared is written on a grow only */
     /* Thieves CAS head; the owner stores it. */
-    _Alignas(WP_LINE) _Atomic uint64_t head;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t head;
     /* The owner writes this line on every put. */
-    _Alignas(WP_LINE) _Atomic uint64_t tail;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t tail;
     uint64_t tail_own; /* the owner's copy of tail */
 } idem_fifo;
 

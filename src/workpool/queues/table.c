@@ -111,7 +111,7 @@ size_t weft__wp_carve_by_takes(wp_queue *q, uint64_t *items, size_t max, wp_work
 
 void *weft__wp_ring_queue_new(size_t size, wp_pool *p, size_t cap)
 {
-    wp_ring_queue *q = aligned_alloc(WP_LINE, size);
+    wp_ring_queue *q = aligned_alloc(WEFT_CACHE_LINE, size);
     if (q == NULL)
         return NULL;
     memset(q, 0, size);

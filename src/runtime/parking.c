@@ -1,0 +1,29 @@
+/* Parking (parking.h): the backoff before a sleep. */
+#include "runtime/parking.h"
+
+#include "sys/clock.h"
+#include "sys/cpu.h"
+
+#include <sched.h>
+
+bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us)
+{
+    unsigned r = ++*rounds;
+    if (r <= 64) {
+        /* Short spin, growing to 16 pauses per round: cheap re-tries for
+         * work that appears within a microsecond or two. */
+        for (unsigned i = 0, n = 1u << (r / 16); i < n * 2; i++)
+            weft_cpu_relax();
+        return false;
+    }
+    uint64_t now = weft_now_ns();
+    if (*since_ns == 0)
+        *since_ns = now;
+    if (now - *since_ns < (uint64_t)spin_us * 1000u) {
+        /* Give the core to a runnable thread (oversubscription) while still
+         * looking for work every round. */
+        sched_yield();
+        return false;
+    }
+    return true;
+}
