@@ -94,6 +94,13 @@ if(WEFT_PROVIDE_LACE STREQUAL "2")
     ${PROJECT_BINARY_DIR}/lace2/laceConfig.cmake @ONLY)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2ConfigVersion.cmake.in
     ${PROJECT_BINARY_DIR}/lace2/laceConfigVersion.cmake @ONLY)
+  # The lace package a Lace 1 configuration of this prefix installed goes
+  # first: same names, and file(INSTALL) would keep one whose time stamp
+  # matches ours as up to date.
+  install(CODE "file(REMOVE
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/cmake/lace/laceConfig.cmake\"
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/cmake/lace/laceConfigVersion.cmake\"
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace.pc\")")
   install(FILES ${PROJECT_BINARY_DIR}/lace2/laceConfig.cmake
     ${PROJECT_BINARY_DIR}/lace2/laceConfigVersion.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
