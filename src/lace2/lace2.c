@@ -84,13 +84,12 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                    dqsize, stacksize, strerror(err));
     }
     if (verbosity > 0) {
-        weft_config cfg;
-        weft_config_init(&cfg);
+        /* The sizes in use, defaults resolved (the runtime's record). */
         fprintf(stderr,
                 "lace: weft %s (%s scheduler, %d-byte tasks): %u workers, %zu task slots "
                 "per worker, stacks of %zu bytes\n",
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
-                dqsize ? dqsize : cfg.deque_size, stacksize ? stacksize : cfg.stack_size);
+                weft_rt.deque_slots, weft_rt.stack_size);
     }
 }
 
