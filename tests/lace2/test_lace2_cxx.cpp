@@ -1,6 +1,13 @@
 // Lace 2's lace.h from C++, as Lace 2 clients include it: tasks declared,
-// defined and run in a C++ translation unit.
+// defined and run in a C++ translation unit.  LACE2_TEST_HEADER 32 or 128
+// picks lace32.h or lace128.h instead (compiled, not run, by ctest).
+#if LACE2_TEST_HEADER == 32
+#include <lace32.h>
+#elif LACE2_TEST_HEADER == 128
+#include <lace128.h>
+#else
 #include <lace.h>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
