@@ -265,6 +265,11 @@ static inline LACE_UNUSED lace_task *lace_get_head(void)
     return lace_get_worker()->head;
 }
 
+static inline LACE_UNUSED uint64_t lace_rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
 /* Per-worker pseudo-random numbers (xoroshiro128**; seeded by lace_start). */
 static inline LACE_UNUSED uint64_t lace_rng(lace_worker *lw)
 {
@@ -310,7 +315,9 @@ static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
  * own protocol (the other schedulers): nothing to do. */
 static inline LACE_UNUSED void lace_make_all_shared(void) {}
 
-/* Lace's counter and thief macros, for programs that name them. */
+/* Lace's counter and thief macros, for programs that name them (weft's
+ * counters are its own: -DWEFT_STATS=ON, lace_count_report). */
+#define LACE_COUNT_EVENTS 0
 #define PR_COUNTTASK(s)
 #define PR_COUNTSTEALS(s, i)
 #define PR_COUNTSPLITS(s, i)
