@@ -83,6 +83,7 @@ set_target_properties(weft_lace2_128 PROPERTIES OUTPUT_NAME weft-lace2-128 EXPOR
 if(WEFT_PROVIDE_LACE STREQUAL "2")
   install(FILES include/weft-lace2/lace.h include/weft-lace2/lace32.h include/weft-lace2/lace128.h
     include/weft-lace2/lace2_bits.h include/weft-lace2/lace2_arity.h
+    include/weft-lace2/lace_config.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2)
   install(FILES ${PROJECT_BINARY_DIR}/lace2-128/include/weft/config.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2-128/weft)

@@ -18,8 +18,9 @@
  *   NAME_SPAWN(lw, ...)  push the task; returns its lace_task *
  *   NAME_SYNC(lw)        join the last SPAWN not joined yet: its result
  *   NAME_DROP(lw)        join it without running it unless it was stolen
- *   NAME(...)            run it from any thread: on a worker a plain call,
- *                        from outside on the pool, waiting for the result
+ *   NAME(...)            run it from any thread: on a worker a plain call
+ *                        (at the head of the task of this API running
+ *                        there), from outside on the pool, waiting
  *   NAME_NEWFRAME(...)   halt every worker, run it on the pool, resume
  *   NAME_TOGETHER(...)   every worker runs a copy; returns when all are done
  *
@@ -42,6 +43,7 @@
 
 #include <weft/weft.h>
 #include <weft-lace2/lace2_arity.h>
+#include <weft-lace2/lace_config.h>
 
 #if defined(WEFT_LACE_H) || defined(WEFT_SHORT_H)
 #error "Lace 2's lace.h cannot be combined with Lace 1's lace.h or weft/short.h in one file"
