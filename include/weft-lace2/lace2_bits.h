@@ -227,6 +227,8 @@ typedef struct {
     char pad[LACE_PADDING_TARGET - sizeof(lace_task *)];
 } lace_newframe_t;
 extern lace_newframe_t lace_newframe;
+/* Internal: NEWFRAMEs and TOGETHERs of this API begun so far. */
+extern WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 /* Internal: the workers' records, by weft worker id, and the binding of a
  * record to the weft worker it belongs to (src/lace2/lace2.c). */
@@ -303,14 +305,19 @@ static inline LACE_UNUSED void *lace_task_result(lace_task *t)
 }
 
 /* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here; returns
- * 1 if one of this API's was pending. */
+ * 1 if one of this API's was pending at the call or began during it. */
 static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
 {
-    /* Relaxed: a stale NULL only delays joining; weft_yield synchronises
-     * with the interrupt itself. */
+    /* Relaxed, both: the count only tells whether an interrupt began
+     * meanwhile, and a stale NULL only delays joining; weft_yield
+     * synchronises with the interrupt itself. */
+    uint64_t before = atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed);
     int pending = atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) != NULL;
     weft_yield(lw->weft, (weft_task *)lw->head);
-    return pending;
+    /* Relaxed: as above; an interrupt this worker joined was counted
+     * before it could be joined (the initiator counts, then starts it). */
+    return pending ||
+           atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;
 }
 
 /* weft's deque shares tasks when thieves ask (the split deque) or by its

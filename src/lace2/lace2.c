@@ -13,6 +13,7 @@
 #include <time.h>
 
 lace_newframe_t lace_newframe;
+WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 lace_worker weft__lace2_workers[WEFT_MAX_WORKERS];
 
 static int verbosity;
@@ -165,6 +166,9 @@ static void pending_push(pending_interrupt *node, lace_task *t)
      * poll it with relaxed loads (lace_check_yield) and call weft_yield,
      * which synchronises with the interrupt itself. */
     atomic_store_explicit(&lace_newframe.t, t, memory_order_release);
+    /* Relaxed: a count lace_check_yield compares; the interrupt's own start
+     * (after this) orders it before any worker can join. */
+    atomic_fetch_add_explicit(&weft__lace2_interrupts, 1, memory_order_relaxed);
     pthread_mutex_unlock(&pending_lock);
 }
 
