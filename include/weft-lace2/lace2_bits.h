@@ -413,6 +413,7 @@ WEFT_END_DECLS
         WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                     \
         lw_->head = saved_;                                                                   \
     }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS)      \
     {                                                                                         \
         weft_worker *w_ = lw_->weft;                                                          \

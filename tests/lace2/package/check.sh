@@ -4,12 +4,18 @@
 # 2.x) against lace::lace, lace::lace32, lace::lace128 and lace, and
 # through pkg-config lace, lace32 and lace128; each checks its answer; the
 # version file and the .pc files say 2.3.2 and refuse what is not 2.x up to
-# it.  Usage: check.sh   (configures weft afresh from this checkout)
+# it.  Usage: check.sh [work-dir]   (configures weft from this checkout; a
+# work dir kept from an earlier run is reused, so a repeat only rebuilds
+# what changed; without one, a temporary dir)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ $# -ge 1 ]; then
+  work=$1; mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 log="$work/log"
 fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
@@ -25,6 +31,7 @@ for f in lib/cmake/lace/laceConfig.cmake lib/pkgconfig/lace.pc lib/pkgconfig/lac
 done
 
 # find_package(lace 2.3) with each target.
+rm -rf "$work/c1" "$work/v"
 cmake -S "$here" -B "$work/c1" "${gen[@]}" -DCMAKE_PREFIX_PATH="$p" >"$log" 2>&1 ||
   fail "find_package(lace 2.3) consumer: configure"
 cmake --build "$work/c1" >"$log" 2>&1 || fail "find_package(lace 2.3) consumer: build"
