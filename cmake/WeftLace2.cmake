@@ -17,11 +17,13 @@ if(WEFT_BUILD_TESTS OR WEFT_PROVIDE_LACE STREQUAL "2")
   set(_lace2_all "")
 endif()
 
-# weft/config.h for 128-byte descriptors: the build's config.h with only
-# the descriptor size changed.  Code compiled for lace128 finds this one
-# first (the include directory comes BEFORE weft's).
+# weft/config.h for 128-byte descriptors: the build's config.h with the
+# descriptor size changed, and without the work/span profiler (whose slot
+# records are sized for 64-byte descriptors).  Code compiled for lace128
+# finds this one first (the include directory comes BEFORE weft's).
 function(weft_lace2_config128)
   set(WEFT_TASK_SIZE 128)
+  set(WEFT_PROFILE_01 0)
   configure_file(${PROJECT_SOURCE_DIR}/include/weft/config.h.in
     ${PROJECT_BINARY_DIR}/lace2-128/include/weft/config.h @ONLY)
 endfunction()
