@@ -225,9 +225,11 @@ int watch_CALL(lace_worker *lw, int n)
     CHECK(r1 == 3 * (n + 1), "slow(%d) = %d", n + 1, r1);
     int seen = 0;
     uint64_t t0 = lace_gethrtime();
+    /* lace_check_yield: schedulers whose owners hand tasks to thieves
+     * (private deques) do so when polled. */
     while (lace_worker_count() > 1 && !lace_is_stolen_task(t) &&
            lace_gethrtime() - t0 < 2000000000ULL)
-        ;
+        lace_check_yield(lw);
     if (lace_is_stolen_task(t)) {
         while (!lace_is_completed_task(t))
             lace_steal_random(lw);
@@ -277,7 +279,7 @@ int stealer_CALL(lace_worker *lw, int n)
     holder_SPAWN(lw, n);
     uint64_t t0 = lace_gethrtime();
     while (!atomic_load(&holder_busy) && lace_gethrtime() - t0 < 5000000000ULL)
-        ;
+        lace_check_yield(lw);
     while (atomic_load(&ran_by_steal_random) == 0 && atomic_load(&holder_busy) &&
            lace_gethrtime() - t0 < 5000000000ULL) {
         in_steal_random = 1;
