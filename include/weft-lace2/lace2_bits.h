@@ -103,7 +103,10 @@
 WEFT_BEGIN_DECLS
 
 typedef sem_t lace_sem_t;
-static inline LACE_UNUSED int lace_sem_init(lace_sem_t *s, unsigned value) { return sem_init(s, 0, value); }
+static inline LACE_UNUSED int lace_sem_init(lace_sem_t *s, unsigned value)
+{
+    return sem_init(s, 0, value);
+}
 static inline LACE_UNUSED int lace_sem_wait(lace_sem_t *s) { return sem_wait(s); }
 static inline LACE_UNUSED int lace_sem_trywait(lace_sem_t *s) { return sem_trywait(s); }
 static inline LACE_UNUSED int lace_sem_post(lace_sem_t *s) { return sem_post(s); }
@@ -119,7 +122,10 @@ static inline LACE_UNUSED void lace_cond_init(lace_cond_t *c) { pthread_cond_ini
 static inline LACE_UNUSED void lace_cond_destroy(lace_cond_t *c) { pthread_cond_destroy(c); }
 static inline LACE_UNUSED void lace_cond_signal(lace_cond_t *c) { pthread_cond_signal(c); }
 static inline LACE_UNUSED void lace_cond_broadcast(lace_cond_t *c) { pthread_cond_broadcast(c); }
-static inline LACE_UNUSED void lace_cond_wait(lace_cond_t *c, lace_mutex_t *m) { pthread_cond_wait(c, m); }
+static inline LACE_UNUSED void lace_cond_wait(lace_cond_t *c, lace_mutex_t *m)
+{
+    pthread_cond_wait(c, m);
+}
 
 /* Sleeps for this many microseconds (nothing for <= 0). */
 void lace_sleep_us(int64_t microseconds);
@@ -380,8 +386,8 @@ WEFT_END_DECLS
 #define LACE2_STACK_RUN_(NAME, N, ARGS, ENTRY)                                                \
     LACE2_STACK_TASK_(NAME, u_);                                                              \
     task_##NAME *f_ = &u_.frame;                                                              \
-    f_->f = LACE2_FN_(NAME##_WRAP);                                                       \
-    LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                                       \
+    f_->f = LACE2_FN_(NAME##_WRAP);                                                           \
+    LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                        \
     ENTRY((lace_task *)&u_.task);
 
 /* The parts every task has.  RT_OR_VOID is the result type or void; RES
@@ -399,8 +405,8 @@ WEFT_END_DECLS
     LACE2_FITS_(NAME)                                                                         \
     RT_OR_VOID NAME##_CALL(lace_worker * LACE2_P_##N ARGS);                                   \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
-    /* Runs a task from its descriptor (a thief, NAME() from outside, an      \
-     * interrupt): the task's pushes go at the head the runtime gives. */     \
+    /* Runs a task from its descriptor (a thief, NAME() from outside, an                      \
+     * interrupt): the task's pushes go at the head the runtime gives. */                     \
     static WEFT_WRAPPER_ALIGN LACE_UNUSED void NAME##_WRAP(weft_worker *w_, weft_task *head_, \
                                                            weft_task *t_)                     \
     {                                                                                         \
@@ -409,7 +415,7 @@ WEFT_END_DECLS
         lace_task *saved_ = lw_->head;                                                        \
         lw_->head = (lace_task *)head_;                                                       \
         WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                               \
-        SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));                            \
+        SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));             \
         WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                     \
         lw_->head = saved_;                                                                   \
     }                                                                                         \
@@ -421,8 +427,8 @@ WEFT_END_DECLS
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
         weft_sched_reserve(w_, t_);                                                           \
         WEFT_PROFILE_SPAWN_(w_, t_)                                                           \
-        f_->f = LACE2_FN_(NAME##_WRAP);                                                   \
-        LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                                   \
+        f_->f = LACE2_FN_(NAME##_WRAP);                                                       \
+        LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                    \
         weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP);                                     \
         lw_->head = (lace_task *)(t_ + 1);                                                    \
         return (lace_task *)t_;                                                               \
@@ -455,7 +461,7 @@ WEFT_END_DECLS
         LACE2_SYNC_HEAD_(NAME)                                                                \
         {                                                                                     \
             WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
-            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));                     \
+            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));      \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
             WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
             return r_;                                                                        \
@@ -484,7 +490,7 @@ WEFT_END_DECLS
         LACE2_SYNC_HEAD_(NAME)                                                                \
         {                                                                                     \
             WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
-            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));                             \
+            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));              \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
             WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
             return;                                                                           \
