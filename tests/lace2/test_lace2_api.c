@@ -410,13 +410,21 @@ static void run_with(unsigned workers)
     CHECK(!lace_is_running() && lace_worker_count() == 0, "stopped");
 }
 
-int main(void)
+/* Arguments: the worker counts to run with (default 1 2 3 8). */
+int main(int argc, char **argv)
 {
     CHECK(sizeof(lace_task) >= LACE_TASKSIZE, "lace_task holds LACE_TASKSIZE bytes");
     lace_set_verbosity(0);
-    unsigned counts[] = {1, 2, 3, 8};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
-        run_with(counts[i]);
+    if (argc < 2) {
+        unsigned counts[] = {1, 2, 3, 8};
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            run_with(counts[i]);
+    }
+    for (int i = 1; i < argc; i++) {
+        int w = atoi(argv[i]);
+        CHECK(w >= 1 && w <= 64, "worker count %s: 1 to 64", argv[i]);
+        run_with((unsigned)w);
+    }
     printf("lace2 (LACE_TASKSIZE %d): all checks passed\n", (int)LACE_TASKSIZE);
     return 0;
 }
