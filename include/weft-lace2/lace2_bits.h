@@ -1,0 +1,573 @@
+/* Lace 2's API on weft (the v2 line, 2.x): what lace32.h, lace.h and
+ * lace128.h share.  Include one of those three, which set LACE_TASKSIZE
+ * first; docs/lace2.md lists every Lace 2 name and what weft provides.
+ *
+ *     TASK(int, fib, int, n)
+ *     int fib_CALL(lace_worker *lw, int n)
+ *     {
+ *         if (n < 2) return n;
+ *         fib_SPAWN(lw, n - 1);
+ *         int b = fib_CALL(lw, n - 2);
+ *         return fib_SYNC(lw) + b;
+ *     }
+ *     ... lace_start(0, 0, 0); printf("%d\n", fib(40)); lace_stop(); ...
+ *
+ * TASK(RT, NAME, T1, a1, ...) (or TASK_n / VOID_TASK_n, n = 0..14) declares
+ * a task; the program defines its body as RT NAME_CALL(lace_worker *, T1,
+ * ...).  It generates, as Lace 2 does:
+ *   NAME_SPAWN(lw, ...)  push the task; returns its lace_task *
+ *   NAME_SYNC(lw)        join the last SPAWN not joined yet: its result
+ *   NAME_DROP(lw)        join it without running it unless it was stolen
+ *   NAME(...)            run it from any thread: on a worker a plain call
+ *                        (at the head of the task of this API running
+ *                        there), from outside on the pool, waiting
+ *   NAME_NEWFRAME(...)   halt every worker, run it on the pool, resume
+ *   NAME_TOGETHER(...)   every worker runs a copy; returns when all are done
+ *
+ * A Lace 2 task is a weft task: the descriptor is weft's (f and the
+ * arguments or result in its payload), SPAWN and SYNC are weft's inline
+ * fast paths, and the runtime is weft's.  The lace_worker is this layer's
+ * per-worker record: it carries the deque head that Lace 2 passes inside
+ * the worker rather than as a parameter (weft passes it as a parameter),
+ * so a task body reads and writes lw->head exactly as Lace 2's do.
+ *
+ * Task sizes.  LACE_TASKSIZE is 32, 64 or 128 bytes (lace32.h, lace.h,
+ * lace128.h); a task's arguments or result may take LACE_TASKSIZE - 16
+ * bytes, as in Lace, and a task that does not fit is a compile-time
+ * error.  weft's descriptor (WEFT_TASK_SIZE) is a build-wide constant:
+ * lace32 and lace run on weft's 64-byte descriptors, lace128 on a copy of
+ * the runtime built with 128-byte descriptors (docs/lace2.md).
+ */
+#ifndef WEFT_LACE2_BITS_H
+#define WEFT_LACE2_BITS_H
+
+#include <weft/weft.h>
+#include <weft-lace2/lace2_arity.h>
+#include <weft-lace2/lace_config.h>
+
+#if defined(WEFT_LACE_H) || defined(WEFT_SHORT_H)
+#error "Lace 2's lace.h cannot be combined with Lace 1's lace.h or weft/short.h in one file"
+#endif
+#if LACE_TASKSIZE > WEFT_TASK_SIZE
+#error "lace128.h needs weft's 128-byte descriptors: build against the lace128 target or lace128.pc"
+#endif
+
+/* What Lace 2's lace.h includes, which its programs rely on. */
+#include <assert.h>
+#ifndef __cplusplus
+#include <stdalign.h>
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<alloca.h>)
+#include <alloca.h>
+#endif
+#endif
+
+#ifdef __cplusplus
+/* Lace 2 spells its atomics _Atomic(T) in C++ too. */
+#ifndef _Atomic
+#define _Atomic(T) std::atomic<T>
+#endif
+#endif
+
+/* The version of Lace 2 whose API this layer provides. */
+#define LACE_VERSION_MAJOR 2
+#define LACE_VERSION_MINOR 3
+#define LACE_VERSION_PATCH 2
+
+/* ------------------------------------------------------------------------
+ * Portability macros and primitives (as Lace 2 defines them on POSIX)
+ * ------------------------------------------------------------------------ */
+
+#define LACE_MSVC 0
+#define LACE_UNUSED __attribute__((unused))
+#define LACE_NOINLINE __attribute__((noinline))
+#define LACE_NORETURN __attribute__((noreturn))
+#define LACE_ALIGN(N) __attribute__((aligned(N)))
+#define LACE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LACE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LACE_TLS __thread
+#define LACE_ALLOCA(sz) __builtin_alloca(sz)
+#define LACE_NO_SANITIZE_THREAD
+/* Padding that keeps shared data on lines of its own. */
+#ifndef LACE_PADDING_TARGET
+#define LACE_PADDING_TARGET 128
+#endif
+
+WEFT_BEGIN_DECLS
+
+typedef sem_t lace_sem_t;
+static inline LACE_UNUSED int lace_sem_init(lace_sem_t *s, unsigned value)
+{
+    return sem_init(s, 0, value);
+}
+static inline LACE_UNUSED int lace_sem_wait(lace_sem_t *s) { return sem_wait(s); }
+static inline LACE_UNUSED int lace_sem_trywait(lace_sem_t *s) { return sem_trywait(s); }
+static inline LACE_UNUSED int lace_sem_post(lace_sem_t *s) { return sem_post(s); }
+static inline LACE_UNUSED int lace_sem_destroy(lace_sem_t *s) { return sem_destroy(s); }
+
+typedef pthread_mutex_t lace_mutex_t;
+typedef pthread_cond_t lace_cond_t;
+static inline LACE_UNUSED void lace_mutex_init(lace_mutex_t *m) { pthread_mutex_init(m, NULL); }
+static inline LACE_UNUSED void lace_mutex_destroy(lace_mutex_t *m) { pthread_mutex_destroy(m); }
+static inline LACE_UNUSED void lace_mutex_lock(lace_mutex_t *m) { pthread_mutex_lock(m); }
+static inline LACE_UNUSED void lace_mutex_unlock(lace_mutex_t *m) { pthread_mutex_unlock(m); }
+static inline LACE_UNUSED void lace_cond_init(lace_cond_t *c) { pthread_cond_init(c, NULL); }
+static inline LACE_UNUSED void lace_cond_destroy(lace_cond_t *c) { pthread_cond_destroy(c); }
+static inline LACE_UNUSED void lace_cond_signal(lace_cond_t *c) { pthread_cond_signal(c); }
+static inline LACE_UNUSED void lace_cond_broadcast(lace_cond_t *c) { pthread_cond_broadcast(c); }
+static inline LACE_UNUSED void lace_cond_wait(lace_cond_t *c, lace_mutex_t *m)
+{
+    pthread_cond_wait(c, m);
+}
+
+/* Sleeps for this many microseconds (nothing for <= 0). */
+void lace_sleep_us(int64_t microseconds);
+/* A monotonic timestamp in nanoseconds (Lace reads the TSC on x86, whose
+ * unit is unspecified, so programs only compare differences).  Both are
+ * library functions here, so that the header needs no POSIX feature macro. */
+uint64_t lace_gethrtime(void);
+
+/* ------------------------------------------------------------------------
+ * Types
+ * ------------------------------------------------------------------------ */
+
+typedef struct lace_worker lace_worker;
+typedef struct lace_task lace_task;
+/* Lace's thief-visible worker half; weft keeps that state itself. */
+typedef struct lace_worker_public lace_worker_public;
+typedef void (*lace_task_fn)(lace_worker *, lace_task *);
+
+/* A task descriptor: weft's, seen with Lace 2's field names.
+ *   f  the task's identity (the same for every task of one TASK in one
+ *      translation unit, different between tasks); set by NAME_SPAWN and
+ *      unchanged while the task is stolen, run and completed
+ *   d  the arguments, then the result (lace_task_result), at offset 16 as
+ *      in Lace
+ * lace_is_stolen_task and lace_is_completed_task read weft's state word.
+ * sizeof(lace_task) is weft's descriptor size, LACE_TASKSIZE or more. */
+struct lace_task {
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) lace2_state_; /* weft_task.state */
+    lace_task_fn f;
+    char d[LACE_TASKSIZE - 2 * sizeof(void *)];
+#if WEFT_TASK_SIZE > 64 && LACE_TASKSIZE < WEFT_TASK_SIZE
+    char lace2_pad_[WEFT_TASK_SIZE - (LACE_TASKSIZE < 64 ? 64 : LACE_TASKSIZE)];
+#endif
+};
+WEFT_STATIC_ASSERT(sizeof(lace_task) == sizeof(weft_task) &&
+                       WEFT_ALIGNOF(lace_task) == WEFT_ALIGNOF(weft_task),
+                   "lace: lace_task must be laid out as weft_task");
+
+typedef struct { uint64_t s0, s1; } lace_rng_state;
+
+/* A worker, as Lace 2's programs see it.  head is the top of the worker's
+ * deque while a task of this API runs on it; dq and end bound the deque;
+ * worker is the worker's id; rng is lace_rng's state.  split, _public,
+ * allstolen and time exist so that programs naming them compile; weft
+ * keeps that state elsewhere and leaves them 0.  weft is the weft worker. */
+struct lace_worker {
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) lace_task *head;
+    lace_task *split;
+    lace_task *end;
+    lace_task *dq;
+    lace_worker_public *_public;
+    lace_rng_state rng;
+    uint16_t worker;
+    uint8_t allstolen;
+    uint64_t time;
+    weft_worker *weft;
+};
+
+/* ------------------------------------------------------------------------
+ * Lifecycle, workers, task operations, counters (the weft-lace2 library)
+ * ------------------------------------------------------------------------ */
+
+/* Starts n_workers workers (0: one per CPU) with dqsize task slots each
+ * and stacks of stacksize bytes (0 for either: weft's defaults, 1M slots
+ * and 64 MiB of address space, or $WEFT_DEQUE_SIZE / $WEFT_STACK_SIZE).
+ * Not from a worker.  A pool that cannot start stops the program with a
+ * "weft:" message (Lace 2's lace_start has no way to fail). */
+void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize);
+/* Waits for NAME() calls in progress, then stops the workers.  Not from a
+ * worker. */
+void lace_stop(void);
+/* 1 between lace_start and lace_stop, else 0. */
+int lace_is_running(void);
+/* 0: no messages (the default); 1: lace_start says what it started. */
+void lace_set_verbosity(int level);
+
+unsigned int lace_worker_count(void);
+
+/* All workers wait here for each other: only inside TOGETHER copies. */
+void lace_barrier(void);
+/* Joins the last SPAWN without running it if nobody stole it. */
+void lace_drop(lace_worker *lw);
+/* One steal attempt from a random other worker; runs what it gets. */
+void lace_steal_random(lace_worker *lw);
+/* Joins a pending NEWFRAME or TOGETHER here (lace_check_yield). */
+void lace_yield(lace_worker *lw);
+
+/* weft's counters (compiled in with -DWEFT_STATS=ON). */
+void lace_count_reset(void);
+void lace_count_report_file(FILE *file);
+static inline LACE_UNUSED void lace_count_report(void) { lace_count_report_file(stdout); }
+
+/* The entry points NAME(), NAME_NEWFRAME and NAME_TOGETHER use: t's f
+ * names the task, its arguments are in d. */
+void lace_run_task(lace_task *t);
+void lace_run_newframe(lace_task *t);
+void lace_run_together(lace_task *t);
+/* Stops the program: a deque overflowed. */
+LACE_NORETURN void lace_abort_stack_overflow(void);
+
+/* Non-NULL while a NEWFRAME or TOGETHER started through this API is
+ * pending or running. */
+typedef struct {
+    WEFT_ATOMIC(lace_task *) t;
+    char pad[LACE_PADDING_TARGET - sizeof(lace_task *)];
+} lace_newframe_t;
+extern lace_newframe_t lace_newframe;
+/* Internal: NEWFRAMEs and TOGETHERs of this API begun so far. */
+extern WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
+
+/* Internal: the workers' records, by weft worker id, and the binding of a
+ * record to the weft worker it belongs to (src/lace2/lace2.c). */
+extern lace_worker weft__lace2_workers[];
+void weft__lace2_bind(lace_worker *lw, weft_worker *w);
+
+/* The record of weft worker w, bound to it. */
+static inline lace_worker *weft__lace2_of(weft_worker *w)
+{
+    lace_worker *lw = &weft__lace2_workers[weft_worker_id(w)];
+    if (WEFT_UNLIKELY(lw->weft != w || lw->dq != (lace_task *)w->dq))
+        weft__lace2_bind(lw, w);
+    return lw;
+}
+
+/* The calling thread's worker, or NULL outside the pool. */
+static inline LACE_UNUSED lace_worker *lace_get_worker(void)
+{
+    weft_worker *w = weft_self();
+    return w != NULL ? weft__lace2_of(w) : NULL;
+}
+
+static inline LACE_UNUSED int lace_is_worker(void)
+{
+    return weft_self() != NULL;
+}
+
+/* The calling worker's id, -1 outside the pool. */
+static inline LACE_UNUSED int lace_worker_id(void)
+{
+    weft_worker *w = weft_self();
+    return w != NULL ? (int)weft_worker_id(w) : -1;
+}
+
+/* The top of the calling worker's deque (on a worker only). */
+static inline LACE_UNUSED lace_task *lace_get_head(void)
+{
+    return lace_get_worker()->head;
+}
+
+static inline LACE_UNUSED uint64_t lace_rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+/* Per-worker pseudo-random numbers (xoroshiro128**; seeded by lace_start). */
+static inline LACE_UNUSED uint64_t lace_rng(lace_worker *lw)
+{
+    uint64_t s0 = lw->rng.s0, s1 = lw->rng.s1;
+    uint64_t x = s0 * 5u;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9u;
+    s1 ^= s0;
+    lw->rng.s0 = ((s0 << 24) | (s0 >> 40)) ^ s1 ^ (s1 << 16);
+    lw->rng.s1 = (s1 << 37) | (s1 >> 27);
+    return result;
+}
+
+static inline LACE_UNUSED int lace_is_stolen_task(lace_task *t)
+{
+    /* Acquire: a DONE read here makes the thief's result visible. */
+    uintptr_t s = atomic_load_explicit(&t->lace2_state_, memory_order_acquire);
+    return WEFT_STATE_IS_STOLEN(s) || s == WEFT_STATE_DONE;
+}
+
+static inline LACE_UNUSED int lace_is_completed_task(lace_task *t)
+{
+    /* Acquire: the thief stored DONE (release) after the result. */
+    return atomic_load_explicit(&t->lace2_state_, memory_order_acquire) == WEFT_STATE_DONE;
+}
+
+static inline LACE_UNUSED void *lace_task_result(lace_task *t)
+{
+    return (void *)&t->d[0];
+}
+
+/* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here; returns
+ * 1 if one of this API's was pending at the call or began during it. */
+static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
+{
+    /* Relaxed, both: the count only tells whether an interrupt began
+     * meanwhile, and a stale NULL only delays joining; weft_yield
+     * synchronises with the interrupt itself. */
+    uint64_t before = atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed);
+    int pending = atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) != NULL;
+    weft_yield(lw->weft, (weft_task *)lw->head);
+    /* Relaxed: as above; an interrupt this worker joined was counted
+     * before it could be joined (the initiator counts, then starts it). */
+    return pending ||
+           atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;
+}
+
+/* weft's deque shares tasks when thieves ask (the split deque) or by its
+ * own protocol (the other schedulers): nothing to do. */
+static inline LACE_UNUSED void lace_make_all_shared(void) {}
+
+/* Lace's counter and thief macros, for programs that name them (weft's
+ * counters are its own: -DWEFT_STATS=ON, lace_count_report). */
+#define LACE_COUNT_EVENTS 0
+#define PR_COUNTTASK(s)
+#define PR_COUNTSTEALS(s, i)
+#define PR_COUNTSPLITS(s, i)
+#define PR_ADD(s, i, k)
+#define PR_INC(s, i)
+#define THIEF_EMPTY ((struct lace_worker_public *)0x0)
+#define THIEF_TASK ((struct lace_worker_public *)0x1)
+#define THIEF_COMPLETED ((struct lace_worker_public *)0x2)
+
+WEFT_END_DECLS
+
+/* ------------------------------------------------------------------------
+ * Task templates
+ * ------------------------------------------------------------------------ */
+
+/* M(f_, T1, a1, ...): the pairs spliced in before M is invoked. */
+#define LACE2_APPLY_(M, ...) M(__VA_ARGS__)
+/* A wrapper as a lace_task's f (only ever compared, never called as such;
+ * the detour through void (*)(void) says the cast is meant). */
+#define LACE2_FN_(WRAP) ((lace_task_fn)(void (*)(void))&WRAP)
+
+/* A descriptor on the caller's stack for NAME(), NEWFRAME and TOGETHER. */
+#ifdef __cplusplus
+#define LACE2_STACK_TASK_(NAME, var)                                                          \
+    union NAME##_lace2_stack_ {                                                               \
+        weft_task task;                                                                       \
+        task_##NAME frame;                                                                    \
+        NAME##_lace2_stack_() {}                                                              \
+    } var
+#else
+#define LACE2_STACK_TASK_(NAME, var)                                                          \
+    union {                                                                                   \
+        weft_task task;                                                                       \
+        task_##NAME frame;                                                                    \
+    } var
+#endif
+
+/* The arguments and the result fit the descriptor and sit where
+ * lace_task_result says. */
+#define LACE2_FITS_(NAME)                                                                     \
+    WEFT_STATIC_ASSERT(sizeof(task_##NAME) <= LACE_TASKSIZE,                                  \
+                       "task_" #NAME " is too large to fit in the lace_task struct "          \
+                       "(LACE_TASKSIZE - 16 bytes of arguments or result; lace128.h "         \
+                       "has 112)");                                                           \
+    WEFT_STATIC_ASSERT(offsetof(task_##NAME, d) == offsetof(lace_task, d),                    \
+                       "task_" #NAME " has an argument or result aligned to more than 16 "    \
+                       "bytes");
+
+/* An entry point from any thread (ENTRY: lace_run_task, _newframe,
+ * _together) with the arguments in a descriptor on the stack. */
+#define LACE2_STACK_RUN_(NAME, N, ARGS, ENTRY)                                                \
+    LACE2_STACK_TASK_(NAME, u_);                                                              \
+    task_##NAME *f_ = &u_.frame;                                                              \
+    f_->f = LACE2_FN_(NAME##_WRAP);                                                           \
+    LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                        \
+    ENTRY((lace_task *)&u_.task);
+
+/* The parts every task has.  RT_OR_VOID is the result type or void; RES
+ * declares the result member (empty for void); SAVE is `f_->d.res =` or
+ * empty; the pairs are (T1, a1, ...). */
+#define LACE2_COMMON_(RT_OR_VOID, NAME, N, RES, SAVE, ARGS)                                   \
+    typedef struct task_##NAME {                                                              \
+        uintptr_t lace2_state_; /* weft_task.state: accessed through weft_task only */        \
+        lace_task_fn f;                                                                       \
+        union {                                                                               \
+            struct { LACE2_FLD_##N ARGS } args;                                               \
+            RES                                                                               \
+        } d;                                                                                  \
+    } task_##NAME;                                                                            \
+    LACE2_FITS_(NAME)                                                                         \
+    RT_OR_VOID NAME##_CALL(lace_worker * LACE2_P_##N ARGS);                                   \
+    WEFT_PROFILE_TYPE_(NAME)                                                                  \
+    /* Runs a task from its descriptor (a thief, NAME() from outside, an                      \
+     * interrupt): the task's pushes go at the head the runtime gives. */                     \
+    static WEFT_WRAPPER_ALIGN LACE_UNUSED void NAME##_WRAP(weft_worker *w_, weft_task *head_, \
+                                                           weft_task *t_)                     \
+    {                                                                                         \
+        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
+        lace_worker *lw_ = weft__lace2_of(w_);                                                \
+        lace_task *saved_ = lw_->head;                                                        \
+        lw_->head = (lace_task *)head_;                                                       \
+        WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                               \
+        SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));             \
+        WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                     \
+        lw_->head = saved_;                                                                   \
+    }                                                                                         \
+    WEFT_TRACE_NAME_(NAME)                                                                    \
+    static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS)      \
+    {                                                                                         \
+        weft_worker *w_ = lw_->weft;                                                          \
+        weft_task *t_ = (weft_task *)lw_->head;                                               \
+        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
+        weft_sched_reserve(w_, t_);                                                           \
+        WEFT_PROFILE_SPAWN_(w_, t_)                                                           \
+        f_->f = LACE2_FN_(NAME##_WRAP);                                                       \
+        LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                    \
+        weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP);                                     \
+        lw_->head = (lace_task *)(t_ + 1);                                                    \
+        return (lace_task *)t_;                                                               \
+    }                                                                                         \
+    static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_)                              \
+    {                                                                                         \
+        weft_drop(lw_->weft, (weft_task *)--lw_->head);                                       \
+    }                                                                                         \
+    static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS)                         \
+    {                                                                                         \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together)                                    \
+    }
+
+/* The SYNC fast path: pop the slot back and call the body inline, or (it
+ * was stolen) wait for the thief, running other work meanwhile. */
+#define LACE2_SYNC_HEAD_(NAME)                                                                \
+    weft_worker *w_ = lw_->weft;                                                              \
+    weft_task *t_ = (weft_task *)--lw_->head;                                                 \
+    task_##NAME *f_ = (task_##NAME *)t_;                                                      \
+    (void)f_;                                                                                 \
+    WEFT_CHECK_SYNC_(w_, t_, NAME);                                                           \
+    WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_)                                                \
+    if (WEFT_LIKELY(weft_sched_pop_private(w_, t_)) ||                                        \
+        !WEFT_PROFILE_SYNC_SLOW_(w_, weft_sched_sync_slow(w_, t_)))
+
+#define LACE2_TASK_(RT, NAME, N, ARGS)                                                        \
+    LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS)                                    \
+    static inline LACE_UNUSED RT NAME##_SYNC(lace_worker *lw_)                                \
+    {                                                                                         \
+        LACE2_SYNC_HEAD_(NAME)                                                                \
+        {                                                                                     \
+            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
+            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));      \
+            WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
+            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
+            return r_;                                                                        \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_)                                           \
+        return f_->d.res;                                                                     \
+    }                                                                                         \
+    static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS)                                      \
+    {                                                                                         \
+        lace_worker *lw_ = lace_get_worker();                                                 \
+        if (lw_ != NULL)                                                                      \
+            return NAME##_CALL(lw_ LACE2_A_##N ARGS);                                         \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task)                                        \
+        return f_->d.res;                                                                     \
+    }                                                                                         \
+    static inline LACE_UNUSED RT NAME##_NEWFRAME(LACE2_PV_##N ARGS)                           \
+    {                                                                                         \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe)                                    \
+        return f_->d.res;                                                                     \
+    }
+
+#define LACE2_VOID_TASK_(NAME, N, ARGS)                                                       \
+    LACE2_COMMON_(void, NAME, N, , , ARGS)                                                    \
+    static inline LACE_UNUSED void NAME##_SYNC(lace_worker *lw_)                              \
+    {                                                                                         \
+        LACE2_SYNC_HEAD_(NAME)                                                                \
+        {                                                                                     \
+            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
+            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));              \
+            WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
+            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
+            return;                                                                           \
+        }                                                                                     \
+        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_)                                           \
+    }                                                                                         \
+    static inline LACE_UNUSED void NAME(LACE2_PV_##N ARGS)                                    \
+    {                                                                                         \
+        lace_worker *lw_ = lace_get_worker();                                                 \
+        if (lw_ != NULL) {                                                                    \
+            NAME##_CALL(lw_ LACE2_A_##N ARGS);                                                \
+            return;                                                                           \
+        }                                                                                     \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task)                                        \
+    }                                                                                         \
+    static inline LACE_UNUSED void NAME##_NEWFRAME(LACE2_PV_##N ARGS)                         \
+    {                                                                                         \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe)                                    \
+    }
+
+/* ------------------------------------------------------------------------
+ * Declaring tasks
+ * ------------------------------------------------------------------------ */
+
+/* TASK(RT, NAME, T1, a1, ..., Tn, an), TASK(void, NAME, ...) for a task
+ * without a result; n = 0..14. */
+#define TASK(RT, ...) LACE2_TASK_SEL_(LACE2_IS_VOID_(RT), RT, __VA_ARGS__)
+#define LACE2_TASK_SEL_(V, RT, ...) LACE2_TASK_SEL2_(V, RT, __VA_ARGS__)
+#define LACE2_TASK_SEL2_(V, RT, ...) LACE2_TASK_V##V##_(RT, __VA_ARGS__)
+#define LACE2_TASK_V0_(RT, NAME, ...) \
+    LACE2_TASK_N_(LACE2_PARAMS_(NAME, ##__VA_ARGS__), RT, NAME, ##__VA_ARGS__)
+#define LACE2_TASK_V1_(RT, NAME, ...) \
+    LACE2_VOID_TASK_N_(LACE2_PARAMS_(NAME, ##__VA_ARGS__), NAME, ##__VA_ARGS__)
+#define LACE2_PARAMS_(...) LACE2_PARAMS2_(LACE2_NARG_(__VA_ARGS__))
+#define LACE2_PARAMS2_(K) LACE2_PARAMS3_(K)
+#define LACE2_PARAMS3_(K) LACE2_PARAMS_OF_##K
+#define LACE2_TASK_N_(N, RT, NAME, ...) LACE2_TASK_N2_(N, RT, NAME, ##__VA_ARGS__)
+#define LACE2_TASK_N2_(N, RT, NAME, ...) LACE2_TASK_(RT, NAME, N, (__VA_ARGS__))
+#define LACE2_VOID_TASK_N_(N, NAME, ...) LACE2_VOID_TASK_N2_(N, NAME, ##__VA_ARGS__)
+#define LACE2_VOID_TASK_N2_(N, NAME, ...) LACE2_VOID_TASK_(NAME, N, (__VA_ARGS__))
+/* 1 if the type's first token is `void` (void, not void *: a pointer
+ * result is `void *`, whose first token is void too, so TASK(void *, ...)
+ * is written TASK_n(void *, ...) as with Lace). */
+#define LACE2_IS_VOID_(T) LACE2_SECOND_(LACE2_VOID_PROBE_##T, 0, ~)
+#define LACE2_SECOND_(...) LACE2_SECOND2_(__VA_ARGS__)
+#define LACE2_SECOND2_(a, b, ...) b
+#define LACE2_VOID_PROBE_void ~, 1
+
+#define TASK_0(RT, NAME) LACE2_TASK_(RT, NAME, 0, ())
+#define VOID_TASK_0(NAME) LACE2_VOID_TASK_(NAME, 0, ())
+#define TASK_1(RT, NAME, ...) LACE2_TASK_(RT, NAME, 1, (__VA_ARGS__))
+#define TASK_2(RT, NAME, ...) LACE2_TASK_(RT, NAME, 2, (__VA_ARGS__))
+#define TASK_3(RT, NAME, ...) LACE2_TASK_(RT, NAME, 3, (__VA_ARGS__))
+#define TASK_4(RT, NAME, ...) LACE2_TASK_(RT, NAME, 4, (__VA_ARGS__))
+#define TASK_5(RT, NAME, ...) LACE2_TASK_(RT, NAME, 5, (__VA_ARGS__))
+#define TASK_6(RT, NAME, ...) LACE2_TASK_(RT, NAME, 6, (__VA_ARGS__))
+#define TASK_7(RT, NAME, ...) LACE2_TASK_(RT, NAME, 7, (__VA_ARGS__))
+#define TASK_8(RT, NAME, ...) LACE2_TASK_(RT, NAME, 8, (__VA_ARGS__))
+#define TASK_9(RT, NAME, ...) LACE2_TASK_(RT, NAME, 9, (__VA_ARGS__))
+#define TASK_10(RT, NAME, ...) LACE2_TASK_(RT, NAME, 10, (__VA_ARGS__))
+#define TASK_11(RT, NAME, ...) LACE2_TASK_(RT, NAME, 11, (__VA_ARGS__))
+#define TASK_12(RT, NAME, ...) LACE2_TASK_(RT, NAME, 12, (__VA_ARGS__))
+#define TASK_13(RT, NAME, ...) LACE2_TASK_(RT, NAME, 13, (__VA_ARGS__))
+#define TASK_14(RT, NAME, ...) LACE2_TASK_(RT, NAME, 14, (__VA_ARGS__))
+#define VOID_TASK_1(NAME, ...) LACE2_VOID_TASK_(NAME, 1, (__VA_ARGS__))
+#define VOID_TASK_2(NAME, ...) LACE2_VOID_TASK_(NAME, 2, (__VA_ARGS__))
+#define VOID_TASK_3(NAME, ...) LACE2_VOID_TASK_(NAME, 3, (__VA_ARGS__))
+#define VOID_TASK_4(NAME, ...) LACE2_VOID_TASK_(NAME, 4, (__VA_ARGS__))
+#define VOID_TASK_5(NAME, ...) LACE2_VOID_TASK_(NAME, 5, (__VA_ARGS__))
+#define VOID_TASK_6(NAME, ...) LACE2_VOID_TASK_(NAME, 6, (__VA_ARGS__))
+#define VOID_TASK_7(NAME, ...) LACE2_VOID_TASK_(NAME, 7, (__VA_ARGS__))
+#define VOID_TASK_8(NAME, ...) LACE2_VOID_TASK_(NAME, 8, (__VA_ARGS__))
+#define VOID_TASK_9(NAME, ...) LACE2_VOID_TASK_(NAME, 9, (__VA_ARGS__))
+#define VOID_TASK_10(NAME, ...) LACE2_VOID_TASK_(NAME, 10, (__VA_ARGS__))
+#define VOID_TASK_11(NAME, ...) LACE2_VOID_TASK_(NAME, 11, (__VA_ARGS__))
+#define VOID_TASK_12(NAME, ...) LACE2_VOID_TASK_(NAME, 12, (__VA_ARGS__))
+#define VOID_TASK_13(NAME, ...) LACE2_VOID_TASK_(NAME, 13, (__VA_ARGS__))
+#define VOID_TASK_14(NAME, ...) LACE2_VOID_TASK_(NAME, 14, (__VA_ARGS__))
+
+#endif

@@ -1,0 +1,208 @@
+/* The functions of Lace 2's API on weft (include/weft-lace2/lace2_bits.h):
+ * the weft-lace2 library, built once against each runtime (64-byte and
+ * 128-byte descriptors).  Each maps onto weft's public API, except the
+ * random steal attempt, which uses the runtime's own entry points (this
+ * library is built and versioned with weft).  docs/lace2.md lists what
+ * each does and how it differs from Lace. */
+#include "runtime/internal.h"
+
+#include <lace.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+lace_newframe_t lace_newframe;
+WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
+lace_worker weft__lace2_workers[WEFT_MAX_WORKERS];
+
+static int verbosity;
+
+/* The NEWFRAMEs and TOGETHERs in progress (each initiator's node lives on
+ * its stack); lace_newframe.t shows the most recent, NULL when none. */
+typedef struct pending_interrupt {
+    lace_task *task;
+    struct pending_interrupt *next;
+} pending_interrupt;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pending_interrupt *pending;
+
+/* splitmix64: distinct, well-mixed lace_rng seeds per worker. */
+static uint64_t mix_seed(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Called by the worker (or the thread acting as it) on its first use of
+ * the record and whenever the record was last bound to another weft
+ * worker (a new pool, a borrowed identity): only that thread writes it. */
+void weft__lace2_bind(lace_worker *lw, weft_worker *w)
+{
+    lw->weft = w;
+    lw->dq = (lace_task *)w->dq;
+    lw->end = (lace_task *)w->end;
+    lw->head = (lace_task *)weft_current_head(w);
+    lw->worker = (uint16_t)weft_worker_id(w);
+    if (lw->rng.s0 == 0 && lw->rng.s1 == 0) {
+        lw->rng.s0 = mix_seed(2 * (uint64_t)lw->worker + 1);
+        lw->rng.s1 = mix_seed(2 * (uint64_t)lw->worker + 2);
+    }
+}
+
+void lace_sleep_us(int64_t microseconds)
+{
+    if (microseconds <= 0)
+        return;
+    struct timespec ts = {(time_t)(microseconds / 1000000), (long)(microseconds % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+uint64_t lace_gethrtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void lace_set_verbosity(int level)
+{
+    verbosity = level;
+}
+
+void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
+{
+    /* Unbound records and fresh seeds before the workers exist: thread
+     * creation publishes them. */
+    memset(weft__lace2_workers, 0, sizeof weft__lace2_workers);
+    int err = weft_start(n_workers, dqsize, stacksize);
+    if (err != 0) {
+        /* weft_start said why; Lace's lace_start has no way to fail. */
+        weft_fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
+                   dqsize, stacksize, strerror(err));
+    }
+    if (verbosity > 0) {
+        /* The sizes in use, defaults resolved (the runtime's record). */
+        fprintf(stderr,
+                "lace: weft %s (%s scheduler, %d-byte tasks): %u workers, %zu task slots "
+                "per worker, stacks of %zu bytes\n",
+                WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
+                weft_rt.deque_slots, weft_rt.stack_size);
+    }
+}
+
+void lace_stop(void)
+{
+    /* weft_stop explains a failure (not started, called from a worker). */
+    if (weft_stop() == 0 && verbosity > 0)
+        fprintf(stderr, "lace: stopped\n");
+}
+
+int lace_is_running(void)
+{
+    return weft_workers() > 0;
+}
+
+unsigned int lace_worker_count(void)
+{
+    return weft_workers();
+}
+
+void lace_barrier(void)
+{
+    weft_barrier();
+}
+
+void lace_drop(lace_worker *lw)
+{
+    weft_drop(lw->weft, (weft_task *)--lw->head);
+}
+
+void lace_steal_random(lace_worker *lw)
+{
+    weft_worker *victim = weft_random_victim(lw->weft);
+    if (victim != NULL)
+        weft_steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
+}
+
+void lace_yield(lace_worker *lw)
+{
+    weft_yield(lw->weft, (weft_task *)lw->head);
+}
+
+void lace_count_reset(void)
+{
+    weft_stats_reset();
+}
+
+void lace_count_report_file(FILE *file)
+{
+    weft_stats_print(file);
+}
+
+static uintptr_t task_wrapper(lace_task *t, const char *what)
+{
+    if (t == NULL || t->f == NULL)
+        weft_fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
+                   what);
+    return (uintptr_t)t->f;
+}
+
+void lace_run_task(lace_task *t)
+{
+    weft_run_task((weft_task *)t, task_wrapper(t, "lace_run_task"));
+}
+
+static void pending_push(pending_interrupt *node, lace_task *t)
+{
+    pthread_mutex_lock(&pending_lock);
+    node->task = t;
+    node->next = pending;
+    pending = node;
+    /* Release: a task that sees t and reads it sees it filled in.  Tasks
+     * poll it with relaxed loads (lace_check_yield) and call weft_yield,
+     * which synchronises with the interrupt itself. */
+    atomic_store_explicit(&lace_newframe.t, t, memory_order_release);
+    /* Relaxed: a count lace_check_yield compares; the interrupt's own start
+     * (after this) orders it before any worker can join. */
+    atomic_fetch_add_explicit(&weft__lace2_interrupts, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&pending_lock);
+}
+
+static void pending_pop(pending_interrupt *node)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_interrupt **p = &pending;
+    while (*p != node)
+        p = &(*p)->next;
+    *p = node->next;
+    /* Release: as in pending_push. */
+    atomic_store_explicit(&lace_newframe.t, pending ? pending->task : NULL, memory_order_release);
+    pthread_mutex_unlock(&pending_lock);
+}
+
+void lace_run_newframe(lace_task *t)
+{
+    uintptr_t wrapper = task_wrapper(t, "lace_run_newframe");
+    pending_interrupt node;
+    pending_push(&node, t);
+    weft_newframe_task((weft_task *)t, wrapper);
+    pending_pop(&node);
+}
+
+void lace_run_together(lace_task *t)
+{
+    uintptr_t wrapper = task_wrapper(t, "lace_run_together");
+    pending_interrupt node;
+    pending_push(&node, t);
+    weft_together_task((weft_task *)t, wrapper);
+    pending_pop(&node);
+}
+
+void lace_abort_stack_overflow(void)
+{
+    weft_fatal("lace: a worker's task deque is full (start Lace with a larger dqsize)");
+}

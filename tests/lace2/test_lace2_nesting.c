@@ -1,0 +1,69 @@
+/* TOGETHER inside a NEWFRAME task, as a garbage collector built on Lace 2
+ * does it: the collector runs as a NEWFRAME task and calls a TOGETHER task
+ * on every worker, while other threads keep the pool busy.  Lace allows
+ * this; the program checks that every collection reached every worker and
+ * that the busy work's answers are right. */
+#include <lace.h>
+
+#include <pthread.h>
+
+#include "check.h"
+
+TASK(int, fib, int, n)
+
+int fib_CALL(lace_worker *lw, int n)
+{
+    if (n < 2)
+        return n;
+    fib_SPAWN(lw, n - 1);
+    int b = fib_CALL(lw, n - 2);
+    return fib_SYNC(lw) + b;
+}
+
+static _Atomic int marked;
+
+TASK(void, mark)
+
+void mark_CALL(lace_worker *lw)
+{
+    (void)lw;
+    atomic_fetch_add(&marked, 1);
+    lace_barrier();
+}
+
+TASK(int, collect, int, round)
+
+int collect_CALL(lace_worker *lw, int round)
+{
+    (void)lw;
+    atomic_store(&marked, 0);
+    mark_TOGETHER();
+    return atomic_load(&marked) == (int)lace_worker_count() ? round : -1;
+}
+
+static _Atomic int stop;
+
+static void *busy(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop))
+        CHECK(fib(22) == 17711, "fib(22) under collections");
+    return NULL;
+}
+
+int main(void)
+{
+    lace_start(2, 0, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, busy, NULL) == 0, "pthread_create");
+    for (int round = 0; round < 50; round++)
+        CHECK(collect_NEWFRAME(round) == round, "collection %d reached %d of %u workers", round,
+              atomic_load(&marked), lace_worker_count());
+    atomic_store(&stop, 1);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    lace_stop();
+    printf("lace2 nesting: 50 collections, each on every worker\n");
+    return 0;
+}
