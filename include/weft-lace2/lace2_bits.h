@@ -435,7 +435,7 @@ WEFT_END_DECLS
     }                                                                                         \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_)                              \
     {                                                                                         \
-        weft_drop(lw_->weft, (weft_task *)--lw_->head);                                       \
+        weft__drop(lw_->weft, (weft_task *)--lw_->head);                                       \
     }                                                                                         \
     static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS)                         \
     {                                                                                         \
@@ -451,7 +451,7 @@ WEFT_END_DECLS
     (void)f_;                                                                                 \
     WEFT_CHECK_SYNC_(w_, t_, NAME);                                                           \
     WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_)                                                \
-    if (WEFT_LIKELY(weft_sched_pop_private(w_, t_)) ||                                        \
+    if (WEFT_LIKELY(weft_sched_sync_fast(w_, t_)) ||                                        \
         !WEFT_PROFILE_SYNC_SLOW_(w_, weft_sched_sync_slow(w_, t_)))
 
 #define LACE2_TASK_(RT, NAME, N, ARGS)                                                        \

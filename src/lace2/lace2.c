@@ -4,7 +4,9 @@
  * random steal attempt, which uses the runtime's own entry points (this
  * library is built and versioned with weft).  docs/lace2.md lists what
  * each does and how it differs from Lace. */
-#include "runtime/internal.h"
+#include "runtime/diagnostics.h"
+#include "runtime/state.h"
+#include "runtime/steal.h"
 
 #include <lace.h>
 
@@ -81,7 +83,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     int err = weft_start(n_workers, dqsize, stacksize);
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft_fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
+        weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
                    dqsize, stacksize, strerror(err));
     }
     if (verbosity > 0) {
@@ -90,7 +92,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                 "lace: weft %s (%s scheduler, %d-byte tasks): %u workers, %zu task slots "
                 "per worker, stacks of %zu bytes\n",
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
-                weft_rt.deque_slots, weft_rt.stack_size);
+                weft__rt.deque_slots, weft__rt.stack_size);
     }
 }
 
@@ -118,14 +120,14 @@ void lace_barrier(void)
 
 void lace_drop(lace_worker *lw)
 {
-    weft_drop(lw->weft, (weft_task *)--lw->head);
+    weft__drop(lw->weft, (weft_task *)--lw->head);
 }
 
 void lace_steal_random(lace_worker *lw)
 {
-    weft_worker *victim = weft_random_victim(lw->weft);
+    weft_worker *victim = weft__random_victim(lw->weft);
     if (victim != NULL)
-        weft_steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
+        weft__steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
 }
 
 void lace_yield(lace_worker *lw)
@@ -146,14 +148,14 @@ void lace_count_report_file(FILE *file)
 static uintptr_t task_wrapper(lace_task *t, const char *what)
 {
     if (t == NULL || t->f == NULL)
-        weft_fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
+        weft__fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
                    what);
     return (uintptr_t)t->f;
 }
 
 void lace_run_task(lace_task *t)
 {
-    weft_run_task((weft_task *)t, task_wrapper(t, "lace_run_task"));
+    weft__run_task((weft_task *)t, task_wrapper(t, "lace_run_task"));
 }
 
 static void pending_push(pending_interrupt *node, lace_task *t)
@@ -189,7 +191,7 @@ void lace_run_newframe(lace_task *t)
     uintptr_t wrapper = task_wrapper(t, "lace_run_newframe");
     pending_interrupt node;
     pending_push(&node, t);
-    weft_newframe_task((weft_task *)t, wrapper);
+    weft__newframe_task((weft_task *)t, wrapper);
     pending_pop(&node);
 }
 
@@ -198,11 +200,11 @@ void lace_run_together(lace_task *t)
     uintptr_t wrapper = task_wrapper(t, "lace_run_together");
     pending_interrupt node;
     pending_push(&node, t);
-    weft_together_task((weft_task *)t, wrapper);
+    weft__together_task((weft_task *)t, wrapper);
     pending_pop(&node);
 }
 
 void lace_abort_stack_overflow(void)
 {
-    weft_fatal("lace: a worker's task deque is full (start Lace with a larger dqsize)");
+    weft__fatal("lace: a worker's task deque is full (start Lace with a larger dqsize)");
 }
