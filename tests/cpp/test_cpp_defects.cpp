@@ -1,0 +1,341 @@
+// The C++ API's answers to misuse and odd input, each case at one and at
+// two workers where the schedule matters.  Cases that must end the
+// program (or that need an environment or no pool at all) run in a child
+// process: this program started again with the case's name, its exit
+// status and stderr checked here.
+//
+//     test_cpp_defects            every case
+//     test_cpp_defects <case>     one case, in this process (the children)
+#include <weft/weft.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.hpp"
+
+extern char **environ;
+
+namespace {
+
+// ---- children --------------------------------------------------------------
+
+struct child_result {
+    int status; // as waitpid gives it
+    std::string err;
+};
+
+// Runs this program with `arg` and the environment `env` added; stdout is
+// dropped, stderr kept.
+child_result run_child(const char *self, const std::string &arg, const std::vector<std::string> &env)
+{
+    int fd[2];
+    CHECK(pipe(fd) == 0, "pipe: %s", std::strerror(errno));
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    std::vector<std::string> envs;
+    for (char **e = environ; *e; e++) {
+        std::string s(*e);
+        bool replaced = false;
+        for (const std::string &add : env)
+            if (s.compare(0, s.find('=') + 1, add, 0, add.find('=') + 1) == 0)
+                replaced = true;
+        if (!replaced)
+            envs.push_back(s);
+    }
+    for (const std::string &add : env)
+        envs.push_back(add);
+    std::vector<char *> envp;
+    for (std::string &s : envs)
+        envp.push_back(s.data());
+    envp.push_back(nullptr);
+    std::string a0(self), a1(arg);
+    char *argv[] = {a0.data(), a1.data(), nullptr};
+    pid_t pid;
+    int rc = posix_spawn(&pid, self, &fa, nullptr, argv, envp.data());
+    CHECK(rc == 0, "posix_spawn: %s", std::strerror(rc));
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    child_result r{0, {}};
+    char buf[4096];
+    ssize_t got;
+    while ((got = read(fd[0], buf, sizeof buf)) > 0)
+        r.err.append(buf, static_cast<std::size_t>(got));
+    close(fd[0]);
+    CHECK(waitpid(pid, &r.status, 0) == pid, "waitpid: %s", std::strerror(errno));
+    return r;
+}
+
+bool exited_ok(const child_result &r)
+{
+    return WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
+}
+
+// A child that must succeed, silently unless `quiet` is false.
+void expect_ok(const char *self, const char *name, const std::vector<std::string> &env, bool quiet = true)
+{
+    child_result r = run_child(self, name, env);
+    CHECK(exited_ok(r), "case %s failed (status %d): %s", name, r.status, r.err.c_str());
+    CHECK(!quiet || r.err.empty(), "case %s printed: %s", name, r.err.c_str());
+}
+
+// A child that must stop (not exit 0) with `message` on stderr.
+void expect_stop(const char *self, const char *name, const std::vector<std::string> &env,
+                 const char *message)
+{
+    child_result r = run_child(self, name, env);
+    CHECK(!exited_ok(r), "case %s was accepted", name);
+    CHECK(r.err.find(message) != std::string::npos, "case %s: no \"%s\" in: %s", name, message,
+          r.err.c_str());
+}
+
+unsigned workers_from_env()
+{
+    const char *s = std::getenv("CASE_WORKERS");
+    return s ? static_cast<unsigned>(std::atoi(s)) : 1;
+}
+
+// On the calling worker: spawns (so that the split deque shares what lies
+// below) until `flag` is set by a thief.  At one worker nobody could set it.
+void wait_for_thief(const std::atomic<bool> &flag)
+{
+    if (weft::workers() < 2)
+        return;
+    // Acquire: the thief's writes before it set the flag.
+    while (!flag.load(std::memory_order_acquire))
+        weft::join([] {}, [] {});
+}
+
+// ---- reversed ranges ---------------------------------------------------------
+
+template <class F>
+bool refuses(F &&f, const char *what)
+{
+    try {
+        f();
+    } catch (const std::invalid_argument &e) {
+        CHECK(std::strstr(e.what(), what) != nullptr, "message \"%s\" lacks \"%s\"", e.what(), what);
+        return true;
+    }
+    return false;
+}
+
+void case_reversed()
+{
+    weft::scheduler pool(workers_from_env());
+    for (std::size_t n : {std::size_t{5}, std::size_t{100000}}) {
+        std::vector<int> v(n);
+        std::iota(v.rbegin(), v.rend(), 0);
+        std::vector<int> before = v;
+        CHECK(refuses([&] { weft::parallel_sort(v.end(), v.begin()); }, "parallel_sort: the range is reversed"),
+              "parallel_sort accepted a reversed range");
+        CHECK(refuses([&] { weft::parallel_stable_sort(v.end(), v.begin(), std::less<>()); },
+                      "parallel_stable_sort: the range is reversed"),
+              "parallel_stable_sort accepted a reversed range");
+        CHECK(refuses([&] { weft::parallel_for(v.end(), v.begin(), [](int &) {}); },
+                      "parallel_for: the range is reversed"),
+              "parallel_for accepted a reversed iterator range");
+        CHECK(refuses([&] {
+                  (void)weft::parallel_reduce(v.end(), v.begin(), 0L, [](int x) { return long{x}; },
+                                              [](long a, long b) { return a + b; });
+              },
+                      "parallel_reduce: the range is reversed"),
+              "parallel_reduce accepted a reversed iterator range");
+        CHECK(v == before, "a refused call changed the range");
+        weft::parallel_sort(v.begin(), v.end());
+        CHECK(std::is_sorted(v.begin(), v.end()), "the pool is not usable after a refusal");
+    }
+    // Integers: last <= first is empty, as a for loop.
+    std::atomic<int> ran{0};
+    weft::parallel_for(7, 3, [&](int) { ran++; });
+    CHECK(ran.load() == 0, "a reversed integer range ran");
+}
+
+// ---- mixed signedness --------------------------------------------------------
+
+void case_mixed_sign()
+{
+    weft::scheduler pool(workers_from_env());
+    CHECK(refuses([] { weft::parallel_for(-3, 3u, [](unsigned) {}); }, "negative signed bound"),
+          "parallel_for(-3, 3u) accepted");
+    CHECK(refuses([] { weft::parallel_for(-3L, std::size_t{3}, [](std::size_t) {}); }, "negative signed bound"),
+          "parallel_for(-3L, size_t 3) accepted");
+    CHECK(refuses([] { (void)weft::parallel_reduce(3u, -1, 0L, [](unsigned) { return 1L; }, std::plus<>()); },
+                  "negative signed bound"),
+          "parallel_reduce(3u, -1) accepted");
+    // Non-negative mixed bounds, and a signed type wide enough: correct.
+    std::atomic<long> sum{0};
+    weft::parallel_for(0, std::size_t{10}, [&](std::size_t i) { sum += static_cast<long>(i); });
+    CHECK(sum.load() == 45, "parallel_for(0, size_t 10) summed %ld", sum.load());
+    sum = 0;
+    weft::parallel_for(-3L, 3u, [&](long i) { sum += i + 10; }); // common type long
+    CHECK(sum.load() == 6 * 10 - 3, "parallel_for(-3L, 3u) summed %ld", sum.load());
+}
+
+// ---- an lvalue functor with state --------------------------------------------
+
+std::atomic<bool> doubler_ran{false};
+
+struct doubler {
+    long in, out;
+    void operator()()
+    {
+        out = in * 2;
+        doubler_ran.store(true, std::memory_order_release); // see wait_for_thief
+    }
+};
+static_assert(std::is_trivially_copyable_v<doubler>);
+
+void case_lvalue_functor()
+{
+    weft::scheduler pool(workers_from_env());
+    for (int round = 0; round < 20; round++) {
+        doubler d{21, 0};
+        doubler_ran = false;
+        weft::run([&] { weft::join([] { wait_for_thief(doubler_ran); }, d); });
+        CHECK(d.out == 42, "round %d: the caller's functor has out = %ld (a copy ran)", round, d.out);
+        // invoke and a const-free lvalue in the first position too.
+        doubler e{5, 0}, f{7, 0};
+        weft::invoke(e, f);
+        CHECK(e.out == 10 && f.out == 14, "invoke: %ld %ld", e.out, f.out);
+    }
+    // An rvalue may be copied: its result still comes back.
+    auto [a, b] = weft::join([] { return 1; }, [] { return 2; });
+    CHECK(a + b == 3, "rvalues: %d", a + b);
+}
+
+// ---- task_group::wait() in the wrong frame -----------------------------------
+
+void case_wait_from_join_half()
+{
+    weft::scheduler pool(workers_from_env());
+    std::atomic<bool> second_started{false};
+    weft::run([&] {
+        weft::task_group g;
+        g.run([] {});
+        weft::join([&] { wait_for_thief(second_started); },
+                   [&] {
+                       second_started.store(true, std::memory_order_release); // see wait_for_thief
+                       g.wait();
+                   });
+        g.wait();
+    });
+}
+
+void case_wait_from_own_callable()
+{
+    weft::scheduler pool(workers_from_env());
+    weft::run([&] {
+        weft::task_group g;
+        g.run([&] { g.wait(); });
+        g.wait();
+    });
+}
+
+// ---- the scheduler's constructor and the environment ------------------------
+
+void case_bad_env()
+{
+    for (int with_count = 0; with_count < 2; with_count++) {
+        try {
+            if (with_count)
+                weft::scheduler pool(2);
+            else
+                weft::scheduler pool;
+            CHECK(false, "the scheduler started with a malformed environment");
+        } catch (const std::system_error &e) {
+            CHECK(e.code().value() == EINVAL, "errno %d, not EINVAL", e.code().value());
+        }
+        CHECK(weft::workers() == 0, "a pool runs after the refusal");
+    }
+}
+
+// ---- no scheduler: the default pool --------------------------------------------
+
+void case_default_pool()
+{
+    CHECK(weft::workers() == 0, "a pool before the first call");
+    std::vector<long> v(100000);
+    weft::parallel_for(std::size_t{0}, v.size(), [&](std::size_t i) { v[i] = static_cast<long>(i); });
+    CHECK(weft::workers() >= 1, "no pool after the first call");
+    long s = weft::parallel_reduce(v.begin(), v.end(), 0L, [](long x) { return x; }, std::plus<>());
+    CHECK(s == 100000L * 99999 / 2, "sum %ld", s);
+    // A scheduler made later replaces it, configured as asked.
+    {
+        weft::scheduler pool(1);
+        CHECK(weft::workers() == 1, "the scheduler's pool has %u workers", weft::workers());
+        CHECK(weft::run([] { return 7; }) == 7, "run on the scheduler's pool");
+    }
+    CHECK(weft::workers() == 0, "the scheduler did not stop its pool");
+    // The next call starts a default pool again; weft_stop() stops it.
+    CHECK(weft::run([] { return 8; }) == 8, "run on the second default pool");
+    CHECK(weft_stop() == 0, "weft_stop of the default pool");
+}
+
+// An explicit weft_stop() before the scheduler's destructor: silence.
+void case_stop_before_destructor()
+{
+    weft::scheduler pool(2);
+    CHECK(weft_stop() == 0, "weft_stop");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    struct {
+        const char *name;
+        void (*fn)();
+    } cases[] = {
+        {"reversed", case_reversed},
+        {"mixed_sign", case_mixed_sign},
+        {"lvalue_functor", case_lvalue_functor},
+        {"wait_from_join_half", case_wait_from_join_half},
+        {"wait_from_own_callable", case_wait_from_own_callable},
+        {"bad_env", case_bad_env},
+        {"default_pool", case_default_pool},
+        {"stop_before_destructor", case_stop_before_destructor},
+    };
+    if (argc > 1) {
+        for (auto &c : cases)
+            if (std::strcmp(argv[1], c.name) == 0) {
+                c.fn();
+                return 0;
+            }
+        std::fprintf(stderr, "no case %s\n", argv[1]);
+        return 2;
+    }
+    const char *self = "/proc/self/exe";
+    char path[4096];
+    ssize_t len = readlink(self, path, sizeof path - 1);
+    CHECK(len > 0, "readlink: %s", std::strerror(errno));
+    path[len] = '\0';
+    for (const char *w : {"CASE_WORKERS=1", "CASE_WORKERS=2"}) {
+        expect_ok(path, "reversed", {w});
+        expect_ok(path, "mixed_sign", {w});
+        expect_ok(path, "lvalue_functor", {w});
+        const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
+        expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
+        expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+    }
+    expect_ok(path, "bad_env", {"WEFT_WORKERS=two"}, false);
+    expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
+    expect_ok(path, "default_pool", {"WEFT_WORKERS=2"});
+    expect_ok(path, "stop_before_destructor", {});
+    std::printf("test_cpp_defects: ok\n");
+    return 0;
+}
