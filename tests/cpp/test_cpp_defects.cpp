@@ -295,6 +295,35 @@ void case_stop_before_destructor()
 
 } // namespace
 
+// ---- a C++ exception in a task defined with the C macros ----------------------
+
+WEFT_TASK_1(long, c_thrower, int, n)
+{
+    if (n == 3)
+        throw std::runtime_error("thrown by c_thrower");
+    return n;
+}
+
+WEFT_TASK_1(long, c_parent, int, n)
+{
+    long sum = 0;
+    for (int i = 0; i < n; i++)
+        WEFT_SPAWN(c_thrower, i);
+    for (int i = 0; i < n; i++)
+        sum += WEFT_SYNC(c_thrower);
+    return sum;
+}
+
+namespace {
+
+void case_c_task_throws()
+{
+    weft::scheduler pool(workers_from_env());
+    (void)WEFT_RUN(c_parent, 8);
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     struct {
@@ -309,6 +338,7 @@ int main(int argc, char **argv)
         {"bad_env", case_bad_env},
         {"default_pool", case_default_pool},
         {"stop_before_destructor", case_stop_before_destructor},
+        {"c_task_throws", case_c_task_throws},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -331,6 +361,8 @@ int main(int argc, char **argv)
         const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
         expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
         expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+        expect_stop(path, "c_task_throws", {w},
+                    "weft: a C++ exception (thrown by c_thrower) left task c_thrower");
     }
     expect_ok(path, "bad_env", {"WEFT_WORKERS=two"}, false);
     expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
