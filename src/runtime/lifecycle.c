@@ -606,9 +606,13 @@ int weft_suspend(void)
         control_end();
         return EINVAL;
     }
-    if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    if (depth != 0) {
+        /* Relaxed: under the lock; workers only test it for nonzero, which
+         * it stays. */
+        atomic_store_explicit(&p->suspended, depth + 1, memory_order_relaxed); /* nested */
         control_end();
-        return 0; /* already suspended */
+        return 0;
     }
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
@@ -637,10 +641,17 @@ int weft_resume(void)
         control_end();
         return EINVAL;
     }
-    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    if (depth == 0) {
         control_end();
         weft_warn("weft_resume: the pool is not suspended");
         return EINVAL;
+    }
+    if (depth > 1) {
+        /* Relaxed: under the lock; it stays nonzero (still suspended). */
+        atomic_store_explicit(&p->suspended, depth - 1, memory_order_relaxed);
+        control_end();
+        return 0;
     }
     int r = resume_locked();
     control_end();
