@@ -191,7 +191,8 @@ void weft_run_task(weft_task *t, uintptr_t wrapper)
 
     if (!weft_lifecycle_enter())
         weft_fatal("RUN called while the pool is not running (call weft_start first, "
-                   "and do not RUN during or after weft_stop)");
+                   "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
+                   "or the first weft:: call starts the pool)");
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);
