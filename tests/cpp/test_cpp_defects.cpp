@@ -316,6 +316,12 @@ WEFT_TASK_1(long, c_parent, int, n)
 
 namespace {
 
+// RUN of a C task from C++ with no pool: the message names the C++ remedy.
+void case_c_run_no_pool()
+{
+    (void)WEFT_RUN(c_thrower, 1);
+}
+
 void case_c_task_throws()
 {
     weft::scheduler pool(workers_from_env());
@@ -339,6 +345,7 @@ int main(int argc, char **argv)
         {"default_pool", case_default_pool},
         {"stop_before_destructor", case_stop_before_destructor},
         {"c_task_throws", case_c_task_throws},
+        {"c_run_no_pool", case_c_run_no_pool},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -368,6 +375,7 @@ int main(int argc, char **argv)
     expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
     expect_ok(path, "default_pool", {"WEFT_WORKERS=2"});
     expect_ok(path, "stop_before_destructor", {});
+    expect_stop(path, "c_run_no_pool", {}, "from C++, a weft::scheduler or the first weft:: call starts the pool");
     std::printf("test_cpp_defects: ok\n");
     return 0;
 }
