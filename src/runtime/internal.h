@@ -139,6 +139,12 @@ void weft_lifecycle_exit_interrupt(void);
 /* If the pool is being suspended, parks w at head (inside a task: at a
  * YIELD or a blocked SYNC) until resume; not inside an interrupt. */
 void weft_park_if_suspended(weft_worker *w, weft_task *head);
+/* True in a child process that a worker forked (fork() in a task): the
+ * child continues the task, but the pool's other threads are gone.  Read
+ * where the child would wait for them (the worker loop, a join of a stolen
+ * task, a sleep); weft__forked_task_stop ends it there with a message. */
+extern bool weft__forked_in_task;
+void weft__forked_task_stop(void) __attribute__((noreturn, cold));
 
 /* ---- stats.c ---- */
 /* weft_stats_print for stop, which holds the lifecycle lock. */

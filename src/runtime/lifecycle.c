@@ -228,6 +228,8 @@ static void worker_loop(weft_worker *w)
     weft_idle idle;
     weft_idle_reset(&idle);
     for (;;) {
+        if (weft__forked_in_task)
+            weft__forked_task_stop();
         WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
@@ -289,9 +291,20 @@ static void *worker_main(void *arg)
  * alone), so that RUN reports "not running" instead of waiting forever,
  * and weft_start works again.  Locks another thread may have held at the
  * fork are re-initialised. */
+bool weft__forked_in_task; /* written in the child only, which has one thread */
+
+void weft__forked_task_stop(void)
+{
+    weft_fatal("fork() in a task: the child process continued the task into the pool, "
+               "whose other threads the child does not have (only the forking thread is "
+               "copied); in the child, call exec or _exit before the task returns or joins");
+}
+
 static void forget_pool_in_child(void)
 {
     weft_runtime *p = &weft_rt;
+    if (weft_tls_worker)
+        weft__forked_in_task = true;
     pthread_mutex_init(&lifecycle_lock, NULL);
     p->workers = NULL;
     p->seats = NULL;
