@@ -20,6 +20,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -316,6 +317,44 @@ WEFT_TASK_1(long, c_parent, int, n)
 
 namespace {
 
+// fork() in a task, the child continuing the task: the child stops with
+// the runtime's message when it reaches the pool (it must not hang or
+// crash); the parent goes on.
+long fork_fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = weft::join([=] { return fork_fib(n - 1); }, [=] { return fork_fib(n - 2); });
+    return a + b;
+}
+
+void case_fork_in_task()
+{
+    weft::scheduler pool(workers_from_env());
+    int status = 0;
+    long r = weft::run([&] {
+        auto [a, b] = weft::join([] { return fork_fib(18); },
+                                 [&] {
+                                     pid_t pid = fork();
+                                     if (pid == 0)
+                                         return fork_fib(12); // the child continues the task
+                                     CHECK(pid > 0, "fork: %s", std::strerror(errno));
+                                     // Waits at most 30 s: a hang is a failure, not a stuck test.
+                                     for (int i = 0; i < 3000; i++) {
+                                         if (waitpid(pid, &status, WNOHANG) == pid)
+                                             return 0L;
+                                         usleep(10000);
+                                     }
+                                     kill(pid, SIGKILL);
+                                     CHECK(false, "the forked child hangs");
+                                     return 0L;
+                                 });
+        return a + b;
+    });
+    CHECK(r == 2584, "the parent's result %ld", r);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d", status);
+}
+
 // RUN of a C task from C++ with no pool: the message names the C++ remedy.
 void case_c_run_no_pool()
 {
@@ -346,6 +385,7 @@ int main(int argc, char **argv)
         {"stop_before_destructor", case_stop_before_destructor},
         {"c_task_throws", case_c_task_throws},
         {"c_run_no_pool", case_c_run_no_pool},
+        {"fork_in_task", case_fork_in_task},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -368,6 +408,10 @@ int main(int argc, char **argv)
         const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
         expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
         expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+        child_result fr = run_child(path, "fork_in_task", {w});
+        CHECK(exited_ok(fr), "case fork_in_task failed (status %d): %s", fr.status, fr.err.c_str());
+        CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") != std::string::npos,
+              "fork_in_task: no message from the child in: %s", fr.err.c_str());
         expect_stop(path, "c_task_throws", {w},
                     "weft: a C++ exception (thrown by c_thrower) left task c_thrower");
     }
