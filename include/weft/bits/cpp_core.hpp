@@ -46,16 +46,19 @@ struct group_frame;
 // group's frame) puts the old value back as it leaves, so it is either
 // exact or lower than the true deque top (C tasks called in between
 // spawned above it) -- and then its slot is not EMPTY.
-// `depth` tells apart frames that share a deque top: it is raised while
-// join calls its second callable in place (not stolen), while a group's
-// callable runs, and while a stolen descriptor runs, so a task_group's
-// wait() made in one of those frames for a group made below is caught
-// whoever ran it.
+// `depth` tells apart frames that share a deque top: it is raised while a
+// group's callable runs, while a stolen descriptor runs, and -- while this
+// thread has task_group spawns pending (`homes`) -- while join calls its
+// second callable in place, so a task_group's wait() made in one of those
+// frames for a group made below is caught whoever ran it.  (Without
+// pending group spawns there is nothing such a wait() could join wrongly,
+// and join's in-place call stays a plain tail call.)
 struct context {
     weft_worker *worker;
     weft_task *head;
     group_frame *group;
     unsigned depth;
+    unsigned homes;
 };
 
 // Where a thread that has not entered a C++ task points its head: a slot
@@ -65,7 +68,7 @@ inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
 
 // Constant-initialised with a trivial destructor: accessed directly (one
 // %fs-relative address), with no guard or TLS wrapper call.
-inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0};
+inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0, 0};
 
 // True when head, read from a context, is the calling worker's deque top.
 // Relaxed: head is our own slot, or one below our top that thieves change
@@ -84,7 +87,13 @@ inline bool context_is_current(const context &c) noexcept
 class context_restore {
 public:
     explicit context_restore(context &c) noexcept : c_(c), saved_(c) {}
-    ~context_restore() { c_ = saved_; }
+    // homes is the thread's count, not the frame's: it stays.
+    ~context_restore()
+    {
+        unsigned homes = c_.homes;
+        c_ = saved_;
+        c_.homes = homes;
+    }
     context_restore(const context_restore &) = delete;
     context_restore &operator=(const context_restore &) = delete;
 
@@ -450,9 +459,9 @@ using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, f
 // pointing at a job in this frame), f runs here, then g is joined -- if
 // nobody stole it, it is called right here, with no indirection.
 // h is c.head, already read (by the caller's check).
-template <class F, class G>
+template <bool Raise, class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
-join_at(context &c, weft_task *h, F &&f, G &&g)
+join_at_impl(context &c, weft_task *h, F &&f, G &&g)
 {
     using RF = value_t<result_of_t<F>>;
     weft_worker *w = c.worker;
@@ -489,10 +498,33 @@ join_at(context &c, weft_task *h, F &&f, G &&g)
     bool not_taken = weft_sched_pop_private(w, h);
     c.head = h;
     if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h)) {
-        depth_raise raised(c);
-        return {std::move(a), call_value(std::forward<G>(g))};
+        if constexpr (Raise) {
+            depth_raise raised(c);
+            return {std::move(a), call_value(std::forward<G>(g))};
+        } else {
+            return {std::move(a), call_value(std::forward<G>(g))};
+        }
     }
     return {std::move(a), spawned.take(h)};
+}
+
+// join_at while this thread has task_group spawns pending: g called in
+// place runs at a raised depth (see context).  Out of line, so that the
+// common join keeps its shape.
+template <class F, class G>
+[[gnu::noinline]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_at_raised(context &c, weft_task *h, F &&f, G &&g)
+{
+    return join_at_impl<true>(c, h, std::forward<F>(f), std::forward<G>(g));
+}
+
+template <class F, class G>
+[[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_at(context &c, weft_task *h, F &&f, G &&g)
+{
+    if (WEFT_UNLIKELY(c.homes != 0))
+        return join_at_raised(c, h, std::forward<F>(f), std::forward<G>(g));
+    return join_at_impl<false>(c, h, std::forward<F>(f), std::forward<G>(g));
 }
 
 template <class F, class G>

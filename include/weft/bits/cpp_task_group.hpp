@@ -311,6 +311,7 @@ private:
             home.base = home.top = c.head;
             state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
             state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
+            c.homes++;
             return &home;
         }
         return nullptr;
@@ -378,6 +379,7 @@ private:
                           "than the group's runs (a callable of the group, the other half of a "
                           "join), or before a group made later was waited for");
         detail::group_join_frame(home, c);
+        c.homes--;
         home.worker = nullptr;
         home.base = home.top = nullptr;
         state_.home_owner.store(nullptr, std::memory_order_relaxed); // see frame_for
