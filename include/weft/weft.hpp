@@ -140,7 +140,8 @@ private:
     static void start(const weft_config &cfg)
     {
         std::lock_guard<std::mutex> lock(detail::default_pool_lock());
-        detail::default_pool_give_up();
+        if (weft_self() == nullptr) // on a worker, weft_start refuses (below)
+            detail::default_pool_give_up();
         check(weft_start_config(&cfg));
     }
     static void check(int err)
