@@ -171,6 +171,8 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     weft_tls_worker = w;
     weft_tls_guest = true;
     weft_call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    if (weft__forked_in_task) /* the task forked; this is the child: no seat to return */
+        weft__forked_task_stop();
     weft_tls_guest = false;
     weft_tls_worker = NULL;
     weft_sleep_lent_return(w);
