@@ -12,7 +12,7 @@
 //
 //     int main()
 //     {
-//         weft::scheduler pool;                   // workers: WEFT_* environment or one per CPU
+//         weft::scheduler pool;                   // optional (see "The pool" below)
 //         std::printf("%ld\n", weft::run([] { return fib(40); }));
 //     }
 //
@@ -50,10 +50,11 @@
 // that throws anyway ends the program through std::terminate, which prints
 // the exception.
 //
-// Cost.  join spawns no allocation: a small byte-copyable callable is
-// copied into the deque's descriptor as a C task's arguments are, a larger
-// one stays where it is with the descriptor pointing at it; it is called
-// directly when nobody stole it.  The context C tasks get as parameters
+// Cost.  join spawns no allocation: a small byte-copyable callable passed
+// as an rvalue (a lambda written in the call) is copied into the deque's
+// descriptor as a C task's arguments are; a larger one, or any lvalue,
+// stays where it is with the descriptor pointing at it, so a thief calls
+// the caller's own object.  It is called directly when nobody stole it.  The context C tasks get as parameters
 // comes from a thread-local record checked with one load (docs/cpp.md: the
 // design and the figures).
 #ifndef WEFT_WEFT_HPP
@@ -180,7 +181,9 @@ inline void yield() noexcept
 // weft::none standing for void; void when both are void.  Results may be
 // move-only and need no default constructor.  An exception from f skips g
 // if no thief took it (and waits for g otherwise); then f's exception is
-// rethrown, else g's.
+// rethrown, else g's.  An lvalue callable is called in place, whoever runs
+// it, so the caller's object sees its own state changes; only an rvalue
+// may be copied.
 template <class F, class G>
 [[gnu::always_inline]] inline auto join(F &&f, G &&g)
 {
