@@ -501,9 +501,17 @@ void a37_default_pool_in_forked_child()
     CHECK(weft::run([] { return 1; }) == 1, "default pool");
     pid_t pid = fork();
     if (pid == 0) {
-        // The child has no workers: the pool is forgotten, a new default one starts.
+        // The child has no workers: the pool is forgotten, a new default one
+        // starts (TSan cannot start threads after a multi-threaded fork:
+        // there the child checks only that the pool is forgotten).
+        if (weft::workers() != 0)
+            _exit(2);
+#if !defined(__SANITIZE_THREAD__)
         long r = weft::run([] { return deep(100); });
         _exit(r == 100 ? 0 : 1);
+#else
+        _exit(0);
+#endif
     }
     int st = 0;
     CHECK(waitpid(pid, &st, 0) == pid, "waitpid");
