@@ -212,6 +212,12 @@ void case_default_pool()
     CHECK(weft_stop() == 0, "weft_stop of the default pool");
 }
 
+// The default pool with a malformed environment: stops with a message.
+void case_default_pool_bad_env()
+{
+    (void)weft::run([] { return 1; });
+}
+
 // An explicit weft_stop() before the scheduler's destructor: silence.
 void case_stop_before_destructor()
 {
@@ -308,6 +314,7 @@ int main(int argc, char **argv)
         {"bad_env", case_bad_env},
         {"default_pool", case_default_pool},
         {"stop_before_destructor", case_stop_before_destructor},
+        {"default_pool_bad_env", case_default_pool_bad_env},
         {"c_task_throws", case_c_task_throws},
         {"c_run_no_pool", case_c_run_no_pool},
         {"fork_in_task", case_fork_in_task},
@@ -341,6 +348,8 @@ int main(int argc, char **argv)
     expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
     expect_ok(path, "default_pool", {"WEFT_WORKERS=2"});
     expect_ok(path, "stop_before_destructor", {});
+    expect_stop(path, "default_pool_bad_env", {"WEFT_WORKERS=two"},
+                "the default pool of the first weft:: call did not start");
     expect_stop(path, "c_run_no_pool", {}, "from C++, a weft::scheduler or the first weft:: call starts the pool");
     std::printf("test_cpp_defects: ok\n");
     return 0;
