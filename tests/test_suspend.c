@@ -9,6 +9,7 @@
  * turns that into a failure with a message. */
 #include "check.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -91,15 +92,25 @@ static void test_yield_and_blocked_sync(unsigned workers)
     CHECK(atomic_load(&progress) == at_suspend,
           "%u workers: a task made progress while the pool was suspended (%d -> %d)", workers,
           at_suspend, atomic_load(&progress));
+    /* Suspends nest: a second one and its resume leave the pool suspended;
+     * the first one's resume resumes it. */
+    CHECK(weft_suspend() == 0, "nested suspend");
+    CHECK(weft_resume() == 0, "nested resume");
+    sleep_ms(20);
+    CHECK(atomic_load(&progress) == at_suspend,
+          "%u workers: the inner resume of nested suspends resumed the pool (%d -> %d)", workers,
+          at_suspend, atomic_load(&progress));
     CHECK(weft_resume() == 0, "resume");
     while (atomic_load(&progress) < at_suspend + 1000) /* it runs again */
         sleep_ms(1);
+    CHECK(weft_resume() == EINVAL, "a resume without a suspend was accepted");
     atomic_store(&released, 1);
     pthread_join(runner, NULL);
     weft_stop();
     atomic_store(&finished, 1);
     pthread_join(dog, NULL);
-    printf("ok: %u workers: suspend parks tasks at YIELD and blocked SYNCs\n", workers);
+    printf("ok: %u workers: suspend parks tasks at YIELD and blocked SYNCs; suspends nest\n",
+           workers);
 }
 
 /* ---- interrupts from outside while suspended ---- */

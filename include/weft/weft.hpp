@@ -12,7 +12,7 @@
 //
 //     int main()
 //     {
-//         weft::scheduler pool;                   // workers: WEFT_* environment or one per CPU
+//         weft::scheduler pool;                   // optional (see "The pool" below)
 //         std::printf("%ld\n", weft::run([] { return fib(40); }));
 //     }
 //
@@ -27,8 +27,18 @@
 // called from one, including C tasks) they spawn on the calling worker's
 // deque.  From any other thread they enter the pool the way weft::run does
 // (the thread blocks until the work is done), so main may call
-// weft::parallel_for directly.  The pool must be running: a weft::scheduler,
-// or weft_start from the C API.
+// weft::parallel_for directly.
+//
+// The pool.  A weft::scheduler owns it, or weft_start from the C API.
+// Without either, the first call from outside the pool that needs it
+// starts a default one (the defaults and the WEFT_* environment, as
+// weft_start(0, 0, 0)), as oneTBB and Rayon do; that pool is kept until
+// the process exits (its workers sleep when idle), unless a
+// weft::scheduler is made later, which replaces it, or weft_stop() stops
+// it (the next call starts another).  A default pool that cannot start
+// (a malformed WEFT_* variable, no memory or threads) ends the program
+// with the runtime's message.  Make the scheduler, if any, before other
+// threads use weft::.
 //
 // Exceptions.  An exception thrown by a callable reaches the code that
 // joins it (join, invoke, task_group::wait, parallel_*, run) once; when
@@ -40,10 +50,11 @@
 // that throws anyway ends the program through std::terminate, which prints
 // the exception.
 //
-// Cost.  join spawns no allocation: a small byte-copyable callable is
-// copied into the deque's descriptor as a C task's arguments are, a larger
-// one stays where it is with the descriptor pointing at it; it is called
-// directly when nobody stole it.  The context C tasks get as parameters
+// Cost.  join spawns no allocation: a small byte-copyable callable passed
+// as an rvalue (a lambda written in the call) is copied into the deque's
+// descriptor as a C task's arguments are; a larger one, or any lvalue,
+// stays where it is with the descriptor pointing at it, so a thief calls
+// the caller's own object.  It is called directly when nobody stole it.  The context C tasks get as parameters
 // comes from a thread-local record checked with one load (docs/cpp.md: the
 // design and the figures).
 #ifndef WEFT_WEFT_HPP
@@ -56,6 +67,7 @@
 #include <weft/bits/cpp_core.hpp>
 
 #include <cerrno>
+#include <mutex>
 #include <tuple>
 #if WEFT_CPP_EXCEPTIONS
 #include <system_error>
@@ -89,18 +101,28 @@ inline unsigned workers() noexcept
 // Owns the pool: starts it in the constructor, stops it in the destructor
 // (which waits for the runs in progress).  Only one pool exists at a time,
 // so at most one scheduler, and not while the C API's weft_start is in
-// force; not on a worker.  A start that fails throws std::system_error with
-// the runtime's errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or
-// ends the program with the message when built without exceptions.
+// force; not on a worker.  A default pool that a weft:: call started by
+// itself (see "The pool" above) is stopped first and replaced by this
+// one, configured as asked.  A start that fails -- including a malformed
+// WEFT_* variable for the constructors that read the environment, as
+// weft_start refuses it -- throws std::system_error with the runtime's
+// errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or ends the
+// program with the message when built without exceptions.  The destructor
+// stops the pool only if it still runs (an explicit weft_stop() before it
+// is fine).
 class scheduler {
 public:
     // The defaults, with the WEFT_* environment applied (docs/configuration.md).
-    scheduler() : scheduler(default_config()) {}
+    scheduler() : scheduler(0u) {}
     // The defaults and environment, with this many workers (0: the default).
-    explicit scheduler(unsigned workers) : scheduler(config_with_workers(workers)) {}
+    explicit scheduler(unsigned workers) { start(config_with_workers(workers)); }
     // Exactly this configuration (start from weft_config_init).
-    explicit scheduler(const weft_config &cfg) { check(weft_start_config(&cfg)); }
-    ~scheduler() { weft_stop(); }
+    explicit scheduler(const weft_config &cfg) { start(cfg); }
+    ~scheduler()
+    {
+        if (weft_workers() != 0)
+            (void)weft_stop();
+    }
     scheduler(const scheduler &) = delete;
     scheduler &operator=(const scheduler &) = delete;
 
@@ -108,18 +130,20 @@ public:
     unsigned workers() const noexcept { return weft_workers(); }
 
 private:
-    static weft_config default_config() noexcept
+    static weft_config config_with_workers(unsigned n)
     {
         weft_config cfg;
-        (void)weft_config_init(&cfg); // a malformed variable is reported and ignored
-        return cfg;
-    }
-    static weft_config config_with_workers(unsigned n) noexcept
-    {
-        weft_config cfg = default_config();
+        check(weft_config_init(&cfg)); // a malformed variable: EINVAL, as weft_start
         if (n != 0)
             cfg.workers = n;
         return cfg;
+    }
+    static void start(const weft_config &cfg)
+    {
+        std::lock_guard<std::mutex> lock(detail::default_pool_lock());
+        if (weft_self() == nullptr) // on a worker, weft_start refuses (below)
+            detail::default_pool_give_up();
+        check(weft_start_config(&cfg));
     }
     static void check(int err)
     {
@@ -157,7 +181,9 @@ inline void yield() noexcept
 // weft::none standing for void; void when both are void.  Results may be
 // move-only and need no default constructor.  An exception from f skips g
 // if no thief took it (and waits for g otherwise); then f's exception is
-// rethrown, else g's.
+// rethrown, else g's.  An lvalue callable is called in place, whoever runs
+// it, so the caller's object sees its own state changes; only an rvalue
+// may be copied.
 template <class F, class G>
 [[gnu::always_inline]] inline auto join(F &&f, G &&g)
 {

@@ -1023,8 +1023,12 @@ static int write_locked(const char *path, bool live)
                     (unsigned long long)st->sleeps);
         }
         fputs("]}}\n", f);
-        if (ferror(f))
-            err = EIO;
+        /* A full device fails the buffered writes: the flush of what is
+         * left reports the write's errno (ENOSPC), which ferror alone
+         * would lose. */
+        errno = 0;
+        if (fflush(f) != 0 || ferror(f))
+            err = errno ? errno : EIO;
     }
     if (f && fclose(f) != 0 && !err)
         err = errno ? errno : EIO;

@@ -174,6 +174,8 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     weft__tls_worker = w;
     weft__tls_guest = true;
     weft__call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    if (weft__forked_in_task) /* the task forked; this is the child: no seat to return */
+        weft__forked_task_stop();
     weft__tls_guest = false;
     weft__tls_worker = NULL;
     weft__sleep_lent_return(w);
@@ -194,7 +196,8 @@ void weft__run_task(weft_task *t, uintptr_t wrapper)
 
     if (!weft__lifecycle_enter())
         weft__fatal("RUN called while the pool is not running (call weft_start first, "
-                   "and do not RUN during or after weft_stop)");
+                   "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
+                   "or the first weft:: call starts the pool)");
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);

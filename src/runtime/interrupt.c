@@ -410,9 +410,13 @@ int weft_suspend(void)
     int err = weft__control_begin_running("weft_suspend", true);
     if (err)
         return err;
-    if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    if (depth != 0) {
+        /* Relaxed: under the lock; workers only test it for nonzero, which
+         * it stays. */
+        atomic_store_explicit(&p->suspended, depth + 1, memory_order_relaxed); /* nested */
         weft__control_end();
-        return 0; /* already suspended */
+        return 0;
     }
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
@@ -437,10 +441,17 @@ int weft_resume(void)
     int err = weft__control_begin_running("weft_resume", false);
     if (err)
         return err;
-    if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) { /* written under the lock */
+    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    if (depth == 0) {
         weft__control_end();
         weft__warn("weft_resume: the pool is not suspended");
         return EINVAL;
+    }
+    if (depth > 1) {
+        /* Relaxed: under the lock; it stays nonzero (still suspended). */
+        atomic_store_explicit(&p->suspended, depth - 1, memory_order_relaxed);
+        weft__control_end();
+        return 0;
     }
     int r = weft__resume_locked();
     weft__control_end();

@@ -50,6 +50,8 @@ static void worker_loop(weft_worker *w)
     weft_idle idle;
     weft__idle_reset(&idle);
     for (;;) {
+        if (weft__forked_in_task)
+            weft__forked_task_stop();
         WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
@@ -113,6 +115,8 @@ static void *worker_main(void *arg)
  * fork are re-initialised. */
 static void forget_pool_in_child(void)
 {
+    if (weft__tls_worker) /* a task forked: the child would go on with it */
+        weft__forked_in_task = true;
     weft__state_forget_in_child();
     weft__gate_forget_in_child();
     weft__overflow_handler_forget(); /* or a second start would chain to itself */

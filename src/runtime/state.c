@@ -16,6 +16,15 @@ _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t weft__interrupt_generation;
  * interrupt is pending or the pool is suspended. */
 _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t weft__attention_g;
 
+bool weft__forked_in_task; /* written in the child only, which has one thread */
+
+void weft__forked_task_stop(void)
+{
+    weft__fatal("fork() in a task: the child process continued the task into the pool, "
+                "whose other threads the child does not have (only the forking thread is "
+                "copied); in the child, call exec or _exit before the task returns or joins");
+}
+
 weft_worker *weft_self(void)
 {
     return weft__tls_worker;

@@ -157,6 +157,16 @@ size_t weft__wp_hosted_take_share(wp_pool *p, void *out)
     size_t half = best_size / 2 ? best_size / 2 : 1;
     size_t want = half < max ? half : max;
     size_t k;
+    /* An idempotent queue without a steal-half of its own, taken by
+     * single steals: one item per share.  Its owner's plain stores may
+     * undo steals made between its read and its write of the tail (the
+     * relaxation), and a run of steals that falls in one such window --
+     * a preempted owner, ranks sharing cores -- would then be re-exposed
+     * whole, each item (and, in a tree search, its subtree) run here and
+     * on the rank the share went to.  One item per share bounds that to
+     * one item per share, as the pool's own steal-one thieves take. */
+    if (ops->idempotent && ops->steal_half == NULL && !p->half)
+        want = 1;
     if (ops->shared)
         k = steal_some(p, agent, v, want);
     else if (ops->steal_half != NULL)

@@ -8,6 +8,11 @@
  *                        a pattern checked byte by byte), every node's id
  *                        seen exactly once across the ranks (or at least
  *                        once on the queues that may deliver twice)
+ *   test_dist duplicates the idempotent LIFO with steal one: the items run
+ *                        twice stay under 1 % of the trees' items
+ *   test_dist adversarial  an empty run, a NULL function or array on one
+ *                        rank (EINVAL everywhere), shares of one item on a
+ *                        duplicated communicator, twice
  *   test_dist burst      one process call pushes 10^6 items on rank 0
  *   test_dist self       weft_dist_run on MPI_COMM_SELF against weft_pool_run
  *   test_dist mismatch   item size and a refused field that differ across
@@ -129,10 +134,11 @@ static uint64_t small_size(unsigned char b)
 /* About a microsecond of work per item, so that runs last long enough for
  * ranks to run dry, steal and ship while others still work. */
 static _Atomic uint64_t sink;
+static int work_per_item = 150; /* mixes; the duplicates mode asks for more */
 static void work_a_little(uint64_t seed)
 {
     uint64_t x = seed;
-    for (int i = 0; i < 150; i++)
+    for (int i = 0; i < work_per_item; i++)
         x = mix(x + (uint64_t)i);
     /* Relaxed: only keeps the loop from being optimised away. */
     atomic_store_explicit(&sink, x, memory_order_relaxed);
@@ -227,6 +233,10 @@ static unsigned workers_per_rank(void)
     return ranks <= 3 ? 2 : 1;
 }
 
+/* The items processed and the items of the trees, summed over the cases
+ * run so far (every rank has the totals). */
+static uint64_t sum_processed, sum_expected;
+
 static void run_case(weft_queue_kind queue, weft_pool_steal steal, bool lifelines, size_t size,
                      enum placement where, unsigned salt)
 {
@@ -263,6 +273,8 @@ static void run_case(weft_queue_kind queue, weft_pool_steal steal, bool lifeline
     uint64_t all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     bool twice_ok = cfg.pool.idempotent;
+    sum_processed += all;
+    sum_expected += expected;
     if (twice_ok)
         CHECK(all >= expected, "%s: %llu items processed, fewer than the %llu of the tree", what,
               (unsigned long long)all, (unsigned long long)expected);
@@ -331,6 +343,79 @@ static void suite(void)
         run_case((weft_queue_kind)q, q % 2 ? WEFT_POOL_STEAL_ONE : WEFT_POOL_STEAL_HALF, q % 4 != 3,
                  sizes[q % 3], (enum placement)(q % 3), salt++);
     }
+}
+
+/* ---- duplicates of the idempotent LIFO, shares by single steals ----
+ * Its owner's plain stores may undo the steals made between its read and
+ * its write of the tail.  A rank's share by single steals therefore takes
+ * one item: a run of steals caught in one window (a preempted owner, ranks
+ * on shared cores) was re-exposed whole, and each of its items, with its
+ * subtree, processed on two ranks (up to 47 % of the items of a uts-dist
+ * run at 4 ranks).  Bound: 1 % of the trees' items (0.1 % seen here). */
+static void duplicates(void)
+{
+    work_per_item = 3000; /* long enough for the ranks to share all along */
+    for (unsigned salt = 7001; salt < 7007; salt++)
+        run_case(WEFT_QUEUE_IDEMPOTENT_LIFO, WEFT_POOL_STEAL_ONE, false, 16, ON_FIRST, salt);
+    uint64_t extra = sum_processed - sum_expected;
+    CHECK(extra * 100 <= sum_expected, "idem-lifo, steal one: %llu items processed for %llu (%.1f %% more)",
+          (unsigned long long)sum_processed, (unsigned long long)sum_expected,
+          100.0 * (double)extra / (double)sum_expected);
+    if (me == 0)
+        printf("ok: %d ranks, idem-lifo, steal one: %llu items processed for %llu (%.2f %% more)\n",
+               ranks, (unsigned long long)sum_processed, (unsigned long long)sum_expected,
+               100.0 * (double)extra / (double)sum_expected);
+}
+
+static void nothing(weft_pool_ctx *ctx, void *item, void *arg);
+
+/* ---- adversarial calls: every rank must return the same, no hang ---- */
+static void adversarial(void)
+{
+    weft_dist_config cfg;
+    uint64_t item = 1;
+    weft_dist_stats st;
+    /* No initial item anywhere: an empty run. */
+    weft_dist_config_init(&cfg, 8);
+    cfg.pool.workers = 1;
+    int err = weft_dist_run(MPI_COMM_WORLD, &cfg, NULL, 0, nothing, NULL, &st);
+    CHECK(err == 0 && st.total.processed == 0, "no items anywhere: %d, %llu processed", err,
+          (unsigned long long)st.total.processed);
+    /* A NULL process function on one rank only: EINVAL everywhere. */
+    err = weft_dist_run(MPI_COMM_WORLD, &cfg, &item, 1, me == 0 ? NULL : nothing, NULL, NULL);
+    CHECK(err == EINVAL, "a NULL process function on rank 0: returned %d", err);
+    /* Items announced but no pointer, on the last rank only. */
+    err = weft_dist_run(MPI_COMM_WORLD, &cfg, me == ranks - 1 ? NULL : &item, 1, nothing, NULL, NULL);
+    CHECK(err == EINVAL, "a NULL initial array with one item: returned %d", err);
+    /* Shares of one item, on a duplicated communicator, twice in a row. */
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    for (int round = 0; round < 2; round++) {
+        test_case *t = calloc(1, sizeof *t);
+        CHECK(t != NULL, "out of memory");
+        t->item_size = 16;
+        t->salt = 9001 + (unsigned)round;
+        t->seen = calloc(MAX_ID, 1);
+        CHECK(t->seen != NULL, "out of memory");
+        unsigned char initial[16 * 256];
+        uint64_t expected;
+        size_t n = make_initial(t, ON_ALL, initial, &expected);
+        weft_dist_config_init(&cfg, 16);
+        cfg.pool.workers = 1;
+        cfg.pool.steal_half_max = 1;
+        cfg.pool.queue = round ? WEFT_QUEUE_CENTRAL : WEFT_QUEUE_ABP;
+        err = weft_dist_run(dup, &cfg, initial, n, visit, t, &st);
+        CHECK(err == 0 && st.total.processed == expected,
+              "round %d, shares of one item on a dup'ed communicator: %d, %llu of %llu", round, err,
+              (unsigned long long)st.total.processed, (unsigned long long)expected);
+        free((void *)t->seen);
+        free(t);
+    }
+    MPI_Comm_free(&dup);
+    if (me == 0)
+        printf("ok: %d ranks: an empty run, a NULL function and a NULL array on one rank "
+               "(EINVAL everywhere), shares of one item on a duplicated communicator\n",
+               ranks);
 }
 
 /* ---- a burst of 10^6 pushes in one process call on rank 0 ---- */
@@ -548,6 +633,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     if (strcmp(mode, "suite") == 0) {
         suite();
+    } else if (strcmp(mode, "adversarial") == 0) {
+        adversarial();
+    } else if (strcmp(mode, "duplicates") == 0) {
+        duplicates();
     } else if (strcmp(mode, "burst") == 0) {
         burst();
     } else if (strcmp(mode, "self") == 0) {
@@ -573,7 +662,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "latency") == 0) {
         latency();
     } else {
-        fprintf(stderr, "usage: test_dist [suite|burst|self|mismatch|single|fault|latency]\n");
+        fprintf(stderr, "usage: test_dist [suite|duplicates|adversarial|burst|self|mismatch|single|fault|latency]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int all = 0;

@@ -150,8 +150,44 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
     free((void *)s[0].seen);
 }
 
+/* An idempotent queue without a steal-half of its own, steal one: a share
+ * is one item.  Its owner's plain stores may undo every steal made between
+ * its read and its write of the tail, so a share of many single steals
+ * caught in one such window (a preempted owner) was re-exposed whole and
+ * run twice, subtrees and all.  Checked on a pool whose workers have not
+ * started: its 64 initial items are in the queues. */
+static void share_size(weft_queue_kind kind)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(node));
+    cfg.workers = 1;
+    cfg.queue = kind;
+    cfg.steal = WEFT_POOL_STEAL_ONE;
+    cfg.idempotent = true;
+    cfg.steal_half_max = 16;
+    node items[64];
+    for (uint32_t i = 0; i < 64; i++)
+        items[i] = (node){i, DEPTH};
+    side s;
+    s.seen = calloc(NODES, sizeof *s.seen);
+    CHECK(s.seen != NULL, "out of memory");
+    atomic_init(&s.stopped, 0);
+    atomic_init(&s.processed, 0);
+    wp_pool *p;
+    CHECK(weft__wp_hosted_create(&cfg, visit, &s, items, 64, &p) == 0, "create");
+    node buf[16];
+    size_t k = weft__wp_hosted_take_share(p, buf);
+    CHECK(k == 1, "%s, steal one: a share of %zu items by single steals", weft_queue_name(kind), k);
+    weft__wp_hosted_start(p, false);
+    free((void *)s.seen);
+    printf("%-16s steal one: a share is one item\n", weft_queue_name(kind));
+}
+
 int main(void)
 {
+    share_size(WEFT_QUEUE_IDEMPOTENT_LIFO);
+    share_size(WEFT_QUEUE_IDEMPOTENT_FIFO);
+    share_size(WEFT_QUEUE_IDEMPOTENT_DEQUE);
     for (int rep = 0; rep < 3; rep++) {
         for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++) {
             run_pair((weft_queue_kind)k, WEFT_POOL_STEAL_ONE);

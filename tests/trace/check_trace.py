@@ -296,6 +296,14 @@ def main():
                 check_pool(scenario, data)
             else:
                 check_fork_join(scenario, data, full=scenario == "full")
+    if traced:
+        # A device with no space: the message names the write's errno.
+        r = subprocess.run([binary, "fork-join", "/dev/full"], capture_output=True, text=True,
+                           timeout=600)
+        if "No space left on device" not in r.stderr:
+            fail("full-device", f"no ENOSPC in: {r.stderr.strip()[-2000:]}")
+        else:
+            print("ok: full-device: the write error names ENOSPC")
     if not traced:
         print("ok: no trace files from a build without the tracer")
     if FAILURES:

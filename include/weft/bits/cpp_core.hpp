@@ -8,10 +8,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -42,10 +46,19 @@ struct group_frame;
 // group's frame) puts the old value back as it leaves, so it is either
 // exact or lower than the true deque top (C tasks called in between
 // spawned above it) -- and then its slot is not EMPTY.
+// `depth` tells apart frames that share a deque top: it is raised while a
+// group's callable runs, while a stolen descriptor runs, and -- while this
+// thread has task_group spawns pending (`homes`) -- while join calls its
+// second callable in place, so a task_group's wait() made in one of those
+// frames for a group made below is caught whoever ran it.  (Without
+// pending group spawns there is nothing such a wait() could join wrongly,
+// and join's in-place call stays a plain tail call.)
 struct context {
     weft_worker *worker;
     weft_task *head;
     group_frame *group;
+    unsigned depth;
+    unsigned homes;
 };
 
 // Where a thread that has not entered a C++ task points its head: a slot
@@ -55,7 +68,7 @@ inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
 
 // Constant-initialised with a trivial destructor: accessed directly (one
 // %fs-relative address), with no guard or TLS wrapper call.
-inline thread_local context tls_context{nullptr, &outside_slot, nullptr};
+inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0, 0};
 
 // True when head, read from a context, is the calling worker's deque top.
 // Relaxed: head is our own slot, or one below our top that thieves change
@@ -74,7 +87,13 @@ inline bool context_is_current(const context &c) noexcept
 class context_restore {
 public:
     explicit context_restore(context &c) noexcept : c_(c), saved_(c) {}
-    ~context_restore() { c_ = saved_; }
+    // homes is the thread's count, not the frame's: it stays.
+    ~context_restore()
+    {
+        unsigned homes = c_.homes;
+        c_ = saved_;
+        c_.homes = homes;
+    }
     context_restore(const context_restore &) = delete;
     context_restore &operator=(const context_restore &) = delete;
 
@@ -99,11 +118,37 @@ private:
     return true;
 }
 
+// Raises c.depth for the frames a thief would run elsewhere (join's
+// second callable called in place), put back as they leave.
+class depth_raise {
+public:
+    explicit depth_raise(context &c) noexcept : c_(c), saved_(c.depth) { c.depth = saved_ + 1; }
+    ~depth_raise() { c_.depth = saved_; }
+    depth_raise(const depth_raise &) = delete;
+    depth_raise &operator=(const depth_raise &) = delete;
+
+private:
+    context &c_;
+    unsigned saved_;
+};
+
 [[noreturn, gnu::cold]] inline void fatal(const char *what) noexcept
 {
     std::fprintf(stderr, "weft: %s\n", what);
     std::fflush(stderr);
     std::abort();
+}
+
+// A call's arguments are impossible (a reversed iterator range, a bound
+// that the loop's type cannot hold): std::invalid_argument with the
+// message, or the message and the end of the program without exceptions.
+[[noreturn, gnu::cold]] inline void refuse(const char *what)
+{
+#if WEFT_CPP_EXCEPTIONS
+    throw std::invalid_argument(std::string("weft: ") + what);
+#else
+    fatal(what);
+#endif
 }
 
 // ---- results ------------------------------------------------------------
@@ -245,6 +290,7 @@ public:
         c.worker = w;
         c.head = head;
         c.group = nullptr;
+        c.depth++;
     }
     // With WEFT_CHECKS: the callable joined everything it spawned.
     void check_return() const noexcept
@@ -374,7 +420,9 @@ private:
     };
 
 public:
-    static constexpr bool fits = std::is_trivially_copyable_v<callable> &&
+    // Only a callable passed as an rvalue: a thief runs a copy, and the
+    // caller's lvalue would never see the effects on its state.
+    static constexpr bool fits = !std::is_lvalue_reference_v<G> && std::is_trivially_copyable_v<callable> &&
                                  std::is_trivially_destructible_v<callable> &&
                                  sizeof(layout) <= sizeof(weft_task::payload) &&
                                  alignof(layout) <= alignof(std::uintptr_t);
@@ -411,9 +459,9 @@ using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, f
 // pointing at a job in this frame), f runs here, then g is joined -- if
 // nobody stole it, it is called right here, with no indirection.
 // h is c.head, already read (by the caller's check).
-template <class F, class G>
+template <bool Raise, class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
-join_at(context &c, weft_task *h, F &&f, G &&g)
+join_at_impl(context &c, weft_task *h, F &&f, G &&g)
 {
     using RF = value_t<result_of_t<F>>;
     weft_worker *w = c.worker;
@@ -449,9 +497,34 @@ join_at(context &c, weft_task *h, F &&f, G &&g)
     // of g, inlined, then read the head from this store at compile time.
     bool not_taken = weft_sched_sync_fast(w, h);
     c.head = h;
-    if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h))
-        return {std::move(a), call_value(std::forward<G>(g))};
+    if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h)) {
+        if constexpr (Raise) {
+            depth_raise raised(c);
+            return {std::move(a), call_value(std::forward<G>(g))};
+        } else {
+            return {std::move(a), call_value(std::forward<G>(g))};
+        }
+    }
     return {std::move(a), spawned.take(h)};
+}
+
+// join_at while this thread has task_group spawns pending: g called in
+// place runs at a raised depth (see context).  Out of line, so that the
+// common join keeps its shape.
+template <class F, class G>
+[[gnu::noinline]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_at_raised(context &c, weft_task *h, F &&f, G &&g)
+{
+    return join_at_impl<true>(c, h, std::forward<F>(f), std::forward<G>(g));
+}
+
+template <class F, class G>
+[[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_at(context &c, weft_task *h, F &&f, G &&g)
+{
+    if (WEFT_UNLIKELY(c.homes != 0))
+        return join_at_raised(c, h, std::forward<F>(f), std::forward<G>(g));
+    return join_at_impl<false>(c, h, std::forward<F>(f), std::forward<G>(g));
 }
 
 template <class F, class G>
@@ -461,11 +534,53 @@ join_here(context &c, F &&f, G &&g)
     return join_at(c, c.head, std::forward<F>(f), std::forward<G>(g));
 }
 
+// The default pool (weft.hpp, "The pool"): started by the first call from
+// outside the pool when none runs, kept until exit or until a scheduler
+// replaces it.  One lock for every process (an inline function's static).
+inline std::mutex &default_pool_lock() noexcept
+{
+    static std::mutex lock;
+    return lock;
+}
+
+inline bool &default_pool_started() noexcept
+{
+    static bool started = false; // under default_pool_lock
+    return started;
+}
+
+// Under the lock: stops the default pool if it is the one running (a
+// scheduler is about to start its own).
+inline void default_pool_give_up() noexcept
+{
+    if (default_pool_started()) {
+        default_pool_started() = false;
+        if (weft_workers() != 0)
+            (void)weft_stop();
+    }
+}
+
+[[gnu::noinline, gnu::cold]] inline void default_pool_start()
+{
+    std::lock_guard<std::mutex> lock(default_pool_lock());
+    if (weft_workers() != 0)
+        return; // another thread started it
+    int err = weft_start(0, 0, 0);
+    if (err != 0 && err != EBUSY)
+        fatal("the default pool of the first weft:: call did not start (the message above "
+              "says why; a weft::scheduler or weft_start chooses another configuration)");
+    if (err == 0)
+        default_pool_started() = true;
+}
+
 // Runs f on the pool from a thread outside it: a descriptor on this stack,
 // handed to the runtime's RUN, which blocks until a worker has run it.
+// Starts the default pool when none runs.
 template <class F>
 inline value_t<result_of_t<F>> run_outside(F &&f)
 {
+    if (WEFT_UNLIKELY(weft_workers() == 0))
+        default_pool_start();
     frame_job<F> j(std::forward<F>(f));
     weft_task t;
     j.store(&t, f);

@@ -35,8 +35,39 @@ struct index_range {
                   "weft: first and last must both be integers or both the same iterator type");
     using type = std::conditional_t<integral, std::common_type_t<First, Last>, First>;
 
-    index_range(type first, type last) noexcept : first_(first), last_(last) {}
+    // Mixed signed and unsigned integers: the common type is unsigned
+    // when the unsigned one is at least as wide, and a negative signed
+    // bound would wrap around; refused (the values could not be given).
+    // Iterators: last before first is refused (a reversed range).
+    index_range(First first, Last last, const char *who) : first_(first), last_(last)
+    {
+        if constexpr (integral) {
+            if constexpr (std::is_unsigned_v<type> && std::is_signed_v<First>) {
+                if (first < 0)
+                    refuse_mixed(who);
+            }
+            if constexpr (std::is_unsigned_v<type> && std::is_signed_v<Last>) {
+                if (last < 0)
+                    refuse_mixed(who);
+            }
+        } else {
+            static_assert(std::is_base_of_v<std::random_access_iterator_tag,
+                                            typename std::iterator_traits<type>::iterator_category>,
+                          "weft: parallel_for/parallel_reduce need integers or random-access iterators");
+            if (last_ < first_)
+                refuse(std::string(who).append(": the range is reversed (last is before first)").c_str());
+        }
+    }
 
+    [[noreturn, gnu::cold]] static void refuse_mixed(const char *who)
+    {
+        refuse(std::string(who)
+                   .append(": a negative signed bound with an unsigned one (the loop's type is "
+                           "unsigned and cannot hold it; make both bounds signed)")
+                   .c_str());
+    }
+
+    // Integers: [first, last) with last <= first is empty, as a for loop.
     std::size_t size() const noexcept
     {
         if constexpr (integral) {
@@ -45,10 +76,7 @@ struct index_range {
             return last_ > first_ ? static_cast<std::size_t>(static_cast<U>(static_cast<U>(last_) - static_cast<U>(first_)))
                                   : 0;
         } else {
-            static_assert(std::is_base_of_v<std::random_access_iterator_tag,
-                                            typename std::iterator_traits<type>::iterator_category>,
-                          "weft: parallel_for/parallel_reduce need integers or random-access iterators");
-            return last_ > first_ ? static_cast<std::size_t>(last_ - first_) : 0;
+            return static_cast<std::size_t>(last_ - first_);
         }
     }
 
@@ -127,7 +155,7 @@ inline void run_with_context(Body &&body)
 template <class First, class Last, class F>
 inline void parallel_for(First first, Last last, std::size_t grain, F &&f)
 {
-    detail::index_range<First, Last> range(first, last);
+    detail::index_range<First, Last> range(first, last, "weft::parallel_for");
     std::size_t n = range.size();
     if (n == 0)
         return;
@@ -161,7 +189,7 @@ template <class First, class Last, class T, class Map, class Combine>
 inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, Map &&map,
                          Combine &&combine)
 {
-    detail::index_range<First, Last> range(first, last);
+    detail::index_range<First, Last> range(first, last, "weft::parallel_reduce");
     std::size_t n = range.size();
     if (n == 0)
         return identity;

@@ -156,7 +156,10 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
     static_assert(std::is_trivially_copyable_v<T> || std::is_nothrow_move_constructible_v<T>,
                   "weft::parallel_sort needs a value type that is trivially copyable or has a "
                   "noexcept move constructor");
-    std::size_t n = last > first ? static_cast<std::size_t>(last - first) : 0;
+    if (last < first)
+        refuse(stable ? "weft::parallel_stable_sort: the range is reversed (last is before first)"
+                      : "weft::parallel_sort: the range is reversed (last is before first)");
+    std::size_t n = static_cast<std::size_t>(last - first);
     // Too small to split, or one worker: the merges would only add passes.
     if (n <= sort_min_leaf || weft_workers() == 1) {
         sort_leaf(first, last, comp, stable);

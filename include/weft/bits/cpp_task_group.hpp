@@ -62,6 +62,7 @@ struct group_state {
     // frame that waits).  creator_head is null when made outside the pool.
     weft_worker *creator_worker = nullptr;
     weft_task *creator_head = nullptr;
+    unsigned creator_depth = 0; // the creator's context depth (see context)
     first_error errors;
     // Callables from threads outside the pool: pushed by any number of
     // threads, taken all at once by wait().
@@ -188,6 +189,7 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
     c.worker = w;
     c.head = head;
     c.group = &frame;
+    c.depth++;
     g->errors.guarded(fn);
     group_join_frame(frame, c);
 }
@@ -231,13 +233,16 @@ struct outside_task_of final : outside_task {
 // group can be used again.  Once a callable has thrown (or cancel() was
 // called), callables not yet started are skipped.  The destructor waits
 // (cancelling first when an exception is unwinding the stack) and drops an
-// exception nobody waited for.  A wait() in the wrong frame stops the
-// program with a message: it could not join the spawns below others'.
+// exception nobody waited for.  A wait() in the wrong frame -- another
+// function's task, a callable of the group itself, the other half of a
+// join -- stops the program with a message whichever worker runs it (it
+// could not join the spawns below others').
 class task_group {
 public:
     task_group() noexcept
     {
         detail::context &c = detail::tls_context;
+        state_.creator_depth = c.depth;
         if (detail::context_is_current(c)) {
             state_.creator_worker = c.worker;
             state_.creator_head = c.head;
@@ -296,15 +301,17 @@ private:
         detail::group_frame &home = state_.home;
         // Relaxed: only this thread stores its own worker there.
         weft_worker *owner = state_.home_owner.load(std::memory_order_relaxed);
-        if (owner == c.worker && home.top == c.head)
+        if (owner == c.worker && home.top == c.head && c.depth == state_.creator_depth)
             return &home;
         if (c.group != nullptr && c.group->group == &state_ && c.group->top == c.head)
             return c.group;
-        if (owner == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker) {
+        if (owner == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker &&
+            c.depth == state_.creator_depth) {
             home.worker = c.worker;
             home.base = home.top = c.head;
             state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
             state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
+            c.homes++;
             return &home;
         }
         return nullptr;
@@ -366,10 +373,13 @@ private:
     {
         detail::group_frame &home = state_.home;
         // Relaxed: see frame_for.
-        if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head != home.top)
+        if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head != home.top ||
+            c.depth != state_.creator_depth)
             detail::fatal("weft::task_group::wait() (or its destructor) called in another frame "
-                          "than the group's runs, or before a group made later was waited for");
+                          "than the group's runs (a callable of the group, the other half of a "
+                          "join), or before a group made later was waited for");
         detail::group_join_frame(home, c);
+        c.homes--;
         home.worker = nullptr;
         home.base = home.top = nullptr;
         state_.home_owner.store(nullptr, std::memory_order_relaxed); // see frame_for

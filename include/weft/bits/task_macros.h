@@ -35,6 +35,42 @@
 #include <weft/bits/sched.h>
 #include <weft/bits/observe.h>
 
+/* A C++ exception thrown in the body of a task defined with these macros
+ * (in a C++ file) cannot reach its joiner: a stolen task returns through
+ * the runtime's C code.  It stops the program at the task's end, with one
+ * message naming the task and the exception, whoever runs the task (the
+ * C++ API's join, task_group and algorithms do pass exceptions on).
+ * WEFT_TASK_TRY_/WEFT_TASK_CATCH_ bracket the body's call. */
+#if defined(__cplusplus) && (defined(__cpp_exceptions) || defined(__EXCEPTIONS))
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+extern "C++" {
+[[noreturn]] inline void weft__task_threw(const char *name) noexcept
+{
+    const char *what = "not a std::exception";
+    try {
+        throw;
+    } catch (const std::exception &e) {
+        what = e.what();
+    } catch (...) {
+    }
+    std::fprintf(stderr,
+                 "weft: a C++ exception (%s) left task %s, which is defined with the C task "
+                 "macros: catch it in the task, or use the C++ API (weft/weft.hpp), whose join "
+                 "passes exceptions to the joiner\n",
+                 what, name);
+    std::fflush(stderr);
+    std::abort();
+}
+}
+#define WEFT_TASK_TRY_ try {
+#define WEFT_TASK_CATCH_(NAME) } catch (...) { weft__task_threw(#NAME); }
+#else
+#define WEFT_TASK_TRY_ {
+#define WEFT_TASK_CATCH_(NAME) }
+#endif
+
 /* ---- per-arity helpers; positional names weft_a1..weft_a9 ---- */
 /* Fields of the argument struct. */
 #define WEFT_FIELDS_0() char weft_none_;
@@ -282,10 +318,12 @@ WEFT_END_DECLS
     RT NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)         \
     {                                                                                         \
         WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
+        WEFT_TASK_TRY_                                                                        \
         RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                     \
         WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
         return weft_r_;                                                                       \
+        WEFT_TASK_CATCH_(NAME)                                                                \
     }                                                                                         \
     static inline RT NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                            \
                                   FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
@@ -303,9 +341,11 @@ WEFT_END_DECLS
     void NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
     {                                                                                         \
         WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
+        WEFT_TASK_TRY_                                                                        \
         NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                                  \
         WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
         WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
+        WEFT_TASK_CATCH_(NAME)                                                                \
     }                                                                                         \
     static inline void NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                          \
                                     FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)

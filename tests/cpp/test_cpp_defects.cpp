@@ -1,0 +1,356 @@
+// The C++ API's answers to misuse and odd input, each case at one and at
+// two workers where the schedule matters.  Cases that must end the
+// program (or that need an environment or no pool at all) run in a child
+// process: this program started again with the case's name, its exit
+// status and stderr checked here.
+//
+//     test_cpp_defects            every case
+//     test_cpp_defects <case>     one case, in this process (the children)
+#include <weft/weft.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.hpp"
+#include "child.hpp"
+
+namespace {
+
+unsigned workers_from_env()
+{
+    const char *s = std::getenv("CASE_WORKERS");
+    return s ? static_cast<unsigned>(std::atoi(s)) : 1;
+}
+
+// On the calling worker: spawns (so that the split deque shares what lies
+// below) until `flag` is set by a thief.  At one worker nobody could set it.
+void wait_for_thief(const std::atomic<bool> &flag)
+{
+    if (weft::workers() < 2)
+        return;
+    // Acquire: the thief's writes before it set the flag.
+    while (!flag.load(std::memory_order_acquire))
+        weft::join([] {}, [] {});
+}
+
+// ---- reversed ranges ---------------------------------------------------------
+
+template <class F>
+bool refuses(F &&f, const char *what)
+{
+    try {
+        f();
+    } catch (const std::invalid_argument &e) {
+        CHECK(std::strstr(e.what(), what) != nullptr, "message \"%s\" lacks \"%s\"", e.what(), what);
+        return true;
+    }
+    return false;
+}
+
+void case_reversed()
+{
+    weft::scheduler pool(workers_from_env());
+    for (std::size_t n : {std::size_t{5}, std::size_t{100000}}) {
+        std::vector<int> v(n);
+        std::iota(v.rbegin(), v.rend(), 0);
+        std::vector<int> before = v;
+        CHECK(refuses([&] { weft::parallel_sort(v.end(), v.begin()); }, "parallel_sort: the range is reversed"),
+              "parallel_sort accepted a reversed range");
+        CHECK(refuses([&] { weft::parallel_stable_sort(v.end(), v.begin(), std::less<>()); },
+                      "parallel_stable_sort: the range is reversed"),
+              "parallel_stable_sort accepted a reversed range");
+        CHECK(refuses([&] { weft::parallel_for(v.end(), v.begin(), [](int &) {}); },
+                      "parallel_for: the range is reversed"),
+              "parallel_for accepted a reversed iterator range");
+        CHECK(refuses([&] {
+                  (void)weft::parallel_reduce(v.end(), v.begin(), 0L, [](int x) { return long{x}; },
+                                              [](long a, long b) { return a + b; });
+              },
+                      "parallel_reduce: the range is reversed"),
+              "parallel_reduce accepted a reversed iterator range");
+        CHECK(v == before, "a refused call changed the range");
+        weft::parallel_sort(v.begin(), v.end());
+        CHECK(std::is_sorted(v.begin(), v.end()), "the pool is not usable after a refusal");
+    }
+    // Integers: last <= first is empty, as a for loop.
+    std::atomic<int> ran{0};
+    weft::parallel_for(7, 3, [&](int) { ran++; });
+    CHECK(ran.load() == 0, "a reversed integer range ran");
+}
+
+// ---- mixed signedness --------------------------------------------------------
+
+void case_mixed_sign()
+{
+    weft::scheduler pool(workers_from_env());
+    CHECK(refuses([] { weft::parallel_for(-3, 3u, [](unsigned) {}); }, "negative signed bound"),
+          "parallel_for(-3, 3u) accepted");
+    CHECK(refuses([] { weft::parallel_for(-3L, std::size_t{3}, [](std::size_t) {}); }, "negative signed bound"),
+          "parallel_for(-3L, size_t 3) accepted");
+    CHECK(refuses([] { (void)weft::parallel_reduce(3u, -1, 0L, [](unsigned) { return 1L; }, std::plus<>()); },
+                  "negative signed bound"),
+          "parallel_reduce(3u, -1) accepted");
+    // Non-negative mixed bounds, and a signed type wide enough: correct.
+    std::atomic<long> sum{0};
+    weft::parallel_for(0, std::size_t{10}, [&](std::size_t i) { sum += static_cast<long>(i); });
+    CHECK(sum.load() == 45, "parallel_for(0, size_t 10) summed %ld", sum.load());
+    sum = 0;
+    weft::parallel_for(-3L, 3u, [&](long i) { sum += i + 10; }); // common type long
+    CHECK(sum.load() == 6 * 10 - 3, "parallel_for(-3L, 3u) summed %ld", sum.load());
+}
+
+// ---- an lvalue functor with state --------------------------------------------
+
+std::atomic<bool> doubler_ran{false};
+
+struct doubler {
+    long in, out;
+    void operator()()
+    {
+        out = in * 2;
+        doubler_ran.store(true, std::memory_order_release); // see wait_for_thief
+    }
+};
+static_assert(std::is_trivially_copyable_v<doubler>);
+
+void case_lvalue_functor()
+{
+    weft::scheduler pool(workers_from_env());
+    for (int round = 0; round < 20; round++) {
+        doubler d{21, 0};
+        doubler_ran = false;
+        weft::run([&] { weft::join([] { wait_for_thief(doubler_ran); }, d); });
+        CHECK(d.out == 42, "round %d: the caller's functor has out = %ld (a copy ran)", round, d.out);
+        // invoke and a const-free lvalue in the first position too.
+        doubler e{5, 0}, f{7, 0};
+        weft::invoke(e, f);
+        CHECK(e.out == 10 && f.out == 14, "invoke: %ld %ld", e.out, f.out);
+    }
+    // An rvalue may be copied: its result still comes back.
+    auto [a, b] = weft::join([] { return 1; }, [] { return 2; });
+    CHECK(a + b == 3, "rvalues: %d", a + b);
+}
+
+// ---- task_group::wait() in the wrong frame -----------------------------------
+
+void case_wait_from_join_half()
+{
+    weft::scheduler pool(workers_from_env());
+    std::atomic<bool> second_started{false};
+    weft::run([&] {
+        weft::task_group g;
+        g.run([] {});
+        weft::join([&] { wait_for_thief(second_started); },
+                   [&] {
+                       second_started.store(true, std::memory_order_release); // see wait_for_thief
+                       g.wait();
+                   });
+        g.wait();
+    });
+}
+
+void case_wait_from_own_callable()
+{
+    weft::scheduler pool(workers_from_env());
+    weft::run([&] {
+        weft::task_group g;
+        g.run([&] { g.wait(); });
+        g.wait();
+    });
+}
+
+// ---- the scheduler's constructor and the environment ------------------------
+
+void case_bad_env()
+{
+    for (int with_count = 0; with_count < 2; with_count++) {
+        try {
+            if (with_count)
+                weft::scheduler pool(2);
+            else
+                weft::scheduler pool;
+            CHECK(false, "the scheduler started with a malformed environment");
+        } catch (const std::system_error &e) {
+            CHECK(e.code().value() == EINVAL, "errno %d, not EINVAL", e.code().value());
+        }
+        CHECK(weft::workers() == 0, "a pool runs after the refusal");
+    }
+}
+
+// ---- no scheduler: the default pool --------------------------------------------
+
+void case_default_pool()
+{
+    CHECK(weft::workers() == 0, "a pool before the first call");
+    std::vector<long> v(100000);
+    weft::parallel_for(std::size_t{0}, v.size(), [&](std::size_t i) { v[i] = static_cast<long>(i); });
+    CHECK(weft::workers() >= 1, "no pool after the first call");
+    long s = weft::parallel_reduce(v.begin(), v.end(), 0L, [](long x) { return x; }, std::plus<>());
+    CHECK(s == 100000L * 99999 / 2, "sum %ld", s);
+    // A scheduler made later replaces it, configured as asked.
+    {
+        weft::scheduler pool(1);
+        CHECK(weft::workers() == 1, "the scheduler's pool has %u workers", weft::workers());
+        CHECK(weft::run([] { return 7; }) == 7, "run on the scheduler's pool");
+    }
+    CHECK(weft::workers() == 0, "the scheduler did not stop its pool");
+    // The next call starts a default pool again; weft_stop() stops it.
+    CHECK(weft::run([] { return 8; }) == 8, "run on the second default pool");
+    CHECK(weft_stop() == 0, "weft_stop of the default pool");
+}
+
+// The default pool with a malformed environment: stops with a message.
+void case_default_pool_bad_env()
+{
+    (void)weft::run([] { return 1; });
+}
+
+// An explicit weft_stop() before the scheduler's destructor: silence.
+void case_stop_before_destructor()
+{
+    weft::scheduler pool(2);
+    CHECK(weft_stop() == 0, "weft_stop");
+}
+
+} // namespace
+
+// ---- a C++ exception in a task defined with the C macros ----------------------
+
+WEFT_TASK_1(long, c_thrower, int, n)
+{
+    if (n == 3)
+        throw std::runtime_error("thrown by c_thrower");
+    return n;
+}
+
+WEFT_TASK_1(long, c_parent, int, n)
+{
+    long sum = 0;
+    for (int i = 0; i < n; i++)
+        WEFT_SPAWN(c_thrower, i);
+    for (int i = 0; i < n; i++)
+        sum += WEFT_SYNC(c_thrower);
+    return sum;
+}
+
+namespace {
+
+// fork() in a task, the child continuing the task: the child stops with
+// the runtime's message when it reaches the pool (it must not hang or
+// crash); the parent goes on.
+long fork_fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = weft::join([=] { return fork_fib(n - 1); }, [=] { return fork_fib(n - 2); });
+    return a + b;
+}
+
+void case_fork_in_task()
+{
+    weft::scheduler pool(workers_from_env());
+    int status = 0;
+    long r = weft::run([&] {
+        auto [a, b] = weft::join([] { return fork_fib(18); },
+                                 [&] {
+                                     pid_t pid = fork();
+                                     if (pid == 0)
+                                         return fork_fib(12); // the child continues the task
+                                     CHECK(pid > 0, "fork: %s", std::strerror(errno));
+                                     // Waits at most 30 s: a hang is a failure, not a stuck test.
+                                     for (int i = 0; i < 3000; i++) {
+                                         if (waitpid(pid, &status, WNOHANG) == pid)
+                                             return 0L;
+                                         usleep(10000);
+                                     }
+                                     kill(pid, SIGKILL);
+                                     CHECK(false, "the forked child hangs");
+                                     return 0L;
+                                 });
+        return a + b;
+    });
+    CHECK(r == 2584, "the parent's result %ld", r);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d", status);
+}
+
+// RUN of a C task from C++ with no pool: the message names the C++ remedy.
+void case_c_run_no_pool()
+{
+    (void)WEFT_RUN(c_thrower, 1);
+}
+
+void case_c_task_throws()
+{
+    weft::scheduler pool(workers_from_env());
+    (void)WEFT_RUN(c_parent, 8);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    struct {
+        const char *name;
+        void (*fn)();
+    } cases[] = {
+        {"reversed", case_reversed},
+        {"mixed_sign", case_mixed_sign},
+        {"lvalue_functor", case_lvalue_functor},
+        {"wait_from_join_half", case_wait_from_join_half},
+        {"wait_from_own_callable", case_wait_from_own_callable},
+        {"bad_env", case_bad_env},
+        {"default_pool", case_default_pool},
+        {"stop_before_destructor", case_stop_before_destructor},
+        {"default_pool_bad_env", case_default_pool_bad_env},
+        {"c_task_throws", case_c_task_throws},
+        {"c_run_no_pool", case_c_run_no_pool},
+        {"fork_in_task", case_fork_in_task},
+    };
+    if (argc > 1) {
+        for (auto &c : cases)
+            if (std::strcmp(argv[1], c.name) == 0) {
+                c.fn();
+                return 0;
+            }
+        std::fprintf(stderr, "no case %s\n", argv[1]);
+        return 2;
+    }
+    std::string self = self_path();
+    const char *path = self.c_str();
+    for (const char *w : {"CASE_WORKERS=1", "CASE_WORKERS=2"}) {
+        expect_ok(path, "reversed", {w});
+        expect_ok(path, "mixed_sign", {w});
+        expect_ok(path, "lvalue_functor", {w});
+        const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
+        expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
+        expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+        child_result fr = run_child(path, "fork_in_task", {w});
+        CHECK(exited_ok(fr), "case fork_in_task failed (status %d): %s", fr.status, fr.err.c_str());
+        CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") != std::string::npos,
+              "fork_in_task: no message from the child in: %s", fr.err.c_str());
+        expect_stop(path, "c_task_throws", {w},
+                    "weft: a C++ exception (thrown by c_thrower) left task c_thrower");
+    }
+    expect_ok(path, "bad_env", {"WEFT_WORKERS=two"}, false);
+    expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
+    expect_ok(path, "default_pool", {"WEFT_WORKERS=2"});
+    expect_ok(path, "stop_before_destructor", {});
+    expect_stop(path, "default_pool_bad_env", {"WEFT_WORKERS=two"},
+                "the default pool of the first weft:: call did not start");
+    expect_stop(path, "c_run_no_pool", {}, "from C++, a weft::scheduler or the first weft:: call starts the pool");
+    std::printf("test_cpp_defects: ok\n");
+    return 0;
+}
