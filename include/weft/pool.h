@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft work pools: parallel work that is not fork-join.
  *
  * A pool runs P workers, each owning a queue of fixed-size items.  The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft's work/span profiler: how much parallelism a computation has.
  *
  * In a build configured with -DWEFT_PROFILE=ON every strand (the code of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft's timeline: what every worker did, and when.
  *
  * In a build configured with -DWEFT_TRACE=ON, WEFT_TRACE=<file.json> in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // weft::task_group (included by weft/weft.hpp; docs/cpp.md explains the
 // design: spawns in the deque of the frame that waits, a frame per running
 // task for the runs it makes, a list for threads outside the pool).
