@@ -270,9 +270,44 @@ int weft_config_validate(const weft_config *cfg, unsigned *workers, size_t *slot
         err = EINVAL;
     }
     *workers = cfg->workers ? cfg->workers : weft_cpus_available();
+    if (cfg->workers && err == 0)
+        weft__note_oversubscription("weft_start", cfg->workers);
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;
     *stack = cfg->stack_size ? cfg->stack_size : DEFAULT_STACK_SIZE;
     return err;
+}
+
+/* ------------------------------------------------------------------------
+ * More workers than CPUs
+ * ------------------------------------------------------------------------ */
+
+void weft__note_oversubscription(const char *who, unsigned workers)
+{
+    static atomic_bool said;
+    unsigned cpus = weft_cpus_available();
+    if (workers <= cpus)
+        return;
+    const char *quiet = env("WEFT_OVERSUBSCRIBE");
+    if (quiet && strcmp(quiet, "1") == 0)
+        return;
+    if (quiet && strcmp(quiet, "0") != 0)
+        weft_warn("WEFT_OVERSUBSCRIBE='%s' is not 0 or 1 (taken as 0)", quiet);
+    /* Relaxed: only decides which caller prints the one line; it orders
+     * nothing else. */
+    if (atomic_exchange_explicit(&said, true, memory_order_relaxed))
+        return;
+    /* The launchers' own variables say that this process is an MPI rank,
+     * whose CPU set the launcher may have narrowed (Open MPI binds each
+     * rank to a core or a socket when there are few ranks). */
+    const char *lift = NULL;
+    if (env("OMPI_COMM_WORLD_SIZE"))
+        lift = "; this MPI rank is bound to them: mpirun --bind-to none lifts the binding";
+    else if (env("PMI_SIZE") || env("PMIX_RANK") || env("MV2_COMM_WORLD_SIZE"))
+        lift = "; this MPI rank is bound to them: the launcher's option -bind-to none lifts the "
+               "binding";
+    weft_warn("%s: %u workers on %u CPU%s (the affinity mask allows %u), so they take turns%s "
+              "(WEFT_OVERSUBSCRIBE=1 silences this)",
+              who, workers, cpus, cpus == 1 ? "" : "s", cpus, lift ? lift : "");
 }

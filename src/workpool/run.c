@@ -243,6 +243,8 @@ wp_pool *wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
     p->cfg = *cfg;
     p->ops = wp_queue_ops_of(cfg->queue);
     p->n = cfg->workers ? cfg->workers : weft_cpus_available();
+    if (cfg->workers)
+        weft__note_oversubscription("the work pool", cfg->workers);
     if (p->n > WEFT_POOL_MAX_WORKERS)
         p->n = WEFT_POOL_MAX_WORKERS;
     p->cfg.workers = p->n;
