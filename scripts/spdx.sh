@@ -41,13 +41,22 @@ else
     -not -path './results/*' | sed 's|^\./||' | sort)
 fi
 
-missing=()
+sources=()
 for f in "${files[@]}"; do
   is_source "$f" || continue
   [ -f "$f" ] || continue # deleted in the work tree, not yet in the index
-  if head -n 2 "$f" | grep -q "SPDX-License-Identifier: $license"; then continue; fi
-  missing+=("$f")
+  sources+=("$f")
 done
+# One awk over all of them: a file's first two lines, or none for an empty file.
+missing=()
+if [ ${#sources[@]} -gt 0 ]; then
+  mapfile -t missing < <(awk -v want="SPDX-License-Identifier: $license" '
+    FNR == 1 { if (name != "" && !ok) print name; name = FILENAME; ok = 0 }
+    FNR <= 2 && index($0, want) { ok = 1 }
+    FNR == 2 { nextfile }
+    END { if (name != "" && !ok) print name }
+  ' "${sources[@]}")
+fi
 
 if [ "$fix" = 0 ]; then
   if [ ${#missing[@]} -gt 0 ]; then
@@ -56,7 +65,7 @@ if [ "$fix" = 0 ]; then
     printf '    %s\n' "${missing[@]}" >&2
     exit 1
   fi
-  echo "spdx: every source file names its license (${#files[@]} files looked at)"
+  echo "spdx: every source file names its license (${#sources[@]} source files)"
   exit 0
 fi
 
