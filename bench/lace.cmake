@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 # The benchmarks written against Lace's API (<lace.h>, docs/lace.md): a
 # <name>-lace.c beside a benchmark's sources builds <name>-lace, linked with
 # lace::lace (the harness's weft-lace-api system runs them).

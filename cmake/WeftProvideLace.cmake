@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 # With -DWEFT_PROVIDE_LACE=ON: the `lace` packages, so that a Lace 1.4
 # program finds weft where it looks for Lace, unchanged:
 #   find_package(lace)   -> lib/cmake/lace: target lace::lace (weft::lace,

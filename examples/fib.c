@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The smallest weft program: parallel Fibonacci.
  *   cc -O2 fib.c $(pkg-config --cflags --libs weft) -o fib && ./fib 35 */
 #include <stdio.h>

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* TOGETHER, NEWFRAME and weft_barrier under load.
  *
  * Background threads keep the pool busy with task trees whose leaves check

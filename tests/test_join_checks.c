@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Misuse of SPAWN/SYNC that would give a wrong answer silently:
  *  - a task that returns with a SPAWN not joined is stopped with a
  *    message: in every build when the RUN (or stolen task) containing it

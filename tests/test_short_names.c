@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The short (Lace-style) names compile and mean the same as the long ones. */
 #include "check.h"
 

@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's Chase-Lev scheduler and its sleeper handshake:
  * src/sched/chase-lev/chase_lev_deque.c (weft_cl_sync_slow, weft_cl_serve_wake_req,
  * weft_sched_steal, weft_sched_has_work_for, weft_sched_ask_for_sleeper),

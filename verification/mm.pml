@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: Apache-2.0 */
 /* Store-buffer memory models for the weft protocol models.
  *
  * Select one with -D on the spin command line:

@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the work pool's sleeping and waking together with its
  * termination detection (src/workpool/sleep.h, termination.c, loop.c;
  * docs/pool.md "Sleeping, and why no wake-up is lost").

@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: Apache-2.0
 # Runs every model check of docs/verification.md with spin and asserts its
 # expected outcome: a model of the code as written must pass (no assertion
 # violation, no invalid end state); each mutant (a bug injected into the
@@ -35,7 +34,7 @@ while [ $# -gt 0 ]; do
     --quick) mode=quick ;;
     --full) mode=full ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option '$a' (--quick, --full, --jobs N, --keep)" >&2; exit 2 ;;
     *) filter=$a ;;
   esac

@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of lending an idle worker to a RUN caller
  * (src/runtime/sleep.c: idle_wait, weft_borrow_idle,
  * weft_sleep_lent_return; src/runtime/external.c; docs/sleep.md, "RUN on

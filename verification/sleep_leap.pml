@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of leapfrogging joiners that sleep (src/runtime/sleep.c's
  * WEFT_SLEEP_JOIN_LEAP and `leap_sleepers`, src/runtime/steal.c's
  * weft_join_stolen and weft_steal_and_run, docs/sleep.md) with the split

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers for weft's benchmark programs (bench/README.md).
  *
  * Command-line convention (the Lace benchmarks'): the parallel binary takes

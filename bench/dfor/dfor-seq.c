@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* dfor, sequential baseline: each repetition is a plain loop over the
  * indices (see dfor.h).
  *

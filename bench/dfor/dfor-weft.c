@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* dfor: each repetition is a divide-and-conquer parallel for loop split
  * in halves down to the grain (see dfor.h).
  *

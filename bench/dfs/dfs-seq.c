@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* dfs, sequential baseline (dfs.h). */
 #include "dfs.h"
 

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* fib, sequential baseline: the same recursion as fib-weft.c, no tasks. */
 #include "fib.h"
 

@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """Dependencies, the scheduler list and the CMake builds of weft.
 
 Each scheduler gets two Release builds under the build root:

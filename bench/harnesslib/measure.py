@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """The measurement loop.
 
 For each workload and each repetition, the sequential baseline, then every

@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """What runs a workload: the sequential baseline, weft (one system per
 scheduler) and the peers.
 

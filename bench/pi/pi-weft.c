@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* pi: the samples split in halves into tasks down to the grain (see pi.h).
  *
  *   pi-weft [-w workers] <samples> <grain>

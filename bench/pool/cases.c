@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The work-pool cases.  Each builds its input from a seed, runs on a pool,
  * and checks its own result against a sequential computation.
  *

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* stealcost: the cost of one steal + join, and of an inlined spawn +
  * sync, measured as Wool's Table III (see stealcost.h).
  *

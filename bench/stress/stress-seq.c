@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* stress, sequential baseline: the same trees as stress-weft.c (see
  * stress.h) with plain recursive calls. */
 #include "stress.h"

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft distributed work pools: the work pool of <weft/pool.h> across the
  * ranks of an MPI communicator.

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /** @file
  * Short, Lace-style names for weft's task macros:
  *

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft's timeline: what every worker did, and when.
  *

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Declarations shared by the runtime's source files and the schedulers.
  * Not installed. */
 #ifndef WEFT_RUNTIME_INTERNAL_H

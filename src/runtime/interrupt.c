@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Interrupts: stop-the-world operations on the whole pool.
  *
  *   TOGETHER(task)  every worker runs its own copy of the task

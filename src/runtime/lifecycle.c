@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Worker lifecycle: start, the worker loop, suspend/resume and stop.  The
  * configuration (defaults, environment, ranges) is config.c. */
 #include "runtime/internal.h"

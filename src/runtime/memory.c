@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Memory for deques and stacks, and explaining a stack overflow.
  *
  * Deques and stacks are reserved with mmap: address space is cheap, and

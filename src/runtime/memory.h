@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Memory for deques and stacks, and the explanation of a stack overflow
  * (memory.c): shared by the fork-join runtime and the work pool.  Not
  * installed. */

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Stealing: victim selection, running a stolen task, and the wait of a
  * SYNC whose task was stolen (Lace Figure 1 with the random-stealing
  * extension of section 4.3).

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Where workers run and where their memory lives.
  *
  * The CPUs of the process's affinity mask are the default worker count;

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Placement backends for topology.c.  With -DWEFT_USE_HWLOC=ON,
  * topology_hwloc.c spreads workers over distinct cores first and binds
  * each worker's memory to its NUMA node; without it these are no-ops and

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* weft_call_on_stack (stack_call.h).
  *
  * On x86-64 and AArch64 a few instructions: keep the caller's stack

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Idle workers of the work pool: sleeping and waking.  Static functions
  * for loop.c and termination.c; the full argument is in docs/pool.md,
  * "Sleeping, and why no wake-up is lost".

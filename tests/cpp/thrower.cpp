@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 // Compiled with exceptions, called from test_cpp_noexcept's tasks.
 #include <stdexcept>
 

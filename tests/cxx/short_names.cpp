@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 // weft.h and short.h as C++17: weft's own names and the short ones.
 #include <weft/short.h>
 

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 // weft's headers as C++17: lace.h (and through it weft.h) in a C++
 // translation unit that declares, spawns and syncs tasks, uses tasks
 // defined in C (shared_tasks.h) and lets C spawn a task defined here; both

@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """bench/harness.py run as a user runs it: on fake build trees (shell
 scripts standing in for the binaries, to provoke failures) and on a real
 built tree."""

@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """The commit and dirty flag written into every result file."""
 import os
 import shutil

@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """The PNG plots, drawn from a hand-made run (needs matplotlib)."""
 import importlib.util
 import os

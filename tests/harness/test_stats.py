@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """Medians, spreads and per-repetition ratios."""
 import unittest
 

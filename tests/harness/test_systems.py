@@ -1,4 +1,3 @@
-# SPDX-License-Identifier: Apache-2.0
 """Peer selection, skip reporting and 'not ported' detection."""
 import os
 import tempfile

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Task declaration macros: WEFT_TASK_n / WEFT_VOID_TASK_n for 0..9 arguments
  * and their DECL/IMPL halves.  Not meant to be read for the API (see
  * weft.h); meant to be readable when you need to know what is generated.

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Idempotent FIFO (Michael, Vechev, Saraswat, PPoPP'09).
  *
  * The owner puts at the tail; the owner and thieves both take at the head

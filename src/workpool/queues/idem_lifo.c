@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* Idempotent LIFO (Michael, Vechev, Saraswat, "Idempotent work stealing",
  * PPoPP'09).
  *

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* See peer-stack.h. */
 #include "peer-stack.h"
 

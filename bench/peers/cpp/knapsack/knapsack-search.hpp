@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 // What the C++ knapsack kernels share (knapsack-tbb.cpp here,
 // bench/knapsack/knapsack-cpp.cpp): the problem with its shared
 // best-so-far, and how a complete choice raises it.

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* mm.h's row kernel for the C++ kernel (see mm-peer.h): the same C code
  * weft's mm runs, compiled as C. */
 #include "mm.h"

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The queens kernel each peer implements (queens-tbb.cpp, queens-omp.c). */
 #ifndef WEFT_PEER_QUEENS_H
 #define WEFT_PEER_QUEENS_H

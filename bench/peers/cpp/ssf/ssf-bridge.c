@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* ssf.h's per-position search for the C++ kernel (see ssf-peer.h): the
  * same C code weft's ssf runs, compiled as C. */
 #include "ssf.h"

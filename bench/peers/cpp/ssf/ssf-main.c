@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* ssf peers' driver: ssf-weft's command line, string, output and answer
  * checks around the peer's kernel (ssf-tbb.cpp or ssf-omp.c).
  *

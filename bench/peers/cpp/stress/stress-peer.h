@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The stress kernel each peer implements (stress-tbb.cpp, stress-omp.c). */
 #ifndef WEFT_PEER_STRESS_H
 #define WEFT_PEER_STRESS_H

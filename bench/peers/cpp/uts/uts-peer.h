@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 /* The UTS kernel each peer implements (uts-tbb.cpp, uts-omp.c). */
 #ifndef WEFT_PEER_UTS_H
 #define WEFT_PEER_UTS_H

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 package weftpeers;
 
 /** splitmix64, the generator every workload's input comes from. */

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
 //! weft-rayon: Rayon peers of weft's benchmarks.
 //!
 //!     weft-rayon <binary> -w <workers> <arguments of <binary>-seq>
