@@ -3,7 +3,9 @@
   <stem>-speedup.png   T_S/T_P against P, one panel per benchmark, a line
                        per system, error bars from the repetitions
   <stem>-overhead.png  (T_1 - T_S)/N_T per benchmark and weft scheduler on
-                       a log scale, beside the work per task G_T = T_S/N_T
+                       a log scale (bars, each labelled "overhead ..."),
+                       and the work per task G_T = T_S/N_T (a tick, labelled
+                       "work ...")
   <stem>-peers.png     T_S/T_P at the largest P, bars grouped by benchmark,
                        one per system, error bars from the repetitions
 
@@ -11,7 +13,9 @@ Each is meant to be read without the tables: titles and axes say what is
 drawn, bars carry their values, error bars span the lowest to the highest
 per-repetition ratio, and a caption line gives the machine, commit and
 date.  Legends sit inside the figure: in a free panel slot, or in a row
-under the title.
+under the title.  Value labels never overlap: once the layout is final,
+a label that would cover another is moved up until it does not
+(_declutter).
 """
 import math
 import os
@@ -60,6 +64,26 @@ def _finish(fig, run, path, bottom=0.0):
     fig.savefig(path, dpi=110)
 
 
+def _declutter(fig, texts, step=1.5, limit=80):
+    """Moves annotations up, `step` points at a time, until none covers
+    another (lowest first, so each keeps its place unless a lower one is
+    in the way).  Call it after the layout is final."""
+    if not texts:
+        return
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for t in sorted(texts, key=lambda t: (t.get_window_extent(renderer).y0,
+                                          t.get_window_extent(renderer).x0)):
+        for _ in range(limit):
+            box = t.get_window_extent(renderer)
+            if not any(box.overlaps(b) for b in placed):
+                break
+            x, y = t.xyann
+            t.xyann = (x, y + step)
+        placed.append(t.get_window_extent(renderer))
+
+
 def _grid(n):
     """(rows, columns) for n panels: at most 3 columns, and as few empty
     slots as the shape allows (one free slot holds the legend)."""
@@ -95,6 +119,7 @@ def speedup_figure(run, plt):
     fig, axes = plt.subplots(rows, cols, figsize=(max(3.9 * cols, 7.5), 3.1 * rows + 1.2),
                              squeeze=False, sharey=True)
     flat = list(axes.flat)
+    labels_drawn = []
     top = max([max(workers)] + [q[2] for r in records for name in systems for w in workers
                                 if (q := speedup_spread(r, name, w))])
     for ax, r in zip(flat, records):
@@ -115,8 +140,9 @@ def speedup_figure(run, plt):
             for name in systems:
                 q = speedup_spread(r, name, max(workers))
                 if q:
-                    ax.annotate(f"{q[0]:.2f}", (max(workers), q[0]), textcoords="offset points",
-                                xytext=(5, 0), va="center", fontsize=7, color=colors[name])
+                    labels_drawn.append(ax.annotate(
+                        f"{q[0]:.2f}", (max(workers), q[0]), textcoords="offset points",
+                        xytext=(5, 0), va="center", fontsize=7, color=colors[name]))
         ax.set_title(f"{r['benchmark']}\n" + textwrap.shorten(input_label(r), 44), fontsize=9)
         ax.set_xticks(workers)
         ax.set_xlim(min(workers) - 0.3, max(workers) + 0.6)
@@ -138,6 +164,7 @@ def speedup_figure(run, plt):
     fig.suptitle("Speedup over the sequential C program, T_S / T_P (higher is better)")
     # Room at the bottom for the caption (0.4 in) and a legend under the panels.
     fig.tight_layout(rect=(0, (0.4 + below) / fig.get_figheight(), 1, 0.97))
+    _declutter(fig, labels_drawn)
     return fig
 
 
@@ -156,6 +183,8 @@ def overhead_figure(run, plt):
                 if g["overhead_ns"] and g["overhead_ns"] > 0]
     work = [g["gt_us"] * 1e3 for gs in values.values() for g in gs if g["gt_us"]]
     low = min(positive + work + [1.0]) / 3
+    labels_drawn = []
+    past_tick = []  # (an overhead label, the x of the work tick in its row)
     for i, name in enumerate(weft):
         ys = [k + (i - (len(weft) - 1) / 2) * band for k in range(n)]
         labelled = False
@@ -163,36 +192,71 @@ def overhead_figure(run, plt):
             v = g["overhead_ns"]
             if v is not None and v > 0:
                 ax.barh(y, v - low, band, left=low, color=colors[name],
-                        label=None if labelled else f"overhead, {name}")
+                        label=None if labelled else f"bar: overhead per task, {name}")
                 labelled = True
-                # Right of the bar, or of the work mark when that is just there.
-                mark = (g["gt_us"] or 0) * 1e3
-                ax.annotate(fmt_duration(v * 1e-9), (mark if v <= mark <= 5 * v else v, y),
-                            textcoords="offset points", xytext=(5, 0), va="center", fontsize=7)
+                # At the bar's end, saying what it is: the work mark has a
+                # label of its own.
+                labels_drawn.append(ax.annotate(
+                    f"overhead {fmt_duration(v * 1e-9)}", (v, y), textcoords="offset points",
+                    xytext=(4, 0), va="center", fontsize=7, color=colors[name]))
+                if g["gt_us"]:
+                    past_tick.append((labels_drawn[-1], g["gt_us"] * 1e3))
                 continue
             text = ("n/a (no counters or T_1)" if v is None else
                     f"{fmt_duration(v * 1e-9)}: {_short_reason(negative_overhead_note(r, name))}")
-            ax.annotate(text, (low, y), textcoords="offset points", xytext=(3, 0), va="center",
-                        fontsize=7, color="0.35", style="italic")
+            labels_drawn.append(ax.annotate(
+                f"overhead {text}", (low, y), textcoords="offset points", xytext=(3, 0),
+                va="center", fontsize=7, color="0.35", style="italic"))
     gts = [next((values[name][k]["gt_us"] for name in weft if values[name][k]["gt_us"]), None)
            for k in range(n)]
     ax.scatter([g * 1e3 for g in gts if g], [k for k, g in enumerate(gts) if g], marker="|",
                s=300, color="0.2", linewidths=2, zorder=3,
-               label="work per task G_T = T_S / N_T")
+               label="tick: work per task, G_T = T_S / N_T")
+    for k, g in enumerate(gts):
+        if g:
+            # Above the tick (300 points^2: about 9 points each side of the row).
+            labels_drawn.append(ax.annotate(
+                f"work {fmt_duration(g * 1e-6)}", (g * 1e3, k), textcoords="offset points",
+                xytext=(0, 10), ha="center", va="bottom", fontsize=7, color="0.2"))
     ax.set_xscale("log")
     ax.set_xlim(left=low, right=max(positive + work + [1.0]) * 8)
     ax.xaxis.set_major_formatter(plt.FuncFormatter(_decade_label))
     ax.set_yticks(range(n))
     ax.set_yticklabels([r["benchmark"] for r in records])
-    ax.invert_yaxis()
+    ax.set_ylim(n - 0.5, -0.8)  # inverted, with room above the first row's labels
     ax.set_xlabel("time per task (log scale)")
-    ax.set_title("weft's overhead per task at one worker, (T_1 - T_S) / N_T,\n"
-                 "beside the work each task does (a bar past its mark: overhead > work)",
+    ax.set_title("weft's overhead per task at one worker, (T_1 - T_S) / N_T (bars),\n"
+                 "and the work each task does, T_S / N_T (ticks): a bar past the tick "
+                 "costs more than the work",
                  fontsize=10, pad=24)
     ax.grid(axis="x", which="both", alpha=0.25)
     ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(weft) + 1,
               frameon=False)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
+    # An overhead label sits inside its bar's end where it fits, away from
+    # the tick; otherwise right of the bar, and right of the tick if the
+    # tick would cross it.
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    low_px = ax.transData.transform((low, 0))[0]
+    points = 72 / fig.dpi
+    for text, tick in past_tick:
+        box = text.get_window_extent(renderer)
+        end_px = ax.transData.transform((text.xy[0], 0))[0]
+        tick_px = ax.transData.transform((tick, 0))[0]
+        # Right edges inside the bar to try: its end, then just left of the tick.
+        for right in (end_px - 4, tick_px - 5):
+            left = right - box.width
+            if left >= low_px + 3 and right <= end_px - 4 and not left - 3 <= tick_px <= right + 3:
+                text.set_horizontalalignment("right")
+                text.xyann = ((right - end_px) * points, 0)
+                text.set_color("white")
+                break
+        else:
+            if box.x0 - 2 <= tick_px <= box.x1 + 2:
+                x, y = text.xyann
+                text.xyann = (x + (tick_px - box.x0) * points + 6, y)
+    _declutter(fig, labels_drawn)
     return fig
 
 
@@ -224,6 +288,7 @@ def peers_figure(run, plt):
     fig, ax = plt.subplots(figsize=(min(16, max(7, n * (0.3 * len(systems) + 0.6) + 1.5)), 5.2))
     vertical = n * len(systems) > 12  # too narrow bars for a level label
     width = 0.8 / max(len(systems), 1)
+    labels_drawn = []
     for i, name in enumerate(systems):
         xs = [k + (i - (len(systems) - 1) / 2) * width for k in range(n)]
         qs = [speedup_spread(r, name, p) for r in records]
@@ -235,9 +300,10 @@ def peers_figure(run, plt):
         for x, q, r in zip(xs, qs, records):
             s = r["systems"].get(name)
             if q is not None:
-                ax.annotate(f"{q[0]:.2f}", (x, q[2]), textcoords="offset points", xytext=(0, 3),
-                            ha="center", va="bottom", fontsize=6 if vertical else 8,
-                            rotation=90 if vertical else 0)
+                labels_drawn.append(ax.annotate(
+                    f"{q[0]:.2f}", (x, q[2]), textcoords="offset points", xytext=(0, 3),
+                    ha="center", va="bottom", fontsize=6 if vertical else 8,
+                    rotation=90 if vertical else 0))
             elif s is not None and s["status"] in (FAILED, NOT_PORTED):
                 ax.annotate(s["status"], (x, 0), rotation=90, ha="center", va="bottom",
                             fontsize=7, color="red" if s["status"] == FAILED else "0.4")
@@ -253,6 +319,7 @@ def peers_figure(run, plt):
     ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
               ncol=min(len(systems) + 1, 8), frameon=False)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
+    _declutter(fig, labels_drawn)
     return fig
 
 

@@ -1,4 +1,5 @@
-/* weft distributed work pools: the work pool of <weft/pool.h> across the
+/** @file
+ * weft distributed work pools: the work pool of <weft/pool.h> across the
  * ranks of an MPI communicator.
  *
  * Every rank calls weft_dist_run with the same configuration; each runs a
@@ -57,72 +58,75 @@
 
 WEFT_BEGIN_DECLS
 
+/** The settings of a distributed run: weft_dist_config_init fills the
+ * defaults. */
 typedef struct weft_dist_config {
-    /* Each rank's local pool.  workers, capacity, idle_spin_us and
+    /** Each rank's local pool.  workers, capacity, idle_spin_us and
      * stack_size may differ from rank to rank; every other field must be
      * the same on every rank. */
     weft_pool_config pool;
-    /* Random victims an idle rank asks, one at a time, before it registers
+    /** Random victims an idle rank asks, one at a time, before it registers
      * on its lifelines (1 .. 1024; capped at ranks - 1). */
     unsigned steal_attempts;
-    /* true: after its random attempts an idle rank registers with its
+    /** true: after its random attempts an idle rank registers with its
      * lifeline buddies (a hypercube) and waits quietly for them to push
      * work; false: it keeps asking random victims (the UTS-MPI policy). */
     bool lifelines;
-    /* The longest interval, in microseconds, between two looks at the
+    /** The longest interval, in microseconds, between two looks at the
      * network while this rank has work (1 .. 1,000,000): the bound on how
      * long a thief waits for this rank's answer.  Its cost is one timed
      * wake-up of the calling thread per interval, taken from the workers'
      * cores (about 7-20 us of CPU each on the machines measured). */
     unsigned poll_us;
-    /* The same while this rank has no work (1 .. 1,000,000): how soon it
+    /** The same while this rank has no work (1 .. 1,000,000): how soon it
      * sees an answer, a lifeline push or the termination token.  Its
      * wake-ups cost nothing but on an oversubscribed machine. */
     unsigned idle_poll_us;
 } weft_dist_config;
 
-/* Fills *cfg with the defaults for items of item_size bytes: the pool's
+/** Fills *cfg with the defaults for items of item_size bytes: the pool's
  * defaults (weft_pool_config_init) with steal-half transfers, 2 random
  * steal attempts, lifelines on, polls at most 1000 us apart while the rank
  * has work and 50 us while it has none. */
 void weft_dist_config_init(weft_dist_config *cfg, size_t item_size);
 
-/* The counters of one rank. */
+/** The counters of one rank. */
 typedef struct weft_dist_rank_stats {
-    uint64_t initial;              /* items given to weft_dist_run here */
-    uint64_t processed;            /* calls of the process function here */
-    uint64_t pushed;               /* successful weft_pool_push calls here */
-    uint64_t steal_requests_sent;  /* random steal requests sent */
-    uint64_t steal_requests_failed;/* of those, refused by the victim */
-    uint64_t steal_requests_served;/* requests (random or lifeline) answered with items */
-    uint64_t steal_requests_refused;/* random requests answered with a refusal */
-    uint64_t lifelines_sent;       /* lifeline registrations sent */
-    uint64_t lifeline_pushes;      /* shares sent along a lifeline after a wait */
-    uint64_t work_messages_sent;   /* messages carrying items */
-    uint64_t work_messages_received;
-    uint64_t items_shipped;        /* items sent to other ranks */
-    uint64_t items_received;       /* items received from other ranks */
-    uint64_t bytes_shipped;        /* payload bytes of the items sent */
-    uint64_t messages_sent;        /* every message, of every kind */
-    uint64_t messages_received;
-    uint64_t tokens_passed;        /* termination tokens passed on */
-    uint64_t termination_rounds;   /* token rounds started (rank 0 only) */
-    uint64_t idle_ns;              /* time with no work here (local pool quiescent) */
-    uint64_t run_ns;               /* time from the start of the run to its end */
-    uint64_t comm_cpu_ns;          /* CPU time of the communicating (calling) thread */
-    weft_pool_stats pool;          /* the local pool's counters */
+    uint64_t initial;              /**< items given to weft_dist_run here */
+    uint64_t processed;            /**< calls of the process function here */
+    uint64_t pushed;               /**< successful weft_pool_push calls here */
+    uint64_t steal_requests_sent;  /**< random steal requests sent */
+    uint64_t steal_requests_failed;/**< of those, refused by the victim */
+    uint64_t steal_requests_served;/**< requests (random or lifeline) answered with items */
+    uint64_t steal_requests_refused;/**< random requests answered with a refusal */
+    uint64_t lifelines_sent;       /**< lifeline registrations sent */
+    uint64_t lifeline_pushes;      /**< shares sent along a lifeline after a wait */
+    uint64_t work_messages_sent;   /**< messages carrying items */
+    uint64_t work_messages_received; /**< messages carrying items, received */
+    uint64_t items_shipped;        /**< items sent to other ranks */
+    uint64_t items_received;       /**< items received from other ranks */
+    uint64_t bytes_shipped;        /**< payload bytes of the items sent */
+    uint64_t messages_sent;        /**< every message, of every kind */
+    uint64_t messages_received;    /**< every message, of every kind, received */
+    uint64_t tokens_passed;        /**< termination tokens passed on */
+    uint64_t termination_rounds;   /**< token rounds started (rank 0 only) */
+    uint64_t idle_ns;              /**< time with no work here (local pool quiescent) */
+    uint64_t run_ns;               /**< time from the start of the run to its end */
+    uint64_t comm_cpu_ns;          /**< CPU time of the communicating (calling) thread */
+    weft_pool_stats pool;          /**< the local pool's counters */
 } weft_dist_rank_stats;
 
+/** The counters of a distributed run, as weft_dist_run reports them. */
 typedef struct weft_dist_stats {
-    int rank;                      /* this rank in comm */
-    int ranks;                     /* comm's size */
-    weft_dist_rank_stats local;    /* this rank's counters */
-    weft_dist_rank_stats total;    /* the sum over all ranks (the same on every rank) */
-    uint64_t idle_ns_max;          /* the largest idle_ns of any rank */
-    uint64_t duplicates;           /* items processed twice anywhere (idempotent queues) */
+    int rank;                      /**< this rank in comm */
+    int ranks;                     /**< comm's size */
+    weft_dist_rank_stats local;    /**< this rank's counters */
+    weft_dist_rank_stats total;    /**< the sum over all ranks (the same on every rank) */
+    uint64_t idle_ns_max;          /**< the largest idle_ns of any rank */
+    uint64_t duplicates;           /**< items processed twice anywhere (idempotent queues) */
 } weft_dist_stats;
 
-/* Runs the distributed pool until no item exists on any rank and none is
+/** Runs the distributed pool until no item exists on any rank and none is
  * in flight; collective over comm.  `initial`: this rank's n_initial items
  * (item_size bytes each; NULL if n_initial is 0).  fn is called once per
  * item somewhere (at least once on an idempotent queue).  If stats is not
@@ -141,7 +145,7 @@ typedef struct weft_dist_stats {
 int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial,
                   size_t n_initial, weft_pool_fn fn, void *arg, weft_dist_stats *stats);
 
-/* Prints this rank's counters and the totals on a few lines. */
+/** Prints this rank's counters and the totals on a few lines. */
 void weft_dist_stats_print(const weft_dist_stats *stats, FILE *out);
 
 WEFT_END_DECLS

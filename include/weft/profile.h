@@ -1,4 +1,5 @@
-/* weft's work/span profiler: how much parallelism a computation has.
+/** @file
+ * weft's work/span profiler: how much parallelism a computation has.
  *
  * In a build configured with -DWEFT_PROFILE=ON every strand (the code of a
  * task between two SPAWNs, SYNCs or calls of another task type) is timed
@@ -20,7 +21,7 @@
  * not depend on the worker count or on which tasks were stolen.
  *
  * With WEFT_PROFILE=1 in the environment the table is printed on stderr
- * at weft_stop; WEFT_PROFILE_JSON=<file> writes it as JSON there; the
+ * at weft_stop; WEFT_PROFILE_JSON=\<file\> writes it as JSON there; the
  * cost charged per steal is WEFT_PROFILE_BURDEN_NS (docs/profiling.md
  * has the default and how to measure it).  In other builds every call
  * below returns ENOTSUP or nothing.
@@ -40,46 +41,47 @@
 
 WEFT_BEGIN_DECLS
 
-/* The figures of one region: the sums over its runs. */
+/** The figures of one region: the sums over its runs. */
 typedef struct weft_profile_region {
-    const char *name;            /* the RUN's task, or the name given to weft_profile_end */
-    uint64_t runs;               /* how many times it ran */
-    double work_ns;
-    double span_ns;
-    double burdened_span_ns;
-    double parallelism;          /* work / span */
-    double burdened_parallelism; /* work / burdened span */
-    double longest_strand_ns;    /* the longest single strand (of any run): when the span is
+    const char *name;            /**< the RUN's task, or the name given to weft_profile_end */
+    uint64_t runs;               /**< how many times it ran */
+    double work_ns;              /**< work: the time of every strand, summed */
+    double span_ns;              /**< span: the longest path of strands through the SPAWN/SYNC graph */
+    double burdened_span_ns;     /**< span with the steal cost charged per SPAWN edge */
+    double parallelism;          /**< work / span */
+    double burdened_parallelism; /**< work / burdened span */
+    double longest_strand_ns;    /**< the longest single strand (of any run): when the span is
                                   * not much more, one strand makes it (a serial piece of the
                                   * program, or on a busy machine a strand that lost its CPU) */
-    uint64_t tasks;              /* task bodies run (every SPAWNed, CALLed and started task) */
-    uint64_t spawns;             /* SPAWNs (each joined by a SYNC or DROP) */
-    uint64_t strands;            /* tasks + 2 * spawns: a body is cut at every SPAWN and SYNC */
+    uint64_t tasks;              /**< task bodies run (every SPAWNed, CALLed and started task) */
+    uint64_t spawns;             /**< SPAWNs (each joined by a SYNC or DROP) */
+    uint64_t strands;            /**< tasks + 2 * spawns: a body is cut at every SPAWN and SYNC */
 } weft_profile_region;
 
-/* Work and count of one task type (task name), over all regions. */
+/** Work and count of one task type (task name), over all regions. */
 typedef struct weft_profile_task_type {
-    const char *name;
-    uint64_t count;  /* bodies run */
-    double work_ns;  /* time of its own strands (not of the tasks it runs) */
+    const char *name; /**< the task's name */
+    uint64_t count;  /**< bodies run */
+    double work_ns;  /**< time of its own strands (not of the tasks it runs) */
 } weft_profile_task_type;
 
-/* The regions so far, in the order they first finished: writes up to max
+/** The regions so far, in the order they first finished: writes up to max
  * to out and returns how many there are (0 in a build without the
  * profiler), so weft_profile_regions(NULL, 0) sizes the array.  Names
  * stay valid until weft_profile_reset. */
 size_t weft_profile_regions(weft_profile_region *out, size_t max);
-/* The task types, likewise, in the order they first ran. */
+/** The task types, likewise, in the order they first ran. */
 size_t weft_profile_task_types(weft_profile_task_type *out, size_t max);
 
-/* The speedup on P workers the figures allow: at most min(P, parallelism)
+/** The speedup on P workers the figures allow: at most min(P, parallelism)
  * (work and span laws); burdened: the estimate work / (work/P + burdened
  * span), the greedy bound with every steal paid (Cilkview's lower
  * estimate).  0 for P == 0 or a region without work. */
 double weft_profile_speedup_bound(const weft_profile_region *r, unsigned workers);
+/** @copydoc weft_profile_speedup_bound */
 double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned workers);
 
-/* A region of the program's own: weft_profile_end(&mark, name) records
+/** A region of the program's own: weft_profile_end(&mark, name) records
  * what ran since weft_profile_begin() as a run of region `name` (copied;
  * up to 63 bytes kept).  Inside a task: the work and span of what the
  * task did in between (join what it spawned in between, and nothing it
@@ -88,29 +90,39 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
  * weft_profile_end returns 0, ENOTSUP without the profiler, EINVAL (with
  * a message) for a NULL mark or name, or a mark from another thread. */
 typedef struct weft_profile_mark {
+    /** @{ */
+    /** The figures when the mark was taken (the profiler's own). */
     uint64_t work, span, bspan, tasks, spawns, longest;
-    uintptr_t where; /* the worker, or the thread outside the pool */
+    /** @} */
+    uintptr_t where; /**< the worker, or the thread outside the pool */
 } weft_profile_mark;
+/** The mark a region starts at (see weft_profile_mark). */
 weft_profile_mark weft_profile_begin(void);
+/** Records the region since mark as a run of region `name` (see
+ * weft_profile_mark). */
 int weft_profile_end(const weft_profile_mark *mark, const char *name);
+/** Declares weft_profile_mark `mark` and takes it (weft_profile_begin). */
 #define WEFT_PROFILE_BEGIN(mark) weft_profile_mark mark = weft_profile_begin()
+/** weft_profile_end for the mark of WEFT_PROFILE_BEGIN. */
 #define WEFT_PROFILE_END(mark, name) weft_profile_end(&(mark), (name))
 
-/* The cost charged per SPAWN edge for the burdened span, in nanoseconds
+/** The cost charged per SPAWN edge for the burdened span, in nanoseconds
  * (default: WEFT_PROFILE_BURDEN_NS, or docs/profiling.md's value).  Takes
  * effect at the next weft_start.  EINVAL for a negative or absurd value
  * (over one second), ENOTSUP without the profiler. */
 int weft_profile_set_burden_ns(double ns);
+/** The cost charged per SPAWN edge now, in nanoseconds. */
 double weft_profile_burden_ns(void);
 
-/* The table (regions, speedup bounds for 1..64 workers, task types) on
+/** The table (regions, speedup bounds for 1..64 workers, task types) on
  * out, or a note that the profiler is compiled out; the same as JSON
  * (docs/profiling.md describes the fields).  0, ENOTSUP without the
  * profiler, EINVAL for a NULL out, EIO if writing failed. */
 int weft_profile_print(FILE *out);
+/** @copydoc weft_profile_print */
 int weft_profile_write_json(FILE *out);
 
-/* Forgets every region and task type's figures (their names stay). */
+/** Forgets every region and task type's figures (their names stay). */
 void weft_profile_reset(void);
 
 WEFT_END_DECLS

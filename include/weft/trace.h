@@ -1,4 +1,5 @@
-/* weft's timeline: what every worker did, and when.
+/** @file
+ * weft's timeline: what every worker did, and when.
  *
  * In a build configured with -DWEFT_TRACE=ON, WEFT_TRACE=<file.json> in
  * the environment (or weft_trace_start) makes every worker record its
@@ -30,23 +31,23 @@
 
 WEFT_BEGIN_DECLS
 
-/* Starts recording; `path` (copied) is where weft_trace_stop and
+/** Starts recording; `path` (copied) is where weft_trace_stop and
  * weft_stop write, or NULL to write only with weft_trace_write.  Before
  * weft_start it takes effect at start.  0, EBUSY if already recording,
  * ENOMEM, ENOTSUP without the tracer. */
 int weft_trace_start(const char *path);
 
-/* Stops recording and writes the file given to weft_trace_start (or
+/** Stops recording and writes the file given to weft_trace_start (or
  * WEFT_TRACE's).  0, EINVAL if not recording, an errno value if the file
  * could not be written (with a message), ENOTSUP without the tracer. */
 int weft_trace_stop(void);
 
-/* Writes what has been recorded so far to `path`, recording or not.
+/** Writes what has been recorded so far to `path`, recording or not.
  * 0, EINVAL for a NULL path or nothing recorded, an errno value if the
  * file could not be written, ENOTSUP without the tracer. */
 int weft_trace_write(const char *path);
 
-/* True while recording. */
+/** True while recording. */
 bool weft_trace_active(void);
 
 WEFT_END_DECLS

@@ -1,4 +1,5 @@
-/* weft: fine-grained fork-join parallelism for C11 (the header compiles as
+/** @file
+ * weft: fine-grained fork-join parallelism for C11 (the header compiles as
  * C++17 too: a C++ translation unit may declare, spawn and sync tasks and
  * share them with C ones; bits/lang.h).
  *
@@ -60,50 +61,55 @@ WEFT_BEGIN_DECLS
  * Lifecycle
  * ------------------------------------------------------------------------ */
 
-/* Where a worker blocked at a SYNC on a stolen task looks for work. */
+/** Where a worker blocked at a SYNC on a stolen task looks for work. */
 typedef enum weft_steal_policy {
-    /* Steal from the thief (leapfrogging); when the thief has nothing,
+    /** Steal from the thief (leapfrogging); when the thief has nothing,
      * steal from a random worker (Lace, section 4.3).  The default. */
     WEFT_STEAL_LEAPFROG_RANDOM = 0,
-    /* Only steal from the thief: bounds deque and stack growth to what a
+    /** Only steal from the thief: bounds deque and stack growth to what a
      * sequential run needs, at the price of steal chains. */
     WEFT_STEAL_LEAPFROG = 1,
-    /* Steal from the thief, then from the thief's thief and on along the
+    /** Steal from the thief, then from the thief's thief and on along the
      * chain of blocked joins (Wool's transitive leapfrogging).  Keeps
      * leapfrogging's bound on deque and stack growth. */
     WEFT_STEAL_TRANSITIVE = 2,
 } weft_steal_policy;
 
+/** The pool's settings: weft_config_init fills them, weft_start_config
+ * takes them (docs/configuration.md has every range and default). */
 typedef struct weft_config {
-    unsigned workers;        /* 0: CPUs in the affinity mask, or $WEFT_WORKERS */
-    size_t deque_size;       /* task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
-    size_t stack_size;       /* bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
-    weft_steal_policy steal_policy; /* $WEFT_STEAL=random|leapfrog|transitive */
-    int pin;                 /* -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
-    unsigned idle_spin_us;   /* how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
-    bool report_stack_overflow; /* catch SIGSEGV on a worker's stack guard and explain it */
+    unsigned workers;        /**< 0: CPUs in the affinity mask, or $WEFT_WORKERS */
+    size_t deque_size;       /**< task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
+    size_t stack_size;       /**< bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
+    weft_steal_policy steal_policy; /**< $WEFT_STEAL=random|leapfrog|transitive */
+    int pin;                 /**< -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
+    unsigned idle_spin_us;   /**< how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
+    bool report_stack_overflow; /**< catch SIGSEGV on a worker's stack guard and explain it */
 } weft_config;
 
-/* Fills *cfg with the defaults, then applies the WEFT_* environment.
+/** Fills *cfg with the defaults, then applies the WEFT_* environment.
  * Returns 0, or EINVAL (with a message) if a WEFT_* variable is malformed;
  * the malformed ones are left at their defaults. */
 int weft_config_init(weft_config *cfg);
 
-/* Starts the worker pool.  0 for any argument means its default (see
+/** Starts the worker pool.  0 for any argument means its default (see
  * weft_config).  Returns 0, or an errno value with a message on stderr:
  * EBUSY if already started, EINVAL for impossible sizes, ENOMEM/EAGAIN if
  * memory or threads cannot be had. */
 int weft_start(unsigned workers, size_t deque_size, size_t stack_size);
+/** Starts the worker pool with the settings *cfg (weft_config_init's
+ * defaults and environment, then the caller's changes); returns as
+ * weft_start does. */
 int weft_start_config(const weft_config *cfg);
 
-/* Waits for RUNs in progress to finish, then stops and joins the workers.
+/** Waits for RUNs in progress to finish, then stops and joins the workers.
  * Not from inside a worker, nor from a thread that is inside RUN,
  * TOGETHER or NEWFRAME (a signal handler that interrupted one): EDEADLK,
  * with a message.  EINVAL if not started.  Like the other lifecycle
  * calls it is not async-signal-safe otherwise. */
 int weft_stop(void);
 
-/* Parks every worker (no spinning, no stealing) until weft_resume.  Waits
+/** Parks every worker (no spinning, no stealing) until weft_resume.  Waits
  * until every task in progress has reached a WEFT_YIELD (it waits there),
  * a SYNC on a stolen task or its end, and until interrupts in progress
  * have finished.  While suspended no task runs: a RUN, TOGETHER or
@@ -113,16 +119,19 @@ int weft_stop(void);
  * EINVAL.  EDEADLK from a worker, or from a thread inside RUN (a signal
  * handler). */
 int weft_suspend(void);
+/** Lets the workers parked by weft_suspend run again.  EINVAL (with a
+ * message) if the pool is not suspended. */
 int weft_resume(void);
 
-/* Number of workers of the running pool, 0 when stopped. */
+/** Number of workers of the running pool, 0 when stopped. */
 unsigned weft_workers(void);
 
-/* The calling thread's worker, or NULL outside the pool. */
+/** The calling thread's worker, or NULL outside the pool. */
 weft_worker *weft_self(void);
+/** Worker w's number, 0 to weft_workers() - 1. */
 static inline unsigned weft_worker_id(const weft_worker *w) { return w->id; }
 
-/* The current top of the calling worker's deque, for code that runs on a
+/** The current top of the calling worker's deque, for code that runs on a
  * worker but received no context (see WEFT_ME).  O(log deque_size). */
 weft_task *weft_current_head(weft_worker *w);
 
@@ -130,23 +139,29 @@ weft_task *weft_current_head(weft_worker *w);
  * Tasks: use inside task bodies (they use the hidden weft_w / weft_head)
  * ------------------------------------------------------------------------ */
 
+/** Spawns task NAME with the arguments: it may run on another worker;
+ * WEFT_SYNC or WEFT_DROP joins it. */
 #define WEFT_SPAWN(NAME, ...) (weft_head = NAME##_SPAWN(weft_w, weft_head, ##__VA_ARGS__))
+/** Joins the most recent unjoined SPAWN of the current task, which must
+ * be of task NAME, and returns its result. */
 #define WEFT_SYNC(NAME) NAME##_SYNC(weft_w, --weft_head)
+/** Calls task NAME with the arguments, as a plain function call. */
 #define WEFT_CALL(NAME, ...) NAME##_CALL(weft_w, weft_head, ##__VA_ARGS__)
-/* Joins the last SPAWN without running it if nobody stole it (speculative
+/** Joins the last SPAWN without running it if nobody stole it (speculative
  * work that turned out unneeded); if it was stolen, waits for it. */
 #define WEFT_DROP(NAME) weft__drop(weft_w, --weft_head)
 
-/* Runs a task from anywhere and returns when it is done.  On a worker it
+/** Runs a task from anywhere and returns when it is done.  On a worker it
  * runs in place.  From a non-worker thread it runs on that thread as a
  * worker that sleeps idle (its id, its deque, a stack of weft's), or, if
  * none does, it is handed to the pool while the caller waits. */
 #define WEFT_RUN(NAME, ...) NAME##_RUN(__VA_ARGS__)
 
-/* Context passing for helper functions called from tasks. */
+/** Context passing for helper functions called from tasks. */
 #define WEFT_CONTEXT_PARAMS weft_worker *weft_w, weft_task *weft_head
+/** The arguments that hand the context to a WEFT_CONTEXT_PARAMS function. */
 #define WEFT_CONTEXT weft_w, weft_head
-/* Recovers the context in code running on a worker without one. */
+/** Recovers the context in code running on a worker without one. */
 #define WEFT_ME                                   \
     weft_worker *weft_w = weft__self_checked();    \
     weft_task *weft_head = weft_current_head(weft_w)
@@ -156,20 +171,20 @@ weft_task *weft_current_head(weft_worker *w);
  * Interrupts: stop-the-world operations (garbage collection, phase changes)
  * ------------------------------------------------------------------------ */
 
-/* Every worker runs its own copy of the task; all copies start after every
+/** Every worker runs its own copy of the task; all copies start after every
  * worker has stopped between tasks and the call returns when all are done.
  * Inside the copies, weft_barrier() synchronises the workers. */
 #define WEFT_TOGETHER(NAME, ...) NAME##_TOGETHER(__VA_ARGS__)
 
-/* Halts every worker between tasks, runs this one task on the whole pool
+/** Halts every worker between tasks, runs this one task on the whole pool
  * (its subtasks are stolen by the halted workers), then lets all resume.
  * Returns the task's result. */
 #define WEFT_NEWFRAME(NAME, ...) NAME##_NEWFRAME(__VA_ARGS__)
 
-/* Waits until every worker has reached it; only inside TOGETHER copies. */
+/** Waits until every worker has reached it; only inside TOGETHER copies. */
 void weft_barrier(void);
 
-/* Long-running tasks call this now and then so that interrupts and
+/** Long-running tasks call this now and then so that interrupts and
  * weft_suspend need not wait for them (an interrupt is joined here, and a
  * suspended pool parks the task here until weft_resume), and -- with the
  * wool, private-deque and chase-lev schedulers, whose owners see thieves'
@@ -182,37 +197,52 @@ void weft_barrier(void);
  * Counters (compiled in with -DWEFT_STATS=ON; WEFT_STATS=1 prints at stop)
  * ------------------------------------------------------------------------ */
 
+/** The counters of every worker, summed (weft_stats_get). */
 typedef struct weft_stats {
+    /** @{ */
+    /** The runtime's counters: tasks run, steals and failed steals, leaps
+     * (steals from a thief at a blocked SYNC) and failed leaps. */
     uint64_t tasks, steals, steal_fails, leaps, leap_fails;
-    /* The scheduler's counters of these names (0 where it has none: grows
+    /** @} */
+    /** @{ */
+    /** The scheduler's counters of these names (0 where it has none: grows
      * and shrinks are the split and Wool schedulers', requests and
      * transfers Wool's and the private deques'); weft_stats_counters lists
      * exactly what a build counts. */
     uint64_t grows, shrinks;
+    /** @} */
+    /** @{ */
+    /** Times a worker went to sleep, times one woke a sleeper, and the
+     * deepest deque any worker reached. */
     uint64_t sleeps, wakes, peak_depth;
+    /** @} */
+    /** @{ */
+    /** The scheduler's counters of these names, as grows and shrinks. */
     uint64_t requests, transfers;
+    /** @} */
 } weft_stats;
 
-/* Sums the counters of all workers into *out (peak_depth: the maximum).
+/** Sums the counters of all workers into *out (peak_depth: the maximum).
  * Returns 0; ENOTSUP (and zeros) when counters are compiled out; EINVAL
  * (with a message) if out is NULL. */
 int weft_stats_get(weft_stats *out);
 
-/* One counter by name: the runtime's ("tasks", "steals", "steal_fails",
+/** One counter by name: the runtime's ("tasks", "steals", "steal_fails",
  * "leaps", "leap_fails", "sleeps", "wakes", "peak") and then the
  * scheduler's own (docs/schedulers.md). */
 typedef struct weft_counter {
-    const char *name; /* static storage */
-    uint64_t value;   /* summed over workers; "peak" is the maximum */
+    const char *name; /**< static storage */
+    uint64_t value;   /**< summed over workers; "peak" is the maximum */
 } weft_counter;
 
-/* Writes up to max counters of this build to out, in report order, and
+/** Writes up to max counters of this build to out, in report order, and
  * returns how many the build has (0 when counters are compiled out), so
  * weft_stats_counters(NULL, 0) sizes the array. */
 size_t weft_stats_counters(weft_counter *out, size_t max);
 
+/** Sets every worker's counters to zero. */
 void weft_stats_reset(void);
-/* Prints a per-worker table and the totals, or a note that counters are
+/** Prints a per-worker table and the totals, or a note that counters are
  * compiled out. */
 void weft_stats_print(FILE *out);
 

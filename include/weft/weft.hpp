@@ -1,62 +1,63 @@
-// weft for C++17: fork-join with lambdas over the same runtime as the C API.
-//
-//     #include <weft/weft.hpp>
-//
-//     long fib(int n)
-//     {
-//         if (n < 2)
-//             return n;
-//         auto [a, b] = weft::join([&] { return fib(n - 2); }, [&] { return fib(n - 1); });
-//         return a + b;
-//     }
-//
-//     int main()
-//     {
-//         weft::scheduler pool;                   // optional (see "The pool" below)
-//         std::printf("%ld\n", weft::run([] { return fib(40); }));
-//     }
-//
-// Everything here is a template over the C runtime (no library of its own):
-//   join(f, g), invoke(f...)         run callables, possibly in parallel
-//   task_group                       run(f) any number, wait()
-//   parallel_for, parallel_reduce    over integers and random-access iterators
-//   parallel_sort, parallel_stable_sort   a parallel merge sort
-//   run(f), scheduler, workers()     entering the pool; owning it
-//
-// Where the calls may be made.  Inside code the pool runs (a task, anything
-// called from one, including C tasks) they spawn on the calling worker's
-// deque.  From any other thread they enter the pool the way weft::run does
-// (the thread blocks until the work is done), so main may call
-// weft::parallel_for directly.
-//
-// The pool.  A weft::scheduler owns it, or weft_start from the C API.
-// Without either, the first call from outside the pool that needs it
-// starts a default one (the defaults and the WEFT_* environment, as
-// weft_start(0, 0, 0)), as oneTBB and Rayon do; that pool is kept until
-// the process exits (its workers sleep when idle), unless a
-// weft::scheduler is made later, which replaces it, or weft_stop() stops
-// it (the next call starts another).  A default pool that cannot start
-// (a malformed WEFT_* variable, no memory or threads) ends the program
-// with the runtime's message.  Make the scheduler, if any, before other
-// threads use weft::.
-//
-// Exceptions.  An exception thrown by a callable reaches the code that
-// joins it (join, invoke, task_group::wait, parallel_*, run) once; when
-// several callables of one join, group or algorithm throw, the first one
-// caught is kept and the others are dropped.  Work not yet started when an
-// exception is caught is skipped (the rest of a parallel_* or a group, the
-// other half of a join when the caller's half threw); work already running
-// finishes.  The pool is unaffected.  Built with -fno-exceptions, a callable
-// that throws anyway ends the program through std::terminate, which prints
-// the exception.
-//
-// Cost.  join spawns no allocation: a small byte-copyable callable passed
-// as an rvalue (a lambda written in the call) is copied into the deque's
-// descriptor as a C task's arguments are; a larger one, or any lvalue,
-// stays where it is with the descriptor pointing at it, so a thief calls
-// the caller's own object.  It is called directly when nobody stole it.  The context C tasks get as parameters
-// comes from a thread-local record checked with one load (docs/cpp.md: the
-// design and the figures).
+/// @file
+/// weft for C++17: fork-join with lambdas over the same runtime as the C API.
+///
+///     #include <weft/weft.hpp>
+///
+///     long fib(int n)
+///     {
+///         if (n < 2)
+///             return n;
+///         auto [a, b] = weft::join([&] { return fib(n - 2); }, [&] { return fib(n - 1); });
+///         return a + b;
+///     }
+///
+///     int main()
+///     {
+///         weft::scheduler pool;                   // optional (see "The pool" below)
+///         std::printf("%ld\n", weft::run([] { return fib(40); }));
+///     }
+///
+/// Everything here is a template over the C runtime (no library of its own):
+///   join(f, g), invoke(f...)         run callables, possibly in parallel
+///   task_group                       run(f) any number, wait()
+///   parallel_for, parallel_reduce    over integers and random-access iterators
+///   parallel_sort, parallel_stable_sort   a parallel merge sort
+///   run(f), scheduler, workers()     entering the pool; owning it
+///
+/// Where the calls may be made.  Inside code the pool runs (a task, anything
+/// called from one, including C tasks) they spawn on the calling worker's
+/// deque.  From any other thread they enter the pool the way weft::run does
+/// (the thread blocks until the work is done), so main may call
+/// weft::parallel_for directly.
+///
+/// The pool.  A weft::scheduler owns it, or weft_start from the C API.
+/// Without either, the first call from outside the pool that needs it
+/// starts a default one (the defaults and the WEFT_* environment, as
+/// weft_start(0, 0, 0)), as oneTBB and Rayon do; that pool is kept until
+/// the process exits (its workers sleep when idle), unless a
+/// weft::scheduler is made later, which replaces it, or weft_stop() stops
+/// it (the next call starts another).  A default pool that cannot start
+/// (a malformed WEFT_* variable, no memory or threads) ends the program
+/// with the runtime's message.  Make the scheduler, if any, before other
+/// threads use weft::.
+///
+/// Exceptions.  An exception thrown by a callable reaches the code that
+/// joins it (join, invoke, task_group::wait, parallel_*, run) once; when
+/// several callables of one join, group or algorithm throw, the first one
+/// caught is kept and the others are dropped.  Work not yet started when an
+/// exception is caught is skipped (the rest of a parallel_* or a group, the
+/// other half of a join when the caller's half threw); work already running
+/// finishes.  The pool is unaffected.  Built with -fno-exceptions, a callable
+/// that throws anyway ends the program through std::terminate, which prints
+/// the exception.
+///
+/// Cost.  join spawns no allocation: a small byte-copyable callable passed
+/// as an rvalue (a lambda written in the call) is copied into the deque's
+/// descriptor as a C task's arguments are; a larger one, or any lvalue,
+/// stays where it is with the descriptor pointing at it, so a thief calls
+/// the caller's own object.  It is called directly when nobody stole it.  The context C tasks get as parameters
+/// comes from a thread-local record checked with one load (docs/cpp.md: the
+/// design and the figures).
 #ifndef WEFT_WEFT_HPP
 #define WEFT_WEFT_HPP
 
@@ -77,10 +78,10 @@ namespace weft {
 
 // ---- entering and owning the pool ---------------------------------------
 
-// Runs f on the pool and returns its result (or rethrows its exception).
-// From a thread outside the pool it blocks until a worker has run f, like
-// WEFT_RUN; any number of threads may do so at once.  On a worker it just
-// calls f.  The pool must be running.
+/// Runs f on the pool and returns its result (or rethrows its exception).
+/// From a thread outside the pool it blocks until a worker has run f, like
+/// WEFT_RUN; any number of threads may do so at once.  On a worker it just
+/// calls f.  The pool must be running.
 template <class F>
 inline std::invoke_result_t<F> run(F &&f)
 {
@@ -92,31 +93,31 @@ inline std::invoke_result_t<F> run(F &&f)
         return detail::run_outside(std::forward<F>(f));
 }
 
-// The number of workers of the running pool (0 when it is stopped).
+/// The number of workers of the running pool (0 when it is stopped).
 inline unsigned workers() noexcept
 {
     return weft_workers();
 }
 
-// Owns the pool: starts it in the constructor, stops it in the destructor
-// (which waits for the runs in progress).  Only one pool exists at a time,
-// so at most one scheduler, and not while the C API's weft_start is in
-// force; not on a worker.  A default pool that a weft:: call started by
-// itself (see "The pool" above) is stopped first and replaced by this
-// one, configured as asked.  A start that fails -- including a malformed
-// WEFT_* variable for the constructors that read the environment, as
-// weft_start refuses it -- throws std::system_error with the runtime's
-// errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or ends the
-// program with the message when built without exceptions.  The destructor
-// stops the pool only if it still runs (an explicit weft_stop() before it
-// is fine).
+/// Owns the pool: starts it in the constructor, stops it in the destructor
+/// (which waits for the runs in progress).  Only one pool exists at a time,
+/// so at most one scheduler, and not while the C API's weft_start is in
+/// force; not on a worker.  A default pool that a weft:: call started by
+/// itself (see "The pool" above) is stopped first and replaced by this
+/// one, configured as asked.  A start that fails -- including a malformed
+/// WEFT_* variable for the constructors that read the environment, as
+/// weft_start refuses it -- throws std::system_error with the runtime's
+/// errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or ends the
+/// program with the message when built without exceptions.  The destructor
+/// stops the pool only if it still runs (an explicit weft_stop() before it
+/// is fine).
 class scheduler {
 public:
-    // The defaults, with the WEFT_* environment applied (docs/configuration.md).
+    /// The defaults, with the WEFT_* environment applied (docs/configuration.md).
     scheduler() : scheduler(0u) {}
-    // The defaults and environment, with this many workers (0: the default).
+    /// The defaults and environment, with this many workers (0: the default).
     explicit scheduler(unsigned workers) { start(config_with_workers(workers)); }
-    // Exactly this configuration (start from weft_config_init).
+    /// Exactly this configuration (start from weft_config_init).
     explicit scheduler(const weft_config &cfg) { start(cfg); }
     ~scheduler()
     {
@@ -126,7 +127,7 @@ public:
     scheduler(const scheduler &) = delete;
     scheduler &operator=(const scheduler &) = delete;
 
-    // The number of workers started.
+    /// The number of workers started.
     unsigned workers() const noexcept { return weft_workers(); }
 
 private:
@@ -157,12 +158,12 @@ private:
     }
 };
 
-// Long-running code on a worker calls this now and then (WEFT_YIELD): it
-// lets interrupts and weft_suspend proceed and, with the schedulers whose
-// owners hand out work only when they poll, lets idle workers have some.
-// The split deque shares work when it spawns, so a loop that waits without
-// spawning keeps its spawned tasks to itself.  Outside the pool it does
-// nothing.
+/// Long-running code on a worker calls this now and then (WEFT_YIELD): it
+/// lets interrupts and weft_suspend proceed and, with the schedulers whose
+/// owners hand out work only when they poll, lets idle workers have some.
+/// The split deque shares work when it spawns, so a loop that waits without
+/// spawning keeps its spawned tasks to itself.  Outside the pool it does
+/// nothing.
 inline void yield() noexcept
 {
     detail::context &c = detail::tls_context;
@@ -175,15 +176,15 @@ inline void yield() noexcept
 
 // ---- join and invoke ----------------------------------------------------
 
-// Runs f and g, possibly in parallel, and returns both results: f runs on
-// the calling worker while g waits in its deque for a thief (and is called
-// here if none came).  The result is std::pair<A, B> of the two results,
-// weft::none standing for void; void when both are void.  Results may be
-// move-only and need no default constructor.  An exception from f skips g
-// if no thief took it (and waits for g otherwise); then f's exception is
-// rethrown, else g's.  An lvalue callable is called in place, whoever runs
-// it, so the caller's object sees its own state changes; only an rvalue
-// may be copied.
+/// Runs f and g, possibly in parallel, and returns both results: f runs on
+/// the calling worker while g waits in its deque for a thief (and is called
+/// here if none came).  The result is std::pair<A, B> of the two results,
+/// weft::none standing for void; void when both are void.  Results may be
+/// move-only and need no default constructor.  An exception from f skips g
+/// if no thief took it (and waits for g otherwise); then f's exception is
+/// rethrown, else g's.  An lvalue callable is called in place, whoever runs
+/// it, so the caller's object sees its own state changes; only an rvalue
+/// may be copied.
 template <class F, class G>
 [[gnu::always_inline]] inline auto join(F &&f, G &&g)
 {
@@ -205,7 +206,7 @@ template <class F, class G>
 
 namespace detail {
 
-// invoke's halves: a tuple of the results of callables [B, E) of t.
+/// invoke's halves: a tuple of the results of callables [B, E) of t.
 template <std::size_t B, std::size_t E, class Tuple>
 inline auto invoke_range(Tuple &t)
 {
@@ -222,12 +223,12 @@ inline auto invoke_range(Tuple &t)
     }
 }
 
-} // namespace detail
+} ///< namespace detail
 
-// Runs any number of callables, possibly in parallel (split in halves, each
-// half a join), and returns a std::tuple of their results (weft::none for
-// void), or void when every one returns void.  Exceptions as in join: the
-// first in argument order among those thrown wins.
+/// Runs any number of callables, possibly in parallel (split in halves, each
+/// half a join), and returns a std::tuple of their results (weft::none for
+/// void), or void when every one returns void.  Exceptions as in join: the
+/// first in argument order among those thrown wins.
 template <class... Fs>
 inline auto invoke(Fs &&...fs)
 {
@@ -242,7 +243,7 @@ inline auto invoke(Fs &&...fs)
     }
 }
 
-} // namespace weft
+} ///< namespace weft
 
 #include <weft/bits/cpp_task_group.hpp>
 #include <weft/bits/cpp_parallel.hpp>

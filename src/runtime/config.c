@@ -14,6 +14,7 @@
 #include "runtime/memory.h"
 #include "runtime/parking.h"
 #include "runtime/state.h"
+#include "runtime/topology.h"
 #include "sys/cpu.h"
 
 #include <errno.h>
@@ -180,6 +181,8 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
         err = EINVAL;
     }
     *workers = cfg->workers ? cfg->workers : weft__cpus_available();
+    if (cfg->workers && err == 0)
+        weft__note_oversubscription("weft_start", cfg->workers);
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;

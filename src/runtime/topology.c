@@ -9,11 +9,14 @@
  */
 #include "runtime/topology.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include <weft/config.h>
 
 #include "runtime/diagnostics.h"
+#include "runtime/env.h"
 #include "sys/cpu.h"
 #include "runtime/topology_hwloc.h"
 
@@ -80,4 +83,37 @@ void weft__topology_destroy(void)
     free(cpus);
     cpus = NULL;
     n_cpus = 0;
+}
+
+/* ------------------------------------------------------------------------
+ * More workers than CPUs
+ * ------------------------------------------------------------------------ */
+
+void weft__note_oversubscription(const char *who, unsigned workers)
+{
+    static atomic_bool said;
+    unsigned cpus = weft__cpus_available();
+    if (workers <= cpus)
+        return;
+    const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");
+    if (quiet && strcmp(quiet, "1") == 0)
+        return;
+    if (quiet && strcmp(quiet, "0") != 0)
+        weft__warn("WEFT_OVERSUBSCRIBE='%s' is not 0 or 1 (taken as 0)", quiet);
+    /* Relaxed: only decides which caller prints the one line; it orders
+     * nothing else. */
+    if (atomic_exchange_explicit(&said, true, memory_order_relaxed))
+        return;
+    /* The launchers' own variables say that this process is an MPI rank,
+     * whose CPU set the launcher may have narrowed (Open MPI binds each
+     * rank to a core or a socket when there are few ranks). */
+    const char *lift = NULL;
+    if (weft__env_value("OMPI_COMM_WORLD_SIZE"))
+        lift = "; this MPI rank is bound to them: mpirun --bind-to none lifts the binding";
+    else if (weft__env_value("PMI_SIZE") || weft__env_value("PMIX_RANK") || weft__env_value("MV2_COMM_WORLD_SIZE"))
+        lift = "; this MPI rank is bound to them: the launcher's option -bind-to none lifts the "
+               "binding";
+    weft__warn("%s: %u workers on %u CPU%s (the affinity mask allows %u), so they take turns%s "
+              "(WEFT_OVERSUBSCRIBE=1 silences this)",
+              who, workers, cpus, cpus == 1 ? "" : "s", cpus, lift ? lift : "");
 }

@@ -24,6 +24,12 @@ int weft__topology_worker_cpu(unsigned worker);
 void weft__topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
 void weft__topology_destroy(void);
+/* One line, once per process, when `workers` (a count the program chose)
+ * is more than the CPUs of the affinity mask and WEFT_OVERSUBSCRIBE is not
+ * 1: the counts and, under mpirun, the option that lifts the rank's
+ * binding.  `who` names the caller (weft_start, the work pool). */
+void weft__note_oversubscription(const char *who, unsigned workers);
+
 WEFT_END_DECLS
 
 #endif

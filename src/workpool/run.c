@@ -12,6 +12,7 @@
  */
 #include "workpool/workpool.h"
 #include "runtime/parking.h"
+#include "runtime/topology.h"
 #include "sys/stack_call.h"
 
 #include <signal.h>
@@ -243,6 +244,8 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
     p->cfg = *cfg;
     p->ops = weft__wp_queue_ops_of(cfg->queue);
     p->n = cfg->workers ? cfg->workers : weft__cpus_available();
+    if (cfg->workers)
+        weft__note_oversubscription("the work pool", cfg->workers);
     if (p->n > WEFT_POOL_MAX_WORKERS)
         p->n = WEFT_POOL_MAX_WORKERS;
     p->cfg.workers = p->n;

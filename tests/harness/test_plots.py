@@ -88,8 +88,8 @@ class PlotsTest(unittest.TestCase):
         (ax,) = fig.axes
         self.assertEqual(ax.get_xscale(), "log")
         texts = [t.get_text() for t in ax.texts]
-        self.assertIn("0.50 ns", texts)
-        self.assertIn("500 ns", texts)
+        self.assertIn("overhead 0.50 ns", texts)
+        self.assertIn("overhead 500 ns", texts)
         self.assertTrue(any("within noise" in t for t in texts), texts)
         self.plt.close(fig)
 

@@ -2,8 +2,10 @@
 # Installs weft and uses it the ways README.md documents, running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a
-# scratch directory; then the FetchContent route from this checkout, with a
-# parent project whose build type and flags must survive.
+# scratch directory; the README's FetchContent block as written, its URL a
+# file:// git repository of this tree (branch main); embedding with
+# add_subdirectory: what the parent's build compiles and its install
+# installs; and a parent project whose build type and flags must survive.
 # Usage: check.sh <build-dir>   (the build dir is only used for its
 # compiler; the install is configured afresh from the README)
 set -euo pipefail
@@ -26,8 +28,9 @@ fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
 install_cmds=$(readme_block 1)
 cmake_snippet=$(readme_block 2)
 consumer_cmds=$(readme_block 3)
-pkgconfig_cmds=$(readme_block 4)
-for b in install_cmds cmake_snippet consumer_cmds pkgconfig_cmds; do
+fetch_snippet=$(readme_block 4)
+pkgconfig_cmds=$(readme_block 5)
+for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds; do
   [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
 done
 
@@ -74,11 +77,75 @@ echo "ok: find_package, weft::cpp from a C++-only project"
 "$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"
 echo "ok: pkg-config (README)"
 
-# FetchContent: the parent's settings survive (its CMakeLists checks).
+# The source tree as a git repository whose branch main holds it: what a
+# clone of weft's repository offers FetchContent.
+mkdir "$work/repo"
+tar -C "$root" --exclude='./build*' --exclude='./results' --exclude='./.git' -cf - . |
+  tar -C "$work/repo" -xf -
+(cd "$work/repo" && git init -q -b main && git add -A &&
+  git -c user.name=check -c user.email=check@localhost commit -q -m snapshot) >"$log" 2>&1 ||
+  fail "a git repository of the tree"
+
+# The weft libraries and the programs an embedded weft's build tree holds.
+built_by_weft() {
+  find "$1" -path '*/CMakeFiles' -prune -o -type f \( -name 'libweft*' -o -perm -u+x \) -print |
+    sed "s|^$1/||" | sort | tr '\n' ' '
+}
+
+# FetchContent as the README writes it; only the URL is this repository.
+url_placeholder="<weft's repository URL>"
+[ "$(grep -cF "$url_placeholder" <<<"$fetch_snippet")" = 1 ] ||
+  fail "README.md's FetchContent block has no '$url_placeholder' to replace"
+mkdir -p "$work/fetch"
+cp "$root/examples/fib.c" "$work/fetch/app.c"
+cat >"$work/fetch/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+add_executable(app app.c)
+${fetch_snippet//"$url_placeholder"/file://$work/repo}
+install(TARGETS app)
+CMAKE
+(cmake -S "$work/fetch" -B "$work/fetch/build" -DCMAKE_BUILD_TYPE=Release &&
+  cmake --build "$work/fetch/build" --parallel 2) >"$log" 2>&1 || fail "README FetchContent block"
+"$work/fetch/build/app" 20 | grep -q "fib(20) = 6765" || fail "FetchContent consumer's answer"
+got=$(built_by_weft "$work/fetch/build/_deps/weft-build")
+[ "$got" = "libweft.a " ] || fail "an embedded weft's default build made '$got', not just libweft.a"
+cmake --install "$work/fetch/build" --prefix "$work/fetch/inst" >"$log" 2>&1 || fail "parent's install"
+got=$(cd "$work/fetch/inst" && find . -type f | sort | tr '\n' ' ')
+[ "$got" = "./bin/app " ] || fail "the parent's install put weft's files in its prefix: $got"
+echo "ok: FetchContent (README, file:// on main): the core library only, nothing of weft's installed"
+
+# add_subdirectory: a parent linking weft::lace gets it built, weft::dist
+# stays unbuilt; with WEFT_INSTALL=ON the parent's install carries weft.
+mkdir -p "$work/sub"
+cp "$root/examples/fib.c" "$work/sub/app.c"
+cat >"$work/sub/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+add_subdirectory("$work/repo" weft)
+add_executable(app app.c)
+target_link_libraries(app PRIVATE weft::weft weft::lace)
+CMAKE
+(cmake -S "$work/sub" -B "$work/sub/build" && cmake --build "$work/sub/build" --parallel 2) \
+  >"$log" 2>&1 || fail "add_subdirectory parent"
+"$work/sub/build/app" 20 | grep -q "fib(20) = 6765" || fail "add_subdirectory consumer's answer"
+got=$(built_by_weft "$work/sub/build/weft")
+[ "$got" = "libweft-lace.a libweft.a " ] ||
+  fail "a parent linking weft::lace got '$got' built, not libweft-lace.a and libweft.a"
+(cmake -S "$work/sub" -B "$work/sub/build" -DWEFT_INSTALL=ON -DWEFT_WITH_MPI=OFF && cmake --build "$work/sub/build" --parallel 2 &&
+  cmake --install "$work/sub/build" --prefix "$work/sub/inst") >"$log" 2>&1 || fail "WEFT_INSTALL=ON"
+for f in include/weft/weft.h include/weft/version.h include/weft/config.h; do
+  [ -f "$work/sub/inst/$f" ] || fail "WEFT_INSTALL=ON did not install $f"
+done
+for f in libweft.a libweft-lace.a cmake/weft/weftConfig.cmake pkgconfig/weft.pc; do
+  compgen -G "$work/sub/inst/lib*/$f" >/dev/null || fail "WEFT_INSTALL=ON did not install lib*/$f"
+done
+echo "ok: add_subdirectory: weft::lace built when linked, nothing else; WEFT_INSTALL=ON installs weft"
+
+# FetchContent from a source directory: the parent's settings survive (its
+# CMakeLists checks them at configure time).
 cmake -S "$here/fetchcontent" -B "$work/fc1" -DWEFT_SOURCE="$root" -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_FLAGS_RELEASE="-O2 -DPARENT_FLAGS" >"$log" 2>&1 || fail "FetchContent, no build type"
 cmake -S "$here/fetchcontent" -B "$work/fc2" -DWEFT_SOURCE="$root" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log" 2>&1 || fail "FetchContent, RelWithDebInfo"
-cmake --build "$work/fc2" >"$log" 2>&1 || fail "FetchContent build"
-"$work/fc2/consumer" 20 | grep -q "fib(20) = 6765" || fail "FetchContent consumer's answer"
 echo "ok: FetchContent (the parent's build type and flags kept)"

@@ -1,6 +1,7 @@
-// The machinery under weft.hpp: the calling thread's task context, result
-// slots, exception capture, and join's spawned half as a task descriptor.
-// Not part of the API (docs/cpp.md explains the design).
+/// @file
+/// The machinery under weft.hpp: the calling thread's task context, result
+/// slots, exception capture, and join's spawned half as a task descriptor.
+/// Not part of the API (docs/cpp.md explains the design).
 #ifndef WEFT_BITS_CPP_CORE_HPP
 #define WEFT_BITS_CPP_CORE_HPP
 
@@ -27,9 +28,11 @@
 
 namespace weft {
 
-// What a callable returning void contributes to a result pair or tuple.
+/// What a callable returning void contributes to a result pair or tuple.
 struct none {
+    /// Every none equals every other.
     friend constexpr bool operator==(none, none) noexcept { return true; }
+    /// Never true.
     friend constexpr bool operator!=(none, none) noexcept { return false; }
 };
 
@@ -39,20 +42,20 @@ namespace detail {
 
 struct group_frame;
 
-// What a C task receives as its hidden parameters (weft_w, weft_head),
-// kept per thread for code that has no parameters to receive them: the
-// worker and the top of its deque, and the innermost task_group frame.
-// Every C++ frame that changes it (join, a descriptor's wrapper, a task
-// group's frame) puts the old value back as it leaves, so it is either
-// exact or lower than the true deque top (C tasks called in between
-// spawned above it) -- and then its slot is not EMPTY.
-// `depth` tells apart frames that share a deque top: it is raised while a
-// group's callable runs, while a stolen descriptor runs, and -- while this
-// thread has task_group spawns pending (`homes`) -- while join calls its
-// second callable in place, so a task_group's wait() made in one of those
-// frames for a group made below is caught whoever ran it.  (Without
-// pending group spawns there is nothing such a wait() could join wrongly,
-// and join's in-place call stays a plain tail call.)
+/// What a C task receives as its hidden parameters (weft_w, weft_head),
+/// kept per thread for code that has no parameters to receive them: the
+/// worker and the top of its deque, and the innermost task_group frame.
+/// Every C++ frame that changes it (join, a descriptor's wrapper, a task
+/// group's frame) puts the old value back as it leaves, so it is either
+/// exact or lower than the true deque top (C tasks called in between
+/// spawned above it) -- and then its slot is not EMPTY.
+/// `depth` tells apart frames that share a deque top: it is raised while a
+/// group's callable runs, while a stolen descriptor runs, and -- while this
+/// thread has task_group spawns pending (`homes`) -- while join calls its
+/// second callable in place, so a task_group's wait() made in one of those
+/// frames for a group made below is caught whoever ran it.  (Without
+/// pending group spawns there is nothing such a wait() could join wrongly,
+/// and join's in-place call stays a plain tail call.)
 struct context {
     weft_worker *worker;
     weft_task *head;
@@ -61,18 +64,18 @@ struct context {
     unsigned homes;
 };
 
-// Where a thread that has not entered a C++ task points its head: a slot
-// that is never EMPTY, so the one check of the fast path sends it to the
-// slow path.
+/// Where a thread that has not entered a C++ task points its head: a slot
+/// that is never EMPTY, so the one check of the fast path sends it to the
+/// slow path.
 inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
 
-// Constant-initialised with a trivial destructor: accessed directly (one
-// %fs-relative address), with no guard or TLS wrapper call.
+/// Constant-initialised with a trivial destructor: accessed directly (one
+/// %fs-relative address), with no guard or TLS wrapper call.
 inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0, 0};
 
-// True when head, read from a context, is the calling worker's deque top.
-// Relaxed: head is our own slot, or one below our top that thieves change
-// only between non-EMPTY values.
+/// True when head, read from a context, is the calling worker's deque top.
+/// Relaxed: head is our own slot, or one below our top that thieves change
+/// only between non-EMPTY values.
 inline bool head_is_current(const weft_task *head) noexcept
 {
     return atomic_load_explicit(&head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
@@ -83,11 +86,11 @@ inline bool context_is_current(const context &c) noexcept
     return head_is_current(c.head);
 }
 
-// Puts the context back as it was when a frame leaves (normally or not).
+/// Puts the context back as it was when a frame leaves (normally or not).
 class context_restore {
 public:
     explicit context_restore(context &c) noexcept : c_(c), saved_(c) {}
-    // homes is the thread's count, not the frame's: it stays.
+    /// homes is the thread's count, not the frame's: it stays.
     ~context_restore()
     {
         unsigned homes = c_.homes;
@@ -102,12 +105,12 @@ private:
     context saved_;
 };
 
-// Makes c current on a worker after context_is_current failed: true, or
-// false outside the pool.  The caller restores the old value on leaving
-// (context_restore): a recovered value left behind could end up above the
-// deque top once the C code that moved the top returns, where no check
-// would see it.  The group frame is kept: it is used only where its top is
-// the current head.
+/// Makes c current on a worker after context_is_current failed: true, or
+/// false outside the pool.  The caller restores the old value on leaving
+/// (context_restore): a recovered value left behind could end up above the
+/// deque top once the C code that moved the top returns, where no check
+/// would see it.  The group frame is kept: it is used only where its top is
+/// the current head.
 [[gnu::cold]] inline bool context_recover(context &c) noexcept
 {
     weft_worker *w = weft_self();
@@ -118,8 +121,8 @@ private:
     return true;
 }
 
-// Raises c.depth for the frames a thief would run elsewhere (join's
-// second callable called in place), put back as they leave.
+/// Raises c.depth for the frames a thief would run elsewhere (join's
+/// second callable called in place), put back as they leave.
 class depth_raise {
 public:
     explicit depth_raise(context &c) noexcept : c_(c), saved_(c.depth) { c.depth = saved_ + 1; }
@@ -139,9 +142,9 @@ private:
     std::abort();
 }
 
-// A call's arguments are impossible (a reversed iterator range, a bound
-// that the loop's type cannot hold): std::invalid_argument with the
-// message, or the message and the end of the program without exceptions.
+/// A call's arguments are impossible (a reversed iterator range, a bound
+/// that the loop's type cannot hold): std::invalid_argument with the
+/// message, or the message and the end of the program without exceptions.
 [[noreturn, gnu::cold]] inline void refuse(const char *what)
 {
 #if WEFT_CPP_EXCEPTIONS
@@ -153,8 +156,8 @@ private:
 
 // ---- results ------------------------------------------------------------
 
-// What a callable's result R is kept as: none for void, a
-// std::reference_wrapper for an lvalue reference, R itself otherwise.
+/// What a callable's result R is kept as: none for void, a
+/// std::reference_wrapper for an lvalue reference, R itself otherwise.
 template <class R>
 struct value_of {
     static_assert(!std::is_rvalue_reference_v<R>, "weft: a callable may not return an rvalue reference");
@@ -174,8 +177,8 @@ using value_t = typename value_of<R>::type;
 template <class F>
 using result_of_t = std::invoke_result_t<F>;
 
-// Calls f once (as the value category it was passed with; with no
-// arguments, so never a member pointer); void becomes none.
+/// Calls f once (as the value category it was passed with; with no
+/// arguments, so never a member pointer); void becomes none.
 template <class F>
 inline value_t<result_of_t<F>> call_value(F &&f)
 {
@@ -189,10 +192,10 @@ inline value_t<result_of_t<F>> call_value(F &&f)
 
 // ---- exceptions ---------------------------------------------------------
 
-// The first exception of many tasks (a task_group, a parallel loop): the
-// first to arrive is kept, later ones are dropped; `stop` tells the tasks
-// not yet started to skip their work.  Read `error` only after joining
-// every task that could write it (the joins order the writes before).
+/// The first exception of many tasks (a task_group, a parallel loop): the
+/// first to arrive is kept, later ones are dropped; `stop` tells the tasks
+/// not yet started to skip their work.  Read `error` only after joining
+/// every task that could write it (the joins order the writes before).
 class first_error {
 public:
     bool stopped() const noexcept
@@ -215,8 +218,8 @@ public:
         request_stop();
     }
 #endif
-    // Runs step unless a failure stopped the work; keeps step's exception
-    // if it is the first.  False when step did not run to its end.
+    /// Runs step unless a failure stopped the work; keeps step's exception
+    /// if it is the first.  False when step did not run to its end.
     template <class Step>
     bool guarded(Step &&step) noexcept
     {
@@ -235,7 +238,7 @@ public:
         return true;
     }
 
-    // Rethrows the kept exception, if any, and makes the object reusable.
+    /// Rethrows the kept exception, if any, and makes the object reusable.
     void rethrow_and_reset()
     {
         // Relaxed (all three): the joins made every task's writes visible.
@@ -280,8 +283,8 @@ inline std::uintptr_t wrapper_address(Fn *fn) noexcept
     return reinterpret_cast<std::uintptr_t>(fn);
 }
 
-// Where a descriptor's wrapper runs the callable: the thief's (or RUN
-// worker's) context, put back afterwards.
+/// Where a descriptor's wrapper runs the callable: the thief's (or RUN
+/// worker's) context, put back afterwards.
 class context_scope {
 public:
     context_scope(weft_worker *w, weft_task *head) noexcept : restore_(tls_context), w_(w), head_(head)
@@ -292,7 +295,7 @@ public:
         c.group = nullptr;
         c.depth++;
     }
-    // With WEFT_CHECKS: the callable joined everything it spawned.
+    /// With WEFT_CHECKS: the callable joined everything it spawned.
     void check_return() const noexcept
     {
 #if WEFT_CHECKS
@@ -306,12 +309,12 @@ private:
     [[maybe_unused]] weft_task *head_;
 };
 
-// Where a spawned callable's outcome goes: its result, or the exception it
-// threw.  Raw bytes: nothing is constructed until the callable has run.
+/// Where a spawned callable's outcome goes: its result, or the exception it
+/// threw.  Raw bytes: nothing is constructed until the callable has run.
 template <class R>
 class outcome {
 public:
-    // Runs f and keeps what came of it.
+    /// Runs f and keeps what came of it.
     template <class F>
     void run(F &&f) noexcept
     {
@@ -328,7 +331,7 @@ public:
 #endif
     }
 
-    // After run: the result moved out, or the exception rethrown.
+    /// After run: the result moved out, or the exception rethrown.
     R take()
     {
 #if WEFT_CPP_EXCEPTIONS
@@ -345,7 +348,7 @@ public:
         return value;
     }
 
-    // After run, when nobody wants it.
+    /// After run, when nobody wants it.
     void discard() noexcept
     {
 #if WEFT_CPP_EXCEPTIONS
@@ -365,12 +368,12 @@ private:
 #endif
 };
 
-// A callable and its outcome in the frame of the code that waits for it
-// (join's spawned side, run from outside the pool).  The descriptor holds
-// only a pointer to it: any size of callable, no allocation.  Nothing in it
-// is initialised until the callable runs on a thief (or for RUN): the
-// joiner reads it only after a thief ran it, so the path where nobody
-// stole the callable pays for none of it.
+/// A callable and its outcome in the frame of the code that waits for it
+/// (join's spawned side, run from outside the pool).  The descriptor holds
+/// only a pointer to it: any size of callable, no allocation.  Nothing in it
+/// is initialised until the callable runs on a thief (or for RUN): the
+/// joiner reads it only after a thief ran it, so the path where nobody
+/// stole the callable pays for none of it.
 template <class G>
 class frame_job {
 public:
@@ -380,11 +383,11 @@ public:
     frame_job(const frame_job &) = delete;
     frame_job &operator=(const frame_job &) = delete;
 
-    // Makes the descriptor t point here (before it is pushed); g is the
-    // callable this job was made with.
+    /// Makes the descriptor t point here (before it is pushed); g is the
+    /// callable this job was made with.
     void store(weft_task *t, G &) noexcept { payload_store(t, this); }
 
-    // The descriptor's wrapper: a thief, or RUN's worker, runs it.
+    /// The descriptor's wrapper: a thief, or RUN's worker, runs it.
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
         frame_job *j = payload_load<frame_job>(t);
@@ -401,11 +404,11 @@ private:
     outcome<result_type> out_;
 };
 
-// What a small callable that can be copied as bytes (most lambdas: a few
-// captured values or references) becomes instead: a copy in the
-// descriptor, as a C task's arguments are, and its outcome written back
-// over it, as a C task's result is.  Spawning it costs the stores of its
-// captures and nothing more.
+/// What a small callable that can be copied as bytes (most lambdas: a few
+/// captured values or references) becomes instead: a copy in the
+/// descriptor, as a C task's arguments are, and its outcome written back
+/// over it, as a C task's result is.  Spawning it costs the stores of its
+/// captures and nothing more.
 template <class G>
 class descriptor_job {
     using callable = std::decay_t<G>;
@@ -420,15 +423,15 @@ private:
     };
 
 public:
-    // Only a callable passed as an rvalue: a thief runs a copy, and the
-    // caller's lvalue would never see the effects on its state.
+    /// Only a callable passed as an rvalue: a thief runs a copy, and the
+    /// caller's lvalue would never see the effects on its state.
     static constexpr bool fits = !std::is_lvalue_reference_v<G> && std::is_trivially_copyable_v<callable> &&
                                  std::is_trivially_destructible_v<callable> &&
                                  sizeof(layout) <= sizeof(weft_task::payload) &&
                                  alignof(layout) <= alignof(std::uintptr_t);
 
-    // Keeps nothing of g: a reference kept here would have g's address
-    // taken, and gcc would then build g in memory and copy it from there.
+    /// Keeps nothing of g: a reference kept here would have g's address
+    /// taken, and gcc would then build g in memory and copy it from there.
     explicit descriptor_job(G &&) noexcept {}
     descriptor_job(const descriptor_job &) = delete;
     descriptor_job &operator=(const descriptor_job &) = delete;
@@ -455,10 +458,10 @@ private:
 template <class G>
 using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, frame_job<G>>;
 
-// join on a worker whose context is current: g is spawned (a descriptor
-// pointing at a job in this frame), f runs here, then g is joined -- if
-// nobody stole it, it is called right here, with no indirection.
-// h is c.head, already read (by the caller's check).
+/// join on a worker whose context is current: g is spawned (a descriptor
+/// pointing at a job in this frame), f runs here, then g is joined -- if
+/// nobody stole it, it is called right here, with no indirection.
+/// h is c.head, already read (by the caller's check).
 template <bool Raise, class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_at_impl(context &c, weft_task *h, F &&f, G &&g)
@@ -508,9 +511,9 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     return {std::move(a), spawned.take(h)};
 }
 
-// join_at while this thread has task_group spawns pending: g called in
-// place runs at a raised depth (see context).  Out of line, so that the
-// common join keeps its shape.
+/// join_at while this thread has task_group spawns pending: g called in
+/// place runs at a raised depth (see context).  Out of line, so that the
+/// common join keeps its shape.
 template <class F, class G>
 [[gnu::noinline]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_at_raised(context &c, weft_task *h, F &&f, G &&g)
@@ -534,9 +537,9 @@ join_here(context &c, F &&f, G &&g)
     return join_at(c, c.head, std::forward<F>(f), std::forward<G>(g));
 }
 
-// The default pool (weft.hpp, "The pool"): started by the first call from
-// outside the pool when none runs, kept until exit or until a scheduler
-// replaces it.  One lock for every process (an inline function's static).
+/// The default pool (weft.hpp, "The pool"): started by the first call from
+/// outside the pool when none runs, kept until exit or until a scheduler
+/// replaces it.  One lock for every process (an inline function's static).
 inline std::mutex &default_pool_lock() noexcept
 {
     static std::mutex lock;
@@ -549,8 +552,8 @@ inline bool &default_pool_started() noexcept
     return started;
 }
 
-// Under the lock: stops the default pool if it is the one running (a
-// scheduler is about to start its own).
+/// Under the lock: stops the default pool if it is the one running (a
+/// scheduler is about to start its own).
 inline void default_pool_give_up() noexcept
 {
     if (default_pool_started()) {
@@ -573,9 +576,9 @@ inline void default_pool_give_up() noexcept
         default_pool_started() = true;
 }
 
-// Runs f on the pool from a thread outside it: a descriptor on this stack,
-// handed to the runtime's RUN, which blocks until a worker has run it.
-// Starts the default pool when none runs.
+/// Runs f on the pool from a thread outside it: a descriptor on this stack,
+/// handed to the runtime's RUN, which blocks until a worker has run it.
+/// Starts the default pool when none runs.
 template <class F>
 inline value_t<result_of_t<F>> run_outside(F &&f)
 {
@@ -588,9 +591,9 @@ inline value_t<result_of_t<F>> run_outside(F &&f)
     return j.take(&t);
 }
 
-// Calls body(c) with a current context: at once on the fast path, after
-// recovering it on a worker whose context is stale (restored afterwards),
-// or through the pool from outside it.  body returns a value (not void).
+/// Calls body(c) with a current context: at once on the fast path, after
+/// recovering it on a worker whose context is stale (restored afterwards),
+/// or through the pool from outside it.  body returns a value (not void).
 template <class Body>
 [[gnu::noinline, gnu::cold]] decltype(auto) with_context_slow(Body &body)
 {
@@ -610,15 +613,15 @@ template <class Body>
     return with_context_slow(body);
 }
 
-// How join's slow path takes a callable: a temporary by value, moved
-// there, so that join's caller never has the callable's address taken
-// (an address taken anywhere keeps the callable in memory on the fast
-// path too, and stops gcc from turning a recursion's last call into a
-// loop); an lvalue, or a temporary that cannot be moved, by reference.
+/// How join's slow path takes a callable: a temporary by value, moved
+/// there, so that join's caller never has the callable's address taken
+/// (an address taken anywhere keeps the callable in memory on the fast
+/// path too, and stops gcc from turning a recursion's last call into a
+/// loop); an lvalue, or a temporary that cannot be moved, by reference.
 template <class F>
 using slow_arg_t = std::conditional_t<!std::is_reference_v<F> && std::is_move_constructible_v<F>, F, F &&>;
 
-// join where the context is not current (see with_context_slow).
+/// join where the context is not current (see with_context_slow).
 template <class F, class G>
 [[gnu::noinline, gnu::cold]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_slow(slow_arg_t<F> f, slow_arg_t<G> g)
@@ -627,7 +630,7 @@ join_slow(slow_arg_t<F> f, slow_arg_t<G> g)
     return with_context_slow(both);
 }
 
-} // namespace detail
-} // namespace weft
+} ///< namespace detail
+} ///< namespace weft
 
 #endif

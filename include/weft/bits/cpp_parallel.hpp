@@ -1,4 +1,5 @@
-// weft::parallel_for and weft::parallel_reduce (included by weft/weft.hpp).
+/// @file
+/// weft::parallel_for and weft::parallel_reduce (included by weft/weft.hpp).
 #ifndef WEFT_BITS_CPP_PARALLEL_HPP
 #define WEFT_BITS_CPP_PARALLEL_HPP
 
@@ -13,10 +14,10 @@
 namespace weft {
 namespace detail {
 
-// The grain when none is given, Cilk's cilk_for rule: pieces of n / 8P
-// items (P workers), so that each worker gets about eight to balance with,
-// but at most 2048 items (splitting costs a join, tens of instructions;
-// 2048 items amortise it even for a body of one instruction) and at least 1.
+/// The grain when none is given, Cilk's cilk_for rule: pieces of n / 8P
+/// items (P workers), so that each worker gets about eight to balance with,
+/// but at most 2048 items (splitting costs a join, tens of instructions;
+/// 2048 items amortise it even for a body of one instruction) and at least 1.
 inline std::size_t auto_grain(std::size_t n) noexcept
 {
     std::size_t p = weft_workers();
@@ -26,8 +27,8 @@ inline std::size_t auto_grain(std::size_t n) noexcept
     return g < 1 ? 1 : g > 2048 ? 2048 : g;
 }
 
-// A range [first, last) of integers or of random-access iterators, as
-// offsets 0..size(): at(k) is the k-th integer or *(first + k).
+/// A range [first, last) of integers or of random-access iterators, as
+/// offsets 0..size(): at(k) is the k-th integer or *(first + k).
 template <class First, class Last>
 struct index_range {
     static constexpr bool integral = std::is_integral_v<First> && std::is_integral_v<Last>;
@@ -35,10 +36,10 @@ struct index_range {
                   "weft: first and last must both be integers or both the same iterator type");
     using type = std::conditional_t<integral, std::common_type_t<First, Last>, First>;
 
-    // Mixed signed and unsigned integers: the common type is unsigned
-    // when the unsigned one is at least as wide, and a negative signed
-    // bound would wrap around; refused (the values could not be given).
-    // Iterators: last before first is refused (a reversed range).
+    /// Mixed signed and unsigned integers: the common type is unsigned
+    /// when the unsigned one is at least as wide, and a negative signed
+    /// bound would wrap around; refused (the values could not be given).
+    /// Iterators: last before first is refused (a reversed range).
     index_range(First first, Last last, const char *who) : first_(first), last_(last)
     {
         if constexpr (integral) {
@@ -67,7 +68,7 @@ struct index_range {
                    .c_str());
     }
 
-    // Integers: [first, last) with last <= first is empty, as a for loop.
+    /// Integers: [first, last) with last <= first is empty, as a for loop.
     std::size_t size() const noexcept
     {
         if constexpr (integral) {
@@ -93,9 +94,9 @@ struct index_range {
     type first_, last_;
 };
 
-// Runs leaf(lo, hi) on pieces of [lo, hi) of at most grain items, the two
-// halves of each split joined.  The context is the calling thread's: a
-// half run by a thief finds its own.
+/// Runs leaf(lo, hi) on pieces of [lo, hi) of at most grain items, the two
+/// halves of each split joined.  The context is the calling thread's: a
+/// half run by a thief finds its own.
 template <class Leaf>
 inline void split_for(std::size_t lo, std::size_t hi, std::size_t grain, Leaf &leaf)
 {
@@ -132,8 +133,8 @@ inline T split_reduce(std::size_t lo, std::size_t hi, std::size_t grain, Leaf &l
 #endif
 }
 
-// Runs body() where the calling thread's context is current (entering the
-// pool from outside it); body's exceptions are caught into `errors`.
+/// Runs body() where the calling thread's context is current (entering the
+/// pool from outside it); body's exceptions are caught into `errors`.
 template <class Body>
 inline void run_with_context(Body &&body)
 {
@@ -143,15 +144,15 @@ inline void run_with_context(Body &&body)
     });
 }
 
-} // namespace detail
+} ///< namespace detail
 
-// Calls f(i) for every integer i in [first, last), or f(*it) for every
-// iterator it in [first, last) (random-access), possibly in parallel: the
-// range is halved recursively (each split a join) down to pieces of at
-// most `grain` items, which run in order.  grain 0, or the overload
-// without it, picks min(2048, max(1, ceil(n / 8P))) for n items and P
-// workers.  Exceptions: the first is rethrown once every piece has
-// stopped; pieces not started by then are skipped.
+/// Calls f(i) for every integer i in [first, last), or f(*it) for every
+/// iterator it in [first, last) (random-access), possibly in parallel: the
+/// range is halved recursively (each split a join) down to pieces of at
+/// most `grain` items, which run in order.  grain 0, or the overload
+/// without it, picks min(2048, max(1, ceil(n / 8P))) for n items and P
+/// workers.  Exceptions: the first is rethrown once every piece has
+/// stopped; pieces not started by then are skipped.
 template <class First, class Last, class F>
 inline void parallel_for(First first, Last last, std::size_t grain, F &&f)
 {
@@ -172,19 +173,20 @@ inline void parallel_for(First first, Last last, std::size_t grain, F &&f)
     errors.rethrow_and_reset();
 }
 
+/// @overload
 template <class First, class Last, class F>
 inline void parallel_for(First first, Last last, F &&f)
 {
     parallel_for(first, last, std::size_t{0}, std::forward<F>(f));
 }
 
-// Reduces [first, last) (integers or random-access iterators, as in
-// parallel_for) to combine(... combine(identity, map(x0)) ..., map(xn-1)),
-// possibly in parallel: each piece folds its items from a copy of
-// identity, in order, and the pieces' results are combined in order, so
-// combine must be associative (not commutative) and identity its neutral
-// element.  T is copied once per piece.  grain as in parallel_for.
-// Exceptions from map or combine: the first is rethrown at the end.
+/// Reduces [first, last) (integers or random-access iterators, as in
+/// parallel_for) to combine(... combine(identity, map(x0)) ..., map(xn-1)),
+/// possibly in parallel: each piece folds its items from a copy of
+/// identity, in order, and the pieces' results are combined in order, so
+/// combine must be associative (not commutative) and identity its neutral
+/// element.  T is copied once per piece.  grain as in parallel_for.
+/// Exceptions from map or combine: the first is rethrown at the end.
 template <class First, class Last, class T, class Map, class Combine>
 inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, Map &&map,
                          Combine &&combine)
@@ -211,6 +213,7 @@ inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, 
     return std::move(*result);
 }
 
+/// @overload
 template <class First, class Last, class T, class Map, class Combine>
 inline T parallel_reduce(First first, Last last, T identity, Map &&map, Combine &&combine)
 {
@@ -218,7 +221,7 @@ inline T parallel_reduce(First first, Last last, T identity, Map &&map, Combine 
                            std::forward<Combine>(combine));
 }
 
-// The callables threads outside the pool left for wait(), run in parallel.
+/// The callables threads outside the pool left for wait(), run in parallel.
 inline void task_group::drain_outside() noexcept
 {
     for (;;) {
@@ -238,6 +241,6 @@ inline void task_group::drain_outside() noexcept
     }
 }
 
-} // namespace weft
+} ///< namespace weft
 
 #endif

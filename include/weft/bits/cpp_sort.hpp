@@ -1,7 +1,8 @@
-// weft::parallel_sort and weft::parallel_stable_sort (included by
-// weft/weft.hpp): a merge sort in the spirit of Cilk's cilksort -- sorted
-// pieces merged by merges that are parallel themselves (split at the middle
-// of the longer run, binary search in the other).
+/// @file
+/// weft::parallel_sort and weft::parallel_stable_sort (included by
+/// weft/weft.hpp): a merge sort in the spirit of Cilk's cilksort -- sorted
+/// pieces merged by merges that are parallel themselves (split at the middle
+/// of the longer run, binary search in the other).
 #ifndef WEFT_BITS_CPP_SORT_HPP
 #define WEFT_BITS_CPP_SORT_HPP
 
@@ -14,8 +15,8 @@
 namespace weft {
 namespace detail {
 
-// A piece sorted sequentially: a leaf of the merge sort, or a whole input
-// too small to split.
+/// A piece sorted sequentially: a leaf of the merge sort, or a whole input
+/// too small to split.
 template <class It, class Comp>
 inline void sort_leaf(It first, It last, Comp &comp, bool stable)
 {
@@ -25,15 +26,15 @@ inline void sort_leaf(It first, It last, Comp &comp, bool stable)
         std::sort(first, last, comp);
 }
 
-// No leaf is smaller than this many items (unless the whole input is).
+/// No leaf is smaller than this many items (unless the whole input is).
 inline constexpr std::size_t sort_min_leaf = 2048;
 
-// Merges sorted runs a[0..na) and b[0..nb) into out, ties from a first.
-// Items that are copied as bytes and small are merged without a branch on
-// the comparison (the loser of each step is not moved; the pointers
-// advance by the outcome): random keys make that branch mispredict half
-// the time, and this merge takes about two thirds of std::merge's time on
-// 10^7 random ints.  Any other type is moved by std::merge.
+/// Merges sorted runs a[0..na) and b[0..nb) into out, ties from a first.
+/// Items that are copied as bytes and small are merged without a branch on
+/// the comparison (the loser of each step is not moved; the pointers
+/// advance by the outcome): random keys make that branch mispredict half
+/// the time, and this merge takes about two thirds of std::merge's time on
+/// 10^7 random ints.  Any other type is moved by std::merge.
 template <class A, class B, class Out, class Comp>
 inline void merge_runs(A a, std::size_t na, B b, std::size_t nb, Out out, Comp &comp)
 {
@@ -64,9 +65,9 @@ public:
     {
     }
 
-    // Sorts the n items at x using the n at y as scratch.  The leaves (depth
-    // 0) sort in x; each level above merges its halves into the other
-    // array, so the result is in x for an even depth and in y for an odd.
+    /// Sorts the n items at x using the n at y as scratch.  The leaves (depth
+    /// 0) sort in x; each level above merges its halves into the other
+    /// array, so the result is in x for an even depth and in y for an odd.
     template <class X, class Y>
     void sort(X x, Y y, std::size_t n, unsigned depth)
     {
@@ -83,10 +84,10 @@ public:
             merge(y, h, y + h, n - h, x);
     }
 
-    // Moves the merge of sorted runs a[0..na) and b[0..nb) to out.  Ties go
-    // to a first (a's items precede b's in the sequence), which keeps the
-    // sort stable: a split at a's middle a[i] sends b's items below a[i]
-    // left; a split at b's middle b[j] sends a's items up to b[j] left.
+    /// Moves the merge of sorted runs a[0..na) and b[0..nb) to out.  Ties go
+    /// to a first (a's items precede b's in the sequence), which keeps the
+    /// sort stable: a split at a's middle a[i] sends b's items below a[i]
+    /// left; a split at b's middle b[j] sends a's items up to b[j] left.
     template <class A, class B, class Out>
     void merge(A a, std::size_t na, B b, std::size_t nb, Out out)
     {
@@ -111,7 +112,7 @@ public:
     }
 
 private:
-    // Runs step unless an exception stopped the sort; catches the first.
+    /// Runs step unless an exception stopped the sort; catches the first.
     template <class Step>
     bool guarded(Step &&step) noexcept
     {
@@ -124,10 +125,10 @@ private:
     bool stable_;
 };
 
-// The sort's shape for n items and P workers: leaves of at most
-// max(sort_min_leaf, ceil(n / 2P)) items (two per worker: few merge passes, and
-// stealing halves balances them), an even or odd number of levels as the
-// caller needs, and merges split down to max(8192, n / 8P) items.
+/// The sort's shape for n items and P workers: leaves of at most
+/// max(sort_min_leaf, ceil(n / 2P)) items (two per worker: few merge passes, and
+/// stealing halves balances them), an even or odd number of levels as the
+/// caller needs, and merges split down to max(8192, n / 8P) items.
 struct sort_shape {
     unsigned depth;
     std::size_t merge_grain;
@@ -189,20 +190,21 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
     errors.rethrow_and_reset();
 }
 
-} // namespace detail
+} ///< namespace detail
 
-// Sorts [first, last) (random-access) by comp (default: <), possibly in
-// parallel: a merge sort whose leaves are std::sort and whose merges are
-// parallel.  Needs n extra items of memory; the value type must be
-// trivially copyable or have a noexcept move constructor.  If comp throws,
-// the first exception is rethrown and the range holds valid but unspecified
-// values (some possibly moved-from).
+/// Sorts [first, last) (random-access) by comp (default: <), possibly in
+/// parallel: a merge sort whose leaves are std::sort and whose merges are
+/// parallel.  Needs n extra items of memory; the value type must be
+/// trivially copyable or have a noexcept move constructor.  If comp throws,
+/// the first exception is rethrown and the range holds valid but unspecified
+/// values (some possibly moved-from).
 template <class RanIt, class Comp>
 inline void parallel_sort(RanIt first, RanIt last, Comp comp)
 {
     detail::parallel_sort(first, last, comp, false);
 }
 
+/// @overload
 template <class RanIt>
 inline void parallel_sort(RanIt first, RanIt last)
 {
@@ -210,14 +212,15 @@ inline void parallel_sort(RanIt first, RanIt last)
     detail::parallel_sort(first, last, comp, false);
 }
 
-// As parallel_sort, and equal items keep their order (std::stable_sort
-// leaves, merges that take ties from the left run).
+/// As parallel_sort, and equal items keep their order (std::stable_sort
+/// leaves, merges that take ties from the left run).
 template <class RanIt, class Comp>
 inline void parallel_stable_sort(RanIt first, RanIt last, Comp comp)
 {
     detail::parallel_sort(first, last, comp, true);
 }
 
+/// @overload
 template <class RanIt>
 inline void parallel_stable_sort(RanIt first, RanIt last)
 {
@@ -225,6 +228,6 @@ inline void parallel_stable_sort(RanIt first, RanIt last)
     detail::parallel_sort(first, last, comp, true);
 }
 
-} // namespace weft
+} ///< namespace weft
 
 #endif

@@ -1,6 +1,7 @@
-// weft::task_group (included by weft/weft.hpp; docs/cpp.md explains the
-// design: spawns in the deque of the frame that waits, a frame per running
-// task for the runs it makes, a list for threads outside the pool).
+/// @file
+/// weft::task_group (included by weft/weft.hpp; docs/cpp.md explains the
+/// design: spawns in the deque of the frame that waits, a frame per running
+/// task for the runs it makes, a list for threads outside the pool).
 #ifndef WEFT_BITS_CPP_TASK_GROUP_HPP
 #define WEFT_BITS_CPP_TASK_GROUP_HPP
 
@@ -17,8 +18,8 @@ namespace detail {
 
 struct group_state;
 
-// The spawns one frame made for a group: slots [base, top) of worker's
-// deque, joined (top first) before the frame ends.
+/// The spawns one frame made for a group: slots [base, top) of worker's
+/// deque, joined (top first) before the frame ends.
 struct group_frame {
     group_state *group;
     weft_worker *worker;
@@ -26,17 +27,17 @@ struct group_frame {
     weft_task *top;
 };
 
-// A group task's descriptor payload: its group, how the owner runs it
-// once popped, and the callable itself (or a pointer to it on the heap
-// when it does not fit).
+/// A group task's descriptor payload: its group, how the owner runs it
+/// once popped, and the callable itself (or a pointer to it on the heap
+/// when it does not fit).
 struct group_payload {
     group_state *group;
     void (*run_popped)(weft_worker *w, weft_task *t) noexcept;
     unsigned char storage[WEFT_TASK_SIZE - sizeof(std::uintptr_t) - 2 * sizeof(void *)];
 };
 static_assert(sizeof(group_payload) <= sizeof(weft_task::payload), "weft: group payload too large");
-// The payload starts 8 bytes into a cache-line aligned descriptor, so the
-// storage is 8-aligned.
+/// The payload starts 8 bytes into a cache-line aligned descriptor, so the
+/// storage is 8-aligned.
 inline constexpr std::size_t group_storage_align = 8;
 
 inline group_payload *group_payload_of(weft_task *t) noexcept
@@ -44,7 +45,7 @@ inline group_payload *group_payload_of(weft_task *t) noexcept
     return std::launder(reinterpret_cast<group_payload *>(t->payload));
 }
 
-// A callable run from a thread outside the pool, kept until wait().
+/// A callable run from a thread outside the pool, kept until wait().
 struct outside_task {
     virtual void run(group_state *g, weft_worker *w, weft_task *head) noexcept = 0;
     virtual ~outside_task() = default;
@@ -52,36 +53,36 @@ struct outside_task {
 };
 
 struct group_state {
-    // The spawns of the frame that made the group.  Only the thread of
-    // home_owner touches `home`; other threads (a task of the group on
-    // another worker calling run()) read home_owner only, and never find
-    // their own worker there.
+    /// The spawns of the frame that made the group.  Only the thread of
+    /// home_owner touches `home`; other threads (a task of the group on
+    /// another worker calling run()) read home_owner only, and never find
+    /// their own worker there.
     group_frame home{this, nullptr, nullptr, nullptr};
-    std::atomic<weft_worker *> home_owner{nullptr}; // null: nothing spawned at home
-    // The frame that made the group: only it spawns at home (it is the
-    // frame that waits).  creator_head is null when made outside the pool.
+    std::atomic<weft_worker *> home_owner{nullptr}; ///< null: nothing spawned at home
+    /// The frame that made the group: only it spawns at home (it is the
+    /// frame that waits).  creator_head is null when made outside the pool.
     weft_worker *creator_worker = nullptr;
     weft_task *creator_head = nullptr;
-    unsigned creator_depth = 0; // the creator's context depth (see context)
+    unsigned creator_depth = 0; ///< the creator's context depth (see context)
     first_error errors;
-    // Callables from threads outside the pool: pushed by any number of
-    // threads, taken all at once by wait().
+    /// Callables from threads outside the pool: pushed by any number of
+    /// threads, taken all at once by wait().
     std::atomic<outside_task *> outside{nullptr};
-    // std::uncaught_exceptions() when the group got its first callable
-    // (home or outside): the destructor cancels if more are in flight.
+    /// std::uncaught_exceptions() when the group got its first callable
+    /// (home or outside): the destructor cancels if more are in flight.
     std::atomic<int> uncaught{0};
 };
 
-// At most this many spawns of one frame wait in the deque; the next run()
-// first joins the newest (thieves take the oldest, so parallelism stays).
+/// At most this many spawns of one frame wait in the deque; the next run()
+/// first joins the newest (thieves take the oldest, so parallelism stays).
 inline constexpr std::ptrdiff_t group_max_pending = 256;
 
-// Runs fn as a task of g at (w, head): in a frame of its own, so runs it
-// makes on g are spawned here and joined before it counts as done.
+/// Runs fn as a task of g at (w, head): in a frame of its own, so runs it
+/// makes on g are spawned here and joined before it counts as done.
 template <class Fn>
 inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn) noexcept;
 
-// Joins the newest spawn of fr: runs it here unless a thief has it.
+/// Joins the newest spawn of fr: runs it here unless a thief has it.
 inline void group_sync_top(group_frame &fr, context &c) noexcept
 {
     weft_worker *w = fr.worker;
@@ -133,7 +134,7 @@ struct group_task {
             delete fn;
     }
 
-    // A thief runs it from the descriptor, which stays put until joined.
+    /// A thief runs it from the descriptor, which stays put until joined.
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
         group_payload *p = group_payload_of(t);
@@ -142,8 +143,8 @@ struct group_task {
         destroy(fn);
     }
 
-    // The owner runs it after popping slot t, which is its deque top now:
-    // the task's own spawns reuse the slot, so the callable moves out first.
+    /// The owner runs it after popping slot t, which is its deque top now:
+    /// the task's own spawns reuse the slot, so the callable moves out first.
     static void run_popped(weft_worker *w, weft_task *t) noexcept
     {
         group_payload *p = group_payload_of(t);
@@ -161,7 +162,7 @@ struct group_task {
     }
 };
 
-// Spawns f in fr, whose top is the current head c.head.
+/// Spawns f in fr, whose top is the current head c.head.
 template <class F>
 inline void group_push(group_frame &fr, context &c, F &&f)
 {
@@ -207,36 +208,36 @@ struct outside_task_of final : outside_task {
     T fn;
 };
 
-} // namespace detail
+} ///< namespace detail
 
-// Runs any number of callables, possibly in parallel, until wait().
-//
-//     weft::task_group g;
-//     for (node *n : children)
-//         g.run([n] { visit(n); });
-//     g.wait();                       // rethrows the first exception, if any
-//
-// In a task (or any code the pool runs), the callables of the frame that
-// made the group are spawned on the worker's deque (small callables inside
-// the descriptor, larger ones on the heap) and joined by wait(); a callable
-// of the group that calls run() on it spawns into a frame of its own, joined
-// when it returns (so nested runs, as in a recursive traversal, are
-// parallel too, and wait() covers them).  run() from other frames of the
-// pool -- another task holding a reference to the group -- runs the
-// callable at once in the caller.  From a thread outside the pool, run()
-// keeps the callable and wait() runs all kept ones on the pool, in
-// parallel, blocking like weft::run.
-//
-// wait() must be called by the frame that made the group, after the groups
-// it made later have been waited for (destructors do that in the right
-// order); it then rethrows the first exception a callable threw, and the
-// group can be used again.  Once a callable has thrown (or cancel() was
-// called), callables not yet started are skipped.  The destructor waits
-// (cancelling first when an exception is unwinding the stack) and drops an
-// exception nobody waited for.  A wait() in the wrong frame -- another
-// function's task, a callable of the group itself, the other half of a
-// join -- stops the program with a message whichever worker runs it (it
-// could not join the spawns below others').
+/// Runs any number of callables, possibly in parallel, until wait().
+///
+///     weft::task_group g;
+///     for (node *n : children)
+///         g.run([n] { visit(n); });
+///     g.wait();                       // rethrows the first exception, if any
+///
+/// In a task (or any code the pool runs), the callables of the frame that
+/// made the group are spawned on the worker's deque (small callables inside
+/// the descriptor, larger ones on the heap) and joined by wait(); a callable
+/// of the group that calls run() on it spawns into a frame of its own, joined
+/// when it returns (so nested runs, as in a recursive traversal, are
+/// parallel too, and wait() covers them).  run() from other frames of the
+/// pool -- another task holding a reference to the group -- runs the
+/// callable at once in the caller.  From a thread outside the pool, run()
+/// keeps the callable and wait() runs all kept ones on the pool, in
+/// parallel, blocking like weft::run.
+///
+/// wait() must be called by the frame that made the group, after the groups
+/// it made later have been waited for (destructors do that in the right
+/// order); it then rethrows the first exception a callable threw, and the
+/// group can be used again.  Once a callable has thrown (or cancel() was
+/// called), callables not yet started are skipped.  The destructor waits
+/// (cancelling first when an exception is unwinding the stack) and drops an
+/// exception nobody waited for.  A wait() in the wrong frame -- another
+/// function's task, a callable of the group itself, the other half of a
+/// join -- stops the program with a message whichever worker runs it (it
+/// could not join the spawns below others').
 class task_group {
 public:
     task_group() noexcept
@@ -268,9 +269,9 @@ public:
     task_group(const task_group &) = delete;
     task_group &operator=(const task_group &) = delete;
 
-    // Runs f (a copy of it, or f moved in) possibly in parallel with the
-    // caller.  Throws only what copying f or allocating throws; then f is
-    // not run.
+    /// Runs f (a copy of it, or f moved in) possibly in parallel with the
+    /// caller.  Throws only what copying f or allocating throws; then f is
+    /// not run.
     template <class F>
     void run(F &&f)
     {
@@ -282,20 +283,21 @@ public:
             run_slow(std::forward<F>(f));
     }
 
-    // Waits for every callable run on the group (and those they ran), then
-    // rethrows the first exception one of them threw.
+    /// Waits for every callable run on the group (and those they ran), then
+    /// rethrows the first exception one of them threw.
     void wait()
     {
         finish();
         state_.errors.rethrow_and_reset();
     }
 
-    // Callables not started yet are skipped, until the next wait() returns.
+    /// Callables not started yet are skipped, until the next wait() returns.
     void cancel() noexcept { state_.errors.request_stop(); }
+    /// True after cancel() (or an exception) until the next wait() returns.
     bool is_canceling() const noexcept { return state_.errors.stopped(); }
 
 private:
-    // The frame of c in which this group may spawn, or null.
+    /// The frame of c in which this group may spawn, or null.
     detail::group_frame *frame_for(detail::context &c) noexcept
     {
         detail::group_frame &home = state_.home;
@@ -317,8 +319,8 @@ private:
         return nullptr;
     }
 
-    // run() where c, the calling worker's current context, is known: a
-    // spawn when c is in a frame of the group, else a call right here.
+    /// run() where c, the calling worker's current context, is known: a
+    /// spawn when c is in a frame of the group, else a call right here.
     template <class F>
     void run_at(detail::context &c, F &&f)
     {
@@ -328,8 +330,8 @@ private:
             detail::run_in_frame(&state_, c.worker, c.head, f);
     }
 
-    // run() where the thread's context is stale (C code spawned since) or
-    // the thread is not a worker.
+    /// run() where the thread's context is stale (C code spawned since) or
+    /// the thread is not a worker.
     template <class F>
     void run_slow(F &&f)
     {
@@ -349,8 +351,8 @@ private:
         }
     }
 
-    // Joins the home frame's spawns and runs what threads outside the pool
-    // left; keeps the first exception in state_.errors.
+    /// Joins the home frame's spawns and runs what threads outside the pool
+    /// left; keeps the first exception in state_.errors.
     void finish() noexcept
     {
         // Relaxed: see frame_for.
@@ -387,7 +389,7 @@ private:
 
     void drain_outside() noexcept;
 
-    // Spawns at home, or callables from outside, not yet joined.
+    /// Spawns at home, or callables from outside, not yet joined.
     bool pending() const noexcept
     {
         // Relaxed both: see frame_for; callables from outside are taken
@@ -411,6 +413,6 @@ private:
     detail::group_state state_;
 };
 
-} // namespace weft
+} ///< namespace weft
 
 #endif
