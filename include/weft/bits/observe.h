@@ -39,6 +39,14 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
 
 /* Runtime side (src/observe/profile.c). */
 WEFT_EXTERN_C uint32_t weft_profile_register(weft_profile_type *type);
+/* A strand of d cycles that ended at `now` is long: returns the part of it
+ * the thread spent on a CPU (docs/profiling.md: what is measured), and
+ * reads the CPU clock again (sync). */
+WEFT_EXTERN_C uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now,
+                                                 uint64_t d);
+/* The thread's CPU clock is read again (after a long pause): sync_cycles
+ * is when that was done. */
+WEFT_EXTERN_C void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
@@ -46,11 +54,16 @@ static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft
 }
 
 /* Ends the running strand: its time goes to the work, both paths and the
- * running type. */
-static inline void weft_profile_end_strand(weft_profile_worker *p)
+ * running type (a long one only the part of it spent on a CPU); returns
+ * when it ended. */
+static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
+    if (WEFT_UNLIKELY(d > p->long_cycles)) {
+        d = weft__profile_long_strand(p, now, d);
+        now = p->sync_cycles; /* the check's own time is no strand's */
+    }
     p->strand_start = now;
     p->f.work += d;
     p->f.span += d;
@@ -62,6 +75,7 @@ static inline void weft_profile_end_strand(weft_profile_worker *p)
      * recent value. */
     atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
                           memory_order_relaxed);
+    return now;
 }
 
 /* A task body starts; returns the type to restore when it returns. */
@@ -136,13 +150,22 @@ static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_
 /* The clock stops (a wait, a park) and starts again. */
 static inline void weft_profile_pause(weft_worker *w)
 {
-    weft_profile_end_strand(&w->prof);
+    w->prof.paused_at = weft_profile_end_strand(&w->prof);
     w->prof.strand_start = 0;
 }
 
+/* After a long pause (a wait, a sleep, a search) the CPU clock is read
+ * again, so that the next long strand is charged only its own time off
+ * the CPU. */
 static inline void weft_profile_resume(weft_worker *w)
 {
-    w->prof.strand_start = weft_cycles();
+    weft_profile_worker *p = &w->prof;
+    uint64_t now = weft_cycles();
+    if (WEFT_UNLIKELY(now - p->paused_at > p->long_cycles)) {
+        weft__profile_sync(p, now);
+        now = p->sync_cycles; /* (a descheduling in the read is no strand's) */
+    }
+    p->strand_start = now;
 }
 
 /* Around the SYNC slow path: the clock stops while it decides and while
