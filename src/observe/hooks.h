@@ -133,19 +133,23 @@ typedef struct weft_trace_pool_run weft_trace_pool_run;
 
 /* A work pool run (src/workpool): its tracks, if a trace is being
  * recorded (else NULL; always NULL without the tracer); at its end, its
- * counters go into the trace. */
-struct weft_pool_stats;
+ * counters go into the trace (NULL: the run failed, and is left out). */
+typedef struct weft_trace_pool_counts {
+    uint64_t processed, duplicates, steals, stolen_items, requests, sleeps;
+} weft_trace_pool_counts;
 weft_trace_pool_run *weft_trace_pool_begin(unsigned workers, const char *queue, bool half);
 weft_trace_track *weft_trace_pool_track(weft_trace_pool_run *run, unsigned worker);
-void weft_trace_pool_end(weft_trace_pool_run *run, const struct weft_pool_stats *stats);
+void weft_trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *counts);
 
-/* weft_start / weft_stop (no-ops without the tracer): the tracks of the
- * workers when tracing is on (ENOMEM); at stop (or a failed start, write
- * false) the file and the tracks freed; the environment (EINVAL); the end
- * of a worker's track when its thread exits; in a child after fork(), a
- * fresh start (the parent's tracks are left alone, like its pool). */
-int weft_trace_at_start(void);
-void weft_trace_at_stop(bool write);
+/* weft_start / weft_stop (no-ops without the tracer): the workers, kept
+ * by the tracer until the stop, with their tracks when tracing is on
+ * (ENOMEM); at stop (or a failed start, write false) the file, with the
+ * runtime's counters if it has them (else NULL), and the tracks freed;
+ * the environment (EINVAL); the end of a worker's track when its thread
+ * exits; in a child after fork(), a fresh start (the parent's tracks are
+ * left alone, like its pool). */
+int weft_trace_at_start(weft_worker *const *workers, unsigned n);
+void weft_trace_at_stop(bool write, const weft_stats *counters);
 int weft_trace_check_env(void);
 void weft_trace_worker_exit(weft_worker *w);
 void weft_trace_forget_in_child(void);

@@ -30,7 +30,6 @@
 #include "observe/hooks.h"
 #include "observe/json.h"
 
-#include <weft/pool.h>
 #include <weft/trace.h>
 
 #include <errno.h>
@@ -95,7 +94,7 @@ struct weft_trace_pool_run {
     char queue[24];
     bool half;
     uint64_t session;          /* the session that recorded it */
-    weft_pool_stats stats;     /* at its end */
+    weft_trace_pool_counts stats; /* at its end */
     bool finished;
     struct weft_trace_pool_run *next;
     weft_trace_track *tracks[];
@@ -128,7 +127,11 @@ static unsigned pool_runs_kept, pool_runs_untraced;
 static external_run *externals;
 static size_t n_externals;
 static uint64_t externals_dropped;
-/* Tracks of the running pool's workers (freed at stop). */
+/* The running fork-join pool's workers, as weft_trace_at_start gave them
+ * (NULL while no pool runs), and whether they have tracks (freed at
+ * stop). */
+static weft_worker *const *fj_workers;
+static unsigned fj_n;
 static bool fork_join_tracks;
 
 void weft_trace_forget_in_child(void)
@@ -141,6 +144,8 @@ void weft_trace_forget_in_child(void)
     pool_runs_kept = pool_runs_untraced = 0;
     n_externals = 0;
     fork_join_tracks = false;
+    fj_workers = NULL;
+    fj_n = 0;
 }
 
 
@@ -457,9 +462,9 @@ static void free_pool_run(weft_trace_pool_run *run)
     free(run);
 }
 
-static int write_locked(const char *path, bool live);
+static int write_locked(const char *path, bool live, const weft_stats *counters);
 
-void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
+void weft_trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *stats)
 {
     if (!run)
         return;
@@ -473,12 +478,9 @@ void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
         pool_runs = run;
         /* A program without the fork-join pool running: the file is
          * rewritten after each run, so it is complete when the program
-         * ends.  Relaxed: a hint; a pool that starts meanwhile writes at
-         * its stop. */
-        if (session.from_env && session.path &&
-            (atomic_load_explicit(&weft_rt.lifecycle, memory_order_relaxed) >> 32) !=
-                WEFT_RT_RUNNING)
-            write_locked(session.path, false);
+         * ends; a fork-join pool that runs writes it at its stop. */
+        if (session.from_env && session.path && !fj_workers)
+            write_locked(session.path, false, NULL);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -499,13 +501,13 @@ static void free_session_data_locked(void)
     externals_dropped = 0;
 }
 
-/* Gives the running pool's workers their tracks (the pool is held, or
- * starting: its threads do not exist yet).  Existing tracks start the
- * session where they are. */
+/* Gives the running pool's workers their tracks (they stay allocated
+ * until weft_trace_at_stop, which takes the lock).  Existing tracks start
+ * the session where they are. */
 static int give_tracks_locked(void)
 {
-    for (unsigned i = 0; i < weft_rt.n_workers; i++) {
-        weft_worker *w = weft_rt.workers[i];
+    for (unsigned i = 0; fj_workers && i < fj_n; i++) {
+        weft_worker *w = fj_workers[i];
         /* Relaxed: only this function (under the lock) stores it. */
         weft_trace_track *tr = atomic_load_explicit(&w->trace, memory_order_relaxed);
         if (tr) {
@@ -546,12 +548,7 @@ int weft_trace_start(const char *path)
         return EBUSY;
     }
     start_session_locked(path, false);
-    int err = 0;
-    bool held;
-    if (weft_lifecycle_hold(&held)) {
-        err = give_tracks_locked();
-        weft_lifecycle_release(held);
-    }
+    int err = give_tracks_locked();
     if (err) {
         session.active = false;
         /* Relaxed: see `recording`. */
@@ -586,12 +583,8 @@ int weft_trace_stop(void)
         return EINVAL;
     }
     int err = 0;
-    if (session.path) {
-        bool held;
-        bool live = weft_lifecycle_hold(&held);
-        err = write_locked(session.path, live);
-        weft_lifecycle_release(held);
-    }
+    if (session.path)
+        err = write_locked(session.path, fj_workers != NULL, NULL);
     end_session_locked();
     pthread_mutex_unlock(&lock);
     return err;
@@ -610,17 +603,16 @@ int weft_trace_write(const char *path)
                   "WEFT_TRACE=<file>)");
         return EINVAL;
     }
-    bool held;
-    bool live = weft_lifecycle_hold(&held);
-    int err = write_locked(path, live);
-    weft_lifecycle_release(held);
+    int err = write_locked(path, fj_workers != NULL, NULL);
     pthread_mutex_unlock(&lock);
     return err;
 }
 
-int weft_trace_at_start(void)
+int weft_trace_at_start(weft_worker *const *workers, unsigned n)
 {
     pthread_mutex_lock(&lock);
+    fj_workers = workers;
+    fj_n = n;
     if (!session.active && env_path)
         start_session_locked(env_path, true);
     int err = session.active ? give_tracks_locked() : 0;
@@ -632,15 +624,15 @@ int weft_trace_at_start(void)
 }
 
 /* weft_stop, with the workers joined and still allocated. */
-void weft_trace_at_stop(bool write)
+void weft_trace_at_stop(bool write, const weft_stats *counters)
 {
     pthread_mutex_lock(&lock);
     if (write && session.active && session.path)
-        write_locked(session.path, true);
+        write_locked(session.path, true, counters);
     if (write && session.active && session.from_env)
         end_session_locked();
-    for (unsigned i = 0; fork_join_tracks && i < weft_rt.n_workers; i++) {
-        weft_worker *w = weft_rt.workers[i];
+    for (unsigned i = 0; fork_join_tracks && fj_workers && i < fj_n; i++) {
+        weft_worker *w = fj_workers[i];
         if (!w)
             continue;
         /* Relaxed: the workers have been joined. */
@@ -648,6 +640,8 @@ void weft_trace_at_stop(bool write)
         atomic_store_explicit(&w->trace, NULL, memory_order_relaxed);
     }
     fork_join_tracks = false;
+    fj_workers = NULL;
+    fj_n = 0;
     pthread_mutex_unlock(&lock);
 }
 
@@ -881,12 +875,14 @@ static int compare_external(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Writes the session to path.  live: the fork-join pool is held (or
- * stopping, its workers still allocated).  Every track's events, merged
- * in time order, so each track's events come in time order in the file. */
-static int write_locked(const char *path, bool live)
+/* Writes the session to path.  live: with the fork-join workers' tracks
+ * (fj_workers: running, or stopping with its workers still allocated);
+ * counters: the runtime's at a stop (NULL: none to compare).  Every
+ * track's events, merged in time order, so each track's events come in
+ * time order in the file. */
+static int write_locked(const char *path, bool live, const weft_stats *counters)
 {
-    unsigned workers = live ? weft_rt.n_workers : 0;
+    unsigned workers = live && fj_workers ? fj_n : 0;
     unsigned runs = 0;
     for (weft_trace_pool_run *r = pool_runs; r; r = r->next)
         runs++;
@@ -920,7 +916,7 @@ static int write_locked(const char *path, bool live)
         for (unsigned i = 0; i < workers && !err; i++) {
             /* Relaxed: published before (the pool is held or stopping). */
             weft_trace_track *tr =
-                atomic_load_explicit(&weft_rt.workers[i]->trace, memory_order_relaxed);
+                atomic_load_explicit(&fj_workers[i]->trace, memory_order_relaxed);
             if (!tr)
                 continue;
             snprintf(label, sizeof label, "worker %u", i);
@@ -993,20 +989,17 @@ static int write_locked(const char *path, bool live)
                     (unsigned long long)dropped_of[i]);
         fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
                 (unsigned long long)externals_dropped, pool_runs_untraced);
-#if WEFT_STATS
-        if (workers) {
-            weft_stats st;
-            weft_stats_get_locked(&st);
+        if (workers && counters) {
+            const weft_stats st = *counters;
             fprintf(f, ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
                        "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
                     (unsigned long long)st.tasks, (unsigned long long)st.steals,
                     (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
                     (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
         }
-#endif
         fputs(",\"pool_runs\":[", f);
         for (unsigned r = 0; r < runs; r++) {
-            const weft_pool_stats *st = &run_list[r]->stats;
+            const weft_trace_pool_counts *st = &run_list[r]->stats;
             fprintf(f, "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
                        "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
                        "\"requests\":%llu,\"sleeps\":%llu}",
@@ -1052,9 +1045,18 @@ int weft_trace_write(const char *path)
 
 bool weft_trace_active(void) { return false; }
 
-int weft_trace_at_start(void) { return 0; }
+int weft_trace_at_start(weft_worker *const *workers, unsigned n)
+{
+    (void)workers;
+    (void)n;
+    return 0;
+}
 
-void weft_trace_at_stop(bool write) { (void)write; }
+void weft_trace_at_stop(bool write, const weft_stats *counters)
+{
+    (void)write;
+    (void)counters;
+}
 
 void weft_trace_worker_exit(weft_worker *w) { (void)w; }
 
@@ -1073,7 +1075,7 @@ weft_trace_track *weft_trace_pool_track(weft_trace_pool_run *run, unsigned worke
     return NULL;
 }
 
-void weft_trace_pool_end(weft_trace_pool_run *run, const weft_pool_stats *stats)
+void weft_trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *stats)
 {
     (void)run;
     (void)stats;
