@@ -460,7 +460,7 @@ int weft_start_config(const weft_config *cfg_in)
         atomic_init(&w->joining, NULL);
     }
 
-    if ((err = weft_trace_at_start()) != 0)
+    if ((err = weft_trace_at_start(p->workers, n)) != 0)
         goto fail;
     handler_held = false;
     if (cfg.report_stack_overflow) {
@@ -499,7 +499,7 @@ int weft_start_config(const weft_config *cfg_in)
     return 0;
 
 fail:
-    weft_trace_at_stop(false);
+    weft_trace_at_stop(false, NULL);
     if (err == ENOMEM)
         weft_warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu bytes)",
                   n, slots, stack);
@@ -586,7 +586,9 @@ int weft_stop(void)
     if (weft_stats_print_at_stop())
         weft_stats_print_locked(stderr);
     weft_profile_at_stop();
-    weft_trace_at_stop(true);
+    weft_stats counters;
+    weft_stats_get_locked(&counters);
+    weft_trace_at_stop(true, WEFT_STATS ? &counters : NULL);
     release_handler();
     free_workers();
     weft_topology_destroy();
