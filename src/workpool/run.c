@@ -399,9 +399,11 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     if (stats != NULL)
         wp_stats_sum(p, n_initial, stats);
     if (p->trace) {
-        weft_pool_stats traced;
-        wp_stats_sum(p, n_initial, &traced);
-        weft_trace_pool_end(p->trace, &traced);
+        weft_pool_stats t;
+        wp_stats_sum(p, n_initial, &t);
+        weft_trace_pool_end(p->trace, &(weft_trace_pool_counts){t.processed, t.duplicates,
+                                                                 t.steals, t.stolen_items,
+                                                                 t.requests, t.sleeps});
         p->trace = NULL;
     }
     wp_pool_destroy(p);
