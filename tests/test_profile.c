@@ -177,12 +177,12 @@ static floor_figures noise_floor(bool is_tree, int size)
  * shorter than the profiler's check (20 us, src/observe/profile.c) is
  * charged, and so is the check's own clock read (~1 us); a leaf's strand
  * may carry the rest of its path's since the last check.  And relative to
- * a long strand: on the 2-core guest at a load average of 22 (eleven
- * runnable threads per CPU), a 1 ms leaf was charged up to 9 % more or
- * less than its own CPU clock counted (the thread CPU clock and the cycle
- * counter disagree by that much across a descheduling). */
+ * a long strand: on the 2-core guest at load averages of 22 to 30 (eleven
+ * to fifteen runnable threads per CPU), a 1 ms leaf was charged up to
+ * 21 % more or 9 % less than its own CPU clock counted, in about one run
+ * in ten; below a load average of 10, within 3 %. */
 #define STRAND_ERR_NS 25000.0
-#define STRAND_ERR_REL 0.1
+#define STRAND_ERR_REL 0.25
 
 typedef struct measured {
     double work, span, bspan, longest; /* the profiler's */
@@ -221,8 +221,9 @@ static measured timed_run(bool is_tree, int size, double burden)
     double path_hi = m.path * (1 + STRAND_ERR_REL) + m.fl.span + on_path * STRAND_ERR_NS;
     CHECK(m.work >= work_lo && m.work <= work_hi, "%s: work %.0f ns, expected %.0f to %.0f",
           is_tree ? "tree" : "chain", m.work, work_lo, work_hi);
-    CHECK(m.span >= path_lo && m.span <= path_hi, "%s: span %.0f ns, expected %.0f to %.0f",
-          is_tree ? "tree" : "chain", m.span, path_lo, path_hi);
+    CHECK(m.span >= path_lo && m.span <= path_hi, "%s: span %.0f ns, expected %.0f to %.0f "
+          "(noise floor: work %.0f, span %.0f)", is_tree ? "tree" : "chain", m.span, path_lo,
+          path_hi, m.fl.work, m.fl.span);
     double added = m.bspan - m.span, expected = m.burdened - m.path;
     double slack = m.fl.span + on_path * STRAND_ERR_NS + STRAND_ERR_REL * m.path;
     CHECK(added >= expected - slack && added <= expected + slack,

@@ -20,7 +20,8 @@ typedef struct weft_profile_saved {
 #if WEFT_PROFILE
     weft_profile_figures f;
 #endif
-    bool running; /* a strand was running (a RUN or interrupt inside a task) */
+    bool running;  /* a strand was running (a RUN or interrupt inside a task) */
+    bool borrowed; /* the worker's CPU clock readings were another thread's */
 } weft_profile_saved;
 
 /* weft_start / weft_stop (no-ops without the profiler): the per-worker
@@ -47,7 +48,8 @@ typedef enum weft_profile_start {
  * task; in place, they are also the caller's, as a call's would be; from
  * outside, they count for the regions marked outside the pool. */
 void weft_profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
-/* DROP of the task at t: if it was stolen (and so ran), join its figures. */
+/* DROP of the task at t, after the slow path (the clock paused before
+ * it): if it was stolen (and so ran), join its figures. */
 void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_ROOT(w, var)                                                             \
     weft_profile_saved var;                                                                   \
@@ -57,11 +59,7 @@ void weft_profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_RUN_DONE(w, var, from) weft_profile_run_done((w), &(var), (from))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
 #define WEFT_PROFILE_RESUME(w) weft_profile_resume(w)
-#define WEFT_PROFILE_DROP(w, t, stolen_expr)                                                  \
-    do {                                                                                      \
-        weft_profile_pause(w);                                                                \
-        weft_profile_dropped((w), (t), (stolen_expr));                                        \
-    } while (0)
+#define WEFT_PROFILE_DROPPED(w, t, stolen) weft_profile_dropped((w), (t), (stolen))
 /* Around a system call the runtime makes for others (waking a sleeper)
  * from wherever it is: if the calling worker is in a strand, its clock
  * stops, so the figures do not depend on how many workers sleep. */
@@ -82,7 +80,7 @@ static inline weft_worker *weft_profile_pause_current(void)
 #define WEFT_PROFILE_RUN_DONE(w, var, from) ((void)0)
 #define WEFT_PROFILE_PAUSE(w) ((void)0)
 #define WEFT_PROFILE_RESUME(w) ((void)0)
-#define WEFT_PROFILE_DROP(w, t, stolen_expr) ((void)(stolen_expr))
+#define WEFT_PROFILE_DROPPED(w, t, stolen) ((void)(stolen))
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) ((void)0)
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((void)0)
 #endif

@@ -128,18 +128,34 @@ static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
 static uint64_t calib_cycles0, calib_ns0;
 static double calib_ticks_per_ns = 1.0;
 
+/* A reading of both clocks at one moment: the cycle counter read on both
+ * sides of the monotonic clock, the closest pair of a few (a thread that
+ * loses its CPU between two reads would otherwise skew the rate by the
+ * time it waited). */
+static void clock_pair(uint64_t *cycles, uint64_t *ns)
+{
+    uint64_t best = UINT64_MAX;
+    *cycles = *ns = 0;
+    for (int i = 0; i < 16; i++) {
+        uint64_t c1 = weft_cycles(), n = weft_now_ns(), c2 = weft_cycles();
+        if (c2 - c1 < best) {
+            best = c2 - c1;
+            *cycles = c1 + (c2 - c1) / 2;
+            *ns = n;
+        }
+    }
+}
+
 /* Counts cycles against the monotonic clock for a few milliseconds, once
- * per process: enough to convert a burden to cycles at start; reports use
- * the whole time since (ticks_per_ns). */
+ * per process: enough to convert a burden and the CPU clock to cycles at
+ * start; reports use the whole time since (ticks_per_ns). */
 static void calibrate(void)
 {
-    calib_ns0 = weft_now_ns();
-    calib_cycles0 = weft_cycles();
-    uint64_t ns, cycles;
-    do {
-        ns = weft_now_ns();
-        cycles = weft_cycles();
-    } while (ns - calib_ns0 < 5000000u);
+    clock_pair(&calib_cycles0, &calib_ns0);
+    uint64_t ns = 0, cycles = 0;
+    do
+        clock_pair(&cycles, &ns);
+    while (ns - calib_ns0 < 5000000u);
     calib_ticks_per_ns = (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
     if (!(calib_ticks_per_ns > 0.0))
         calib_ticks_per_ns = 1.0;
@@ -148,7 +164,8 @@ static void calibrate(void)
 static double ticks_per_ns(void)
 {
     pthread_once(&calibrate_once, calibrate);
-    uint64_t ns = weft_now_ns(), cycles = weft_cycles();
+    uint64_t ns = 0, cycles = 0;
+    clock_pair(&cycles, &ns);
     if (ns - calib_ns0 < 100000000u) /* under 0.1 s: the first measurement */
         return calib_ticks_per_ns;
     return (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
@@ -330,7 +347,8 @@ void weft_profile_root_begin(weft_worker *w, weft_profile_saved *s)
         weft_profile_end_strand(p);
     s->f = p->f;
     memset(&p->f, 0, sizeof p->f);
-    if (p->sync_thread != &cpu_clock_tag) /* a worker this thread borrows */
+    s->borrowed = p->sync_thread != &cpu_clock_tag;
+    if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
     if (s->running)
         p->strand_start = weft_cycles();
@@ -349,6 +367,10 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     p->strand_start = s->running ? now : 0;
     if (!s->running)
         p->paused_at = now;
+    if (s->borrowed) { /* the worker's own thread reads its clock again */
+        p->sync_thread = NULL;
+        p->paused_at = 0;
+    }
     return f;
 }
 

@@ -168,13 +168,14 @@ static inline void weft_profile_resume(weft_worker *w)
     p->strand_start = now;
 }
 
-/* Around the SYNC slow path: the clock stops while it decides and while
- * it waits; a stolen child's figures are taken by sync_stolen. */
-static inline bool weft_profile_sync_slow(weft_worker *w, bool stolen)
+/* Around the SYNC slow path: the clock stops (WEFT_PROFILE_PAUSE_) while
+ * it decides and while it waits; if the child was not stolen it runs
+ * inline and the clock starts again here; a stolen child's figures are
+ * taken by sync_stolen. */
+static inline void weft_profile_sync_slow_done(weft_worker *w, bool inlined)
 {
-    if (!stolen)
+    if (inlined)
         weft_profile_resume(w);
-    return stolen;
 }
 
 /* Joins a stolen child that is done (its figures in slot record s): its
@@ -212,8 +213,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
 #define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)                                                   \
     weft_profile_join var = weft_profile_sync_begin((w), (t));
-#define WEFT_PROFILE_SYNC_SLOW_(w, expr)                                                      \
-    weft_profile_sync_slow((w), (weft_profile_pause(w), (expr)))
+#define WEFT_PROFILE_PAUSE_(w) weft_profile_pause(w);
+#define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined) weft_profile_sync_slow_done((w), (inlined));
 #define WEFT_PROFILE_SYNC_INLINED_(w, var) weft_profile_sync_inlined((w), &(var));
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var) weft_profile_sync_stolen((w), (t), &(var));
 #else
@@ -222,7 +223,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_LEAVE_(w, var)
 #define WEFT_PROFILE_SPAWN_(w, t)
 #define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)
-#define WEFT_PROFILE_SYNC_SLOW_(w, expr) (expr)
+#define WEFT_PROFILE_PAUSE_(w)
+#define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined)
 #define WEFT_PROFILE_SYNC_INLINED_(w, var)
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
 #endif
