@@ -206,6 +206,71 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
     weft_profile_resume(w);
 }
 
+/* The C++ API's tasks (bits/cpp_*.hpp): a task type per callable type,
+ * named by the type, demangled and cut to its last 60 bytes (a lambda
+ * reads "fib(int)::{lambda()#1}": the function it is written in). */
+#if defined(__cplusplus)
+#include <cstdlib>
+#include <cstring>
+#include <typeinfo>
+#if defined(__GNUC__)
+#include <cxxabi.h>
+#endif
+namespace weft {
+namespace detail {
+inline const char *profile_type_name(const char *mangled) noexcept
+{
+    const char *name = mangled;
+    char *demangled = nullptr;
+#if defined(__GNUC__)
+    int status = 0;
+    demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    if (status == 0 && demangled)
+        name = demangled;
+#endif
+    std::size_t len = std::strlen(name);
+    if (len > 60) {
+        name += len - 57;
+        while ((static_cast<unsigned char>(*name) & 0xc0) == 0x80) /* a UTF-8 boundary */
+            name++;
+    }
+    std::size_t keep = std::strlen(name);
+    char *out = static_cast<char *>(std::malloc(keep + 4)); /* once per type, kept */
+    if (out) {
+        std::strcpy(out, len > 60 ? "..." : "");
+        std::strcat(out, name);
+    }
+    std::free(demangled);
+    return out ? out : "(C++ task)";
+}
+
+template <class G>
+inline weft_profile_type *profile_type_of() noexcept
+{
+#if defined(__GXX_RTTI) || defined(_CPPRTTI)
+    static weft_profile_type type = {profile_type_name(typeid(G).name()), 0};
+#else
+    static weft_profile_type type = {"(C++ task)", 0};
+#endif
+    return &type;
+}
+
+/* The body of a callable of type G runs in this scope. */
+template <class G>
+struct profile_body {
+    weft_worker *w;
+    uint32_t outer;
+    explicit profile_body(weft_worker *w_) noexcept
+        : w(w_), outer(weft_profile_enter(w_, profile_type_of<G>())) {}
+    ~profile_body() { weft_profile_leave(w, outer); }
+    profile_body(const profile_body &) = delete;
+    profile_body &operator=(const profile_body &) = delete;
+};
+} // namespace detail
+} // namespace weft
+#define WEFT_PROFILE_CPP_BODY_(w, G) ::weft::detail::profile_body<G> weft_pb_((w));
+#endif
+
 #define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
 #define WEFT_PROFILE_ENTER_(w, NAME, var)                                                     \
     uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
@@ -227,6 +292,7 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined)
 #define WEFT_PROFILE_SYNC_INLINED_(w, var)
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
+#define WEFT_PROFILE_CPP_BODY_(w, G)
 #endif
 
 /* The tracer knows a task the runtime starts by its wrapper's address,
