@@ -30,6 +30,13 @@ STATES = [
     ("external", "outside thread waiting for its RUN", "#4a7fc1"),
 ]
 COLOUR = {cat: colour for cat, _, colour in STATES}
+# Task slices are coloured by their task's name: the names with the most
+# time get these (greens and blues, told apart from the idle states'
+# oranges and greys); the rest stay the plain task colour.
+TASK_PALETTE = ["#2e9e44", "#1b6e8f", "#7bbf3a", "#13876f", "#3f5fb0", "#86c9a1", "#0b4f2e",
+                "#6fa8dc"]
+# A name is written on a slice at least this share of the window wide.
+LABEL_MIN_SHARE = 0.03
 ARROWS = {"steal": "#c0392b", "leap": "#1f4e9a", "run": "#4a7fc1"}
 MAX_ARROWS = 3000
 
@@ -111,6 +118,19 @@ def summary(trace, keys, lo, hi):
     return {cat: t / span for cat, t in total.items()}
 
 
+def task_colours(trace, lo, hi):
+    """The colour of each task name: the names with the most task time in
+    [lo, hi] first."""
+    time = defaultdict(float)
+    for track in trace.slices.values():
+        for s, d, cat, name in track:
+            a, b = max(s, lo), min(s + d, hi)
+            if cat == "task" and b > a:
+                time[name] += b - a
+    ranked = sorted(time, key=lambda n: -time[n])
+    return {name: TASK_PALETTE[i] for i, name in enumerate(ranked[:len(TASK_PALETTE)])}
+
+
 def render(trace, out, start=None, end=None, title=None):
     import matplotlib
     matplotlib.use("Agg")
@@ -133,16 +153,23 @@ def render(trace, out, start=None, end=None, title=None):
                              gridspec_kw={"height_ratios": [max(len(rows), 2) * 0.32 + 0.4]
                                           + [1.4] * (1 + len(pools))})
     ax = axes[0]
+    tcolour = task_colours(trace, lo, hi)
     for key in rows:
         y = index[key]
-        by_cat = defaultdict(list)
-        for s, d, cat, _ in trace.slices[key]:
+        by_colour = defaultdict(list)
+        for s, d, cat, name in trace.slices[key]:
             if s + d < lo or s > hi:
                 continue
-            by_cat[cat].append(((s - lo) / scale, max(d / scale, (hi - lo) / scale / 4000)))
-        for cat, bars in by_cat.items():
-            ax.broken_barh(bars, (y - 0.4, 0.8), facecolors=COLOUR.get(cat, "#999999"),
-                           linewidth=0)
+            colour = tcolour.get(name, COLOUR["task"]) if cat == "task" else \
+                COLOUR.get(cat, "#999999")
+            by_colour[colour].append(((s - lo) / scale, max(d / scale, (hi - lo) / scale / 4000)))
+            # The task's name on a slice wide enough to hold it.
+            a, b = max(s, lo), min(s + d, hi)
+            if cat == "task" and name and b - a >= LABEL_MIN_SHARE * (hi - lo):
+                ax.text(((a + b) / 2 - lo) / scale, y, name, ha="center", va="center",
+                        fontsize=6, color="white", clip_on=True)
+        for colour, bars in by_colour.items():
+            ax.broken_barh(bars, (y - 0.4, 0.8), facecolors=colour, linewidth=0)
     # Arrows: steals and leaps (victim -> thief), RUNs from outside threads.
     flows = [f for f in trace.flows if f[0] in ARROWS and f[1] in index and f[3] in index
              and lo <= f[4] <= hi]
@@ -174,10 +201,16 @@ def render(trace, out, start=None, end=None, title=None):
     detail.append(f"{counts['steal']} steals, {counts['leap']} leaps")
     dropped = trace.other.get("dropped_events", 0)
     if dropped:
-        detail.append(f"{dropped} events dropped (buffers full)")
+        by_track = trace.other.get("dropped_by_track", {})
+        worst = sorted(by_track.items(), key=lambda kv: -kv[1])[:3]
+        where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}"
+                          for k, v in worst if v)
+        detail.append(f"{dropped} events dropped (buffers full{': ' + where if where else ''})")
     ax.set_title(f"{head}\n{'; '.join(detail)}", fontsize=10)
-    legend = [Patch(facecolor=c, label=label) for cat, label, c in STATES
-              if any(cat == s[2] for track in trace.slices.values() for s in track)]
+    legend = [Patch(facecolor=c, label=f"task {name}") for name, c in tcolour.items()]
+    legend += [Patch(facecolor=c, label=label) for cat, label, c in STATES
+               if any(cat == s[2] for track in trace.slices.values() for s in track)
+               and not (cat == "task" and tcolour)]
     legend += [Patch(facecolor=ARROWS[c], label=f"{c} arrow") for c in ("steal", "leap")
                if counts[c]]
     ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8,

@@ -2,6 +2,8 @@
 # Builds weft several ways and runs every test in each build:
 #   release  -O3 with counters, misuse checks and hwloc; also the install /
 #            find_package / pkg-config / FetchContent tests
+#   observe  -O3 with the profiler, the tracer and counters: their tests and
+#            the harness's --profile/--trace end to end (split only)
 #   tsan     ThreadSanitizer (split's: with the profiler and the tracer,
 #            docs/profiling.md)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (split's: with the
@@ -18,8 +20,8 @@
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched): the same
 # tests run against each (docs/schedulers.md).
-# Usage: tests/run_all.sh [release|tsan|asan|perturb[:scheduler]|verify|mpi ...]
-#        (default: release, tsan, asan, perturb, verify and mpi for split;
+# Usage: tests/run_all.sh [release|observe|tsan|asan|perturb[:scheduler]|verify|mpi ...]
+#        (default: release, observe, tsan, asan, perturb, verify and mpi for split;
 #        release, tsan and perturb for every other scheduler;
 #        asan:<scheduler> on request)
 set -euo pipefail
@@ -32,7 +34,7 @@ mapfile -t schedulers < <(cmake -P "$root/cmake/WeftSchedulers.cmake")
 echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
-  configs=(release tsan asan perturb)
+  configs=(release observe tsan asan perturb)
   [ -f "$root/verification/run.sh" ] && configs+=(verify)
   configs+=(mpi)
   for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "perturb:$s"); done
@@ -65,6 +67,11 @@ for cfg_sched in "${configs[@]}"; do
     # mpirun with a timeout (tests/dist/mpirun.sh: loopback, oversubscribed,
     # as root too), built without the other benchmarks' tests.
     mpi)     flags=(-DCMAKE_BUILD_TYPE=Release); repeat=1; mpi_flag=-DWEFT_WITH_MPI=ON; label=dist ;;
+    # The profiler and the tracer in an optimised build with counters: their
+    # tests (label observe: timing figures, the trace against the counters)
+    # and the harness's --profile / --trace end to end on this tree.
+    observe) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PROFILE=ON -DWEFT_TRACE=ON -DWEFT_STATS=ON
+                    -DWEFT_BUILD_EXAMPLES=OFF); repeat=1; label=observe; targets=(observe_checks) ;;
     # Release runs the stress tests larger and three times over.
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_STATS=ON -DWEFT_CHECKS=ON -DWEFT_USE_HWLOC=ON
                     -DWEFT_TEST_SCALE=30); repeat=3 ;;
@@ -74,7 +81,7 @@ for cfg_sched in "${configs[@]}"; do
     # perturb builds read WEFT_PERTURB, so the export harms no other build).
     perturb) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PERTURB=ON -DWEFT_TEST_SCALE=2); repeat=1
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
-    *) echo "unknown configuration '$cfg' (release, tsan, asan, perturb, verify, mpi)" >&2; exit 2 ;;
+    *) echo "unknown configuration '$cfg' (release, observe, tsan, asan, perturb, verify, mpi)" >&2; exit 2 ;;
   esac
   # The profiler and the tracer are compiled into split's sanitizer builds
   # (their per-worker state and buffers under TSan and ASan) and into every
@@ -110,6 +117,11 @@ for cfg_sched in "${configs[@]}"; do
   echo "=== $cfg_sched: tests"
   (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \
      ${label:+-L "$label"})
+  if [ "$cfg_sched" = observe ]; then
+    echo "=== observe: the harness's --profile and --trace on this tree"
+    (cd "$root/tests/harness" && WEFT_OBSERVE_BUILD="$dir" WEFT_REQUIRE_OBSERVE=1 \
+      python3 -m unittest -v test_end_to_end.RealObserveTest)
+  fi
   if [ "$cfg_sched" = release ]; then
     # The benchmark harness's own tests; the end-to-end one reuses this tree.
     echo "=== release: harness tests"

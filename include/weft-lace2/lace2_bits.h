@@ -442,6 +442,16 @@ WEFT_END_DECLS
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together)                                    \
     }
 
+/* The SYNC slow path: true if the task was stolen (and is done), false if
+ * the caller runs it inline; the profiler's hooks beside the call. */
+static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
+{
+    WEFT_PROFILE_PAUSE_(w)
+    bool stolen = weft_sched_sync_slow(w, t);
+    WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+    return stolen;
+}
+
 /* The SYNC fast path: pop the slot back and call the body inline, or (it
  * was stolen) wait for the thief, running other work meanwhile. */
 #define LACE2_SYNC_HEAD_(NAME)                                                                \
@@ -451,8 +461,7 @@ WEFT_END_DECLS
     (void)f_;                                                                                 \
     WEFT_CHECK_SYNC_(w_, t_, NAME);                                                           \
     WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_)                                                \
-    if (WEFT_LIKELY(weft_sched_sync_fast(w_, t_)) ||                                        \
-        !WEFT_PROFILE_SYNC_SLOW_(w_, weft_sched_sync_slow(w_, t_)))
+    if (WEFT_LIKELY(weft_sched_sync_fast(w_, t_)) || !lace2_sync_slow_(w_, t_))
 
 #define LACE2_TASK_(RT, NAME, N, ARGS)                                                        \
     LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS)                                    \

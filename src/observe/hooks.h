@@ -20,7 +20,8 @@ typedef struct weft_profile_saved {
 #if WEFT_PROFILE
     weft_profile_figures f;
 #endif
-    bool running; /* a strand was running (a RUN or interrupt inside a task) */
+    bool running;  /* a strand was running (a RUN or interrupt inside a task) */
+    bool borrowed; /* the worker's CPU clock readings were another thread's */
 } weft_profile_saved;
 
 /* weft_start / weft_stop (no-ops without the profiler): the per-worker
@@ -47,7 +48,8 @@ typedef enum weft_profile_start {
  * task; in place, they are also the caller's, as a call's would be; from
  * outside, they count for the regions marked outside the pool. */
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
-/* DROP of the task at t: if it was stolen (and so ran), join its figures. */
+/* DROP of the task at t, after the slow path (the clock paused before
+ * it): if it was stolen (and so ran), join its figures. */
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_ROOT(w, var)                                                             \
     weft_profile_saved var;                                                                   \
@@ -57,11 +59,7 @@ void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen);
 #define WEFT_PROFILE_RUN_DONE(w, var, from) weft__profile_run_done((w), &(var), (from))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
 #define WEFT_PROFILE_RESUME(w) weft_profile_resume(w)
-#define WEFT_PROFILE_DROP(w, t, stolen_expr)                                                  \
-    do {                                                                                      \
-        weft_profile_pause(w);                                                                \
-        weft__profile_dropped((w), (t), (stolen_expr));                                        \
-    } while (0)
+#define WEFT_PROFILE_DROPPED(w, t, stolen) weft__profile_dropped((w), (t), (stolen))
 /* Around a system call the runtime makes for others (waking a sleeper)
  * from wherever it is: if the calling worker is in a strand, its clock
  * stops, so the figures do not depend on how many workers sleep. */
@@ -82,7 +80,7 @@ static inline weft_worker *weft_profile_pause_current(void)
 #define WEFT_PROFILE_RUN_DONE(w, var, from) ((void)0)
 #define WEFT_PROFILE_PAUSE(w) ((void)0)
 #define WEFT_PROFILE_RESUME(w) ((void)0)
-#define WEFT_PROFILE_DROP(w, t, stolen_expr) ((void)(stolen_expr))
+#define WEFT_PROFILE_DROPPED(w, t, stolen) ((void)(stolen))
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) ((void)0)
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((void)0)
 #endif
@@ -133,19 +131,23 @@ typedef struct weft_trace_pool_run weft_trace_pool_run;
 
 /* A work pool run (src/workpool): its tracks, if a trace is being
  * recorded (else NULL; always NULL without the tracer); at its end, its
- * counters go into the trace. */
-struct weft_pool_stats;
+ * counters go into the trace (NULL: the run failed, and is left out). */
+typedef struct weft_trace_pool_counts {
+    uint64_t processed, duplicates, steals, stolen_items, requests, sleeps;
+} weft_trace_pool_counts;
 weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue, bool half);
 weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned worker);
-void weft__trace_pool_end(weft_trace_pool_run *run, const struct weft_pool_stats *stats);
+void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *counts);
 
-/* weft_start / weft_stop (no-ops without the tracer): the tracks of the
- * workers when tracing is on (ENOMEM); at stop (or a failed start, write
- * false) the file and the tracks freed; the environment (EINVAL); the end
- * of a worker's track when its thread exits; in a child after fork(), a
- * fresh start (the parent's tracks are left alone, like its pool). */
-int weft__trace_at_start(void);
-void weft__trace_at_stop(bool write);
+/* weft_start / weft_stop (no-ops without the tracer): the workers, kept
+ * by the tracer until the stop, with their tracks when tracing is on
+ * (ENOMEM); at stop (or a failed start, write false) the file, with the
+ * runtime's counters if it has them (else NULL), and the tracks freed;
+ * the environment (EINVAL); the end of a worker's track when its thread
+ * exits; in a child after fork(), a fresh start (the parent's tracks are
+ * left alone, like its pool). */
+int weft__trace_at_start(weft_worker *const *workers, unsigned n);
+void weft__trace_at_stop(bool write, const weft_stats *counters);
 int weft__trace_check_env(void);
 void weft__trace_worker_exit(weft_worker *w);
 void weft__trace_forget_in_child(void);

@@ -18,7 +18,6 @@
  */
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
-#include "runtime/gate.h"
 #include "runtime/memory.h"
 #include "runtime/state.h"
 #include "runtime/topology.h"
@@ -31,6 +30,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The steal cost charged per SPAWN edge when nothing says otherwise:
  * about the steal+join of bench/stealcost at 2 workers on the machine the
@@ -42,6 +42,11 @@
 #define REGION_NAME_MAX 64u
 /* Speedup bounds are reported for 1 .. this many workers. */
 #define SPEEDUP_WORKERS 64u
+/* A strand (or a pause) longer than this is checked against the thread's
+ * CPU clock: a read costs about 0.7 us on the KVM guests weft is tested
+ * on, so at most ~4 % of a strand this long, and a descheduling (a few ms
+ * under a loaded CPU's time slices) always makes a strand longer. */
+#define LONG_STRAND_NS 20000.0
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* The burden: weft_profile_set_burden_ns's, else WEFT_PROFILE_BURDEN_NS at
@@ -128,18 +133,34 @@ static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
 static uint64_t calib_cycles0, calib_ns0;
 static double calib_ticks_per_ns = 1.0;
 
+/* A reading of both clocks at one moment: the cycle counter read on both
+ * sides of the monotonic clock, the closest pair of a few (a thread that
+ * loses its CPU between two reads would otherwise skew the rate by the
+ * time it waited). */
+static void clock_pair(uint64_t *cycles, uint64_t *ns)
+{
+    uint64_t best = UINT64_MAX;
+    *cycles = *ns = 0;
+    for (int i = 0; i < 16; i++) {
+        uint64_t c1 = weft_cycles(), n = weft_now_ns(), c2 = weft_cycles();
+        if (c2 - c1 < best) {
+            best = c2 - c1;
+            *cycles = c1 + (c2 - c1) / 2;
+            *ns = n;
+        }
+    }
+}
+
 /* Counts cycles against the monotonic clock for a few milliseconds, once
- * per process: enough to convert a burden to cycles at start; reports use
- * the whole time since (ticks_per_ns). */
+ * per process: enough to convert a burden and the CPU clock to cycles at
+ * start; reports use the whole time since (ticks_per_ns). */
 static void calibrate(void)
 {
-    calib_ns0 = weft_now_ns();
-    calib_cycles0 = weft_cycles();
-    uint64_t ns, cycles;
-    do {
-        ns = weft_now_ns();
-        cycles = weft_cycles();
-    } while (ns - calib_ns0 < 5000000u);
+    clock_pair(&calib_cycles0, &calib_ns0);
+    uint64_t ns = 0, cycles = 0;
+    do
+        clock_pair(&cycles, &ns);
+    while (ns - calib_ns0 < 5000000u);
     calib_ticks_per_ns = (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
     if (!(calib_ticks_per_ns > 0.0))
         calib_ticks_per_ns = 1.0;
@@ -148,7 +169,8 @@ static void calibrate(void)
 static double ticks_per_ns(void)
 {
     pthread_once(&calibrate_once, calibrate);
-    uint64_t ns = weft_now_ns(), cycles = weft_cycles();
+    uint64_t ns = 0, cycles = 0;
+    clock_pair(&cycles, &ns);
     if (ns - calib_ns0 < 100000000u) /* under 0.1 s: the first measurement */
         return calib_ticks_per_ns;
     return (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
@@ -158,6 +180,14 @@ static double ticks_per_ns(void)
  * Shared state
  * ------------------------------------------------------------------------ */
 
+
+/* The workers whose per-type counts and off-CPU totals the reports add
+ * up: registered by weft__profile_worker_init, taken out (their counts
+ * folded) by weft__profile_worker_destroy, both under `lock`. */
+static weft_profile_worker *live_workers;
+static struct {
+    uint64_t cycles, strands;
+} folded_off_cpu;
 
 typedef struct region_rec {
     char name[REGION_NAME_MAX];
@@ -212,38 +242,107 @@ int weft__profile_worker_init(weft_worker *w)
     pthread_once(&calibrate_once, calibrate);
     weft_profile_worker *p = &w->prof;
     memset(p, 0, sizeof *p);
-    p->slots = weft__map(weft__deque_bytes(w->deque_slots), 0, 0, weft__topology_placement(w->id));
+    size_t bytes = weft__deque_bytes(w->deque_slots);
+    p->slots = weft__map(bytes, 0, 0, weft__topology_placement(w->id));
     p->types = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *p->types);
     if (!p->slots || !p->types) {
         weft__profile_worker_destroy(w);
         return ENOMEM;
     }
+    /* Touched now, so that no strand takes the records' first-touch
+     * page faults (each one a few microseconds of kernel time). */
+    memset(p->slots, 0, bytes);
     p->slot_offset = (char *)p->slots - (char *)w->dq;
     p->burden = (uint64_t)(weft_profile_burden_ns() * calib_ticks_per_ns + 0.5);
+    p->long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
+    pthread_mutex_lock(&lock);
+    p->next = live_workers;
+    live_workers = p;
+    pthread_mutex_unlock(&lock);
     return 0;
 }
 
 void weft__profile_worker_destroy(weft_worker *w)
 {
     weft_profile_worker *p = &w->prof;
+    pthread_mutex_lock(&lock);
+    for (weft_profile_worker **q = &live_workers; *q; q = &(*q)->next)
+        if (*q == p) {
+            *q = p->next;
+            break;
+        }
     if (p->types) {
-        pthread_mutex_lock(&lock);
         for (unsigned i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
             /* Relaxed: the worker's thread has been joined. */
             folded[i].work += atomic_load_explicit(&p->types[i].work, memory_order_relaxed);
             folded[i].count += atomic_load_explicit(&p->types[i].count, memory_order_relaxed);
         }
-        pthread_mutex_unlock(&lock);
-        free(p->types);
+        /* Relaxed: likewise. */
+        folded_off_cpu.cycles += atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
+        folded_off_cpu.strands += atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
     }
+    pthread_mutex_unlock(&lock);
+    free(p->types);
     if (p->slots)
         weft__unmap(p->slots, weft__deque_bytes(w->deque_slots), 0, 0);
     memset(p, 0, sizeof *p);
 }
 
 /* ------------------------------------------------------------------------
- * Tasks the runtime starts
+ * On-CPU time
  * ------------------------------------------------------------------------ */
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Names the thread whose CPU clock a worker's sync reading is (a thread
+ * outside the pool may run a RUN as a borrowed worker). */
+static __thread char cpu_clock_tag;
+
+/* The cycle counter is read after the CPU clock, so that the pair's
+ * difference to the next pair does not count the read itself as time off
+ * the CPU. */
+void weft__profile_sync(weft_profile_worker *p, uint64_t now)
+{
+    (void)now;
+    p->sync_cpu_ns = thread_cpu_ns();
+    p->sync_cycles = weft_cycles();
+    p->sync_thread = &cpu_clock_tag;
+}
+
+/* Since the last reading of the CPU clock (a long strand's end or a long
+ * pause's), the thread ran only strands shorter than long_cycles and
+ * pauses shorter than that: the wall time it spent off the CPU since then
+ * was spent in this strand, short of at most those short pieces. */
+uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_t d)
+{
+    (void)now;
+    uint64_t cpu_then = p->sync_cpu_ns, cycles_then = p->sync_cycles;
+    bool known = p->sync_thread == &cpu_clock_tag && cpu_then != 0;
+    weft__profile_sync(p, now);
+    uint64_t cpu = p->sync_cpu_ns, cycles = p->sync_cycles;
+    if (!known || cpu < cpu_then || cycles < cycles_then)
+        return d; /* no earlier reading on this thread: nothing to compare */
+    uint64_t wall = cycles - cycles_then;
+    uint64_t on = (uint64_t)((double)(cpu - cpu_then) * calib_ticks_per_ns);
+    if (on >= wall)
+        return d;
+    uint64_t off = wall - on;
+    if (off > d)
+        off = d;
+    /* Relaxed load + store: only this worker writes them. */
+    atomic_store_explicit(&p->off_cpu, atomic_load_explicit(&p->off_cpu, memory_order_relaxed) +
+                                           off, memory_order_relaxed);
+    atomic_store_explicit(&p->off_cpu_strands,
+                          atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    return d - off;
+}
 
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
@@ -253,7 +352,13 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
         weft_profile_end_strand(p);
     s->f = p->f;
     memset(&p->f, 0, sizeof p->f);
-    p->strand_start = weft_cycles();
+    s->borrowed = p->sync_thread != &cpu_clock_tag;
+    if (s->borrowed) /* a worker this thread borrows */
+        weft__profile_sync(p, 0);
+    if (s->running)
+        p->strand_start = weft_cycles();
+    else
+        weft_profile_resume(w); /* after a search or a wait */
 }
 
 /* The started task's figures; the saved ones back.  Its last strand ended
@@ -263,7 +368,14 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     weft_profile_worker *p = &w->prof;
     weft_profile_figures f = p->f;
     p->f = s->f;
-    p->strand_start = s->running ? weft_cycles() : 0;
+    uint64_t now = weft_cycles();
+    p->strand_start = s->running ? now : 0;
+    if (!s->running)
+        p->paused_at = now;
+    if (s->borrowed) { /* the worker's own thread reads its clock again */
+        p->sync_thread = NULL;
+        p->paused_at = 0;
+    }
     return f;
 }
 
@@ -307,7 +419,7 @@ static void record_region_locked(const char *name, const weft_profile_figures *f
         }
         r = &regions[n_regions++];
         memset(r, 0, sizeof *r);
-        snprintf(r->name, sizeof r->name, "%s", name);
+        weft__utf8_copy(r->name, sizeof r->name, name);
     }
     r->runs++;
     add_figures(&r->sum, f);
@@ -431,10 +543,9 @@ size_t weft_profile_regions(weft_profile_region *out, size_t max)
     return n;
 }
 
-/* The per-type counts: the folded ones plus the live workers' (the caller
- * holds the pool, or it is stopped), into work[] and count[]; returns the
- * number of type ids in use. */
-static uint32_t collect_types(uint64_t *work, uint64_t *count, bool live)
+/* The per-type counts: the folded ones plus the registered workers',
+ * into work[] and count[]; returns the number of type ids in use. */
+static uint32_t collect_types(uint64_t *work, uint64_t *count)
 {
     pthread_mutex_lock(&lock);
     uint32_t n = type_names[WEFT_PROFILE_MAX_TYPES - 1] ? WEFT_PROFILE_MAX_TYPES : n_types;
@@ -442,23 +553,35 @@ static uint32_t collect_types(uint64_t *work, uint64_t *count, bool live)
         work[i] = folded[i].work;
         count[i] = folded[i].count;
     }
-    pthread_mutex_unlock(&lock);
-    if (live)
-        for (unsigned k = 0; k < weft__rt.n_workers; k++) {
-            weft_profile_type_counts *t = weft__rt.workers[k]->prof.types;
-            for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
-                /* Relaxed: a recent value of a counter its worker writes. */
-                work[i] += atomic_load_explicit(&t[i].work, memory_order_relaxed);
-                count[i] += atomic_load_explicit(&t[i].count, memory_order_relaxed);
-            }
+    for (weft_profile_worker *p = live_workers; p; p = p->next)
+        for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+            /* Relaxed: a recent value of a counter its worker writes. */
+            work[i] += atomic_load_explicit(&p->types[i].work, memory_order_relaxed);
+            count[i] += atomic_load_explicit(&p->types[i].count, memory_order_relaxed);
         }
+    pthread_mutex_unlock(&lock);
     return n;
 }
 
-static size_t task_types_locked_pool(weft_profile_task_type *out, size_t max, bool live)
+/* Time taken off strands because their thread was off the CPU: cycles and
+ * strands, over every worker so far. */
+static void collect_off_cpu(uint64_t *cycles, uint64_t *strands)
+{
+    pthread_mutex_lock(&lock);
+    *cycles = folded_off_cpu.cycles;
+    *strands = folded_off_cpu.strands;
+    for (weft_profile_worker *p = live_workers; p; p = p->next) {
+        /* Relaxed: recent values of counters their worker writes. */
+        *cycles += atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
+        *strands += atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static size_t task_types_out(weft_profile_task_type *out, size_t max)
 {
     uint64_t work[WEFT_PROFILE_MAX_TYPES], count[WEFT_PROFILE_MAX_TYPES];
-    uint32_t n = collect_types(work, count, live);
+    uint32_t n = collect_types(work, count);
     double tpn = ticks_per_ns();
     size_t k = 0;
     pthread_mutex_lock(&lock);
@@ -479,11 +602,7 @@ size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
         weft__warn("weft_profile_task_types: out is NULL but max is %zu", max);
         return 0;
     }
-    bool held;
-    bool live = weft__lifecycle_hold(&held);
-    size_t n = task_types_locked_pool(out, max, live);
-    weft__lifecycle_release(held);
-    return n;
+    return task_types_out(out, max);
 }
 
 void weft_profile_reset(void)
@@ -493,19 +612,18 @@ void weft_profile_reset(void)
     regions_lost = 0;
     memset(&outside_total, 0, sizeof outside_total);
     memset(folded, 0, sizeof folded);
-    pthread_mutex_unlock(&lock);
-    bool held;
-    if (!weft__lifecycle_hold(&held))
-        return;
-    for (unsigned k = 0; k < weft__rt.n_workers; k++) {
-        weft_profile_type_counts *t = weft__rt.workers[k]->prof.types;
-        for (uint32_t i = 0; t && i < WEFT_PROFILE_MAX_TYPES; i++) {
-            /* Relaxed: a running worker's concurrent increment may survive. */
-            atomic_store_explicit(&t[i].work, 0, memory_order_relaxed);
-            atomic_store_explicit(&t[i].count, 0, memory_order_relaxed);
+    memset(&folded_off_cpu, 0, sizeof folded_off_cpu);
+    for (weft_profile_worker *p = live_workers; p; p = p->next) {
+        /* Relaxed: a running worker's concurrent increment may survive. */
+        for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+            atomic_store_explicit(&p->types[i].work, 0, memory_order_relaxed);
+            atomic_store_explicit(&p->types[i].count, 0, memory_order_relaxed);
         }
+        /* Relaxed: as above. */
+        atomic_store_explicit(&p->off_cpu, 0, memory_order_relaxed);
+        atomic_store_explicit(&p->off_cpu_strands, 0, memory_order_relaxed);
     }
-    weft__lifecycle_release(held);
+    pthread_mutex_unlock(&lock);
 }
 
 #else /* !WEFT_PROFILE: the API answers that there is nothing */
@@ -596,9 +714,11 @@ typedef struct snapshot {
     size_t n;
     weft_profile_task_type *t;
     size_t nt;
+    double off_cpu_ns;  /* taken off strands: their thread was off the CPU */
+    uint64_t off_cpu_strands;
 } snapshot;
 
-static int snapshot_take(snapshot *sn, bool live)
+static int snapshot_take(snapshot *sn)
 {
     sn->n = weft_profile_regions(NULL, 0);
     sn->r = calloc(sn->n ? sn->n : 1, sizeof *sn->r);
@@ -609,7 +729,10 @@ static int snapshot_take(snapshot *sn, bool live)
         return ENOMEM;
     }
     sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
-    sn->nt = task_types_locked_pool(sn->t, WEFT_PROFILE_MAX_TYPES, live);
+    sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
+    uint64_t off;
+    collect_off_cpu(&off, &sn->off_cpu_strands);
+    sn->off_cpu_ns = (double)off / ticks_per_ns();
     return 0;
 }
 
@@ -628,6 +751,9 @@ static void print_report(FILE *out, const snapshot *sn)
     fprintf(out, "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
                  "edge\n", WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
             fmt_ns(a, sizeof a, weft_profile_burden_ns()));
+    fprintf(out, "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
+                 "%s\n", fmt_ns(a, sizeof a, sn->off_cpu_ns),
+            (unsigned long long)sn->off_cpu_strands, fmt_ns(b, sizeof b, LONG_STRAND_NS));
     fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
             "work", "span", "parallelism", "burdened-span", "burdened-par", "longest-strand",
             "tasks", "spawns");
@@ -677,9 +803,12 @@ static void write_json(FILE *out, const snapshot *sn)
     unsigned long long lost = (unsigned long long)regions_lost;
     pthread_mutex_unlock(&lock);
     fprintf(out, "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
-                 "\"ticks_per_ns\": %.6f, \"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
+                 "\"ticks_per_ns\": %.6f, \"time\": \"on-CPU ns\", \"off_cpu_ns\": %.1f, "
+                 "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
+                 "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
                  " \"regions\": [",
-            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(), weft_profile_burden_ns(),
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(), sn->off_cpu_ns,
+            (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS, weft_profile_burden_ns(),
             lost);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
@@ -709,30 +838,25 @@ static void write_json(FILE *out, const snapshot *sn)
     fprintf(out, "]}\n");
 }
 
-/* A report: the snapshot (with the live workers' counts if `live`),
- * formatted; 0, ENOMEM or EIO. */
-static int report(FILE *out, void (*format)(FILE *, const snapshot *), bool live)
+/* A report: the snapshot, formatted; 0, ENOMEM or EIO. */
+static int report(FILE *out, void (*format)(FILE *, const snapshot *))
 {
     snapshot sn;
-    if (snapshot_take(&sn, live) != 0)
+    if (snapshot_take(&sn) != 0)
         return ENOMEM;
     format(out, &sn);
     snapshot_free(&sn);
     return ferror(out) ? EIO : 0;
 }
 
-/* A report from any thread: the live workers' counts if the pool runs. */
+/* A report from any thread. */
 static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const char *what)
 {
     if (!out) {
         weft__warn("%s: out is NULL", what);
         return EINVAL;
     }
-    bool held;
-    bool live = weft__lifecycle_hold(&held);
-    int err = report(out, format, live);
-    weft__lifecycle_release(held);
-    return err;
+    return report(out, format);
 }
 
 int weft_profile_print(FILE *out)
@@ -753,7 +877,7 @@ void weft__profile_at_stop(void)
     const char *path = json_at_stop;
     pthread_mutex_unlock(&lock);
     if (print)
-        report(stderr, print_report, true);
+        report(stderr, print_report);
     if (path) {
         FILE *f = fopen(path, "w");
         if (!f) {
@@ -761,7 +885,7 @@ void weft__profile_at_stop(void)
                       strerror(errno));
             return;
         }
-        int err = report(f, write_json, true);
+        int err = report(f, write_json);
         if (fclose(f) != 0 || err)
             weft__warn("WEFT_PROFILE_JSON=%s: writing failed", path);
     }

@@ -117,6 +117,9 @@ void weft__drop(weft_worker *w, weft_task *t)
 {
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
-    if (!weft_sched_sync_fast(w, t))
-        WEFT_PROFILE_DROP(w, t, weft_sched_sync_slow(w, t));
+    if (!weft_sched_sync_fast(w, t)) {
+        WEFT_PROFILE_PAUSE(w);
+        bool stolen = weft_sched_sync_slow(w, t);
+        WEFT_PROFILE_DROPPED(w, t, stolen);
+    }
 }

@@ -252,9 +252,9 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
     for (unsigned i = 0; !err && i < n; i++)
         err = worker_create(i, slots, stack);
     if (!err)
-        err = weft__trace_at_start();
+        err = weft__trace_at_start(p->workers, n);
     if (err) {
-        weft__trace_at_stop(false);
+        weft__trace_at_stop(false, NULL);
         if (err == ENOMEM)
             weft__warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu "
                       "bytes)", n, slots, stack);
@@ -339,7 +339,7 @@ int weft_start_config(const weft_config *cfg_in)
     if (!err)
         err = pool_create(&cfg, n, slots, stack);
     if (!err && (err = threads_start(n, stack)) != 0) {
-        weft__trace_at_stop(false);
+        weft__trace_at_stop(false, NULL);
         release_handler();
         pool_free();
     }
@@ -389,7 +389,9 @@ int weft_stop(void)
     if (weft__stats_print_at_stop())
         weft__stats_print_locked(stderr);
     weft__profile_at_stop();
-    weft__trace_at_stop(true);
+    weft_stats counters;
+    weft__stats_get_locked(&counters);
+    weft__trace_at_stop(true, WEFT_STATS ? &counters : NULL);
     release_handler();
     pool_free();
     p->n_workers = 0;

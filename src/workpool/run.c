@@ -403,9 +403,11 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     if (stats != NULL)
         weft__wp_stats_sum(p, n_initial, stats);
     if (p->trace) {
-        weft_pool_stats traced;
-        weft__wp_stats_sum(p, n_initial, &traced);
-        weft__trace_pool_end(p->trace, &traced);
+        weft_pool_stats t;
+        weft__wp_stats_sum(p, n_initial, &t);
+        weft__trace_pool_end(p->trace, &(weft_trace_pool_counts){t.processed, t.duplicates,
+                                                                 t.steals, t.stolen_items,
+                                                                 t.requests, t.sleeps});
         p->trace = NULL;
     }
     weft__wp_pool_destroy(p);

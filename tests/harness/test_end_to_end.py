@@ -214,17 +214,32 @@ def cache_has(build, option):
         return False
 
 
-@unittest.skipUnless(built_tree() and cache_has(built_tree(), "WEFT_PROFILE")
-                     and cache_has(built_tree(), "WEFT_TRACE"),
-                     "no built tree with the profiler and the tracer (tests/run_all.sh release "
-                     "builds one)")
+def observe_tree():
+    """A build with the benchmarks, counters, the profiler and the tracer:
+    $WEFT_OBSERVE_BUILD or the tree tests/run_all.sh's observe stage builds."""
+    build = os.environ.get("WEFT_OBSERVE_BUILD") or os.path.join(ROOT, "build-test-observe")
+    ok = all(os.access(os.path.join(build, "bench", b), os.X_OK) for b in ("fib-seq", "fib-weft"))
+    ok = ok and all(cache_has(build, o) for o in ("WEFT_PROFILE", "WEFT_TRACE", "WEFT_STATS"))
+    return build if ok else None
+
+
+# Skipped where no such tree was built, except where it must exist
+# (WEFT_REQUIRE_OBSERVE=1: tests/run_all.sh's observe stage), which fails.
+@unittest.skipUnless(observe_tree() or os.environ.get("WEFT_REQUIRE_OBSERVE") == "1",
+                     "no built tree with the profiler, the tracer and counters (tests/run_all.sh "
+                     "observe builds one)")
 class RealObserveTest(unittest.TestCase):
-    """--profile and --trace on the release tree, which has both compiled in
-    (its timings are then the profiling build's: only the mechanics are
-    checked)."""
+    """--profile and --trace on the observe stage's tree, which has both
+    compiled in (its timings are then the profiling build's: only the
+    mechanics are checked)."""
+
+    def setUp(self):
+        if not observe_tree():
+            self.fail("WEFT_REQUIRE_OBSERVE=1 but no tree with the profiler, the tracer and "
+                      "counters at $WEFT_OBSERVE_BUILD")
 
     def tree(self, root, *kinds):
-        build = built_tree()
+        build = observe_tree()
         for suffix in ("", "-counters") + tuple(f"-{k}" for k in kinds):
             os.symlink(build, os.path.join(root, f"build-bench-split{suffix}"))
 

@@ -147,6 +147,28 @@ class RenderTest(unittest.TestCase):
             with open(out, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
+    def test_task_names_coloured_and_written(self):
+        renderer = observe.load_renderer(ROOT)
+        trace = renderer.Trace(TRACE_JSON)
+        colours = renderer.task_colours(trace, 0.0, 900.0)
+        self.assertEqual(list(colours), ["fib"])
+        self.assertEqual(colours["fib"], renderer.TASK_PALETTE[0])
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        texts = []
+        real_text = plt.Axes.text
+        def spy(ax, x, y, s, *a, **k):
+            texts.append(s)
+            return real_text(ax, x, y, s, *a, **k)
+        plt.Axes.text = spy
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                renderer.render(trace, os.path.join(d, "t.png"))
+        finally:
+            plt.Axes.text = real_text
+        self.assertIn("fib", texts)  # the wide fib slices carry their name
+
     def test_script_refuses_an_empty_window(self):
         renderer = observe.load_renderer(ROOT)
         with tempfile.TemporaryDirectory() as d:

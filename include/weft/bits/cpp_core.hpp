@@ -392,6 +392,7 @@ public:
     {
         frame_job *j = payload_load<frame_job>(t);
         context_scope scope(w, head);
+        WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
         j->out_.run(std::forward<G>(j->g_));
         scope.check_return();
     }
@@ -444,6 +445,7 @@ public:
         // The outcome goes where the callable is: run a copy.
         callable g(*std::launder(reinterpret_cast<callable *>(l->callable_)));
         context_scope scope(w, head);
+        WEFT_PROFILE_CPP_BODY_(w, callable)
         l->out_.run(std::move(g));
         scope.check_return();
     }
@@ -476,6 +478,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     using J = job_for<G>;
     J spawned(std::forward<G>(g));
     weft_sched_reserve(w, h);
+    WEFT_PROFILE_SPAWN_(w, h)
     spawned.store(h, g);
     weft_sched_push(w, h, wrapper_address(&J::wrapper));
     c.head = h + 1;
@@ -484,6 +487,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     RF a = [&]() -> RF {
 #if WEFT_CPP_EXCEPTIONS
         try {
+            WEFT_PROFILE_CPP_BODY_(w, std::decay_t<F>)
             return call_value(std::forward<F>(f));
         } catch (...) {
             c.head = h;
@@ -492,12 +496,38 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
             throw;
         }
 #else
+        WEFT_PROFILE_CPP_BODY_(w, std::decay_t<F>)
         return call_value(std::forward<F>(f));
 #endif
     }();
     // The head goes back after the pop's store to the slot: gcc treats an
     // atomic store as one that may write the context too, and the joins
     // of g, inlined, then read the head from this store at compile time.
+#if WEFT_PROFILE
+    WEFT_PROFILE_SYNC_BEGIN_(w, h, weft_pj_)
+    bool not_taken = weft_sched_sync_fast(w, h);
+    c.head = h;
+    if (!not_taken) {
+        WEFT_PROFILE_PAUSE_(w)
+        bool stolen = weft_sched_sync_slow(w, h);
+        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+        if (stolen) {
+            WEFT_PROFILE_SYNC_STOLEN_(w, h, weft_pj_)
+            return {std::move(a), spawned.take(h)};
+        }
+    }
+    auto b = [&] {
+        WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
+        if constexpr (Raise) {
+            depth_raise raised(c);
+            return call_value(std::forward<G>(g));
+        } else {
+            return call_value(std::forward<G>(g));
+        }
+    }();
+    WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)
+    return {std::move(a), std::move(b)};
+#else
     bool not_taken = weft_sched_sync_fast(w, h);
     c.head = h;
     if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h)) {
@@ -509,6 +539,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
         }
     }
     return {std::move(a), spawned.take(h)};
+#endif
 }
 
 /// join_at while this thread has task_group spawns pending: g called in

@@ -88,8 +88,23 @@ inline void group_sync_top(group_frame &fr, context &c) noexcept
     weft_worker *w = fr.worker;
     weft_task *t = --fr.top;
     c.head = t;
+#if WEFT_PROFILE
+    WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)
+    if (!weft_sched_sync_fast(w, t)) {
+        WEFT_PROFILE_PAUSE_(w)
+        bool stolen = weft_sched_sync_slow(w, t);
+        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+        if (stolen) {
+            WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)
+            return;
+        }
+    }
+    group_payload_of(t)->run_popped(w, t);
+    WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)
+#else
     if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) || !weft_sched_sync_slow(w, t))
         group_payload_of(t)->run_popped(w, t);
+#endif
 }
 
 inline void group_join_frame(group_frame &fr, context &c) noexcept
@@ -172,6 +187,7 @@ inline void group_push(group_frame &fr, context &c, F &&f)
     weft_worker *w = c.worker;
     weft_task *h = c.head;
     weft_sched_reserve(w, h);
+    WEFT_PROFILE_SPAWN_(w, h)
     group_payload *p = ::new (static_cast<void *>(h->payload)) group_payload;
     p->group = fr.group;
     p->run_popped = &group_task<T>::run_popped;
@@ -191,7 +207,10 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
     c.head = head;
     c.group = &frame;
     c.depth++;
-    g->errors.guarded(fn);
+    {
+        WEFT_PROFILE_CPP_BODY_(w, Fn)
+        g->errors.guarded(fn);
+    }
     group_join_frame(frame, c);
 }
 

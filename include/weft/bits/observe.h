@@ -38,9 +38,15 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                "weft: a profile slot record is as large as a descriptor");
 
 /* Runtime side (src/observe/profile.c). */
-WEFT_BEGIN_DECLS
-uint32_t weft__profile_register(weft_profile_type *type);
-WEFT_END_DECLS
+WEFT_EXTERN_C uint32_t weft__profile_register(weft_profile_type *type);
+/* A strand of d cycles that ended at `now` is long: returns the part of it
+ * the thread spent on a CPU (docs/profiling.md: what is measured), and
+ * reads the CPU clock again (sync). */
+WEFT_EXTERN_C uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now,
+                                                 uint64_t d);
+/* The thread's CPU clock is read again (after a long pause): sync_cycles
+ * is when that was done. */
+WEFT_EXTERN_C void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
@@ -48,11 +54,16 @@ static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft
 }
 
 /* Ends the running strand: its time goes to the work, both paths and the
- * running type. */
-static inline void weft_profile_end_strand(weft_profile_worker *p)
+ * running type (a long one only the part of it spent on a CPU); returns
+ * when it ended. */
+static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
+    if (WEFT_UNLIKELY(d > p->long_cycles)) {
+        d = weft__profile_long_strand(p, now, d);
+        now = p->sync_cycles; /* the check's own time is no strand's */
+    }
     p->strand_start = now;
     p->f.work += d;
     p->f.span += d;
@@ -64,6 +75,7 @@ static inline void weft_profile_end_strand(weft_profile_worker *p)
      * recent value. */
     atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
                           memory_order_relaxed);
+    return now;
 }
 
 /* A task body starts; returns the type to restore when it returns. */
@@ -138,22 +150,32 @@ static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_
 /* The clock stops (a wait, a park) and starts again. */
 static inline void weft_profile_pause(weft_worker *w)
 {
-    weft_profile_end_strand(&w->prof);
+    w->prof.paused_at = weft_profile_end_strand(&w->prof);
     w->prof.strand_start = 0;
 }
 
+/* After a long pause (a wait, a sleep, a search) the CPU clock is read
+ * again, so that the next long strand is charged only its own time off
+ * the CPU. */
 static inline void weft_profile_resume(weft_worker *w)
 {
-    w->prof.strand_start = weft_cycles();
+    weft_profile_worker *p = &w->prof;
+    uint64_t now = weft_cycles();
+    if (WEFT_UNLIKELY(now - p->paused_at > p->long_cycles)) {
+        weft__profile_sync(p, now);
+        now = p->sync_cycles; /* (a descheduling in the read is no strand's) */
+    }
+    p->strand_start = now;
 }
 
-/* Around the SYNC slow path: the clock stops while it decides and while
- * it waits; a stolen child's figures are taken by sync_stolen. */
-static inline bool weft_profile_sync_slow(weft_worker *w, bool stolen)
+/* Around the SYNC slow path: the clock stops (WEFT_PROFILE_PAUSE_) while
+ * it decides and while it waits; if the child was not stolen it runs
+ * inline and the clock starts again here; a stolen child's figures are
+ * taken by sync_stolen. */
+static inline void weft_profile_sync_slow_done(weft_worker *w, bool inlined)
 {
-    if (!stolen)
+    if (inlined)
         weft_profile_resume(w);
-    return stolen;
 }
 
 /* Joins a stolen child that is done (its figures in slot record s): its
@@ -184,6 +206,71 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
     weft_profile_resume(w);
 }
 
+/* The C++ API's tasks (bits/cpp_*.hpp): a task type per callable type,
+ * named by the type, demangled and cut to its last 60 bytes (a lambda
+ * reads "fib(int)::{lambda()#1}": the function it is written in). */
+#if defined(__cplusplus)
+#include <cstdlib>
+#include <cstring>
+#include <typeinfo>
+#if defined(__GNUC__)
+#include <cxxabi.h>
+#endif
+namespace weft {
+namespace detail {
+inline const char *profile_type_name(const char *mangled) noexcept
+{
+    const char *name = mangled;
+    char *demangled = nullptr;
+#if defined(__GNUC__)
+    int status = 0;
+    demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    if (status == 0 && demangled)
+        name = demangled;
+#endif
+    std::size_t len = std::strlen(name);
+    if (len > 60) {
+        name += len - 57;
+        while ((static_cast<unsigned char>(*name) & 0xc0) == 0x80) /* a UTF-8 boundary */
+            name++;
+    }
+    std::size_t keep = std::strlen(name);
+    char *out = static_cast<char *>(std::malloc(keep + 4)); /* once per type, kept */
+    if (out) {
+        std::strcpy(out, len > 60 ? "..." : "");
+        std::strcat(out, name);
+    }
+    std::free(demangled);
+    return out ? out : "(C++ task)";
+}
+
+template <class G>
+inline weft_profile_type *profile_type_of() noexcept
+{
+#if defined(__GXX_RTTI) || defined(_CPPRTTI)
+    static weft_profile_type type = {profile_type_name(typeid(G).name()), 0};
+#else
+    static weft_profile_type type = {"(C++ task)", 0};
+#endif
+    return &type;
+}
+
+/* The body of a callable of type G runs in this scope. */
+template <class G>
+struct profile_body {
+    weft_worker *w;
+    uint32_t outer;
+    explicit profile_body(weft_worker *w_) noexcept
+        : w(w_), outer(weft_profile_enter(w_, profile_type_of<G>())) {}
+    ~profile_body() { weft_profile_leave(w, outer); }
+    profile_body(const profile_body &) = delete;
+    profile_body &operator=(const profile_body &) = delete;
+};
+} // namespace detail
+} // namespace weft
+#define WEFT_PROFILE_CPP_BODY_(w, G) ::weft::detail::profile_body<G> weft_pb_((w));
+#endif
+
 #define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
 #define WEFT_PROFILE_ENTER_(w, NAME, var)                                                     \
     uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
@@ -191,8 +278,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
 #define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)                                                   \
     weft_profile_join var = weft_profile_sync_begin((w), (t));
-#define WEFT_PROFILE_SYNC_SLOW_(w, expr)                                                      \
-    weft_profile_sync_slow((w), (weft_profile_pause(w), (expr)))
+#define WEFT_PROFILE_PAUSE_(w) weft_profile_pause(w);
+#define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined) weft_profile_sync_slow_done((w), (inlined));
 #define WEFT_PROFILE_SYNC_INLINED_(w, var) weft_profile_sync_inlined((w), &(var));
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var) weft_profile_sync_stolen((w), (t), &(var));
 #else
@@ -201,9 +288,11 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 #define WEFT_PROFILE_LEAVE_(w, var)
 #define WEFT_PROFILE_SPAWN_(w, t)
 #define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)
-#define WEFT_PROFILE_SYNC_SLOW_(w, expr) (expr)
+#define WEFT_PROFILE_PAUSE_(w)
+#define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined)
 #define WEFT_PROFILE_SYNC_INLINED_(w, var)
 #define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
+#define WEFT_PROFILE_CPP_BODY_(w, G)
 #endif
 
 /* The tracer knows a task the runtime starts by its wrapper's address,
@@ -211,9 +300,7 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
  * task (placed with main, away from the task code), so that nothing in
  * the task's own code changes. */
 #if WEFT_TRACE
-WEFT_BEGIN_DECLS
-void weft__trace_name(uintptr_t wrapper, const char *name);
-WEFT_END_DECLS
+WEFT_EXTERN_C void weft__trace_name(uintptr_t wrapper, const char *name);
 #define WEFT_TRACE_NAME_(NAME)                                                                \
     __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
     {                                                                                         \

@@ -59,6 +59,18 @@ typedef struct weft_profile_worker {
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
     uint64_t burden;       /* cycles charged to a SPAWN edge */
+    /* Charging on-CPU time (profile.c, weft__profile_long_strand): a
+     * strand or a pause longer than `long_cycles` is checked against the
+     * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
+     * clock stopped (a pause) at `paused_at`. */
+    uint64_t long_cycles;
+    uint64_t sync_cycles, sync_cpu_ns, paused_at;
+    const void *sync_thread; /* whose CPU clock (a thread may borrow the worker) */
+    /* Owner-written (relaxed load + store), read by the reports: cycles
+     * taken off strands because the thread was not on a CPU, and how many
+     * strands lost some. */
+    WEFT_ATOMIC(uint64_t) off_cpu, off_cpu_strands;
+    struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     intptr_t slot_offset;  /* slot record = descriptor address + this */
     weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
     void *slots;           /* the mapping of the slot records */

@@ -262,14 +262,18 @@ WEFT_END_DECLS
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
-            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
-            RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                               \
-            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
-            return weft_r_;                                                                   \
+        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) {                                     \
+            WEFT_PROFILE_PAUSE_(w)                                                            \
+            bool weft_stolen_ = weft_sched_sync_slow(w, t);                                   \
+            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_)                                    \
+            if (weft_stolen_) {                                                               \
+                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                     \
+                return f->d.res;                                                              \
+            }                                                                                 \
         }                                                                                     \
-        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
-        return f->d.res;                                                                      \
+        RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                   \
+        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
+        return weft_r_;                                                                       \
     }                                                                                         \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN)                                           \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                 \
@@ -289,13 +293,17 @@ WEFT_END_DECLS
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
         WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) ||                                      \
-            !WEFT_PROFILE_SYNC_SLOW_(w, weft_sched_sync_slow(w, t))) {                        \
-            NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                            \
-            WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                           \
-            return;                                                                           \
+        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) {                                     \
+            WEFT_PROFILE_PAUSE_(w)                                                            \
+            bool weft_stolen_ = weft_sched_sync_slow(w, t);                                   \
+            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_)                                    \
+            if (weft_stolen_) {                                                               \
+                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                     \
+                return;                                                                       \
+            }                                                                                 \
         }                                                                                     \
-        WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                             \
+        NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                                \
+        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
     }                                                                                         \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN)                                          \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                \

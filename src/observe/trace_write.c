@@ -1,0 +1,402 @@
+/* The trace writer (weft/trace.h; docs/profiling.md): a session the
+ * recorder (trace.c) kept, as a Chrome Trace Event JSON file.  Called by
+ * the recorder under its lock, so one file is written at a time. */
+#include "runtime/diagnostics.h"
+#include "runtime/env.h"
+#include "runtime/memory.h"
+#include "runtime/state.h"
+#include "runtime/topology.h"
+#include "sys/clock.h"
+#include "observe/json.h"
+#include "observe/trace_record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if WEFT_TRACE
+
+/* The file being written (one at a time: the recorder's lock). */
+static const weft__trace_file *cur;
+
+
+static const char *const state_names[WEFT_TRACE_STATES] = {
+    [WEFT_TRACE_NONE] = "?",
+    [WEFT_TRACE_RUNNING] = "task",
+    [WEFT_TRACE_SEARCH] = "looking for work",
+    [WEFT_TRACE_JOIN] = "SYNC: stolen task not done, looking for work",
+    [WEFT_TRACE_SLEEP] = "asleep",
+    [WEFT_TRACE_BARRIER] = "interrupt barrier",
+    [WEFT_TRACE_HELP] = "interrupt: looking for its work",
+    [WEFT_TRACE_PARKED] = "suspended",
+    [WEFT_TRACE_BATCH] = "items",
+};
+/* Categories: what the renderer colours (busy, steal, idle, ...). */
+static const char *const state_cats[WEFT_TRACE_STATES] = {
+    [WEFT_TRACE_NONE] = "unknown",   [WEFT_TRACE_RUNNING] = "task",
+    [WEFT_TRACE_SEARCH] = "search",  [WEFT_TRACE_JOIN] = "join",
+    [WEFT_TRACE_SLEEP] = "sleep",    [WEFT_TRACE_BARRIER] = "barrier",
+    [WEFT_TRACE_HELP] = "search",    [WEFT_TRACE_PARKED] = "parked",
+    [WEFT_TRACE_BATCH] = "task",
+};
+static const char *const how_names[] = {
+    [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
+    [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
+    [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
+};
+
+typedef struct writer {
+    FILE *f;
+    uint64_t t0;
+    uint64_t flows; /* flow ids so far */
+    bool first;
+} writer;
+
+
+/* Opens one event object: the fields every event has. */
+static void ev_open(writer *wr, const char *name, const char *cat, const char *ph, uint64_t ts,
+                    unsigned pid, long tid)
+{
+    fputs(wr->first ? "\n" : ",\n", wr->f);
+    wr->first = false;
+    fputs("{\"name\":", wr->f);
+    weft__json_string(wr->f, name);
+    uint64_t rel = ts >= wr->t0 ? ts - wr->t0 : 0;
+    fprintf(wr->f, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%llu.%03u,\"pid\":%u,\"tid\":%ld", cat, ph,
+            (unsigned long long)(rel / 1000), (unsigned)(rel % 1000), pid, tid);
+}
+
+static void fmt_us(FILE *f, const char *key, uint64_t ns)
+{
+    fprintf(f, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+static void meta(writer *wr, const char *what, unsigned pid, long tid, const char *value)
+{
+    fputs(wr->first ? "\n" : ",\n", wr->f);
+    wr->first = false;
+    fprintf(wr->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%ld,\"args\":{\"name\":", what,
+            pid, tid);
+    weft__json_string(wr->f, value);
+    fputs("}}", wr->f);
+}
+
+/* A flow arrow from (from_tid, ts) to (to_tid, ts): two events, one id;
+ * each end binds to the slice it falls in. */
+static void flow(writer *wr, const char *name, const char *cat, unsigned pid, long from_tid,
+                 uint64_t from_ts, long to_tid, uint64_t to_ts)
+{
+    uint64_t id = ++wr->flows;
+    ev_open(wr, name, cat, "s", from_ts, pid, from_tid);
+    fprintf(wr->f, ",\"id\":%llu}", (unsigned long long)id);
+    ev_open(wr, name, cat, "f", to_ts, pid, to_tid);
+    fprintf(wr->f, ",\"bp\":\"e\",\"id\":%llu}", (unsigned long long)id);
+}
+
+/* Arrows from outside threads' RUNs have ids of their own, above those
+ * flow() hands out. */
+#define RUN_FLOW_ID(k) (((uint64_t)1 << 40) + (uint64_t)(k))
+
+/* One track's events in time order, for the merge below.  A track's
+ * buffer is in the order events were recorded: slices when they end,
+ * instants when they happen, so an instant inside a slice comes before it;
+ * sorting by start time (stable) puts every track in time order. */
+typedef struct source {
+    const trace_event *ev;
+    uint32_t *order; /* indices into ev, by start time */
+    uint32_t n, at;
+    unsigned pid;
+    long tid;
+} source;
+
+/* qsort has no context argument; the writer runs under `lock`. */
+static const trace_event *sort_events;
+
+static int compare_start(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint64_t x = sort_events[i].start, y = sort_events[j].start;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return i < j ? -1 : i > j; /* stable: recorded order among equal times */
+}
+
+/* The session's events of tr, sorted; false without memory. */
+static bool source_of(source *src, weft_trace_track *tr, unsigned pid, long tid)
+{
+    /* Acquire: pairs with the owner's release of the count. */
+    uint32_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+    uint32_t first = tr->base_n < n ? tr->base_n : n;
+    *src = (source){tr->ev + first, NULL, n - first, 0, pid, tid};
+    if (src->n == 0)
+        return true;
+    if (!(src->order = malloc(src->n * sizeof *src->order)))
+        return false;
+    for (uint32_t i = 0; i < src->n; i++)
+        src->order[i] = i;
+    sort_events = src->ev;
+    qsort(src->order, src->n, sizeof *src->order, compare_start);
+    return true;
+}
+
+static const trace_event *source_peek(const source *src)
+{
+    return src->at < src->n ? &src->ev[src->order[src->at]] : NULL;
+}
+
+/* The outside thread's RUN that passed this descriptor and was waiting at
+ * this time: its index, or -1.  The RUNs are sorted by start (the writer
+ * sorts them first): the match is among those that started before, most
+ * likely the last ones. */
+static long external_of(const trace_event *e)
+{
+    size_t lo = 0, hi = cur->n_externals; /* the first RUN that started after e */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cur->externals[mid].start <= e->start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0;)
+        if (cur->externals[k].task == e->ptr && e->start <= cur->externals[k].end)
+            return (long)k;
+    return -1;
+}
+
+static void write_event(writer *wr, const source *src, const trace_event *e)
+{
+    FILE *f = wr->f;
+    unsigned pid = src->pid;
+    long tid = src->tid;
+    char label[128];
+    if (e->kind < WEFT_TRACE_STATES) {
+        const char *name = state_names[e->kind];
+        if (e->kind == WEFT_TRACE_RUNNING)
+            name = weft__trace_task_name(e->ptr);
+        ev_open(wr, name, state_cats[e->kind], "X", e->start, pid, tid);
+        fmt_us(f, "dur", e->end - e->start);
+        if (e->kind == WEFT_TRACE_RUNNING) {
+            fprintf(f, ",\"args\":{\"started_by\":\"%s\"",
+                    e->how < sizeof how_names / sizeof how_names[0] ? how_names[e->how] : "?");
+            if (e->count != COUNT_UNKNOWN)
+                fprintf(f, ",\"spawns\":%llu", (unsigned long long)e->count);
+            fputs("}}", f);
+        } else if (e->kind == WEFT_TRACE_BATCH) {
+            fprintf(f, ",\"args\":{\"items\":%llu}}", (unsigned long long)e->count);
+        } else if (e->kind == WEFT_TRACE_SEARCH || e->kind == WEFT_TRACE_JOIN ||
+                   e->kind == WEFT_TRACE_HELP) {
+            fprintf(f, ",\"args\":{\"failed_steals\":%llu}}", (unsigned long long)e->count);
+        } else {
+            fputs("}", f);
+        }
+        return;
+    }
+    switch (e->kind) {
+    case EV_STEAL:
+    case EV_LEAP:
+        flow(wr, e->kind == EV_STEAL ? "steal" : "leap", e->kind == EV_STEAL ? "steal" : "leap",
+             pid, (long)e->peer, e->start, tid, e->start);
+        break;
+    case EV_POOL_STEAL:
+    case EV_POOL_TRANSFER:
+        snprintf(label, sizeof label, "%s (%llu item%s)",
+                 e->kind == EV_POOL_STEAL ? "steal" : "steal-half transfer",
+                 (unsigned long long)e->count, e->count == 1 ? "" : "s");
+        flow(wr, label, "steal", pid, (long)e->peer, e->start, tid, e->start);
+        break;
+    case EV_WAKE:
+        flow(wr, "wake", "wake", pid, tid, e->start, (long)e->peer, e->start);
+        break;
+    case EV_TOGETHER:
+    case EV_NEWFRAME:
+        ev_open(wr, e->kind == EV_TOGETHER ? "TOGETHER" : "NEWFRAME", "interrupt", "i", e->start,
+                pid, tid);
+        fputs(",\"s\":\"t\"}", f);
+        break;
+    case EV_RUN_TAKEN: {
+        /* The arrow's start was written with the outside thread's RUN. */
+        long k = external_of(e);
+        if (k >= 0) {
+            ev_open(wr, "RUN", "run", "f", e->start, pid, tid);
+            fprintf(f, ",\"bp\":\"e\",\"id\":%llu}", (unsigned long long)RUN_FLOW_ID(k));
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* An outside thread's RUN: its waiting slice and the start of the arrow
+ * to the worker that ran it (if that worker's event is in the trace). */
+static void write_external(writer *wr, size_t k)
+{
+    const external_run *x = &cur->externals[k];
+    ev_open(wr, "RUN (waiting)", "external", "X", x->start, 1, x->tid);
+    fmt_us(wr->f, "dur", x->end - x->start);
+    fputs("}", wr->f);
+    ev_open(wr, "RUN", "run", "s", x->start, 1, x->tid);
+    fprintf(wr->f, ",\"id\":%llu}", (unsigned long long)RUN_FLOW_ID(k));
+}
+
+static int compare_external(const void *a, const void *b)
+{
+    const external_run *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Every track's events, merged in time order, so each track's events come
+ * in time order in the file. */
+int weft__trace_write_file(const char *path, const weft__trace_file *file)
+{
+    cur = file;
+    const weft_stats *counters = file->counters;
+    unsigned workers = file->workers ? file->n_workers : 0;
+    unsigned runs = 0;
+    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next)
+        runs++;
+    weft_trace_pool_run **run_list = calloc(runs ? runs : 1, sizeof *run_list);
+    size_t max_sources = workers;
+    unsigned k = runs;
+    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next) {
+        run_list[--k] = r; /* oldest first */
+        max_sources += r->workers;
+    }
+    source *srcs = calloc(max_sources ? max_sources : 1, sizeof *srcs);
+    uint64_t *dropped_of = calloc(max_sources ? max_sources : 1, sizeof *dropped_of);
+    FILE *f = fopen(path, "w");
+    int err = 0;
+    if (!f) {
+        err = errno;
+        weft__warn("tracing: cannot open %s for writing: %s", path, strerror(err));
+    } else if (!run_list || !srcs || !dropped_of) {
+        err = ENOMEM;
+        weft__warn("tracing: no memory to write %s", path);
+    }
+    size_t n_src = 0;
+    uint64_t dropped = 0;
+    char label[128];
+    writer wr = {f, file->t0, 0, true};
+    if (!err) {
+        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+        snprintf(label, sizeof label, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME,
+                 workers);
+        meta(&wr, "process_name", 1, 0, label);
+        for (unsigned i = 0; i < workers && !err; i++) {
+            /* Relaxed: published before (the pool is held or stopping). */
+            weft_trace_track *tr =
+                atomic_load_explicit(&file->workers[i]->trace, memory_order_relaxed);
+            if (!tr)
+                continue;
+            snprintf(label, sizeof label, "worker %u", i);
+            meta(&wr, "thread_name", 1, (long)i, label);
+            /* Relaxed: a count. */
+            dropped_of[n_src] =
+                atomic_load_explicit(&tr->dropped, memory_order_relaxed) - tr->base_dropped;
+            if (!source_of(&srcs[n_src++], tr, 1, (long)i))
+                err = ENOMEM;
+        }
+        for (unsigned r = 0; r < runs && !err; r++) {
+            weft_trace_pool_run *run = run_list[r];
+            unsigned pid = 2 + run->index;
+            snprintf(label, sizeof label, "work pool run %u (%s%s, %u workers)", run->index + 1,
+                     run->queue, run->half ? ", steal-half" : "", run->workers);
+            meta(&wr, "process_name", pid, 0, label);
+            for (unsigned i = 0; i < run->workers && !err; i++) {
+                snprintf(label, sizeof label, "pool worker %u", i);
+                meta(&wr, "thread_name", pid, (long)i, label);
+                /* Relaxed: a count; the run is over. */
+                dropped_of[n_src] = atomic_load_explicit(&run->tracks[i]->dropped,
+                                                         memory_order_relaxed);
+                if (!source_of(&srcs[n_src++], run->tracks[i], pid, (long)i))
+                    err = ENOMEM;
+            }
+        }
+        if (cur->n_externals) /* (none: externals may be NULL, which qsort must not get) */
+            qsort(file->externals, cur->n_externals, sizeof *file->externals, compare_external);
+        for (size_t x = 0; x < cur->n_externals && !err; x++) {
+            bool named = false;
+            for (size_t j = 0; j < x && !named; j++)
+                named = cur->externals[j].tid == cur->externals[x].tid;
+            if (!named) {
+                snprintf(label, sizeof label, "thread %ld (outside the pool)", cur->externals[x].tid);
+                meta(&wr, "thread_name", 1, cur->externals[x].tid, label);
+            }
+        }
+    }
+    if (!err) {
+        /* The merge: the earliest next event of all sources, the outside
+         * threads' RUNs among them. */
+        size_t next_external = 0;
+        for (;;) {
+            source *best = NULL;
+            const trace_event *best_e = NULL;
+            for (size_t i = 0; i < n_src; i++) {
+                const trace_event *e = source_peek(&srcs[i]);
+                if (e && (!best_e || e->start < best_e->start))
+                    best = &srcs[i], best_e = e;
+            }
+            if (next_external < cur->n_externals &&
+                (!best_e || cur->externals[next_external].start <= best_e->start)) {
+                write_external(&wr, next_external++);
+                continue;
+            }
+            if (!best)
+                break;
+            write_event(&wr, best, best_e);
+            best->at++;
+        }
+        for (size_t i = 0; i < n_src; i++)
+            dropped += dropped_of[i];
+        fprintf(f, "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
+                   "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
+                   "\"dropped_events\":%llu,\"dropped_by_track\":{",
+                WEFT_SCHEDULER_NAME, workers, (unsigned long long)file->events_per_track,
+                (unsigned long long)dropped);
+        for (size_t i = 0; i < n_src; i++)
+            fprintf(f, "%s\"%u/%ld\":%llu", i ? "," : "", srcs[i].pid, srcs[i].tid,
+                    (unsigned long long)dropped_of[i]);
+        fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
+                (unsigned long long)file->externals_dropped, file->pool_runs_untraced);
+        if (workers && counters) {
+            const weft_stats st = *counters;
+            fprintf(f, ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
+                       "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
+                    (unsigned long long)st.tasks, (unsigned long long)st.steals,
+                    (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
+                    (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
+        }
+        fputs(",\"pool_runs\":[", f);
+        for (unsigned r = 0; r < runs; r++) {
+            const weft_trace_pool_counts *st = &run_list[r]->stats;
+            fprintf(f, "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
+                       "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
+                       "\"requests\":%llu,\"sleeps\":%llu}",
+                    r ? "," : "", 2 + run_list[r]->index, run_list[r]->queue,
+                    run_list[r]->workers, (unsigned long long)st->processed,
+                    (unsigned long long)st->duplicates, (unsigned long long)st->steals,
+                    (unsigned long long)st->stolen_items, (unsigned long long)st->requests,
+                    (unsigned long long)st->sleeps);
+        }
+        fputs("]}}\n", f);
+        /* A full device fails the buffered writes: the flush of what is
+         * left reports the write's errno (ENOSPC), which ferror alone
+         * would lose. */
+        errno = 0;
+        if (fflush(f) != 0 || ferror(f))
+            err = errno ? errno : EIO;
+    }
+    if (f && fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (err && err != ENOMEM && f)
+        weft__warn("tracing: writing %s failed: %s", path, strerror(err));
+    for (size_t i = 0; i < n_src; i++)
+        free(srcs[i].order);
+    free(srcs);
+    free(dropped_of);
+    free(run_list);
+    return err;
+}
+
+#endif
