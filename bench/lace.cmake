@@ -1,6 +1,6 @@
 # The benchmarks written against Lace's API (<lace.h>, docs/lace.md): a
 # <name>-lace.c beside a benchmark's sources builds <name>-lace, linked with
-# lace::lace (the harness's weft-lace-api system runs them).
+# weft::lace (the harness's weft-lace-api system runs them).
 # weft_lace_benchmark(<name> [SOURCES extra.c...] [LIBS libs...])
 function(weft_lace_benchmark name)
   cmake_parse_arguments(B "" "" "SOURCES;LIBS" ${ARGN})
@@ -10,7 +10,7 @@ function(weft_lace_benchmark name)
   target_include_directories(${name}-lace PRIVATE ${PROJECT_SOURCE_DIR}/bench/common ${dir})
   target_compile_definitions(${name}-lace PRIVATE _GNU_SOURCE)
   target_compile_options(${name}-lace PRIVATE ${WEFT_WARNINGS})
-  target_link_libraries(${name}-lace PRIVATE lace::lace ${B_LIBS})
+  target_link_libraries(${name}-lace PRIVATE weft::lace ${B_LIBS})
 endfunction()
 
 weft_lace_benchmark(fib)

@@ -13,7 +13,7 @@
 # lace::lace128 and lace are defined by its laceConfig.cmake.
 set(WEFT_LACE2_VERSION 2.3.2)
 set(_lace2_all EXCLUDE_FROM_ALL)
-if(WEFT_BUILD_TESTS OR (WEFT_INSTALL AND WEFT_PROVIDE_LACE STREQUAL "2"))
+if(WEFT_BUILD_TESTS OR (WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2"))
   set(_lace2_all "")
 endif()
 
@@ -82,7 +82,7 @@ target_link_libraries(weft_lace2_128 PUBLIC weft_rt128)
 set_target_properties(weft_lace2_128 PROPERTIES OUTPUT_NAME weft-lace2-128 EXPORT_NAME lace2_128
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
 
-if(WEFT_INSTALL AND WEFT_PROVIDE_LACE STREQUAL "2")
+if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
   install(FILES include/weft-lace2/lace.h include/weft-lace2/lace32.h include/weft-lace2/lace128.h
     include/weft-lace2/lace2_bits.h include/weft-lace2/lace2_arity.h
     include/weft-lace2/lace_config.h

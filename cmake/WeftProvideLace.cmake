@@ -1,19 +1,88 @@
-# With -DWEFT_PROVIDE_LACE=ON: the `lace` packages, so that a Lace 1.4
-# program finds weft where it looks for Lace, unchanged:
-#   find_package(lace)   -> lib/cmake/lace: target lace::lace (weft::lace,
-#                           which brings weft::weft and <lace.h>'s folder);
-#                           a version file that accepts requests for 1.x up
-#                           to 1.4.x
-#   pkg-config lace      -> lib/pkgconfig/lace.pc (requires weft)
-# docs/lace.md explains the choice of names.
-set(WEFT_LACE_VERSION 1.4.2)
-if(WEFT_PROVIDE_LACE)
+# The Lace APIs on weft (docs/lace.md).
+#
+# The weft-lace library (weft::lace) implements Lace's v1 API; its header is
+# installed under include/weft-lace, a folder only the lace package names.
+# WEFT_PROVIDE_LACE chooses which `lace` package the install provides, so
+# that Lace programs find weft where they look for Lace, unchanged:
+#   OFF        none (the default: it would take the place of a real Lace)
+#   1.4 or ON  Lace 1.4.2: find_package(lace) -> lace::lace, lace,
+#              lace::lace14; lace.pc and lace14.pc (Version: 1.4.2)
+#   1.6        Lace 1.6.3: find_package(lace) -> lace::lace, lace; lace.pc
+#   2          Lace 2: nothing of v1 is installed; cmake/WeftLace2.cmake
+#              (when present) defines and installs the v2 package
+# A version file accepts requests for 1.x up to the version provided.
+set(WEFT_PROVIDE_LACE OFF CACHE STRING "Install a lace package: OFF, 1.4 (or ON), 1.6 or 2")
+set_property(CACHE WEFT_PROVIDE_LACE PROPERTY STRINGS OFF ON 1.4 1.6 2)
+string(TOUPPER "${WEFT_PROVIDE_LACE}" _lace_mode)
+if(_lace_mode MATCHES "^(ON|TRUE|YES|Y|1|1\\.4)$")
+  set(WEFT_LACE_MODE 1.4)
+elseif(_lace_mode MATCHES "^(OFF|FALSE|NO|N|0|)$")
+  set(WEFT_LACE_MODE OFF)
+elseif(_lace_mode MATCHES "^(1\\.6|2)$")
+  set(WEFT_LACE_MODE ${_lace_mode})
+else()
+  message(FATAL_ERROR "WEFT_PROVIDE_LACE=${WEFT_PROVIDE_LACE}: must be OFF, ON, 1.4, 1.6 or 2")
+endif()
+unset(_lace_mode)
+
+# The API generation of the installed lace.h (and of the build tree's).
+if(WEFT_LACE_MODE STREQUAL "1.6")
+  set(WEFT_LACE_API 16)
+  set(WEFT_LACE_VERSION 1.6.3)
+else()
+  set(WEFT_LACE_API 14)
+  set(WEFT_LACE_VERSION 1.4.2)
+endif()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/lace_config.h.in
+  ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h @ONLY)
+
+# The library: its functions in a library of their own, so that a program
+# linking weft gets no lace_* symbols it did not ask for.
+add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/lace.c)
+add_library(weft::lace ALIAS weft_lace)
+target_include_directories(weft_lace PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace>
+  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include/weft-lace>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weft-lace>)
+target_include_directories(weft_lace PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(weft_lace PRIVATE _GNU_SOURCE)
+target_compile_options(weft_lace PRIVATE ${WEFT_WARNINGS})
+target_link_libraries(weft_lace PUBLIC weft)
+set_target_properties(weft_lace PROPERTIES OUTPUT_NAME weft-lace EXPORT_NAME lace
+  VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
+if(NOT WEFT_LACE_MODE STREQUAL "2")
+  # The names Lace programs link in this build tree (Lace 2's are
+  # WeftLace2.cmake's in mode 2).
+  add_library(lace::lace ALIAS weft_lace)
+  add_library(lace::lace14 ALIAS weft_lace)
+  if(WEFT_INSTALL)
+    install(FILES include/weft-lace/lace.h include/weft-lace/lace14.h
+      ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h
+      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace)
+    install(TARGETS weft_lace EXPORT weftTargets
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
+endif()
+
+if(WEFT_INSTALL AND (WEFT_LACE_MODE STREQUAL "1.4" OR WEFT_LACE_MODE STREQUAL "1.6"))
+  if(WEFT_LACE_MODE STREQUAL "1.4")
+    set(WEFT_LACE_VARIANTS "lace14")
+  else()
+    set(WEFT_LACE_VARIANTS "")
+  endif()
   configure_file(${CMAKE_CURRENT_LIST_DIR}/laceConfig.cmake.in
     ${PROJECT_BINARY_DIR}/laceConfig.cmake @ONLY)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/laceConfigVersion.cmake.in
     ${PROJECT_BINARY_DIR}/laceConfigVersion.cmake @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/laceConfig.cmake ${PROJECT_BINARY_DIR}/laceConfigVersion.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
+  set(WEFT_LACE_PC_NAME lace)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/lace.pc.in ${PROJECT_BINARY_DIR}/lace.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/lace.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-endif()
+  foreach(v IN LISTS WEFT_LACE_VARIANTS)
+    set(WEFT_LACE_PC_NAME ${v})
+    configure_file(${CMAKE_CURRENT_LIST_DIR}/lace.pc.in ${PROJECT_BINARY_DIR}/${v}.pc @ONLY)
+    install(FILES ${PROJECT_BINARY_DIR}/${v}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  endforeach()
+endif() # mode 2: cmake/WeftLace2.cmake, included after this file

@@ -130,13 +130,52 @@ static void test_yield(unsigned workers)
     printf("ok: YIELD lets interrupts in at %u workers\n", workers);
 }
 
-static void nested_child(void);
-WEFT_VOID_TASK_0(nested_inner) {}
-WEFT_VOID_TASK_0(nested_outer) { WEFT_TOGETHER(nested_inner); }
-static void nested_child(void)
+/* Interrupts nest: a NEWFRAME task that calls TOGETHER (a collector's
+ * pattern), a TOGETHER copy that calls NEWFRAME (each copy starts one, so
+ * one per worker), and a TOGETHER copy that calls TOGETHER. */
+static atomic_int nested_copies;
+static atomic_int nested_frames;
+WEFT_VOID_TASK_0(nested_count) { atomic_fetch_add(&nested_copies, 1); }
+WEFT_TASK_0(long, nested_frame_gc)
 {
-    weft_start(2, 0, 0);
-    WEFT_TOGETHER(nested_outer);
+    WEFT_TOGETHER(nested_count);
+    return WEFT_CALL(pfib, 14);
+}
+WEFT_TASK_1(long, nested_frame_only, int, n)
+{
+    atomic_fetch_add(&nested_frames, 1);
+    return WEFT_CALL(pfib, n);
+}
+WEFT_VOID_TASK_0(nested_copy_frame)
+{
+    CHECK(WEFT_NEWFRAME(nested_frame_only, 12) == fib_ref(12), "NEWFRAME inside TOGETHER");
+}
+WEFT_VOID_TASK_0(nested_copy_together) { WEFT_TOGETHER(nested_count); }
+
+static void test_nesting(unsigned workers)
+{
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    atomic_store(&stop_load, 0);
+    pthread_t loader;
+    pthread_create(&loader, NULL, load_thread, (void *)(uintptr_t)7000);
+    for (int r = 0; r < 20; r++) {
+        atomic_store(&nested_copies, 0);
+        CHECK(WEFT_NEWFRAME(nested_frame_gc) == fib_ref(14), "NEWFRAME calling TOGETHER");
+        CHECK(atomic_load(&nested_copies) == (int)workers, "TOGETHER in NEWFRAME: %d copies",
+              atomic_load(&nested_copies));
+        atomic_store(&nested_frames, 0);
+        WEFT_TOGETHER(nested_copy_frame);
+        CHECK(atomic_load(&nested_frames) == (int)workers, "NEWFRAME in TOGETHER: %d frames",
+              atomic_load(&nested_frames));
+        atomic_store(&nested_copies, 0);
+        WEFT_TOGETHER(nested_copy_together);
+        CHECK(atomic_load(&nested_copies) == (int)(workers * workers),
+              "TOGETHER in TOGETHER: %d copies", atomic_load(&nested_copies));
+    }
+    atomic_store(&stop_load, 1);
+    pthread_join(loader, NULL);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: nested interrupts at %u workers\n", workers);
 }
 
 static void barrier_outside_child(void)
@@ -184,7 +223,9 @@ int main(void)
     }
     test_yield(1);
     test_yield(3);
-    expect_death(nested_child, "interrupts do not nest", "TOGETHER inside TOGETHER");
+    test_nesting(1);
+    test_nesting(2);
+    test_nesting(3);
     expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER copy",
                  "barrier outside TOGETHER");
     return 0;

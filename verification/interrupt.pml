@@ -32,13 +32,14 @@
  * (acquire), freezes its deque (saved o_split and allstolen hint; one
  * seq_cst exchange of (tail,split) to (head,head); allstolen = 1;
  * o_allstolen; update_limit), elects itself executor if the initiator is
- * not a worker (relaxed CAS), barrier 1 (fetch_add acq_rel, wait with an
- * acquire load), runs the task if it is the executor and marks `finished`
+ * not a worker (relaxed CAS), barrier 1 (fetch_add acq_rel; the last
+ * arrival clears the generation, relaxed, then stores `passed`, release,
+ * which the others wait for), runs the task if it is the executor and marks `finished`
  * (seq_cst), helps until `finished` (acquire loads; steals from the other
  * worker), barrier 2, thaws (seq_cst store of the saved word, allstolen,
  * o_split, update_limit), and leaves (fetch_add acq_rel on `left`); the
- * last leaver clears the generation (relaxed), bumps `released` (release)
- * and frees the slot (release store).
+ * last leaver bumps `released` (release: the record's `done`) and frees
+ * the slot (release store).  Nested interrupts: interrupt_nest.pml.
  *
  * Abstractions: waits are blocking guards on memory (spinning and futex
  * sleeps only add iterations; the exact futex of the other models): the
@@ -87,8 +88,12 @@
  *   MUT_FREE_ORDER    the last leaver frees the slot before clearing the
  *                     generation
  *   MUT_LEAVE_RLX     the last leaver's `released` bump and busy store
- *                     relaxed (weak model: the slot is free before the
- *                     generation's clear is)
+ *                     relaxed (no longer found: the generation is cleared
+ *                     at barrier 1 now; run.sh does not run it)
+ *   MUT_PASS_EARLY    barrier 1's last arrival lets the others pass before
+ *                     it unpublishes the generation (found only where an
+ *                     interrupt nests: interrupt_nest.pml's
+ *                     MUT_UNPUBLISH_LATE)
  *   MUT_PUBLISH_RLX   the generation published with a relaxed store (weak
  *                     model: the slot's reset counters arrive late)
  *   MUT_INIT_NOSERVE  a worker initiator waiting for the slot does not
@@ -147,7 +152,8 @@
 #define L_LEFT (IB + 7)
 #define L_FIN (IB + 8)
 #define L_LASTG (IB + 9)
-#define NLOC (IB + 10)
+#define L_PASS (IB + 10)          /* the record's `passed` */
+#define NLOC (IB + 11)
 #ifndef BUFSZ
 #define BUFSZ 3
 #endif
@@ -425,7 +431,21 @@ inline serve()
         fi;
         x = 0;
 #ifndef MUT_NO_BARRIER1
-        arrive_and_wait(L_ARR);                    /* barrier 1 */
+        /* barrier 1: the last arrival unpublishes the generation, then
+         * lets the others pass */
+        FADD(self, L_ARR, 1, x);                     /* acq_rel */
+        if
+        :: x + 1 == NW ->
+#ifdef MUT_PASS_EARLY
+            ST_REL(self, L_PASS, 1);
+            ST(self, L_PG, 0);
+#else
+            ST(self, L_PG, 0);                       /* relaxed */
+            ST_REL(self, L_PASS, 1);                 /* release */
+#endif
+        :: else -> atomic { mem[L_PASS] == 1 }
+        fi;
+        x = 0;
 #endif
         LD(self, L_EXEC, x);                         /* relaxed */
         if
@@ -457,15 +477,12 @@ inline serve()
 #endif
 #ifdef MUT_FREE_ORDER
             ST_REL(self, L_BUSY, 0);
-            ST(self, L_PG, 0);
             FADD(self, L_REL, 1, x);
 #elif defined(MUT_LEAVE_RLX)
-            ST(self, L_PG, 0);
             FADD_RLX(self, L_REL, 1, x);
             ST(self, L_BUSY, 0);
 #else
-            ST(self, L_PG, 0);                       /* relaxed */
-            FADD(self, L_REL, 1, x);                 /* release */
+            FADD(self, L_REL, 1, x);                 /* release: `done` */
             ST_REL(self, L_BUSY, 0);                 /* release */
 #endif
         :: else
@@ -492,6 +509,7 @@ inline fill_and_publish(who)
         ST(self, L_INITR, who);
         ST(self, L_EXEC, who);                       /* NEWFRAME: the initiator, or NULL */
         ST(self, L_ARR, 0);
+        ST(self, L_PASS, 0);
         ST(self, L_STOP, 0);
         ST(self, L_LEFT, 0);
         ST(self, L_FIN, 0)

@@ -26,7 +26,33 @@
 #ifndef WEFT_LACE_H
 #define WEFT_LACE_H
 
+/* What Lace's lace.h includes, and so what Lace programs rely on. */
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+#ifndef __cplusplus
+#include <stdalign.h>
+#include <stdatomic.h>
+#endif
+
 #include <weft/weft.h>
+
+/* The Lace API generation (14: Lace 1.4.2, 16: Lace 1.6.3) and Lace's
+ * build options, as the installed package configured them; a program (or
+ * a test) may define WEFT_LACE_API itself. */
+#if defined(__has_include)
+#if __has_include(<lace_config.h>)
+#include <lace_config.h>
+#endif
+#endif
+#ifndef WEFT_LACE_API
+#define WEFT_LACE_API 14
+#endif
+#if WEFT_LACE_API != 14 && WEFT_LACE_API != 16
+#error "WEFT_LACE_API must be 14 (Lace 1.4) or 16 (Lace 1.6)"
+#endif
 
 #ifdef WEFT_SHORT_H
 #error "lace.h and weft/short.h both define SPAWN, SYNC, CALL...: include only one of them"
@@ -36,25 +62,107 @@ WEFT_BEGIN_DECLS
 
 /* Lace's version this layer implements. */
 #define LACE_VERSION_MAJOR 1
+#if WEFT_LACE_API == 14
 #define LACE_VERSION_MINOR 4
 #define LACE_VERSION_PATCH 2
+#else
+#define LACE_VERSION_MINOR 6
+#define LACE_VERSION_PATCH 3
+#endif
+
+/* ------------------------------------------------------------------------
+ * Lace's configuration and helper macros (the same names and values)
+ * ------------------------------------------------------------------------ */
+
+#ifndef LACE_PIE_TIMES
+#define LACE_PIE_TIMES 0
+#endif
+#ifndef LACE_COUNT_TASKS
+#define LACE_COUNT_TASKS 0
+#endif
+#ifndef LACE_COUNT_STEALS
+#define LACE_COUNT_STEALS 0
+#endif
+#ifndef LACE_COUNT_SPLITS
+#define LACE_COUNT_SPLITS 0
+#endif
+#ifndef LACE_LEAP_RANDOM
+#define LACE_LEAP_RANDOM 1
+#endif
+#ifndef LACE_COUNT_EVENTS
+#define LACE_COUNT_EVENTS (LACE_PIE_TIMES || LACE_COUNT_TASKS || LACE_COUNT_STEALS || LACE_COUNT_SPLITS)
+#endif
+/* A cache line, for the program's own alignment (Lace's default). */
+#ifndef LINE_SIZE
+#define LINE_SIZE 64
+#endif
+#define P_SZ (sizeof(void *))
+#define PAD(x, b) (((b) - ((x) % (b))) & ((b) - 1)) /* b a power of 2 */
+#define ROUND(x, b) ((x) + PAD((x), (b)))
+#ifndef likely
+#define likely(x) __builtin_expect((x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect((x), 0)
+#endif
+/* weft counts with -DWEFT_STATS=ON (lace_count_report_file); Lace's
+ * per-event hooks are empty, as in a Lace built without LACE_COUNT_*. */
+#define PR_COUNTTASK(s)
+#define PR_COUNTSTEALS(s, i)
+#define PR_COUNTSPLITS(s, i)
+#define PR_ADD(s, i, k)
+#define PR_INC(s, i) PR_ADD(s, i, 1)
+typedef enum {
+    CTR_tasks, CTR_steal_tries, CTR_leap_tries, CTR_steals, CTR_leaps, CTR_steal_busy,
+    CTR_leap_busy, CTR_split_grow, CTR_split_shrink, CTR_split_req, CTR_fast_sync,
+    CTR_slow_sync, CTR_init, CTR_close, CTR_wapp, CTR_lapp, CTR_wsteal, CTR_lsteal,
+    CTR_wstealsucc, CTR_lstealsucc, CTR_wsignal, CTR_lsignal,
+#if WEFT_LACE_API >= 16
+    CTR_backoff,
+#endif
+    CTR_MAX
+} CTR_index;
 
 /* ------------------------------------------------------------------------
  * Types
  * ------------------------------------------------------------------------ */
 
-/* A worker: weft's.  LACE_WORKER_ID, LACE_WORKER_PU and LACE_TRNG read it. */
-typedef struct weft_worker WorkerP;
+/* Lace's thief-visible worker: opaque here (weft's lives in its worker). */
+typedef struct _Worker Worker;
+#define THIEF_EMPTY ((struct _Worker *)0x0)
+#define THIEF_TASK ((struct _Worker *)0x1)
+#define THIEF_COMPLETED ((struct _Worker *)0x2)
+#define LACE_STOLEN ((Worker *)0)
+#define LACE_BUSY ((Worker *)1)
+#define LACE_NOWORK ((Worker *)2)
+typedef union {
+    struct {
+        WEFT_ATOMIC(uint32_t) tail;
+        WEFT_ATOMIC(uint32_t) split;
+    } ts;
+    WEFT_ATOMIC(uint64_t) v;
+} TailSplit;
+typedef union {
+    struct {
+        uint32_t tail;
+        uint32_t split;
+    } ts;
+    uint64_t v;
+} TailSplitNA;
 
 /* A task descriptor: weft's, seen with Lace's field names.
  *   f  the task's function identity (its wrapper), the same for every task
  *      of one TASK definition and different between definitions; set in
  *      every Task that SPAWN returns (and in RUN/NEWFRAME/TOGETHER's), and
  *      unchanged while the task is stolen, run and completed
- *   d  arguments, then the result (TASK_RESULT)
+ *   d  arguments, then the result (TASK_RESULT); a task whose arguments or
+ *      result need more than pointer alignment (long double) has them at
+ *      the next multiple of their alignment, where TASK_RESULT does not
+ *      point (docs/lace.md)
  * TASK_IS_STOLEN and TASK_IS_COMPLETED read weft's state word. */
 typedef struct _Task Task;
-typedef void (*lace_task_fn)(WorkerP *, struct weft_task *, struct weft_task *);
+struct _WorkerP;
+typedef void (*lace_task_fn)(struct weft_worker *, struct weft_task *, struct weft_task *);
 struct _Task {
     WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uintptr_t) weft_state_; /* weft_task.state */
     char d[WEFT_TASK_SIZE - sizeof(uintptr_t) - sizeof(lace_task_fn)];
@@ -62,9 +170,64 @@ struct _Task {
 };
 WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WEFT_ALIGNOF(weft_task),
                    "lace: Task must be laid out as weft_task");
+/* Lace's common task fields, for programs that build descriptor types of
+ * their own with them (weft's Task has f and d only). */
+#define TASK_COMMON_FIELDS(type)                                   \
+    void (*f)(struct _WorkerP *, struct _Task *, struct type *);  \
+    WEFT_ATOMIC(struct _Worker *) thief;
+struct lace_common_fields_only_ { TASK_COMMON_FIELDS(_Task) };
+#define LACE_COMMON_FIELD_SIZE sizeof(struct lace_common_fields_only_)
 /* The bytes a task's arguments, or its result, may take (Lace's
  * LACE_TASKSIZE): 48 in a 64-byte descriptor, 112 with WEFT_TASK_SIZE=128. */
 #define LACE_TASKSIZE (WEFT_TASK_SIZE - 2 * sizeof(void *))
+
+/* A worker: weft's worker, seen with Lace's field names.  Reading them is
+ * what Lace programs do (lace_get_worker()->worker):
+ *   worker     the worker's id, 0 .. lace_workers()-1 (weft's id)
+ *   dq, end    its deque's first slot and one past its last
+ *   split      (split scheduler) the owner's split point
+ *   allstolen  (split scheduler) the thieves' "nothing to steal" hint
+ *   rng        the per-worker generator LACE_TRNG advances (weft's victim
+ *              choice draws from it too); seed is its upper half
+ * Lace's _public, pu and counters are not there (LACE_WORKER_PU works).
+ * Write none of them except through LACE_TRNG. */
+typedef struct _WorkerP WorkerP;
+struct _WorkerP {
+    union {
+        struct weft_worker weft_;
+        struct {
+            Task *end;
+            Task *dq;
+            unsigned int worker;
+        };
+#if defined(WEFT_SCHED_SPLIT)
+        struct {
+            char lace_at_split_[offsetof(struct weft_worker, own)];
+            Task *split;
+        };
+        struct {
+            char lace_at_allstolen_[offsetof(struct weft_worker, shared) +
+                                    offsetof(weft_sched_shared, allstolen)];
+            uint8_t allstolen;
+        };
+#endif
+        struct {
+            char lace_at_rng_[offsetof(struct weft_worker, rng)];
+            uint64_t rng;
+        };
+        struct {
+            char lace_at_seed_[offsetof(struct weft_worker, rng) + 4];
+            uint32_t seed;
+        };
+    };
+};
+WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
+                       offsetof(struct weft_worker, dq) == sizeof(void *) &&
+                       offsetof(struct weft_worker, id) == 2 * sizeof(void *),
+                   "lace: WorkerP's end, dq and worker must overlay weft_worker's end, dq and id");
+
+/* The Lace flavour's worker type: the task functions take WorkerP *. */
+#define LACE_FLAVOR_WORKER_T WorkerP
 
 /* ------------------------------------------------------------------------
  * Declaring tasks: TASK_n, VOID_TASK_n, TASK_DECL_n / TASK_IMPL_n and
@@ -81,14 +244,14 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define LACE_FLAVOR_NEWFRAME lace_weft_newframe_
 #define LACE_FLAVOR_TOGETHER lace_weft_together_
 /* Per task: the arguments and the result fit in front of f (a compile-time
- * error names the task otherwise), d is where TASK_RESULT says, and RUNEX. */
+ * error names the task otherwise), and RUNEX.  Arguments and results of
+ * any alignment up to a cache line are stored at their aligned offset in
+ * the frame (d lands at 16 for long double), as weft's own tasks do. */
 #define LACE_FLAVOR_FITS_(NAME)                                                         \
     WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= offsetof(Task, f),                        \
                        "lace: the arguments or the result of task " #NAME                \
                        " do not fit the task descriptor (LACE_TASKSIZE bytes; "          \
-                       "configure weft with -DWEFT_TASK_SIZE=128 for larger tasks)");    \
-    WEFT_STATIC_ASSERT(offsetof(NAME##_frame, d) == offsetof(Task, d),                   \
-                       "lace: task " #NAME " has an over-aligned argument or result");
+                       "configure weft with -DWEFT_TASK_SIZE=128 for larger tasks)");
 #define LACE_FLAVOR_MORE(RT, NAME, N, TYPES) \
     LACE_FLAVOR_FITS_(NAME) WEFT_ENTRY_(RT, NAME, N, TYPES, _RUNEX, lace_weft_runex_)
 #define LACE_FLAVOR_MORE_VOID(NAME, N, TYPES) \
@@ -104,6 +267,7 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define TASK_DECL_7(RT, NAME, ...) WEFT_GEN_DECL_7(LACE_FLAVOR, RT, NAME, __VA_ARGS__)
 #define TASK_DECL_8(RT, NAME, ...) WEFT_GEN_DECL_8(LACE_FLAVOR, RT, NAME, __VA_ARGS__)
 #define TASK_DECL_9(RT, NAME, ...) WEFT_GEN_DECL_9(LACE_FLAVOR, RT, NAME, __VA_ARGS__)
+#define TASK_DECL_10(RT, NAME, ...) WEFT_GEN_DECL_10(LACE_FLAVOR, RT, NAME, __VA_ARGS__)
 #define VOID_TASK_DECL_0(NAME) WEFT_GEN_VOID_DECL_0(LACE_FLAVOR, NAME)
 #define VOID_TASK_DECL_1(NAME, ...) WEFT_GEN_VOID_DECL_1(LACE_FLAVOR, NAME, __VA_ARGS__)
 #define VOID_TASK_DECL_2(NAME, ...) WEFT_GEN_VOID_DECL_2(LACE_FLAVOR, NAME, __VA_ARGS__)
@@ -114,6 +278,7 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define VOID_TASK_DECL_7(NAME, ...) WEFT_GEN_VOID_DECL_7(LACE_FLAVOR, NAME, __VA_ARGS__)
 #define VOID_TASK_DECL_8(NAME, ...) WEFT_GEN_VOID_DECL_8(LACE_FLAVOR, NAME, __VA_ARGS__)
 #define VOID_TASK_DECL_9(NAME, ...) WEFT_GEN_VOID_DECL_9(LACE_FLAVOR, NAME, __VA_ARGS__)
+#define VOID_TASK_DECL_10(NAME, ...) WEFT_GEN_VOID_DECL_10(LACE_FLAVOR, NAME, __VA_ARGS__)
 
 #define TASK_IMPL_0(RT, NAME) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 0)
 #define TASK_IMPL_1(RT, NAME, ...) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 1, __VA_ARGS__)
@@ -125,6 +290,7 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define TASK_IMPL_7(RT, NAME, ...) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 7, __VA_ARGS__)
 #define TASK_IMPL_8(RT, NAME, ...) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 8, __VA_ARGS__)
 #define TASK_IMPL_9(RT, NAME, ...) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 9, __VA_ARGS__)
+#define TASK_IMPL_10(RT, NAME, ...) WEFT_GEN_IMPL_(LACE_FLAVOR, RT, NAME, 10, __VA_ARGS__)
 #define VOID_TASK_IMPL_0(NAME) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 0)
 #define VOID_TASK_IMPL_1(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 1, __VA_ARGS__)
 #define VOID_TASK_IMPL_2(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 2, __VA_ARGS__)
@@ -135,6 +301,7 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define VOID_TASK_IMPL_7(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 7, __VA_ARGS__)
 #define VOID_TASK_IMPL_8(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 8, __VA_ARGS__)
 #define VOID_TASK_IMPL_9(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 9, __VA_ARGS__)
+#define VOID_TASK_IMPL_10(NAME, ...) WEFT_GEN_VOID_IMPL_(LACE_FLAVOR, NAME, 10, __VA_ARGS__)
 
 #define TASK_0(RT, NAME) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 0)
 #define TASK_1(RT, NAME, ...) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 1, __VA_ARGS__)
@@ -146,6 +313,7 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define TASK_7(RT, NAME, ...) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 7, __VA_ARGS__)
 #define TASK_8(RT, NAME, ...) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 8, __VA_ARGS__)
 #define TASK_9(RT, NAME, ...) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 9, __VA_ARGS__)
+#define TASK_10(RT, NAME, ...) WEFT_GEN_TASK_(LACE_FLAVOR, RT, NAME, 10, __VA_ARGS__)
 #define VOID_TASK_0(NAME) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 0)
 #define VOID_TASK_1(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 1, __VA_ARGS__)
 #define VOID_TASK_2(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 2, __VA_ARGS__)
@@ -156,6 +324,30 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define VOID_TASK_7(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 7, __VA_ARGS__)
 #define VOID_TASK_8(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 8, __VA_ARGS__)
 #define VOID_TASK_9(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 9, __VA_ARGS__)
+#define VOID_TASK_10(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 10, __VA_ARGS__)
+
+#if WEFT_LACE_API >= 16
+/* Lace 1.6's TASK(rtype, name, T1, a1, ...): TASK_n, or VOID_TASK_n for
+ * TASK(void, name, ...); n = 0..10 from the argument count. */
+#define LACE_CAT_(a, b) LACE_CAT_I_(a, b)
+#define LACE_CAT_I_(a, b) a##b
+#define LACE_PICK22_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,  \
+                     _17, _18, _19, _20, N, ...) N
+#define LACE_NPAIRS_(dummy, ...)                                                                  \
+    LACE_PICK22_(dummy, ##__VA_ARGS__, 10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0)
+#define LACE_SECOND_(a, b, ...) b
+#define LACE_SECOND_X_(...) LACE_SECOND_(__VA_ARGS__)
+#define LACE_EMPTY_PROBE_() ~, 1
+/* 1 when RT is exactly `void`: LACE_VOID_EAT_void leaves nothing, which
+ * turns LACE_EMPTY_PROBE_ () into a call ("void *" leaves a "*"). */
+#define LACE_VOID_EAT_void
+#define LACE_IS_VOID_(RT) LACE_IS_VOID_I_(LACE_CAT_(LACE_VOID_EAT_, RT))
+#define LACE_IS_VOID_I_(x) LACE_SECOND_X_(LACE_EMPTY_PROBE_ x (), 0, ~)
+#define LACE_TASK_SEL_0(RT, NAME, N, ...) LACE_CAT_(TASK_, N)(RT, NAME, ##__VA_ARGS__)
+#define LACE_TASK_SEL_1(RT, NAME, N, ...) LACE_CAT_(VOID_TASK_, N)(NAME, ##__VA_ARGS__)
+#define TASK(RT, NAME, ...)                                                                       \
+    LACE_CAT_(LACE_TASK_SEL_, LACE_IS_VOID_(RT))(RT, NAME, LACE_NPAIRS_(~, ##__VA_ARGS__), ##__VA_ARGS__)
+#endif
 
 /* ------------------------------------------------------------------------
  * Inside tasks (the hidden __lace_worker and __lace_dq_head in scope)
@@ -176,14 +368,21 @@ WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WE
 #define CALL(f, ...) (f##_CALL(__lace_worker, __lace_dq_head, ##__VA_ARGS__))
 /* The task's NAME_CALL as a pointer (for callback tables), and a call of
  * such a pointer (or any function taking the context first). */
+#if WEFT_LACE_API < 16
 #define TASK(f) (f##_CALL)
+#endif
 #define WRAP(f, ...) ((f)(__lace_worker, __lace_dq_head, ##__VA_ARGS__))
 /* A pointer type for TASK(f) of tasks returning t with these arguments. */
 #define LACE_TYPEDEF_CB(t, f, ...) typedef t (*f)(WorkerP *, Task *, ##__VA_ARGS__);
-#define LACE_WORKER_ID (weft_worker_id(__lace_worker))
+#define LACE_WORKER_ID ((int)__lace_worker->worker)
 #define LACE_WORKER_PU (lace_worker_pu(__lace_worker))
-/* A per-worker pseudo-random 64-bit number (Lace's LCG). */
+/* A per-worker pseudo-random 64-bit number (Lace 1.4's LCG on the
+ * worker's rng; in 1.6 an alias of lace_rng). */
+#if WEFT_LACE_API < 16
 #define LACE_TRNG (lace_trng(__lace_worker))
+#else
+#define LACE_TRNG (lace_rng(__lace_worker))
+#endif
 #define STEAL_RANDOM() (lace_steal_random_CALL(__lace_worker, __lace_dq_head))
 #define lace_steal_random() STEAL_RANDOM()
 /* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here. */
@@ -258,6 +457,45 @@ void lace_count_reset(void);
 void lace_count_report_file(FILE *file);
 /* The CPU w is pinned to, or -1. */
 int lace_worker_pu(WorkerP *w);
+/* Stops the program with Lace's message (weft's SPAWN stops by itself
+ * with a "weft:" message when a deque is full). */
+WEFT_NORETURN void lace_abort_stack_overflow(void);
+
+/* Makes all tasks of the worker stealable.  weft shares tasks when thieves
+ * ask for them, so there is nothing to do. */
+#define LACE_MAKE_ALL_SHARED() lace_make_all_shared(__lace_worker, __lace_dq_head)
+static inline WEFT_UNUSED void lace_make_all_shared(WorkerP *w, Task *head)
+{
+    (void)w;
+    (void)head;
+}
+
+#if WEFT_LACE_API >= 16
+/* ---- Lace 1.6 additions ---- */
+/* 1 between lace_start and lace_stop. */
+int lace_is_running(void);
+/* Sleeps for this many microseconds (nothing for 0 or less). */
+void lace_sleep_us(int64_t microseconds);
+/* A monotonic clock in nanoseconds. */
+uint64_t lace_gethrtime(void);
+static inline void lace_count_report(void) { lace_count_report_file(stdout); }
+/* Lace 1.6's build options: idle workers sleep (weft's always do). */
+#ifndef LACE_BACKOFF
+#define LACE_BACKOFF 1
+#endif
+/* Portability macros. */
+#define LACE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LACE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LACE_NOINLINE __attribute__((noinline))
+#define LACE_NORETURN __attribute__((noreturn))
+#define LACE_ALIGN(n) __attribute__((aligned(n)))
+#define LACE_UNUSED __attribute__((unused))
+#ifdef __cplusplus
+#define LACE_TLS thread_local
+#else
+#define LACE_TLS _Thread_local
+#endif
+#endif
 
 /* Non-NULL while a NEWFRAME or TOGETHER started through this API is
  * pending or running: a task that waits for something (a lock...) polls it
@@ -274,27 +512,33 @@ extern lace_newframe_t lace_newframe;
  * same slot) and no one else writes f while the task is in its slot. */
 Task *lace_spawned(Task *t, lace_task_fn f) __attribute__((pure));
 
-/* Per-worker LACE_TRNG state, indexed by worker id (seeded by lace_start). */
-typedef struct {
-    WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t state;
-} lace_trng_slot;
-extern lace_trng_slot lace_trng_slots[];
-
 static inline void lace_yield(WorkerP *w, Task *head)
 {
-    weft_yield(w, (weft_task *)head);
+    weft_yield((weft_worker *)w, (weft_task *)head);
 }
 
 static inline void lace_drop(WorkerP *w, Task *t)
 {
-    weft__drop(w, (weft_task *)t);
+    weft__drop((weft_worker *)w, (weft_task *)t);
 }
 
+/* Lace 1.4's LACE_TRNG: an LCG step on the worker's rng. */
 static inline uint64_t lace_trng(WorkerP *w)
 {
-    uint64_t *s = &lace_trng_slots[weft_worker_id(w)].state;
-    return *s = 2862933555777941757ULL * *s + 3037000493ULL;
+    return w->rng = 2862933555777941757ULL * w->rng + 3037000493ULL;
 }
+
+#if WEFT_LACE_API >= 16
+/* Lace 1.6's per-worker generator (a splitmix64 step on the worker's rng;
+ * Lace's is xoroshiro128**: other numbers, the same use). */
+static inline uint64_t lace_rng(WorkerP *w)
+{
+    uint64_t z = (w->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+#endif
 
 static inline int lace_task_is_stolen(const Task *t)
 {
@@ -332,5 +576,27 @@ static inline void lace_weft_together_(weft_task *t, uintptr_t wrapper)
 }
 
 WEFT_END_DECLS
+
+#if WEFT_LACE_API >= 16
+/* Lace 1.6's portable semaphore, mutex and condition variable (POSIX). */
+#include <semaphore.h>
+typedef sem_t lace_sem_t;
+static inline int lace_sem_init(lace_sem_t *s, unsigned value) { return sem_init(s, 0, value); }
+static inline int lace_sem_wait(lace_sem_t *s) { return sem_wait(s); }
+static inline int lace_sem_trywait(lace_sem_t *s) { return sem_trywait(s); }
+static inline int lace_sem_post(lace_sem_t *s) { return sem_post(s); }
+static inline int lace_sem_destroy(lace_sem_t *s) { return sem_destroy(s); }
+typedef pthread_mutex_t lace_mutex_t;
+typedef pthread_cond_t lace_cond_t;
+static inline void lace_mutex_init(lace_mutex_t *m) { pthread_mutex_init(m, NULL); }
+static inline void lace_mutex_destroy(lace_mutex_t *m) { pthread_mutex_destroy(m); }
+static inline void lace_mutex_lock(lace_mutex_t *m) { pthread_mutex_lock(m); }
+static inline void lace_mutex_unlock(lace_mutex_t *m) { pthread_mutex_unlock(m); }
+static inline void lace_cond_init(lace_cond_t *c) { pthread_cond_init(c, NULL); }
+static inline void lace_cond_destroy(lace_cond_t *c) { pthread_cond_destroy(c); }
+static inline void lace_cond_wait(lace_cond_t *c, lace_mutex_t *m) { pthread_cond_wait(c, m); }
+static inline void lace_cond_signal(lace_cond_t *c) { pthread_cond_signal(c); }
+static inline void lace_cond_broadcast(lace_cond_t *c) { pthread_cond_broadcast(c); }
+#endif
 
 #endif

@@ -1,7 +1,7 @@
 /* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
  * weft-lace library.  Each maps onto weft's public API, except the random
  * steal attempt and a worker's CPU, which use the runtime's own entry
- * points (src/runtime/internal.h; this library is built and versioned
+ * points (runtime/steal.h, runtime/topology.h; this library is built and versioned
  * with weft).  docs/lace.md lists what each does and how it differs from
  * Lace. */
 #include "runtime/diagnostics.h"
@@ -9,16 +9,19 @@
 #include "runtime/steal.h"
 #include "runtime/topology.h"
 
+/* The library serves both API generations; 1.6's declarations are a
+ * superset of 1.4's. */
+#define WEFT_LACE_API 16
 #include <lace.h>
 
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 lace_newframe_t lace_newframe;
-lace_trng_slot lace_trng_slots[WEFT_MAX_WORKERS];
 
 static int verbosity;
 static size_t stack_size; /* 0: weft's default */
@@ -70,34 +73,22 @@ static void init_external_lock(void)
     pthread_rwlockattr_destroy(&attr);
 }
 
-/* splitmix64: distinct, well-mixed LACE_TRNG seeds per worker. */
-static uint64_t mix_seed(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
     pthread_once(&external_lock_once, init_external_lock);
-    /* Seeds before the workers exist: thread creation publishes them. */
-    unsigned seeds = n_workers && n_workers < WEFT_MAX_WORKERS ? n_workers : WEFT_MAX_WORKERS;
-    for (unsigned i = 0; i < seeds; i++)
-        lace_trng_slots[i].state = mix_seed(i + 1);
+    /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
     int err = weft_start(n_workers, dqsize, stack_size);
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
                    strerror(err));
     }
-    if (verbosity > 0)
+    if (verbosity > 0) /* what the pool uses, defaults resolved */
         fprintf(stderr,
                 "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "
                 "stacks of %zu bytes%s\n",
-                WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(), dqsize,
-                dqsize ? "" : " (weft's default)", stack_size,
+                WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(), weft__rt.deque_slots,
+                dqsize ? "" : " (weft's default)", weft__rt.stack_size,
                 stack_size ? "" : " (weft's default)");
 }
 
@@ -130,17 +121,17 @@ int lace_is_worker(void)
 
 WorkerP *lace_get_worker(void)
 {
-    return weft_self();
+    return (WorkerP *)weft_self();
 }
 
 WorkerP *lace_get_worker_checked(void)
 {
-    return weft__self_checked();
+    return (WorkerP *)weft__self_checked();
 }
 
 Task *lace_get_head(WorkerP *w)
 {
-    return (Task *)weft_current_head(w);
+    return (Task *)weft_current_head((weft_worker *)w);
 }
 
 void lace_barrier(void)
@@ -224,8 +215,9 @@ void lace_run_together(Task *t)
     pending_pop(&node);
 }
 
-void lace_steal_random_CALL(WorkerP *w, Task *head)
+void lace_steal_random_CALL(WorkerP *lw, Task *head)
 {
+    weft_worker *w = (weft_worker *)lw;
     weft_worker *victim = weft__random_victim(w);
     if (victim != NULL)
         weft__steal_and_run(w, (weft_task *)head, victim, false);
@@ -243,7 +235,33 @@ void lace_count_report_file(FILE *file)
 
 int lace_worker_pu(WorkerP *w)
 {
-    return weft__topology_worker_cpu(weft_worker_id(w));
+    return weft__topology_worker_cpu(weft_worker_id((weft_worker *)w));
+}
+
+void lace_abort_stack_overflow(void)
+{
+    weft__fatal("lace: task stack overflow (a deque is full; lace_start's dqsize sets its size)");
+}
+
+int lace_is_running(void)
+{
+    return weft_workers() > 0;
+}
+
+void lace_sleep_us(int64_t microseconds)
+{
+    if (microseconds <= 0)
+        return;
+    struct timespec ts = {(time_t)(microseconds / 1000000), (long)(microseconds % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+uint64_t lace_gethrtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 Task *lace_spawned(Task *t, lace_task_fn f)

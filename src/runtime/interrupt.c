@@ -4,23 +4,30 @@
  *   TOGETHER(task)  every worker runs its own copy of the task
  *   NEWFRAME(task)  one worker runs the task, the others help by stealing
  *
- * Protocol (one interrupt at a time, described by the static `slot`):
- *   1. The initiator takes the slot, fills it, publishes its generation in
+ * Protocol (one interrupt published at a time; interrupts nest):
+ *   1. The initiator takes `busy`, fills a request record on its own
+ *      stack, points `current` at it, publishes its generation in
  *      weft__interrupt_generation and wakes every worker.
  *   2. Each worker, at its next interrupt point (idle loop, blocked SYNC,
- *      YIELD), freezes its deque: the tasks below its head become invisible
- *      to thieves and an empty frame starts at its head.  Then barrier 1.
- *      After barrier 1 nobody can steal an old task.
+ *      YIELD, or waiting inside an interrupt it already serves), freezes
+ *      its deque: the tasks below its head become invisible to thieves and
+ *      an empty frame starts at its head.  Then barrier 1.  After barrier 1
+ *      nobody can steal an old task, and every worker has read the record:
+ *      the last to arrive unpublishes the generation and frees `busy`, so
+ *      a task of this interrupt may start another one (nesting, as Lace
+ *      allows: a NEWFRAME task that calls TOGETHER, a TOGETHER copy that
+ *      calls NEWFRAME, ...).
  *   3. The task(s) run in the new frames; participants with nothing to do
- *      steal from the frames, so the only work around is the interrupt's.
+ *      steal from the frames, so the only work around is the interrupt's,
+ *      and serve any interrupt nested in it.
  *   4. When it is all done, barrier 2 makes sure nobody is still in a steal
  *      attempt on a frame; each worker restores its deque and leaves.
- *   5. The last to leave clears the generation, frees the slot and tells
- *      the initiator, which then returns.
+ *   5. The last to leave tells the initiator, then lets go of the record;
+ *      the initiator returns once the record is let go.
  * Every worker must take part, so while a worker has not yet served
- * generation g the slot cannot move on to another interrupt: a worker that
- * read g may use the slot for g.  A worker running a long task joins only
- * when that task reaches an interrupt point; long tasks call WEFT_YIELD().
+ * generation g the record cannot change: a worker that read g may use it.
+ * A worker running a long task joins only when that task reaches an
+ * interrupt point; long tasks call WEFT_YIELD().
  */
 #include "runtime/interrupt.h"
 
@@ -37,6 +44,7 @@
 #include "sys/cpu.h"
 #include "sys/futex.h"
 
+
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
@@ -49,29 +57,43 @@ static const char *kind_name(int kind)
     return kind == KIND_TOGETHER ? "TOGETHER" : "NEWFRAME";
 }
 
-static struct {
-    /* Taken by an initiator (CAS 0 -> 1) for the whole interrupt. */
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t busy;
-    /* Bumped by the last leaver: the initiator waits for it. */
-    _Atomic uint32_t released;
-
-    /* The request: written by the initiator while it holds `busy`, before
-     * it publishes the generation (release); read-only afterwards. */
+/* One interrupt: on its initiator's stack until the initiator returns. */
+typedef struct interrupt_rec {
+    /* The request: written by the initiator before it publishes the
+     * generation (release); read-only afterwards. */
     int kind;
-    uint64_t generation;
     weft_task *task;          /* the caller's descriptor; NEWFRAME's result lands there */
     uintptr_t wrapper;
     weft_worker *initiator;   /* NULL if a non-worker thread started it */
+    bool nested;              /* started by the work of another interrupt */
 
     _Alignas(WEFT_CACHE_LINE) _Atomic(weft_worker *) executor; /* NEWFRAME: who runs it */
     _Atomic uint32_t arrived; /* barrier 1 */
+    _Atomic uint32_t passed;  /* 1: barrier 1 passed and the record unpublished */
     _Atomic uint32_t copies;  /* TOGETHER: copies finished */
     _Atomic uint32_t stopped; /* barrier 2 */
     _Atomic uint32_t left;    /* workers that restored their deque */
+    _Atomic uint32_t done;    /* 1: all left; the initiator may return */
+    _Atomic uint32_t let_go;  /* 1: the last leaver no longer touches the record */
     weft_task finished;       /* state DONE when all the work is done */
+} interrupt_rec;
+
+static struct {
+    /* Taken (CAS 0 -> 1) by the initiator of an outermost interrupt for
+     * the whole interrupt, nested ones included. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t busy;
+    /* Taken (CAS 0 -> 1) by the initiator of a nested interrupt from
+     * filling `current` until barrier 1 of its interrupt is passed.  Only
+     * the work of an interrupt in progress starts a nested one: every
+     * worker is then inside that interrupt, between its barriers 1 and 2,
+     * and serves the nested one from wherever it waits in it. */
+    _Atomic uint32_t nest_lock;
+    /* The published interrupt's record: written while holding `busy`,
+     * before the generation is published (release). */
+    interrupt_rec *current;
 } slot;
 
-static uint64_t last_generation; /* guarded by slot.busy */
+static _Atomic uint64_t last_generation; /* bumped by initiators */
 
 /* The user barrier (weft_barrier). */
 static struct {
@@ -85,6 +107,7 @@ void weft__interrupt_reset(void)
     atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
     atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot.nest_lock, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
 }
 
@@ -120,44 +143,52 @@ static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
         wait_on(count, at_least, n);
 }
 
-/* Steals within the frames (old tasks are frozen) until all work is done. */
-static void help_until_finished(weft_worker *w, weft_task *head)
+/* Steals within the frames (old tasks are frozen) until all work of rec is
+ * done, serving the interrupts that the work starts meanwhile. */
+static void help_until_finished(weft_worker *w, weft_task *head, interrupt_rec *rec)
 {
     weft_idle idle;
     weft__idle_reset(&idle);
     /* Acquire: pairs with the release in mark_finished. */
-    while (atomic_load_explicit(&slot.finished.state, memory_order_acquire) != WEFT_STATE_DONE) {
+    while (atomic_load_explicit(&rec->finished.state, memory_order_acquire) != WEFT_STATE_DONE) {
+        if (weft_interrupt_waiting_for(w)) { /* nested in this one */
+            weft__interrupt_serve(w, head);
+            weft__idle_reset(&idle);
+            continue;
+        }
         weft_worker *v = weft__random_victim(w);
         if (v && weft__steal_and_run(w, head, v, false)) {
             weft__idle_reset(&idle);
             continue;
         }
         if (weft__idle_backoff(&idle)) {
-            /* A JOIN sleep on `finished` wakes for work or for the end. */
-            weft__sleep(w, WEFT_SLEEP_JOIN, &slot.finished, NULL);
+            /* A JOIN sleep on `finished` wakes for work, for the end, or
+             * for a new interrupt. */
+            weft__sleep(w, WEFT_SLEEP_JOIN, &rec->finished, NULL);
             weft__idle_reset(&idle);
         }
     }
 }
 
-static void mark_finished(void)
+static void mark_finished(interrupt_rec *rec)
 {
     /* seq_cst: release for the helpers' acquire, and the waker's "write
      * mine" of the Dekker pairing with helpers going to sleep on it. */
-    atomic_store_explicit(&slot.finished.state, WEFT_STATE_DONE, memory_order_seq_cst);
+    atomic_store_explicit(&rec->finished.state, WEFT_STATE_DONE, memory_order_seq_cst);
     weft__wake_all();
 }
 
 void weft__interrupt_serve(weft_worker *w, weft_task *head)
 {
-    /* Acquire: pairs with the initiator's publishing store; the slot's
-     * request fields are visible. */
+    /* Acquire: pairs with the initiator's publishing store; the record
+     * and its fields are visible. */
     uint64_t g = atomic_load_explicit(&weft__interrupt_generation, memory_order_acquire);
     if (g == 0 || g == w->seen_interrupt)
         return;
-    w->seen_interrupt = g; /* the slot holds g until we have left it */
+    w->seen_interrupt = g; /* `current` holds g's record until we arrive */
+    interrupt_rec *rec = slot.current;
     unsigned n = weft__rt.n_workers;
-    int kind = slot.kind;
+    int kind = rec->kind;
     WEFT_TRACE_INTERRUPT(w, kind == KIND_NEWFRAME);
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
 
@@ -171,66 +202,84 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     }
     weft_sched_saved saved;
     weft__sched_freeze(w, frame, &saved);
-    if (kind == KIND_NEWFRAME && slot.initiator == NULL) {
+    if (kind == KIND_NEWFRAME && rec->initiator == NULL) {
         weft_worker *none = NULL;
         /* Relaxed: only elects one executor; barrier 1 orders it. */
-        atomic_compare_exchange_strong_explicit(&slot.executor, &none, w, memory_order_relaxed,
+        atomic_compare_exchange_strong_explicit(&rec->executor, &none, w, memory_order_relaxed,
                                                 memory_order_relaxed);
     }
-    arrive_and_wait(&slot.arrived, n); /* barrier 1 */
-    WEFT_TRACE_SET(w, WEFT_TRACE_HELP);
-
-    w->in_interrupt = kind;
-    weft_task *floor = w->frame_floor;
-    w->frame_floor = frame;
-    if (kind == KIND_TOGETHER) {
-        weft_task *copy = head;
-        memcpy(copy->payload, slot.task->payload, sizeof copy->payload);
-        /* Relaxed: a private slot of ours (below the frozen frame). */
-        atomic_store_explicit(&copy->state, slot.wrapper, memory_order_relaxed);
-        w->together_depth++;
-        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, slot.wrapper, NULL, NULL);
-        WEFT_PROFILE_ROOT(w, profile_);
-        weft_run_wrapper(w, frame, copy, slot.wrapper, "(a TOGETHER copy)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
-        WEFT_TRACE_POP(w, trace_copy_);
-        w->together_depth--;
-        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
-        /* acq_rel: the last copy to finish sees every copy's effects. */
-        if (atomic_fetch_add_explicit(&slot.copies, 1, memory_order_acq_rel) + 1 == n)
-            mark_finished();
-    } else if (atomic_load_explicit(&slot.executor, memory_order_relaxed) == w) {
-        /* Relaxed: elected before barrier 1, which ordered it. */
-        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, slot.wrapper, NULL, NULL);
-        WEFT_PROFILE_ROOT(w, profile_);
-        weft_run_wrapper(w, frame, slot.task, slot.wrapper, "(run by NEWFRAME)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
-        WEFT_TRACE_POP(w, trace_task_);
-        mark_finished();
-    }
-    help_until_finished(w, frame);
-    w->frame_floor = floor;
-    w->in_interrupt = KIND_NONE;
-
-    WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
-    arrive_and_wait(&slot.stopped, n); /* barrier 2: no steal in flight */
-    weft__sched_thaw(w, &saved);
-    WEFT_TRACE_POP(w, trace_);
-
-    /* acq_rel: the last leaver sees everyone done with the slot. */
-    if (atomic_fetch_add_explicit(&slot.left, 1, memory_order_acq_rel) + 1 == n) {
-        /* Relaxed: the releases below order it for whoever cares. */
+    /* Barrier 1.  acq_rel: one release sequence through all arrivals. */
+    if (atomic_fetch_add_explicit(&rec->arrived, 1, memory_order_acq_rel) + 1 == n) {
+        /* Everyone has read the record: unpublish it, before anyone runs
+         * work of this interrupt that could publish another.  Relaxed:
+         * ordered before the releases of `passed` and the lock. */
         atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
         /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
          * next initiator's setting (after it takes `busy`) comes later in
          * the word's modification order and is not lost. */
         atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
                                   memory_order_relaxed);
-        /* Release: the initiator (and the next one, via busy) see the
-         * finished interrupt, including NEWFRAME's result. */
-        atomic_fetch_add_explicit(&slot.released, 1, memory_order_release);
-        atomic_store_explicit(&slot.busy, 0, memory_order_release);
-        weft__futex_wake(&slot.released, INT_MAX);
+        /* Release: the next nested initiator sees the two stores above. */
+        if (rec->nested)
+            atomic_store_explicit(&slot.nest_lock, 0, memory_order_release);
+        /* Release: the others pass barrier 1 after the stores above. */
+        atomic_store_explicit(&rec->passed, 1, memory_order_release);
+        weft__futex_wake(&rec->passed, INT_MAX);
+    } else {
+        wait_on(&rec->passed, at_least, 1);
+    }
+    WEFT_TRACE_SET(w, WEFT_TRACE_HELP);
+
+    int outer_kind = w->in_interrupt;
+    w->in_interrupt = kind;
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = frame;
+    if (kind == KIND_TOGETHER) {
+        weft_task *copy = head;
+        memcpy(copy->payload, rec->task->payload, sizeof copy->payload);
+        /* Relaxed: a private slot of ours (below the frozen frame). */
+        atomic_store_explicit(&copy->state, rec->wrapper, memory_order_relaxed);
+        w->together_depth++;
+        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, rec->wrapper, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
+        weft_run_wrapper(w, frame, copy, rec->wrapper, "(a TOGETHER copy)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
+        WEFT_TRACE_POP(w, trace_copy_);
+        w->together_depth--;
+        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
+        /* acq_rel: the last copy to finish sees every copy's effects. */
+        if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_acq_rel) + 1 == n)
+            mark_finished(rec);
+    } else if (atomic_load_explicit(&rec->executor, memory_order_relaxed) == w) {
+        /* Relaxed: elected before barrier 1, which ordered it. */
+        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, rec->wrapper, NULL, NULL);
+        WEFT_PROFILE_ROOT(w, profile_);
+        weft_run_wrapper(w, frame, rec->task, rec->wrapper, "(run by NEWFRAME)");
+        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
+        WEFT_TRACE_POP(w, trace_task_);
+        mark_finished(rec);
+    }
+    help_until_finished(w, frame, rec);
+    w->frame_floor = floor;
+    w->in_interrupt = outer_kind;
+
+    WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
+    arrive_and_wait(&rec->stopped, n); /* barrier 2: no steal in flight */
+    weft__sched_thaw(w, &saved);
+    WEFT_TRACE_POP(w, trace_);
+
+    /* acq_rel: the last leaver sees everyone done with the record. */
+    if (atomic_fetch_add_explicit(&rec->left, 1, memory_order_acq_rel) + 1 == n) {
+        /* Release: the initiator sees the finished interrupt, including
+         * NEWFRAME's result. */
+        atomic_store_explicit(&rec->done, 1, memory_order_release);
+        /* Release: the next outermost initiator sees this one over. */
+        if (!rec->nested)
+            atomic_store_explicit(&slot.busy, 0, memory_order_release);
+        weft__futex_wake(&rec->done, INT_MAX);
+        /* Release: our last touch of the record; the initiator's stack
+         * frame (which holds it) may go after this. */
+        atomic_store_explicit(&rec->let_go, 1, memory_order_release);
     }
 }
 
@@ -249,9 +298,6 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     weft_worker *w = weft__tls_worker;
     weft_task *head = NULL;
     if (w) {
-        if (w->in_interrupt != KIND_NONE)
-            weft__fatal("%s called from inside a %s: interrupts do not nest", kind_name(kind),
-                       kind_name(w->in_interrupt));
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft__lifecycle_enter_interrupt()) {
@@ -259,15 +305,18 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
                    kind_name(kind));
     }
 
+    interrupt_rec rec;
+    rec.nested = w != NULL && w->in_interrupt != KIND_NONE;
+    _Atomic uint32_t *lock = rec.nested ? &slot.nest_lock : &slot.busy;
     for (unsigned spins = 0;; spins++) {
         uint32_t free_ = 0;
-        /* Acquire: pairs with the last leaver's release of the previous
-         * interrupt; we may now reuse the slot. */
-        if (atomic_compare_exchange_strong_explicit(&slot.busy, &free_, 1, memory_order_acquire,
+        /* Acquire: pairs with the release of the lock by the previous
+         * interrupt (its last leaver, or its barrier 1 if nested). */
+        if (atomic_compare_exchange_strong_explicit(lock, &free_, 1, memory_order_acquire,
                                                     memory_order_relaxed))
             break;
-        /* Another interrupt is pending: a worker must take part in it (it
-         * cannot complete otherwise), then try again. */
+        /* Another interrupt is in progress: a worker must take part in it
+         * (it cannot complete otherwise), then try again. */
         if (w && weft_interrupt_waiting_for(w))
             weft__interrupt_serve(w, head);
         else if (spins < 100)
@@ -276,23 +325,27 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
             sched_yield();
     }
 
-    /* We own the slot; nobody reads it until the generation is published
-     * (release, below), so these are relaxed. */
-    uint32_t released = atomic_load_explicit(&slot.released, memory_order_relaxed);
-    slot.kind = kind;
-    slot.generation = ++last_generation;
-    slot.task = t;
-    slot.wrapper = wrapper;
-    slot.initiator = w;
-    atomic_store_explicit(&slot.executor, kind == KIND_NEWFRAME ? w : NULL, memory_order_relaxed);
-    atomic_store_explicit(&slot.arrived, 0, memory_order_relaxed);
-    atomic_store_explicit(&slot.copies, 0, memory_order_relaxed);
-    atomic_store_explicit(&slot.stopped, 0, memory_order_relaxed);
-    atomic_store_explicit(&slot.left, 0, memory_order_relaxed);
-    atomic_store_explicit(&slot.finished.state, 0, memory_order_relaxed);
-    /* seq_cst: release publishes the slot to servers (acquire); seq_cst is
-     * the waker's "write mine" before wake_all reads the sleep words. */
-    atomic_store_explicit(&weft__interrupt_generation, slot.generation, memory_order_seq_cst);
+    /* Nobody reads the record until the generation is published (release,
+     * below), so these are relaxed. */
+    rec.kind = kind;
+    rec.task = t;
+    rec.wrapper = wrapper;
+    rec.initiator = w;
+    atomic_store_explicit(&rec.executor, kind == KIND_NEWFRAME ? w : NULL, memory_order_relaxed);
+    atomic_store_explicit(&rec.arrived, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.passed, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.copies, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.stopped, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.left, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.done, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.let_go, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.finished.state, 0, memory_order_relaxed);
+    slot.current = &rec;
+    /* seq_cst: release publishes the record to servers (acquire); seq_cst
+     * is the waker's "write mine" before wake_all reads the sleep words. */
+    /* Relaxed: only makes the generation unique. */
+    uint64_t g = atomic_fetch_add_explicit(&last_generation, 1, memory_order_relaxed) + 1;
+    atomic_store_explicit(&weft__interrupt_generation, g, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; a worker that sees it re-reads the generation
      * (seq_cst), and one that misses it sees it at its next YIELD. */
     atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
@@ -301,7 +354,11 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 
     if (w)
         weft__interrupt_serve(w, head);
-    wait_on(&slot.released, differs, released);
+    wait_on(&rec.done, at_least, 1);
+    /* Acquire: pairs with the last leaver's final store; then the record
+     * (our stack) is ours again.  The wait is that leaver's futex wake. */
+    while (atomic_load_explicit(&rec.let_go, memory_order_acquire) == 0)
+        weft_cpu_relax();
     if (w)
         WEFT_PROFILE_RESUME(w);
     else

@@ -387,13 +387,17 @@ int main(void)
     t.f = &d0_WRAP;
     lace_run_task(&t);
     CHECK(*(int *)TASK_RESULT(&t) == 42, "lace_run_task");
+    *(int *)TASK_RESULT(&t) = 0; /* each call must write the result anew */
     lace_run_task_exclusive(&t);
+    CHECK(*(int *)TASK_RESULT(&t) == 42, "lace_run_task_exclusive");
+    *(int *)TASK_RESULT(&t) = 0;
     lace_run_newframe(&t);
     CHECK(*(int *)TASK_RESULT(&t) == 42, "lace_run_newframe");
     t.f = &vd0_WRAP;
     void_sum = 0;
     lace_run_together(&t);
-    CHECK(void_sum > 0, "lace_run_together");
+    CHECK(void_sum == 100 * (int)lace_workers(), "lace_run_together: %d with %u workers",
+          void_sum, lace_workers());
 
     pthread_t th[3];
     for (intptr_t i = 0; i < 3; i++)

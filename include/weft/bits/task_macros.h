@@ -1,4 +1,5 @@
 /* Task declaration macros: WEFT_TASK_n / WEFT_VOID_TASK_n for 0..9 arguments
+ * (the templates serve 0..10: the Lace flavour has 10)
  * and their DECL/IMPL halves.  Not meant to be read for the API (see
  * weft.h); meant to be readable when you need to know what is generated.
  *
@@ -20,6 +21,8 @@
  * Flavours.  The templates serve weft's own names and the Lace layer
  * (include/weft-lace/lace.h) alike.  A flavour FL is a prefix naming:
  *   FL##_TASK_T        the descriptor type NAME_CALL/SPAWN/SYNC take
+ *   FL##_WORKER_T      the worker type they take: weft_worker, or a type
+ *                      that views the same object (a pointer cast)
  *   FL##_W, FL##_HEAD  the hidden parameters of a task body
  *   FL##_RUN, FL##_NEWFRAME, FL##_TOGETHER   the entry points the any-thread
  *                      functions hand a descriptor on the stack to
@@ -71,7 +74,7 @@ extern "C++" {
 #define WEFT_TASK_CATCH_(NAME) }
 #endif
 
-/* ---- per-arity helpers; positional names weft_a1..weft_a9 ---- */
+/* ---- per-arity helpers; positional names weft_a1..weft_a10 ---- */
 /* Fields of the argument struct. */
 #define WEFT_FIELDS_0() char weft_none_;
 #define WEFT_FIELDS_1(T1) T1 weft_a1;
@@ -84,6 +87,8 @@ extern "C++" {
 #define WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) T8 weft_a8;
 #define WEFT_FIELDS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) \
     WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) T9 weft_a9;
+#define WEFT_FIELDS_10(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10) \
+    WEFT_FIELDS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) T10 weft_a10;
 /* Parameter list on its own (RUN). */
 #define WEFT_PARAMS_0() void
 #define WEFT_PARAMS_1(T1) T1 weft_a1
@@ -97,6 +102,8 @@ extern "C++" {
     WEFT_PARAMS_7(T1, T2, T3, T4, T5, T6, T7), T8 weft_a8
 #define WEFT_PARAMS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) \
     WEFT_PARAMS_8(T1, T2, T3, T4, T5, T6, T7, T8), T9 weft_a9
+#define WEFT_PARAMS_10(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10) \
+    WEFT_PARAMS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9), T10 weft_a10
 /* Parameter list after the (worker, head) pair. */
 #define WEFT_CPARAMS_0()
 #define WEFT_CPARAMS_1(...) , WEFT_PARAMS_1(__VA_ARGS__)
@@ -108,6 +115,7 @@ extern "C++" {
 #define WEFT_CPARAMS_7(...) , WEFT_PARAMS_7(__VA_ARGS__)
 #define WEFT_CPARAMS_8(...) , WEFT_PARAMS_8(__VA_ARGS__)
 #define WEFT_CPARAMS_9(...) , WEFT_PARAMS_9(__VA_ARGS__)
+#define WEFT_CPARAMS_10(...) , WEFT_PARAMS_10(__VA_ARGS__)
 /* Store the parameters into a frame f. */
 #define WEFT_STORE_0(f)
 #define WEFT_STORE_1(f) (f)->d.args.weft_a1 = weft_a1;
@@ -119,6 +127,7 @@ extern "C++" {
 #define WEFT_STORE_7(f) WEFT_STORE_6(f) (f)->d.args.weft_a7 = weft_a7;
 #define WEFT_STORE_8(f) WEFT_STORE_7(f) (f)->d.args.weft_a8 = weft_a8;
 #define WEFT_STORE_9(f) WEFT_STORE_8(f) (f)->d.args.weft_a9 = weft_a9;
+#define WEFT_STORE_10(f) WEFT_STORE_9(f) (f)->d.args.weft_a10 = weft_a10;
 /* Arguments read back from a frame f, after the (worker, head) pair. */
 #define WEFT_LOAD_0(f)
 #define WEFT_LOAD_1(f) , (f)->d.args.weft_a1
@@ -130,6 +139,7 @@ extern "C++" {
 #define WEFT_LOAD_7(f) WEFT_LOAD_6(f), (f)->d.args.weft_a7
 #define WEFT_LOAD_8(f) WEFT_LOAD_7(f), (f)->d.args.weft_a8
 #define WEFT_LOAD_9(f) WEFT_LOAD_8(f), (f)->d.args.weft_a9
+#define WEFT_LOAD_10(f) WEFT_LOAD_9(f), (f)->d.args.weft_a10
 
 #define WEFT_UNPAREN_(...) __VA_ARGS__
 
@@ -175,6 +185,7 @@ WEFT_END_DECLS
 
 /* ---- weft's own flavour ---- */
 #define WEFT_NATIVE_TASK_T weft_task
+#define WEFT_NATIVE_WORKER_T weft_worker
 #define WEFT_NATIVE_W weft_w
 #define WEFT_NATIVE_HEAD weft_head
 #define WEFT_NATIVE_RUN weft__run_task
@@ -232,11 +243,12 @@ WEFT_END_DECLS
                        "weft: arguments/result of task " #NAME " exceed the descriptor");     \
     WEFT_STATIC_ASSERT(WEFT_ALIGNOF(NAME##_frame) <= WEFT_CACHE_LINE,                         \
                        "weft: task " #NAME " needs more than cache-line alignment");          \
-    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(weft_worker *, FL##_TASK_T * WEFT_CPARAMS_##N TYPES); \
+    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(FL##_WORKER_T *, FL##_TASK_T * WEFT_CPARAMS_##N TYPES); \
     WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
-    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(weft_worker *w,                       \
+    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_,                    \
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
     {                                                                                         \
+        weft_worker *w = (weft_worker *)w_;                                                   \
         weft_task *t = (weft_task *)head;                                                     \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         weft_sched_reserve(w, t);                                                             \
@@ -256,8 +268,9 @@ WEFT_END_DECLS
         } d;                                                                                  \
     } NAME##_frame;                                                                           \
     WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES)                                                 \
-    static inline WEFT_UNUSED RT NAME##_SYNC(weft_worker *w, FL##_TASK_T *slot)               \
+    static inline WEFT_UNUSED RT NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot)            \
     {                                                                                         \
+        weft_worker *w = (weft_worker *)w_;                                                   \
         weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
@@ -271,7 +284,7 @@ WEFT_END_DECLS
                 return f->d.res;                                                              \
             }                                                                                 \
         }                                                                                     \
-        RT weft_r_ = NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                   \
+        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f));                                   \
         WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
         return weft_r_;                                                                       \
     }                                                                                         \
@@ -287,8 +300,9 @@ WEFT_END_DECLS
         } d;                                                                                  \
     } NAME##_frame;                                                                           \
     WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES)                                               \
-    static inline WEFT_UNUSED void NAME##_SYNC(weft_worker *w, FL##_TASK_T *slot)             \
+    static inline WEFT_UNUSED void NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot)          \
     {                                                                                         \
+        weft_worker *w = (weft_worker *)w_;                                                   \
         weft_task *t = (weft_task *)slot;                                                     \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
         WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
@@ -302,7 +316,7 @@ WEFT_END_DECLS
                 return;                                                                       \
             }                                                                                 \
         }                                                                                     \
-        NAME##_CALL(w, slot WEFT_LOAD_##N(f));                                                \
+        NAME##_CALL(w_, slot WEFT_LOAD_##N(f));                                                \
         WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
     }                                                                                         \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN)                                          \
@@ -317,45 +331,45 @@ WEFT_END_DECLS
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f = (NAME##_frame *)t;                                                  \
-        f->d.res = NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                      \
+        f->d.res = NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));     \
         weft_check_return(w, head, #NAME); /* names the task in every build */                \
     }                                                                                         \
     WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
-    static inline RT NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);        \
-    RT NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)         \
+    static inline RT NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);      \
+    RT NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
     {                                                                                         \
-        WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
+        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_)                            \
         WEFT_TASK_TRY_                                                                        \
         RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                     \
-        WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
-        WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
+        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_)                                  \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME);              \
         return weft_r_;                                                                       \
         WEFT_TASK_CATCH_(NAME)                                                                \
     }                                                                                         \
-    static inline RT NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                            \
+    static inline RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED,                          \
                                   FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 #define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS)                                          \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
     {                                                                                         \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        NAME##_CALL(w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                                 \
+        NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                \
         weft_check_return(w, head, #NAME); /* names the task in every build */                \
     }                                                                                         \
     WEFT_TRACE_NAME_(NAME)                                                                    \
     WEFT_PROFILE_TYPE_(NAME)                                                                  \
-    static inline void NAME##_BODY_(weft_worker *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);      \
-    void NAME##_CALL(weft_worker *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
+    static inline void NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);    \
+    void NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)     \
     {                                                                                         \
-        WEFT_PROFILE_ENTER_(FL##_W, NAME, weft_pt_)                                           \
+        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_)                            \
         WEFT_TASK_TRY_                                                                        \
         NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                                  \
-        WEFT_PROFILE_LEAVE_(FL##_W, weft_pt_)                                                 \
-        WEFT_CHECK_RETURN_(FL##_W, (weft_task *)FL##_HEAD, NAME);                             \
+        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_)                                  \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME);              \
         WEFT_TASK_CATCH_(NAME)                                                                \
     }                                                                                         \
-    static inline void NAME##_BODY_(weft_worker *FL##_W WEFT_UNUSED,                          \
+    static inline void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED,                        \
                                     FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 /* ---- per-arity front ends, for any flavour ----
@@ -371,6 +385,7 @@ WEFT_END_DECLS
 #define WEFT_GEN_DECL_7(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 7, (__VA_ARGS__))
 #define WEFT_GEN_DECL_8(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 8, (__VA_ARGS__))
 #define WEFT_GEN_DECL_9(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 9, (__VA_ARGS__))
+#define WEFT_GEN_DECL_10(FL, RT, NAME, ...) WEFT_DECL_(FL, RT, NAME, 10, (__VA_ARGS__))
 #define WEFT_GEN_VOID_DECL_0(FL, NAME) WEFT_VOID_DECL_(FL, NAME, 0, ())
 #define WEFT_GEN_VOID_DECL_1(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 1, (__VA_ARGS__))
 #define WEFT_GEN_VOID_DECL_2(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 2, (__VA_ARGS__))
@@ -381,6 +396,7 @@ WEFT_END_DECLS
 #define WEFT_GEN_VOID_DECL_7(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 7, (__VA_ARGS__))
 #define WEFT_GEN_VOID_DECL_8(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 8, (__VA_ARGS__))
 #define WEFT_GEN_VOID_DECL_9(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 9, (__VA_ARGS__))
+#define WEFT_GEN_VOID_DECL_10(FL, NAME, ...) WEFT_VOID_DECL_(FL, NAME, 10, (__VA_ARGS__))
 
 /* (T1, A1, ..., Tn, An) -> (, T1 A1, ..., Tn An) and (, A1, ..., An) */
 #define WEFT_UP_0()
@@ -393,6 +409,7 @@ WEFT_END_DECLS
 #define WEFT_UP_7(T1, A1, ...) , T1 A1 WEFT_UP_6(__VA_ARGS__)
 #define WEFT_UP_8(T1, A1, ...) , T1 A1 WEFT_UP_7(__VA_ARGS__)
 #define WEFT_UP_9(T1, A1, ...) , T1 A1 WEFT_UP_8(__VA_ARGS__)
+#define WEFT_UP_10(T1, A1, ...) , T1 A1 WEFT_UP_9(__VA_ARGS__)
 #define WEFT_UA_0()
 #define WEFT_UA_1(T1, A1) , A1
 #define WEFT_UA_2(T1, A1, ...) , A1 WEFT_UA_1(__VA_ARGS__)
@@ -403,6 +420,7 @@ WEFT_END_DECLS
 #define WEFT_UA_7(T1, A1, ...) , A1 WEFT_UA_6(__VA_ARGS__)
 #define WEFT_UA_8(T1, A1, ...) , A1 WEFT_UA_7(__VA_ARGS__)
 #define WEFT_UA_9(T1, A1, ...) , A1 WEFT_UA_8(__VA_ARGS__)
+#define WEFT_UA_10(T1, A1, ...) , A1 WEFT_UA_9(__VA_ARGS__)
 /* (T1, A1, ..., Tn, An) -> T1, ..., Tn */
 #define WEFT_UT_0()
 #define WEFT_UT_1(T1, A1) T1
@@ -414,6 +432,7 @@ WEFT_END_DECLS
 #define WEFT_UT_7(T1, A1, ...) T1, WEFT_UT_6(__VA_ARGS__)
 #define WEFT_UT_8(T1, A1, ...) T1, WEFT_UT_7(__VA_ARGS__)
 #define WEFT_UT_9(T1, A1, ...) T1, WEFT_UT_8(__VA_ARGS__)
+#define WEFT_UT_10(T1, A1, ...) T1, WEFT_UT_9(__VA_ARGS__)
 
 #define WEFT_GEN_IMPL_(FL, RT, NAME, N, ...) \
     WEFT_IMPL_(FL, RT, NAME, N, (WEFT_UP_##N(__VA_ARGS__)), (WEFT_UA_##N(__VA_ARGS__)))

@@ -112,7 +112,7 @@ typedef struct weft_worker {
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_profile_worker prof;
 #endif
 
-    /* ---- cold, owner-private runtime state (src/runtime/internal.h) ---- */
+    /* ---- cold, owner-private runtime state (src/runtime/) ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t rng;
     uint64_t seen_interrupt;     /* generation of the last interrupt served */
     int in_interrupt;            /* kind of interrupt being served, 0 if none */

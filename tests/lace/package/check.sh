@@ -5,7 +5,12 @@
 #  2. with -DWEFT_PROVIDE_LACE=ON, the Lace-API benchmark programs build
 #     through find_package(lace) (FetchContent with FIND_PACKAGE_ARGS) and
 #     through pkg-config lace, and each checks its answer;
-#  3. the version file accepts 1.4.x and refuses 1.5 and 2.
+#  3. the version file of mode 1.4 accepts 1.x up to 1.4.2, and the
+#     targets lace::lace, lace and lace::lace14 and lace14.pc exist;
+#  4. reconfigured with -DWEFT_PROVIDE_LACE=1.6: the version file accepts
+#     1.x up to 1.6.3, pkg-config --atleast-version holds, and Lace 1.6
+#     and 1.4 client programs (tests/lace) build through find_package with
+#     a version request and through pkg-config, and pass.
 # Usage: check.sh   (configures weft afresh from this checkout)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,21 +78,69 @@ cc -O2 -D_GNU_SOURCE -I"$root/bench/common" -I"$root/bench/uts" $cflags \
   >"$log" 2>&1 || fail "pkg-config lace: uts-lace"
 run_all "$work/c2" "pkg-config lace"
 
-# 3. versions
-mkdir -p "$work/v"
-for want in "1.4:ok" "1.4.0:ok" "1.4.2:ok" "1.4.7:ok" "1.3:ok" "1.5:no" "2:no" "1.2...1.4.9:ok"; do
-  v=${want%%:*} expect=${want#*:}
-  cat >"$work/v/CMakeLists.txt" <<CMAKE
+# 3. versions and targets, mode 1.4
+check_versions() { # prefix "request:ok|no" ...
+  local prefix=$1; shift
+  mkdir -p "$work/v"
+  for want in "$@"; do
+    local v=${want%%:*} expect=${want#*:}
+    cat >"$work/v/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.20)
 project(v C)
 find_package(lace $v CONFIG)
 if(lace_FOUND)
   message(STATUS "lace-found")
+  foreach(t lace::lace lace)
+    if(NOT TARGET \${t})
+      message(FATAL_ERROR "no target \${t}")
+    endif()
+  endforeach()
 endif()
 CMAKE
-  rm -rf "$work/v/b"
-  cmake -S "$work/v" -B "$work/v/b" -DCMAKE_PREFIX_PATH="$p" >"$log" 2>&1 || fail "version $v: configure"
-  if grep -q lace-found "$log"; then got=ok; else got=no; fi
-  [ "$got" = "$expect" ] || fail "find_package(lace $v): expected $expect, got $got"
-done
-echo "ok: the version file accepts 1.x up to 1.4.x and refuses 1.5 and 2"
+    rm -rf "$work/v/b"
+    cmake -S "$work/v" -B "$work/v/b" -DCMAKE_PREFIX_PATH="$prefix" >"$log" 2>&1 || fail "version $v: configure"
+    local got=no
+    if grep -q lace-found "$log"; then got=ok; fi
+    [ "$got" = "$expect" ] || fail "find_package(lace $v) in $prefix: expected $expect, got $got"
+  done
+}
+check_versions "$p" "1.4:ok" "1.4.0:ok" "1.4.2:ok" "1.4.3:no" "1.3:ok" "1.5:no" "1.6.2:no" "2:no" \
+  "1.2...1.4.9:ok"
+pkg-config --atleast-version=1.4.2 lace && ! pkg-config --atleast-version=1.4.3 lace &&
+  pkg-config --exact-version=1.4.2 lace14 || fail "pkg-config lace/lace14 versions (mode 1.4)"
+echo "ok: mode 1.4: find_package(lace) accepts 1.x up to 1.4.2; lace.pc and lace14.pc say 1.4.2"
+
+# 4. mode 1.6, from the same build tree
+p6="$work/p6"
+cmake -S "$root" -B "$work/b1" -DCMAKE_INSTALL_PREFIX="$p6" -DWEFT_PROVIDE_LACE=1.6 >"$log" 2>&1 ||
+  fail "configure (WEFT_PROVIDE_LACE=1.6)"
+cmake --build "$work/b1" --target install >"$log" 2>&1 || fail "install (WEFT_PROVIDE_LACE=1.6)"
+[ ! -e "$p6/lib/pkgconfig/lace14.pc" ] || fail "mode 1.6 installed lace14.pc"
+check_versions "$p6" "1.6.2:ok" "1.6.3:ok" "1.6.4:no" "1.5:ok" "1.4.2:ok" "1:ok" "2:no" "1.7:no"
+export PKG_CONFIG_PATH="$p6/lib/pkgconfig"
+pkg-config --atleast-version=1.6.2 lace && ! pkg-config --atleast-version=1.6.4 lace ||
+  fail "pkg-config lace versions (mode 1.6)"
+mkdir -p "$work/c6"
+cat >"$work/c6/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(c6 C)
+find_package(lace 1.6.2 REQUIRED)
+add_executable(test_lace16 $root/tests/lace/test_lace16.c)
+target_include_directories(test_lace16 PRIVATE $root/tests)
+target_compile_definitions(test_lace16 PRIVATE _GNU_SOURCE)
+target_link_libraries(test_lace16 PRIVATE lace)
+CMAKE
+cmake -S "$work/c6" -B "$work/c6/b" -DCMAKE_PREFIX_PATH="$p6" >"$log" 2>&1 &&
+  cmake --build "$work/c6/b" >"$log" 2>&1 || fail "find_package(lace 1.6.2): test_lace16"
+"$work/c6/b/test_lace16" >"$log" 2>&1 || fail "test_lace16 built against mode 1.6"
+# shellcheck disable=SC2046
+cc -O2 -D_GNU_SOURCE -I"$root/tests" $(pkg-config --cflags lace) "$root/tests/lace/test_lace16.c" \
+  -o "$work/c6/t16" $(pkg-config --libs --static lace) >"$log" 2>&1 || fail "pkg-config lace: test_lace16"
+"$work/c6/t16" >"$log" 2>&1 || fail "test_lace16 built through pkg-config"
+export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+# shellcheck disable=SC2046
+cc -O2 -D_GNU_SOURCE -I"$root/tests" $(pkg-config --cflags lace14) \
+  "$root/tests/lace/test_lace14_clients.c" -o "$work/c6/t14" $(pkg-config --libs --static lace14) \
+  >"$log" 2>&1 || fail "pkg-config lace14: test_lace14_clients"
+"$work/c6/t14" >"$log" 2>&1 || fail "test_lace14_clients built through pkg-config lace14"
+echo "ok: mode 1.6: find_package(lace) accepts 1.x up to 1.6.3; Lace 1.6 and 1.4 clients build and pass"

@@ -1,0 +1,234 @@
+/* Model check of nested interrupts (src/runtime/interrupt.c: run_interrupt,
+ * weft__interrupt_serve, help_until_finished): the publication of an
+ * interrupt by the work of another, under sequential consistency.
+ * interrupt.pml checks one interrupt's freeze, barriers and thaw against
+ * the split deque in every memory model; this model checks what nesting
+ * adds: who may publish when, the unpublication at barrier 1, and the
+ * records' lifetimes.
+ *
+ * Two workers and an external thread.  The external thread starts an
+ * outermost NEWFRAME (record 0): it takes `busy` (held until the last
+ * leaver of record 0), fills the record, publishes generation 1 and waits
+ * for `done`, then for `let_go`.  Each worker serves a published
+ * generation it has not served: it reads the record, arrives at barrier 1
+ * (the last arrival unpublishes the generation, releases `nest_lock` if
+ * the record is nested, and only then sets `passed`), runs the task if it
+ * is the executor, helps (serving any interrupt published meanwhile) until
+ * the record is finished, arrives at barrier 2, and leaves (the last
+ * leaver sets `done`, frees `busy` if the record is outermost, then sets
+ * `let_go`).  Record 0's task, run by worker 0, starts a nested TOGETHER
+ * (record 1): it takes `nest_lock`, publishes generation 2, serves it
+ * itself and waits for it to be done.  With EXT2, a second external
+ * thread starts another outermost interrupt (record 2) at any time: it
+ * must wait until the whole nest is over.
+ *
+ * Properties: a server finds the record of the generation it read; a
+ * nested publication is not lost (no invalid end state: every worker
+ * serves every interrupt, every initiator returns); an outermost
+ * initiator publishes only when no interrupt is in progress; a record is
+ * not touched after its let_go.
+ *
+ * Mutants (-D, one at a time):
+ *   MUT_UNPUBLISH_LATE  barrier 1's last arrival sets `passed` before it
+ *                       unpublishes the generation: the executor's nested
+ *                       publication can be wiped, and the other worker
+ *                       never joins it (deadlock)
+ *   MUT_BUSY_AT_B1      an outermost record frees `busy` at barrier 1 (as
+ *                       a nested one frees nest_lock): a second outermost
+ *                       initiator publishes while workers are still inside
+ *                       the first and misses some of them (deadlock)
+ */
+#define N 2
+#ifdef EXT2
+#define EXT2_ON 1
+#else
+#define EXT2_ON 0
+#endif
+
+#define NREC 3
+
+byte pending_g;      /* weft_interrupt_pending_g */
+bit busy;            /* slot.busy */
+bit nest_lock;       /* slot.nest_lock */
+byte current = 255;  /* slot.current: a record index */
+byte last_gen;
+
+/* the records (on their initiators' stacks) */
+byte gen[NREC];
+bit nested[NREC];
+byte executor[NREC]; /* worker index; N: none (TOGETHER) */
+byte arrived[NREC];
+bit passed[NREC];
+bit finished[NREC];
+byte copies[NREC];
+byte stopped[NREC];
+byte left[NREC];
+bit done[NREC];
+bit let_go[NREC];
+bit freed[NREC];     /* the initiator has returned: the record is gone */
+
+byte seen[N];
+byte in_progress;    /* outermost interrupts between publication and done */
+
+inline touch(r) { assert(!freed[r]) }
+
+inline publish(r, isnested, exec)
+{
+    touch(r);
+    nested[r] = isnested;
+    executor[r] = exec;
+    last_gen++;
+    gen[r] = last_gen;
+    current = r;
+    pending_g = last_gen
+}
+
+/* barrier 1 of record r (`last`: this arrival was the last) */
+inline barrier1(r)
+{
+    touch(r);
+    atomic { arrived[r]++; last = (arrived[r] == N) }; /* fetch_add's result */
+    if
+    :: last ->
+#ifdef MUT_UNPUBLISH_LATE
+        passed[r] = 1;
+#endif
+        pending_g = 0;
+        if
+        :: nested[r] -> nest_lock = 0
+        :: else ->
+#ifdef MUT_BUSY_AT_B1
+            busy = 0
+#else
+            skip
+#endif
+        fi;
+#ifndef MUT_UNPUBLISH_LATE
+        passed[r] = 1
+#endif
+    :: else -> (passed[r] == 1)
+    fi
+}
+
+inline leave(r)
+{
+    touch(r);
+    stopped[r]++;
+    (stopped[r] == N);
+    atomic { left[r]++; last = (left[r] == N) };
+    if
+    :: last ->
+        done[r] = 1;
+        if
+        :: !nested[r] ->
+            in_progress--;
+#ifndef MUT_BUSY_AT_B1
+            busy = 0
+#else
+            skip
+#endif
+        :: else -> skip
+        fi;
+        let_go[r] = 1
+    :: else -> skip
+    fi
+}
+
+/* Serving the nested record (no further nesting inside it).  The
+ * generation is read once (the acquire load); 0 or seen: nothing to do. */
+inline serve_inner(me)
+{
+    lg = pending_g;
+    if
+    :: lg == 0 || lg == seen[me] -> skip
+    :: else ->
+        assert(current < NREC && gen[current] == lg);
+        seen[me] = lg;
+        ri = current;
+        barrier1(ri);
+        if
+        :: executor[ri] == N ->   /* TOGETHER: every worker runs a copy */
+            atomic { copies[ri]++; last = (copies[ri] == N) };
+            if
+            :: last -> finished[ri] = 1
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+        (finished[ri] == 1);
+        leave(ri)
+    fi
+}
+
+/* Record 0's task on worker 0: starts the nested TOGETHER (record 1). */
+inline outer_task(me)
+{
+    do
+    :: nest_lock == 0 -> nest_lock = 1; break
+    :: pending_g != 0 && pending_g != seen[me] -> serve_inner(me)
+    od;
+    publish(1, 1, N);
+    serve_inner(me);
+    (done[1] == 1);
+    (let_go[1] == 1);
+    freed[1] = 1;
+    finished[0] = 1
+}
+
+/* Serving an outermost record: the executor runs its task; the others
+ * help until it is finished, serving what is published meanwhile. */
+inline serve_outer(me)
+{
+    lg = pending_g;
+    if
+    :: lg == 0 || lg == seen[me] -> skip
+    :: else ->
+        assert(current < NREC && gen[current] == lg);
+        seen[me] = lg;
+        ro = current;
+        barrier1(ro);
+        if
+        :: executor[ro] == me && ro == 0 -> outer_task(me)
+        :: executor[ro] == me && ro != 0 -> finished[ro] = 1
+        :: else -> skip
+        fi;
+        do
+        :: finished[ro] == 1 -> break
+        :: pending_g != 0 && pending_g != seen[me] -> serve_inner(me)
+        od;
+        leave(ro)
+    fi
+}
+
+proctype worker(byte me)
+{
+    byte ro, ri, lg;
+    bit last;
+    do
+    :: pending_g != 0 && pending_g != seen[me] -> serve_outer(me)
+    :: done[0] == 1 && (done[2] == 1 || !EXT2_ON) -> break
+    od
+}
+
+proctype external(byte r)
+{
+    atomic { busy == 0 -> busy = 1 };
+    assert(in_progress == 0);
+    in_progress++;
+    publish(r, 0, 0);
+    (done[r] == 1);
+    (let_go[r] == 1);
+    freed[r] = 1
+}
+
+init
+{
+    atomic {
+        run worker(0);
+        run worker(1);
+        run external(0);
+#ifdef EXT2
+        run external(2)
+#endif
+    }
+}
