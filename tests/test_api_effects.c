@@ -19,6 +19,7 @@ static void read_back(FILE *f, char *buf, size_t cap)
     fclose(f);
 }
 
+#if WEFT_STATS
 /* The line of buf that starts with `label` (a static copy), or "". */
 static const char *line_of(const char *buf, const char *label)
 {
@@ -63,9 +64,10 @@ static int column_of(const char *header, const char *name)
     return -1;
 }
 
+#endif
+
 static void counters_and_table(void)
 {
-    const uint64_t spawns = fib_ref(21) - 1; /* pfib(20)'s spawns: one per call with n >= 2 */
     CHECK(weft_start(2, 0, 0) == 0, "start");
     weft_stats_reset();
     CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "fib");
@@ -76,6 +78,7 @@ static void counters_and_table(void)
     weft_stats_print(f);
     read_back(f, buf, sizeof buf);
 #if WEFT_STATS
+    const uint64_t spawns = fib_ref(21) - 1; /* pfib(20)'s spawns: one per call with n >= 2 */
     /* By name: every runtime counter, "tasks" exact, names unique. */
     CHECK(n >= 8 && n <= 64, "weft_stats_counters(NULL, 0) = %zu", n);
     weft_counter c[64];

@@ -558,6 +558,22 @@ static void mismatch(void)
         cfg.steal_attempts = 0;
     err = weft_dist_run(MPI_COMM_WORLD, &cfg, item, 1, nothing, NULL, NULL);
     CHECK(err == EINVAL, "a refused steal_attempts: returned %d", err);
+    /* The polling intervals out of their range (1 .. 1,000,000 us), one
+     * rank at a time. */
+    for (int k = 0; k < 4; k++) {
+        weft_dist_config_init(&cfg, 8);
+        cfg.pool.workers = 1;
+        if (me == 0) {
+            unsigned bad = k % 2 ? 1000001u : 0u;
+            if (k < 2)
+                cfg.poll_us = bad;
+            else
+                cfg.idle_poll_us = bad;
+        }
+        err = weft_dist_run(MPI_COMM_WORLD, &cfg, item, 1, nothing, NULL, NULL);
+        CHECK(err == EINVAL, "a refused %s of %u: returned %d", k < 2 ? "poll_us" : "idle_poll_us",
+              k % 2 ? 1000001u : 0u, err);
+    }
     /* A policy that differs. */
     weft_dist_config_init(&cfg, 8);
     cfg.pool.workers = 1;
