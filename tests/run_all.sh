@@ -23,7 +23,8 @@
 #        (default: release, tsan, asan, perturb, verify, mpi and mutation
 #        for split; release, tsan, asan and perturb for every other
 #        scheduler, whose sanitizer builds run the runtime's tests without
-#        the benchmark programs)
+#        the benchmark programs; asan:<scheduler> only the runtime's
+#        concurrency tests and the scheduler's own, label "runtime")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
@@ -116,6 +117,15 @@ for cfg_sched in "${configs[@]}"; do
   # takes well under a second): the runtime's tests under perturbation run
   # in split's perturb build.
   targets=()
+  # The other schedulers' asan runs build and run only the runtime's
+  # concurrency tests and the scheduler's own (label "runtime",
+  # tests/CMakeLists.txt), once: the rest of the suite runs under ASan in
+  # split's asan build, and each scheduler's full suite in its release and
+  # tsan builds.
+  if [ "$cfg" = asan ] && [ "$sched" != split ]; then
+    targets=(runtime_checks)
+    label=runtime
+  fi
   if [ "$cfg" = perturb ] && [ "$sched" != split ]; then
     repeat=20
     flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
