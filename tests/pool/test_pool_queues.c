@@ -408,12 +408,13 @@ static void test_last_item(weft_queue_kind kind, uint64_t rounds)
         make_item(i, it);
         CHECK(ops->push(li.h.q, it, li.h.w[0]), "%s: push refused", ops->name);
         /* Take when the thief has begun an attempt since the push (or
-         * after a bounded wait, should it get no CPU): the two meet on
-         * the lone item. */
+         * after a bounded wait, yielding so that a thief without a core
+         * gets one): the two meet on the lone item. */
         uint64_t a = atomic_load_explicit(&li.attempts, memory_order_relaxed);
-        for (int spin = 0; spin < 2000 && atomic_load_explicit(&li.attempts, memory_order_relaxed) == a;
+        for (int spin = 0; spin < 2200 && atomic_load_explicit(&li.attempts, memory_order_relaxed) == a;
              spin++)
-            ;
+            if (spin >= 2000)
+                sched_yield();
         if (ops->take(li.h.q, it, li.h.w[0]))
             /* Relaxed: as the thief's. */
             atomic_fetch_add_explicit(&li.count[it[0]], 1, memory_order_relaxed);
