@@ -42,7 +42,8 @@ typedef struct side {
 /* The gate: a worker of the first pool that reaches a node at GATE_DEPTH
  * waits (up to GATE_MS) until the host has moved a share, so that shares
  * are there to take while its queue holds the siblings of its path, even
- * when the host thread gets no CPU while the tree runs. */
+ * when the host thread gets no CPU while the tree runs.  The first worker
+ * that waits in vain opens it for the rest of the run. */
 #define GATE_DEPTH 4
 #define GATE_MS 100
 
@@ -53,8 +54,13 @@ static void wait_at_gate(side *s)
     /* Acquire: pairs with the host's release store; only the flag matters. */
     while (!atomic_load_explicit(&s->gate_open, memory_order_acquire)) {
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > GATE_MS)
-            return; /* a share needs this worker's answer (a request): go on */
+        if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > GATE_MS) {
+            /* A share needs this worker's answer (a request), or none
+             * comes: open the gate for the rest of the run and go on.
+             * Relaxed: only the flag matters. */
+            atomic_store_explicit(&s->gate_open, 1, memory_order_relaxed);
+            return;
+        }
         sched_yield();
     }
 }

@@ -472,7 +472,7 @@ int main(int argc, char **argv)
     test_ebr();
 
     for (size_t k = 0; k < N_KINDS; k++)
-        test_last_item(all_kinds[k], SANITIZED ? 10000 : 50000);
+        test_last_item(all_kinds[k], SANITIZED ? 5000 : 20000);
     uint64_t items = SANITIZED ? 20000 : 200000;
     items *= scale > 10 ? 3 : 1;
     static const unsigned thieves[] = {1, 2, 7, 31};
