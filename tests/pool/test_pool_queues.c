@@ -471,8 +471,11 @@ int main(int argc, char **argv)
     test_deque_overflow();
     test_ebr();
 
+    /* The queues that promise exactly once (an idempotent one may deliver
+     * the contended item twice). */
     for (size_t k = 0; k < N_KINDS; k++)
-        test_last_item(all_kinds[k], SANITIZED ? 5000 : 20000);
+        if (!weft_queue_is_idempotent(all_kinds[k]))
+            test_last_item(all_kinds[k], SANITIZED ? 5000 : 20000);
     uint64_t items = SANITIZED ? 20000 : 200000;
     items *= scale > 10 ? 3 : 1;
     static const unsigned thieves[] = {1, 2, 7, 31};
