@@ -34,8 +34,26 @@ for p in libssl-dev libhwloc-dev openmpi-bin libopenmpi-dev "$@"; do
   have_pkg "$p" || need+=("$p")
 done
 
+# matplotlib for the python3 on PATH (the harness's plots and trace
+# renderer; tests/harness PlotsTest and RenderTest fail on CI without it),
+# with pip: the Debian package serves only the system interpreter.
+pip_matplotlib() {
+  python3 -c 'import matplotlib' >/dev/null 2>&1 && return 0
+  mkdir -p "$(dirname "$log")"
+  local start=$(date +%s)
+  if python3 -m pip install --quiet --disable-pip-version-check matplotlib >>"$log" 2>&1 ||
+     python3 -m pip install --quiet --disable-pip-version-check --break-system-packages matplotlib >>"$log" 2>&1; then
+    echo "deps: installed matplotlib with pip ($(( $(date +%s) - start )) s; log $log)" >&2
+  else
+    echo "deps: FAILED to install matplotlib with pip; log $log:" >&2
+    tail -n 15 "$log" | sed 's/^/    /' >&2
+    exit 1
+  fi
+}
+
 if [ ${#need[@]} -eq 0 ]; then
-  echo "deps: all present" >&2
+  pip_matplotlib
+  python3 -c 'import matplotlib' >/dev/null 2>&1 && echo "deps: all present" >&2
   exit 0
 fi
 
@@ -55,3 +73,4 @@ else
   tail -n 15 "$log" | sed 's/^/    /' >&2
   exit 1
 fi
+have_cmd python3 && pip_matplotlib

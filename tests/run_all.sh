@@ -14,30 +14,41 @@
 #            (race tests, the scheduler's own, the profiler's and tracer's
 #            checks, with both compiled in) are built and run
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
+#   mutation the quick subset of the source mutants (tests/mutation/run.sh)
 #   mpi      the distributed work pool (weft::dist): a release build with
 #            -DWEFT_WITH_MPI=ON, only the tests labelled dist (tests/dist
 #            and the uts-dist checks) under mpirun on this machine
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched): the same
 # tests run against each (docs/schedulers.md).
-# Usage: tests/run_all.sh [release|observe|tsan|asan|perturb[:scheduler]|verify|mpi ...]
-#        (default: release, observe, tsan, asan, perturb, verify and mpi for split;
-#        release, tsan and perturb for every other scheduler;
-#        asan:<scheduler> on request)
+# Usage: tests/run_all.sh [release|observe|tsan|asan|perturb[:scheduler]|verify|mpi|mutation ...]
+#        (default: release, observe, tsan, asan, perturb, verify, mpi and
+#        mutation for split; release, tsan, asan and perturb for every other
+#        scheduler, whose sanitizer builds run the runtime's tests without
+#        the benchmark programs; asan:<scheduler> only the runtime's
+#        concurrency tests and the scheduler's own, label "runtime")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/deps.sh"
 
-# The schedulers in this tree: the folders of src/sched (CMake's list).
-mapfile -t schedulers < <(cmake -P "$root/cmake/WeftSchedulers.cmake")
+# The schedulers in this tree: the folders of src/sched (CMake's list).  A
+# failing or empty list stops the run: it would drop every stage of the
+# other schedulers without a word.
+if ! sched_list=$(cmake -P "$root/cmake/WeftSchedulers.cmake"); then
+  echo "run_all: cmake -P cmake/WeftSchedulers.cmake failed: no scheduler list" >&2
+  exit 1
+fi
+mapfile -t schedulers <<< "$sched_list"
+if [ ${#schedulers[@]} -lt 2 ] || [ "${schedulers[0]}" != split ]; then
+  echo "run_all: scheduler list '${schedulers[*]}' is not split followed by the others" >&2
+  exit 1
+fi
 
 echo "=== schedulers in this tree: ${schedulers[*]}"
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
-  configs=(release observe tsan asan perturb)
-  [ -f "$root/verification/run.sh" ] && configs+=(verify)
-  configs+=(mpi)
-  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "perturb:$s"); done
+  configs=(release observe tsan asan perturb verify mpi mutation)
+  for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "asan:$s" "perturb:$s"); done
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -55,8 +66,17 @@ for cfg_sched in "${configs[@]}"; do
     # The model checks (spin): every protocol model passes, every mutant is
     # found (docs/verification.md); the larger bounds are the weekly --full.
     echo "=== verify: model checks (verification/run.sh --quick)"
+    [ -f "$root/verification/run.sh" ] || { echo "run_all: verification/run.sh is missing" >&2; exit 1; }
     bash "$root/verification/run.sh" --quick
     echo "=== verify: passed in $(( $(date +%s) - stage_start )) s"
+    continue
+  fi
+  if [ "$cfg" = mutation ]; then
+    # Source mutants (tests/mutation/mutants.txt, the quick subset): each
+    # must be killed by the tests aimed at it (docs/verification.md).
+    echo "=== mutation: source mutants (tests/mutation/run.sh --quick)"
+    bash "$root/tests/mutation/run.sh" --quick --work "$root/build-test-mutation"
+    echo "=== mutation: passed in $(( $(date +%s) - stage_start )) s"
     continue
   fi
   # weft::dist only where asked for: the other builds do not look for MPI.
@@ -81,7 +101,7 @@ for cfg_sched in "${configs[@]}"; do
     # perturb builds read WEFT_PERTURB, so the export harms no other build).
     perturb) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PERTURB=ON -DWEFT_TEST_SCALE=2); repeat=1
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
-    *) echo "unknown configuration '$cfg' (release, observe, tsan, asan, perturb, verify, mpi)" >&2; exit 2 ;;
+    *) echo "unknown configuration '$cfg' (release, observe, tsan, asan, perturb, verify, mpi, mutation)" >&2; exit 2 ;;
   esac
   # The profiler and the tracer are compiled into split's sanitizer builds
   # (their per-worker state and buffers under TSan and ASan) and into every
@@ -104,6 +124,15 @@ for cfg_sched in "${configs[@]}"; do
   # takes well under a second): the runtime's tests under perturbation run
   # in split's perturb build.
   targets=()
+  # The other schedulers' asan runs build and run only the runtime's
+  # concurrency tests and the scheduler's own (label "runtime",
+  # tests/CMakeLists.txt), once: the rest of the suite runs under ASan in
+  # split's asan build, and each scheduler's full suite in its release and
+  # tsan builds.
+  if [ "$cfg" = asan ] && [ "$sched" != split ]; then
+    targets=(runtime_checks)
+    label=runtime
+  fi
   if [ "$cfg" = perturb ] && [ "$sched" != split ]; then
     repeat=20
     flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
@@ -115,7 +144,7 @@ for cfg_sched in "${configs[@]}"; do
   cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "$mpi_flag" "${flags[@]}" >/dev/null
   cmake --build "$dir" --parallel "$jobs" ${targets[@]:+--target "${targets[@]}"}
   echo "=== $cfg_sched: tests"
-  (cd "$dir" && ctest --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \
+  (cd "$dir" && ctest --no-tests=error --output-on-failure --parallel "$jobs" --timeout 900 --repeat until-fail:$repeat \
      ${label:+-L "$label"})
   if [ "$cfg_sched" = observe ]; then
     echo "=== observe: the harness's --profile and --trace on this tree"
@@ -125,7 +154,9 @@ for cfg_sched in "${configs[@]}"; do
   if [ "$cfg_sched" = release ]; then
     # The benchmark harness's own tests; the end-to-end one reuses this tree.
     echo "=== release: harness tests"
-    python3 -m unittest discover -s "$root/tests/harness" -v
+    # CI=true: a test skipped for a missing tool that deps.sh installs
+    # (matplotlib) fails instead (tests/harness/harness_testutil.py).
+    CI=true python3 -m unittest discover -s "$root/tests/harness" -v
   fi
   echo "=== $cfg_sched: passed in $(( $(date +%s) - stage_start )) s"
 done

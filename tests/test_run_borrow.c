@@ -391,6 +391,108 @@ static void test_small_caller_stack(void)
     CHECK((long)(intptr_t)r == 100, "deep RUN from a 64 KiB thread: %ld", (long)(intptr_t)r);
 }
 
+/* ---- a borrower that sleeps in a join while a second caller borrows ----
+ *
+ * Three workers, all asleep and lendable.  Caller A borrows one and
+ * spawns a child that another worker steals and holds for a while, so
+ * that A's SYNC sleeps in the join as the borrowed worker; meanwhile
+ * caller B makes many short RUNs, borrowing whatever worker is lendable.
+ * No two threads may ever act as one worker at once: every task notes
+ * the thread running as its worker (a borrower's sleep must end in the
+ * loan, not wake the lent worker's own thread). */
+
+static _Atomic(pthread_t *) acting[64]; /* the thread acting as worker i, or NULL */
+static atomic_int overlaps, child_started;
+static _Thread_local pthread_t self_tid;
+
+static void act_begin(weft_worker *w, pthread_t **prev)
+{
+    unsigned id = weft_worker_id(w) % 64;
+    self_tid = pthread_self();
+    *prev = atomic_exchange(&acting[id], &self_tid);
+    if (*prev != NULL && *prev != &self_tid)
+        atomic_fetch_add(&overlaps, 1);
+}
+
+static void act_end(weft_worker *w, pthread_t *prev)
+{
+    atomic_store(&acting[weft_worker_id(w) % 64], prev == &self_tid ? &self_tid : prev);
+    if (prev == NULL)
+        atomic_store(&acting[weft_worker_id(w) % 64], NULL);
+}
+
+WEFT_TASK_1(long, held_child, int, ms)
+{
+    pthread_t *prev;
+    act_begin(weft_w, &prev);
+    atomic_store(&child_started, 1);
+    weft_sleep_ns((uint64_t)ms * 1000000);
+    act_end(weft_w, prev);
+    return ms;
+}
+
+WEFT_TASK_0(long, sleeping_borrower)
+{
+    pthread_t *prev;
+    act_begin(weft_w, &prev);
+    atomic_store(&child_started, 0);
+    WEFT_SPAWN(held_child, 20);
+    /* Until another worker has taken the child (or 1 s), so that the SYNC
+     * joins a stolen task and sleeps. */
+    for (int i = 0; i < 10000 && !atomic_load(&child_started); i++) {
+        WEFT_YIELD();
+        weft_sleep_ns(100000);
+    }
+    long r = WEFT_SYNC(held_child);
+    act_end(weft_w, prev);
+    return r;
+}
+
+WEFT_TASK_1(long, short_run, int, n)
+{
+    pthread_t *prev;
+    act_begin(weft_w, &prev);
+    long f = WEFT_CALL(pfib, n);
+    act_end(weft_w, prev);
+    return f;
+}
+
+static atomic_int b_stop;
+
+static void *second_caller(void *arg)
+{
+    (void)arg;
+    long bad = 0;
+    while (!atomic_load(&b_stop))
+        bad += WEFT_RUN(short_run, 8) != fib_ref(8);
+    return (void *)(intptr_t)bad;
+}
+
+static void test_borrower_sleeps_while_another_borrows(void)
+{
+    if (n_workers < 3)
+        return;
+    for (int round = 0; round < 10; round++) {
+        wait_all_lendable();
+        atomic_store(&b_stop, 0);
+        pthread_t b;
+        CHECK(pthread_create(&b, NULL, second_caller, NULL) == 0, "create");
+        long r = WEFT_RUN(sleeping_borrower);
+        atomic_store(&b_stop, 1);
+        void *bad;
+        pthread_join(b, &bad);
+        CHECK(r == 20, "the sleeping borrower's RUN returned %ld", r);
+        CHECK((intptr_t)bad == 0, "the second caller's RUNs returned wrong results");
+        /* A worker's own thread may go on after the RUN: give it time to
+         * act as the worker again (an overlap) if the loan was broken. */
+        for (int i = 0; i < 20; i++)
+            CHECK(WEFT_RUN(short_run, 10) == fib_ref(10), "a RUN after the round");
+    }
+    CHECK(atomic_load(&overlaps) == 0,
+          "%d times two threads acted as one worker at once (a loan broken)",
+          atomic_load(&overlaps));
+}
+
 /* ---- an overflow of the guest stack is explained ---- */
 
 static WEFT_UNUSED void guest_overflow_child(void)
@@ -412,6 +514,7 @@ int main(void)
         test_interrupts_during_borrowed();
         test_suspend_races();
         test_small_caller_stack();
+        test_borrower_sleeps_while_another_borrows();
         test_stop_waits(); /* stops the pool */
         /* Repeated start/stop with a borrowed RUN in each. */
         for (int i = 0; i < 3; i++) {

@@ -3,7 +3,8 @@
  * message.  Built twice: as is (with -fstack-clash-protection, which the
  * weft target exports) and with -fno-stack-clash-protection
  * (test_stack_guard_noclash), where only the guard's size stands between
- * a large frame and the memory below.  Each case runs in a child. */
+ * a large frame and the memory below.  With report_stack_overflow off the
+ * same fault is a plain SIGSEGV, unexplained.  Each case runs in a child. */
 #include "check.h"
 
 #include <weft/weft.h>
@@ -50,8 +51,37 @@ static void frame_340k_child(void) { run_big(0); }
 static void frame_8m_child(void) { run_big(1); }
 #endif
 
+/* weft_config.report_stack_overflow = false: weft installs no SIGSEGV
+ * handler, so the same overflow ends the child by the plain signal,
+ * without weft's explanation. */
+static void frame_340k_unreported_child(void)
+{
+    weft_config cfg;
+    CHECK(weft_config_init(&cfg) == 0, "config");
+    cfg.workers = 2;
+    cfg.stack_size = SMALL_STACK;
+    cfg.report_stack_overflow = false;
+    CHECK(weft_start_config(&cfg) == 0, "start");
+    long r = WEFT_RUN(big_task, 0);
+    printf("the frame did not fault: %ld\n", r);
+    weft_stop();
+}
+
+static void expect_unreported_overflow(void)
+{
+    char buf[8192];
+    int st = run_child(NULL, frame_340k_unreported_child, 0, buf, sizeof buf);
+    CHECK(st == 128 + SIGSEGV || st == 128 + SIGBUS,
+          "report_stack_overflow = false: the child ended with status %d, not by SIGSEGV "
+          "(stderr: %s)", st, buf);
+    CHECK(strstr(buf, "stack overflow") == NULL,
+          "report_stack_overflow = false: weft explained the fault anyway:\n%s", buf);
+    printf("ok: report_stack_overflow = false: a plain SIGSEGV, no message\n");
+}
+
 int main(void)
 {
+    expect_unreported_overflow();
     expect_death(frame_340k_child, "weft: stack overflow on worker",
                  "a 340 KiB frame on a 64 KiB worker stack");
 #if WEFT_TEST_CLASH_PROTECTION

@@ -51,6 +51,11 @@
 #define THIEF 1
 #define L_BASE 0
 #include "split_defs.pml"
+/* The code's clear_splitreq is seq_cst (finding 1's fix); MUT_CLEAR_RLX
+ * is the relaxed clear it replaced. */
+#if !defined(MUT_CLEAR_RLX) && !defined(FIX_CLEAR_SEQCST)
+#define FIX_CLEAR_SEQCST
+#endif
 #define L_SWORD(i) (SPLIT_LOCS + (i))
 #define L_SLEEPING_IDLE (SPLIT_LOCS + 2)
 #define L_SLEEPING_JOIN (SPLIT_LOCS + 3)

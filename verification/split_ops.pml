@@ -126,9 +126,9 @@ inline run_task(slot, id)
 
 /* clear_splitreq(): the paper's "splitreq = 0" with o_split published;
  * relaxed in weft before finding 1's fix (src/sched/split/split_deque.c now has the
- * fix; run.sh passes FIX_CLEAR_SEQCST to sleep.pml when it sees it,
- * split_deque.pml keeps the weaker relaxed store; interrupt.pml defines
- * it).  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper
+ * fix; sleep.pml defines FIX_CLEAR_SEQCST unless MUT_CLEAR_RLX, the mutant
+ * that reverts it; split_deque.pml keeps the weaker relaxed store;
+ * interrupt.pml defines it).  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper
  * count read after it form a Dekker pair with a sleeper's request (see
  * docs/verification.md, finding 1). */
 #ifdef FIX_CLEAR_SEQCST

@@ -8,12 +8,20 @@
  *                        a pattern checked byte by byte), every node's id
  *                        seen exactly once across the ranks (or at least
  *                        once on the queues that may deliver twice)
+ *                        and, with more than one rank, items shipped and
+ *                        processed off rank 0 where all start on rank 0
  *   test_dist duplicates the idempotent LIFO with steal one: the items run
  *                        twice stay under 1 % of the trees' items
  *   test_dist adversarial  an empty run, a NULL function or array on one
  *                        rank (EINVAL everywhere), shares of one item on a
  *                        duplicated communicator, twice
- *   test_dist burst      one process call pushes 10^6 items on rank 0
+ *   test_dist burst      one process call pushes 10^6 items on rank 0: each
+ *                        processed once; weft_dist_stats_print shows the
+ *                        counts
+ *   test_dist lifeline   rank 0's one item holds its process call until
+ *                        every other rank is passive on its lifelines, then
+ *                        pushes items: they reach the others only by
+ *                        lifeline pushes
  *   test_dist self       weft_dist_run on MPI_COMM_SELF against weft_pool_run
  *   test_dist mismatch   item size and a refused field that differ across
  *                        ranks: EINVAL on every rank, no hang
@@ -42,6 +50,10 @@
 
 static int me, ranks;
 static int failures;
+/* The suite's cases with every initial item on rank 0: items processed on
+ * other ranks and items shipped, summed (some cases are small enough to
+ * end before anyone asks; not all of them). */
+static uint64_t suite_off_first, suite_shipped_first;
 
 #define CHECK(cond, ...)                                                                         \
     do {                                                                                         \
@@ -302,6 +314,12 @@ static void run_case(weft_queue_kind queue, weft_pool_steal steal, bool lifeline
     int corrupt = atomic_load(&t->corrupt), any_corrupt = 0;
     MPI_Allreduce(&corrupt, &any_corrupt, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     CHECK(!any_corrupt, "%s: an item arrived damaged", what);
+    uint64_t off0 = me == 0 ? 0 : mine, all_off0 = 0;
+    MPI_Allreduce(&off0, &all_off0, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (where == ON_FIRST) {
+        suite_off_first += all_off0;
+        suite_shipped_first += st.total.items_shipped;
+    }
     if (size > 1) {
         /* Every id of the tree seen once (at least once when twice is ok). */
         unsigned char *sum = calloc(MAX_ID, 1);
@@ -343,6 +361,12 @@ static void suite(void)
         run_case((weft_queue_kind)q, q % 2 ? WEFT_POOL_STEAL_ONE : WEFT_POOL_STEAL_HALF, q % 4 != 3,
                  sizes[q % 3], (enum placement)(q % 3), salt++);
     }
+    /* Work moved: with everything on rank 0 at the start, the other ranks
+     * got items only by steals, and processed some. */
+    CHECK(ranks == 1 || (suite_shipped_first > 0 && suite_off_first > 0),
+          "suite: where every item started on rank 0, %llu items were shipped and %llu "
+          "processed on other ranks",
+          (unsigned long long)suite_shipped_first, (unsigned long long)suite_off_first);
 }
 
 /* ---- duplicates of the idempotent LIFO, shares by single steals ----
@@ -453,10 +477,88 @@ static void burst(void)
     CHECK(st.total.processed == all && st.total.pushed == BURST,
           "burst: stats say %llu processed, %llu pushed", (unsigned long long)st.total.processed,
           (unsigned long long)st.total.pushed);
+    /* Whether any of the burst leaves rank 0 depends on the schedule (rank
+     * 0 may process the whole burst before another rank's request is
+     * served, on a loaded machine): that work moves between ranks is
+     * checked where it is forced, by the lifeline mode. */
+    /* weft_dist_stats_print: this rank's line and the totals, as counted. */
+    FILE *f = tmpfile();
+    CHECK(f != NULL, "tmpfile");
+    if (f != NULL) {
+        weft_dist_stats_print(&st, f);
+        fflush(f);
+        rewind(f);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        char mine_s[96], all_s[96];
+        snprintf(mine_s, sizeof mine_s, "rank %d of %d: initial %d  processed %llu  pushed", me,
+                 ranks, me == 0, (unsigned long long)st.local.processed);
+        snprintf(all_s, sizeof all_s, "all %d ranks: initial 1  processed %llu  pushed %u", ranks,
+                 (unsigned long long)all, BURST);
+        CHECK(strstr(buf, mine_s) != NULL && strstr(buf, all_s) != NULL,
+              "burst: weft_dist_stats_print lacks \"%s\" or \"%s\":\n%s", mine_s, all_s, buf);
+    }
     if (me == 0)
         printf("ok: %d ranks, burst of %u pushes: %llu items shipped, rank 0 processed %llu\n",
                ranks, BURST, (unsigned long long)st.total.items_shipped,
                (unsigned long long)mine);
+    free(t);
+}
+
+/* ---- lifelines: passive ranks get work only by a push ---- */
+
+#define LIFELINE_ITEMS 200000u
+
+static void lifeline_visit(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    test_case *t = arg;
+    count_one(t, ctx);
+    uint64_t v;
+    memcpy(&v, item, 8);
+    if (v != UINT64_MAX) {
+        work_a_little(v);
+        return;
+    }
+    /* The root: hold it (rank 0 has nothing else, so every request is
+     * refused) until the other ranks have given up stealing, then push. */
+    usleep(300000);
+    for (uint64_t i = 0; i < LIFELINE_ITEMS; i++)
+        weft_pool_push(ctx, &i);
+}
+
+static void lifeline(void)
+{
+    test_case *t = calloc(1, sizeof *t);
+    weft_dist_config cfg;
+    weft_dist_config_init(&cfg, 8);
+    cfg.pool.workers = 1;
+    cfg.lifelines = true;
+    cfg.steal_attempts = 1;
+    uint64_t root = UINT64_MAX;
+    weft_dist_stats st;
+    int err = weft_dist_run(MPI_COMM_WORLD, &cfg, &root, me == 0, lifeline_visit, t, &st);
+    CHECK(err == 0, "lifeline: weft_dist_run returned %d", err);
+    uint64_t mine = 0, all = 0, off0 = 0;
+    for (unsigned w = 0; w < 64; w++)
+        mine += atomic_load(&t->counts[w * 8]);
+    MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    uint64_t mine_off0 = me == 0 ? 0 : mine;
+    MPI_Allreduce(&mine_off0, &off0, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(all == LIFELINE_ITEMS + 1ull, "lifeline: %llu items processed, %u pushed + 1",
+          (unsigned long long)all, LIFELINE_ITEMS);
+    if (ranks > 1) {
+        CHECK(st.total.lifelines_sent > 0 && st.total.lifeline_pushes > 0 && off0 > 0,
+              "lifeline: %llu lifelines sent, %llu pushes along them, %llu items processed off "
+              "rank 0: the passive ranks got no work by their lifelines",
+              (unsigned long long)st.total.lifelines_sent,
+              (unsigned long long)st.total.lifeline_pushes, (unsigned long long)off0);
+    }
+    if (me == 0)
+        printf("ok: %d ranks, lifelines: %llu sent, %llu pushes, %llu items processed off rank 0\n",
+               ranks, (unsigned long long)st.total.lifelines_sent,
+               (unsigned long long)st.total.lifeline_pushes, (unsigned long long)off0);
     free(t);
 }
 
@@ -541,6 +643,22 @@ static void mismatch(void)
         cfg.steal_attempts = 0;
     err = weft_dist_run(MPI_COMM_WORLD, &cfg, item, 1, nothing, NULL, NULL);
     CHECK(err == EINVAL, "a refused steal_attempts: returned %d", err);
+    /* The polling intervals out of their range (1 .. 1,000,000 us), one
+     * rank at a time. */
+    for (int k = 0; k < 4; k++) {
+        weft_dist_config_init(&cfg, 8);
+        cfg.pool.workers = 1;
+        if (me == 0) {
+            unsigned bad = k % 2 ? 1000001u : 0u;
+            if (k < 2)
+                cfg.poll_us = bad;
+            else
+                cfg.idle_poll_us = bad;
+        }
+        err = weft_dist_run(MPI_COMM_WORLD, &cfg, item, 1, nothing, NULL, NULL);
+        CHECK(err == EINVAL, "a refused %s of %u: returned %d", k < 2 ? "poll_us" : "idle_poll_us",
+              k % 2 ? 1000001u : 0u, err);
+    }
     /* A policy that differs. */
     weft_dist_config_init(&cfg, 8);
     cfg.pool.workers = 1;
@@ -639,6 +757,8 @@ int main(int argc, char **argv)
         duplicates();
     } else if (strcmp(mode, "burst") == 0) {
         burst();
+    } else if (strcmp(mode, "lifeline") == 0) {
+        lifeline();
     } else if (strcmp(mode, "self") == 0) {
         self();
     } else if (strcmp(mode, "mismatch") == 0) {
@@ -662,7 +782,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "latency") == 0) {
         latency();
     } else {
-        fprintf(stderr, "usage: test_dist [suite|duplicates|adversarial|burst|self|mismatch|single|fault|latency]\n");
+        fprintf(stderr, "usage: test_dist [suite|duplicates|adversarial|burst|lifeline|self|mismatch|single|fault|latency]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int all = 0;

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 from types import SimpleNamespace
 
-from harness_testutil import ROOT, fake_weft_tree, run_harness, write_script
+from harness_testutil import ROOT, fake_weft_tree, needs, run_harness, write_script
 from harnesslib import observe
 from harnesslib.measure import RunFailure
 from test_report import record
@@ -131,7 +131,7 @@ class ProfileTest(unittest.TestCase):
                          "too little parallelism; span = one strand")
 
 
-@unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (the harness installs it)")
+@needs(HAVE_MATPLOTLIB, "matplotlib is not installed (scripts/deps.sh installs it)")
 class RenderTest(unittest.TestCase):
     def test_png_of_a_trace(self):
         renderer = observe.load_renderer(ROOT)

@@ -26,8 +26,8 @@ def eight_benchmarks():
     return records
 
 
-@unittest.skipUnless(importlib.util.find_spec("matplotlib"),
-                     "matplotlib is not installed (the harness installs it with pip)")
+@harness_testutil.needs(importlib.util.find_spec("matplotlib"),
+                        "matplotlib is not installed (scripts/deps.sh installs it)")
 class PlotsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

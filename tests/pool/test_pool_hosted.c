@@ -8,15 +8,19 @@
  * Checks, for every queue kind and both steal policies: every node of a
  * tree of known shape is processed exactly once across the two pools (at
  * least once on the idempotent queues), never after its pool was stopped,
- * and each pool is quiescent only when its own processed count says it
- * holds nothing in flight.
+ * each pool is quiescent only when its own processed count says it holds
+ * nothing in flight, and shares did move: the pool that starts empty
+ * processes items.
  */
 #include "check.h"
 #include "workpool/hosted.h"
 
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <weft/pool.h>
 
 #define DEPTH 13 /* a binary tree: 2^14 - 1 nodes */
@@ -31,7 +35,35 @@ typedef struct side {
     _Atomic uint32_t *seen;
     _Atomic int stopped;
     _Atomic uint64_t processed;
+    bool gated;            /* the first pool: its workers wait at the gate */
+    _Atomic int gate_open; /* set by the host once it moved a share */
 } side;
+
+/* The gate: a worker of the first pool that reaches a node at GATE_DEPTH
+ * waits (up to GATE_MS) until the host has moved a share, so that shares
+ * are there to take while its queue holds the siblings of its path, even
+ * when the host thread gets no CPU while the tree runs.  The first worker
+ * that waits in vain opens it for the rest of the run. */
+#define GATE_DEPTH 4
+#define GATE_MS 100
+
+static void wait_at_gate(side *s)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Acquire: pairs with the host's release store; only the flag matters. */
+    while (!atomic_load_explicit(&s->gate_open, memory_order_acquire)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > GATE_MS) {
+            /* A share needs this worker's answer (a request), or none
+             * comes: open the gate for the rest of the run and go on.
+             * Relaxed: only the flag matters. */
+            atomic_store_explicit(&s->gate_open, 1, memory_order_relaxed);
+            return;
+        }
+        sched_yield();
+    }
+}
 
 /* A little work per node, so that a pool is still busy when the host
  * takes a share from it. */
@@ -52,6 +84,8 @@ static void visit(weft_pool_ctx *ctx, void *item, void *arg)
     CHECK(!atomic_load_explicit(&s->stopped, memory_order_relaxed),
           "node %u processed after its pool was stopped", n.id);
     CHECK(n.id < NODES, "a damaged item: id %u", n.id);
+    if (s->gated && n.depth == GATE_DEPTH)
+        wait_at_gate(s);
     atomic_fetch_add_explicit(&s->seen[n.id], 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->processed, 1, memory_order_relaxed);
     if (n.depth == DEPTH)
@@ -62,7 +96,13 @@ static void visit(weft_pool_ctx *ctx, void *item, void *arg)
     }
 }
 
-static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
+/* Shares moved by one run_pair, and items processed by the pool that
+ * started empty: only a share can have given it any. */
+typedef struct moved_work {
+    uint64_t shares, processed_by_second;
+} moved_work;
+
+static moved_work run_pair(weft_queue_kind kind, weft_pool_steal steal)
 {
     weft_pool_config cfg;
     weft_pool_config_init(&cfg, sizeof(node));
@@ -77,6 +117,8 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
         CHECK(s[i].seen != NULL, "out of memory");
         atomic_init(&s[i].stopped, 0);
         atomic_init(&s[i].processed, 0);
+        atomic_init(&s[i].gate_open, 0);
+        s[i].gated = i == 0;
     }
     /* Both pools read the same seen array through their own side: one
      * array shared, so a node processed on both counts twice. */
@@ -108,6 +150,8 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
         size_t k = weft__wp_hosted_take_share(p[from], buf);
         if (k > 0) {
             weft__wp_hosted_inject(p[1 - from], buf, k);
+            /* Release: a flag for the gate (wait_at_gate). */
+            atomic_store_explicit(&s[0].gate_open, 1, memory_order_release);
             moves++;
             moved += k;
         } else {
@@ -144,10 +188,16 @@ static void run_pair(weft_queue_kind kind, weft_pool_steal steal)
            (unsigned long long)moves, (unsigned long long)moved,
            (unsigned long long)atomic_load(&s[0].processed),
            (unsigned long long)atomic_load(&s[1].processed));
+    /* Every share the host moved reached the other pool's counters. */
+    CHECK(st[1].processed >= (moves > 0) && (moves == 0 || atomic_load(&s[1].processed) > 0),
+          "%s: %llu shares moved, yet the second pool processed nothing", weft_queue_name(kind),
+          (unsigned long long)moves);
+    moved_work mw = {moves, atomic_load(&s[1].processed)};
     weft__wp_hosted_destroy(p[0]);
     weft__wp_hosted_destroy(p[1]);
     free(buf);
     free((void *)s[0].seen);
+    return mw;
 }
 
 /* An idempotent queue without a steal-half of its own, steal one: a share
@@ -188,12 +238,30 @@ int main(void)
     share_size(WEFT_QUEUE_IDEMPOTENT_LIFO);
     share_size(WEFT_QUEUE_IDEMPOTENT_FIFO);
     share_size(WEFT_QUEUE_IDEMPOTENT_DEQUE);
+    /* Per queue kind and steal policy, over the three repetitions: shares
+     * must have moved and the pool that started empty must have processed
+     * items (it gets none but by a share).  Summed over the repetitions:
+     * a host thread that got no CPU while the first pool ran a whole tree
+     * may move none in one run, never in all three. */
+    moved_work sum[WEFT_QUEUE_KINDS][2] = {{{0, 0}}};
     for (int rep = 0; rep < 3; rep++) {
         for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++) {
-            run_pair((weft_queue_kind)k, WEFT_POOL_STEAL_ONE);
-            run_pair((weft_queue_kind)k, WEFT_POOL_STEAL_HALF);
+            for (int h = 0; h < 2; h++) {
+                moved_work mw =
+                    run_pair((weft_queue_kind)k, h ? WEFT_POOL_STEAL_HALF : WEFT_POOL_STEAL_ONE);
+                sum[k][h].shares += mw.shares;
+                sum[k][h].processed_by_second += mw.processed_by_second;
+            }
         }
     }
+    for (unsigned k = 0; k < WEFT_QUEUE_KINDS; k++)
+        for (int h = 0; h < 2; h++)
+            CHECK(sum[k][h].shares > 0 && sum[k][h].processed_by_second > 0,
+                  "%s, steal %s: in three runs %llu shares moved and the second pool processed "
+                  "%llu items: no work moved between the pools",
+                  weft_queue_name((weft_queue_kind)k), h ? "half" : "one",
+                  (unsigned long long)sum[k][h].shares,
+                  (unsigned long long)sum[k][h].processed_by_second);
     printf("all hosted pool tests passed\n");
     return 0;
 }

@@ -359,6 +359,83 @@ static void run_stress(weft_queue_kind kind, unsigned thieves, uint64_t n_items,
     free((void *)s.count);
 }
 
+/* The last-item race, forced often: the owner pushes one item and takes
+ * it back at once while a thief steals without pause, so that owner and
+ * thief contend for a lone item again and again.  Each item is delivered
+ * exactly once (a take that lost the race must say so); the thief's wins
+ * are counted to show the race was run. */
+typedef struct last_item {
+    harness h;
+    _Atomic uint32_t *count;
+    _Atomic uint32_t stop;
+    _Atomic uint64_t thief_won;
+    _Atomic uint64_t attempts; /* the thief's steal attempts so far */
+} last_item;
+
+static void *last_item_thief(void *arg)
+{
+    last_item *li = arg;
+    const wp_queue_ops *ops = li->h.p.ops;
+    uint64_t it[WORDS];
+    /* Acquire: pairs with the owner's release of stop (after draining). */
+    while (!atomic_load_explicit(&li->stop, memory_order_acquire)) {
+        /* Relaxed: the owner only paces itself by it. */
+        atomic_fetch_add_explicit(&li->attempts, 1, memory_order_relaxed);
+        if (ops->steal(li->h.q, it, li->h.w[1]) == WP_STEAL_OK) {
+            /* Relaxed: counts, read after the join. */
+            atomic_fetch_add_explicit(&li->count[it[0]], 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&li->thief_won, 1, memory_order_relaxed);
+        }
+    }
+    return NULL;
+}
+
+static void test_last_item(weft_queue_kind kind, uint64_t rounds)
+{
+    last_item li;
+    memset(&li, 0, sizeof li);
+    harness_init(&li.h, kind, 2, 16);
+    const wp_queue_ops *ops = li.h.p.ops;
+    li.count = calloc(rounds, sizeof *li.count);
+    CHECK(li.count != NULL, "alloc");
+    atomic_init(&li.stop, 0);
+    atomic_init(&li.thief_won, 0);
+    atomic_init(&li.attempts, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, last_item_thief, &li) == 0, "pthread_create");
+    uint64_t it[WORDS];
+    for (uint64_t i = 0; i < rounds; i++) {
+        make_item(i, it);
+        CHECK(ops->push(li.h.q, it, li.h.w[0]), "%s: push refused", ops->name);
+        /* Take when the thief has begun an attempt since the push (or
+         * after a bounded wait, yielding so that a thief without a core
+         * gets one): the two meet on the lone item. */
+        uint64_t a = atomic_load_explicit(&li.attempts, memory_order_relaxed);
+        for (int spin = 0; spin < 2200 && atomic_load_explicit(&li.attempts, memory_order_relaxed) == a;
+             spin++)
+            if (spin >= 2000)
+                sched_yield();
+        if (ops->take(li.h.q, it, li.h.w[0]))
+            /* Relaxed: as the thief's. */
+            atomic_fetch_add_explicit(&li.count[it[0]], 1, memory_order_relaxed);
+    }
+    /* Release: our last operations before the thief's final look. */
+    atomic_store_explicit(&li.stop, 1, memory_order_release);
+    pthread_join(th, NULL);
+    while (ops->take(li.h.q, it, li.h.w[0]))
+        atomic_fetch_add_explicit(&li.count[it[0]], 1, memory_order_relaxed);
+    for (uint64_t id = 0; id < rounds; id++) {
+        uint32_t c = atomic_load_explicit(&li.count[id], memory_order_relaxed);
+        CHECK(c >= 1, "%s, last-item race: item %llu lost", ops->name, (unsigned long long)id);
+        CHECK(ops->idempotent || c == 1, "%s, last-item race: item %llu delivered %u times",
+              ops->name, (unsigned long long)id, c);
+    }
+    printf("ok: %-16s last-item race: %llu rounds, the thief won %llu\n", ops->name,
+           (unsigned long long)rounds, (unsigned long long)atomic_load(&li.thief_won));
+    harness_free(&li.h);
+    free((void *)li.count);
+}
+
 /* Epochs: an array retired while a thief announces an old epoch is kept;
  * once the thief withdraws, two advances free it. */
 static void test_ebr(void)
@@ -394,6 +471,11 @@ int main(int argc, char **argv)
     test_deque_overflow();
     test_ebr();
 
+    /* The queues that promise exactly once (an idempotent one may deliver
+     * the contended item twice). */
+    for (size_t k = 0; k < N_KINDS; k++)
+        if (!weft_queue_is_idempotent(all_kinds[k]))
+            test_last_item(all_kinds[k], SANITIZED ? 5000 : 20000);
     uint64_t items = SANITIZED ? 20000 : 200000;
     items *= scale > 10 ? 3 : 1;
     static const unsigned thieves[] = {1, 2, 7, 31};

@@ -1,0 +1,71 @@
+// The effects of two C++ entries no other test observes
+// (include/weft/weft.hpp): scheduler(const weft_config &) starts exactly
+// the configuration given, and task_group::is_canceling says whether the
+// group was cancelled, until wait() makes it usable again; callables run
+// after cancel() are skipped.
+#include <weft/weft.hpp>
+
+#include <atomic>
+
+#include "check.hpp"
+
+static void scheduler_from_config()
+{
+    weft_config cfg;
+    CHECK(weft_config_init(&cfg) == 0, "weft_config_init");
+    cfg.workers = 3;
+    cfg.steal_policy = WEFT_STEAL_LEAPFROG;
+    {
+        weft::scheduler s(cfg);
+        CHECK(s.workers() == 3 && weft_workers() == 3, "scheduler(cfg) started %u workers, not 3",
+              s.workers());
+        // Every worker of the configuration runs tasks: with three workers
+        // some callable lands off the caller's worker eventually.
+        std::atomic<unsigned> seen{0};
+        for (int round = 0; round < 1000 && seen.load() != 7u; round++)
+            weft::run([&] {
+                weft::task_group g;
+                for (int i = 0; i < 16; i++)
+                    g.run([&] {
+                        seen.fetch_or(1u << (weft_worker_id(weft_self()) % 3));
+                        volatile long x = 0;
+                        for (int k = 0; k < 2000; k++)
+                            x = x + k;
+                    });
+                g.wait();
+            });
+        CHECK(seen.load() == 7u, "not all three workers ran a callable (mask %u)", seen.load());
+    }
+    CHECK(weft_workers() == 0, "the scheduler's destructor did not stop the pool");
+    std::printf("ok: scheduler(const weft_config &): the configuration's 3 workers, all used\n");
+}
+
+static void is_canceling()
+{
+    weft::scheduler s(2);
+    std::atomic<int> ran{0};
+    bool before = true, after_cancel = false, after_wait = true;
+    weft::run([&] {
+        weft::task_group g;
+        before = g.is_canceling();
+        g.cancel();
+        after_cancel = g.is_canceling();
+        for (int i = 0; i < 8; i++)
+            g.run([&] { ran.fetch_add(1); });
+        g.wait();
+        after_wait = g.is_canceling();
+    });
+    CHECK(!before, "a new group is canceling");
+    CHECK(after_cancel, "is_canceling() is false after cancel()");
+    CHECK(ran.load() == 0, "%d callables ran after cancel()", ran.load());
+    CHECK(!after_wait, "is_canceling() still true after wait()");
+    std::printf("ok: task_group::is_canceling: false, true after cancel() (callables skipped), "
+                "false after wait()\n");
+}
+
+int main()
+{
+    scheduler_from_config();
+    is_canceling();
+    return 0;
+}

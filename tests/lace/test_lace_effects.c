@@ -1,0 +1,91 @@
+/* The effects of the Lace API's pool controls (include/weft-lace/lace.h):
+ * lace_suspend parks the workers so that a RUN from another thread waits,
+ * lace_resume lets it finish, and lace_count_report_file writes the
+ * counter table (the run's task count) to the given stream. */
+#include <lace.h>
+
+#include "check.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+TASK_1(int, fib, int, n)
+{
+    if (n < 2)
+        return n;
+    SPAWN(fib, n - 1);
+    int b = CALL(fib, n - 2);
+    return SYNC(fib) + b;
+}
+
+static int fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
+
+static atomic_int run_done; /* 0: the other thread's RUN has not returned */
+static int run_result;
+
+static void *run_from_outside(void *arg)
+{
+    (void)arg;
+    run_result = RUN(fib, 12);
+    atomic_store(&run_done, 1);
+    return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void suspend_resume(void)
+{
+    lace_suspend();
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, run_from_outside, NULL) == 0, "thread");
+    /* A RUN of microseconds: while the pool is suspended it must not
+     * return, however long we wait (300 ms here). */
+    sleep_ms(300);
+    CHECK(atomic_load(&run_done) == 0, "a RUN returned while the pool was suspended");
+    lace_resume();
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&run_done) == 1 && run_result == fib_seq(12),
+          "after lace_resume the RUN returned %d, not %d", run_result, fib_seq(12));
+    printf("ok: lace_suspend held a RUN from another thread; lace_resume let it finish\n");
+}
+
+static void count_report(void)
+{
+    lace_count_reset();
+    CHECK(RUN(fib, 15) == fib_seq(15), "fib");
+    FILE *f = tmpfile();
+    CHECK(f != NULL, "tmpfile");
+    lace_count_report_file(f);
+    fflush(f);
+    rewind(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+#if WEFT_STATS
+    /* fib(15) spawns once per call with n >= 2: fib(16) - 1 times. */
+    char want[64];
+    snprintf(want, sizeof want, " %d", fib_seq(16) - 1);
+    const char *total = strstr(buf, "\ntotal");
+    CHECK(strstr(buf, "tasks") != NULL && total != NULL && strstr(total, want) != NULL,
+          "lace_count_report_file: no total row with %s tasks:\n%s", want + 1, buf);
+    printf("ok: lace_count_report_file wrote the table (%s tasks in all)\n", want + 1);
+#else
+    CHECK(strstr(buf, "not compiled in") != NULL, "lace_count_report_file wrote:\n%s", buf);
+    printf("ok: lace_count_report_file says the counters are compiled out\n");
+#endif
+}
+
+int main(void)
+{
+    lace_start(2, 0);
+    suspend_resume();
+    count_report();
+    lace_stop();
+    return 0;
+}

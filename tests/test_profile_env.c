@@ -1,0 +1,110 @@
+/* The observers' environment, by effect: bad WEFT_TRACE_EVENTS and
+ * WEFT_PROFILE_BURDEN_NS values make weft_start fail with a "weft:"
+ * message in every build; with the profiler compiled in, WEFT_PROFILE=1
+ * prints the profile at weft_stop, WEFT_PROFILE_JSON writes it to the
+ * file named, and WEFT_PROFILE_BURDEN_NS sets the burden; without it,
+ * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect.
+ * Each case runs in a child with its environment. */
+#include "check.h"
+
+#include <errno.h>
+#include <weft/profile.h>
+#include <weft/weft.h>
+
+#include "fib_task.h"
+
+static char json_path[64];
+
+/* A start, a run and a stop; returns weft_start's error (0 when started). */
+static int start_run_stop(void)
+{
+    int err = weft_start(2, 0, 0);
+    if (err != 0)
+        return err;
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "fib");
+#if WEFT_PROFILE
+    if (getenv("WEFT_PROFILE_BURDEN_NS"))
+        CHECK(weft_profile_burden_ns() == 750.0, "WEFT_PROFILE_BURDEN_NS=750: the burden is %g",
+              weft_profile_burden_ns());
+#endif
+    CHECK(weft_stop() == 0, "stop");
+    return 0;
+}
+
+/* Runs start_run_stop in a child with NAME=VALUE set; returns its status
+ * and leaves its stderr in buf. */
+static int with_env(const char *name, const char *value, char *buf, size_t cap)
+{
+    setenv(name, value, 1);
+    int st = run_capturing_stderr(start_run_stop, buf, cap);
+    unsetenv(name);
+    return st;
+}
+
+static void bad_values(void)
+{
+    static const char *const bad_events[] = {"lots", "0", "-5", "99999999999999999999", "12x"};
+    static const char *const bad_burden[] = {"fast", "-1", "1e99", "12ns"};
+    char buf[8192];
+    for (size_t i = 0; i < sizeof bad_events / sizeof bad_events[0]; i++) {
+        int st = with_env("WEFT_TRACE_EVENTS", bad_events[i], buf, sizeof buf);
+        CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_TRACE_EVENTS"),
+              "WEFT_TRACE_EVENTS=%s: weft_start returned %d, stderr:\n%s", bad_events[i], st,
+              buf);
+    }
+    for (size_t i = 0; i < sizeof bad_burden / sizeof bad_burden[0]; i++) {
+        int st = with_env("WEFT_PROFILE_BURDEN_NS", bad_burden[i], buf, sizeof buf);
+        CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_PROFILE_BURDEN_NS"),
+              "WEFT_PROFILE_BURDEN_NS=%s: weft_start returned %d, stderr:\n%s", bad_burden[i], st,
+              buf);
+    }
+    printf("ok: bad WEFT_TRACE_EVENTS and WEFT_PROFILE_BURDEN_NS values: EINVAL and a message\n");
+}
+
+static void profile_env(void)
+{
+    char buf[65536];
+#if WEFT_PROFILE
+    int st = with_env("WEFT_PROFILE", "1", buf, sizeof buf);
+    CHECK(st == 0 && strstr(buf, "span") && strstr(buf, "work"),
+          "WEFT_PROFILE=1: no profile printed at stop (status %d):\n%s", st, buf);
+    remove(json_path);
+    st = with_env("WEFT_PROFILE_JSON", json_path, buf, sizeof buf);
+    FILE *f = fopen(json_path, "r");
+    char head[256] = "";
+    if (f) {
+        size_t n = fread(head, 1, sizeof head - 1, f);
+        head[n] = '\0';
+        fclose(f);
+    }
+    CHECK(st == 0 && f != NULL && head[0] == '{' && strstr(head, "\"") != NULL,
+          "WEFT_PROFILE_JSON=%s: status %d, file %s, starts with: %.60s", json_path, st,
+          f ? "written" : "missing", head);
+    remove(json_path);
+    st = with_env("WEFT_PROFILE_BURDEN_NS", "750", buf, sizeof buf);
+    CHECK(st == 0, "WEFT_PROFILE_BURDEN_NS=750: status %d:\n%s", st, buf);
+    printf("ok: WEFT_PROFILE prints, WEFT_PROFILE_JSON writes, WEFT_PROFILE_BURDEN_NS sets the "
+           "burden\n");
+#else
+    int st = with_env("WEFT_PROFILE", "1", buf, sizeof buf);
+    CHECK(st == 0 && strstr(buf, "WEFT_PROFILE is set, but this build has no profiler"),
+          "WEFT_PROFILE=1 without the profiler: status %d:\n%s", st, buf);
+    st = with_env("WEFT_PROFILE_JSON", json_path, buf, sizeof buf);
+    CHECK(st == 0 && strstr(buf, "WEFT_PROFILE_JSON is set, but this build has no profiler"),
+          "WEFT_PROFILE_JSON without the profiler: status %d:\n%s", st, buf);
+    CHECK(fopen(json_path, "r") == NULL, "a JSON file written without the profiler");
+    printf("ok: WEFT_PROFILE and WEFT_PROFILE_JSON without the profiler: said to do nothing\n");
+#endif
+}
+
+int main(void)
+{
+    unsetenv("WEFT_PROFILE");
+    unsetenv("WEFT_PROFILE_JSON");
+    unsetenv("WEFT_PROFILE_BURDEN_NS");
+    unsetenv("WEFT_TRACE_EVENTS");
+    snprintf(json_path, sizeof json_path, "/tmp/weft-profile-env-%d.json", (int)getpid());
+    bad_values();
+    profile_env();
+    return 0;
+}
