@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The benchmarks written with the C++ API (<weft/weft.hpp>, docs/cpp.md):
 # bench/<name>/<name>-cpp.cpp is the kernel, written as the oneTBB and
 # OpenMP peers' kernels are, and the program is completed by the peers'

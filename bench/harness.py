@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """weft's benchmark harness.
 
     python3 bench/harness.py                   # install deps, build, quick suite with peers

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The benchmarks written against Lace's API (<lace.h>, docs/lace.md): a
 # <name>-lace.c beside a benchmark's sources builds <name>-lace, linked with
 # weft::lace (the harness's weft-lace-api system runs them).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Lace 2's API (the v2 line) on weft (docs/lace2.md): its libraries, and
 # with -DWEFT_PROVIDE_LACE=2 the `lace` CMake and pkg-config packages for
 # it.  Included by the top CMakeLists.txt after the weft target is complete.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Lace APIs on weft (docs/lace.md).
 #
 # The weft-lace library (weft::lace) implements Lace's v1 API; its header is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The schedulers in this tree: every folder src/sched/<name>/ with a
 # sources.cmake (src/sched/README.md says what a scheduler folder holds).
 # Adding a scheduler is adding such a folder; nothing else lists them.

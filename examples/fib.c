@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The smallest weft program: parallel Fibonacci.
  *   cc -O2 fib.c $(pkg-config --cflags --libs weft) -o fib && ./fib 35 */
 #include <stdio.h>

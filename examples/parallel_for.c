@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A divide-and-conquer parallel for loop, and a helper function that
  * spawns by taking the task context explicitly. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A parallel quicksort with weft::join: partition, then sort the two sides
 // possibly in parallel; small ranges are left to std::sort.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reductions over a tree three ways: weft::join on a binary tree,
 // weft::task_group on a tree of any degree, weft::parallel_reduce over a
 // node's children -- and an exception thrown deep in the tree, caught by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what weft's build, tests and benchmarks need, if missing.
 # Usage: scripts/deps.sh [--log FILE] [extra Debian packages...]
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draws a weft trace (the Chrome Trace Event JSON that WEFT_TRACE=<file>
 writes, docs/profiling.md) as a PNG: one row per worker, coloured by what
 it was doing -- running a task (busy), looking for work or waiting at a

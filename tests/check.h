@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Minimal test support: CHECK, and death tests run in a child process. */
 #ifndef WEFT_TESTS_CHECK_H
 #define WEFT_TESTS_CHECK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A worker built by hand for the white-box deque tests (no pool running):
  * `slots` task slots, zeroed, wired into a zeroed worker.  The caller then
  * runs its scheduler's init.  Also a wrapper that does nothing, for tasks

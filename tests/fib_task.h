@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The task most tests use as load: fib with a task per call, and the
  * reference it is checked against (the fib benchmark's). */
 #ifndef WEFT_TESTS_FIB_TASK_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds weft several ways and runs every test in each build:
 #   release  -O3 with counters, misuse checks and hwloc; also the install /
 #            find_package / pkg-config / FetchContent tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Public entries whose effect no other test observed: the counters by name
  * (weft_stats_counters), the counter table and the pool's counters written
  * to a real stream (weft_stats_print, weft_pool_stats_print), each checked

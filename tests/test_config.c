@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Configuration: every WEFT_* variable and weft_config field is checked;
  * a malformed or out-of-range value is refused with EINVAL and a message
  * that names it (docs/configuration.md gives the ranges).  Each case runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RUN from many non-worker threads at once, RUN from inside workers (in a
  * plain function without a context), and WEFT_ME. */
 #include "check.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* TOGETHER, NEWFRAME and weft_barrier under load.
  *
  * Background threads keep the pool busy with task trees whose leaves check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Misuse of SPAWN/SYNC that would give a wrong answer silently:
  *  - a task that returns with a SPAWN not joined is stopped with a
  *    message naming it: in every build when the RUN (or stolen task)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Start/stop and suspend/resume, repeated; configuration; and misuse, which
  * must give a clear message (an error code, or a stop with a message when
  * going on would corrupt memory). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work/span profiler (weft/profile.h) on graphs whose figures are
  * known by construction:
  *

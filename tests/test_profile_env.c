@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The observers' environment, by effect: bad WEFT_TRACE_EVENTS and
  * WEFT_PROFILE_BURDEN_NS values make weft_start fail with a "weft:"
  * message in every build; with the profiler compiled in, WEFT_PROFILE=1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The profiler's figures do not depend on the machine's load: the same
  * programs profiled on a quiet machine and with a busy-looping process per
  * CPU beside them (started here, killed at the end, each bounded by an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Race tests for every scheduler: forced interleavings at the race points
  * of a perturb build (src/runtime/perturb.h), in a running pool, through
  * the public API and the race-point hook only.  The same program runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Random task trees, checked against a sequential evaluation, at 1, 2, 3,
  * 8 and 32 workers.
  *

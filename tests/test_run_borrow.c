@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RUN from threads outside the pool that borrow an idle worker's identity
  * (src/runtime/external.c, docs/sleep.md "RUN on the calling thread"):
  * the task runs on the calling thread as that worker, with its id; many

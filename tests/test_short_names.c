@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The short (Lace-style) names compile and mean the same as the long ones. */
 #include "check.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft and the application's signal handling:
  *  - the SIGSEGV handler weft installs at start (to explain stack
  *    overflows) passes a fault that is not weft's on to the handler the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The sleep protocol: idle workers go to sleep; sleeping workers are woken
  * when work appears (an external RUN, or a busy worker's private tasks);
  * a worker blocked on a stolen task sleeps and is woken when it completes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A task frame larger than the guard below a worker's stack must not jump
  * over it into other memory: it must stop with weft's stack-overflow
  * message.  Built twice: as is (with -fstack-clash-protection, which the

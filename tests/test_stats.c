@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Counters: exact where the count is known, consistent elsewhere; and
  * ENOTSUP when they are compiled out. */
 #include "check.h"

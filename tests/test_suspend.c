@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft_suspend and what may run while the pool is suspended:
  *  - a long task that calls WEFT_YIELD lets suspend complete (it parks at
  *    its YIELD) and makes no progress until weft_resume;

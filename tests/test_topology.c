@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Pinning: with pinning on, each worker runs on one CPU of the process's
  * affinity mask and no two workers share one (while there are enough
  * CPUs); with pinning off, workers keep the whole mask. */

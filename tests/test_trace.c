@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Programs whose traces tests/trace/check_trace.py checks (weft/trace.h).
  *
  *   test_trace fork-join <file>   fib at 4 workers from two threads (RUNs

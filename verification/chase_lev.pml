@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's Chase-Lev scheduler and its sleeper handshake:
  * src/sched/chase-lev/chase_lev_deque.c (weft__cl_sync_slow, weft__cl_serve_wake_req,
  * weft__sched_steal, weft__sched_has_work_for, weft__sched_ask_for_sleeper),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the distributed work pool's termination detection and
  * stealing (src/dist/comm.c, docs/distributed.md): Dijkstra-Safra
  * (EWD998) over counters of work messages, with random steal requests,

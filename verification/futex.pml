@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The futex of src/sys/futex.c as the sleep models use it (sleep.pml,
  * sleep_leap.pml, private_si.pml, chase_lev.pml), modelled exactly:
  * futex_wait blocks only if the word still holds the expected value; a

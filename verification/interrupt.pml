@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's interrupts (src/runtime/interrupt.c: run_interrupt,
  * weft__interrupt_serve, the two barriers, help_until_finished, the last
  * leaver) with the split deque as the scheduler (src/sched/split/split_deque.c:

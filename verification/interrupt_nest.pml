@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of nested interrupts (src/runtime/interrupt.c: run_interrupt,
  * weft__interrupt_serve, help_until_finished): the publication of an
  * interrupt by the work of another, under sequential consistency.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Store-buffer memory models for the weft protocol models.
  *
  * Select one with -D on the spin command line:

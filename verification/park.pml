@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the parking protocol (src/runtime/parking.h), the one
  * sleep protocol of the fork-join runtime (sleep.c) and the work pool
  * (src/workpool/sleep.h); their own models (sleep.pml, sleep_leap.pml,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the work pool's sleeping and waking together with its
  * termination detection (src/workpool/sleep.h on src/runtime/parking.h,
  * termination.c, loop.c; docs/pool.md "Sleeping, and why no wake-up is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the work pool's termination detection
  * (src/workpool/termination.c, docs/pool.md "Termination detection"); its
  * sleepers are in pool_sleep.pml.  The idle set as one word (count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the receiver-initiated private-deque protocol (Acar,
  * Charguéraud and Rainey, PPoPP'13, Figure 2 with Figure 8's blocking
  * acquire), with the one extension weft's src/sched/private-ri/private_ri.c makes to the

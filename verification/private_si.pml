@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the sender-initiated private-deque protocol (Acar,
  * Charguéraud and Rainey, PPoPP'13, Figure 3) as weft's private-si
  * scheduler implements it: src/sched/private-si/private_si.c (deal_attempt,

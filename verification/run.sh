@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every model check of docs/verification.md with spin and asserts its
 # expected outcome: a model of the code as written must pass (no assertion
 # violation, no invalid end state); each mutant (a bug injected into the
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
     --full) mode=full ;;
     --keep) keep=1 ;;
     --dry) dry=1 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,23p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option '$a' (--quick, --full, --jobs N, --keep)" >&2; exit 2 ;;
     *) filter=$a ;;
   esac

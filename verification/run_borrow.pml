@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of lending an idle worker to a RUN caller
  * (src/runtime/sleep.c: idle_wait, weft__borrow_idle,
  * weft__sleep_lent_return; src/runtime/external.c; docs/sleep.md, "RUN on

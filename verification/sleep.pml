@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's sleep/wake protocol (src/runtime/sleep.c, docs/sleep.md)
  * together with the split deque that publishes the work (split_ops.pml).
  *

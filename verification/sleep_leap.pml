@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of leapfrogging joiners that sleep (src/runtime/sleep.c's
  * WEFT_SLEEP_JOIN_LEAP and `leap_sleepers`, src/runtime/steal.c's
  * weft__join_stolen and weft__steal_and_run, docs/sleep.md) with the split

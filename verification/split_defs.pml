@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Constants and the location layout of the split deque models
  * (split_ops.pml); included before mm.pml, which needs NLOC.
  *

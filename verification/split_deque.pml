@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's split deque (Lace Figure 4 as written in
  * src/sched/split/split_deque.c): one owner running a fork-join script, two thieves.
  *

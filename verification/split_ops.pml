@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The split deque of weft (src/sched/split/split_deque.c, include/weft/bits/
  * split_deque.h, src/runtime/steal.c) as Promela, statement by statement, with the
  * memory order of each access as written in the C source.  Figure 4 line

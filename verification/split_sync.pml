@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SYNC of the task on top (weft_split_pop_private + sync_slow), included
  * twice by split_ops.pml: SYNC_NAME is the inline's name and JOIN how it
  * waits for a stolen task (Promela inlines cannot recurse). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of Wool's direct task stack protocol (Faxén, "Wool - a work
  * stealing library", Figure 3): synchronisation on each task descriptor's
  * state (TASK / EMPTY / STOLEN / DONE), `top` private to the owner and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of weft's own variant of Wool's direct task stack, as written
  * in src/sched/wool/wool_deque.c, src/sched/wool/owner.h and
  * src/sched/wool/state.h (design: docs/sched-wool.md), with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky, sequential baseline: the recursion of cholesky.h with plain
  * calls; each repetition copies the input, factors the copy and frees it. */
 #include "cholesky.h"

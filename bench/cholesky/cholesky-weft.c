@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky with tasks on the quad-tree blocks (see cholesky.h): the two
  * block rows of a triangular solve and the quadrants of an update run in
  * parallel, and so do copying and freeing the tree; the steps of one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky (the sparse Cholesky factorisation of the Cilk-5 distribution,
  * as used by Wool, Faxén 2010, section IV-A), shared by cholesky-seq.c and
  * cholesky-weft.c: the quad-tree matrix, input generation, the sequential

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort written against Lace's API (<lace.h>): the same program as
  * cilksort-weft.c, run through weft's Lace layer. */
 /* cilksort with a task per quarter sort and per half of a parallel merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort, sequential baseline: the recursion of cilksort-weft.c (see
  * cilksort.h) with plain calls where the parallel version spawns.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort with a task per quarter sort and per half of a parallel merge
  * (Cilk-5's cilksort; see cilksort.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort (Cilk-5's cilksort, as benchmarked by Acar, Charguéraud and
  * Rainey): merge sort whose merges are themselves parallel.  Shared by
  * cilksort-seq.c and cilksort-weft.c: the input, the sequential pieces

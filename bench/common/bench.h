@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers for weft's benchmark programs (bench/README.md).
  *
  * Command-line convention (the Lace benchmarks'): the parallel binary takes

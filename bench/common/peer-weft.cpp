@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // peer_start/peer_stop for the programs written with weft's C++ API
 // (bench/<name>/<name>-cpp.cpp, bench/cpp.cmake): they share the peers'
 // drivers (bench/peers/cpp/<name>/<name>-main.c: command line, input,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor, sequential baseline: each repetition is a plain loop over the
  * indices (see dfor.h).
  *

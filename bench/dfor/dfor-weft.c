@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor: each repetition is a divide-and-conquer parallel for loop split
  * in halves down to the grain (see dfor.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor: a divide-and-conquer parallel for loop (as Acar, Charguéraud and
  * Rainey schedule parallel loops: split the index range in halves down to
  * a grain, rather than cutting it into 8P static chunks), over a small

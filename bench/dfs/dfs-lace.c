@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfs written against Lace's API (<lace.h>): the same program as
  * dfs-weft.c, run through weft's Lace layer. */
 #include "dfs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfs, sequential baseline (dfs.h). */
 #include "dfs.h"
 

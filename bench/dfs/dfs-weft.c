@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfs on weft: every child of a node spawned, then all joined (dfs.h). */
 #include "dfs.h"
 

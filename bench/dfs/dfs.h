@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfs (Lace's benchmark): a tree of the given depth in which every inner
  * node has `width` children, each leaf a busy loop of `grain` iterations,
  * the whole traversal repeated `reps` times.  Shared by dfs-seq, dfs-weft

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fib with weft::join: a join per call and no cut-off, the C++ API's
 // spawn/sync overhead beside fib-weft's C macros (driver: the peers'
 // fib-main.c, bench/cpp.cmake).

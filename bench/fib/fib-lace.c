@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib written against Lace's API (<lace.h>): the same program as
  * fib-weft.c, run through weft's Lace layer. */
 #include "fib.h"

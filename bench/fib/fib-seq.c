@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib, sequential baseline: the same recursion as fib-weft.c, no tasks. */
 #include "fib.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib with a task per call and no cut-off: the spawn/sync overhead test of
  * the Lace and Wool papers. */
 #include "fib.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib's input and answer check, shared by fib-seq and fib-weft. */
 #ifndef WEFT_BENCH_FIB_H
 #define WEFT_BENCH_FIB_H

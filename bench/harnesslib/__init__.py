@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """weft's benchmark harness, as a package: bench/harness.py is its entry point.
 
 Modules, one concern each:

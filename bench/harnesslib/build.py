@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Dependencies, the scheduler list and the CMake builds of weft.
 
 Each scheduler gets two Release builds under the build root:

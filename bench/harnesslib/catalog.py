@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The workloads and the suites that select them.
 
 Each workload folder bench/<dir>/ may hold a bench.json describing one or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The command line: python3 bench/harness.py [command] [options].
 
 Without a command the harness runs the benchmark suite (harnesslib/suite.py);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """python3 bench/harness.py dist: UTS on the distributed work pool
 (weft::dist, uts-dist under mpirun) beside the shared-memory pool and
 fork-join uts at the same core count (docs/distributed.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The measurement loop.
 
 For each workload and each repetition, the sequential baseline, then every

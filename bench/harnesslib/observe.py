@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The suite's --profile and --trace modes (docs/profiling.md).
 
 --profile   after the suite's timings, every benchmark and input runs once

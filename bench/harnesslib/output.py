@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Machine information and the result files.
 
 <out>/<stem>.json holds the whole run: machine, options, every measured

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """python3 bench/harness.py overhead: the per-task overhead and the steal
 cost of each scheduler, measured on the suite's own builds (one
 build-bench-<scheduler> tree each, counters off).

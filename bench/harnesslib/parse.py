@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading what a benchmark binary prints.
 
 Every binary prints `Time: <seconds>` for its timed part.  weft binaries

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PNG plots of a run (matplotlib, Agg backend: no display needed).
 
   <stem>-speedup.png   T_S/T_P against P, one panel per benchmark, a line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """python3 bench/harness.py pool: every work-pool case on every queue,
 as the tables of docs/pool-results.md, shaped like the appendix of
 "Work-stealing Queues In Practice": one table per worker count, a row per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The text report: the tables the harness prints on stdout.
 
   1. per system, Figure 5 of the Lace paper: T_S, T_1, T_P, T_S/T_P, T_1/T_P

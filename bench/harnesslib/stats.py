@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Statistics of repeated measurements.
 
 On a shared, noisy host the median resists outliers that a mean does not,

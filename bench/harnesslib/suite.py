@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The benchmark suite, what `python3 bench/harness.py` runs without a
 command: builds weft and the peers, runs the catalog's workloads
 interleaved, prints the tables of harnesslib/report.py and writes JSON,

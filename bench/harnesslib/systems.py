@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What runs a workload: the sequential baseline, weft (one system per
 scheduler) and the peers.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small helpers shared by the harness modules: stderr logging, running
 commands with their output kept for error messages, and quiet steps
 (installers and builds) that log to a file and print one line each."""

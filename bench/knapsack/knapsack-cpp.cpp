@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // knapsack with weft::join: the "take item i" branch runs here while the
 // "skip item i" branch waits for thieves, as knapsack-weft spawns the skip
 // and calls the take; a shared best-so-far prunes (the peers'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack written against Lace's API (<lace.h>): the same program as
  * knapsack-weft.c, run through weft's Lace layer. */
 /* knapsack: branch and bound with a task per "skip item i" branch and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack, sequential baseline: the branch and bound of knapsack-weft.c
  * (see knapsack.h) with plain calls and a plain best-so-far.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack: branch and bound with a task per "skip item i" branch and a
  * shared best-so-far for pruning (see knapsack.h).
  *

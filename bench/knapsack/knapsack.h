@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack (Cilk-5's knapsack, BOTS): 0/1 knapsack by branch and bound,
  * a task per decision.  Shared by knapsack-seq.c and knapsack-weft.c: the
  * instance, the bound and the dynamic-programming check.

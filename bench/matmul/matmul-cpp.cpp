@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul with weft::join: a split of C's rows or columns joins its two
 // halves; a split of the inner dimension runs both halves one after the
 // other (they write the same block of C), as matmul-weft.  The base case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul written against Lace's API (<lace.h>): the same program as
  * matmul-weft.c, run through weft's Lace layer. */
 /* matmul with a task per split of C's rows or columns and no cut-off

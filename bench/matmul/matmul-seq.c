@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul, sequential baseline: the same recursion, split rule and base
  * case as matmul-weft.c (see matmul.h) with plain calls where the parallel
  * version spawns.

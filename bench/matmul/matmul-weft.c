@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul with a task per split of C's rows or columns and no cut-off
  * beyond the algorithm's base case (Cilk-5's matmul as in Lace's
  * benchmarks; see matmul.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rectangular matrix multiplication (Cilk-5's matmul.cilk, as used in the
  * Lace benchmarks), shared by matmul-seq.c and matmul-weft.c: the split
  * rule, the base case, input generation and the result checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* CPU used by idle workers: after a RUN, wait `settle` ms, then measure the
  * process's CPU time over `window` ms of idleness.
  * Usage: idle-cpu [-w workers] [settle_ms] [window_ms]

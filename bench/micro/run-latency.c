@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Latency of a RUN of an empty task from a non-worker thread.
  * cold: before each RUN the caller sleeps `gap` ms so every worker has gone
  *       to sleep (the idle spin is much shorter); hot: back-to-back RUNs.

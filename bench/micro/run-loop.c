@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Many short RUNs from main against the same work inside one RUN: a loop
  * of `calls` RUNs of fib(n) from the main thread (the pattern of a
  * library that RUNs once per top-level operation), and one RUN whose task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm, sequential baseline: the plain loop over the rows (see mm.h). */
 #include "mm.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm with the outermost loop as a tree of tasks: the row range is halved
  * recursively down to one row per task, n - 1 spawns per repetition (see
  * mm.h).  The repetitions run inside one root task, so the serialisation

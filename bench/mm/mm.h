@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm (Wool's dense matrix multiply, Faxén 2010, section IV-A), shared by
  * mm-seq.c and mm-weft.c: input generation, the row kernel, the command
  * line and the answer check.

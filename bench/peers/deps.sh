@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what the peer implementations need, if missing, and prints one
 # line per peer: `<peer>: available (...)` or `<peer>: not available (why)`.
 #

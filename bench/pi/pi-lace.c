@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pi written against Lace's API (<lace.h>): the same program as
  * pi-weft.c, run through weft's Lace layer. */
 /* pi: the samples split in halves into tasks down to the grain (see pi.h).

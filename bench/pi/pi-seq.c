@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pi, sequential baseline: all samples counted in one loop (see pi.h).
  *
  *   pi-seq <samples> <grain>

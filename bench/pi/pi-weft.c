@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pi: the samples split in halves into tasks down to the grain (see pi.h).
  *
  *   pi-weft [-w workers] <samples> <grain>

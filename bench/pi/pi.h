@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pi: Monte Carlo estimate of pi from points in the unit square, the
  * samples split recursively into tasks down to a grain.  Shared by
  * pi-seq.c and pi-weft.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work-pool cases.  Each builds its input from a seed, runs on a pool,
  * and checks its own result against a sequential computation.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work-pool cases of "Work-stealing Queues In Practice" (Raw, Quicksort,
  * Spanning tree, XML serialisation) and Acar et al.'s pseudo-DFS, with the
  * generators of their inputs.  Each case checks its own result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Seeded graph generators (our own): 3-d grid, random local graph, R-MAT.
  * All graphs are symmetric, stored in compressed sparse rows. */
 #include "cases.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pool-bench: one work-pool case on one or more queues.
  *
  *   pool-bench -c CASE -q QUEUE[,QUEUE...|all] [-w WORKERS] [-n SIZE] [-s SEED]

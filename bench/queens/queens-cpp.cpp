@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // queens with weft::task_group: a node runs every legal extension of its
 // board on a group and sums the counts after wait(), as queens-weft spawns
 // and syncs them.  The children's boards live in this frame until then

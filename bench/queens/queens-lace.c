@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* N-queens written against Lace's API (<lace.h>): the same program as
  * queens-weft.c, run through weft's Lace layer. */
 #include "queens.h"

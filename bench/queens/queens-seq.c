@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* queens, sequential baseline: the same recursion as queens-weft.c with a
  * plain call where the parallel version spawns.
  *

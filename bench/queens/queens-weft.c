@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* queens with a task per legal board and no cut-off (the Cilk/Lace
  * nqueens; see queens.h).
  *

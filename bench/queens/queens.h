@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* N-queens, shared by queens-seq.c and queens-weft.c: the board check,
  * the known solution counts and the command line.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sort's sequential baseline: std::sort (see sort.h).
 #include <algorithm>
 

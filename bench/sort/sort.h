@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* sort: n random 32-bit ints sorted ascending -- the general-purpose
  * parallel sorts against std::sort.  Shared by sort-seq (std::sort),
  * sort-weft (weft::parallel_sort) and the peers' driver (sort-tbb:

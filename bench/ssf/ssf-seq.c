@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf, sequential baseline: the plain loop over the positions (see ssf.h). */
 #include "ssf.h"
 

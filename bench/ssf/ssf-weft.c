@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf with the loop over positions as a tree of tasks: the position range
  * is halved recursively down to one position per task, N - 1 spawns per
  * repetition (see ssf.h).  The repetitions run inside one root task. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf (Wool's sub-string finder, after the TBB example; Faxén 2010,
  * section IV-A), shared by ssf-seq.c and ssf-weft.c: the string, the
  * per-position search, the command line and the answer checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stealcost, sequential baseline: the computation C alone, timed
  * repetitions times (see stealcost.h). */
 #include "stealcost.h"

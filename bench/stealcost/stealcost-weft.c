@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stealcost: the cost of one steal + join, and of an inlined spawn +
  * sync, measured as Wool's Table III (see stealcost.h).
  *

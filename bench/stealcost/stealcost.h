@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stealcost: the steal-cost micro-benchmark of Wool's Table III (Faxén
  * 2010, section IV-D1, "methodology of Podobas et al."), shared by
  * stealcost-seq.c and stealcost-weft.c: the leaf computation, clocks,

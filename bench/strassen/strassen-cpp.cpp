@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // strassen with weft::parallel_for: at each step above the cut-off the
 // seven products run as a loop of seven (grain 1), then the four quadrants
 // of C as a loop of four, as strassen-weft spawns them.  The sequential

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen written against Lace's API (<lace.h>): the same program as
  * strassen-weft.c, run through weft's Lace layer. */
 /* strassen with the seven products of each step as tasks, and the four

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen, sequential baseline: the recursion of strassen-weft.c (see
  * strassen.h) with plain calls where the parallel version spawns.
  *

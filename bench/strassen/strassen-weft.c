@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen with the seven products of each step as tasks, and the four
  * quadrants of C combined as tasks (see strassen.h).
  *

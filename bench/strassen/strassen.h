@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen (Cilk-5, BOTS): Strassen's matrix multiplication with the seven
  * half-size products as tasks, down to a cut-off where a plain triple loop
  * takes over.  Shared by strassen-seq.c and strassen-weft.c: the operand

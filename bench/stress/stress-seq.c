@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stress, sequential baseline: the same trees as stress-weft.c (see
  * stress.h) with plain recursive calls. */
 #include "stress.h"

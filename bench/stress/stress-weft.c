@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stress with a task per inner tree node: the repetitions run inside one
  * root task, so the serialisation between trees costs a join, not a RUN
  * from outside the pool (see stress.h). */

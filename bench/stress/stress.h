@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stress (Wool's load-balancing micro-benchmark, Faxén 2010, section IV-A),
  * shared by stress-seq.c and stress-weft.c: the leaf loop, the closed-form
  * answer and the command line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UTS with weft::join: a node's children [lo, hi) are halved and joined
 // down to single children, each of which builds its node (one SHA-1) and
 // searches it; the counts come back through the joins.  No cut-off.

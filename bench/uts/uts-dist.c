@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* uts-dist: UTS as a distributed work-pool program (include/weft/dist.h).
  * An item is a tree node (32 bytes); processing it counts it and pushes
  * its children; the root starts on rank 0 and the ranks steal from each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* uts written against Lace's API (<lace.h>): the same program as
  * uts-weft.c, run through weft's Lace layer. */
 /* UTS.  One task per tree node, every child spawned and

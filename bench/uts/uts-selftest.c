@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* uts-selftest: checks the SHA-1 the UTS generator uses and the generator
  * itself.  Exits 0 if all is well, 1 with a message per failure otherwise.
  *

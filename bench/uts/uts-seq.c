@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* uts-seq: sequential UTS, a recursive depth-first count of the tree.
  * The baseline (T_S) for uts-weft; same output and checks.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* uts-weft: UTS on weft.  One task per tree node, every child spawned and
  * joined with no cut-off, like the reference parallel UTS and Lace's
  * uts-lace; the tree's irregularity (T3L: binomial, deep and lopsided) is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* UTS tree generator: the reference UTS 2.1 tree definition on top of
  * OpenSSL's SHA-1.  See uts_tree.h.
  *

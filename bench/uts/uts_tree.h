@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* UTS, the Unbalanced Tree Search benchmark (Olivier et al., LCPC 2006):
  * the implicit-tree generator shared by uts-seq, uts-weft and uts-selftest.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 1.4's API on weft: a program written for Lace 1.4 (lace.h) builds
  * against weft unchanged and runs on weft's scheduler.
  *

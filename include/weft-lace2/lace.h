@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's lace.h on weft, for 64-byte tasks: 48 bytes of arguments or
  * result, checked at compile time as Lace does.
  * Everything else is in lace2_bits.h; docs/lace2.md maps each name. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's lace128.h on weft, for 128-byte tasks: 112 bytes of arguments or
  * result.  Build with the lace128 target or lace128.pc: their runtime is a
  * copy of weft's built with 128-byte descriptors (docs/lace2.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-arity helpers of the Lace 2 layer (weft-lace2/lace2_bits.h), for 0..14
  * parameters (T1, a1, ..., Tn, an): written by src/lace2/gen_arity.py; the
  * templates in lace2_bits.h use them.  Not meant to be read

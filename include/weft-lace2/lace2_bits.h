@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's API on weft (the v2 line, 2.x): what lace32.h, lace.h and
  * lace128.h share.  Include one of those three, which set LACE_TASKSIZE
  * first; docs/lace2.md lists every Lace 2 name and what weft provides.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's lace32.h on weft, for 32-byte tasks: 16 bytes of arguments or
  * result, checked at compile time as Lace does.  On weft they occupy the
  * runtime's 64-byte descriptors (docs/lace2.md, task sizes).

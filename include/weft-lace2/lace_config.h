@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's lace_config.h on weft: the build options Lace records for its
  * programs, with weft's answers (lace.h includes it, as Lace's does).
  *   LACE_BACKOFF      1: idle workers sleep (weft's always do)

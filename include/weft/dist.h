@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft distributed work pools: the work pool of <weft/pool.h> across the
  * ranks of an MPI communicator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft work pools: parallel work that is not fork-join.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft's work/span profiler: how much parallelism a computation has.
  *

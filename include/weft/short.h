@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * Short, Lace-style names for weft's task macros:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft's timeline: what every worker did, and when.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /** @file
  * weft: fine-grained fork-join parallelism for C11 (the header compiles as
  * C++17 too: a C++ translation unit may declare, spawn and sync tasks and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// weft for C++17: fork-join with lambdas over the same runtime as the C API.
 ///

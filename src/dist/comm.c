@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The communicator of one rank: the thread that called weft_dist_run,
  * the only one that talks MPI (MPI_THREAD_FUNNELED is enough), while the
  * local pool's workers process items.  docs/distributed.md has the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The distributed work pool (include/weft/dist.h): declarations shared by
  * the files of src/dist.  Not installed.  Internal names start with wd_.
  *

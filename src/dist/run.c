@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft_dist_run: the checks, the agreement across ranks, the one-rank
  * case, the counters.  The run itself is comm.c's.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
  * weft-lace library.  Each maps onto weft's public API, except the random
  * steal attempt and a worker's CPU, which use the runtime's own entry

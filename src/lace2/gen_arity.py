@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes include/weft-lace2/lace2_arity.h, the per-arity helper table of
 # weft's Lace 2 layer (0..14 parameters):
 #   python3 src/lace2/gen_arity.py > include/weft-lace2/lace2_arity.h

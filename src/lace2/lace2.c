@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The functions of Lace 2's API on weft (include/weft-lace2/lace2_bits.h):
  * the weft-lace2 library, built once against each runtime (64-byte and
  * 128-byte descriptors).  Each maps onto weft's public API, except the

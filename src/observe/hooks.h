@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The runtime's side of the profiler (profile.c) and the tracer
  * (trace.c): the hooks the runtime's slow paths call, each one line that
  * is nothing at all unless the build has -DWEFT_PROFILE=ON or

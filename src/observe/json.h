@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Text helpers shared by the profiler's and the tracer's files.  Not
  * installed. */
 #ifndef WEFT_OBSERVE_JSON_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work/span profiler (weft/profile.h; docs/profiling.md): the hooks'
  * runtime side, the regions, the task types and the reports.
  *

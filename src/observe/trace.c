@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The timeline tracer (weft/trace.h; docs/profiling.md).
  *
  * Every worker is, at every moment, in one state (observe.h): running a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The trace recorder's records, shared with the trace writer
  * (trace_write.c): the events, the tracks, the work pool runs and the RUNs
  * of threads outside the pool, and what one file is made of.  Not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The configuration (config.c): defaults, the WEFT_* environment, and
  * the ranges weft_start accepts (docs/configuration.md lists every knob).
  * Not installed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Messages for the user: every one is a line on stderr that starts with
  * "weft: ". */
 #include "runtime/diagnostics.h"

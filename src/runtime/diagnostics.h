@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Messages for the user, shared by the fork-join runtime and the work
  * pool: every one is a line on stderr that starts with "weft: ".  Not
  * installed. */

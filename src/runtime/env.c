@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reading the WEFT_* environment: every variable is checked, and one that
  * is malformed or out of range is refused with EINVAL and a message naming
  * it; nothing is clamped or ignored silently.  Numbers are plain decimal

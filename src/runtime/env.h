@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reading the WEFT_* environment (env.c): shared by the configuration,
  * the schedulers' own variables and the observability module.  Not
  * installed. */

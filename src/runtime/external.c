@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RUN from threads that are not workers.
  *
  * First choice: the calling thread joins the computation.  It borrows the

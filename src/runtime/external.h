@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RUN from threads that are not workers (external.c).  Not installed. */
 #ifndef WEFT_RUNTIME_EXTERNAL_H
 #define WEFT_RUNTIME_EXTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Entering the pool and controlling it (gate.h).
  *
  * The lifecycle word (weft__rt.lifecycle) holds the pool's state in its

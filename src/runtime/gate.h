@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Entering the pool and controlling it (gate.c): the lifecycle word that
  * RUNs and readers of the pool's layout hold, and the lock that start,
  * stop, suspend and resume take.  Not installed. */

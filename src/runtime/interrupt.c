@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stop-the-world operations on the whole pool: interrupts, and
  * suspension (weft_suspend parks every worker until weft_resume).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stop-the-world operations (interrupt.c): interrupts (TOGETHER,
  * NEWFRAME) and suspension (weft_suspend/weft_resume).  A worker serves
  * either at its interrupt points: the idle loop, a blocked SYNC, a YIELD.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A SYNC whose task was stolen: wait for the thief, stealing meanwhile
  * (Lace Figure 1 lines 5-8, with the random-stealing extension of section
  * 4.3 and Wool's transitive leapfrogging); and DROP.  The schedulers call

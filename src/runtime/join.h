@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A SYNC whose task was stolen (join.c).  Not installed. */
 #ifndef WEFT_RUNTIME_JOIN_H
 #define WEFT_RUNTIME_JOIN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Worker lifecycle: start, the worker loop and stop: the top of the
  * runtime's layers (docs/design.md).  The configuration (defaults,
  * environment, ranges) is config.c; suspend and resume are interrupt.c's. */

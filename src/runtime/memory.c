@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Memory for deques and stacks.
  *
  * Deques and stacks are reserved with mmap: address space is cheap, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Memory for deques and stacks (memory.c): address space with guard
  * pages, shared by the fork-join runtime and the work pool.  Not
  * installed. */

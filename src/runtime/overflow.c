@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Explaining a stack overflow: the SIGSEGV handler and the alternate
  * signal stacks it runs on (overflow.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Explaining a stack overflow (overflow.c): shared by the fork-join
  * runtime and the work pool.  Not installed. */
 #ifndef WEFT_RUNTIME_OVERFLOW_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Parking (parking.h): the backoff before a sleep. */
 #include "runtime/parking.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Parking: how a thread with nothing to do sleeps on a futex word without
  * a lost wake-up, and how another thread ends that sleep.  The one sleep
  * protocol of weft: the fork-join runtime's idle workers and joiners

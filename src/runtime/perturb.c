@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Schedule perturbation (build option WEFT_PERTURB; see perturb.h).
  *
  * At each race point a thread is, with probability p, held up for a

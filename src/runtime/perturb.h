@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Schedule perturbation: race points at the racy steps of the schedulers,
  * the stealing loop and the sleep protocol (build option WEFT_PERTURB;
  * perturb.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The seam between the runtime and a scheduler, thief side: what every
  * scheduler in src/sched/<name>/ implements besides its owner-side fast
  * paths (include/weft/bits/sched.h).  The rest of the runtime (stealing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What the runtime offers a scheduler: the reverse half of the seam
  * (sched.h is what a scheduler implements for the runtime, and
  * include/weft/bits/sched.h its owner-side fast paths).  A scheduler in

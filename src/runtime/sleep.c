@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idle workers: search a little, then sleep until there is work.
  *
  * The design note is docs/sleep.md; in short:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idle workers (sleep.c; the design note is docs/sleep.md): search a
  * little, then sleep until there is work; waking sleepers; lending an
  * idle worker's identity to a thread that calls RUN.  Not installed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The running pool's shared state (state.h), and the calling thread's
  * place in it. */
 #include "runtime/state.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The running pool's shared state (state.c): the pool's layout, the
  * calling thread's worker, and the words that idle and waiting workers
  * poll.  Every module above the base layer reads it; each field says

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Event counters: per worker, summed on demand.  Compiled in with
  * -DWEFT_STATS=ON; each counter is written by its worker only (relaxed
  * load + store, no RMW) and read here with relaxed loads.

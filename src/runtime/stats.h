@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Event counters (stats.c), per worker, summed on demand.  Not
  * installed. */
 #ifndef WEFT_RUNTIME_STATS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stealing: victim selection and running a stolen task (the wait of a
  * SYNC whose task was stolen is join.c).
  *

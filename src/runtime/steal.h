@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stealing (steal.c): victim selection and running a stolen task.  Not
  * installed. */
 #ifndef WEFT_RUNTIME_STEAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The checks of task code that the inline paths call out of line
  * (bits/task_macros.h): a SYNC that joins the wrong slot (WEFT_CHECKS
  * builds), a task that returns with a SPAWN not joined. */

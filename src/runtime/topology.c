@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Where workers run and where their memory lives.
  *
  * The CPUs of the process's affinity mask are the default worker count;

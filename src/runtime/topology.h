@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Where workers run and where their memory lives (topology.c): pinning
  * by the affinity mask, or by hwloc's cores and NUMA nodes with
  * -DWEFT_USE_HWLOC=ON (topology_hwloc.c).  Not installed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* hwloc placement (-DWEFT_USE_HWLOC=ON): workers are spread over distinct
  * cores of the allowed set first (one PU each), and each worker's
  * descriptor, deque and stack are bound to the NUMA node(s) of its core.

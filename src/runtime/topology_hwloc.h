@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The hwloc placement backend for topology.c (topology_hwloc.c).  With -DWEFT_USE_HWLOC=ON,
  * topology_hwloc.c spreads workers over distinct cores first and binds
  * each worker's memory to its NUMA node; without it these are no-ops and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The monotonic clock in nanoseconds.  Not installed. */
 #ifndef WEFT_SYS_CLOCK_H
 #define WEFT_SYS_CLOCK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The CPUs: which ones the process may use, and spin-wait hints.  Not
  * installed. */
 #ifndef WEFT_SYS_CPU_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The process's CPUs (sched_getaffinity) and pinning a thread to one. */
 #include "sys/cpu.h"
 

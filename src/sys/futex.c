@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linux futex wait and wake (see futex.h). */
 #include "sys/futex.h"
 

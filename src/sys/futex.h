@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Address-based waiting on a 32-bit atomic word (Linux futex): every
  * sleeper in weft (idle workers, RUN callers, barriers, the work pool)
  * blocks through these.  Not installed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-thread pseudo-random numbers for victim choice and randomised
  * intervals: cheap, not for anything that needs quality.  Not installed. */
 #ifndef WEFT_SYS_RNG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft__call_on_stack (stack_call.h).
  *
  * On x86-64 and AArch64 a few instructions: keep the caller's stack

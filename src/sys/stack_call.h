@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Calling a function on another stack: a RUN from a thread outside the
  * pool runs its task on a stack of weft's (docs/sleep.md, "RUN on the
  * calling thread"), so that nothing depends on the caller's stack size.

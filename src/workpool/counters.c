@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Counters of a pool run.  Each worker counts in plain fields of its own
  * structure (no atomics, no shared lines); weft_pool_run sums them after it
  * has joined the worker threads, so the sum races with nothing.  These are

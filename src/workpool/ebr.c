@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Epoch-based reclamation for the arrays of the shrinking Chase-Lev queue.
  *
  * A global epoch G (wp_pool.epoch) and one announcement word per worker:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A hosted pool (hosted.h): the work pool driven by a host thread that is
  * not one of its workers.  The pieces of the run are run.c's; this file
  * adds the inbox, the agent's shares and the quiescence check.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A hosted pool: the work pool as one part of a larger run, driven by a
  * host thread that is not one of its workers (the distributed layer of
  * src/dist, one host per MPI rank).  Not installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The worker loop of the work pool.
  *
  * Loop: take an item from the own overflow stack or queue and process it;

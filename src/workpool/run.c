@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft_pool_run: configuration, set-up, the worker threads, teardown.
  *
  * Workers are created per run: the calling thread is worker 0, P-1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idle workers of the work pool: when to sleep, what the last look looks
  * at, and whom to wake.  Static functions for loop.c, termination.c and
  * hosted.c.  The sleep itself is the runtime's parking protocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Termination detection of the work pool: the idle set, used by the worker
  * loop (loop.c); the argument in full is in docs/pool.md, "Termination
  * detection", and verification/pool_term.pml and pool_sleep.pml check it.

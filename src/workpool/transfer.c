@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Steal-half and task coalescing (Acar, Charguéraud, Rainey, "Scheduling
  * parallel programs by work stealing with private deques", PPoPP'13,
  * section 5), on top of the concurrent queues.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work pool (include/weft/pool.h): declarations shared by the files
  * of src/workpool.  Not installed.  Internal names start with wp_ (the
  * fork-join runtime's are weft_*), so a reader always knows which of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CHECK for the C++ API's tests: a message naming the condition, exit 1.
 #ifndef WEFT_TESTS_CPP_CHECK_HPP
 #define WEFT_TESTS_CPP_CHECK_HPP

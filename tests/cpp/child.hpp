@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Children for the C++ API's tests: this program started again with a
 // case's name and an environment, its exit status and stderr checked.
 #ifndef WEFT_TESTS_CPP_CHILD_HPP

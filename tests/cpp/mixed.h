@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What the C and C++ halves of test_cpp_mixed call of each other. */
 #ifndef WEFT_TESTS_CPP_MIXED_H
 #define WEFT_TESTS_CPP_MIXED_H

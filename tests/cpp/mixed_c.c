@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The C half of test_cpp_mixed: C tasks that call C++ code using the C++
  * API (under their own unjoined SPAWNs, where the C++ side's context is
  * stale and must be found again), and C tasks the C++ half calls. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ API (weft/weft.hpp) against sequential answers, at 1, 2, 3, 8
 // and 32 workers: join, invoke, task_group and parallel_* over random task
 // trees; results that are move-only or have no default constructor;

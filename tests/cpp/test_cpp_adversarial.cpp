@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Adversarial programs on the C++ API: odd ranges and types, exceptions in
 // every position, misuse, many threads outside the pool, nested groups,
 // cancellation, the default pool.  Each case is a function; those that

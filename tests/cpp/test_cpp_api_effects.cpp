@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The effects of two C++ entries no other test observes
 // (include/weft/weft.hpp): scheduler(const weft_config &) starts exactly
 // the configuration given, and task_group::is_canceling says whether the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ API's answers to misuse and odd input, each case at one and at
 // two workers where the schedule matters.  Cases that must end the
 // program (or that need an environment or no pool at all) run in a child

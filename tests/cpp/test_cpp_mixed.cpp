@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C API and the C++ API in one program, on a pool the C API started:
 // C tasks calling C++ code that joins (beneath their own pending SPAWNs),
 // C++ tasks calling C tasks, and both nested in each other.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ API in a translation unit built with -fno-exceptions: join,
 // task_group and the algorithms work, and a callable that throws anyway
 // (from code built with exceptions) ends the program with a message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The profiler sees the C++ API's tasks (profiling builds only): fib with
 // weft::join, a task_group and parallel_for each profile with their tasks,
 // SPAWNs and a parallelism like the C API's, and are named by their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled with exceptions, called from test_cpp_noexcept's tasks.
 #include <stdexcept>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The C half of the C/C++ test (shared_tasks.h). */
 #include "shared_tasks.h"
 

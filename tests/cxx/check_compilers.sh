@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The C++ test built with each C++ compiler installed (g++, clang++), with
 # -std=c++17 -Wall -Wextra -Werror, against a build tree's libraries:
 # test_cxx.cpp with c_tasks.c (compiled by the matching C compiler) and

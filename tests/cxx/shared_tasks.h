@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tasks shared by a C and a C++ translation unit: declared here (TASK_DECL),
  * defined in c_tasks.c (C) and in test_cxx.cpp (C++), each used from the
  * other language. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // weft.h and short.h as C++17: weft's own names and the short ones.
 #include <weft/short.h>
 

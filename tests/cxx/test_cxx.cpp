@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // weft's headers as C++17: lace.h (and through it weft.h) in a C++
 // translation unit that declares, spawns and syncs tasks, uses tasks
 // defined in C (shared_tasks.h) and lets C spawn a task defined here; both

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A rank that dies during weft_dist_run must end the whole run, with a
 # message naming it, well before the timeout: never a silent hang.
 # Usage: expect_fault.sh <seconds> <mpiexec> <ranks> <program> [args...]

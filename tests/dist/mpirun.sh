@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs an MPI program the way the dist tests do: on this machine only
 # (shared memory, and TCP on the loopback device), oversubscribed, as root
 # too (CI runs as root), under a timeout that fails with a message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The distributed work pool (include/weft/dist.h) under mpirun: every case
  * checks its result on every rank after weft_dist_run returned there.
  *

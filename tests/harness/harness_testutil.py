@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared by the harness tests: the import path of bench/harnesslib, and
 fake build trees whose "binaries" are shell scripts printing what a test
 needs (right or wrong answers, counter tables, failures)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bench.json loading, validation and suite selection."""
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The harness's commands (`overhead`, `pool`) and the scheduler list they
 and the suite read from CMake: parsers, tables, and runs on fake build
 trees (shell scripts standing in for the binaries)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The harness's dist command: reading uts-dist's lines, the commands it
 runs (mpiexec with the ranks unbound), and a refusal without uts-dist."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bench/harness.py run as a user runs it: on fake build trees (shell
 scripts standing in for the binaries, to provoke failures) and on a real
 built tree."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The commit and dirty flag written into every result file."""
 import os
 import shutil

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Installers and builds are quiet: one line per step with its duration on
 stderr, their output in a log file (its path shown when a step fails)."""
 import contextlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The suite's --profile and --trace modes (harnesslib/observe.py) and the
 trace renderer (scripts/trace_render.py): on fake binaries that write what
 the profiling and tracing builds write, and on hand-made runs."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading Time lines and counter tables from a binary's output."""
 import unittest
 

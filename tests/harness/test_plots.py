@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The PNG plots, drawn from a hand-made run (needs matplotlib)."""
 import importlib.util
 import os

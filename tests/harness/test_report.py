@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The text tables, from hand-made measurement records."""
 import unittest
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Medians, spreads and per-repetition ratios."""
 import unittest
 

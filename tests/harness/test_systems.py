@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Peer selection, skip reporting and 'not ported' detection."""
 import os
 import tempfile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 1.4 programs as real clients write them (a decision-diagram package,
  * Lace's own benchmarks): lace14.h, Lace's helper macros and includes, a
  * long double result, the WorkerP fields, TASK(f) callbacks typed with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 1.6 programs as real clients write them: the generic TASK(rtype,
  * name, ...) with 0 to 10 parameters, NAME_CALL pointers as callbacks
  * (LACE_TYPEDEF_CB), lace_is_running, lace_sleep_us, lace_gethrtime,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Every item of the Lace 1.4 API (include/weft-lace/lace.h) used as a Lace
  * program uses it, each checked against what Lace does. */
 #include <lace.h>

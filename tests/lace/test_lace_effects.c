@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The effects of the Lace API's pool controls (include/weft-lace/lace.h):
  * lace_suspend parks the workers so that a RUN from another thread waits,
  * lace_resume lets it finish, and lace_count_report_file writes the

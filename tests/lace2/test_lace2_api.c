@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lace 2's API on weft, written as Lace 2 programs are: every function of
  * the API observed, answers checked against sequential code at 1, 2, 3 and
  * 8 workers.  Built once per header: LACE2_TEST_HEADER is 32, 64 or 128

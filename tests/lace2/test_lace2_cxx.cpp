@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lace 2's lace.h from C++, as Lace 2 clients include it: tasks declared,
 // defined and run in a C++ translation unit.  LACE2_TEST_HEADER 32 or 128
 // picks lace32.h or lace128.h instead (compiled, not run, by ctest).

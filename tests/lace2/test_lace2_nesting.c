@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* TOGETHER inside a NEWFRAME task, as a garbage collector built on Lace 2
  * does it: the collector runs as a NEWFRAME task and calls a TOGETHER task
  * on every worker, while other threads keep the pool busy.  Lace allows

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Source mutation testing for weft (tests/mutation/run.sh is the interface).
 
 Reads the mutant list (mutants.txt: one record per mutant, see its header),

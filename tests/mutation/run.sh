@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Mutation testing: applies each source mutant of tests/mutation/mutants.txt
 # to a scratch copy of the tree, rebuilds incrementally, runs the tests
 # aimed at it, and reports killed and survived (docs/verification.md,

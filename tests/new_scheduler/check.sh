@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Adding a scheduler is adding a folder: in a copy of the source tree, a
 # throw-away scheduler folder is made by copying src/sched/split under a
 # new name, and test_random_trees (and the copied white-box test) are built

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs weft and uses it the ways README.md documents, running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Every queue algorithm of the work pool, for tests that run them all. */
 #ifndef WEFT_TESTS_POOL_ALL_KINDS_H
 #define WEFT_TESTS_POOL_ALL_KINDS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The duplicating queue's repair after a duplication (white-box, one
  * thread): the queue's own source is compiled in here, so the test can
  * give a thief the stale view of the owner's tail that the race needs.

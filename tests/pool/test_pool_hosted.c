@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The work pool's hosted mode (src/workpool/hosted.h) without MPI: one
  * host thread drives two hosted pools as if they were two ranks, moving
  * shares between them (weft__wp_hosted_take_share from one, weft__wp_hosted_inject

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Misuse of the work-pool API: every bad configuration or call returns an
  * error code with a "weft:" message naming the problem, never a crash or a
  * hang, and nothing is processed.

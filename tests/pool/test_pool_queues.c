@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The queue algorithms of src/workpool on their own (white-box): sequential
  * semantics, growth, shrinking with epoch reclamation, overflow of the
  * fixed-size queues, and a concurrent stress test per queue with 1, 2, 7

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft_pool_run end to end, for every queue at 1, 2, 3, 8 and 32 workers.
  *
  *   tree         a random tree; items of 4 to 256 bytes carry a pattern

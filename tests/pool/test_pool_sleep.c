@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sleeping workers of the work pool are woken (src/workpool/sleep.h):
  * every queue, 1, 2, 3, 8 and 32 workers on CI's 2 cores, steal one and
  * steal half.  Sleeps have no timeout, so a lost wake-up shows as work

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work pool workers run on stacks of weft's, not the process's: a process
  * function with a 2 MiB frame works whatever `ulimit -s` says (ctest runs
  * this test under `ulimit -s 1024`), on every worker including the calling

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The libraries export the documented API and nothing else that looks
 # like it: every global symbol is either declared in a public header
 # (include/weft/*.h, lace_* in the Lace layer) or carries the internal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft's Java peers: the benchmarks of bench/ on a ForkJoinPool.
  *
  *   java -Xss512m -cp build-peers-java WeftPeers <binary> -w <workers> <arguments>

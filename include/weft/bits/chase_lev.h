@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The index protocol of the Chase-Lev deque (Chase and Lev, SPAA 2005),
  * with the C11 orders of Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013),
  * for both of weft's Chase-Lev deques: the Chase-Lev scheduler

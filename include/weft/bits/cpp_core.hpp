@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// The machinery under weft.hpp: the calling thread's task context, result
 /// slots, exception capture, and join's spawned half as a task descriptor.

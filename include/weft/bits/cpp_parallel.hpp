@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// weft::parallel_for and weft::parallel_reduce (included by weft/weft.hpp).
 #ifndef WEFT_BITS_CPP_PARALLEL_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// weft::parallel_sort and weft::parallel_stable_sort (included by
 /// weft/weft.hpp): a merge sort in the spirit of Cilk's cilksort -- sorted

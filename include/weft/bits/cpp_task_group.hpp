@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// weft::task_group (included by weft/weft.hpp; docs/cpp.md explains the
 /// design: spawns in the deque of the frame that waits, a frame per running

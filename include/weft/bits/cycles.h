@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The cycle counter the profiler times strands with (weft/profile.h).  In
  * an installed header because the profiler's hooks are inlined into every
  * task (bits/observe.h); the runtime calibrates it to nanoseconds once

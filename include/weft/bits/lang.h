@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What weft's headers need from the language, spelled so that they compile
  * as C11 and as C++ (C++17 and later) with the same layout.  C code sees
  * exactly the C11 constructs it always did; a C++ translation unit gets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The hooks the task macros (bits/task_macros.h) place for the profiler
  * and the tracer.  Each WEFT_PROFILE_*_ / WEFT_TRACE_*_ macro is one call
  * in a profiling (tracing) build and nothing at all otherwise.  Not part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of the profiler (-DWEFT_PROFILE=ON) and the tracer
  * (-DWEFT_TRACE=ON), included by bits/worker.h, which places it in the
  * worker.  The hooks that use it are in bits/observe.h; what they compute

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What weft.h's macros and inline paths call in the runtime: DROP,
  * WEFT_ME and YIELD's slow paths.  Not part of the API: user code goes
  * through weft.h. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The seam between the task macros and a scheduler.  Each scheduler
  * (chosen at build time: -DWEFT_SCHEDULER=<name>, see docs/schedulers.md)
  * provides these owner-side inline operations in src/sched/<name>/owner.h,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Task declaration macros: WEFT_TASK_n / WEFT_VOID_TASK_n for 0..9 arguments
  * (the templates serve 0..10: the Lace flavour has 10)
  * and their DECL/IMPL halves.  Not meant to be read for the API (see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* weft internals that inline code must see: the task descriptor and the
  * worker layout.  Not part of the API: user code goes through weft.h.
  *

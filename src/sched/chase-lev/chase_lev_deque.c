@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The Chase-Lev scheduler: a work-stealing deque of task pointers on a
  * growable circular array (Chase and Lev, "Dynamic Circular Work-Stealing
  * Deque", SPAA 2005), with the C11 orders of Lê et al. (PPoPP 2013): the

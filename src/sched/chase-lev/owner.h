@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Owner-side fast paths of the Chase-Lev scheduler (Chase and Lev, SPAA
  * 2005: a growable circular array of task pointers, owner at the bottom,
  * thieves CAS the top), the baseline Acar et al. measure private deques

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of the Chase-Lev scheduler (chase_lev_deque.c).
  * Included by bits/worker.h, which places each struct on its lines. */
 #ifndef WEFT_SCHED_CHASE_LEV_STATE_H

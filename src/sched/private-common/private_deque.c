@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work stealing with private deques (Acar, Charguéraud and Rainey, PPoPP
  * 2013), the part both variants share: the owner's deque bookkeeping on
  * weft's direct task stack, the SYNC slow path and interrupts.  The

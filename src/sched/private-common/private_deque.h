@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The base both private-deque schedulers build on: the common part
  * (private_deque.c) and what each variant (../private-ri/private_ri.c,
  * ../private-si/private_si.c) provides to it.  Shared only with their

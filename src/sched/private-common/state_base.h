@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What both private-deque schedulers keep alike: the state an interrupt
  * saves (private_deque.c's freeze and thaw) and the counters.  Included by
  * ../private-ri/state.h and ../private-si/state.h, next to which it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* White-box tests of the private-deque schedulers (private-ri, private-si;
  * docs/sched-private.md): the owner hands out work only when it polls, a
  * thief waiting on an owner that does not poll sleeps instead of spinning

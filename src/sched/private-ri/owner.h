@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Owner-side fast paths of private-ri (Acar, Charguéraud and Rainey, PPoPP
  * 2013, Figure 2), inlined into every task's SPAWN and SYNC.  The slow
  * paths and the thief side are in private_ri.c and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* private-ri: receiver-initiated work stealing with private deques (Acar,
  * Charguéraud and Rainey, PPoPP 2013, Figure 2, with Figure 8's acquire
  * from their appendix C).  The common part is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What tests/test_races.c expects of this scheduler: the race points it
  * marks, where two thieves race, and the scenarios that do not apply to
  * it, with the reason (the struct's fields are explained there).  Only

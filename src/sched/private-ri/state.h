@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of private-ri: receiver-initiated work stealing with
  * private deques (Acar, Charguéraud and Rainey, "Scheduling parallel
  * programs by work stealing with private deques", PPoPP 2013, Figure 2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Owner-side fast paths of private-si (Acar, Charguéraud and Rainey, PPoPP
  * 2013, Figure 3), inlined into every task's SPAWN and SYNC.  The slow
  * paths and the receiver side are in private_si.c and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* private-si: sender-initiated work stealing with private deques (Acar,
  * Charguéraud and Rainey, PPoPP 2013, Figure 3).  The common part is
  * ../private-common/private_deque.c; the design note docs/sched-private.md.

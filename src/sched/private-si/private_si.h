@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* private-si's own internals (private_si.c), shared only with the
  * white-box test (../private-common/test_private_deque.c). */
 #ifndef WEFT_SCHED_PRIVATE_SI_H

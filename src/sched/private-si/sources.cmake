@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sender-initiated private deques (Acar et al., Figure 3), over the base
 # shared with private-ri.
 set(WEFT_SCHED_SOURCES ../private-common/private_deque.c private_si.c)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of private-si: sender-initiated work stealing with
  * private deques (Acar, Charguéraud and Rainey, PPoPP 2013, Figure 3).
  * The protocol is in private_si.c, the part shared with private-ri in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Owner-side fast paths of the split deque (Lace, Figure 4), inlined into
  * every task's SPAWN and SYNC.  The slow paths and the thief side are in
  * split_deque.c.  Installed as <weft/sched/split/owner.h>; not part of the API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The non-blocking split deque of Lace (van Dijk and van de Pol, Figure 4).
  *
  * Tasks live in an array `dq` of 64-byte descriptors.  Three indices:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of the split deque (Lace, Figure 4); the protocol is in
  * split_deque.c.  Installed as <weft/sched/split/state.h> and included by
  * bits/worker.h, which places each struct on its cache lines. */

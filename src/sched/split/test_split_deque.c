@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The split deque's state machine (Lace Figure 4), single-threaded: push,
  * pop, steal, grow, shrink and the allstolen transitions, checked state by
  * state on a worker built by hand (no pool running).  A "thief" here is a

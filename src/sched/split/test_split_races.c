@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Race tests: force the interesting interleavings of the split deque, the
  * steal hand-over and the sleep protocol deterministically, through the
  * race-point hook of a perturb build (src/runtime/perturb.h), and check both the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Owner-side fast paths of Wool's direct task stack (Faxén, Figure 3, with
  * the private tasks of section III-B), inlined into every task's SPAWN and
  * SYNC.  The slow paths and the thief side are in wool_deque.c; the

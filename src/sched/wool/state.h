@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-worker state of Wool's direct task stack with private tasks (Faxén,
  * "Efficient work stealing for fine grained parallelism", Figure 3 and
  * section III-B); the protocol is in wool_deque.c and docs/sched-wool.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Wool's direct task stack with private tasks (wool_deque.c), white-box:
  * the state machine single-threaded on a worker built by hand (no pool
  * running), the paper's back-off cases by running the thief's three steps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Wool's direct task stack (Faxén, "Efficient work stealing for fine
  * grained parallelism", Figure 3) with the private tasks and trip wire of
  * section III-B.  The design note, with the reasoning for each step and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The direct task stack's own internals (wool_deque.c), shared only with
  * its white-box test (test_wool_deque.c).  The rest of the runtime sees
  * the seam of src/runtime/sched.h. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ABP: the Arora-Blumofe-Plaxton deque (SPAA'98), as in Figure 2 of "Work-
  * stealing Queues In Practice".
  *

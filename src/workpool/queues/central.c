@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The central locked queue: the paper's "simple solution" (section 2.3) and
  * baseline.  One LIFO stack behind one mutex, shared by every worker: push,
  * take and "steal" all lock it.  LIFO rather than FIFO keeps the number of

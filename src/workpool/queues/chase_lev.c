@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Chase-Lev: the dynamic circular work-stealing deque (SPAA'05), growing,
  * and a variant that also shrinks.
  *

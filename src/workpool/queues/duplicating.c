@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The duplicating queue of the .NET Task Parallel Library (Leijen, Schulte,
  * Burckhardt, OOPSLA'09), as "Work-stealing Queues In Practice" section 3.4
  * describes it: thieves take a lock, the owner takes none and uses no

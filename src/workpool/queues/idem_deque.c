@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idempotent double-ended queue (Michael, Vechev, Saraswat, PPoPP'09).
  *
  * The owner puts and takes at the tail (LIFO), thieves steal at the head

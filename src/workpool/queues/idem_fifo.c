@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idempotent FIFO (Michael, Vechev, Saraswat, PPoPP'09).
  *
  * The owner puts at the tail; the owner and thieves both take at the head

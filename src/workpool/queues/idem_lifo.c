@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Idempotent LIFO (Michael, Vechev, Saraswat, "Idempotent work stealing",
  * PPoPP'09).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The table of queue kinds, and the pieces the algorithms share: slot
  * rings, and the ring queue (a growing ring that thieves load by pointer)
  * under Chase-Lev and the three idempotent queues. */

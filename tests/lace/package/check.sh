@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The lace packages from an install tree (docs/lace.md):
 #  1. an install without WEFT_PROVIDE_LACE puts no lace package and no
 #     lace.h where a real Lace's would be;

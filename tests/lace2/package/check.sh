@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The lace package for Lace 2 from an install tree (docs/lace2.md): with
 # -DWEFT_PROVIDE_LACE=2, a Lace 2 program builds through find_package(lace
 # 2.x) against lace::lace, lace::lace32, lace::lace128 and lace, and

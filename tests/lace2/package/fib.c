@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib through the installed lace package: FIB_HEADER picks lace32.h (32),
  * lace.h (64) or lace128.h (128); a 128-byte build also runs a task whose
  * arguments only lace128.h's descriptors hold. */

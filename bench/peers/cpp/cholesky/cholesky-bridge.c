@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky.h's sequential pieces for the C++ kernel (see
  * cholesky-peer.h): the same C code weft's cholesky runs, compiled as C. */
 #include "cholesky.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky peers' driver: cholesky-weft's command line, input, output and
  * answer checks (including the bit-for-bit comparison with the
  * sequential factor) around the peer's kernel (cholesky-tbb.cpp or

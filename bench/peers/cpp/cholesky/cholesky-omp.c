@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cholesky on OpenMP tasks (the recursion of bench/cholesky/cholesky.h,
  * with cholesky-weft's tasks): an update runs its quadrants that have
  * work as tasks (the last called), each doing its two products in order;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The cholesky kernel each peer implements (cholesky-tbb.cpp,
  * cholesky-omp.c), and for the C++ kernel, which cannot include
  * bench/cholesky/cholesky.h (C only), the header's block type and

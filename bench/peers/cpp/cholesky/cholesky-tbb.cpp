@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cholesky on oneTBB (the recursion of bench/cholesky/cholesky.h, with
 // cholesky-weft's tasks): an update runs its quadrants that have work in
 // a task_group (the last called), each doing its two products in order; a

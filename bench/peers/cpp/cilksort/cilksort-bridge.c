@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort.h's sequential pieces for the C++ kernel (see
  * cilksort-peer.h): the same C code weft's cilksort runs, compiled as C. */
 #include "cilksort.h"

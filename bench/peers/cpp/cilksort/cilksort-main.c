@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort peers' driver: cilksort-weft's command line, input, output and
  * answer check around the peer's kernel (cilksort-tbb.cpp or
  * cilksort-omp.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cilksort on OpenMP tasks (the recursion of bench/cilksort/cilksort.h):
  * three quarter sorts as tasks and the fourth called, taskwait; the two
  * first merges one a task and one called, taskwait; then the last merge.

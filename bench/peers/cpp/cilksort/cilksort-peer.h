@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The cilksort kernel each peer implements (cilksort-tbb.cpp,
  * cilksort-omp.c), and for the C++ kernel, which cannot include
  * bench/cilksort/cilksort.h (C only), that header's sequential pieces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cilksort on oneTBB (the recursion of bench/cilksort/cilksort.h): three
 // quarter sorts as task_group tasks and the fourth called, wait; the two
 // first merges one a task and one called, wait; then the last merge.  A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* peer_start/peer_stop for the OpenMP peers (libgomp with gcc, LLVM's
  * libomp with clang).
  *

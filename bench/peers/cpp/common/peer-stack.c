@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* See peer-stack.h. */
 #include "peer-stack.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A guard for deep recursion on runtime-made threads.  UTS's flags can
  * describe trees deeper than any stack; uts-seq stops with a message
  * rather than crash, and so do the peers: a kernel compares its frame

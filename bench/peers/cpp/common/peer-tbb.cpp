@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // peer_start/peer_stop for the oneTBB peers.
 //
 // Exactly N threads: a task_arena of N slots (the caller plus N - 1

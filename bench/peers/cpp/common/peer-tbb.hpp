@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // For the oneTBB kernels (<name>-tbb.cpp): run work in the arena that
 // peer_start (common/peer-tbb.cpp) set up with the requested thread count.
 #ifndef WEFT_PEER_TBB_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What every peer driver (<name>-main.c, C) needs from the runtime glue:
  * common/peer-tbb.cpp for the oneTBB peers, common/peer-omp.c for the
  * OpenMP peers.  The driver is the same for both; only the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor.h's leaf for the C++ kernel (see dfor-peer.h): the same C code
  * weft's dfor runs, compiled as C. */
 #include "dfor.h"

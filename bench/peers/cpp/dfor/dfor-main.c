@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor peers' driver: dfor-weft's command line, data, output and answer
  * check around the peer's kernel (dfor-tbb.cpp or dfor-omp.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* dfor on OpenMP tasks: each repetition is a divide-and-conquer loop, a
  * range longer than the grain split at its middle, the upper half a task
  * and the lower half called, then taskwait; the loops run one after the

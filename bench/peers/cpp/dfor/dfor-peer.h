@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The dfor kernel each peer implements (dfor-tbb.cpp, dfor-omp.c), and
  * for the C++ kernel, which cannot include bench/dfor/dfor.h (C only),
  * the header's leaf behind a plain C function (dfor-bridge.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dfor on oneTBB: each repetition is tbb::parallel_for over a
 // blocked_range with the program's grain and the simple_partitioner,
 // which is this very algorithm -- split a range longer than the grain at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib peers' driver: fib-weft's command line, output and answer check
  * around the peer's kernel (fib-tbb.cpp or fib-omp.c).
  *

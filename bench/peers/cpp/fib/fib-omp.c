@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* fib on OpenMP tasks: one branch a task, the other a call, then
  * taskwait -- the shape of fib-weft's SPAWN, CALL, SYNC.  No cut-off (no
  * if/final clause).  Tied tasks, the default: untied measured no faster

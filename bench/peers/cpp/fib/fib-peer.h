@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The fib kernel each peer implements (fib-tbb.cpp, fib-omp.c). */
 #ifndef WEFT_PEER_FIB_H
 #define WEFT_PEER_FIB_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fib on oneTBB: a task_group per call, one branch run as a task and the
 // other called directly, then wait -- the shape of fib-weft's SPAWN, CALL,
 // SYNC.  No cut-off.  (tbb::parallel_invoke measured the same here.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack peers' driver: knapsack-weft's command line, instance, output
  * and answer check around the peer's kernel (knapsack-tbb.cpp or
  * knapsack-omp.c).

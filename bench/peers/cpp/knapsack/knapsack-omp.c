@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* knapsack on OpenMP tasks (the branch and bound of
  * bench/knapsack/knapsack.h): the "skip item i" branch a task, the "take"
  * branch called, then taskwait; a shared best-so-far prunes.  It is a C11

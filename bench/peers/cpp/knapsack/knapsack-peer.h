@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The knapsack kernel each peer implements (knapsack-tbb.cpp,
  * knapsack-omp.c).  bench/knapsack/knapsack.h is C only, so the C++
  * kernel gets the items as knap_peer_item, which knapsack-main.c checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the C++ knapsack kernels share (knapsack-tbb.cpp here,
 // bench/knapsack/knapsack-cpp.cpp): the problem with its shared
 // best-so-far, and how a complete choice raises it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // knapsack on oneTBB (the branch and bound of bench/knapsack/knapsack.h):
 // the "skip item i" branch a task_group task, the "take" branch called,
 // then wait; a shared best-so-far prunes (knapsack-search.hpp).

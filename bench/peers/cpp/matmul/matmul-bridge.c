@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul.h's split rule and base case for the C++ kernel (see
  * matmul-peer.h): the same C code weft's matmul runs, compiled as C. */
 #include "matmul.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul peers' driver: matmul-weft's command line, inputs, output and
  * answer check around the peer's kernel (matmul-tbb.cpp or matmul-omp.c).
  *

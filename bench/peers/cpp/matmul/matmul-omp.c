@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* matmul on OpenMP tasks (the recursion of bench/matmul/matmul.h): a split
  * of C's rows or columns runs the first half as a task and calls the
  * second, then taskwait; a split of the inner dimension runs both halves

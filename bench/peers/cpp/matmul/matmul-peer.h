@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The matmul kernel each peer implements (matmul-tbb.cpp, matmul-omp.c),
  * and for the C++ kernel, which cannot include bench/matmul/matmul.h (C
  * only: restrict, implicit void * conversions), that header's split rule

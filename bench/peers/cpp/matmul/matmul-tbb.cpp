@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul on oneTBB (the recursion of bench/matmul/matmul.h): a split of
 // C's rows or columns runs the first half as a task_group task and calls
 // the second, then waits; a split of the inner dimension runs both halves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm.h's row kernel for the C++ kernel (see mm-peer.h): the same C code
  * weft's mm runs, compiled as C. */
 #include "mm.h"

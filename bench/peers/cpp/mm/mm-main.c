@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm peers' driver: mm-weft's command line, input, output and answer
  * check around the peer's kernel (mm-tbb.cpp or mm-omp.c).
  *

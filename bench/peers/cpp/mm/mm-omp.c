@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* mm on OpenMP tasks: each product splits its row range in halves, the
  * lower half a task and the upper one called, then taskwait, down to one
  * row per task -- mm-weft's tree of n - 1 spawns.  The products run one

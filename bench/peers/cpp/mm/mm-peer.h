@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The mm kernel each peer implements (mm-tbb.cpp, mm-omp.c), and for the
  * C++ kernel, which cannot include bench/mm/mm.h (C only), the header's
  * row kernel behind a plain C function (mm-bridge.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mm on oneTBB: each product is tbb::parallel_for over the rows with
 // grain 1 and the simple_partitioner, which splits the row range in halves
 // down to one row per task -- mm-weft's tree of n - 1 spawns, with no

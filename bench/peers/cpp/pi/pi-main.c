@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* pi peers' driver: pi-weft's command line, output and answer check
  * around the peer's kernel (pi-tbb.cpp or pi-omp.c).
  *

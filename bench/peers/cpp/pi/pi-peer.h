@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The pi kernel each peer implements (pi-tbb.cpp, pi-omp.c). */
 #ifndef WEFT_PEER_PI_H
 #define WEFT_PEER_PI_H

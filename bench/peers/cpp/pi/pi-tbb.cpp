@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pi on oneTBB: a range of more than `grain` samples is halved, the upper
 // half a task_group task and the lower half called, then wait -- the same
 // splitting as pi-weft (the grain is the program's argument, so no

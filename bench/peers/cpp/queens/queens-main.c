@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* queens peers' driver: queens-weft's command line, output and answer
  * check around the peer's kernel (queens-tbb.cpp or queens-omp.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The queens kernel each peer implements (queens-tbb.cpp, queens-omp.c). */
 #ifndef WEFT_PEER_QUEENS_H
 #define WEFT_PEER_QUEENS_H

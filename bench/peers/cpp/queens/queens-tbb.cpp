@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // queens on oneTBB (the recursion of bench/queens/queens.h): a task node
 // builds and checks every extension of its board, then runs each legal
 // one in a task_group -- all but the last as tasks, the last called

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* sort peers' driver: sort-weft's command line, input, output and answer
  * check around the peer's kernel (sort-tbb.cpp).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The sort kernel each peer implements (sort-tbb.cpp; OpenMP has no
  * parallel sort of its own, so there is no sort-omp). */
 #ifndef WEFT_PEER_SORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sort on oneTBB: tbb::parallel_sort, in the arena peer_start made.
 #include <tbb/parallel_sort.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf.h's per-position search for the C++ kernel (see ssf-peer.h): the
  * same C code weft's ssf runs, compiled as C. */
 #include "ssf.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf peers' driver: ssf-weft's command line, string, output and answer
  * checks around the peer's kernel (ssf-tbb.cpp or ssf-omp.c).
  *

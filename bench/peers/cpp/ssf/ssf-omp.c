@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ssf on OpenMP tasks: each search splits its position range in halves,
  * the lower half a task and the upper one called, then taskwait, down to
  * one position per task -- ssf-weft's tree of n - 1 spawns.  The searches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The ssf kernel each peer implements (ssf-tbb.cpp, ssf-omp.c), and for
  * the C++ kernel, which cannot include bench/ssf/ssf.h (C only), the
  * header's per-position search behind a plain C function (ssf-bridge.c). */

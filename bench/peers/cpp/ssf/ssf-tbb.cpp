@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ssf on oneTBB: each search is tbb::parallel_for over the positions with
 // grain 1 and the simple_partitioner, which splits the position range in
 // halves down to one position per task -- ssf-weft's tree of n - 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen.h's sequential pieces for the C++ kernel (see
  * strassen-peer.h): the same C code weft's strassen runs, compiled as C. */
 #include "strassen.h"

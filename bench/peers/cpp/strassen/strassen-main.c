@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen peers' driver: strassen-weft's command line, input, output and
  * answer check around the peer's kernel (strassen-tbb.cpp or
  * strassen-omp.c).

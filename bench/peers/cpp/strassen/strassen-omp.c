@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* strassen on OpenMP tasks (the recursion of bench/strassen/strassen.h):
  * at each step above the cut-off, products 1-6 are tasks and product 7 is
  * called, taskwait; then quadrants 1-3 of C are tasks and quadrant 4 is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The strassen kernel each peer implements (strassen-tbb.cpp,
  * strassen-omp.c), and for the C++ kernel, which cannot include
  * bench/strassen/strassen.h (C only), the header's sequential pieces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One of the seven products of a Strassen step, for the C++ kernels
 // (strassen-tbb.cpp here, bench/strassen/strassen-cpp.cpp): forms product
 // k's operands on A, B (shape d) in a buffer of its own and multiplies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // strassen on oneTBB (the recursion of bench/strassen/strassen.h): at each
 // step above the cut-off, products 1-6 are task_group tasks and product 7
 // is called, wait; then quadrants 1-3 of C are tasks and quadrant 4 is

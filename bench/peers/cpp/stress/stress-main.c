@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stress peers' driver: stress-weft's command line, output and answer
  * check around the peer's kernel (stress-tbb.cpp or stress-omp.c).
  *

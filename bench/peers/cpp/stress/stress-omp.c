@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* stress on OpenMP tasks: the left subtree of every inner node a task and
  * the right one called, then taskwait; the trees run one after the other
  * inside one parallel region, so the serialisation between trees costs a

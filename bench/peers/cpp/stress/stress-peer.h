@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The stress kernel each peer implements (stress-tbb.cpp, stress-omp.c). */
 #ifndef WEFT_PEER_STRESS_H
 #define WEFT_PEER_STRESS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stress on oneTBB: a task_group per inner tree node, the left subtree a
 // task and the right one called, then wait; the trees run one after the
 // other inside one arena call, so the serialisation between trees costs a

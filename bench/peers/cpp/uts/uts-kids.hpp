@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The results of one UTS node's children, for C++ kernels that run the
 // children as tasks of a group (uts-tbb.cpp): UTS_INLINE_KIDS of them in
 // the node's frame (uts-peer.h), more on the heap; exits with a message if

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* UTS peers' driver: uts-weft's command line, output and checks (node,
  * leaf and depth counts of the published sample trees) around the peer's
  * kernel (uts-tbb.cpp or uts-omp.c).

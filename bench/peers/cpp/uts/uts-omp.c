@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* UTS on OpenMP tasks: each child but the last is a task that builds its
  * node (one SHA-1) and searches it, the last is called directly, then
  * taskwait and the children's counts are added up.  No cut-off (no

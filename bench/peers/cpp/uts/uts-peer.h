@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The UTS kernel each peer implements (uts-tbb.cpp, uts-omp.c). */
 #ifndef WEFT_PEER_UTS_H
 #define WEFT_PEER_UTS_H

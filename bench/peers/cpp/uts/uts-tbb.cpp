@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UTS on oneTBB: a task_group per node; each child but the last is a task
 // that builds its node (one SHA-1) and searches it, the last is called
 // directly, then wait() and the children's counts are added up.  No

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package weftpeers;
 
 /** splitmix64, the generator every workload's input comes from. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package weftpeers;
 
 import java.util.concurrent.ForkJoinPool;

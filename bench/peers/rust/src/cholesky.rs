@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! cholesky (Cilk-5's sparse Cholesky, bench/cholesky): A = L L^T on a
 //! quad tree of 4 x 4 leaves, the two block rows of a triangular solve
 //! and the quadrants of an update as parallel tasks, copying and freeing

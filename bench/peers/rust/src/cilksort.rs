@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! cilksort (Cilk-5, bench/cilksort): merge sort of u64 keys whose four
 //! quarter sorts run in parallel and whose merges split at the middle of
 //! the longer run (binary search in the other) into parallel halves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! What every workload shares with bench/common/bench.h: argument checks
 //! that exit 2 with a usage message, the answer check that prints
 //! `FAILED: ...` and exits 1, the clock and the `Time:` line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! dfor (bench/dfor): a divide-and-conquer parallel for loop over a small
 //! fixed body, split in halves down to a grain (default 1), repeated r
 //! times one after the other.  Same output and check as dfor.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! fib with a join per call and no cut-off (bench/fib): the spawn/sync
 //! overhead test.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! knapsack (Cilk-5, BOTS; bench/knapsack): 0/1 knapsack by branch and
 //! bound, the "skip item i" branch a task, pruning against a shared
 //! best-so-far.  Same instance, bound and dynamic-programming check as

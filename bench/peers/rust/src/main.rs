@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! weft-rayon: Rayon peers of weft's benchmarks.
 //!
 //!     weft-rayon <binary> -w <workers> <arguments of <binary>-seq>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Rectangular matrix multiplication (Cilk-5's matmul, bench/matmul): C =
 //! A B for row-major n x n floats, halving the largest of m, n, p until
 //! m + n + p <= 64.  Halves that write disjoint rows (m) or columns (p) of

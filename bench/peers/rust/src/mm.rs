@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! mm (Wool's dense matrix multiply, bench/mm): C = A B for n x n doubles
 //! with the textbook inner-product loop, one task per row (the row range
 //! halved down to single rows), repeated r times one after the other.

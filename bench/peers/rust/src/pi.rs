@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! pi (bench/pi): Monte Carlo estimate of pi with a counter-based
 //! generator, the samples split in halves down to a grain.  Same count,
 //! output line and checks as pi.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! N-queens, the Cilk/Lace nqueens of bench/queens: a board with queens on
 //! rows 0..row tries every column of row `row` on a fresh copy, checks the
 //! whole board pairwise, and every legal copy becomes a task; no cut-off.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! ssf (Wool's sub-string finder, bench/ssf): for every position of the
 //! Fibonacci word of order k, the longest repeat elsewhere in it (length
 //! and first position), one task per position (the range halved down to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Worker stacks large enough for the deepest recursion, and a guard that
 //! stops a search with a message before it overflows its stack (Rust
 //! would abort with SIGABRT): legal UTS flags can describe trees deeper

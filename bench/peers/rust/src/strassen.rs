@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! strassen (Cilk-5, BOTS; bench/strassen): Strassen's multiplication
 //! with the seven half-size products as tasks (each forms its operand
 //! sums in fresh buffers and recurses) and C's four quadrants combined as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! stress (Wool's load-balancing micro-benchmark, bench/stress): r
 //! balanced binary task trees of height h, one after the other, whose
 //! leaves each run n dependent additions.  Same answer (closed form) as

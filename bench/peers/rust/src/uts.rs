@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! UTS, the Unbalanced Tree Search (bench/uts): one task per tree node,
 //! every child joined with no cut-off.  The tree is the reference UTS 2.1
 //! tree of bench/uts/uts_tree.c, bit for bit: a child's 20-byte state is

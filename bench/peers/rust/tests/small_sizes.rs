@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 //! Runs weft-rayon on the `small` size of every bench/*/bench.json entry
 //! with `"peers": true`, at 1, 2 and 3 threads: the program checks its
 //! own answer and exits 1 on a wrong one.  Also checks that bad arguments
