@@ -30,7 +30,7 @@
  *     t->state = STOLEN; victim->bot = t+1     (done by the two CASes)
  *     run; t->state = DONE                     src/runtime/steal.c (run_stolen)
  * (the paper's bot is victim->shared.bot here).  `join_f`: owner.h
- * (weft_wool_pop); `RTS_join`: join_public below, then src/runtime/steal.c
+ * (weft_wool_pop); `RTS_join`: join_public below, then src/runtime/join.c
  * (weft__join_stolen: leapfrogging); `bot--` is the store of bot at the end
  * of join_public.
  */
