@@ -17,19 +17,16 @@
 #ifndef WEFT_VERSION_H
 #define WEFT_VERSION_H
 
+#include <weft/bits/lang.h>
 #include <weft/config.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+WEFT_BEGIN_DECLS
 
 /** The version of the library linked, "MAJOR.MINOR.PATCH" (as
  * WEFT_VERSION when the headers and the library are of one build): a
  * static string, never NULL; callable from any thread, at any time. */
 const char *weft_version(void);
 
-#ifdef __cplusplus
-}
-#endif
+WEFT_END_DECLS
 
 #endif

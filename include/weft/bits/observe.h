@@ -39,15 +39,16 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                "weft: a profile slot record is as large as a descriptor");
 
 /* Runtime side (src/observe/profile.c). */
-WEFT_EXTERN_C uint32_t weft__profile_register(weft_profile_type *type);
+WEFT_BEGIN_DECLS
+uint32_t weft__profile_register(weft_profile_type *type);
 /* A strand of d cycles that ended at `now` is long: returns the part of it
  * the thread spent on a CPU (docs/profiling.md: what is measured), and
  * reads the CPU clock again (sync). */
-WEFT_EXTERN_C uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now,
-                                                 uint64_t d);
+uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_t d);
 /* The thread's CPU clock is read again (after a long pause): sync_cycles
  * is when that was done. */
-WEFT_EXTERN_C void weft__profile_sync(weft_profile_worker *p, uint64_t now);
+void weft__profile_sync(weft_profile_worker *p, uint64_t now);
+WEFT_END_DECLS
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
@@ -301,7 +302,9 @@ struct profile_body {
  * task (placed with main, away from the task code), so that nothing in
  * the task's own code changes. */
 #if WEFT_TRACE
-WEFT_EXTERN_C void weft__trace_name(uintptr_t wrapper, const char *name);
+WEFT_BEGIN_DECLS
+void weft__trace_name(uintptr_t wrapper, const char *name);
+WEFT_END_DECLS
 #define WEFT_TRACE_NAME_(NAME)                                                                \
     __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
     {                                                                                         \
