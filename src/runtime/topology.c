@@ -35,7 +35,7 @@ int weft__topology_init(unsigned workers, int pin)
     if (err)
         return err;
     pinning = pin == 1 || (pin == -1 && workers <= n_cpus);
-    n_hwloc = weft_hwloc_setup();
+    n_hwloc = weft__hwloc_setup();
     if (WEFT_USE_HWLOC && n_hwloc == 0)
         weft__warn("hwloc could not load the topology; pinning without it");
     return 0;
@@ -46,7 +46,7 @@ void weft__topology_pin_self(unsigned worker)
     if (!pinning)
         return;
     if (n_hwloc) {
-        if (weft_hwloc_pin_self(worker % n_hwloc) != 0)
+        if (weft__hwloc_pin_self(worker % n_hwloc) != 0)
             weft__warn("worker %u: hwloc could not pin the thread", worker);
         return;
     }
@@ -62,7 +62,7 @@ int weft__topology_worker_cpu(unsigned worker)
     if (!pinning)
         return -1;
     if (n_hwloc)
-        return weft_hwloc_cpu(worker % n_hwloc);
+        return weft__hwloc_cpu(worker % n_hwloc);
     return n_cpus ? cpus[worker % n_cpus] : -1;
 }
 
@@ -74,12 +74,12 @@ int weft__topology_placement(unsigned worker)
 void weft__topology_bind_area(void *addr, size_t bytes, int slot)
 {
     if (slot >= 0 && n_hwloc)
-        weft_hwloc_bind_area(addr, bytes, (unsigned)slot);
+        weft__hwloc_bind_area(addr, bytes, (unsigned)slot);
 }
 
 void weft__topology_destroy(void)
 {
-    weft_hwloc_destroy();
+    weft__hwloc_destroy();
     n_hwloc = 0;
     free(cpus);
     cpus = NULL;

@@ -14,7 +14,7 @@ static hwloc_bitmap_t *pu_sets;   /* one PU per slot */
 static hwloc_nodeset_t *node_sets;
 static unsigned n_slots;
 
-unsigned weft_hwloc_setup(void)
+unsigned weft__hwloc_setup(void)
 {
     n_slots = 0;
     if (hwloc_topology_init(&topo) != 0)
@@ -33,7 +33,7 @@ unsigned weft_hwloc_setup(void)
     node_sets = calloc(n_pus ? n_pus : 1, sizeof *node_sets);
     if (!pu_sets || !node_sets) {
         hwloc_bitmap_free(allowed);
-        weft_hwloc_destroy();
+        weft__hwloc_destroy();
         return 0;
     }
     for (int round = 0; round < 2; round++) {
@@ -59,24 +59,24 @@ unsigned weft_hwloc_setup(void)
     return n_slots;
 }
 
-int weft_hwloc_pin_self(unsigned slot)
+int weft__hwloc_pin_self(unsigned slot)
 {
     return hwloc_set_cpubind(topo, pu_sets[slot], HWLOC_CPUBIND_THREAD);
 }
 
-int weft_hwloc_cpu(unsigned slot)
+int weft__hwloc_cpu(unsigned slot)
 {
     return hwloc_bitmap_first(pu_sets[slot]);
 }
 
-void weft_hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
+void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
 {
     if (!hwloc_bitmap_iszero(node_sets[slot]))
         (void)hwloc_set_area_membind(topo, addr, bytes, node_sets[slot], HWLOC_MEMBIND_BIND,
                                      HWLOC_MEMBIND_BYNODESET);
 }
 
-void weft_hwloc_destroy(void)
+void weft__hwloc_destroy(void)
 {
     for (unsigned i = 0; i < n_slots; i++) {
         hwloc_bitmap_free(pu_sets[i]);

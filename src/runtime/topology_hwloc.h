@@ -14,23 +14,23 @@
 /* Loads the topology and makes one pin slot per allowed PU (first one PU
  * of every core, then the others).  Returns the number of slots, 0 if
  * hwloc could not load the topology. */
-unsigned weft_hwloc_setup(void);
+unsigned weft__hwloc_setup(void);
 /* Pins the calling thread to slot's PU; 0 or an error. */
-int weft_hwloc_pin_self(unsigned slot);
+int weft__hwloc_pin_self(unsigned slot);
 /* The OS index of slot's PU. */
-int weft_hwloc_cpu(unsigned slot);
+int weft__hwloc_cpu(unsigned slot);
 /* Binds [addr, addr + bytes) to slot's NUMA node(s). */
-void weft_hwloc_bind_area(void *addr, size_t bytes, unsigned slot);
-void weft_hwloc_destroy(void);
+void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot);
+void weft__hwloc_destroy(void);
 #else
-static inline unsigned weft_hwloc_setup(void) { return 0; }
-static inline int weft_hwloc_pin_self(unsigned slot) { (void)slot; return 0; }
-static inline int weft_hwloc_cpu(unsigned slot) { (void)slot; return -1; }
-static inline void weft_hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
+static inline unsigned weft__hwloc_setup(void) { return 0; }
+static inline int weft__hwloc_pin_self(unsigned slot) { (void)slot; return 0; }
+static inline int weft__hwloc_cpu(unsigned slot) { (void)slot; return -1; }
+static inline void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
 {
     (void)addr, (void)bytes, (void)slot;
 }
-static inline void weft_hwloc_destroy(void) {}
+static inline void weft__hwloc_destroy(void) {}
 #endif
 
 #endif
