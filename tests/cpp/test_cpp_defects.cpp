@@ -26,6 +26,17 @@
 #include <unistd.h>
 
 #include "check.hpp"
+
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TEST_TSAN 1
+#endif
+#endif
+#ifndef WEFT_TEST_TSAN
+#define WEFT_TEST_TSAN 0
+#endif
 #include "child.hpp"
 
 namespace {
@@ -338,10 +349,17 @@ int main(int argc, char **argv)
         const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
         expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
         expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+#if WEFT_TEST_TSAN
+        // ThreadSanitizer does not support fork() in a process with threads
+        // (the child may deadlock in its runtime): the case runs in every
+        // other build.
+        std::printf("n/a under ThreadSanitizer: fork_in_task (%s)\n", w);
+#else
         child_result fr = run_child(path, "fork_in_task", {w});
         CHECK(exited_ok(fr), "case fork_in_task failed (status %d): %s", fr.status, fr.err.c_str());
         CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") != std::string::npos,
               "fork_in_task: no message from the child in: %s", fr.err.c_str());
+#endif
         expect_stop(path, "c_task_throws", {w},
                     "weft: a C++ exception (thrown by c_thrower) left task c_thrower");
     }
