@@ -245,7 +245,10 @@ int weft__profile_worker_init(weft_worker *w)
     memset(p, 0, sizeof *p);
     size_t bytes = weft__deque_bytes(w->deque_slots);
     p->slots = weft__map(bytes, 0, 0, weft__topology_placement(w->id));
-    p->types = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *p->types);
+    /* Mapped like the slot records (zeroed): a pool that is never stopped
+     * (C++'s default pool lives until exit) leaves nothing on the heap. */
+    p->types = weft__map(WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0,
+                         weft__topology_placement(w->id));
     if (!p->slots || !p->types) {
         weft__profile_worker_destroy(w);
         return ENOMEM;
@@ -283,7 +286,8 @@ void weft__profile_worker_destroy(weft_worker *w)
         folded_off_cpu.strands += atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
     }
     pthread_mutex_unlock(&lock);
-    free(p->types);
+    if (p->types)
+        weft__unmap(p->types, WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0);
     if (p->slots)
         weft__unmap(p->slots, weft__deque_bytes(w->deque_slots), 0, 0);
     memset(p, 0, sizeof *p);
