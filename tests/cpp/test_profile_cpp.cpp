@@ -17,15 +17,7 @@
 #error "test_profile_cpp is built only with -DWEFT_PROFILE=ON (tests/cpp/CMakeLists.txt)"
 #endif
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);     \
-            std::fprintf(stderr, __VA_ARGS__);                                                \
-            std::fputc('\n', stderr);                                                         \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
+#include "check.hpp"
 
 static long fib(int n)
 {
