@@ -30,6 +30,19 @@ WEFT_TASK_1(long, frame_task, int, n)
     return r;
 }
 
+/* A collector's NEWFRAME: a TOGETHER inside it (nested), then work in the
+ * frame that the others help with after the nested interrupt is over. */
+static atomic_int gc_copies;
+WEFT_VOID_TASK_0(gc_copy) { atomic_fetch_add(&gc_copies, 1); }
+WEFT_TASK_1(long, collect_task, int, n)
+{
+    atomic_fetch_add(&in_interrupt, 1);
+    WEFT_TOGETHER(gc_copy);
+    long r = WEFT_CALL(pfib, n);
+    atomic_fetch_add(&in_interrupt, -1);
+    return r;
+}
+
 /* TOGETHER's task: every worker runs one copy. */
 static atomic_uint hits[64];
 static atomic_uint phase_count[4];
@@ -63,7 +76,7 @@ WEFT_TASK_2(long, load, int, depth, unsigned, salt)
     /* Now and then a task starts a NEWFRAME itself (like a BDD package
      * starting garbage collection in the middle of an operation). */
     if (depth == 9 && salt % 7 == 1) { /* the RUN's salt % 7 == 0 */
-        CHECK(WEFT_NEWFRAME(frame_task, 12) == fib_ref(12), "NEWFRAME from a task");
+        CHECK(WEFT_NEWFRAME(collect_task, 12) == fib_ref(12), "NEWFRAME from a task");
         atomic_fetch_add(&frames_from_tasks, 1);
     }
     WEFT_SPAWN(load, depth - 1, salt * 3 + 1);
@@ -81,11 +94,14 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
+/* NEWFRAMEs from outside, every other one a collector's. */
 static void *together_thread(void *arg)
 {
     (void)arg;
     for (int i = 0; i < 5; i++)
-        CHECK(WEFT_NEWFRAME(frame_task, 14) == fib_ref(14), "NEWFRAME from another thread");
+        CHECK((i % 2 ? WEFT_NEWFRAME(frame_task, 14) : WEFT_NEWFRAME(collect_task, 14)) ==
+                  fib_ref(14),
+              "NEWFRAME from another thread");
     return NULL;
 }
 

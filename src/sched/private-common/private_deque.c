@@ -73,6 +73,9 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
         head--;
     saved->top = (uint32_t)(w->own.top - w->dq);
     saved->head = (uint32_t)(head - w->dq);
+    /* Interrupts nest: a task held out of the outer interrupt (received
+     * before it) must stay held after a nested one ends. */
+    saved->hold = w->cold.hold;
     w->own.top = frame;
     weft__priv_freeze_cells(w, frame);
 }
@@ -80,5 +83,6 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     w->own.top = w->dq + saved->top;
+    w->cold.hold = saved->hold;
     weft__priv_thaw_cells(w, w->dq + saved->head);
 }

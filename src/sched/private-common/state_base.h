@@ -10,6 +10,7 @@
 typedef struct weft_sched_saved {
     uint32_t top;  /* own.top's slot */
     uint32_t head; /* the deque top below the frame */
+    bool hold;     /* cold.hold before the freeze: an outer interrupt's */
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {

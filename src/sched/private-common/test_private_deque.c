@@ -3,8 +3,9 @@
  * docs/sched-private.md): the owner hands out work only when it polls, a
  * thief waiting on an owner that does not poll sleeps instead of spinning
  * and is woken by the owner's next poll, a task that reached a busy worker
- * is taken back by its owner at its SYNC, the idle pool's cells, and the
- * counters' bookkeeping.  Every wait is bounded: a lost hand-over or
+ * is taken back by its owner at its SYNC, a nested interrupt keeps what
+ * the outer one holds, the idle pool's cells, and the counters'
+ * bookkeeping.  Every wait is bounded: a lost hand-over or
  * wake-up shows as a failed check, never as a hang. */
 #include "check.h"
 
@@ -290,6 +291,36 @@ static void test_take_back(void)
 }
 
 /* ------------------------------------------------------------------------
+ * Interrupts nest: a task held out of an outer interrupt (an answer or a
+ * deal received before it) stays held when a nested interrupt ends.
+ * ------------------------------------------------------------------------ */
+
+WEFT_TASK_1(int, nested_freeze, bool, outer_hold)
+{
+    weft_worker *w = weft_w;
+    weft_task *head = weft_current_head(w);
+    w->cold.hold = outer_hold; /* as the outer interrupt's freeze left it */
+    weft_sched_saved saved;
+    weft__sched_freeze(w, head, &saved);
+    bool during = w->cold.hold;
+    weft__sched_thaw(w, &saved);
+    bool after = w->cold.hold;
+    w->cold.hold = false;
+    return (during == outer_hold) + 2 * (after == outer_hold);
+}
+
+static void test_nested_freeze_keeps_hold(void)
+{
+    CHECK(weft_start(1, 0, 0) == 0, "start");
+    int held = WEFT_RUN(nested_freeze, true);
+    CHECK(held & 1, "a nested freeze dropped the outer interrupt's hold");
+    CHECK(held & 2, "a nested thaw dropped the outer interrupt's hold");
+    CHECK(WEFT_RUN(nested_freeze, false) == 3, "a freeze and thaw with nothing held");
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: a nested interrupt's thaw keeps the outer interrupt's hold\n");
+}
+
+/* ------------------------------------------------------------------------
  * The idle pool, and the counters.
  * ------------------------------------------------------------------------ */
 
@@ -369,6 +400,7 @@ int main(void)
     test_yield_hands_out();
     test_sleep_while_owner_does_not_poll();
     test_take_back();
+    test_nested_freeze_keeps_hold();
     test_idle_cells_and_counters();
     return 0;
 }

@@ -258,7 +258,6 @@ void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
 
 void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
 {
-    w->cold.hold = false;
     /* Unblocks (seq_cst) and wakes a sleeper if tasks below the frame are
      * private: a worker may have gone to sleep while they were frozen. */
     weft__priv_settle(w, head);

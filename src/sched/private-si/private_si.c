@@ -256,8 +256,8 @@ void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
 
 void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
 {
+    (void)w;
     (void)head; /* deal attempts resume at the next poll */
-    w->cold.hold = false;
 }
 
 /* ========================================================================
