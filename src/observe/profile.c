@@ -58,6 +58,9 @@ static bool print_at_stop;
 static const char *json_at_stop;
 #endif
 
+/* How much of each worker's slot records is touched at start. */
+#define PRETOUCHED_RECORD_BYTES ((size_t)1 << 20)
+
 /* ------------------------------------------------------------------------
  * Configuration
  * ------------------------------------------------------------------------ */
@@ -253,9 +256,12 @@ int weft__profile_worker_init(weft_worker *w)
         weft__profile_worker_destroy(w);
         return ENOMEM;
     }
-    /* Touched now, so that no strand takes the records' first-touch
-     * page faults (each one a few microseconds of kernel time). */
-    memset(p->slots, 0, bytes);
+    /* The records of the first slots are touched now, so that strands do
+     * not take their first-touch page faults (each a few microseconds of
+     * kernel time); deeper slots are rare and fault when first used.  All
+     * of them would commit the deque's size again per worker (64 MiB by
+     * default) at every start. */
+    memset(p->slots, 0, bytes < PRETOUCHED_RECORD_BYTES ? bytes : PRETOUCHED_RECORD_BYTES);
     p->slot_offset = (char *)p->slots - (char *)w->dq;
     p->burden = (uint64_t)(weft_profile_burden_ns() * calib_ticks_per_ns + 0.5);
     p->long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
