@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Children for the C++ API's tests: this program started again with a
-// case's name and an environment, its exit status and stderr checked.
+// case's name and an environment, its exit status and stderr checked; and
+// what the cases share.
 #ifndef WEFT_TESTS_CPP_CHILD_HPP
 #define WEFT_TESTS_CPP_CHILD_HPP
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,6 +18,8 @@
 #include <unistd.h>
 
 #include "check.hpp"
+
+#include <weft/weft.hpp>
 
 extern char **environ;
 
@@ -90,6 +95,24 @@ void expect_stop(const char *self, const char *name, const std::vector<std::stri
     CHECK(!exited_ok(r), "case %s was accepted", name);
     CHECK(r.err.find(message) != std::string::npos, "case %s: no \"%s\" in: %s", name, message,
           r.err.c_str());
+}
+
+// A child's worker count: CASE_WORKERS, or `fallback` when it is unset.
+unsigned workers_from_env(unsigned fallback)
+{
+    const char *s = std::getenv("CASE_WORKERS");
+    return s ? static_cast<unsigned>(std::atoi(s)) : fallback;
+}
+
+// On the calling worker: spawns (so that the split deque shares what lies
+// below) until a thief sets `flag`.  At one worker nobody could set it.
+void wait_for_thief(const std::atomic<bool> &flag)
+{
+    if (weft::workers() < 2)
+        return;
+    // Acquire: the thief's writes before it set the flag.
+    while (!flag.load(std::memory_order_acquire))
+        weft::join([] {}, [] {});
 }
 
 // The path of this program (children are started from it).

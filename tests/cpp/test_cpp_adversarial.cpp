@@ -30,22 +30,6 @@
 
 namespace {
 
-unsigned workers_from_env()
-{
-    const char *s = std::getenv("CASE_WORKERS");
-    return s ? static_cast<unsigned>(std::atoi(s)) : 2;
-}
-
-// Spawns until a thief sets `flag` (nobody can at one worker).
-void wait_for_thief(const std::atomic<bool> &flag)
-{
-    if (weft::workers() < 2)
-        return;
-    // Acquire: the thief's writes before the flag.
-    while (!flag.load(std::memory_order_acquire))
-        weft::join([] {}, [] {});
-}
-
 struct payload_error : std::exception {
     explicit payload_error(int v) : value(v) {}
     const char *what() const noexcept override { return "payload_error"; }
@@ -569,7 +553,7 @@ void m01_wait_outside_for_worker_group()
 
 void m02_wait_for_group_of_other_task()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(2));
     weft::run([] {
         weft::task_group g;
         g.run([] {});
@@ -591,7 +575,7 @@ int main(int argc, char **argv)
         const char *name;
         void (*fn)();
     };
-    // In this process, on a scheduler of workers_from_env() workers.
+    // In this process, on a scheduler of workers_from_env(2) workers.
     static const named pooled[] = {
         {"a01_move_only_results", a01_move_only_results},
         {"a02_const_lvalue_functor", a02_const_lvalue_functor},
@@ -645,7 +629,7 @@ int main(int argc, char **argv)
                 return 0;
             }
         if (std::strcmp(argv[1], "pooled") == 0) {
-            weft::scheduler pool(workers_from_env());
+            weft::scheduler pool(workers_from_env(2));
             for (const named &c : pooled) {
                 c.fn();
                 std::printf("ok: %s\n", c.name);

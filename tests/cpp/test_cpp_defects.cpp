@@ -41,23 +41,6 @@
 
 namespace {
 
-unsigned workers_from_env()
-{
-    const char *s = std::getenv("CASE_WORKERS");
-    return s ? static_cast<unsigned>(std::atoi(s)) : 1;
-}
-
-// On the calling worker: spawns (so that the split deque shares what lies
-// below) until `flag` is set by a thief.  At one worker nobody could set it.
-void wait_for_thief(const std::atomic<bool> &flag)
-{
-    if (weft::workers() < 2)
-        return;
-    // Acquire: the thief's writes before it set the flag.
-    while (!flag.load(std::memory_order_acquire))
-        weft::join([] {}, [] {});
-}
-
 // ---- reversed ranges ---------------------------------------------------------
 
 template <class F>
@@ -74,7 +57,7 @@ bool refuses(F &&f, const char *what)
 
 void case_reversed()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     for (std::size_t n : {std::size_t{5}, std::size_t{100000}}) {
         std::vector<int> v(n);
         std::iota(v.rbegin(), v.rend(), 0);
@@ -107,7 +90,7 @@ void case_reversed()
 
 void case_mixed_sign()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     CHECK(refuses([] { weft::parallel_for(-3, 3u, [](unsigned) {}); }, "negative signed bound"),
           "parallel_for(-3, 3u) accepted");
     CHECK(refuses([] { weft::parallel_for(-3L, std::size_t{3}, [](std::size_t) {}); }, "negative signed bound"),
@@ -140,7 +123,7 @@ static_assert(std::is_trivially_copyable_v<doubler>);
 
 void case_lvalue_functor()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     for (int round = 0; round < 20; round++) {
         doubler d{21, 0};
         doubler_ran = false;
@@ -160,7 +143,7 @@ void case_lvalue_functor()
 
 void case_wait_from_join_half()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     std::atomic<bool> second_started{false};
     weft::run([&] {
         weft::task_group g;
@@ -176,7 +159,7 @@ void case_wait_from_join_half()
 
 void case_wait_from_own_callable()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     weft::run([&] {
         weft::task_group g;
         g.run([&] { g.wait(); });
@@ -273,7 +256,7 @@ long fork_fib(int n)
 
 void case_fork_in_task()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     int status = 0;
     long r = weft::run([&] {
         auto [a, b] = weft::join([] { return fork_fib(18); },
@@ -306,7 +289,7 @@ void case_c_run_no_pool()
 
 void case_c_task_throws()
 {
-    weft::scheduler pool(workers_from_env());
+    weft::scheduler pool(workers_from_env(1));
     (void)WEFT_RUN(c_parent, 8);
 }
 
