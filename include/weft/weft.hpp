@@ -24,6 +24,7 @@
 ///   parallel_for, parallel_reduce    over integers and random-access iterators
 ///   parallel_sort, parallel_stable_sort   a parallel merge sort
 ///   run(f), scheduler, workers()     entering the pool; owning it
+///   named(name, f)                   f under a name for the profiler
 ///
 /// Where the calls may be made.  Inside code the pool runs (a task, anything
 /// called from one, including C tasks) they spawn on the calling worker's
@@ -69,7 +70,10 @@
 #include <weft/bits/cpp_core.hpp>
 
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <new>
 #include <tuple>
 #if WEFT_CPP_EXCEPTIONS
 #include <system_error>
@@ -242,6 +246,156 @@ inline auto invoke(Fs &&...fs)
         else
             return detail::invoke_range<0, sizeof...(Fs)>(refs);
     }
+}
+
+// ---- names for the profiler ---------------------------------------------
+namespace detail {
+#if WEFT_PROFILE
+/// The profiler's task type named `name` (one record per distinct name,
+/// kept for the process: the profiler keeps the name); a per-thread cache
+/// by address spares the lock on later calls with the same string.
+inline weft_profile_type *profile_type_named(const char *name) noexcept
+{
+    if (!name)
+        return nullptr;
+    struct entry {
+        const char *key;
+        weft_profile_type *type;
+    };
+    static thread_local entry cache[8];
+    entry &e = cache[(reinterpret_cast<std::uintptr_t>(name) >> 4) % 8];
+    if (e.key == name && std::strcmp(e.type->name, name) == 0)
+        return e.type;
+    static std::mutex lock;
+    static weft_profile_type *types[256];
+    static std::size_t n_types;
+    std::lock_guard<std::mutex> hold(lock);
+    weft_profile_type *type = nullptr;
+    for (std::size_t i = 0; i < n_types && !type; i++)
+        if (std::strcmp(types[i]->name, name) == 0)
+            type = types[i];
+    if (!type && n_types < sizeof types / sizeof types[0]) {
+        std::size_t len = std::strlen(name);
+        char *copy = static_cast<char *>(std::malloc(len + 1));
+        if (!copy)
+            return nullptr;
+        std::memcpy(copy, name, len + 1);
+        type = new (std::nothrow) weft_profile_type{copy, 0};
+        if (!type) {
+            std::free(copy);
+            return nullptr;
+        }
+        types[n_types++] = type;
+    } else if (!type) {
+        static weft_profile_type others = {"(other named tasks)", 0};
+        type = &others;
+    }
+    e = {name, type};
+    return type;
+}
+
+/// Counts what runs in its scope as task type `type` (nothing for a null
+/// type or off the pool's workers).
+class label_enter {
+public:
+    explicit label_enter(weft_profile_type *type) noexcept
+        : w_(type ? tls_context.worker : nullptr), outer_(w_ ? weft_profile_enter(w_, type) : 0) {}
+    ~label_enter() { if (w_) weft_profile_leave(w_, outer_); }
+    label_enter(const label_enter &) = delete;
+    label_enter &operator=(const label_enter &) = delete;
+
+private:
+    weft_worker *w_;
+    uint32_t outer_;
+};
+
+/// What weft::named returns in a profiling build: f, whose calls are the
+/// named task type's bodies.
+template <class F>
+class named_fn {
+public:
+    named_fn(weft_profile_type *type, F f) : type_(type), f_(std::move(f)) {}
+    template <class... A>
+    decltype(auto) operator()(A &&...a)
+    {
+        label_enter in(type_);
+        return f_(std::forward<A>(a)...);
+    }
+    template <class... A>
+    decltype(auto) operator()(A &&...a) const
+    {
+        label_enter in(type_);
+        return f_(std::forward<A>(a)...);
+    }
+    weft_profile_type *type() const noexcept { return type_; }
+    F &callable() noexcept { return f_; }
+    const F &callable() const noexcept { return f_; }
+
+private:
+    weft_profile_type *type_;
+    F f_;
+};
+
+/// A named callable enters its own type (above), not the wrapper's.
+template <class F>
+struct profile_body<named_fn<F>> {
+    explicit profile_body(weft_worker *) noexcept {}
+};
+
+/// A piece of parallel_for or parallel_reduce: one body of the name, its
+/// items called unwrapped.
+template <class F>
+struct label_scope {
+    explicit label_scope(const F &) noexcept {}
+};
+template <class F>
+struct label_scope<named_fn<F>> : label_enter {
+    explicit label_scope(const named_fn<F> &f) noexcept : label_enter(f.type()) {}
+};
+template <class F>
+inline F &unlabel(named_fn<F> &f) noexcept
+{
+    return f.callable();
+}
+template <class F>
+inline const F &unlabel(const named_fn<F> &f) noexcept
+{
+    return f.callable();
+}
+#else
+template <class F>
+struct label_scope {
+    explicit label_scope(const F &) noexcept {}
+};
+#endif
+template <class F>
+inline F &unlabel(F &f) noexcept
+{
+    return f;
+}
+} ///< namespace detail
+
+/// f under a name of your choosing for the work/span profiler
+/// (weft/profile.h, docs/profiling.md): where C++ tasks are otherwise named
+/// by their callable's type (a lambda by the function it is written in),
+/// every call of what this returns is a body of task type `name`, for
+/// join, invoke, task_group::run and run alike; given to parallel_for (f)
+/// or parallel_reduce (map), each piece of the range is one body of
+/// `name`.  A RUN whose root is named makes a region of that name.  The
+/// name is copied (any string will do; names are told apart by their
+/// text, at most 256 distinct ones); a null name leaves f unnamed.
+/// Returns a copy of f (moved from an rvalue): an lvalue's own state is
+/// not what the call changes.  In a build without the profiler it returns
+/// that copy and nothing else: no cost.
+template <class F>
+inline auto named(const char *name, F &&f)
+{
+#if WEFT_PROFILE
+    return detail::named_fn<std::decay_t<F>>(detail::profile_type_named(name), std::forward<F>(f));
+#else
+    (void)name;
+    return std::decay_t<F>(std::forward<F>(f));
+#endif
 }
 
 } ///< namespace weft

@@ -3,7 +3,9 @@
 // (include/weft/weft.hpp): scheduler(const weft_config &) starts exactly
 // the configuration given, and task_group::is_canceling says whether the
 // group was cancelled, until wait() makes it usable again; callables run
-// after cancel() are skipped.
+// after cancel() are skipped.  weft::named gives a copy of the callable,
+// in any build (with the profiler or not: tests/cpp/test_profile_cpp.cpp
+// checks the names).
 #include <weft/weft.hpp>
 
 #include <atomic>
@@ -59,9 +61,25 @@ static void is_canceling()
                 "false after wait()\n");
 }
 
+static void named()
+{
+    weft::scheduler s(2);
+    int calls = 0;
+    auto count = [&calls](int k) { return calls += k; };
+    auto named_count = weft::named("count", count);
+    named_count(2);
+    auto [a, b] = weft::join(weft::named("a", [] { return 1; }), weft::named("b", [] { return 2; }));
+    std::atomic<long> sum{0};
+    weft::parallel_for(0, 100, weft::named("sum", [&sum](int i) { sum += i; }));
+    CHECK(calls == 2 && a == 1 && b == 2 && sum.load() == 4950 && named_count(3) == 5,
+          "weft::named: calls %d, join %d %d, sum %ld", calls, a, b, sum.load());
+    std::printf("ok: weft::named: the callable, called (join, parallel_for, directly)\n");
+}
+
 int main()
 {
     scheduler_from_config();
     is_canceling();
+    named();
     return 0;
 }

@@ -2,7 +2,8 @@
 // The profiler sees the C++ API's tasks (profiling builds only): fib with
 // weft::join, a task_group and parallel_for each profile with their tasks,
 // SPAWNs and a parallelism like the C API's, and are named by their
-// callables' types (demangled: the function they are written in).
+// callables' types (demangled: the function they are written in), or by
+// the names weft::named gives them.
 #include <weft/profile.h>
 #include <weft/weft.hpp>
 
@@ -45,6 +46,86 @@ static weft_profile_region only_region()
     size_t n = weft_profile_regions(r, 4);
     CHECK(n == 1, "%zu regions", n);
     return r[0];
+}
+
+static long named_fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = weft::join(weft::named("fib", [n] { return named_fib(n - 2); }),
+                             weft::named("fib", [n] { return named_fib(n - 1); }));
+    return a + b;
+}
+
+// The task type called name, or fails.
+static weft_profile_task_type type_named(const char *name)
+{
+    weft_profile_task_type t[64];
+    size_t n = weft_profile_task_types(t, 64);
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (std::strcmp(t[i].name, name) == 0)
+            return t[i];
+    CHECK(false, "no task type named '%s' among %zu", name, n);
+    return t[0];
+}
+
+// weft::named: the names given, for join, run, task_group and parallel_for.
+static void check_named(unsigned long f1, int n)
+{
+    weft_profile_reset();
+    std::string root = "fib root ";
+    root += std::to_string(n); // not a literal: the name is copied
+    CHECK(weft::run(weft::named(root.c_str(), [n] { return named_fib(n); })) == fib_ref(n), "fib");
+    weft_profile_region r = only_region();
+    CHECK(root == r.name, "the region is named by weft::named: '%s'", r.name);
+    CHECK(r.tasks == 2 * f1 - 1 && r.spawns == f1 - 1, "named fib(%d): %llu tasks, %llu spawns", n,
+          (unsigned long long)r.tasks, (unsigned long long)r.spawns);
+    CHECK(r.parallelism > 10, "named fib(%d): parallelism %.1f", n, r.parallelism);
+    weft_profile_task_type fib = type_named("fib");
+    CHECK(fib.count == 2 * f1 - 2 && fib.work_ns > 0, "'fib': %llu bodies, %.0f ns",
+          (unsigned long long)fib.count, fib.work_ns);
+    CHECK(type_named(root.c_str()).count == 1, "the root's type");
+    std::printf("ok: weft::named fib(%d): region '%s', type 'fib' %llu bodies, parallelism %.0f\n",
+                n, r.name, (unsigned long long)fib.count, r.parallelism);
+
+    weft_profile_reset();
+    std::atomic<long> sum{0};
+    weft::run([&] {
+        weft::task_group g;
+        for (int i = 0; i < 100; i++)
+            g.run(weft::named("group leaf", [&sum, i] { sum += i; }));
+        g.wait();
+        return 0;
+    });
+    CHECK(sum == 4950, "named task_group sum %ld", sum.load());
+    CHECK(type_named("group leaf").count == 100, "'group leaf': %llu bodies",
+          (unsigned long long)type_named("group leaf").count);
+    std::printf("ok: weft::named task_group: 'group leaf' 100 bodies\n");
+
+    weft_profile_reset();
+    std::vector<long> v(1 << 20, 1);
+    auto twice = [&](std::size_t i) { v[i] *= 2; };
+    weft::run([&] {
+        weft::parallel_for(std::size_t{0}, v.size(), std::size_t{4096}, weft::named("twice", twice));
+        return 0;
+    });
+    CHECK(v[0] == 2 && v[v.size() - 1] == 2, "named parallel_for's items");
+    r = only_region();
+    weft_profile_task_type tw = type_named("twice");
+    // One body per piece of 4096 items; the pieces hold nearly all the work.
+    CHECK(tw.count == v.size() / 4096 && tw.work_ns > 0.5 * r.work_ns,
+          "'twice': %llu bodies, %.0f of %.0f ns", (unsigned long long)tw.count, tw.work_ns,
+          r.work_ns);
+    long total = weft::parallel_reduce(std::size_t{0}, v.size(), std::size_t{4096}, 0L,
+                                       weft::named("reduce map", [&](std::size_t i) { return v[i]; }),
+                                       [](long a, long b) { return a + b; });
+    CHECK(total == 2L * (1 << 20), "named parallel_reduce: %ld", total);
+    CHECK(type_named("reduce map").count == v.size() / 4096, "'reduce map': %llu bodies",
+          (unsigned long long)type_named("reduce map").count);
+    std::printf("ok: weft::named parallel_for and parallel_reduce: one body per piece\n");
+
+    // A null name leaves the callable unnamed; the copy still runs.
+    CHECK(weft::run(weft::named(nullptr, [] { return 5; })) == 5, "unnamed");
 }
 
 int main()
@@ -100,5 +181,7 @@ int main()
           (unsigned long long)r.spawns, r.parallelism);
     std::printf("ok: parallel_for: %llu spawns, parallelism %.1f\n",
                 (unsigned long long)r.spawns, r.parallelism);
+
+    check_named(f1, n);
     return 0;
 }

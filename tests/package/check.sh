@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs weft and uses it the ways README.md documents, running the
+# Installs weft and uses it the ways README.md documents (the profiling
+# variant too, and a profile of the program), running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a
 # scratch directory; the README's FetchContent block as written, its URL a
@@ -31,7 +32,10 @@ cmake_snippet=$(readme_block 2)
 consumer_cmds=$(readme_block 3)
 fetch_snippet=$(readme_block 4)
 pkgconfig_cmds=$(readme_block 5)
-for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds; do
+profile_snippet=$(readme_block 6)
+profile_cmds=$(readme_block 7)
+for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds profile_snippet \
+  profile_cmds; do
   [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
 done
 
@@ -77,6 +81,62 @@ echo "ok: find_package, weft::cpp from a C++-only project"
   fail "pkg-config commands"
 "$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"
 echo "ok: pkg-config (README)"
+
+# The README's profiling recipe: the same program against the profiling
+# variant, from CMake and from pkg-config, run with WEFT_PROFILE=1; its
+# JSON must be valid and hold the program's task, fib, with its work and
+# a parallelism above 1.
+check_profile_json() { # <file> <what>
+  python3 - "$1" <<'PY' || fail "$2: the profile JSON"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+fib = [t for t in d["task_types"] if t["name"] == "fib"]
+assert fib and fib[0]["count"] > 1000 and fib[0]["work_ns"] > 0, d["task_types"]
+r = d["regions"][0]
+assert r["tasks"] > 1000 and r["parallelism"] > 1, r
+PY
+}
+mkdir -p "$work/app-prof"
+cp "$root/examples/fib.c" "$work/app-prof/app.c"
+cat >"$work/app-prof/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+add_executable(app app.c)
+$profile_snippet
+CMAKE
+(cd "$work/app-prof" && bash -euo pipefail -c "$consumer_cmds" && cmake --build build) >"$log" 2>&1 ||
+  fail "find_package consumer of weft::weft_profile"
+WEFT_PROFILE=1 WEFT_PROFILE_JSON="$work/cmake.json" "$work/app-prof/build/app" 25 >"$log" 2>&1 ||
+  fail "weft::weft_profile consumer's run"
+grep -q "fib(25) = 75025" "$log" || fail "weft::weft_profile consumer's answer"
+grep -q "parallelism" "$log" || fail "WEFT_PROFILE=1 printed no profile table"
+check_profile_json "$work/cmake.json" "weft::weft_profile consumer"
+echo "ok: find_package, weft::weft_profile (README): a valid profile with the program's task"
+# The C++ API over the variant: weft::cpp_profile.
+mkdir -p "$work/app-cpp-prof"
+cp "$work/app-cpp/app.cpp" "$work/app-cpp-prof/app.cpp"
+sed 's/weft::cpp)/weft::cpp_profile)/' "$work/app-cpp/CMakeLists.txt" >"$work/app-cpp-prof/CMakeLists.txt"
+(cmake -S "$work/app-cpp-prof" -B "$work/app-cpp-prof/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
+  cmake --build "$work/app-cpp-prof/build") >"$log" 2>&1 || fail "find_package consumer of weft::cpp_profile"
+WEFT_PROFILE_JSON="$work/cpp.json" "$work/app-cpp-prof/build/app" 100000 >"$log" 2>&1 ||
+  fail "weft::cpp_profile consumer's run"
+python3 - "$work/cpp.json" <<'PY' || fail "weft::cpp_profile consumer: the profile JSON"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+r = d["regions"][0]
+assert r["spawns"] > 10 and r["parallelism"] > 1, r
+PY
+echo "ok: find_package, weft::cpp_profile: a valid profile with the C++ API's tasks"
+(cd "$work/app" && bash -euo pipefail -c "$pkgconfig_cmds
+$profile_cmds") >"$log" 2>&1 || fail "README pkg-config weft-profile commands"
+grep -q "fib(25) = 75025" "$log" || fail "pkg-config weft-profile consumer's answer"
+grep -q "parallelism" "$log" || fail "WEFT_PROFILE=1 printed no profile table (pkg-config)"
+WEFT_PROFILE_JSON="$work/pc.json" "$work/app/app-prof" 25 >"$log" 2>&1 ||
+  fail "pkg-config weft-profile consumer's run"
+check_profile_json "$work/pc.json" "pkg-config weft-profile consumer"
+nm "$work/app/app" | grep -q weft__profile_register &&
+  fail "the program linked with weft (not weft-profile) holds the profiler"
+echo "ok: pkg-config weft-profile (README): a valid profile with the program's task; weft has no profiler"
 
 # The source tree as a git repository whose branch main holds it: what a
 # clone of weft's repository offers FetchContent.
@@ -133,7 +193,10 @@ CMAKE
 got=$(built_by_weft "$work/sub/build/weft")
 [ "$got" = "libweft-lace.a libweft.a " ] ||
   fail "a parent linking weft::lace got '$got' built, not libweft-lace.a and libweft.a"
-(cmake -S "$work/sub" -B "$work/sub/build" -DWEFT_INSTALL=ON -DWEFT_WITH_MPI=OFF && cmake --build "$work/sub/build" --parallel 2 &&
+# (No profiling variant: the README install above checks it; here it
+# would be a second compilation of the library for nothing.)
+(cmake -S "$work/sub" -B "$work/sub/build" -DWEFT_INSTALL=ON -DWEFT_WITH_MPI=OFF -DWEFT_PROFILE_LIBRARY=OFF &&
+  cmake --build "$work/sub/build" --parallel 2 &&
   cmake --install "$work/sub/build" --prefix "$work/sub/inst") >"$log" 2>&1 || fail "WEFT_INSTALL=ON"
 for f in include/weft/weft.h include/weft/version.h include/weft/config.h; do
   [ -f "$work/sub/inst/$f" ] || fail "WEFT_INSTALL=ON did not install $f"

@@ -165,9 +165,11 @@ inline void parallel_for(First first, Last last, std::size_t grain, F &&f)
         grain = detail::auto_grain(n);
     detail::first_error errors;
     auto leaf = [&](std::size_t lo, std::size_t hi) noexcept {
+        detail::label_scope<std::decay_t<F>> label(f); // weft::named's piece
         errors.guarded([&] {
+            auto &&body = detail::unlabel(f);
             for (std::size_t k = lo; k < hi; k++)
-                f(range.at(k));
+                body(range.at(k));
         });
     };
     detail::run_with_context([&] { detail::split_for(0, n, grain, leaf); });
@@ -200,10 +202,12 @@ inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, 
         grain = detail::auto_grain(n);
     detail::first_error errors;
     auto leaf = [&](std::size_t lo, std::size_t hi) -> T {
+        detail::label_scope<std::decay_t<Map>> label(map); // weft::named's piece
         T acc = identity;
         errors.guarded([&] {
+            auto &&body = detail::unlabel(map);
             for (std::size_t k = lo; k < hi; k++)
-                acc = combine(std::move(acc), map(range.at(k)));
+                acc = combine(std::move(acc), body(range.at(k)));
         });
         return acc;
     };
