@@ -65,7 +65,7 @@ def weft_build_dir(build_root, scheduler, counters):
 def weft_cmake_flags(scheduler, counters):
     return ["-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", f"-DWEFT_SCHEDULER={scheduler}",
             f"-DWEFT_STATS={'ON' if counters else 'OFF'}", "-DWEFT_BUILD_TESTS=OFF",
-            "-DWEFT_BUILD_EXAMPLES=OFF"]
+            "-DWEFT_BUILD_EXAMPLES=OFF", "-DWEFT_PROFILE_LIBRARY=OFF"]
 
 
 def cmake_error_message(output):
