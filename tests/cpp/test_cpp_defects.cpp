@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include <fcntl.h>
@@ -91,20 +92,33 @@ void case_reversed()
 void case_mixed_sign()
 {
     weft::scheduler pool(workers_from_env(1));
-    CHECK(refuses([] { weft::parallel_for(-3, 3u, [](unsigned) {}); }, "negative signed bound"),
-          "parallel_for(-3, 3u) accepted");
-    CHECK(refuses([] { weft::parallel_for(-3L, std::size_t{3}, [](std::size_t) {}); }, "negative signed bound"),
-          "parallel_for(-3L, size_t 3) accepted");
-    CHECK(refuses([] { (void)weft::parallel_reduce(3u, -1, 0L, [](unsigned) { return 1L; }, std::plus<>()); },
-                  "negative signed bound"),
-          "parallel_reduce(3u, -1) accepted");
-    // Non-negative mixed bounds, and a signed type wide enough: correct.
-    std::atomic<long> sum{0};
+    // Mixed signedness runs as long long: every value of both bounds.
+    std::atomic<long> sum{0}, count{0};
+    weft::parallel_for(-3, 3u, [&](long long i) { sum += static_cast<long>(i); count++; });
+    CHECK(count.load() == 6 && sum.load() == -3, "parallel_for(-3, 3u): %ld items, sum %ld",
+          count.load(), sum.load());
+    sum = 0;
+    count = 0;
+    weft::parallel_for(-3L, std::size_t{3}, [&](long long i) { sum += static_cast<long>(i); count++; });
+    CHECK(count.load() == 6 && sum.load() == -3, "parallel_for(-3L, size_t 3): %ld items, sum %ld",
+          count.load(), sum.load());
+    long r = weft::parallel_reduce(-2, 2u, 0L, [](long long i) { return static_cast<long>(i) * 10; },
+                                   std::plus<>());
+    CHECK(r == -20, "parallel_reduce(-2, 2u) gave %ld", r);
+    CHECK(weft::parallel_reduce(3u, -1, 7L, [](long long) { return 1L; }, std::plus<>()) == 7L,
+          "parallel_reduce(3u, -1) is an empty range");
+    // The loop variable's type is long long whichever bound is signed.
+    weft::parallel_for(std::size_t{0}, 1, [](auto i) {
+        static_assert(std::is_same_v<decltype(i), long long>, "mixed bounds run as long long");
+    });
+    // A 64-bit unsigned bound that long long cannot hold is refused.
+    CHECK(refuses([] { weft::parallel_for(-1, ~std::size_t{0}, [](long long) {}); },
+                  "above LLONG_MAX"),
+          "parallel_for(-1, SIZE_MAX) accepted");
+    // Non-negative mixed bounds: the common idiom.
+    sum = 0;
     weft::parallel_for(0, std::size_t{10}, [&](std::size_t i) { sum += static_cast<long>(i); });
     CHECK(sum.load() == 45, "parallel_for(0, size_t 10) summed %ld", sum.load());
-    sum = 0;
-    weft::parallel_for(-3L, 3u, [&](long i) { sum += i + 10; }); // common type long
-    CHECK(sum.load() == 6 * 10 - 3, "parallel_for(-3L, 3u) summed %ld", sum.load());
 }
 
 // ---- an lvalue functor with state --------------------------------------------

@@ -7,6 +7,7 @@
 #include <weft/bits/cpp_core.hpp>
 #include <weft/bits/cpp_task_group.hpp>
 
+#include <climits>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -35,24 +36,34 @@ struct index_range {
     static constexpr bool integral = std::is_integral_v<First> && std::is_integral_v<Last>;
     static_assert(integral || std::is_same_v<First, Last>,
                   "weft: first and last must both be integers or both the same iterator type");
-    using type = std::conditional_t<integral, std::common_type_t<First, Last>, First>;
+    /// Integers of mixed signedness: a signed loop, `long long`, which
+    /// holds every value of both when the unsigned type is narrower than
+    /// 64 bits; a 64-bit unsigned bound above LLONG_MAX is refused.  (The
+    /// common type would be unsigned: a negative bound would wrap around.)
+    static constexpr bool mixed_sign = [] {
+        if constexpr (integral)
+            return std::is_signed_v<First> != std::is_signed_v<Last> &&
+                   std::is_unsigned_v<std::common_type_t<First, Last>>;
+        else
+            return false;
+    }();
+    using type = std::conditional_t<
+        integral, std::conditional_t<mixed_sign, long long, std::common_type_t<First, Last>>, First>;
 
-    /// Mixed signed and unsigned integers: the common type is unsigned
-    /// when the unsigned one is at least as wide, and a negative signed
-    /// bound would wrap around; refused (the values could not be given).
     /// Iterators: last before first is refused (a reversed range).
-    index_range(First first, Last last, const char *who) : first_(first), last_(last)
+    index_range(First first, Last last, const char *who)
+        : first_(static_cast<type>(first)), last_(static_cast<type>(last))
     {
-        if constexpr (integral) {
-            if constexpr (std::is_unsigned_v<type> && std::is_signed_v<First>) {
-                if (first < 0)
+        if constexpr (mixed_sign) {
+            if constexpr (std::is_unsigned_v<First>) {
+                if (first > static_cast<unsigned long long>(LLONG_MAX))
+                    refuse_mixed(who);
+            } else {
+                if (last > static_cast<unsigned long long>(LLONG_MAX))
                     refuse_mixed(who);
             }
-            if constexpr (std::is_unsigned_v<type> && std::is_signed_v<Last>) {
-                if (last < 0)
-                    refuse_mixed(who);
-            }
-        } else {
+        }
+        if constexpr (!integral) {
             static_assert(std::is_base_of_v<std::random_access_iterator_tag,
                                             typename std::iterator_traits<type>::iterator_category>,
                           "weft: parallel_for/parallel_reduce need integers or random-access iterators");
@@ -64,8 +75,8 @@ struct index_range {
     [[noreturn, gnu::cold]] static void refuse_mixed(const char *who)
     {
         refuse(std::string(who)
-                   .append(": a negative signed bound with an unsigned one (the loop's type is "
-                           "unsigned and cannot hold it; make both bounds signed)")
+                   .append(": an unsigned bound above LLONG_MAX with a signed one (bounds of "
+                           "mixed signedness run as long long; make both bounds unsigned)")
                    .c_str());
     }
 
