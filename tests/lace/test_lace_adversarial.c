@@ -24,6 +24,13 @@ static void nap_us(long us)
     nanosleep(&ts, NULL);
 }
 
+static uint64_t lace_gethrtime_(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static long fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
 
 TASK_1(long, fib, int, n)
@@ -300,8 +307,13 @@ TASK_1(long, wait_released, int, n)
 TASK_0(int, inspect_stolen)
 {
     Task *t = SPAWN(wait_released, 21);
-    while (!TASK_IS_STOLEN(t)) /* a thief takes it: the owner does not */
-        nap_us(100);
+    /* A thief takes it (the owner answers thieves where the scheduler has
+     * it poll, YIELD_NEWFRAME); 10 s without a steal is a failure. */
+    uint64_t t0 = lace_gethrtime_();
+    while (!TASK_IS_STOLEN(t)) {
+        YIELD_NEWFRAME();
+        CHECK(lace_gethrtime_() - t0 < 10000000000ULL, "nobody stole the task in 10 s");
+    }
     atomic_store(&spin_release, 1);
     while (!TASK_IS_COMPLETED(t))
         nap_us(100);
@@ -534,6 +546,15 @@ static const adv_case cases[] = {
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
+/* The case a child runs; a hang ends it with SIGALRM (a failure naming
+ * the case) instead of holding up the test until ctest's timeout. */
+static const adv_case *current;
+static void run_current(void)
+{
+    alarm(60);
+    current->fn();
+}
+
 int main(int argc, char **argv)
 {
     /* The children's configuration is the cases', not the caller's. */
@@ -554,7 +575,8 @@ int main(int argc, char **argv)
     int failed = 0;
     for (size_t i = 0; i < N_CASES; i++) {
         const adv_case *c = &cases[i];
-        int status = run_child(NULL, c->fn, 0, buf, sizeof buf);
+        current = c;
+        int status = run_child(NULL, run_current, 0, buf, sizeof buf);
         bool ok = status == c->status;
         for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
             ok &= strstr(buf, c->expect[k]) != NULL;

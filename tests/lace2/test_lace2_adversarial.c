@@ -343,8 +343,13 @@ int inspect_stolen_CALL(lace_worker *lw)
 {
     lace_task *t = wait_released_SPAWN(lw, 21);
     lace_task_fn f = t->f;
-    while (!lace_is_stolen_task(t)) /* a thief takes it: the owner does not */
-        nap_us(100);
+    /* A thief takes it (the owner answers thieves where the scheduler has
+     * it poll, lace_check_yield); 10 s without a steal is a failure. */
+    uint64_t t0 = lace_gethrtime();
+    while (!lace_is_stolen_task(t)) {
+        lace_check_yield(lw);
+        CHECK(lace_gethrtime() - t0 < 10000000000ULL, "nobody stole the task in 10 s");
+    }
     atomic_store(&spin_release, 1);
     while (!lace_is_completed_task(t))
         nap_us(100);
@@ -623,6 +628,15 @@ static const adv_case cases[] = {
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
+/* The case a child runs; a hang ends it with SIGALRM (a failure naming
+ * the case) instead of holding up the test until ctest's timeout. */
+static const adv_case *current;
+static void run_current(void)
+{
+    alarm(60);
+    current->fn();
+}
+
 int main(int argc, char **argv)
 {
     /* The children's configuration is the cases', not the caller's. */
@@ -643,7 +657,8 @@ int main(int argc, char **argv)
     int failed = 0;
     for (size_t i = 0; i < N_CASES; i++) {
         const adv_case *c = &cases[i];
-        int status = run_child(NULL, c->fn, 0, buf, sizeof buf);
+        current = c;
+        int status = run_child(NULL, run_current, 0, buf, sizeof buf);
         bool ok = status == c->status;
         for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
             ok &= strstr(buf, c->expect[k]) != NULL;
