@@ -360,6 +360,22 @@ static void nested_interrupts(void)
     lace_stop();
 }
 
+/* TOGETHER from a task: one copy per worker; TOGETHER inside every copy
+ * of a TOGETHER: each of the 2 copies starts one, 2 x 2 inner copies. */
+VOID_TASK_0(together_from_task) { TOGETHER(count_copy); }
+VOID_TASK_0(together_in_copy) { TOGETHER(count_copy); }
+
+static void together_nested(void)
+{
+    lace_start(2, 0);
+    RUN(together_from_task);
+    CHECK(atomic_load(&together_count) == 2, "TOGETHER from a task: %d copies", together_count);
+    TOGETHER(together_in_copy);
+    CHECK(atomic_load(&together_count) == 2 + 4, "TOGETHER in copies: %d copies",
+          together_count - 2);
+    lace_stop();
+}
+
 /* More outside threads than Lace 1.6 promises (64), mixing RUN, NEWFRAME
  * and TOGETHER. */
 #define N_OUTSIDE 80
@@ -419,6 +435,41 @@ static void env_deque(void)
     setenv("WEFT_DEQUE_SIZE", "-5", 1);
     lace_start(2, 0);
 }
+
+#if WEFT_LACE_API < 16
+/* Suspends nest: the pool runs again at the last resume. */
+static void *late_run(void *arg)
+{
+    *(long *)arg = RUN(fib, 15);
+    return NULL;
+}
+static void suspend_nested(void)
+{
+    lace_start(2, 0);
+    lace_suspend();
+    lace_suspend();
+    lace_resume();
+    long r = -1;
+    pthread_t th;
+    pthread_create(&th, NULL, late_run, &r);
+    nap_us(50000);
+    CHECK(r == -1, "a RUN ran while the pool was still suspended once");
+    lace_resume();
+    pthread_join(th, NULL);
+    CHECK(r == fib_seq(15), "the RUN after the last resume: %ld", r);
+    lace_stop();
+}
+#else
+/* lace_sleep_us of 0 or less returns at once. */
+static void sleep_negative(void)
+{
+    uint64_t t0 = lace_gethrtime();
+    lace_sleep_us(-1);
+    lace_sleep_us(INT64_MIN);
+    lace_sleep_us(0);
+    CHECK(lace_gethrtime() - t0 < 1000000000u, "returned at once");
+}
+#endif
 
 #if WEFT_LACE_API < 16
 static void resume_not_suspended(void)
@@ -526,6 +577,15 @@ static const adv_case cases[] = {
     {"stolen_queries_stolen", stolen_queries_stolen, 0, true, {NULL}},
     {"nested_interrupts", nested_interrupts, 0, true, {NULL}},
     {"outside_threads", outside_threads, 0, true, {NULL}},
+    {"together_nested", together_nested, 0, true, {NULL}},
+#if WEFT_LACE_API < 16
+    /* (It may say "RUN while the pool is suspended", if the RUN came
+     * before the last resume.) */
+    {"suspend_nested", suspend_nested, 0, false, {NULL}},
+#else
+    {"sleep_negative", sleep_negative, 0, true, {NULL}},
+#endif
+
     {"verbosity", verbosity, 0, false,
      {"(" WEFT_SCHEDULER_NAME " scheduler): 2 workers, 100 task slots per worker, stacks of "
       "67108864 bytes (weft's default)\n",

@@ -445,6 +445,42 @@ static void nested_interrupts(void)
     lace_stop();
 }
 
+/* TOGETHER from a task: one copy per worker; TOGETHER inside every copy
+ * of a TOGETHER: each of the 2 copies starts one, 2 x 2 inner copies. */
+TASK(void, together_from_task)
+void together_from_task_CALL(lace_worker *lw)
+{
+    (void)lw;
+    count_copy_TOGETHER();
+}
+TASK(void, together_in_copy)
+void together_in_copy_CALL(lace_worker *lw)
+{
+    (void)lw;
+    count_copy_TOGETHER();
+}
+
+static void together_nested(void)
+{
+    lace_start(2, 0, 0);
+    together_from_task();
+    CHECK(atomic_load(&together_count) == 2, "TOGETHER from a task: %d copies", together_count);
+    together_in_copy_TOGETHER();
+    CHECK(atomic_load(&together_count) == 2 + 4, "TOGETHER in copies: %d copies",
+          together_count - 2);
+    lace_stop();
+}
+
+/* lace_sleep_us of 0 or less returns at once. */
+static void sleep_negative(void)
+{
+    uint64_t t0 = lace_gethrtime();
+    lace_sleep_us(-1);
+    lace_sleep_us(INT64_MIN);
+    lace_sleep_us(0);
+    CHECK(lace_gethrtime() - t0 < 1000000000u, "returned at once");
+}
+
 /* More outside threads than Lace promises (64), mixing calls, NEWFRAME
  * and TOGETHER. */
 #define N_OUTSIDE 80
@@ -612,6 +648,8 @@ static const adv_case cases[] = {
     {"largest_arguments", largest_arguments, 0, true, {NULL}},
     {"nested_interrupts", nested_interrupts, 0, true, {NULL}},
     {"outside_threads", outside_threads, 0, true, {NULL}},
+    {"together_nested", together_nested, 0, true, {NULL}},
+    {"sleep_negative", sleep_negative, 0, true, {NULL}},
     {"verbosity", verbosity, 0, false,
      {"(" WEFT_SCHEDULER_NAME " scheduler, " STR(WEFT_TASK_SIZE) "-byte tasks): 2 workers, 100 "
       "task slots per worker, stacks of 1048576 bytes\n",
