@@ -193,8 +193,9 @@ struct lace_worker {
  * each and stacks of stacksize bytes (0 for either: weft's defaults, 1M
  * slots and 64 MiB of address space, or $WEFT_DEQUE_SIZE /
  * $WEFT_STACK_SIZE; smaller than weft's minimums, 16 tasks and 64 KiB:
- * raised to them).  Not from a worker.  A pool that cannot start stops the program with a
- * "weft:" message (Lace 2's lace_start has no way to fail). */
+ * raised to them).  Not from a worker.  A pool that cannot start stops
+ * the program with a "weft:" message (Lace 2's lace_start has no way to
+ * fail). */
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize);
 /* Waits for NAME() calls in progress, then stops the workers.  From a
  * task it stops the program with a message (it would wait for itself);
@@ -209,8 +210,9 @@ unsigned int lace_worker_count(void);
 
 /* All workers wait here for each other: only inside TOGETHER copies. */
 void lace_barrier(void);
-/* On a worker, with its lace_worker (a NULL one, lace_get_worker()'s
- * outside the pool, stops the program with a message): */
+/* The next three take the calling worker's lace_worker; NULL (what
+ * lace_get_worker() gives outside the pool) stops the program with a
+ * message. */
 /* Joins the last SPAWN without running it if nobody stole it. */
 void lace_drop(lace_worker *lw);
 /* One steal attempt from a random other worker; runs what it gets. */

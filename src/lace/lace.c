@@ -79,7 +79,8 @@ void lace_start(unsigned int n_workers, size_t dqsize)
 {
     pthread_once(&external_lock_once, init_external_lock);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
-    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
+    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
+                         weft__lace_stack_size(stack_size));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,

@@ -82,7 +82,8 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     /* Unbound records and fresh seeds before the workers exist: thread
      * creation publishes them. */
     memset(weft__lace2_workers, 0, sizeof weft__lace2_workers);
-    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
+    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
+                         weft__lace_stack_size(stacksize));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
@@ -119,11 +120,10 @@ void weft__lace2_not_worker(const char *what)
                "there): call it from a task", what);
 }
 
-static lace_worker *checked(lace_worker *lw, const char *what)
+static void require_worker(const lace_worker *lw, const char *what)
 {
     if (lw == NULL)
         weft__lace2_not_worker(what);
-    return lw;
 }
 
 int lace_is_running(void)
@@ -143,13 +143,13 @@ void lace_barrier(void)
 
 void lace_drop(lace_worker *lw)
 {
-    checked(lw, "lace_drop(NULL)");
+    require_worker(lw, "lace_drop(NULL)");
     weft__drop(lw->weft, (weft_task *)--lw->head);
 }
 
 void lace_steal_random(lace_worker *lw)
 {
-    checked(lw, "lace_steal_random(NULL)");
+    require_worker(lw, "lace_steal_random(NULL)");
     weft_worker *victim = weft__random_victim(lw->weft);
     if (victim != NULL)
         weft__steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
@@ -157,7 +157,7 @@ void lace_steal_random(lace_worker *lw)
 
 void lace_yield(lace_worker *lw)
 {
-    checked(lw, "lace_yield(NULL)");
+    require_worker(lw, "lace_yield(NULL)");
     weft_yield(lw->weft, (weft_task *)lw->head);
 }
 

@@ -544,7 +544,8 @@ static const adv_case cases[] = {
      {"weft: lace_stop called from inside a task: it would wait for itself (call it where "
       "lace_start was called)\n"}},
     {"stop_twice", stop_twice, 0, false, {"weft: weft_stop: the pool is not running\n"}},
-    {"stop_without_start", stop_without_start, 0, false, {"weft: weft_stop: the pool is not running\n"}},
+    {"stop_without_start", stop_without_start, 0, false,
+     {"weft: weft_stop: the pool is not running\n"}},
     {"start_in_task", start_in_task, ABORTED, false,
      {"weft: weft_start called from inside a worker\n",
       "weft: lace_start(1, 0): the pool could not start (Device or resource busy)\n"}},
