@@ -423,15 +423,19 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 /* 0: no messages (the default); 1: lace_start says what it started. */
 void lace_set_verbosity(int level);
 /* The stack size of the workers lace_start starts next (0: weft's default,
- * $WEFT_STACK_SIZE or 64 MiB), and the value set. */
+ * $WEFT_STACK_SIZE or 64 MiB; a size below weft's minimum, 64 KiB, is
+ * raised to it), and the value set. */
 void lace_set_stacksize(size_t stacksize);
 size_t lace_get_stacksize(void);
 /* CPUs this process may run on. */
 unsigned int lace_get_pu_count(void);
-/* Starts n_workers workers (0: one per CPU) with dqsize task slots each
- * (0: weft's default).  A pool that cannot start stops the program with a
+/* Starts n_workers workers (0: one per CPU) with room for dqsize tasks
+ * each (0: weft's default; at least 16).  A pool that cannot start (bad
+ * sizes, a pool already running, from a task) stops the program with a
  * message. */
 void lace_start(unsigned int n_workers, size_t dqsize);
+/* Waits for RUNs in progress, then stops the workers.  From a task it stops
+ * the program with a message; with no pool running it only says so. */
 void lace_stop(void);
 /* Parks the workers until lace_resume (weft_suspend); RUNs wait meanwhile. */
 void lace_suspend(void);

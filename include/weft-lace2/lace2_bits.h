@@ -189,14 +189,17 @@ struct lace_worker {
  * Lifecycle, workers, task operations, counters (the weft-lace2 library)
  * ------------------------------------------------------------------------ */
 
-/* Starts n_workers workers (0: one per CPU) with dqsize task slots each
- * and stacks of stacksize bytes (0 for either: weft's defaults, 1M slots
- * and 64 MiB of address space, or $WEFT_DEQUE_SIZE / $WEFT_STACK_SIZE).
- * Not from a worker.  A pool that cannot start stops the program with a
- * "weft:" message (Lace 2's lace_start has no way to fail). */
+/* Starts n_workers workers (0: one per CPU) with room for dqsize tasks
+ * each and stacks of stacksize bytes (0 for either: weft's defaults, 1M
+ * slots and 64 MiB of address space, or $WEFT_DEQUE_SIZE /
+ * $WEFT_STACK_SIZE; smaller than weft's minimums, 16 tasks and 64 KiB:
+ * raised to them).  Not from a worker.  A pool that cannot start stops
+ * the program with a "weft:" message (Lace 2's lace_start has no way to
+ * fail). */
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize);
-/* Waits for NAME() calls in progress, then stops the workers.  Not from a
- * worker. */
+/* Waits for NAME() calls in progress, then stops the workers.  From a
+ * task it stops the program with a message (it would wait for itself);
+ * with no pool running it only says so. */
 void lace_stop(void);
 /* 1 between lace_start and lace_stop, else 0. */
 int lace_is_running(void);
@@ -207,6 +210,9 @@ unsigned int lace_worker_count(void);
 
 /* All workers wait here for each other: only inside TOGETHER copies. */
 void lace_barrier(void);
+/* The next three take the calling worker's lace_worker; NULL (what
+ * lace_get_worker() gives outside the pool) stops the program with a
+ * message. */
 /* Joins the last SPAWN without running it if nobody stole it. */
 void lace_drop(lace_worker *lw);
 /* One steal attempt from a random other worker; runs what it gets. */
@@ -270,10 +276,17 @@ static inline LACE_UNUSED int lace_worker_id(void)
     return w != NULL ? (int)weft_worker_id(w) : -1;
 }
 
-/* The top of the calling worker's deque (on a worker only). */
+/* Internal: stops the program, `what` was called outside the pool. */
+WEFT_NORETURN void weft__lace2_not_worker(const char *what);
+
+/* The top of the calling worker's deque (on a worker only: elsewhere it
+ * stops the program with a message). */
 static inline LACE_UNUSED lace_task *lace_get_head(void)
 {
-    return lace_get_worker()->head;
+    lace_worker *lw = lace_get_worker();
+    if (WEFT_UNLIKELY(lw == NULL))
+        weft__lace2_not_worker("lace_get_head()");
+    return lw->head;
 }
 
 static inline LACE_UNUSED uint64_t lace_rotl64(uint64_t x, int k)
@@ -315,6 +328,8 @@ static inline LACE_UNUSED void *lace_task_result(lace_task *t)
  * 1 if one of this API's was pending at the call or began during it. */
 static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
 {
+    if (WEFT_UNLIKELY(lw == NULL))
+        weft__lace2_not_worker("lace_check_yield(NULL)");
     /* Relaxed, both: the count only tells whether an interrupt began
      * meanwhile, and a stale NULL only delays joining; weft_yield
      * synchronises with the interrupt itself. */
@@ -418,6 +433,7 @@ WEFT_END_DECLS
         WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                               \
         SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));             \
         WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                     \
+        weft_check_return(w_, head_, #NAME); /* names the task in every build */              \
         lw_->head = saved_;                                                                   \
     }                                                                                         \
     WEFT_TRACE_NAME_(NAME)                                                                    \

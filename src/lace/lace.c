@@ -9,6 +9,7 @@
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "runtime/topology.h"
+#include "lace/sizes.h"
 
 /* The library serves both API generations; 1.6's declarations are a
  * superset of 1.4's. */
@@ -78,7 +79,8 @@ void lace_start(unsigned int n_workers, size_t dqsize)
 {
     pthread_once(&external_lock_once, init_external_lock);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
-    int err = weft_start(n_workers, dqsize, stack_size);
+    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
+                         weft__lace_stack_size(stack_size));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
@@ -88,15 +90,23 @@ void lace_start(unsigned int n_workers, size_t dqsize)
         fprintf(stderr,
                 "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "
                 "stacks of %zu bytes%s\n",
-                WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(), weft__rt.deque_slots,
-                dqsize ? "" : " (weft's default)", weft__rt.stack_size,
-                stack_size ? "" : " (weft's default)");
+                WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(),
+                weft__rt.deque_slots - WEFT_LACE_DEQUE_SLACK, dqsize ? "" : " (weft's default)",
+                weft__rt.stack_size, stack_size ? "" : " (weft's default)");
 }
 
 void lace_stop(void)
 {
-    /* weft_stop explains a failure (not started, called from a worker). */
-    if (weft_stop() == 0 && verbosity > 0)
+    /* Lace's lace_stop has no way to fail: where it would wait for itself
+     * (from a task), stop the program; a pool that is not running is only
+     * reported (weft_stop explains each). */
+    if (weft_self() != NULL)
+        weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
+                   "where lace_start was called)");
+    int err = weft_stop();
+    if (err == EDEADLK)
+        weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
+    if (err == 0 && verbosity > 0)
         fprintf(stderr, "lace: stopped\n");
 }
 

@@ -8,6 +8,7 @@
 #include "runtime/diagnostics.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
+#include "lace/sizes.h"
 
 #include <lace.h>
 
@@ -81,7 +82,8 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     /* Unbound records and fresh seeds before the workers exist: thread
      * creation publishes them. */
     memset(weft__lace2_workers, 0, sizeof weft__lace2_workers);
-    int err = weft_start(n_workers, dqsize, stacksize);
+    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
+                         weft__lace_stack_size(stacksize));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
@@ -93,15 +95,35 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                 "lace: weft %s (%s scheduler, %d-byte tasks): %u workers, %zu task slots "
                 "per worker, stacks of %zu bytes\n",
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
-                weft__rt.deque_slots, weft__rt.stack_size);
+                weft__rt.deque_slots - WEFT_LACE_DEQUE_SLACK, weft__rt.stack_size);
     }
 }
 
 void lace_stop(void)
 {
-    /* weft_stop explains a failure (not started, called from a worker). */
-    if (weft_stop() == 0 && verbosity > 0)
+    /* Lace's lace_stop has no way to fail: where it would wait for itself
+     * (from a task), stop the program; a pool that is not running is only
+     * reported (weft_stop explains each). */
+    if (weft_self() != NULL)
+        weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
+                   "where lace_start was called)");
+    int err = weft_stop();
+    if (err == EDEADLK)
+        weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
+    if (err == 0 && verbosity > 0)
         fprintf(stderr, "lace: stopped\n");
+}
+
+void weft__lace2_not_worker(const char *what)
+{
+    weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+               "there): call it from a task", what);
+}
+
+static void require_worker(const lace_worker *lw, const char *what)
+{
+    if (lw == NULL)
+        weft__lace2_not_worker(what);
 }
 
 int lace_is_running(void)
@@ -121,11 +143,13 @@ void lace_barrier(void)
 
 void lace_drop(lace_worker *lw)
 {
+    require_worker(lw, "lace_drop(NULL)");
     weft__drop(lw->weft, (weft_task *)--lw->head);
 }
 
 void lace_steal_random(lace_worker *lw)
 {
+    require_worker(lw, "lace_steal_random(NULL)");
     weft_worker *victim = weft__random_victim(lw->weft);
     if (victim != NULL)
         weft__steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
@@ -133,6 +157,7 @@ void lace_steal_random(lace_worker *lw)
 
 void lace_yield(lace_worker *lw)
 {
+    require_worker(lw, "lace_yield(NULL)");
     weft_yield(lw->weft, (weft_task *)lw->head);
 }
 

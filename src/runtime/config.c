@@ -25,7 +25,7 @@
 #include <strings.h>
 
 #define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20)          /* 64 MiB of address space */
-#define MIN_DEQUE_SLOTS ((size_t)16)
+#define MIN_DEQUE_SLOTS WEFT_MIN_DEQUE_SLOTS
 #define DEFAULT_IDLE_SPIN_US 500u
 #define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US
 #define DEFAULT_STACK_SIZE WEFT_DEFAULT_STACK_SIZE

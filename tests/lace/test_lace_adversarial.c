@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Lace 1.4 and 1.6 programs that misuse the API, as a new user or a hostile
+ * program would, each run in a child process; the parent checks how the
+ * child ended (exit 0, or abort after a message) and the exact messages on
+ * its stderr.  Built twice: WEFT_LACE_API 14 and 16.  A case name on the
+ * command line runs that case in this process (for debugging).
+ *
+ * What each case expects, and why (what Lace does), is in
+ * docs/verification.md's table of adversarial programs. */
+
+#include <lace.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#include <time.h>
+
+static void nap_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t lace_gethrtime_(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static long fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
+
+TASK_1(long, fib, int, n)
+{
+    if (n < 2)
+        return n;
+    SPAWN(fib, n - 1);
+    long b = CALL(fib, n - 2);
+    return SYNC(fib) + b;
+}
+
+TASK_1(long, other, int, n) { return n + 1; }
+
+/* ---- lifecycle ---- */
+
+static void start_twice(void)
+{
+    lace_start(2, 0);
+    lace_start(2, 0);
+}
+
+static void start_workers_minus_one(void) { lace_start((unsigned)-1, 0); }
+
+static void start_workers_4097(void) { lace_start(4097, 0); }
+
+/* Lace accepts any deque size; a program that spawns little runs. */
+static void start_dqsize_one(void)
+{
+    lace_start(2, 1);
+    CHECK(RUN(fib, 12) == fib_seq(12), "fib");
+    lace_stop();
+}
+
+static void start_dqsize_huge(void) { lace_start(2, (size_t)-1); }
+
+/* Lace passes the size to pthread_attr_setstacksize, which ignores one
+ * below its minimum: the pool runs. */
+static void stacksize_one(void)
+{
+    lace_set_stacksize(1);
+    CHECK(lace_get_stacksize() == 1, "lace_get_stacksize gives what was set");
+    lace_start(2, 0);
+    CHECK(RUN(fib, 12) == fib_seq(12), "fib");
+    lace_stop();
+}
+
+static void stacksize_minus_one(void)
+{
+    lace_set_stacksize((size_t)-1);
+    lace_start(2, 0);
+}
+
+static void run_before_start(void) { (void)RUN(fib, 10); }
+
+static void run_after_stop(void)
+{
+    lace_start(2, 0);
+    CHECK(RUN(fib, 10) == 55, "fib");
+    lace_stop();
+    (void)RUN(fib, 10);
+}
+
+static void newframe_stopped(void) { (void)NEWFRAME(fib, 10); }
+
+static void together_stopped(void) { (void)TOGETHER(fib, 10); }
+
+VOID_TASK_0(stop_inside) { lace_stop(); }
+
+static void stop_in_task(void)
+{
+    lace_start(2, 0);
+    RUN(stop_inside);
+}
+
+static void stop_twice(void)
+{
+    lace_start(2, 0);
+    lace_stop();
+    lace_stop();
+    CHECK(lace_workers() == 0, "stopped");
+}
+
+static void stop_without_start(void) { lace_stop(); }
+
+VOID_TASK_0(start_inside) { lace_start(1, 0); }
+
+static void start_in_task(void)
+{
+    lace_start(2, 0);
+    RUN(start_inside);
+}
+
+/* A RUN in progress on another thread when the main thread stops: the
+ * stop waits for it. */
+static atomic_int slow_started;
+TASK_1(long, slow_fib, int, n)
+{
+    atomic_store(&slow_started, 1);
+    nap_us(50000);
+    return CALL(fib, n);
+}
+static void *slow_runner(void *arg)
+{
+    *(long *)arg = RUN(slow_fib, 20);
+    return NULL;
+}
+static void stop_during_run(void)
+{
+    lace_start(2, 0);
+    long r = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, slow_runner, &r);
+    while (!atomic_load(&slow_started))
+        nap_us(100);
+    lace_stop();
+    pthread_join(th, NULL);
+    CHECK(r == fib_seq(20), "the RUN finished: %ld", r);
+    CHECK(lace_workers() == 0, "stopped");
+}
+
+/* ---- inside tasks ---- */
+
+TASK_0(long, sync_nothing) { return SYNC(fib); }
+
+static void sync_without_spawn(void)
+{
+    lace_start(1, 0);
+    (void)RUN(sync_nothing);
+}
+
+TASK_0(long, sync_swapped)
+{
+    SPAWN(fib, 5);
+    SPAWN(other, 5);
+    long a = SYNC(fib); /* the last SPAWN was other's */
+    return a + SYNC(other);
+}
+
+static void sync_wrong_order(void)
+{
+    lace_start(1, 0);
+    (void)RUN(sync_swapped);
+}
+
+VOID_TASK_1(spawn_many, int, n)
+{
+    for (int i = 0; i < n; i++)
+        SPAWN(fib, 1);
+    for (int i = 0; i < n; i++)
+        SYNC(fib);
+}
+
+static void spawn_overflow(void)
+{
+    lace_start(1, 16);
+    RUN(spawn_many, 100);
+}
+
+/* 16 SPAWNs fill a deque of 16 slots exactly: they run, as in Lace. */
+static void spawn_exactly_full(void)
+{
+    lace_start(1, 16);
+    RUN(spawn_many, 16);
+    lace_stop();
+}
+
+VOID_TASK_0(drop_nothing) { DROP(); }
+
+static void drop_without_spawn(void)
+{
+    lace_start(1, 0);
+    RUN(drop_nothing);
+}
+
+TASK_0(long, drop_then_sync)
+{
+    SPAWN(fib, 10);
+    SPAWN(fib, 11);
+    DROP(); /* fib(11) is not run (nobody stole it at one worker) */
+    return SYNC(fib);
+}
+
+static void drop_keeps_older(void)
+{
+    lace_start(1, 0);
+    CHECK(RUN(drop_then_sync) == 55, "the older SPAWN is still joined");
+    lace_stop();
+}
+
+TASK_0(long, leaves_spawn)
+{
+    SPAWN(fib, 3);
+    return 1;
+}
+
+static void unjoined_spawn(void)
+{
+    lace_start(1, 0);
+    (void)RUN(leaves_spawn);
+}
+
+static void barrier_from_main(void)
+{
+    lace_start(2, 0);
+    lace_barrier();
+}
+
+VOID_TASK_0(barrier_in_run) { lace_barrier(); }
+
+static void barrier_in_task(void)
+{
+    lace_start(2, 0);
+    RUN(barrier_in_run);
+}
+
+static void lace_me_outside(void)
+{
+    lace_start(2, 0);
+    LACE_ME;
+    (void)CALL(fib, 5);
+}
+
+static void run_task_without_f(void)
+{
+    lace_start(2, 0);
+    Task t;
+    memset(&t, 0, sizeof t);
+    lace_run_task(&t);
+}
+
+/* Outside the pool: no worker, no id. */
+static void queries_outside(void)
+{
+    CHECK(lace_workers() == 0 && !lace_is_worker() && lace_get_worker() == NULL, "no pool");
+#if WEFT_LACE_API >= 16
+    CHECK(!lace_is_running(), "not running");
+#endif
+    lace_start(2, 0);
+    CHECK(lace_workers() == 2 && !lace_is_worker() && lace_get_worker() == NULL, "main");
+#if WEFT_LACE_API >= 16
+    CHECK(lace_is_running(), "running");
+#endif
+    lace_stop();
+}
+
+/* ---- stolen or not ---- */
+
+TASK_0(int, inspect_unstolen)
+{
+    Task *t = SPAWN(fib, 10);
+    Task *u = SPAWN(other, 1);
+    int ok = !TASK_IS_STOLEN(t) && !TASK_IS_COMPLETED(t) && !TASK_IS_STOLEN(u) && t->f != u->f &&
+             t->f == (lace_task_fn)&fib_WRAP && u + 0 == t + 1;
+    ok &= SYNC(other) == 2;
+    ok &= SYNC(fib) == 55;
+    return ok;
+}
+
+static void stolen_queries_unstolen(void)
+{
+    lace_start(1, 0);
+    CHECK(RUN(inspect_unstolen), "queries on tasks nobody stole");
+    lace_stop();
+}
+
+/* A task stolen for sure: the owner waits until a thief has it. */
+static atomic_int spin_release;
+TASK_1(long, wait_released, int, n)
+{
+    while (!atomic_load(&spin_release))
+        nap_us(100);
+    return n * 2;
+}
+TASK_0(int, inspect_stolen)
+{
+    Task *t = SPAWN(wait_released, 21);
+    /* A thief takes it (the owner answers thieves where the scheduler has
+     * it poll, YIELD_NEWFRAME); 10 s without a steal is a failure. */
+    uint64_t t0 = lace_gethrtime_();
+    while (!TASK_IS_STOLEN(t)) {
+        YIELD_NEWFRAME();
+        CHECK(lace_gethrtime_() - t0 < 10000000000ULL, "nobody stole the task in 10 s");
+    }
+    atomic_store(&spin_release, 1);
+    while (!TASK_IS_COMPLETED(t))
+        nap_us(100);
+    long r = *(long *)TASK_RESULT(t);
+    int ok = r == 42 && t->f == (lace_task_fn)&wait_released_WRAP;
+    return ok && SYNC(wait_released) == 42;
+}
+
+static void stolen_queries_stolen(void)
+{
+    lace_start(2, 0);
+    CHECK(RUN(inspect_stolen), "queries on a stolen task");
+    lace_stop();
+}
+
+/* ---- interrupts ---- */
+
+static atomic_int together_count;
+VOID_TASK_0(count_copy)
+{
+    atomic_fetch_add(&together_count, 1);
+    lace_barrier();
+}
+TASK_1(long, frame_body, int, n)
+{
+    TOGETHER(count_copy); /* TOGETHER nested in a NEWFRAME */
+    return CALL(fib, n);
+}
+TASK_1(long, frame_outer, int, n)
+{
+    /* NEWFRAME from inside a task, and one nested in its task. */
+    long a = NEWFRAME(frame_body, n);
+    return a + CALL(fib, n);
+}
+TASK_1(long, frame_nest, int, n) { return NEWFRAME(frame_outer, n); }
+
+static void nested_interrupts(void)
+{
+    lace_start(3, 0);
+    CHECK(RUN(frame_nest, 15) == 2 * fib_seq(15), "result");
+    CHECK(atomic_load(&together_count) == 3, "one copy per worker: %d", together_count);
+    CHECK(NEWFRAME(frame_outer, 10) == 2 * fib_seq(10), "from outside");
+    CHECK(atomic_load(&together_count) == 6, "one copy per worker: %d", together_count);
+    lace_stop();
+}
+
+/* TOGETHER from a task: one copy per worker; TOGETHER inside every copy
+ * of a TOGETHER: each of the 2 copies starts one, 2 x 2 inner copies. */
+VOID_TASK_0(together_from_task) { TOGETHER(count_copy); }
+VOID_TASK_0(together_in_copy) { TOGETHER(count_copy); }
+
+static void together_nested(void)
+{
+    lace_start(2, 0);
+    RUN(together_from_task);
+    CHECK(atomic_load(&together_count) == 2, "TOGETHER from a task: %d copies", together_count);
+    TOGETHER(together_in_copy);
+    CHECK(atomic_load(&together_count) == 2 + 4, "TOGETHER in copies: %d copies",
+          together_count - 2);
+    lace_stop();
+}
+
+/* More outside threads than Lace 1.6 promises (64), mixing RUN, NEWFRAME
+ * and TOGETHER. */
+#define N_OUTSIDE 80
+static void *outside_thread(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    long r;
+    if (i % 20 == 0)
+        r = NEWFRAME(fib, 12);
+    else if (i % 20 == 1) {
+        TOGETHER(count_copy);
+        r = fib_seq(12);
+    } else
+        r = RUN(fib, 12);
+    return (void *)(intptr_t)(r == fib_seq(12));
+}
+
+static void outside_threads(void)
+{
+    lace_start(2, 0);
+    pthread_t th[N_OUTSIDE];
+    for (int i = 0; i < N_OUTSIDE; i++)
+        CHECK(pthread_create(&th[i], NULL, outside_thread, (void *)(intptr_t)i) == 0, "thread");
+    for (int i = 0; i < N_OUTSIDE; i++) {
+        void *ok;
+        pthread_join(th[i], &ok);
+        CHECK(ok != NULL, "thread %d's result", i);
+    }
+    CHECK(atomic_load(&together_count) == 2 * (N_OUTSIDE / 20), "TOGETHER copies: %d",
+          together_count);
+    lace_stop();
+}
+
+/* ---- messages and configuration ---- */
+
+static void verbosity(void)
+{
+    lace_set_verbosity(1);
+    lace_start(2, 100);
+    lace_stop();
+}
+
+static void env_workers(void)
+{
+    setenv("WEFT_WORKERS", "two", 1);
+    lace_start(0, 0);
+}
+
+static void env_stack(void)
+{
+    setenv("WEFT_STACK_SIZE", "12q", 1);
+    lace_start(2, 0);
+}
+
+static void env_deque(void)
+{
+    setenv("WEFT_DEQUE_SIZE", "-5", 1);
+    lace_start(2, 0);
+}
+
+#if WEFT_LACE_API < 16
+/* Suspends nest: the pool runs again at the last resume. */
+static void *late_run(void *arg)
+{
+    *(long *)arg = RUN(fib, 15);
+    return NULL;
+}
+static void suspend_nested(void)
+{
+    lace_start(2, 0);
+    lace_suspend();
+    lace_suspend();
+    lace_resume();
+    long r = -1;
+    pthread_t th;
+    pthread_create(&th, NULL, late_run, &r);
+    nap_us(50000);
+    CHECK(r == -1, "a RUN ran while the pool was still suspended once");
+    lace_resume();
+    pthread_join(th, NULL);
+    CHECK(r == fib_seq(15), "the RUN after the last resume: %ld", r);
+    lace_stop();
+}
+#else
+/* lace_sleep_us of 0 or less returns at once. */
+static void sleep_negative(void)
+{
+    uint64_t t0 = lace_gethrtime();
+    lace_sleep_us(-1);
+    lace_sleep_us(INT64_MIN);
+    lace_sleep_us(0);
+    CHECK(lace_gethrtime() - t0 < 1000000000u, "returned at once");
+}
+#endif
+
+#if WEFT_LACE_API < 16
+static void resume_not_suspended(void)
+{
+    lace_start(2, 0);
+    lace_resume();
+    CHECK(RUN(fib, 10) == 55, "still runs");
+    lace_stop();
+}
+#endif
+
+/* ---- the table ---- */
+
+#define ABORTED (128 + SIGABRT)
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TEST_TSAN 1
+#endif
+#endif
+#ifndef WEFT_TEST_TSAN
+#define WEFT_TEST_TSAN 0
+#endif
+/* The slots of a Lace deque of 16 in the runtime's message (the split
+ * deque keeps one more, its last, free). */
+#if defined(WEFT_SCHED_SPLIT)
+#define WEFT_TEST_DEQUE_OF_16 "17"
+#else
+#define WEFT_TEST_DEQUE_OF_16 "16"
+#endif
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+    int status;            /* 0, or ABORTED */
+    bool quiet;            /* stderr must be empty */
+    const char *expect[3]; /* lines (or parts of lines) stderr must hold */
+} adv_case;
+
+static const adv_case cases[] = {
+    {"start_twice", start_twice, ABORTED, false,
+     {"weft: weft_start: the pool is already running (call weft_stop first)\n",
+      "weft: lace_start(2, 0): the pool could not start (Device or resource busy)\n"}},
+    {"start_workers_minus_one", start_workers_minus_one, ABORTED, false,
+     {"weft: weft_start: 4294967295 workers requested; weft supports 1 to 4096 (0: one per CPU)\n",
+      "weft: lace_start(4294967295, 0): the pool could not start (Invalid argument)\n"}},
+    {"start_workers_4097", start_workers_4097, ABORTED, false,
+     {"weft: weft_start: 4097 workers requested; weft supports 1 to 4096 (0: one per CPU)\n"}},
+    {"start_dqsize_one", start_dqsize_one, 0, true, {NULL}},
+    {"start_dqsize_huge", start_dqsize_huge, ABORTED, false,
+     {"weft: weft_start: deque size 18446744073709551615 task slots is out of range: 16 to "
+      "2147483647 (0: the default, 1048576)\n"}},
+#if WEFT_TEST_TSAN /* TSan's threads need more than weft's smallest stack, 64 KiB */
+    {"stacksize_one", stacksize_one, ABORTED, false,
+     {"weft: weft_start: cannot create worker thread 0: Invalid argument\n",
+      "weft: lace_start(2, 0): the pool could not start (Invalid argument)\n"}},
+#else
+    {"stacksize_one", stacksize_one, 0, true, {NULL}},
+#endif
+    {"stacksize_minus_one", stacksize_minus_one, ABORTED, false,
+     {"weft: weft_start: stack size 18446744073709551615 bytes is out of range: 65536 to "
+      "1099511627776 (0: the default, 67108864)\n"}},
+    {"run_before_start", run_before_start, ABORTED, false,
+     {"weft: RUN called while the pool is not running (call weft_start first"}},
+    {"run_after_stop", run_after_stop, ABORTED, false,
+     {"weft: RUN called while the pool is not running (call weft_start first"}},
+    {"newframe_stopped", newframe_stopped, ABORTED, false,
+     {"weft: NEWFRAME called while the pool is not running (call weft_start first)\n"}},
+    {"together_stopped", together_stopped, ABORTED, false,
+     {"weft: TOGETHER called while the pool is not running (call weft_start first)\n"}},
+    {"stop_in_task", stop_in_task, ABORTED, false,
+     {"weft: lace_stop called from inside a task: it would wait for itself (call it where "
+      "lace_start was called)\n"}},
+    {"stop_twice", stop_twice, 0, false, {"weft: weft_stop: the pool is not running\n"}},
+    {"stop_without_start", stop_without_start, 0, false,
+     {"weft: weft_stop: the pool is not running\n"}},
+    {"start_in_task", start_in_task, ABORTED, false,
+     {"weft: weft_start called from inside a worker\n",
+      "weft: lace_start(1, 0): the pool could not start (Device or resource busy)\n"}},
+    {"stop_during_run", stop_during_run, 0, true, {NULL}},
+    {"sync_without_spawn", sync_without_spawn, ABORTED, false,
+     {"weft: SYNC(fib) without a matching SPAWN on worker 0 (nothing spawned here)\n"}},
+    {"sync_wrong_order", sync_wrong_order, ABORTED, false,
+     {"weft: SYNC(fib) on worker 0, but the last unmatched SPAWN was of another task\n"}},
+    {"spawn_overflow", spawn_overflow, ABORTED, false,
+     {"weft: task deque overflow on worker 0: 16 tasks spawned and not yet synced fill its "
+      "deque of " WEFT_TEST_DEQUE_OF_16 " slots, and one more does not fit."}},
+    {"spawn_exactly_full", spawn_exactly_full, 0, true, {NULL}},
+    {"drop_without_spawn", drop_without_spawn, ABORTED, false,
+     {"weft: SYNC or DROP without a matching SPAWN on worker 0 (nothing is spawned in this "
+      "task)\n"}},
+    {"drop_keeps_older", drop_keeps_older, 0, true, {NULL}},
+    {"unjoined_spawn", unjoined_spawn, ABORTED, false,
+     {"weft: task leaves_spawn returned on worker 0 with a SPAWN not joined (slot 0): every "
+      "SPAWN must be joined with SYNC or DROP before its task returns\n"}},
+    {"barrier_from_main", barrier_from_main, ABORTED, false,
+     {"weft: weft_barrier called outside a TOGETHER copy"}},
+    {"barrier_in_task", barrier_in_task, ABORTED, false,
+     {"weft: weft_barrier called outside a TOGETHER copy"}},
+    {"lace_me_outside", lace_me_outside, ABORTED, false,
+     {"weft: WEFT_ME used on a thread that is not a weft worker"}},
+    {"run_task_without_f", run_task_without_f, ABORTED, false,
+     {"weft: lace_run_task: the task has no f (build tasks with TASK_n and run them with RUN)\n"}},
+    {"queries_outside", queries_outside, 0, true, {NULL}},
+    {"stolen_queries_unstolen", stolen_queries_unstolen, 0, true, {NULL}},
+    {"stolen_queries_stolen", stolen_queries_stolen, 0, true, {NULL}},
+    {"nested_interrupts", nested_interrupts, 0, true, {NULL}},
+    {"outside_threads", outside_threads, 0, true, {NULL}},
+    {"together_nested", together_nested, 0, true, {NULL}},
+#if WEFT_LACE_API < 16
+    /* (It may say "RUN while the pool is suspended", if the RUN came
+     * before the last resume.) */
+    {"suspend_nested", suspend_nested, 0, false, {NULL}},
+#else
+    {"sleep_negative", sleep_negative, 0, true, {NULL}},
+#endif
+
+    {"verbosity", verbosity, 0, false,
+     {"(" WEFT_SCHEDULER_NAME " scheduler): 2 workers, 100 task slots per worker, stacks of "
+      "67108864 bytes (weft's default)\n",
+      "lace: stopped\n"}},
+    {"env_workers", env_workers, ABORTED, false,
+     {"weft: WEFT_WORKERS='two'", "weft: lace_start(0, 0): the pool could not start (Invalid "
+                                 "argument)\n"}},
+    {"env_stack", env_stack, ABORTED, false,
+     {"weft: WEFT_STACK_SIZE='12q'", "weft: lace_start(2, 0): the pool could not start (Invalid "
+                                    "argument)\n"}},
+    {"env_deque", env_deque, ABORTED, false,
+     {"weft: WEFT_DEQUE_SIZE='-5'", "weft: lace_start(2, 0): the pool could not start (Invalid "
+                                   "argument)\n"}},
+#if WEFT_LACE_API < 16
+    {"resume_not_suspended", resume_not_suspended, 0, false,
+     {"weft: weft_resume: the pool is not suspended\n"}},
+#endif
+};
+#define N_CASES (sizeof cases / sizeof cases[0])
+
+/* The case a child runs; a hang ends it with SIGALRM (a failure naming
+ * the case) instead of holding up the test until ctest's timeout. */
+static const adv_case *current;
+static void run_current(void)
+{
+    alarm(60);
+    current->fn();
+}
+
+int main(int argc, char **argv)
+{
+    /* The children's configuration is the cases', not the caller's. */
+    unsetenv("WEFT_WORKERS");
+    unsetenv("WEFT_DEQUE_SIZE");
+    unsetenv("WEFT_STACK_SIZE");
+    setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 workers on 2 CPUs: no warning */
+    if (argc > 1) {
+        for (size_t i = 0; i < N_CASES; i++)
+            if (strcmp(argv[1], cases[i].name) == 0) {
+                cases[i].fn();
+                return 0;
+            }
+        fprintf(stderr, "no case %s\n", argv[1]);
+        return 2;
+    }
+    static char buf[1 << 16];
+    int failed = 0;
+    for (size_t i = 0; i < N_CASES; i++) {
+        const adv_case *c = &cases[i];
+        current = c;
+        int status = run_child(NULL, run_current, 0, buf, sizeof buf);
+        bool ok = status == c->status;
+        for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
+            ok &= strstr(buf, c->expect[k]) != NULL;
+        if (c->quiet)
+            ok &= buf[0] == '\0';
+        printf("%s: %s (status %d)\n", ok ? "ok" : "FAILED", c->name, status);
+        if (!ok) {
+            printf("  expected status %d and stderr with", c->status);
+            for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
+                printf(" \"%s\"", c->expect[k]);
+            printf("%s; stderr was:\n%s\n", c->quiet ? " nothing else" : "", buf);
+            failed++;
+        }
+    }
+    printf("%d of %zu cases failed (Lace API %d)\n", failed, N_CASES, WEFT_LACE_API);
+    return failed != 0;
+}

@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Lace 2 programs that misuse the API, as a new user or a hostile program
+ * would, each run in a child process; the parent checks how the child
+ * ended (exit 0, or abort after a message) and the exact messages on its
+ * stderr.  Built once per header: LACE2_TEST_HEADER is 32, 64 or 128
+ * (lace32.h, lace.h, lace128.h).  A case name on the command line runs
+ * that case in this process (for debugging).
+ *
+ * What each case expects, and why (what Lace does), is in
+ * docs/verification.md's table of adversarial programs. */
+#if LACE2_TEST_HEADER == 32
+#include <lace32.h>
+#elif LACE2_TEST_HEADER == 128
+#include <lace128.h>
+#else
+#include <lace.h>
+#endif
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+
+static void nap_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static long fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
+
+TASK(long, fib, int, n)
+long fib_CALL(lace_worker *lw, int n)
+{
+    if (n < 2)
+        return n;
+    fib_SPAWN(lw, n - 1);
+    long b = fib_CALL(lw, n - 2);
+    return fib_SYNC(lw) + b;
+}
+
+TASK(long, other, int, n)
+long other_CALL(lace_worker *lw, int n)
+{
+    (void)lw;
+    return n + 1;
+}
+
+/* ---- lifecycle ---- */
+
+static void start_twice(void)
+{
+    lace_start(2, 0, 0);
+    lace_start(2, 0, 0);
+}
+
+static void start_workers_minus_one(void) { lace_start((unsigned)-1, 0, 0); }
+
+/* Lace accepts any deque and stack size (pthread ignores a stack below
+ * its minimum): the pool runs. */
+static void start_small_sizes(void)
+{
+    lace_start(2, 1, 1);
+    CHECK(fib(12) == fib_seq(12), "fib");
+    lace_stop();
+}
+
+static void start_dqsize_huge(void) { lace_start(2, (size_t)-1, 0); }
+
+static void start_stacksize_huge(void) { lace_start(2, 0, (size_t)-1); }
+
+static void call_before_start(void) { (void)fib(10); }
+
+static void call_after_stop(void)
+{
+    lace_start(2, 0, 0);
+    CHECK(fib(10) == 55, "fib");
+    lace_stop();
+    (void)fib(10);
+}
+
+static void newframe_stopped(void) { (void)fib_NEWFRAME(10); }
+
+static void together_stopped(void) { fib_TOGETHER(10); }
+
+TASK(void, stop_inside)
+void stop_inside_CALL(lace_worker *lw)
+{
+    (void)lw;
+    lace_stop();
+}
+
+static void stop_in_task(void)
+{
+    lace_start(2, 0, 0);
+    stop_inside();
+}
+
+static void stop_twice(void)
+{
+    lace_start(2, 0, 0);
+    lace_stop();
+    lace_stop();
+    CHECK(!lace_is_running(), "stopped");
+}
+
+static void stop_without_start(void) { lace_stop(); }
+
+TASK(void, start_inside)
+void start_inside_CALL(lace_worker *lw)
+{
+    (void)lw;
+    lace_start(1, 0, 0);
+}
+
+static void start_in_task(void)
+{
+    lace_start(2, 0, 0);
+    start_inside();
+}
+
+/* A call in progress on another thread when the main thread stops: the
+ * stop waits for it. */
+static atomic_int slow_started;
+TASK(long, slow_fib, int, n)
+long slow_fib_CALL(lace_worker *lw, int n)
+{
+    atomic_store(&slow_started, 1);
+    nap_us(50000);
+    return fib_CALL(lw, n);
+}
+static void *slow_runner(void *arg)
+{
+    *(long *)arg = slow_fib(20);
+    return NULL;
+}
+static void stop_during_call(void)
+{
+    lace_start(2, 0, 0);
+    long r = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, slow_runner, &r);
+    while (!atomic_load(&slow_started))
+        nap_us(100);
+    lace_stop();
+    pthread_join(th, NULL);
+    CHECK(r == fib_seq(20), "the call finished: %ld", r);
+    CHECK(!lace_is_running(), "stopped");
+}
+
+/* ---- inside tasks ---- */
+
+TASK(long, sync_nothing)
+long sync_nothing_CALL(lace_worker *lw) { return fib_SYNC(lw); }
+
+static void sync_without_spawn(void)
+{
+    lace_start(1, 0, 0);
+    (void)sync_nothing();
+}
+
+TASK(long, sync_swapped)
+long sync_swapped_CALL(lace_worker *lw)
+{
+    fib_SPAWN(lw, 5);
+    other_SPAWN(lw, 5);
+    long a = fib_SYNC(lw); /* the last SPAWN was other's */
+    return a + other_SYNC(lw);
+}
+
+static void sync_wrong_order(void)
+{
+    lace_start(1, 0, 0);
+    (void)sync_swapped();
+}
+
+TASK(void, spawn_many, int, n)
+void spawn_many_CALL(lace_worker *lw, int n)
+{
+    for (int i = 0; i < n; i++)
+        fib_SPAWN(lw, 1);
+    for (int i = 0; i < n; i++)
+        fib_SYNC(lw);
+}
+
+static void spawn_overflow(void)
+{
+    lace_start(1, 16, 0);
+    spawn_many(100);
+}
+
+/* 16 SPAWNs fill a deque of 16 slots exactly: they run, as in Lace. */
+static void spawn_exactly_full(void)
+{
+    lace_start(1, 16, 0);
+    spawn_many(16);
+    lace_stop();
+}
+
+TASK(void, drop_nothing)
+void drop_nothing_CALL(lace_worker *lw) { fib_DROP(lw); }
+
+static void drop_without_spawn(void)
+{
+    lace_start(1, 0, 0);
+    drop_nothing();
+}
+
+TASK(long, drop_then_sync)
+long drop_then_sync_CALL(lace_worker *lw)
+{
+    fib_SPAWN(lw, 10);
+    fib_SPAWN(lw, 11);
+    lace_drop(lw); /* fib(11) is not run (nobody stole it at one worker) */
+    return fib_SYNC(lw);
+}
+
+static void drop_keeps_older(void)
+{
+    lace_start(1, 0, 0);
+    CHECK(drop_then_sync() == 55, "the older SPAWN is still joined");
+    lace_stop();
+}
+
+TASK(long, leaves_spawn)
+long leaves_spawn_CALL(lace_worker *lw)
+{
+    fib_SPAWN(lw, 3);
+    return 1;
+}
+
+static void unjoined_spawn(void)
+{
+    lace_start(1, 0, 0);
+    (void)leaves_spawn();
+}
+
+static void barrier_from_main(void)
+{
+    lace_start(2, 0, 0);
+    lace_barrier();
+}
+
+TASK(void, barrier_in_call)
+void barrier_in_call_CALL(lace_worker *lw)
+{
+    (void)lw;
+    lace_barrier();
+}
+
+static void barrier_in_task(void)
+{
+    lace_start(2, 0, 0);
+    barrier_in_call();
+}
+
+static void run_task_without_f(void)
+{
+    lace_start(2, 0, 0);
+    lace_task t;
+    memset(&t, 0, sizeof t);
+    lace_run_task(&t);
+}
+
+/* ---- the API from a thread that is not a worker ---- */
+
+static void queries_outside(void)
+{
+    CHECK(!lace_is_running() && lace_worker_count() == 0, "no pool");
+    CHECK(!lace_is_worker() && lace_get_worker() == NULL && lace_worker_id() == -1, "no worker");
+    lace_start(2, 0, 0);
+    CHECK(lace_is_running() && lace_worker_count() == 2, "a pool");
+    CHECK(!lace_is_worker() && lace_get_worker() == NULL && lace_worker_id() == -1, "main");
+    lace_make_all_shared(); /* nothing to share: no effect */
+    lace_stop();
+}
+
+static void get_head_outside(void)
+{
+    lace_start(2, 0, 0);
+    (void)lace_get_head();
+}
+
+static void drop_outside(void)
+{
+    lace_start(2, 0, 0);
+    lace_drop(lace_get_worker());
+}
+
+static void yield_outside(void)
+{
+    lace_start(2, 0, 0);
+    lace_yield(lace_get_worker());
+}
+
+static void check_yield_outside(void)
+{
+    lace_start(2, 0, 0);
+    (void)lace_check_yield(lace_get_worker());
+}
+
+static void steal_random_outside(void)
+{
+    lace_start(2, 0, 0);
+    lace_steal_random(lace_get_worker());
+}
+
+/* ---- stolen or not ---- */
+
+TASK(int, inspect_unstolen)
+int inspect_unstolen_CALL(lace_worker *lw)
+{
+    lace_task *t = fib_SPAWN(lw, 10);
+    lace_task *u = other_SPAWN(lw, 1);
+    int ok = !lace_is_stolen_task(t) && !lace_is_completed_task(t) && !lace_is_stolen_task(u) &&
+             t->f != u->f && u == t + 1 && lace_get_head() == u + 1;
+    ok &= other_SYNC(lw) == 2;
+    ok &= fib_SYNC(lw) == 55;
+    return ok;
+}
+
+static void stolen_queries_unstolen(void)
+{
+    lace_start(1, 0, 0);
+    CHECK(inspect_unstolen(), "queries on tasks nobody stole");
+    lace_stop();
+}
+
+/* A task stolen for sure: the owner waits until a thief has it. */
+static atomic_int spin_release;
+TASK(long, wait_released, int, n)
+long wait_released_CALL(lace_worker *lw, int n)
+{
+    (void)lw;
+    while (!atomic_load(&spin_release))
+        nap_us(100);
+    return n * 2;
+}
+TASK(int, inspect_stolen)
+int inspect_stolen_CALL(lace_worker *lw)
+{
+    lace_task *t = wait_released_SPAWN(lw, 21);
+    lace_task_fn f = t->f;
+    /* A thief takes it (the owner answers thieves where the scheduler has
+     * it poll, lace_check_yield); 10 s without a steal is a failure. */
+    uint64_t t0 = lace_gethrtime();
+    while (!lace_is_stolen_task(t)) {
+        lace_check_yield(lw);
+        CHECK(lace_gethrtime() - t0 < 10000000000ULL, "nobody stole the task in 10 s");
+    }
+    atomic_store(&spin_release, 1);
+    while (!lace_is_completed_task(t))
+        nap_us(100);
+    int ok = *(long *)lace_task_result(t) == 42 && t->f == f;
+    return ok && wait_released_SYNC(lw) == 42;
+}
+
+static void stolen_queries_stolen(void)
+{
+    lace_start(2, 0, 0);
+    CHECK(inspect_stolen(), "queries on a stolen task");
+    lace_stop();
+}
+
+/* The largest argument the header allows (LACE_TASKSIZE - 16 bytes),
+ * through a steal: every byte arrives. */
+typedef struct {
+    unsigned char b[LACE_TASKSIZE - 16];
+} blob;
+TASK(long, blob_sum, blob, x)
+long blob_sum_CALL(lace_worker *lw, blob x)
+{
+    (void)lw;
+    long s = 0;
+    for (size_t i = 0; i < sizeof x.b; i++)
+        s += (long)(i + 1) * x.b[i];
+    return s;
+}
+TASK(int, blobs)
+int blobs_CALL(lace_worker *lw)
+{
+    blob x;
+    long want = 0;
+    for (size_t i = 0; i < sizeof x.b; i++) {
+        x.b[i] = (unsigned char)(255 - i);
+        want += (long)(i + 1) * x.b[i];
+    }
+    int ok = 1;
+    for (int round = 0; round < 50; round++) {
+        blob_sum_SPAWN(lw, x);
+        blob_sum_SPAWN(lw, x);
+        ok &= fib_CALL(lw, 12) == fib_seq(12);
+        ok &= blob_sum_SYNC(lw) == want;
+        ok &= blob_sum_SYNC(lw) == want;
+    }
+    return ok;
+}
+
+static void largest_arguments(void)
+{
+    lace_start(2, 0, 0);
+    CHECK(blobs(), "arguments of %d bytes intact", (int)sizeof(blob));
+    lace_stop();
+}
+
+/* ---- interrupts ---- */
+
+static atomic_int together_count;
+TASK(void, count_copy)
+void count_copy_CALL(lace_worker *lw)
+{
+    (void)lw;
+    atomic_fetch_add(&together_count, 1);
+    lace_barrier();
+}
+TASK(long, frame_body, int, n)
+long frame_body_CALL(lace_worker *lw, int n)
+{
+    count_copy_TOGETHER(); /* TOGETHER nested in a NEWFRAME */
+    return fib_CALL(lw, n);
+}
+TASK(long, frame_outer, int, n)
+long frame_outer_CALL(lace_worker *lw, int n)
+{
+    /* NEWFRAME from inside a task, and one nested in its task. */
+    long a = frame_body_NEWFRAME(n);
+    return a + fib_CALL(lw, n);
+}
+TASK(long, frame_nest, int, n)
+long frame_nest_CALL(lace_worker *lw, int n)
+{
+    (void)lw;
+    return frame_outer_NEWFRAME(n);
+}
+
+static void nested_interrupts(void)
+{
+    lace_start(3, 0, 0);
+    CHECK(frame_nest(15) == 2 * fib_seq(15), "result");
+    CHECK(atomic_load(&together_count) == 3, "one copy per worker: %d", together_count);
+    CHECK(frame_outer_NEWFRAME(10) == 2 * fib_seq(10), "from outside");
+    CHECK(atomic_load(&together_count) == 6, "one copy per worker: %d", together_count);
+    lace_stop();
+}
+
+/* TOGETHER from a task: one copy per worker; TOGETHER inside every copy
+ * of a TOGETHER: each of the 2 copies starts one, 2 x 2 inner copies. */
+TASK(void, together_from_task)
+void together_from_task_CALL(lace_worker *lw)
+{
+    (void)lw;
+    count_copy_TOGETHER();
+}
+TASK(void, together_in_copy)
+void together_in_copy_CALL(lace_worker *lw)
+{
+    (void)lw;
+    count_copy_TOGETHER();
+}
+
+static void together_nested(void)
+{
+    lace_start(2, 0, 0);
+    together_from_task();
+    CHECK(atomic_load(&together_count) == 2, "TOGETHER from a task: %d copies", together_count);
+    together_in_copy_TOGETHER();
+    CHECK(atomic_load(&together_count) == 2 + 4, "TOGETHER in copies: %d copies",
+          together_count - 2);
+    lace_stop();
+}
+
+/* lace_sleep_us of 0 or less returns at once. */
+static void sleep_negative(void)
+{
+    uint64_t t0 = lace_gethrtime();
+    lace_sleep_us(-1);
+    lace_sleep_us(INT64_MIN);
+    lace_sleep_us(0);
+    CHECK(lace_gethrtime() - t0 < 1000000000u, "returned at once");
+}
+
+/* More outside threads than Lace promises (64), mixing calls, NEWFRAME
+ * and TOGETHER. */
+#define N_OUTSIDE 80
+static void *outside_thread(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    long r;
+    if (i % 20 == 0)
+        r = fib_NEWFRAME(12);
+    else if (i % 20 == 1) {
+        count_copy_TOGETHER();
+        r = fib_seq(12);
+    } else
+        r = fib(12);
+    return (void *)(intptr_t)(r == fib_seq(12));
+}
+
+static void outside_threads(void)
+{
+    lace_start(2, 0, 0);
+    pthread_t th[N_OUTSIDE];
+    for (int i = 0; i < N_OUTSIDE; i++)
+        CHECK(pthread_create(&th[i], NULL, outside_thread, (void *)(intptr_t)i) == 0, "thread");
+    for (int i = 0; i < N_OUTSIDE; i++) {
+        void *ok;
+        pthread_join(th[i], &ok);
+        CHECK(ok != NULL, "thread %d's result", i);
+    }
+    CHECK(atomic_load(&together_count) == 2 * (N_OUTSIDE / 20), "TOGETHER copies: %d",
+          together_count);
+    lace_stop();
+}
+
+/* ---- messages and configuration ---- */
+
+static void verbosity(void)
+{
+    lace_set_verbosity(1);
+    lace_start(2, 100, 1 << 20);
+    lace_stop();
+}
+
+static void env_workers(void)
+{
+    setenv("WEFT_WORKERS", "two", 1);
+    lace_start(0, 0, 0);
+}
+
+static void env_stack(void)
+{
+    setenv("WEFT_STACK_SIZE", "12q", 1);
+    lace_start(2, 0, 0);
+}
+
+static void env_deque(void)
+{
+    setenv("WEFT_DEQUE_SIZE", "-5", 1);
+    lace_start(2, 0, 0);
+}
+
+/* ---- the table ---- */
+
+#define ABORTED (128 + SIGABRT)
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TEST_TSAN 1
+#endif
+#endif
+#ifndef WEFT_TEST_TSAN
+#define WEFT_TEST_TSAN 0
+#endif
+/* The slots of a Lace deque of 16 in the runtime's message (the split
+ * deque keeps one more, its last, free). */
+#if defined(WEFT_SCHED_SPLIT)
+#define WEFT_TEST_DEQUE_OF_16 "17"
+#else
+#define WEFT_TEST_DEQUE_OF_16 "16"
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define NOT_WORKER(what)                                                                       \
+    "weft: " what " called on a thread that is not a Lace worker (lace_get_worker() is NULL " \
+    "there): call it from a task\n"
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+    int status;            /* 0, or ABORTED */
+    bool quiet;            /* stderr must be empty */
+    const char *expect[3]; /* lines (or parts of lines) stderr must hold */
+} adv_case;
+
+static const adv_case cases[] = {
+    {"start_twice", start_twice, ABORTED, false,
+     {"weft: weft_start: the pool is already running (call weft_stop first)\n",
+      "weft: lace_start(2, 0, 0): the pool could not start (Device or resource busy)\n"}},
+    {"start_workers_minus_one", start_workers_minus_one, ABORTED, false,
+     {"weft: weft_start: 4294967295 workers requested; weft supports 1 to 4096 (0: one per CPU)\n",
+      "weft: lace_start(4294967295, 0, 0): the pool could not start (Invalid argument)\n"}},
+#if WEFT_TEST_TSAN /* TSan's threads need more than weft's smallest stack, 64 KiB */
+    {"start_small_sizes", start_small_sizes, ABORTED, false,
+     {"weft: weft_start: cannot create worker thread 0: Invalid argument\n",
+      "weft: lace_start(2, 1, 1): the pool could not start (Invalid argument)\n"}},
+#else
+    {"start_small_sizes", start_small_sizes, 0, true, {NULL}},
+#endif
+    {"start_dqsize_huge", start_dqsize_huge, ABORTED, false,
+     {"weft: weft_start: deque size 18446744073709551615 task slots is out of range: 16 to "
+      "2147483647 (0: the default, 1048576)\n"}},
+    {"start_stacksize_huge", start_stacksize_huge, ABORTED, false,
+     {"weft: weft_start: stack size 18446744073709551615 bytes is out of range: 65536 to "
+      "1099511627776 (0: the default, 67108864)\n"}},
+    {"call_before_start", call_before_start, ABORTED, false,
+     {"weft: RUN called while the pool is not running (call weft_start first"}},
+    {"call_after_stop", call_after_stop, ABORTED, false,
+     {"weft: RUN called while the pool is not running (call weft_start first"}},
+    {"newframe_stopped", newframe_stopped, ABORTED, false,
+     {"weft: NEWFRAME called while the pool is not running (call weft_start first)\n"}},
+    {"together_stopped", together_stopped, ABORTED, false,
+     {"weft: TOGETHER called while the pool is not running (call weft_start first)\n"}},
+    {"stop_in_task", stop_in_task, ABORTED, false,
+     {"weft: lace_stop called from inside a task: it would wait for itself (call it where "
+      "lace_start was called)\n"}},
+    {"stop_twice", stop_twice, 0, false, {"weft: weft_stop: the pool is not running\n"}},
+    {"stop_without_start", stop_without_start, 0, false,
+     {"weft: weft_stop: the pool is not running\n"}},
+    {"start_in_task", start_in_task, ABORTED, false,
+     {"weft: weft_start called from inside a worker\n",
+      "weft: lace_start(1, 0, 0): the pool could not start (Device or resource busy)\n"}},
+    {"stop_during_call", stop_during_call, 0, true, {NULL}},
+    {"sync_without_spawn", sync_without_spawn, ABORTED, false,
+     {"weft: SYNC(fib) without a matching SPAWN on worker 0 (nothing spawned here)\n"}},
+    {"sync_wrong_order", sync_wrong_order, ABORTED, false,
+     {"weft: SYNC(fib) on worker 0, but the last unmatched SPAWN was of another task\n"}},
+    {"spawn_overflow", spawn_overflow, ABORTED, false,
+     {"weft: task deque overflow on worker 0: 16 tasks spawned and not yet synced fill its "
+      "deque of " WEFT_TEST_DEQUE_OF_16 " slots, and one more does not fit."}},
+    {"spawn_exactly_full", spawn_exactly_full, 0, true, {NULL}},
+    {"drop_without_spawn", drop_without_spawn, ABORTED, false,
+     {"weft: SYNC or DROP without a matching SPAWN on worker 0 (nothing is spawned in this "
+      "task)\n"}},
+    {"drop_keeps_older", drop_keeps_older, 0, true, {NULL}},
+    {"unjoined_spawn", unjoined_spawn, ABORTED, false,
+     {"weft: task leaves_spawn returned on worker 0 with a SPAWN not joined (slot 0): every "
+      "SPAWN must be joined with SYNC or DROP before its task returns\n"}},
+    {"barrier_from_main", barrier_from_main, ABORTED, false,
+     {"weft: weft_barrier called outside a TOGETHER copy"}},
+    {"barrier_in_task", barrier_in_task, ABORTED, false,
+     {"weft: weft_barrier called outside a TOGETHER copy"}},
+    {"run_task_without_f", run_task_without_f, ABORTED, false,
+     {"weft: lace_run_task: the task has no f (declare tasks with TASK and run them with "
+      "NAME())\n"}},
+    {"queries_outside", queries_outside, 0, true, {NULL}},
+    {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
+    {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
+    {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},
+    {"check_yield_outside", check_yield_outside, ABORTED, false,
+     {NOT_WORKER("lace_check_yield(NULL)")}},
+    {"steal_random_outside", steal_random_outside, ABORTED, false,
+     {NOT_WORKER("lace_steal_random(NULL)")}},
+    {"stolen_queries_unstolen", stolen_queries_unstolen, 0, true, {NULL}},
+    {"stolen_queries_stolen", stolen_queries_stolen, 0, true, {NULL}},
+    {"largest_arguments", largest_arguments, 0, true, {NULL}},
+    {"nested_interrupts", nested_interrupts, 0, true, {NULL}},
+    {"outside_threads", outside_threads, 0, true, {NULL}},
+    {"together_nested", together_nested, 0, true, {NULL}},
+    {"sleep_negative", sleep_negative, 0, true, {NULL}},
+    {"verbosity", verbosity, 0, false,
+     {"(" WEFT_SCHEDULER_NAME " scheduler, " STR(WEFT_TASK_SIZE) "-byte tasks): 2 workers, 100 "
+      "task slots per worker, stacks of 1048576 bytes\n",
+      "lace: stopped\n"}},
+    {"env_workers", env_workers, ABORTED, false,
+     {"weft: WEFT_WORKERS='two'",
+      "weft: lace_start(0, 0, 0): the pool could not start (Invalid argument)\n"}},
+    {"env_stack", env_stack, ABORTED, false,
+     {"weft: WEFT_STACK_SIZE='12q'",
+      "weft: lace_start(2, 0, 0): the pool could not start (Invalid argument)\n"}},
+    {"env_deque", env_deque, ABORTED, false,
+     {"weft: WEFT_DEQUE_SIZE='-5'",
+      "weft: lace_start(2, 0, 0): the pool could not start (Invalid argument)\n"}},
+};
+#define N_CASES (sizeof cases / sizeof cases[0])
+
+/* The case a child runs; a hang ends it with SIGALRM (a failure naming
+ * the case) instead of holding up the test until ctest's timeout. */
+static const adv_case *current;
+static void run_current(void)
+{
+    alarm(60);
+    current->fn();
+}
+
+int main(int argc, char **argv)
+{
+    /* The children's configuration is the cases', not the caller's. */
+    unsetenv("WEFT_WORKERS");
+    unsetenv("WEFT_DEQUE_SIZE");
+    unsetenv("WEFT_STACK_SIZE");
+    setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 workers on 2 CPUs: no warning */
+    if (argc > 1) {
+        for (size_t i = 0; i < N_CASES; i++)
+            if (strcmp(argv[1], cases[i].name) == 0) {
+                cases[i].fn();
+                return 0;
+            }
+        fprintf(stderr, "no case %s\n", argv[1]);
+        return 2;
+    }
+    static char buf[1 << 16];
+    int failed = 0;
+    for (size_t i = 0; i < N_CASES; i++) {
+        const adv_case *c = &cases[i];
+        current = c;
+        int status = run_child(NULL, run_current, 0, buf, sizeof buf);
+        bool ok = status == c->status;
+        for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
+            ok &= strstr(buf, c->expect[k]) != NULL;
+        if (c->quiet)
+            ok &= buf[0] == '\0';
+        printf("%s: %s (status %d)\n", ok ? "ok" : "FAILED", c->name, status);
+        if (!ok) {
+            printf("  expected status %d and stderr with", c->status);
+            for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
+                printf(" \"%s\"", c->expect[k]);
+            printf("%s; stderr was:\n%s\n", c->quiet ? " nothing else" : "", buf);
+            failed++;
+        }
+    }
+    printf("%d of %zu cases failed (lace%d.h)\n", failed, N_CASES, LACE_TASKSIZE);
+    return failed != 0;
+}
