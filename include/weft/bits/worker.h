@@ -122,6 +122,11 @@ typedef struct weft_worker {
     void *guard_lo, *guard_hi;   /* stack guard region */
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
+    /* Set at start, read-only after: the thief-visible part (&shared, for
+     * API views that expose it as a pointer, Lace's _public) and the CPU
+     * the worker is pinned to (-1: not pinned). */
+    void *shared_part;
+    int16_t cpu;
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
 #if WEFT_TRACE
     /* The tracer (src/observe/trace.c): this worker's track, NULL while
