@@ -86,6 +86,9 @@ typedef struct weft_counters {
     weft_sched_counters sched;     /* the scheduler's (named in its .c file) */
 } weft_counters;
 
+/* The bytes of weft_worker's api_ext. */
+#define WEFT_API_EXT_SIZE (2 * WEFT_CACHE_LINE)
+
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
@@ -104,6 +107,12 @@ typedef struct weft_worker {
     /* The stolen task this worker is blocked on at a SYNC, or NULL: lets
      * a leapfrogging joiner find its thief's thief (transitive leapfrog). */
     WEFT_ATOMIC(weft_task *) joining;
+
+    /* ---- a record an API layer keeps in the worker (Lace 2's
+     * lace_worker, include/weft-lace2/), which then finds the worker from
+     * the record by address arithmetic instead of a load; zero at start,
+     * owner-private ---- */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) unsigned char api_ext[WEFT_API_EXT_SIZE];
 
 #if WEFT_STATS
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_counters ctr;
