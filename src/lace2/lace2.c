@@ -17,7 +17,6 @@
 
 lace_newframe_t lace_newframe;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
-lace_worker weft__lace2_workers[WEFT_MAX_WORKERS];
 
 static int verbosity;
 
@@ -55,6 +54,12 @@ void weft__lace2_bind(lace_worker *lw, weft_worker *w)
     }
 }
 
+lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f)
+{
+    t->f = f;
+    return t;
+}
+
 void lace_sleep_us(int64_t microseconds)
 {
     if (microseconds <= 0)
@@ -78,9 +83,8 @@ void lace_set_verbosity(int level)
 
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
-    /* Unbound records and fresh seeds before the workers exist: thread
-     * creation publishes them. */
-    memset(weft__lace2_workers, 0, sizeof weft__lace2_workers);
+    /* The records are in the new workers' memory, zero (unbound, unseeded)
+     * until each worker binds its own. */
     int err = weft_start(n_workers, dqsize, stacksize);
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
