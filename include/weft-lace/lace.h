@@ -156,10 +156,11 @@ typedef union {
  *      of one TASK definition and different between definitions; set in
  *      every Task that SPAWN returns (and in RUN/NEWFRAME/TOGETHER's), and
  *      unchanged while the task is stolen, run and completed
- *   d  arguments, then the result (TASK_RESULT); a task whose arguments or
- *      result need more than pointer alignment (long double) has them at
- *      the next multiple of their alignment, where TASK_RESULT does not
- *      point (docs/lace.md)
+ *   d  arguments, then the result; a task whose arguments or result need
+ *      more than pointer alignment (long double) has them at the next
+ *      multiple of their alignment, 16 bytes into the Task instead of 8:
+ *      TASK_RESULT points at the result in both cases (for that, the f of
+ *      a Task SPAWN returned has bit 1 set then: compare f, do not call it)
  * TASK_IS_STOLEN and TASK_IS_COMPLETED read weft's state word. */
 typedef struct _Task Task;
 struct _WorkerP;
@@ -190,8 +191,13 @@ struct lace_common_fields_only_ { TASK_COMMON_FIELDS(_Task) };
  *   allstolen  (split scheduler) the thieves' "nothing to steal" hint
  *   rng        the per-worker generator LACE_TRNG advances (weft's victim
  *              choice draws from it too); seed is its upper half
- * Lace's _public, pu and counters are not there (LACE_WORKER_PU works).
- * Write none of them except through LACE_TRNG. */
+ *   _public    the worker's thief-visible part (opaque Worker *), distinct
+ *              per worker and fixed from lace_start to lace_stop
+ *   pu         the CPU the worker is pinned to, -1 if not pinned (what
+ *              LACE_WORKER_PU gives)
+ * Lace's ctr, time and level exist only when Lace is built with
+ * LACE_COUNT_EVENTS, which lace_config.h sets to 0 (lace_count_report_file
+ * prints weft's counters).  Write none of them except through LACE_TRNG. */
 typedef struct _WorkerP WorkerP;
 struct _WorkerP {
     union {
@@ -219,6 +225,14 @@ struct _WorkerP {
         struct {
             char lace_at_seed_[offsetof(struct weft_worker, rng) + 4];
             uint32_t seed;
+        };
+        struct {
+            char lace_at_public_[offsetof(struct weft_worker, shared_part)];
+            Worker *_public;
+        };
+        struct {
+            char lace_at_pu_[offsetof(struct weft_worker, cpu)];
+            int16_t pu;
         };
     };
 };
@@ -360,8 +374,14 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 #define SPAWN(f, ...)                                                                   \
     ({                                                                                  \
         __lace_dq_head = f##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__);       \
-        lace_spawned(__lace_dq_head - 1, &f##_WRAP);                                    \
+        lace_spawned(__lace_dq_head - 1, LACE_F_(f));                                   \
     })
+/* The f SPAWN stamps: the wrapper, with bit 1 (clear in a wrapper's
+ * address: wrappers are 4-aligned, and bit 0 may be ARM Thumb's) set when
+ * the arguments and result start 16 bytes into the Task (long double,
+ * __int128) rather than 8.  TASK_RESULT reads it. */
+#define LACE_F_(f) \
+    ((lace_task_fn)((uintptr_t)&f##_WRAP | (offsetof(f##_frame, d) == 16 ? 2u : 0u)))
 /* Joins the most recent SPAWN not joined yet; its value is the result. */
 #define SYNC(f) (f##_SYNC(__lace_worker, --__lace_dq_head))
 /* Joins the most recent SPAWN without running it if nobody stole it. */
@@ -392,7 +412,11 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 /* On the Task * a SPAWN returned, until it is joined. */
 #define TASK_IS_STOLEN(t) (lace_task_is_stolen(t))
 #define TASK_IS_COMPLETED(t) (lace_task_is_completed(t))
-#define TASK_RESULT(t) ((void *)&(t)->d[0])
+/* Where the result of a task SPAWN returned is: right after the state
+ * word (8 bytes into the Task), or 16 for a result or arguments aligned to 16 (what f's bit 1 records).
+ * (Results aligned to more than 16 are read through SYNC, as in Lace.) */
+#define TASK_RESULT(t) \
+    ((void *)((char *)(t) + (((uintptr_t)(t)->f & 2u) ? 16u : sizeof(uintptr_t))))
 
 /* ------------------------------------------------------------------------
  * Outside tasks

@@ -243,15 +243,32 @@ extern lace_newframe_t lace_newframe;
 /* Internal: NEWFRAMEs and TOGETHERs of this API begun so far. */
 extern WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
-/* Internal: the workers' records, by weft worker id, and the binding of a
- * record to the weft worker it belongs to (src/lace2/lace2.c). */
-extern lace_worker weft__lace2_workers[];
+/* Internal: a worker's record lives in its weft worker (api_ext), so the
+ * SPAWN and SYNC fast paths find the weft worker from the record without a
+ * load; the binding fills it in (src/lace2/lace2.c). */
+WEFT_STATIC_ASSERT(sizeof(lace_worker) <= WEFT_API_EXT_SIZE &&
+                       WEFT_ALIGNOF(lace_worker) <= WEFT_CACHE_LINE,
+                   "lace: lace_worker must fit weft_worker's api_ext");
 void weft__lace2_bind(lace_worker *lw, weft_worker *w);
+
+/* NAME_SPAWN's value: stamps t's f and returns t.  Declared pure, although
+ * it writes f, so that the compiler drops the call where the value is not
+ * used (a SPAWN as a statement then stores nothing for f): the write is
+ * idempotent (the same f to the same slot), nothing else writes f while
+ * the task is in its slot, and a read of f goes through the returned
+ * pointer, so after the call.  Thieves and the runtime never read f. */
+lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f) __attribute__((pure));
+
+/* The weft worker whose record lw is. */
+static inline weft_worker *weft__lace2_weft(lace_worker *lw)
+{
+    return (weft_worker *)(void *)((char *)lw - offsetof(weft_worker, api_ext));
+}
 
 /* The record of weft worker w, bound to it. */
 static inline lace_worker *weft__lace2_of(weft_worker *w)
 {
-    lace_worker *lw = &weft__lace2_workers[weft_worker_id(w)];
+    lace_worker *lw = (lace_worker *)(void *)w->api_ext;
     if (WEFT_UNLIKELY(lw->weft != w || lw->dq != (lace_task *)w->dq))
         weft__lace2_bind(lw, w);
     return lw;
@@ -439,16 +456,15 @@ WEFT_END_DECLS
     WEFT_TRACE_NAME_(NAME)                                                                    \
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS)      \
     {                                                                                         \
-        weft_worker *w_ = lw_->weft;                                                          \
+        weft_worker *w_ = weft__lace2_weft(lw_);                                                          \
         weft_task *t_ = (weft_task *)lw_->head;                                               \
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
         weft_sched_reserve(w_, t_);                                                           \
         WEFT_PROFILE_SPAWN_(w_, t_)                                                           \
-        f_->f = LACE2_FN_(NAME##_WRAP);                                                       \
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                    \
         weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP);                                     \
         lw_->head = (lace_task *)(t_ + 1);                                                    \
-        return (lace_task *)t_;                                                               \
+        return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP));                  \
     }                                                                                         \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_)                              \
     {                                                                                         \
@@ -472,7 +488,7 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
 /* The SYNC fast path: pop the slot back and call the body inline, or (it
  * was stolen) wait for the thief, running other work meanwhile. */
 #define LACE2_SYNC_HEAD_(NAME)                                                                \
-    weft_worker *w_ = lw_->weft;                                                              \
+    weft_worker *w_ = weft__lace2_weft(lw_);                                                              \
     weft_task *t_ = (weft_task *)--lw_->head;                                                 \
     task_##NAME *f_ = (task_##NAME *)t_;                                                      \
     (void)f_;                                                                                 \

@@ -154,7 +154,8 @@ static weft_wrapper_fn task_wrapper(Task *t, const char *what)
 {
     if (t == NULL || t->f == NULL)
         weft__fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
-    return t->f;
+    /* SPAWN's f records the payload's offset in bit 1 (lace.h's LACE_F_). */
+    return (weft_wrapper_fn)((uintptr_t)t->f & ~(uintptr_t)2);
 }
 
 void lace_run_task(Task *t)

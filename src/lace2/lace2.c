@@ -18,7 +18,6 @@
 
 lace_newframe_t lace_newframe;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
-lace_worker weft__lace2_workers[WEFT_MAX_WORKERS];
 
 static int verbosity;
 
@@ -56,6 +55,12 @@ void weft__lace2_bind(lace_worker *lw, weft_worker *w)
     }
 }
 
+lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f)
+{
+    t->f = f;
+    return t;
+}
+
 void lace_sleep_us(int64_t microseconds)
 {
     if (microseconds <= 0)
@@ -79,9 +84,8 @@ void lace_set_verbosity(int level)
 
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
-    /* Unbound records and fresh seeds before the workers exist: thread
-     * creation publishes them. */
-    memset(weft__lace2_workers, 0, sizeof weft__lace2_workers);
+    /* The records are in the new workers' memory, zero (unbound, unseeded)
+     * until each worker binds its own. */
     int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
                          weft__lace_stack_size(stacksize));
     if (err != 0) {

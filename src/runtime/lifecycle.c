@@ -148,6 +148,8 @@ static int worker_create(unsigned i, size_t slots, size_t stack)
     p->workers[i] = w;
     w->id = i;
     w->deque_slots = slots;
+    w->shared_part = &w->shared;
+    w->cpu = (int16_t)weft__topology_worker_cpu(i);
     w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
     w->dq = weft__map(weft__deque_bytes(slots), 0, weft__page_size(), node);
     w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);

@@ -45,6 +45,75 @@ TASK_2(long double, ld_sum, int, lo, int, hi)
 }
 TASK_1(long double, ld_twice, long double, x) { return 2.0L * x; }
 
+/* TASK_RESULT on the Task * of a SPAWN, as a collector reads the result of
+ * a stolen, completed task: for a long double (16 bytes into the Task) as
+ * for a long (8 bytes in). */
+TASK_1(long double, ld_slow, int, i)
+{
+    volatile long spin = 0;
+    for (int k = 0; k < 20000; k++)
+        spin += k;
+    (void)spin;
+    return (long double)i / 7.0L;
+}
+TASK_1(long, long_of, int, i) { return 3L * i; }
+static int ld_completed(Task **stack, int n)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += TASK_IS_COMPLETED(stack[i]);
+    return c;
+}
+#define LD_STACKED 128
+TASK_0(int, ld_task_result)
+{
+    Task *lt = SPAWN(long_of, 5);
+    CHECK((char *)TASK_RESULT(lt) == (char *)lt + offsetof(long_of_frame, d),
+          "TASK_RESULT of a long task is where its result is");
+    CHECK(SYNC(long_of) == 15, "long_of");
+    Task *stack[LD_STACKED];
+    int n = 0;
+    /* Spawn until one has been stolen and completed (idle workers ask, the
+     * owner shares at its next SPAWN), waiting a little between spawns. */
+    while (n < LD_STACKED && (n < 2 || ld_completed(stack, n) == 0)) {
+        stack[n] = SPAWN(ld_slow, n);
+        CHECK((char *)TASK_RESULT(stack[n]) == (char *)stack[n] + offsetof(ld_slow_frame, d) &&
+                  offsetof(ld_slow_frame, d) == 16,
+              "TASK_RESULT of a long double task is where its result is (16 bytes in)");
+        n++;
+        for (int k = 0; k < 200 && ld_completed(stack, n) == 0; k++) {
+            YIELD_NEWFRAME();
+            sched_yield();
+        }
+    }
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (TASK_IS_COMPLETED(stack[i])) {
+            long double r = *(long double *)TASK_RESULT(stack[i]);
+            CHECK(r == (long double)i / 7.0L, "TASK_RESULT of completed task %d: %Lf", i, r);
+            seen++;
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        long double r = SYNC(ld_slow);
+        CHECK(r == (long double)i / 7.0L, "SYNC of ld_slow %d", i);
+    }
+    return seen;
+}
+
+/* Each worker's _public and pu, from a TOGETHER copy. */
+#define MAX_W 64
+static Worker *publics[MAX_W];
+static int pus[MAX_W];
+VOID_TASK_0(record_public)
+{
+    WorkerP *w = lace_get_worker();
+    if (w->worker < MAX_W) {
+        publics[w->worker] = w->_public;
+        pus[w->worker] = w->pu;
+    }
+}
+
 /* The WorkerP fields a client reads. */
 TASK_0(int, fields)
 {
@@ -61,6 +130,9 @@ TASK_0(int, fields)
     uint64_t r = LACE_TRNG;
     CHECK(w->rng == r && r != before, "LACE_TRNG advances rng");
     (void)w->seed;
+    CHECK(w->_public != NULL && (void *)w->_public != (void *)w, "_public: the thief-visible part");
+    CHECK(w->pu == LACE_WORKER_PU && w->pu >= -1, "pu %d, LACE_WORKER_PU %d", w->pu,
+          LACE_WORKER_PU);
     LACE_MAKE_ALL_SHARED();
     PR_COUNTTASK(w);
     CHECK(LACE_STOLEN == (Worker *)0 && LACE_BUSY == (Worker *)1 && LACE_NOWORK == (Worker *)2 &&
@@ -188,6 +260,14 @@ int main(int argc, char **argv)
     CHECK(RUN(ld_twice, 1.25L) == 2.5L, "long double argument");
 
     CHECK(RUN(fields) == 1, "fields");
+    TOGETHER(record_public);
+    for (int i = 0; i < workers && i < MAX_W; i++) {
+        CHECK(publics[i] != NULL && pus[i] >= -1, "worker %d's _public and pu", i);
+        for (int j = 0; j < i; j++)
+            CHECK(publics[i] != publics[j], "workers %d and %d share a _public", i, j);
+    }
+    int ld_seen = RUN(ld_task_result);
+    printf("TASK_RESULT: %d completed long double tasks read\n", ld_seen);
     CHECK(RUN(fold, TASK(op_plus), 0, 100) == 4950, "TASK(op_plus) as a callback");
     CHECK(RUN(fold, TASK(op_times), 1, 11) == 3628800L, "TASK(op_times) as a callback");
 

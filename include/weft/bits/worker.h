@@ -86,6 +86,9 @@ typedef struct weft_counters {
     weft_sched_counters sched;     /* the scheduler's (named in its .c file) */
 } weft_counters;
 
+/* The bytes of weft_worker's api_ext. */
+#define WEFT_API_EXT_SIZE (2 * WEFT_CACHE_LINE)
+
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
@@ -105,6 +108,12 @@ typedef struct weft_worker {
      * a leapfrogging joiner find its thief's thief (transitive leapfrog). */
     WEFT_ATOMIC(weft_task *) joining;
 
+    /* ---- a record an API layer keeps in the worker (Lace 2's
+     * lace_worker, include/weft-lace2/), which then finds the worker from
+     * the record by address arithmetic instead of a load; zero at start,
+     * owner-private ---- */
+    WEFT_ALIGNAS(WEFT_CACHE_LINE) unsigned char api_ext[WEFT_API_EXT_SIZE];
+
 #if WEFT_STATS
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_counters ctr;
 #endif
@@ -122,6 +131,11 @@ typedef struct weft_worker {
     void *guard_lo, *guard_hi;   /* stack guard region */
     weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
+    /* Set at start, read-only after: the thief-visible part (&shared, for
+     * API views that expose it as a pointer, Lace's _public) and the CPU
+     * the worker is pinned to (-1: not pinned). */
+    void *shared_part;
+    int16_t cpu;
     weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
 #if WEFT_TRACE
     /* The tracer (src/observe/trace.c): this worker's track, NULL while
