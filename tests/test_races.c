@@ -808,16 +808,28 @@ static void owner_shares_on_request(void)
 
 /* ---- a scheduler whose SYNC takes public tasks back without a race
  * point marks its privatizing (OWNER_BEFORE_RECLAIM) instead: public
- * tasks joined inline, many, while the thief stalls before its claim ---- */
+ * tasks joined inline, many, while the thief stalls before its claim.
+ * The thief's request must come after the owner's spawns, or its serve
+ * publishes only the few spawned by then, too few public joins to
+ * privatize: so the other worker first takes a held task (the request
+ * pending from before the run, a sleeper's, is served by that task), the
+ * owner spawns every task meanwhile, and only then lets it go and ask. ---- */
 
 enum { N_INLINE = 160 };
 
 WEFT_TASK_0(long, privatize_root)
 {
     become_owner(weft_w);
+    WEFT_SPAWN(hold);
+    owner_until(WEFT_CONTEXT, WHEN(THIEF1, EV_HOLD_RUN, 1, 0),
+                "the other worker to take the first task");
+    long published = count_of(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 0);
     for (long i = 0; i < N_INLINE; i++)
         WEFT_SPAWN(plain, i);
-    owner_until(WEFT_CONTEXT, WHEN(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 1, 0),
+    NOTE(EV_SPAWNED);
+    atomic_store(&rules_on, 1); /* not for the held task's steal */
+    NOTE(EV_HOLD_END);
+    owner_until(WEFT_CONTEXT, WHEN(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, published + 1, 0),
                 "the owner to publish tasks on the other worker's request");
     owner_until(WEFT_CONTEXT, THIEF1_STALLED, "the other worker to stall before its claim");
     NOTE(EV_SYNC_START);
@@ -826,7 +838,7 @@ WEFT_TASK_0(long, privatize_root)
         sum += WEFT_SYNC(plain) - 1 - i;
     NOTE(EV_SYNCED);
     NOTE(EV_RELEASE);
-    return sum;
+    return WEFT_SYNC(hold) == 5 ? sum : -1;
 }
 
 static void owner_privatizes(void)
@@ -838,13 +850,14 @@ static void owner_privatizes(void)
     begin("owner_privatizes", 2, WEFT_STEAL_LEAPFROG_RANDOM, 200);
     rule(THIEF1, WEFT_RP_THIEF_BEFORE_CLAIM, WHEN(OWNER, EV_RELEASE, 1, 1),
          "the owner to join every task inline");
-    atomic_store(&rules_on, 1);
     long r = WEFT_RUN(privatize_root);
     end();
     EXPECT(r == 0, "a task returned a wrong result (sum of errors %ld)", r);
-    EXPECT_ORDER("the owner published, joined public tasks inline and privatized",
-                 {OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 0}, {THIEF1, EV_STALLED, 1},
-                 {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1}, {OWNER, EV_SYNCED, 1});
+    EXPECT_ORDER("the other worker held a task while the owner spawned; then the owner "
+                 "published on its request, joined public tasks inline and privatized",
+                 {THIEF1, EV_HOLD_RUN, 0}, {OWNER, EV_SPAWNED, 0}, {OWNER, EV_HOLD_END, 0},
+                 {THIEF1, EV_STALLED, 1}, {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1},
+                 {OWNER, EV_SYNCED, 1});
     ok("the owner joined public tasks inline until it privatized them");
 }
 
