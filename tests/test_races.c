@@ -88,7 +88,8 @@ static double now_s(void)
      ROLE(OWNER_RECLAIMED) | ROLE(OWNER_STOLEN_JOINED))
 #define RUNTIME_POINTS                                                                   \
     (ROLE(STEAL_TAKEN) | ROLE(BEFORE_DONE) | ROLE(AFTER_DONE) | ROLE(JOIN_POLL) |        \
-     ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) | ROLE(WAKE_PEEKED) | ROLE(WAKE_CLAIMED))
+     ROLE(SLEEP_BEFORE_ANNOUNCE) | ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) |       \
+     ROLE(WAKE_PEEKED) | ROLE(WAKE_CLAIMED))
 
 typedef struct scheduler_facts {
     const char *name;
