@@ -597,6 +597,80 @@ static void test_loan_ends_before_worker_runs(void)
           atomic_load(&marker_worker));
     printf("ok: a worker woken while lent waits for its loan to end before it runs a task\n");
 }
+
+/* A borrower asleep in the join of a stolen child is woken by the thief
+ * (the main thread borrows worker B, the other worker steals the child
+ * and returns it only once the main thread sleeps).  That wake-up is the
+ * borrower's: B's own thread must sleep on until the loan is over and a
+ * claim wakes it.  Checked where a worker's own thread starts going to
+ * sleep (SLEEP_BEFORE_ANNOUNCE): it is awake, so its word must be AWAKE;
+ * a thread that took the borrower's wake-up for its own runs with the
+ * word lendable or lent (and a second borrower could run as B beside it). */
+static atomic_int guest_armed, guest_asleep, own_bad_word = -1, own_bad_worker = -1;
+static atomic_int child_started;
+
+static void guest_hook(weft_race_point_id id)
+{
+    weft_worker *me = weft_self();
+    if (!atomic_load(&guest_armed) || !me)
+        return;
+    if (loan_caller) {
+        if (id == WEFT_RP_SLEEP_WILL_WAIT)
+            atomic_store(&guest_asleep, 1);
+        return;
+    }
+    uint32_t word = atomic_load(&me->sleep_word);
+    if (id == WEFT_RP_SLEEP_BEFORE_ANNOUNCE && word != WEFT_AWAKE) {
+        int none = -1;
+        if (atomic_compare_exchange_strong(&own_bad_worker, &none, (int)weft_worker_id(me)))
+            atomic_store(&own_bad_word, (int)word);
+    }
+}
+
+WEFT_TASK_0(long, held_until_guest_sleeps)
+{
+    atomic_store(&child_started, 1);
+    for (int i = 0; i < 100000 && !atomic_load(&guest_asleep); i++)
+        weft_sleep_ns(100000);
+    return atomic_load(&guest_asleep) ? 20 : -1;
+}
+
+WEFT_TASK_0(long, guest_joins_stolen)
+{
+    WEFT_SPAWN(held_until_guest_sleeps);
+    for (int i = 0; i < 100000 && !atomic_load(&child_started); i++) {
+        WEFT_YIELD();
+        weft_sleep_ns(100000);
+    }
+    return WEFT_SYNC(held_until_guest_sleeps);
+}
+
+static void test_guest_wakeup_is_not_the_workers(void)
+{
+    weft__race_set_hook(guest_hook);
+    CHECK(start(2) == 0, "start");
+    for (int round = 0; round < 3; round++) {
+        wait_all_lendable();
+        atomic_store(&guest_asleep, 0);
+        atomic_store(&child_started, 0);
+        loan_caller = 1;
+        atomic_store(&guest_armed, 1);
+        long r = WEFT_RUN(guest_joins_stolen);
+        loan_caller = 0;
+        CHECK(r == 20, "the RUN returned %ld (the child never saw the borrower asleep)", r);
+        /* Both workers asleep again: B's own thread went through its
+         * sleep's start if it was woken. */
+        wait_all_lendable();
+        atomic_store(&guest_armed, 0);
+        CHECK(atomic_load(&own_bad_worker) < 0,
+              "worker %d's own thread ran with its word %#x, not AWAKE (it took a borrower's "
+              "wake-up for its own)",
+              atomic_load(&own_bad_worker), (unsigned)atomic_load(&own_bad_word));
+    }
+    CHECK(weft_stop() == 0, "stop");
+    weft__race_set_hook(NULL);
+    printf("ok: a borrower's wake-up in a join is not taken by the worker's own thread\n");
+}
 #endif
 
 /* ---- an overflow of the guest stack is explained ---- */
@@ -612,6 +686,7 @@ int main(void)
 {
 #if WEFT_PERTURB
     test_loan_ends_before_worker_runs();
+    test_guest_wakeup_is_not_the_workers();
 #endif
     for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
         unsigned workers = test_worker_counts[wi];
