@@ -171,6 +171,7 @@ static atomic_int thief1_id = -1;  /* the thief a rule stalled (or the only one)
 static atomic_long seq;
 static atomic_long first_seq[EPOCHS][MAXW][N_EVENTS]; /* 0: never */
 static atomic_long counts[EPOCHS][MAXW][N_EVENTS];
+static atomic_long last_seq[MAXW]; /* each worker's latest event */
 static atomic_uint seen_points; /* over the whole program, for the role check */
 
 static bool in_role(int w, int role)
@@ -197,6 +198,7 @@ static void note_locked(int w, int ev)
     int e = atomic_load(&epoch);
     long s = atomic_fetch_add(&seq, 1) + 1, zero = 0;
     atomic_compare_exchange_strong(&first_seq[e][w][ev], &zero, s);
+    atomic_store(&last_seq[w], s);
     atomic_fetch_add(&counts[e][w][ev], 1);
     if (ev < WEFT_RP_COUNT)
         atomic_fetch_or(&seen_points, 1u << ev);
@@ -491,6 +493,8 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
                 atomic_store(&first_seq[e][w][ev], 0);
                 atomic_store(&counts[e][w][ev], 0);
             }
+    for (int w = 0; w < MAXW; w++)
+        atomic_store(&last_seq[w], 0);
     n_rules = 0;
     atomic_store(&leaf_runs, 0);
     atomic_store(&leaf_worker, -1);
@@ -769,6 +773,19 @@ WEFT_TASK_0(long, share_on_request_root)
     NOTE(EV_HOLD_END);
     owner_until(WEFT_CONTEXT, WHEN(THIEF1, WEFT_RP_THIEF_BEFORE_ASK, 1, 0),
                 "the other worker to ask for work");
+    /* The request is stored after that point: wait for the other worker's
+     * next event (its next attempt, its way to sleep, or a steal of what
+     * a poll here shared), which comes after the store.  (A SPAWN between
+     * the point and the store would keep the task private, and the split
+     * owner's polls do not serve requests.) */
+    double end = now_s() + WAIT_S;
+    while (atomic_load(&last_seq[atomic_load(&thief1_id)]) <=
+           first_of(THIEF1, WEFT_RP_THIEF_BEFORE_ASK, 0)) {
+        if (now_s() > end)
+            fail("the other worker passed no point after asking, in %d s", WAIT_S);
+        WEFT_YIELD();
+        sched_yield();
+    }
     /* Served here (a spawn with a request pending) or at the poll above. */
     NOTE(EV_SPAWNED);
     WEFT_SPAWN(leaf, 12);
