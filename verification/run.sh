@@ -253,7 +253,7 @@ check quick split-mut-nofence-WEAK  split_deque.pml WEAK fail 22 -DMUT_SHRINK_NO
 check quick split-mut-nofence-fig3-TSO split_deque.pml TSO fail 24 -DMUT_SHRINK_NOFENCE "${fig3[@]}"
 check quick split-mut-resplit-SC    split_deque.pml SC   fail 24 -DMUT_SHRINK_RESPLIT "${fig3[@]}"
 check quick split-mut-nocas-SC      split_deque.pml SC   fail 22 -DMUT_STEAL_NOCAS "${small[@]}"
-check quick split-mut-popstolen-SC  split_deque.pml SC   fail 22 -DMUT_POPSTOLEN "${reuse_1[@]}"
+why=owner_done check quick split-mut-popstolen-SC  split_deque.pml SC   fail 22 -DMUT_POPSTOLEN "${reuse_1[@]}"
 for m in GROW PUSH STEAL DONE JOIN; do
   hidden_by_tso "split-mut-$(echo $m | tr A-Z a-z)-rlx" split_deque.pml -DMUT_${m}_RLX "${reuse_1[@]}"
 done
@@ -271,8 +271,8 @@ for mm in SC TSO WEAK; do
   check quick "wool-$mm" wool.pml $mm pass 22
 done
 check quick wool-mut-nobotcheck-SC wool.pml SC   fail 22 -DMUT_WOOL_NOBOTCHECK
-check quick wool-mut-norestore-SC  wool.pml SC   fail 22 -DMUT_WOOL_NORESTORE
-check quick wool-mut-noswap-SC     wool.pml SC   fail 22 -DMUT_WOOL_JOIN_NOSWAP
+why=owner_done check quick wool-mut-norestore-SC  wool.pml SC   fail 22 -DMUT_WOOL_NORESTORE
+why=owner_done check quick wool-mut-noswap-SC     wool.pml SC   fail 22 -DMUT_WOOL_JOIN_NOSWAP
 hidden_by_tso wool-mut-spawn-rlx wool.pml -DMUT_WOOL_SPAWN_RLX
 check quick wool-mut-done-rlx-WEAK  wool.pml WEAK fail 22 -DMUT_WOOL_DONE_RLX
 
@@ -294,7 +294,7 @@ check quick wool-weft-mut-restorestore-SC wool_weft.pml SC   fail 22 -DMUT_RESTO
 check quick wool-weft-mut-joinnocas-SC    wool_weft.pml SC   fail 22 -DMUT_JOIN_NOCAS "${ww_two[@]}"
 check quick wool-weft-mut-settlenope-SC   wool_weft.pml SC   fail 22 -DMUT_SETTLE_NOPE "${ww_two[@]}"
 check quick wool-weft-mut-settlenostate-SC wool_weft.pml SC  fail 22 -DMUT_SETTLE_NOSTATE "${ww_reuse[@]}"
-check quick wool-weft-mut-joinnobot-SC    wool_weft.pml SC   fail 22 -DMUT_JOIN_NOBOT "${ww_two[@]}"
+why=owner_done check quick wool-weft-mut-joinnobot-SC    wool_weft.pml SC   fail 22 -DMUT_JOIN_NOBOT "${ww_two[@]}"
 for m in SPAWN CLAIM DONE; do
   hidden_by_tso "wool-weft-mut-$(echo $m | tr A-Z a-z)-rlx" wool_weft.pml -DMUT_${m}_RLX "${ww_two[@]}"
 done
@@ -391,7 +391,7 @@ check quick run-borrow-cover-reborrow-SC run_borrow.pml SC fail 22 -DCOVER_REBOR
 for mm in SC TSO WEAK; do
   check quick "private-ri-$mm" private_ri.pml $mm pass 22
 done
-check quick private-ri-mut-noreject-SC    private_ri.pml SC   fail 22 -DMUT_RI_NO_REJECT
+why=thief_waits check quick private-ri-mut-noreject-SC    private_ri.pml SC   fail 22 -DMUT_RI_NO_REJECT
 check quick private-ri-mut-takestore-SC   private_ri.pml SC   fail 22 -DMUT_RI_TAKE_STORE
 check quick private-ri-mut-latereset-SC   private_ri.pml SC   fail 22 -DMUT_RI_LATE_RESET
 check quick private-ri-mut-answer-rlx-WEAK private_ri.pml WEAK pass 22 -DMUT_RI_ANSWER_RLX
