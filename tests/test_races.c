@@ -88,7 +88,8 @@ static double now_s(void)
      ROLE(OWNER_RECLAIMED) | ROLE(OWNER_STOLEN_JOINED))
 #define RUNTIME_POINTS                                                                   \
     (ROLE(STEAL_TAKEN) | ROLE(BEFORE_DONE) | ROLE(AFTER_DONE) | ROLE(JOIN_POLL) |        \
-     ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) | ROLE(WAKE_PEEKED) | ROLE(WAKE_CLAIMED))
+     ROLE(SLEEP_BEFORE_ANNOUNCE) | ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) |       \
+     ROLE(WAKE_PEEKED) | ROLE(WAKE_CLAIMED))
 
 typedef struct scheduler_facts {
     const char *name;
@@ -170,6 +171,7 @@ static atomic_int thief1_id = -1;  /* the thief a rule stalled (or the only one)
 static atomic_long seq;
 static atomic_long first_seq[EPOCHS][MAXW][N_EVENTS]; /* 0: never */
 static atomic_long counts[EPOCHS][MAXW][N_EVENTS];
+static atomic_long last_seq[MAXW]; /* each worker's latest event */
 static atomic_uint seen_points; /* over the whole program, for the role check */
 
 static bool in_role(int w, int role)
@@ -196,6 +198,7 @@ static void note_locked(int w, int ev)
     int e = atomic_load(&epoch);
     long s = atomic_fetch_add(&seq, 1) + 1, zero = 0;
     atomic_compare_exchange_strong(&first_seq[e][w][ev], &zero, s);
+    atomic_store(&last_seq[w], s);
     atomic_fetch_add(&counts[e][w][ev], 1);
     if (ev < WEFT_RP_COUNT)
         atomic_fetch_or(&seen_points, 1u << ev);
@@ -490,6 +493,8 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
                 atomic_store(&first_seq[e][w][ev], 0);
                 atomic_store(&counts[e][w][ev], 0);
             }
+    for (int w = 0; w < MAXW; w++)
+        atomic_store(&last_seq[w], 0);
     n_rules = 0;
     atomic_store(&leaf_runs, 0);
     atomic_store(&leaf_worker, -1);
@@ -768,6 +773,19 @@ WEFT_TASK_0(long, share_on_request_root)
     NOTE(EV_HOLD_END);
     owner_until(WEFT_CONTEXT, WHEN(THIEF1, WEFT_RP_THIEF_BEFORE_ASK, 1, 0),
                 "the other worker to ask for work");
+    /* The request is stored after that point: wait for the other worker's
+     * next event (its next attempt, its way to sleep, or a steal of what
+     * a poll here shared), which comes after the store.  (A SPAWN between
+     * the point and the store would keep the task private, and the split
+     * owner's polls do not serve requests.) */
+    double end = now_s() + WAIT_S;
+    while (atomic_load(&last_seq[atomic_load(&thief1_id)]) <=
+           first_of(THIEF1, WEFT_RP_THIEF_BEFORE_ASK, 0)) {
+        if (now_s() > end)
+            fail("the other worker passed no point after asking, in %d s", WAIT_S);
+        WEFT_YIELD();
+        sched_yield();
+    }
     /* Served here (a spawn with a request pending) or at the poll above. */
     NOTE(EV_SPAWNED);
     WEFT_SPAWN(leaf, 12);
@@ -808,16 +826,28 @@ static void owner_shares_on_request(void)
 
 /* ---- a scheduler whose SYNC takes public tasks back without a race
  * point marks its privatizing (OWNER_BEFORE_RECLAIM) instead: public
- * tasks joined inline, many, while the thief stalls before its claim ---- */
+ * tasks joined inline, many, while the thief stalls before its claim.
+ * The thief's request must come after the owner's spawns, or its serve
+ * publishes only the few spawned by then, too few public joins to
+ * privatize: so the other worker first takes a held task (the request
+ * pending from before the run, a sleeper's, is served by that task), the
+ * owner spawns every task meanwhile, and only then lets it go and ask. ---- */
 
 enum { N_INLINE = 160 };
 
 WEFT_TASK_0(long, privatize_root)
 {
     become_owner(weft_w);
+    WEFT_SPAWN(hold);
+    owner_until(WEFT_CONTEXT, WHEN(THIEF1, EV_HOLD_RUN, 1, 0),
+                "the other worker to take the first task");
+    long published = count_of(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 0);
     for (long i = 0; i < N_INLINE; i++)
         WEFT_SPAWN(plain, i);
-    owner_until(WEFT_CONTEXT, WHEN(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 1, 0),
+    NOTE(EV_SPAWNED);
+    atomic_store(&rules_on, 1); /* not for the held task's steal */
+    NOTE(EV_HOLD_END);
+    owner_until(WEFT_CONTEXT, WHEN(OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, published + 1, 0),
                 "the owner to publish tasks on the other worker's request");
     owner_until(WEFT_CONTEXT, THIEF1_STALLED, "the other worker to stall before its claim");
     NOTE(EV_SYNC_START);
@@ -826,7 +856,7 @@ WEFT_TASK_0(long, privatize_root)
         sum += WEFT_SYNC(plain) - 1 - i;
     NOTE(EV_SYNCED);
     NOTE(EV_RELEASE);
-    return sum;
+    return WEFT_SYNC(hold) == 5 ? sum : -1;
 }
 
 static void owner_privatizes(void)
@@ -838,13 +868,14 @@ static void owner_privatizes(void)
     begin("owner_privatizes", 2, WEFT_STEAL_LEAPFROG_RANDOM, 200);
     rule(THIEF1, WEFT_RP_THIEF_BEFORE_CLAIM, WHEN(OWNER, EV_RELEASE, 1, 1),
          "the owner to join every task inline");
-    atomic_store(&rules_on, 1);
     long r = WEFT_RUN(privatize_root);
     end();
     EXPECT(r == 0, "a task returned a wrong result (sum of errors %ld)", r);
-    EXPECT_ORDER("the owner published, joined public tasks inline and privatized",
-                 {OWNER, WEFT_RP_OWNER_BEFORE_PUBLISH, 0}, {THIEF1, EV_STALLED, 1},
-                 {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1}, {OWNER, EV_SYNCED, 1});
+    EXPECT_ORDER("the other worker held a task while the owner spawned; then the owner "
+                 "published on its request, joined public tasks inline and privatized",
+                 {THIEF1, EV_HOLD_RUN, 0}, {OWNER, EV_SPAWNED, 0}, {OWNER, EV_HOLD_END, 0},
+                 {THIEF1, EV_STALLED, 1}, {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1},
+                 {OWNER, EV_SYNCED, 1});
     ok("the owner joined public tasks inline until it privatized them");
 }
 

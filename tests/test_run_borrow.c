@@ -17,6 +17,7 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
+#include "runtime/perturb.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
 #include "sys/clock.h"
@@ -494,6 +495,184 @@ static void test_borrower_sleeps_while_another_borrows(void)
           atomic_load(&overlaps));
 }
 
+/* ---- the worker's own thread waits for the loan to end ---- */
+
+#if WEFT_PERTURB
+/* A forced order (perturb builds: the race-point hook).  Worker A runs a
+ * RUN borrowed by a helper thread; the main thread borrows B for a RUN
+ * that returns at once.  Giving B back, the main thread announces B's IDLE
+ * sleep and stalls right after (SLEEP_ANNOUNCED) while A spawns a task:
+ * the push wakes B, whose thread must not act as B before the loan ends.
+ * The stall lasts until B's thread either waits on the loan count (its
+ * WAITER bit: correct) or runs the task (a thread acting as B while the
+ * main thread still holds B's loan). */
+static atomic_int loan_armed, loan_stalled, loan_go, loan_released, loan_borrowed = -1;
+static atomic_int marker_started, marker_during_loan, marker_worker = -1, waiter_seen;
+static atomic_int publisher_worker = -1, loan_other = -1;
+static _Thread_local int loan_caller;
+
+static void loan_hook(weft_race_point_id id)
+{
+    if (!atomic_load(&loan_armed) || !loan_caller || id != WEFT_RP_SLEEP_ANNOUNCED ||
+        atomic_exchange(&loan_stalled, 1))
+        return;
+    /* The worker given back: the other one, unless the RUN borrowed
+     * another way (checked after the run). */
+    unsigned bid = (unsigned)atomic_load(&loan_other);
+    atomic_store(&loan_borrowed, (int)bid);
+    atomic_store(&loan_go, 1);
+    for (int i = 0; i < 100000; i++) { /* 10 s at most */
+        if (atomic_load(&marker_started) ||
+            (atomic_load(&weft__rt.seats[bid].loans) & WEFT_LOAN_WAITER))
+            break;
+        weft_sleep_ns(100000);
+    }
+    atomic_store(&marker_during_loan, atomic_load(&marker_started));
+    atomic_store(&waiter_seen, (atomic_load(&weft__rt.seats[bid].loans) & WEFT_LOAN_WAITER) != 0);
+    atomic_store(&loan_released, 1);
+}
+
+WEFT_TASK_0(long, loan_marker)
+{
+    atomic_store(&marker_worker, (int)weft_worker_id(weft_w));
+    atomic_store(&marker_started, 1);
+    return 7;
+}
+
+WEFT_TASK_0(long, loan_publisher)
+{
+    atomic_store(&publisher_worker, (int)weft_worker_id(weft_w));
+    for (int i = 0; i < 100000 && !atomic_load(&loan_go); i++)
+        weft_sleep_ns(100000);
+    if (!atomic_load(&loan_go))
+        return -1;
+    WEFT_SPAWN(loan_marker); /* the push after allstolen: shares it, wakes B */
+    for (int i = 0; i < 100000 && !atomic_load(&loan_released); i++)
+        weft_sleep_ns(100000);
+    return WEFT_SYNC(loan_marker);
+}
+
+WEFT_TASK_0(long, loan_returns_at_once) { return 1; }
+
+static void *publisher_thread(void *arg)
+{
+    (void)arg;
+    return (void *)(intptr_t)WEFT_RUN(loan_publisher);
+}
+
+static void test_loan_ends_before_worker_runs(void)
+{
+    weft__race_set_hook(loan_hook);
+    CHECK(start(2) == 0, "start");
+    wait_all_lendable();
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, publisher_thread, NULL) == 0, "create");
+    for (int i = 0; i < 100000 && atomic_load(&publisher_worker) < 0; i++)
+        weft_sleep_ns(100000);
+    CHECK(atomic_load(&publisher_worker) >= 0, "the publisher's RUN never started");
+    /* The other worker sleeps lendable again (the helper's RUN borrowed
+     * one of the two, or handed its task to it). */
+    unsigned other = 1u - (unsigned)atomic_load(&publisher_worker);
+    atomic_store(&loan_other, (int)other);
+    for (int i = 0; i < 100000 && atomic_load(&weft__rt.workers[other]->sleep_word) !=
+                                      WEFT_SLEEP_IDLE_LENDABLE; i++)
+        weft_sleep_ns(100000);
+    loan_caller = 1;
+    atomic_store(&loan_armed, 1);
+    long r = WEFT_RUN(loan_returns_at_once);
+    atomic_store(&loan_armed, 0);
+    loan_caller = 0;
+    atomic_store(&loan_go, 1); /* in case the RUN was not borrowed */
+    void *pr;
+    pthread_join(th, &pr);
+    CHECK(weft_stop() == 0, "stop");
+    weft__race_set_hook(NULL);
+    CHECK(r == 1 && (intptr_t)pr == 7, "results %ld and %ld", r, (long)(intptr_t)pr);
+    CHECK(atomic_load(&loan_stalled), "the main thread's RUN did not borrow worker %u", other);
+    CHECK(atomic_load(&marker_during_loan) || atomic_load(&waiter_seen),
+          "worker %u's thread, woken by the push, never waited for the loan", other);
+    CHECK(!atomic_load(&marker_during_loan),
+          "worker %d's own thread ran a task while the main thread still held its loan "
+          "(woken, it did not wait for the loan to end)",
+          atomic_load(&marker_worker));
+    printf("ok: a worker woken while lent waits for its loan to end before it runs a task\n");
+}
+
+/* A borrower asleep in the join of a stolen child is woken by the thief
+ * (the main thread borrows worker B, the other worker steals the child
+ * and returns it only once the main thread sleeps).  That wake-up is the
+ * borrower's: B's own thread must sleep on until the loan is over and a
+ * claim wakes it.  Checked where a worker's own thread starts going to
+ * sleep (SLEEP_BEFORE_ANNOUNCE): it is awake, so its word must be AWAKE;
+ * a thread that took the borrower's wake-up for its own runs with the
+ * word lendable or lent (and a second borrower could run as B beside it). */
+static atomic_int guest_armed, guest_asleep, own_bad_word = -1, own_bad_worker = -1;
+static atomic_int child_started;
+
+static void guest_hook(weft_race_point_id id)
+{
+    weft_worker *me = weft_self();
+    if (!atomic_load(&guest_armed) || !me)
+        return;
+    if (loan_caller) {
+        if (id == WEFT_RP_SLEEP_WILL_WAIT)
+            atomic_store(&guest_asleep, 1);
+        return;
+    }
+    uint32_t word = atomic_load(&me->sleep_word);
+    if (id == WEFT_RP_SLEEP_BEFORE_ANNOUNCE && word != WEFT_AWAKE) {
+        int none = -1;
+        if (atomic_compare_exchange_strong(&own_bad_worker, &none, (int)weft_worker_id(me)))
+            atomic_store(&own_bad_word, (int)word);
+    }
+}
+
+WEFT_TASK_0(long, held_until_guest_sleeps)
+{
+    atomic_store(&child_started, 1);
+    for (int i = 0; i < 100000 && !atomic_load(&guest_asleep); i++)
+        weft_sleep_ns(100000);
+    return atomic_load(&guest_asleep) ? 20 : -1;
+}
+
+WEFT_TASK_0(long, guest_joins_stolen)
+{
+    WEFT_SPAWN(held_until_guest_sleeps);
+    for (int i = 0; i < 100000 && !atomic_load(&child_started); i++) {
+        WEFT_YIELD();
+        weft_sleep_ns(100000);
+    }
+    return WEFT_SYNC(held_until_guest_sleeps);
+}
+
+static void test_guest_wakeup_is_not_the_workers(void)
+{
+    weft__race_set_hook(guest_hook);
+    CHECK(start(2) == 0, "start");
+    for (int round = 0; round < 3; round++) {
+        wait_all_lendable();
+        atomic_store(&guest_asleep, 0);
+        atomic_store(&child_started, 0);
+        loan_caller = 1;
+        atomic_store(&guest_armed, 1);
+        long r = WEFT_RUN(guest_joins_stolen);
+        loan_caller = 0;
+        CHECK(r == 20, "the RUN returned %ld (the child never saw the borrower asleep)", r);
+        /* Both workers asleep again: B's own thread went through its
+         * sleep's start if it was woken. */
+        wait_all_lendable();
+        atomic_store(&guest_armed, 0);
+        CHECK(atomic_load(&own_bad_worker) < 0,
+              "worker %d's own thread ran with its word %#x, not AWAKE (it took a borrower's "
+              "wake-up for its own)",
+              atomic_load(&own_bad_worker), (unsigned)atomic_load(&own_bad_word));
+    }
+    CHECK(weft_stop() == 0, "stop");
+    weft__race_set_hook(NULL);
+    printf("ok: a borrower's wake-up in a join is not taken by the worker's own thread\n");
+}
+#endif
+
 /* ---- an overflow of the guest stack is explained ---- */
 
 static WEFT_UNUSED void guest_overflow_child(void)
@@ -505,6 +684,10 @@ static WEFT_UNUSED void guest_overflow_child(void)
 
 int main(void)
 {
+#if WEFT_PERTURB
+    test_loan_ends_before_worker_runs();
+    test_guest_wakeup_is_not_the_workers();
+#endif
     for (size_t wi = 0; wi < N_TEST_WORKER_COUNTS; wi++) {
         unsigned workers = test_worker_counts[wi];
         CHECK(start(workers) == 0, "start");

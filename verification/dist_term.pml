@@ -31,12 +31,17 @@
  * have two children while items are left (a smaller space, for the
  * larger NITEMS the black-colour mutant needs); NO_ROUND_BOUND drops the
  * two-round bound (to see a mutant's early end rather than its hang).
+ * NO_LIFELINES (ranks only make their random requests) and
+ * NO_STEAL_FROM_0 (requests go to ranks 1..NR-1 only) narrow the stealing:
+ * every trace of the narrowed model is a trace of the full one, small
+ * enough for five items in the quick set.
  *
  * Mutants:
  *   MUT_SEND_NOCOUNT   a rank does not count a WORK message it sends
  *   MUT_RECV_NOCOUNT   ... nor one it receives (never terminates)
  *   MUT_NO_BLACK       receiving WORK does not turn a rank black
  *   MUT_PASS_ACTIVE    a rank passes the token while it still has items
+ *   MUT_PASS_NOBLACKEN a black rank passes the token without blackening it
  *   MUT_NO_WHITEN      a rank stays black after passing the token
  *   MUT_INIT_BLACK     rank 0 does not turn white when it starts a round
  * (Rank 0 judging the returned token while it has items is no mutant:
@@ -171,7 +176,11 @@ proctype rank(byte me)
 #else
     :: me != 0 && has_token ->
 #endif
+#ifndef MUT_PASS_NOBLACKEN
         inbox[(me + 1) % NR]!TOKEN, me, tsum + c, (tblack || black);
+#else
+        inbox[(me + 1) % NR]!TOKEN, me, tsum + c, tblack;
+#endif
 #ifndef MUT_NO_WHITEN
         black = false;
 #endif
@@ -213,12 +222,15 @@ proctype rank(byte me)
     :: work[me] == 0 && victim == NONE && attempts > 0 ->
         attempts--;
         if
+#ifndef NO_STEAL_FROM_0
         :: me != 0 -> victim = 0
+#endif
         :: me != 1 -> victim = 1
         :: NR > 2 && me != 2 -> victim = 2
         :: NR > 3 && me != 3 -> victim = 3
         fi;
         inbox[victim]!REQ, me, 0, 0
+#ifndef NO_LIFELINES
     :: work[me] == 0 && victim == NONE && attempts == 0 && !quiet ->
         /* the lifelines: me ^ 1 and me ^ 2 where they exist */
         if
@@ -230,6 +242,7 @@ proctype rank(byte me)
         :: else
         fi;
         quiet = true
+#endif
     od;
     assert(ALL_IDLE)
 }

@@ -60,6 +60,7 @@
 #include "mm.pml"
 
 byte ran[NTASKS + 1];
+bool thief_waits[3]; /* ghost: a thief waits for the owner's answer */
 
 inline run_task(id, arg)
 {
@@ -154,7 +155,8 @@ proctype thief(byte me)
             if
             :: true ->
                 /* wait for the answer */
-                atomic { LOC_DRAINED(me, L_XFER(me)) && mem[L_XFER(me)] != WAITING -> v = mem[L_XFER(me)] }
+                thief_waits[me] = 1;
+                atomic { LOC_DRAINED(me, L_XFER(me)) && mem[L_XFER(me)] != WAITING -> v = mem[L_XFER(me)]; thief_waits[me] = 0 }
             :: true ->
                 /* retract (to ask elsewhere); if the owner took the request
                  * already, its answer is certain: wait for it */
@@ -163,7 +165,8 @@ proctype thief(byte me)
                 if
                 :: ok -> v = NO
                 :: else ->
-                    atomic { LOC_DRAINED(me, L_XFER(me)) && mem[L_XFER(me)] != WAITING -> v = mem[L_XFER(me)] }
+                    thief_waits[me] = 1;
+                    atomic { LOC_DRAINED(me, L_XFER(me)) && mem[L_XFER(me)] != WAITING -> v = mem[L_XFER(me)]; thief_waits[me] = 0 }
                 fi
             fi;
             if
@@ -177,12 +180,14 @@ proctype thief(byte me)
     od
 }
 
-/* When nothing can move: every task ran once (none lost). */
+/* When nothing can move: no thief waits for an answer that cannot come
+ * (named: thief_waits), and every task ran once (none lost). */
 proctype monitor()
 {
     byte k = 1;
     atomic {
         timeout ->
+        assert(!thief_waits[1] && !thief_waits[2]);
         do
         :: k <= NTASKS -> assert(ran[k] == 1); k++
         :: else -> break

@@ -148,6 +148,15 @@ proctype thief(byte me)
     od
 }
 
+/* Never stuck: when nothing can move any more (spin's timeout), the owner
+ * has finished its script.  A SYNC left waiting for a task nobody will
+ * finish fails here by name (owner_done), not only as spin's generic
+ * invalid end state. */
+active proctype never_stuck()
+{
+    atomic { timeout -> assert(owner_done) }
+}
+
 init {
     atomic {
         byte k = 0;

@@ -568,6 +568,15 @@ proctype thief(byte me)
     thief_done[me] = 1
 }
 
+/* Never stuck: when nothing can move any more (spin's timeout), the owner
+ * has finished its script.  A SYNC left waiting for a task nobody will
+ * finish fails here by name (owner_done), not only as spin's generic
+ * invalid end state. */
+active proctype never_stuck()
+{
+    atomic { timeout -> assert(owner_done) }
+}
+
 init {
     byte k, i;
     atomic {

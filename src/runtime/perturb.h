@@ -40,6 +40,7 @@ typedef enum weft_race_point_id {
     WEFT_RP_AFTER_DONE,       /* DONE stored, before waking a sleeping joiner */
     WEFT_RP_JOIN_POLL,        /* joiner of a stolen task, before reading its state */
     /* ---- sleep.c ---- */
+    WEFT_RP_SLEEP_BEFORE_ANNOUNCE, /* sleeper: found nothing to do, before announcing itself */
     WEFT_RP_SLEEP_ANNOUNCED,  /* sleeper: word, count and requests published, before the last look */
     WEFT_RP_SLEEP_WILL_WAIT,  /* sleeper: the last look found nothing, before futex_wait */
     WEFT_RP_WAKE_PEEKED,      /* waker: saw a sleeper, before the claiming CAS */

@@ -201,6 +201,9 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
     if (weft__tls_guest)
         word |= WEFT_SLEEP_GUEST;
     uint32_t woken = WEFT_SLEEP_WOKEN(word);
+    /* Work published from here until the announcement wakes nobody: only
+     * the last look below can see it. */
+    WEFT_RACE_POINT(WEFT_RP_SLEEP_BEFORE_ANNOUNCE);
     _Atomic uint32_t *counter = announce(w, word, state, thief);
 
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);

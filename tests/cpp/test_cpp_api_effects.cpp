@@ -3,9 +3,10 @@
 // (include/weft/weft.hpp): scheduler(const weft_config &) starts exactly
 // the configuration given, and task_group::is_canceling says whether the
 // group was cancelled, until wait() makes it usable again; callables run
-// after cancel() are skipped.  weft::named gives a copy of the callable,
-// in any build (with the profiler or not: tests/cpp/test_profile_cpp.cpp
-// checks the names).
+// after cancel() are skipped; a group whose callables were left from a
+// thread outside the pool runs them when destroyed without wait().
+// weft::named gives a copy of the callable, in any build (with the
+// profiler or not: tests/cpp/test_profile_cpp.cpp checks the names).
 #include <weft/weft.hpp>
 
 #include <atomic>
@@ -76,10 +77,29 @@ static void named()
     std::printf("ok: weft::named: the callable, called (join, parallel_for, directly)\n");
 }
 
+// The destructor waits (task_group's comment): also for the callables a
+// thread outside the pool left, which only wait() runs.
+static void unwaited_outside_group()
+{
+    weft::scheduler s(2);
+    const int n = 10;
+    std::atomic<int> ran{0};
+    {
+        weft::task_group g; // made, and run on, outside the pool
+        for (int i = 0; i < n; i++)
+            g.run([&] { ran.fetch_add(1); });
+        CHECK(ran.load() == 0, "%d callables left from outside ran before wait()", ran.load());
+    }
+    CHECK(ran.load() == n, "a group destroyed without wait() ran %d of the %d callables left "
+          "from outside", ran.load(), n);
+    std::printf("ok: task_group destroyed unwaited runs the %d callables left from outside\n", n);
+}
+
 int main()
 {
     scheduler_from_config();
     is_canceling();
     named();
+    unwaited_outside_group();
     return 0;
 }

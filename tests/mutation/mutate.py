@@ -33,6 +33,8 @@ CONFIGS = {
               "-DWEFT_WITH_MPI=ON", "-DWEFT_PROFILE=ON", "-DWEFT_TRACE=ON"],
     "perturb": ["-DCMAKE_BUILD_TYPE=Release", "-DWEFT_PERTURB=ON", "-DWEFT_WITH_MPI=OFF"],
     "tsan": ["-DCMAKE_BUILD_TYPE=Debug", "-DWEFT_SANITIZE=thread", "-DWEFT_WITH_MPI=OFF"],
+    "tsan-perturb": ["-DCMAKE_BUILD_TYPE=Debug", "-DWEFT_SANITIZE=thread", "-DWEFT_PERTURB=ON",
+                     "-DWEFT_WITH_MPI=OFF"],
     "wool": ["-DCMAKE_BUILD_TYPE=Release", "-DWEFT_SCHEDULER=wool", "-DWEFT_PERTURB=ON",
              "-DWEFT_WITH_MPI=OFF"],
     "chase-lev": ["-DCMAKE_BUILD_TYPE=Release", "-DWEFT_SCHEDULER=chase-lev", "-DWEFT_PERTURB=ON",

@@ -21,6 +21,12 @@
  *                               DONE until the joiner polls: exactly once,
  *                               result visible
  *   sync_wins_last_steal        (pool) the same race won by the SYNC
+ *   sleeper_request_kept        (pool) a sleeper's request meets a SYNC
+ *                               with nothing to share: it must stay for the
+ *                               next SPAWN, which wakes the sleeper
+ *   sleeper_stalled_before      (pool) a sleeper stalls before announcing
+ *                               itself while work appears: nobody wakes
+ *                               it, its last look must find the work
  *   sleeper_stalled_announced   (pool) a sleeper stalls between publishing
  *                               its sleep and its last look while work
  *                               appears: it must wake and take the work
@@ -453,7 +459,7 @@ static void owner_stalled_after_shrink(void)
  * runs the root task is the owner, the other one the thief or sleeper.
  * ------------------------------------------------------------------------ */
 
-enum { SCN_THIEF_WINS, SCN_OWNER_WINS, SCN_SLEEP };
+enum { SCN_THIEF_WINS, SCN_OWNER_WINS, SCN_SLEEP, SCN_REREQUEST };
 static int scenario;
 static weft_race_point_id sleep_stall_point;
 static atomic_int armed;
@@ -539,6 +545,20 @@ static void pool_hook(weft_race_point_id id)
             wait_gate(1);
         } else if (id == WEFT_RP_THIEF_CLAIMED && atomic_load(&gate[0])) {
             first(ROLE_SLEEPER, id); /* the steal after the stall */
+        }
+        break;
+    case SCN_REREQUEST:
+        /* Only logs: the sleeper's ask, its sleep and its steal after the
+         * trivial task; the owner's share. */
+        if (!atomic_load(&stall_armed))
+            break;
+        if (owner) {
+            if (id == WEFT_RP_OWNER_PUBLISHED || id == WEFT_RP_WAKE_CLAIMED)
+                first(ROLE_WAKER, id);
+        } else if (id == WEFT_RP_THIEF_BEFORE_ASK || id == WEFT_RP_SLEEP_WILL_WAIT ||
+                   id == WEFT_RP_THIEF_CLAIMED) {
+            atomic_store(&other_id, (int)weft_worker_id(me));
+            first(ROLE_SLEEPER, id);
         }
         break;
     }
@@ -679,6 +699,69 @@ WEFT_TASK_0(int, sleep_race_root)
     return started ? r : -2;
 }
 
+/* A sleeper's request meets a SYNC with nothing to share (grow_shared's
+ * no-op branch): the request must stay for the next SPAWN, which shares
+ * its task and wakes the sleeper.  The other worker holds the first task
+ * while the owner spawns a private one, then asks (nothing is shared) and
+ * goes to sleep; only then does the owner SYNC that private task. */
+WEFT_TASK_0(int, rerequest_root)
+{
+    atomic_store(&root_id, (int)weft_worker_id(weft_w));
+    atomic_store(&trivial_taken, 0);
+    atomic_store(&stall_armed, 0);
+    atomic_store(&armed, 1);
+    WEFT_SPAWN(trivial); /* shared by the push after allstolen */
+    double until = now_s() + 10.0;
+    while (!atomic_load(&trivial_taken) && now_s() < until) {
+        WEFT_YIELD();
+        sched_yield();
+    }
+    WEFT_SPAWN(leaf, 5); /* private: nobody has asked */
+    atomic_store(&stall_armed, 1); /* lets the trivial task return */
+    /* Without polling (a poll would serve the request): until the other
+     * worker has asked and fallen asleep. */
+    until = now_s() + 10.0;
+    while (logged_at(ROLE_SLEEPER, WEFT_RP_SLEEP_WILL_WAIT) < 0 && now_s() < until)
+        sched_yield();
+    if (!atomic_load(&trivial_taken) || logged_at(ROLE_SLEEPER, WEFT_RP_SLEEP_WILL_WAIT) < 0) {
+        (void)WEFT_SYNC(leaf);
+        (void)WEFT_SYNC(trivial);
+        return -1;
+    }
+    int a = WEFT_SYNC(leaf); /* the only private task: nothing to share */
+    /* Relaxed: our own word; a request that is gone is gone for good. */
+    bool kept = atomic_load_explicit(&weft_w->shared.limit, memory_order_relaxed) == WEFT_SPLITREQ;
+    atomic_store(&leaf_started, 0); /* the first leaf's, run here */
+    atomic_store(&leaf_worker, -1);
+    WEFT_SPAWN(leaf, 7); /* shares it on the request and wakes the sleeper */
+    double end = now_s() + (kept ? 10.0 : 0.0);
+    while (!atomic_load(&leaf_started) && now_s() < end)
+        sched_yield();
+    int started = atomic_load(&leaf_started);
+    int r = WEFT_SYNC(leaf);
+    (void)WEFT_SYNC(trivial);
+    atomic_store(&armed, 0);
+    return a != 15 ? -4 : !kept ? -3 : started ? r : -2;
+}
+
+static void sleeper_request_survives_noop_grow(void)
+{
+    pool_reset(SCN_REREQUEST);
+    start_pool();
+    int r = WEFT_RUN(rerequest_root);
+    stop_pool();
+    CHECK(r != -1, "the other worker never took the first task or never fell asleep");
+    CHECK(r != -3, "a SYNC with nothing to share dropped the request of a sleeping worker");
+    CHECK(r != -2, "lost wake-up: the sleeper's request was gone when the next task was spawned");
+    CHECK(r == 21, "result %d", r);
+    CHECK(atomic_load(&leaf_worker) == atomic_load(&other_id), "the sleeper ran the second task");
+    CHECK_ORDER(ROLE_SLEEPER, WEFT_RP_THIEF_BEFORE_ASK, ROLE_SLEEPER, WEFT_RP_SLEEP_WILL_WAIT);
+    CHECK_ORDER(ROLE_SLEEPER, WEFT_RP_SLEEP_WILL_WAIT, ROLE_WAKER, WEFT_RP_OWNER_PUBLISHED);
+    CHECK_ORDER(ROLE_WAKER, WEFT_RP_OWNER_PUBLISHED, ROLE_SLEEPER, WEFT_RP_THIEF_CLAIMED);
+    printf("ok: a sleeper's request outlives a SYNC with nothing to share; the next SPAWN "
+           "wakes it\n");
+}
+
 static void sleeper_stalled(weft_race_point_id point, const char *what)
 {
     pool_reset(SCN_SLEEP);
@@ -693,10 +776,18 @@ static void sleeper_stalled(weft_race_point_id point, const char *what)
           weft__race_point_name(point));
     CHECK(r == 21, "result %d", r);
     CHECK(atomic_load(&leaf_runs) == 1, "the task ran %d times", atomic_load(&leaf_runs));
-    CHECK(atomic_load(&leaf_worker) == atomic_load(&other_id), "the woken sleeper ran it");
+    CHECK(atomic_load(&leaf_worker) == atomic_load(&other_id), "the sleeper ran it");
     CHECK_ORDER(ROLE_SLEEPER, point, ROLE_WAKER, WEFT_RP_OWNER_PUBLISHED);
-    CHECK_ORDER(ROLE_SLEEPER, point, ROLE_WAKER, WEFT_RP_WAKE_CLAIMED);
-    CHECK_ORDER(ROLE_WAKER, WEFT_RP_WAKE_CLAIMED, ROLE_SLEEPER, WEFT_RP_THIEF_CLAIMED);
+    if (point == WEFT_RP_SLEEP_BEFORE_ANNOUNCE) {
+        /* Not counted yet: the push woke nobody, and only the sleeper's
+         * last look, after its announcement, can find the task. */
+        CHECK(logged_at(ROLE_WAKER, WEFT_RP_WAKE_CLAIMED) < 0,
+              "the owner claimed a sleeper that had not announced itself");
+        CHECK_ORDER(ROLE_WAKER, WEFT_RP_OWNER_PUBLISHED, ROLE_SLEEPER, WEFT_RP_THIEF_CLAIMED);
+    } else {
+        CHECK_ORDER(ROLE_SLEEPER, point, ROLE_WAKER, WEFT_RP_WAKE_CLAIMED);
+        CHECK_ORDER(ROLE_WAKER, WEFT_RP_WAKE_CLAIMED, ROLE_SLEEPER, WEFT_RP_THIEF_CLAIMED);
+    }
     printf("ok: %s\n", what);
 }
 
@@ -711,6 +802,9 @@ int main(void)
     owner_stalled_after_shrink();
     sync_races_last_steal();
     sync_wins_last_steal();
+    sleeper_request_survives_noop_grow();
+    sleeper_stalled(WEFT_RP_SLEEP_BEFORE_ANNOUNCE,
+                    "work shared just before a sleeper announces itself is found by its last look");
     sleeper_stalled(WEFT_RP_SLEEP_ANNOUNCED,
                     "a sleeper stalled between announcing itself and its last look is woken");
     sleeper_stalled(WEFT_RP_SLEEP_WILL_WAIT,
