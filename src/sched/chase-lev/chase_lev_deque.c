@@ -11,9 +11,9 @@
  * is handed over in its state word (below); the owner's push and pop are
  * inline in task code, so the push keeps a lower bound of top (top_seen)
  * instead of loading it, and a pop that loses the last task joins it
- * (weft__join_stolen) instead of reporting "empty"; a grown array keeps the
- * tasks an interrupt hid (keep_from), and freeze/thaw move top; sleepers'
- * wake requests are read after the pop's fence.
+ * (weft__join_stolen) instead of reporting "empty"; an interrupt's frame
+ * pushes into an array of its own while freeze/thaw move top over the
+ * hidden tasks; sleepers' wake requests are read after the pop's fence.
  *
  *     top ............... bottom
  *     | oldest: thieves    | newest: the owner pushes and pops here
@@ -58,7 +58,6 @@ void weft__sched_init(weft_worker *w)
 {
     w->own.bottom = 0;
     w->own.top_seen = 0;
-    w->cold.keep_from = INT64_MAX;
     w->own.array = array_new(INITIAL_SIZE, NULL);
     w->frame_floor = w->dq; /* the root frame may join anything above */
     /* Before any thread can see this worker (published by thread creation). */
@@ -92,9 +91,8 @@ void weft__cl_push_slow(weft_worker *w, weft_task *t)
     w->own.top_seen = top;
     weft_cl_array *a = w->own.array;
     if (b - top >= a->mask) {
-        /* Keep what thieves may still take, and while frozen the hidden
-         * tasks below the interrupt's frame too. */
-        int64_t from = top < w->cold.keep_from ? top : w->cold.keep_from;
+        /* Keep what thieves may still take. */
+        int64_t from = top;
         int64_t size = (a->mask + 1) * 2;
         while (b - from >= size - 1)
             size *= 2;
@@ -245,19 +243,35 @@ void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved
     /* top <= b always: thieves never take past bottom. */
     saved->top = top;
     saved->bottom = b;
-    w->cold.keep_from = top; /* growth must keep the hidden entries */
+    /* The frame pushes into an array of its own: the hidden entries
+     * [top, b) stay in theirs, which no push of the frame (however many,
+     * nested interrupts too) can reach. */
+    saved->array = w->own.array;
+    weft_cl_array *frame = array_new(INITIAL_SIZE, NULL);
+    w->own.array = frame;
+    /* Release: a thief that reads the frame's array sees it initialised
+     * (it reads the array after a bottom the frame published). */
+    atomic_store_explicit(&w->shared.array, frame, memory_order_release);
     w->own.top_seen = b;
 }
 
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     /* After the interrupt's last barrier no thief is in a steal here, and
-     * the frame has synced everything it pushed. */
+     * the frame has synced everything it pushed: its arrays (the first
+     * and those it grew into) go. */
+    weft_cl_array *a = w->own.array;
+    while (a) {
+        weft_cl_array *next = a->retired;
+        free(a);
+        a = next;
+    }
     int64_t top = saved->top, b = saved->bottom;
+    w->own.array = saved->array;
     w->own.bottom = b;
     w->own.top_seen = top;
-    w->cold.keep_from = INT64_MAX;
-    /* Relaxed: published by the seq_cst store of top below. */
+    /* Relaxed (both): published by the seq_cst store of top below. */
+    atomic_store_explicit(&w->shared.array, saved->array, memory_order_relaxed);
     atomic_store_explicit(&w->shared.bottom, b, memory_order_relaxed);
     /* seq_cst: re-shares the hidden tasks (waker's half of the Dekker
      * pairing with sleepers, as for a push). */

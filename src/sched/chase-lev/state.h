@@ -29,13 +29,15 @@ typedef struct weft_sched_shared {
     WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint32_t) wake_req;
 } weft_sched_shared;
 
+/* Owner-private state off the fast paths: none. */
 typedef struct weft_sched_cold {
-    int64_t keep_from; /* while frozen: the hidden tasks' lowest index */
+    char unused_;
 } weft_sched_cold;
 
 /* What an interrupt's freeze keeps until its thaw. */
 typedef struct weft_sched_saved {
     int64_t top, bottom;
+    weft_cl_array *array; /* the hidden tasks' array; the frame has its own */
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {

@@ -223,6 +223,45 @@ static void test_freeze_and_thaw(void)
     printf("ok: freeze hides the deque, the frame runs above it, thaw brings it back\n");
 }
 
+/* A frame that pushes more than an array holds, with an interrupt nested
+ * in it: the hidden tasks below the outer frame are all still there, and
+ * in their slots, after both thaws. */
+static void test_long_frame_keeps_hidden(void)
+{
+    fresh_worker();
+    weft_task *h = dq;
+    for (int i = 0; i < 4; i++)
+        h = push(h);
+    CHECK(steal(WEFT_STEAL_OK_MORE) == dq, "slot 0 stolen before the interrupt");
+    weft_cl_array *hidden = w->own.array;
+    weft_sched_saved outer;
+    weft__sched_freeze(w, h, &outer);
+    weft_task *f = h;
+    for (int i = 0; i < INITIAL + 10; i++)
+        f = push(f);
+    weft_sched_saved inner;
+    weft__sched_freeze(w, f, &inner);
+    weft_task *g = f;
+    for (int i = 0; i < INITIAL + 10; i++)
+        g = push(g);
+    for (int i = 0; i < INITIAL + 10; i++)
+        CHECK(pop(--g) == 'P', "nested frame pop %d", i);
+    weft__sched_thaw(w, &inner);
+    CHECK(indices_are(h - dq, f - dq), "the outer frame's indices back after the nested thaw");
+    for (int i = 0; i < INITIAL + 10; i++)
+        CHECK(pop(--f) == 'P', "frame pop %d", i);
+    weft__sched_thaw(w, &outer);
+    CHECK(w->own.array == hidden && atomic_load(&w->shared.array) == hidden,
+          "the hidden tasks' array is the deque's again");
+    for (int i = 1; i < 4; i++)
+        CHECK(atomic_load(&hidden->slot[i & hidden->mask]) == dq + i,
+              "hidden slot %d overwritten by the frame", i);
+    CHECK(steal(WEFT_STEAL_OK_MORE) == dq + 1, "slot 1 after the thaws");
+    CHECK(pop(--h) == 'P' && pop(--h) == 'P', "slots 3 and 2");
+    CHECK(pop(--h) == 'S' && pop(--h) == 'S', "slots 1 and 0 stolen");
+    printf("ok: a frame longer than the array, with a nested interrupt, keeps the hidden tasks\n");
+}
+
 static void test_wake_requests(void)
 {
     fresh_worker();
@@ -412,6 +451,7 @@ int main(int argc, char **argv)
     test_last_task_race();
     test_growth();
     test_freeze_and_thaw();
+    test_long_frame_keeps_hidden();
     test_wake_requests();
     test_stress(scale);
     expect_death(sync_without_spawn_child, "without a matching SPAWN on worker 5",
