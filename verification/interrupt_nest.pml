@@ -23,11 +23,18 @@
  * thread starts another outermost interrupt (record 2) at any time: it
  * must wait until the whole nest is over.
  *
+ * The schedulers' state that a freeze saves and a thaw restores nests
+ * with the interrupts: worker 1 starts with a task received before the
+ * outermost interrupt (a private deque's answer or deal, old_answer), which
+ * its freeze holds out of the interrupt (held) until the matching thaw;
+ * each freeze saves the worker's held flag, each thaw restores it.
+ *
  * Properties: a server finds the record of the generation it read; a
  * nested publication is not lost (no invalid end state: every worker
  * serves every interrupt, every initiator returns); an outermost
  * initiator publishes only when no interrupt is in progress; a record is
- * not touched after its let_go.
+ * not touched after its let_go; a worker helping in the outermost frame
+ * never takes the old task (old_answer without held).
  *
  * Mutants (-D, one at a time):
  *   MUT_UNPUBLISH_LATE  barrier 1's last arrival sets `passed` before it
@@ -38,6 +45,9 @@
  *                       a nested one frees nest_lock): a second outermost
  *                       initiator publishes while workers are still inside
  *                       the first and misses some of them (deadlock)
+ *   MUT_THAW_DROPS_HOLD a thaw ends the hold instead of restoring what
+ *                       its freeze saved: after the nested TOGETHER,
+ *                       worker 1 takes the old task inside the NEWFRAME
  */
 #define N 2
 #ifdef EXT2
@@ -70,6 +80,27 @@ bit freed[NREC];     /* the initiator has returned: the record is gone */
 
 byte seen[N];
 byte in_progress;    /* outermost interrupts between publication and done */
+
+bit old_answer[N];   /* a task received before the outermost interrupt */
+bit held[N];         /* the scheduler holds it out of the interrupt */
+
+/* weft__sched_freeze / weft__sched_thaw (private_deque.c) */
+inline freeze(me, saved)
+{
+    saved = held[me];
+    if
+    :: old_answer[me] -> held[me] = 1
+    :: else -> skip
+    fi
+}
+inline thaw(me, saved)
+{
+#ifdef MUT_THAW_DROPS_HOLD
+    held[me] = 0
+#else
+    held[me] = saved
+#endif
+}
 
 inline touch(r) { assert(!freed[r]) }
 
@@ -146,6 +177,7 @@ inline serve_inner(me)
         assert(current < NREC && gen[current] == lg);
         seen[me] = lg;
         ri = current;
+        freeze(me, saved_inner);
         barrier1(ri);
         if
         :: executor[ri] == N ->   /* TOGETHER: every worker runs a copy */
@@ -157,7 +189,8 @@ inline serve_inner(me)
         :: else -> skip
         fi;
         (finished[ri] == 1);
-        leave(ri)
+        leave(ri);
+        thaw(me, saved_inner)
     fi
 }
 
@@ -187,6 +220,7 @@ inline serve_outer(me)
         assert(current < NREC && gen[current] == lg);
         seen[me] = lg;
         ro = current;
+        freeze(me, saved_outer);
         barrier1(ro);
         if
         :: executor[ro] == me && ro == 0 -> outer_task(me)
@@ -195,16 +229,20 @@ inline serve_outer(me)
         fi;
         do
         :: finished[ro] == 1 -> break
-        :: pending_g != 0 && pending_g != seen[me] -> serve_inner(me)
+        :: pending_g != 0 && pending_g != seen[me] ->
+            serve_inner(me);
+            /* back in the frame, whose steal attempts follow */
+            assert(held[me] || !old_answer[me])
         od;
-        leave(ro)
+        leave(ro);
+        thaw(me, saved_outer)
     fi
 }
 
 proctype worker(byte me)
 {
     byte ro, ri, lg;
-    bit last;
+    bit last, saved_outer, saved_inner;
     do
     :: pending_g != 0 && pending_g != seen[me] -> serve_outer(me)
     :: done[0] == 1 && (done[2] == 1 || !EXT2_ON) -> break
@@ -225,6 +263,7 @@ proctype external(byte r)
 init
 {
     atomic {
+        old_answer[1] = 1;
         run worker(0);
         run worker(1);
         run external(0);

@@ -527,6 +527,7 @@ check quick interrupt-nest-SC      interrupt_nest.pml SC pass 22
 check quick interrupt-nest-ext2-SC interrupt_nest.pml SC pass 22 -DEXT2
 check quick interrupt-nest-mut-unpublish-late-SC interrupt_nest.pml SC fail 22 -DMUT_UNPUBLISH_LATE
 check quick interrupt-nest-mut-busy-at-b1-SC interrupt_nest.pml SC fail 22 -DEXT2 -DMUT_BUSY_AT_B1
+why=old_answer check quick interrupt-nest-mut-thaw-drops-hold-SC interrupt_nest.pml SC fail 22 -DMUT_THAW_DROPS_HOLD
 # coverage: each point is reached (reaching it is made an error)
 cover_checks "interrupt-cover-%s-SC" interrupt.pml "FREEZE_SHARED STALE_CAS FREEZE_REQ HELP_STEAL FRAME_JOIN JOIN_SERVE STEAL_AFTER EXEC_W1" "${intr_one[@]}"
 check quick interrupt-cover-slot-busy-SC    interrupt.pml SC fail 22 -DCOVER_SLOT_BUSY=1 "${intr_both[@]}"
