@@ -167,9 +167,39 @@ static void check_figures(const char *when, const figures *f)
               f->par[i], MIN_PARALLELISM);
 }
 
+/* In a process of its own (the unit is chosen at the first weft_start):
+ * WEFT_PROFILE_UNIT=time times the strands of this counted code. */
+static void forced_time(void)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        setenv("WEFT_PROFILE_UNIT", "time", 1);
+        CHECK(weft_start(2, 0, 0) == 0, "start");
+        CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib");
+        char *json = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&json, &len);
+        CHECK(f && weft_profile_write_json(f) == 0, "json");
+        fclose(f);
+        CHECK(strstr(json, "\"unit\": \"time\"") &&
+                  strstr(json, "\"unit_chosen\": \"WEFT_PROFILE_UNIT\"") &&
+                  !strstr(json, "\"work_blocks\""),
+              "WEFT_PROFILE_UNIT=time: %.300s", json);
+        CHECK(weft_stop() == 0, "stop");
+        _exit(0);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "the WEFT_PROFILE_UNIT=time child failed (status %d)", st);
+    printf("ok: WEFT_PROFILE_UNIT=time times counted code\n");
+}
+
 int main(void)
 {
     alarm(60);
+    forced_time();
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
     int n = start_hogs(hogs);
