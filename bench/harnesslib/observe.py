@@ -98,8 +98,10 @@ def run_profiled(profile_dir, binary, args, burden_ns, timeout, runs=3):
     region's figures."""
     found = [_profile_once(profile_dir, binary, args, burden_ns, timeout) for _ in range(runs)]
     best = dict(found[0])
-    for key in ("work_ns", "span_ns", "burdened_span_ns", "longest_strand_ns"):
-        best[key] = min(f[key] for f in found)
+    for key in ("work_ns", "span_ns", "burdened_span_ns", "longest_strand_ns", "work_blocks",
+                "span_blocks"):
+        if all(f.get(key) is not None for f in found):
+            best[key] = min(f[key] for f in found)
     best["parallelism"] = best["work_ns"] / best["span_ns"] if best["span_ns"] else None
     best["burdened_parallelism"] = (best["work_ns"] / best["burdened_span_ns"]
                                     if best["burdened_span_ns"] else None)
@@ -126,7 +128,8 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
             "burdened_parallelism": region["burdened_parallelism"],
             "longest_strand_ns": region.get("longest_strand_ns"), "tasks": region["tasks"],
             "burden_ns": profile.get("burden_ns"), "unit": profile.get("unit", "time"),
-            "ns_per_block": profile.get("ns_per_block"), "command": shlex.join(cmd)}
+            "ns_per_block": profile.get("ns_per_block"), "work_blocks": region.get("work_blocks"),
+            "span_blocks": region.get("span_blocks"), "command": shlex.join(cmd)}
 
 
 def profile_suite(args, root, jobs, weft_systems, timeout, runs=3):

@@ -800,10 +800,13 @@ static void print_report(FILE *out, const snapshot *sn)
     fprintf(out, "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
                  "%s\n", fmt_ns(a, sizeof a, sn->off_cpu_ns),
             (unsigned long long)sn->off_cpu_strands, fmt_ns(b, sizeof b, LONG_STRAND_NS));
-    if (sn->blocks)
+    if (sn->blocks && sn->ns_per_block > 0.0)
         fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
                      "times converted from blocks at %.3f ns each (the on-CPU time of the "
                      "strands over their blocks)\n", weft__count_how(), sn->ns_per_block);
+    else if (sn->blocks)
+        fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
+                     "no block counted yet\n", weft__count_how());
     else
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
     fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
