@@ -451,6 +451,11 @@ static void check_reports(void)
               strstr(json, "\"workers\": 64") && strstr(json, "\"task_types\": [") &&
               strstr(json, "\"longest_strand_ns\": "),
           "json:\n%s", json);
+    /* Not compiled with -fsanitize-coverage=trace-pc: strands are timed,
+     * and both reports say so. */
+    CHECK(strstr(json, "\"unit\": \"time\"") && strstr(json, "\"unit_chosen\": \"automatic\"") &&
+              strstr(json, "\"time\": \"on-CPU ns\"") && strstr(text, "unit: on-CPU time"),
+          "the unit is time, chosen automatically:\n%s\n%s", text, json);
     weft_profile_region r = region_named("pfib");
     CHECK(weft_profile_speedup_bound(&r, 1) == 1.0 && weft_profile_speedup_bound(&r, 0) == 0.0,
           "bound at 1 and 0 workers");
@@ -459,7 +464,7 @@ static void check_reports(void)
     free(text);
     free(json);
     CHECK(weft_stop() == 0, "stop");
-    printf("ok: the table and the JSON\n");
+    printf("ok: the table and the JSON, in time\n");
 }
 
 #endif

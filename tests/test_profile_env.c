@@ -59,6 +59,15 @@ static void bad_values(void)
               "WEFT_PROFILE_BURDEN_NS=%s: weft_start returned %d, stderr:\n%s", bad_burden[i], st,
               buf);
     }
+#if WEFT_PROFILE
+    static const char *const bad_unit[] = {"cycles", "block", "1"};
+    for (size_t i = 0; i < sizeof bad_unit / sizeof bad_unit[0]; i++) {
+        int st = with_env("WEFT_PROFILE_UNIT", bad_unit[i], buf, sizeof buf);
+        CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_PROFILE_UNIT"),
+              "WEFT_PROFILE_UNIT=%s: weft_start returned %d, stderr:\n%s", bad_unit[i], st, buf);
+    }
+    printf("ok: bad WEFT_PROFILE_UNIT values: EINVAL and a message\n");
+#endif
     printf("ok: bad WEFT_TRACE_EVENTS and WEFT_PROFILE_BURDEN_NS values: EINVAL and a message\n");
 }
 

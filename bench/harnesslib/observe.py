@@ -36,7 +36,9 @@ _STEAL_RE = re.compile(r"^steal\+join:\s*([0-9.]+)\s*ns", re.M)
 def observe_flags(kind):
     """The CMake flag a profiling or tracing tree adds to a timing tree's
     (a tracing tree is a counters tree: its slices count SPAWNs)."""
-    return ["-DWEFT_PROFILE=ON"] if kind == "profile" else ["-DWEFT_TRACE=ON"]
+    if kind == "profile": # its weft programs count basic blocks (docs/profiling.md)
+        return ["-DWEFT_PROFILE=ON", "-DWEFT_BENCH_COUNT_BLOCKS=ON"]
+    return ["-DWEFT_TRACE=ON"]
 
 
 def prepare_tree(args, root, scheduler, kind, targets=()):
@@ -96,8 +98,10 @@ def run_profiled(profile_dir, binary, args, burden_ns, timeout, runs=3):
     region's figures."""
     found = [_profile_once(profile_dir, binary, args, burden_ns, timeout) for _ in range(runs)]
     best = dict(found[0])
-    for key in ("work_ns", "span_ns", "burdened_span_ns", "longest_strand_ns"):
-        best[key] = min(f[key] for f in found)
+    for key in ("work_ns", "span_ns", "burdened_span_ns", "longest_strand_ns", "work_blocks",
+                "span_blocks"):
+        if all(f.get(key) is not None for f in found):
+            best[key] = min(f[key] for f in found)
     best["parallelism"] = best["work_ns"] / best["span_ns"] if best["span_ns"] else None
     best["burdened_parallelism"] = (best["work_ns"] / best["burdened_span_ns"]
                                     if best["burdened_span_ns"] else None)
@@ -123,7 +127,9 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
             "parallelism": region["parallelism"],
             "burdened_parallelism": region["burdened_parallelism"],
             "longest_strand_ns": region.get("longest_strand_ns"), "tasks": region["tasks"],
-            "burden_ns": profile.get("burden_ns"), "command": shlex.join(cmd)}
+            "burden_ns": profile.get("burden_ns"), "unit": profile.get("unit", "time"),
+            "ns_per_block": profile.get("ns_per_block"), "work_blocks": region.get("work_blocks"),
+            "span_blocks": region.get("span_blocks"), "command": shlex.join(cmd)}
 
 
 def profile_suite(args, root, jobs, weft_systems, timeout, runs=3):
@@ -193,6 +199,9 @@ def profile_table(run):
     if not rows:
         return None
     burden = prof.get("burden_ns")
+    units = sorted({str(f.get("unit", "time")) for f in prof["results"].values()})
+    unit_text = (" and ".join(units) + ("" if units == ["time"] else
+                 " (times converted from basic blocks at each program's own ns per block)"))
     return "\n".join([
         f"== Work and span (profiling build of {prof['scheduler']}, one worker, least of "
         f"{next(iter(prof['results'].values())).get('runs', 1)} runs; burden "
@@ -200,12 +209,13 @@ def profile_table(run):
            "the library's default)"),
         f"T_S/T_{p}: measured ({prof['system']}, median of the repetitions).  bound: "
         f"min({p}, parallelism).  burdened est.: work / (work/{p} + burdened span), every "
-        "steal paid.  Work and span are the profiling build's (its strands are timed, so the "
+        "steal paid.  Work and span are the profiling build's (its hooks add to the strands, so the "
         "work is larger than T_1).  limited by: parallelism < P: too little parallelism; "
         "burdened parallelism < P: grain too fine for the steal cost; T_S/T_P < 0.7 x the "
         "burdened estimate: loses to scheduling (or to the host: see the ceiling).  span = "
         "one strand: the span is hardly more than the longest strand: a serial piece of the "
-        "program, or on a busy host a strand that lost its CPU (profile on an idle one).",
+        "program, or on a busy host a strand that lost its CPU (profile on an idle one).  "
+        f"Strands measured in: {unit_text}.",
         render(head, rows)])
 
 

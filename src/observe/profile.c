@@ -7,7 +7,9 @@
  * runtime starts: a stolen task's figures go into its owner's slot record
  * before DONE (the SYNC takes them from there), a RUN's become a run of a
  * region.  Everything is counted in cycles of weft_cycles and converted
- * with the calibration below only when reported.
+ * with the calibration below only when reported; in counting mode
+ * (count.c) strands are counted in basic blocks instead, converted with
+ * the run's on-CPU time per block.
  *
  * Shared data and how it is protected:
  *   the type names, the regions, the folded per-type counts of stopped
@@ -23,6 +25,7 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "observe/count.h"
 #include "observe/hooks.h"
 #include "observe/json.h"
 
@@ -91,6 +94,7 @@ int weft__profile_check_env(void)
     json_at_stop = json && *json ? json : NULL;
     burden_env_ns = have_burden && !err ? (double)burden : -1.0;
     pthread_mutex_unlock(&lock);
+    err |= weft__count_check_env();
 #else
     (void)have_burden;
 #endif
@@ -264,6 +268,7 @@ int weft__profile_worker_init(weft_worker *w)
     memset(p->slots, 0, bytes < PRETOUCHED_RECORD_BYTES ? bytes : PRETOUCHED_RECORD_BYTES);
     p->slot_offset = (char *)p->slots - (char *)w->dq;
     p->burden = (uint64_t)(weft_profile_burden_ns() * calib_ticks_per_ns + 0.5);
+    weft__count_worker_init(p, p->burden);
     p->long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
     pthread_mutex_lock(&lock);
     p->next = live_workers;
@@ -290,6 +295,7 @@ void weft__profile_worker_destroy(weft_worker *w)
         /* Relaxed: likewise. */
         folded_off_cpu.cycles += atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
         folded_off_cpu.strands += atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
+        weft__count_fold_locked(p);
     }
     pthread_mutex_unlock(&lock);
     if (p->types)
@@ -324,6 +330,7 @@ void weft__profile_sync(weft_profile_worker *p, uint64_t now)
     p->sync_cpu_ns = thread_cpu_ns();
     p->sync_cycles = weft_cycles();
     p->sync_thread = &cpu_clock_tag;
+    weft__count_update_burden(p);
 }
 
 /* Since the last reading of the CPU clock (a long strand's end or a long
@@ -366,9 +373,10 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     s->borrowed = p->sync_thread != &cpu_clock_tag;
     if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
-    if (s->running)
+    if (s->running) {
         p->strand_start = weft_cycles();
-    else
+        p->count_start = weft__profile_blocks;
+    } else
         weft_profile_resume(w); /* after a search or a wait */
 }
 
@@ -381,6 +389,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     p->f = s->f;
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
+    p->count_start = weft__profile_blocks;
     if (!s->running)
         p->paused_at = now;
     if (s->borrowed) { /* the worker's own thread reads its clock again */
@@ -522,6 +531,26 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
  * Reading the figures
  * ------------------------------------------------------------------------ */
 
+/* Nanoseconds per basic block: the on-CPU time of every counted strand
+ * over their blocks, over every worker since the last reset (0: none). */
+static double ns_per_block(void)
+{
+    uint64_t cycles = 0, blocks = 0;
+    pthread_mutex_lock(&lock);
+    weft__count_add_locked(NULL, &cycles, &blocks);
+    for (weft_profile_worker *p = live_workers; p; p = p->next)
+        weft__count_add_locked(p, &cycles, &blocks);
+    pthread_mutex_unlock(&lock);
+    return weft__count_ns_per_block(cycles, blocks, ticks_per_ns());
+}
+
+/* The figures' units per nanosecond: cycles, or in counting mode blocks. */
+static double units_per_ns(void)
+{
+    double npb = weft__count_blocks() ? ns_per_block() : 0.0;
+    return npb > 0.0 ? 1.0 / npb : ticks_per_ns();
+}
+
 static weft_profile_region region_out(const region_rec *r, double tpn)
 {
     weft_profile_region o;
@@ -545,7 +574,7 @@ size_t weft_profile_regions(weft_profile_region *out, size_t max)
         weft__warn("weft_profile_regions: out is NULL but max is %zu", max);
         return 0;
     }
-    double tpn = ticks_per_ns();
+    double tpn = units_per_ns();
     pthread_mutex_lock(&lock);
     size_t n = n_regions;
     for (size_t i = 0; i < n && i < max; i++)
@@ -593,7 +622,7 @@ static size_t task_types_out(weft_profile_task_type *out, size_t max)
 {
     uint64_t work[WEFT_PROFILE_MAX_TYPES], count[WEFT_PROFILE_MAX_TYPES];
     uint32_t n = collect_types(work, count);
-    double tpn = ticks_per_ns();
+    double tpn = units_per_ns();
     size_t k = 0;
     pthread_mutex_lock(&lock);
     for (uint32_t i = 1; i < n; i++) {
@@ -633,7 +662,9 @@ void weft_profile_reset(void)
         /* Relaxed: as above. */
         atomic_store_explicit(&p->off_cpu, 0, memory_order_relaxed);
         atomic_store_explicit(&p->off_cpu_strands, 0, memory_order_relaxed);
+        weft__count_reset_locked(p);
     }
+    weft__count_reset_locked(NULL);
     pthread_mutex_unlock(&lock);
 }
 
@@ -727,6 +758,8 @@ typedef struct snapshot {
     size_t nt;
     double off_cpu_ns;  /* taken off strands: their thread was off the CPU */
     uint64_t off_cpu_strands;
+    bool blocks;        /* counting mode: figures were basic blocks */
+    double ns_per_block; /* their conversion (0: nothing was counted) */
 } snapshot;
 
 static int snapshot_take(snapshot *sn)
@@ -744,6 +777,8 @@ static int snapshot_take(snapshot *sn)
     uint64_t off;
     collect_off_cpu(&off, &sn->off_cpu_strands);
     sn->off_cpu_ns = (double)off / ticks_per_ns();
+    sn->blocks = weft__count_blocks();
+    sn->ns_per_block = sn->blocks ? ns_per_block() : 0.0;
     return 0;
 }
 
@@ -765,6 +800,15 @@ static void print_report(FILE *out, const snapshot *sn)
     fprintf(out, "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
                  "%s\n", fmt_ns(a, sizeof a, sn->off_cpu_ns),
             (unsigned long long)sn->off_cpu_strands, fmt_ns(b, sizeof b, LONG_STRAND_NS));
+    if (sn->blocks && sn->ns_per_block > 0.0)
+        fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
+                     "times converted from blocks at %.3f ns each (the on-CPU time of the "
+                     "strands over their blocks)\n", weft__count_how(), sn->ns_per_block);
+    else if (sn->blocks)
+        fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
+                     "no block counted yet\n", weft__count_how());
+    else
+        fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
     fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
             "work", "span", "parallelism", "burdened-span", "burdened-par", "longest-strand",
             "tasks", "spawns");
@@ -777,6 +821,14 @@ static void print_report(FILE *out, const snapshot *sn)
                 (unsigned long long)r[i].spawns);
     if (n == 0)
         fprintf(out, "(no region has finished)\n");
+    if (sn->blocks && sn->ns_per_block > 0.0) {
+        fprintf(out, "%-20s %14s %14s %14s %15s   (basic blocks)\n", "region", "work", "span",
+                "burdened-span", "longest-strand");
+        double k = 1.0 / sn->ns_per_block;
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%-20s %14.0f %14.0f %14.0f %15.0f\n", r[i].name, r[i].work_ns * k,
+                    r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
+    }
     if (n > 0) {
         fprintf(out, "speedup on P workers: at most min(P, parallelism) / burdened estimate "
                      "work/(work/P + burdened span)\n%-20s", "region");
@@ -813,12 +865,20 @@ static void write_json(FILE *out, const snapshot *sn)
     pthread_mutex_lock(&lock);
     unsigned long long lost = (unsigned long long)regions_lost;
     pthread_mutex_unlock(&lock);
+    char time[96];
+    if (sn->blocks)
+        snprintf(time, sizeof time, "ns (from basic blocks at %.4f ns each)", sn->ns_per_block);
+    else
+        snprintf(time, sizeof time, "on-CPU ns");
     fprintf(out, "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
-                 "\"ticks_per_ns\": %.6f, \"time\": \"on-CPU ns\", \"off_cpu_ns\": %.1f, "
+                 "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
+                 "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
                  "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
                  "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
                  " \"regions\": [",
-            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(), sn->off_cpu_ns,
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
+            sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
+            sn->off_cpu_ns,
             (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS, weft_profile_burden_ns(),
             lost);
     for (size_t i = 0; i < n; i++) {
@@ -828,11 +888,18 @@ static void write_json(FILE *out, const snapshot *sn)
                      "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
                      "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
                      "\"tasks\": %llu, \"spawns\": %llu, "
-                     "\"strands\": %llu,\n   \"speedup\": [",
+                     "\"strands\": %llu,",
                 (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns,
                 r[i].parallelism, r[i].burdened_parallelism, r[i].longest_strand_ns,
                 (unsigned long long)r[i].tasks,
                 (unsigned long long)r[i].spawns, (unsigned long long)r[i].strands);
+        if (sn->blocks && sn->ns_per_block > 0.0)
+            fprintf(out, " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
+                         "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
+                    r[i].work_ns / sn->ns_per_block, r[i].span_ns / sn->ns_per_block,
+                    r[i].burdened_span_ns / sn->ns_per_block,
+                    r[i].longest_strand_ns / sn->ns_per_block);
+        fprintf(out, "\n   \"speedup\": [");
         for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
             fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}",
                     p > 1 ? ", " : "", p, weft_profile_speedup_bound(&r[i], p),

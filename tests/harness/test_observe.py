@@ -78,6 +78,8 @@ class ProfileTest(unittest.TestCase):
             got = observe.run_profiled(d, "fib", ["30"], 500.0, 30, runs=3)
         self.assertEqual(got["span_ns"], 2.0e4)
         self.assertEqual(got["work_ns"], 8.0e8)
+        self.assertEqual(got["unit"], "time")  # (a profile that does not say)
+        self.assertIsNone(got["work_blocks"])
         self.assertAlmostEqual(got["parallelism"], 8.0e8 / 2.0e4)
         self.assertEqual(got["runs"], 3)
 
@@ -120,6 +122,11 @@ class ProfileTest(unittest.TestCase):
         self.assertIn("40,000", fib)
         self.assertIn("too little parallelism; span = one strand", queens)
         self.assertNotIn("one strand", fib)
+        self.assertIn("Strands measured in: time.", text)
+        for f in run["profile"]["results"].values():
+            f["unit"] = "basic blocks"
+        self.assertIn("Strands measured in: basic blocks (times converted from basic blocks",
+                      observe.profile_table(run))
         self.assertIsNone(observe.profile_table({"workers": [1], "results": []}))
 
     def test_readings(self):
@@ -216,8 +223,10 @@ class TraceModeTest(unittest.TestCase):
 
 
 class ProfileFlagsTest(unittest.TestCase):
-    def test_builds_add_one_flag_each(self):
-        self.assertEqual(observe.observe_flags("profile"), ["-DWEFT_PROFILE=ON"])
+    def test_builds_add_their_flags(self):
+        # The profiling tree's programs count basic blocks (docs/profiling.md).
+        self.assertEqual(observe.observe_flags("profile"),
+                         ["-DWEFT_PROFILE=ON", "-DWEFT_BENCH_COUNT_BLOCKS=ON"])
         self.assertEqual(observe.observe_flags("trace"), ["-DWEFT_TRACE=ON"])
 
     def test_prepare_tree_without_build(self):

@@ -48,16 +48,37 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
 /* The thread's CPU clock is read again (after a long pause): sync_cycles
  * is when that was done. */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now);
+/* Counting basic blocks (src/observe/count.c; docs/profiling.md): the
+ * calling thread's count, one per basic block of code compiled with
+ * -fsanitize-coverage=trace-pc (its __sanitizer_cov_trace_pc). */
+extern __thread uint64_t weft__profile_blocks __attribute__((tls_model("initial-exec")));
 WEFT_END_DECLS
+
+/* A strand of d on-CPU cycles ends in counting mode: its length is the
+ * blocks counted since it began; the cycles go to the conversion ratio. */
+static inline uint64_t weft_profile_count_strand(weft_profile_worker *p, uint64_t d)
+{
+    uint64_t c = weft__profile_blocks, b = c - p->count_start;
+    p->count_start = c;
+    /* Relaxed load + store: only this worker writes them; reports read
+     * recent values. */
+    atomic_store_explicit(&p->counted_cycles,
+                          atomic_load_explicit(&p->counted_cycles, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+    atomic_store_explicit(&p->counted_blocks,
+                          atomic_load_explicit(&p->counted_blocks, memory_order_relaxed) + b,
+                          memory_order_relaxed);
+    return b;
+}
 
 static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft_task *t)
 {
     return (weft_profile_slot *)((char *)t + w->prof.slot_offset);
 }
 
-/* Ends the running strand: its time goes to the work, both paths and the
- * running type (a long one only the part of it spent on a CPU); returns
- * when it ended. */
+/* Ends the running strand: its time (in counting mode its blocks) goes to
+ * the work, both paths and the running type (a long one only the part of
+ * it spent on a CPU); returns when it ended. */
 static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     uint64_t now = weft_cycles();
@@ -67,6 +88,8 @@ static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
         now = p->sync_cycles; /* the check's own time is no strand's */
     }
     p->strand_start = now;
+    if (p->counting)
+        d = weft_profile_count_strand(p, d);
     p->f.work += d;
     p->f.span += d;
     p->f.bspan += d;
@@ -168,6 +191,7 @@ static inline void weft_profile_resume(weft_worker *w)
         now = p->sync_cycles; /* (a descheduling in the read is no strand's) */
     }
     p->strand_start = now;
+    p->count_start = weft__profile_blocks;
 }
 
 /* Around the SYNC slow path: the clock stops (WEFT_PROFILE_PAUSE_) while

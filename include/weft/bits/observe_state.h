@@ -7,6 +7,7 @@
 #define WEFT_BITS_OBSERVE_STATE_H
 
 #include <weft/bits/lang.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <weft/config.h>
@@ -59,7 +60,7 @@ typedef struct weft_profile_figures {
 typedef struct weft_profile_worker {
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
-    uint64_t burden;       /* cycles charged to a SPAWN edge */
+    uint64_t burden;       /* cycles (blocks) charged to a SPAWN edge */
     /* Charging on-CPU time (profile.c, weft__profile_long_strand): a
      * strand or a pause longer than `long_cycles` is checked against the
      * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
@@ -71,6 +72,15 @@ typedef struct weft_profile_worker {
      * taken off strands because the thread was not on a CPU, and how many
      * strands lost some. */
     WEFT_ATOMIC(uint64_t) off_cpu, off_cpu_strands;
+    /* Counting basic blocks (src/observe/count.c): strands are measured
+     * in blocks when `counting`; count_start is the thread's block count
+     * when the running strand began; counted_cycles and counted_blocks
+     * (owner-written, relaxed load + store, read by the reports) total
+     * the strands' on-CPU cycles and blocks, whose ratio converts blocks
+     * to time; burden_cycles is the burden that `burden` holds in blocks. */
+    bool counting;
+    uint64_t count_start, burden_cycles;
+    WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     intptr_t slot_offset;  /* slot record = descriptor address + this */
     weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Counting basic blocks: the profiler's deterministic unit (count.h;
+ * docs/profiling.md, "Counting basic blocks").
+ *
+ * Code compiled with -fsanitize-coverage=trace-pc (GCC >= 6, clang; the
+ * CMake target weft::profile_count adds it) calls __sanitizer_cov_trace_pc
+ * at the start of every basic block it runs.  Here that call adds one to
+ * a thread-local count; the inline hooks (bits/observe.h) read the count
+ * wherever they read the clock, and in counting mode a strand's length is
+ * the blocks it ran, not its time: a page fault, a preemption or a
+ * hypervisor's interruption adds nothing to it.  The cycles of the same
+ * strands (on-CPU cycles: profile.c's long-strand check) are totalled
+ * beside the blocks, and the reports convert blocks to time with that
+ * ratio: the run's on-CPU time per block.
+ *
+ * This file itself must not be instrumented (the callback would call
+ * itself): the library is built without the flag, and the attribute
+ * below keeps it so in a build that adds the flag everywhere. */
+#include "observe/count.h"
+
+#include "runtime/diagnostics.h"
+#include "runtime/env.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if WEFT_PROFILE
+
+#if defined(__has_attribute)
+#if __has_attribute(no_sanitize_coverage)
+#define NOT_COUNTED __attribute__((no_sanitize_coverage))
+#elif __has_attribute(no_sanitize)
+#define NOT_COUNTED __attribute__((no_sanitize("coverage")))
+#endif
+#endif
+#ifndef NOT_COUNTED
+#define NOT_COUNTED
+#endif
+
+/* Exported (a shared libweft hides everything else): instrumented code in
+ * the program and its other libraries calls the callback, and the inline
+ * hooks read the count. */
+__attribute__((visibility("default"))) __thread uint64_t weft__profile_blocks
+    __attribute__((tls_model("initial-exec")));
+
+__attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void);
+
+/* One add to a thread-local at a fixed offset from the thread pointer:
+ * nothing else, as it runs at every basic block. */
+NOT_COUNTED __attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void)
+{
+    weft__profile_blocks++;
+}
+
+/* The unit: chosen once per process, at the first weft_start (under
+ * `unit_lock`), so that every figure of the process has the same. */
+static pthread_mutex_t unit_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool unit_chosen, unit_blocks, unit_forced;
+
+/* Totals of workers that stopped (profile.c's lock). */
+static uint64_t folded_cycles, folded_blocks;
+
+int weft__count_check_env(void)
+{
+    static const char *const units[] = {"time", "blocks"};
+    int unit = -1;
+    int err = weft__env_choice("WEFT_PROFILE_UNIT", units, 2, &unit);
+    pthread_mutex_lock(&unit_lock);
+    if (!unit_chosen && !err) {
+        unit_chosen = true;
+        unit_forced = unit >= 0;
+        unit_blocks = unit >= 0 ? unit == 1 : weft__profile_blocks != 0;
+    }
+    pthread_mutex_unlock(&unit_lock);
+    return err;
+}
+
+bool weft__count_blocks(void)
+{
+    pthread_mutex_lock(&unit_lock);
+    bool b = unit_blocks;
+    pthread_mutex_unlock(&unit_lock);
+    return b;
+}
+
+const char *weft__count_how(void)
+{
+    pthread_mutex_lock(&unit_lock);
+    bool forced = unit_forced;
+    pthread_mutex_unlock(&unit_lock);
+    return forced ? "WEFT_PROFILE_UNIT" : "automatic";
+}
+
+/* Blocks per cycle to start with, before a worker has measured its own:
+ * the last ratio any worker measured in this process, else 1/4 (a block
+ * of a few instructions and its callback's call). */
+static _Atomic double last_blocks_per_cycle = 0.25;
+
+void weft__count_worker_init(weft_profile_worker *p, uint64_t burden_cycles)
+{
+    p->counting = weft__count_blocks();
+    p->burden_cycles = burden_cycles;
+    p->count_start = weft__profile_blocks;
+    if (p->counting)
+        /* Relaxed: any recent estimate will do. */
+        p->burden = (uint64_t)((double)burden_cycles *
+                                   atomic_load_explicit(&last_blocks_per_cycle,
+                                                        memory_order_relaxed) + 0.5);
+}
+
+/* Re-estimated once the worker has counted this many blocks. */
+#define MIN_BLOCKS_FOR_RATIO 100000u
+
+void weft__count_update_burden(weft_profile_worker *p)
+{
+    if (!p->counting)
+        return;
+    /* Relaxed: this worker's own counters. */
+    uint64_t c = atomic_load_explicit(&p->counted_cycles, memory_order_relaxed);
+    uint64_t b = atomic_load_explicit(&p->counted_blocks, memory_order_relaxed);
+    if (b < MIN_BLOCKS_FOR_RATIO || c == 0)
+        return;
+    double bpc = (double)b / (double)c;
+    p->burden = (uint64_t)((double)p->burden_cycles * bpc + 0.5);
+    /* Relaxed: a hint for workers that start later. */
+    atomic_store_explicit(&last_blocks_per_cycle, bpc, memory_order_relaxed);
+}
+
+void weft__count_fold_locked(weft_profile_worker *p)
+{
+    weft__count_add_locked(p, &folded_cycles, &folded_blocks);
+}
+
+void weft__count_reset_locked(weft_profile_worker *p)
+{
+    if (!p) {
+        folded_cycles = folded_blocks = 0;
+        return;
+    }
+    /* Relaxed: a running worker's concurrent addition may survive (as
+     * profile.c's reset of the per-type counts). */
+    atomic_store_explicit(&p->counted_cycles, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->counted_blocks, 0, memory_order_relaxed);
+}
+
+void weft__count_add_locked(const weft_profile_worker *p, uint64_t *cycles, uint64_t *blocks)
+{
+    if (!p) {
+        *cycles += folded_cycles;
+        *blocks += folded_blocks;
+        return;
+    }
+    /* Relaxed: recent values of counters their worker writes. */
+    *cycles += atomic_load_explicit(&p->counted_cycles, memory_order_relaxed);
+    *blocks += atomic_load_explicit(&p->counted_blocks, memory_order_relaxed);
+}
+
+double weft__count_ns_per_block(uint64_t cycles, uint64_t blocks, double ticks_per_ns)
+{
+    if (blocks == 0 || cycles == 0 || !(ticks_per_ns > 0.0))
+        return 0.0;
+    return (double)cycles / ticks_per_ns / (double)blocks;
+}
+
+#endif
