@@ -112,6 +112,19 @@ grep -q "fib(25) = 75025" "$log" || fail "weft::weft_profile consumer's answer"
 grep -q "parallelism" "$log" || fail "WEFT_PROFILE=1 printed no profile table"
 check_profile_json "$work/cmake.json" "weft::weft_profile consumer"
 echo "ok: find_package, weft::weft_profile (README): a valid profile with the program's task"
+# Counting basic blocks: the same program linked with weft::profile_count
+# (the profiling variant and the counting flag) is measured in blocks.
+mkdir -p "$work/app-count"
+cp "$work/app-prof/app.c" "$work/app-count/app.c"
+sed 's/weft::weft_profile)/weft::profile_count)/' "$work/app-prof/CMakeLists.txt" >"$work/app-count/CMakeLists.txt"
+(cmake -S "$work/app-count" -B "$work/app-count/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
+  cmake --build "$work/app-count/build") >"$log" 2>&1 || fail "find_package consumer of weft::profile_count"
+WEFT_PROFILE_JSON="$work/count.json" "$work/app-count/build/app" 25 >"$log" 2>&1 ||
+  fail "weft::profile_count consumer's run"
+check_profile_json "$work/count.json" "weft::profile_count consumer"
+python3 -c 'import json, sys; u = json.load(open(sys.argv[1]))["unit"]; sys.exit(u != "basic blocks")' \
+  "$work/count.json" || fail "weft::profile_count consumer: its profile is not in basic blocks"
+echo "ok: find_package, weft::profile_count: the profile in basic blocks"
 # The C++ API over the variant: weft::cpp_profile.
 mkdir -p "$work/app-cpp-prof"
 cp "$work/app-cpp/app.cpp" "$work/app-cpp-prof/app.cpp"
