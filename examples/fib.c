@@ -9,9 +9,9 @@ WEFT_TASK_1(long, fib, int, n)
 {
     if (n < 2)
         return n;
-    WEFT_SPAWN(fib, n - 1);          /* may be stolen by another worker */
-    long b = WEFT_CALL(fib, n - 2);  /* an ordinary call */
-    long a = WEFT_SYNC(fib);         /* joins the SPAWN above */
+    WEFT_SPAWN(fib, n - 1);         /* may be stolen by another worker */
+    long b = WEFT_CALL(fib, n - 2); /* an ordinary call */
+    long a = WEFT_SYNC(fib);        /* joins the SPAWN above */
     return a + b;
 }
 

@@ -60,18 +60,20 @@ long sum_group(const node &n)
 // parallel_reduce over the children: map a child to its sum, combine with +.
 long sum_reduce(const node &n)
 {
-    return n.value + weft::parallel_reduce(n.children.begin(), n.children.end(), 0L,
-                                           [](const std::unique_ptr<node> &c) { return sum_reduce(*c); },
-                                           [](long a, long b) { return a + b; });
+    return n.value + weft::parallel_reduce(
+                         n.children.begin(), n.children.end(), 0L,
+                         [](const std::unique_ptr<node> &c) { return sum_reduce(*c); },
+                         [](long a, long b) { return a + b; });
 }
 
 long sum_checked(const node &n)
 {
     if (n.value < 0)
         throw std::runtime_error("negative value at a node");
-    return n.value + weft::parallel_reduce(n.children.begin(), n.children.end(), 0L,
-                                           [](const std::unique_ptr<node> &c) { return sum_checked(*c); },
-                                           [](long a, long b) { return a + b; });
+    return n.value + weft::parallel_reduce(
+                         n.children.begin(), n.children.end(), 0L,
+                         [](const std::unique_ptr<node> &c) { return sum_checked(*c); },
+                         [](long a, long b) { return a + b; });
 }
 
 int main(int argc, char **argv)
@@ -89,8 +91,8 @@ int main(int argc, char **argv)
     long a = weft::run([&] { return sum_join(*root); });
     long b = weft::run([&] { return sum_group(*root); });
     long c = sum_reduce(*root); // the algorithms enter the pool by themselves
-    std::printf("%ld nodes: join %ld, task_group %ld, parallel_reduce %ld (expected %ld)\n", count, a,
-                b, c, want);
+    std::printf("%ld nodes: join %ld, task_group %ld, parallel_reduce %ld (expected %ld)\n", count,
+                a, b, c, want);
 
     // Somewhere deep, a value that sum_checked refuses.
     node *n = root.get();

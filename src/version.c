@@ -2,7 +2,4 @@
 /* weft_version(): the version this library was built as (weft/version.h). */
 #include <weft/version.h>
 
-const char *weft_version(void)
-{
-    return WEFT_VERSION;
-}
+const char *weft_version(void) { return WEFT_VERSION; }

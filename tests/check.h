@@ -11,27 +11,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
             fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fputc('\n', stderr);                                                  \
-            exit(1);                                                              \
-        }                                                                         \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr); \
+            exit(1); \
+        } \
     } while (0)
 
-#define CHECK_EQ_U64(a, b)                                                        \
-    do {                                                                          \
+#define CHECK_EQ_U64(a, b) \
+    do { \
         unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        CHECK(a_ == b_, "%s = %llu, %s = %llu", #a, a_, #b, b_);                  \
+        CHECK(a_ == b_, "%s = %llu, %s = %llu", #a, a_, #b, b_); \
     } while (0)
 
 /* Runs fn in a child with its stderr captured into buf (NUL-terminated)
  * and returns the child's exit status (or 128 + signal): fn's result, or
  * `survived` if fn returns nothing (a death test's child that lived). */
-static inline int run_child(int (*fn)(void), void (*vfn)(void), int survived, char *buf,
-                            size_t cap)
+static inline int run_child(int (*fn)(void), void (*vfn)(void), int survived, char *buf, size_t cap)
 {
     int fds[2];
     CHECK(pipe(fds) == 0, "pipe");
@@ -67,8 +66,8 @@ static inline int run_child(int (*fn)(void), void (*vfn)(void), int survived, ch
 /* Runs fn in a child with stderr captured.  Passes if the child dies by a
  * signal or exits non-zero, and its stderr contains `expect` (or, if it is
  * not NULL, `or_expect`). */
-static inline void expect_death_either(void (*fn)(void), const char *expect,
-                                       const char *or_expect, const char *what)
+static inline void expect_death_either(void (*fn)(void), const char *expect, const char *or_expect,
+                                       const char *what)
 {
     char buf[8192];
     bool died = run_child(NULL, fn, 0, buf, sizeof buf) != 0;

@@ -20,7 +20,7 @@ static inline void deque_fixture(weft_worker *storage, weft_task *slots, size_t 
 }
 
 static WEFT_WRAPPER_ALIGN WEFT_UNUSED void noop_wrapper(weft_worker *wk, weft_task *head,
-                                                         weft_task *t)
+                                                        weft_task *t)
 {
     (void)wk, (void)head, (void)t;
 }

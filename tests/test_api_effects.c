@@ -113,16 +113,14 @@ static void counters_and_table(void)
     char hdr[4096];
     snprintf(hdr, sizeof hdr, "%s", header);
     for (size_t i = 0; i < n; i++)
-        CHECK(column_of(hdr, c[i].name) > 0, "the table lacks the counter %s:\n%s", c[i].name,
-              buf);
-    CHECK(line_of(buf, "0 ")[0] != '\0' && line_of(buf, "1 ")[0] != '\0',
-          "no row per worker:\n%s", buf);
+        CHECK(column_of(hdr, c[i].name) > 0, "the table lacks the counter %s:\n%s", c[i].name, buf);
+    CHECK(line_of(buf, "0 ")[0] != '\0' && line_of(buf, "1 ")[0] != '\0', "no row per worker:\n%s",
+          buf);
     int tc = column_of(hdr, "tasks");
     unsigned long long total_tasks = field(line_of(buf, "total"), tc);
     CHECK(total_tasks == spawns, "the table's total tasks is %llu, the run spawned %llu:\n%s",
           total_tasks, (unsigned long long)spawns, buf);
-    printf("ok: weft_stats_counters (%zu counters, tasks exact) and weft_stats_print's table\n",
-           n);
+    printf("ok: weft_stats_counters (%zu counters, tasks exact) and weft_stats_print's table\n", n);
 #else
     CHECK(n == 0, "counters compiled out, yet weft_stats_counters says %zu", n);
     CHECK(strstr(buf, "not compiled in") != NULL, "weft_stats_print said:\n%s", buf);

@@ -28,8 +28,8 @@ static void refuses(const char *name, const char *value, const char *expect)
     CHECK(r == EINVAL, "%s='%s': weft_start returned %d, not EINVAL (stderr: %s)", name, value, r,
           buf);
     CHECK(strstr(buf, name) != NULL, "%s='%s': the message does not name it: %s", name, value, buf);
-    CHECK(strstr(buf, expect) != NULL, "%s='%s': the message lacks \"%s\": %s", name, value,
-          expect, buf);
+    CHECK(strstr(buf, expect) != NULL, "%s='%s': the message lacks \"%s\": %s", name, value, expect,
+          buf);
     printf("ok: %s='%s' -> %s", name, value, buf);
 }
 
@@ -137,7 +137,8 @@ int main(void)
 
     /* NULL pointers are refused with a message, not a crash. */
     CHECK(run_capturing_stderr(null_config, buf, sizeof buf) == 0, "NULL: %s", buf);
-    CHECK(strstr(buf, "weft_config_init: cfg is NULL") && strstr(buf, "weft_stats_get: out is NULL"),
+    CHECK(strstr(buf, "weft_config_init: cfg is NULL") &&
+              strstr(buf, "weft_stats_get: out is NULL"),
           "NULL messages: %s", buf);
     printf("ok: NULL config and stats pointers -> EINVAL with messages\n");
     return 0;

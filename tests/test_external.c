@@ -14,10 +14,7 @@ WEFT_TASK_0(int, empty) { return 7; }
 
 /* A plain function (no context) that RUNs a task: the library pattern
  * (BDD packages call such functions both from outside and inside tasks). */
-static long library_call(int n)
-{
-    return WEFT_RUN(pfib, n);
-}
+static long library_call(int n) { return WEFT_RUN(pfib, n); }
 
 /* A plain function that recovers its context with WEFT_ME and spawns. */
 static long spawn_without_context(int n)
@@ -47,7 +44,8 @@ WEFT_TASK_2(long, nested_user, int, n, int, depth)
 static long nested_ref(int n, int depth)
 {
     if (depth == 0)
-        return fib_ref(n) + fib_ref(n + 1) * 1000 + fib_ref(n); /* SYNC joins the last SPAWN first */
+        return fib_ref(n) + fib_ref(n + 1) * 1000 +
+               fib_ref(n); /* SYNC joins the last SPAWN first */
     return nested_ref(n, depth - 1) + nested_ref(n + 1, depth - 1);
 }
 
@@ -96,8 +94,8 @@ int main(void)
                   "create");
         for (int i = 0; i < 8; i++)
             pthread_join(threads[i], NULL);
-        CHECK(atomic_load(&failures) == 0, "%d wrong results at %u workers",
-              atomic_load(&failures), workers);
+        CHECK(atomic_load(&failures) == 0, "%d wrong results at %u workers", atomic_load(&failures),
+              workers);
 
         CHECK(WEFT_RUN(nested_user, 12, 4) == nested_ref(12, 4), "nested RUN from main");
         for (int k = 0; k < 300; k += 37)

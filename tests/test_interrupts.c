@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <weft/weft.h>
 
-static atomic_int in_interrupt;   /* > 0 while interrupt code runs */
-static atomic_long violations;    /* old code seen running during an interrupt */
+static atomic_int in_interrupt; /* > 0 while interrupt code runs */
+static atomic_long violations;  /* old code seen running during an interrupt */
 static atomic_int stop_load;
 static atomic_int frames_from_tasks;
 static unsigned n_workers;

@@ -63,8 +63,8 @@ static void test_error_codes(void)
 static void test_defaults_and_environment(void)
 {
     CHECK(weft_start(0, 0, 0) == 0, "start with defaults");
-    CHECK(weft_workers() == weft__cpus_available(), "default = CPUs in the affinity mask (%u vs %u)",
-          weft_workers(), weft__cpus_available());
+    CHECK(weft_workers() == weft__cpus_available(),
+          "default = CPUs in the affinity mask (%u vs %u)", weft_workers(), weft__cpus_available());
     CHECK(weft_stop() == 0, "stop");
 
     setenv("WEFT_WORKERS", "3", 1);
@@ -170,7 +170,8 @@ static void *reader_thread(void *arg)
 {
     (void)arg;
     /* White-box: wait (bounded) until stop is waiting for the RUN. */
-    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING; i++) {
+    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING;
+         i++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -282,7 +283,8 @@ static void test_fork(void)
     }
     int status;
     waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the forked child could not start its own pool");
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "the forked child could not start its own pool");
 #endif
     CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "the parent's pool still works");
     CHECK(weft_stop() == 0, "stop");

@@ -90,8 +90,8 @@ static void check_ratios(const weft_profile_region *r)
 {
     double par = r->span_ns > 0 ? r->work_ns / r->span_ns : 0.0;
     double bpar = r->burdened_span_ns > 0 ? r->work_ns / r->burdened_span_ns : 0.0;
-    CHECK(fabs(r->parallelism - par) <= 1e-9 * par,
-          "%s: parallelism %.6f, but work / span is %.6f", r->name, r->parallelism, par);
+    CHECK(fabs(r->parallelism - par) <= 1e-9 * par, "%s: parallelism %.6f, but work / span is %.6f",
+          r->name, r->parallelism, par);
     CHECK(fabs(r->burdened_parallelism - bpar) <= 1e-9 * bpar,
           "%s: burdened parallelism %.6f, but work / burdened span is %.6f", r->name,
           r->burdened_parallelism, bpar);
@@ -145,8 +145,8 @@ static void check_counts(void)
               "work %.0f span %.0f", r.work_ns, r.span_ns);
         /* Each of the f - 1 SPAWN edges adds the default burden, so the two
          * ratios differ: one reported for the other is seen. */
-        CHECK(r.burdened_span_ns > r.span_ns, "burdened span %.0f <= span %.0f",
-              r.burdened_span_ns, r.span_ns);
+        CHECK(r.burdened_span_ns > r.span_ns, "burdened span %.0f <= span %.0f", r.burdened_span_ns,
+              r.span_ns);
         CHECK(r.parallelism > r.burdened_parallelism,
               "parallelism %.4f <= burdened parallelism %.4f", r.parallelism,
               r.burdened_parallelism);
@@ -217,7 +217,7 @@ static floor_figures noise_floor(bool is_tree, int size)
 
 typedef struct measured {
     double work, span, bspan, longest; /* the profiler's */
-    double path, burdened;            /* the graph's: longest path, with its burden */
+    double path, burdened;             /* the graph's: longest path, with its burden */
     floor_figures fl;
 } measured;
 
@@ -252,17 +252,19 @@ static measured timed_run(bool is_tree, int size, double burden)
     double path_hi = m.path * (1 + STRAND_ERR_REL) + m.fl.span + on_path * STRAND_ERR_NS;
     CHECK(m.work >= work_lo && m.work <= work_hi, "%s: work %.0f ns, expected %.0f to %.0f",
           is_tree ? "tree" : "chain", m.work, work_lo, work_hi);
-    CHECK(m.span >= path_lo && m.span <= path_hi, "%s: span %.0f ns, expected %.0f to %.0f "
-          "(noise floor: work %.0f, span %.0f)", is_tree ? "tree" : "chain", m.span, path_lo,
-          path_hi, m.fl.work, m.fl.span);
+    CHECK(m.span >= path_lo && m.span <= path_hi,
+          "%s: span %.0f ns, expected %.0f to %.0f "
+          "(noise floor: work %.0f, span %.0f)",
+          is_tree ? "tree" : "chain", m.span, path_lo, path_hi, m.fl.work, m.fl.span);
     double added = m.bspan - m.span, expected = m.burdened - m.path;
     double slack = m.fl.span + on_path * STRAND_ERR_NS + STRAND_ERR_REL * m.path;
     CHECK(added >= expected - slack && added <= expected + slack,
           "%s: the burden adds %.0f ns to the span, expected %.0f", is_tree ? "tree" : "chain",
           added, expected);
     CHECK(m.longest >= leaf * (1 - STRAND_ERR_REL) - STRAND_ERR_NS &&
-              m.longest <= leaf * (1 + STRAND_ERR_REL) + STRAND_ERR_NS + m.fl.span, "%s: longest strand %.0f ns, a leaf is %.0f", is_tree ? "tree" : "chain",
-          m.longest, leaf);
+              m.longest <= leaf * (1 + STRAND_ERR_REL) + STRAND_ERR_NS + m.fl.span,
+          "%s: longest strand %.0f ns, a leaf is %.0f", is_tree ? "tree" : "chain", m.longest,
+          leaf);
     return m;
 }
 
@@ -270,7 +272,7 @@ static void check_chain(void)
 {
     const int links = 40;
     const double burden = 5000; /* 5 us per SPAWN edge */
-    timed_leaf_ns = 500000; /* 0.5 ms */
+    timed_leaf_ns = 500000;     /* 0.5 ms */
     double was = weft_profile_burden_ns();
     CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
@@ -278,8 +280,9 @@ static void check_chain(void)
         start_quiet(p);
         measured m = timed_run(false, links, burden);
         printf("ok: chain of %d x 0.5 ms at %u workers: work %.3f ms, span %.3f ms (span/work "
-               "%.4f; noise floor: work %.1f us, span %.1f us)\n", links, p, m.work / 1e6,
-               m.span / 1e6, m.span / m.work, m.fl.work / 1e3, m.fl.span / 1e3);
+               "%.4f; noise floor: work %.1f us, span %.1f us)\n",
+               links, p, m.work / 1e6, m.span / 1e6, m.span / m.work, m.fl.work / 1e3,
+               m.fl.span / 1e3);
         CHECK(weft_stop() == 0, "stop");
     }
     CHECK(weft_profile_set_burden_ns(was) == 0, "burden back");
@@ -289,7 +292,7 @@ static void check_tree(void)
 {
     const int depth = 6;
     const double burden = 50000; /* 50 us per SPAWN edge */
-    timed_leaf_ns = 1000000; /* 1 ms */
+    timed_leaf_ns = 1000000;     /* 1 ms */
     double was = weft_profile_burden_ns();
     CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
@@ -388,8 +391,11 @@ static void check_regions(void)
 static bool valid_utf8(const unsigned char *s)
 {
     while (*s) {
-        int n = *s < 0x80 ? 1 : *s >= 0xc2 && *s <= 0xdf ? 2 : *s >= 0xe0 && *s <= 0xef ? 3
-              : *s >= 0xf0 && *s <= 0xf4 ? 4 : 0;
+        int n = *s < 0x80                  ? 1
+                : *s >= 0xc2 && *s <= 0xdf ? 2
+                : *s >= 0xe0 && *s <= 0xef ? 3
+                : *s >= 0xf0 && *s <= 0xf4 ? 4
+                                           : 0;
         if (n == 0)
             return false;
         for (int i = 1; i < n; i++)
@@ -445,8 +451,8 @@ static void check_reports(void)
     f = open_memstream(&json, &json_len);
     CHECK(weft_profile_write_json(f) == 0, "json");
     fclose(f);
-    CHECK(strstr(text, "parallelism") && strstr(text, "pfib") && strstr(text, "P=64"),
-          "table:\n%s", text);
+    CHECK(strstr(text, "parallelism") && strstr(text, "pfib") && strstr(text, "P=64"), "table:\n%s",
+          text);
     CHECK(json[0] == '{' && strstr(json, "\"regions\": [") && strstr(json, "\"name\": \"pfib\"") &&
               strstr(json, "\"workers\": 64") && strstr(json, "\"task_types\": [") &&
               strstr(json, "\"longest_strand_ns\": "),

@@ -42,10 +42,7 @@ static uint64_t cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static long sfib(int n)
-{
-    return n < 2 ? n : sfib(n - 1) + sfib(n - 2);
-}
+static long sfib(int n) { return n < 2 ? n : sfib(n - 1) + sfib(n - 2); }
 
 /* The long strand's CPU time, measured by the strand itself. */
 static uint64_t long_cpu_ns;
@@ -92,7 +89,8 @@ static void check_unit_is_blocks(void)
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = 0;
     fclose(f);
-    CHECK(strstr(buf, "\"unit\": \"basic blocks\"") && strstr(buf, "\"unit_chosen\": \"automatic\""),
+    CHECK(strstr(buf, "\"unit\": \"basic blocks\"") &&
+              strstr(buf, "\"unit_chosen\": \"automatic\""),
           "the profile's unit is basic blocks, chosen automatically: %.300s", buf);
     CHECK(strstr(buf, "\"work_blocks\": "), "the profile gives the figures in blocks too");
 }
@@ -214,6 +212,7 @@ int main(void)
                   "fib(%d) parallelism: quiet %.0f, loaded %.0f: not within 2x", FIB_N,
                   quiet.par[i], loaded.par[j]);
     printf("ok: basic blocks; fib(%d) parallelism >= %.0f and within 2x quiet and loaded; the "
-           "100 ms strand within 25 %% of its CPU time\n", FIB_N, MIN_PARALLELISM);
+           "100 ms strand within 25 %% of its CPU time\n",
+           FIB_N, MIN_PARALLELISM);
     return 0;
 }

@@ -50,8 +50,7 @@ static void bad_values(void)
     for (size_t i = 0; i < sizeof bad_events / sizeof bad_events[0]; i++) {
         int st = with_env("WEFT_TRACE_EVENTS", bad_events[i], buf, sizeof buf);
         CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_TRACE_EVENTS"),
-              "WEFT_TRACE_EVENTS=%s: weft_start returned %d, stderr:\n%s", bad_events[i], st,
-              buf);
+              "WEFT_TRACE_EVENTS=%s: weft_start returned %d, stderr:\n%s", bad_events[i], st, buf);
     }
     for (size_t i = 0; i < sizeof bad_burden / sizeof bad_burden[0]; i++) {
         int st = with_env("WEFT_PROFILE_BURDEN_NS", bad_burden[i], buf, sizeof buf);

@@ -100,8 +100,9 @@ static figures measure(const char *when)
     f.fib_par = par[RUNS / 2];
     CHECK(weft_stop() == 0, "stop");
     printf("%s: long strand %.1f ms (computes %.1f ms); fib(%d) work %.2f ms, parallelism %.0f "
-           "(medians of %d: parallelism %.0f to %.0f)\n", when, f.long_strand / 1e6,
-           LONG_NS / 1e6, FIB_N, f.fib_work / 1e6, f.fib_par, RUNS, par[0], par[RUNS - 1]);
+           "(medians of %d: parallelism %.0f to %.0f)\n",
+           when, f.long_strand / 1e6, LONG_NS / 1e6, FIB_N, f.fib_work / 1e6, f.fib_par, RUNS,
+           par[0], par[RUNS - 1]);
     return f;
 }
 

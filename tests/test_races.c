@@ -83,12 +83,12 @@ static double now_s(void)
 
 #define ROLE(p) (1u << WEFT_RP_##p)
 #define THIEF_ALL (ROLE(THIEF_BEFORE_CLAIM) | ROLE(THIEF_CLAIMED) | ROLE(THIEF_LOST))
-#define OWNER_ALL                                                                        \
-    (ROLE(OWNER_BEFORE_PUBLISH) | ROLE(OWNER_PUBLISHED) | ROLE(OWNER_BEFORE_RECLAIM) |  \
+#define OWNER_ALL \
+    (ROLE(OWNER_BEFORE_PUBLISH) | ROLE(OWNER_PUBLISHED) | ROLE(OWNER_BEFORE_RECLAIM) | \
      ROLE(OWNER_RECLAIMED) | ROLE(OWNER_STOLEN_JOINED))
-#define RUNTIME_POINTS                                                                   \
-    (ROLE(STEAL_TAKEN) | ROLE(BEFORE_DONE) | ROLE(AFTER_DONE) | ROLE(JOIN_POLL) |        \
-     ROLE(SLEEP_BEFORE_ANNOUNCE) | ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) |       \
+#define RUNTIME_POINTS \
+    (ROLE(STEAL_TAKEN) | ROLE(BEFORE_DONE) | ROLE(AFTER_DONE) | ROLE(JOIN_POLL) | \
+     ROLE(SLEEP_BEFORE_ANNOUNCE) | ROLE(SLEEP_ANNOUNCED) | ROLE(SLEEP_WILL_WAIT) | \
      ROLE(WAKE_PEEKED) | ROLE(WAKE_CLAIMED))
 
 typedef struct scheduler_facts {
@@ -112,9 +112,12 @@ typedef struct scheduler_facts {
 #include WEFT_SCHED_RACE_FACTS
 #else
 #define WEFT_SCHED_RACE_FACTS_MISSING 1
-static const scheduler_facts sched_race_facts = {
-    WEFT_SCHEDULER_NAME, THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL,
-    WEFT_RP_THIEF_BEFORE_CLAIM, NULL, NULL, NULL};
+static const scheduler_facts sched_race_facts = {WEFT_SCHEDULER_NAME,
+                                                 THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL,
+                                                 WEFT_RP_THIEF_BEFORE_CLAIM,
+                                                 NULL,
+                                                 NULL,
+                                                 NULL};
 #endif
 
 static const scheduler_facts *facts;
@@ -148,7 +151,7 @@ enum test_event {
     EV_STALLED,                 /* a rule stalls this worker (just after its point) */
     N_EVENTS
 };
-static const char *const test_event_names[] = {"spawned",  "sync-start", "synced",  "release",
+static const char *const test_event_names[] = {"spawned",  "sync-start", "synced",   "release",
                                                "task-run", "hold-run",   "hold-end", "stalled"};
 
 static const char *event_name(int ev)
@@ -161,18 +164,18 @@ enum role { OWNER, THIEF1, OTHERS, THIEVES };
 static const char *const role_names[] = {"owner", "thief1", "others", "thieves"};
 
 static const char *scenario_name;
-static atomic_int armed;           /* log (and apply rules) from now on */
+static atomic_int armed; /* log (and apply rules) from now on */
 /* 0 until the scenario's first stall, then 1: what happens after it is
  * told apart from the same points passed before (idle searching, the
  * preliminary steps of a scenario). */
 static atomic_int epoch;
-static atomic_int owner_id = -1;   /* the worker running the root task */
-static atomic_int thief1_id = -1;  /* the thief a rule stalled (or the only one) */
+static atomic_int owner_id = -1;  /* the worker running the root task */
+static atomic_int thief1_id = -1; /* the thief a rule stalled (or the only one) */
 static atomic_long seq;
 static atomic_long first_seq[EPOCHS][MAXW][N_EVENTS]; /* 0: never */
 static atomic_long counts[EPOCHS][MAXW][N_EVENTS];
 static atomic_long last_seq[MAXW]; /* each worker's latest event */
-static atomic_uint seen_points; /* over the whole program, for the role check */
+static atomic_uint seen_points;    /* over the whole program, for the role check */
 
 static bool in_role(int w, int role)
 {
@@ -295,10 +298,7 @@ static void fail(const char *fmt, ...)
 /* A crash (a task run from a stale descriptor, an internal abort) names
  * the scenario and shows its log too.  Not async-signal-safe: the process
  * is dying anyway. */
-static void crashed(int sig)
-{
-    fail("crashed with signal %d (%s)", sig, strsignal(sig));
-}
+static void crashed(int sig) { fail("crashed with signal %d (%s)", sig, strsignal(sig)); }
 
 static void catch_crashes(void)
 {
@@ -307,10 +307,10 @@ static void catch_crashes(void)
         signal(sigs[i], crashed);
 }
 
-#define EXPECT(cond, ...)       \
-    do {                        \
-        if (!(cond))            \
-            fail(__VA_ARGS__);  \
+#define EXPECT(cond, ...) \
+    do { \
+        if (!(cond)) \
+            fail(__VA_ARGS__); \
     } while (0)
 
 /* ev of role happened at least n times since epoch `from`. */
@@ -371,8 +371,8 @@ static void expect_order_(const char *what, const step *s, int n)
         prev = at;
     }
 }
-#define EXPECT_ORDER(what, ...)                                                              \
-    expect_order_(what, (const step[]){__VA_ARGS__},                                         \
+#define EXPECT_ORDER(what, ...) \
+    expect_order_(what, (const step[]){__VA_ARGS__}, \
                   (int)(sizeof((const step[]){__VA_ARGS__}) / sizeof(step)))
 
 /* ------------------------------------------------------------------------
@@ -420,7 +420,7 @@ static void hook(weft_race_point_id id)
         stall_rule *r = &rules[i];
         /* THIEF1 not yet chosen: the first thief to get here is it. */
         bool match = r->role == THIEF1 && atomic_load(&thief1_id) < 0 ? !in_role(w, OWNER)
-                                                                       : in_role(w, r->role);
+                                                                      : in_role(w, r->role);
         if (r->point != (int)id || !match || atomic_load(&r->fired))
             continue;
         atomic_store(&r->fired, 1);
@@ -596,8 +596,9 @@ static long spawn_wait_sync_under_rules(condition wait_before_sync)
 
 static const char *policy_name(weft_steal_policy p)
 {
-    return p == WEFT_STEAL_LEAPFROG ? "leapfrog" : p == WEFT_STEAL_TRANSITIVE ? "transitive"
-                                                                               : "random";
+    return p == WEFT_STEAL_LEAPFROG     ? "leapfrog"
+           : p == WEFT_STEAL_TRANSITIVE ? "transitive"
+                                        : "random";
 }
 
 /* ---- a thief stalled before its claim while the owner's SYNC takes the
@@ -616,9 +617,9 @@ static void thief_stalled_before_claim(void)
     EXPECT(count_of(THIEVES, WEFT_RP_THIEF_CLAIMED, 0) == 0 &&
                count_of(THIEVES, WEFT_RP_STEAL_TAKEN, 0) == 0,
            "a thief claimed the task the owner ran");
-    EXPECT_ORDER("the owner took the task back while the thief stalled",
-                 {THIEF1, EV_STALLED, 1}, {OWNER, EV_SYNC_START, 1}, {OWNER, EV_LEAF_RUN, 1},
-                 {OWNER, EV_SYNCED, 1}, {THIEF1, WEFT_RP_THIEF_LOST, 1});
+    EXPECT_ORDER("the owner took the task back while the thief stalled", {THIEF1, EV_STALLED, 1},
+                 {OWNER, EV_SYNC_START, 1}, {OWNER, EV_LEAF_RUN, 1}, {OWNER, EV_SYNCED, 1},
+                 {THIEF1, WEFT_RP_THIEF_LOST, 1});
     if (!facts->no_sync_reclaim)
         EXPECT_ORDER("the marked take-back", {THIEF1, EV_STALLED, 1},
                      {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1}, {OWNER, WEFT_RP_OWNER_RECLAIMED, 1},
@@ -647,8 +648,7 @@ static void owner_loses_reclaim(void)
     EXPECT_ORDER("the thief claimed while the owner stalled before its take-back",
                  {THIEF1, EV_STALLED, 1}, {OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, 1},
                  {OWNER, EV_STALLED, 1}, {THIEF1, WEFT_RP_THIEF_CLAIMED, 1},
-                 {THIEF1, EV_LEAF_RUN, 1}, {THIEF1, WEFT_RP_BEFORE_DONE, 1},
-                 {OWNER, EV_SYNCED, 1});
+                 {THIEF1, EV_LEAF_RUN, 1}, {THIEF1, WEFT_RP_BEFORE_DONE, 1}, {OWNER, EV_SYNCED, 1});
     EXPECT_ORDER("the owner then joined the stolen task", {THIEF1, WEFT_RP_THIEF_CLAIMED, 1},
                  {OWNER, WEFT_RP_JOIN_POLL, 1}, {OWNER, EV_SYNCED, 1});
     ok("the owner's take-back lost to the thief's claim; the SYNC joined the stolen task");
@@ -673,9 +673,8 @@ static void thief_stalled_after_claim(weft_race_point_id point, weft_steal_polic
     end();
     expect_leaf_once_by(THIEF1, r, 11);
     EXPECT_ORDER("the owner polled while the thief held the task", {THIEF1, EV_STALLED, 1},
-                 {OWNER, EV_SYNC_START, 1}, {OWNER, WEFT_RP_JOIN_POLL, 1},
-                 {THIEF1, EV_LEAF_RUN, 1}, {THIEF1, WEFT_RP_BEFORE_DONE, 1},
-                 {OWNER, EV_SYNCED, 1});
+                 {OWNER, EV_SYNC_START, 1}, {OWNER, WEFT_RP_JOIN_POLL, 1}, {THIEF1, EV_LEAF_RUN, 1},
+                 {THIEF1, WEFT_RP_BEFORE_DONE, 1}, {OWNER, EV_SYNCED, 1});
     /* (The owner may see DONE before the thief passes AFTER_DONE.) */
     EXPECT(count_of(THIEF1, WEFT_RP_AFTER_DONE, 1) == 1, "the thief never stored DONE");
     if (facts->roles & ROLE(OWNER_STOLEN_JOINED))
@@ -729,8 +728,7 @@ WEFT_TASK_0(long, sleeper_root)
     owner_until(WEFT_CONTEXT, WHEN(OWNER, WEFT_RP_WAKE_CLAIMED, 1, 1),
                 "the owner to wake the stalled sleeper after publishing work (lost wake-up)");
     NOTE(EV_RELEASE);
-    owner_until(WEFT_CONTEXT, WHEN(THIEF1, EV_LEAF_RUN, 1, 1),
-                "the woken worker to take the task");
+    owner_until(WEFT_CONTEXT, WHEN(THIEF1, EV_LEAF_RUN, 1, 1), "the woken worker to take the task");
     NOTE(EV_SYNC_START);
     long r = WEFT_SYNC(leaf);
     NOTE(EV_SYNCED);
@@ -748,9 +746,8 @@ static void sleeper_stalled(weft_race_point_id point)
     end();
     expect_leaf_once_by(THIEF1, r, 14);
     EXPECT_ORDER("the owner published and woke the worker while it stalled",
-                 {THIEF1, EV_STALLED, 1}, {OWNER, EV_SPAWNED, 1},
-                 {OWNER, WEFT_RP_WAKE_CLAIMED, 1}, {OWNER, EV_RELEASE, 1},
-                 {THIEF1, EV_LEAF_RUN, 1}, {OWNER, EV_SYNCED, 1});
+                 {THIEF1, EV_STALLED, 1}, {OWNER, EV_SPAWNED, 1}, {OWNER, WEFT_RP_WAKE_CLAIMED, 1},
+                 {OWNER, EV_RELEASE, 1}, {THIEF1, EV_LEAF_RUN, 1}, {OWNER, EV_SYNCED, 1});
     ok("the owner's publication woke the stalled sleeper, which took the task");
 }
 
@@ -934,8 +931,8 @@ static void check_roles_seen(void)
     unsigned extra = roles & ~facts->roles, unseen = facts->roles & ~roles;
     for (int p = 0; p < WEFT_RP_COUNT; p++)
         if (extra & (1u << p)) {
-            fprintf(stderr, "FAIL: %s marks %s, which the role table does not list\n",
-                    sched_name, weft__race_point_name((weft_race_point_id)p));
+            fprintf(stderr, "FAIL: %s marks %s, which the role table does not list\n", sched_name,
+                    weft__race_point_name((weft_race_point_id)p));
             exit(1);
         }
     printf("roles: %s:", sched_name);
@@ -955,8 +952,7 @@ static void check_roles_seen(void)
             if (unseen & (1u << p))
                 fprintf(facts_missing ? stdout : stderr, " %s",
                         weft__race_point_name((weft_race_point_id)p));
-        fprintf(facts_missing ? stdout : stderr,
-                ", which no scenario reached\n");
+        fprintf(facts_missing ? stdout : stderr, ", which no scenario reached\n");
         if (!facts_missing)
             exit(1);
     }

@@ -18,11 +18,11 @@
 
 typedef struct shape {
     const char *name;
-    unsigned min_fan;   /* children of an inner node: min_fan .. max_fan */
+    unsigned min_fan; /* children of an inner node: min_fan .. max_fan */
     unsigned max_fan;
     unsigned max_depth;
-    unsigned max_work;  /* mixing rounds per node: 0 .. max_work */
-    unsigned leaf_pct;  /* chance a node below the root is a leaf */
+    unsigned max_work; /* mixing rounds per node: 0 .. max_work */
+    unsigned leaf_pct; /* chance a node below the root is a leaf */
 } shape;
 
 static inline uint64_t mix(uint64_t x)
@@ -52,10 +52,7 @@ static inline uint64_t work(uint64_t seed, const shape *s)
     return v;
 }
 
-static inline uint64_t child_seed(uint64_t seed, unsigned i)
-{
-    return mix(seed * 31 + i + 1);
-}
+static inline uint64_t child_seed(uint64_t seed, unsigned i) { return mix(seed * 31 + i + 1); }
 
 /* How a node joins its children, from its hash. */
 enum { SPAWN_ALL_SYNC_ALL, CALL_LAST, INTERLEAVE, DROP_SOME, N_MODES };
@@ -188,10 +185,8 @@ WEFT_TASK_1(int, drop_many, int, k)
 }
 
 static const shape shapes[] = {
-    {"binary", 2, 2, 18, 20, 5},
-    {"wide", 1, 40, 3, 50, 10},
-    {"deep-chain", 1, 1, 3000, 5, 0},
-    {"bushy-unbalanced", 0, 6, 14, 200, 35},
+    {"binary", 2, 2, 18, 20, 5},      {"wide", 1, 40, 3, 50, 10},
+    {"deep-chain", 1, 1, 3000, 5, 0}, {"bushy-unbalanced", 0, 6, 14, 200, 35},
     {"tiny-tasks", 2, 3, 12, 0, 15},
 };
 

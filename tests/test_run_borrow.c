@@ -574,8 +574,9 @@ static void test_loan_ends_before_worker_runs(void)
      * one of the two, or handed its task to it). */
     unsigned other = 1u - (unsigned)atomic_load(&publisher_worker);
     atomic_store(&loan_other, (int)other);
-    for (int i = 0; i < 100000 && atomic_load(&weft__rt.workers[other]->sleep_word) !=
-                                      WEFT_SLEEP_IDLE_LENDABLE; i++)
+    for (int i = 0; i < 100000 &&
+                    atomic_load(&weft__rt.workers[other]->sleep_word) != WEFT_SLEEP_IDLE_LENDABLE;
+         i++)
         weft_sleep_ns(100000);
     loan_caller = 1;
     atomic_store(&loan_armed, 1);

@@ -107,7 +107,8 @@ static void test_default_action(void)
     waitpid(pid, &status, 0);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
           "a fault with the default disposition did not kill the process with SIGSEGV "
-          "(status %#x)", status);
+          "(status %#x)",
+          status);
     printf("ok: a fault that is not weft's gets the default action (SIGSEGV)\n");
 }
 

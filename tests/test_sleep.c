@@ -43,10 +43,7 @@ static bool eventually(bool (*cond)(void), double seconds)
     return cond();
 }
 
-static bool all_asleep(void)
-{
-    return atomic_load(&weft__rt.sleeping_idle) == weft__rt.n_workers;
-}
+static bool all_asleep(void) { return atomic_load(&weft__rt.sleeping_idle) == weft__rt.n_workers; }
 
 WEFT_TASK_0(int, nothing) { return 1; }
 

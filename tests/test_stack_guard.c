@@ -14,12 +14,12 @@ enum { SMALL_STACK = 64 << 10 };
 
 /* A frame of `bytes` that writes its lowest byte first, as a function with
  * a large local array may (the write that would land below the guard). */
-#define BIG_FRAME(NAME, BYTES)                                                    \
-    __attribute__((noinline)) static long NAME(void)                             \
-    {                                                                             \
-        volatile char b[BYTES];                                                   \
-        b[0] = 1;                                                                 \
-        return b[0];                                                              \
+#define BIG_FRAME(NAME, BYTES) \
+    __attribute__((noinline)) static long NAME(void) \
+    { \
+        volatile char b[BYTES]; \
+        b[0] = 1; \
+        return b[0]; \
     }
 
 BIG_FRAME(frame_340k, 340 << 10)
@@ -74,7 +74,8 @@ static void expect_unreported_overflow(void)
     int st = run_child(NULL, frame_340k_unreported_child, 0, buf, sizeof buf);
     CHECK(st == 128 + SIGSEGV || st == 128 + SIGBUS,
           "report_stack_overflow = false: the child ended with status %d, not by SIGSEGV "
-          "(stderr: %s)", st, buf);
+          "(stderr: %s)",
+          st, buf);
     CHECK(strstr(buf, "stack overflow") == NULL,
           "report_stack_overflow = false: weft explained the fault anyway:\n%s", buf);
     printf("ok: report_stack_overflow = false: a plain SIGSEGV, no message\n");

@@ -166,8 +166,7 @@ int main(int argc, char **argv)
         CHECK(err == (WEFT_TRACE ? 0 : ENOTSUP), "trace stop: %d", err);
         return 0;
     }
-    CHECK(strcmp(what, "fork-join") == 0 || strcmp(what, "full") == 0, "unknown scenario %s",
-          what);
+    CHECK(strcmp(what, "fork-join") == 0 || strcmp(what, "full") == 0, "unknown scenario %s", what);
     if (strcmp(what, "full") == 0)
         setenv("WEFT_TRACE_EVENTS", "16", 1);
     setenv("WEFT_TRACE", path, 1); /* read at weft_start, written at weft_stop */

@@ -12,14 +12,14 @@
 
 #include <weft/weft.h>
 
-WEFT_TASK_DECL_5(chol_block *, chol_update, chol_block *, const chol_block *,
-                 const chol_block *, int, int)
+WEFT_TASK_DECL_5(chol_block *, chol_update, chol_block *, const chol_block *, const chol_block *,
+                 int, int)
 
 /* Quadrant q of C (of order 2 half) gets both of its products, in order:
  * C_rc -= A_r0 B_c0^T, then C_rc -= A_r1 B_c1^T.  Quadrant tasks of one C
  * write different slots c->u.quad[q]. */
-WEFT_VOID_TASK_6(chol_update_quadrant, chol_block *, c, const chol_block *, a,
-                 const chol_block *, b, int, q, int, half, int, lower)
+WEFT_VOID_TASK_6(chol_update_quadrant, chol_block *, c, const chol_block *, a, const chol_block *,
+                 b, int, q, int, half, int, lower)
 {
     int r = q >> 1, col = q & 1, shape = chol_update_quadrant_shape(lower, q);
     chol_block *cq = c->u.quad[q];

@@ -85,7 +85,7 @@
 
 #include "bench.h"
 
-#define CHOL_LEAF 4               /* leaves are 4 x 4 dense blocks */
+#define CHOL_LEAF 4 /* leaves are 4 x 4 dense blocks */
 #define CHOL_MAX_N 16384
 #define CHOL_MAX_NONZEROS 100000000L
 #define CHOL_MAX_REPETITIONS (1L << 30)
@@ -137,7 +137,7 @@ static inline chol_block *chol_copy(const chol_block *b, int order)
 
 static inline void chol_leaf_factor(chol_block *a)
 {
-    double (*m)[CHOL_LEAF] = a->u.entry;
+    double(*m)[CHOL_LEAF] = a->u.entry;
     for (int j = 0; j < CHOL_LEAF; j++) {
         double d = m[j][j];
         for (int k = 0; k < j; k++)
@@ -157,8 +157,8 @@ static inline void chol_leaf_factor(chol_block *a)
 
 static inline void chol_leaf_solve(chol_block *x, const chol_block *l)
 {
-    double (*m)[CHOL_LEAF] = x->u.entry;
-    const double (*lm)[CHOL_LEAF] = (const double (*)[CHOL_LEAF])l->u.entry;
+    double(*m)[CHOL_LEAF] = x->u.entry;
+    const double(*lm)[CHOL_LEAF] = (const double(*)[CHOL_LEAF])l->u.entry;
     for (int r = 0; r < CHOL_LEAF; r++)
         for (int j = 0; j < CHOL_LEAF; j++) {
             double s = m[r][j];
@@ -171,7 +171,7 @@ static inline void chol_leaf_solve(chol_block *x, const chol_block *l)
 static inline void chol_leaf_update(chol_block *c, const chol_block *a, const chol_block *b,
                                     int lower)
 {
-    double (*m)[CHOL_LEAF] = c->u.entry;
+    double(*m)[CHOL_LEAF] = c->u.entry;
     for (int r = 0; r < CHOL_LEAF; r++)
         for (int col = 0; col < (lower ? r + 1 : CHOL_LEAF); col++) {
             double s = 0.0;
@@ -201,7 +201,7 @@ static inline chol_block *chol_drop_if_empty(chol_block *c, int fresh)
 /* ---- the sequential factorisation (see the top of this file) ---- */
 
 static inline chol_block *chol_update_seq(chol_block *c, const chol_block *a, const chol_block *b,
-                                   int order, int lower)
+                                          int order, int lower)
 {
     if (a == NULL || b == NULL)
         return c;
@@ -217,10 +217,10 @@ static inline chol_block *chol_update_seq(chol_block *c, const chol_block *a, co
         if (lower && q == CHOL_Q01)
             continue;
         int r = q >> 1, col = q & 1, shape = chol_update_quadrant_shape(lower, q);
-        c->u.quad[q] = chol_update_seq(c->u.quad[q], a->u.quad[2 * r], b->u.quad[2 * col], half,
-                                       shape);
-        c->u.quad[q] = chol_update_seq(c->u.quad[q], a->u.quad[2 * r + 1],
-                                       b->u.quad[2 * col + 1], half, shape);
+        c->u.quad[q] =
+            chol_update_seq(c->u.quad[q], a->u.quad[2 * r], b->u.quad[2 * col], half, shape);
+        c->u.quad[q] = chol_update_seq(c->u.quad[q], a->u.quad[2 * r + 1], b->u.quad[2 * col + 1],
+                                       half, shape);
     }
     return chol_drop_if_empty(c, fresh);
 }
@@ -357,8 +357,8 @@ static inline chol_problem chol_setup(int argc, char **argv, const char *usage)
 /* Calls visit(ctx, row, col, value) for every stored entry, depth first in
  * quadrant order, entries row-major. */
 typedef void (*chol_visit_fn)(void *ctx, int row, int col, double value);
-static inline void chol_visit(const chol_block *b, int order, int row0, int col0, chol_visit_fn visit,
-                       void *ctx)
+static inline void chol_visit(const chol_block *b, int order, int row0, int col0,
+                              chol_visit_fn visit, void *ctx)
 {
     if (b == NULL)
         return;
@@ -387,9 +387,9 @@ static inline long chol_count_leaves(const chol_block *b, int order)
 
 typedef struct chol_vectors {
     const double *x;
-    double *y, *mag; /* result and its magnitude bound */
-    int transpose;   /* y += M^T x instead of M x */
-    int symmetric;   /* the stored lower triangle stands for a symmetric M */
+    double *y, *mag;   /* result and its magnitude bound */
+    int transpose;     /* y += M^T x instead of M x */
+    int symmetric;     /* the stored lower triangle stands for a symmetric M */
     int upper_entries; /* nonzero entries found above the diagonal */
     double sum;
 } chol_vectors;
@@ -421,7 +421,7 @@ static inline int chol_matvec(const chol_block *m, int order, const double *x, d
 {
     memset(y, 0, (size_t)order * sizeof(double));
     memset(mag, 0, (size_t)order * sizeof(double));
-    chol_vectors ctx = { x, y, mag, transpose, symmetric, 0, 0.0 };
+    chol_vectors ctx = {x, y, mag, transpose, symmetric, 0, 0.0};
     chol_visit(m, order, 0, 0, chol_visit_matvec, &ctx);
     return ctx.upper_entries;
 }
@@ -446,7 +446,7 @@ static inline void chol_visit_dense(void *ctx, int r, int c, double v)
 
 static inline double *chol_dense(const chol_block *b, int order)
 {
-    chol_dense_matrix d = { calloc((size_t)order * order, sizeof(double)), order };
+    chol_dense_matrix d = {calloc((size_t)order * order, sizeof(double)), order};
     BENCH_CHECK(d.entry != NULL, "cannot allocate a %d x %d check matrix", order, order);
     chol_visit(b, order, 0, 0, chol_visit_dense, &d);
     return d.entry;
@@ -480,7 +480,7 @@ static inline void chol_report(const chol_problem *p)
         BENCH_CHECK(upper == 0, "L has %d nonzero entries above the diagonal", upper);
         chol_matvec(p->result, order, lt_x, llt_x, ignored, 0, 0); /* L L^T x */
         chol_matvec(p->result, order, mag1, ignored, mag2, 0, 0);  /* |L| |L^T| |x| */
-        chol_matvec(p->input, order, x, a_x, mag_a, 0, 1);        /* A x, |A| |x| */
+        chol_matvec(p->input, order, x, a_x, mag_a, 0, 1);         /* A x, |A| |x| */
         for (int i = 0; i < order; i++) {
             double tol = gamma * (mag2[i] + mag_a[i]) + DBL_MIN;
             BENCH_CHECK(fabs(llt_x[i] - a_x[i]) <= tol,
@@ -511,8 +511,8 @@ static inline void chol_report(const chol_problem *p)
             double a = chol_get(p->input, order, r, c);
             double tol = gamma * mag + DBL_MIN;
             BENCH_CHECK(fabs(s - a) <= tol,
-                        "(L L^T)[%d][%d] = %.17g but A[%d][%d] = %.17g (tolerance %g)", r, c, s,
-                        r, c, a, tol);
+                        "(L L^T)[%d][%d] = %.17g but A[%d][%d] = %.17g (tolerance %g)", r, c, s, r,
+                        c, a, tol);
         }
     free(l);
 }

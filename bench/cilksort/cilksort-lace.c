@@ -10,8 +10,8 @@
 
 #include <lace.h>
 
-VOID_TASK_5(merge, const cs_key *, l1, const cs_key *, h1, const cs_key *, l2,
-                 const cs_key *, h2, cs_key *, dest)
+VOID_TASK_5(merge, const cs_key *, l1, const cs_key *, h1, const cs_key *, l2, const cs_key *, h2,
+            cs_key *, dest)
 {
     const cs_key *s1, *s2;
     if (!cs_merge_split(&l1, &h1, &l2, &h2, dest, &s1, &s2))

@@ -8,8 +8,8 @@
 
 #include <weft/weft.h>
 
-WEFT_VOID_TASK_5(merge, const cs_key *, l1, const cs_key *, h1, const cs_key *, l2,
-                 const cs_key *, h2, cs_key *, dest)
+WEFT_VOID_TASK_5(merge, const cs_key *, l1, const cs_key *, h1, const cs_key *, l2, const cs_key *,
+                 h2, cs_key *, dest)
 {
     const cs_key *s1, *s2;
     if (!cs_merge_split(&l1, &h1, &l2, &h2, dest, &s1, &s2))

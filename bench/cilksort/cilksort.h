@@ -55,10 +55,10 @@
 #include "bench.h"
 
 #define CILKSORT_SEED UINT64_C(0x5EEDC11C5027)
-#define CILKSORT_QUICK_CUTOFF 2048     /* sort sizes below this sequentially */
-#define CILKSORT_MERGE_CUTOFF 2048     /* merge totals below this sequentially */
-#define CILKSORT_INSERTION_CUTOFF 20   /* quicksort hands over below this */
-#define CILKSORT_MAX_N 4000000000L     /* 2 x 32 GB of keys */
+#define CILKSORT_QUICK_CUTOFF 2048   /* sort sizes below this sequentially */
+#define CILKSORT_MERGE_CUTOFF 2048   /* merge totals below this sequentially */
+#define CILKSORT_INSERTION_CUTOFF 20 /* quicksort hands over below this */
+#define CILKSORT_MAX_N 4000000000L   /* 2 x 32 GB of keys */
 
 typedef uint64_t cs_key;
 
@@ -87,10 +87,7 @@ static inline long cs_args(int argc, char **argv, const char *usage)
     return bench_arg_long(argv[0], "n", argv[1], 1, CILKSORT_MAX_N);
 }
 
-static inline cs_key *cs_alloc(size_t n)
-{
-    return bench_alloc(n, sizeof(cs_key), "keys");
-}
+static inline cs_key *cs_alloc(size_t n) { return bench_alloc(n, sizeof(cs_key), "keys"); }
 
 /* ---- sequential building blocks ---- */
 
@@ -213,7 +210,7 @@ typedef struct cs_fingerprint {
 
 static inline cs_fingerprint cs_fingerprint_of(const cs_key *a, size_t n)
 {
-    cs_fingerprint f = { 0, 0, 0 };
+    cs_fingerprint f = {0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         uint64_t h = cs_mix(a[i]);
         f.sum += a[i];
@@ -232,8 +229,9 @@ static inline void cs_print(const cs_key *a, size_t n)
 static inline void cs_check(const cs_key *a, size_t n, cs_fingerprint input)
 {
     for (size_t i = 1; i < n; i++)
-        BENCH_CHECK(a[i - 1] <= a[i], "not sorted: key[%zu] = %016" PRIx64 " > key[%zu] = %016" PRIx64,
-                    i - 1, a[i - 1], i, a[i]);
+        BENCH_CHECK(a[i - 1] <= a[i],
+                    "not sorted: key[%zu] = %016" PRIx64 " > key[%zu] = %016" PRIx64, i - 1,
+                    a[i - 1], i, a[i]);
     cs_fingerprint out = cs_fingerprint_of(a, n);
     BENCH_CHECK(out.sum == input.sum && out.mix_sum == input.mix_sum &&
                     out.mix_xor == input.mix_xor,

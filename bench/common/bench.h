@@ -32,10 +32,7 @@ static inline double bench_now(void)
 }
 
 /* Seconds since t0, a bench_now() reading: the end of a timed part. */
-static inline double bench_seconds_since(double t0)
-{
-    return bench_now() - t0;
-}
+static inline double bench_seconds_since(double t0) { return bench_now() - t0; }
 
 static inline void bench_print_time(double seconds)
 {
@@ -83,9 +80,10 @@ static inline int bench_take_flag(int *argc, char ***argv, const char *flag)
  * `details` (a printf format for the lines that explain the arguments, or
  * NULL), unless the program got between min and max arguments after its
  * name (after bench_take_workers took -w out). */
-__attribute__((format(printf, 6, 7))) static inline void
-bench_expect_args(int argc, char **argv, int min, int max, const char *usage,
-                  const char *details, ...)
+__attribute__((format(printf, 6, 7))) static inline void bench_expect_args(int argc, char **argv,
+                                                                           int min, int max,
+                                                                           const char *usage,
+                                                                           const char *details, ...)
 {
     if (argc - 1 >= min && argc - 1 <= max)
         return;
@@ -100,27 +98,27 @@ bench_expect_args(int argc, char **argv, int min, int max, const char *usage,
 }
 
 /* Reads a decimal integer argument in [lo, hi] or exits with a usage error. */
-static inline long bench_arg_long(const char *prog, const char *what, const char *text,
-                                  long lo, long hi)
+static inline long bench_arg_long(const char *prog, const char *what, const char *text, long lo,
+                                  long hi)
 {
     char *end;
     long v = strtol(text, &end, 10);
     if (*text == '\0' || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "%s: %s must be an integer in [%ld, %ld], got '%s'\n",
-                prog, what, lo, hi, text);
+        fprintf(stderr, "%s: %s must be an integer in [%ld, %ld], got '%s'\n", prog, what, lo, hi,
+                text);
         exit(2);
     }
     return v;
 }
 
 /* Prints "FAILED: ..." and exits non-zero: every benchmark checks its answer. */
-#define BENCH_CHECK(cond, ...)                                   \
-    do {                                                         \
-        if (!(cond)) {                                           \
-            fprintf(stderr, "FAILED: " __VA_ARGS__);             \
-            fputc('\n', stderr);                                 \
-            exit(1);                                             \
-        }                                                        \
+#define BENCH_CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "FAILED: " __VA_ARGS__); \
+            fputc('\n', stderr); \
+            exit(1); \
+        } \
     } while (0)
 
 /* count objects of `size` bytes from malloc, or "FAILED: cannot allocate

@@ -20,8 +20,9 @@ long search(problem &p, int i, long capacity, long value)
     auto [take, skip] = weft::join(
         [=] {
             const knap_peer_item &it = pp->item[i];
-            return it.weight <= capacity ? search(*pp, i + 1, capacity - it.weight, value + it.value)
-                                         : pruned;
+            return it.weight <= capacity
+                       ? search(*pp, i + 1, capacity - it.weight, value + it.value)
+                       : pruned;
         },
         [=] { return search(*pp, i + 1, capacity, value); });
     return take > skip ? take : skip;

@@ -22,14 +22,14 @@ static void raise_best(_Atomic long *best_so_far, long value)
     /* Relaxed: racing raisers only make this stale, costing a CAS retry. */
     long seen = atomic_load_explicit(best_so_far, memory_order_relaxed);
     /* Relaxed CAS-max against other raisers: publishes no other data. */
-    while (value > seen && !atomic_compare_exchange_weak_explicit(
-                               best_so_far, &seen, value, memory_order_relaxed,
-                               memory_order_relaxed)) {
+    while (value > seen &&
+           !atomic_compare_exchange_weak_explicit(best_so_far, &seen, value, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
     }
 }
 
-TASK_5(long, search, const knap_problem *, p, _Atomic long *, best_so_far, int, i, long,
-            capacity, long, value)
+TASK_5(long, search, const knap_problem *, p, _Atomic long *, best_so_far, int, i, long, capacity,
+       long, value)
 {
     if (i == p->items || capacity == 0) {
         raise_best(best_so_far, value);
@@ -43,7 +43,7 @@ TASK_5(long, search, const knap_problem *, p, _Atomic long *, best_so_far, int, 
     long take = KNAPSACK_PRUNED;
     if (p->item[i].weight <= capacity)
         take = CALL(search, p, best_so_far, i + 1, capacity - p->item[i].weight,
-                         value + p->item[i].value);
+                    value + p->item[i].value);
     long skip = SYNC(search);
     return take > skip ? take : skip;
 }

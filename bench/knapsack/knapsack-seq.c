@@ -22,8 +22,8 @@ static long search(const knap_problem *p, long *best_so_far, int i, long capacit
         return KNAPSACK_PRUNED;
     long take = KNAPSACK_PRUNED;
     if (p->item[i].weight <= capacity)
-        take = search(p, best_so_far, i + 1, capacity - p->item[i].weight,
-                      value + p->item[i].value);
+        take =
+            search(p, best_so_far, i + 1, capacity - p->item[i].weight, value + p->item[i].value);
     long skip = search(p, best_so_far, i + 1, capacity, value);
     return take > skip ? take : skip;
 }

@@ -12,14 +12,15 @@ static void matmul(const mm_peer_real *A, const mm_peer_real *B, mm_peer_real *C
     mm_peer_dims h = d; // first half
     const size_t ld = static_cast<size_t>(d.ld);
     switch (mm_peer_step(&d)) {
-    case MM_PEER_BASE:
-        mm_peer_base(A, B, C, &d);
-        return;
+    case MM_PEER_BASE: mm_peer_base(A, B, C, &d); return;
     case MM_PEER_SPLIT_M: // disjoint rows of C
         h.m = d.m >> 1;
         d.m -= h.m;
-        weft::join([=] { matmul(A + static_cast<size_t>(h.m) * ld, B, C + static_cast<size_t>(h.m) * ld, d); },
-                   [=] { matmul(A, B, C, h); });
+        weft::join(
+            [=] {
+                matmul(A + static_cast<size_t>(h.m) * ld, B, C + static_cast<size_t>(h.m) * ld, d);
+            },
+            [=] { matmul(A, B, C, h); });
         return;
     case MM_PEER_SPLIT_N: // same block of C: one after the other
         h.n = d.n >> 1;

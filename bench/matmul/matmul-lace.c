@@ -15,9 +15,7 @@ VOID_TASK_4(matmul, const mm_real *, A, const mm_real *, B, mm_real *, C, mm_dim
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
-    case MM_BASE:
-        mm_base(A, B, C, &d);
-        return;
+    case MM_BASE: mm_base(A, B, C, &d); return;
     case MM_SPLIT_M: /* disjoint rows of C */
         h.m = d.m >> 1;
         d.m -= h.m;
@@ -53,7 +51,7 @@ int main(int argc, char **argv)
     lace_start(workers, 0);
     printf("workers: %u\n", lace_workers());
     double t0 = bench_now();
-    RUN(matmul, A, B, C, (mm_dims){ n, n, n, n, 0 });
+    RUN(matmul, A, B, C, (mm_dims){n, n, n, n, 0});
     double t1 = bench_now();
 
     printf("matmul(%d): checksum %.17g\n", n, mm_checksum(C, n));

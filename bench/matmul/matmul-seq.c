@@ -14,9 +14,7 @@ static void matmul(const mm_real *A, const mm_real *B, mm_real *C, mm_dims d)
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
-    case MM_BASE:
-        mm_base(A, B, C, &d);
-        return;
+    case MM_BASE: mm_base(A, B, C, &d); return;
     case MM_SPLIT_M:
         h.m = d.m >> 1;
         d.m -= h.m;
@@ -47,7 +45,7 @@ int main(int argc, char **argv)
     mm_setup(n, &A, &B, &C);
 
     double t0 = bench_now();
-    matmul(A, B, C, (mm_dims){ n, n, n, n, 0 });
+    matmul(A, B, C, (mm_dims){n, n, n, n, 0});
     double seconds = bench_seconds_since(t0);
 
     printf("matmul(%d): checksum %.17g\n", n, mm_checksum(C, n));

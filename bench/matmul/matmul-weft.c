@@ -13,9 +13,7 @@ WEFT_VOID_TASK_4(matmul, const mm_real *, A, const mm_real *, B, mm_real *, C, m
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
-    case MM_BASE:
-        mm_base(A, B, C, &d);
-        return;
+    case MM_BASE: mm_base(A, B, C, &d); return;
     case MM_SPLIT_M: /* disjoint rows of C */
         h.m = d.m >> 1;
         d.m -= h.m;
@@ -50,7 +48,7 @@ int main(int argc, char **argv)
 
     printf("workers: %u\n", bench_weft_start(workers));
     double t0 = bench_now();
-    WEFT_RUN(matmul, A, B, C, (mm_dims){ n, n, n, n, 0 });
+    WEFT_RUN(matmul, A, B, C, (mm_dims){n, n, n, n, 0});
     double seconds = bench_seconds_since(t0);
 
     printf("matmul(%d): checksum %.17g\n", n, mm_checksum(C, n));

@@ -33,8 +33,8 @@
 
 #include "bench.h"
 
-#define MATMUL_MIN_N 16   /* one base case: 16 + 16 + 16 <= 64 */
-#define MATMUL_MAX_N 8192 /* 3 x 512 MB */
+#define MATMUL_MIN_N 16      /* one base case: 16 + 16 + 16 <= 64 */
+#define MATMUL_MAX_N 8192    /* 3 x 512 MB */
 #define MATMUL_REF_MAX_N 256 /* full reference product up to here */
 
 typedef float mm_real; /* Lace's REAL */
@@ -82,16 +82,12 @@ static inline void mm_base(const mm_real *restrict A, const mm_real *restrict B,
  * following mm_step: the analytic count, without multiplying. */
 static inline long mm_count_spawns(int m, int n, int p)
 {
-    mm_dims d = { m, n, p, 0, 0 };
+    mm_dims d = {m, n, p, 0, 0};
     switch (mm_step(&d)) {
-    case MM_BASE:
-        return 0;
-    case MM_SPLIT_M:
-        return 1 + mm_count_spawns(m >> 1, n, p) + mm_count_spawns(m - (m >> 1), n, p);
-    case MM_SPLIT_N:
-        return mm_count_spawns(m, n >> 1, p) + mm_count_spawns(m, n - (n >> 1), p);
-    case MM_SPLIT_P:
-        return 1 + mm_count_spawns(m, n, p >> 1) + mm_count_spawns(m, n, p - (p >> 1));
+    case MM_BASE: return 0;
+    case MM_SPLIT_M: return 1 + mm_count_spawns(m >> 1, n, p) + mm_count_spawns(m - (m >> 1), n, p);
+    case MM_SPLIT_N: return mm_count_spawns(m, n >> 1, p) + mm_count_spawns(m, n - (n >> 1), p);
+    case MM_SPLIT_P: return 1 + mm_count_spawns(m, n, p >> 1) + mm_count_spawns(m, n, p - (p >> 1));
     }
     return -1;
 }
@@ -186,8 +182,8 @@ static inline void mm_check_full(const mm_real *A, const mm_real *B, const mm_re
             }
             double got = C[(size_t)i * n + k];
             double tol = 2.0 * n * MM_EPS * mag + DBL_MIN;
-            BENCH_CHECK(fabs(got - s) <= tol, "C[%d][%d] = %.17g, expected %.17g (tolerance %g)",
-                        i, k, got, s, tol);
+            BENCH_CHECK(fabs(got - s) <= tol, "C[%d][%d] = %.17g, expected %.17g (tolerance %g)", i,
+                        k, got, s, tol);
         }
 }
 
@@ -223,7 +219,7 @@ static inline void mm_check_random(const mm_real *A, const mm_real *B, const mm_
     BENCH_CHECK(x && bx && abx && cx && absbx && mag && ignore, "cannot allocate check vectors");
     for (int i = 0; i < n; i++)
         x[i] = mm_uniform(&seed);
-    mm_matvec(B, x, bx, absbx, n);     /* absbx = |B| |x| */
+    mm_matvec(B, x, bx, absbx, n); /* absbx = |B| |x| */
     mm_matvec(A, bx, abx, NULL, n);
     mm_matvec(C, x, cx, NULL, n);
     /* mag = |A| (|B| |x|) */

@@ -45,7 +45,8 @@ int main(int argc, char **argv)
         return 1;
     printf("workers: %u, %ld calls of fib(%d), %d repetitions\n", weft_workers(), calls, n, reps);
     long expect = calls * fib_iter(n);
-    double *loop = malloc(sizeof *loop * (size_t)reps), *inside = malloc(sizeof *inside * (size_t)reps);
+    double *loop = malloc(sizeof *loop * (size_t)reps),
+           *inside = malloc(sizeof *inside * (size_t)reps);
     for (int r = 0; r < reps; r++) {
         double t0 = bench_now();
         long sum = 0;

@@ -7,8 +7,8 @@
 
 #include <weft/weft.h>
 
-WEFT_VOID_TASK_6(mm_rows, const double *, a, const double *, b, double *, c, int, n, int, lo,
-                 int, hi)
+WEFT_VOID_TASK_6(mm_rows, const double *, a, const double *, b, double *, c, int, n, int, lo, int,
+                 hi)
 {
     if (hi - lo == 1) {
         mm_row(a, b, c, n, lo);

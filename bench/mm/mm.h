@@ -96,8 +96,8 @@ static inline mm_problem mm_setup(int argc, char **argv, const char *usage)
 }
 
 /* Row i of C = A B: the inner-product loop over a column of B. */
-static inline void mm_row(const double *restrict a, const double *restrict b,
-                          double *restrict c, int n, int i)
+static inline void mm_row(const double *restrict a, const double *restrict b, double *restrict c,
+                          int n, int i)
 {
     const double *arow = a + (size_t)i * n;
     double *crow = c + (size_t)i * n;
@@ -154,8 +154,8 @@ static inline void mm_report(const mm_problem *p)
             }
             for (int j = 0; j < n; j++) {
                 int64_t got = mm_exact(p->c[(size_t)i * n + j], i, j);
-                BENCH_CHECK(got == row[j], "C[%d][%d] = %" PRId64 ", expected %" PRId64, i, j,
-                            got, row[j]);
+                BENCH_CHECK(got == row[j], "C[%d][%d] = %" PRId64 ", expected %" PRId64, i, j, got,
+                            row[j]);
             }
         }
         free(row);

@@ -85,10 +85,7 @@ typedef struct raw_state {
     uint32_t root;
 } raw_state;
 
-static unsigned raw_fanout(uint64_t *s)
-{
-    return (unsigned)(splitmix(s) % 5); /* 0..4, mean 2 */
-}
+static unsigned raw_fanout(uint64_t *s) { return (unsigned)(splitmix(s) % 5); /* 0..4, mean 2 */ }
 
 static void *raw_create(const pc_params *pp)
 {
@@ -400,7 +397,8 @@ static int span_check(void *state, char *msg, size_t len, uint64_t *extra)
     for (uint32_t v = 0; v < n && rc == 0; v++) {
         if ((par[v] >= 0) != (st->reach[v] != 0)) {
             snprintf(msg, len, "spanning: vertex %u %s", v,
-                     par[v] >= 0 ? "has a parent but is unreachable" : "is reachable but has no parent");
+                     par[v] >= 0 ? "has a parent but is unreachable"
+                                 : "is reachable but has no parent");
             rc = 1;
         } else if (par[v] >= 0 && v != st->root) {
             bool edge = false;
@@ -456,8 +454,8 @@ static void span_destroy(void *state)
  * xml serialisation
  * ====================================================================== */
 
-static const char *const xml_tags[] = {"doc", "section", "para", "item", "list", "table",
-                                       "row", "cell", "note", "ref", "title", "span"};
+static const char *const xml_tags[] = {"doc", "section", "para", "item", "list",  "table",
+                                       "row", "cell",    "note", "ref",  "title", "span"};
 static const char *const xml_attrs[] = {"id", "class", "lang", "href"};
 enum { XML_EXPAND = 0, XML_COMBINE = 1 };
 
@@ -893,14 +891,14 @@ const pc_case pc_cases[] = {
      raw_destroy},
     {"quicksort", "elements", false, false, 1000000, 20000, qs_create, qs_prepare, qs_check,
      qs_destroy},
-    {"spanning", "vertices (-g rlg: random local graph of degree 8, the default; -g grid: "
-                 "3-d grid; -g rmat: R-MAT of 8 x vertices edges)",
-     true, false, 1000000, 20000,
-     span_create, span_prepare, span_check, span_destroy},
+    {"spanning",
+     "vertices (-g rlg: random local graph of degree 8, the default; -g grid: "
+     "3-d grid; -g rmat: R-MAT of 8 x vertices edges)",
+     true, false, 1000000, 20000, span_create, span_prepare, span_check, span_destroy},
     {"xml", "elements", false, false, 200000, 3000, xml_create, xml_prepare, xml_check,
      xml_destroy},
-    {"dfs-grid", "side of the cube", true, true, 100, 20, dfs_grid_create, dfs_prepare,
-     dfs_check, dfs_destroy},
+    {"dfs-grid", "side of the cube", true, true, 100, 20, dfs_grid_create, dfs_prepare, dfs_check,
+     dfs_destroy},
     {"dfs-rlg", "vertices (degree 10)", true, true, 1000000, 20000, dfs_rlg_create, dfs_prepare,
      dfs_check, dfs_destroy},
     {"dfs-rmat", "scale (2^scale vertices, 16 x 2^scale edges)", true, true, 20, 14,

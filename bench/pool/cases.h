@@ -49,10 +49,10 @@ uint64_t pc_graph_reach(const pc_graph *g, uint32_t src, uint8_t *reach);
 /* ---- cases ---- */
 
 typedef struct pc_params {
-    uint64_t size;    /* case-specific (see each case's description) */
+    uint64_t size; /* case-specific (see each case's description) */
     uint64_t seed;
-    unsigned workers; /* the pool's worker count (for per-worker scratch) */
-    bool coalesce;    /* dfs: batch items with a split function */
+    unsigned workers;  /* the pool's worker count (for per-worker scratch) */
+    bool coalesce;     /* dfs: batch items with a split function */
     const char *graph; /* spanning: "rlg" (default), "grid" or "rmat" */
 } pc_params;
 

@@ -56,9 +56,12 @@ pc_graph *pc_graph_grid3d(uint32_t k)
         for (uint32_t y = 0; y < k; y++)
             for (uint32_t x = 0; x < k; x++) {
                 uint32_t id = x + k * (y + k * z);
-                if (x + 1 < k) u[i] = id, v[i++] = id + 1;
-                if (y + 1 < k) u[i] = id, v[i++] = id + k;
-                if (z + 1 < k) u[i] = id, v[i++] = id + k * k;
+                if (x + 1 < k)
+                    u[i] = id, v[i++] = id + 1;
+                if (y + 1 < k)
+                    u[i] = id, v[i++] = id + k;
+                if (z + 1 < k)
+                    u[i] = id, v[i++] = id + k * k;
             }
     pc_graph *g = from_edges(n, u, v, i);
     free(u);

@@ -83,8 +83,12 @@ int main(int argc, char **argv)
         case 'c': case_name = optarg; break;
         case 'q': queue_list = optarg; break;
         case 'w': workers = bench_arg_long(argv[0], "-w", optarg, 0, WEFT_POOL_MAX_WORKERS); break;
-        case 'n': size = (unsigned long long)bench_arg_long(argv[0], "-n", optarg, 1, 1L << 40); break;
-        case 's': seed = (unsigned long long)bench_arg_long(argv[0], "-s", optarg, 0, 1L << 62); break;
+        case 'n':
+            size = (unsigned long long)bench_arg_long(argv[0], "-n", optarg, 1, 1L << 40);
+            break;
+        case 's':
+            seed = (unsigned long long)bench_arg_long(argv[0], "-s", optarg, 0, 1L << 62);
+            break;
         case 'r': reps = bench_arg_long(argv[0], "-r", optarg, 1, 1000); break;
         case 'H': half = 1; break;
         case '1': half = 0; break;
@@ -95,8 +99,8 @@ int main(int argc, char **argv)
         case 'g': graph = optarg; break;
         case 'l':
             for (unsigned i = 0; i < pc_n_cases; i++)
-                printf("%-10s size = %s (default %llu)%s\n", pc_cases[i].name,
-                       pc_cases[i].size_doc, (unsigned long long)pc_cases[i].default_size,
+                printf("%-10s size = %s (default %llu)%s\n", pc_cases[i].name, pc_cases[i].size_doc,
+                       (unsigned long long)pc_cases[i].default_size,
                        pc_cases[i].idempotent ? ", idempotent" : "");
             return 0;
         default: usage(argv[0]);
@@ -126,9 +130,9 @@ int main(int argc, char **argv)
     unsigned nw = cfg.workers ? cfg.workers : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 
     pc_params params = {size ? size : pc->default_size, seed, nw, coalesce != 0, graph};
-    printf("case %s%s%s (size %llu), %d queue%s, workers %u, steal %s, coalescing %s\n",
-           pc->name, graph ? " on " : "", graph ? graph : "", (unsigned long long)params.size,
-           nq, nq > 1 ? "s" : "", nw, half ? "half" : "one", coalesce ? "on" : "off");
+    printf("case %s%s%s (size %llu), %d queue%s, workers %u, steal %s, coalescing %s\n", pc->name,
+           graph ? " on " : "", graph ? graph : "", (unsigned long long)params.size, nq,
+           nq > 1 ? "s" : "", nw, half ? "half" : "one", coalesce ? "on" : "off");
     fflush(stdout);
     void *state = pc->create(&params);
 
@@ -171,8 +175,7 @@ int main(int argc, char **argv)
             if (r == 0 && j == 0)
                 printf("%s\n", msg);
             if (!weft_queue_is_idempotent(kind) && (s->duplicates != 0 || extra != 0)) {
-                fprintf(stderr,
-                        "FAILED: queue %s processed %llu items twice (case counted %llu)\n",
+                fprintf(stderr, "FAILED: queue %s processed %llu items twice (case counted %llu)\n",
                         weft_queue_name(kind), (unsigned long long)s->duplicates,
                         (unsigned long long)extra);
                 status = 1;

@@ -23,8 +23,8 @@
 /* Solutions for N = 0..QUEENS_MAX_N (OEIS A000170). */
 #define QUEENS_MAX_N 18
 static const long queens_known[QUEENS_MAX_N + 1] = {
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
-    2279184, 14772512, 95815104, 666090624,
+    1,   1,    0,     0,     2,      10,      4,        40,       92,        352,
+    724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104, 666090624,
 };
 
 /* True if no two of the k queens a[0..k-1] (a[i] = column of row i) attack
@@ -42,8 +42,7 @@ static inline int queens_ok(int k, const signed char *a)
 
 /* Parses `[-c] <n>` (after -w was taken out by the caller); -c only where
  * allow_count.  Exits with usage on anything else. */
-static inline int queens_args(int argc, char **argv, const char *usage, int allow_count,
-                              int *count)
+static inline int queens_args(int argc, char **argv, const char *usage, int allow_count, int *count)
 {
     *count = allow_count && bench_take_flag(&argc, &argv, "-c");
     bench_expect_args(argc, argv, 1, 1, usage, NULL);

@@ -76,7 +76,8 @@ static inline void sort_check(const int *a, size_t n, sort_fingerprint input)
     for (size_t i = 1; i < n; i++)
         BENCH_CHECK(a[i - 1] <= a[i], "sort: a[%zu] = %d > a[%zu] = %d", i - 1, a[i - 1], i, a[i]);
     sort_fingerprint out = sort_fingerprint_of(a, n);
-    BENCH_CHECK(out.sum == input.sum && out.squares == input.squares && out.xor_all == input.xor_all,
+    BENCH_CHECK(out.sum == input.sum && out.squares == input.squares &&
+                    out.xor_all == input.xor_all,
                 "sort: the output is not a permutation of the input");
 }
 

@@ -6,8 +6,8 @@
 
 #include <weft/weft.h>
 
-WEFT_VOID_TASK_6(ssf_positions, const char *, text, int, n, int *, best_len, int *, best_pos,
-                 int, lo, int, hi)
+WEFT_VOID_TASK_6(ssf_positions, const char *, text, int, n, int *, best_len, int *, best_pos, int,
+                 lo, int, hi)
 {
     if (hi - lo == 1) {
         ssf_position(text, n, lo, best_len, best_pos);

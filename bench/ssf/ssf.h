@@ -50,10 +50,10 @@
 typedef struct ssf_problem {
     int k;
     long repetitions;
-    int n;          /* length of the string */
-    char *text;     /* the Fibonacci word, NUL-terminated */
-    int *best_len;  /* len[i] */
-    int *best_pos;  /* pos[i] */
+    int n;         /* length of the string */
+    char *text;    /* the Fibonacci word, NUL-terminated */
+    int *best_len; /* len[i] */
+    int *best_pos; /* pos[i] */
 } ssf_problem;
 
 /* The Fibonacci word of order k, built in place: s_k is s_{k-1} followed
@@ -169,13 +169,13 @@ static const struct ssf_known {
     int k;
     uint64_t total_length, checksum;
 } ssf_known_totals[] = {
-    { 5, 17, 707 },
-    { 8, 384, 195093 },
-    { 12, 19052, 412172794 },
-    { 16, 901929, UINT64_C(903845346554) },
+    {5, 17, 707},
+    {8, 384, 195093},
+    {12, 19052, 412172794},
+    {16, 901929, UINT64_C(903845346554)},
 };
-static const int ssf_known_len5[8] = { 3, 2, 1, 3, 2, 3, 2, 1 };
-static const int ssf_known_pos5[8] = { 3, 4, 0, 0, 1, 0, 1, 0 };
+static const int ssf_known_len5[8] = {3, 2, 1, 3, 2, 3, 2, 1};
+static const int ssf_known_pos5[8] = {3, 4, 0, 0, 1, 0, 1, 0};
 
 /* Prints the result line and checks it (see the top of this file). */
 static inline void ssf_report(const ssf_problem *p)

@@ -19,10 +19,7 @@ __attribute__((noinline)) static uint64_t stealcost_increment(uint64_t x)
     return x + 1;
 }
 
-WEFT_TASK_1(uint64_t, stealcost_tiny, uint64_t, x)
-{
-    return stealcost_increment(x);
-}
+WEFT_TASK_1(uint64_t, stealcost_tiny, uint64_t, x) { return stealcost_increment(x); }
 
 typedef struct stealcost_inlined {
     double ns, ticks; /* median cost of a pair over a plain call */
@@ -161,7 +158,7 @@ int main(int argc, char **argv)
 
     unsigned pool = stealcost_start(workers);
     printf("workers: %u\n", pool);
-    stealcost_steals s = { 0, a.repetitions, a.leaf_iterations, NULL, NULL, NULL, NULL, NULL };
+    stealcost_steals s = {0, a.repetitions, a.leaf_iterations, NULL, NULL, NULL, NULL, NULL};
     while (s.height < 6 && (2u << s.height) <= pool)
         s.height++;
     s.alone_ns = stealcost_samples(a.repetitions);

@@ -13,7 +13,7 @@ static void product(const double *A, const double *B, double *M, sm_dims d, int 
 {
     int h = d.n / 2;
     double *buf = sm_alloc(2 * (size_t)h * h);
-    sm_dims sub = { h, 0, 0, h, d.cutoff };
+    sm_dims sub = {h, 0, 0, h, d.cutoff};
     const double *L = sm_operand_block(A, d.lda, h, sm_left[k], buf, &sub.lda);
     const double *R = sm_operand_block(B, d.ldb, h, sm_right[k], buf + (size_t)h * h, &sub.ldb);
     multiply(L, R, M, sub);

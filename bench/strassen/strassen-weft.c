@@ -15,7 +15,7 @@ WEFT_VOID_TASK_5(product, const double *, A, const double *, B, double *, M, sm_
 {
     int h = d.n / 2;
     double *buf = sm_alloc(2 * (size_t)h * h);
-    sm_dims sub = { h, 0, 0, h, d.cutoff };
+    sm_dims sub = {h, 0, 0, h, d.cutoff};
     const double *L = sm_operand_block(A, d.lda, h, sm_left[k], buf, &sub.lda);
     const double *R = sm_operand_block(B, d.ldb, h, sm_right[k], buf + (size_t)h * h, &sub.ldb);
     WEFT_CALL(multiply, L, R, M, sub);

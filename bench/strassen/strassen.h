@@ -59,9 +59,9 @@
 /* Where a product's operands and result live: a block is a pointer plus
  * a row stride.  Kept in one struct so a task's arguments fit. */
 typedef struct sm_dims {
-    int n;       /* the block is n x n */
+    int n; /* the block is n x n */
     int lda, ldb, ldc;
-    int cutoff;  /* multiply directly at n <= cutoff */
+    int cutoff; /* multiply directly at n <= cutoff */
 } sm_dims;
 
 /* The seven products: each operand is quadrant q1, or q1 + sign * q2 when
@@ -71,12 +71,10 @@ typedef struct sm_operand {
 } sm_operand;
 
 static const sm_operand sm_left[7] = {
-    { 0, 3, 1 }, { 2, 3, 1 }, { 0, -1, 0 }, { 3, -1, 0 },
-    { 0, 1, 1 }, { 2, 0, -1 }, { 1, 3, -1 },
+    {0, 3, 1}, {2, 3, 1}, {0, -1, 0}, {3, -1, 0}, {0, 1, 1}, {2, 0, -1}, {1, 3, -1},
 };
 static const sm_operand sm_right[7] = {
-    { 0, 3, 1 }, { 0, -1, 0 }, { 1, 3, -1 }, { 2, 0, -1 },
-    { 3, -1, 0 }, { 0, 1, 1 }, { 2, 3, 1 },
+    {0, 3, 1}, {0, -1, 0}, {1, 3, -1}, {2, 0, -1}, {3, -1, 0}, {0, 1, 1}, {2, 3, 1},
 };
 
 static inline const double *sm_quadrant(const double *X, int ld, int h, int q)
@@ -109,8 +107,8 @@ static inline const double *sm_operand_block(const double *X, int ld, int h, sm_
 
 /* Base case: C = A * B by the i-k-j loop (the inner loop runs along rows
  * of B and C). */
-static inline void sm_base(const double *restrict A, const double *restrict B,
-                           double *restrict C, sm_dims d)
+static inline void sm_base(const double *restrict A, const double *restrict B, double *restrict C,
+                           sm_dims d)
 {
     for (int i = 0; i < d.n; i++) {
         double *c = C + (size_t)i * d.ldc;
@@ -180,7 +178,7 @@ static inline sm_dims sm_args(int argc, char **argv, const char *usage)
     }
     long cutoff = argc == 3 ? bench_arg_long(argv[0], "cutoff", argv[2], 1, STRASSEN_MAX_N)
                             : STRASSEN_DEFAULT_CUTOFF;
-    return (sm_dims){ (int)n, (int)n, (int)n, (int)n, (int)cutoff };
+    return (sm_dims){(int)n, (int)n, (int)n, (int)n, (int)cutoff};
 }
 
 /* A and B from their seeds; C full of NaNs so an unwritten entry fails. */
@@ -248,8 +246,8 @@ static inline void sm_check(const double *A, const double *B, const double *C, i
         sm_matvec(A, bx, abx, n);
         sm_matvec(C, x, cx, n);
         for (int i = 0; i < n; i++)
-            BENCH_CHECK(cx[i] == abx[i], "(C x)[%d] = %.17g but (A (B x))[%d] = %.17g", i, cx[i],
-                        i, abx[i]);
+            BENCH_CHECK(cx[i] == abx[i], "(C x)[%d] = %.17g but (A (B x))[%d] = %.17g", i, cx[i], i,
+                        abx[i]);
     }
     for (int s = 0; s < STRASSEN_SAMPLES; s++) {
         uint64_t z = sm_splitmix(&state);

@@ -94,15 +94,15 @@ static inline stress_args stress_parse(int argc, char **argv, const char *usage)
     a.leaf_iterations = (uint64_t)bench_arg_long(argv[0], "leaf-iterations", argv[1], 0,
                                                  STRESS_MAX_LEAF_ITERATIONS);
     a.height = (int)bench_arg_long(argv[0], "height", argv[2], 0, STRESS_MAX_HEIGHT);
-    a.repetitions = (uint64_t)bench_arg_long(argv[0], "repetitions", argv[3], 1,
-                                             STRESS_MAX_REPETITIONS);
+    a.repetitions =
+        (uint64_t)bench_arg_long(argv[0], "repetitions", argv[3], 1, STRESS_MAX_REPETITIONS);
     return a;
 }
 
 static inline void stress_report(const stress_args *a, uint64_t sum)
 {
-    printf("stress(%" PRIu64 ", %d, %" PRIu64 ") = %" PRIu64 "\n", a->leaf_iterations,
-           a->height, a->repetitions, sum);
+    printf("stress(%" PRIu64 ", %d, %" PRIu64 ") = %" PRIu64 "\n", a->leaf_iterations, a->height,
+           a->repetitions, sum);
     uint64_t want = stress_expected(a->leaf_iterations, a->height, a->repetitions);
     BENCH_CHECK(sum == want, "stress sum is %" PRIu64 ", expected %" PRIu64, sum, want);
 }

@@ -72,8 +72,8 @@ static void take_options(int *argc, char **argv, weft_dist_config *cfg, bool *po
         const char *v = i + 1 < *argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--queue") == 0 && v) {
             if (weft_queue_from_name(v, &cfg->pool.queue) != 0) {
-                fprintf(stderr, "uts-dist: --queue %s: must be a queue name (abp, chase-lev, ...)\n",
-                        v);
+                fprintf(stderr,
+                        "uts-dist: --queue %s: must be a queue name (abp, chase-lev, ...)\n", v);
                 exit(2);
             }
             cfg->pool.idempotent = weft_queue_is_idempotent(cfg->pool.queue);
@@ -92,8 +92,8 @@ static void take_options(int *argc, char **argv, weft_dist_config *cfg, bool *po
             cfg->poll_us = (unsigned)bench_arg_long("uts-dist", "--poll-us", v, 1, 1000000);
             i++;
         } else if (strcmp(a, "--idle-poll-us") == 0 && v) {
-            cfg->idle_poll_us = (unsigned)bench_arg_long("uts-dist", "--idle-poll-us", v, 1,
-                                                         1000000);
+            cfg->idle_poll_us =
+                (unsigned)bench_arg_long("uts-dist", "--idle-poll-us", v, 1, 1000000);
             i++;
         } else if (strcmp(a, "--no-lifelines") == 0) {
             cfg->lifelines = false;
@@ -219,8 +219,7 @@ int main(int argc, char **argv)
             }
             print_rank("Dist", &st.total);
             printf("Dist: termination rounds %llu, most idle rank %.3f ms\n",
-                   (unsigned long long)st.total.termination_rounds,
-                   (double)st.idle_ns_max / 1e6);
+                   (unsigned long long)st.total.termination_rounds, (double)st.idle_ns_max / 1e6);
         }
         fflush(stdout);
         uts_check(&params, &all, expected_nodes);

@@ -40,7 +40,7 @@ static uts_result search(const uts_params *p, const uts_node *node, WorkerP *__l
                          Task *__lace_dq_head)
 {
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, (uint64_t)node->height };
+    uts_result r = {1, n == 0, (uint64_t)node->height};
     for (int i = 0; i < n; i++)
         SPAWN(uts_child_search, p, node, i);
     for (int i = 0; i < n; i++)

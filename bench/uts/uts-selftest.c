@@ -74,7 +74,7 @@ static void check_sha1(void)
 static void check_rng(void)
 {
     /* rng_init(seed): SHA-1 of 16 zero bytes and the big-endian seed. */
-    unsigned char msg[24] = { 0 }, want[SHA_DIGEST_LENGTH], got[UTS_STATE_SIZE];
+    unsigned char msg[24] = {0}, want[SHA_DIGEST_LENGTH], got[UTS_STATE_SIZE];
     msg[16] = 0x12, msg[17] = 0x34, msg[18] = 0x56, msg[19] = 0x78;
     SHA1(msg, 20, want);
     uts_rng_init(got, 0x12345678);
@@ -91,7 +91,7 @@ static void check_rng(void)
         fail("uts_rng_spawn layout");
 
     /* rng_rand: bytes 16..19 big-endian, sign bit cleared. */
-    unsigned char s[UTS_STATE_SIZE] = { 0 };
+    unsigned char s[UTS_STATE_SIZE] = {0};
     s[16] = 0xff, s[17] = 0x01, s[18] = 0x02, s[19] = 0x03;
     if (uts_rng_rand(s) != 0x7f010203)
         fail("uts_rng_rand extraction");
@@ -100,7 +100,7 @@ static void check_rng(void)
 static uts_result search(const uts_params *p, const uts_node *node)
 {
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, (uint64_t)node->height };
+    uts_result r = {1, n == 0, (uint64_t)node->height};
     for (int i = 0; i < n; i++) {
         uts_node child;
         uts_child(p, node, i, &child);
@@ -113,7 +113,7 @@ static uts_result search(const uts_params *p, const uts_node *node)
 static void parse_sample(const uts_sample *s, uts_params *p)
 {
     char buf[128], prog[] = "uts-selftest", *save = NULL;
-    char *argv[32] = { prog };
+    char *argv[32] = {prog};
     int argc = 1;
     uint64_t expected;
     snprintf(buf, sizeof buf, "%s", s->flags);

@@ -31,8 +31,7 @@ static uintptr_t search_stack_floor;
 
 static void too_deep(int height)
 {
-    fprintf(stderr,
-            "uts-seq: tree deeper than the %zu MB search stack allows (depth %d reached)\n",
+    fprintf(stderr, "uts-seq: tree deeper than the %zu MB search stack allows (depth %d reached)\n",
             SEARCH_STACK_SIZE >> 20, height);
     exit(1);
 }
@@ -43,7 +42,7 @@ static uts_result search(const uts_params *p, const uts_node *node)
         too_deep(node->height);
 
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, (uint64_t)node->height };
+    uts_result r = {1, n == 0, (uint64_t)node->height};
 
     for (int i = 0; i < n; i++) {
         uts_node child;
@@ -64,8 +63,8 @@ static void *search_thread(void *arg)
 {
     search_job *job = arg;
     /* Stacks grow down on every platform weft targets. */
-    search_stack_floor = (uintptr_t)__builtin_frame_address(0) - SEARCH_STACK_SIZE
-                       + SEARCH_STACK_MARGIN;
+    search_stack_floor =
+        (uintptr_t)__builtin_frame_address(0) - SEARCH_STACK_SIZE + SEARCH_STACK_MARGIN;
     double t0 = bench_now();
     job->result = search(job->params, &job->root);
     job->seconds = bench_seconds_since(t0);
@@ -79,7 +78,7 @@ int main(int argc, char **argv)
     uts_parse_args(argc, argv, "uts-seq", "", &params, &expected_nodes);
     uts_print_params(&params, stdout);
 
-    search_job job = { .params = &params };
+    search_job job = {.params = &params};
     uts_root(&params, &job.root);
 
     pthread_attr_t attr;

@@ -36,7 +36,7 @@ WEFT_TASK_3(uts_result, uts_child_search, const uts_params *, p, const uts_node 
 static uts_result search(const uts_params *p, const uts_node *node, WEFT_CONTEXT_PARAMS)
 {
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, (uint64_t)node->height };
+    uts_result r = {1, n == 0, (uint64_t)node->height};
     for (int i = 0; i < n; i++)
         WEFT_SPAWN(uts_child_search, p, node, i);
     for (int i = 0; i < n; i++)

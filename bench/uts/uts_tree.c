@@ -73,7 +73,7 @@ static inline void sha1_short(const unsigned char *msg, size_t len,
     for (size_t off = 0; off < total; off += SHA_CBLOCK)
         SHA1_Transform(&ctx, block + off);
 
-    const SHA_LONG h[5] = { ctx.h0, ctx.h1, ctx.h2, ctx.h3, ctx.h4 };
+    const SHA_LONG h[5] = {ctx.h0, ctx.h1, ctx.h2, ctx.h3, ctx.h4};
     for (int i = 0; i < 5; i++) {
         digest[4 * i + 0] = (unsigned char)(h[i] >> 24);
         digest[4 * i + 1] = (unsigned char)(h[i] >> 16);
@@ -82,10 +82,7 @@ static inline void sha1_short(const unsigned char *msg, size_t len,
     }
 }
 
-const char *uts_sha1_impl(void)
-{
-    return "OpenSSL SHA1_Transform";
-}
+const char *uts_sha1_impl(void) { return "OpenSSL SHA1_Transform"; }
 
 #else /* UTS_SHA1_USE_EVP */
 
@@ -94,10 +91,7 @@ const char *uts_sha1_impl(void)
 static EVP_MD *sha1_md;
 static pthread_once_t sha1_md_once = PTHREAD_ONCE_INIT;
 
-static void sha1_md_fetch(void)
-{
-    sha1_md = EVP_MD_fetch(NULL, "SHA1", NULL);
-}
+static void sha1_md_fetch(void) { sha1_md = EVP_MD_fetch(NULL, "SHA1", NULL); }
 
 static inline void sha1_short(const unsigned char *msg, size_t len,
                               unsigned char digest[UTS_STATE_SIZE])
@@ -109,10 +103,7 @@ static inline void sha1_short(const unsigned char *msg, size_t len,
     }
 }
 
-const char *uts_sha1_impl(void)
-{
-    return "OpenSSL EVP_Digest";
-}
+const char *uts_sha1_impl(void) { return "OpenSSL EVP_Digest"; }
 
 #endif
 
@@ -140,7 +131,7 @@ static inline void put_be32(unsigned char *p, uint32_t v)
 /* Root state: SHA-1 of 16 zero bytes followed by the seed, big-endian. */
 void uts_rng_init(unsigned char state[UTS_STATE_SIZE], int seed)
 {
-    unsigned char msg[UTS_STATE_SIZE] = { 0 };
+    unsigned char msg[UTS_STATE_SIZE] = {0};
     put_be32(msg + 16, (uint32_t)seed);
     sha1_short(msg, sizeof msg, state);
 }
@@ -160,15 +151,12 @@ void uts_rng_spawn(const unsigned char parent[UTS_STATE_SIZE], int spawn_number,
  * the sign bit cleared, i.e. uniform on [0, 2^31). */
 int uts_rng_rand(const unsigned char state[UTS_STATE_SIZE])
 {
-    uint32_t b = (uint32_t)state[16] << 24 | (uint32_t)state[17] << 16
-               | (uint32_t)state[18] << 8 | (uint32_t)state[19];
+    uint32_t b = (uint32_t)state[16] << 24 | (uint32_t)state[17] << 16 | (uint32_t)state[18] << 8 |
+                 (uint32_t)state[19];
     return (int)(b & 0x7fffffffu);
 }
 
-static inline double rng_to_prob(int n)
-{
-    return (double)n / 2147483648.0;
-}
+static inline double rng_to_prob(int n) { return (double)n / 2147483648.0; }
 
 /* ------------------------------------------------------------------ */
 /* Tree shape                                                          */
@@ -200,13 +188,9 @@ static int num_children_geo(const uts_params *p, const uts_node *node)
             else
                 b_i = pow(b_0, sin(2.0 * 3.141592653589793 * (double)depth / (double)p->gen_mx));
             break;
-        case UTS_FIXED:
-            b_i = depth < p->gen_mx ? b_0 : 0;
-            break;
+        case UTS_FIXED: b_i = depth < p->gen_mx ? b_0 : 0; break;
         case UTS_LINEAR:
-        default:
-            b_i = b_0 * (1.0 - (double)depth / (double)p->gen_mx);
-            break;
+        default: b_i = b_0 * (1.0 - (double)depth / (double)p->gen_mx); break;
         }
     }
 
@@ -232,12 +216,8 @@ int uts_num_children(const uts_params *p, const uts_node *node)
     int n = 0;
 
     switch (p->type) {
-    case UTS_BIN:
-        n = node->height == 0 ? (int)floor(p->b_0) : num_children_bin(p, node);
-        break;
-    case UTS_GEO:
-        n = num_children_geo(p, node);
-        break;
+    case UTS_BIN: n = node->height == 0 ? (int)floor(p->b_0) : num_children_bin(p, node); break;
+    case UTS_GEO: n = num_children_geo(p, node); break;
     case UTS_HYBRID:
         if (node->height < p->shift_depth * p->gen_mx)
             n = num_children_geo(p, node);
@@ -248,8 +228,7 @@ int uts_num_children(const uts_params *p, const uts_node *node)
         if (node->height < p->gen_mx)
             n = (int)p->b_0;
         break;
-    default:
-        break; /* unreachable: uts_parse_args validates the type */
+    default: break; /* unreachable: uts_parse_args validates the type */
     }
 
     /* Only a BIN root may exceed the cap.  The reference prints a line
@@ -298,16 +277,16 @@ void uts_child(const uts_params *p, const uts_node *parent, int i, uts_node *chi
 /* The standard workloads published with UTS (its sample_trees.sh) and
  * reproduced by the Lace, BOTS and other UTS ports. */
 const uts_sample uts_samples[] = {
-    { "T1", "-t 1 -a 3 -d 10 -b 4 -r 19", 4130071, 3305118, 10 },
-    { "T5", "-t 1 -a 0 -d 20 -b 4 -r 34", 4147582, 2181318, 20 },
-    { "T2", "-t 1 -a 2 -d 16 -b 6 -r 502", 4117769, 2342762, 81 },
-    { "T3", "-t 0 -b 2000 -q 0.124875 -m 8 -r 42", 4112897, 3599034, 1572 },
-    { "T4", "-t 2 -a 0 -d 16 -b 6 -r 1 -q 0.234375 -m 4", 4132453, 3108986, 134 },
-    { "T1L", "-t 1 -a 3 -d 13 -b 4 -r 29", 102181082, 81746377, 13 },
-    { "T2L", "-t 1 -a 2 -d 23 -b 7 -r 220", 96793510, 53791152, 67 },
-    { "T3L", "-t 0 -b 2000 -q 0.200014 -m 5 -r 7", 111345631, 89076904, 17844 },
-    { "T1XL", "-t 1 -a 3 -d 15 -b 4 -r 29", 1635119272, 1308100063, 15 },
-    { NULL, NULL, 0, 0, 0 },
+    {"T1", "-t 1 -a 3 -d 10 -b 4 -r 19", 4130071, 3305118, 10},
+    {"T5", "-t 1 -a 0 -d 20 -b 4 -r 34", 4147582, 2181318, 20},
+    {"T2", "-t 1 -a 2 -d 16 -b 6 -r 502", 4117769, 2342762, 81},
+    {"T3", "-t 0 -b 2000 -q 0.124875 -m 8 -r 42", 4112897, 3599034, 1572},
+    {"T4", "-t 2 -a 0 -d 16 -b 6 -r 1 -q 0.234375 -m 4", 4132453, 3108986, 134},
+    {"T1L", "-t 1 -a 3 -d 13 -b 4 -r 29", 102181082, 81746377, 13},
+    {"T2L", "-t 1 -a 2 -d 23 -b 7 -r 220", 96793510, 53791152, 67},
+    {"T3L", "-t 0 -b 2000 -q 0.200014 -m 5 -r 7", 111345631, 89076904, 17844},
+    {"T1XL", "-t 1 -a 3 -d 15 -b 4 -r 29", 1635119272, 1308100063, 15},
+    {NULL, NULL, 0, 0, 0},
 };
 
 /* True if a and b generate the same tree: compares only the parameters the
@@ -335,7 +314,7 @@ const uts_sample *uts_find_sample(const uts_params *p)
         /* The table keeps the published flags, the one description that
          * cannot drift from the publication; parse them as a user's are. */
         char buf[128], prog[] = "uts-sample-table", *save = NULL;
-        char *argv[32] = { prog };
+        char *argv[32] = {prog};
         int argc = 1;
         snprintf(buf, sizeof buf, "%s", s->flags);
         for (char *tok = strtok_r(buf, " ", &save); tok != NULL && argc < 31;
@@ -425,8 +404,8 @@ static double parse_double(const char *prog, const char *flag, const char *text,
     return v;
 }
 
-void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_usage,
-                    uts_params *p, uint64_t *expected_nodes)
+void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_usage, uts_params *p,
+                    uint64_t *expected_nodes)
 {
     uts_params_default(p);
     *expected_nodes = 0;
@@ -437,8 +416,8 @@ void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_u
             usage(stdout, prog, extra_usage);
             exit(0);
         }
-        if (flag[0] != '-' || flag[1] == '\0' || flag[2] != '\0'
-            || strchr("tbradqmfgc", flag[1]) == NULL)
+        if (flag[0] != '-' || flag[1] == '\0' || flag[2] != '\0' ||
+            strchr("tbradqmfgc", flag[1]) == NULL)
             bad_args(prog, "unknown argument '%s'", flag);
         if (i + 1 >= argc)
             bad_args(prog, "%s needs a value", flag);
@@ -478,9 +457,9 @@ void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_u
 
 void uts_print_params(const uts_params *p, FILE *out)
 {
-    static const char *const tree_names[] = { "Binomial", "Geometric", "Hybrid", "Balanced" };
-    static const char *const shape_names[] = { "Linear decrease", "Exponential decrease",
-                                               "Cyclic", "Fixed branching factor" };
+    static const char *const tree_names[] = {"Binomial", "Geometric", "Hybrid", "Balanced"};
+    static const char *const shape_names[] = {"Linear decrease", "Exponential decrease", "Cyclic",
+                                              "Fixed branching factor"};
 
     fprintf(out, "UTS - Unbalanced Tree Search\n");
     fprintf(out, "Tree type: %d (%s)\n", p->type, tree_names[p->type]);
@@ -534,7 +513,6 @@ void uts_check(const uts_params *p, const uts_result *r, uint64_t expected_nodes
         BENCH_CHECK(r->leaves == s->leaves, "%llu leaves, sample tree %s has %llu",
                     (unsigned long long)r->leaves, s->name, (unsigned long long)s->leaves);
         BENCH_CHECK(r->max_depth == s->max_depth, "max depth %llu, sample tree %s has %llu",
-                    (unsigned long long)r->max_depth, s->name,
-                    (unsigned long long)s->max_depth);
+                    (unsigned long long)r->max_depth, s->name, (unsigned long long)s->max_depth);
     }
 }

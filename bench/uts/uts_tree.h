@@ -77,8 +77,8 @@ void uts_params_default(uts_params *p);
  * usage line before the flags (e.g. "[-w workers] ").  Prints an error and
  * exits 2 on any bad flag or value; prints help and exits 0 on -h.
  * *expected_nodes is 0 without -c. */
-void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_usage,
-                    uts_params *p, uint64_t *expected_nodes);
+void uts_parse_args(int argc, char **argv, const char *prog, const char *extra_usage, uts_params *p,
+                    uint64_t *expected_nodes);
 
 /* Prints the tree parameters (and the sample tree they name, if any). */
 void uts_print_params(const uts_params *p, FILE *out);

@@ -91,14 +91,15 @@ WEFT_BEGIN_DECLS
 #define LACE_LEAP_RANDOM 1
 #endif
 #ifndef LACE_COUNT_EVENTS
-#define LACE_COUNT_EVENTS (LACE_PIE_TIMES || LACE_COUNT_TASKS || LACE_COUNT_STEALS || LACE_COUNT_SPLITS)
+#define LACE_COUNT_EVENTS \
+    (LACE_PIE_TIMES || LACE_COUNT_TASKS || LACE_COUNT_STEALS || LACE_COUNT_SPLITS)
 #endif
 /* A cache line, for the program's own alignment (Lace's default). */
 #ifndef LINE_SIZE
 #define LINE_SIZE 64
 #endif
 #define P_SZ (sizeof(void *))
-#define PAD(x, b) (((b) - ((x) % (b))) & ((b) - 1)) /* b a power of 2 */
+#define PAD(x, b) (((b) - ((x) % (b))) & ((b)-1)) /* b a power of 2 */
 #define ROUND(x, b) ((x) + PAD((x), (b)))
 #ifndef likely
 #define likely(x) __builtin_expect((x), 1)
@@ -114,10 +115,28 @@ WEFT_BEGIN_DECLS
 #define PR_ADD(s, i, k)
 #define PR_INC(s, i) PR_ADD(s, i, 1)
 typedef enum {
-    CTR_tasks, CTR_steal_tries, CTR_leap_tries, CTR_steals, CTR_leaps, CTR_steal_busy,
-    CTR_leap_busy, CTR_split_grow, CTR_split_shrink, CTR_split_req, CTR_fast_sync,
-    CTR_slow_sync, CTR_init, CTR_close, CTR_wapp, CTR_lapp, CTR_wsteal, CTR_lsteal,
-    CTR_wstealsucc, CTR_lstealsucc, CTR_wsignal, CTR_lsignal,
+    CTR_tasks,
+    CTR_steal_tries,
+    CTR_leap_tries,
+    CTR_steals,
+    CTR_leaps,
+    CTR_steal_busy,
+    CTR_leap_busy,
+    CTR_split_grow,
+    CTR_split_shrink,
+    CTR_split_req,
+    CTR_fast_sync,
+    CTR_slow_sync,
+    CTR_init,
+    CTR_close,
+    CTR_wapp,
+    CTR_lapp,
+    CTR_wsteal,
+    CTR_lsteal,
+    CTR_wstealsucc,
+    CTR_lstealsucc,
+    CTR_wsignal,
+    CTR_lsignal,
 #if WEFT_LACE_API >= 16
     CTR_backoff,
 #endif
@@ -170,14 +189,17 @@ struct _Task {
     char d[WEFT_TASK_SIZE - sizeof(uintptr_t) - sizeof(lace_task_fn)];
     lace_task_fn f;
 };
-WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) && WEFT_ALIGNOF(Task) == WEFT_ALIGNOF(weft_task),
+WEFT_STATIC_ASSERT(sizeof(Task) == sizeof(weft_task) &&
+                       WEFT_ALIGNOF(Task) == WEFT_ALIGNOF(weft_task),
                    "lace: Task must be laid out as weft_task");
 /* Lace's common task fields, for programs that build descriptor types of
  * their own with them (weft's Task has f and d only). */
-#define TASK_COMMON_FIELDS(type)                                   \
-    void (*f)(struct _WorkerP *, struct _Task *, struct type *);  \
+#define TASK_COMMON_FIELDS(type) \
+    void (*f)(struct _WorkerP *, struct _Task *, struct type *); \
     WEFT_ATOMIC(struct _Worker *) thief;
-struct lace_common_fields_only_ { TASK_COMMON_FIELDS(_Task) };
+struct lace_common_fields_only_ {
+    TASK_COMMON_FIELDS(_Task)
+};
 #define LACE_COMMON_FIELD_SIZE sizeof(struct lace_common_fields_only_)
 /* The bytes a task's arguments, or its result, may take (Lace's
  * LACE_TASKSIZE): 48 in a 64-byte descriptor, 112 with WEFT_TASK_SIZE=128. */
@@ -262,10 +284,10 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * error names the task otherwise), and RUNEX.  Arguments and results of
  * any alignment up to a cache line are stored at their aligned offset in
  * the frame (d lands at 16 for long double), as weft's own tasks do. */
-#define LACE_FLAVOR_FITS_(NAME)                                                         \
-    WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= offsetof(Task, f),                        \
-                       "lace: the arguments or the result of task " #NAME                \
-                       " do not fit the task descriptor (LACE_TASKSIZE bytes; "          \
+#define LACE_FLAVOR_FITS_(NAME) \
+    WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= offsetof(Task, f), \
+                       "lace: the arguments or the result of task " #NAME \
+                       " do not fit the task descriptor (LACE_TASKSIZE bytes; " \
                        "configure weft with -DWEFT_TASK_SIZE=128 for larger tasks)");
 #define LACE_FLAVOR_MORE(RT, NAME, N, TYPES) \
     LACE_FLAVOR_FITS_(NAME) WEFT_ENTRY_(RT, NAME, N, TYPES, _RUNEX, lace_weft_runex_)
@@ -346,10 +368,12 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * TASK(void, name, ...); n = 0..10 from the argument count. */
 #define LACE_CAT_(a, b) LACE_CAT_I_(a, b)
 #define LACE_CAT_I_(a, b) a##b
-#define LACE_PICK22_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,  \
-                     _17, _18, _19, _20, N, ...) N
-#define LACE_NPAIRS_(dummy, ...)                                                                  \
-    LACE_PICK22_(dummy, ##__VA_ARGS__, 10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0)
+#define LACE_PICK22_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
+                     _17, _18, _19, _20, N, ...) \
+    N
+#define LACE_NPAIRS_(dummy, ...) \
+    LACE_PICK22_(dummy, ##__VA_ARGS__, 10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, \
+                 1, 0)
 #define LACE_SECOND_(a, b, ...) b
 #define LACE_SECOND_X_(...) LACE_SECOND_(__VA_ARGS__)
 #define LACE_EMPTY_PROBE_() ~, 1
@@ -357,11 +381,12 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * turns LACE_EMPTY_PROBE_ () into a call ("void *" leaves a "*"). */
 #define LACE_VOID_EAT_void
 #define LACE_IS_VOID_(RT) LACE_IS_VOID_I_(LACE_CAT_(LACE_VOID_EAT_, RT))
-#define LACE_IS_VOID_I_(x) LACE_SECOND_X_(LACE_EMPTY_PROBE_ x (), 0, ~)
+#define LACE_IS_VOID_I_(x) LACE_SECOND_X_(LACE_EMPTY_PROBE_ x(), 0, ~)
 #define LACE_TASK_SEL_0(RT, NAME, N, ...) LACE_CAT_(TASK_, N)(RT, NAME, ##__VA_ARGS__)
 #define LACE_TASK_SEL_1(RT, NAME, N, ...) LACE_CAT_(VOID_TASK_, N)(NAME, ##__VA_ARGS__)
-#define TASK(RT, NAME, ...)                                                                       \
-    LACE_CAT_(LACE_TASK_SEL_, LACE_IS_VOID_(RT))(RT, NAME, LACE_NPAIRS_(~, ##__VA_ARGS__), ##__VA_ARGS__)
+#define TASK(RT, NAME, ...) \
+    LACE_CAT_(LACE_TASK_SEL_, LACE_IS_VOID_(RT)) \
+    (RT, NAME, LACE_NPAIRS_(~, ##__VA_ARGS__), ##__VA_ARGS__)
 #endif
 
 /* ------------------------------------------------------------------------
@@ -371,17 +396,16 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 /* Spawns a task; the expression's value is its Task *.  Only when the
  * program uses that value is f stamped (lace_spawned): a SPAWN used as a
  * statement costs what weft's does (docs/lace.md, "The f field"). */
-#define SPAWN(f, ...)                                                                   \
-    ({                                                                                  \
-        __lace_dq_head = f##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__);       \
-        lace_spawned(__lace_dq_head - 1, LACE_F_(f));                                   \
+#define SPAWN(f, ...) \
+    ({ \
+        __lace_dq_head = f##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__); \
+        lace_spawned(__lace_dq_head - 1, LACE_F_(f)); \
     })
 /* The f SPAWN stamps: the wrapper, with bit 1 (clear in a wrapper's
  * address: wrappers are 4-aligned, and bit 0 may be ARM Thumb's) set when
  * the arguments and result start 16 bytes into the Task (long double,
  * __int128) rather than 8.  TASK_RESULT reads it. */
-#define LACE_F_(f) \
-    ((lace_task_fn)((uintptr_t)&f##_WRAP | (offsetof(f##_frame, d) == 16 ? 2u : 0u)))
+#define LACE_F_(f) ((lace_task_fn)((uintptr_t)&f##_WRAP | (offsetof(f##_frame, d) == 16 ? 2u : 0u)))
 /* Joins the most recent SPAWN not joined yet; its value is the result. */
 #define SYNC(f) (f##_SYNC(__lace_worker, --__lace_dq_head))
 /* Joins the most recent SPAWN without running it if nobody stole it. */
@@ -424,8 +448,8 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 
 /* Declares __lace_worker and __lace_dq_head in code running on a worker
  * (a "weft: ... not a worker" stop elsewhere). */
-#define LACE_VARS                                                             \
-    WorkerP *__lace_worker WEFT_UNUSED = lace_get_worker_checked();           \
+#define LACE_VARS \
+    WorkerP *__lace_worker WEFT_UNUSED = lace_get_worker_checked(); \
     Task *__lace_dq_head WEFT_UNUSED = lace_get_head(__lace_worker);
 #define LACE_ME LACE_VARS
 
@@ -546,10 +570,7 @@ static inline void lace_yield(WorkerP *w, Task *head)
     weft_yield((weft_worker *)w, (weft_task *)head);
 }
 
-static inline void lace_drop(WorkerP *w, Task *t)
-{
-    weft__drop((weft_worker *)w, (weft_task *)t);
-}
+static inline void lace_drop(WorkerP *w, Task *t) { weft__drop((weft_worker *)w, (weft_task *)t); }
 
 /* Lace 1.4's LACE_TRNG: an LCG step on the worker's rng. */
 static inline uint64_t lace_trng(WorkerP *w)

@@ -165,7 +165,9 @@ WEFT_STATIC_ASSERT(sizeof(lace_task) == sizeof(weft_task) &&
                        WEFT_ALIGNOF(lace_task) == WEFT_ALIGNOF(weft_task),
                    "lace: lace_task must be laid out as weft_task");
 
-typedef struct { uint64_t s0, s1; } lace_rng_state;
+typedef struct {
+    uint64_t s0, s1;
+} lace_rng_state;
 
 /* A worker, as Lace 2's programs see it.  head is the top of the worker's
  * deque while a task of this API runs on it; dq and end bound the deque;
@@ -281,10 +283,7 @@ static inline LACE_UNUSED lace_worker *lace_get_worker(void)
     return w != NULL ? weft__lace2_of(w) : NULL;
 }
 
-static inline LACE_UNUSED int lace_is_worker(void)
-{
-    return weft_self() != NULL;
-}
+static inline LACE_UNUSED int lace_is_worker(void) { return weft_self() != NULL; }
 
 /* The calling worker's id, -1 outside the pool. */
 static inline LACE_UNUSED int lace_worker_id(void)
@@ -336,10 +335,7 @@ static inline LACE_UNUSED int lace_is_completed_task(lace_task *t)
     return atomic_load_explicit(&t->lace2_state_, memory_order_acquire) == WEFT_STATE_DONE;
 }
 
-static inline LACE_UNUSED void *lace_task_result(lace_task *t)
-{
-    return (void *)&t->d[0];
-}
+static inline LACE_UNUSED void *lace_task_result(lace_task *t) { return (void *)&t->d[0]; }
 
 /* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here; returns
  * 1 if one of this API's was pending at the call or began during it. */
@@ -355,8 +351,7 @@ static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
     weft_yield(lw->weft, (weft_task *)lw->head);
     /* Relaxed: as above; an interrupt this worker joined was counted
      * before it could be joined (the initiator counts, then starts it). */
-    return pending ||
-           atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;
+    return pending || atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;
 }
 
 /* weft's deque shares tasks when thieves ask (the split deque) or by its
@@ -385,94 +380,96 @@ WEFT_END_DECLS
 #define LACE2_APPLY_(M, ...) M(__VA_ARGS__)
 /* A wrapper as a lace_task's f (only ever compared, never called as such;
  * the detour through void (*)(void) says the cast is meant). */
-#define LACE2_FN_(WRAP) ((lace_task_fn)(void (*)(void))&WRAP)
+#define LACE2_FN_(WRAP) ((lace_task_fn)(void (*)(void)) & WRAP)
 
 /* A descriptor on the caller's stack for NAME(), NEWFRAME and TOGETHER. */
 #ifdef __cplusplus
-#define LACE2_STACK_TASK_(NAME, var)                                                          \
-    union NAME##_lace2_stack_ {                                                               \
-        weft_task task;                                                                       \
-        task_##NAME frame;                                                                    \
-        NAME##_lace2_stack_() {}                                                              \
+#define LACE2_STACK_TASK_(NAME, var) \
+    union NAME##_lace2_stack_ { \
+        weft_task task; \
+        task_##NAME frame; \
+        NAME##_lace2_stack_() {} \
     } var
 #else
-#define LACE2_STACK_TASK_(NAME, var)                                                          \
-    union {                                                                                   \
-        weft_task task;                                                                       \
-        task_##NAME frame;                                                                    \
+#define LACE2_STACK_TASK_(NAME, var) \
+    union { \
+        weft_task task; \
+        task_##NAME frame; \
     } var
 #endif
 
 /* The arguments and the result fit the descriptor and sit where
  * lace_task_result says. */
-#define LACE2_FITS_(NAME)                                                                     \
-    WEFT_STATIC_ASSERT(sizeof(task_##NAME) <= LACE_TASKSIZE,                                  \
-                       "task_" #NAME " is too large to fit in the lace_task struct "          \
-                       "(LACE_TASKSIZE - 16 bytes of arguments or result; lace128.h "         \
-                       "has 112)");                                                           \
-    WEFT_STATIC_ASSERT(offsetof(task_##NAME, d) == offsetof(lace_task, d),                    \
-                       "task_" #NAME " has an argument or result aligned to more than 16 "    \
+#define LACE2_FITS_(NAME) \
+    WEFT_STATIC_ASSERT(sizeof(task_##NAME) <= LACE_TASKSIZE, \
+                       "task_" #NAME " is too large to fit in the lace_task struct " \
+                       "(LACE_TASKSIZE - 16 bytes of arguments or result; lace128.h " \
+                       "has 112)"); \
+    WEFT_STATIC_ASSERT(offsetof(task_##NAME, d) == offsetof(lace_task, d), \
+                       "task_" #NAME " has an argument or result aligned to more than 16 " \
                        "bytes");
 
 /* An entry point from any thread (ENTRY: lace_run_task, _newframe,
  * _together) with the arguments in a descriptor on the stack. */
-#define LACE2_STACK_RUN_(NAME, N, ARGS, ENTRY)                                                \
-    LACE2_STACK_TASK_(NAME, u_);                                                              \
-    task_##NAME *f_ = &u_.frame;                                                              \
-    f_->f = LACE2_FN_(NAME##_WRAP);                                                           \
-    LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                        \
+#define LACE2_STACK_RUN_(NAME, N, ARGS, ENTRY) \
+    LACE2_STACK_TASK_(NAME, u_); \
+    task_##NAME *f_ = &u_.frame; \
+    f_->f = LACE2_FN_(NAME##_WRAP); \
+    LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
     ENTRY((lace_task *)&u_.task);
 
 /* The parts every task has.  RT_OR_VOID is the result type or void; RES
  * declares the result member (empty for void); SAVE is `f_->d.res =` or
  * empty; the pairs are (T1, a1, ...). */
-#define LACE2_COMMON_(RT_OR_VOID, NAME, N, RES, SAVE, ARGS)                                   \
-    typedef struct task_##NAME {                                                              \
-        uintptr_t lace2_state_; /* weft_task.state: accessed through weft_task only */        \
-        lace_task_fn f;                                                                       \
-        union {                                                                               \
-            struct { LACE2_FLD_##N ARGS } args;                                               \
-            RES                                                                               \
-        } d;                                                                                  \
-    } task_##NAME;                                                                            \
-    LACE2_FITS_(NAME)                                                                         \
-    RT_OR_VOID NAME##_CALL(lace_worker * LACE2_P_##N ARGS);                                   \
-    WEFT_PROFILE_TYPE_(NAME)                                                                  \
+#define LACE2_COMMON_(RT_OR_VOID, NAME, N, RES, SAVE, ARGS) \
+    typedef struct task_##NAME { \
+        uintptr_t lace2_state_; /* weft_task.state: accessed through weft_task only */ \
+        lace_task_fn f; \
+        union { \
+            struct { \
+                LACE2_FLD_##N ARGS \
+            } args; \
+            RES \
+        } d; \
+    } task_##NAME; \
+    LACE2_FITS_(NAME) \
+    RT_OR_VOID NAME##_CALL(lace_worker *LACE2_P_##N ARGS); \
+    WEFT_PROFILE_TYPE_(NAME) \
     /* Runs a task from its descriptor (a thief, NAME() from outside, an                      \
-     * interrupt): the task's pushes go at the head the runtime gives. */                     \
+     * interrupt): the task's pushes go at the head the runtime gives. */ \
     static WEFT_WRAPPER_ALIGN LACE_UNUSED void NAME##_WRAP(weft_worker *w_, weft_task *head_, \
-                                                           weft_task *t_)                     \
-    {                                                                                         \
-        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
-        lace_worker *lw_ = weft__lace2_of(w_);                                                \
-        lace_task *saved_ = lw_->head;                                                        \
-        lw_->head = (lace_task *)head_;                                                       \
-        WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                               \
-        SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));             \
-        WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                     \
-        weft_check_return(w_, head_, #NAME); /* names the task in every build */              \
-        lw_->head = saved_;                                                                   \
-    }                                                                                         \
-    WEFT_TRACE_NAME_(NAME)                                                                    \
-    static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS)      \
-    {                                                                                         \
-        weft_worker *w_ = weft__lace2_weft(lw_);                                                          \
-        weft_task *t_ = (weft_task *)lw_->head;                                               \
-        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_;                                      \
-        weft_sched_reserve(w_, t_);                                                           \
-        WEFT_PROFILE_SPAWN_(w_, t_)                                                           \
-        LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS)                                    \
-        weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP);                                     \
-        lw_->head = (lace_task *)(t_ + 1);                                                    \
-        return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP));                  \
-    }                                                                                         \
-    static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_)                              \
-    {                                                                                         \
-        weft__drop(lw_->weft, (weft_task *)--lw_->head);                                       \
-    }                                                                                         \
-    static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS)                         \
-    {                                                                                         \
-        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together)                                    \
+                                                           weft_task *t_) \
+    { \
+        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
+        lace_worker *lw_ = weft__lace2_of(w_); \
+        lace_task *saved_ = lw_->head; \
+        lw_->head = (lace_task *)head_; \
+        WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+        SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+        WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
+        weft_check_return(w_, head_, #NAME); /* names the task in every build */ \
+        lw_->head = saved_; \
+    } \
+    WEFT_TRACE_NAME_(NAME) \
+    static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS) \
+    { \
+        weft_worker *w_ = weft__lace2_weft(lw_); \
+        weft_task *t_ = (weft_task *)lw_->head; \
+        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
+        weft_sched_reserve(w_, t_); \
+        WEFT_PROFILE_SPAWN_(w_, t_) \
+        LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
+        weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP); \
+        lw_->head = (lace_task *)(t_ + 1); \
+        return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP)); \
+    } \
+    static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_) \
+    { \
+        weft__drop(lw_->weft, (weft_task *)--lw_->head); \
+    } \
+    static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS) \
+    { \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together) \
     }
 
 /* The SYNC slow path: true if the task was stolen (and is done), false if
@@ -487,70 +484,70 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
 
 /* The SYNC fast path: pop the slot back and call the body inline, or (it
  * was stolen) wait for the thief, running other work meanwhile. */
-#define LACE2_SYNC_HEAD_(NAME)                                                                \
-    weft_worker *w_ = weft__lace2_weft(lw_);                                                              \
-    weft_task *t_ = (weft_task *)--lw_->head;                                                 \
-    task_##NAME *f_ = (task_##NAME *)t_;                                                      \
-    (void)f_;                                                                                 \
-    WEFT_CHECK_SYNC_(w_, t_, NAME);                                                           \
-    WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_)                                                \
+#define LACE2_SYNC_HEAD_(NAME) \
+    weft_worker *w_ = weft__lace2_weft(lw_); \
+    weft_task *t_ = (weft_task *)--lw_->head; \
+    task_##NAME *f_ = (task_##NAME *)t_; \
+    (void)f_; \
+    WEFT_CHECK_SYNC_(w_, t_, NAME); \
+    WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_) \
     if (WEFT_LIKELY(weft_sched_sync_fast(w_, t_)) || !lace2_sync_slow_(w_, t_))
 
-#define LACE2_TASK_(RT, NAME, N, ARGS)                                                        \
-    LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS)                                    \
-    static inline LACE_UNUSED RT NAME##_SYNC(lace_worker *lw_)                                \
-    {                                                                                         \
-        LACE2_SYNC_HEAD_(NAME)                                                                \
-        {                                                                                     \
-            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
-            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));      \
-            WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
-            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
-            return r_;                                                                        \
-        }                                                                                     \
-        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_)                                           \
-        return f_->d.res;                                                                     \
-    }                                                                                         \
-    static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS)                                      \
-    {                                                                                         \
-        lace_worker *lw_ = lace_get_worker();                                                 \
-        if (lw_ != NULL)                                                                      \
-            return NAME##_CALL(lw_ LACE2_A_##N ARGS);                                         \
-        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task)                                        \
-        return f_->d.res;                                                                     \
-    }                                                                                         \
-    static inline LACE_UNUSED RT NAME##_NEWFRAME(LACE2_PV_##N ARGS)                           \
-    {                                                                                         \
-        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe)                                    \
-        return f_->d.res;                                                                     \
+#define LACE2_TASK_(RT, NAME, N, ARGS) \
+    LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS) \
+    static inline LACE_UNUSED RT NAME##_SYNC(lace_worker *lw_) \
+    { \
+        LACE2_SYNC_HEAD_(NAME) \
+        { \
+            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+            WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
+            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
+            return r_; \
+        } \
+        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_) \
+        return f_->d.res; \
+    } \
+    static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS) \
+    { \
+        lace_worker *lw_ = lace_get_worker(); \
+        if (lw_ != NULL) \
+            return NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task) \
+        return f_->d.res; \
+    } \
+    static inline LACE_UNUSED RT NAME##_NEWFRAME(LACE2_PV_##N ARGS) \
+    { \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe) \
+        return f_->d.res; \
     }
 
-#define LACE2_VOID_TASK_(NAME, N, ARGS)                                                       \
-    LACE2_COMMON_(void, NAME, N, , , ARGS)                                                    \
-    static inline LACE_UNUSED void NAME##_SYNC(lace_worker *lw_)                              \
-    {                                                                                         \
-        LACE2_SYNC_HEAD_(NAME)                                                                \
-        {                                                                                     \
-            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_)                                           \
-            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS));              \
-            WEFT_PROFILE_LEAVE_(w_, weft_pt_)                                                 \
-            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_)                                          \
-            return;                                                                           \
-        }                                                                                     \
-        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_)                                           \
-    }                                                                                         \
-    static inline LACE_UNUSED void NAME(LACE2_PV_##N ARGS)                                    \
-    {                                                                                         \
-        lace_worker *lw_ = lace_get_worker();                                                 \
-        if (lw_ != NULL) {                                                                    \
-            NAME##_CALL(lw_ LACE2_A_##N ARGS);                                                \
-            return;                                                                           \
-        }                                                                                     \
-        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task)                                        \
-    }                                                                                         \
-    static inline LACE_UNUSED void NAME##_NEWFRAME(LACE2_PV_##N ARGS)                         \
-    {                                                                                         \
-        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe)                                    \
+#define LACE2_VOID_TASK_(NAME, N, ARGS) \
+    LACE2_COMMON_(void, NAME, N, , , ARGS) \
+    static inline LACE_UNUSED void NAME##_SYNC(lace_worker *lw_) \
+    { \
+        LACE2_SYNC_HEAD_(NAME) \
+        { \
+            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+            WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
+            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
+            return; \
+        } \
+        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_) \
+    } \
+    static inline LACE_UNUSED void NAME(LACE2_PV_##N ARGS) \
+    { \
+        lace_worker *lw_ = lace_get_worker(); \
+        if (lw_ != NULL) { \
+            NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+            return; \
+        } \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task) \
+    } \
+    static inline LACE_UNUSED void NAME##_NEWFRAME(LACE2_PV_##N ARGS) \
+    { \
+        LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_newframe) \
     }
 
 /* ------------------------------------------------------------------------

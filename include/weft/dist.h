@@ -93,38 +93,38 @@ void weft_dist_config_init(weft_dist_config *cfg, size_t item_size);
 
 /** The counters of one rank. */
 typedef struct weft_dist_rank_stats {
-    uint64_t initial;              /**< items given to weft_dist_run here */
-    uint64_t processed;            /**< calls of the process function here */
-    uint64_t pushed;               /**< successful weft_pool_push calls here */
-    uint64_t steal_requests_sent;  /**< random steal requests sent */
-    uint64_t steal_requests_failed;/**< of those, refused by the victim */
-    uint64_t steal_requests_served;/**< requests (random or lifeline) answered with items */
-    uint64_t steal_requests_refused;/**< random requests answered with a refusal */
-    uint64_t lifelines_sent;       /**< lifeline registrations sent */
-    uint64_t lifeline_pushes;      /**< shares sent along a lifeline after a wait */
-    uint64_t work_messages_sent;   /**< messages carrying items */
+    uint64_t initial;                /**< items given to weft_dist_run here */
+    uint64_t processed;              /**< calls of the process function here */
+    uint64_t pushed;                 /**< successful weft_pool_push calls here */
+    uint64_t steal_requests_sent;    /**< random steal requests sent */
+    uint64_t steal_requests_failed;  /**< of those, refused by the victim */
+    uint64_t steal_requests_served;  /**< requests (random or lifeline) answered with items */
+    uint64_t steal_requests_refused; /**< random requests answered with a refusal */
+    uint64_t lifelines_sent;         /**< lifeline registrations sent */
+    uint64_t lifeline_pushes;        /**< shares sent along a lifeline after a wait */
+    uint64_t work_messages_sent;     /**< messages carrying items */
     uint64_t work_messages_received; /**< messages carrying items, received */
-    uint64_t items_shipped;        /**< items sent to other ranks */
-    uint64_t items_received;       /**< items received from other ranks */
-    uint64_t bytes_shipped;        /**< payload bytes of the items sent */
-    uint64_t messages_sent;        /**< every message, of every kind */
-    uint64_t messages_received;    /**< every message, of every kind, received */
-    uint64_t tokens_passed;        /**< termination tokens passed on */
-    uint64_t termination_rounds;   /**< token rounds started (rank 0 only) */
-    uint64_t idle_ns;              /**< time with no work here (local pool quiescent) */
-    uint64_t run_ns;               /**< time from the start of the run to its end */
-    uint64_t comm_cpu_ns;          /**< CPU time of the communicating (calling) thread */
-    weft_pool_stats pool;          /**< the local pool's counters */
+    uint64_t items_shipped;          /**< items sent to other ranks */
+    uint64_t items_received;         /**< items received from other ranks */
+    uint64_t bytes_shipped;          /**< payload bytes of the items sent */
+    uint64_t messages_sent;          /**< every message, of every kind */
+    uint64_t messages_received;      /**< every message, of every kind, received */
+    uint64_t tokens_passed;          /**< termination tokens passed on */
+    uint64_t termination_rounds;     /**< token rounds started (rank 0 only) */
+    uint64_t idle_ns;                /**< time with no work here (local pool quiescent) */
+    uint64_t run_ns;                 /**< time from the start of the run to its end */
+    uint64_t comm_cpu_ns;            /**< CPU time of the communicating (calling) thread */
+    weft_pool_stats pool;            /**< the local pool's counters */
 } weft_dist_rank_stats;
 
 /** The counters of a distributed run, as weft_dist_run reports them. */
 typedef struct weft_dist_stats {
-    int rank;                      /**< this rank in comm */
-    int ranks;                     /**< comm's size */
-    weft_dist_rank_stats local;    /**< this rank's counters */
-    weft_dist_rank_stats total;    /**< the sum over all ranks (the same on every rank) */
-    uint64_t idle_ns_max;          /**< the largest idle_ns of any rank */
-    uint64_t duplicates;           /**< items processed twice anywhere (idempotent queues) */
+    int rank;                   /**< this rank in comm */
+    int ranks;                  /**< comm's size */
+    weft_dist_rank_stats local; /**< this rank's counters */
+    weft_dist_rank_stats total; /**< the sum over all ranks (the same on every rank) */
+    uint64_t idle_ns_max;       /**< the largest idle_ns of any rank */
+    uint64_t duplicates;        /**< items processed twice anywhere (idempotent queues) */
 } weft_dist_stats;
 
 /** Runs the distributed pool until no item exists on any rank and none is
@@ -143,8 +143,8 @@ typedef struct weft_dist_stats {
  *           the FAIL policy).
  * Nothing has been processed when it fails.  An MPI error during the run
  * aborts the whole run (MPI_Abort) with a message. */
-int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial,
-                  size_t n_initial, weft_pool_fn fn, void *arg, weft_dist_stats *stats);
+int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_dist_stats *stats);
 
 /** Prints this rank's counters and the totals on a few lines. */
 void weft_dist_stats_print(const weft_dist_stats *stats, FILE *out);

@@ -195,23 +195,24 @@ void weft_pool_config_init(weft_pool_config *cfg, size_t item_size);
 /** Counters of one run, summed over the workers.  Always collected (each
  * worker counts in its own memory; the sum is taken after the run). */
 typedef struct weft_pool_stats {
-    unsigned workers;        /**< workers the run had */
-    uint64_t initial;        /**< items given to weft_pool_run */
-    uint64_t pushed;         /**< successful weft_pool_push calls */
-    uint64_t processed;      /**< calls of the process function */
-    uint64_t duplicates;     /**< processed - initial - pushed - splits: items run twice (idempotent queues) */
-    uint64_t steals;         /**< successful steals (steal-half: successful transfers) */
-    uint64_t steal_empty;    /**< steal attempts that found the victim empty or declined */
-    uint64_t steal_aborts;   /**< steal attempts that lost a race (CAS, lock, validation) */
-    uint64_t stolen_items;   /**< items moved by steals and transfers */
-    uint64_t requests;       /**< steal-half requests posted */
-    uint64_t splits;         /**< batch items split for a transfer (coalescing) */
-    uint64_t grows;          /**< queue array growths */
-    uint64_t shrinks;        /**< queue array shrinks */
-    uint64_t overflows;      /**< pushes into a full fixed-size queue (spilled or refused) */
-    uint64_t reclaimed;      /**< old arrays freed during the run (epochs) */
-    uint64_t sleeps;         /**< times a worker went to sleep */
-    uint64_t wakes;          /**< times a worker woke a sleeper */
+    unsigned workers;   /**< workers the run had */
+    uint64_t initial;   /**< items given to weft_pool_run */
+    uint64_t pushed;    /**< successful weft_pool_push calls */
+    uint64_t processed; /**< calls of the process function */
+    uint64_t
+        duplicates; /**< processed - initial - pushed - splits: items run twice (idempotent queues) */
+    uint64_t steals;       /**< successful steals (steal-half: successful transfers) */
+    uint64_t steal_empty;  /**< steal attempts that found the victim empty or declined */
+    uint64_t steal_aborts; /**< steal attempts that lost a race (CAS, lock, validation) */
+    uint64_t stolen_items; /**< items moved by steals and transfers */
+    uint64_t requests;     /**< steal-half requests posted */
+    uint64_t splits;       /**< batch items split for a transfer (coalescing) */
+    uint64_t grows;        /**< queue array growths */
+    uint64_t shrinks;      /**< queue array shrinks */
+    uint64_t overflows;    /**< pushes into a full fixed-size queue (spilled or refused) */
+    uint64_t reclaimed;    /**< old arrays freed during the run (epochs) */
+    uint64_t sleeps;       /**< times a worker went to sleep */
+    uint64_t wakes;        /**< times a worker woke a sleeper */
 } weft_pool_stats;
 
 /** Runs a pool until every item is processed.  The n_initial items at

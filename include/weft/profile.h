@@ -44,12 +44,12 @@ WEFT_BEGIN_DECLS
 
 /** The figures of one region: the sums over its runs. */
 typedef struct weft_profile_region {
-    const char *name;            /**< the RUN's task, or the name given to weft_profile_end */
-    uint64_t runs;               /**< how many times it ran */
-    double work_ns;              /**< work: the time of every strand, summed */
-    double span_ns;              /**< span: the longest path of strands through the SPAWN/SYNC graph */
-    double burdened_span_ns;     /**< span with the steal cost charged per SPAWN edge */
-    double parallelism;          /**< work / span */
+    const char *name;        /**< the RUN's task, or the name given to weft_profile_end */
+    uint64_t runs;           /**< how many times it ran */
+    double work_ns;          /**< work: the time of every strand, summed */
+    double span_ns;          /**< span: the longest path of strands through the SPAWN/SYNC graph */
+    double burdened_span_ns; /**< span with the steal cost charged per SPAWN edge */
+    double parallelism;      /**< work / span */
     double burdened_parallelism; /**< work / burdened span */
     double longest_strand_ns;    /**< the longest single strand (of any run): when the span is
                                   * not much more, one strand makes it (a serial piece of the
@@ -62,8 +62,8 @@ typedef struct weft_profile_region {
 /** Work and count of one task type (task name), over all regions. */
 typedef struct weft_profile_task_type {
     const char *name; /**< the task's name */
-    uint64_t count;  /**< bodies run */
-    double work_ns;  /**< time of its own strands (not of the tasks it runs) */
+    uint64_t count;   /**< bodies run */
+    double work_ns;   /**< time of its own strands (not of the tasks it runs) */
 } weft_profile_task_type;
 
 /** The regions so far, in the order they first finished: writes up to max

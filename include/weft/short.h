@@ -85,15 +85,15 @@
 #define VOID_TASK_IMPL_7 WEFT_VOID_TASK_IMPL_7 /**< WEFT_VOID_TASK_IMPL_7 */
 #define VOID_TASK_IMPL_8 WEFT_VOID_TASK_IMPL_8 /**< WEFT_VOID_TASK_IMPL_8 */
 #define VOID_TASK_IMPL_9 WEFT_VOID_TASK_IMPL_9 /**< WEFT_VOID_TASK_IMPL_9 */
-#define SPAWN WEFT_SPAWN /**< WEFT_SPAWN */
-#define SYNC WEFT_SYNC /**< WEFT_SYNC */
-#define CALL WEFT_CALL /**< WEFT_CALL */
-#define DROP WEFT_DROP /**< WEFT_DROP */
-#define RUN WEFT_RUN /**< WEFT_RUN */
-#define TOGETHER WEFT_TOGETHER /**< WEFT_TOGETHER */
-#define NEWFRAME WEFT_NEWFRAME /**< WEFT_NEWFRAME */
-#define YIELD_NEWFRAME WEFT_YIELD /**< WEFT_YIELD */
-#define LACE_ME WEFT_ME /**< WEFT_ME */
+#define SPAWN WEFT_SPAWN                       /**< WEFT_SPAWN */
+#define SYNC WEFT_SYNC                         /**< WEFT_SYNC */
+#define CALL WEFT_CALL                         /**< WEFT_CALL */
+#define DROP WEFT_DROP                         /**< WEFT_DROP */
+#define RUN WEFT_RUN                           /**< WEFT_RUN */
+#define TOGETHER WEFT_TOGETHER                 /**< WEFT_TOGETHER */
+#define NEWFRAME WEFT_NEWFRAME                 /**< WEFT_NEWFRAME */
+#define YIELD_NEWFRAME WEFT_YIELD              /**< WEFT_YIELD */
+#define LACE_ME WEFT_ME                        /**< WEFT_ME */
 
 /** @} */
 

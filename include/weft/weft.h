@@ -79,12 +79,12 @@ typedef enum weft_steal_policy {
 /** The pool's settings: weft_config_init fills them, weft_start_config
  * takes them (docs/configuration.md has every range and default). */
 typedef struct weft_config {
-    unsigned workers;        /**< 0: CPUs in the affinity mask, or $WEFT_WORKERS */
-    size_t deque_size;       /**< task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
-    size_t stack_size;       /**< bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
+    unsigned workers;               /**< 0: CPUs in the affinity mask, or $WEFT_WORKERS */
+    size_t deque_size;              /**< task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
+    size_t stack_size;              /**< bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
     weft_steal_policy steal_policy; /**< $WEFT_STEAL=random|leapfrog|transitive */
-    int pin;                 /**< -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
-    unsigned idle_spin_us;   /**< how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
+    int pin;                        /**< -1 auto (pin if workers <= CPUs), 0 off, 1 on; $WEFT_PIN */
+    unsigned idle_spin_us; /**< how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
     bool report_stack_overflow; /**< catch SIGSEGV on a worker's stack guard and explain it */
 } weft_config;
 
@@ -163,8 +163,8 @@ weft_task *weft_current_head(weft_worker *w);
 /** The arguments that hand the context to a WEFT_CONTEXT_PARAMS function. */
 #define WEFT_CONTEXT weft_w, weft_head
 /** Recovers the context in code running on a worker without one. */
-#define WEFT_ME                                   \
-    weft_worker *weft_w = weft__self_checked();    \
+#define WEFT_ME \
+    weft_worker *weft_w = weft__self_checked(); \
     weft_task *weft_head = weft_current_head(weft_w)
 
 

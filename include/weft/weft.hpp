@@ -99,10 +99,7 @@ inline std::invoke_result_t<F> run(F &&f)
 }
 
 /// The number of workers of the running pool (0 when it is stopped).
-inline unsigned workers() noexcept
-{
-    return weft_workers();
-}
+inline unsigned workers() noexcept { return weft_workers(); }
 
 /// Owns the pool: starts it in the constructor, stops it in the destructor
 /// (which waits for the runs in progress).  Only one pool exists at a time,
@@ -156,7 +153,8 @@ private:
         if (err == 0)
             return;
 #if WEFT_CPP_EXCEPTIONS
-        throw std::system_error(err, std::generic_category(), "weft::scheduler: the pool did not start");
+        throw std::system_error(err, std::generic_category(),
+                                "weft::scheduler: the pool did not start");
 #else
         detail::fatal("weft::scheduler: the pool did not start");
 #endif
@@ -221,14 +219,14 @@ inline auto invoke_range(Tuple &t)
     } else {
         constexpr std::size_t M = B + (E - B) / 2;
         auto halves = with_context([&](context &c) {
-            return join_here(c, [&] { return invoke_range<B, M>(t); },
-                             [&] { return invoke_range<M, E>(t); });
+            return join_here(
+                c, [&] { return invoke_range<B, M>(t); }, [&] { return invoke_range<M, E>(t); });
         });
         return std::tuple_cat(std::move(halves.first), std::move(halves.second));
     }
 }
 
-} ///< namespace detail
+} // namespace detail
 
 /// Runs any number of callables, possibly in parallel (split in halves, each
 /// half a join), and returns a std::tuple of their results (weft::none for
@@ -299,8 +297,13 @@ inline weft_profile_type *profile_type_named(const char *name) noexcept
 class label_enter {
 public:
     explicit label_enter(weft_profile_type *type) noexcept
-        : w_(type ? tls_context.worker : nullptr), outer_(w_ ? weft_profile_enter(w_, type) : 0) {}
-    ~label_enter() { if (w_) weft_profile_leave(w_, outer_); }
+        : w_(type ? tls_context.worker : nullptr), outer_(w_ ? weft_profile_enter(w_, type) : 0)
+    {}
+    ~label_enter()
+    {
+        if (w_)
+            weft_profile_leave(w_, outer_);
+    }
     label_enter(const label_enter &) = delete;
     label_enter &operator=(const label_enter &) = delete;
 
@@ -373,7 +376,7 @@ inline F &unlabel(F &f) noexcept
 {
     return f;
 }
-} ///< namespace detail
+} // namespace detail
 
 /// f under a name of your choosing for the work/span profiler
 /// (weft/profile.h, docs/profiling.md): where C++ tasks are otherwise named
@@ -398,7 +401,7 @@ inline auto named(const char *name, F &&f)
 #endif
 }
 
-} ///< namespace weft
+} // namespace weft
 
 #include <weft/bits/cpp_task_group.hpp>
 #include <weft/bits/cpp_parallel.hpp>

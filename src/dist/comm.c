@@ -64,8 +64,8 @@ enum {
 };
 
 typedef struct wd_token {
-    int64_t sum;    /* WORK sent - received by the ranks it passed */
-    int32_t black;  /* some rank it passed had received WORK since its last pass */
+    int64_t sum;   /* WORK sent - received by the ranks it passed */
+    int32_t black; /* some rank it passed had received WORK since its last pass */
     int32_t round;
 } wd_token;
 
@@ -75,10 +75,10 @@ typedef struct wd_rank {
     const weft_dist_config *cfg;
     wp_pool *pool;
     size_t item_size;
-    size_t share_cap;        /* items per WORK message: steal_half_max */
-    unsigned char *taken;    /* a share as taken from the pool */
-    unsigned char *share;    /* its items that go */
-    unsigned char *kept;     /* its items that stay */
+    size_t share_cap;     /* items per WORK message: steal_half_max */
+    unsigned char *taken; /* a share as taken from the pool */
+    unsigned char *share; /* its items that go */
+    unsigned char *kept;  /* its items that stay */
     /* The one posted receive, for any source and tag. */
     unsigned char *rbuf;
     int rbuf_bytes;
@@ -91,16 +91,16 @@ typedef struct wd_rank {
     bool active;
     bool done;
     uint64_t idle_since;
-    int victim;              /* the outstanding REQ's victim, -1: none */
-    unsigned attempts;       /* random attempts left in this idle period */
-    bool quiet;              /* lifelines sent: waiting for a push */
-    uint64_t lifeline_out;   /* bit k: registered with buddy me ^ 2^k */
-    uint64_t lifeline_in;    /* bit k: buddy me ^ 2^k waits for a push */
+    int victim;            /* the outstanding REQ's victim, -1: none */
+    unsigned attempts;     /* random attempts left in this idle period */
+    bool quiet;            /* lifelines sent: waiting for a push */
+    uint64_t lifeline_out; /* bit k: registered with buddy me ^ 2^k */
+    uint64_t lifeline_in;  /* bit k: buddy me ^ 2^k waits for a push */
     /* Dijkstra-Safra. */
     int64_t counter;
     bool black;
     bool has_token;
-    bool round_open;         /* rank 0: a token is on its way */
+    bool round_open; /* rank 0: a token is on its way */
     wd_token token;
     /* Every message sent, per destination; every message handled. */
     uint64_t *sent_to;
@@ -112,7 +112,7 @@ typedef struct wd_rank {
 static void protocol_failed(wd_rank *r, const char *what, int peer)
 {
     weft__warn("weft_dist_run: rank %d: %s (from rank %d); aborting the run on every rank", r->me,
-              what, peer);
+               what, peer);
     MPI_Abort(r->comm, 70);
     abort();
 }
@@ -126,12 +126,12 @@ void weft__wd_mpi_failed(MPI_Comm comm, int rc, const char *call, int peer)
     MPI_Comm_rank(comm, &me);
     if (peer >= 0)
         weft__warn("weft_dist_run: rank %d: %s with rank %d failed: %s; aborting the run on every "
-                  "rank (no fault tolerance: docs/distributed.md, Faults)",
-                  me, call, peer, text);
+                   "rank (no fault tolerance: docs/distributed.md, Faults)",
+                   me, call, peer, text);
     else
         weft__warn("weft_dist_run: rank %d: %s failed: %s; aborting the run on every rank (no "
-                  "fault tolerance: docs/distributed.md, Faults)",
-                  me, call, text);
+                   "fault tolerance: docs/distributed.md, Faults)",
+                   me, call, text);
     MPI_Abort(comm, 70);
     abort();
 }
@@ -147,10 +147,10 @@ static uint64_t thread_cpu_ns(void)
 
 static void post_receive(wd_rank *r)
 {
-    wd_check(r->comm,
-             MPI_Irecv(r->rbuf, r->rbuf_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, r->comm,
-                       &r->rreq),
-             "MPI_Irecv", -1);
+    wd_check(
+        r->comm,
+        MPI_Irecv(r->rbuf, r->rbuf_bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, r->comm, &r->rreq),
+        "MPI_Irecv", -1);
 }
 
 /* Sends a copy of buf (bytes) without waiting; the copy is freed when the
@@ -300,18 +300,14 @@ static void on_message(wd_rank *r, int src, int tag, int bytes, bool draining)
         return; /* requests and refusals of the finished run */
     }
     switch (tag) {
-    case TAG_REQ:
-        answer_request(r, src, false);
-        break;
-    case TAG_LIFELINE:
-        answer_request(r, src, true);
-        break;
+    case TAG_REQ: answer_request(r, src, false); break;
+    case TAG_LIFELINE: answer_request(r, src, true); break;
     case TAG_WORK:
     case TAG_WORK_LL: {
         size_t k = (size_t)bytes / r->item_size;
         if (bytes <= 0 || (size_t)bytes % r->item_size != 0 || k > r->share_cap)
             protocol_failed(r, "a work message of a size that is no whole number of items", src);
-        r->counter--; /* Safra: received a basic message ... */
+        r->counter--;    /* Safra: received a basic message ... */
         r->black = true; /* ... and turn black */
         r->st->work_messages_received++;
         r->st->items_received += k;
@@ -340,8 +336,7 @@ static void on_message(wd_rank *r, int src, int tag, int bytes, bool draining)
             protocol_failed(r, "an end of the run not sent by rank 0", src);
         r->done = true;
         break;
-    default:
-        protocol_failed(r, "a message with an unknown tag", src);
+    default: protocol_failed(r, "a message with an unknown tag", src);
     }
 }
 
@@ -478,15 +473,14 @@ static void drain(wd_rank *r)
         wd_check(r->comm, MPI_Wait(&r->rreq, MPI_STATUS_IGNORE), "MPI_Wait (cancel)", -1);
     }
     if (r->ns > 0)
-        wd_check(r->comm, MPI_Waitall((int)r->ns, r->sreq, MPI_STATUSES_IGNORE), "MPI_Waitall",
-                 -1);
+        wd_check(r->comm, MPI_Waitall((int)r->ns, r->sreq, MPI_STATUSES_IGNORE), "MPI_Waitall", -1);
     for (size_t i = 0; i < r->ns; i++)
         free(r->sbuf[i]);
     r->ns = 0;
 }
 
 void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
-                    size_t n_initial, weft_dist_rank_stats *st)
+                          size_t n_initial, weft_dist_rank_stats *st)
 {
     wd_rank r;
     memset(&r, 0, sizeof r);
@@ -508,8 +502,7 @@ void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *p
     r.share = malloc(r.share_cap * r.item_size);
     r.kept = malloc(r.share_cap * r.item_size);
     r.sent_to = calloc((size_t)r.n, sizeof *r.sent_to);
-    if (r.rbuf == NULL || r.taken == NULL || r.share == NULL || r.kept == NULL ||
-        r.sent_to == NULL)
+    if (r.rbuf == NULL || r.taken == NULL || r.share == NULL || r.kept == NULL || r.sent_to == NULL)
         weft__fatal("out of memory: the communicator of rank %d", r.me);
     r.rreq = MPI_REQUEST_NULL;
     post_receive(&r);

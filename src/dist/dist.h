@@ -23,11 +23,12 @@
  * this rank's counters in *st (pool counters excepted).  comm is the run's
  * own duplicate; an MPI error aborts the run. */
 void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
-                    size_t n_initial, weft_dist_rank_stats *st);
+                          size_t n_initial, weft_dist_rank_stats *st);
 
 /* An MPI error: a message naming this rank, the call and the peer (-1:
  * none), then MPI_Abort of comm.  Never returns. */
-__attribute__((noreturn)) void weft__wd_mpi_failed(MPI_Comm comm, int rc, const char *call, int peer);
+__attribute__((noreturn)) void weft__wd_mpi_failed(MPI_Comm comm, int rc, const char *call,
+                                                   int peer);
 
 /* rc of an MPI call: returns if MPI_SUCCESS, else weft__wd_mpi_failed. */
 static inline void wd_check(MPI_Comm comm, int rc, const char *call, int peer)

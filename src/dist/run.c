@@ -56,11 +56,11 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
     int need = is_main ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED;
     if (provided < need) {
         weft__warn("weft_dist_run: MPI provides %s, but weft_dist_run needs %s (it runs worker "
-                  "threads and calls MPI only from the calling thread%s): initialise MPI with "
-                  "MPI_Init_thread(&argc, &argv, %s, &provided)",
-                  thread_level_name(provided), thread_level_name(need),
-                  is_main ? "" : ", which is not the thread that initialised MPI",
-                  thread_level_name(need));
+                   "threads and calls MPI only from the calling thread%s): initialise MPI with "
+                   "MPI_Init_thread(&argc, &argv, %s, &provided)",
+                   thread_level_name(provided), thread_level_name(need),
+                   is_main ? "" : ", which is not the thread that initialised MPI",
+                   thread_level_name(need));
         return ENOTSUP;
     }
     if (cfg == NULL) {
@@ -69,17 +69,17 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
     }
     if (cfg->steal_attempts == 0 || cfg->steal_attempts > MAX_STEAL_ATTEMPTS) {
         weft__warn("weft_dist_run: steal_attempts %u is out of range (1 .. %u)",
-                  cfg->steal_attempts, MAX_STEAL_ATTEMPTS);
+                   cfg->steal_attempts, MAX_STEAL_ATTEMPTS);
         return EINVAL;
     }
     if (cfg->poll_us == 0 || cfg->poll_us > MAX_POLL_US) {
         weft__warn("weft_dist_run: poll_us %u is out of range (1 .. %u microseconds)", cfg->poll_us,
-                  MAX_POLL_US);
+                   MAX_POLL_US);
         return EINVAL;
     }
     if (cfg->idle_poll_us == 0 || cfg->idle_poll_us > MAX_POLL_US) {
         weft__warn("weft_dist_run: idle_poll_us %u is out of range (1 .. %u microseconds)",
-                  cfg->idle_poll_us, MAX_POLL_US);
+                   cfg->idle_poll_us, MAX_POLL_US);
         return EINVAL;
     }
     return weft__wp_pool_validate(&cfg->pool, initial, n_initial, fn);
@@ -87,12 +87,30 @@ static int check_local(const weft_dist_config *cfg, const void *initial, size_t 
 
 /* The record each rank contributes to the agreement: its verdict, then
  * the fields every rank must have alike. */
-enum { REC_ERR, REC_ITEM_SIZE, REC_QUEUE, REC_STEAL, REC_OVERFLOW, REC_IDEMPOTENT, REC_SPLIT,
-       REC_HALF_MAX, REC_ATTEMPTS, REC_LIFELINES, REC_FIELDS };
+enum {
+    REC_ERR,
+    REC_ITEM_SIZE,
+    REC_QUEUE,
+    REC_STEAL,
+    REC_OVERFLOW,
+    REC_IDEMPOTENT,
+    REC_SPLIT,
+    REC_HALF_MAX,
+    REC_ATTEMPTS,
+    REC_LIFELINES,
+    REC_FIELDS
+};
 static const char *const rec_names[REC_FIELDS] = {
-    "", "cfg.pool.item_size", "cfg.pool.queue", "cfg.pool.steal", "cfg.pool.overflow",
-    "cfg.pool.idempotent", "cfg.pool.split (set or not)", "cfg.pool.steal_half_max",
-    "cfg.steal_attempts", "cfg.lifelines",
+    "",
+    "cfg.pool.item_size",
+    "cfg.pool.queue",
+    "cfg.pool.steal",
+    "cfg.pool.overflow",
+    "cfg.pool.idempotent",
+    "cfg.pool.split (set or not)",
+    "cfg.pool.steal_half_max",
+    "cfg.steal_attempts",
+    "cfg.lifelines",
 };
 
 static void fill_record(int64_t *rec, int err, const weft_dist_config *cfg)
@@ -120,8 +138,8 @@ static int agree(const int64_t *all, int n, int me)
         if (err != 0) {
             if (i != me)
                 weft__warn("weft_dist_run: rank %d: rank %d refused the run (%s; its own message "
-                          "says why)",
-                          me, i, strerror((int)err));
+                           "says why)",
+                           me, i, strerror((int)err));
             return (int)err;
         }
     }
@@ -130,8 +148,8 @@ static int agree(const int64_t *all, int n, int me)
             int64_t a = all[f], b = all[i * REC_FIELDS + f];
             if (a != b) {
                 weft__warn("weft_dist_run: rank %d: %s differs across ranks: %lld on rank 0, %lld "
-                          "on rank %d (every rank must pass the same value)",
-                          me, rec_names[f], (long long)a, (long long)b, i);
+                           "on rank %d (every rank must pass the same value)",
+                           me, rec_names[f], (long long)a, (long long)b, i);
                 return EINVAL;
             }
         }
@@ -170,8 +188,7 @@ _Static_assert(sizeof(weft_pool_stats) == sizeof(uint64_t) * 17,
 static void sum_stats(MPI_Comm comm, weft_dist_stats *stats)
 {
     weft_dist_rank_stats sum;
-    wd_check(comm,
-             MPI_Allreduce(&stats->local, &sum, (int)RANK_WORDS, MPI_UINT64_T, MPI_SUM, comm),
+    wd_check(comm, MPI_Allreduce(&stats->local, &sum, (int)RANK_WORDS, MPI_UINT64_T, MPI_SUM, comm),
              "MPI_Allreduce (counters)", -1);
     /* The worker count is a 32-bit field: summed alone. */
     unsigned long workers = stats->local.pool.workers, all_workers = 0;
@@ -179,23 +196,23 @@ static void sum_stats(MPI_Comm comm, weft_dist_stats *stats)
              "MPI_Allreduce (workers)", -1);
     sum.pool.workers = (unsigned)all_workers;
     stats->total = sum;
-    wd_check(comm,
-             MPI_Allreduce(&stats->local.idle_ns, &stats->idle_ns_max, 1, MPI_UINT64_T, MPI_MAX,
-                           comm),
-             "MPI_Allreduce (idle)", -1);
+    wd_check(
+        comm,
+        MPI_Allreduce(&stats->local.idle_ns, &stats->idle_ns_max, 1, MPI_UINT64_T, MPI_MAX, comm),
+        "MPI_Allreduce (idle)", -1);
     uint64_t made = sum.initial + sum.pushed + sum.pool.splits;
     stats->duplicates = sum.processed > made ? sum.processed - made : 0;
 }
 
-int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial,
-                  size_t n_initial, weft_pool_fn fn, void *arg, weft_dist_stats *stats)
+int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_dist_stats *stats)
 {
     int inited = 0, finalized = 0;
     MPI_Initialized(&inited);
     MPI_Finalized(&finalized);
     if (!inited || finalized) {
         weft__warn("weft_dist_run: MPI is %s (call MPI_Init_thread first, and MPI_Finalize after)",
-                  finalized ? "already finalized" : "not initialised");
+                   finalized ? "already finalized" : "not initialised");
         return ENOTSUP;
     }
     if (comm == MPI_COMM_NULL) {
@@ -220,7 +237,7 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     int err = check_local(cfg, initial, n_initial, fn);
     if (err != 0)
         weft__warn("weft_dist_run: rank %d refuses the run (%s: the message above says why)", me,
-                  strerror(err));
+                   strerror(err));
     int64_t mine[REC_FIELDS];
     fill_record(mine, err, cfg);
     int64_t *all = malloc((size_t)n * sizeof mine);
@@ -240,17 +257,17 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     err = weft__wp_hosted_create(&cfg->pool, fn, arg, initial, n_initial, &pool);
     if (err == ENOBUFS)
         weft__warn("weft_dist_run: rank %d: %zu initial items do not fit queue '%s' of %zu items "
-                  "per worker (overflow policy FAIL)",
-                  me, n_initial, weft_queue_name(cfg->pool.queue), cfg->pool.capacity);
+                   "per worker (overflow policy FAIL)",
+                   me, n_initial, weft_queue_name(cfg->pool.queue), cfg->pool.capacity);
     else if (err != 0)
         weft__warn("weft_dist_run: rank %d: cannot set up the local pool (%s)", me, strerror(err));
     int worst = 0;
-    wd_check(run, MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, run),
-             "MPI_Allreduce (set-up)", -1);
+    wd_check(run, MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, run), "MPI_Allreduce (set-up)",
+             -1);
     if (worst != 0) {
         if (err == 0) {
             weft__warn("weft_dist_run: rank %d: another rank could not set up its pool (%s)", me,
-                      strerror(worst));
+                       strerror(worst));
             weft__wp_hosted_start(pool, false);
         }
         MPI_Comm_free(&run);
@@ -269,11 +286,10 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     weft__wp_hosted_destroy(pool);
     local.local.processed = local.local.pool.processed;
     local.local.pushed = local.local.pool.pushed;
-    uint64_t made = n_initial + local.local.items_received + local.local.pushed +
-                    local.local.pool.splits;
+    uint64_t made =
+        n_initial + local.local.items_received + local.local.pushed + local.local.pool.splits;
     made = made > local.local.items_shipped ? made - local.local.items_shipped : 0;
-    local.local.pool.duplicates =
-        local.local.processed > made ? local.local.processed - made : 0;
+    local.local.pool.duplicates = local.local.processed > made ? local.local.processed - made : 0;
     sum_stats(run, &local);
     MPI_Comm_free(&run);
     if (stats != NULL)
@@ -307,12 +323,11 @@ void weft_dist_stats_print(const weft_dist_stats *s, FILE *out)
                 (unsigned long long)c->steal_requests_refused,
                 (unsigned long long)c->lifelines_sent, (unsigned long long)c->lifeline_pushes,
                 (unsigned long long)c->work_messages_sent,
-                (unsigned long long)c->work_messages_received,
-                (unsigned long long)c->items_shipped, (unsigned long long)c->items_received,
-                (unsigned long long)c->bytes_shipped, (unsigned long long)c->messages_sent,
-                (unsigned long long)c->messages_received, (unsigned long long)c->tokens_passed,
-                (unsigned long long)c->termination_rounds, (double)c->idle_ns / 1e6,
-                (double)c->run_ns / 1e6, (double)c->comm_cpu_ns / 1e6);
+                (unsigned long long)c->work_messages_received, (unsigned long long)c->items_shipped,
+                (unsigned long long)c->items_received, (unsigned long long)c->bytes_shipped,
+                (unsigned long long)c->messages_sent, (unsigned long long)c->messages_received,
+                (unsigned long long)c->tokens_passed, (unsigned long long)c->termination_rounds,
+                (double)c->idle_ns / 1e6, (double)c->run_ns / 1e6, (double)c->comm_cpu_ns / 1e6);
     }
     fprintf(out, "  most idle rank %.3f ms  duplicates %llu\n", (double)s->idle_ns_max / 1e6,
             (unsigned long long)s->duplicates);

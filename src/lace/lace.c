@@ -42,20 +42,11 @@ typedef struct pending_interrupt {
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 static pending_interrupt *pending;
 
-void lace_set_verbosity(int level)
-{
-    verbosity = level;
-}
+void lace_set_verbosity(int level) { verbosity = level; }
 
-void lace_set_stacksize(size_t stacksize)
-{
-    stack_size = stacksize;
-}
+void lace_set_stacksize(size_t stacksize) { stack_size = stacksize; }
 
-size_t lace_get_stacksize(void)
-{
-    return stack_size;
-}
+size_t lace_get_stacksize(void) { return stack_size; }
 
 unsigned int lace_get_pu_count(void)
 {
@@ -79,12 +70,12 @@ void lace_start(unsigned int n_workers, size_t dqsize)
 {
     pthread_once(&external_lock_once, init_external_lock);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
-    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
-                         weft__lace_stack_size(stack_size));
+    int err =
+        weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
         weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
-                   strerror(err));
+                    strerror(err));
     }
     if (verbosity > 0) /* what the pool uses, defaults resolved */
         fprintf(stderr,
@@ -102,7 +93,7 @@ void lace_stop(void)
      * reported (weft_stop explains each). */
     if (weft_self() != NULL)
         weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
-                   "where lace_start was called)");
+                    "where lace_start was called)");
     int err = weft_stop();
     if (err == EDEADLK)
         weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
@@ -110,45 +101,21 @@ void lace_stop(void)
         fprintf(stderr, "lace: stopped\n");
 }
 
-void lace_suspend(void)
-{
-    weft_suspend();
-}
+void lace_suspend(void) { weft_suspend(); }
 
-void lace_resume(void)
-{
-    weft_resume();
-}
+void lace_resume(void) { weft_resume(); }
 
-unsigned int lace_workers(void)
-{
-    return weft_workers();
-}
+unsigned int lace_workers(void) { return weft_workers(); }
 
-int lace_is_worker(void)
-{
-    return weft_self() != NULL;
-}
+int lace_is_worker(void) { return weft_self() != NULL; }
 
-WorkerP *lace_get_worker(void)
-{
-    return (WorkerP *)weft_self();
-}
+WorkerP *lace_get_worker(void) { return (WorkerP *)weft_self(); }
 
-WorkerP *lace_get_worker_checked(void)
-{
-    return (WorkerP *)weft__self_checked();
-}
+WorkerP *lace_get_worker_checked(void) { return (WorkerP *)weft__self_checked(); }
 
-Task *lace_get_head(WorkerP *w)
-{
-    return (Task *)weft_current_head((weft_worker *)w);
-}
+Task *lace_get_head(WorkerP *w) { return (Task *)weft_current_head((weft_worker *)w); }
 
-void lace_barrier(void)
-{
-    weft_barrier();
-}
+void lace_barrier(void) { weft_barrier(); }
 
 static weft_wrapper_fn task_wrapper(Task *t, const char *what)
 {
@@ -235,15 +202,9 @@ void lace_steal_random_CALL(WorkerP *lw, Task *head)
         weft__steal_and_run(w, (weft_task *)head, victim, false);
 }
 
-void lace_count_reset(void)
-{
-    weft_stats_reset();
-}
+void lace_count_reset(void) { weft_stats_reset(); }
 
-void lace_count_report_file(FILE *file)
-{
-    weft_stats_print(file);
-}
+void lace_count_report_file(FILE *file) { weft_stats_print(file); }
 
 int lace_worker_pu(WorkerP *w)
 {
@@ -255,10 +216,7 @@ void lace_abort_stack_overflow(void)
     weft__fatal("lace: task stack overflow (a deque is full; lace_start's dqsize sets its size)");
 }
 
-int lace_is_running(void)
-{
-    return weft_workers() > 0;
-}
+int lace_is_running(void) { return weft_workers() > 0; }
 
 void lace_sleep_us(int64_t microseconds)
 {

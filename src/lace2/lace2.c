@@ -77,21 +77,18 @@ uint64_t lace_gethrtime(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void lace_set_verbosity(int level)
-{
-    verbosity = level;
-}
+void lace_set_verbosity(int level) { verbosity = level; }
 
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
     /* The records are in the new workers' memory, zero (unbound, unseeded)
      * until each worker binds its own. */
-    int err = weft_start(n_workers, weft__lace_deque_slots(dqsize),
-                         weft__lace_stack_size(stacksize));
+    int err =
+        weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers,
-                   dqsize, stacksize, strerror(err));
+        weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers, dqsize,
+                    stacksize, strerror(err));
     }
     if (verbosity > 0) {
         /* The sizes in use, defaults resolved (the runtime's record). */
@@ -110,7 +107,7 @@ void lace_stop(void)
      * reported (weft_stop explains each). */
     if (weft_self() != NULL)
         weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
-                   "where lace_start was called)");
+                    "where lace_start was called)");
     int err = weft_stop();
     if (err == EDEADLK)
         weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
@@ -121,7 +118,8 @@ void lace_stop(void)
 void weft__lace2_not_worker(const char *what)
 {
     weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
-               "there): call it from a task", what);
+                "there): call it from a task",
+                what);
 }
 
 static void require_worker(const lace_worker *lw, const char *what)
@@ -130,20 +128,11 @@ static void require_worker(const lace_worker *lw, const char *what)
         weft__lace2_not_worker(what);
 }
 
-int lace_is_running(void)
-{
-    return weft_workers() > 0;
-}
+int lace_is_running(void) { return weft_workers() > 0; }
 
-unsigned int lace_worker_count(void)
-{
-    return weft_workers();
-}
+unsigned int lace_worker_count(void) { return weft_workers(); }
 
-void lace_barrier(void)
-{
-    weft_barrier();
-}
+void lace_barrier(void) { weft_barrier(); }
 
 void lace_drop(lace_worker *lw)
 {
@@ -165,21 +154,15 @@ void lace_yield(lace_worker *lw)
     weft_yield(lw->weft, (weft_task *)lw->head);
 }
 
-void lace_count_reset(void)
-{
-    weft_stats_reset();
-}
+void lace_count_reset(void) { weft_stats_reset(); }
 
-void lace_count_report_file(FILE *file)
-{
-    weft_stats_print(file);
-}
+void lace_count_report_file(FILE *file) { weft_stats_print(file); }
 
 static uintptr_t task_wrapper(lace_task *t, const char *what)
 {
     if (t == NULL || t->f == NULL)
         weft__fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
-                   what);
+                    what);
     return (uintptr_t)t->f;
 }
 

@@ -104,9 +104,9 @@ void weft__count_worker_init(weft_profile_worker *p, uint64_t burden_cycles)
     p->count_start = weft__profile_blocks;
     if (p->counting)
         /* Relaxed: any recent estimate will do. */
-        p->burden = (uint64_t)((double)burden_cycles *
-                                   atomic_load_explicit(&last_blocks_per_cycle,
-                                                        memory_order_relaxed) + 0.5);
+        p->burden = (uint64_t)((double)burden_cycles * atomic_load_explicit(&last_blocks_per_cycle,
+                                                                            memory_order_relaxed) +
+                               0.5);
 }
 
 /* Re-estimated once the worker has counted this many blocks. */

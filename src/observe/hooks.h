@@ -38,7 +38,7 @@ void weft__profile_forget_in_child(void);
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *saved);
 /* A stolen task returned: its figures go to victim's record of slot t. */
 void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *saved, weft_worker *victim,
-                              weft_task *t);
+                               weft_task *t);
 /* Where a task the runtime started as a region came from. */
 typedef enum weft_profile_start {
     WEFT_PROFILE_FROM_OUTSIDE, /* a RUN from a thread outside the pool */
@@ -52,10 +52,10 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_prof
 /* DROP of the task at t, after the slow path (the clock paused before
  * it): if it was stolen (and so ran), join its figures. */
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen);
-#define WEFT_PROFILE_ROOT(w, var)                                                             \
-    weft_profile_saved var;                                                                   \
+#define WEFT_PROFILE_ROOT(w, var) \
+    weft_profile_saved var; \
     weft__profile_root_begin((w), &var)
-#define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t)                                           \
+#define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) \
     weft__profile_stolen_done((w), &(var), (victim), (t))
 #define WEFT_PROFILE_RUN_DONE(w, var, from) weft__profile_run_done((w), &(var), (from))
 #define WEFT_PROFILE_PAUSE(w) weft_profile_pause(w)
@@ -92,26 +92,26 @@ static inline weft_worker *weft_profile_pause_current(void)
  * ------------------------------------------------------------------------ */
 
 typedef enum weft_trace_state {
-    WEFT_TRACE_NONE = 0,  /* not traced (tracing began meanwhile) */
-    WEFT_TRACE_RUNNING,   /* running a task the runtime started, and what it runs inline */
-    WEFT_TRACE_SEARCH,    /* idle: looking for work */
-    WEFT_TRACE_JOIN,      /* at a SYNC whose task was stolen: looking for work meanwhile */
-    WEFT_TRACE_SLEEP,     /* asleep */
-    WEFT_TRACE_BARRIER,   /* at an interrupt's barrier, or weft_barrier */
-    WEFT_TRACE_HELP,      /* in an interrupt: looking for its work */
-    WEFT_TRACE_PARKED,    /* suspended (weft_suspend) */
-    WEFT_TRACE_BATCH,     /* a work pool worker processing items */
+    WEFT_TRACE_NONE = 0, /* not traced (tracing began meanwhile) */
+    WEFT_TRACE_RUNNING,  /* running a task the runtime started, and what it runs inline */
+    WEFT_TRACE_SEARCH,   /* idle: looking for work */
+    WEFT_TRACE_JOIN,     /* at a SYNC whose task was stolen: looking for work meanwhile */
+    WEFT_TRACE_SLEEP,    /* asleep */
+    WEFT_TRACE_BARRIER,  /* at an interrupt's barrier, or weft_barrier */
+    WEFT_TRACE_HELP,     /* in an interrupt: looking for its work */
+    WEFT_TRACE_PARKED,   /* suspended (weft_suspend) */
+    WEFT_TRACE_BATCH,    /* a work pool worker processing items */
     WEFT_TRACE_STATES
 } weft_trace_state;
 
 /* How a task came to run (WEFT_TRACE_RUNNING slices). */
 typedef enum weft_trace_how {
-    WEFT_TRACE_BY_STEAL = 0,   /* stolen while idle or by a random steal */
-    WEFT_TRACE_BY_LEAP,        /* stolen from the thief of a blocked SYNC */
-    WEFT_TRACE_BY_RUN,         /* RUN from outside the pool */
-    WEFT_TRACE_BY_RUN_INSIDE,  /* RUN called inside a task: runs in place */
-    WEFT_TRACE_BY_TOGETHER,    /* a TOGETHER copy */
-    WEFT_TRACE_BY_NEWFRAME,    /* a NEWFRAME task */
+    WEFT_TRACE_BY_STEAL = 0,  /* stolen while idle or by a random steal */
+    WEFT_TRACE_BY_LEAP,       /* stolen from the thief of a blocked SYNC */
+    WEFT_TRACE_BY_RUN,        /* RUN from outside the pool */
+    WEFT_TRACE_BY_RUN_INSIDE, /* RUN called inside a task: runs in place */
+    WEFT_TRACE_BY_TOGETHER,   /* a TOGETHER copy */
+    WEFT_TRACE_BY_NEWFRAME,   /* a NEWFRAME task */
 } weft_trace_how;
 
 /* The state to return to, kept by the function that changed it. */
@@ -157,17 +157,17 @@ void weft__trace_forget_in_child(void);
 /* A pool worker's track (owner only). */
 void weft__trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts);
 void weft__trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
-                           weft_trace_counts counts);
+                            weft_trace_counts counts);
 void weft__trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
-                          weft_trace_counts counts);
+                           weft_trace_counts counts);
 /* A steal or transfer that got items: the batch that processes them
  * starts here. */
 void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
-                            weft_trace_counts counts);
+                             weft_trace_counts counts);
 void weft__trace_track_wake(weft_trace_track *tr, unsigned woken);
 
 void weft__trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
-                                weft_worker *victim, const void *task);
+                                 weft_worker *victim, const void *task);
 void weft__trace_push_slow(weft_worker *w, weft_trace_frame *f, int state);
 void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f);
 void weft__trace_set_slow(weft_worker *w, int state);
@@ -201,22 +201,21 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
 
 /* The runtime starts the task with this wrapper (`how`: weft_trace_how;
  * victim: whom it was stolen from; task: an outside RUN's descriptor). */
-#define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task)                                   \
-    weft_trace_frame var;                                                                     \
+#define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task) \
+    weft_trace_frame var; \
     weft_trace_task_begin((w), &var, (how), (wrapper), (victim), (task))
-#define WEFT_TRACE_PUSH(w, var, state)                                                        \
-    weft_trace_frame var;                                                                     \
+#define WEFT_TRACE_PUSH(w, var, state) \
+    weft_trace_frame var; \
     weft_trace_push((w), &var, (state))
-#define WEFT_TRACE_POP(w, var)                                                                \
-    (weft_trace_of(w) ? weft__trace_pop_slow((w), &(var)) : (void)0)
+#define WEFT_TRACE_POP(w, var) (weft_trace_of(w) ? weft__trace_pop_slow((w), &(var)) : (void)0)
 #define WEFT_TRACE_SET(w, state) (weft_trace_of(w) ? weft__trace_set_slow((w), (state)) : (void)0)
 #define WEFT_TRACE_STEAL_FAILED(w) (weft_trace_of(w) ? weft__trace_steal_failed_slow(w) : (void)0)
-#define WEFT_TRACE_WAKE(self, woken)                                                          \
+#define WEFT_TRACE_WAKE(self, woken) \
     ((self) && weft_trace_of(self) ? weft__trace_wake_slow((self), (woken)) : (void)0)
-#define WEFT_TRACE_INTERRUPT(w, newframe)                                                     \
+#define WEFT_TRACE_INTERRUPT(w, newframe) \
     (weft_trace_of(w) ? weft__trace_interrupt_slow((w), (newframe)) : (void)0)
 #define WEFT_TRACE_EXTERNAL_START(var) uint64_t var = weft__trace_external_on() ? weft_now_ns() : 0
-#define WEFT_TRACE_EXTERNAL_END(var, task)                                                    \
+#define WEFT_TRACE_EXTERNAL_END(var, task) \
     ((var) ? weft__trace_external_run((task), (var), weft_now_ns()) : (void)0)
 #else
 #define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task) ((void)(how))

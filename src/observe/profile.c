@@ -79,13 +79,14 @@ int weft__profile_check_env(void)
     const char *b = getenv("WEFT_PROFILE_BURDEN_NS");
     if (b && *b) {
         err |= weft__env_number("WEFT_PROFILE_BURDEN_NS", false, 0, (uint64_t)MAX_BURDEN_NS, false,
-                                      "nanoseconds", &burden);
+                                "nanoseconds", &burden);
         have_burden = true;
     }
     if (!WEFT_PROFILE) {
         if (print || (json && *json))
             weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
-                      "-DWEFT_PROFILE=ON)", print ? "" : "_JSON");
+                       "-DWEFT_PROFILE=ON)",
+                       print ? "" : "_JSON");
         return err;
     }
 #if WEFT_PROFILE
@@ -103,10 +104,7 @@ int weft__profile_check_env(void)
 
 /* A JSON string: quotes, backslashes and control bytes escaped (the
  * profile's and the trace's files). */
-void weft__profile_forget_in_child(void)
-{
-    pthread_mutex_init(&lock, NULL);
-}
+void weft__profile_forget_in_child(void) { pthread_mutex_init(&lock, NULL); }
 
 int weft_profile_set_burden_ns(double ns)
 {
@@ -125,8 +123,9 @@ int weft_profile_set_burden_ns(double ns)
 double weft_profile_burden_ns(void)
 {
     pthread_mutex_lock(&lock);
-    double b = burden_set_ns >= 0 ? burden_set_ns
-               : burden_env_ns >= 0 ? burden_env_ns : DEFAULT_BURDEN_NS;
+    double b = burden_set_ns >= 0   ? burden_set_ns
+               : burden_env_ns >= 0 ? burden_env_ns
+                                    : DEFAULT_BURDEN_NS;
     pthread_mutex_unlock(&lock);
     return b;
 }
@@ -210,7 +209,7 @@ static struct {
 } folded[WEFT_PROFILE_MAX_TYPES]; /* per-type counts of pools that stopped */
 static region_rec regions[MAX_REGIONS];
 static unsigned n_regions;
-static uint64_t regions_lost; /* runs of regions beyond MAX_REGIONS names */
+static uint64_t regions_lost;              /* runs of regions beyond MAX_REGIONS names */
 static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
 
 /* ------------------------------------------------------------------------
@@ -254,8 +253,8 @@ int weft__profile_worker_init(weft_worker *w)
     p->slots = weft__map(bytes, 0, 0, weft__topology_placement(w->id));
     /* Mapped like the slot records (zeroed): a pool that is never stopped
      * (C++'s default pool lives until exit) leaves nothing on the heap. */
-    p->types = weft__map(WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0,
-                         weft__topology_placement(w->id));
+    p->types =
+        weft__map(WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0, weft__topology_placement(w->id));
     if (!p->slots || !p->types) {
         weft__profile_worker_destroy(w);
         return ENOMEM;
@@ -354,8 +353,9 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
     if (off > d)
         off = d;
     /* Relaxed load + store: only this worker writes them. */
-    atomic_store_explicit(&p->off_cpu, atomic_load_explicit(&p->off_cpu, memory_order_relaxed) +
-                                           off, memory_order_relaxed);
+    atomic_store_explicit(&p->off_cpu,
+                          atomic_load_explicit(&p->off_cpu, memory_order_relaxed) + off,
+                          memory_order_relaxed);
     atomic_store_explicit(&p->off_cpu_strands,
                           atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed) + 1,
                           memory_order_relaxed);
@@ -400,7 +400,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
 }
 
 void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
-                              weft_task *t)
+                               weft_task *t)
 {
     weft_profile_figures f = root_end(w, s);
     /* Plain stores: the owner reads them after it sees the DONE that our
@@ -506,7 +506,7 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
     uintptr_t here = w ? (uintptr_t)w : (uintptr_t)&outside_thread_tag;
     if (m->where != here) {
         weft__warn("weft_profile_end(\"%s\"): the mark was taken on another %s", name,
-                  w ? "worker or outside the pool" : "thread or inside a task");
+                   w ? "worker or outside the pool" : "thread or inside a task");
         return EINVAL;
     }
     weft_profile_figures now;
@@ -520,8 +520,14 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
     pthread_mutex_lock(&lock);
     if (!w)
         now = outside_total;
-    weft_profile_figures f = {now.work - m->work, now.span - m->span, now.bspan - m->bspan,
-                              now.tasks - m->tasks, now.spawns - m->spawns, now.longest, 0, 0};
+    weft_profile_figures f = {now.work - m->work,
+                              now.span - m->span,
+                              now.bspan - m->bspan,
+                              now.tasks - m->tasks,
+                              now.spawns - m->spawns,
+                              now.longest,
+                              0,
+                              0};
     record_region_locked(name, &f);
     pthread_mutex_unlock(&lock);
     return 0;
@@ -734,15 +740,20 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
 /* A duration in the largest unit it reaches, 3 significant digits. */
 static const char *fmt_ns(char *buf, size_t size, double ns)
 {
-    static const struct { const char *unit; double scale; } units[] = {
-        {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
     double mag = ns < 0 ? -ns : ns; /* (no libm) */
     unsigned u = 0;
     while (u < 3 && mag < units[u].scale)
         u++;
     double v = mag / units[u].scale;
-    snprintf(buf, size, "%s%.*f %s", ns < 0 ? "-" : "", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v,
-             units[u].unit);
+    snprintf(buf, size, "%s%.*f %s", ns < 0 ? "-" : "",
+             v >= 99.95   ? 0
+             : v >= 9.995 ? 1
+                          : 2,
+             v, units[u].unit);
     return buf;
 }
 
@@ -756,9 +767,9 @@ typedef struct snapshot {
     size_t n;
     weft_profile_task_type *t;
     size_t nt;
-    double off_cpu_ns;  /* taken off strands: their thread was off the CPU */
+    double off_cpu_ns; /* taken off strands: their thread was off the CPU */
     uint64_t off_cpu_strands;
-    bool blocks;        /* counting mode: figures were basic blocks */
+    bool blocks;         /* counting mode: figures were basic blocks */
     double ns_per_block; /* their conversion (0: nothing was counted) */
 } snapshot;
 
@@ -794,24 +805,32 @@ static void print_report(FILE *out, const snapshot *sn)
     const weft_profile_task_type *t = sn->t;
     size_t n = sn->n, nt = sn->nt;
     char a[32], b[32], c[32], d[32];
-    fprintf(out, "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
-                 "edge\n", WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
+    fprintf(out,
+            "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
+            "edge\n",
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
             fmt_ns(a, sizeof a, weft_profile_burden_ns()));
-    fprintf(out, "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
-                 "%s\n", fmt_ns(a, sizeof a, sn->off_cpu_ns),
-            (unsigned long long)sn->off_cpu_strands, fmt_ns(b, sizeof b, LONG_STRAND_NS));
+    fprintf(out,
+            "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
+            "%s\n",
+            fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
+            fmt_ns(b, sizeof b, LONG_STRAND_NS));
     if (sn->blocks && sn->ns_per_block > 0.0)
-        fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
-                     "times converted from blocks at %.3f ns each (the on-CPU time of the "
-                     "strands over their blocks)\n", weft__count_how(), sn->ns_per_block);
+        fprintf(out,
+                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
+                "times converted from blocks at %.3f ns each (the on-CPU time of the "
+                "strands over their blocks)\n",
+                weft__count_how(), sn->ns_per_block);
     else if (sn->blocks)
-        fprintf(out, "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
-                     "no block counted yet\n", weft__count_how());
+        fprintf(out,
+                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
+                "no block counted yet\n",
+                weft__count_how());
     else
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
-    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs",
-            "work", "span", "parallelism", "burdened-span", "burdened-par", "longest-strand",
-            "tasks", "spawns");
+    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs", "work",
+            "span", "parallelism", "burdened-span", "burdened-par", "longest-strand", "tasks",
+            "spawns");
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%-20s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", r[i].name,
                 (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
@@ -830,8 +849,10 @@ static void print_report(FILE *out, const snapshot *sn)
                     r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
     }
     if (n > 0) {
-        fprintf(out, "speedup on P workers: at most min(P, parallelism) / burdened estimate "
-                     "work/(work/P + burdened span)\n%-20s", "region");
+        fprintf(out,
+                "speedup on P workers: at most min(P, parallelism) / burdened estimate "
+                "work/(work/P + burdened span)\n%-20s",
+                "region");
         for (size_t k = 0; k < TABLE_WORKERS; k++)
             fprintf(out, " %13s%-2u", "P=", table_workers[k]);
         fputc('\n', out);
@@ -870,32 +891,34 @@ static void write_json(FILE *out, const snapshot *sn)
         snprintf(time, sizeof time, "ns (from basic blocks at %.4f ns each)", sn->ns_per_block);
     else
         snprintf(time, sizeof time, "on-CPU ns");
-    fprintf(out, "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
-                 "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
-                 "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
-                 "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
-                 "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
-                 " \"regions\": [",
+    fprintf(out,
+            "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
+            "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
+            "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
+            "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
+            "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
+            " \"regions\": [",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
             sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
-            sn->off_cpu_ns,
-            (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS, weft_profile_burden_ns(),
-            lost);
+            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS,
+            weft_profile_burden_ns(), lost);
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
         weft__json_string(out, r[i].name);
-        fprintf(out, ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
-                     "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
-                     "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
-                     "\"tasks\": %llu, \"spawns\": %llu, "
-                     "\"strands\": %llu,",
+        fprintf(out,
+                ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
+                "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
+                "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
+                "\"tasks\": %llu, \"spawns\": %llu, "
+                "\"strands\": %llu,",
                 (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns,
                 r[i].parallelism, r[i].burdened_parallelism, r[i].longest_strand_ns,
-                (unsigned long long)r[i].tasks,
-                (unsigned long long)r[i].spawns, (unsigned long long)r[i].strands);
+                (unsigned long long)r[i].tasks, (unsigned long long)r[i].spawns,
+                (unsigned long long)r[i].strands);
         if (sn->blocks && sn->ns_per_block > 0.0)
-            fprintf(out, " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
-                         "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
+            fprintf(out,
+                    " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
+                    "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
                     r[i].work_ns / sn->ns_per_block, r[i].span_ns / sn->ns_per_block,
                     r[i].burdened_span_ns / sn->ns_per_block,
                     r[i].longest_strand_ns / sn->ns_per_block);
@@ -937,10 +960,7 @@ static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const 
     return report(out, format);
 }
 
-int weft_profile_print(FILE *out)
-{
-    return report_to(out, print_report, "weft_profile_print");
-}
+int weft_profile_print(FILE *out) { return report_to(out, print_report, "weft_profile_print"); }
 
 int weft_profile_write_json(FILE *out)
 {
@@ -960,7 +980,7 @@ void weft__profile_at_stop(void)
         FILE *f = fopen(path, "w");
         if (!f) {
             weft__warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
-                      strerror(errno));
+                       strerror(errno));
             return;
         }
         int err = report(f, write_json);

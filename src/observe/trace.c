@@ -57,7 +57,6 @@
  * ------------------------------------------------------------------------ */
 
 
-
 #if WEFT_TRACE
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,11 +64,11 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
  * late records a few events more or fewer around a start or stop. */
 static _Atomic uint32_t recording;
 static struct {
-    uint64_t id;          /* 0: none yet; each weft_trace_start makes a new one */
+    uint64_t id; /* 0: none yet; each weft_trace_start makes a new one */
     bool active;
-    bool from_env;        /* started by WEFT_TRACE */
+    bool from_env; /* started by WEFT_TRACE */
     char *path;
-    uint64_t t0;          /* ns: timestamps are written relative to it */
+    uint64_t t0; /* ns: timestamps are written relative to it */
 } session;
 static uint64_t events_per_track = DEFAULT_EVENTS;
 static const char *env_path;
@@ -98,7 +97,6 @@ void weft__trace_forget_in_child(void)
     fj_workers = NULL;
     fj_n = 0;
 }
-
 
 
 static weft_trace_track *track_new(void)
@@ -237,7 +235,7 @@ static void save(weft_trace_track *tr, weft_trace_frame *f)
 }
 
 void weft__trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, uintptr_t wrapper,
-                                weft_worker *victim, const void *task)
+                                 weft_worker *victim, const void *task)
 {
     weft_trace_track *tr = weft_trace_of(w);
     uint64_t now = weft_now_ns();
@@ -271,10 +269,7 @@ void weft__trace_set_slow(weft_worker *w, int state)
         switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
 }
 
-void weft__trace_steal_failed_slow(weft_worker *w)
-{
-    weft_trace_of(w)->fails++;
-}
+void weft__trace_steal_failed_slow(weft_worker *w) { weft_trace_of(w)->fails++; }
 
 void weft__trace_wake_slow(weft_worker *self, weft_worker *woken)
 {
@@ -324,20 +319,20 @@ void weft__trace_track_set(weft_trace_track *tr, int state, weft_trace_counts co
 }
 
 void weft__trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
-                           weft_trace_counts counts)
+                            weft_trace_counts counts)
 {
     save(tr, f);
     switch_state(tr, state, 0, 0, counts, weft_now_ns());
 }
 
 void weft__trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
-                          weft_trace_counts counts)
+                           weft_trace_counts counts)
 {
     switch_state(tr, f->state, f->task, f->how, counts, weft_now_ns());
 }
 
 void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
-                            weft_trace_counts counts)
+                             weft_trace_counts counts)
 {
     /* The items stolen are processed from here on: the batch starts at
      * the arrow. */
@@ -551,7 +546,7 @@ int weft_trace_write(const char *path)
     if (session.id == 0) {
         pthread_mutex_unlock(&lock);
         weft__warn("weft_trace_write: nothing has been traced (weft_trace_start, or "
-                  "WEFT_TRACE=<file>)");
+                   "WEFT_TRACE=<file>)");
         return EINVAL;
     }
     int err = write_locked(path, fj_workers != NULL, NULL);
@@ -569,7 +564,7 @@ int weft__trace_at_start(weft_worker *const *workers, unsigned n)
     int err = session.active ? give_tracks_locked() : 0;
     if (err)
         weft__warn("weft_start: no memory for the workers' trace buffers (%llu events each)",
-                  (unsigned long long)events_per_track);
+                   (unsigned long long)events_per_track);
     pthread_mutex_unlock(&lock);
     return err;
 }
@@ -681,7 +676,7 @@ int weft__trace_check_env(void)
 {
     uint64_t events = DEFAULT_EVENTS;
     int err = weft__env_number("WEFT_TRACE_EVENTS", true, MIN_EVENTS, MAX_EVENTS, false, "events",
-                                     &events);
+                               &events);
     const char *path = getenv("WEFT_TRACE");
 #if WEFT_TRACE
     pthread_mutex_lock(&lock);
@@ -691,7 +686,7 @@ int weft__trace_check_env(void)
 #else
     if (path && *path)
         weft__warn("WEFT_TRACE is set, but this build has no tracer (configure with "
-                  "-DWEFT_TRACE=ON)");
+                   "-DWEFT_TRACE=ON)");
 #endif
     return err;
 }

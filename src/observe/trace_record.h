@@ -14,14 +14,14 @@
 
 /* Event kinds: the states of observe.h are slices; these are instants. */
 enum {
-    EV_STEAL = 32,     /* peer: the victim */
-    EV_LEAP,           /* peer: the victim (a thief of a blocked SYNC) */
-    EV_WAKE,           /* peer: the worker woken */
-    EV_TOGETHER,       /* an interrupt begins on this worker */
+    EV_STEAL = 32, /* peer: the victim */
+    EV_LEAP,       /* peer: the victim (a thief of a blocked SYNC) */
+    EV_WAKE,       /* peer: the worker woken */
+    EV_TOGETHER,   /* an interrupt begins on this worker */
     EV_NEWFRAME,
-    EV_RUN_TAKEN,      /* ptr: the descriptor of an outside thread's RUN */
-    EV_POOL_STEAL,     /* peer: the victim; count: items */
-    EV_POOL_TRANSFER,  /* a steal-half transfer: peer: the victim; count: items */
+    EV_RUN_TAKEN,     /* ptr: the descriptor of an outside thread's RUN */
+    EV_POOL_STEAL,    /* peer: the victim; count: items */
+    EV_POOL_TRANSFER, /* a steal-half transfer: peer: the victim; count: items */
 };
 
 #define COUNT_UNKNOWN UINT64_MAX
@@ -37,15 +37,15 @@ typedef struct trace_event {
 struct weft_trace_track {
     /* The owner's: the open slice. */
     uint8_t state, how;
-    uintptr_t task;         /* RUNNING: the wrapper */
+    uintptr_t task; /* RUNNING: the wrapper */
     uint64_t start;
     weft_trace_counts base; /* the counters when the slice opened */
     uint64_t fails;         /* failed steals so far (the fork-join's own count) */
     /* The buffer. */
     trace_event *ev;
     uint32_t cap;
-    _Atomic uint32_t n;        /* events written (owner: release store) */
-    _Atomic uint64_t dropped;  /* events that did not fit (owner-written) */
+    _Atomic uint32_t n;       /* events written (owner: release store) */
+    _Atomic uint64_t dropped; /* events that did not fit (owner-written) */
     /* The writer's (under `lock`): where the session began in this track. */
     uint32_t base_n;
     uint64_t base_dropped;
@@ -55,7 +55,7 @@ struct weft_trace_pool_run {
     unsigned index, workers;
     char queue[24];
     bool half;
-    uint64_t session;          /* the session that recorded it */
+    uint64_t session;             /* the session that recorded it */
     weft_trace_pool_counts stats; /* at its end */
     bool finished;
     struct weft_trace_pool_run *next;
@@ -72,16 +72,16 @@ typedef struct external_run {
  * writer writes it, still under that lock (the writer keeps it in a
  * file-scope pointer while it writes). */
 typedef struct weft__trace_file {
-    uint64_t t0;                       /* ns: timestamps are written relative to it */
-    weft_worker *const *workers;       /* the fork-join workers with their tracks */
-    unsigned n_workers;                /* (0: none in this file) */
-    weft_trace_pool_run *pool_runs;    /* the work pool runs, newest first */
+    uint64_t t0;                    /* ns: timestamps are written relative to it */
+    weft_worker *const *workers;    /* the fork-join workers with their tracks */
+    unsigned n_workers;             /* (0: none in this file) */
+    weft_trace_pool_run *pool_runs; /* the work pool runs, newest first */
     unsigned pool_runs_untraced;
-    external_run *externals;           /* RUNs from outside threads (sorted here) */
+    external_run *externals; /* RUNs from outside threads (sorted here) */
     size_t n_externals;
     uint64_t externals_dropped;
     uint64_t events_per_track;
-    const weft_stats *counters;        /* the runtime's, at a stop (else NULL) */
+    const weft_stats *counters; /* the runtime's, at a stop (else NULL) */
 } weft__trace_file;
 
 /* Writes file to path: 0, or errno (a message already given). */

@@ -34,11 +34,9 @@ static const char *const state_names[WEFT_TRACE_STATES] = {
 };
 /* Categories: what the renderer colours (busy, steal, idle, ...). */
 static const char *const state_cats[WEFT_TRACE_STATES] = {
-    [WEFT_TRACE_NONE] = "unknown",   [WEFT_TRACE_RUNNING] = "task",
-    [WEFT_TRACE_SEARCH] = "search",  [WEFT_TRACE_JOIN] = "join",
-    [WEFT_TRACE_SLEEP] = "sleep",    [WEFT_TRACE_BARRIER] = "barrier",
-    [WEFT_TRACE_HELP] = "search",    [WEFT_TRACE_PARKED] = "parked",
-    [WEFT_TRACE_BATCH] = "task",
+    [WEFT_TRACE_NONE] = "unknown", [WEFT_TRACE_RUNNING] = "task",  [WEFT_TRACE_SEARCH] = "search",
+    [WEFT_TRACE_JOIN] = "join",    [WEFT_TRACE_SLEEP] = "sleep",   [WEFT_TRACE_BARRIER] = "barrier",
+    [WEFT_TRACE_HELP] = "search",  [WEFT_TRACE_PARKED] = "parked", [WEFT_TRACE_BATCH] = "task",
 };
 static const char *const how_names[] = {
     [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
@@ -206,9 +204,7 @@ static void write_event(writer *wr, const source *src, const trace_event *e)
                  (unsigned long long)e->count, e->count == 1 ? "" : "s");
         flow(wr, label, "steal", pid, (long)e->peer, e->start, tid, e->start);
         break;
-    case EV_WAKE:
-        flow(wr, "wake", "wake", pid, tid, e->start, (long)e->peer, e->start);
-        break;
+    case EV_WAKE: flow(wr, "wake", "wake", pid, tid, e->start, (long)e->peer, e->start); break;
     case EV_TOGETHER:
     case EV_NEWFRAME:
         ev_open(wr, e->kind == EV_TOGETHER ? "TOGETHER" : "NEWFRAME", "interrupt", "i", e->start,
@@ -224,8 +220,7 @@ static void write_event(writer *wr, const source *src, const trace_event *e)
         }
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -308,8 +303,8 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
                 snprintf(label, sizeof label, "pool worker %u", i);
                 meta(&wr, "thread_name", pid, (long)i, label);
                 /* Relaxed: a count; the run is over. */
-                dropped_of[n_src] = atomic_load_explicit(&run->tracks[i]->dropped,
-                                                         memory_order_relaxed);
+                dropped_of[n_src] =
+                    atomic_load_explicit(&run->tracks[i]->dropped, memory_order_relaxed);
                 if (!source_of(&srcs[n_src++], run->tracks[i], pid, (long)i))
                     err = ENOMEM;
             }
@@ -321,7 +316,8 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
             for (size_t j = 0; j < x && !named; j++)
                 named = cur->externals[j].tid == cur->externals[x].tid;
             if (!named) {
-                snprintf(label, sizeof label, "thread %ld (outside the pool)", cur->externals[x].tid);
+                snprintf(label, sizeof label, "thread %ld (outside the pool)",
+                         cur->externals[x].tid);
                 meta(&wr, "thread_name", 1, cur->externals[x].tid, label);
             }
         }
@@ -350,9 +346,10 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         }
         for (size_t i = 0; i < n_src; i++)
             dropped += dropped_of[i];
-        fprintf(f, "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
-                   "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
-                   "\"dropped_events\":%llu,\"dropped_by_track\":{",
+        fprintf(f,
+                "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
+                "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
+                "\"dropped_events\":%llu,\"dropped_by_track\":{",
                 WEFT_SCHEDULER_NAME, workers, (unsigned long long)file->events_per_track,
                 (unsigned long long)dropped);
         for (size_t i = 0; i < n_src; i++)
@@ -362,8 +359,9 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
                 (unsigned long long)file->externals_dropped, file->pool_runs_untraced);
         if (workers && counters) {
             const weft_stats st = *counters;
-            fprintf(f, ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
-                       "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
+            fprintf(f,
+                    ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
+                    "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
                     (unsigned long long)st.tasks, (unsigned long long)st.steals,
                     (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
                     (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
@@ -371,14 +369,14 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         fputs(",\"pool_runs\":[", f);
         for (unsigned r = 0; r < runs; r++) {
             const weft_trace_pool_counts *st = &run_list[r]->stats;
-            fprintf(f, "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
-                       "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
-                       "\"requests\":%llu,\"sleeps\":%llu}",
-                    r ? "," : "", 2 + run_list[r]->index, run_list[r]->queue,
-                    run_list[r]->workers, (unsigned long long)st->processed,
-                    (unsigned long long)st->duplicates, (unsigned long long)st->steals,
-                    (unsigned long long)st->stolen_items, (unsigned long long)st->requests,
-                    (unsigned long long)st->sleeps);
+            fprintf(f,
+                    "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
+                    "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
+                    "\"requests\":%llu,\"sleeps\":%llu}",
+                    r ? "," : "", 2 + run_list[r]->index, run_list[r]->queue, run_list[r]->workers,
+                    (unsigned long long)st->processed, (unsigned long long)st->duplicates,
+                    (unsigned long long)st->steals, (unsigned long long)st->stolen_items,
+                    (unsigned long long)st->requests, (unsigned long long)st->sleeps);
         }
         fputs("]}}\n", f);
         /* A full device fails the buffered writes: the flush of what is

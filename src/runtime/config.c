@@ -24,14 +24,14 @@
 #include <string.h>
 #include <strings.h>
 
-#define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20)          /* 64 MiB of address space */
+#define DEFAULT_DEQUE_SLOTS ((size_t)1 << 20) /* 64 MiB of address space */
 #define MIN_DEQUE_SLOTS WEFT_MIN_DEQUE_SLOTS
 #define DEFAULT_IDLE_SPIN_US 500u
 #define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US
 #define DEFAULT_STACK_SIZE WEFT_DEFAULT_STACK_SIZE
 #define MIN_STACK_SIZE WEFT_MIN_STACK_SIZE
 #define MAX_STACK_SIZE WEFT_MAX_STACK_SIZE
-#define MAX_SI_DELTA_US 1000000u                       /* 1 s */
+#define MAX_SI_DELTA_US 1000000u /* 1 s */
 
 /* ------------------------------------------------------------------------
  * weft_config: defaults and environment
@@ -49,10 +49,11 @@ static int config_from_env(weft_config *cfg)
     cfg->workers = (unsigned)v;
     v = cfg->deque_size;
     err |= weft__env_number("WEFT_DEQUE_SIZE", true, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, true,
-                      "task slots", &v);
+                            "task slots", &v);
     cfg->deque_size = (size_t)v;
     v = cfg->stack_size;
-    err |= weft__env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes", &v);
+    err |= weft__env_number("WEFT_STACK_SIZE", true, MIN_STACK_SIZE, MAX_STACK_SIZE, true, "bytes",
+                            &v);
     cfg->stack_size = (size_t)v;
     v = cfg->idle_spin_us;
     err |= weft__env_number("WEFT_SPIN_US", false, 0, MAX_IDLE_SPIN_US, false, "microseconds", &v);
@@ -123,24 +124,23 @@ static int check_process_env(void)
     /* Read by the private-si scheduler (sched/private-si), checked here
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
-    err |= weft__env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds", &delta);
+    err |= weft__env_number("WEFT_SI_DELTA_US", false, 0, MAX_SI_DELTA_US, false, "microseconds",
+                            &delta);
     err |= weft__profile_check_env();
     err |= weft__trace_check_env();
     if (WEFT_PERTURB) {
         const char *s = weft__env_value("WEFT_PERTURB");
         if (s && !perturb_value_ok(s)) {
             weft__warn("WEFT_PERTURB='%s': expected <probability 0..1>[,<seed>], e.g. 0.05 or "
-                      "0.05,42", s);
+                       "0.05,42",
+                       s);
             err |= EINVAL;
         }
     }
     return err ? EINVAL : 0;
 }
 
-bool weft__stats_print_at_stop(void)
-{
-    return print_stats_at_stop;
-}
+bool weft__stats_print_at_stop(void) { return print_stats_at_stop; }
 
 /* ------------------------------------------------------------------------
  * weft_start's checks
@@ -151,24 +151,25 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
     int err = check_process_env();
     if (cfg->workers > WEFT_MAX_WORKERS) {
         weft__warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
-                  cfg->workers, WEFT_MAX_WORKERS);
+                   cfg->workers, WEFT_MAX_WORKERS);
         err = EINVAL;
     }
     if (cfg->deque_size != 0 &&
         (cfg->deque_size < MIN_DEQUE_SLOTS || cfg->deque_size > WEFT_MAX_DEQUE_SLOTS)) {
         weft__warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
-                  "default, %zu)", cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS,
-                  DEFAULT_DEQUE_SLOTS);
+                   "default, %zu)",
+                   cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, DEFAULT_DEQUE_SLOTS);
         err = EINVAL;
     }
     if (cfg->stack_size != 0 &&
         (cfg->stack_size < MIN_STACK_SIZE || cfg->stack_size > MAX_STACK_SIZE)) {
         weft__warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
-                  "%zu)", cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
+                   "%zu)",
+                   cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
         err = EINVAL;
     }
-    if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM && cfg->steal_policy != WEFT_STEAL_LEAPFROG &&
-        cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
+    if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM &&
+        cfg->steal_policy != WEFT_STEAL_LEAPFROG && cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
         weft__warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
         err = EINVAL;
     }
@@ -178,7 +179,7 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
         weft__warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
-                  cfg->idle_spin_us, MAX_IDLE_SPIN_US);
+                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }
     *workers = cfg->workers ? cfg->workers : weft__cpus_available();

@@ -54,12 +54,11 @@ void weft__fatal(const char *fmt, ...)
  * spawned and not yet synced on this worker (stolen ones too).  Declared
  * in bits/worker.h (which this base module does not include), so it is
  * exported from a shared libweft here. */
-__attribute__((noreturn, visibility("default"))) void weft__deque_overflow(unsigned worker,
-                                                                          size_t used,
-                                                                          size_t slots)
+__attribute__((noreturn, visibility("default"))) void
+weft__deque_overflow(unsigned worker, size_t used, size_t slots)
 {
     weft__fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
-               "its deque of %zu slots, and one more does not fit. Raise the deque size "
-               "(weft_start's deque_size or WEFT_DEQUE_SIZE), or sync tasks sooner.",
-               worker, used, slots);
+                "its deque of %zu slots, and one more does not fit. Raise the deque size "
+                "(weft_start's deque_size or WEFT_DEQUE_SIZE), or sync tasks sooner.",
+                worker, used, slots);
 }

@@ -54,7 +54,7 @@ const char *weft__env_value(const char *name)
  * zero_is_default) into *out; leaves *out alone if unset.  EINVAL with a
  * message naming the variable otherwise. */
 int weft__env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
-                      const char *unit, uint64_t *out)
+                     const char *unit, uint64_t *out)
 {
     const char *s = weft__env_value(name);
     if (!s)
@@ -62,13 +62,13 @@ int weft__env_number(const char *name, bool size, uint64_t min, uint64_t max, bo
     uint64_t v;
     if (!weft__parse_number(s, size, &v)) {
         weft__warn("%s='%s' is not %s", name, s,
-                  size ? "a size (decimal digits, optionally followed by K, M or G)"
-                       : "a number (decimal digits only)");
+                   size ? "a size (decimal digits, optionally followed by K, M or G)"
+                        : "a number (decimal digits only)");
         return EINVAL;
     }
     if ((v < min || v > max) && !(zero_is_default && v == 0)) {
         weft__warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
-                  (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
+                   (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
         return EINVAL;
     }
     *out = v;
@@ -90,7 +90,8 @@ int weft__env_choice(const char *name, const char *const *names, int n, int *out
     char accepted[128];
     size_t at = 0;
     for (int i = 0; i < n && at < sizeof accepted; i++)
-        at += (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
+        at +=
+            (size_t)snprintf(accepted + at, sizeof accepted - at, "%s%s", i ? ", " : "", names[i]);
     weft__warn("%s='%s' is not one of: %s", name, s, accepted);
     return EINVAL;
 }

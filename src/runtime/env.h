@@ -17,7 +17,7 @@ const char *weft__env_value(const char *name);
  * allowed too if zero_is_default) into *out; unset leaves *out alone.
  * EINVAL with a message naming the variable otherwise. */
 int weft__env_number(const char *name, bool size, uint64_t min, uint64_t max, bool zero_is_default,
-                    const char *unit, uint64_t *out);
+                     const char *unit, uint64_t *out);
 /* One of `names` (case-insensitive): its index into *out; unset leaves
  * *out alone; EINVAL with a message listing the accepted names. */
 int weft__env_choice(const char *name, const char *const *names, int n, int *out);

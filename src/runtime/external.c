@@ -63,8 +63,8 @@ static void run_root(weft_worker *w, weft_task *head, weft_task *t, uintptr_t wr
 {
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
-    WEFT_TRACE_TASK(w, trace_, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE,
-                    wrapper, NULL, from_outside ? t : NULL);
+    WEFT_TRACE_TASK(w, trace_, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
+                    NULL, from_outside ? t : NULL);
     WEFT_PROFILE_ROOT(w, profile_);
     weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
     WEFT_PROFILE_RUN_DONE(w, profile_,
@@ -131,7 +131,7 @@ static void altstack_key_create(void)
 {
     if (pthread_key_create(&altstack_key, weft__altstack_teardown) != 0)
         weft__warn("no thread-specific key for alternate signal stacks; overflows of a RUN's "
-                  "stack will not be explained");
+                   "stack will not be explained");
 }
 
 static void ensure_altstack(void)
@@ -146,7 +146,7 @@ static void ensure_altstack(void)
     void *mem = NULL;
     if (weft__altstack_setup(&mem) != 0) {
         weft__warn("no alternate signal stack for a thread calling RUN; an overflow of its "
-                  "task's stack will not be explained");
+                   "task's stack will not be explained");
         return;
     }
     if (pthread_setspecific(altstack_key, mem) != 0)
@@ -197,8 +197,8 @@ void weft__run_task(weft_task *t, uintptr_t wrapper)
 
     if (!weft__lifecycle_enter())
         weft__fatal("RUN called while the pool is not running (call weft_start first, "
-                   "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
-                   "or the first weft:: call starts the pool)");
+                    "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
+                    "or the first weft:: call starts the pool)");
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);
@@ -244,8 +244,7 @@ void weft__run_task(weft_task *t, uintptr_t wrapper)
     for (;;) {
         uint32_t expected = 0;
         /* acq_rel: announce that we sleep; acquire if it is already done. */
-        if (atomic_compare_exchange_strong_explicit(&req.done, &expected, 2,
-                                                    memory_order_acq_rel,
+        if (atomic_compare_exchange_strong_explicit(&req.done, &expected, 2, memory_order_acq_rel,
                                                     memory_order_acquire) ||
             expected == 2)
             weft__futex_wait(&req.done, 2);
@@ -263,6 +262,7 @@ void weft__external_init(void)
      * held by a thread that does not exist there: re-initialise it. */
     pthread_mutex_init(&ext.lock, NULL);
     ext.head = ext.tail = NULL;
-    atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed); /* before workers start */
+    atomic_store_explicit(&weft__external_queued, 0,
+                          memory_order_relaxed); /* before workers start */
     atomic_store_explicit(&ext.warned_suspended, 0, memory_order_relaxed);
 }

@@ -35,12 +35,14 @@ int weft__control_begin(const char *what, bool waits)
     }
     if (tls_in_control) {
         weft__warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
-                  "or weft_resume (from a signal handler?): it would wait for itself", what);
+                   "or weft_resume (from a signal handler?): it would wait for itself",
+                   what);
         return EDEADLK;
     }
     if (waits && tls_pool_holds) {
         weft__warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
-                  "signal handler that interrupted it?): it would wait for itself", what);
+                   "signal handler that interrupted it?): it would wait for itself",
+                   what);
         return EDEADLK;
     }
     tls_in_control = true;

@@ -53,23 +53,20 @@
 
 enum { KIND_NONE, KIND_TOGETHER, KIND_NEWFRAME };
 
-static const char *kind_name(int kind)
-{
-    return kind == KIND_TOGETHER ? "TOGETHER" : "NEWFRAME";
-}
+static const char *kind_name(int kind) { return kind == KIND_TOGETHER ? "TOGETHER" : "NEWFRAME"; }
 
 /* One interrupt: on its initiator's stack until the initiator returns. */
 typedef struct interrupt_rec {
     /* The request: written by the initiator before it publishes the
      * generation (release); read-only afterwards. */
     int kind;
-    weft_task *task;          /* the caller's descriptor; NEWFRAME's result lands there */
+    weft_task *task; /* the caller's descriptor; NEWFRAME's result lands there */
     uintptr_t wrapper;
-    weft_worker *initiator;   /* NULL if a non-worker thread started it */
-    bool nested;              /* started by the work of another interrupt */
+    weft_worker *initiator; /* NULL if a non-worker thread started it */
+    bool nested;            /* started by the work of another interrupt */
 
     _Alignas(WEFT_CACHE_LINE) _Atomic(weft_worker *) executor; /* NEWFRAME: who runs it */
-    _Atomic uint32_t arrived; /* barrier 1 */
+    _Atomic uint32_t arrived;                                  /* barrier 1 */
     _Atomic uint32_t passed;  /* 1: barrier 1 passed and the record unpublished */
     _Atomic uint32_t copies;  /* TOGETHER: copies finished */
     _Atomic uint32_t stopped; /* barrier 2 */
@@ -303,7 +300,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft__lifecycle_enter_interrupt()) {
         weft__fatal("%s called while the pool is not running (call weft_start first)",
-                   kind_name(kind));
+                    kind_name(kind));
     }
 
     interrupt_rec rec;
@@ -381,8 +378,8 @@ void weft_barrier(void)
     weft_worker *w = weft__tls_worker;
     if (!w || w->together_depth == 0)
         weft__fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
-                   "spawned and another worker stole (only the copies themselves are sure to "
-                   "reach it once on every worker)");
+                    "spawned and another worker stole (only the copies themselves are sure to "
+                    "reach it once on every worker)");
     unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
@@ -468,7 +465,8 @@ int weft_suspend(void)
     int err = weft__control_begin_running("weft_suspend", true);
     if (err)
         return err;
-    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    uint32_t depth =
+        atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
     if (depth != 0) {
         /* Relaxed: under the lock; workers only test it for nonzero, which
          * it stays. */
@@ -499,7 +497,8 @@ int weft_resume(void)
     int err = weft__control_begin_running("weft_resume", false);
     if (err)
         return err;
-    uint32_t depth = atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
+    uint32_t depth =
+        atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
     if (depth == 0) {
         weft__control_end();
         weft__warn("weft_resume: the pool is not suspended");

@@ -92,7 +92,8 @@ static void *worker_main(void *arg)
     void *altstack = NULL;
     if (weft__rt.report_stack_overflow && weft__altstack_setup(&altstack) != 0)
         weft__warn("worker %u: no alternate signal stack; stack overflows will not be "
-                  "explained", w->id);
+                   "explained",
+                   w->id);
     /* Release: pairs with start's acquire wait. */
     atomic_fetch_add_explicit(&workers_ready, 1, memory_order_release);
     weft__futex_wake(&workers_ready, 1);
@@ -129,10 +130,7 @@ static void forget_pool_in_child(void)
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static void register_atfork(void)
-{
-    pthread_atfork(NULL, NULL, forget_pool_in_child);
-}
+static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_child); }
 
 /* ---- One worker: its struct, deque, stack and guest seat ---- */
 
@@ -260,7 +258,8 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
         weft__trace_at_stop(false, NULL);
         if (err == ENOMEM)
             weft__warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu "
-                      "bytes)", n, slots, stack);
+                       "bytes)",
+                       n, slots, stack);
         pool_free();
         return err;
     }
@@ -270,7 +269,7 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
             handler_held = true;
         else
             weft__warn("could not install the SIGSEGV handler; stack overflows will not be "
-                      "explained");
+                       "explained");
     }
     return 0;
 }
@@ -402,4 +401,3 @@ int weft_stop(void)
     weft__control_end();
     return 0;
 }
-

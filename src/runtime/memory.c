@@ -38,10 +38,7 @@ size_t weft__page_size(void)
     return page;
 }
 
-static size_t round_up(size_t n, size_t to)
-{
-    return (n + to - 1) / to * to;
-}
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
 {

@@ -100,7 +100,8 @@ void weft__race_point(weft_race_point_id id)
     static __thread uint64_t rng;
     static __thread bool seeded;
     if (!seeded) {
-        uint64_t n = atomic_fetch_add_explicit(&threads_seeded, 1, memory_order_relaxed); /* see threads_seeded */
+        uint64_t n = atomic_fetch_add_explicit(&threads_seeded, 1,
+                                               memory_order_relaxed); /* see threads_seeded */
         rng = seed ^ (n * 0xD1B54A32D192ED03ULL);
         seeded = true;
     }

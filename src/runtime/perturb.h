@@ -35,16 +35,16 @@ typedef enum weft_race_point_id {
     WEFT_RP_OWNER_RECLAIMED,      /* took them back, before checking what thieves took meanwhile */
     WEFT_RP_OWNER_STOLEN_JOINED,  /* joined a stolen task, before resetting the deque's state */
     /* ---- steal.c: running a stolen task and joining one ---- */
-    WEFT_RP_STEAL_TAKEN,      /* thief holds a task (state STOLEN), before running it */
-    WEFT_RP_BEFORE_DONE,      /* thief ran it and wrote the result, before storing DONE */
-    WEFT_RP_AFTER_DONE,       /* DONE stored, before waking a sleeping joiner */
-    WEFT_RP_JOIN_POLL,        /* joiner of a stolen task, before reading its state */
+    WEFT_RP_STEAL_TAKEN, /* thief holds a task (state STOLEN), before running it */
+    WEFT_RP_BEFORE_DONE, /* thief ran it and wrote the result, before storing DONE */
+    WEFT_RP_AFTER_DONE,  /* DONE stored, before waking a sleeping joiner */
+    WEFT_RP_JOIN_POLL,   /* joiner of a stolen task, before reading its state */
     /* ---- sleep.c ---- */
     WEFT_RP_SLEEP_BEFORE_ANNOUNCE, /* sleeper: found nothing to do, before announcing itself */
-    WEFT_RP_SLEEP_ANNOUNCED,  /* sleeper: word, count and requests published, before the last look */
-    WEFT_RP_SLEEP_WILL_WAIT,  /* sleeper: the last look found nothing, before futex_wait */
-    WEFT_RP_WAKE_PEEKED,      /* waker: saw a sleeper, before the claiming CAS */
-    WEFT_RP_WAKE_CLAIMED,     /* waker: claimed it, before futex_wake */
+    WEFT_RP_SLEEP_ANNOUNCED, /* sleeper: word, count and requests published, before the last look */
+    WEFT_RP_SLEEP_WILL_WAIT, /* sleeper: the last look found nothing, before futex_wait */
+    WEFT_RP_WAKE_PEEKED,     /* waker: saw a sleeper, before the claiming CAS */
+    WEFT_RP_WAKE_CLAIMED,    /* waker: claimed it, before futex_wake */
     WEFT_RP_COUNT
 } weft_race_point_id;
 

@@ -15,10 +15,10 @@
 #include <weft/weft.h>
 
 typedef enum weft_steal_result {
-    WEFT_STEAL_NONE,     /* nothing to steal (a request may be left for the owner) */
-    WEFT_STEAL_BUSY,     /* lost a race with another thief or the owner */
-    WEFT_STEAL_OK,       /* got a task; none left that the victim shares */
-    WEFT_STEAL_OK_MORE,  /* got a task and the victim still shares more */
+    WEFT_STEAL_NONE,    /* nothing to steal (a request may be left for the owner) */
+    WEFT_STEAL_BUSY,    /* lost a race with another thief or the owner */
+    WEFT_STEAL_OK,      /* got a task; none left that the victim shares */
+    WEFT_STEAL_OK_MORE, /* got a task and the victim still shares more */
 } weft_steal_result;
 
 /* Owner, before the worker's thread starts (its fields are zero, end, dq,
@@ -33,7 +33,7 @@ void weft__sched_destroy(weft_worker *w);
  * descriptor, its state already STOLEN(thief), and *wrapper the function
  * to run it; the caller runs it and stores DONE. */
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper);
+                                    weft_task **out, uintptr_t *wrapper);
 /* Thief, after a successful steal from victim: whose task it took (the
  * worker to wake when it is done).  victim, except where any worker may
  * hand tasks over (private-si's deals). */

@@ -180,8 +180,7 @@ static void idle_wait(weft_worker *w)
             return;
         /* Relaxed: the waiter bit only says to wake us; the loop re-checks. */
         if ((loans & WEFT_LOAN_WAITER) ||
-            atomic_compare_exchange_strong_explicit(&seat->loans, &loans,
-                                                    loans | WEFT_LOAN_WAITER,
+            atomic_compare_exchange_strong_explicit(&seat->loans, &loans, loans | WEFT_LOAN_WAITER,
                                                     memory_order_relaxed, memory_order_relaxed))
             weft__futex_wait(&seat->loans, loans | WEFT_LOAN_WAITER);
     }
@@ -312,7 +311,8 @@ void weft__wake_for_external(void)
      * (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
-        if (weft__topology_worker_cpu(i) == cpu && claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
+        if (weft__topology_worker_cpu(i) == cpu &&
+            claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
             return;
     wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
@@ -399,9 +399,8 @@ void weft__sleep_lent_return(weft_worker *w)
         uint32_t expected = WEFT_SLEEP_IDLE;
         /* acq_rel: release publishes our use of w to the next borrower (it
          * acquires with its CAS to LENT); fails if a waker claimed w. */
-        atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected,
-                                                WEFT_SLEEP_IDLE_LENDABLE, memory_order_acq_rel,
-                                                memory_order_relaxed);
+        atomic_compare_exchange_strong_explicit(&w->sleep_word, &expected, WEFT_SLEEP_IDLE_LENDABLE,
+                                                memory_order_acq_rel, memory_order_relaxed);
     }
     weft_seat *seat = &weft__rt.seats[w->id];
     /* Release: w's thread, woken, reads the count with acquire and only

@@ -19,7 +19,7 @@ enum {
 /* A sleep word holds the kind in its low two bits and, for JOIN_LEAP, the
  * thief's id + 1 above them: one CAS then checks both, and the claimer
  * knows whose count the sleeper is in. */
-#define WEFT_SLEEP_KIND(word) ((int)((word) & 3u))
+#define WEFT_SLEEP_KIND(word) ((int)((word)&3u))
 #define WEFT_SLEEP_WORD(kind, thief) ((uint32_t)(kind) | ((thief) ? ((thief)->id + 1u) << 2 : 0u))
 /* More words for lending an idle worker's identity to a thread that
  * calls RUN (docs/sleep.md, "RUN on the calling thread"):
@@ -35,7 +35,7 @@ enum {
 #define WEFT_SLEEP_LENT ((uint32_t)WEFT_AWAKE | 4u)
 #define WEFT_SLEEP_GUEST ((uint32_t)1 << 31)
 /* The word that ends a sleep: LENT for a borrower's, else AWAKE. */
-#define WEFT_SLEEP_WOKEN(word) (((word) & WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
+#define WEFT_SLEEP_WOKEN(word) (((word)&WEFT_SLEEP_GUEST) ? WEFT_SLEEP_LENT : (uint32_t)WEFT_AWAKE)
 typedef struct weft_idle {
     unsigned rounds;
     uint64_t since_ns;

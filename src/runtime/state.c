@@ -26,17 +26,14 @@ void weft__forked_task_stop(void)
                 "copied); in the child, call exec or _exit before the task returns or joins");
 }
 
-weft_worker *weft_self(void)
-{
-    return weft__tls_worker;
-}
+weft_worker *weft_self(void) { return weft__tls_worker; }
 
 weft_worker *weft__self_checked(void)
 {
     weft_worker *w = weft__tls_worker;
     if (!w)
         weft__fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
-                   "enter the pool)");
+                    "enter the pool)");
     return w;
 }
 

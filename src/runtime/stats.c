@@ -21,14 +21,14 @@
 /* The runtime's counters, in the order reported: X(field, name), each a
  * field of weft_counters and of weft_stats.  peak_depth, the last, is a
  * maximum; the others are sums. */
-#define WEFT_RUNTIME_COUNTERS(X)                                                             \
-    X(tasks, "tasks")                                                                        \
-    X(steals, "steals")                                                                      \
-    X(steal_fails, "steal_fails")                                                            \
-    X(leaps, "leaps")                                                                        \
-    X(leap_fails, "leap_fails")                                                              \
-    X(sleeps, "sleeps")                                                                      \
-    X(wakes, "wakes")                                                                        \
+#define WEFT_RUNTIME_COUNTERS(X) \
+    X(tasks, "tasks") \
+    X(steals, "steals") \
+    X(steal_fails, "steal_fails") \
+    X(leaps, "leaps") \
+    X(leap_fails, "leap_fails") \
+    X(sleeps, "sleeps") \
+    X(wakes, "wakes") \
     X(peak_depth, "peak")
 
 #define COUNT_ONE(field, name) +1
@@ -176,8 +176,8 @@ void weft_stats_reset(void)
 }
 
 #if WEFT_STATS
-static void print_row(FILE *out, const char *label, const char *const *names,
-                      const uint64_t *v, unsigned n)
+static void print_row(FILE *out, const char *label, const char *const *names, const uint64_t *v,
+                      unsigned n)
 {
     fprintf(out, "%-6s", label);
     for (unsigned i = 0; i < n; i++) {

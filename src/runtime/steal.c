@@ -32,7 +32,7 @@ weft_worker *weft__random_victim(weft_worker *w)
 static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t,
                        uintptr_t wrapper, bool leap)
 {
-    weft_task *floor = w->frame_floor; /* a SYNC below head is misuse */
+    weft_task *floor = w->frame_floor;     /* a SYNC below head is misuse */
     unsigned together = w->together_depth; /* a stolen task is not our copy */
     w->frame_floor = head;
     w->together_depth = 0;

@@ -24,9 +24,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static int *cpus;         /* CPU per pin slot, from the affinity mask */
+static int *cpus; /* CPU per pin slot, from the affinity mask */
 static unsigned n_cpus;
-static unsigned n_hwloc;  /* hwloc's pin slots (0: not in use) */
+static unsigned n_hwloc; /* hwloc's pin slots (0: not in use) */
 static bool pinning;
 
 int weft__topology_init(unsigned workers, int pin)
@@ -66,10 +66,7 @@ int weft__topology_worker_cpu(unsigned worker)
     return n_cpus ? cpus[worker % n_cpus] : -1;
 }
 
-int weft__topology_placement(unsigned worker)
-{
-    return n_hwloc ? (int)(worker % n_hwloc) : -1;
-}
+int weft__topology_placement(unsigned worker) { return n_hwloc ? (int)(worker % n_hwloc) : -1; }
 
 void weft__topology_bind_area(void *addr, size_t bytes, int slot)
 {
@@ -111,10 +108,11 @@ void weft__note_oversubscription(const char *who, unsigned workers)
     const char *lift = NULL;
     if (weft__env_value("OMPI_COMM_WORLD_SIZE"))
         lift = "; this MPI rank is bound to them: mpirun --bind-to none lifts the binding";
-    else if (weft__env_value("PMI_SIZE") || weft__env_value("PMIX_RANK") || weft__env_value("MV2_COMM_WORLD_SIZE"))
+    else if (weft__env_value("PMI_SIZE") || weft__env_value("PMIX_RANK") ||
+             weft__env_value("MV2_COMM_WORLD_SIZE"))
         lift = "; this MPI rank is bound to them: the launcher's option -bind-to none lifts the "
                "binding";
     weft__warn("%s: %u workers on %u CPU%s (the affinity mask allows %u), so they take turns%s "
-              "(WEFT_OVERSUBSCRIBE=1 silences this)",
-              who, workers, cpus, cpus == 1 ? "" : "s", cpus, lift ? lift : "");
+               "(WEFT_OVERSUBSCRIBE=1 silences this)",
+               who, workers, cpus, cpus == 1 ? "" : "s", cpus, lift ? lift : "");
 }

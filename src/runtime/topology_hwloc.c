@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 static hwloc_topology_t topo;
-static hwloc_bitmap_t *pu_sets;   /* one PU per slot */
+static hwloc_bitmap_t *pu_sets; /* one PU per slot */
 static hwloc_nodeset_t *node_sets;
 static unsigned n_slots;
 
@@ -42,8 +42,8 @@ unsigned weft__hwloc_setup(void)
             hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, c);
             bool first = true;
             hwloc_obj_t pu = NULL;
-            while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset,
-                                                                   HWLOC_OBJ_PU, pu))) {
+            while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU,
+                                                                  pu))) {
                 if (!hwloc_bitmap_isset(allowed, pu->os_index))
                     continue;
                 if ((round == 0) == first) {
@@ -64,10 +64,7 @@ int weft__hwloc_pin_self(unsigned slot)
     return hwloc_set_cpubind(topo, pu_sets[slot], HWLOC_CPUBIND_THREAD);
 }
 
-int weft__hwloc_cpu(unsigned slot)
-{
-    return hwloc_bitmap_first(pu_sets[slot]);
-}
+int weft__hwloc_cpu(unsigned slot) { return hwloc_bitmap_first(pu_sets[slot]); }
 
 void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
 {

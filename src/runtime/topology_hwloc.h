@@ -24,8 +24,16 @@ void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot);
 void weft__hwloc_destroy(void);
 #else
 static inline unsigned weft__hwloc_setup(void) { return 0; }
-static inline int weft__hwloc_pin_self(unsigned slot) { (void)slot; return 0; }
-static inline int weft__hwloc_cpu(unsigned slot) { (void)slot; return -1; }
+static inline int weft__hwloc_pin_self(unsigned slot)
+{
+    (void)slot;
+    return 0;
+}
+static inline int weft__hwloc_cpu(unsigned slot)
+{
+    (void)slot;
+    return -1;
+}
 static inline void weft__hwloc_bind_area(void *addr, size_t bytes, unsigned slot)
 {
     (void)addr, (void)bytes, (void)slot;

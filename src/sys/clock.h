@@ -16,7 +16,8 @@ static inline uint64_t weft_now_ns(void)
 /* Sleeps for about ns nanoseconds (polling waits off the hot paths). */
 static inline void weft_sleep_ns(uint64_t ns)
 {
-    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
+                          .tv_nsec = (long)(ns % 1000000000u)};
     nanosleep(&ts, NULL);
 }
 

@@ -28,8 +28,8 @@
 typedef struct call_frame {
     void (*fn)(void *);
     void *arg;
-    void *fake_stack;        /* ASan: the caller's fake stack, kept while away */
-    const void *caller_lo;   /* ASan: the caller's stack bounds */
+    void *fake_stack;      /* ASan: the caller's fake stack, kept while away */
+    const void *caller_lo; /* ASan: the caller's stack bounds */
     size_t caller_size;
 } call_frame;
 

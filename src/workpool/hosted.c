@@ -24,7 +24,7 @@
 #include <string.h>
 
 int weft__wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
-                     const void *initial, size_t n_initial, wp_pool **out)
+                           const void *initial, size_t n_initial, wp_pool **out)
 {
     int err;
     *out = NULL;

@@ -39,14 +39,14 @@ typedef struct wp_pool wp_pool;
 /* weft_pool_run's checks of a configuration and its arguments: 0, or
  * EINVAL with a message naming the field. */
 int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                     weft_pool_fn fn);
+                           weft_pool_fn fn);
 
 /* A pool for *cfg (already validated with weft__wp_pool_validate) holding the
  * n_initial items; its worker threads exist and wait at the start gate.
  * Returns 0, or ENOMEM, ENOBUFS (the items do not fit a fixed-size queue
  * with the FAIL policy) or EAGAIN (threads), with nothing left behind. */
 int weft__wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg,
-                     const void *initial, size_t n_initial, wp_pool **out);
+                           const void *initial, size_t n_initial, wp_pool **out);
 /* Opens the start gate: go, or tell the threads to exit and free it all
  * (the pool is gone after weft__wp_hosted_start(p, false)). */
 void weft__wp_hosted_start(wp_pool *p, bool go);

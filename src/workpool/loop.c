@@ -30,7 +30,7 @@ static void spill_push(wp_worker *w, const uint64_t *item)
         uint64_t *bigger = realloc(w->spill, cap * words * sizeof(uint64_t));
         if (bigger == NULL)
             weft__fatal("out of memory: overflow stack of worker %u (%zu items)", w->id,
-                       w->spill_n);
+                        w->spill_n);
         w->spill = bigger;
         w->spill_cap = cap;
     }

@@ -54,7 +54,7 @@ void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
 }
 
 int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                     weft_pool_fn fn)
+                           weft_pool_fn fn)
 {
     if (cfg == NULL) {
         weft__warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
@@ -66,7 +66,7 @@ int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, siz
     }
     if (cfg->item_size == 0 || cfg->item_size > WEFT_POOL_MAX_ITEM_SIZE) {
         weft__warn("weft_pool_run: item_size %zu is out of range (1 .. %u bytes)", cfg->item_size,
-                  WEFT_POOL_MAX_ITEM_SIZE);
+                   WEFT_POOL_MAX_ITEM_SIZE);
         return EINVAL;
     }
     const wp_queue_ops *ops = weft__wp_queue_ops_of(cfg->queue);
@@ -76,7 +76,7 @@ int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, siz
     }
     if (cfg->workers > WEFT_POOL_MAX_WORKERS) {
         weft__warn("weft_pool_run: %u workers is more than the limit of %u", cfg->workers,
-                  WEFT_POOL_MAX_WORKERS);
+                   WEFT_POOL_MAX_WORKERS);
         return EINVAL;
     }
     if (cfg->steal != WEFT_POOL_STEAL_ONE && cfg->steal != WEFT_POOL_STEAL_HALF) {
@@ -90,28 +90,28 @@ int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, siz
     size_t max_cap = ops->kind == WEFT_QUEUE_ABP ? MAX_FIXED_CAP : MAX_GROW_CAP;
     if (cfg->capacity > max_cap) {
         weft__warn("weft_pool_run: capacity %zu is more than the limit of %zu for queue '%s'",
-                  cfg->capacity, max_cap, ops->name);
+                   cfg->capacity, max_cap, ops->name);
         return EINVAL;
     }
     if (cfg->steal_half_max == 0 || cfg->steal_half_max > MAX_HALF) {
         weft__warn("weft_pool_run: steal_half_max %u is out of range (1 .. %u)",
-                  cfg->steal_half_max, MAX_HALF);
+                   cfg->steal_half_max, MAX_HALF);
         return EINVAL;
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
         weft__warn("weft_pool_run: idle_spin_us %u is out of range (0 .. %u microseconds)",
-                  cfg->idle_spin_us, MAX_IDLE_SPIN_US);
+                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         return EINVAL;
     }
     if (cfg->stack_size != 0 && (cfg->stack_size < MIN_STACK || cfg->stack_size > MAX_STACK)) {
         weft__warn("weft_pool_run: stack_size %zu bytes is out of range (%zu .. %zu; 0: %zu)",
-                  cfg->stack_size, MIN_STACK, MAX_STACK, DEFAULT_STACK);
+                   cfg->stack_size, MIN_STACK, MAX_STACK, DEFAULT_STACK);
         return EINVAL;
     }
     if (ops->idempotent && !cfg->idempotent) {
         weft__warn("weft_pool_run: queue '%s' may process an item more than once; set "
-                  "cfg.idempotent only if processing an item twice is harmless",
-                  ops->name);
+                   "cfg.idempotent only if processing an item twice is harmless",
+                   ops->name);
         return EINVAL;
     }
     if (n_initial > 0 && initial == NULL) {
@@ -235,7 +235,7 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
 }
 
 wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
-                        int *err)
+                              int *err)
 {
     *err = ENOMEM;
     wp_pool *p = aligned_alloc(WEFT_CACHE_LINE, sizeof *p);
@@ -368,8 +368,8 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     /* The initial items, round-robin; the threads do not exist yet. */
     if (!weft__wp_pool_seed(p, initial, n_initial)) {
         weft__warn("weft_pool_run: %zu initial items do not fit queue '%s' of %zu items per "
-                  "worker (overflow policy FAIL)",
-                  n_initial, p->ops->name, p->cfg.capacity);
+                   "worker (overflow policy FAIL)",
+                   n_initial, p->ops->name, p->cfg.capacity);
         weft__wp_pool_destroy(p);
         return ENOBUFS;
     }
@@ -406,9 +406,9 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     if (p->trace) {
         weft_pool_stats t;
         weft__wp_stats_sum(p, n_initial, &t);
-        weft__trace_pool_end(p->trace, &(weft_trace_pool_counts){t.processed, t.duplicates,
-                                                                 t.steals, t.stolen_items,
-                                                                 t.requests, t.sleeps});
+        weft__trace_pool_end(p->trace,
+                             &(weft_trace_pool_counts){t.processed, t.duplicates, t.steals,
+                                                       t.stolen_items, t.requests, t.sleeps});
         p->trace = NULL;
     }
     weft__wp_pool_destroy(p);

@@ -86,8 +86,7 @@ static inline bool wp_wake_one(wp_worker *self)
     for (unsigned k = 0; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
         wp_worker *v = p->workers[i];
         /* Relaxed peek: ordered by the fences above; the CAS decides. */
-        if (v != self &&
-            atomic_load_explicit(&v->sleep_word, memory_order_relaxed) == WP_ASLEEP &&
+        if (v != self && atomic_load_explicit(&v->sleep_word, memory_order_relaxed) == WP_ASLEEP &&
             wp_claim(v)) {
             self->ctr.wakes++;
             WP_TRACE_WAKE(self, v->id);

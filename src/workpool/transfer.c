@@ -142,9 +142,8 @@ size_t weft__wp_request_items(wp_worker *w, wp_worker *v)
             int32_t me = (int32_t)w->id;
             /* Relaxed: withdraws the request unless the victim claimed it
              * (then its answer is coming and we keep waiting). */
-            if (atomic_compare_exchange_strong_explicit(&v->req, &me, WP_REQ_NONE,
-                                                        memory_order_relaxed,
-                                                        memory_order_relaxed)) {
+            if (atomic_compare_exchange_strong_explicit(
+                    &v->req, &me, WP_REQ_NONE, memory_order_relaxed, memory_order_relaxed)) {
                 w->ctr.steal_aborts++;
                 return 0;
             }

@@ -108,7 +108,8 @@ struct wp_queue {
 };
 
 extern const wp_queue_ops weft__wp_abp_ops, weft__wp_chase_lev_ops, weft__wp_chase_lev_shrink_ops,
-    weft__wp_idem_lifo_ops, weft__wp_idem_fifo_ops, weft__wp_idem_deque_ops, weft__wp_duplicating_ops, weft__wp_central_ops;
+    weft__wp_idem_lifo_ops, weft__wp_idem_fifo_ops, weft__wp_idem_deque_ops,
+    weft__wp_duplicating_ops, weft__wp_central_ops;
 const wp_queue_ops *weft__wp_queue_ops_of(weft_queue_kind kind);
 
 /* ---- slot arrays: items as relaxed atomic words, so that a thief reading a
@@ -186,8 +187,8 @@ void weft__wp_ring_queue_destroy(wp_queue *q);
 bool weft__wp_ring_queue_grow(wp_ring_queue *q, uint64_t lo, uint64_t hi, size_t max_cap);
 
 /* ---- epoch-based reclamation (ebr.c) ---- */
-void weft__wp_ebr_enter(wp_worker *w);  /* thief: before loading the array */
-void weft__wp_ebr_exit(wp_worker *w);   /* thief: after the last access */
+void weft__wp_ebr_enter(wp_worker *w); /* thief: before loading the array */
+void weft__wp_ebr_exit(wp_worker *w);  /* thief: after the last access */
 /* Owner, after unlinking ptr (its store of the new array pointer). */
 void weft__wp_ebr_retire(wp_worker *owner, void *ptr);
 /* Owner: tries to advance the epoch and frees what is safe. */
@@ -238,11 +239,11 @@ struct wp_worker {
     _Alignas(WEFT_CACHE_LINE) unsigned id;
     wp_pool *pool;
     wp_queue *q;
-    uint64_t rng;          /* victim choice (sys/rng.h) */
-    unsigned since_fence;  /* items since the last periodic wake point */
+    uint64_t rng;         /* victim choice (sys/rng.h) */
+    unsigned since_fence; /* items since the last periodic wake point */
     weft_pool_ctx ctx;
-    bool in_fn;            /* inside the process function (push is allowed) */
-    uint64_t *item;        /* the item being processed (words) */
+    bool in_fn;     /* inside the process function (push is allowed) */
+    uint64_t *item; /* the item being processed (words) */
     /* Overflow stack (WEFT_POOL_OVERFLOW_SPILL). */
     uint64_t *spill;
     size_t spill_n, spill_cap;
@@ -258,7 +259,7 @@ struct wp_worker {
     /* This worker's answer cell as a thief: 0 while waiting, else
      * WP_RESP_READY | number of items in xfer. Written by its victim. */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t resp;
-    uint64_t *xfer;        /* transfer buffer, steal_half_max items */
+    uint64_t *xfer; /* transfer buffer, steal_half_max items */
     /* Futex word: WP_AWAKE or WP_ASLEEP (sleep.h). */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleep_word;
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
@@ -280,7 +281,7 @@ struct wp_pool {
     unsigned n;
     unsigned words;
     size_t item_size;
-    bool half;             /* steal-half transfers in use */
+    bool half; /* steal-half transfers in use */
     /* Items a queue must hold before a thief may take from it: 1, or 2
      * with steal-half transfers and no split function (a transfer takes
      * half, and half of one is nothing).  Thieves, sleepers and wakers
@@ -312,16 +313,13 @@ struct wp_pool {
 };
 
 /* True if a queue holding `size` items has work for a thief. */
-static inline bool wp_shareable(const wp_pool *p, size_t size)
-{
-    return size >= p->share_min;
-}
+static inline bool wp_shareable(const wp_pool *p, size_t size) { return size >= p->share_min; }
 
 /* run.c: the pieces of a run, shared by weft_pool_run and hosted.c
  * (weft__wp_pool_validate, exported for the dist library, is in hosted.h) */
 /* A pool with its workers and queues; hosted: with a host and an agent. */
 wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
-                        int *err);
+                              int *err);
 void weft__wp_pool_destroy(wp_pool *p);
 /* The initial items, round-robin, before the threads start; false if they
  * do not fit a fixed-size queue with the FAIL policy. */
@@ -399,18 +397,18 @@ static inline void wp_trace_push(wp_worker *w, weft_trace_frame *f, int state)
     if (w->trace)
         weft__trace_track_push(w->trace, f, state, wp_trace_counts(w));
 }
-#define WP_TRACE_SET(w, state)                                                                \
+#define WP_TRACE_SET(w, state) \
     ((w)->trace ? weft__trace_track_set((w)->trace, (state), wp_trace_counts(w)) : (void)0)
-#define WP_TRACE_PUSH(w, var, state)                                                          \
-    weft_trace_frame var;                                                                     \
+#define WP_TRACE_PUSH(w, var, state) \
+    weft_trace_frame var; \
     wp_trace_push((w), &var, (state))
-#define WP_TRACE_POP(w, var)                                                                  \
+#define WP_TRACE_POP(w, var) \
     ((w)->trace ? weft__trace_track_pop((w)->trace, &(var), wp_trace_counts(w)) : (void)0)
-#define WP_TRACE_STEAL(w, transfer, victim, items)                                            \
-    ((w)->trace ? weft__trace_track_steal((w)->trace, (transfer), (victim), (items),          \
-                                         wp_trace_counts(w))                                  \
-                : (void)0)
-#define WP_TRACE_WAKE(self, woken)                                                            \
+#define WP_TRACE_STEAL(w, transfer, victim, items) \
+    ((w)->trace \
+         ? weft__trace_track_steal((w)->trace, (transfer), (victim), (items), wp_trace_counts(w)) \
+         : (void)0)
+#define WP_TRACE_WAKE(self, woken) \
     ((self)->trace ? weft__trace_track_wake((self)->trace, (woken)) : (void)0)
 #else
 #define WP_TRACE_SET(w, state) ((void)0)

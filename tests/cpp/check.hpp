@@ -6,14 +6,14 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);    \
-            std::fprintf(stderr, __VA_ARGS__);                                               \
-            std::fputc('\n', stderr);                                                        \
-            std::exit(1);                                                                    \
-        }                                                                                    \
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            std::fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+            std::fprintf(stderr, __VA_ARGS__); \
+            std::fputc('\n', stderr); \
+            std::exit(1); \
+        } \
     } while (0)
 
 #endif

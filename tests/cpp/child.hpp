@@ -32,7 +32,8 @@ struct child_result {
 
 // Runs this program with `arg` and the environment `env` added; stdout is
 // dropped, stderr kept.
-child_result run_child(const char *self, const std::string &arg, const std::vector<std::string> &env)
+child_result run_child(const char *self, const std::string &arg,
+                       const std::vector<std::string> &env)
 {
     int fd[2];
     CHECK(pipe(fd) == 0, "pipe: %s", std::strerror(errno));
@@ -74,13 +75,11 @@ child_result run_child(const char *self, const std::string &arg, const std::vect
     return r;
 }
 
-bool exited_ok(const child_result &r)
-{
-    return WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
-}
+bool exited_ok(const child_result &r) { return WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0; }
 
 // A child that must succeed, silently unless `quiet` is false.
-void expect_ok(const char *self, const char *name, const std::vector<std::string> &env, bool quiet = true)
+void expect_ok(const char *self, const char *name, const std::vector<std::string> &env,
+               bool quiet = true)
 {
     child_result r = run_child(self, name, env);
     CHECK(exited_ok(r), "case %s failed (status %d): %s", name, r.status, r.err.c_str());

@@ -17,10 +17,7 @@ WEFT_TASK_2(long, c_tree, int, depth, long, lo)
     return a + b;
 }
 
-long c_tree_run(int depth)
-{
-    return WEFT_RUN(c_tree, depth, 0);
-}
+long c_tree_run(int depth) { return WEFT_RUN(c_tree, depth, 0); }
 
 /* fib in C; at n == 12, with a SPAWN pending, adds C++'s fib(10) - 55. */
 WEFT_TASK_1(long, c_fib, int, n)

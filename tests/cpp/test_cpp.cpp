@@ -110,16 +110,17 @@ long shared_group_sum(const tree &t)
 long reduce_sum(const tree &t, int v)
 {
     const std::vector<int> &k = t.children[v];
-    return t.value[v] + weft::parallel_reduce(k.begin(), k.end(), 0L,
-                                              [&](int c) { return reduce_sum(t, c); },
-                                              [](long a, long b) { return a + b; });
+    return t.value[v] + weft::parallel_reduce(
+                            k.begin(), k.end(), 0L, [&](int c) { return reduce_sum(t, c); },
+                            [](long a, long b) { return a + b; });
 }
 
 long for_sum(const tree &t, int v)
 {
     const std::vector<int> &k = t.children[v];
     std::vector<long> part(k.size());
-    weft::parallel_for(std::size_t{0}, k.size(), [&](std::size_t i) { part[i] = for_sum(t, k[i]); });
+    weft::parallel_for(std::size_t{0}, k.size(),
+                       [&](std::size_t i) { part[i] = for_sum(t, k[i]); });
     return t.value[v] + std::accumulate(part.begin(), part.end(), 0L);
 }
 
@@ -146,9 +147,11 @@ void test_trees()
         long want = seq_sum(t, 0);
         CHECK(weft::run([&] { return join_sum(t, 0); }) == want, "join over tree %u", seed);
         CHECK(weft::run([&] { return group_sum(t, 0); }) == want, "task_group over tree %u", seed);
-        CHECK(weft::run([&] { return shared_group_sum(t); }) == want, "shared task_group, tree %u", seed);
+        CHECK(weft::run([&] { return shared_group_sum(t); }) == want, "shared task_group, tree %u",
+              seed);
         CHECK(shared_group_sum(t) == want, "shared task_group from outside, tree %u", seed);
-        CHECK(weft::run([&] { return reduce_sum(t, 0); }) == want, "parallel_reduce over tree %u", seed);
+        CHECK(weft::run([&] { return reduce_sum(t, 0); }) == want, "parallel_reduce over tree %u",
+              seed);
         CHECK(weft::run([&] { return for_sum(t, 0); }) == want, "parallel_for over tree %u", seed);
         CHECK(weft::run([&] { return invoke_sum(t, 0); }) == want, "invoke over tree %u", seed);
         // The algorithms also enter the pool by themselves from outside.
@@ -184,17 +187,19 @@ void test_parallel_for_reduce()
     weft::parallel_for(v.begin(), v.end(), [](long &x) { x = -x; });
     CHECK(v[12] == -37, "parallel_for over iterators");
     long want = std::accumulate(v.begin(), v.end(), 0L);
-    long got = weft::parallel_reduce(v.begin(), v.end(), 0L, [](long x) { return x; },
-                                     [](long a, long b) { return a + b; });
+    long got = weft::parallel_reduce(
+        v.begin(), v.end(), 0L, [](long x) { return x; }, [](long a, long b) { return a + b; });
     CHECK(got == want, "parallel_reduce sum %ld, want %ld", got, want);
     // Order kept (associative, not commutative): concatenation.
     std::string s = weft::parallel_reduce(
-        0, 3000, std::size_t{13}, std::string(), [](int i) { return std::string(1, char('a' + i % 26)); },
+        0, 3000, std::size_t{13}, std::string(),
+        [](int i) { return std::string(1, char('a' + i % 26)); },
         [](std::string a, const std::string &b) { return a += b; });
     CHECK(s.size() == 3000, "concatenation length %zu", s.size());
     for (int i = 0; i < 3000; i++)
         CHECK(s[i] == char('a' + i % 26), "concatenation in order at %d", i);
-    CHECK(weft::parallel_reduce(3, 3, 42L, [](int) { return 1L; }, [](long a, long b) { return a + b; }) == 42,
+    CHECK(weft::parallel_reduce(
+              3, 3, 42L, [](int) { return 1L; }, [](long a, long b) { return a + b; }) == 42,
           "empty reduce gives the identity");
 }
 
@@ -295,7 +300,8 @@ struct big_callable {
 void test_results()
 {
     weft::run([] {
-        auto [a, b] = weft::join([] { return std::make_unique<int>(5); }, [] { return no_default(7); });
+        auto [a, b] =
+            weft::join([] { return std::make_unique<int>(5); }, [] { return no_default(7); });
         CHECK(*a == 5 && b.value == 7, "move-only and non-default-constructible results");
         auto [c, d] = weft::join([] {}, [] { return std::string(100, 'z'); });
         CHECK(c == weft::none{} && d.size() == 100, "void and string");
@@ -327,7 +333,8 @@ void test_results()
         CHECK(sum.load() == 100 * 192, "large callables in a task_group");
         return 0;
     });
-    CHECK(weft::run([] { return no_default(3); }).value == 3, "run returns a non-default-constructible");
+    CHECK(weft::run([] { return no_default(3); }).value == 3,
+          "run returns a non-default-constructible");
     CHECK(*weft::run([] { return std::make_unique<int>(4); }) == 4, "run returns a move-only");
 }
 
@@ -359,8 +366,8 @@ void test_external_threads()
             for (int rep = 0; rep < 5; rep++) {
                 long n = 20000 + t * 1000 + rep;
                 long got = weft::run([n] {
-                    return weft::parallel_reduce(0L, n, 0L, [](long i) { return i; },
-                                                 [](long a, long b) { return a + b; });
+                    return weft::parallel_reduce(
+                        0L, n, 0L, [](long i) { return i; }, [](long a, long b) { return a + b; });
                 });
                 auto [a, b] = weft::join([n] { return n; }, [n] { return -n; });
                 if (got == n * (n - 1) / 2 && a + b == 0)
@@ -403,8 +410,17 @@ void test_exceptions()
         int caught = 0;
         try {
             weft::run([side] {
-                weft::join([side] { if (side == 0) throw tagged_error(1); return 1; },
-                           [side] { if (side == 1) throw tagged_error(2); return 2; });
+                weft::join(
+                    [side] {
+                        if (side == 0)
+                            throw tagged_error(1);
+                        return 1;
+                    },
+                    [side] {
+                        if (side == 1)
+                            throw tagged_error(2);
+                        return 2;
+                    });
             });
         } catch (const tagged_error &e) {
             CHECK(e.tag == side + 1, "the thrower's exception (got %d)", e.tag);
@@ -498,11 +514,14 @@ void test_exceptions()
     {
         int caught = 0;
         try {
-            (void)weft::parallel_reduce(0, 10000, 0L, [](int i) -> long {
-                if (i % 100 == 99)
-                    throw tagged_error(i);
-                return i;
-            }, [](long a, long b) { return a + b; });
+            (void)weft::parallel_reduce(
+                0, 10000, 0L,
+                [](int i) -> long {
+                    if (i % 100 == 99)
+                        throw tagged_error(i);
+                    return i;
+                },
+                [](long a, long b) { return a + b; });
         } catch (const tagged_error &e) {
             CHECK(e.tag % 100 == 99, "parallel_reduce rethrows a thrower's");
             caught++;

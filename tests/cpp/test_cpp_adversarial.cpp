@@ -40,7 +40,8 @@ struct payload_error : std::exception {
 
 void a01_move_only_results()
 {
-    auto [a, b] = weft::join([] { return std::make_unique<int>(1); }, [] { return std::make_unique<int>(2); });
+    auto [a, b] = weft::join([] { return std::make_unique<int>(1); },
+                             [] { return std::make_unique<int>(2); });
     CHECK(*a + *b == 3, "move-only results");
 }
 
@@ -58,7 +59,8 @@ void a02_const_lvalue_functor()
 void a03_both_halves_throw()
 {
     try {
-        weft::join([]() -> int { throw payload_error(1); }, []() -> int { throw payload_error(2); });
+        weft::join([]() -> int { throw payload_error(1); },
+                   []() -> int { throw payload_error(2); });
         CHECK(false, "no exception");
     } catch (const payload_error &e) {
         CHECK(e.value == 1, "the first half's exception wins, got %d", e.value);
@@ -86,8 +88,8 @@ void a05_invoke_none_and_many()
 {
     weft::invoke();
     int hits = 0;
-    auto t = weft::invoke([] { return 1; }, [&] { hits++; }, [] { return std::string("x"); }, [] { return 4L; },
-                          [] { return 5.0; }, [] {}, [] { return 'z'; });
+    auto t = weft::invoke([] { return 1; }, [&] { hits++; }, [] { return std::string("x"); },
+                          [] { return 4L; }, [] { return 5.0; }, [] {}, [] { return 'z'; });
     CHECK(std::get<0>(t) == 1 && hits == 1 && std::get<2>(t) == "x" && std::get<3>(t) == 4L &&
               std::get<4>(t) == 5.0 && std::get<6>(t) == 'z',
           "invoke of seven");
@@ -128,7 +130,8 @@ void a08_deep_nesting()
 void a09_narrow_full_range()
 {
     std::atomic<int> n{0};
-    weft::parallel_for(static_cast<signed char>(-128), static_cast<signed char>(127), [&](signed char) { n++; });
+    weft::parallel_for(static_cast<signed char>(-128), static_cast<signed char>(127),
+                       [&](signed char) { n++; });
     CHECK(n.load() == 255, "signed char -128..127: %d", n.load());
 }
 
@@ -161,9 +164,9 @@ void a12_grain_extremes()
 
 void a13_reduce_order()
 {
-    std::string s = weft::parallel_reduce(0, 2000, 7, std::string(),
-                                          [](int i) { return std::string(1, char('a' + i % 26)); },
-                                          [](std::string a, std::string b) { return a + b; });
+    std::string s = weft::parallel_reduce(
+        0, 2000, 7, std::string(), [](int i) { return std::string(1, char('a' + i % 26)); },
+        [](std::string a, std::string b) { return a + b; });
     CHECK(s.size() == 2000, "length %zu", s.size());
     for (int i = 0; i < 2000; i++)
         CHECK(s[i] == char('a' + i % 26), "order at %d", i);
@@ -172,7 +175,8 @@ void a13_reduce_order()
 void a14_reduce_empty_iterators()
 {
     std::vector<int> v;
-    long r = weft::parallel_reduce(v.begin(), v.end(), 17L, [](int x) { return long{x}; }, std::plus<>());
+    long r = weft::parallel_reduce(
+        v.begin(), v.end(), 17L, [](int x) { return long{x}; }, std::plus<>());
     CHECK(r == 17, "empty: the identity, got %ld", r);
 }
 
@@ -182,8 +186,8 @@ void a15_reduce_no_default_ctor()
         explicit acc(long v) : v(v) {}
         long v;
     };
-    acc r = weft::parallel_reduce(0, 1000, acc(0), [](int i) { return acc(i); },
-                                  [](acc a, acc b) { return acc(a.v + b.v); });
+    acc r = weft::parallel_reduce(
+        0, 1000, acc(0), [](int i) { return acc(i); }, [](acc a, acc b) { return acc(a.v + b.v); });
     CHECK(r.v == 499500, "no default constructor: %ld", r.v);
 }
 
@@ -213,7 +217,8 @@ void a17_for_calls_run()
 void a18_vector_bool()
 {
     std::vector<bool> v(10000, false);
-    weft::parallel_for(v.begin(), v.end(), 1000000, [](std::vector<bool>::reference b) { b = true; });
+    weft::parallel_for(v.begin(), v.end(), 1000000,
+                       [](std::vector<bool>::reference b) { b = true; });
     CHECK(std::all_of(v.begin(), v.end(), [](bool b) { return b; }), "vector<bool> (one piece)");
 }
 
@@ -233,9 +238,11 @@ void a20_stable_equal_keys()
     std::vector<std::pair<int, int>> v(100000);
     for (int i = 0; i < 100000; i++)
         v[i] = {i % 3, i};
-    weft::parallel_stable_sort(v.begin(), v.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    weft::parallel_stable_sort(v.begin(), v.end(),
+                               [](const auto &a, const auto &b) { return a.first < b.first; });
     for (std::size_t i = 1; i < v.size(); i++)
-        CHECK(v[i - 1].first < v[i].first || (v[i - 1].first == v[i].first && v[i - 1].second < v[i].second),
+        CHECK(v[i - 1].first < v[i].first ||
+                  (v[i - 1].first == v[i].first && v[i - 1].second < v[i].second),
               "stable at %zu", i);
 }
 
@@ -416,7 +423,8 @@ void a31_many_outside_threads()
         th.emplace_back([&, t] {
             for (int i = 0; i < 20; i++)
                 s += weft::run([t, i] { return deep(20) + t + i; });
-            s += weft::parallel_reduce(0, 1000, 0L, [](int i) { return long{i}; }, std::plus<>());
+            s += weft::parallel_reduce(
+                0, 1000, 0L, [](int i) { return long{i}; }, std::plus<>());
         });
     for (auto &t : th)
         t.join();
@@ -557,12 +565,13 @@ void m02_wait_for_group_of_other_task()
     weft::run([] {
         weft::task_group g;
         g.run([] {});
-        weft::join([] {}, [&] {
-            weft::task_group later;
-            later.run([] {});
-            g.wait(); // before `later` was waited for
-            later.wait();
-        });
+        weft::join([] {},
+                   [&] {
+                       weft::task_group later;
+                       later.run([] {});
+                       g.wait(); // before `later` was waited for
+                       later.wait();
+                   });
         g.wait();
     });
 }

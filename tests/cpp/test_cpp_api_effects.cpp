@@ -33,7 +33,8 @@ static void scheduler_from_config()
         // on each (a schedule-independent way to see all three).
         std::atomic<unsigned> seen{0};
         WEFT_TOGETHER(mark_worker, &seen);
-        CHECK(seen.load() == 7u, "not all three workers ran a TOGETHER copy (mask %u)", seen.load());
+        CHECK(seen.load() == 7u, "not all three workers ran a TOGETHER copy (mask %u)",
+              seen.load());
     }
     CHECK(weft_workers() == 0, "the scheduler's destructor did not stop the pool");
     std::printf("ok: scheduler(const weft_config &): the configuration's 3 workers, all used\n");
@@ -69,7 +70,8 @@ static void named()
     auto count = [&calls](int k) { return calls += k; };
     auto named_count = weft::named("count", count);
     named_count(2);
-    auto [a, b] = weft::join(weft::named("a", [] { return 1; }), weft::named("b", [] { return 2; }));
+    auto [a, b] =
+        weft::join(weft::named("a", [] { return 1; }), weft::named("b", [] { return 2; }));
     std::atomic<long> sum{0};
     weft::parallel_for(0, 100, weft::named("sum", [&sum](int i) { sum += i; }));
     CHECK(calls == 2 && a == 1 && b == 2 && sum.load() == 4950 && named_count(3) == 5,
@@ -90,8 +92,10 @@ static void unwaited_outside_group()
             g.run([&] { ran.fetch_add(1); });
         CHECK(ran.load() == 0, "%d callables left from outside ran before wait()", ran.load());
     }
-    CHECK(ran.load() == n, "a group destroyed without wait() ran %d of the %d callables left "
-          "from outside", ran.load(), n);
+    CHECK(ran.load() == n,
+          "a group destroyed without wait() ran %d of the %d callables left "
+          "from outside",
+          ran.load(), n);
     std::printf("ok: task_group destroyed unwaited runs the %d callables left from outside\n", n);
 }
 

@@ -50,7 +50,8 @@ bool refuses(F &&f, const char *what)
     try {
         f();
     } catch (const std::invalid_argument &e) {
-        CHECK(std::strstr(e.what(), what) != nullptr, "message \"%s\" lacks \"%s\"", e.what(), what);
+        CHECK(std::strstr(e.what(), what) != nullptr, "message \"%s\" lacks \"%s\"", e.what(),
+              what);
         return true;
     }
     return false;
@@ -63,7 +64,8 @@ void case_reversed()
         std::vector<int> v(n);
         std::iota(v.rbegin(), v.rend(), 0);
         std::vector<int> before = v;
-        CHECK(refuses([&] { weft::parallel_sort(v.end(), v.begin()); }, "parallel_sort: the range is reversed"),
+        CHECK(refuses([&] { weft::parallel_sort(v.end(), v.begin()); },
+                      "parallel_sort: the range is reversed"),
               "parallel_sort accepted a reversed range");
         CHECK(refuses([&] { weft::parallel_stable_sort(v.end(), v.begin(), std::less<>()); },
                       "parallel_stable_sort: the range is reversed"),
@@ -71,11 +73,13 @@ void case_reversed()
         CHECK(refuses([&] { weft::parallel_for(v.end(), v.begin(), [](int &) {}); },
                       "parallel_for: the range is reversed"),
               "parallel_for accepted a reversed iterator range");
-        CHECK(refuses([&] {
-                  (void)weft::parallel_reduce(v.end(), v.begin(), 0L, [](int x) { return long{x}; },
-                                              [](long a, long b) { return a + b; });
-              },
-                      "parallel_reduce: the range is reversed"),
+        CHECK(refuses(
+                  [&] {
+                      (void)weft::parallel_reduce(
+                          v.end(), v.begin(), 0L, [](int x) { return long{x}; },
+                          [](long a, long b) { return a + b; });
+                  },
+                  "parallel_reduce: the range is reversed"),
               "parallel_reduce accepted a reversed iterator range");
         CHECK(v == before, "a refused call changed the range");
         weft::parallel_sort(v.begin(), v.end());
@@ -94,18 +98,25 @@ void case_mixed_sign()
     weft::scheduler pool(workers_from_env(1));
     // Mixed signedness runs as long long: every value of both bounds.
     std::atomic<long> sum{0}, count{0};
-    weft::parallel_for(-3, 3u, [&](long long i) { sum += static_cast<long>(i); count++; });
+    weft::parallel_for(-3, 3u, [&](long long i) {
+        sum += static_cast<long>(i);
+        count++;
+    });
     CHECK(count.load() == 6 && sum.load() == -3, "parallel_for(-3, 3u): %ld items, sum %ld",
           count.load(), sum.load());
     sum = 0;
     count = 0;
-    weft::parallel_for(-3L, std::size_t{3}, [&](long long i) { sum += static_cast<long>(i); count++; });
+    weft::parallel_for(-3L, std::size_t{3}, [&](long long i) {
+        sum += static_cast<long>(i);
+        count++;
+    });
     CHECK(count.load() == 6 && sum.load() == -3, "parallel_for(-3L, size_t 3): %ld items, sum %ld",
           count.load(), sum.load());
-    long r = weft::parallel_reduce(-2, 2u, 0L, [](long long i) { return static_cast<long>(i) * 10; },
-                                   std::plus<>());
+    long r = weft::parallel_reduce(
+        -2, 2u, 0L, [](long long i) { return static_cast<long>(i) * 10; }, std::plus<>());
     CHECK(r == -20, "parallel_reduce(-2, 2u) gave %ld", r);
-    CHECK(weft::parallel_reduce(3u, -1, 7L, [](long long) { return 1L; }, std::plus<>()) == 7L,
+    CHECK(weft::parallel_reduce(
+              3u, -1, 7L, [](long long) { return 1L; }, std::plus<>()) == 7L,
           "parallel_reduce(3u, -1) is an empty range");
     // The loop variable's type is long long whichever bound is signed.
     weft::parallel_for(std::size_t{0}, 1, [](auto i) {
@@ -142,7 +153,8 @@ void case_lvalue_functor()
         doubler d{21, 0};
         doubler_ran = false;
         weft::run([&] { weft::join([] { wait_for_thief(doubler_ran); }, d); });
-        CHECK(d.out == 42, "round %d: the caller's functor has out = %ld (a copy ran)", round, d.out);
+        CHECK(d.out == 42, "round %d: the caller's functor has out = %ld (a copy ran)", round,
+              d.out);
         // invoke and a const-free lvalue in the first position too.
         doubler e{5, 0}, f{7, 0};
         weft::invoke(e, f);
@@ -205,9 +217,11 @@ void case_default_pool()
 {
     CHECK(weft::workers() == 0, "a pool before the first call");
     std::vector<long> v(100000);
-    weft::parallel_for(std::size_t{0}, v.size(), [&](std::size_t i) { v[i] = static_cast<long>(i); });
+    weft::parallel_for(std::size_t{0}, v.size(),
+                       [&](std::size_t i) { v[i] = static_cast<long>(i); });
     CHECK(weft::workers() >= 1, "no pool after the first call");
-    long s = weft::parallel_reduce(v.begin(), v.end(), 0L, [](long x) { return x; }, std::plus<>());
+    long s = weft::parallel_reduce(
+        v.begin(), v.end(), 0L, [](long x) { return x; }, std::plus<>());
     CHECK(s == 100000L * 99999 / 2, "sum %ld", s);
     // A scheduler made later replaces it, configured as asked.
     {
@@ -292,14 +306,12 @@ void case_fork_in_task()
         return a + b;
     });
     CHECK(r == 2584, "the parent's result %ld", r);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d", status);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d",
+          status);
 }
 
 // RUN of a C task from C++ with no pool: the message names the C++ remedy.
-void case_c_run_no_pool()
-{
-    (void)WEFT_RUN(c_thrower, 1);
-}
+void case_c_run_no_pool() { (void)WEFT_RUN(c_thrower, 1); }
 
 void case_c_task_throws()
 {
@@ -354,7 +366,8 @@ int main(int argc, char **argv)
 #else
         child_result fr = run_child(path, "fork_in_task", {w});
         CHECK(exited_ok(fr), "case fork_in_task failed (status %d): %s", fr.status, fr.err.c_str());
-        CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") != std::string::npos,
+        CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
+                  std::string::npos,
               "fork_in_task: no message from the child in: %s", fr.err.c_str());
 #endif
         expect_stop(path, "c_task_throws", {w},
@@ -366,7 +379,8 @@ int main(int argc, char **argv)
     expect_ok(path, "stop_before_destructor", {});
     expect_stop(path, "default_pool_bad_env", {"WEFT_WORKERS=two"},
                 "the default pool of the first weft:: call did not start");
-    expect_stop(path, "c_run_no_pool", {}, "from C++, a weft::scheduler or the first weft:: call starts the pool");
+    expect_stop(path, "c_run_no_pool", {},
+                "from C++, a weft::scheduler or the first weft:: call starts the pool");
     std::printf("test_cpp_defects: ok\n");
     return 0;
 }

@@ -16,8 +16,9 @@
 extern "C" long cpp_range_sum(long lo, long hi)
 {
     if ((lo / MIXED_LEAF) % 2 == 0)
-        return weft::parallel_reduce(lo, hi, std::size_t{16}, 0L, [](long i) { return i; },
-                                     [](long a, long b) { return a + b; });
+        return weft::parallel_reduce(
+            lo, hi, std::size_t{16}, 0L, [](long i) { return i; },
+            [](long a, long b) { return a + b; });
     long part[4] = {0, 0, 0, 0};
     long q = (hi - lo) / 4;
     weft::task_group g;
@@ -39,10 +40,7 @@ extern "C" long cpp_fib(int n)
     return a + b;
 }
 
-static long fib(int n)
-{
-    return n < 2 ? n : fib(n - 1) + fib(n - 2);
-}
+static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 int main()
 {

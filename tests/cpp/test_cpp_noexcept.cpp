@@ -36,8 +36,8 @@ int main()
             v[i] = (i * 7919) % 100003;
         weft::parallel_sort(v.begin(), v.end());
         CHECK(std::is_sorted(v.begin(), v.end()), "sorted");
-        long s = weft::parallel_reduce(0L, 100000L, 0L, [](long i) { return i; },
-                                       [](long a, long b) { return a + b; });
+        long s = weft::parallel_reduce(
+            0L, 100000L, 0L, [](long i) { return i; }, [](long a, long b) { return a + b; });
         CHECK(s == 4999950000L, "reduce");
         std::atomic<int> n{0};
         weft::task_group g;
@@ -46,7 +46,8 @@ int main()
         g.wait();
         CHECK(n.load() == 1000, "task_group");
     }
-    expect_death(throw_in_a_task, "thrown past -fno-exceptions code", "a throw in a -fno-exceptions program");
+    expect_death(throw_in_a_task, "thrown past -fno-exceptions code",
+                 "a throw in a -fno-exceptions program");
     printf("test_cpp_noexcept: all passed\n");
     return 0;
 }

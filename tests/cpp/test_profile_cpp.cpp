@@ -106,7 +106,8 @@ static void check_named(unsigned long f1, int n)
     std::vector<long> v(1 << 20, 1);
     auto twice = [&](std::size_t i) { v[i] *= 2; };
     weft::run([&] {
-        weft::parallel_for(std::size_t{0}, v.size(), std::size_t{4096}, weft::named("twice", twice));
+        weft::parallel_for(std::size_t{0}, v.size(), std::size_t{4096},
+                           weft::named("twice", twice));
         return 0;
     });
     CHECK(v[0] == 2 && v[v.size() - 1] == 2, "named parallel_for's items");
@@ -116,9 +117,10 @@ static void check_named(unsigned long f1, int n)
     CHECK(tw.count == v.size() / 4096 && tw.work_ns > 0.5 * r.work_ns,
           "'twice': %llu bodies, %.0f of %.0f ns", (unsigned long long)tw.count, tw.work_ns,
           r.work_ns);
-    long total = weft::parallel_reduce(std::size_t{0}, v.size(), std::size_t{4096}, 0L,
-                                       weft::named("reduce map", [&](std::size_t i) { return v[i]; }),
-                                       [](long a, long b) { return a + b; });
+    long total =
+        weft::parallel_reduce(std::size_t{0}, v.size(), std::size_t{4096}, 0L,
+                              weft::named("reduce map", [&](std::size_t i) { return v[i]; }),
+                              [](long a, long b) { return a + b; });
     CHECK(total == 2L * (1 << 20), "named parallel_reduce: %ld", total);
     CHECK(type_named("reduce map").count == v.size() / 4096, "'reduce map': %llu bodies",
           (unsigned long long)type_named("reduce map").count);
@@ -140,13 +142,12 @@ int main()
     // As pfib in C: 2 fib(n+1) - 1 bodies (each join runs two callables
     // where C runs one task per call: the root and 2 per inner node), and
     // fib(n+1) - 1 SPAWNs.
-    CHECK(r.spawns == f1 - 1, "fib(%d): %llu spawns, expected %lu", n,
-          (unsigned long long)r.spawns, f1 - 1);
+    CHECK(r.spawns == f1 - 1, "fib(%d): %llu spawns, expected %lu", n, (unsigned long long)r.spawns,
+          f1 - 1);
     CHECK(r.tasks == 2 * f1 - 1, "fib(%d): %llu tasks, expected %lu", n,
           (unsigned long long)r.tasks, 2 * f1 - 1);
     CHECK(r.work_ns > 0 && r.span_ns > 0 && r.parallelism > 10,
-          "fib(%d): work %.0f span %.0f parallelism %.1f", n, r.work_ns, r.span_ns,
-          r.parallelism);
+          "fib(%d): work %.0f span %.0f parallelism %.1f", n, r.work_ns, r.span_ns, r.parallelism);
     CHECK(std::strstr(r.name, "lambda") && std::strstr(r.name, "main"),
           "the region is named by its callable: '%s'", r.name);
     std::printf("ok: weft::join fib(%d): %llu tasks, %llu spawns, parallelism %.0f, region '%s'\n",
@@ -179,8 +180,8 @@ int main()
     r = only_region();
     CHECK(r.spawns > 0 && r.parallelism > 1.5, "parallel_for: %llu spawns, parallelism %.2f",
           (unsigned long long)r.spawns, r.parallelism);
-    std::printf("ok: parallel_for: %llu spawns, parallelism %.1f\n",
-                (unsigned long long)r.spawns, r.parallelism);
+    std::printf("ok: parallel_for: %llu spawns, parallelism %.1f\n", (unsigned long long)r.spawns,
+                r.parallelism);
 
     check_named(f1, n);
     return 0;

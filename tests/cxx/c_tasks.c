@@ -11,10 +11,7 @@ TASK_IMPL_1(long, c_fib, int, n)
     return SYNC(c_fib) + b;
 }
 
-VOID_TASK_IMPL_2(c_count, long *, out, int, n)
-{
-    *out = n;
-}
+VOID_TASK_IMPL_2(c_count, long *, out, int, n) { *out = n; }
 
 TASK_2(long, c_spawns_cxx, long, a, long, b)
 {
@@ -23,14 +20,13 @@ TASK_2(long, c_spawns_cxx, long, a, long, b)
     return SYNC(cxx_sum) + c;
 }
 
-long c_calls_cxx(long a, long b)
-{
-    return RUN(c_spawns_cxx, a, b);
-}
+long c_calls_cxx(long a, long b) { return RUN(c_spawns_cxx, a, b); }
 
 void c_layout(size_t *out, int n)
 {
     int i = 0;
-#define C_LAYOUT_ONE(v) if (i < n) out[i++] = (v);
+#define C_LAYOUT_ONE(v) \
+    if (i < n) \
+        out[i++] = (v);
     SHARED_LAYOUT(C_LAYOUT_ONE)
 }

@@ -21,17 +21,17 @@ long c_calls_cxx(long a, long b);
 WEFT_END_DECLS
 
 /* The layout both languages must agree on. */
-#define SHARED_LAYOUT(X)                             \
-    X(sizeof(weft_worker))                           \
-    X(offsetof(weft_worker, own))                    \
-    X(offsetof(weft_worker, shared))                 \
-    X(offsetof(weft_worker, sleep_word))             \
-    X(offsetof(weft_worker, joining))                \
-    X(offsetof(weft_worker, rng))                    \
-    X(offsetof(weft_worker, cold))                   \
-    X(sizeof(weft_task))                             \
-    X(sizeof(Task))                                  \
-    X(offsetof(Task, f))                             \
+#define SHARED_LAYOUT(X) \
+    X(sizeof(weft_worker)) \
+    X(offsetof(weft_worker, own)) \
+    X(offsetof(weft_worker, shared)) \
+    X(offsetof(weft_worker, sleep_word)) \
+    X(offsetof(weft_worker, joining)) \
+    X(offsetof(weft_worker, rng)) \
+    X(offsetof(weft_worker, cold)) \
+    X(sizeof(weft_task)) \
+    X(sizeof(Task)) \
+    X(offsetof(Task, f)) \
     X(sizeof(lace_newframe_t))
 
 #endif

@@ -13,10 +13,7 @@ TASK_1(long, sfib, int, n)
     return SYNC(sfib) + b;
 }
 
-WEFT_TASK_2(long, wadd, long, a, long, b)
-{
-    return a + b;
-}
+WEFT_TASK_2(long, wadd, long, a, long, b) { return a + b; }
 
 int main()
 {

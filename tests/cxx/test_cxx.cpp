@@ -9,18 +9,15 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(cond, what)                                                     \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
+#define CHECK(cond, what) \
+    do { \
+        if (!(cond)) { \
             std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, what); \
-            std::exit(1);                                                     \
-        }                                                                     \
+            std::exit(1); \
+        } \
     } while (0)
 
-TASK_IMPL_2(long, cxx_sum, long, a, long, b)
-{
-    return a + b;
-}
+TASK_IMPL_2(long, cxx_sum, long, a, long, b) { return a + b; }
 
 TASK_1(long, cxx_fib, int, n)
 {
@@ -47,10 +44,7 @@ TASK_1(long, cxx_mix, int, n)
     return s + out + CALL(cxx_fib, 10);
 }
 
-VOID_TASK_0(cxx_together)
-{
-    lace_barrier();
-}
+VOID_TASK_0(cxx_together) { lace_barrier(); }
 
 int main()
 {

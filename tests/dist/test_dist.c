@@ -56,14 +56,14 @@ static int failures;
  * end before anyone asks; not all of them). */
 static uint64_t suite_off_first, suite_shipped_first;
 
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(stderr, "FAILED (rank %d, %s:%d): ", me, __FILE__, __LINE__);                \
-            fprintf(stderr, __VA_ARGS__);                                                        \
-            fprintf(stderr, "\n");                                                               \
-            failures++;                                                                          \
-        }                                                                                        \
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "FAILED (rank %d, %s:%d): ", me, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__); \
+            fprintf(stderr, "\n"); \
+            failures++; \
+        } \
     } while (0)
 
 /* ---- trees of known size ----
@@ -241,10 +241,7 @@ static size_t make_initial(test_case *t, enum placement where, unsigned char *ou
     return n;
 }
 
-static unsigned workers_per_rank(void)
-{
-    return ranks <= 3 ? 2 : 1;
-}
+static unsigned workers_per_rank(void) { return ranks <= 3 ? 2 : 1; }
 
 /* The items processed and the items of the trees, summed over the cases
  * run so far (every rank has the totals). */
@@ -294,8 +291,8 @@ static void run_case(weft_queue_kind queue, weft_pool_steal steal, bool lifeline
     else
         CHECK(all == expected, "%s: %llu items processed, the tree has %llu", what,
               (unsigned long long)all, (unsigned long long)expected);
-    CHECK(st.local.processed == mine, "%s: stats say %llu processed here, the counters %llu",
-          what, (unsigned long long)st.local.processed, (unsigned long long)mine);
+    CHECK(st.local.processed == mine, "%s: stats say %llu processed here, the counters %llu", what,
+          (unsigned long long)st.local.processed, (unsigned long long)mine);
     CHECK(st.total.processed == all, "%s: stats say %llu processed in all, the ranks %llu", what,
           (unsigned long long)st.total.processed, (unsigned long long)all);
     CHECK(st.total.items_shipped == st.total.items_received,
@@ -308,8 +305,7 @@ static void run_case(weft_queue_kind queue, weft_pool_steal steal, bool lifeline
      * counts once in duplicates, every node of it in the excess. */
     CHECK(!twice_ok ? st.duplicates == 0 : st.duplicates <= all - expected,
           "%s: %llu duplicates counted, %llu processed, %llu in the tree", what,
-          (unsigned long long)st.duplicates, (unsigned long long)all,
-          (unsigned long long)expected);
+          (unsigned long long)st.duplicates, (unsigned long long)all, (unsigned long long)expected);
     CHECK(st.ranks == ranks && st.rank == me, "%s: stats name rank %d of %d", what, st.rank,
           st.ranks);
     int corrupt = atomic_load(&t->corrupt), any_corrupt = 0;
@@ -383,7 +379,8 @@ static void duplicates(void)
     for (unsigned salt = 7001; salt < 7007; salt++)
         run_case(WEFT_QUEUE_IDEMPOTENT_LIFO, WEFT_POOL_STEAL_ONE, false, 16, ON_FIRST, salt);
     uint64_t extra = sum_processed - sum_expected;
-    CHECK(extra * 100 <= sum_expected, "idem-lifo, steal one: %llu items processed for %llu (%.1f %% more)",
+    CHECK(extra * 100 <= sum_expected,
+          "idem-lifo, steal one: %llu items processed for %llu (%.1f %% more)",
           (unsigned long long)sum_processed, (unsigned long long)sum_expected,
           100.0 * (double)extra / (double)sum_expected);
     if (me == 0)
@@ -410,7 +407,8 @@ static void adversarial(void)
     err = weft_dist_run(MPI_COMM_WORLD, &cfg, &item, 1, me == 0 ? NULL : nothing, NULL, NULL);
     CHECK(err == EINVAL, "a NULL process function on rank 0: returned %d", err);
     /* Items announced but no pointer, on the last rank only. */
-    err = weft_dist_run(MPI_COMM_WORLD, &cfg, me == ranks - 1 ? NULL : &item, 1, nothing, NULL, NULL);
+    err =
+        weft_dist_run(MPI_COMM_WORLD, &cfg, me == ranks - 1 ? NULL : &item, 1, nothing, NULL, NULL);
     CHECK(err == EINVAL, "a NULL initial array with one item: returned %d", err);
     /* Shares of one item, on a duplicated communicator, twice in a row. */
     MPI_Comm dup;
@@ -473,8 +471,8 @@ static void burst(void)
     for (unsigned w = 0; w < 64; w++)
         mine += atomic_load(&t->counts[w * 8]);
     MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    CHECK(all == BURST + 1ull, "burst: %llu items processed, %u pushed + 1", (unsigned long long)all,
-          BURST);
+    CHECK(all == BURST + 1ull, "burst: %llu items processed, %u pushed + 1",
+          (unsigned long long)all, BURST);
     CHECK(st.total.processed == all && st.total.pushed == BURST,
           "burst: stats say %llu processed, %llu pushed", (unsigned long long)st.total.processed,
           (unsigned long long)st.total.pushed);
@@ -503,8 +501,7 @@ static void burst(void)
     }
     if (me == 0)
         printf("ok: %d ranks, burst of %u pushes: %llu items shipped, rank 0 processed %llu\n",
-               ranks, BURST, (unsigned long long)st.total.items_shipped,
-               (unsigned long long)mine);
+               ranks, BURST, (unsigned long long)st.total.items_shipped, (unsigned long long)mine);
     free(t);
 }
 
@@ -783,7 +780,10 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "latency") == 0) {
         latency();
     } else {
-        fprintf(stderr, "usage: test_dist [suite|duplicates|adversarial|burst|lifeline|self|mismatch|single|fault|latency]\n");
+        fprintf(
+            stderr,
+            "usage: test_dist "
+            "[suite|duplicates|adversarial|burst|lifeline|self|mismatch|single|fault|latency]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int all = 0;

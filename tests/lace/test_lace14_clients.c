@@ -31,7 +31,9 @@ WEFT_STATIC_ASSERT(LACE_COMMON_FIELD_SIZE == 2 * sizeof(void *), "LACE_COMMON_FI
 WEFT_STATIC_ASSERT(LACE_VERSION_MAJOR == 1 && LACE_VERSION_MINOR == 4 && LACE_VERSION_PATCH == 2,
                    "Lace 1.4.2");
 WEFT_STATIC_ASSERT(CTR_MAX > CTR_slow_sync && CTR_fast_sync >= 0, "CTR_index");
-struct client_line { char bytes[LINE_SIZE]; } __attribute__((aligned(LINE_SIZE)));
+struct client_line {
+    char bytes[LINE_SIZE];
+} __attribute__((aligned(LINE_SIZE)));
 
 /* A long double result and argument (16-byte aligned on x86-64). */
 TASK_2(long double, ld_sum, int, lo, int, hi)

@@ -22,13 +22,13 @@ TASK(int, zero_args) { return 7; }
 static _Atomic int void_sum;
 TASK(void, add_one) { void_sum += 1; }
 TASK(void, add, int, x) { void_sum += x; }
-TASK(int, ten, int, a1, int, a2, int, a3, int, a4, int, a5, int, a6, int, a7, int, a8, int, a9,
-     int, a10)
+TASK(int, ten, int, a1, int, a2, int, a3, int, a4, int, a5, int, a6, int, a7, int, a8, int, a9, int,
+     a10)
 {
     return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 + 8 * a8 + 9 * a9 + 10 * a10;
 }
-TASK(void, ten_void, char, a1, char, a2, char, a3, char, a4, char, a5, char, a6, char, a7,
-     char, a8, char, a9, int *, out)
+TASK(void, ten_void, char, a1, char, a2, char, a3, char, a4, char, a5, char, a6, char, a7, char, a8,
+     char, a9, int *, out)
 {
     *out = a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9;
 }

@@ -22,10 +22,7 @@ TASK_IMPL_1(int, fib, int, n)
 }
 
 VOID_TASK_DECL_2(fill, int *, int);
-VOID_TASK_IMPL_2(fill, int *, out, int, n)
-{
-    *out = n;
-}
+VOID_TASK_IMPL_2(fill, int *, out, int, n) { *out = n; }
 
 /* ---- every arity, value and void ---- */
 TASK_0(int, a0) { return 1; }
@@ -226,8 +223,8 @@ VOID_TASK_1(init_worker, int, base)
 
 /* ---- the garbage-collection pattern: NEWFRAME from inside a task while
  * other tasks wait for a lock, polling lace_newframe.t and lace_yield ---- */
-static _Atomic int gc_lock;     /* held by the collector's task */
-static _Atomic int marks;       /* mark tasks run */
+static _Atomic int gc_lock; /* held by the collector's task */
+static _Atomic int marks;   /* mark tasks run */
 static _Atomic int waiters_yielded;
 VOID_TASK_1(mark, int, depth)
 {
@@ -397,8 +394,8 @@ int main(void)
     t.f = &vd0_WRAP;
     void_sum = 0;
     lace_run_together(&t);
-    CHECK(void_sum == 100 * (int)lace_workers(), "lace_run_together: %d with %u workers",
-          void_sum, lace_workers());
+    CHECK(void_sum == 100 * (int)lace_workers(), "lace_run_together: %d with %u workers", void_sum,
+          lace_workers());
 
     pthread_t th[3];
     for (intptr_t i = 0; i < 3; i++)

@@ -30,10 +30,7 @@ int fib_CALL(lace_worker *lw, int n)
     return a + b;
 }
 
-static int fib_seq(int n)
-{
-    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
-}
+static int fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
 
 /* ---- an irregular tree: each node's children depend on its seed ---- */
 static uint64_t mix(uint64_t x)
@@ -116,8 +113,8 @@ void whoami_CALL(lace_worker *lw)
 {
     CHECK(lace_is_worker() == 1, "lace_is_worker inside a task");
     CHECK(lace_get_worker() == lw, "lace_get_worker is the task's worker");
-    CHECK(lace_worker_id() == (int)lw->worker, "lace_worker_id %d, lw->worker %d",
-          lace_worker_id(), (int)lw->worker);
+    CHECK(lace_worker_id() == (int)lw->worker, "lace_worker_id %d, lw->worker %d", lace_worker_id(),
+          (int)lw->worker);
     CHECK(lace_worker_id() >= 0 && lace_worker_id() < (int)lace_worker_count(), "id in range");
     CHECK(lw->dq <= lw->head && lw->head < lw->end, "head within the deque");
     CHECK(lace_get_head() == lw->head, "lace_get_head");
@@ -303,17 +300,17 @@ uint64_t six_CALL(lace_worker *lw, uint64_t a, uint64_t b, uint64_t c, uint64_t 
 #endif
 #if LACE_TASKSIZE >= 128
 /* 14 parameters, 112 bytes: lace128.h's limit. */
-TASK(uint64_t, many, uint64_t, a1, uint64_t, a2, uint64_t, a3, uint64_t, a4, uint64_t, a5,
-     uint64_t, a6, uint64_t, a7, uint64_t, a8, uint64_t, a9, uint64_t, a10, uint64_t, a11,
-     uint64_t, a12, uint64_t, a13, uint64_t, a14)
+TASK(uint64_t, many, uint64_t, a1, uint64_t, a2, uint64_t, a3, uint64_t, a4, uint64_t, a5, uint64_t,
+     a6, uint64_t, a7, uint64_t, a8, uint64_t, a9, uint64_t, a10, uint64_t, a11, uint64_t, a12,
+     uint64_t, a13, uint64_t, a14)
 
-uint64_t many_CALL(lace_worker *lw, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
-                   uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10,
-                   uint64_t a11, uint64_t a12, uint64_t a13, uint64_t a14)
+uint64_t many_CALL(lace_worker *lw, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+                   uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11,
+                   uint64_t a12, uint64_t a13, uint64_t a14)
 {
     (void)lw;
-    return a1 + a2 * 2 + a3 * 3 + a4 * 4 + a5 * 5 + a6 * 6 + a7 * 7 + a8 * 8 + a9 * 9 +
-           a10 * 10 + a11 * 11 + a12 * 12 + a13 * 13 + a14 * 14;
+    return a1 + a2 * 2 + a3 * 3 + a4 * 4 + a5 * 5 + a6 * 6 + a7 * 7 + a8 * 8 + a9 * 9 + a10 * 10 +
+           a11 * 11 + a12 * 12 + a13 * 13 + a14 * 14;
 }
 
 TASK(uint64_t, many_par, int, k)
@@ -396,8 +393,9 @@ static void run_with(unsigned workers)
     CHECK_EQ_U64(six(1, 2, 3, 4, 5, 6), 91);
 #endif
 #if LACE_TASKSIZE >= 128
-    CHECK_EQ_U64(many_par(100), 100 * (1 + 4 + 9 + 16 + 25 + 36 + 49 + 64 + 81 + 100 + 121 + 144 +
-                                        169) + 14 * 99 * 50);
+    CHECK_EQ_U64(many_par(100),
+                 100 * (1 + 4 + 9 + 16 + 25 + 36 + 49 + 64 + 81 + 100 + 121 + 144 + 169) +
+                     14 * 99 * 50);
 #endif
 
     lace_count_reset();

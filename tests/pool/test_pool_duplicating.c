@@ -95,10 +95,7 @@ static uint64_t steal_one_seeing(rig *r, uint64_t tail)
     return steal_seeing(r, tail, false, &item) ? item : UINT64_MAX;
 }
 
-static uint64_t steal(rig *r)
-{
-    return steal_one_seeing(r, atomic_load(&r->q->tail));
-}
+static uint64_t steal(rig *r) { return steal_one_seeing(r, atomic_load(&r->q->tail)); }
 
 static uint64_t take(rig *r)
 {
@@ -147,10 +144,7 @@ static void repair(void)
 }
 
 /* Counts a delivery of item id; returns 1 if it was a duplicate. */
-static uint64_t delivered(uint8_t *seen, uint64_t id)
-{
-    return seen[id]++ != 0;
-}
+static uint64_t delivered(uint8_t *seen, uint64_t id) { return seen[id]++ != 0; }
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -185,12 +179,15 @@ static void random_histories(unsigned histories)
             uint64_t got[DUP_HALF_MAX];
             size_t n_got = 0;
             switch (rng_next(&s) % 8) {
-            case 0: case 1: case 2:
+            case 0:
+            case 1:
+            case 2:
                 push(&r, next++);
                 view = atomic_load(&r.q->tail);
                 view_valid = true;
                 break;
-            case 3: case 4: {
+            case 3:
+            case 4: {
                 uint32_t lo = r.q->lo;
                 if ((got[0] = take(&r)) != UINT64_MAX)
                     n_got = 1;

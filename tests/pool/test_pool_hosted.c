@@ -185,8 +185,7 @@ static moved_work run_pair(weft_queue_kind kind, weft_pool_steal steal)
     printf("%-16s steal %-4s: %u nodes (at most %llu times each), %llu shares of %llu items "
            "moved, %llu / %llu processed\n",
            weft_queue_name(kind), steal == WEFT_POOL_STEAL_HALF ? "half" : "one", NODES,
-           (unsigned long long)most,
-           (unsigned long long)moves, (unsigned long long)moved,
+           (unsigned long long)most, (unsigned long long)moves, (unsigned long long)moved,
            (unsigned long long)atomic_load(&s[0].processed),
            (unsigned long long)atomic_load(&s[1].processed));
     /* Every share the host moved reached the other pool's counters. */

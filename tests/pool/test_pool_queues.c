@@ -107,9 +107,8 @@ static void test_sequential(weft_queue_kind kind)
     /* A thief gets the oldest item (the newest for the one-ended LIFO). */
     wp_steal_result r = ops->steal(h.q, it, h.w[1]);
     CHECK(r == WP_STEAL_OK, "%s: steal from a full queue: %d", ops->name, (int)r);
-    uint64_t expect_steal = (kind == WEFT_QUEUE_IDEMPOTENT_LIFO || kind == WEFT_QUEUE_CENTRAL)
-                                ? n - 1
-                                : 0;
+    uint64_t expect_steal =
+        (kind == WEFT_QUEUE_IDEMPOTENT_LIFO || kind == WEFT_QUEUE_CENTRAL) ? n - 1 : 0;
     CHECK_EQ_U64(check_item(it, "steal", ops->name), expect_steal);
     /* The owner takes the newest (the oldest for FIFO). */
     CHECK(ops->take(h.q, it, h.w[0]), "%s: take", ops->name);
@@ -354,8 +353,8 @@ static void run_stress(weft_queue_kind kind, unsigned thieves, uint64_t n_items,
     printf("ok: %-16s %2u thieves%s: %llu items, %llu duplicates, %llu grows, %llu shrinks, "
            "%llu arrays reclaimed during the run\n",
            ops->name, thieves, half ? " (half)" : "", (unsigned long long)n_items,
-           (unsigned long long)dups, (unsigned long long)sum.grows,
-           (unsigned long long)sum.shrinks, (unsigned long long)sum.reclaimed);
+           (unsigned long long)dups, (unsigned long long)sum.grows, (unsigned long long)sum.shrinks,
+           (unsigned long long)sum.reclaimed);
     harness_free(&s.h);
     free((void *)s.count);
 }
@@ -412,8 +411,8 @@ static void test_last_item(weft_queue_kind kind, uint64_t rounds)
          * after a bounded wait, yielding so that a thief without a core
          * gets one): the two meet on the lone item. */
         uint64_t a = atomic_load_explicit(&li.attempts, memory_order_relaxed);
-        for (int spin = 0; spin < 2200 && atomic_load_explicit(&li.attempts, memory_order_relaxed) == a;
-             spin++)
+        for (int spin = 0;
+             spin < 2200 && atomic_load_explicit(&li.attempts, memory_order_relaxed) == a; spin++)
             if (spin >= 2000)
                 sched_yield();
         if (ops->take(li.h.q, it, li.h.w[0]))

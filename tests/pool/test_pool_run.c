@@ -190,8 +190,7 @@ static void run_tree(weft_queue_kind kind, unsigned workers, uint32_t n, size_t 
     for (uint32_t v = 0; v < n; v++) {
         /* Relaxed: the workers are joined. */
         uint32_t k = atomic_load_explicit(&t.visits[v], memory_order_relaxed);
-        CHECK(k >= 1, "%s, %u workers: node %u never processed", weft_queue_name(kind), workers,
-              v);
+        CHECK(k >= 1, "%s, %u workers: node %u never processed", weft_queue_name(kind), workers, v);
         extra += k - 1;
     }
     CHECK_EQ_U64(st.initial, 1);
@@ -205,9 +204,9 @@ static void run_tree(weft_queue_kind kind, unsigned workers, uint32_t n, size_t 
         CHECK_EQ_U64(st.steals, 0);
     printf("ok: tree %-16s %2u workers, %3zu-byte items, steal %s: %u nodes, %llu duplicates, "
            "%llu steals, %llu sleeps\n",
-           weft_queue_name(kind), workers, item_size, steal == WEFT_POOL_STEAL_HALF ? "half" : "one",
-           n, (unsigned long long)extra, (unsigned long long)st.steals,
-           (unsigned long long)st.sleeps);
+           weft_queue_name(kind), workers, item_size,
+           steal == WEFT_POOL_STEAL_HALF ? "half" : "one", n, (unsigned long long)extra,
+           (unsigned long long)st.steals, (unsigned long long)st.sleeps);
     tree_free(&t);
 }
 
@@ -401,8 +400,8 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < N_KINDS; k++)
             for (size_t w = 0; w < N_TEST_WORKER_COUNTS; w++) {
                 unsigned workers = test_worker_counts[w];
-                run_tree(all_kinds[k], workers, workers >= 32 ? n / 4 : n,
-                         sizes[(k + w + rep) % 4], WEFT_POOL_STEAL_ONE);
+                run_tree(all_kinds[k], workers, workers >= 32 ? n / 4 : n, sizes[(k + w + rep) % 4],
+                         WEFT_POOL_STEAL_ONE);
                 if (workers > 1 && workers <= 8)
                     run_tree(all_kinds[k], workers, n / 2, 8, WEFT_POOL_STEAL_HALF);
             }

@@ -82,8 +82,8 @@ static void watchdog_disarm(void)
 }
 
 /* Runs a pool under the watchdog. */
-static void run_guarded(const weft_pool_config *cfg, const void *initial, size_t n,
-                        weft_pool_fn fn, void *arg, weft_pool_stats *st, const char *what)
+static void run_guarded(const weft_pool_config *cfg, const void *initial, size_t n, weft_pool_fn fn,
+                        void *arg, weft_pool_stats *st, const char *what)
 {
     watchdog_arm(SANITIZED ? 120 : 60, what);
     int r = weft_pool_run(cfg, initial, n, fn, arg, st);
@@ -104,9 +104,9 @@ typedef struct bursts {
     const char *what;
     unsigned workers, rounds;
     _Atomic uint8_t claimed[MAX_ROUNDS * ITEMS_PER_ROUND]; /* first delivery */
-    _Atomic uint32_t conductor[MAX_ROUNDS];  /* worker that pushed the burst */
+    _Atomic uint32_t conductor[MAX_ROUNDS];                /* worker that pushed the burst */
     _Atomic uint32_t conductor_items[MAX_ROUNDS];
-    _Atomic uint32_t helped[MAX_ROUNDS];     /* burst items run by the others */
+    _Atomic uint32_t helped[MAX_ROUNDS]; /* burst items run by the others */
     _Atomic uint32_t burst_done[MAX_ROUNDS];
 } bursts;
 
@@ -222,11 +222,10 @@ static void run_bursts(weft_queue_kind kind, unsigned workers, weft_pool_steal s
     /* Every other worker slept before the first burst; each burst woke
      * someone (a sleeper not needed may sleep on into the next round). */
     if (workers > 1)
-        CHECK(st.sleeps >= workers - 1 && st.wakes >= rounds,
-              "%s: %llu sleeps, %llu wakes", what, (unsigned long long)st.sleeps,
-              (unsigned long long)st.wakes);
-    printf("ok: %-50s %u rounds: %4u of %u burst items helped, %llu sleeps, %llu wakes\n",
-           what, rounds, helped, rounds * BURST, (unsigned long long)st.sleeps,
+        CHECK(st.sleeps >= workers - 1 && st.wakes >= rounds, "%s: %llu sleeps, %llu wakes", what,
+              (unsigned long long)st.sleeps, (unsigned long long)st.wakes);
+    printf("ok: %-50s %u rounds: %4u of %u burst items helped, %llu sleeps, %llu wakes\n", what,
+           rounds, helped, rounds * BURST, (unsigned long long)st.sleeps,
            (unsigned long long)st.wakes);
     free(b);
 }
@@ -278,8 +277,8 @@ static void run_endgame(weft_queue_kind kind, unsigned workers, unsigned runs)
               "%s: items missing", what);
         sleeps += st.sleeps;
     }
-    printf("ok: endgame %-16s %2u workers: %u runs returned, %llu sleeps\n",
-           weft_queue_name(kind), workers, runs, (unsigned long long)sleeps);
+    printf("ok: endgame %-16s %2u workers: %u runs returned, %llu sleeps\n", weft_queue_name(kind),
+           workers, runs, (unsigned long long)sleeps);
 }
 
 int main(int argc, char **argv)

@@ -33,7 +33,7 @@
 #include <stdbool.h>
 
 /* Owner, push: bottom = b after the entry at b - 1 was written. */
-static inline void weft__cl_publish(WEFT_ATOMIC(int64_t) *bottom, int64_t b)
+static inline void weft__cl_publish(WEFT_ATOMIC(int64_t) * bottom, int64_t b)
 {
     /* Release: the entry (and a grown array) before a thief sees bottom;
      * Lê et al. use a release fence and a relaxed store, a release store
@@ -43,7 +43,7 @@ static inline void weft__cl_publish(WEFT_ATOMIC(int64_t) *bottom, int64_t b)
 
 /* Owner, push: top, to see whether the array is full.  Entries below it
  * were taken, and may be overwritten. */
-static inline int64_t weft__cl_owner_top(WEFT_ATOMIC(int64_t) *top)
+static inline int64_t weft__cl_owner_top(WEFT_ATOMIC(int64_t) * top)
 {
     /* Acquire: pairs with the thieves' CAS: their reads of the entries
      * below top happen before our overwrite. */
@@ -53,7 +53,7 @@ static inline int64_t weft__cl_owner_top(WEFT_ATOMIC(int64_t) *top)
 /* Owner, take: lowers bottom to b (the entry it takes) and returns top as
  * seen after the fence.  top < b: the entry is the owner's; top == b: it
  * is the last, weft__cl_claim it; top > b: it is gone. */
-static inline int64_t weft__cl_take_begin(WEFT_ATOMIC(int64_t) *bottom, WEFT_ATOMIC(int64_t) *top,
+static inline int64_t weft__cl_take_begin(WEFT_ATOMIC(int64_t) * bottom, WEFT_ATOMIC(int64_t) * top,
                                           int64_t b)
 {
     /* Relaxed: ordered before the top load by the fence. */
@@ -67,7 +67,7 @@ static inline int64_t weft__cl_take_begin(WEFT_ATOMIC(int64_t) *bottom, WEFT_ATO
 
 /* Owner, after a take that found the deque empty or raced for its last
  * entry: bottom back to b (== top now). */
-static inline void weft__cl_restore(WEFT_ATOMIC(int64_t) *bottom, int64_t b)
+static inline void weft__cl_restore(WEFT_ATOMIC(int64_t) * bottom, int64_t b)
 {
     /* Relaxed: we own bottom; a thief that read the lowered one fails its
      * CAS on top, or sees top == bottom. */
@@ -76,8 +76,8 @@ static inline void weft__cl_restore(WEFT_ATOMIC(int64_t) *bottom, int64_t b)
 
 /* Thief: top in *t, and bottom, read in the order the take's race needs;
  * entries [*t, bottom) were there (the caller reads the one at *t). */
-static inline int64_t weft__cl_steal_window(WEFT_ATOMIC(int64_t) *top,
-                                            WEFT_ATOMIC(int64_t) *bottom, int64_t *t)
+static inline int64_t weft__cl_steal_window(WEFT_ATOMIC(int64_t) * top,
+                                            WEFT_ATOMIC(int64_t) * bottom, int64_t *t)
 {
     /* Acquire: pairs with other thieves' CAS: their reads before ours. */
     *t = atomic_load_explicit(top, memory_order_acquire);
@@ -90,7 +90,7 @@ static inline int64_t weft__cl_steal_window(WEFT_ATOMIC(int64_t) *top,
 
 /* Thief, or the owner for the last entry (or a batch): entries [t, to)
  * are the caller's if top is still t.  On failure *t is top now. */
-static inline bool weft__cl_claim(WEFT_ATOMIC(int64_t) *top, int64_t *t, int64_t to)
+static inline bool weft__cl_claim(WEFT_ATOMIC(int64_t) * top, int64_t *t, int64_t to)
 {
     /* seq_cst: one total order of the CASes on top with the take's and
      * the steal's fences.  Failure relaxed: the caller reports the lost

@@ -82,10 +82,7 @@ inline bool head_is_current(const weft_task *head) noexcept
     return atomic_load_explicit(&head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
 }
 
-inline bool context_is_current(const context &c) noexcept
-{
-    return head_is_current(c.head);
-}
+inline bool context_is_current(const context &c) noexcept { return head_is_current(c.head); }
 
 /// Puts the context back as it was when a frame leaves (normally or not).
 class context_restore {
@@ -161,7 +158,8 @@ private:
 /// std::reference_wrapper for an lvalue reference, R itself otherwise.
 template <class R>
 struct value_of {
-    static_assert(!std::is_rvalue_reference_v<R>, "weft: a callable may not return an rvalue reference");
+    static_assert(!std::is_rvalue_reference_v<R>,
+                  "weft: a callable may not return an rvalue reference");
     using type = R;
 };
 template <>
@@ -288,7 +286,8 @@ inline std::uintptr_t wrapper_address(Fn *fn) noexcept
 /// worker's) context, put back afterwards.
 class context_scope {
 public:
-    context_scope(weft_worker *w, weft_task *head) noexcept : restore_(tls_context), w_(w), head_(head)
+    context_scope(weft_worker *w, weft_task *head) noexcept
+        : restore_(tls_context), w_(w), head_(head)
     {
         context &c = tls_context;
         c.worker = w;
@@ -427,10 +426,10 @@ private:
 public:
     /// Only a callable passed as an rvalue: a thief runs a copy, and the
     /// caller's lvalue would never see the effects on its state.
-    static constexpr bool fits = !std::is_lvalue_reference_v<G> && std::is_trivially_copyable_v<callable> &&
-                                 std::is_trivially_destructible_v<callable> &&
-                                 sizeof(layout) <= sizeof(weft_task::payload) &&
-                                 alignof(layout) <= alignof(std::uintptr_t);
+    static constexpr bool fits =
+        !std::is_lvalue_reference_v<G> && std::is_trivially_copyable_v<callable> &&
+        std::is_trivially_destructible_v<callable> &&
+        sizeof(layout) <= sizeof(weft_task::payload) && alignof(layout) <= alignof(std::uintptr_t);
 
     /// Keeps nothing of g: a reference kept here would have g's address
     /// taken, and gcc would then build g in memory and copy it from there.
@@ -438,7 +437,10 @@ public:
     descriptor_job(const descriptor_job &) = delete;
     descriptor_job &operator=(const descriptor_job &) = delete;
 
-    void store(weft_task *t, G &g) noexcept { ::new (static_cast<void *>(at(t)->callable_)) callable(g); }
+    void store(weft_task *t, G &g) noexcept
+    {
+        ::new (static_cast<void *>(at(t)->callable_)) callable(g);
+    }
 
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
@@ -651,7 +653,8 @@ template <class Body>
 /// path too, and stops gcc from turning a recursion's last call into a
 /// loop); an lvalue, or a temporary that cannot be moved, by reference.
 template <class F>
-using slow_arg_t = std::conditional_t<!std::is_reference_v<F> && std::is_move_constructible_v<F>, F, F &&>;
+using slow_arg_t =
+    std::conditional_t<!std::is_reference_v<F> && std::is_move_constructible_v<F>, F, F &&>;
 
 /// join where the context is not current (see with_context_slow).
 template <class F, class G>
@@ -662,7 +665,7 @@ join_slow(slow_arg_t<F> f, slow_arg_t<G> g)
     return with_context_slow(both);
 }
 
-} ///< namespace detail
-} ///< namespace weft
+} // namespace detail
+} // namespace weft
 
 #endif

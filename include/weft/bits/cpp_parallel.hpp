@@ -48,7 +48,8 @@ struct index_range {
             return false;
     }();
     using type = std::conditional_t<
-        integral, std::conditional_t<mixed_sign, long long, std::common_type_t<First, Last>>, First>;
+        integral, std::conditional_t<mixed_sign, long long, std::common_type_t<First, Last>>,
+        First>;
 
     /// Iterators: last before first is refused (a reversed range).
     index_range(First first, Last last, const char *who)
@@ -64,11 +65,14 @@ struct index_range {
             }
         }
         if constexpr (!integral) {
-            static_assert(std::is_base_of_v<std::random_access_iterator_tag,
-                                            typename std::iterator_traits<type>::iterator_category>,
-                          "weft: parallel_for/parallel_reduce need integers or random-access iterators");
+            static_assert(
+                std::is_base_of_v<std::random_access_iterator_tag,
+                                  typename std::iterator_traits<type>::iterator_category>,
+                "weft: parallel_for/parallel_reduce need integers or random-access iterators");
             if (last_ < first_)
-                refuse(std::string(who).append(": the range is reversed (last is before first)").c_str());
+                refuse(std::string(who)
+                           .append(": the range is reversed (last is before first)")
+                           .c_str());
         }
     }
 
@@ -86,7 +90,8 @@ struct index_range {
         if constexpr (integral) {
             using U = std::make_unsigned_t<type>;
             // Narrow types promote to int: wrap back to U before widening.
-            return last_ > first_ ? static_cast<std::size_t>(static_cast<U>(static_cast<U>(last_) - static_cast<U>(first_)))
+            return last_ > first_ ? static_cast<std::size_t>(static_cast<U>(static_cast<U>(last_) -
+                                                                            static_cast<U>(first_)))
                                   : 0;
         } else {
             return static_cast<std::size_t>(last_ - first_);
@@ -117,8 +122,9 @@ inline void split_for(std::size_t lo, std::size_t hi, std::size_t grain, Leaf &l
         return;
     }
     std::size_t mid = lo + (hi - lo) / 2;
-    join_here(tls_context, [&] { split_for(lo, mid, grain, leaf); },
-              [&] { split_for(mid, hi, grain, leaf); });
+    join_here(
+        tls_context, [&] { split_for(lo, mid, grain, leaf); },
+        [&] { split_for(mid, hi, grain, leaf); });
 }
 
 template <class T, class Leaf, class Combine>
@@ -129,7 +135,8 @@ inline T split_reduce(std::size_t lo, std::size_t hi, std::size_t grain, Leaf &l
         return leaf(lo, hi);
     std::size_t mid = lo + (hi - lo) / 2;
     auto halves = join_here(
-        tls_context, [&] { return split_reduce<T>(lo, mid, grain, leaf, combine, identity, errors); },
+        tls_context,
+        [&] { return split_reduce<T>(lo, mid, grain, leaf, combine, identity, errors); },
         [&] { return split_reduce<T>(mid, hi, grain, leaf, combine, identity, errors); });
     if (errors.stopped())
         return identity;
@@ -156,7 +163,7 @@ inline void run_with_context(Body &&body)
     });
 }
 
-} ///< namespace detail
+} // namespace detail
 
 /// Calls f(i) for every integer i in [first, last), or f(*it) for every
 /// iterator it in [first, last) (random-access), possibly in parallel: the
@@ -223,8 +230,9 @@ inline T parallel_reduce(First first, Last last, std::size_t grain, T identity, 
         return acc;
     };
     std::optional<T> result; // T need not be default-constructible
-    detail::run_with_context(
-        [&] { result.emplace(detail::split_reduce<T>(0, n, grain, leaf, combine, identity, errors)); });
+    detail::run_with_context([&] {
+        result.emplace(detail::split_reduce<T>(0, n, grain, leaf, combine, identity, errors));
+    });
     errors.rethrow_and_reset();
     return std::move(*result);
 }
@@ -257,6 +265,6 @@ inline void task_group::drain_outside() noexcept
     }
 }
 
-} ///< namespace weft
+} // namespace weft
 
 #endif

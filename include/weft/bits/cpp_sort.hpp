@@ -63,8 +63,7 @@ class merge_sorter {
 public:
     merge_sorter(Comp &comp, first_error &errors, std::size_t merge_grain, bool stable) noexcept
         : comp_(comp), errors_(errors), merge_grain_(merge_grain), stable_(stable)
-    {
-    }
+    {}
 
     /// Sorts the n items at x using the n at y as scratch.  The leaves (depth
     /// 0) sort in x; each level above merges its halves into the other
@@ -77,8 +76,9 @@ public:
             return;
         }
         std::size_t h = n / 2;
-        join_here(tls_context, [&] { sort(x, y, h, depth - 1); },
-                  [&] { sort(x + h, y + h, n - h, depth - 1); });
+        join_here(
+            tls_context, [&] { sort(x, y, h, depth - 1); },
+            [&] { sort(x + h, y + h, n - h, depth - 1); });
         if (depth % 2 == 1)
             merge(x, h, x + h, n - h, y);
         else
@@ -108,8 +108,9 @@ public:
         });
         if (!ok)
             return;
-        join_here(tls_context, [&] { merge(a, ia, b, ib, out); },
-                  [&] { merge(a + ia, na - ia, b + ib, nb - ib, out + (ia + ib)); });
+        join_here(
+            tls_context, [&] { merge(a, ia, b, ib, out); },
+            [&] { merge(a + ia, na - ia, b + ib, nb - ib, out + (ia + ib)); });
     }
 
 private:
@@ -180,7 +181,8 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
         // The items move into the scratch (constructing it), are sorted
         // there, and an odd number of levels moves them back.
         parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-            ::new (static_cast<void *>(scratch + i)) T(std::move(first[static_cast<std::ptrdiff_t>(i)]));
+            ::new (static_cast<void *>(scratch + i))
+                T(std::move(first[static_cast<std::ptrdiff_t>(i)]));
         });
         sort_shape shape = sort_shape_for(n, true);
         merge_sorter<Comp> sorter(comp, errors, shape.merge_grain, stable);
@@ -191,7 +193,7 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
     errors.rethrow_and_reset();
 }
 
-} ///< namespace detail
+} // namespace detail
 
 /// Sorts [first, last) (random-access) by comp (default: <), possibly in
 /// parallel: a merge sort whose leaves are std::sort and whose merges are
@@ -229,6 +231,6 @@ inline void parallel_stable_sort(RanIt first, RanIt last)
     detail::parallel_sort(first, last, comp, true);
 }
 
-} ///< namespace weft
+} // namespace weft
 
 #endif

@@ -219,8 +219,7 @@ template <class T>
 struct outside_task_of final : outside_task {
     template <class F>
     explicit outside_task_of(F &&f) : fn(std::forward<F>(f))
-    {
-    }
+    {}
     void run(group_state *g, weft_worker *w, weft_task *head) noexcept override
     {
         run_in_frame(g, w, head, fn);
@@ -228,7 +227,7 @@ struct outside_task_of final : outside_task {
     T fn;
 };
 
-} ///< namespace detail
+} // namespace detail
 
 /// Runs any number of callables, possibly in parallel, until wait().
 ///
@@ -283,7 +282,6 @@ public:
             finish();
         }
         try_reset(); // an exception nobody waited for is dropped
-
     }
 
     task_group(const task_group &) = delete;
@@ -295,7 +293,8 @@ public:
     template <class F>
     void run(F &&f)
     {
-        static_assert(std::is_invocable_v<std::decay_t<F> &>, "weft::task_group::run needs a callable");
+        static_assert(std::is_invocable_v<std::decay_t<F> &>,
+                      "weft::task_group::run needs a callable");
         detail::context &c = detail::tls_context;
         if (WEFT_LIKELY(detail::context_is_current(c)))
             run_at(c, std::forward<F>(f));
@@ -327,11 +326,12 @@ private:
             return &home;
         if (c.group != nullptr && c.group->group == &state_ && c.group->top == c.head)
             return c.group;
-        if (owner == nullptr && c.head == state_.creator_head && c.worker == state_.creator_worker &&
-            c.depth == state_.creator_depth) {
+        if (owner == nullptr && c.head == state_.creator_head &&
+            c.worker == state_.creator_worker && c.depth == state_.creator_depth) {
             home.worker = c.worker;
             home.base = home.top = c.head;
-            state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
+            state_.uncaught.store(std::uncaught_exceptions(),
+                                  std::memory_order_relaxed);             // see ~task_group
             state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
             c.homes++;
             return &home;
@@ -362,7 +362,8 @@ private:
             return;
         }
         auto *node = new detail::outside_task_of<std::decay_t<F>>(std::forward<F>(f));
-        state_.uncaught.store(std::uncaught_exceptions(), std::memory_order_relaxed); // see ~task_group
+        state_.uncaught.store(std::uncaught_exceptions(),
+                              std::memory_order_relaxed); // see ~task_group
         // Relaxed: only a guess of the head, checked by the CAS.  Release
         // (the CAS): the node is built before wait() takes it (acquire).
         node->next = state_.outside.load(std::memory_order_relaxed);
@@ -433,6 +434,6 @@ private:
     detail::group_state state_;
 };
 
-} ///< namespace weft
+} // namespace weft
 
 #endif

@@ -21,24 +21,28 @@
 /* Functions and variables keep C linkage: one library for both languages;
  * what the public headers declare is what a shared libweft exports
  * (it is built with -fvisibility=hidden). */
-#define WEFT_BEGIN_DECLS extern "C" { _Pragma("GCC visibility push(default)")
-#define WEFT_END_DECLS _Pragma("GCC visibility pop") }
+#define WEFT_BEGIN_DECLS \
+    extern "C" { \
+    _Pragma("GCC visibility push(default)")
+#define WEFT_END_DECLS \
+    _Pragma("GCC visibility pop") \
+    }
 #define WEFT_EXTERN_C extern "C"
 
-using std::memory_order;
-using std::memory_order_relaxed;
-using std::memory_order_acquire;
-using std::memory_order_release;
-using std::memory_order_acq_rel;
-using std::memory_order_seq_cst;
-using std::atomic_load_explicit;
-using std::atomic_store_explicit;
-using std::atomic_exchange_explicit;
 using std::atomic_compare_exchange_strong_explicit;
 using std::atomic_compare_exchange_weak_explicit;
+using std::atomic_exchange_explicit;
 using std::atomic_fetch_add_explicit;
 using std::atomic_fetch_sub_explicit;
+using std::atomic_load_explicit;
+using std::atomic_store_explicit;
 using std::atomic_thread_fence;
+using std::memory_order;
+using std::memory_order_acq_rel;
+using std::memory_order_acquire;
+using std::memory_order_relaxed;
+using std::memory_order_release;
+using std::memory_order_seq_cst;
 #else
 #include <stdatomic.h>
 #include <stddef.h>
@@ -57,9 +61,9 @@ using std::atomic_thread_fence;
  * plain types in both languages (gcc and clang lay out _Atomic(T) and
  * std::atomic<T> so for these T), so every struct holding them has one
  * layout whichever language includes it. */
-#define WEFT_ATOMIC_LAYOUT_(T)                                                  \
-    WEFT_STATIC_ASSERT(sizeof(WEFT_ATOMIC(T)) == sizeof(T) &&                   \
-                           WEFT_ALIGNOF(WEFT_ATOMIC(T)) == sizeof(T),           \
+#define WEFT_ATOMIC_LAYOUT_(T) \
+    WEFT_STATIC_ASSERT(sizeof(WEFT_ATOMIC(T)) == sizeof(T) && \
+                           WEFT_ALIGNOF(WEFT_ATOMIC(T)) == sizeof(T), \
                        "weft: the atomic " #T " does not have the layout of " #T)
 WEFT_ATOMIC_LAYOUT_(uint8_t);
 WEFT_ATOMIC_LAYOUT_(uint32_t);

@@ -36,7 +36,7 @@
 #include <weft/bits/cycles.h>
 
 WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
-               "weft: a profile slot record is as large as a descriptor");
+                   "weft: a profile slot record is as large as a descriptor");
 
 /* Runtime side (src/observe/profile.c). */
 WEFT_BEGIN_DECLS
@@ -287,7 +287,8 @@ struct profile_body {
     weft_worker *w;
     uint32_t outer;
     explicit profile_body(weft_worker *w_) noexcept
-        : w(w_), outer(weft_profile_enter(w_, profile_type_of<G>())) {}
+        : w(w_), outer(weft_profile_enter(w_, profile_type_of<G>()))
+    {}
     ~profile_body() { weft_profile_leave(w, outer); }
     profile_body(const profile_body &) = delete;
     profile_body &operator=(const profile_body &) = delete;
@@ -298,11 +299,11 @@ struct profile_body {
 #endif
 
 #define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
-#define WEFT_PROFILE_ENTER_(w, NAME, var)                                                     \
+#define WEFT_PROFILE_ENTER_(w, NAME, var) \
     uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
 #define WEFT_PROFILE_LEAVE_(w, var) weft_profile_leave((w), (var));
 #define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
-#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)                                                   \
+#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var) \
     weft_profile_join var = weft_profile_sync_begin((w), (t));
 #define WEFT_PROFILE_PAUSE_(w) weft_profile_pause(w);
 #define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined) weft_profile_sync_slow_done((w), (inlined));
@@ -329,10 +330,10 @@ struct profile_body {
 WEFT_BEGIN_DECLS
 void weft__trace_name(uintptr_t wrapper, const char *name);
 WEFT_END_DECLS
-#define WEFT_TRACE_NAME_(NAME)                                                                \
-    __attribute__((constructor)) static void NAME##_trace_name_(void)                         \
-    {                                                                                         \
-        weft__trace_name((uintptr_t)&NAME##_WRAP, #NAME);                                      \
+#define WEFT_TRACE_NAME_(NAME) \
+    __attribute__((constructor)) static void NAME##_trace_name_(void) \
+    { \
+        weft__trace_name((uintptr_t)&NAME##_WRAP, #NAME); \
     }
 #else
 #define WEFT_TRACE_NAME_(NAME)

@@ -45,9 +45,9 @@ typedef struct weft_profile_slot {
 /* The figures of a computation, in cycles (and counts), relative to its
  * start. */
 typedef struct weft_profile_figures {
-    uint64_t work;      /* every strand so far */
-    uint64_t span;      /* the longest path to the running strand */
-    uint64_t bspan;     /* the same, every SPAWN edge on it burdened */
+    uint64_t work;  /* every strand so far */
+    uint64_t span;  /* the longest path to the running strand */
+    uint64_t bspan; /* the same, every SPAWN edge on it burdened */
     uint64_t tasks, spawns;
     uint64_t longest;   /* the longest single strand */
     uint32_t type;      /* the running task's type id (0: none) */
@@ -60,7 +60,7 @@ typedef struct weft_profile_figures {
 typedef struct weft_profile_worker {
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
-    uint64_t burden;       /* cycles (blocks) charged to a SPAWN edge */
+    uint64_t burden; /* cycles (blocks) charged to a SPAWN edge */
     /* Charging on-CPU time (profile.c, weft__profile_long_strand): a
      * strand or a pause longer than `long_cycles` is checked against the
      * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
@@ -82,9 +82,9 @@ typedef struct weft_profile_worker {
     uint64_t count_start, burden_cycles;
     WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
-    intptr_t slot_offset;  /* slot record = descriptor address + this */
-    weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
-    void *slots;           /* the mapping of the slot records */
+    intptr_t slot_offset;             /* slot record = descriptor address + this */
+    weft_profile_type_counts *types;  /* [WEFT_PROFILE_MAX_TYPES] */
+    void *slots;                      /* the mapping of the slot records */
 } weft_profile_worker;
 #endif
 

@@ -69,7 +69,9 @@ extern "C++" {
 }
 }
 #define WEFT_TASK_TRY_ try {
-#define WEFT_TASK_CATCH_(NAME) } catch (...) { weft__task_threw(#NAME); }
+#define WEFT_TASK_CATCH_(NAME) \
+    } \
+    catch (...) { weft__task_threw(#NAME); }
 #else
 #define WEFT_TASK_TRY_ {
 #define WEFT_TASK_CATCH_(NAME) }
@@ -85,7 +87,8 @@ extern "C++" {
 #define WEFT_FIELDS_5(T1, T2, T3, T4, T5) WEFT_FIELDS_4(T1, T2, T3, T4) T5 weft_a5;
 #define WEFT_FIELDS_6(T1, T2, T3, T4, T5, T6) WEFT_FIELDS_5(T1, T2, T3, T4, T5) T6 weft_a6;
 #define WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) WEFT_FIELDS_6(T1, T2, T3, T4, T5, T6) T7 weft_a7;
-#define WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) T8 weft_a8;
+#define WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) \
+    WEFT_FIELDS_7(T1, T2, T3, T4, T5, T6, T7) T8 weft_a8;
 #define WEFT_FIELDS_9(T1, T2, T3, T4, T5, T6, T7, T8, T9) \
     WEFT_FIELDS_8(T1, T2, T3, T4, T5, T6, T7, T8) T9 weft_a9;
 #define WEFT_FIELDS_10(T1, T2, T3, T4, T5, T6, T7, T8, T9, T10) \
@@ -120,15 +123,15 @@ extern "C++" {
 /* Store the parameters into a frame f. */
 #define WEFT_STORE_0(f)
 #define WEFT_STORE_1(f) (f)->d.args.weft_a1 = weft_a1;
-#define WEFT_STORE_2(f) WEFT_STORE_1(f) (f)->d.args.weft_a2 = weft_a2;
-#define WEFT_STORE_3(f) WEFT_STORE_2(f) (f)->d.args.weft_a3 = weft_a3;
-#define WEFT_STORE_4(f) WEFT_STORE_3(f) (f)->d.args.weft_a4 = weft_a4;
-#define WEFT_STORE_5(f) WEFT_STORE_4(f) (f)->d.args.weft_a5 = weft_a5;
-#define WEFT_STORE_6(f) WEFT_STORE_5(f) (f)->d.args.weft_a6 = weft_a6;
-#define WEFT_STORE_7(f) WEFT_STORE_6(f) (f)->d.args.weft_a7 = weft_a7;
-#define WEFT_STORE_8(f) WEFT_STORE_7(f) (f)->d.args.weft_a8 = weft_a8;
-#define WEFT_STORE_9(f) WEFT_STORE_8(f) (f)->d.args.weft_a9 = weft_a9;
-#define WEFT_STORE_10(f) WEFT_STORE_9(f) (f)->d.args.weft_a10 = weft_a10;
+#define WEFT_STORE_2(f) WEFT_STORE_1(f)(f)->d.args.weft_a2 = weft_a2;
+#define WEFT_STORE_3(f) WEFT_STORE_2(f)(f)->d.args.weft_a3 = weft_a3;
+#define WEFT_STORE_4(f) WEFT_STORE_3(f)(f)->d.args.weft_a4 = weft_a4;
+#define WEFT_STORE_5(f) WEFT_STORE_4(f)(f)->d.args.weft_a5 = weft_a5;
+#define WEFT_STORE_6(f) WEFT_STORE_5(f)(f)->d.args.weft_a6 = weft_a6;
+#define WEFT_STORE_7(f) WEFT_STORE_6(f)(f)->d.args.weft_a7 = weft_a7;
+#define WEFT_STORE_8(f) WEFT_STORE_7(f)(f)->d.args.weft_a8 = weft_a8;
+#define WEFT_STORE_9(f) WEFT_STORE_8(f)(f)->d.args.weft_a9 = weft_a9;
+#define WEFT_STORE_10(f) WEFT_STORE_9(f)(f)->d.args.weft_a10 = weft_a10;
 /* Arguments read back from a frame f, after the (worker, head) pair. */
 #define WEFT_LOAD_0(f)
 #define WEFT_LOAD_1(f) , (f)->d.args.weft_a1
@@ -177,8 +180,7 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
 {
     /* Relaxed: our own slot; a thief could only have changed it if the
      * task had left a SPAWN there, which is what this detects. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&head->state, memory_order_relaxed) !=
-                      WEFT_STATE_EMPTY))
+    if (WEFT_UNLIKELY(atomic_load_explicit(&head->state, memory_order_relaxed) != WEFT_STATE_EMPTY))
         weft__unjoined_spawn(w, head, name);
 }
 
@@ -203,174 +205,175 @@ WEFT_END_DECLS
  * it uninitialised, as in C: std::atomic is not trivially constructible
  * from C++20 on.) */
 #ifdef __cplusplus
-#define WEFT_STACK_TASK_(NAME, var)                                                           \
-    union NAME##_stack_ {                                                                     \
-        weft_task task;                                                                       \
-        NAME##_frame frame;                                                                   \
-        NAME##_stack_() {}                                                                    \
+#define WEFT_STACK_TASK_(NAME, var) \
+    union NAME##_stack_ { \
+        weft_task task; \
+        NAME##_frame frame; \
+        NAME##_stack_() {} \
     } var
 #else
-#define WEFT_STACK_TASK_(NAME, var)                                                           \
-    union {                                                                                   \
-        weft_task task;                                                                       \
-        NAME##_frame frame;                                                                   \
+#define WEFT_STACK_TASK_(NAME, var) \
+    union { \
+        weft_task task; \
+        NAME##_frame frame; \
     } var
 #endif
 
 /* An entry point from any thread: the arguments go into a descriptor on
  * the stack, which ENTRY runs; a value task's result is read back. */
-#define WEFT_ENTRY_(RT, NAME, N, TYPES, SUFFIX, ENTRY)                                        \
-    static inline WEFT_UNUSED RT NAME##SUFFIX(WEFT_PARAMS_##N TYPES)                          \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f = &u_.frame;                                                          \
-        WEFT_STORE_##N(f)                                                                     \
-        ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP);                                             \
-        return f->d.res;                                                                      \
+#define WEFT_ENTRY_(RT, NAME, N, TYPES, SUFFIX, ENTRY) \
+    static inline WEFT_UNUSED RT NAME##SUFFIX(WEFT_PARAMS_##N TYPES) \
+    { \
+        WEFT_STACK_TASK_(NAME, u_); \
+        NAME##_frame *f = &u_.frame; \
+        WEFT_STORE_##N(f) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
+        return f->d.res; \
     }
-#define WEFT_VOID_ENTRY_(NAME, N, TYPES, SUFFIX, ENTRY)                                       \
-    static inline WEFT_UNUSED void NAME##SUFFIX(WEFT_PARAMS_##N TYPES)                        \
-    {                                                                                         \
-        WEFT_STACK_TASK_(NAME, u_);                                                           \
-        NAME##_frame *f WEFT_UNUSED = &u_.frame;                                              \
-        WEFT_STORE_##N(f)                                                                     \
-        ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP);                                             \
+#define WEFT_VOID_ENTRY_(NAME, N, TYPES, SUFFIX, ENTRY) \
+    static inline WEFT_UNUSED void NAME##SUFFIX(WEFT_PARAMS_##N TYPES) \
+    { \
+        WEFT_STACK_TASK_(NAME, u_); \
+        NAME##_frame *f WEFT_UNUSED = &u_.frame; \
+        WEFT_STORE_##N(f) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
     }
 
 /* What every task has, whatever its result: the frame layout check, the
  * prototypes, SPAWN and TOGETHER (whose copies' results are dropped). */
-#define WEFT_DECL_COMMON_(FL, RT_OR_VOID, NAME, N, TYPES)                                     \
-    WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= WEFT_TASK_SIZE,                                \
-                       "weft: arguments/result of task " #NAME " exceed the descriptor");     \
-    WEFT_STATIC_ASSERT(WEFT_ALIGNOF(NAME##_frame) <= WEFT_CACHE_LINE,                         \
-                       "weft: task " #NAME " needs more than cache-line alignment");          \
-    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(FL##_WORKER_T *, FL##_TASK_T * WEFT_CPARAMS_##N TYPES); \
+#define WEFT_DECL_COMMON_(FL, RT_OR_VOID, NAME, N, TYPES) \
+    WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= WEFT_TASK_SIZE, \
+                       "weft: arguments/result of task " #NAME " exceed the descriptor"); \
+    WEFT_STATIC_ASSERT(WEFT_ALIGNOF(NAME##_frame) <= WEFT_CACHE_LINE, \
+                       "weft: task " #NAME " needs more than cache-line alignment"); \
+    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES); \
     WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
-    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_,                    \
+    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_, \
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
-    {                                                                                         \
-        weft_worker *w = (weft_worker *)w_;                                                   \
-        weft_task *t = (weft_task *)head;                                                     \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        weft_sched_reserve(w, t);                                                             \
-        WEFT_PROFILE_SPAWN_(w, t)                                                             \
-        WEFT_STORE_##N(f)                                                                     \
-        weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP);                                       \
-        return (FL##_TASK_T *)(t + 1);                                                        \
-    }                                                                                         \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        weft_task *t = (weft_task *)head; \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        weft_sched_reserve(w, t); \
+        WEFT_PROFILE_SPAWN_(w, t) \
+        WEFT_STORE_##N(f) weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP); \
+        return (FL##_TASK_T *)(t + 1); \
+    } \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
 
-#define WEFT_DECL_(FL, RT, NAME, N, TYPES)                                                    \
-    typedef struct NAME##_frame {                                                             \
-        uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */         \
-        union {                                                                               \
-            struct { WEFT_FIELDS_##N TYPES } args;                                            \
-            RT res;                                                                           \
-        } d;                                                                                  \
-    } NAME##_frame;                                                                           \
-    WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES)                                                 \
-    static inline WEFT_UNUSED RT NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot)            \
-    {                                                                                         \
-        weft_worker *w = (weft_worker *)w_;                                                   \
-        weft_task *t = (weft_task *)slot;                                                     \
-        NAME##_frame *f = (NAME##_frame *)t;                                                  \
-        WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) {                                     \
-            WEFT_PROFILE_PAUSE_(w)                                                            \
-            bool weft_stolen_ = weft_sched_sync_slow(w, t);                                   \
-            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_)                                    \
-            if (weft_stolen_) {                                                               \
-                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                     \
-                return f->d.res;                                                              \
-            }                                                                                 \
-        }                                                                                     \
-        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f));                                   \
-        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
-        return weft_r_;                                                                       \
-    }                                                                                         \
-    WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN)                                           \
-    WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                 \
+#define WEFT_DECL_(FL, RT, NAME, N, TYPES) \
+    typedef struct NAME##_frame { \
+        uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */ \
+        union { \
+            struct { \
+                WEFT_FIELDS_##N TYPES \
+            } args; \
+            RT res; \
+        } d; \
+    } NAME##_frame; \
+    WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES) \
+    static inline WEFT_UNUSED RT NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        weft_task *t = (weft_task *)slot; \
+        NAME##_frame *f = (NAME##_frame *)t; \
+        WEFT_CHECK_SYNC_(w, t, NAME); \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_) \
+        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) { \
+            WEFT_PROFILE_PAUSE_(w) \
+            bool weft_stolen_ = weft_sched_sync_slow(w, t); \
+            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_) \
+            if (weft_stolen_) { \
+                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_) \
+                return f->d.res; \
+            } \
+        } \
+        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_) \
+        return weft_r_; \
+    } \
+    WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN) \
+    WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
     FL##_MORE(RT, NAME, N, TYPES)
 
-#define WEFT_VOID_DECL_(FL, NAME, N, TYPES)                                                   \
-    typedef struct NAME##_frame {                                                             \
-        uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */         \
-        union {                                                                               \
-            struct { WEFT_FIELDS_##N TYPES } args;                                            \
-        } d;                                                                                  \
-    } NAME##_frame;                                                                           \
-    WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES)                                               \
-    static inline WEFT_UNUSED void NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot)          \
-    {                                                                                         \
-        weft_worker *w = (weft_worker *)w_;                                                   \
-        weft_task *t = (weft_task *)slot;                                                     \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        WEFT_CHECK_SYNC_(w, t, NAME);                                                         \
-        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)                                              \
-        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) {                                     \
-            WEFT_PROFILE_PAUSE_(w)                                                            \
-            bool weft_stolen_ = weft_sched_sync_slow(w, t);                                   \
-            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_)                                    \
-            if (weft_stolen_) {                                                               \
-                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)                                     \
-                return;                                                                       \
-            }                                                                                 \
-        }                                                                                     \
-        NAME##_CALL(w_, slot WEFT_LOAD_##N(f));                                                \
-        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)                                               \
-    }                                                                                         \
-    WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN)                                          \
-    WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME)                                \
+#define WEFT_VOID_DECL_(FL, NAME, N, TYPES) \
+    typedef struct NAME##_frame { \
+        uintptr_t weft_state_; /* weft_task.state: accessed through weft_task only */ \
+        union { \
+            struct { \
+                WEFT_FIELDS_##N TYPES \
+            } args; \
+        } d; \
+    } NAME##_frame; \
+    WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES) \
+    static inline WEFT_UNUSED void NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        weft_task *t = (weft_task *)slot; \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        WEFT_CHECK_SYNC_(w, t, NAME); \
+        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_) \
+        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) { \
+            WEFT_PROFILE_PAUSE_(w) \
+            bool weft_stolen_ = weft_sched_sync_slow(w, t); \
+            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_) \
+            if (weft_stolen_) { \
+                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_) \
+                return; \
+            } \
+        } \
+        NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_) \
+    } \
+    WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN) \
+    WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
     FL##_MORE_VOID(NAME, N, TYPES)
 
 /* The definition: the wrapper, NAME_CALL (the body, then the return
  * check), then the head of the body; the user's body follows the macro.
  * UPARAMS is the user's parameter list with a leading comma, e.g.
  * (, int n); UARGS its names, e.g. (, n). */
-#define WEFT_IMPL_(FL, RT, NAME, N, UPARAMS, UARGS)                                           \
-    WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
-    {                                                                                         \
-        NAME##_frame *f = (NAME##_frame *)t;                                                  \
-        f->d.res = NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));     \
-        weft_check_return(w, head, #NAME); /* names the task in every build */                \
-    }                                                                                         \
-    WEFT_TRACE_NAME_(NAME)                                                                    \
-    WEFT_PROFILE_TYPE_(NAME)                                                                  \
-    static inline RT NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);      \
-    RT NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)       \
-    {                                                                                         \
-        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_)                            \
-        WEFT_TASK_TRY_                                                                        \
-        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                     \
-        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_)                                  \
-        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME);              \
-        return weft_r_;                                                                       \
-        WEFT_TASK_CATCH_(NAME)                                                                \
-    }                                                                                         \
-    static inline RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED,                          \
+#define WEFT_IMPL_(FL, RT, NAME, N, UPARAMS, UARGS) \
+    WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t) \
+    { \
+        NAME##_frame *f = (NAME##_frame *)t; \
+        f->d.res = NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f)); \
+        weft_check_return(w, head, #NAME); /* names the task in every build */ \
+    } \
+    WEFT_TRACE_NAME_(NAME) \
+    WEFT_PROFILE_TYPE_(NAME) \
+    static inline RT NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    RT NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    { \
+        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
+        WEFT_TASK_TRY_ \
+        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
+        return weft_r_; \
+        WEFT_TASK_CATCH_(NAME) \
+    } \
+    static inline RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
                                   FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
-#define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS)                                          \
-    WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t)        \
-    {                                                                                         \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t;                                      \
-        NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f));                \
-        weft_check_return(w, head, #NAME); /* names the task in every build */                \
-    }                                                                                         \
-    WEFT_TRACE_NAME_(NAME)                                                                    \
-    WEFT_PROFILE_TYPE_(NAME)                                                                  \
-    static inline void NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T * WEFT_UNPAREN_ UPARAMS);    \
-    void NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS)     \
-    {                                                                                         \
-        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_)                            \
-        WEFT_TASK_TRY_                                                                        \
-        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS);                                  \
-        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_)                                  \
-        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME);              \
-        WEFT_TASK_CATCH_(NAME)                                                                \
-    }                                                                                         \
-    static inline void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED,                        \
+#define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS) \
+    WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t) \
+    { \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        NAME##_CALL((FL##_WORKER_T *)w, (FL##_TASK_T *)head WEFT_LOAD_##N(f)); \
+        weft_check_return(w, head, #NAME); /* names the task in every build */ \
+    } \
+    WEFT_TRACE_NAME_(NAME) \
+    WEFT_PROFILE_TYPE_(NAME) \
+    static inline void NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    void NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    { \
+        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
+        WEFT_TASK_TRY_ \
+        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
+        WEFT_TASK_CATCH_(NAME) \
+    } \
+    static inline void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
                                     FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 /* ---- per-arity front ends, for any flavour ----
@@ -441,9 +444,11 @@ WEFT_END_DECLS
     WEFT_VOID_IMPL_(FL, NAME, N, (WEFT_UP_##N(__VA_ARGS__)), (WEFT_UA_##N(__VA_ARGS__)))
 /* Both halves at once (TASK_n): the declaration's types are the T's. */
 #define WEFT_GEN_TASK_(FL, RT, NAME, N, ...) \
-    WEFT_DECL_(FL, RT, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) WEFT_GEN_IMPL_(FL, RT, NAME, N, __VA_ARGS__)
+    WEFT_DECL_(FL, RT, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) \
+    WEFT_GEN_IMPL_(FL, RT, NAME, N, __VA_ARGS__)
 #define WEFT_GEN_VOID_TASK_(FL, NAME, N, ...) \
-    WEFT_VOID_DECL_(FL, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) WEFT_GEN_VOID_IMPL_(FL, NAME, N, __VA_ARGS__)
+    WEFT_VOID_DECL_(FL, NAME, N, (WEFT_UT_##N(__VA_ARGS__))) \
+    WEFT_GEN_VOID_IMPL_(FL, NAME, N, __VA_ARGS__)
 
 /* ---- weft's public per-arity names (n = 0..9) ---- */
 #define WEFT_TASK_DECL_0(RT, NAME) WEFT_GEN_DECL_0(WEFT_NATIVE, RT, NAME)

@@ -61,7 +61,7 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
 #define WEFT_STATE_EMPTY ((uintptr_t)0)
 #define WEFT_STATE_DONE ((uintptr_t)3)
 #define WEFT_STATE_STOLEN_TAG ((uintptr_t)2)
-#define WEFT_STATE_IS_STOLEN(s) (((s) & 3u) == WEFT_STATE_STOLEN_TAG)
+#define WEFT_STATE_IS_STOLEN(s) (((s)&3u) == WEFT_STATE_STOLEN_TAG)
 #define WEFT_STATE_STOLEN(thief) ((uintptr_t)(thief) | WEFT_STATE_STOLEN_TAG)
 #define WEFT_STATE_THIEF(s) ((struct weft_worker *)((s) & ~(uintptr_t)3))
 
@@ -75,15 +75,15 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
  * owning worker only, with relaxed atomics so a live report is race-free.
  * These are the runtime's; the scheduler adds its own in `sched`. */
 typedef struct weft_counters {
-    WEFT_ATOMIC(uint64_t) tasks;        /* spawns */
-    WEFT_ATOMIC(uint64_t) steals;       /* successful steals while idle / random */
-    WEFT_ATOMIC(uint64_t) steal_fails;  /* steal attempts that got nothing */
-    WEFT_ATOMIC(uint64_t) leaps;        /* successful steals from the thief at a blocked sync */
-    WEFT_ATOMIC(uint64_t) leap_fails;   /* leapfrog attempts that got nothing */
-    WEFT_ATOMIC(uint64_t) sleeps;       /* times this worker went to sleep */
-    WEFT_ATOMIC(uint64_t) wakes;        /* times this worker woke another */
-    WEFT_ATOMIC(uint64_t) peak_depth;   /* deepest deque slot used */
-    weft_sched_counters sched;     /* the scheduler's (named in its .c file) */
+    WEFT_ATOMIC(uint64_t) tasks;       /* spawns */
+    WEFT_ATOMIC(uint64_t) steals;      /* successful steals while idle / random */
+    WEFT_ATOMIC(uint64_t) steal_fails; /* steal attempts that got nothing */
+    WEFT_ATOMIC(uint64_t) leaps;       /* successful steals from the thief at a blocked sync */
+    WEFT_ATOMIC(uint64_t) leap_fails;  /* leapfrog attempts that got nothing */
+    WEFT_ATOMIC(uint64_t) sleeps;      /* times this worker went to sleep */
+    WEFT_ATOMIC(uint64_t) wakes;       /* times this worker woke another */
+    WEFT_ATOMIC(uint64_t) peak_depth;  /* deepest deque slot used */
+    weft_sched_counters sched;         /* the scheduler's (named in its .c file) */
 } weft_counters;
 
 /* The bytes of weft_worker's api_ext. */
@@ -92,9 +92,9 @@ typedef struct weft_counters {
 typedef struct weft_worker {
     /* ---- line 0: owner-private, read by the SPAWN/SYNC fast paths ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) weft_task *end; /* one past the last usable slot */
-    weft_task *dq;       /* slot 0 */
-    unsigned id;         /* 0 .. workers-1 */
-    weft_sched_own own;  /* the scheduler's owner-private hot fields */
+    weft_task *dq;                                /* slot 0 */
+    unsigned id;                                  /* 0 .. workers-1 */
+    weft_sched_own own;                           /* the scheduler's owner-private hot fields */
 
     /* ---- lines 1..: the scheduler's thief-visible state ---- */
     weft_sched_shared shared;
@@ -124,19 +124,19 @@ typedef struct weft_worker {
 
     /* ---- cold, owner-private runtime state (src/runtime/) ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t rng;
-    uint64_t seen_interrupt;     /* generation of the last interrupt served */
-    int in_interrupt;            /* kind of interrupt being served, 0 if none */
-    unsigned together_depth;     /* > 0 while running its own TOGETHER copy (not a stolen task) */
-    void *stack_lo, *stack_hi;   /* usable stack (for overflow reports) */
-    void *guard_lo, *guard_hi;   /* stack guard region */
-    weft_task *frame_floor;      /* lowest slot the running stolen/root task may join */
+    uint64_t seen_interrupt;   /* generation of the last interrupt served */
+    int in_interrupt;          /* kind of interrupt being served, 0 if none */
+    unsigned together_depth;   /* > 0 while running its own TOGETHER copy (not a stolen task) */
+    void *stack_lo, *stack_hi; /* usable stack (for overflow reports) */
+    void *guard_lo, *guard_hi; /* stack guard region */
+    weft_task *frame_floor;    /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
     /* Set at start, read-only after: the thief-visible part (&shared, for
      * API views that expose it as a pointer, Lace's _public) and the CPU
      * the worker is pinned to (-1: not pinned). */
     void *shared_part;
     int16_t cpu;
-    weft_sched_cold cold;        /* the scheduler's owner-private state off the fast paths */
+    weft_sched_cold cold; /* the scheduler's owner-private state off the fast paths */
 #if WEFT_TRACE
     /* The tracer (src/observe/trace.c): this worker's track, NULL while
      * nothing is traced. */
@@ -159,16 +159,15 @@ static inline void weft_deque_reserve(weft_worker *w, weft_task *t)
 /* WEFT_COUNT(w, tasks, 1) counts a runtime event, WEFT_COUNT(w, sched.grows,
  * 1) one of the scheduler's. */
 #if WEFT_STATS
-#define WEFT_COUNT(w, field, n)                                                       \
-    atomic_store_explicit(&(w)->ctr.field,                                            \
-                          atomic_load_explicit(&(w)->ctr.field, memory_order_relaxed) \
-                              + (n),                                                  \
+#define WEFT_COUNT(w, field, n) \
+    atomic_store_explicit(&(w)->ctr.field, \
+                          atomic_load_explicit(&(w)->ctr.field, memory_order_relaxed) + (n), \
                           memory_order_relaxed) /* owner-only counter */
-#define WEFT_COUNT_PEAK(w, t)                                                        \
-    do {                                                                             \
-        uint64_t d_ = (uint64_t)((t) - (w)->dq) + 1;                                 \
-        if (d_ > atomic_load_explicit(&(w)->ctr.peak_depth, memory_order_relaxed))   \
-            atomic_store_explicit(&(w)->ctr.peak_depth, d_, memory_order_relaxed);   \
+#define WEFT_COUNT_PEAK(w, t) \
+    do { \
+        uint64_t d_ = (uint64_t)((t) - (w)->dq) + 1; \
+        if (d_ > atomic_load_explicit(&(w)->ctr.peak_depth, memory_order_relaxed)) \
+            atomic_store_explicit(&(w)->ctr.peak_depth, d_, memory_order_relaxed); \
     } while (0)
 #else
 #define WEFT_COUNT(w, field, n) ((void)0)

@@ -142,7 +142,8 @@ bool weft__cl_sync_slow(weft_worker *w, weft_task *t)
     int64_t b = w->own.bottom - 1;
     if (WEFT_UNLIKELY(b < 0))
         weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                   "(nothing is spawned in this task)", w->id);
+                    "(nothing is spawned in this task)",
+                    w->id);
     weft_sync_slot_check(w, t);
     /* Relaxed: after the fast path's fence. */
     int64_t top = atomic_load_explicit(&w->shared.top, memory_order_relaxed);
@@ -171,7 +172,7 @@ bool weft__cl_sync_slow(weft_worker *w, weft_task *t)
 /* ---- thief side ---- */
 
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper)
+                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any task may be taken */
     /* We see the owner's decremented bottom or it sees our CAS; the slot

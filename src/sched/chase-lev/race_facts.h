@@ -3,7 +3,11 @@
  * marks, where two thieves race, and the scenarios that do not apply to
  * it, with the reason (the struct's fields are explained there).  Only
  * that test includes this file. */
-static const scheduler_facts sched_race_facts = {"chase-lev",
-     THIEF_ALL | ROLE(OWNER_PUBLISHED) | ROLE(OWNER_BEFORE_RECLAIM) | ROLE(OWNER_RECLAIMED) |
-         ROLE(OWNER_STOLEN_JOINED),
-     WEFT_RP_THIEF_BEFORE_CLAIM, NULL, NULL, NULL};
+static const scheduler_facts sched_race_facts = {
+    "chase-lev",
+    THIEF_ALL | ROLE(OWNER_PUBLISHED) | ROLE(OWNER_BEFORE_RECLAIM) | ROLE(OWNER_RECLAIMED) |
+        ROLE(OWNER_STOLEN_JOINED),
+    WEFT_RP_THIEF_BEFORE_CLAIM,
+    NULL,
+    NULL,
+    NULL};

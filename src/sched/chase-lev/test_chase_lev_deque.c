@@ -413,8 +413,10 @@ static void test_stress(unsigned scale)
     tasks += next_id;
     CHECK(top() == bottom(), "empty at the end: (%lld,%lld)", (long long)top(),
           (long long)bottom());
-    CHECK(stolen == atomic_load(&stress_steals), "the owner joined %llu stolen tasks, thieves "
-          "took %lu", (unsigned long long)stolen, atomic_load(&stress_steals));
+    CHECK(stolen == atomic_load(&stress_steals),
+          "the owner joined %llu stolen tasks, thieves "
+          "took %lu",
+          (unsigned long long)stolen, atomic_load(&stress_steals));
     printf("ok: stress: %llu tasks, %llu stolen, array of %lld; each ran once\n",
            (unsigned long long)tasks, (unsigned long long)stolen,
            (long long)(w->own.array->mask + 1));

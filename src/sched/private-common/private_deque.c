@@ -21,7 +21,7 @@
 
 void weft__sched_init(weft_worker *w)
 {
-    w->own.top = w->dq;       /* nothing spawned: nothing private */
+    w->own.top = w->dq;     /* nothing spawned: nothing private */
     w->frame_floor = w->dq; /* the root frame may join anything above */
     weft__priv_variant_init(w);
 }
@@ -68,8 +68,8 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
      * task of ours (slots below the head are never EMPTY). */
     weft_task *head = frame;
     /* Relaxed: our own slot. */
-    if (head > w->own.top && atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
-                               WEFT_STATE_EMPTY)
+    if (head > w->own.top &&
+        atomic_load_explicit(&head[-1].state, memory_order_relaxed) == WEFT_STATE_EMPTY)
         head--;
     saved->top = (uint32_t)(w->own.top - w->dq);
     saved->head = (uint32_t)(head - w->dq);

@@ -111,10 +111,7 @@ static void test_yield_hands_out(void)
  * ------------------------------------------------------------------------ */
 
 static atomic_uint root_on;
-static bool other_asleep(void)
-{
-    return is_asleep(1 - atomic_load(&root_on));
-}
+static bool other_asleep(void) { return is_asleep(1 - atomic_load(&root_on)); }
 
 static atomic_int other_slept;
 static atomic_int state_seen; /* the cell showed the sleeper's standing offer/request */
@@ -199,8 +196,8 @@ WEFT_TASK_0(int, hand_to_busy_worker)
     /* The other worker asks for the task and falls asleep with its
      * request pending; then it wakes for the hog and runs that instead. */
     WEFT_SPAWN(mark);
-    while (now_s() < end && !(other_asleep() && atomic_load(&weft__rt.workers[me]->shared.req) ==
-                                                    WEFT_RI_REQ(other)))
+    while (now_s() < end && !(other_asleep() &&
+                              atomic_load(&weft__rt.workers[me]->shared.req) == WEFT_RI_REQ(other)))
         nap_us(100);
     atomic_store(&want_hog, 1);
     while (!atomic_load(&hog_started) && now_s() < end)
@@ -336,12 +333,14 @@ static void test_idle_cells_and_counters(void)
         unsigned open = 0;
         for (unsigned k = 0; k < n; k++) {
             weft_worker *w = weft__rt.workers[k];
-            CHECK(w->own.top == w->dq, "worker %u: own.top not at the bottom of its empty deque", k);
+            CHECK(w->own.top == w->dq, "worker %u: own.top not at the bottom of its empty deque",
+                  k);
 #if WEFT_SCHED_PRIVATE_RI
             /* Not polling: requests fail at once.  (A lone worker has no
              * victim to look at, never stops to poll, and nobody asks it.) */
             CHECK(n == 1 || atomic_load(&w->shared.req) == WEFT_RI_BLOCKED,
-                  "worker %u: cell %#lx, not BLOCKED", k, (unsigned long)atomic_load(&w->shared.req));
+                  "worker %u: cell %#lx, not BLOCKED", k,
+                  (unsigned long)atomic_load(&w->shared.req));
 #else
             /* Asleep with the cell open (n == 1: never opened or open). */
             uint64_t c = atomic_load(&w->shared.cell);
@@ -352,8 +351,9 @@ static void test_idle_cells_and_counters(void)
         }
 #if WEFT_SCHED_PRIVATE_SI
         /* The polls' gate counts exactly the open cells. */
-        CHECK(atomic_load(&weft__si_open_cells_g) == open, "%u workers: %u open cells counted, %u open",
-              n, atomic_load(&weft__si_open_cells_g), open);
+        CHECK(atomic_load(&weft__si_open_cells_g) == open,
+              "%u workers: %u open cells counted, %u open", n, atomic_load(&weft__si_open_cells_g),
+              open);
 #else
         (void)open;
 #endif

@@ -69,16 +69,14 @@ static inline bool is_thief_request(uintptr_t r)
     return r >= WEFT_RI_REQ_BASE && r < WEFT_RI_SLEEPREQ;
 }
 
-static inline bool is_task_answer(uintptr_t a)
-{
-    return a != WEFT_RI_WAITING && a != WEFT_RI_NO;
-}
+static inline bool is_task_answer(uintptr_t a) { return a != WEFT_RI_WAITING && a != WEFT_RI_NO; }
 
 void weft__priv_variant_init(weft_worker *w)
 {
     if ((uintptr_t)w->end >= WEFT_RI_REQ_BASE)
         weft__fatal("private-ri: deque of worker %u is mapped too high for the request cell "
-                   "encoding", w->id);
+                    "encoding",
+                    w->id);
     w->cold.asked = NULL;
     w->cold.replaced = 0;
     w->cold.giver = NULL;
@@ -140,9 +138,8 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
             /* Take the request (the paper's r[i] = NO_REQU) together with
              * the new status; fails if the thief retracted it.  seq_cst:
              * acquire as above; the sleeper counts are read after it. */
-            if (!atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next,
-                                                         memory_order_seq_cst,
-                                                         memory_order_relaxed))
+            if (!atomic_compare_exchange_strong_explicit(
+                    &w->shared.req, &r, next, memory_order_seq_cst, memory_order_relaxed))
                 continue;
             if (has) {
                 w->own.top = t + 1;
@@ -165,9 +162,8 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
             /* seq_cst: acquire reads the sleeper's increment (it CASed
              * SLEEPREQ after it, seq_cst); weft__wake_for_work reads the
              * counts next.  Fails if a thief made it its own request. */
-            if (!atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next,
-                                                         memory_order_seq_cst,
-                                                         memory_order_relaxed))
+            if (!atomic_compare_exchange_strong_explicit(
+                    &w->shared.req, &r, next, memory_order_seq_cst, memory_order_relaxed))
                 continue;
             if (has)
                 weft__wake_for_work(w);
@@ -192,26 +188,19 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
         uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)w->own.top;
         /* Relaxed: only the value matters (it withdraws or moves an offer);
          * fails if a thief or a sleeper asked meanwhile (next round). */
-        if (r == next || atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next,
-                                                                 memory_order_relaxed,
-                                                                 memory_order_relaxed))
+        if (r == next || atomic_compare_exchange_strong_explicit(
+                             &w->shared.req, &r, next, memory_order_relaxed, memory_order_relaxed))
             return;
     }
 }
 
 /* The common part's hook: a polling owner whose private tasks are
  * [own.top, head). */
-void weft__priv_settle(weft_worker *w, weft_task *head)
-{
-    serve_requests(w, head, false);
-}
+void weft__priv_settle(weft_worker *w, weft_task *head) { serve_requests(w, head, false); }
 
 /* A poll found a request in the cell: SPAWN (head = the new top), SYNC of
  * a private task (head = that task), WEFT_YIELD. */
-void weft__priv_poll_slow(weft_worker *w, weft_task *head)
-{
-    weft__priv_settle(w, head);
-}
+void weft__priv_poll_slow(weft_worker *w, weft_task *head) { weft__priv_settle(w, head); }
 
 /* t (handed to thief j, STOLEN(j)) is being synced: if j has not consumed
  * it from its transfer cell, turn the answer into NO and run t ourselves. */
@@ -352,7 +341,7 @@ static weft_steal_result take_answer(weft_worker *thief, uintptr_t a, weft_task 
 }
 
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper)
+                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* a leapfrogging joiner simply asks its thief */
     reject(thief);
@@ -475,17 +464,16 @@ void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
         if (ask) {
             /* As in weft__sched_steal (relaxed reset, published by the CAS). */
             atomic_store_explicit(&sleeper->shared.xfer, WEFT_RI_WAITING, memory_order_relaxed);
-            if (atomic_compare_exchange_strong_explicit(&victim->shared.req, &r,
-                                                        WEFT_RI_REQ(sleeper->id),
-                                                        memory_order_seq_cst,
-                                                        memory_order_seq_cst)) {
+            if (atomic_compare_exchange_strong_explicit(
+                    &victim->shared.req, &r, WEFT_RI_REQ(sleeper->id), memory_order_seq_cst,
+                    memory_order_seq_cst)) {
                 WEFT_COUNT(sleeper, sched.requests, 1);
                 sleeper->cold.asked = victim;
                 sleeper->cold.replaced = r;
                 return;
             }
-        } else if (atomic_compare_exchange_strong_explicit(&victim->shared.req, &r, WEFT_RI_SLEEPREQ,
-                                                           memory_order_seq_cst,
+        } else if (atomic_compare_exchange_strong_explicit(&victim->shared.req, &r,
+                                                           WEFT_RI_SLEEPREQ, memory_order_seq_cst,
                                                            memory_order_seq_cst)) {
             return;
         }

@@ -161,7 +161,7 @@ static void deal_attempt(weft_worker *w, weft_task *head)
         if (atomic_compare_exchange_strong_explicit(&r->shared.cell, &c, deal, memory_order_seq_cst,
                                                     memory_order_relaxed)) {
             WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED); /* before waking the receiver */
-            w->own.top++; /* pop_top */
+            w->own.top++;                             /* pop_top */
             count_open_cells(-1);
             WEFT_COUNT(w, sched.transfers, 1);
             weft__wake_worker(w, r);
@@ -268,11 +268,11 @@ void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
  * it.  `victim` is only used by pure leapfrogging (leap under
  * WEFT_STEAL=leapfrog/transitive), which accepts deals from it alone. */
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper)
+                                    weft_task **out, uintptr_t *wrapper)
 {
     if (thief->cold.hold)
         return WEFT_STEAL_NONE; /* inside an interrupt with an old deal */
-    thief->own.polls = 1; /* once busy again, the first poll reads the clock */
+    thief->own.polls = 1;       /* once busy again, the first poll reads the clock */
     uint64_t want = leap && victim && weft__rt.policy != WEFT_STEAL_LEAPFROG_RANDOM
                         ? WEFT_SI_OPEN_FROM(victim->id)
                         : WEFT_SI_OPEN;

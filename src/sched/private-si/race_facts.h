@@ -3,7 +3,11 @@
  * marks, where two thieves race, and the scenarios that do not apply to
  * it, with the reason (the struct's fields are explained there).  Only
  * that test includes this file. */
-static const scheduler_facts sched_race_facts = {"private-si", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, -1,
-     "a deal goes to one receiver's cell, so thieves never race each other for a task (the "
-     "dealer races the receiver: the take-back scenarios)",
-     NULL, NULL};
+static const scheduler_facts sched_race_facts = {
+    "private-si",
+    THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL,
+    -1,
+    "a deal goes to one receiver's cell, so thieves never race each other for a task (the "
+    "dealer races the receiver: the take-back scenarios)",
+    NULL,
+    NULL};

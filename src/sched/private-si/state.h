@@ -22,14 +22,14 @@
  *                     f remembers OPEN_FROM(d) for a take-back
  * Dealers CAS an open value into a DEAL; the cell's owner takes a DEAL with
  * a CAS (its dealer may be taking it back at its SYNC). */
-#define WEFT_SI_TAG(c) ((c) & 3u)
+#define WEFT_SI_TAG(c) ((c)&3u)
 #define WEFT_SI_CLOSED ((uint64_t)0)
 #define WEFT_SI_OPEN ((uint64_t)1)
 #define WEFT_SI_TAG_OPEN_FROM 2u
 #define WEFT_SI_OPEN_FROM(id) (((uint64_t)(id) << 2) | WEFT_SI_TAG_OPEN_FROM)
 #define WEFT_SI_TAG_DEAL 3u
-#define WEFT_SI_DEAL(id, slot, from)                                          \
-    (((uint64_t)(slot) << 16) | ((uint64_t)(id) << 3) | ((uint64_t)!!(from) << 2) | \
+#define WEFT_SI_DEAL(id, slot, from) \
+    (((uint64_t)(slot) << 16) | ((uint64_t)(id) << 3) | ((uint64_t) !!(from) << 2) | \
      WEFT_SI_TAG_DEAL)
 #define WEFT_SI_DEAL_SLOT(c) ((c) >> 16)
 #define WEFT_SI_DEAL_DEALER(c) ((unsigned)(((c) >> 3) & 0x1fffu))
@@ -47,11 +47,11 @@ typedef struct weft_sched_shared {
 } weft_sched_shared;
 
 typedef struct weft_sched_cold {
-    uint64_t delta_ns;      /* mean interval between deal attempts (delta) */
-    uint64_t next_deal_ns;  /* the paper's d[i]: time of the next deal attempt */
-    uint64_t last_check_ns; /* when the clock was last read at a poll */
-    uint32_t budget;        /* polls between clock reads, adapted to the poll rate */
-    bool hold;              /* an interrupt froze a deal received before it */
+    uint64_t delta_ns;         /* mean interval between deal attempts (delta) */
+    uint64_t next_deal_ns;     /* the paper's d[i]: time of the next deal attempt */
+    uint64_t last_check_ns;    /* when the clock was last read at a poll */
+    uint32_t budget;           /* polls between clock reads, adapted to the poll rate */
+    bool hold;                 /* an interrupt froze a deal received before it */
     struct weft_worker *giver; /* dealer of the task last taken from the cell */
 } weft_sched_cold;
 

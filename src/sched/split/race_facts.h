@@ -3,5 +3,6 @@
  * marks, where two thieves race, and the scenarios that do not apply to
  * it, with the reason (the struct's fields are explained there).  Only
  * that test includes this file. */
-static const scheduler_facts sched_race_facts = {"split", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, WEFT_RP_THIEF_BEFORE_CLAIM, NULL,
-     NULL, NULL};
+static const scheduler_facts sched_race_facts = {
+    "split", THIEF_ALL | ROLE(THIEF_BEFORE_ASK) | OWNER_ALL, WEFT_RP_THIEF_BEFORE_CLAIM, NULL, NULL,
+    NULL};

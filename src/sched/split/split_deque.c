@@ -117,8 +117,7 @@ weft_steal_result weft__split_steal(weft_worker *victim, weft_task **out)
          * arguments and wrapper are visible.  tail < split < 2^31: the
          * increment cannot carry into split. */
         if (atomic_compare_exchange_strong_explicit(&victim->shared.ts, &ts, ts + 1,
-                                                    memory_order_acquire,
-                                                    memory_order_relaxed)) {
+                                                    memory_order_acquire, memory_order_relaxed)) {
             WEFT_RACE_POINT(WEFT_RP_THIEF_CLAIMED);
             *out = victim->shared.dq + t; /* line 6: return Task(t) */
             return t + 1 < s ? WEFT_STEAL_OK_MORE : WEFT_STEAL_OK;
@@ -213,8 +212,8 @@ bool weft__split_shrink_shared(weft_worker *w, weft_task *head)
     uint64_t ts = atomic_load_explicit(&w->shared.ts, memory_order_relaxed);
     uint32_t t = WEFT_TS_TAIL(ts), s = WEFT_TS_SPLIT(ts);
 
-    if (t != s) {                        /* line 43 */
-        uint32_t new_s = (t + s) / 2;    /* line 44 */
+    if (t != s) {                     /* line 43 */
+        uint32_t new_s = (t + s) / 2; /* line 44 */
         WEFT_RACE_POINT(WEFT_RP_OWNER_BEFORE_RECLAIM);
         /* lines 45, 47, 48: split = new_s; MFENCE; t = tail -- one RMW.
          * Relaxed suffices: what must be ordered is this word against the
@@ -223,13 +222,13 @@ bool weft__split_shrink_shared(weft_worker *w, weft_task *head)
          * published or consumed here. */
         ts = atomic_fetch_sub_explicit(&w->shared.ts, (uint64_t)(s - new_s) << 32,
                                        memory_order_relaxed);
-        w->own.split = w->dq + new_s;      /* line 46 */
+        w->own.split = w->dq + new_s; /* line 46 */
         WEFT_COUNT(w, sched.shrinks, 1);
-        t = WEFT_TS_TAIL(ts);            /* line 48 */
+        t = WEFT_TS_TAIL(ts); /* line 48 */
         WEFT_RACE_POINT(WEFT_RP_OWNER_RECLAIMED);
-        if (t != s) {                    /* line 49 */
-            if (t > new_s) {             /* line 50: thieves took tasks past new_s */
-                new_s = (t + s) / 2;     /* line 51 */
+        if (t != s) {                /* line 49 */
+            if (t > new_s) {         /* line 50: thieves took tasks past new_s */
+                new_s = (t + s) / 2; /* line 51 */
                 /* line 52: split = new_s.  A plain store is safe: tail >=
                  * split now, so no thief's CAS can succeed until this store.
                  * Release (in seq_cst): it makes [t, new_s) shared again and
@@ -244,15 +243,15 @@ bool weft__split_shrink_shared(weft_worker *w, weft_task *head)
                     weft__wake_for_work(w);
             }
             update_limit(w);
-            return false;                /* line 54 */
+            return false; /* line 54 */
         }
     }
     /* line 55: allstolen = 1.  Relaxed: a hint for thieves; the (t,s) word
      * already shows nothing to steal. */
     atomic_store_explicit(&w->shared.allstolen, 1, memory_order_relaxed);
-    w->own.split = w->end;                 /* line 56: o_allstolen = 1 */
+    w->own.split = w->end; /* line 56: o_allstolen = 1 */
     update_limit(w);
-    return true;                         /* line 57 */
+    return true; /* line 57 */
 }
 
 /* Figure 4, lines 10-20, the part the inline weft_split_push leaves here:
@@ -269,8 +268,8 @@ void weft__split_push_slow(weft_worker *w, weft_task *head)
         WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED);
         /* line 16: allstolen = 0.  Relaxed: a hint (thieves CAS on ts). */
         atomic_store_explicit(&w->shared.allstolen, 0, memory_order_relaxed);
-        w->own.split = head;  /* lines 18-19: o_split = head; o_allstolen = 0 */
-        clear_splitreq(w);  /* line 17 */
+        w->own.split = head; /* lines 18-19: o_split = head; o_allstolen = 0 */
+        clear_splitreq(w);   /* line 17 */
         weft__wake_for_work(w);
     } else if (splitreq(w)) { /* line 20: elif splitreq: grow_shared() */
         weft__split_grow_shared(w, head);
@@ -331,7 +330,8 @@ void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved
 {
     uint32_t h = slot_index(w, head);
     saved->split = slot_index(w, w->own.split);
-    saved->allstolen = atomic_load_explicit(&w->shared.allstolen, memory_order_relaxed); /* owner's own hint */
+    saved->allstolen =
+        atomic_load_explicit(&w->shared.allstolen, memory_order_relaxed); /* owner's own hint */
     /* One exchange: thieves' CASes on the old value fail from here on, and
      * the frame starts empty (tail == split == head).  seq_cst: the
      * interrupt's barrier is what the other workers wait on; ordering this
@@ -371,7 +371,7 @@ void weft__sched_destroy(weft_worker *w) { (void)w; /* nothing allocated */ }
 void weft__sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
 
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper)
+                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any shared task may be taken, leapfrogging or not */
     weft_steal_result r = weft__split_steal(victim, out);

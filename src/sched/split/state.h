@@ -23,7 +23,7 @@ typedef struct weft_sched_shared {
      * tail while checking split, one RMW moves split without losing a tail. */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) WEFT_ATOMIC(uint64_t) ts;
     WEFT_ATOMIC(uint8_t) allstolen; /* hint for thieves: nothing to steal */
-    weft_task *dq;             /* == weft_worker.dq, here so thieves never read line 0 */
+    weft_task *dq;                  /* == weft_worker.dq, here so thieves never read line 0 */
     /* ---- line 2: the paper's splitreq, folded with the owner's split ----
      * WEFT_SPLITREQ when a thief asks for more shared tasks; otherwise the
      * owner's split (== end while all are stolen).  SPAWN and SYNC compare
@@ -38,9 +38,9 @@ typedef struct weft_sched_cold {
 
 /* What an interrupt's freeze keeps until its thaw (interrupt.c). */
 typedef struct weft_sched_saved {
-    uint64_t ts;        /* (tail, split) before the freeze */
-    uint32_t split;     /* the owner's split, as a slot index */
-    uint8_t allstolen;  /* the thieves' hint */
+    uint64_t ts;       /* (tail, split) before the freeze */
+    uint32_t split;    /* the owner's split, as a slot index */
+    uint8_t allstolen; /* the thieves' hint */
 } weft_sched_saved;
 
 /* The scheduler's own event counters (-DWEFT_STATS=ON); named for

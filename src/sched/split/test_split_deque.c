@@ -28,7 +28,10 @@ static uint32_t split(void) { return WEFT_TS_SPLIT(atomic_load(&w->shared.ts)); 
 static bool allstolen(void) { return atomic_load(&w->shared.allstolen); }
 static bool splitreq(void) { return atomic_load(&w->shared.limit) == WEFT_SPLITREQ; }
 /* The fast paths' word when nobody asks: o_split (end when all stolen). */
-static bool limit_is_o_split(void) { return atomic_load(&w->shared.limit) == (uintptr_t)w->own.split; }
+static bool limit_is_o_split(void)
+{
+    return atomic_load(&w->shared.limit) == (uintptr_t)w->own.split;
+}
 static bool o_allstolen(void) { return w->own.split == w->end; }
 
 /* SPAWN at slot h: what the generated code does. */
@@ -128,8 +131,7 @@ static void test_shrink_keeps_unstolen_half(void)
     for (int i = 8; i >= 5; i--)
         CHECK(pop(--h) == 'P', "private %d", i);
     /* Slot 4: shared; shrink: new split = (3 + 5) / 2 = 4: slot 4 private. */
-    CHECK(pop(--h) == 'P' && split() == 4 && tail() == 3, "shrink to 4: (%u,%u)", tail(),
-          split());
+    CHECK(pop(--h) == 'P' && split() == 4 && tail() == 3, "shrink to 4: (%u,%u)", tail(), split());
     /* Slot 3: (3,4) -> new split 3, tail 3 == new split: private. */
     CHECK(pop(--h) == 'P' && tail() == 3 && split() == 3, "slot 3");
     CHECK(pop(--h) == 'S' && pop(--h) == 'S' && pop(--h) == 'S', "slots 2, 1, 0 stolen");
@@ -200,10 +202,10 @@ static void test_request_survives_until_served(void)
     fresh_worker();
     weft_task *h = dq;
     for (int i = 0; i < 5; i++)
-        h = push(h);         /* slot 0 shared, 1..4 private */
-    steal(WEFT_STEAL_OK);    /* 0 */
-    steal(WEFT_STEAL_NONE);  /* request */
-    h = push(h);             /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
+        h = push(h);        /* slot 0 shared, 1..4 private */
+    steal(WEFT_STEAL_OK);   /* 0 */
+    steal(WEFT_STEAL_NONE); /* request */
+    h = push(h);            /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
     CHECK(split() == 4 && !splitreq() && limit_is_o_split(), "grow served the request");
     atomic_store(&w->shared.limit, WEFT_SPLITREQ); /* a thief asks again */
     CHECK(!weft__split_shrink_shared(w, dq + 4), "shrink: (1,4) -> split 2");

@@ -117,14 +117,14 @@ static void print_log(void)
 }
 
 /* a happened, then b (both logged). */
-#define CHECK_ORDER(ra, pa, rb, pb)                                                   \
-    do {                                                                              \
-        int a_ = logged_at(ra, pa), b_ = logged_at(rb, pb);                           \
-        if (!(a_ >= 0 && b_ >= 0 && a_ < b_))                                         \
-            print_log();                                                              \
+#define CHECK_ORDER(ra, pa, rb, pb) \
+    do { \
+        int a_ = logged_at(ra, pa), b_ = logged_at(rb, pb); \
+        if (!(a_ >= 0 && b_ >= 0 && a_ < b_)) \
+            print_log(); \
         CHECK(a_ >= 0 && b_ >= 0 && a_ < b_, "expected %s:%s (event %d) before %s:%s (event %d)", \
-              role_names[ra], weft__race_point_name(pa), a_, role_names[rb],           \
-              weft__race_point_name(pb), b_);                                          \
+              role_names[ra], weft__race_point_name(pa), a_, role_names[rb], \
+              weft__race_point_name(pb), b_); \
     } while (0)
 
 enum { GATE_MAX = 8 };
@@ -156,12 +156,13 @@ static void reset_events(void)
     atomic_store(&timed_out, 0);
 }
 
-#define CHECK_NO_TIMEOUT()                                                             \
-    do {                                                                               \
-        int g_ = atomic_load(&timed_out);                                              \
-        if (g_)                                                                        \
-            print_log();                                                               \
-        CHECK(g_ == 0, "a hook waited 10 s in vain for gate %d (interleaving not reached)", g_ - 1); \
+#define CHECK_NO_TIMEOUT() \
+    do { \
+        int g_ = atomic_load(&timed_out); \
+        if (g_) \
+            print_log(); \
+        CHECK(g_ == 0, "a hook waited 10 s in vain for gate %d (interleaving not reached)", \
+              g_ - 1); \
     } while (0)
 
 /* ------------------------------------------------------------------------
@@ -214,8 +215,8 @@ static char pop(weft_task *t)
  * the result, DONE. */
 typedef struct {
     int role, which;
-    int start_gate;          /* wait for it first; -1: none */
-    bool retry_busy;         /* a BUSY steal is tried again (as the idle loop does) */
+    int start_gate;  /* wait for it first; -1: none */
+    bool retry_busy; /* a BUSY steal is tried again (as the idle loop does) */
     weft_steal_result result;
     int slot;
 } thief_arg;
@@ -535,11 +536,11 @@ static void pool_hook(weft_race_point_id id)
          * published work [1]. */
         if (owner) {
             /* what the owner does once the sleeper stalls */
-            if (atomic_load(&gate[0]) &&
-                (id == WEFT_RP_OWNER_PUBLISHED ||
-                 id == WEFT_RP_WAKE_PEEKED || id == WEFT_RP_WAKE_CLAIMED))
+            if (atomic_load(&gate[0]) && (id == WEFT_RP_OWNER_PUBLISHED ||
+                                          id == WEFT_RP_WAKE_PEEKED || id == WEFT_RP_WAKE_CLAIMED))
                 first(ROLE_WAKER, id);
-        } else if (id == sleep_stall_point && atomic_load(&stall_armed) && first(ROLE_SLEEPER, id)) {
+        } else if (id == sleep_stall_point && atomic_load(&stall_armed) &&
+                   first(ROLE_SLEEPER, id)) {
             atomic_store(&other_id, (int)weft_worker_id(me));
             open_gate(0);
             wait_gate(1);
@@ -716,7 +717,7 @@ WEFT_TASK_0(int, rerequest_root)
         WEFT_YIELD();
         sched_yield();
     }
-    WEFT_SPAWN(leaf, 5); /* private: nobody has asked */
+    WEFT_SPAWN(leaf, 5);           /* private: nobody has asked */
     atomic_store(&stall_armed, 1); /* lets the trivial task return */
     /* Without polling (a poll would serve the request): until the other
      * worker has asked and fallen asleep. */

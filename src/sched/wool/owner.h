@@ -51,7 +51,8 @@ static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
     uintptr_t s = atomic_load_explicit(&t->state, memory_order_relaxed);
     /* Private and nobody asks (t >= o_public_end, no request).  Relaxed:
      * as in weft_wool_push. */
-    if (WEFT_LIKELY((uintptr_t)t >= atomic_load_explicit(&w->shared.plain_from, memory_order_relaxed))) {
+    if (WEFT_LIKELY((uintptr_t)t >=
+                    atomic_load_explicit(&w->shared.plain_from, memory_order_relaxed))) {
         /* No thief commits a steal of a private task, so a plain load and
          * store take it; a thief that claimed it from a stale view (a
          * STOLEN mark) backs off, which the slow path waits for.  One bit
@@ -88,8 +89,8 @@ static inline bool weft_wool_pop(weft_worker *w, weft_task *t)
 /* Private tasks are made public only by their owner, when it sees a
  * thief's request: WEFT_YIELD polls for it, so that a long task that
  * spawns nothing still answers.  Relaxed: as in weft_wool_push. */
-#define weft_sched_poll(w, head)                                                        \
-    ((void)(head),                                                                      \
+#define weft_sched_poll(w, head) \
+    ((void)(head), \
      atomic_load_explicit(&(w)->shared.plain_from, memory_order_relaxed) == WEFT_WOOL_REQUEST)
 #define weft_sched_poll_slow weft__wool_poll_slow
 

@@ -49,8 +49,8 @@ typedef struct weft_sched_saved {
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {
-    WEFT_ATOMIC(uint64_t) grows;    /* public_end raised for a thief's request */
-    WEFT_ATOMIC(uint64_t) shrinks;  /* tasks made private again */
+    WEFT_ATOMIC(uint64_t) grows;     /* public_end raised for a thief's request */
+    WEFT_ATOMIC(uint64_t) shrinks;   /* tasks made private again */
     WEFT_ATOMIC(uint64_t) requests;  /* requests this worker sent as a thief */
     WEFT_ATOMIC(uint64_t) transfers; /* this worker's tasks joined after a thief ran them */
 } weft_sched_counters;
@@ -65,9 +65,6 @@ typedef struct weft_sched_counters {
 #define WEFT_WOOL_PRIVATIZE_AFTER 64u
 
 /* TASK(wrapper): not EMPTY (0), not DONE (3), not STOLEN (low bits 10). */
-static inline bool weft_wool_is_task(uintptr_t s)
-{
-    return s != WEFT_STATE_EMPTY && (s & 2u) == 0;
-}
+static inline bool weft_wool_is_task(uintptr_t s) { return s != WEFT_STATE_EMPTY && (s & 2u) == 0; }
 
 #endif

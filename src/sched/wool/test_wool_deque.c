@@ -205,14 +205,15 @@ static void test_back_off_on_bot(void)
     weft_task *h = push(dq);
     steal(WEFT_STEAL_NONE);
     for (int i = 0; i < 3; i++)
-        h = push(h); /* serve at the first: public_end 1; asks again below */
+        h = push(h);        /* serve at the first: public_end 1; asks again below */
     steal(WEFT_STEAL_OK);   /* slot 0 */
     steal(WEFT_STEAL_NONE); /* slot 1 is private: request */
     h = push(h);            /* serve: [1, 5) -> public_end 3 */
     CHECK(boundary_is(3) && bot() == 1, "setup: bot 1, public_end 3");
 
     weft_wool_attempt a;
-    CHECK(weft__wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq + 1, "thief B peeks slot 1");
+    CHECK(weft__wool_peek(&thief_b, w, &a) == WEFT_STEAL_OK && a.t == dq + 1,
+          "thief B peeks slot 1");
 
     for (int i = 4; i >= 1; i--)
         CHECK(pop(--h) == 'P', "pop %d", i);
@@ -245,7 +246,7 @@ static weft_task *stale_attempt_on_private_task(weft_wool_attempt *a)
     h = push(h); /* serve: public_end 1 */
     steal(WEFT_STEAL_OK);
     steal(WEFT_STEAL_NONE); /* slot 1 is private: request */
-    h = push(h); /* serve: [1, 3) -> public_end 2: slot 1 public */
+    h = push(h);            /* serve: [1, 3) -> public_end 2: slot 1 public */
     CHECK(boundary_is(2) && bot() == 1, "setup");
     CHECK(pop(--h) == 'P', "pop 2");
     CHECK(weft__wool_peek(&thief_b, w, a) == WEFT_STEAL_OK && a->t == dq + 1, "B peeks slot 1");
@@ -280,9 +281,9 @@ static void test_private_join_wins_over_claim(void)
     CHECK(weft__wool_claim(&thief_b, &a), "claim");
     atomic_store(&dq[1].state, WEFT_STATE_EMPTY); /* the plain join's store */
     --h;
-    h = push(h); /* slot 1 again, private */
+    h = push(h);                         /* slot 1 again, private */
     steal_by(&thief_a, WEFT_STEAL_NONE); /* trips the wire on slot 1 */
-    h = push(h); /* serve: [1, 3) -> public_end 2 */
+    h = push(h);                         /* serve: [1, 3) -> public_end 2 */
     CHECK(boundary_is(2), "slot 1 public again");
     CHECK(weft__wool_settle(&thief_b, w, &a) == WEFT_STEAL_BUSY, "gave up");
     CHECK(state(1) == TASK_F && bot() == 1, "the new task is untouched");
@@ -497,8 +498,8 @@ static void *stress_thief_main(void *arg)
         if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
             weft_task *t = a.t;
             CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(me), "marked STOLEN(thief)");
-            CHECK(a.s1 == (uintptr_t)&wrapper_f || a.s1 == (uintptr_t)&wrapper_g,
-                  "wrapper %#lx", (unsigned long)a.s1);
+            CHECK(a.s1 == (uintptr_t)&wrapper_f || a.s1 == (uintptr_t)&wrapper_g, "wrapper %#lx",
+                  (unsigned long)a.s1);
             run_task(t);
             /* Release: the result, as run_stolen. */
             atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_release);
@@ -595,7 +596,8 @@ static void test_stress(unsigned scale)
            "requests, %llu grows, %llu shrinks; each ran once\n",
            (unsigned long long)tasks, (unsigned long long)stolen, atomic_load(&stress_claims),
            atomic_load(&stress_back_offs), (unsigned long long)requests,
-           (unsigned long long)COUNTER(w, sched.grows, 0), (unsigned long long)COUNTER(w, sched.shrinks, 0));
+           (unsigned long long)COUNTER(w, sched.grows, 0),
+           (unsigned long long)COUNTER(w, sched.shrinks, 0));
     /* The promise above: at least 100 steals (the run goes on for up to
      * 30 s until there are). */
     CHECK(stolen >= 100, "thieves stole %llu of %llu tasks in 30 s, fewer than 100",

@@ -72,7 +72,8 @@ static void wait_for_thief(unsigned *spins)
 static void ask_owner(weft_worker *thief, weft_worker *victim)
 {
     (void)thief; /* counted only with WEFT_STATS */
-    if (atomic_load_explicit(&victim->shared.plain_from, memory_order_relaxed) != WEFT_WOOL_REQUEST) {
+    if (atomic_load_explicit(&victim->shared.plain_from, memory_order_relaxed) !=
+        WEFT_WOOL_REQUEST) {
         atomic_store_explicit(&victim->shared.plain_from, WEFT_WOOL_REQUEST, memory_order_relaxed);
         WEFT_COUNT(thief, sched.requests, 1);
     }
@@ -91,9 +92,10 @@ weft_steal_result weft__wool_peek(weft_worker *thief, weft_worker *victim, weft_
          * owner's busiest slot alone.)  Relaxed: as in ask_owner; the
          * state only decides whether asking is useful. */
         if (b < victim->shared.slots &&
-            atomic_load_explicit(&victim->shared.plain_from, memory_order_relaxed) != WEFT_WOOL_REQUEST &&
-            weft_wool_is_task(atomic_load_explicit(&victim->shared.dq[b].state,
-                                                   memory_order_relaxed))) {
+            atomic_load_explicit(&victim->shared.plain_from, memory_order_relaxed) !=
+                WEFT_WOOL_REQUEST &&
+            weft_wool_is_task(
+                atomic_load_explicit(&victim->shared.dq[b].state, memory_order_relaxed))) {
             WEFT_RACE_POINT(WEFT_RP_THIEF_BEFORE_ASK);
             ask_owner(thief, victim);
         }
@@ -142,7 +144,7 @@ static void restore(const weft_wool_attempt *a, uintptr_t mark)
 }
 
 weft_steal_result weft__wool_settle(weft_worker *thief, weft_worker *victim,
-                                   const weft_wool_attempt *a)
+                                    const weft_wool_attempt *a)
 {
     uintptr_t mark = WEFT_STATE_STOLEN(thief);
     /* Is the task still public?  A claim can hit a task spawned private
@@ -201,7 +203,8 @@ void weft__wool_serve(weft_worker *w, weft_task *give_end)
         /* seq_cst: release for settle's acquire (a thief that reads the
          * new boundary sees every private join before it); the total order
          * pairs with sleepers, whose counts weft__wake_for_work reads next. */
-        atomic_store_explicit(&w->shared.public_end, weft_wool_index(w, new_pe), memory_order_seq_cst);
+        atomic_store_explicit(&w->shared.public_end, weft_wool_index(w, new_pe),
+                              memory_order_seq_cst);
         WEFT_RACE_POINT(WEFT_RP_OWNER_PUBLISHED);
         /* Served: clear the request.  seq_cst: a sleeper whose request this
          * overwrites incremented its count before it in the total order,
@@ -231,10 +234,7 @@ void weft__wool_serve(weft_worker *w, weft_task *give_end)
      * once it sees the task, and the SYNC cannot give the task it joins). */
 }
 
-void weft__wool_push_slow(weft_worker *w, weft_task *head)
-{
-    weft__wool_serve(w, head);
-}
+void weft__wool_push_slow(weft_worker *w, weft_task *head) { weft__wool_serve(w, head); }
 
 void weft__wool_poll_slow(weft_worker *w, weft_task *head)
 {
@@ -287,7 +287,7 @@ static void join_private(weft_worker *w, weft_task *t)
         }
         if (!WEFT_STATE_IS_STOLEN(s))
             weft__fatal("internal error: private task in slot %u of worker %u is in state %#lx",
-                       weft_wool_index(w, t), w->id, (unsigned long)s);
+                        weft_wool_index(w, t), w->id, (unsigned long)s);
         wait_for_thief(&spins);
     }
 }
@@ -306,9 +306,8 @@ static bool join_public(weft_worker *w, weft_task *t)
         if (weft_wool_is_task(s)) {
             /* A thief backed off: take it as the fast path does.  Relaxed:
              * as there. */
-            if (atomic_compare_exchange_strong_explicit(&t->state, &s, WEFT_STATE_EMPTY,
-                                                        memory_order_relaxed,
-                                                        memory_order_relaxed)) {
+            if (atomic_compare_exchange_strong_explicit(
+                    &t->state, &s, WEFT_STATE_EMPTY, memory_order_relaxed, memory_order_relaxed)) {
                 inlined_public(w, t);
                 return false;
             }
@@ -318,7 +317,7 @@ static bool join_public(weft_worker *w, weft_task *t)
             break;
         if (!WEFT_STATE_IS_STOLEN(s))
             weft__fatal("internal error: public task in slot %u of worker %u is in state %#lx",
-                       next - 1, w->id, (unsigned long)s);
+                        next - 1, w->id, (unsigned long)s);
         /* Only the thief that committed this task moves bot to the slot
          * above it, and nobody moves it again before we do below.
          * Relaxed: the result is ordered by DONE. */
@@ -371,8 +370,8 @@ void weft__sched_freeze(weft_worker *w, weft_task *head, weft_sched_saved *saved
     /* One exchange: thieves now look at head, and one that claimed an
      * older task fails its CAS of bot and backs off.  seq_cst: ordered
      * before our arrival at the interrupt's barrier (acq_rel would do). */
-    saved->bot = atomic_exchange_explicit(&w->shared.bot, weft_wool_index(w, head),
-                                          memory_order_seq_cst);
+    saved->bot =
+        atomic_exchange_explicit(&w->shared.bot, weft_wool_index(w, head), memory_order_seq_cst);
 }
 
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
@@ -406,7 +405,7 @@ weft_worker *weft__sched_giver(weft_worker *thief, weft_worker *victim)
 }
 
 weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, bool leap,
-                                   weft_task **out, uintptr_t *wrapper)
+                                    weft_task **out, uintptr_t *wrapper)
 {
     (void)leap; /* any public task may be taken, leapfrogging or not */
     weft_wool_attempt a;
@@ -431,9 +430,8 @@ bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
     (void)sleeper; /* any worker may steal any public task */
     uint32_t b = atomic_load_explicit(&victim->shared.bot, memory_order_seq_cst);
     uint32_t pe = atomic_load_explicit(&victim->shared.public_end, memory_order_seq_cst);
-    return b < pe &&
-           weft_wool_is_task(atomic_load_explicit(&victim->shared.dq[b].state,
-                                                  memory_order_seq_cst));
+    return b < pe && weft_wool_is_task(
+                         atomic_load_explicit(&victim->shared.dq[b].state, memory_order_seq_cst));
 }
 
 void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)

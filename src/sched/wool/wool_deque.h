@@ -12,9 +12,9 @@ void weft__wool_init(weft_worker *w);
 /* ---- thief side: Figure 3 `RTS_steal`, in three steps so that the test
  * can interleave the owner between them ---- */
 typedef struct weft_wool_attempt {
-    weft_task *t;     /* the slot at the victim's bot */
-    uint32_t b;       /* its index: the value of bot we read */
-    uintptr_t s1;     /* TASK(wrapper) read there (the paper's s1) */
+    weft_task *t; /* the slot at the victim's bot */
+    uint32_t b;   /* its index: the value of bot we read */
+    uintptr_t s1; /* TASK(wrapper) read there (the paper's s1) */
 } weft_wool_attempt;
 
 /* Reads bot, the boundary and the state at bot.  OK_MORE: there is a
@@ -28,7 +28,7 @@ bool weft__wool_claim(weft_worker *thief, const weft_wool_attempt *a);
  * (bot moved past the task; OK_MORE if more public tasks are left).
  * BUSY: backed off (the task was restored, or the owner had taken it). */
 weft_steal_result weft__wool_settle(weft_worker *thief, weft_worker *victim,
-                                   const weft_wool_attempt *a);
+                                    const weft_wool_attempt *a);
 
 /* ---- owner side ---- */
 /* Answers a thief's request: makes about half of the private tasks in

@@ -214,12 +214,13 @@ static size_t cl_size(wp_queue *q_)
 }
 
 /* The two variants differ in create (shrink or not) and their names. */
-#define CHASE_LEV_OPS(KIND, NAME, CREATE)                                                    \
-    {                                                                                        \
-        .kind = KIND, .name = NAME, .take_fences = true, .create = CREATE,                   \
-        .destroy = weft__wp_ring_queue_destroy, .push = cl_push, .take = cl_take,                  \
-        .steal = cl_steal, .carve = cl_carve, .size = cl_size,                               \
+#define CHASE_LEV_OPS(KIND, NAME, CREATE) \
+    { \
+        .kind = KIND, .name = NAME, .take_fences = true, .create = CREATE, \
+        .destroy = weft__wp_ring_queue_destroy, .push = cl_push, .take = cl_take, \
+        .steal = cl_steal, .carve = cl_carve, .size = cl_size, \
     }
-const wp_queue_ops weft__wp_chase_lev_ops = CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV, "chase-lev", cl_create);
+const wp_queue_ops weft__wp_chase_lev_ops =
+    CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV, "chase-lev", cl_create);
 const wp_queue_ops weft__wp_chase_lev_shrink_ops =
     CHASE_LEV_OPS(WEFT_QUEUE_CHASE_LEV_SHRINK, "chase-lev-shrink", cl_create_shrink);

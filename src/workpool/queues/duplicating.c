@@ -78,10 +78,7 @@ typedef struct dup_queue {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t tail;
 } dup_queue;
 
-static inline int32_t diff(uint32_t a, uint32_t b)
-{
-    return (int32_t)(a - b);
-}
+static inline int32_t diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 
 static inline _Atomic uint64_t *dslot(wp_ring *r, unsigned stride, uint32_t i)
 {

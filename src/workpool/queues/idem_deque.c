@@ -30,10 +30,10 @@
 #include <stdlib.h>
 
 #define DE_MAX_CAP 65536u
-#define DE_MK(h, s, g)                                                                     \
-    (((uint64_t)(h) & 0xFFFFu) | (((uint64_t)(s) & 0x1FFFFu) << 16) |                      \
-     (((uint64_t)(g) & 0x7FFFFFFFu) << 33))
-#define DE_H(a) ((uint32_t)((a) & 0xFFFFu))
+#define DE_MK(h, s, g) \
+    (((uint64_t)(h)&0xFFFFu) | (((uint64_t)(s)&0x1FFFFu) << 16) | \
+     (((uint64_t)(g)&0x7FFFFFFFu) << 33))
+#define DE_H(a) ((uint32_t)((a)&0xFFFFu))
 #define DE_S(a) ((uint32_t)(((a) >> 16) & 0x1FFFFu))
 #define DE_G(a) ((uint32_t)((a) >> 33))
 
@@ -124,8 +124,7 @@ static size_t deque_carve(wp_queue *q_, uint64_t *items, size_t max, wp_worker *
         uint32_t k = s < max ? s : (uint32_t)max;
         weft__wp_ring_read(q->rq.own, h, k, items, q_->words);
         /* Acq_rel: like a steal of k items (only thieves race with us). */
-        if (atomic_compare_exchange_strong_explicit(&q->anchor, &a,
-                                                    DE_MK(h + k, s - k, DE_G(a)),
+        if (atomic_compare_exchange_strong_explicit(&q->anchor, &a, DE_MK(h + k, s - k, DE_G(a)),
                                                     memory_order_acq_rel, memory_order_relaxed))
             return k;
     }

@@ -24,8 +24,8 @@ int fib_CALL(lace_worker *lw, int n)
 }
 
 #if FIB_HEADER == 128
-TASK(uint64_t, wide, uint64_t, a, uint64_t, b, uint64_t, c, uint64_t, d, uint64_t, e,
-     uint64_t, f, uint64_t, g, uint64_t, h, uint64_t, i, uint64_t, j)
+TASK(uint64_t, wide, uint64_t, a, uint64_t, b, uint64_t, c, uint64_t, d, uint64_t, e, uint64_t, f,
+     uint64_t, g, uint64_t, h, uint64_t, i, uint64_t, j)
 
 uint64_t wide_CALL(lace_worker *lw, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e,
                    uint64_t f, uint64_t g, uint64_t h, uint64_t i, uint64_t j)

@@ -4,25 +4,13 @@
 #include "cholesky.h"
 #include "cholesky-peer.h"
 
-chol_block *chol_peer_new_block(void)
-{
-    return chol_new_block();
-}
+chol_block *chol_peer_new_block(void) { return chol_new_block(); }
 
-chol_block *chol_peer_copy(const chol_block *b, int order)
-{
-    return chol_copy(b, order);
-}
+chol_block *chol_peer_copy(const chol_block *b, int order) { return chol_copy(b, order); }
 
-void chol_peer_leaf_factor(chol_block *a)
-{
-    chol_leaf_factor(a);
-}
+void chol_peer_leaf_factor(chol_block *a) { chol_leaf_factor(a); }
 
-void chol_peer_leaf_solve(chol_block *x, const chol_block *l)
-{
-    chol_leaf_solve(x, l);
-}
+void chol_peer_leaf_solve(chol_block *x, const chol_block *l) { chol_leaf_solve(x, l); }
 
 void chol_peer_leaf_update(chol_block *c, const chol_block *a, const chol_block *b, int lower)
 {

@@ -18,8 +18,7 @@ namespace {
 enum { q00 = 0, q01 = 1, q10 = 2, q11 = 3 }; // cholesky.h's CHOL_Q..
 constexpr int leaf = CHOL_PEER_LEAF;
 
-chol_block *update(chol_block *c, const chol_block *a, const chol_block *b, int order,
-                   int lower);
+chol_block *update(chol_block *c, const chol_block *a, const chol_block *b, int order, int lower);
 
 // Quadrant q of C (of order 2 half) gets both of its products, in order.
 // Quadrant tasks of one C write different slots c->u.quad[q].

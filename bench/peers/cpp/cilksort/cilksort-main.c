@@ -8,7 +8,7 @@
 #include "cilksort.h"
 #include "cilksort-peer.h"
 
-_Static_assert(_Generic((cs_key)0, cs_peer_key: 1, default: 0),
+_Static_assert(_Generic((cs_key)0, cs_peer_key : 1, default : 0),
                "cilksort-peer.h's cs_peer_key must be cilksort.h's cs_key");
 
 int main(int argc, char **argv)

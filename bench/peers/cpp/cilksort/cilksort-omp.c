@@ -13,7 +13,7 @@ static void merge(const cs_key *l1, const cs_key *h1, const cs_key *l2, const cs
     const cs_key *s1, *s2;
     if (!cs_merge_split(&l1, &h1, &l2, &h2, dest, &s1, &s2))
         return;
-    /* The two parts write disjoint ranges of dest. */
+        /* The two parts write disjoint ranges of dest. */
 #pragma omp task firstprivate(l1, s1, l2, s2, dest)
     merge(l1, s1, l2, s2, dest);
     merge(s1, h1, s2, h2, dest + (s1 - l1) + (s2 - l2));

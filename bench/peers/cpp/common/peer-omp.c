@@ -64,9 +64,7 @@ unsigned peer_start(unsigned workers, size_t worker_stack)
     return (unsigned)team;
 }
 
-void peer_stop(void)
-{
-}
+void peer_stop(void) {}
 
 const char *peer_runtime(void)
 {

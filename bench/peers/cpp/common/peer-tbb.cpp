@@ -39,8 +39,8 @@ extern "C" unsigned peer_start(unsigned workers, size_t worker_stack)
         thread_limit = std::make_unique<tbb::global_control>(
             tbb::global_control::max_allowed_parallelism, workers);
     if (worker_stack > 0)
-        stack_size = std::make_unique<tbb::global_control>(
-            tbb::global_control::thread_stack_size, worker_stack);
+        stack_size = std::make_unique<tbb::global_control>(tbb::global_control::thread_stack_size,
+                                                           worker_stack);
     arena = workers > 0 ? std::make_unique<tbb::task_arena>(static_cast<int>(workers))
                         : std::make_unique<tbb::task_arena>();
     arena->initialize();
@@ -60,7 +60,6 @@ extern "C" void peer_stop(void)
 extern "C" const char *peer_runtime(void)
 {
     static char name[64];
-    std::snprintf(name, sizeof name, "oneTBB %d.%d", TBB_VERSION_MAJOR,
-                  TBB_VERSION_MINOR);
+    std::snprintf(name, sizeof name, "oneTBB %d.%d", TBB_VERSION_MAJOR, TBB_VERSION_MINOR);
     return name;
 }

@@ -18,9 +18,9 @@ static void raise_best(_Atomic long *best_so_far, long value)
     /* Relaxed: racing raisers only make this stale, costing a CAS retry. */
     long seen = atomic_load_explicit(best_so_far, memory_order_relaxed);
     /* Relaxed CAS-max against other raisers: publishes no other data. */
-    while (value > seen && !atomic_compare_exchange_weak_explicit(
-                               best_so_far, &seen, value, memory_order_relaxed,
-                               memory_order_relaxed)) {
+    while (value > seen &&
+           !atomic_compare_exchange_weak_explicit(best_so_far, &seen, value, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
     }
 }
 

@@ -16,7 +16,7 @@ constexpr long pruned = -1; // knapsack.h's KNAPSACK_PRUNED
 struct problem {
     const knap_peer_item *item;
     int items;
-    std::atomic<long> best_so_far{ 0 };
+    std::atomic<long> best_so_far{0};
 };
 
 // Raises the best-so-far to value.  It is only a pruning hint: every value

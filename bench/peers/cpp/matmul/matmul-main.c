@@ -7,7 +7,7 @@
 #include "matmul.h"
 #include "matmul-peer.h"
 
-_Static_assert(_Generic((mm_real)0, mm_peer_real: 1, default: 0),
+_Static_assert(_Generic((mm_real)0, mm_peer_real : 1, default : 0),
                "matmul-peer.h's mm_peer_real must be matmul.h's mm_real");
 
 int main(int argc, char **argv)

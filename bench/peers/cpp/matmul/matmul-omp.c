@@ -11,12 +11,8 @@ static void matmul(const mm_real *A, const mm_real *B, mm_real *C, mm_dims d)
 {
     mm_dims h = d; /* first half */
     switch (mm_step(&d)) {
-    case MM_BASE:
-        mm_base(A, B, C, &d);
-        return;
-    case MM_SPLIT_M: /* disjoint rows of C */
-        h.m = d.m >> 1;
-        d.m -= h.m;
+    case MM_BASE: mm_base(A, B, C, &d); return;
+    case MM_SPLIT_M: /* disjoint rows of C */ h.m = d.m >> 1; d.m -= h.m;
 #pragma omp task firstprivate(A, B, C, h)
         matmul(A, B, C, h);
         matmul(A + (size_t)h.m * d.ld, B, C + (size_t)h.m * d.ld, d);
@@ -29,9 +25,7 @@ static void matmul(const mm_real *A, const mm_real *B, mm_real *C, mm_dims d)
         matmul(A, B, C, h);
         matmul(A + h.n, B + (size_t)h.n * d.ld, C, d);
         return;
-    case MM_SPLIT_P: /* disjoint columns of C */
-        h.p = d.p >> 1;
-        d.p -= h.p;
+    case MM_SPLIT_P: /* disjoint columns of C */ h.p = d.p >> 1; d.p -= h.p;
 #pragma omp task firstprivate(A, B, C, h)
         matmul(A, B, C, h);
         matmul(A, B + h.p, C + h.p, d);
@@ -45,6 +39,6 @@ void matmul_parallel(const mm_real *A, const mm_real *B, mm_real *C, int n)
 #pragma omp parallel firstprivate(A, B, C, n)
     {
 #pragma omp single
-        matmul(A, B, C, (mm_dims){ n, n, n, n, 0 });
+        matmul(A, B, C, (mm_dims){n, n, n, n, 0});
     }
 }

@@ -11,15 +11,12 @@
 #include "matmul-peer.h"
 #include "peer-tbb.hpp"
 
-static void matmul(const mm_peer_real *A, const mm_peer_real *B, mm_peer_real *C,
-                   mm_peer_dims d)
+static void matmul(const mm_peer_real *A, const mm_peer_real *B, mm_peer_real *C, mm_peer_dims d)
 {
     mm_peer_dims h = d; // first half
     const size_t ld = static_cast<size_t>(d.ld);
     switch (mm_peer_step(&d)) {
-    case MM_PEER_BASE:
-        mm_peer_base(A, B, C, &d);
-        return;
+    case MM_PEER_BASE: mm_peer_base(A, B, C, &d); return;
     case MM_PEER_SPLIT_M: { // disjoint rows of C
         h.m = d.m >> 1;
         d.m -= h.m;
@@ -50,5 +47,5 @@ static void matmul(const mm_peer_real *A, const mm_peer_real *B, mm_peer_real *C
 
 void matmul_parallel(const mm_peer_real *A, const mm_peer_real *B, mm_peer_real *C, int n)
 {
-    peer_tbb_run([=] { matmul(A, B, C, mm_peer_dims{ n, n, n, n, 0 }); });
+    peer_tbb_run([=] { matmul(A, B, C, mm_peer_dims{n, n, n, n, 0}); });
 }

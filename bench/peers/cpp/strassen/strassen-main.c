@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     printf("runtime: %s\n", peer_runtime());
     printf("workers: %u\n", peer_start(workers, 0));
     double t0 = bench_now();
-    strassen_parallel(A, B, C, (sm_peer_dims){ d.n, d.lda, d.ldb, d.ldc, d.cutoff });
+    strassen_parallel(A, B, C, (sm_peer_dims){d.n, d.lda, d.ldb, d.ldc, d.cutoff});
     double t1 = bench_now();
 
     sm_print(C, d);

@@ -14,7 +14,7 @@ static void product(const double *A, const double *B, double *M, sm_dims d, int 
 {
     int h = d.n / 2;
     double *buf = sm_alloc(2 * (size_t)h * h);
-    sm_dims sub = { h, 0, 0, h, d.cutoff };
+    sm_dims sub = {h, 0, 0, h, d.cutoff};
     const double *L = sm_operand_block(A, d.lda, h, sm_left[k], buf, &sub.lda);
     const double *R = sm_operand_block(B, d.ldb, h, sm_right[k], buf + (size_t)h * h, &sub.ldb);
     multiply(L, R, M, sub);
@@ -49,7 +49,7 @@ static void multiply(const double *A, const double *B, double *C, sm_dims d)
 
 void strassen_parallel(const double *A, const double *B, double *C, sm_peer_dims pd)
 {
-    sm_dims d = { pd.n, pd.lda, pd.ldb, pd.ldc, pd.cutoff };
+    sm_dims d = {pd.n, pd.lda, pd.ldb, pd.ldc, pd.cutoff};
 #pragma omp parallel firstprivate(A, B, C, d)
     {
 #pragma omp single

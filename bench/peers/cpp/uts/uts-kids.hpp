@@ -14,7 +14,7 @@
 #include "uts-peer.h"
 
 class ChildResults {
-  public:
+public:
     explicit ChildResults(int n)
         : heap_(n > UTS_INLINE_KIDS ? new (std::nothrow) uts_result[n] : nullptr),
           slots_(heap_ ? heap_.get() : inline_)
@@ -26,7 +26,7 @@ class ChildResults {
     }
     uts_result &operator[](int i) { return slots_[i]; }
 
-  private:
+private:
     uts_result inline_[UTS_INLINE_KIDS];
     std::unique_ptr<uts_result[]> heap_;
     uts_result *slots_;

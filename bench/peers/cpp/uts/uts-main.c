@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     printf("runtime: %s\n", peer_runtime());
     uts_print_params(&params, stdout);
 
-    search_job job = { .params = &params, .workers = workers };
+    search_job job = {.params = &params, .workers = workers};
     pthread_attr_t attr;
     pthread_t thread;
     int err = pthread_attr_init(&attr);

@@ -33,7 +33,7 @@ static uts_result search(const uts_params *p, const uts_node *node)
         peer_too_deep("tree", node->height);
 
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, (uint64_t)node->height };
+    uts_result r = {1, n == 0, (uint64_t)node->height};
     if (n == 0)
         return r;
     uts_result inline_kids[UTS_INLINE_KIDS];
@@ -57,7 +57,7 @@ static uts_result search(const uts_params *p, const uts_node *node)
 
 uts_result uts_parallel(const uts_params *p, const uts_node *root)
 {
-    uts_result r = { 0, 0, 0 };
+    uts_result r = {0, 0, 0};
 #pragma omp parallel shared(r) firstprivate(p, root)
     {
 #pragma omp single

@@ -35,7 +35,7 @@ uts_result search(const uts_params *p, const uts_node *node)
         peer_too_deep("tree", node->height);
 
     int n = uts_num_children(p, node);
-    uts_result r = { 1, n == 0, static_cast<uint64_t>(node->height) };
+    uts_result r = {1, n == 0, static_cast<uint64_t>(node->height)};
     if (n == 0)
         return r;
     ChildResults kids(n);
