@@ -24,6 +24,7 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
+#include "hogs.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_count is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -33,7 +34,6 @@
 #define RUNS 3
 #define FIB_N 30
 #define MIN_PARALLELISM 1000.0
-#define MAX_HOGS 64
 
 static uint64_t cpu_ns(void)
 {
@@ -125,36 +125,6 @@ static figures measure(const char *when)
     return f;
 }
 
-/* One busy-looping process per CPU this process may use. */
-static int start_hogs(pid_t *pids)
-{
-    cpu_set_t set;
-    int n = 2;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        n = CPU_COUNT(&set);
-    if (n > MAX_HOGS)
-        n = MAX_HOGS;
-    fflush(stdout);
-    for (int i = 0; i < n; i++) {
-        pids[i] = fork();
-        CHECK(pids[i] >= 0, "fork");
-        if (pids[i] == 0) {
-            alarm(30); /* whatever happens to the test */
-            for (volatile unsigned long spin = 0;; spin++) {
-            }
-        }
-    }
-    return n;
-}
-
-static void stop_hogs(const pid_t *pids, int n)
-{
-    for (int i = 0; i < n; i++) {
-        kill(pids[i], SIGKILL);
-        waitpid(pids[i], NULL, 0);
-    }
-}
-
 static void check_figures(const char *when, const figures *f)
 {
     CHECK(f->long_strand >= 0.75 * f->long_cpu && f->long_strand <= 1.25 * f->long_cpu,
@@ -200,7 +170,7 @@ int main(void)
     forced_time();
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
-    int n = start_hogs(hogs);
+    int n = start_hogs(hogs, 30);
     figures loaded = measure("loaded");
     stop_hogs(hogs, n);
     printf("(%d busy-looping processes beside the loaded run)\n", n);

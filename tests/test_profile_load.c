@@ -25,6 +25,7 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
+#include "hogs.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_load is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -33,7 +34,6 @@
 #define LONG_NS 100000000L /* the long strand: 100 ms of CPU time */
 #define RUNS 5
 #define FIB_N 29
-#define MAX_HOGS 64
 
 static uint64_t cpu_ns(void)
 {
@@ -106,42 +106,12 @@ static figures measure(const char *when)
     return f;
 }
 
-/* One busy-looping process per CPU this process may use. */
-static int start_hogs(pid_t *pids)
-{
-    cpu_set_t set;
-    int n = 2;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        n = CPU_COUNT(&set);
-    if (n > MAX_HOGS)
-        n = MAX_HOGS;
-    fflush(stdout);
-    for (int i = 0; i < n; i++) {
-        pids[i] = fork();
-        CHECK(pids[i] >= 0, "fork");
-        if (pids[i] == 0) {
-            alarm(60); /* whatever happens to the test */
-            for (volatile unsigned long spin = 0;; spin++) {
-            }
-        }
-    }
-    return n;
-}
-
-static void stop_hogs(const pid_t *pids, int n)
-{
-    for (int i = 0; i < n; i++) {
-        kill(pids[i], SIGKILL);
-        waitpid(pids[i], NULL, 0);
-    }
-}
-
 int main(void)
 {
     alarm(120);
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
-    int n = start_hogs(hogs);
+    int n = start_hogs(hogs, 60);
     figures loaded = measure("loaded");
     stop_hogs(hogs, n);
     printf("(%d busy-looping processes beside the loaded run)\n", n);
