@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "adversarial.h"
 #include "check.h"
 
 static void nap_us(long us)
@@ -567,14 +568,6 @@ static void env_deque(void)
     "weft: " what " called on a thread that is not a Lace worker (lace_get_worker() is NULL " \
     "there): call it from a task\n"
 
-typedef struct {
-    const char *name;
-    void (*fn)(void);
-    int status;            /* 0, or ABORTED */
-    bool quiet;            /* stderr must be empty */
-    const char *expect[3]; /* lines (or parts of lines) stderr must hold */
-} adv_case;
-
 static const adv_case cases[] = {
     {"start_twice",
      start_twice,
@@ -745,51 +738,9 @@ static const adv_case cases[] = {
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
-/* The case a child runs; a hang ends it with SIGALRM (a failure naming
- * the case) instead of holding up the test until ctest's timeout. */
-static const adv_case *current;
-static void run_current(void)
-{
-    alarm(60);
-    current->fn();
-}
-
 int main(int argc, char **argv)
 {
-    /* The children's configuration is the cases', not the caller's. */
-    unsetenv("WEFT_WORKERS");
-    unsetenv("WEFT_DEQUE_SIZE");
-    unsetenv("WEFT_STACK_SIZE");
-    setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 workers on 2 CPUs: no warning */
-    if (argc > 1) {
-        for (size_t i = 0; i < N_CASES; i++)
-            if (strcmp(argv[1], cases[i].name) == 0) {
-                cases[i].fn();
-                return 0;
-            }
-        fprintf(stderr, "no case %s\n", argv[1]);
-        return 2;
-    }
-    static char buf[1 << 16];
-    int failed = 0;
-    for (size_t i = 0; i < N_CASES; i++) {
-        const adv_case *c = &cases[i];
-        current = c;
-        int status = run_child(NULL, run_current, 0, buf, sizeof buf);
-        bool ok = status == c->status;
-        for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
-            ok &= strstr(buf, c->expect[k]) != NULL;
-        if (c->quiet)
-            ok &= buf[0] == '\0';
-        printf("%s: %s (status %d)\n", ok ? "ok" : "FAILED", c->name, status);
-        if (!ok) {
-            printf("  expected status %d and stderr with", c->status);
-            for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
-                printf(" \"%s\"", c->expect[k]);
-            printf("%s; stderr was:\n%s\n", c->quiet ? " nothing else" : "", buf);
-            failed++;
-        }
-    }
-    printf("%d of %zu cases failed (lace%d.h)\n", failed, N_CASES, LACE_TASKSIZE);
-    return failed != 0;
+    char what[32];
+    snprintf(what, sizeof what, "lace%d.h", LACE_TASKSIZE);
+    return adv_main(cases, N_CASES, argc, argv, what);
 }
