@@ -8,7 +8,7 @@
 #include "runtime/diagnostics.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
-#include "lace/sizes.h"
+#include "lace/lifecycle.h"
 
 #include <lace.h>
 
@@ -100,20 +100,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     }
 }
 
-void lace_stop(void)
-{
-    /* Lace's lace_stop has no way to fail: where it would wait for itself
-     * (from a task), stop the program; a pool that is not running is only
-     * reported (weft_stop explains each). */
-    if (weft_self() != NULL)
-        weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
-                    "where lace_start was called)");
-    int err = weft_stop();
-    if (err == EDEADLK)
-        weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
-    if (err == 0 && verbosity > 0)
-        fprintf(stderr, "lace: stopped\n");
-}
+void lace_stop(void) { weft__lace_stop(verbosity > 0); }
 
 void weft__lace2_not_worker(const char *what)
 {
