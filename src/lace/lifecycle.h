@@ -22,21 +22,6 @@
 #define WEFT_LACE_DEQUE_SLACK 1
 #else
 #define WEFT_LACE_DEQUE_SLACK 0
-/* lace_stop: Lace's has no way to fail, so where it would wait for itself
- * (from a task) it stops the program; a pool that is not running is only
- * reported (weft_stop explains each).  Says so when `verbose`. */
-static inline void weft__lace_stop(int verbose)
-{
-    if (weft_self() != NULL)
-        weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
-                    "where lace_start was called)");
-    int err = weft_stop();
-    if (err == EDEADLK)
-        weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
-    if (err == 0 && verbose)
-        fprintf(stderr, "lace: stopped\n");
-}
-
 #endif
 
 /* The deque size for weft_start: dqsize tasks fit, and a size below
