@@ -159,12 +159,23 @@ def main():
     ap.add_argument("--list", default=os.path.join(HERE, "mutants.txt"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--jobs", default=str(os.cpu_count() or 2))
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every selected mutant's snippet is in the source "
+                         "exactly once (no build)")
     ap.add_argument("filter", nargs="?", default="", help="only mutants whose name contains it")
     a = ap.parse_args()
     mutants = parse(a.list)
     sel = [m for m in mutants if (not a.quick or m["quick"] == "yes") and a.filter in m["name"]]
     if not sel:
         sys.exit("mutation: no mutant selected")
+    if a.check:
+        stale = [f"[{m['name']}] {m['file']}: {m['original']!r}" for m in sel
+                 if not os.path.isfile(os.path.join(ROOT, m["file"]))
+                 or open(os.path.join(ROOT, m["file"])).read().count(m["original"]) != 1]
+        for e in stale:
+            print(f"STALE {e}: not in the source exactly once", flush=True)
+        print(f"mutation --check: {len(sel)} mutants, {len(stale)} stale")
+        sys.exit(1 if stale else 0)
     os.makedirs(a.work, exist_ok=True)
     tree = os.path.join(a.work, "tree")
     sync_tree(tree)

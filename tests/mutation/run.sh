@@ -4,8 +4,9 @@
 # to a scratch copy of the tree, rebuilds incrementally, runs the tests
 # aimed at it, and reports killed and survived (docs/verification.md,
 # "Mutation testing").
-# Usage: tests/mutation/run.sh [--quick] [NAME-FILTER]
+# Usage: tests/mutation/run.sh [--quick] [--check] [NAME-FILTER]
 #   --quick  the CI subset (the mutants marked `quick: yes`)
+#   --check  only check that each snippet is in the source exactly once
 # Last line: `mutants: N killed: K survived: S`.  Exit status 0 only when
 # every selected mutant was applied, built and killed; a snippet that is
 # not in the source exactly once is an ERROR, never a survivor.
