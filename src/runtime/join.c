@@ -10,6 +10,7 @@
 #include "observe/hooks.h"
 #include "runtime/interrupt.h"
 #include "runtime/perturb.h"
+#include "runtime/sched_services.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
@@ -116,6 +117,10 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
 
 void weft__drop(weft_worker *w, weft_task *t)
 {
+    /* Nothing to drop (below the running frame, or an EMPTY slot): stop
+     * with a message before any scheduler's fast path reads the slot (a
+     * DROP is a call; the check costs nothing that matters). */
+    weft_sync_slot_check(w, t);
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
     if (!weft_sched_sync_fast(w, t)) {
