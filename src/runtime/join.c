@@ -10,7 +10,6 @@
 #include "observe/hooks.h"
 #include "runtime/interrupt.h"
 #include "runtime/perturb.h"
-#include "runtime/sched_services.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"

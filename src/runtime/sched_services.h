@@ -28,20 +28,4 @@
 #include "sys/cpu.h"
 #include "sys/rng.h"
 
-/* Every scheduler's SYNC slow path starts here: a SYNC or DROP with
- * nothing to join below the running frame, or on an EMPTY slot (joined
- * twice), stops with a message instead of joining someone else's task. */
-static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
-{
-    if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                    "(nothing is spawned in this task)",
-                    w->id);
-    /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                    "(slot %zu is empty: joined twice?)",
-                    w->id, (size_t)(t - w->dq));
-}
-
 #endif
