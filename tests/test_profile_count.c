@@ -25,6 +25,7 @@
 
 #include "fib_task.h"
 #include "hogs.h"
+#include "profile_regions.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_count is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -66,17 +67,6 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
     WEFT_SPAWN(pfib, 12);
     long a = WEFT_CALL(pfib, 11);
     return WEFT_SYNC(pfib) + a + (sum & 0);
-}
-
-static weft_profile_region region_named(const char *name)
-{
-    weft_profile_region r[16];
-    size_t n = weft_profile_regions(r, 16);
-    for (size_t i = 0; i < n && i < 16; i++)
-        if (strcmp(r[i].name, name) == 0)
-            return r[i];
-    CHECK(false, "no region named %s (%zu regions)", name, n);
-    return r[0];
 }
 
 /* The profile's JSON names the unit it used. */

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The profiler's tests: a finished region of the profile, by its name
+ * (the test fails if there is none). */
+#ifndef WEFT_TESTS_PROFILE_REGIONS_H
+#define WEFT_TESTS_PROFILE_REGIONS_H
+
+#include "check.h"
+
+#include <string.h>
+#include <weft/profile.h>
+
+static weft_profile_region region_named(const char *name)
+{
+    weft_profile_region r[16];
+    size_t n = weft_profile_regions(r, 16);
+    for (size_t i = 0; i < n && i < 16; i++)
+        if (strcmp(r[i].name, name) == 0)
+            return r[i];
+    CHECK(false, "no region named %s (%zu regions)", name, n);
+    return r[0];
+}
+
+#endif
