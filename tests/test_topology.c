@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Pinning: with pinning on, each worker runs on one CPU of the process's
  * affinity mask and no two workers share one (while there are enough
- * CPUs); with pinning off, workers keep the whole mask. */
+ * CPUs); with pinning off, workers keep the whole mask; auto pins exactly
+ * when there are as many workers as CPUs. */
 #include "check.h"
 
 #include <pthread.h>
@@ -53,10 +54,24 @@ int main(void)
     run(cpus, 0);
     for (unsigned i = 0; i < cpus; i++)
         CHECK((unsigned)mask_size[i] == cpus, "unpinned worker %u sees %d CPUs", i, mask_size[i]);
-    /* Auto: more workers than CPUs are not pinned. */
+    /* Auto: as many workers as CPUs are pinned, each to its own. */
+    run(cpus, -1);
+    for (unsigned i = 0; i < cpus; i++) {
+        CHECK(mask_size[i] == 1, "auto: worker %u of %u may run on %d CPUs", i, cpus, mask_size[i]);
+        for (unsigned j = 0; j < i; j++)
+            CHECK(cpu_of[i] != cpu_of[j], "auto: workers %u and %u share CPU %d", i, j, cpu_of[i]);
+    }
+    /* Auto: more workers than CPUs are not pinned, nor are fewer (the
+     * kernel may move them off CPUs that other programs keep busy). */
     run(cpus * 3, -1);
     for (unsigned i = 0; i < cpus * 3; i++)
         CHECK((unsigned)mask_size[i] == cpus, "oversubscribed worker %u pinned", i);
+    if (cpus > 1) {
+        run(cpus - 1, -1);
+        for (unsigned i = 0; i < cpus - 1; i++)
+            CHECK((unsigned)mask_size[i] == cpus, "auto: worker %u of %u pinned on %u CPUs", i,
+                  cpus - 1, cpus);
+    }
     printf("ok: pinning on %u CPUs (hwloc: %s)\n", cpus, WEFT_USE_HWLOC ? "yes" : "no");
     return 0;
 }

@@ -2,9 +2,12 @@
 /* Where workers run and where their memory lives.
  *
  * The CPUs of the process's affinity mask are the default worker count;
- * when there are no more workers than those CPUs (or pinning is forced),
- * worker i is pinned to the i-th of them, so the kernel's first-touch
- * policy puts its deque and stack pages on its NUMA node.  With hwloc
+ * when there are exactly as many workers as those CPUs (or pinning is
+ * forced), worker i is pinned to the i-th of them, so the kernel's
+ * first-touch policy puts its deque and stack pages on its NUMA node.
+ * With fewer workers the kernel places them: on a machine shared with
+ * other programs it moves a worker off a busy CPU, which a pin to a fixed
+ * CPU forbids; with more, each CPU would hold several anyway.  With hwloc
  * (topology.h) the pin slots are one PU per core first, and memory is
  * bound to the slot's NUMA node explicitly.
  */
@@ -34,7 +37,7 @@ int weft__topology_init(unsigned workers, int pin)
     int err = weft__affinity_cpus(&cpus, &n_cpus);
     if (err)
         return err;
-    pinning = pin == 1 || (pin == -1 && workers <= n_cpus);
+    pinning = pin == 1 || (pin == -1 && workers == n_cpus);
     n_hwloc = weft__hwloc_setup();
     if (WEFT_USE_HWLOC && n_hwloc == 0)
         weft__warn("hwloc could not load the topology; pinning without it");
