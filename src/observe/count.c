@@ -3,7 +3,7 @@
  * docs/profiling.md, "Counting basic blocks").
  *
  * Code compiled with -fsanitize-coverage=trace-pc (GCC >= 6, clang; the
- * CMake target weft::profile_count adds it) calls __sanitizer_cov_trace_pc
+ * CMake target weft::weft_profile adds it) calls __sanitizer_cov_trace_pc
  * at the start of every basic block it runs.  Here that call adds one to
  * a thread-local count; the inline hooks (bits/observe.h) read the count
  * wherever they read the clock, and in counting mode a strand's length is

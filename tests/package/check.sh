@@ -86,10 +86,11 @@ echo "ok: pkg-config (README)"
 # variant, from CMake and from pkg-config, run with WEFT_PROFILE=1; its
 # JSON must be valid and hold the program's task, fib, with its work and
 # a parallelism above 1.
-check_profile_json() { # <file> <what>
-  python3 - "$1" <<'PY' || fail "$2: the profile JSON"
+check_profile_json() { # <file> <what> <unit>
+  python3 - "$1" "$3" <<'PY' || fail "$2: the profile JSON"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["unit"] == sys.argv[2], f'unit {d["unit"]!r}, expected {sys.argv[2]!r}'
 fib = [t for t in d["task_types"] if t["name"] == "fib"]
 assert fib and fib[0]["count"] > 1000 and fib[0]["work_ns"] > 0, d["task_types"]
 r = d["regions"][0]
@@ -110,21 +111,20 @@ WEFT_PROFILE=1 WEFT_PROFILE_JSON="$work/cmake.json" "$work/app-prof/build/app" 2
   fail "weft::weft_profile consumer's run"
 grep -q "fib(25) = 75025" "$log" || fail "weft::weft_profile consumer's answer"
 grep -q "parallelism" "$log" || fail "WEFT_PROFILE=1 printed no profile table"
-check_profile_json "$work/cmake.json" "weft::weft_profile consumer"
-echo "ok: find_package, weft::weft_profile (README): a valid profile with the program's task"
-# Counting basic blocks: the same program linked with weft::profile_count
-# (the profiling variant and the counting flag) is measured in blocks.
-mkdir -p "$work/app-count"
-cp "$work/app-prof/app.c" "$work/app-count/app.c"
-sed 's/weft::weft_profile)/weft::profile_count)/' "$work/app-prof/CMakeLists.txt" >"$work/app-count/CMakeLists.txt"
-(cmake -S "$work/app-count" -B "$work/app-count/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
-  cmake --build "$work/app-count/build") >"$log" 2>&1 || fail "find_package consumer of weft::profile_count"
-WEFT_PROFILE_JSON="$work/count.json" "$work/app-count/build/app" 25 >"$log" 2>&1 ||
-  fail "weft::profile_count consumer's run"
-check_profile_json "$work/count.json" "weft::profile_count consumer"
-python3 -c 'import json, sys; u = json.load(open(sys.argv[1]))["unit"]; sys.exit(u != "basic blocks")' \
-  "$work/count.json" || fail "weft::profile_count consumer: its profile is not in basic blocks"
-echo "ok: find_package, weft::profile_count: the profile in basic blocks"
+check_profile_json "$work/cmake.json" "weft::weft_profile consumer" "basic blocks"
+echo "ok: find_package, weft::weft_profile (README): a valid profile in basic blocks with the program's task"
+# Timed strands: the same program linked with weft::profile_time (the
+# profiling variant without the counting flag) is measured in time.
+mkdir -p "$work/app-time"
+cp "$work/app-prof/app.c" "$work/app-time/app.c"
+sed 's/weft::weft_profile)/weft::profile_time)/' "$work/app-prof/CMakeLists.txt" >"$work/app-time/CMakeLists.txt"
+grep -q "weft::profile_time" "$work/app-time/CMakeLists.txt" || fail "the README's profile snippet links no weft::weft_profile"
+(cmake -S "$work/app-time" -B "$work/app-time/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
+  cmake --build "$work/app-time/build") >"$log" 2>&1 || fail "find_package consumer of weft::profile_time"
+WEFT_PROFILE_JSON="$work/time.json" "$work/app-time/build/app" 25 >"$log" 2>&1 ||
+  fail "weft::profile_time consumer's run"
+check_profile_json "$work/time.json" "weft::profile_time consumer" "time"
+echo "ok: find_package, weft::profile_time: the profile in time"
 # The C++ API over the variant: weft::cpp_profile.
 mkdir -p "$work/app-cpp-prof"
 cp "$work/app-cpp/app.cpp" "$work/app-cpp-prof/app.cpp"
@@ -136,20 +136,27 @@ WEFT_PROFILE_JSON="$work/cpp.json" "$work/app-cpp-prof/build/app" 100000 >"$log"
 python3 - "$work/cpp.json" <<'PY' || fail "weft::cpp_profile consumer: the profile JSON"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["unit"] == "basic blocks", d["unit"]
 r = d["regions"][0]
 assert r["spawns"] > 10 and r["parallelism"] > 1, r
 PY
-echo "ok: find_package, weft::cpp_profile: a valid profile with the C++ API's tasks"
+echo "ok: find_package, weft::cpp_profile: a valid profile in basic blocks with the C++ API's tasks"
 (cd "$work/app" && bash -euo pipefail -c "$pkgconfig_cmds
 $profile_cmds") >"$log" 2>&1 || fail "README pkg-config weft-profile commands"
 grep -q "fib(25) = 75025" "$log" || fail "pkg-config weft-profile consumer's answer"
 grep -q "parallelism" "$log" || fail "WEFT_PROFILE=1 printed no profile table (pkg-config)"
 WEFT_PROFILE_JSON="$work/pc.json" "$work/app/app-prof" 25 >"$log" 2>&1 ||
   fail "pkg-config weft-profile consumer's run"
-check_profile_json "$work/pc.json" "pkg-config weft-profile consumer"
+check_profile_json "$work/pc.json" "pkg-config weft-profile consumer" "basic blocks"
+(cd "$work/app" && cc -O2 app.c $(PKG_CONFIG_PATH="$HOME/.local/lib/pkgconfig:$HOME/.local/lib64/pkgconfig" \
+  pkg-config --cflags --libs weft-profile-time) -o app-prof-time) >"$log" 2>&1 ||
+  fail "pkg-config weft-profile-time consumer's build"
+WEFT_PROFILE_JSON="$work/pct.json" "$work/app/app-prof-time" 25 >"$log" 2>&1 ||
+  fail "pkg-config weft-profile-time consumer's run"
+check_profile_json "$work/pct.json" "pkg-config weft-profile-time consumer" "time"
 nm "$work/app/app" | grep -q weft__profile_register &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
-echo "ok: pkg-config weft-profile (README): a valid profile with the program's task; weft has no profiler"
+echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
 
 # The source tree as a git repository whose branch main holds it: what a
 # clone of weft's repository offers FetchContent.
