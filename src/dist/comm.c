@@ -34,7 +34,8 @@
  * black itself, turns white and passes it to i+1; when the token is back,
  * rank 0 (passive) concludes that the run is over iff the token is white,
  * it is white itself and sum + c == 0; else it starts a new round.  Only
- * WORK messages create work, so only they are counted.
+ * WORK messages create work, so only they are counted.  The rules are
+ * safra.h; this file calls them where the events happen.
  *
  * The end: rank 0 sends DONE to every rank; each stops its pool, then all
  * learn (one MPI_Reduce_scatter_block of the per-destination message
@@ -43,6 +44,7 @@
  * run is left in MPI; a WORK message among them would be a bug and aborts.
  */
 #include "dist/dist.h"
+#include "dist/safra.h"
 
 #include "runtime/diagnostics.h"
 #include "sys/clock.h"
@@ -62,12 +64,6 @@ enum {
     TAG_TOKEN = 6,
     TAG_DONE = 7,
 };
-
-typedef struct wd_token {
-    int64_t sum;   /* WORK sent - received by the ranks it passed */
-    int32_t black; /* some rank it passed had received WORK since its last pass */
-    int32_t round;
-} wd_token;
 
 typedef struct wd_rank {
     MPI_Comm comm;
@@ -96,12 +92,7 @@ typedef struct wd_rank {
     bool quiet;            /* lifelines sent: waiting for a push */
     uint64_t lifeline_out; /* bit k: registered with buddy me ^ 2^k */
     uint64_t lifeline_in;  /* bit k: buddy me ^ 2^k waits for a push */
-    /* Dijkstra-Safra. */
-    int64_t counter;
-    bool black;
-    bool has_token;
-    bool round_open; /* rank 0: a token is on its way */
-    wd_token token;
+    wd_safra safra;        /* Dijkstra-Safra termination detection (safra.h) */
     /* Every message sent, per destination; every message handled. */
     uint64_t *sent_to;
     uint64_t received;
@@ -202,7 +193,7 @@ static void reap_sends(wd_rank *r)
 /* k items of r->share to dest. */
 static void send_work(wd_rank *r, int dest, size_t k, int tag)
 {
-    r->counter++; /* Safra: one more basic message on its way */
+    wd_safra_sent(&r->safra);
     r->st->work_messages_sent++;
     r->st->items_shipped += k;
     r->st->bytes_shipped += k * r->item_size;
@@ -307,8 +298,7 @@ static void on_message(wd_rank *r, int src, int tag, int bytes, bool draining)
         size_t k = (size_t)bytes / r->item_size;
         if (bytes <= 0 || (size_t)bytes % r->item_size != 0 || k > r->share_cap)
             protocol_failed(r, "a work message of a size that is no whole number of items", src);
-        r->counter--;    /* Safra: received a basic message ... */
-        r->black = true; /* ... and turn black */
+        wd_safra_received(&r->safra);
         r->st->work_messages_received++;
         r->st->items_received += k;
         weft__wp_hosted_inject(r->pool, r->rbuf, k);
@@ -328,8 +318,9 @@ static void on_message(wd_rank *r, int src, int tag, int bytes, bool draining)
     case TAG_TOKEN:
         if ((size_t)bytes != sizeof(wd_token) || src != (r->me + r->n - 1) % r->n)
             protocol_failed(r, "a malformed termination token", src);
-        memcpy(&r->token, r->rbuf, sizeof r->token);
-        r->has_token = true;
+        wd_token token;
+        memcpy(&token, r->rbuf, sizeof token);
+        wd_safra_token_arrived(&r->safra, &token);
         break;
     case TAG_DONE:
         if (src != 0)
@@ -385,31 +376,20 @@ static bool idle_step(wd_rank *r)
 {
     bool acted = false;
     if (r->me == 0) {
-        if (r->has_token) {
-            r->has_token = false;
-            r->round_open = false;
-            if (!r->token.black && !r->black && r->token.sum + r->counter == 0) {
-                for (int i = 1; i < r->n; i++)
-                    send_msg(r, i, TAG_DONE, NULL, 0);
-                r->done = true;
-                return true;
-            }
+        if (r->safra.has_token && wd_safra_concludes(&r->safra)) {
+            for (int i = 1; i < r->n; i++)
+                send_msg(r, i, TAG_DONE, NULL, 0);
+            r->done = true;
+            return true;
         }
-        if (!r->round_open) {
-            wd_token t = {0, 0, (int32_t)(r->st->termination_rounds + 1)};
-            r->black = false; /* EWD998: the initiator turns white */
+        if (!r->safra.round_open) {
+            wd_token t = wd_safra_start_round(&r->safra, (int32_t)(r->st->termination_rounds + 1));
             send_msg(r, 1, TAG_TOKEN, &t, sizeof t);
-            r->round_open = true;
             r->st->termination_rounds++;
             acted = true;
         }
-    } else if (r->has_token) {
-        wd_token t = r->token;
-        t.sum += r->counter;
-        if (r->black)
-            t.black = 1;
-        r->black = false;
-        r->has_token = false;
+    } else if (r->safra.has_token) {
+        wd_token t = wd_safra_pass(&r->safra);
         send_msg(r, (r->me + 1) % r->n, TAG_TOKEN, &t, sizeof t);
         r->st->tokens_passed++;
         acted = true;
