@@ -49,12 +49,6 @@ static bool indices_are(int64_t t, int64_t b)
 }
 static uint32_t wake_req(void) { return atomic_load(&w->shared.wake_req); }
 
-#if WEFT_STATS
-#define COUNTER(worker, field, expect) ((void)(expect), atomic_load(&(worker)->ctr.field))
-#else
-#define COUNTER(worker, field, expect) ((uint64_t)(expect))
-#endif
-
 /* SPAWN at slot h, as the generated code does. */
 static weft_task *push(weft_task *h)
 {
@@ -71,20 +65,13 @@ static char pop(weft_task *t)
     return weft__cl_sync_slow(w, t) ? 'S' : 'P';
 }
 
-/* A whole steal by `thief`; a stolen task is marked DONE at once, as a
- * thief would after running it. */
+/* The only wrapper pushed. */
+static bool wrapper_ok(uintptr_t wrapper) { return wrapper == TASK_F; }
+
+/* A whole steal by `thief` (deque_steal). */
 static weft_task *steal_by(weft_worker *thief, weft_steal_result expect)
 {
-    weft_task *t = NULL;
-    uintptr_t wrapper = 0;
-    weft_steal_result r = weft__sched_steal(thief, w, false, &t, &wrapper);
-    CHECK(r == expect, "steal returned %d, expected %d", (int)r, (int)expect);
-    if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-        CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(thief), "stolen task is STOLEN(thief)");
-        CHECK(wrapper == TASK_F, "wrapper handed over: %#lx", (unsigned long)wrapper);
-        atomic_store(&t->state, WEFT_STATE_DONE);
-    }
-    return t;
+    return deque_steal(thief, w, expect, wrapper_ok);
 }
 static weft_task *steal(weft_steal_result expect) { return steal_by(&thief_a, expect); }
 
@@ -287,7 +274,6 @@ static weft_steal_result stress_steal(weft_worker *thief, weft_task **t, uintptr
 {
     return weft__sched_steal(thief, w, false, t, wrapper);
 }
-static bool stress_wrapper_ok(uintptr_t wrapper) { return wrapper == TASK_F; }
 static bool array_grew(void) { return w->own.array->mask + 1 > INITIAL; }
 
 static void test_stress(unsigned scale)
@@ -302,7 +288,7 @@ static void test_stress(unsigned scale)
                                                              .push = push,
                                                              .pop = pop,
                                                              .steal = stress_steal,
-                                                             .wrapper_ok = stress_wrapper_ok,
+                                                             .wrapper_ok = wrapper_ok,
                                                              .wide = INITIAL + 44,
                                                              .done = array_grew},
                                              scale);

@@ -59,14 +59,6 @@ static bool boundary_is(uint32_t pe)
 }
 static uintptr_t state(int i) { return atomic_load(&dq[i].state); }
 
-/* A counter's value, or `expect` when counters are compiled out (so the
- * checks below hold trivially there). */
-#if WEFT_STATS
-#define COUNTER(worker, field, expect) ((void)(expect), atomic_load(&(worker)->ctr.field))
-#else
-#define COUNTER(worker, field, expect) ((uint64_t)(expect))
-#endif
-
 /* SPAWN at slot h, as the generated code does. */
 static weft_task *push_with(weft_task *h, uintptr_t wrapper)
 {
@@ -84,20 +76,16 @@ static char pop(weft_task *t)
     return weft__wool_sync_slow(w, t) ? 'S' : 'P';
 }
 
-/* A whole steal by `thief`; a stolen task is marked DONE at once, as a
- * thief would after running it. */
+/* The wrappers pushed: f, and g where a task of another kind is wanted. */
+static bool wrapper_ok(uintptr_t wrapper)
+{
+    return wrapper == (uintptr_t)&wrapper_f || wrapper == (uintptr_t)&wrapper_g;
+}
+
+/* A whole steal by `thief` (deque_steal). */
 static weft_task *steal_by(weft_worker *thief, weft_steal_result expect)
 {
-    weft_task *t = NULL;
-    uintptr_t wrapper = 0;
-    weft_steal_result r = weft__sched_steal(thief, w, false, &t, &wrapper);
-    CHECK(r == expect, "steal returned %d, expected %d", (int)r, (int)expect);
-    if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-        CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(thief), "stolen task is STOLEN(thief)");
-        CHECK(weft_wool_is_task(wrapper), "wrapper handed over");
-        atomic_store(&t->state, WEFT_STATE_DONE);
-    }
-    return t;
+    return deque_steal(thief, w, expect, wrapper_ok);
 }
 static weft_task *steal(weft_steal_result expect) { return steal_by(&thief_a, expect); }
 
@@ -466,10 +454,6 @@ static weft_steal_result stress_steal(weft_worker *thief, weft_task **t, uintptr
     *wrapper = a.s1;
     return r;
 }
-static bool stress_wrapper_ok(uintptr_t wrapper)
-{
-    return wrapper == (uintptr_t)&wrapper_f || wrapper == (uintptr_t)&wrapper_g;
-}
 /* Tasks of two kinds, so that a stale claim can meet another kind. */
 static weft_task *stress_push(weft_task *h)
 {
@@ -485,7 +469,7 @@ static void test_stress(unsigned scale)
                                                              .push = stress_push,
                                                              .pop = pop,
                                                              .steal = stress_steal,
-                                                             .wrapper_ok = stress_wrapper_ok,
+                                                             .wrapper_ok = wrapper_ok,
                                                              .poll = stress_poll},
                                              scale);
     CHECK(bot() == 0, "bot back at 0 (%u)", bot());
