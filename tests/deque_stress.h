@@ -10,13 +10,13 @@
  *
  * The run goes on, in whole trees, until at least `scale` * 20000 tasks
  * have run, thieves have stolen 100 of them and the caller's `done` holds,
- * for at most 30 s: on a
- * loaded machine the thieves may get no CPU for a while (CI runs this
- * beside tests with 32 workers).  Task ids are recycled between trees
- * (every task of a finished tree has run, stolen ones included: a join
- * waits for the thief), and while fewer than 100 have been stolen the
- * owner now and then pauses in the middle of a tree until a thief takes
- * something, so that thieves that do get a core find work. */
+ * for at most 30 s: on a loaded machine the thieves may get no CPU for a
+ * while (CI runs this beside tests with 32 workers).  Task ids are
+ * recycled between trees (every task of a finished tree has run, stolen
+ * ones included: a join waits for the thief), and while fewer than 100
+ * have been stolen the owner now and then pauses in the middle of a tree
+ * until a thief takes something, so that thieves that do get a core find
+ * work. */
 #ifndef WEFT_TESTS_DEQUE_STRESS_H
 #define WEFT_TESTS_DEQUE_STRESS_H
 
@@ -174,7 +174,8 @@ static deque_stress_result deque_stress_run(const deque_stress *hooks, unsigned 
         if (hooks->poll && stress_rnd() % 64 == 0)
             hooks->poll(h);
         if (stolen < 100 && h - dq >= 4 && stress_rnd() % 4096 == 0) {
-            /* Pause until a thief takes something (serving its requests). */
+            /* Pause until a thief takes something (serving its requests);
+             * the count is a hint here, any order does. */
             unsigned long s = atomic_load(&stress_steals);
             for (int i = 0; i < 200 && atomic_load(&stress_steals) == s; i++) {
                 if (hooks->poll)
