@@ -7,11 +7,24 @@
 
 #include "check.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "sanitizer.h"
+
+/* The status of a case that must abort (run_child: 128 + the signal). */
+#define ABORTED (128 + SIGABRT)
+/* The slots of a Lace deque of 16 in the runtime's message (the split
+ * deque keeps one more, its last, free). */
+#if defined(WEFT_SCHED_SPLIT)
+#define WEFT_TEST_DEQUE_OF_16 "17"
+#else
+#define WEFT_TEST_DEQUE_OF_16 "16"
+#endif
 
 typedef struct {
     const char *name;

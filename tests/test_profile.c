@@ -268,45 +268,39 @@ static measured timed_run(bool is_tree, int size, double burden)
     return m;
 }
 
-static void check_chain(void)
+/* The timed chain (size links) or tree (depth size) at each checked
+ * number of workers, with leaves of leaf_ns and `burden` per SPAWN edge;
+ * timed_run checks the figures. */
+static void check_timed(bool is_tree, int size, long leaf_ns, double burden)
 {
-    const int links = 40;
-    const double burden = 5000; /* 5 us per SPAWN edge */
-    timed_leaf_ns = 500000;     /* 0.5 ms */
+    timed_leaf_ns = leaf_ns;
     double was = weft_profile_burden_ns();
     CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
     for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
         unsigned p = workers_checked[i];
         start_quiet(p);
-        measured m = timed_run(false, links, burden);
-        printf("ok: chain of %d x 0.5 ms at %u workers: work %.3f ms, span %.3f ms (span/work "
-               "%.4f; noise floor: work %.1f us, span %.1f us)\n",
-               links, p, m.work / 1e6, m.span / 1e6, m.span / m.work, m.fl.work / 1e3,
-               m.fl.span / 1e3);
+        measured m = timed_run(is_tree, size, burden);
+        if (is_tree)
+            printf("ok: tree of %d x %g ms at %u workers: work %.3f ms, span %.1f us, "
+                   "parallelism %.1f, burdened span %.1f us (noise floor: work %.1f us, span "
+                   "%.1f us)\n",
+                   1 << size, leaf_ns / 1e6, p, m.work / 1e6, m.span / 1e3, m.work / m.span,
+                   m.bspan / 1e3, m.fl.work / 1e3, m.fl.span / 1e3);
+        else
+            printf("ok: chain of %d x %g ms at %u workers: work %.3f ms, span %.3f ms "
+                   "(span/work %.4f; noise floor: work %.1f us, span %.1f us)\n",
+                   size, leaf_ns / 1e6, p, m.work / 1e6, m.span / 1e6, m.span / m.work,
+                   m.fl.work / 1e3, m.fl.span / 1e3);
         CHECK(weft_stop() == 0, "stop");
     }
     CHECK(weft_profile_set_burden_ns(was) == 0, "burden back");
 }
 
-static void check_tree(void)
-{
-    const int depth = 6;
-    const double burden = 50000; /* 50 us per SPAWN edge */
-    timed_leaf_ns = 1000000;     /* 1 ms */
-    double was = weft_profile_burden_ns();
-    CHECK(weft_profile_set_burden_ns(burden) == 0, "burden");
-    for (size_t i = 0; i < N_WORKERS_CHECKED; i++) {
-        unsigned p = workers_checked[i];
-        start_quiet(p);
-        measured m = timed_run(true, depth, burden);
-        printf("ok: tree of %d x 1 ms at %u workers: work %.3f ms, span %.1f us, parallelism "
-               "%.1f, burdened span %.1f us (noise floor: work %.1f us, span %.1f us)\n",
-               1 << depth, p, m.work / 1e6, m.span / 1e3, m.work / m.span, m.bspan / 1e3,
-               m.fl.work / 1e3, m.fl.span / 1e3);
-        CHECK(weft_stop() == 0, "stop");
-    }
-    CHECK(weft_profile_set_burden_ns(was) == 0, "burden back");
-}
+/* 40 links of 0.5 ms, 5 us per SPAWN edge. */
+static void check_chain(void) { check_timed(false, 40, 500000, 5000); }
+
+/* 64 leaves of 1 ms, 50 us per SPAWN edge. */
+static void check_tree(void) { check_timed(true, 6, 1000000, 50000); }
 
 /* ---- regions of the program's own; NEWFRAME; RUN inside a task ---- */
 

@@ -27,18 +27,8 @@
 #include <unistd.h>
 
 #include "check.hpp"
-
-#if defined(__SANITIZE_THREAD__)
-#define WEFT_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WEFT_TEST_TSAN 1
-#endif
-#endif
-#ifndef WEFT_TEST_TSAN
-#define WEFT_TEST_TSAN 0
-#endif
 #include "child.hpp"
+#include "sanitizer.h"
 
 namespace {
 

@@ -544,24 +544,6 @@ static void env_deque(void)
 
 /* ---- the table ---- */
 
-#define ABORTED (128 + SIGABRT)
-#if defined(__SANITIZE_THREAD__)
-#define WEFT_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WEFT_TEST_TSAN 1
-#endif
-#endif
-#ifndef WEFT_TEST_TSAN
-#define WEFT_TEST_TSAN 0
-#endif
-/* The slots of a Lace deque of 16 in the runtime's message (the split
- * deque keeps one more, its last, free). */
-#if defined(WEFT_SCHED_SPLIT)
-#define WEFT_TEST_DEQUE_OF_16 "17"
-#else
-#define WEFT_TEST_DEQUE_OF_16 "16"
-#endif
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define NOT_WORKER(what) \

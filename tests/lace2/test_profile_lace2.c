@@ -4,9 +4,8 @@
  * counts, and a parallelism above 2 at 2 workers.  (lace128.h's runtime
  * has no profiler: cmake/WeftLace2.cmake.) */
 #include <lace.h>
-#include <weft/profile.h>
 
-#include "check.h"
+#include "profile_pfib.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_lace2 is built only with -DWEFT_PROFILE=ON (tests/lace2/CMakeLists.txt)"
@@ -23,46 +22,18 @@ long pfib_CALL(lace_worker *lw, int n)
     return pfib_SYNC(lw) + b;
 }
 
-static unsigned long fib_ref(int n)
-{
-    unsigned long a = 0, b = 1;
-    for (int i = 0; i < n; i++) {
-        unsigned long t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 int main(void)
 {
     const int n = 25;
-    const unsigned long f1 = fib_ref(n + 1);
     lace_start(2, 0, 0);
     weft_profile_reset();
-    CHECK(pfib(n) == (long)fib_ref(n), "pfib(%d)", n);
-
-    weft_profile_region r[4];
-    size_t nr = weft_profile_regions(r, 4);
-    CHECK(nr == 1, "%zu regions", nr);
-    CHECK(strcmp(r[0].name, "pfib") == 0, "the run's region is named '%s', not pfib", r[0].name);
-    /* The root and every SPAWNed task are bodies; a Lace 2 CALL is a
-     * plain call of NAME_CALL, not a task body. */
-    CHECK(r[0].spawns == f1 - 1, "%llu spawns, expected %lu", (unsigned long long)r[0].spawns,
-          f1 - 1);
-    CHECK(r[0].tasks == f1, "%llu tasks, expected %lu", (unsigned long long)r[0].tasks, f1);
-    CHECK(r[0].work_ns > 0 && r[0].parallelism > 2, "work %.0f ns, parallelism %.2f", r[0].work_ns,
-          r[0].parallelism);
-
-    weft_profile_task_type ty[8];
-    size_t nt = weft_profile_task_types(ty, 8);
-    CHECK(nt == 1 && strcmp(ty[0].name, "pfib") == 0 && ty[0].count == r[0].tasks,
-          "%zu task types, the first '%s' with %llu bodies", nt, nt ? ty[0].name : "",
-          nt ? (unsigned long long)ty[0].count : 0ULL);
+    long answer = pfib(n);
+    /* The root and every SPAWNed task are bodies, fib(n+1) of them; a
+     * Lace 2 CALL is a plain call of NAME_CALL, not a task body. */
+    weft_profile_region r = check_pfib_profile(n, answer, (unsigned long)fib_iter(n + 1));
     printf("ok: Lace 2 pfib(%d) at 2 workers: region '%s', %llu tasks, %llu spawns, "
            "parallelism %.0f\n",
-           n, r[0].name, (unsigned long long)r[0].tasks, (unsigned long long)r[0].spawns,
-           r[0].parallelism);
+           n, r.name, (unsigned long long)r.tasks, (unsigned long long)r.spawns, r.parallelism);
     lace_stop();
     return 0;
 }

@@ -12,13 +12,10 @@
  * Usage: test_chase_lev_deque [scale]   (scale: length of the stress run) */
 #include "check.h"
 
-#include <pthread.h>
-#include <sched.h>
-#include <time.h>
-
 #include "runtime/sched_services.h"
 #include "sched/chase-lev/owner.h"
 #include "deque_fixture.h"
+#include "deque_stress.h"
 
 enum { SLOTS = 1024, INITIAL = 256 /* chase_lev_deque.c's INITIAL_SIZE */ };
 
@@ -52,12 +49,6 @@ static bool indices_are(int64_t t, int64_t b)
 }
 static uint32_t wake_req(void) { return atomic_load(&w->shared.wake_req); }
 
-#if WEFT_STATS
-#define COUNTER(worker, field, expect) ((void)(expect), atomic_load(&(worker)->ctr.field))
-#else
-#define COUNTER(worker, field, expect) ((uint64_t)(expect))
-#endif
-
 /* SPAWN at slot h, as the generated code does. */
 static weft_task *push(weft_task *h)
 {
@@ -74,20 +65,13 @@ static char pop(weft_task *t)
     return weft__cl_sync_slow(w, t) ? 'S' : 'P';
 }
 
-/* A whole steal by `thief`; a stolen task is marked DONE at once, as a
- * thief would after running it. */
+/* The only wrapper pushed. */
+static bool wrapper_ok(uintptr_t wrapper) { return wrapper == TASK_F; }
+
+/* A whole steal by `thief` (deque_steal). */
 static weft_task *steal_by(weft_worker *thief, weft_steal_result expect)
 {
-    weft_task *t = NULL;
-    uintptr_t wrapper = 0;
-    weft_steal_result r = weft__sched_steal(thief, w, false, &t, &wrapper);
-    CHECK(r == expect, "steal returned %d, expected %d", (int)r, (int)expect);
-    if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-        CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(thief), "stolen task is STOLEN(thief)");
-        CHECK(wrapper == TASK_F, "wrapper handed over: %#lx", (unsigned long)wrapper);
-        atomic_store(&t->state, WEFT_STATE_DONE);
-    }
-    return t;
+    return deque_steal(thief, w, expect, wrapper_ok);
 }
 static weft_task *steal(weft_steal_result expect) { return steal_by(&thief_a, expect); }
 
@@ -286,143 +270,34 @@ static void test_wake_requests(void)
 
 /* ---- stress: one owner, thieves, every task run exactly once ---- */
 
-enum { STRESS_THIEVES = 3, MAX_TASKS = 1 << 22 };
-static atomic_uchar runs[MAX_TASKS];
-static atomic_int stress_stop;
-static atomic_ulong stress_steals;
-static weft_worker stress_thieves[STRESS_THIEVES];
-
-typedef struct {
-    uint64_t id;
-    uint64_t result;
-} stress_payload;
-
-static void run_task(weft_task *t)
+static weft_steal_result stress_steal(weft_worker *thief, weft_task **t, uintptr_t *wrapper)
 {
-    stress_payload *p = (stress_payload *)t->payload;
-    atomic_fetch_add_explicit(&runs[p->id], 1, memory_order_relaxed);
-    p->result = p->id * 3 + 1;
+    return weft__sched_steal(thief, w, false, t, wrapper);
 }
-
-/* Ids 0 .. n-1 (tasks first_task .. first_task+n-1 of the run) each ran
- * once; cleared for reuse.  Called when no tree is live. */
-static void check_each_ran_once(uint64_t n, uint64_t first_task)
-{
-    for (uint64_t i = 0; i < n; i++) {
-        CHECK(atomic_load(&runs[i]) == 1, "task %llu ran %u times",
-              (unsigned long long)(first_task + i), (unsigned)atomic_load(&runs[i]));
-        atomic_store(&runs[i], 0);
-    }
-}
-
-static void *stress_thief_main(void *arg)
-{
-    weft_worker *me = arg;
-    unsigned fails = 0;
-    while (!atomic_load_explicit(&stress_stop, memory_order_relaxed)) {
-        weft_task *t = NULL;
-        uintptr_t wrapper = 0;
-        weft_steal_result r = weft__sched_steal(me, w, false, &t, &wrapper);
-        if (r == WEFT_STEAL_OK || r == WEFT_STEAL_OK_MORE) {
-            CHECK(wrapper == TASK_F, "wrapper %#lx", (unsigned long)wrapper);
-            CHECK(atomic_load(&t->state) == WEFT_STATE_STOLEN(me), "marked STOLEN(thief)");
-            run_task(t);
-            atomic_fetch_add_explicit(&stress_steals, 1, memory_order_relaxed);
-            /* Release: the result, as run_stolen. */
-            atomic_store_explicit(&t->state, WEFT_STATE_DONE, memory_order_release);
-        } else if (++fails % 16 == 0) {
-            sched_yield(); /* more threads than cores: let the owner run */
-        } else {
-            weft_cpu_relax();
-        }
-    }
-    return NULL;
-}
-
-static uint64_t rng_state = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static bool array_grew(void) { return w->own.array->mask + 1 > INITIAL; }
 
 static void test_stress(unsigned scale)
 {
     fresh_worker();
-    weft__rt.idle_spin_us = 60u * 1000 * 1000;
-    pthread_t th[STRESS_THIEVES];
-    for (int i = 0; i < STRESS_THIEVES; i++) {
-        memset(&stress_thieves[i], 0, sizeof stress_thieves[i]);
-        CHECK(pthread_create(&th[i], NULL, stress_thief_main, &stress_thieves[i]) == 0, "thread");
-    }
-    /* At least `scale` * 20000 tasks and 100 steals, in whole trees, for at
-     * most 30 s (thieves may get no CPU for a while on a loaded machine);
-     * trees up to the array's initial size and beyond, so that it grows
-     * while thieves steal. */
-    uint64_t next_id = 0, stolen = 0, tasks = 0;
-    uint64_t want = (uint64_t)scale * 20000;
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    weft_task *h = dq;
-    weft_task *wide_to = dq; /* a wide run: push up to here first */
-    for (bool more = true; more || h > dq;) {
-        if (h == dq && more && (rnd() % 16 == 0 || tasks + next_id == 0))
-            wide_to = dq + INITIAL + 44; /* past the array's initial size */
-        bool grow = more && h < dq + SLOTS - 1 &&
-                    (h < wide_to || h == dq || rnd() % 100 < (h - dq < 8 ? 60 : 45));
-        if (h >= wide_to)
-            wide_to = dq;
-        if (grow) {
-            stress_payload *p = (stress_payload *)h->payload;
-            p->id = next_id++;
-            h = push(h);
-        } else {
-            weft_task *t = --h;
-            stress_payload *p = (stress_payload *)t->payload;
-            uint64_t id = p->id;
-            if (pop(t) == 'P')
-                run_task(t);
-            else
-                stolen++;
-            CHECK(p->result == id * 3 + 1, "task %llu: result %llu", (unsigned long long)id,
-                  (unsigned long long)p->result);
-        }
-        if (stolen < 100 && h - dq >= 4 && rnd() % 4096 == 0) {
-            /* Pause until a thief takes something. */
-            unsigned long s = atomic_load(&stress_steals);
-            for (int i = 0; i < 200 && atomic_load(&stress_steals) == s; i++)
-                sched_yield();
-        }
-        if (h == dq) {
-            if (next_id > MAX_TASKS - 4096) {
-                check_each_ran_once(next_id, tasks);
-                tasks += next_id;
-                next_id = 0;
-            }
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            more = now.tv_sec - start.tv_sec < 30 && (tasks + next_id < want || stolen < 100);
-            sched_yield();
-        }
-    }
-    atomic_store(&stress_stop, 1);
-    for (int i = 0; i < STRESS_THIEVES; i++)
-        pthread_join(th[i], NULL);
-    check_each_ran_once(next_id, tasks);
-    tasks += next_id;
+    /* Trees up to the array's initial size and beyond (the wide runs), so
+     * that it grows while thieves steal: the run goes on until it has (a
+     * wide run the thieves keep up with, or one of whose tasks they take
+     * while the owner waits for a core, leaves the array as it was). */
+    deque_stress_result r = deque_stress_run(&(deque_stress){.dq = dq,
+                                                             .slots = SLOTS,
+                                                             .push = push,
+                                                             .pop = pop,
+                                                             .steal = stress_steal,
+                                                             .wrapper_ok = wrapper_ok,
+                                                             .wide = INITIAL + 44,
+                                                             .done = array_grew},
+                                             scale);
     CHECK(top() == bottom(), "empty at the end: (%lld,%lld)", (long long)top(),
           (long long)bottom());
-    CHECK(stolen == atomic_load(&stress_steals),
-          "the owner joined %llu stolen tasks, thieves "
-          "took %lu",
-          (unsigned long long)stolen, atomic_load(&stress_steals));
     printf("ok: stress: %llu tasks, %llu stolen, array of %lld; each ran once\n",
-           (unsigned long long)tasks, (unsigned long long)stolen,
+           (unsigned long long)r.tasks, (unsigned long long)r.stolen,
            (long long)(w->own.array->mask + 1));
-    CHECK(w->own.array->mask + 1 > INITIAL, "the array never grew during the run");
-    CHECK(stolen >= 100, "thieves stole %llu of %llu tasks in 30 s, fewer than 100",
-          (unsigned long long)stolen, (unsigned long long)tasks);
+    CHECK(array_grew(), "the array never grew during the run");
 }
 
 /* ---- misuse ---- */

@@ -384,24 +384,34 @@ static weft_task *setup_three_shared(void)
     return h;
 }
 
+/* From setup_three_shared: the owner's SYNC of slot 3, with the owner
+ * stalled at `point` (opening gate 0) until two thieves, started at gate
+ * 0 and retrying a lost race, are done; the SYNC must run slot 3 itself
+ * (`why` if not).  Returns the head after it. */
+static weft_task *owner_stalls_while_two_steal(weft_race_point_id point, thief_arg *a1,
+                                               thief_arg *a2, const char *why)
+{
+    fresh_worker();
+    weft_task *h = setup_three_shared();
+    arm_stall(ROLE_OWNER, point, GATE_THIEVES_DONE);
+    pthread_t t1 = start_thief(a1, ROLE_THIEF1, 0, 0, true);
+    pthread_t t2 = start_thief(a2, ROLE_THIEF2, 1, 0, true);
+    my_role = ROLE_OWNER;
+    CHECK(pop(--h) == 'P', "%s", why);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    return h;
+}
+
 /* Lace Figure 3: the owner read (1,4) and will move split to 2; meanwhile
  * two thieves take slots 1 and 2, past the new split.  The owner must see
  * it (its RMW returns tail 3), move split to 3, run slot 3 itself and find
  * slots 2 and 1 stolen. */
 static void figure3_shrink_race(void)
 {
-    fresh_worker();
-    weft_task *h = setup_three_shared();
-    arm_stall(ROLE_OWNER, WEFT_RP_OWNER_BEFORE_RECLAIM, GATE_THIEVES_DONE);
     thief_arg a1, a2;
-    pthread_t t1 = start_thief(&a1, ROLE_THIEF1, 0, 0, true);
-    pthread_t t2 = start_thief(&a2, ROLE_THIEF2, 1, 0, true);
-    my_role = ROLE_OWNER;
-    /* Stalls at SHRINK_READ_TS (opening gate 0 for the thieves) until both
-     * thieves are done. */
-    CHECK(pop(--h) == 'P', "slot 3 must be private again after the re-split");
-    pthread_join(t1, NULL);
-    pthread_join(t2, NULL);
+    weft_task *h = owner_stalls_while_two_steal(WEFT_RP_OWNER_BEFORE_RECLAIM, &a1, &a2,
+                                                "slot 3 must be private again after the re-split");
     CHECK(a1.result != WEFT_STEAL_NONE && a2.result != WEFT_STEAL_NONE, "both thieves stole");
     CHECK((a1.slot == 1 && a2.slot == 2) || (a1.slot == 2 && a2.slot == 1),
           "the thieves took slots 1 and 2 (got %d and %d)", a1.slot, a2.slot);
@@ -427,16 +437,9 @@ static void figure3_shrink_race(void)
  * gets it and the other nothing; the owner keeps 2 and 3. */
 static void owner_stalled_after_shrink(void)
 {
-    fresh_worker();
-    weft_task *h = setup_three_shared();
-    arm_stall(ROLE_OWNER, WEFT_RP_OWNER_RECLAIMED, GATE_THIEVES_DONE);
     thief_arg a1, a2;
-    pthread_t t1 = start_thief(&a1, ROLE_THIEF1, 0, 0, true);
-    pthread_t t2 = start_thief(&a2, ROLE_THIEF2, 1, 0, true);
-    my_role = ROLE_OWNER;
-    CHECK(pop(--h) == 'P', "slot 3 private after the shrink");
-    pthread_join(t1, NULL);
-    pthread_join(t2, NULL);
+    weft_task *h = owner_stalls_while_two_steal(WEFT_RP_OWNER_RECLAIMED, &a1, &a2,
+                                                "slot 3 private after the shrink");
     int got1 = a1.slot, got2 = a2.slot;
     CHECK((got1 == 1 && got2 == -1) || (got1 == -1 && got2 == 1),
           "exactly one thief gets slot 1, nothing beyond split 2 (got %d and %d)", got1, got2);
