@@ -161,9 +161,9 @@ static void forced_time(void)
     printf("ok: WEFT_PROFILE_UNIT=time times counted code\n");
 }
 
-/* ---- work pool runs (docs/profiling.md, "The work pool") ---- */
+/* ---- work pool runs (docs/profiling.md, "Work pool runs") ---- */
 
-#define POOL_N 48   /* items of a chain, leaves of a fan-out */
+#define POOL_N 48    /* items of a chain, leaves of a fan-out */
 #define POOL_LEAF 15 /* each item computes sfib(POOL_LEAF): a few thousand blocks */
 
 enum { CHAIN_PUSH_LAST, CHAIN_PUSH_FIRST, FAN_ROOT, LEAF, RANGE };
@@ -197,9 +197,7 @@ static void pool_process(weft_pool_ctx *ctx, void *p, void *arg)
         for (uint32_t i = 0; i < POOL_N; i++)
             CHECK(weft_pool_push(ctx, &(pool_item){LEAF, 1, 0}) == 0, "push");
         break;
-    case LEAF:
-        pool_leaf();
-        break;
+    case LEAF: pool_leaf(); break;
     case RANGE: /* leaves depth .. end-1: one now, the rest pushed (and split by thieves) */
         pool_leaf();
         if (it.depth + 1 < it.end)
@@ -352,10 +350,13 @@ static void check_pool(void)
     for (int i = 0; i < POOL_N; i++)
         leaves[i] = (pool_item){LEAF, 0, 0};
     /* One kind of structure per queue kind: one region each. */
-    weft_pool_stats s_last = pool_run(WEFT_QUEUE_CHASE_LEV, WEFT_POOL_STEAL_ONE, false, &chain_last, 1);
-    weft_pool_stats s_first = pool_run(WEFT_QUEUE_IDEMPOTENT_DEQUE, WEFT_POOL_STEAL_ONE, false, &chain_first, 1);
+    weft_pool_stats s_last =
+        pool_run(WEFT_QUEUE_CHASE_LEV, WEFT_POOL_STEAL_ONE, false, &chain_last, 1);
+    weft_pool_stats s_first =
+        pool_run(WEFT_QUEUE_IDEMPOTENT_DEQUE, WEFT_POOL_STEAL_ONE, false, &chain_first, 1);
     weft_pool_stats s_fan = pool_run(WEFT_QUEUE_ABP, WEFT_POOL_STEAL_HALF, false, &fan, 1);
-    weft_pool_stats s_init = pool_run(WEFT_QUEUE_CENTRAL, WEFT_POOL_STEAL_ONE, false, leaves, POOL_N);
+    weft_pool_stats s_init =
+        pool_run(WEFT_QUEUE_CENTRAL, WEFT_POOL_STEAL_ONE, false, leaves, POOL_N);
     weft_pool_stats s_range = pool_run(WEFT_QUEUE_CHASE_LEV, WEFT_POOL_STEAL_HALF, true, &range, 1);
 
     weft_profile_region r[16];

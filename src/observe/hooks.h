@@ -87,8 +87,8 @@ static inline weft_worker *weft_profile_pause_current(void)
 #endif
 
 /* ------------------------------------------------------------------------
- * Profiler: work pool runs (src/workpool; docs/profiling.md, "The work
- * pool"): an item's path is its pusher's path at the push plus its own
+ * Profiler: work pool runs (src/workpool; docs/profiling.md, "Work pool
+ * runs"): an item's path is its pusher's path at the push plus its own
  * processing; the run's span is the longest, its work their sum
  * ------------------------------------------------------------------------ */
 

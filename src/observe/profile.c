@@ -470,7 +470,7 @@ void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 }
 
 /* ------------------------------------------------------------------------
- * Work pool runs (hooks.h; docs/profiling.md, "The work pool")
+ * Work pool runs (hooks.h; docs/profiling.md, "Work pool runs")
  * ------------------------------------------------------------------------ */
 
 /* A program that only runs pools never calls weft_start: its first pool

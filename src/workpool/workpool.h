@@ -50,8 +50,8 @@
 
 
 /* In a profiling build every queued item carries one hidden word past the
- * caller's bytes: the path length at its push (docs/profiling.md, "The
- * work pool"); it travels with the item through every queue, overflow
+ * caller's bytes: the path length at its push (docs/profiling.md, "Work
+ * pool runs"); it travels with the item through every queue, overflow
  * stack, transfer and inbox, which all copy `words` words. */
 #if WEFT_PROFILE
 #define WP_PROF_WORDS 1u
@@ -396,7 +396,7 @@ void weft__wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 extern __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
 
-/* The profiler's hooks (docs/profiling.md, "The work pool"): an item's
+/* The profiler's hooks (docs/profiling.md, "Work pool runs"): an item's
  * hidden word is set at its push (0 for the run's initial items) and read
  * when it is processed.  Nothing without -DWEFT_PROFILE=ON. */
 #if WEFT_PROFILE
