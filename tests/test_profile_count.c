@@ -13,6 +13,12 @@
  *   fib(30)       every run's parallelism is at least 1,000, and the
  *                 quiet and loaded runs agree within a factor of 2
  *
+ *   work pool     runs of known structure (a chain of items, each pushed
+ *                 at the end of its parent; the same pushed at the start;
+ *                 a fan-out; independent initial items; a split range),
+ *                 each a region with its items counted exactly, its
+ *                 parallelism the structure's, and the JSON well formed
+ *
  * Timed strands cannot pass the fib check on the KVM guests weft is tested
  * on: interruptions charged to the thread as CPU time land on strands, and
  * the span becomes one of them (docs/profiling.md). */
@@ -20,6 +26,7 @@
 
 #include <sched.h>
 #include <time.h>
+#include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
 
@@ -154,10 +161,279 @@ static void forced_time(void)
     printf("ok: WEFT_PROFILE_UNIT=time times counted code\n");
 }
 
+/* ---- work pool runs (docs/profiling.md, "Work pool runs") ---- */
+
+#define POOL_N 48    /* items of a chain, leaves of a fan-out */
+#define POOL_LEAF 15 /* each item computes sfib(POOL_LEAF): a few thousand blocks */
+
+enum { CHAIN_PUSH_LAST, CHAIN_PUSH_FIRST, FAN_ROOT, LEAF, RANGE };
+
+/* 12 bytes: padded to two words, plus the profiler's hidden one. */
+typedef struct pool_item {
+    uint32_t kind, depth, end;
+} pool_item;
+
+static _Atomic long pool_sink;
+
+static void pool_leaf(void) { atomic_fetch_add(&pool_sink, sfib(POOL_LEAF)); }
+
+static void pool_process(weft_pool_ctx *ctx, void *p, void *arg)
+{
+    (void)arg;
+    pool_item it = *(pool_item *)p;
+    pool_item next = {it.kind, it.depth + 1, it.end};
+    switch (it.kind) {
+    case CHAIN_PUSH_LAST: /* the whole parent lies on the child's path */
+        pool_leaf();
+        if (it.depth + 1 < POOL_N)
+            CHECK(weft_pool_push(ctx, &next) == 0, "push");
+        break;
+    case CHAIN_PUSH_FIRST: /* only the parent's start does */
+        if (it.depth + 1 < POOL_N)
+            CHECK(weft_pool_push(ctx, &next) == 0, "push");
+        pool_leaf();
+        break;
+    case FAN_ROOT:
+        for (uint32_t i = 0; i < POOL_N; i++)
+            CHECK(weft_pool_push(ctx, &(pool_item){LEAF, 1, 0}) == 0, "push");
+        break;
+    case LEAF: pool_leaf(); break;
+    case RANGE: /* leaves depth .. end-1: one now, the rest pushed (and split by thieves) */
+        pool_leaf();
+        if (it.depth + 1 < it.end)
+            CHECK(weft_pool_push(ctx, &next) == 0, "push");
+        break;
+    }
+}
+
+static bool pool_split(void *p, void *out, void *arg)
+{
+    (void)arg;
+    pool_item *it = p;
+    if (it->end - it->depth < 2)
+        return false;
+    uint32_t mid = it->depth + (it->end - it->depth) / 2;
+    *(pool_item *)out = (pool_item){RANGE, mid, it->end};
+    it->end = mid;
+    return true;
+}
+
+/* One run: its stats (processed items). */
+static weft_pool_stats pool_run(weft_queue_kind q, weft_pool_steal steal, bool split,
+                                const pool_item *initial, size_t n)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(pool_item));
+    cfg.workers = 2;
+    cfg.queue = q;
+    cfg.steal = steal;
+    cfg.idempotent = weft_queue_is_idempotent(q);
+    cfg.split = split ? pool_split : NULL;
+    weft_pool_stats st;
+    CHECK(weft_pool_run(&cfg, initial, n, pool_process, NULL, &st) == 0, "pool run on %s",
+          weft_queue_name(q));
+    return st;
+}
+
+static const weft_profile_region *region_in(const weft_profile_region *r, size_t n,
+                                            const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(r[i].name, name) == 0)
+            return &r[i];
+    CHECK(false, "no region named %s (%zu regions)", name, n);
+    return NULL;
+}
+
+/* A small JSON checker (RFC 8259's grammar, without number ranges): a
+ * pointer past the value at s, or NULL. */
+static const char *json_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+        s++;
+    return s;
+}
+
+static const char *json_value(const char *s, int depth);
+
+static const char *json_string(const char *s)
+{
+    if (*s++ != '"')
+        return NULL;
+    for (; *s != '"'; s++) {
+        if ((unsigned char)*s < 0x20)
+            return NULL;
+        if (*s == '\\') {
+            s++;
+            if (*s == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+                        return NULL;
+                s += 4;
+            } else if (!*s || !strchr("\"\\/bfnrt", *s)) {
+                return NULL;
+            }
+        }
+    }
+    return s + 1;
+}
+
+static const char *json_number(const char *s)
+{
+    const char *start = s;
+    if (*s == '-')
+        s++;
+    if (*s < '0' || *s > '9')
+        return NULL;
+    while ((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' ||
+           (*s == '-' && s > start && (s[-1] == 'e' || s[-1] == 'E')))
+        s++;
+    return s;
+}
+
+static const char *json_items(const char *s, char close, bool members, int depth)
+{
+    s = json_ws(s + 1);
+    if (*s == close)
+        return s + 1;
+    for (;;) {
+        if (members) {
+            s = json_string(json_ws(s));
+            if (!s || *(s = json_ws(s)) != ':')
+                return NULL;
+            s++;
+        }
+        s = json_value(s, depth + 1);
+        if (!s)
+            return NULL;
+        s = json_ws(s);
+        if (*s == close)
+            return s + 1;
+        if (*s != ',')
+            return NULL;
+        s++;
+    }
+}
+
+static const char *json_value(const char *s, int depth)
+{
+    s = json_ws(s);
+    if (depth > 32)
+        return NULL;
+    if (*s == '{')
+        return json_items(s, '}', true, depth);
+    if (*s == '[')
+        return json_items(s, ']', false, depth);
+    if (*s == '"')
+        return json_string(s);
+    if (!strncmp(s, "true", 4) || !strncmp(s, "null", 4))
+        return s + 4;
+    if (!strncmp(s, "false", 5))
+        return s + 5;
+    return json_number(s);
+}
+
+static bool json_valid(const char *s)
+{
+    s = json_value(s, 0);
+    return s && *json_ws(s) == '\0';
+}
+
+static void check_pool(void)
+{
+    CHECK(json_valid("{\"a\": [1, -2.5e3, \"x\\u00e9\", true, null, {}]}") &&
+              !json_valid("{\"a\": [1,]}") && !json_valid("{\"a\" 1}") && !json_valid("[1] 2"),
+          "the JSON checker");
+    weft_profile_reset();
+    pool_item chain_last = {CHAIN_PUSH_LAST, 0, 0}, chain_first = {CHAIN_PUSH_FIRST, 0, 0},
+              fan = {FAN_ROOT, 0, 0}, range = {RANGE, 0, POOL_N}, leaves[POOL_N];
+    for (int i = 0; i < POOL_N; i++)
+        leaves[i] = (pool_item){LEAF, 0, 0};
+    /* One kind of structure per queue kind: one region each. */
+    weft_pool_stats s_last =
+        pool_run(WEFT_QUEUE_CHASE_LEV, WEFT_POOL_STEAL_ONE, false, &chain_last, 1);
+    weft_pool_stats s_first =
+        pool_run(WEFT_QUEUE_IDEMPOTENT_DEQUE, WEFT_POOL_STEAL_ONE, false, &chain_first, 1);
+    weft_pool_stats s_fan = pool_run(WEFT_QUEUE_ABP, WEFT_POOL_STEAL_HALF, false, &fan, 1);
+    weft_pool_stats s_init =
+        pool_run(WEFT_QUEUE_CENTRAL, WEFT_POOL_STEAL_ONE, false, leaves, POOL_N);
+    weft_pool_stats s_range = pool_run(WEFT_QUEUE_CHASE_LEV, WEFT_POOL_STEAL_HALF, true, &range, 1);
+
+    weft_profile_region r[16];
+    size_t n = weft_profile_regions(r, 16);
+    CHECK(n == 5, "%zu regions, not 5", n);
+    const weft_profile_region *last = region_in(r, n, "work pool (chase-lev)"),
+                              *first = region_in(r, n, "work pool (idem-deque)"),
+                              *fr = region_in(r, n, "work pool (abp, steal-half)"),
+                              *init = region_in(r, n, "work pool (central)"),
+                              *rr = region_in(r, n, "work pool (chase-lev, steal-half)");
+    const double N = POOL_N;
+    printf("work pool (%d items of sfib(%d)): parallelism chain %.3f, push-first chain %.1f, "
+           "fan-out %.1f, initial items %.1f, split range %.1f (%llu splits)\n",
+           POOL_N, POOL_LEAF, last->parallelism, first->parallelism, fr->parallelism,
+           init->parallelism, rr->parallelism, (unsigned long long)s_range.splits);
+    /* Items: every call of the process function, exactly (an idempotent
+     * queue's second deliveries and a split's parts included). */
+    CHECK_EQ_U64(last->tasks, POOL_N);
+    CHECK_EQ_U64(s_last.processed, POOL_N);
+    CHECK_EQ_U64(first->tasks, s_first.processed);
+    CHECK(first->tasks >= POOL_N, "push-first chain: %llu items", (unsigned long long)first->tasks);
+    CHECK_EQ_U64(fr->tasks, POOL_N + 1);
+    CHECK_EQ_U64(s_fan.processed, POOL_N + 1);
+    CHECK_EQ_U64(init->tasks, POOL_N);
+    CHECK_EQ_U64(s_init.processed, POOL_N);
+    CHECK_EQ_U64(rr->tasks, s_range.processed);
+    CHECK_EQ_U64(rr->tasks, POOL_N); /* one leaf per item, split or not */
+    for (size_t i = 0; i < n; i++)
+        CHECK(r[i].runs == 1 && r[i].spawns == 0 && r[i].work_ns > 0 &&
+                  r[i].span_ns <= r[i].work_ns && r[i].burdened_span_ns == r[i].span_ns,
+              "%s: runs %llu, work %.0f, span %.0f, burdened span %.0f", r[i].name,
+              (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns);
+    /* Every item on one path: the span is the work. */
+    CHECK(last->parallelism >= 1.0 && last->parallelism <= 1.02,
+          "chain pushed at the end: parallelism %.3f, not 1", last->parallelism);
+    /* A child's path holds its parent only up to the push. */
+    CHECK(first->parallelism >= 0.75 * N, "chain pushed first: parallelism %.1f < %.0f",
+          first->parallelism, 0.75 * N);
+    /* One leaf (after the root's pushes) is the span. */
+    CHECK(fr->parallelism >= 0.75 * N && fr->parallelism <= N + 1,
+          "fan-out: parallelism %.1f, not about %d", fr->parallelism, POOL_N);
+    /* Initial items start at 0. */
+    CHECK(init->parallelism >= 0.95 * N && init->parallelism <= 1.01 * N,
+          "initial items: parallelism %.1f, not %d", init->parallelism, POOL_N);
+    /* k splits make at most k + 1 chains of the range's leaves. */
+    CHECK(rr->parallelism >= 1.0 && rr->parallelism <= (double)s_range.splits + 1.02,
+          "split range: parallelism %.2f with %llu splits", rr->parallelism,
+          (unsigned long long)s_range.splits);
+    /* The same leaves (in the same unit): the same work, within what the
+     * items do besides their leaves; the longest item of a chain is a leaf. */
+    CHECK(last->work_ns >= 0.98 * init->work_ns && last->work_ns <= 1.02 * init->work_ns &&
+              rr->work_ns >= 0.98 * init->work_ns && rr->work_ns <= 1.02 * init->work_ns,
+          "work of %d leaves: chain %.0f, initial items %.0f, split range %.0f", POOL_N,
+          last->work_ns, init->work_ns, rr->work_ns);
+    CHECK(last->longest_strand_ns >= 0.98 * init->work_ns / N &&
+              last->longest_strand_ns <= 1.02 * init->work_ns / N,
+          "the chain's longest item %.0f, one leaf %.0f", last->longest_strand_ns,
+          init->work_ns / N);
+
+    char *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    CHECK(f && weft_profile_write_json(f) == 0, "json");
+    fclose(f);
+    CHECK(json_valid(json), "the profile's JSON is not well formed:\n%s", json);
+    CHECK(strstr(json, "\"name\": \"work pool (chase-lev, steal-half)\""), "json:\n%.400s", json);
+    free(json);
+    CHECK(weft_profile_print(stdout) == 0, "print");
+    printf("ok: work pool runs: items exact, chain / push-first / fan-out / initial / split "
+           "figures as their structure, JSON well formed\n");
+}
+
 int main(void)
 {
     alarm(60);
     forced_time();
+    check_pool();
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
     int n = start_hogs(hogs, 30);

@@ -18,7 +18,9 @@
  *
  * for every RUN (a "region" named by its task; NEWFRAME and TOGETHER
  * copies too), for regions the program brackets with weft_profile_begin /
- * weft_profile_end, and per task type (work and count).  The figures do
+ * weft_profile_end, for work pool runs (docs/profiling.md, "Work pool
+ * runs": a region per queue kind, its tasks the items), and per task type
+ * (work and count).  The figures do
  * not depend on the worker count or on which tasks were stolen.
  *
  * With WEFT_PROFILE=1 in the environment the table is printed on stderr

@@ -87,6 +87,41 @@ static inline weft_worker *weft_profile_pause_current(void)
 #endif
 
 /* ------------------------------------------------------------------------
+ * Profiler: work pool runs (src/workpool; docs/profiling.md, "Work pool
+ * runs"): an item's path is its pusher's path at the push plus its own
+ * processing; the run's span is the longest, its work their sum
+ * ------------------------------------------------------------------------ */
+
+#if WEFT_PROFILE
+/* A pool worker's figures, owner-only until the run's threads are joined.
+ * `clock` times the items as a fork-join worker's strands are timed (its
+ * strand_start, count_start, counting, long_cycles, sync_*, off-CPU and
+ * counted totals; nothing else of it is used). */
+typedef struct weft_profile_pool_meter {
+    weft_profile_worker clock;
+    uint64_t base;     /* the running item's path length at its push */
+    uint64_t done;     /* the running item's length up to its last push */
+    uint64_t last_end; /* cycles when this worker's last item ended (0: none yet) */
+    uint64_t work, span, longest, items;
+} weft_profile_pool_meter;
+/* Before the pool's threads start: the unit and the clock's thresholds. */
+void weft__profile_pool_meter_init(weft_profile_pool_meter *m);
+/* The process function is called for an item pushed at path length base. */
+void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base);
+/* A push inside the process function: the path length the new item
+ * starts at (its pusher's path up to now). */
+uint64_t weft__profile_pool_item_path(weft_profile_pool_meter *m);
+/* The process function returned. */
+void weft__profile_pool_item_end(weft_profile_pool_meter *m);
+/* After the run (threads joined): adds a worker's figures to *f (work
+ * summed, span the longest path, tasks the items) and its clock's totals
+ * to the profiler's (off-CPU time, counted cycles and blocks). */
+void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures *f);
+/* The run's figures become a run of the region named `name`. */
+void weft__profile_pool_record(const char *name, const weft_profile_figures *f);
+#endif
+
+/* ------------------------------------------------------------------------
  * Tracer: every worker is, at every moment, in one state; each change of
  * state ends one slice of its track and starts the next
  * ------------------------------------------------------------------------ */

@@ -470,6 +470,101 @@ void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 }
 
 /* ------------------------------------------------------------------------
+ * Work pool runs (hooks.h; docs/profiling.md, "Work pool runs")
+ * ------------------------------------------------------------------------ */
+
+/* A program that only runs pools never calls weft_start: its first pool
+ * run chooses the unit (WEFT_PROFILE_UNIT, else automatic). */
+static pthread_once_t pool_unit_once = PTHREAD_ONCE_INIT;
+static void pool_unit(void) { (void)weft__count_check_env(); }
+
+void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
+{
+    pthread_once(&calibrate_once, calibrate);
+    pthread_once(&pool_unit_once, pool_unit);
+    memset(m, 0, sizeof *m);
+    weft__count_worker_init(&m->clock, 0);
+    m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
+}
+
+/* The running item's piece since its start or its last push: on-CPU
+ * cycles, or in counting mode blocks (as weft_profile_end_strand). */
+static uint64_t pool_piece(weft_profile_pool_meter *m)
+{
+    weft_profile_worker *p = &m->clock;
+    uint64_t now = weft_cycles();
+    uint64_t d = now - p->strand_start;
+    if (WEFT_UNLIKELY(d > p->long_cycles)) {
+        d = weft__profile_long_strand(p, now, d);
+        now = p->sync_cycles; /* the check's own time is no item's */
+    }
+    p->strand_start = now;
+    if (p->counting)
+        d = weft_profile_count_strand(p, d);
+    return d;
+}
+
+void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)
+{
+    weft_profile_worker *p = &m->clock;
+    uint64_t now = weft_cycles();
+    /* After a long search or sleep (or the first item) the CPU clock is
+     * read again, so that a long item is compared with its own time. */
+    if (m->last_end == 0 || now - m->last_end > p->long_cycles) {
+        weft__profile_sync(p, now);
+        now = p->sync_cycles;
+    }
+    p->strand_start = now;
+    p->count_start = weft__profile_blocks;
+    m->base = base;
+    m->done = 0;
+}
+
+uint64_t weft__profile_pool_item_path(weft_profile_pool_meter *m)
+{
+    m->done += pool_piece(m);
+    return m->base + m->done;
+}
+
+void weft__profile_pool_item_end(weft_profile_pool_meter *m)
+{
+    uint64_t d = m->done + pool_piece(m);
+    uint64_t path = m->base + d;
+    m->work += d;
+    if (path > m->span)
+        m->span = path;
+    if (d > m->longest)
+        m->longest = d;
+    m->items++;
+    m->last_end = m->clock.strand_start;
+}
+
+void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures *f)
+{
+    f->work += m->work;
+    if (m->span > f->span)
+        f->span = m->span;
+    f->bspan = f->span; /* no steal cost is charged on a pool's edges */
+    f->tasks += m->items;
+    if (m->longest > f->longest)
+        f->longest = m->longest;
+    weft_profile_worker *p = &m->clock;
+    pthread_mutex_lock(&lock);
+    /* Relaxed: the worker's thread has been joined. */
+    folded_off_cpu.cycles += atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
+    folded_off_cpu.strands += atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
+    weft__count_fold_locked(p);
+    pthread_mutex_unlock(&lock);
+}
+
+void weft__profile_pool_record(const char *name, const weft_profile_figures *f)
+{
+    pthread_mutex_lock(&lock);
+    record_region_locked(name, f);
+    pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------------
  * Regions of the program's own
  * ------------------------------------------------------------------------ */
 

@@ -91,9 +91,10 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
     if (p->item_size == 8) {
         memcpy(buf, item, 8);
     } else {
-        buf[p->words - 1] = 0; /* padding of the last word */
+        buf[p->user_words - 1] = 0; /* padding of the last word */
         memcpy(buf, item, p->item_size);
     }
+    WP_PROF_PUSHED(w, buf);
     if (WEFT_UNLIKELY(!weft__wp_local_push(w, buf, true)))
         return ENOBUFS;
     w->ctr.pushed++;
@@ -260,9 +261,11 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
                 continue;
         }
         w->ctr.processed++;
+        WP_PROF_ITEM_BEGIN(w, item);
         w->in_fn = true;
         p->fn(&w->ctx, item, p->arg);
         w->in_fn = false;
+        WP_PROF_ITEM_END(w);
         if (half)
             wp_poll_requests(w);
         if (!fenced && WEFT_UNLIKELY(++w->since_fence == WP_FENCE_EVERY))

@@ -202,6 +202,9 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
         w->xfer = calloc((size_t)cfg->steal_half_max * p->words, sizeof(uint64_t));
     if (w->item == NULL || ((p->half || agent) && w->xfer == NULL))
         return NULL;
+#if WEFT_PROFILE
+    weft__profile_pool_meter_init(&w->prof);
+#endif
     if (agent) {
         *err = 0;
         return w;
@@ -251,7 +254,8 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
         p->n = WEFT_POOL_MAX_WORKERS;
     p->cfg.workers = p->n;
     p->item_size = cfg->item_size;
-    p->words = (unsigned)((cfg->item_size + 7) / 8);
+    p->user_words = (unsigned)((cfg->item_size + 7) / 8);
+    p->words = p->user_words + WP_PROF_WORDS;
     p->half = cfg->steal == WEFT_POOL_STEAL_HALF && !p->ops->shared;
     /* Half of one item is nothing, unless a transfer can split it. */
     p->share_min = p->half && cfg->split == NULL ? 2 : 1;
@@ -308,8 +312,9 @@ bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
     for (size_t j = 0; j < n_initial; j++) {
         wp_worker *w = p->workers[j % p->n];
         uint64_t buf[WP_MAX_WORDS];
-        buf[p->words - 1] = 0;
+        buf[p->user_words - 1] = 0;
         memcpy(buf, src + j * p->item_size, p->item_size);
+        WP_PROF_PATH_SET(p, buf, 0); /* an initial item's path starts at 0 */
         if (!weft__wp_local_push(w, buf, true))
             return false;
     }
@@ -403,6 +408,16 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     }
     if (stats != NULL)
         weft__wp_stats_sum(p, n_initial, stats);
+#if WEFT_PROFILE
+    /* The run is a run of the region of its queue kind (threads joined). */
+    weft_profile_figures f;
+    memset(&f, 0, sizeof f);
+    for (unsigned i = 0; i < p->n; i++)
+        weft__profile_pool_collect(&p->workers[i]->prof, &f);
+    char name[64];
+    snprintf(name, sizeof name, "work pool (%s%s)", p->ops->name, p->half ? ", steal-half" : "");
+    weft__profile_pool_record(name, &f);
+#endif
     if (p->trace) {
         weft_pool_stats t;
         weft__wp_stats_sum(p, n_initial, &t);

@@ -49,7 +49,16 @@
 #include "workpool/hosted.h"
 
 
-#define WP_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8)
+/* In a profiling build every queued item carries one hidden word past the
+ * caller's bytes: the path length at its push (docs/profiling.md, "Work
+ * pool runs"); it travels with the item through every queue, overflow
+ * stack, transfer and inbox, which all copy `words` words. */
+#if WEFT_PROFILE
+#define WP_PROF_WORDS 1u
+#else
+#define WP_PROF_WORDS 0u
+#endif
+#define WP_MAX_WORDS (WEFT_POOL_MAX_ITEM_SIZE / 8 + WP_PROF_WORDS)
 
 typedef struct wp_pool wp_pool;
 typedef struct wp_worker wp_worker;
@@ -272,6 +281,10 @@ struct wp_worker {
     /* Its track when the run is traced (src/observe/trace.c), else NULL;
      * set before the threads start. */
     weft_trace_track *trace;
+#if WEFT_PROFILE
+    /* Its items' work and paths (src/observe/profile.c). */
+    weft_profile_pool_meter prof;
+#endif
 };
 
 struct wp_pool {
@@ -281,7 +294,8 @@ struct wp_pool {
     unsigned n;
     unsigned words;
     size_t item_size;
-    bool half; /* steal-half transfers in use */
+    unsigned user_words; /* words of the caller's bytes; words adds WP_PROF_WORDS */
+    bool half;           /* steal-half transfers in use */
     /* Items a queue must hold before a thief may take from it: 1, or 2
      * with steal-half transfers and no split function (a transfer takes
      * half, and half of one is nothing).  Thieves, sleepers and wakers
@@ -381,6 +395,25 @@ void weft__wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 /* The calling thread's worker (NULL outside a pool's process function). */
 extern __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
+
+/* The profiler's hooks (docs/profiling.md, "Work pool runs"): an item's
+ * hidden word is set at its push (0 for the run's initial items) and read
+ * when it is processed.  Nothing without -DWEFT_PROFILE=ON. */
+#if WEFT_PROFILE
+#define WP_PROF_PATH_SET(p, buf, path) ((buf)[(p)->words - 1] = (path))
+#define WP_PROF_PATH_COPY(p, to, from) ((to)[(p)->words - 1] = (from)[(p)->words - 1])
+#define WP_PROF_PUSHED(w, buf) \
+    WP_PROF_PATH_SET((w)->pool, (buf), weft__profile_pool_item_path(&(w)->prof))
+#define WP_PROF_ITEM_BEGIN(w, item) \
+    weft__profile_pool_item_begin(&(w)->prof, (item)[(w)->pool->words - 1])
+#define WP_PROF_ITEM_END(w) weft__profile_pool_item_end(&(w)->prof)
+#else
+#define WP_PROF_PATH_SET(p, buf, path) ((void)0)
+#define WP_PROF_PATH_COPY(p, to, from) ((void)0)
+#define WP_PROF_PUSHED(w, buf) ((void)0)
+#define WP_PROF_ITEM_BEGIN(w, item) ((void)0)
+#define WP_PROF_ITEM_END(w) ((void)0)
+#endif
 
 /* The tracer's hooks (docs/profiling.md): a worker's state changes
  * (processing a batch of items, looking for work, asleep), steals and
