@@ -5,10 +5,12 @@
  * prints the profile at weft_stop, WEFT_PROFILE_JSON writes it to the
  * file named, and WEFT_PROFILE_BURDEN_NS sets the burden; without it,
  * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect.
- * Each case runs in a child with its environment. */
+ * A program that only runs work pools gets its report at exit.  Each
+ * case runs in a child with its environment. */
 #include "check.h"
 
 #include <errno.h>
+#include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
 
@@ -32,14 +34,43 @@ static int start_run_stop(void)
     return 0;
 }
 
-/* Runs start_run_stop in a child with NAME=VALUE set; returns its status
- * and leaves its stderr in buf. */
-static int with_env(const char *name, const char *value, char *buf, size_t cap)
+#if WEFT_PROFILE
+/* A binary tree of depth 10 as work pool items. */
+static void visit_node(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    unsigned depth = *(unsigned *)item + 1;
+    if (depth <= 10) {
+        weft_pool_push(ctx, &depth);
+        weft_pool_push(ctx, &depth);
+    }
+}
+
+/* A program that runs one work pool and no fork-join pool, and exits. */
+static int pool_only_then_exit(void)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(unsigned));
+    cfg.workers = 2;
+    unsigned root = 0;
+    CHECK(weft_pool_run(&cfg, &root, 1, visit_node, NULL, NULL) == 0, "pool run");
+    exit(0); /* atexit handlers run: the profile's report is due there */
+}
+#endif
+
+/* Runs fn in a child with NAME=VALUE set; returns its status and leaves
+ * its stderr in buf. */
+static int fn_with_env(int (*fn)(void), const char *name, const char *value, char *buf, size_t cap)
 {
     setenv(name, value, 1);
-    int st = run_capturing_stderr(start_run_stop, buf, cap);
+    int st = run_capturing_stderr(fn, buf, cap);
     unsetenv(name);
     return st;
+}
+
+static int with_env(const char *name, const char *value, char *buf, size_t cap)
+{
+    return fn_with_env(start_run_stop, name, value, buf, cap);
 }
 
 static void bad_values(void)
@@ -94,6 +125,26 @@ static void profile_env(void)
     CHECK(st == 0, "WEFT_PROFILE_BURDEN_NS=750: status %d:\n%s", st, buf);
     printf("ok: WEFT_PROFILE prints, WEFT_PROFILE_JSON writes, WEFT_PROFILE_BURDEN_NS sets the "
            "burden\n");
+    /* A pool-only program: the table and the JSON at exit, with the
+     * pool's region and its 2^11 - 1 items. */
+    st = fn_with_env(pool_only_then_exit, "WEFT_PROFILE", "1", buf, sizeof buf);
+    CHECK(st == 0 && strstr(buf, "work pool (") && strstr(buf, "2047"),
+          "WEFT_PROFILE=1, a pool-only program: no pool region reported at exit (status %d):\n%s",
+          st, buf);
+    remove(json_path);
+    st = fn_with_env(pool_only_then_exit, "WEFT_PROFILE_JSON", json_path, buf, sizeof buf);
+    char whole[16384] = "";
+    f = fopen(json_path, "r");
+    if (f) {
+        size_t n = fread(whole, 1, sizeof whole - 1, f);
+        whole[n] = '\0';
+        fclose(f);
+    }
+    CHECK(st == 0 && f != NULL && strstr(whole, "\"work pool (") && strstr(whole, "2047"),
+          "WEFT_PROFILE_JSON, a pool-only program: status %d, file %s:\n%.400s", st,
+          f ? "written" : "missing", whole);
+    remove(json_path);
+    printf("ok: a program that only runs work pools reports its profile at exit\n");
 #else
     int st = with_env("WEFT_PROFILE", "1", buf, sizeof buf);
     CHECK(st == 0 && strstr(buf, "WEFT_PROFILE is set, but this build has no profiler"),

@@ -59,6 +59,8 @@ static double burden_set_ns = -1.0, burden_env_ns = -1.0;
 #if WEFT_PROFILE
 static bool print_at_stop;
 static const char *json_at_stop;
+static bool env_read;       /* weft__profile_check_env has run */
+static bool report_at_exit; /* a pool-only program's report is due at exit */
 #endif
 
 /* How much of each worker's slot records is touched at start. */
@@ -93,6 +95,7 @@ int weft__profile_check_env(void)
     pthread_mutex_lock(&lock);
     print_at_stop = print;
     json_at_stop = json && *json ? json : NULL;
+    env_read = true;
     burden_env_ns = have_burden && !err ? (double)burden : -1.0;
     pthread_mutex_unlock(&lock);
     err |= weft__count_check_env();
@@ -557,11 +560,33 @@ void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures
     pthread_mutex_unlock(&lock);
 }
 
+static void report_at_exit_if_due(void)
+{
+    pthread_mutex_lock(&lock);
+    bool due = report_at_exit;
+    pthread_mutex_unlock(&lock);
+    if (due)
+        weft__profile_at_stop();
+}
+
 void weft__profile_pool_record(const char *name, const weft_profile_figures *f)
 {
     pthread_mutex_lock(&lock);
     record_region_locked(name, f);
+    /* A program that runs only work pools has no weft_stop to report at:
+     * WEFT_PROFILE and WEFT_PROFILE_JSON are read at its first pool run,
+     * and the report is made at exit, unless a weft_stop makes it first. */
+    bool first = !env_read && live_workers == NULL;
     pthread_mutex_unlock(&lock);
+    if (first)
+        (void)weft__profile_check_env();
+    pthread_mutex_lock(&lock);
+    bool wanted = live_workers == NULL && (print_at_stop || json_at_stop);
+    bool register_exit = wanted && !report_at_exit;
+    report_at_exit = report_at_exit || wanted;
+    pthread_mutex_unlock(&lock);
+    if (register_exit && atexit(report_at_exit_if_due) != 0)
+        weft__warn("the profile of the work pool runs cannot be reported at exit");
 }
 
 /* ------------------------------------------------------------------------
@@ -923,11 +948,19 @@ static void print_report(FILE *out, const snapshot *sn)
                 weft__count_how());
     else
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
-    fprintf(out, "%-20s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", "region", "runs", "work",
+    /* The name column fits the longest name (names are cut at 63 bytes). */
+    int w = 20;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(r[i].name) > w)
+            w = (int)strlen(r[i].name);
+    for (size_t i = 0; i < nt; i++)
+        if ((int)strlen(t[i].name) > w)
+            w = (int)strlen(t[i].name);
+    fprintf(out, "%-*s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", w, "region", "runs", "work",
             "span", "parallelism", "burdened-span", "burdened-par", "longest-strand", "tasks",
             "spawns");
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%-20s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", r[i].name,
+        fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r[i].name,
                 (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
                 fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
                 fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
@@ -936,23 +969,23 @@ static void print_report(FILE *out, const snapshot *sn)
     if (n == 0)
         fprintf(out, "(no region has finished)\n");
     if (sn->blocks && sn->ns_per_block > 0.0) {
-        fprintf(out, "%-20s %14s %14s %14s %15s   (basic blocks)\n", "region", "work", "span",
+        fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
                 "burdened-span", "longest-strand");
         double k = 1.0 / sn->ns_per_block;
         for (size_t i = 0; i < n; i++)
-            fprintf(out, "%-20s %14.0f %14.0f %14.0f %15.0f\n", r[i].name, r[i].work_ns * k,
+            fprintf(out, "%-*s %14.0f %14.0f %14.0f %15.0f\n", w, r[i].name, r[i].work_ns * k,
                     r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
     }
     if (n > 0) {
         fprintf(out,
                 "speedup on P workers: at most min(P, parallelism) / burdened estimate "
-                "work/(work/P + burdened span)\n%-20s",
-                "region");
+                "work/(work/P + burdened span)\n%-*s",
+                w, "region");
         for (size_t k = 0; k < TABLE_WORKERS; k++)
             fprintf(out, " %13s%-2u", "P=", table_workers[k]);
         fputc('\n', out);
         for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%-20s", r[i].name);
+            fprintf(out, "%-*s", w, r[i].name);
             for (size_t k = 0; k < TABLE_WORKERS; k++) {
                 char cell[40];
                 snprintf(cell, sizeof cell, "%.1f/%.1f",
@@ -966,9 +999,9 @@ static void print_report(FILE *out, const snapshot *sn)
     double total = 0;
     for (size_t i = 0; i < nt; i++)
         total += t[i].work_ns;
-    fprintf(out, "%-20s %14s %11s %7s\n", "task type", "count", "work", "share");
+    fprintf(out, "%-*s %14s %11s %7s\n", w, "task type", "count", "work", "share");
     for (size_t i = 0; i < nt; i++)
-        fprintf(out, "%-20s %14llu %11s %6.1f%%\n", t[i].name, (unsigned long long)t[i].count,
+        fprintf(out, "%-*s %14llu %11s %6.1f%%\n", w, t[i].name, (unsigned long long)t[i].count,
                 fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
 }
 
@@ -1066,6 +1099,7 @@ int weft_profile_write_json(FILE *out)
 void weft__profile_at_stop(void)
 {
     pthread_mutex_lock(&lock);
+    report_at_exit = false;
     bool print = print_at_stop;
     const char *path = json_at_stop;
     pthread_mutex_unlock(&lock);
