@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
  * weft-lace library.  Each maps onto weft's public API, except the random
- * steal attempt and a worker's CPU, which use the runtime's own entry
- * points (runtime/steal.h, runtime/topology.h; this library is built and versioned
- * with weft).  docs/lace.md lists what each does and how it differs from
+ * steal attempt, a worker's CPU and RUN from outside the pool, which use
+ * the runtime's own entry points (runtime/steal.h, runtime/topology.h,
+ * runtime/external.h; this library is built and versioned with weft).  docs/lace.md lists what each does and how it differs from
  * Lace. */
 #include "runtime/diagnostics.h"
+#include "runtime/external.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "runtime/topology.h"
@@ -112,6 +113,10 @@ static weft_wrapper_fn task_wrapper(Task *t, const char *what)
     return (weft_wrapper_fn)((uintptr_t)t->f & ~(uintptr_t)2);
 }
 
+/* From outside the pool a Lace task runs on one of the workers' threads,
+ * never on the caller's (Lace's RUN hands it to the workers): Lace programs
+ * keep per-worker state in thread-locals that a TOGETHER sets up on each
+ * worker thread, and read them in every task (Sylvan's reference stacks). */
 void lace_run_task(Task *t)
 {
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
@@ -121,7 +126,7 @@ void lace_run_task(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    weft__run_task((weft_task *)t, wrapper);
+    weft__run_task_on_worker((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -134,7 +139,7 @@ void lace_run_task_exclusive(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    weft__run_task((weft_task *)t, wrapper);
+    weft__run_task_on_worker((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 

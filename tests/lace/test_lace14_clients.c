@@ -2,8 +2,9 @@
 /* Lace 1.4 programs as real clients write them (a decision-diagram package,
  * Lace's own benchmarks): lace14.h, Lace's helper macros and includes, a
  * long double result, the WorkerP fields, TASK(f) callbacks typed with
- * LACE_TYPEDEF_CB, and a collector that runs as a NEWFRAME task calling
- * TOGETHER while two threads keep the pool busy. */
+ * LACE_TYPEDEF_CB, thread-locals a TOGETHER sets up on each worker, and a
+ * collector that runs as a NEWFRAME task calling TOGETHER while two threads
+ * keep the pool busy. */
 #include <lace14.h>
 
 #include "check.h"
@@ -144,6 +145,27 @@ TASK_0(int, fields)
     return 1;
 }
 
+/* Per-worker state in thread-locals, set up on each worker's thread by a
+ * TOGETHER and read by every task, as a client's reference stacks are: a
+ * RUN from outside must run its task on a worker's thread, even when the
+ * workers sleep idle, never on the calling thread. */
+static _Thread_local long *tls_refs;
+static long refs_of[MAX_W];
+static pthread_t main_thread;
+VOID_TASK_0(tls_init) { tls_refs = &refs_of[LACE_WORKER_ID % MAX_W]; }
+TASK_1(long, tls_use, int, depth)
+{
+    CHECK(!pthread_equal(pthread_self(), main_thread),
+          "a Lace task ran on the RUN caller's thread");
+    CHECK(tls_refs != NULL, "a Lace task ran on a thread the TOGETHER did not set up");
+    (*tls_refs)++;
+    if (depth == 0)
+        return 1;
+    SPAWN(tls_use, depth - 1);
+    long a = CALL(tls_use, depth - 1);
+    return a + SYNC(tls_use);
+}
+
 /* Callbacks: TASK(f) pointers called with WRAP, as a client's apply does. */
 LACE_TYPEDEF_CB(long, binop_cb, long, long)
 TASK_2(long, op_plus, long, a, long, b) { return a + b; }
@@ -267,6 +289,12 @@ int main(int argc, char **argv)
         CHECK(publics[i] != NULL && pus[i] >= -1, "worker %d's _public and pu", i);
         for (int j = 0; j < i; j++)
             CHECK(publics[i] != publics[j], "workers %d and %d share a _public", i, j);
+    }
+    main_thread = pthread_self();
+    TOGETHER(tls_init);
+    for (int r = 0; r < 40; r++) {
+        usleep(5000); /* long enough for the workers to sleep idle */
+        CHECK(RUN(tls_use, 6) == 64, "tls_use");
     }
     int ld_seen = RUN(ld_task_result);
     printf("TASK_RESULT: %d completed long double tasks read\n", ld_seen);
