@@ -10,6 +10,7 @@
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "runtime/topology.h"
+#include "sys/cpu.h"
 #include "lace/lifecycle.h"
 
 /* The library serves both API generations; 1.6's declarations are a
@@ -184,6 +185,41 @@ void lace_run_together(Task *t)
     pending_push(&node, t);
     weft__together_task((weft_task *)t, wrapper);
     pending_pop(&node);
+}
+
+static bool is_pending(Task *t)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_interrupt *p = pending;
+    while (p != NULL && p->task != t)
+        p = p->next;
+    pthread_mutex_unlock(&pending_lock);
+    return p != NULL;
+}
+
+/* lace_newframe.t is set before the interrupt is published to the workers
+ * (pending_push, then weft__newframe_task or weft__together_task, which may
+ * first wait for another interrupt to let go), and stays set until it is
+ * over.  A caller that saw it set serves interrupts here until the one it
+ * saw is over: it cannot end without this worker, so the caller has taken
+ * part in it.  A task of an interrupt (in_interrupt) does not wait: the one
+ * it would wait for may be its own. */
+void weft__lace_yield_newframe(WorkerP *lw, Task *head)
+{
+    weft_worker *w = (weft_worker *)lw;
+    /* Acquire: pairs with pending_push's release (the node is in the
+     * list before t shows it). */
+    Task *shown = atomic_load_explicit(&lace_newframe.t, memory_order_acquire);
+    weft_yield(w, (weft_task *)head);
+    if (shown == NULL || w->in_interrupt != 0)
+        return;
+    for (unsigned spins = 0; is_pending(shown); spins++) {
+        if (spins < 64)
+            weft_cpu_relax();
+        else
+            sched_yield();
+        weft_yield(w, (weft_task *)head);
+    }
 }
 
 void lace_steal_random_CALL(WorkerP *lw, Task *head)
