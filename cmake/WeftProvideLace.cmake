@@ -47,7 +47,7 @@ target_include_directories(weft_lace PUBLIC
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weft-lace>)
 target_include_directories(weft_lace PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(weft_lace PRIVATE _GNU_SOURCE)
-target_compile_options(weft_lace PRIVATE ${WEFT_WARNINGS})
+target_compile_options(weft_lace PRIVATE ${WEFT_WARNINGS} ${WEFT_STACK_CLASH_CFLAGS})
 target_link_libraries(weft_lace PUBLIC weft)
 set_target_properties(weft_lace PROPERTIES OUTPUT_NAME weft-lace EXPORT_NAME lace
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /* A task frame larger than the guard below a worker's stack must not jump
  * over it into other memory: it must stop with weft's stack-overflow
- * message.  Built twice: as is (with -fstack-clash-protection, which the
- * weft target exports) and with -fno-stack-clash-protection
- * (test_stack_guard_noclash), where only the guard's size stands between
- * a large frame and the memory below.  With report_stack_overflow off the
- * same fault is a plain SIGSEGV, unexplained.  Each case runs in a child. */
+ * message.  Built twice: with -fstack-clash-protection (which a program
+ * adds to its own flags; weft does not pass it on) and with
+ * -fno-stack-clash-protection (test_stack_guard_noclash), where only the
+ * guard's size stands between a large frame and the memory below.  With
+ * report_stack_overflow off the same fault is a plain SIGSEGV,
+ * unexplained.  Each case runs in a child. */
 #include "check.h"
 
 #include <weft/weft.h>

@@ -565,9 +565,21 @@ extern lace_newframe_t lace_newframe;
  * same slot) and no one else writes f while the task is in its slot. */
 Task *lace_spawned(Task *t, lace_task_fn f) __attribute__((pure));
 
+/* lace_yield with lace_newframe.t set: returns once the caller has taken
+ * part in an interrupt (or none is pending any more, or it is inside one). */
+void weft__lace_yield_newframe(WorkerP *w, Task *head);
+
+/* Takes part in a pending NEWFRAME or TOGETHER.  A task that saw
+ * lace_newframe.t set (a collector's "wait for the collection" path) gets
+ * back only after that interrupt has run, as in Lace, even if it is not
+ * published to the workers yet. */
 static inline void lace_yield(WorkerP *w, Task *head)
 {
-    weft_yield((weft_worker *)w, (weft_task *)head);
+    /* Relaxed: a hint; the slow path synchronises with the interrupt. */
+    if (WEFT_UNLIKELY(atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) != NULL))
+        weft__lace_yield_newframe(w, head);
+    else
+        weft_yield((weft_worker *)w, (weft_task *)head);
 }
 
 static inline void lace_drop(WorkerP *w, Task *t) { weft__drop((weft_worker *)w, (weft_task *)t); }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
  * weft-lace library.  Each maps onto weft's public API, except the random
- * steal attempt and a worker's CPU, which use the runtime's own entry
- * points (runtime/steal.h, runtime/topology.h; this library is built and versioned
- * with weft).  docs/lace.md lists what each does and how it differs from
+ * steal attempt, a worker's CPU and RUN from outside the pool, which use
+ * the runtime's own entry points (runtime/steal.h, runtime/topology.h,
+ * runtime/external.h; this library is built and versioned with weft).  docs/lace.md lists what each does and how it differs from
  * Lace. */
 #include "runtime/diagnostics.h"
+#include "runtime/external.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "runtime/topology.h"
+#include "sys/cpu.h"
 #include "lace/lifecycle.h"
 
 /* The library serves both API generations; 1.6's declarations are a
@@ -112,6 +114,10 @@ static weft_wrapper_fn task_wrapper(Task *t, const char *what)
     return (weft_wrapper_fn)((uintptr_t)t->f & ~(uintptr_t)2);
 }
 
+/* From outside the pool a Lace task runs on one of the workers' threads,
+ * never on the caller's (Lace's RUN hands it to the workers): Lace programs
+ * keep per-worker state in thread-locals that a TOGETHER sets up on each
+ * worker thread, and read them in every task (Sylvan's reference stacks). */
 void lace_run_task(Task *t)
 {
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
@@ -121,7 +127,7 @@ void lace_run_task(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    weft__run_task((weft_task *)t, wrapper);
+    weft__run_task_on_worker((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -134,7 +140,7 @@ void lace_run_task_exclusive(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    weft__run_task((weft_task *)t, wrapper);
+    weft__run_task_on_worker((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -179,6 +185,41 @@ void lace_run_together(Task *t)
     pending_push(&node, t);
     weft__together_task((weft_task *)t, wrapper);
     pending_pop(&node);
+}
+
+static bool is_pending(Task *t)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_interrupt *p = pending;
+    while (p != NULL && p->task != t)
+        p = p->next;
+    pthread_mutex_unlock(&pending_lock);
+    return p != NULL;
+}
+
+/* lace_newframe.t is set before the interrupt is published to the workers
+ * (pending_push, then weft__newframe_task or weft__together_task, which may
+ * first wait for another interrupt to let go), and stays set until it is
+ * over.  A caller that saw it set serves interrupts here until the one it
+ * saw is over: it cannot end without this worker, so the caller has taken
+ * part in it.  A task of an interrupt (in_interrupt) does not wait: the one
+ * it would wait for may be its own. */
+void weft__lace_yield_newframe(WorkerP *lw, Task *head)
+{
+    weft_worker *w = (weft_worker *)lw;
+    /* Acquire: pairs with pending_push's release (the node is in the
+     * list before t shows it). */
+    Task *shown = atomic_load_explicit(&lace_newframe.t, memory_order_acquire);
+    weft_yield(w, (weft_task *)head);
+    if (shown == NULL || w->in_interrupt != 0)
+        return;
+    for (unsigned spins = 0; is_pending(shown); spins++) {
+        if (spins < 64)
+            weft_cpu_relax();
+        else
+            sched_yield();
+        weft_yield(w, (weft_task *)head);
+    }
 }
 
 void lace_steal_random_CALL(WorkerP *lw, Task *head)

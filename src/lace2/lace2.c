@@ -6,6 +6,7 @@
  * library is built and versioned with weft).  docs/lace2.md lists what
  * each does and how it differs from Lace. */
 #include "runtime/diagnostics.h"
+#include "runtime/external.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "lace/lifecycle.h"
@@ -153,9 +154,12 @@ static uintptr_t task_wrapper(lace_task *t, const char *what)
     return (uintptr_t)t->f;
 }
 
+/* From outside the pool the task runs on a worker's thread, never on the
+ * caller's, as in Lace: programs keep per-worker thread-locals that a
+ * TOGETHER sets up on each worker thread. */
 void lace_run_task(lace_task *t)
 {
-    weft__run_task((weft_task *)t, task_wrapper(t, "lace_run_task"));
+    weft__run_task_on_worker((weft_task *)t, task_wrapper(t, "lace_run_task"));
 }
 
 static void pending_push(pending_interrupt *node, lace_task *t)

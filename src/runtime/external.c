@@ -11,8 +11,9 @@
  * [0, workers): per-worker arrays indexed by weft_worker_id work inside
  * the task.  docs/sleep.md, "RUN on the calling thread", has the protocol.
  *
- * Otherwise (no worker sleeps idle, or the pool is suspended or in an
- * interrupt): the caller's task descriptor stays on its own stack; a
+ * Otherwise (no worker sleeps idle, the pool is suspended or in an
+ * interrupt, or the caller asked for a worker's thread with
+ * weft__run_task_on_worker): the caller's task descriptor stays on its own stack; a
  * request pointing to it is queued, an idle worker is woken, and the
  * caller blocks until a worker has run the task at the bottom of its
  * (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
@@ -183,7 +184,9 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     return true;
 }
 
-void weft__run_task(weft_task *t, uintptr_t wrapper)
+/* may_borrow false: the task runs on a worker's thread in every case
+ * (weft__run_task_on_worker). */
+static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 {
     /* Relaxed: the descriptor is private to this call until it is queued
      * (the mutex publishes it). */
@@ -200,7 +203,7 @@ void weft__run_task(weft_task *t, uintptr_t wrapper)
                     "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
                     "or the first weft:: call starts the pool)");
     WEFT_TRACE_EXTERNAL_START(trace_since_);
-    if (run_borrowed(t, wrapper)) {
+    if (may_borrow && run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);
         weft__lifecycle_exit();
         return;
@@ -255,6 +258,10 @@ done:
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft__lifecycle_exit();
 }
+
+void weft__run_task(weft_task *t, uintptr_t wrapper) { run_task(t, wrapper, true); }
+
+void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper) { run_task(t, wrapper, false); }
 
 void weft__external_init(void)
 {

@@ -2,8 +2,9 @@
 /* Lace 1.4 programs as real clients write them (a decision-diagram package,
  * Lace's own benchmarks): lace14.h, Lace's helper macros and includes, a
  * long double result, the WorkerP fields, TASK(f) callbacks typed with
- * LACE_TYPEDEF_CB, and a collector that runs as a NEWFRAME task calling
- * TOGETHER while two threads keep the pool busy. */
+ * LACE_TYPEDEF_CB, thread-locals a TOGETHER sets up on each worker, and a
+ * collector that runs as a NEWFRAME task calling TOGETHER while two threads
+ * keep the pool busy. */
 #include <lace14.h>
 
 #include "check.h"
@@ -144,6 +145,27 @@ TASK_0(int, fields)
     return 1;
 }
 
+/* Per-worker state in thread-locals, set up on each worker's thread by a
+ * TOGETHER and read by every task, as a client's reference stacks are: a
+ * RUN from outside must run its task on a worker's thread, even when the
+ * workers sleep idle, never on the calling thread. */
+static _Thread_local long *tls_refs;
+static long refs_of[MAX_W];
+static pthread_t main_thread;
+VOID_TASK_0(tls_init) { tls_refs = &refs_of[LACE_WORKER_ID % MAX_W]; }
+TASK_1(long, tls_use, int, depth)
+{
+    CHECK(!pthread_equal(pthread_self(), main_thread),
+          "a Lace task ran on the RUN caller's thread");
+    CHECK(tls_refs != NULL, "a Lace task ran on a thread the TOGETHER did not set up");
+    (*tls_refs)++;
+    if (depth == 0)
+        return 1;
+    SPAWN(tls_use, depth - 1);
+    long a = CALL(tls_use, depth - 1);
+    return a + SYNC(tls_use);
+}
+
 /* Callbacks: TASK(f) pointers called with WRAP, as a client's apply does. */
 LACE_TYPEDEF_CB(long, binop_cb, long, long)
 TASK_2(long, op_plus, long, a, long, b) { return a + b; }
@@ -170,6 +192,7 @@ static _Atomic long old_code_seen;  /* load leaves that ran during a collection 
 static _Atomic int together_copies; /* TOGETHER copies seen by the collector */
 static _Atomic int stop_load;
 static _Atomic int gc_requested;
+static _Atomic long collections_requested, collections_done;
 
 VOID_TASK_0(gc_clear)
 {
@@ -210,22 +233,112 @@ TASK_0(int, gc_go)
     TOGETHER(gc_count);
     int m = atomic_load(&marked);
     atomic_fetch_sub(&collecting, 1);
+    atomic_fetch_add(&collections_done, 1);
     return m;
 }
-/* A client's "table full" path: one task starts the collection, the
- * others wait for it through lace_newframe and lace_yield. */
+/* A client's "table full" path: one task starts the collection; the others
+ * wait until lace_newframe shows it and call lace_yield, which must return
+ * only once the collection has run (the client then retries the table and
+ * gives up if it is still full).  One collection at a time (gc_requested),
+ * numbered when requested, before its NEWFRAME. */
 static _Atomic int gc_results_bad;
+static _Atomic long yields_before_collection; /* lace_yield returned too early */
+static _Atomic long yields_waited;
 VOID_TASK_0(gc_maybe)
 {
     int zero = 0;
     if (atomic_compare_exchange_strong(&gc_requested, &zero, 1)) {
+        atomic_fetch_add(&collections_requested, 1);
         if (NEWFRAME(gc_go) != TABLE)
             atomic_fetch_add(&gc_results_bad, 1);
         atomic_store(&gc_requested, 0);
-    } else {
-        YIELD_NEWFRAME();
+        return;
     }
+    long requested = atomic_load(&collections_requested); /* the one we wait for, or the last */
+    while (atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) == NULL)
+        if (atomic_load(&gc_requested) == 0)
+            return; /* the collection is over already */
+    lace_yield(__lace_worker, __lace_dq_head);
+    atomic_fetch_add(&yields_waited, 1);
+    if (atomic_load(&collections_done) < requested)
+        atomic_fetch_add(&yields_before_collection, 1);
 }
+/* The same wait where the collection is surely not published yet when the
+ * waiter sees lace_newframe.t: an interrupt started through weft's own API
+ * (which lace_newframe does not show) is published first and cannot pass
+ * its first barrier while both workers run tasks without interrupt points
+ * (the holder; the waiter, spinning on lace_newframe.t), so the
+ * collection's NEWFRAME, started next, shows in lace_newframe.t and waits.
+ * The waiter's lace_yield serves the first interrupt once the holder is let
+ * go; it must not return before the collection has run too. */
+static _Atomic int holding, waiting, release_holder, newframe_called;
+TASK_0(int, hold)
+{
+    atomic_store(&holding, 1);
+    while (!atomic_load(&release_holder)) {
+    }
+    return 1;
+}
+TASK_0(long, wait_for_collection)
+{
+    atomic_store(&waiting, 1);
+    while (atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) == NULL) {
+    }
+    lace_yield(__lace_worker, __lace_dq_head);
+    return atomic_load(&collections_done);
+}
+WEFT_VOID_TASK_0(native_nop) { (void)weft_w, (void)weft_head; }
+static void *run_hold(void *arg)
+{
+    *(int *)arg = RUN(hold);
+    return NULL;
+}
+static void *run_wait(void *arg)
+{
+    *(long *)arg = RUN(wait_for_collection);
+    return NULL;
+}
+static void *run_native_together(void *arg)
+{
+    (void)arg;
+    WEFT_TOGETHER(native_nop);
+    return NULL;
+}
+static void *let_holder_go(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&newframe_called))
+        sched_yield();
+    usleep(50000); /* the collection's NEWFRAME now waits, shown in lace_newframe.t */
+    atomic_store(&release_holder, 1);
+    return NULL;
+}
+static void test_yield_waits_for_unpublished(void)
+{
+    int held = 0;
+    long done_seen = -1;
+    pthread_t th[4];
+    CHECK(pthread_create(&th[0], NULL, run_hold, &held) == 0, "thread");
+    CHECK(pthread_create(&th[1], NULL, run_wait, &done_seen) == 0, "thread");
+    while (!atomic_load(&holding) || !atomic_load(&waiting))
+        sched_yield();
+    CHECK(pthread_create(&th[2], NULL, run_native_together, NULL) == 0, "thread");
+    usleep(20000); /* the native TOGETHER is published and waits for both */
+    CHECK(pthread_create(&th[3], NULL, let_holder_go, NULL) == 0, "thread");
+    long before = atomic_load(&collections_done);
+    atomic_store(&gc_requested, 1);
+    atomic_fetch_add(&collections_requested, 1);
+    atomic_store(&newframe_called, 1);
+    CHECK(NEWFRAME(gc_go) == TABLE, "collection");
+    atomic_store(&gc_requested, 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    CHECK(held == 1, "hold");
+    CHECK(done_seen == before + 1,
+          "lace_yield returned before the collection lace_newframe showed had run (%ld of %ld)",
+          done_seen, before + 1);
+}
+
 TASK_2(long, load, int, depth, int, salt)
 {
     if (depth == 0) {
@@ -268,10 +381,19 @@ int main(int argc, char **argv)
         for (int j = 0; j < i; j++)
             CHECK(publics[i] != publics[j], "workers %d and %d share a _public", i, j);
     }
+    main_thread = pthread_self();
+    TOGETHER(tls_init);
+    for (int r = 0; r < 40; r++) {
+        usleep(5000); /* long enough for the workers to sleep idle */
+        CHECK(RUN(tls_use, 6) == 64, "tls_use");
+    }
     int ld_seen = RUN(ld_task_result);
     printf("TASK_RESULT: %d completed long double tasks read\n", ld_seen);
     CHECK(RUN(fold, TASK(op_plus), 0, 100) == 4950, "TASK(op_plus) as a callback");
     CHECK(RUN(fold, TASK(op_times), 1, 11) == 3628800L, "TASK(op_times) as a callback");
+
+    if (workers == 2)
+        test_yield_waits_for_unpublished();
 
     pthread_t th[2];
     for (int i = 0; i < 2; i++)
@@ -285,6 +407,7 @@ int main(int argc, char **argv)
             sched_yield(); /* a task's collection is in progress */
         }
         atomic_store(&together_copies, 0);
+        atomic_fetch_add(&collections_requested, 1);
         CHECK(NEWFRAME(gc_go) == TABLE, "collection from outside");
         atomic_store(&gc_requested, 0);
         CHECK(atomic_load(&together_copies) >= 2 * workers, "TOGETHER copies: %d",
@@ -296,10 +419,14 @@ int main(int argc, char **argv)
         pthread_join(th[i], NULL);
     CHECK(collections > 0, "no collection from outside ran");
     CHECK(atomic_load(&gc_results_bad) == 0, "collections from tasks marked wrong");
+    CHECK(atomic_load(&yields_before_collection) == 0,
+          "%ld of %ld lace_yields after lace_newframe showed a collection returned before it",
+          atomic_load(&yields_before_collection), atomic_load(&yields_waited));
     CHECK(atomic_load(&old_code_seen) == 0, "%ld load leaves ran during a collection",
           atomic_load(&old_code_seen));
     lace_stop();
-    printf("lace 1.4 clients: all checks passed (%d workers, %d collections from outside)\n",
-           workers, collections);
+    printf("lace 1.4 clients: all checks passed (%d workers, %d collections from outside, "
+           "%ld in all, %ld waited for through lace_newframe)\n",
+           workers, collections, atomic_load(&collections_done), atomic_load(&yields_waited));
     return 0;
 }

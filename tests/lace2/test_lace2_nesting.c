@@ -3,7 +3,9 @@
  * does it: the collector runs as a NEWFRAME task and calls a TOGETHER task
  * on every worker, while other threads keep the pool busy.  Lace allows
  * this; the program checks that every collection reached every worker and
- * that the busy work's answers are right. */
+ * that the busy work's answers are right.  Before that, thread-locals that
+ * a TOGETHER sets up on each worker must be there in every task run from
+ * outside. */
 #include <lace.h>
 
 #include <pthread.h>
@@ -42,6 +44,36 @@ int collect_CALL(lace_worker *lw, int round)
     return atomic_load(&marked) == (int)lace_worker_count() ? round : -1;
 }
 
+/* Per-worker state in thread-locals that a TOGETHER sets up on each
+ * worker's thread: a task run from outside (NAME(...)) must run on a
+ * worker's thread, even when the workers sleep idle, never on the
+ * caller's. */
+static _Thread_local int *tls_state;
+static int state_of[64];
+static pthread_t main_thread;
+
+TASK(void, tls_init)
+
+void tls_init_CALL(lace_worker *lw)
+{
+    (void)lw;
+    tls_state = &state_of[lace_worker_id() % 64];
+}
+
+TASK(int, tls_use, int, depth)
+
+int tls_use_CALL(lace_worker *lw, int depth)
+{
+    CHECK(!pthread_equal(pthread_self(), main_thread), "a task ran on the caller's thread");
+    CHECK(tls_state != NULL, "a task ran on a thread the TOGETHER did not set up");
+    (*tls_state)++;
+    if (depth == 0)
+        return 1;
+    tls_use_SPAWN(lw, depth - 1);
+    int a = tls_use_CALL(lw, depth - 1);
+    return a + tls_use_SYNC(lw);
+}
+
 static _Atomic int stop;
 
 static void *busy(void *arg)
@@ -55,6 +87,12 @@ static void *busy(void *arg)
 int main(void)
 {
     lace_start(2, 0, 0);
+    main_thread = pthread_self();
+    tls_init_TOGETHER();
+    for (int r = 0; r < 40; r++) {
+        lace_sleep_us(5000); /* long enough for the workers to sleep idle */
+        CHECK(tls_use(6) == 64, "tls_use");
+    }
     pthread_t th[2];
     for (int i = 0; i < 2; i++)
         CHECK(pthread_create(&th[i], NULL, busy, NULL) == 0, "pthread_create");
