@@ -20,6 +20,8 @@ static atomic_int frames_from_tasks;
 static unsigned n_workers;
 
 #include "fib_task.h"
+#include "sys/clock.h"
+#include "sys/cpu.h"
 
 /* NEWFRAME's task: the whole pool helps with pfib. */
 WEFT_TASK_1(long, frame_task, int, n)
@@ -195,6 +197,61 @@ static void test_nesting(unsigned workers)
     printf("ok: nested interrupts at %u workers\n", workers);
 }
 
+/* A RUN from a task that a worker stole while it helped in a TOGETHER
+ * (its own copy done, its copy's slot below the frame it helps in) runs
+ * above that task's frame: the RUN finds the worker's head by the slots'
+ * states, so the finished copy's slot must not read as free.  Worker 0's
+ * copy spawns children that spin a little; the others, their copies done,
+ * steal them, and each stolen child RUNs a task that spawns and syncs. */
+static atomic_int run_below_frame, runs_in_help;
+WEFT_TASK_1(long, help_run_inner, weft_task *, child_head)
+{
+    if (weft_head < child_head)
+        atomic_fetch_add(&run_below_frame, 1);
+    WEFT_SPAWN(pfib, 8);
+    long a = WEFT_CALL(pfib, 7);
+    return a + WEFT_SYNC(pfib);
+}
+WEFT_TASK_1(long, help_child, int, i)
+{
+    uint64_t until = weft_now_ns() + 50000;
+    while (weft_now_ns() < until)
+        weft_cpu_relax();
+    if (weft_worker_id(weft_w) != 0) {
+        atomic_fetch_add(&runs_in_help, 1);
+        CHECK(WEFT_RUN(help_run_inner, weft_head) == fib_ref(9), "RUN in a stolen child");
+    }
+    return i;
+}
+WEFT_VOID_TASK_0(help_copy)
+{
+    if (weft_worker_id(weft_w) != 0)
+        return;
+    for (int i = 0; i < 16; i++)
+        WEFT_SPAWN(help_child, i);
+    long sum = 0;
+    for (int i = 0; i < 16; i++)
+        sum += WEFT_SYNC(help_child);
+    CHECK(sum == 120, "children's sum %ld", sum);
+}
+
+static void test_run_while_helping(unsigned workers)
+{
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    atomic_store(&run_below_frame, 0);
+    atomic_store(&runs_in_help, 0);
+    for (int r = 0; r < 200 && atomic_load(&runs_in_help) < 20; r++)
+        WEFT_TOGETHER(help_copy);
+    CHECK(atomic_load(&runs_in_help) > 0, "no child was stolen in 200 TOGETHERs");
+    CHECK(atomic_load(&run_below_frame) == 0,
+          "%d of %d RUNs from stolen children ran below the child's frame",
+          atomic_load(&run_below_frame), atomic_load(&runs_in_help));
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: %d RUNs from tasks stolen while helping in a TOGETHER, above their frames (%u "
+           "workers)\n",
+           atomic_load(&runs_in_help), workers);
+}
+
 static void barrier_outside_child(void)
 {
     weft_start(2, 0, 0);
@@ -243,6 +300,8 @@ int main(void)
     test_nesting(1);
     test_nesting(2);
     test_nesting(3);
+    test_run_while_helping(2);
+    test_run_while_helping(3);
     expect_death(barrier_outside_child, "weft_barrier called outside a TOGETHER copy",
                  "barrier outside TOGETHER");
     return 0;

@@ -232,8 +232,8 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     w->in_interrupt = kind;
     weft_task *floor = w->frame_floor;
     w->frame_floor = frame;
-    if (kind == KIND_TOGETHER) {
-        weft_task *copy = head;
+    weft_task *copy = kind == KIND_TOGETHER ? head : NULL;
+    if (copy) {
         memcpy(copy->payload, rec->task->payload, sizeof copy->payload);
         /* Relaxed: a private slot of ours (below the frozen frame). */
         atomic_store_explicit(&copy->state, rec->wrapper, memory_order_relaxed);
@@ -244,7 +244,10 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
         WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
         WEFT_TRACE_POP(w, trace_copy_);
         w->together_depth--;
-        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed); /* as above */
+        /* Relaxed: as above.  DONE, not EMPTY: the slot stays non-EMPTY
+         * while we help above it, so that weft_current_head (a RUN from a
+         * task we steal meanwhile) finds the head above the frame. */
+        atomic_store_explicit(&copy->state, WEFT_STATE_DONE, memory_order_relaxed);
         /* acq_rel: the last copy to finish sees every copy's effects. */
         if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_acq_rel) + 1 == n)
             mark_finished(rec);
@@ -258,6 +261,8 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
         mark_finished(rec);
     }
     help_until_finished(w, frame, rec);
+    if (copy) /* Relaxed: as above; the frame above it is empty now. */
+        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     w->frame_floor = floor;
     w->in_interrupt = outer_kind;
 
