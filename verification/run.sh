@@ -384,6 +384,13 @@ check quick run-borrow-mut-noguestbit-SC run_borrow.pml SC fail 22 -DMUT_NO_GUES
 check quick run-borrow-mut-lendearly-SC  run_borrow.pml SC fail 22 -DMUT_LENDABLE_EARLY
 check quick run-borrow-mut-claimlent-SC  run_borrow.pml SC fail 22 -DMUT_LEND_CLAIM_LENT
 check quick run-borrow-mut-futex-nocmp-SC run_borrow.pml SC fail 22 -DMUT_FUTEX_NOCMP
+# the worker's own state (L_STATE) handed over with the loan: the orders
+# that protect it weakened (x86's locked RMWs keep both).  The thread's
+# CAS to lendable relaxed: a borrower reads the state before the thread's
+# last writes (state_last); the borrower's loan decrement relaxed: its last
+# read of the state sees the woken thread's write (my_stamp)
+why=state_last hidden_by_tso run-borrow-mut-lendable-rlx run_borrow.pml -DMUT_LENDABLE_RLX
+why=my_stamp hidden_by_tso run-borrow-mut-loan-rlx run_borrow.pml -DMUT_LOAN_RLX
 # coverage: each point is reached (reaching it is made an error)
 cover_checks "run-borrow-cover-%s-SC" run_borrow.pml "BORROW GUEST_SLEEP GUEST_WOKEN RETURN_CLAIM LOAN_WAIT WOKEN_IN_LOAN"
 check quick run-borrow-cover-reborrow-SC run_borrow.pml SC fail 22 -DCOVER_REBORROW=1 "${rb_two[@]}"
