@@ -523,7 +523,7 @@ check quick interrupt-mut-freeze-nohide-SC interrupt.pml SC fail 22 -DMUT_FREEZE
 check quick interrupt-mut-freeze-store-SC interrupt.pml SC fail 22 -DMUT_FREEZE_STORE "${intr_one[@]}"
 check quick interrupt-mut-early-free-SC  interrupt.pml SC fail 22 -DMUT_EARLY_FREE "${intr_one[@]}"
 check quick interrupt-mut-free-order-SC  interrupt.pml SC fail 22 -DMUT_FREE_ORDER "${intr_both[@]}"
-check quick interrupt-mut-init-noserve-SC interrupt.pml SC fail 22 -DMUT_INIT_NOSERVE "${intr_two[@]}"
+why=waits_for_slot check quick interrupt-mut-init-noserve-SC interrupt.pml SC fail 22 -DMUT_INIT_NOSERVE "${intr_two[@]}"
 # (MUT_LEAVE_RLX is no longer found since the generation is unpublished at
 # barrier 1: the relaxed `released` bump and busy store now only delay
 # what the model does not check, NEWFRAME's result reaching the initiator.)
@@ -532,7 +532,7 @@ hidden_by_tso interrupt-mut-publish-rlx interrupt.pml -DMUT_PUBLISH_RLX "${intr_
 # TOGETHER; EXT2 adds a second outermost initiator at any time
 check quick interrupt-nest-SC      interrupt_nest.pml SC pass 22
 check quick interrupt-nest-ext2-SC interrupt_nest.pml SC pass 22 -DEXT2
-check quick interrupt-nest-mut-unpublish-late-SC interrupt_nest.pml SC fail 22 -DMUT_UNPUBLISH_LATE
+why=pending_g==gen check quick interrupt-nest-mut-unpublish-late-SC interrupt_nest.pml SC fail 22 -DMUT_UNPUBLISH_LATE
 check quick interrupt-nest-mut-busy-at-b1-SC interrupt_nest.pml SC fail 22 -DEXT2 -DMUT_BUSY_AT_B1
 why=old_answer check quick interrupt-nest-mut-thaw-drops-hold-SC interrupt_nest.pml SC fail 22 -DMUT_THAW_DROPS_HOLD
 # coverage: each point is reached (reaching it is made an error)
