@@ -646,6 +646,16 @@ why=items_in_flight check full dist-term-mut-noblack-SC dist_term.pml SC fail 26
 check quick dist-term-5-narrow-SC dist_term.pml SC pass 24 -DNITEMS=5 -DINIT_LAST -DTWO_CHILDREN -DNO_LIFELINES -DNO_STEAL_FROM_0
 why=items_in_flight check quick dist-term-mut-passnoblacken-narrow-SC dist_term.pml SC fail 24 -DNITEMS=5 -DINIT_LAST -DTWO_CHILDREN -DNO_LIFELINES -DNO_STEAL_FROM_0 -DMUT_PASS_NOBLACKEN
 why=items_in_flight check quick dist-term-mut-noblack-narrow-SC dist_term.pml SC fail 24 -DNITEMS=5 -DINIT_LAST -DTWO_CHILDREN -DNO_LIFELINES -DNO_STEAL_FROM_0 -DMUT_NO_BLACK
+# no starved rank (STARVE_CHECK: a monitor asserts in every state that no
+# idle rank waits on a lifeline to a buddy that holds a share but knows
+# nothing of it, `starved`).  Quick: two ranks (buddies) and four items,
+# the first on rank 1; full: three ranks, three items (45 M states).  The
+# mutant drops a LIFELINE that finds no share instead of recording it
+st2=(-DNR=2 -DNITEMS=4 -DINIT_LAST -DSTARVE_CHECK)
+check quick dist-term-starve-2r-4-last-SC dist_term.pml SC pass 22 "${st2[@]}"
+why=starved check quick dist-term-mut-lldrop-2r-SC dist_term.pml SC fail 22 "${st2[@]}" -DMUT_LL_DROP
+check full dist-term-starve-3-last-SC dist_term.pml SC pass 26 -DNITEMS=3 -DINIT_LAST -DSTARVE_CHECK
+why=starved check full dist-term-mut-lldrop-SC dist_term.pml SC fail 26 -DNITEMS=3 -DINIT_LAST -DSTARVE_CHECK -DMUT_LL_DROP
 
 missing=0
 if [ -z "$filter" ]; then
