@@ -24,7 +24,13 @@
  *     an answer that cannot come), and termination is detected within two
  *     rounds started after the last item was processed (a round that
  *     starts later than that is an error: the bound makes liveness a
- *     safety property).
+ *     safety property);
+ *   - no starved rank: a rank never waits, idle, on a lifeline to a buddy
+ *     that holds a share (2 items or more) while that buddy does not know
+ *     of it (the LIFELINE neither on its way nor recorded) and no push is
+ *     on its way back: from there the waiting rank can get nothing from
+ *     that buddy however long its work lasts.  A monitor asserts it in
+ *     every state (`starved`); ghost bits mirror the messages on their way.
  *
  * Bounds: NR ranks (3), NITEMS items in all (3); INIT_LAST puts the first
  * item on the last rank instead of rank 0; TWO_CHILDREN makes every item
@@ -44,6 +50,8 @@
  *   MUT_PASS_NOBLACKEN a black rank passes the token without blackening it
  *   MUT_NO_WHITEN      a rank stays black after passing the token
  *   MUT_INIT_BLACK     rank 0 does not turn white when it starts a round
+ *   MUT_LL_DROP        a LIFELINE that finds no share is dropped, not
+ *                      recorded (the buddy never pushes: `starved`)
  * (Rank 0 judging the returned token while it has items is no mutant:
  * it starts rounds only when passive and can get items during a round only
  * by receiving them, which blackens it.)
@@ -67,6 +75,26 @@ byte processed;          /* ghosts */
 byte items_in_flight;    /* items in WORK messages not yet received */
 bool gdone;
 byte quiet_rounds;       /* rounds started after the last item was processed */
+/* STARVE_CHECK: ghosts of the lifeline messages on their way (bit k:
+ * buddy i ^ 2^k): ll_sent[i], a LIFELINE from the buddy to i (until i has
+ * handled it); wll_to[i], a WORK_LL from the buddy to i.  The monitor
+ * reads the ranks' ll_out and ll_in (rank i is process i + 1). */
+#ifdef STARVE_CHECK
+byte ll_sent[NR];
+byte wll_to[NR];
+bit starved;
+#define GHOST(x) x
+#else
+#define GHOST(x) skip
+#endif
+
+/* Rank j waits on its lifeline to buddy j ^ b, which holds a share and
+ * knows nothing of it, with no push on its way. */
+#define STARVES_ON(j, b) (work[j] == 0 && (rank[(j) + 1]:ll_out & (b)) && ((j) ^ (b)) < NR && \
+    work[(j) ^ (b)] >= 2 && !(rank[((j) ^ (b)) + 1]:ll_in & (b)) && !(ll_sent[(j) ^ (b)] & (b)) && \
+    !(wll_to[j] & (b)))
+#define STARVES(j) (STARVES_ON(j, 1) || STARVES_ON(j, 2))
+#define SOME_RANK_STARVES (!gdone && (STARVES(0) || STARVES(1) || (NR > 2 && STARVES(2)) || (NR > 3 && STARVES(3))))
 
 #define ALL_IDLE (items_in_flight == 0 && work[0] == 0 && work[1] == 0 && (NR < 3 || work[2] == 0) && (NR < 4 || work[3] == 0))
 
@@ -76,6 +104,12 @@ inline send_work(dest, tag)
         k = work[me] / 2;
         work[me] = work[me] - k;
         items_in_flight = items_in_flight + k;
+#ifdef STARVE_CHECK
+        if
+        :: tag == WORK_LL -> wll_to[dest] = wll_to[dest] | (me ^ dest)
+        :: else
+        fi;
+#endif
 #ifndef MUT_SEND_NOCOUNT
         c++;
 #endif
@@ -90,10 +124,10 @@ proctype rank(byte me)
     bool has_token, round_open;
     short tsum;
     bit tblack;
+    byte ll_in, ll_out; /* bit k: buddy me ^ 2^k */
     byte victim = NONE;
     byte attempts = 1;  /* random requests left in this idle period */
     bool quiet;
-    byte ll_in, ll_out; /* bit k: buddy me ^ 2^k */
     byte k, b, bit_k;
     mtype m;
     byte from;
@@ -134,18 +168,29 @@ proctype rank(byte me)
         }
     /* an active rank pushes a share along a recorded lifeline */
     :: work[me] >= 2 && ll_in != 0 ->
-        bit_k = (ll_in & 1 -> 1 : 2);
-        ll_in = ll_in & ~bit_k;
-        send_work(me ^ bit_k, WORK_LL)
+        atomic {
+            bit_k = (ll_in & 1 -> 1 : 2);
+            ll_in = ll_in & ~bit_k;
+            send_work(me ^ bit_k, WORK_LL)
+        }
     /* ---- messages ---- */
     :: inbox[me]?m, from, s, tb ->
         if
         :: m == REQ || m == LIFELINE ->
             if
-            :: work[me] >= 2 -> send_work(from, (m == REQ -> WORK : WORK_LL))
+            :: work[me] >= 2 ->
+                atomic {
+                    GHOST(ll_sent[me] = ll_sent[me] & ~(m == LIFELINE -> me ^ from : 0));
+                    send_work(from, (m == REQ -> WORK : WORK_LL))
+                }
             :: else ->
                 if
-                :: m == LIFELINE -> ll_in = ll_in | (me ^ from)
+#ifndef MUT_LL_DROP
+                :: m == LIFELINE ->
+                    atomic { ll_in = ll_in | (me ^ from); GHOST(ll_sent[me] = ll_sent[me] & ~(me ^ from)) }
+#else
+                :: m == LIFELINE -> GHOST(ll_sent[me] = ll_sent[me] & ~(me ^ from))
+#endif
                 :: else -> inbox[from]!NOWORK, me, 0, 0
                 fi
             fi
@@ -162,7 +207,9 @@ proctype rank(byte me)
 #endif
                 if
                 :: m == WORK && from == victim -> victim = NONE
-                :: m == WORK_LL -> ll_out = ll_out & ~(me ^ from)
+                :: m == WORK_LL ->
+                    ll_out = ll_out & ~(me ^ from);
+                    GHOST(wll_to[me] = wll_to[me] & ~(me ^ from))
                 :: else
                 fi
             }
@@ -234,11 +281,13 @@ proctype rank(byte me)
     :: work[me] == 0 && victim == NONE && attempts == 0 && !quiet ->
         /* the lifelines: me ^ 1 and me ^ 2 where they exist */
         if
-        :: (me ^ 1) < NR && !(ll_out & 1) -> ll_out = ll_out | 1; inbox[me ^ 1]!LIFELINE, me, 0, 0
+        :: (me ^ 1) < NR && !(ll_out & 1) ->
+            atomic { ll_out = ll_out | 1; inbox[me ^ 1]!LIFELINE, me, 0, 0; GHOST(ll_sent[me ^ 1] = ll_sent[me ^ 1] | 1) }
         :: else
         fi;
         if
-        :: (me ^ 2) < NR && !(ll_out & 2) -> ll_out = ll_out | 2; inbox[me ^ 2]!LIFELINE, me, 0, 0
+        :: (me ^ 2) < NR && !(ll_out & 2) ->
+            atomic { ll_out = ll_out | 2; inbox[me ^ 2]!LIFELINE, me, 0, 0; GHOST(ll_sent[me ^ 2] = ll_sent[me ^ 2] | 2) }
         :: else
         fi;
         quiet = true
@@ -246,6 +295,15 @@ proctype rank(byte me)
     od;
     assert(ALL_IDLE)
 }
+
+#ifdef STARVE_CHECK
+/* No starved rank, in every state (the guard is evaluated in each). */
+proctype starve_monitor()
+{
+end_watch:
+    atomic { SOME_RANK_STARVES -> starved = 1; assert(!starved) }
+}
+#endif
 
 init
 {
@@ -260,6 +318,9 @@ init
         do
         :: i < NR -> run rank(i); i++
         :: else -> break
-        od
+        od;
+#ifdef STARVE_CHECK
+        run starve_monitor()
+#endif
     }
 }

@@ -73,8 +73,12 @@
  *     interrupt; an initiator returns only after every worker left its
  *     interrupt;
  *   - at the end the slot is free and the generation is 0;
- *   - no deadlock (spin's invalid end states: an initiator waiting for
- *     `released` forever, a worker stuck at a barrier).
+ *   - a worker initiator waiting for the slot serves what is published
+ *     meanwhile: when nothing can move, no worker waits for the slot while
+ *     a generation is published (waits_for_slot);
+ *   - no deadlock: when nothing can move, every initiator returned and
+ *     worker 0 finished its script (an initiator waiting for `released`
+ *     forever, a worker stuck at a barrier).
  *
  * Mutants (-D, one at a time):
  *   MUT_NO_BARRIER1   no barrier 1: the executor starts before others froze
@@ -98,7 +102,7 @@
  *   MUT_PUBLISH_RLX   the generation published with a relaxed store (weak
  *                     model: the slot's reset counters arrive late)
  *   MUT_INIT_NOSERVE  a worker initiator waiting for the slot does not
- *                     serve the pending interrupt
+ *                     serve the pending interrupt (waits_for_slot)
  */
 #ifndef NSLOT
 #define NSLOT 4
@@ -213,6 +217,7 @@ byte ndone;               /* initiators that returned */
 bool w0_done;
 byte script[NOPS];
 byte ninit;               /* initiators expected (set in init) */
+bit waits_for_slot[NW];   /* a worker initiator waits for the slot to be free */
 
 /* ---- the split deque: split_ops.pml for worker self's deque (owner
  * side: the owner's locals head, o_split, new_s, t, s, x, cur, ok, all)
@@ -549,10 +554,15 @@ inline run_interrupt()
                 assert(!COVER_INIT_SERVES);
                 serve()
             :: else ->
-                atomic { mem[L_BUSY] == 0 || (mem[L_PG] != 0 && mem[L_PG] != seen) }
+                atomic {
+                    waits_for_slot[self] = 1;
+                    (mem[L_BUSY] == 0 || (mem[L_PG] != 0 && mem[L_PG] != seen)) ->
+                    waits_for_slot[self] = 0
+                }
             fi
 #else
-            atomic { mem[L_BUSY] == 0 }            /* waits like a non-worker */
+            /* waits like a non-worker */
+            atomic { waits_for_slot[self] = 1; mem[L_BUSY] == 0 -> waits_for_slot[self] = 0 }
 #endif
         fi
     od;
@@ -656,14 +666,21 @@ proctype external(byte self)
     wait_released()
 }
 
-/* The end: nothing can move any more (the stores drained), every
- * initiator returned and worker 0 finished its script.  (If they did not,
- * this process stays blocked: an invalid end state, a deadlock.) */
+/* The end: nothing can move any more (the stores drained).  No worker
+ * waits for the slot while a generation is published (it would have to
+ * serve it), every initiator returned and worker 0 finished its script
+ * (else a deadlock); then the end state is clean. */
 proctype checker()
 {
     byte _i;
     atomic {
-        timeout && ndone == ninit && w0_done ->
+        timeout ->
+        _i = 0;
+        do
+        :: _i < NW -> assert(!(waits_for_slot[_i] && mem[L_PG] != 0)); _i++
+        :: else -> break
+        od;
+        assert(ndone == ninit && w0_done);         /* no deadlock */
         assert(mem[L_BUSY] == 0);                  /* the slot is free */
         assert(mem[L_PG] == 0);                    /* the generation cleared */
         assert(!inside[0] && !inside[1] && !frozen[0] && !frozen[1]);

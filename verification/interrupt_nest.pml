@@ -30,8 +30,10 @@
  * each freeze saves the worker's held flag, each thaw restores it.
  *
  * Properties: a server finds the record of the generation it read; a
- * nested publication is not lost (no invalid end state: every worker
- * serves every interrupt, every initiator returns); an outermost
+ * nested publication is not lost: barrier 1 unpublishes its own
+ * generation, never a later one (pending_g == gen[r] when it clears it),
+ * and there is no invalid end state (every worker serves every
+ * interrupt, every initiator returns); an outermost
  * initiator publishes only when no interrupt is in progress; a record is
  * not touched after its let_go; a worker helping in the outermost frame
  * never takes the old task (old_answer without held).
@@ -39,8 +41,8 @@
  * Mutants (-D, one at a time):
  *   MUT_UNPUBLISH_LATE  barrier 1's last arrival sets `passed` before it
  *                       unpublishes the generation: the executor's nested
- *                       publication can be wiped, and the other worker
- *                       never joins it (deadlock)
+ *                       publication can be wiped (pending_g == gen[r]
+ *                       fails), and the other worker never joins it
  *   MUT_BUSY_AT_B1      an outermost record frees `busy` at barrier 1 (as
  *                       a nested one frees nest_lock): a second outermost
  *                       initiator publishes while workers are still inside
@@ -125,7 +127,7 @@ inline barrier1(r)
 #ifdef MUT_UNPUBLISH_LATE
         passed[r] = 1;
 #endif
-        pending_g = 0;
+        atomic { assert(pending_g == gen[r]); pending_g = 0 };  /* no later publication wiped */
         if
         :: nested[r] -> nest_lock = 0
         :: else ->

@@ -28,11 +28,33 @@
  * blocks only if the word holds the expected value; a wake releases every
  * waiter of that address (MUT_WAKE_ONE: one of them).
  *
+ * The worker's own state (its deque, scheduler fields, counters and trace
+ * buffer: what a borrower takes over with its identity) is a real
+ * location, L_STATE, written with plain stores: the worker's thread writes
+ * it after its last look finds nothing (the sleep's counter and trace
+ * entry, before idle_wait's CAS to lendable), a borrower when it takes the
+ * worker over (its task runs as the worker); each write is a new stamp
+ * (the writer's; the ghost state_last is the newest's).  Each user reads it when it takes
+ * the worker (its thread when it wakes, a borrower after its CAS to
+ * LENT), and a borrower reads it once more after its last look (the reads
+ * of w in something_to_do, weft__sleep_lent_return's last use of w).
+ * What orders these accesses is the loan's: the CAS to lendable
+ * (release) and the borrower's CAS to LENT (acquire); the borrower's
+ * decrement of the loans (release) and the thread's load of them
+ * (acquire).  On the weak model a relaxed decrement lets the borrower's
+ * last read be satisfied after it (load->store reordering, written as an
+ * explicit late read, like mm.pml's early reads), when no successful CAS
+ * of the borrower's (acq_rel) after the read orders it first.
+ *
  * Checked:
  *   - one actor at a time uses the worker's state (`holder`): its thread
  *     from waking to just before it becomes lendable, a borrower from its
  *     borrow to just before its last CAS of the word (then only the word
  *     and the loan count are touched);
+ *   - the worker's state is handed over: whoever takes the worker reads
+ *     the last user's stamp (st == state_last), and a borrower's last
+ *     read of it still sees its own (st == my_stamp: the worker's thread
+ *     has not written it yet);
  *   - when nothing can move any more (spin's `timeout`): no published
  *     work is left while the worker's thread sleeps (no lost wake-up); the
  *     borrower is not stranded in a JOIN sleep; the worker's thread does
@@ -59,6 +81,13 @@
  *                          sleeper only became lendable (IDLE -> LENDABLE)
  *                          since the peek
  *   MUT_FUTEX_NOCMP        futex_wait blocks without comparing the word
+ *   MUT_LENDABLE_RLX       idle_wait's CAS to lendable is relaxed: the
+ *                          thread's last writes of the worker's state may
+ *                          reach a borrower late (weak model: state_last)
+ *   MUT_LOAN_RLX           the borrower's decrement of the loans is
+ *                          relaxed: its last read of the worker's state may
+ *                          see what the woken thread wrote (weak model:
+ *                          my_stamp)
  */
 #ifndef NB
 #define NB 2          /* borrows */
@@ -86,7 +115,8 @@
 #define L_LOANS 3     /* the seat's loan count (x2) | waiter bit */
 #define L_WORK 4      /* published work (what the last look reads) */
 #define L_DONE 5      /* the borrower's stolen task is DONE */
-#define NLOC 6
+#define L_STATE 6     /* the worker's own state (deque, fields): a stamp */
+#define NLOC 7
 #ifndef BUFSZ
 #define BUFSZ 3
 #endif
@@ -134,12 +164,31 @@ byte fwait[NT];          /* 0, or 1 + the location a thread waits on */
 byte holder;             /* 0, or 1 + the thread using the worker's state */
 bit stolen;              /* a borrower's task was stolen: the thief may complete it */
 byte joins;              /* JOIN sleeps so far (all borrowers) */
+byte state_last;         /* ghost: the stamp of the newest write of L_STATE */
 
 inline ACQUIRE_WORKER(me)
 {
     atomic { assert(holder == 0 || holder == me + 1); holder = me + 1 }
 }
 inline RELEASE_WORKER(me) { holder = 0 }
+
+/* A plain write of the worker's state, stamped with the writer (1 + its
+ * thread: consecutive users differ, so a read that misses the newest
+ * write sees another stamp). */
+inline WRITE_STATE(me)
+{
+    atomic { ST(me, L_STATE, me + 1); state_last = me + 1 }
+}
+/* Taking the worker: its state is the last user's. */
+inline TAKE_STATE(me)
+{
+    atomic { LD(me, L_STATE, st); assert(st == state_last); st = 0 }
+}
+/* A borrower's last use of the worker's state: still its own. */
+inline LAST_USE(me)
+{
+    atomic { LD(me, L_STATE, st); assert(st == my_stamp); st = 0 }
+}
 
 /* Wake waiters of loc: all of them (the code: INT_MAX), or one. */
 inline futex_wake(loc)
@@ -190,6 +239,7 @@ inline claim(me, accept)
         CAS(me, L_WORD, cs, WOKEN(cs), cok);   /* acq_rel; on failure cs = the word */
         if
         :: cok ->
+            claimed = 1;
             if
             :: KIND(cs) == K_JOIN -> FADD_RLX(me, L_JOINC, -1, cold)
             :: KIND(cs) == K_IDLE -> FADD_RLX(me, L_IDLE, -1, cold)
@@ -210,8 +260,8 @@ inline claim(me, accept)
 
 proctype worker()
 {
-    byte _i, x, s, l, exp, ok;
-    ACQUIRE_WORKER(WT);                        /* awake: it is the worker */
+    byte _i, x, s, l, exp, ok, st;
+    atomic { ACQUIRE_WORKER(WT); TAKE_STATE(WT) }   /* awake: it is the worker */
     do
     :: /* take the work if there is some (a steal) */
         exp = 1;
@@ -233,12 +283,17 @@ proctype worker()
             :: else
             fi
         :: else ->
-            RELEASE_WORKER(WT);
+            /* the sleep's counter and trace entry, then no more use */
+            atomic { WRITE_STATE(WT); RELEASE_WORKER(WT) };
 #ifdef MUT_LENDABLE_EARLY
             ok = 1;
 #else
             exp = K_IDLE;                      /* idle_wait: become lendable */
-            CAS(WT, L_WORD, exp, LENDABLE, ok);
+#ifdef MUT_LENDABLE_RLX
+            CAS_RLX(WT, L_WORD, exp, LENDABLE, ok);
+#else
+            CAS(WT, L_WORD, exp, LENDABLE, ok);   /* acq_rel: publishes the state */
+#endif
 #endif
             if
             :: ok ->
@@ -276,7 +331,7 @@ end_loans:                      atomic { fwait[WT] == 0 }
                 od
             :: else                            /* claimed before lendable */
             fi;
-            ACQUIRE_WORKER(WT)
+            atomic { ACQUIRE_WORKER(WT); TAKE_STATE(WT) }
         fi;
         x = 0; s = 0; l = 0; exp = 0; ok = 0
     od
@@ -284,7 +339,9 @@ end_loans:                      atomic { fwait[WT] == 0 }
 
 proctype borrower(byte BTx)
 {
-    byte _i, x, s, l, exp, ok, rounds, cs, cok, cold;
+    byte _i, x, s, l, exp, ok, rounds, cs, cok, cold, st;
+    bit claimed, late;
+    byte my_stamp = BTx + 1;                   /* what our writes of L_STATE hold */
     do
     :: rounds < NB ->
         rounds++;
@@ -299,7 +356,8 @@ proctype borrower(byte BTx)
                 FADD_RLX(BTx, L_IDLE, -1, x);
                 FADD_RLX(BTx, L_LOANS, 2, x);
                 COVER(COVER_REBORROW && x >= 2);
-                ACQUIRE_WORKER(BTx);
+                /* the task runs as the worker: its state is ours */
+                atomic { ACQUIRE_WORKER(BTx); TAKE_STATE(BTx); WRITE_STATE(BTx) };
                 /* the task, as the worker: may take the work */
                 if
                 :: exp = 1; CAS(BTx, L_WORK, exp, 0, ok)
@@ -346,8 +404,18 @@ end_join:                       atomic { fwait[BTx] == 0 };
 #else
                 LD_SC(BTx, L_WORK, x);
 #endif
+                /* the last use of the worker's state: still ours */
+#if defined(MUT_LOAN_RLX) && defined(MM_WEAK)
+                if
+                :: LAST_USE(BTx)
+                :: late = 1                     /* satisfied after the decrement */
+                fi;
+#else
+                LAST_USE(BTx);
+#endif
                 /* From here on only the word and the loan count are touched. */
                 RELEASE_WORKER(BTx);
+                ok = 0;
                 if
                 :: x ->
                     COVER(COVER_RETURN_CLAIM);
@@ -356,7 +424,23 @@ end_join:                       atomic { fwait[BTx] == 0 };
                     exp = K_IDLE;
                     CAS(BTx, L_WORD, exp, LENDABLE, ok)
                 fi;
-                FADD(BTx, L_LOANS, -2, l);      /* release */
+                /* a successful CAS (acq_rel) orders the late read before it;
+                 * the worker's thread cannot take the worker before the
+                 * decrement below, so reading here is reading before it */
+                if
+                :: late && (ok || claimed) -> LAST_USE(BTx); late = 0
+                :: else
+                fi;
+#ifdef MUT_LOAN_RLX
+                FADD_RLX(BTx, L_LOANS, -2, l);
+#else
+                FADD(BTx, L_LOANS, -2, l);      /* release: our use of the worker is over */
+#endif
+                if
+                :: late -> LAST_USE(BTx); late = 0
+                :: else
+                fi;
+                claimed = 0;
                 if
                 :: (l & 1) && (l >> 1) == 1 ->
                     atomic { RMW_GUARD_RLX(BTx, L_LOANS) -> mem[L_LOANS] = mem[L_LOANS] & 254 };
@@ -375,6 +459,7 @@ end_join:                       atomic { fwait[BTx] == 0 };
 proctype publisher()
 {
     byte _i, x, pubs, cs, cok, cold;
+    bit claimed;
     do
     :: pubs < NPUB ->
         pubs++;
@@ -392,6 +477,7 @@ proctype publisher()
 proctype thief()
 {
     byte _i, x, cs, cok, cold;
+    bit claimed;
 end_idle:
     stolen == 1;
     ST_SC(TT, L_DONE, 1);                      /* DONE, seq_cst */
