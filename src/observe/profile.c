@@ -494,17 +494,7 @@ void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
  * cycles, or in counting mode blocks (as weft_profile_end_strand). */
 static uint64_t pool_piece(weft_profile_pool_meter *m)
 {
-    weft_profile_worker *p = &m->clock;
-    uint64_t now = weft_cycles();
-    uint64_t d = now - p->strand_start;
-    if (WEFT_UNLIKELY(d > p->long_cycles)) {
-        d = weft__profile_long_strand(p, now, d);
-        now = p->sync_cycles; /* the check's own time is no item's */
-    }
-    p->strand_start = now;
-    if (p->counting)
-        d = weft_profile_count_strand(p, d);
-    return d;
+    return weft_profile_take_strand(&m->clock);
 }
 
 void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)

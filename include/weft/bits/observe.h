@@ -76,10 +76,10 @@ static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft
     return (weft_profile_slot *)((char *)t + w->prof.slot_offset);
 }
 
-/* Ends the running strand: its time (in counting mode its blocks) goes to
- * the work, both paths and the running type (a long one only the part of
- * it spent on a CPU); returns when it ended. */
-static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
+/* The running strand's length, and the next one starts: its on-CPU
+ * cycles (a long one only the part of it spent on a CPU), or in counting
+ * mode its blocks. */
+static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
 {
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
@@ -90,6 +90,14 @@ static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
     p->strand_start = now;
     if (p->counting)
         d = weft_profile_count_strand(p, d);
+    return d;
+}
+
+/* Ends the running strand: its length goes to the work, both paths and
+ * the running type; returns when it ended. */
+static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
+{
+    uint64_t d = weft_profile_take_strand(p);
     p->f.work += d;
     p->f.span += d;
     p->f.bspan += d;
@@ -100,7 +108,7 @@ static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
      * recent value. */
     atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
                           memory_order_relaxed);
-    return now;
+    return p->strand_start; /* where the next strand starts: this one's end */
 }
 
 /* A task body starts; returns the type to restore when it returns. */
