@@ -227,8 +227,19 @@ WEFT_VOID_TASK_0(help_copy)
 {
     if (weft_worker_id(weft_w) != 0)
         return;
-    for (int i = 0; i < 16; i++)
+    /* One child at a time, then a pause (polling, as the private deques'
+     * owners answer requests only then) until a helper has stolen one or
+     * 200 us have passed: the split deque shares at the next SPAWN after
+     * a request, so all 16 at once would mostly stay private. */
+    for (int i = 0; i < 16; i++) {
+        int before = atomic_load(&runs_in_help);
         WEFT_SPAWN(help_child, i);
+        uint64_t until = weft_now_ns() + 200000;
+        while (atomic_load(&runs_in_help) == before && weft_now_ns() < until) {
+            WEFT_YIELD();
+            weft_cpu_relax();
+        }
+    }
     long sum = 0;
     for (int i = 0; i < 16; i++)
         sum += WEFT_SYNC(help_child);
