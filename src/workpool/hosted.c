@@ -82,8 +82,7 @@ void weft__wp_hosted_inject(wp_pool *p, const void *items, size_t k)
     const unsigned char *src = items;
     for (size_t i = 0; i < k; i++) {
         uint64_t *slot = h->inbox + (n + i) * words;
-        slot[p->user_words - 1] = 0; /* padding of the last word */
-        memcpy(slot, src + i * p->item_size, p->item_size);
+        wp_item_from_user(p, slot, src + i * p->item_size);
         WP_PROF_PATH_SET(p, slot, 0); /* (hosted runs are not profiled) */
     }
     /* Relaxed: the takers read the items under the lock; the count is for

@@ -88,12 +88,7 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
         return push_misuse(ctx, item);
     wp_pool *p = w->pool;
     uint64_t buf[WP_MAX_WORDS];
-    if (p->item_size == 8) {
-        memcpy(buf, item, 8);
-    } else {
-        buf[p->user_words - 1] = 0; /* padding of the last word */
-        memcpy(buf, item, p->item_size);
-    }
+    wp_item_from_user(p, buf, item);
     WP_PROF_PUSHED(w, buf);
     if (WEFT_UNLIKELY(!weft__wp_local_push(w, buf, true)))
         return ENOBUFS;

@@ -312,8 +312,7 @@ bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
     for (size_t j = 0; j < n_initial; j++) {
         wp_worker *w = p->workers[j % p->n];
         uint64_t buf[WP_MAX_WORDS];
-        buf[p->user_words - 1] = 0;
-        memcpy(buf, src + j * p->item_size, p->item_size);
+        wp_item_from_user(p, buf, src + j * p->item_size);
         WP_PROF_PATH_SET(p, buf, 0); /* an initial item's path starts at 0 */
         if (!weft__wp_local_push(w, buf, true))
             return false;

@@ -44,6 +44,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <weft/pool.h>
 
 #include "workpool/hosted.h"
@@ -395,6 +396,19 @@ void weft__wp_stats_sum(wp_pool *p, uint64_t initial, weft_pool_stats *out);
 /* The calling thread's worker (NULL outside a pool's process function). */
 extern __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
+
+/* An item of the caller's bytes as the queues hold it: whole words, the
+ * last one's padding zeroed (the hidden profiling word is the caller's
+ * of this, WP_PROF_*). */
+static inline void wp_item_from_user(const wp_pool *p, uint64_t *buf, const void *item)
+{
+    if (p->item_size == 8) { /* the common case: one word, no padding */
+        memcpy(buf, item, 8);
+    } else {
+        buf[p->user_words - 1] = 0;
+        memcpy(buf, item, p->item_size);
+    }
+}
 
 /* The profiler's hooks (docs/profiling.md, "Work pool runs"): an item's
  * hidden word is set at its push (0 for the run's initial items) and read
