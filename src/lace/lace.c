@@ -3,8 +3,8 @@
  * weft-lace library.  Each maps onto weft's public API, except the random
  * steal attempt, a worker's CPU and RUN from outside the pool, which use
  * the runtime's own entry points (runtime/steal.h, runtime/topology.h,
- * runtime/external.h; this library is built and versioned with weft).  docs/lace.md lists what each does and how it differs from
- * Lace. */
+ * runtime/external.h; this library is built and versioned with weft).
+ * docs/lace.md lists what each does and how it differs from Lace. */
 #include "runtime/diagnostics.h"
 #include "runtime/external.h"
 #include "runtime/state.h"

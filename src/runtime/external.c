@@ -13,10 +13,10 @@
  *
  * Otherwise (no worker sleeps idle, the pool is suspended or in an
  * interrupt, or the caller asked for a worker's thread with
- * weft__run_task_on_worker): the caller's task descriptor stays on its own stack; a
- * request pointing to it is queued, an idle worker is woken, and the
- * caller blocks until a worker has run the task at the bottom of its
- * (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
+ * weft__run_task_on_worker): the caller's task descriptor stays on its own
+ * stack; a request pointing to it is queued, an idle worker is woken,
+ * and the caller blocks until a worker has run the task at the bottom of
+ * its (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
  * its count, weft__external_queued (state.h), on its own cache line.
  */
 #include "runtime/external.h"
