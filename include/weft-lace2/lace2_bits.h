@@ -219,7 +219,9 @@ void lace_barrier(void);
 void lace_drop(lace_worker *lw);
 /* One steal attempt from a random other worker; runs what it gets. */
 void lace_steal_random(lace_worker *lw);
-/* Joins a pending NEWFRAME or TOGETHER here (lace_check_yield). */
+/* Joins a pending NEWFRAME or TOGETHER here; if lace_newframe showed one
+ * of this API's, returns only once that one is over, as in Lace (a task
+ * of an interrupt does not wait). */
 void lace_yield(lace_worker *lw);
 
 /* weft's counters (compiled in with -DWEFT_STATS=ON). */
@@ -337,18 +339,23 @@ static inline LACE_UNUSED int lace_is_completed_task(lace_task *t)
 
 static inline LACE_UNUSED void *lace_task_result(lace_task *t) { return (void *)&t->d[0]; }
 
-/* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here; returns
- * 1 if one of this API's was pending at the call or began during it. */
+/* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here, and
+ * returns once one of this API's that lace_newframe showed is over (as
+ * lace_yield); returns 1 if one of this API's was pending at the call or
+ * began during it. */
 static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
 {
     if (WEFT_UNLIKELY(lw == NULL))
         weft__lace2_not_worker("lace_check_yield(NULL)");
     /* Relaxed, both: the count only tells whether an interrupt began
-     * meanwhile, and a stale NULL only delays joining; weft_yield
-     * synchronises with the interrupt itself. */
+     * meanwhile, and a stale NULL only delays joining; lace_yield and
+     * weft_yield synchronise with the interrupt itself. */
     uint64_t before = atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed);
     int pending = atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) != NULL;
-    weft_yield(lw->weft, (weft_task *)lw->head);
+    if (pending)
+        lace_yield(lw);
+    else
+        weft_yield(lw->weft, (weft_task *)lw->head);
     /* Relaxed: as above; an interrupt this worker joined was counted
      * before it could be joined (the initiator counts, then starts it). */
     return pending || atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;

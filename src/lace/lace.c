@@ -10,7 +10,7 @@
 #include "runtime/state.h"
 #include "runtime/steal.h"
 #include "runtime/topology.h"
-#include "sys/cpu.h"
+#include "lace/interrupts.h"
 #include "lace/lifecycle.h"
 
 /* The library serves both API generations; 1.6's declarations are a
@@ -34,15 +34,6 @@ static size_t stack_size; /* 0: weft's default */
  * exclusive; writers first, so a RUNEX is not starved by a stream of RUNs. */
 static pthread_rwlock_t external_lock;
 static pthread_once_t external_lock_once = PTHREAD_ONCE_INIT;
-
-/* The NEWFRAMEs and TOGETHERs in progress (each initiator's node lives on
- * its stack); lace_newframe.t shows the most recent, NULL when none. */
-typedef struct pending_interrupt {
-    Task *task;
-    struct pending_interrupt *next;
-} pending_interrupt;
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-static pending_interrupt *pending;
 
 void lace_set_verbosity(int level) { verbosity = level; }
 
@@ -144,82 +135,34 @@ void lace_run_task_exclusive(Task *t)
     pthread_rwlock_unlock(&external_lock);
 }
 
-static void pending_push(pending_interrupt *node, Task *t)
+/* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t. */
+static void show_newframe(void *top, bool started)
 {
-    pthread_mutex_lock(&pending_lock);
-    node->task = t;
-    node->next = pending;
-    pending = node;
-    /* Release: a task that sees t and reads it sees it filled in.  Workers
-     * poll it with relaxed loads (YIELD_NEWFRAME) and call lace_yield,
-     * which synchronises with the interrupt itself. */
-    atomic_store_explicit(&lace_newframe.t, t, memory_order_release);
-    pthread_mutex_unlock(&pending_lock);
-}
-
-static void pending_pop(pending_interrupt *node)
-{
-    pthread_mutex_lock(&pending_lock);
-    pending_interrupt **p = &pending;
-    while (*p != node)
-        p = &(*p)->next;
-    *p = node->next;
-    /* Release: as in pending_push. */
-    atomic_store_explicit(&lace_newframe.t, pending ? pending->task : NULL, memory_order_release);
-    pthread_mutex_unlock(&pending_lock);
+    (void)started;
+    /* Release: a task that sees top and reads it sees it filled in (and
+     * the list that weft__lace_yield_newframe's acquire load pairs with).
+     * Workers poll it with relaxed loads (YIELD_NEWFRAME). */
+    atomic_store_explicit(&lace_newframe.t, (Task *)top, memory_order_release);
 }
 
 void lace_run_newframe(Task *t)
 {
-    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_newframe");
-    pending_interrupt node;
-    pending_push(&node, t);
-    weft__newframe_task((weft_task *)t, wrapper);
-    pending_pop(&node);
+    weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_newframe"), false,
+                         show_newframe);
 }
 
 void lace_run_together(Task *t)
 {
-    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_together");
-    pending_interrupt node;
-    pending_push(&node, t);
-    weft__together_task((weft_task *)t, wrapper);
-    pending_pop(&node);
+    weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_together"), true,
+                         show_newframe);
 }
 
-static bool is_pending(Task *t)
-{
-    pthread_mutex_lock(&pending_lock);
-    pending_interrupt *p = pending;
-    while (p != NULL && p->task != t)
-        p = p->next;
-    pthread_mutex_unlock(&pending_lock);
-    return p != NULL;
-}
-
-/* lace_newframe.t is set before the interrupt is published to the workers
- * (pending_push, then weft__newframe_task or weft__together_task, which may
- * first wait for another interrupt to let go), and stays set until it is
- * over.  A caller that saw it set serves interrupts here until the one it
- * saw is over: it cannot end without this worker, so the caller has taken
- * part in it.  A task of an interrupt (in_interrupt) does not wait: the one
- * it would wait for may be its own. */
 void weft__lace_yield_newframe(WorkerP *lw, Task *head)
 {
-    weft_worker *w = (weft_worker *)lw;
-    /* Acquire: pairs with pending_push's release (the node is in the
-     * list before t shows it). */
+    /* Acquire: pairs with show_newframe's release (the interrupt is in the
+     * pending list before lace_newframe.t shows it). */
     Task *shown = atomic_load_explicit(&lace_newframe.t, memory_order_acquire);
-    weft_yield(w, (weft_task *)head);
-    if (shown == NULL || w->in_interrupt != 0)
-        return;
-    for (unsigned spins = 0; is_pending(shown); spins++) {
-        if (spins < 64)
-            weft_cpu_relax();
-        else
-            sched_yield();
-        weft_yield(w, (weft_task *)head);
-    }
+    weft__lace_yield_until_over((weft_worker *)lw, (weft_task *)head, shown);
 }
 
 void lace_steal_random_CALL(WorkerP *lw, Task *head)

@@ -9,6 +9,7 @@
 #include "runtime/external.h"
 #include "runtime/state.h"
 #include "runtime/steal.h"
+#include "lace/interrupts.h"
 #include "lace/lifecycle.h"
 
 #include <lace.h>
@@ -21,15 +22,6 @@ lace_newframe_t lace_newframe;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 static int verbosity;
-
-/* The NEWFRAMEs and TOGETHERs in progress (each initiator's node lives on
- * its stack); lace_newframe.t shows the most recent, NULL when none. */
-typedef struct pending_interrupt {
-    lace_task *task;
-    struct pending_interrupt *next;
-} pending_interrupt;
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-static pending_interrupt *pending;
 
 /* splitmix64: distinct, well-mixed lace_rng seeds per worker. */
 static uint64_t mix_seed(uint64_t x)
@@ -139,7 +131,10 @@ void lace_steal_random(lace_worker *lw)
 void lace_yield(lace_worker *lw)
 {
     require_worker(lw, "lace_yield(NULL)");
-    weft_yield(lw->weft, (weft_task *)lw->head);
+    /* Acquire: pairs with show_newframe's release (the interrupt is in the
+     * pending list before lace_newframe.t shows it). */
+    lace_task *shown = atomic_load_explicit(&lace_newframe.t, memory_order_acquire);
+    weft__lace_yield_until_over(lw->weft, (weft_task *)lw->head, shown);
 }
 
 void lace_count_reset(void) { weft_stats_reset(); }
@@ -162,50 +157,29 @@ void lace_run_task(lace_task *t)
     weft__run_task_on_worker((weft_task *)t, task_wrapper(t, "lace_run_task"));
 }
 
-static void pending_push(pending_interrupt *node, lace_task *t)
+/* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t, and
+ * counts each as it starts (lace_check_yield compares the count). */
+static void show_newframe(void *top, bool started)
 {
-    pthread_mutex_lock(&pending_lock);
-    node->task = t;
-    node->next = pending;
-    pending = node;
-    /* Release: a task that sees t and reads it sees it filled in.  Tasks
-     * poll it with relaxed loads (lace_check_yield) and call weft_yield,
-     * which synchronises with the interrupt itself. */
-    atomic_store_explicit(&lace_newframe.t, t, memory_order_release);
+    /* Release: a task that sees top and reads it sees it filled in (and
+     * the list that lace_yield's acquire load pairs with).  Tasks poll it
+     * with relaxed loads (lace_check_yield). */
+    atomic_store_explicit(&lace_newframe.t, (lace_task *)top, memory_order_release);
     /* Relaxed: a count lace_check_yield compares; the interrupt's own start
      * (after this) orders it before any worker can join. */
-    atomic_fetch_add_explicit(&weft__lace2_interrupts, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&pending_lock);
-}
-
-static void pending_pop(pending_interrupt *node)
-{
-    pthread_mutex_lock(&pending_lock);
-    pending_interrupt **p = &pending;
-    while (*p != node)
-        p = &(*p)->next;
-    *p = node->next;
-    /* Release: as in pending_push. */
-    atomic_store_explicit(&lace_newframe.t, pending ? pending->task : NULL, memory_order_release);
-    pthread_mutex_unlock(&pending_lock);
+    if (started)
+        atomic_fetch_add_explicit(&weft__lace2_interrupts, 1, memory_order_relaxed);
 }
 
 void lace_run_newframe(lace_task *t)
 {
-    uintptr_t wrapper = task_wrapper(t, "lace_run_newframe");
-    pending_interrupt node;
-    pending_push(&node, t);
-    weft__newframe_task((weft_task *)t, wrapper);
-    pending_pop(&node);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false,
+                         show_newframe);
 }
 
 void lace_run_together(lace_task *t)
 {
-    uintptr_t wrapper = task_wrapper(t, "lace_run_together");
-    pending_interrupt node;
-    pending_push(&node, t);
-    weft__together_task((weft_task *)t, wrapper);
-    pending_pop(&node);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe);
 }
 
 void lace_abort_stack_overflow(void)

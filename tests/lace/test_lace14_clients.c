@@ -8,6 +8,7 @@
 #include <lace14.h>
 
 #include "check.h"
+#include "lace_yield_wait.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -264,79 +265,32 @@ VOID_TASK_0(gc_maybe)
         atomic_fetch_add(&yields_before_collection, 1);
 }
 /* The same wait where the collection is surely not published yet when the
- * waiter sees lace_newframe.t: an interrupt started through weft's own API
- * (which lace_newframe does not show) is published first and cannot pass
- * its first barrier while both workers run tasks without interrupt points
- * (the holder; the waiter, spinning on lace_newframe.t), so the
- * collection's NEWFRAME, started next, shows in lace_newframe.t and waits.
- * The waiter's lace_yield serves the first interrupt once the holder is let
- * go; it must not return before the collection has run too. */
-static _Atomic int holding, waiting, release_holder, newframe_called;
+ * waiter sees lace_newframe.t (lace_yield_wait.h). */
 TASK_0(int, hold)
 {
-    atomic_store(&holding, 1);
-    while (!atomic_load(&release_holder)) {
-    }
+    yw_hold();
     return 1;
 }
 TASK_0(long, wait_for_collection)
 {
-    atomic_store(&waiting, 1);
-    while (atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) == NULL) {
-    }
+    yw_wait_until_shown();
     lace_yield(__lace_worker, __lace_dq_head);
     return atomic_load(&collections_done);
 }
-WEFT_VOID_TASK_0(native_nop) { (void)weft_w, (void)weft_head; }
-static void *run_hold(void *arg)
+static int run_hold(void) { return RUN(hold); }
+static long run_wait(void) { return RUN(wait_for_collection); }
+static int run_collection(void)
 {
-    *(int *)arg = RUN(hold);
-    return NULL;
-}
-static void *run_wait(void *arg)
-{
-    *(long *)arg = RUN(wait_for_collection);
-    return NULL;
-}
-static void *run_native_together(void *arg)
-{
-    (void)arg;
-    WEFT_TOGETHER(native_nop);
-    return NULL;
-}
-static void *let_holder_go(void *arg)
-{
-    (void)arg;
-    while (!atomic_load(&newframe_called))
-        sched_yield();
-    usleep(50000); /* the collection's NEWFRAME now waits, shown in lace_newframe.t */
-    atomic_store(&release_holder, 1);
-    return NULL;
+    atomic_store(&gc_requested, 1);
+    atomic_fetch_add(&collections_requested, 1);
+    int ok = NEWFRAME(gc_go) == TABLE;
+    atomic_store(&gc_requested, 0);
+    return ok;
 }
 static void test_yield_waits_for_unpublished(void)
 {
-    int held = 0;
-    long done_seen = -1;
-    pthread_t th[4];
-    CHECK(pthread_create(&th[0], NULL, run_hold, &held) == 0, "thread");
-    CHECK(pthread_create(&th[1], NULL, run_wait, &done_seen) == 0, "thread");
-    while (!atomic_load(&holding) || !atomic_load(&waiting))
-        sched_yield();
-    CHECK(pthread_create(&th[2], NULL, run_native_together, NULL) == 0, "thread");
-    usleep(20000); /* the native TOGETHER is published and waits for both */
-    CHECK(pthread_create(&th[3], NULL, let_holder_go, NULL) == 0, "thread");
-    long before = atomic_load(&collections_done);
-    atomic_store(&gc_requested, 1);
-    atomic_fetch_add(&collections_requested, 1);
-    atomic_store(&newframe_called, 1);
-    CHECK(NEWFRAME(gc_go) == TABLE, "collection");
-    atomic_store(&gc_requested, 0);
-    for (int i = 0; i < 4; i++)
-        pthread_join(th[i], NULL);
-    CHECK(held == 1, "hold");
-    CHECK(done_seen == before + 1,
-          "lace_yield returned before the collection lace_newframe showed had run (%ld of %ld)",
-          done_seen, before + 1);
+    static const yw_tasks tasks = {run_hold, run_wait, run_collection};
+    yw_check_yield_waits(&tasks, atomic_load(&collections_done), "lace_yield");
 }
 
 TASK_2(long, load, int, depth, int, salt)

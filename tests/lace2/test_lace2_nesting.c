@@ -5,12 +5,14 @@
  * this; the program checks that every collection reached every worker and
  * that the busy work's answers are right.  Before that, thread-locals that
  * a TOGETHER sets up on each worker must be there in every task run from
- * outside. */
+ * outside, and a task that saw lace_newframe show a collection and called
+ * lace_yield or lace_check_yield must get back only after it ran. */
 #include <lace.h>
 
 #include <pthread.h>
 
 #include "check.h"
+#include "lace_yield_wait.h"
 
 TASK(int, fib, int, n)
 
@@ -74,6 +76,53 @@ int tls_use_CALL(lace_worker *lw, int depth)
     return a + tls_use_SYNC(lw);
 }
 
+/* A collector's "wait for the collection" path, where the collection is
+ * surely not published yet when the waiter sees lace_newframe.t
+ * (lace_yield_wait.h), with lace_yield and with lace_check_yield. */
+static _Atomic int collections_done, use_check_yield;
+
+TASK(int, gc_go)
+
+int gc_go_CALL(lace_worker *lw)
+{
+    (void)lw;
+    atomic_fetch_add(&collections_done, 1);
+    return 1;
+}
+
+TASK(int, hold)
+
+int hold_CALL(lace_worker *lw)
+{
+    (void)lw;
+    yw_hold();
+    return 1;
+}
+
+TASK(long, wait_for_collection)
+
+long wait_for_collection_CALL(lace_worker *lw)
+{
+    yw_wait_until_shown();
+    if (atomic_load(&use_check_yield))
+        CHECK(lace_check_yield(lw) == 1, "lace_check_yield saw no collection");
+    else
+        lace_yield(lw);
+    return atomic_load(&collections_done);
+}
+
+static int run_hold(void) { return hold(); }
+static long run_wait(void) { return wait_for_collection(); }
+static int run_collection(void) { return gc_go_NEWFRAME() == 1; }
+
+static void test_yield_waits_for_unpublished(int check_yield)
+{
+    static const yw_tasks tasks = {run_hold, run_wait, run_collection};
+    atomic_store(&use_check_yield, check_yield);
+    yw_check_yield_waits(&tasks, atomic_load(&collections_done),
+                         check_yield ? "lace_check_yield" : "lace_yield");
+}
+
 static _Atomic int stop;
 
 static void *busy(void *arg)
@@ -93,6 +142,10 @@ int main(void)
         lace_sleep_us(5000); /* long enough for the workers to sleep idle */
         CHECK(tls_use(6) == 64, "tls_use");
     }
+    for (int r = 0; r < 3; r++) {
+        test_yield_waits_for_unpublished(0);
+        test_yield_waits_for_unpublished(1);
+    }
     pthread_t th[2];
     for (int i = 0; i < 2; i++)
         CHECK(pthread_create(&th[i], NULL, busy, NULL) == 0, "pthread_create");
@@ -103,6 +156,7 @@ int main(void)
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     lace_stop();
-    printf("lace2 nesting: 50 collections, each on every worker\n");
+    printf("lace2 nesting: 6 waits for an unpublished collection, 50 collections, each on "
+           "every worker\n");
     return 0;
 }
