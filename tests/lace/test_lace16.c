@@ -3,7 +3,9 @@
  * name, ...) with 0 to 10 parameters, NAME_CALL pointers as callbacks
  * (LACE_TYPEDEF_CB), lace_is_running, lace_sleep_us, lace_gethrtime,
  * lace_rng and LACE_TRNG, the portability layer, and 64 threads running
- * tasks from outside the pool at once. */
+ * tasks from outside the pool at once.  Built twice: on weft's 64-byte
+ * descriptors and on 128-byte ones, where a task takes 80 bytes of
+ * arguments. */
 #include <lace.h>
 
 #include "check.h"
@@ -35,6 +37,28 @@ TASK(void, ten_void, char, a1, char, a2, char, a3, char, a4, char, a5, char, a6,
 /* void * is a value, not void. */
 TASK(void *, same_ptr, void *, p) { return p; }
 TASK(long double, ld_half, long double, x) { return x / 2; }
+
+#if WEFT_TASK_SIZE >= 128
+/* 128-byte descriptors: ten 8-byte arguments, 80 bytes, more than a 64-byte
+ * descriptor holds, in a tree whose tasks thieves take. */
+TASK(long, wide, long, a1, long, a2, long, a3, long, a4, long, a5, long, a6, long, a7, long, a8,
+     long, a9, long, depth)
+{
+    if (depth == 0)
+        return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 + 8 * a8 + 9 * a9;
+    SPAWN(wide, a2, a3, a4, a5, a6, a7, a8, a9, a1 + depth, depth - 1);
+    long b = CALL(wide, a9, a8, a7, a6, a5, a4, a3, a2, a1 - depth, depth - 1);
+    return SYNC(wide) + b;
+}
+static long wide_seq(long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8,
+                     long a9, long depth)
+{
+    if (depth == 0)
+        return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 + 8 * a8 + 9 * a9;
+    return wide_seq(a2, a3, a4, a5, a6, a7, a8, a9, a1 + depth, depth - 1) +
+           wide_seq(a9, a8, a7, a6, a5, a4, a3, a2, a1 - depth, depth - 1);
+}
+#endif
 
 TASK(int, spawn_all)
 {
@@ -130,6 +154,10 @@ int main(void)
     CHECK(RUN(fold, op_plus_CALL, 0, 100) == 4950, "op_plus_CALL as a callback");
     CHECK(RUN(fold, op_max_CALL, 0, 100) == 99, "op_max_CALL as a callback");
     CHECK(RUN(rng_distinct), "lace_rng");
+#if WEFT_TASK_SIZE >= 128
+    CHECK(RUN(wide, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14) == wide_seq(1, 2, 3, 4, 5, 6, 7, 8, 9, 14),
+          "80 bytes of arguments in 128-byte descriptors");
+#endif
 
     uint64_t t0 = lace_gethrtime();
     lace_sleep_us(2000);

@@ -57,6 +57,28 @@ static void start_twice(void)
     lace_start(2, 0, 0);
 }
 
+/* Two threads start the pool at the same moment: one starts it, the other
+ * is refused as a second start is. */
+static pthread_barrier_t start_together;
+
+static void *start_from_thread(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&start_together);
+    lace_start(2, 0, 0);
+    return NULL;
+}
+
+static void start_two_threads(void)
+{
+    pthread_barrier_init(&start_together, NULL, 2);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, start_from_thread, NULL) == 0, "pthread_create");
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+}
+
 static void start_workers_minus_one(void) { lace_start((unsigned)-1, 0, 0); }
 
 /* Lace accepts any deque and stack size (pthread ignores a stack below
@@ -553,6 +575,12 @@ static void env_deque(void)
 static const adv_case cases[] = {
     {"start_twice",
      start_twice,
+     ABORTED,
+     false,
+     {"weft: weft_start: the pool is already running (call weft_stop first)\n",
+      "weft: lace_start(2, 0, 0): the pool could not start (Device or resource busy)\n"}},
+    {"start_two_threads",
+     start_two_threads,
      ABORTED,
      false,
      {"weft: weft_start: the pool is already running (call weft_stop first)\n",
