@@ -39,7 +39,7 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/lace_config.h.in
 
 # The library: its functions in a library of their own, so that a program
 # linking weft gets no lace_* symbols it did not ask for.
-add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/lace.c src/lace/interrupts.c)
+add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/lace.c src/lace/interrupts.c src/lace/suspend.c)
 add_library(weft::lace ALIAS weft_lace)
 target_include_directories(weft_lace PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace>

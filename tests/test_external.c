@@ -98,10 +98,17 @@ int main(void)
               workers);
 
         CHECK(WEFT_RUN(nested_user, 12, 4) == nested_ref(12, 4), "nested RUN from main");
-        for (int k = 0; k < 300; k += 37)
+        for (int k = 0; k < 300; k++)
             CHECK(WEFT_RUN(head_probe, k) == 7 * k, "head probe %d", k);
         CHECK(weft_stop() == 0, "stop");
         printf("ok: external RUNs at %u workers\n", workers);
     }
+    /* The head at every depth of a small deque, up to nearly full: the
+     * search's bound at the deque's top. */
+    CHECK(weft_start(1, 64, 0) == 0, "start with 64 slots");
+    for (int k = 0; k < 60; k++)
+        CHECK(WEFT_RUN(head_probe, k) == 7 * k, "head probe %d in 64 slots", k);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: the head found at every depth up to 300, and up to 60 in a deque of 64\n");
     return 0;
 }

@@ -485,7 +485,12 @@ void lace_start(unsigned int n_workers, size_t dqsize);
 /* Waits for RUNs in progress, then stops the workers.  From a task it stops
  * the program with a message; with no pool running it only says so. */
 void lace_stop(void);
-/* Parks the workers until lace_resume (weft_suspend); RUNs wait meanwhile. */
+/* Park the workers and let them run again, as in Lace: Lace's count of
+ * resumes less suspends, 1 from lace_start, parks them (weft_suspend)
+ * while it is 0 or less.  A RUN, NEWFRAME or TOGETHER from outside the
+ * pool runs its task even then (Lace resumes the workers for it and
+ * suspends them again after).  From outside the pool only (from a task: a
+ * message, ignored). */
 void lace_suspend(void);
 void lace_resume(void);
 unsigned int lace_workers(void);

@@ -203,6 +203,14 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize);
  * task it stops the program with a message (it would wait for itself);
  * with no pool running it only says so. */
 void lace_stop(void);
+/* Park the workers and let them run again, as in Lace 2.0 to 2.2 (2.3
+ * dropped them; idle workers sleep by themselves): Lace's count of resumes
+ * less suspends, 1 from lace_start, parks them while it is 0 or less.  A
+ * NAME(), NAME_NEWFRAME or NAME_TOGETHER from outside the pool runs its
+ * task even then (Lace resumes the workers for it and suspends them again
+ * after).  From outside the pool only (from a task: a message, ignored). */
+void lace_suspend(void);
+void lace_resume(void);
 /* 1 between lace_start and lace_stop, else 0. */
 int lace_is_running(void);
 /* 0: no messages (the default); 1: lace_start says what it started. */

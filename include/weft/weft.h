@@ -133,7 +133,8 @@ weft_worker *weft_self(void);
 static inline unsigned weft_worker_id(const weft_worker *w) { return w->id; }
 
 /** The current top of the calling worker's deque, for code that runs on a
- * worker but received no context (see WEFT_ME).  O(log deque_size). */
+ * worker but received no context (see WEFT_ME).  O(log depth), depth the
+ * number of tasks below the head. */
 weft_task *weft_current_head(weft_worker *w);
 
 /* ------------------------------------------------------------------------

@@ -3,6 +3,8 @@
  * into each Lace library; a program links one, so each has its own list. */
 #include "lace/interrupts.h"
 
+#include "lace/suspend.h"
+
 #include "sys/cpu.h"
 
 #include <pthread.h>
@@ -48,9 +50,11 @@ static bool is_pending(const void *t)
     return p != NULL;
 }
 
-void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together,
-                          weft_lace_show_fn *show)
+void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show)
 {
+    bool outside = weft_self() == NULL; /* runs even while suspended, as in Lace */
+    if (outside)
+        weft__lace_outside_begin();
     pending_interrupt node;
     pending_push(&node, t, show);
     if (together)
@@ -58,6 +62,8 @@ void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together,
     else
         weft__newframe_task(t, wrapper);
     pending_pop(&node, show);
+    if (outside)
+        weft__lace_outside_end();
 }
 
 /* An interrupt shown cannot end without every worker, this one included,

@@ -12,6 +12,7 @@
 #include "runtime/topology.h"
 #include "lace/interrupts.h"
 #include "lace/lifecycle.h"
+#include "lace/suspend.h"
 
 /* The library serves both API generations; 1.6's declarations are a
  * superset of 1.4's. */
@@ -62,6 +63,7 @@ static void init_external_lock(void)
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
     pthread_once(&external_lock_once, init_external_lock);
+    weft__lace_suspend_reset();
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
@@ -79,11 +81,15 @@ void lace_start(unsigned int n_workers, size_t dqsize)
                 weft__rt.stack_size, stack_size ? "" : " (weft's default)");
 }
 
-void lace_stop(void) { weft__lace_stop(verbosity > 0); }
+void lace_stop(void)
+{
+    weft__lace_stop(verbosity > 0);
+    weft__lace_suspend_reset();
+}
 
-void lace_suspend(void) { weft_suspend(); }
+void lace_suspend(void) { weft__lace_suspend(); }
 
-void lace_resume(void) { weft_resume(); }
+void lace_resume(void) { weft__lace_resume(); }
 
 unsigned int lace_workers(void) { return weft_workers(); }
 
@@ -118,7 +124,9 @@ void lace_run_task(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
+    weft__lace_outside_begin();
     weft__run_task_on_worker((weft_task *)t, wrapper);
+    weft__lace_outside_end();
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -131,7 +139,9 @@ void lace_run_task_exclusive(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
+    weft__lace_outside_begin();
     weft__run_task_on_worker((weft_task *)t, wrapper);
+    weft__lace_outside_end();
     pthread_rwlock_unlock(&external_lock);
 }
 

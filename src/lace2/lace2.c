@@ -11,6 +11,7 @@
 #include "runtime/steal.h"
 #include "lace/interrupts.h"
 #include "lace/lifecycle.h"
+#include "lace/suspend.h"
 
 #include <lace.h>
 
@@ -76,6 +77,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
     /* The records are in the new workers' memory, zero (unbound, unseeded)
      * until each worker binds its own. */
+    weft__lace_suspend_reset();
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
     if (err != 0) {
@@ -93,7 +95,15 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     }
 }
 
-void lace_stop(void) { weft__lace_stop(verbosity > 0); }
+void lace_stop(void)
+{
+    weft__lace_stop(verbosity > 0);
+    weft__lace_suspend_reset();
+}
+
+void lace_suspend(void) { weft__lace_suspend(); }
+
+void lace_resume(void) { weft__lace_resume(); }
 
 void weft__lace2_not_worker(const char *what)
 {
@@ -154,7 +164,13 @@ static uintptr_t task_wrapper(lace_task *t, const char *what)
  * TOGETHER sets up on each worker thread. */
 void lace_run_task(lace_task *t)
 {
-    weft__run_task_on_worker((weft_task *)t, task_wrapper(t, "lace_run_task"));
+    uintptr_t wrapper = task_wrapper(t, "lace_run_task");
+    bool outside = weft_self() == NULL; /* runs even while suspended, as in Lace */
+    if (outside)
+        weft__lace_outside_begin();
+    weft__run_task_on_worker((weft_task *)t, wrapper);
+    if (outside)
+        weft__lace_outside_end();
 }
 
 /* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t, and

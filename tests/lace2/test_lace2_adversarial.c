@@ -494,6 +494,60 @@ static void together_nested(void)
     lace_stop();
 }
 
+/* Lace 2.0's lace_suspend: a NAME(), NEWFRAME and TOGETHER from outside run
+ * even while the pool is suspended (Lace resumes the workers for each);
+ * suspends and resumes are counted; from a task both say so and are
+ * ignored. */
+TASK(int, copies_seen)
+int copies_seen_CALL(lace_worker *lw)
+{
+    (void)lw;
+    return 1;
+}
+static _Atomic int outside_copies;
+TASK(void, count_outside_copy)
+void count_outside_copy_CALL(lace_worker *lw)
+{
+    (void)lw;
+    atomic_fetch_add(&outside_copies, 1);
+}
+TASK(int, suspend_in_task)
+int suspend_in_task_CALL(lace_worker *lw)
+{
+    (void)lw;
+    lace_suspend();
+    lace_resume();
+    return 1;
+}
+static _Atomic int outside_done;
+static void *outside_calls(void *arg)
+{
+    (void)arg;
+    CHECK(fib(15) == fib_seq(15), "NAME() while suspended");
+    CHECK(copies_seen_NEWFRAME() == 1, "NEWFRAME while suspended");
+    count_outside_copy_TOGETHER();
+    atomic_store(&outside_done, 1);
+    return NULL;
+}
+static void suspend_runs_outside(void)
+{
+    lace_start(2, 0, 0);
+    lace_suspend();
+    lace_suspend();
+    lace_resume(); /* the count is 0: suspended */
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, outside_calls, NULL) == 0, "thread");
+    for (int i = 0; i < 1000 && !atomic_load(&outside_done); i++)
+        nap_us(10000);
+    CHECK(atomic_load(&outside_done), "calls from outside still waiting after 10 s of suspension");
+    pthread_join(th, NULL);
+    CHECK(atomic_load(&outside_copies) == 2, "TOGETHER copies: %d", atomic_load(&outside_copies));
+    lace_resume();
+    CHECK(suspend_in_task() == 1, "lace_suspend from a task");
+    CHECK(fib(12) == fib_seq(12), "after the last resume");
+    lace_stop();
+}
+
 /* lace_sleep_us of 0 or less returns at once. */
 static void sleep_negative(void)
 {
@@ -719,6 +773,15 @@ static const adv_case cases[] = {
     {"outside_threads", outside_threads, 0, true, {NULL}},
     {"together_nested", together_nested, 0, true, {NULL}},
     {"sleep_negative", sleep_negative, 0, true, {NULL}},
+    {"suspend_runs_outside",
+     suspend_runs_outside,
+     0,
+     false,
+     {"weft: lace_suspend called from inside a task: it is for threads outside the pool; "
+      "ignored\n",
+      "weft: lace_resume called from inside a task: it is for threads outside the pool; "
+      "ignored\n"}},
+
     {"verbosity",
      verbosity,
      0,

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+/* lace_suspend and lace_resume as Lace has them (suspend.h).  Built into
+ * each Lace library; a program links one. */
+#include "lace/suspend.h"
+
+#include "runtime/diagnostics.h"
+
+#include <weft/weft.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+
+static pthread_mutex_t suspend_lock = PTHREAD_MUTEX_INITIALIZER;
+static int awake = 1;       /* Lace's count: resumes less suspends, 1 at start */
+static bool parked;         /* our weft_suspend is in force */
+/* Calls from outside in progress. */
+static WEFT_ATOMIC(int) outside_calls;
+/* awake <= 0: the calls from outside must settle the parking. */
+static WEFT_ATOMIC(int) count_low;
+
+/* Parks or lets go so that the pool is parked exactly while the count is
+ * low and no call from outside is in progress.  With suspend_lock held. */
+static void settle(void)
+{
+    /* seq_cst: with outside_begin's increment and load of count_low, one
+     * of the two sees the other (a call from outside is never left parked). */
+    bool want = awake <= 0 && atomic_load_explicit(&outside_calls, memory_order_seq_cst) == 0;
+    if (want && !parked)
+        parked = weft_suspend() == 0;
+    else if (!want && parked) {
+        weft_resume();
+        parked = false;
+    }
+}
+
+static void set_count(int count)
+{
+    awake = count;
+    /* seq_cst: pairs with the loads in outside_begin and outside_end. */
+    atomic_store_explicit(&count_low, awake <= 0, memory_order_seq_cst);
+    settle();
+}
+
+void weft__lace_suspend_reset(void)
+{
+    pthread_mutex_lock(&suspend_lock);
+    awake = 1;
+    parked = false;
+    /* Relaxed: no call from outside runs across lace_start or lace_stop. */
+    atomic_store_explicit(&count_low, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&suspend_lock);
+}
+
+/* From a task: the suspension would wait for that task (Lace says not to
+ * call these there). */
+static bool from_task(const char *what)
+{
+    if (weft_self() == NULL)
+        return false;
+    weft__warn("%s called from inside a task: it is for threads outside the pool; ignored", what);
+    return true;
+}
+
+void weft__lace_suspend(void)
+{
+    if (from_task("lace_suspend"))
+        return;
+    pthread_mutex_lock(&suspend_lock);
+    set_count(awake - 1);
+    pthread_mutex_unlock(&suspend_lock);
+}
+
+void weft__lace_resume(void)
+{
+    if (from_task("lace_resume"))
+        return;
+    pthread_mutex_lock(&suspend_lock);
+    set_count(awake + 1);
+    pthread_mutex_unlock(&suspend_lock);
+}
+
+void weft__lace_outside_begin(void)
+{
+    /* seq_cst, both: the call counts itself before it reads the count
+     * (settle reads them the other way round). */
+    atomic_fetch_add_explicit(&outside_calls, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&count_low, memory_order_seq_cst)) {
+        pthread_mutex_lock(&suspend_lock);
+        settle();
+        pthread_mutex_unlock(&suspend_lock);
+    }
+}
+
+void weft__lace_outside_end(void)
+{
+    /* seq_cst, both: as in weft__lace_outside_begin. */
+    atomic_fetch_sub_explicit(&outside_calls, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&count_low, memory_order_seq_cst)) {
+        pthread_mutex_lock(&suspend_lock);
+        settle();
+        pthread_mutex_unlock(&suspend_lock);
+    }
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+/* lace_suspend and lace_resume as Lace has them, shared by the weft-lace
+ * and weft-lace2 libraries.
+ *
+ * Lace keeps a count of resumes less suspends, 1 from lace_start, and parks
+ * its workers while the count is 0 or less; a RUN, NEWFRAME or TOGETHER
+ * from outside the pool resumes the workers for its task and suspends them
+ * again after, so it runs even while the program holds the pool
+ * suspended.  Here the parking is weft_suspend, in force while the count
+ * is 0 or less and no such call from outside is in progress. */
+#ifndef WEFT_LACE_SUSPEND_H
+#define WEFT_LACE_SUSPEND_H
+
+/* lace_start and lace_stop: the count back to 1, nothing parked. */
+void weft__lace_suspend_reset(void);
+
+/* lace_suspend, lace_resume. */
+void weft__lace_suspend(void);
+void weft__lace_resume(void);
+
+/* Around a RUN, NEWFRAME or TOGETHER from outside the pool: the workers
+ * run from begin to end, whatever the count. */
+void weft__lace_outside_begin(void);
+void weft__lace_outside_end(void);
+
+#endif
