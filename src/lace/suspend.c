@@ -11,8 +11,8 @@
 #include <stdbool.h>
 
 static pthread_mutex_t suspend_lock = PTHREAD_MUTEX_INITIALIZER;
-static int awake = 1;       /* Lace's count: resumes less suspends, 1 at start */
-static bool parked;         /* our weft_suspend is in force */
+static int awake = 1; /* Lace's count: resumes less suspends, 1 at start */
+static bool parked;   /* our weft_suspend is in force */
 /* Calls from outside in progress. */
 static WEFT_ATOMIC(int) outside_calls;
 /* awake <= 0: the calls from outside must settle the parking. */
@@ -79,11 +79,13 @@ void weft__lace_resume(void)
     pthread_mutex_unlock(&suspend_lock);
 }
 
-void weft__lace_outside_begin(void)
+/* A call from outside counts itself in (+1) or out (-1), then settles the
+ * parking if the count is low. */
+static void outside_count(int delta)
 {
     /* seq_cst, both: the call counts itself before it reads the count
      * (settle reads them the other way round). */
-    atomic_fetch_add_explicit(&outside_calls, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&outside_calls, delta, memory_order_seq_cst);
     if (atomic_load_explicit(&count_low, memory_order_seq_cst)) {
         pthread_mutex_lock(&suspend_lock);
         settle();
@@ -91,13 +93,6 @@ void weft__lace_outside_begin(void)
     }
 }
 
-void weft__lace_outside_end(void)
-{
-    /* seq_cst, both: as in weft__lace_outside_begin. */
-    atomic_fetch_sub_explicit(&outside_calls, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&count_low, memory_order_seq_cst)) {
-        pthread_mutex_lock(&suspend_lock);
-        settle();
-        pthread_mutex_unlock(&suspend_lock);
-    }
-}
+void weft__lace_outside_begin(void) { outside_count(1); }
+
+void weft__lace_outside_end(void) { outside_count(-1); }
