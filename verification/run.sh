@@ -657,6 +657,20 @@ why=starved check quick dist-term-mut-lldrop-2r-SC dist_term.pml SC fail 22 "${s
 check full dist-term-starve-3-last-SC dist_term.pml SC pass 26 -DNITEMS=3 -DINIT_LAST -DSTARVE_CHECK
 why=starved check full dist-term-mut-lldrop-SC dist_term.pml SC fail 26 -DNITEMS=3 -DINIT_LAST -DSTARVE_CHECK -DMUT_LL_DROP
 
+# ---- Lace's suspension in the Lace layers (lace_suspend.pml;
+# src/lace/suspend.c): two calls from outside, three suspends or resumes ----
+for mm in SC TSO WEAK; do
+  check quick "lace-suspend-$mm" lace_suspend.pml $mm pass 22
+done
+why=running check quick lace-suspend-mut-readfirst-SC lace_suspend.pml SC fail 22 -DMUT_READ_FIRST
+why=stuck check quick lace-suspend-mut-settlenocalls-SC lace_suspend.pml SC fail 22 -DMUT_SETTLE_NO_CALLS
+# a plain store of "count low" passes the program's read of the calls on
+# x86 too (a store buffer), so only SC hides it
+check full lace-suspend-mut-lowrlx-SC lace_suspend.pml SC pass 22 -DMUT_LOW_STORE_RLX
+why=stuck check quick lace-suspend-mut-lowrlx-TSO lace_suspend.pml TSO fail 22 -DMUT_LOW_STORE_RLX
+why=stuck check quick lace-suspend-mut-lowrlx-WEAK lace_suspend.pml WEAK fail 22 -DMUT_LOW_STORE_RLX
+check quick lace-suspend-cover-runafterpark-SC lace_suspend.pml SC fail 22 -DCOVER_RUN_AFTER_PARK
+
 missing=0
 if [ -z "$filter" ]; then
   for m in "${mutant_sigs[@]}"; do
