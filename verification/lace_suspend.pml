@@ -5,7 +5,8 @@
  * the count is 0 or less and no call from outside is in progress.
  *
  * The program's thread (NC) suspends and resumes, under the lock: it
- * changes the count, publishes "count low" with a seq_cst store and
+ * stores the new count with a seq_cst store (modelled as the one thing a
+ * reader without the lock uses of it, "count low": 0 or less) and
  * settles: reads the calls in progress (seq_cst) and parks or lets go.  A
  * call from outside (threads 0 .. NC-1) counts itself in with a seq_cst
  * fetch_add, reads "count low" (seq_cst), and if it is set settles under

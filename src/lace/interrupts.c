@@ -52,9 +52,7 @@ static bool is_pending(const void *t)
 
 void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show)
 {
-    bool outside = weft_self() == NULL; /* runs even while suspended, as in Lace */
-    if (outside)
-        weft__lace_outside_begin();
+    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
     pending_interrupt node;
     pending_push(&node, t, show);
     if (together)
@@ -62,8 +60,7 @@ void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_l
     else
         weft__newframe_task(t, wrapper);
     pending_pop(&node, show);
-    if (outside)
-        weft__lace_outside_end();
+    weft__lace_outside_end(outside);
 }
 
 /* An interrupt shown cannot end without every worker, this one included,

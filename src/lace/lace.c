@@ -124,9 +124,9 @@ void lace_run_task(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    weft__lace_outside_begin();
+    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
     weft__run_task_on_worker((weft_task *)t, wrapper);
-    weft__lace_outside_end();
+    weft__lace_outside_end(outside);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -139,9 +139,9 @@ void lace_run_task_exclusive(Task *t)
     }
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    weft__lace_outside_begin();
+    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
     weft__run_task_on_worker((weft_task *)t, wrapper);
-    weft__lace_outside_end();
+    weft__lace_outside_end(outside);
     pthread_rwlock_unlock(&external_lock);
 }
 

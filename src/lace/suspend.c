@@ -11,20 +11,23 @@
 #include <stdbool.h>
 
 static pthread_mutex_t suspend_lock = PTHREAD_MUTEX_INITIALIZER;
-static int awake = 1; /* Lace's count: resumes less suspends, 1 at start */
-static bool parked;   /* our weft_suspend is in force */
+/* Lace's count: resumes less suspends, 1 at start.  Written under
+ * suspend_lock; read without it by the calls from outside, which settle
+ * the parking when it is 0 or less. */
+static WEFT_ATOMIC(int) awake = 1;
+static bool parked; /* our weft_suspend is in force */
 /* Calls from outside in progress. */
 static WEFT_ATOMIC(int) outside_calls;
-/* awake <= 0: the calls from outside must settle the parking. */
-static WEFT_ATOMIC(int) count_low;
 
 /* Parks or lets go so that the pool is parked exactly while the count is
  * low and no call from outside is in progress.  With suspend_lock held. */
 static void settle(void)
 {
-    /* seq_cst: with outside_begin's increment and load of count_low, one
-     * of the two sees the other (a call from outside is never left parked). */
-    bool want = awake <= 0 && atomic_load_explicit(&outside_calls, memory_order_seq_cst) == 0;
+    /* Relaxed: the count's writers hold suspend_lock, as we do.  seq_cst:
+     * with outside_count's increment and load of the count, one of the two
+     * sees the other (a call from outside is never left parked). */
+    bool want = atomic_load_explicit(&awake, memory_order_relaxed) <= 0 &&
+                atomic_load_explicit(&outside_calls, memory_order_seq_cst) == 0;
     if (want && !parked)
         parked = weft_suspend() == 0;
     else if (!want && parked) {
@@ -33,21 +36,22 @@ static void settle(void)
     }
 }
 
-static void set_count(int count)
+/* With suspend_lock held: the count moves by delta. */
+static void add_to_count(int delta)
 {
-    awake = count;
-    /* seq_cst: pairs with the loads in outside_begin and outside_end. */
-    atomic_store_explicit(&count_low, awake <= 0, memory_order_seq_cst);
+    /* Relaxed: the count's writers hold suspend_lock.  seq_cst: pairs with
+     * outside_count's load (stored before settle reads the calls). */
+    int count = atomic_load_explicit(&awake, memory_order_relaxed) + delta;
+    atomic_store_explicit(&awake, count, memory_order_seq_cst);
     settle();
 }
 
 void weft__lace_suspend_reset(void)
 {
     pthread_mutex_lock(&suspend_lock);
-    awake = 1;
     parked = false;
     /* Relaxed: no call from outside runs across lace_start or lace_stop. */
-    atomic_store_explicit(&count_low, 0, memory_order_relaxed);
+    atomic_store_explicit(&awake, 1, memory_order_relaxed);
     pthread_mutex_unlock(&suspend_lock);
 }
 
@@ -66,7 +70,7 @@ void weft__lace_suspend(void)
     if (from_task("lace_suspend"))
         return;
     pthread_mutex_lock(&suspend_lock);
-    set_count(awake - 1);
+    add_to_count(-1);
     pthread_mutex_unlock(&suspend_lock);
 }
 
@@ -75,7 +79,7 @@ void weft__lace_resume(void)
     if (from_task("lace_resume"))
         return;
     pthread_mutex_lock(&suspend_lock);
-    set_count(awake + 1);
+    add_to_count(1);
     pthread_mutex_unlock(&suspend_lock);
 }
 
@@ -86,13 +90,23 @@ static void outside_count(int delta)
     /* seq_cst, both: the call counts itself before it reads the count
      * (settle reads them the other way round). */
     atomic_fetch_add_explicit(&outside_calls, delta, memory_order_seq_cst);
-    if (atomic_load_explicit(&count_low, memory_order_seq_cst)) {
+    if (atomic_load_explicit(&awake, memory_order_seq_cst) <= 0) {
         pthread_mutex_lock(&suspend_lock);
         settle();
         pthread_mutex_unlock(&suspend_lock);
     }
 }
 
-void weft__lace_outside_begin(void) { outside_count(1); }
+bool weft__lace_outside_begin(void)
+{
+    if (weft_self() != NULL)
+        return false;
+    outside_count(1);
+    return true;
+}
 
-void weft__lace_outside_end(void) { outside_count(-1); }
+void weft__lace_outside_end(bool counted)
+{
+    if (counted)
+        outside_count(-1);
+}

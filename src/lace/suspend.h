@@ -11,6 +11,8 @@
 #ifndef WEFT_LACE_SUSPEND_H
 #define WEFT_LACE_SUSPEND_H
 
+#include <stdbool.h>
+
 /* lace_start and lace_stop: the count back to 1, nothing parked. */
 void weft__lace_suspend_reset(void);
 
@@ -18,9 +20,10 @@ void weft__lace_suspend_reset(void);
 void weft__lace_suspend(void);
 void weft__lace_resume(void);
 
-/* Around a RUN, NEWFRAME or TOGETHER from outside the pool: the workers
- * run from begin to end, whatever the count. */
-void weft__lace_outside_begin(void);
-void weft__lace_outside_end(void);
+/* Around a RUN, NEWFRAME or TOGETHER: called outside the pool, the
+ * workers run from begin to end, whatever the count.  begin says whether
+ * the call counted itself (not on a worker); end takes that answer. */
+bool weft__lace_outside_begin(void);
+void weft__lace_outside_end(bool counted);
 
 #endif

@@ -165,12 +165,9 @@ static uintptr_t task_wrapper(lace_task *t, const char *what)
 void lace_run_task(lace_task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task");
-    bool outside = weft_self() == NULL; /* runs even while suspended, as in Lace */
-    if (outside)
-        weft__lace_outside_begin();
+    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
     weft__run_task_on_worker((weft_task *)t, wrapper);
-    if (outside)
-        weft__lace_outside_end();
+    weft__lace_outside_end(outside);
 }
 
 /* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t, and
