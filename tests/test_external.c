@@ -62,6 +62,34 @@ WEFT_TASK_1(int, head_probe, int, k)
     return sum;
 }
 
+/* Moves the head up and down by pseudo-random distances (1 slot to a few
+ * hundred) and checks the search after every move: the search starts where
+ * the previous one ended, so it must find the head from below, from above
+ * and in place. */
+WEFT_TASK_2(int, head_walk, int, depth, unsigned, seed)
+{
+    if (depth == 0) {
+        CHECK(weft_current_head(weft_w) == weft_head, "head at the walk's bottom");
+        return 1;
+    }
+    int sum = 0;
+    unsigned x = seed;
+    for (int round = 0; round < 8; round++) {
+        x = x * 1103515245u + 12345u;
+        int k = (int)((x >> 16) % (unsigned)depth) + 1;
+        for (int i = 0; i < k; i++)
+            WEFT_SPAWN(empty);
+        CHECK(weft_current_head(weft_w) == weft_head, "head %d up", k);
+        if (round % 3 == 0)
+            sum += WEFT_CALL(head_walk, depth / 2, x); /* deeper, then back here */
+        CHECK(weft_current_head(weft_w) == weft_head, "head %d up, after a call", k);
+        for (int i = 0; i < k; i++)
+            sum += WEFT_SYNC(empty) == 7;
+        CHECK(weft_current_head(weft_w) == weft_head, "head back down by %d", k);
+    }
+    return sum;
+}
+
 static atomic_int failures;
 
 static void *external_thread(void *arg)
@@ -100,6 +128,8 @@ int main(void)
         CHECK(WEFT_RUN(nested_user, 12, 4) == nested_ref(12, 4), "nested RUN from main");
         for (int k = 0; k < 300; k++)
             CHECK(WEFT_RUN(head_probe, k) == 7 * k, "head probe %d", k);
+        for (unsigned seed = 1; seed <= 20; seed++)
+            CHECK(WEFT_RUN(head_walk, 300, seed) > 0, "head walk %u", seed);
         CHECK(weft_stop() == 0, "stop");
         printf("ok: external RUNs at %u workers\n", workers);
     }

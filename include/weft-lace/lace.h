@@ -430,8 +430,12 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 #endif
 #define STEAL_RANDOM() (lace_steal_random_CALL(__lace_worker, __lace_dq_head))
 #define lace_steal_random() STEAL_RANDOM()
-/* Joins a pending NEWFRAME or TOGETHER (and a weft_suspend) here. */
-#define YIELD_NEWFRAME() lace_yield(__lace_worker, __lace_dq_head)
+/* Joins a NEWFRAME or TOGETHER published to the workers (and a
+ * weft_suspend) here: weft_yield, one relaxed load when nothing is on.
+ * Clients call it at every operation (Sylvan's garbage-collection test), so
+ * it does not also read lace_newframe.t as lace_yield does: an interrupt
+ * shown there but not published yet has nothing to join yet. */
+#define YIELD_NEWFRAME() weft_yield((weft_worker *)__lace_worker, (weft_task *)__lace_dq_head)
 
 /* On the Task * a SPAWN returned, until it is joined. */
 #define TASK_IS_STOLEN(t) (lace_task_is_stolen(t))

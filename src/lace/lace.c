@@ -118,7 +118,7 @@ static weft_wrapper_fn task_wrapper(Task *t, const char *what)
 void lace_run_task(Task *t)
 {
     uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
-    if (weft_self() != NULL) {
+    if (weft__tls_worker != NULL) {
         weft__run_task((weft_task *)t, wrapper); /* runs in place */
         return;
     }

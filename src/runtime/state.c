@@ -46,24 +46,48 @@ static inline bool below_head(const weft_worker *w, size_t i)
 
 /* The deque keeps every slot below head non-EMPTY and every slot from head
  * on EMPTY (SYNC clears what it pops), so head is found by search.  The
- * head is rarely more than a few hundred slots up a deque of a million:
- * gallop up from the bottom (slots 0, 1, 3, 7, ...) to bound it, then
- * bisect within the bound, so a call reads about 2 log2(depth) slots, all
- * in the deque's first pages, rather than bisecting the whole deque, whose
- * probes land megabytes apart on every call (a Lace program's LACE_ME and
- * RUN from inside a task come here). */
+ * search starts where the last one ended (head_hint): a Lace program's RUN
+ * from inside a task, LACE_ME and interrupts come here again and again at
+ * nearby depths, so two probes usually settle it.  From the hint it
+ * gallops (1, 2, 4, ... slots) up or down to bound the head, then
+ * bisects, so a call reads about 2 log2(distance) slots, all near the
+ * head, rather than bisecting the whole deque, whose probes land megabytes
+ * apart. */
 weft_task *weft_current_head(weft_worker *w)
 {
     if (!w)
         weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     size_t n = w->deque_slots;
-    size_t lo = 0, hi = 1; /* slots below lo are below the head */
-    while (hi <= n && below_head(w, hi - 1)) {
-        lo = hi;
-        hi = 2 * hi + 1;
+    /* Relaxed: a hint of this worker's own; every use checks it. */
+    size_t h = atomic_load_explicit(&w->head_hint, memory_order_relaxed);
+    if (h > n)
+        h = 0;
+    size_t lo, hi; /* the head is in [lo, hi]: slots below lo are below it */
+    if (h == 0 || below_head(w, h - 1)) {
+        lo = h; /* gallop up: probe lo, lo + 1, lo + 3, ... */
+        hi = n;
+        for (size_t d = 1;; d *= 2) {
+            size_t p = lo + d - 1;
+            if (p >= n)
+                break;
+            if (!below_head(w, p)) {
+                hi = p;
+                break;
+            }
+            lo = p + 1;
+        }
+    } else {
+        hi = h - 1; /* slot h - 1 is EMPTY: gallop down */
+        lo = 0;
+        for (size_t d = 1; hi > 0; d *= 2) {
+            size_t p = hi >= d ? hi - d : 0;
+            if (below_head(w, p)) {
+                lo = p + 1;
+                break;
+            }
+            hi = p;
+        }
     }
-    if (hi > n)
-        hi = n; /* the head is in [lo, n] */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (below_head(w, mid))
@@ -71,6 +95,8 @@ weft_task *weft_current_head(weft_worker *w)
         else
             hi = mid;
     }
+    /* Relaxed: see the load. */
+    atomic_store_explicit(&w->head_hint, lo, memory_order_relaxed);
     return w->dq + lo;
 }
 

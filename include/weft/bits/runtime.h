@@ -22,7 +22,7 @@ extern WEFT_ATOMIC(uint32_t) weft__attention_g;
 #define WEFT_ATTN_INTERRUPT 1u /* an interrupt is pending */
 #define WEFT_ATTN_SUSPEND 2u   /* weft_suspend waits for the workers to park */
 void weft__yield_slow(weft_worker *w, weft_task *head);
-static inline void weft_yield(weft_worker *w, weft_task *head)
+static WEFT_ALWAYS_INLINE void weft_yield(weft_worker *w, weft_task *head)
 {
     if (WEFT_UNLIKELY(weft_sched_poll(w, head)))
         weft_sched_poll_slow(w, head);

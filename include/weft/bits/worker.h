@@ -31,6 +31,10 @@ WEFT_BEGIN_DECLS
 #define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define WEFT_UNUSED __attribute__((unused))
+/* For the few fast paths every task runs (SPAWN, SYNC, the yield check):
+ * inlined even into a client's large task bodies, where the compiler's
+ * heuristics would otherwise make them calls. */
+#define WEFT_ALWAYS_INLINE inline __attribute__((always_inline))
 #define WEFT_NORETURN __attribute__((noreturn))
 /* Wrappers are stored in the descriptor's state word, where low bits 10
  * mean "stolen"; 4-byte alignment keeps bit 1 of their address clear even
@@ -131,6 +135,10 @@ typedef struct weft_worker {
     void *guard_lo, *guard_hi; /* stack guard region */
     weft_task *frame_floor;    /* lowest slot the running stolen/root task may join */
     size_t deque_slots;
+    /* Where weft_current_head last found the head: its search starts
+     * there.  Relaxed atomic: a hint, checked against the slots on every
+     * use; only the thread running as this worker uses it. */
+    WEFT_ATOMIC(size_t) head_hint;
     /* Set at start, read-only after: the thief-visible part (&shared, for
      * API views that expose it as a pointer, Lace's _public) and the CPU
      * the worker is pinned to (-1: not pinned). */

@@ -19,7 +19,7 @@ bool weft__split_sync_slow(weft_worker *w, weft_task *t);
 
 /* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
  * into `t` (== head); this stores the wrapper and exposes the task. */
-static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
+static WEFT_ALWAYS_INLINE void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapper)
 {
     /* Relaxed: thieves read this slot only after a release on (tail,split)
      * that comes later (grow_shared / push_slow), never before. */
@@ -37,7 +37,7 @@ static inline void weft_split_push(weft_worker *w, weft_task *t, uintptr_t wrapp
  * head) is private and no thief is asking (t >= limit covers lines 23, 25
  * and 29): returns true and the caller runs the task inline.  Otherwise
  * the caller takes weft__split_sync_slow. */
-static inline bool weft_split_pop_private(weft_worker *w, weft_task *t)
+static WEFT_ALWAYS_INLINE bool weft_split_pop_private(weft_worker *w, weft_task *t)
 {
     /* Relaxed: as in weft_split_push. */
     if (WEFT_LIKELY((uintptr_t)t >= atomic_load_explicit(&w->shared.limit, memory_order_relaxed))) {
