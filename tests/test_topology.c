@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Pinning: with pinning on, each worker runs on one CPU of the process's
  * affinity mask and no two workers share one (while there are enough
- * CPUs); with pinning off, workers keep the whole mask; auto pins exactly
- * when there are as many workers as CPUs. */
+ * CPUs); with pinning off, workers keep the whole mask, and so they do by
+ * default (-1), whatever the worker count. */
 #include "check.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <weft/weft.h>
 
@@ -31,47 +32,58 @@ WEFT_VOID_TASK_0(record_affinity)
         }
 }
 
-static void run(unsigned workers, int pin)
+/* pin: the field's value, or 2 to keep what WEFT_PIN (env) gave. */
+static void run_env(unsigned workers, int pin, const char *env)
 {
+    if (env)
+        setenv("WEFT_PIN", env, 1);
     weft_config cfg;
     CHECK(weft_config_init(&cfg) == 0, "config");
+    unsetenv("WEFT_PIN");
     cfg.workers = workers;
-    cfg.pin = pin;
+    if (pin != 2)
+        cfg.pin = pin;
     CHECK(weft_start_config(&cfg) == 0, "start");
     WEFT_TOGETHER(record_affinity);
     CHECK(weft_stop() == 0, "stop");
+}
+
+static void run(unsigned workers, int pin) { run_env(workers, pin, NULL); }
+
+static void check_pinned(unsigned workers, const char *what)
+{
+    for (unsigned i = 0; i < workers; i++) {
+        CHECK(mask_size[i] == 1, "%s: worker %u may run on %d CPUs", what, i, mask_size[i]);
+        for (unsigned j = 0; j < i; j++)
+            CHECK(cpu_of[i] != cpu_of[j], "%s: workers %u and %u share CPU %d", what, i, j,
+                  cpu_of[i]);
+    }
 }
 
 int main(void)
 {
     unsigned cpus = weft__cpus_available();
     run(cpus, 1);
-    for (unsigned i = 0; i < cpus; i++) {
-        CHECK(mask_size[i] == 1, "pinned worker %u may run on %d CPUs", i, mask_size[i]);
-        for (unsigned j = 0; j < i; j++)
-            CHECK(cpu_of[i] != cpu_of[j], "workers %u and %u share CPU %d", i, j, cpu_of[i]);
-    }
+    check_pinned(cpus, "pin on");
     run(cpus, 0);
     for (unsigned i = 0; i < cpus; i++)
         CHECK((unsigned)mask_size[i] == cpus, "unpinned worker %u sees %d CPUs", i, mask_size[i]);
-    /* Auto: as many workers as CPUs are pinned, each to its own. */
-    run(cpus, -1);
-    for (unsigned i = 0; i < cpus; i++) {
-        CHECK(mask_size[i] == 1, "auto: worker %u of %u may run on %d CPUs", i, cpus, mask_size[i]);
-        for (unsigned j = 0; j < i; j++)
-            CHECK(cpu_of[i] != cpu_of[j], "auto: workers %u and %u share CPU %d", i, j, cpu_of[i]);
+    /* The default leaves every worker to the kernel (it may move them off
+     * CPUs that other programs keep busy): as many workers as CPUs, more,
+     * and fewer. */
+    unsigned counts[] = {cpus, cpus * 3, cpus > 1 ? cpus - 1 : 1};
+    for (unsigned c = 0; c < 3; c++) {
+        run(counts[c], -1);
+        for (unsigned i = 0; i < counts[c]; i++)
+            CHECK((unsigned)mask_size[i] == cpus, "default: worker %u of %u pinned on %u CPUs", i,
+                  counts[c], cpus);
     }
-    /* Auto: more workers than CPUs are not pinned, nor are fewer (the
-     * kernel may move them off CPUs that other programs keep busy). */
-    run(cpus * 3, -1);
-    for (unsigned i = 0; i < cpus * 3; i++)
-        CHECK((unsigned)mask_size[i] == cpus, "oversubscribed worker %u pinned", i);
-    if (cpus > 1) {
-        run(cpus - 1, -1);
-        for (unsigned i = 0; i < cpus - 1; i++)
-            CHECK((unsigned)mask_size[i] == cpus, "auto: worker %u of %u pinned on %u CPUs", i,
-                  cpus - 1, cpus);
-    }
+    /* The environment's words: on pins, auto is the default. */
+    run_env(cpus, 2, "on");
+    check_pinned(cpus, "WEFT_PIN=on");
+    run_env(cpus, 2, "auto");
+    for (unsigned i = 0; i < cpus; i++)
+        CHECK((unsigned)mask_size[i] == cpus, "WEFT_PIN=auto: worker %u pinned", i);
     printf("ok: pinning on %u CPUs (hwloc: %s)\n", cpus, WEFT_USE_HWLOC ? "yes" : "no");
     return 0;
 }

@@ -246,7 +246,7 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
     if (!p->workers || !p->threads)
         err = ENOMEM;
     if (!err)
-        err = weft__topology_init(n, cfg->pin);
+        err = weft__topology_init(cfg->pin);
     /* mmap'd: zeroed and page-aligned, so every seat's line is its own. */
     if (!err && !(p->seats = weft__map(sizeof(weft_seat) * n, 0, 0, -1)))
         err = ENOMEM;

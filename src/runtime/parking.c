@@ -20,11 +20,12 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us)
     uint64_t now = weft_now_ns();
     if (*since_ns == 0)
         *since_ns = now;
-    if (now - *since_ns < (uint64_t)spin_us * 1000u) {
-        /* Give the core to a runnable thread (oversubscription) while still
-         * looking for work every round. */
-        sched_yield();
-        return false;
-    }
-    return true;
+    if (now - *since_ns >= (uint64_t)spin_us * 1000u)
+        return true;
+    /* Give the core to a runnable thread while still looking for work
+     * every round.  If one took it (more threads than cores: our own
+     * workers, or other programs), searching on only takes time slices
+     * from threads with work: park now, and be woken when work appears. */
+    sched_yield();
+    return weft_now_ns() - now > WEFT_YIELD_CONTENDED_NS;
 }

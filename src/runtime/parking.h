@@ -123,9 +123,15 @@ static inline void weft__park_uncount(_Atomic uint32_t *count)
 
 /* Before parking: spin (pauses, growing), then give the core away
  * (sched_yield) until spin_us microseconds have passed since the first
- * yield; true when the caller should park.  *rounds and *since_ns are the
- * caller's state, both 0 to start over (after it found work or woke). */
+ * yield, or until a yield shows the core is wanted (it took longer than
+ * WEFT_YIELD_CONTENDED_NS: another thread ran meanwhile); true when the
+ * caller should park.  *rounds and *since_ns are the caller's state, both 0
+ * to start over (after it found work or woke). */
 bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us);
+/* A yield that returns after this long gave the core to another runnable
+ * thread for a time slice: on a quiet core it returns within about a
+ * microsecond, beside a busy thread after milliseconds. */
+#define WEFT_YIELD_CONTENDED_NS 100000u
 /* The longest spin_us either pool accepts (10 s). */
 #define WEFT_MAX_SPIN_US 10000000u
 

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Where workers run and where their memory lives.
  *
- * The CPUs of the process's affinity mask are the default worker count;
- * when there are exactly as many workers as those CPUs (or pinning is
- * forced), worker i is pinned to the i-th of them, so the kernel's
- * first-touch policy puts its deque and stack pages on its NUMA node.
- * With fewer workers the kernel places them: on a machine shared with
- * other programs it moves a worker off a busy CPU, which a pin to a fixed
- * CPU forbids; with more, each CPU would hold several anyway.  With hwloc
- * (topology.h) the pin slots are one PU per core first, and memory is
- * bound to the slot's NUMA node explicitly.
+ * The CPUs of the process's affinity mask are the default worker count.
+ * By default the kernel places the workers: on a machine shared with other
+ * programs it moves a worker off a CPU another program keeps busy, which a
+ * pin to a fixed CPU forbids, and a pinned worker then waits behind that
+ * program while the others wait for it at their joins
+ * (docs/configuration.md, "Pinning", has the measurements).  Asked to pin
+ * (WEFT_PIN=on), worker i is pinned to the i-th of those CPUs, so the
+ * kernel's first-touch policy puts its deque and stack pages on its NUMA
+ * node; with hwloc (topology.h) the pin slots are one PU per core first,
+ * and memory is bound to the slot's NUMA node explicitly.
  */
 #include "runtime/topology.h"
 
@@ -32,12 +33,12 @@ static unsigned n_cpus;
 static unsigned n_hwloc; /* hwloc's pin slots (0: not in use) */
 static bool pinning;
 
-int weft__topology_init(unsigned workers, int pin)
+int weft__topology_init(int pin)
 {
     int err = weft__affinity_cpus(&cpus, &n_cpus);
     if (err)
         return err;
-    pinning = pin == 1 || (pin == -1 && workers == n_cpus);
+    pinning = pin == 1;
     n_hwloc = weft__hwloc_setup();
     if (WEFT_USE_HWLOC && n_hwloc == 0)
         weft__warn("hwloc could not load the topology; pinning without it");

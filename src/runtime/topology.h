@@ -12,9 +12,10 @@
 /* Exported from a shared libweft: the Lace and dist libraries call these. */
 WEFT_BEGIN_DECLS
 
-/* At start: plans the placement of `workers` (pin: -1 auto, 0 off, 1 on).
- * 0, or an errno value with a message. */
-int weft__topology_init(unsigned workers, int pin);
+/* At start: plans the workers' placement (pin: 1 pins them; 0 and -1, the
+ * default, leave them to the kernel).  0, or an errno value with a
+ * message. */
+int weft__topology_init(int pin);
 /* On a worker's own thread: pins it to its planned CPU, if any. */
 void weft__topology_pin_self(unsigned worker);
 /* The placement (NUMA node) of a worker's memory, or -1 for anywhere. */
