@@ -36,6 +36,21 @@
 #ifndef __cplusplus
 #include <stdalign.h>
 #include <stdatomic.h>
+#else
+/* What Lace's lace.h gives a C++ includer (1.4.2 and 1.6 alike): <atomic>,
+ * _Atomic(T) spelled as std::atomic<T>, and these four memory orders in the
+ * global namespace, so that a C++ file can include a client's C headers
+ * (Sylvan's sylvan_int.h, with its _Atomic(uint64_t) fields).  Lace's
+ * definition of _Atomic, unless the includer has one (C++23's
+ * <stdatomic.h> defines it to the same type). */
+#include <atomic>
+#ifndef _Atomic
+#define _Atomic(T) std::atomic<T>
+#endif
+using std::memory_order_acquire;
+using std::memory_order_relaxed;
+using std::memory_order_release;
+using std::memory_order_seq_cst;
 #endif
 
 #include <weft/weft.h>
@@ -57,6 +72,24 @@
 
 #ifdef WEFT_SHORT_H
 #error "lace.h and weft/short.h both define SPAWN, SYNC, CALL...: include only one of them"
+#endif
+
+#if WEFT_LACE_API == 14
+/* Lace 1.4.2's include guard, which a program may test. */
+#define __LACE_H__
+#else
+/* Lace 1.6's lace.h also includes these (alloca.h for LACE_ALLOCA). */
+#include <errno.h>
+#include <stddef.h>
+#include <time.h>
+#ifdef __cplusplus
+#include <stdalign.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<alloca.h>)
+#include <alloca.h>
+#endif
+#endif
 #endif
 
 WEFT_BEGIN_DECLS
@@ -201,9 +234,15 @@ struct lace_common_fields_only_ {
     TASK_COMMON_FIELDS(_Task)
 };
 #define LACE_COMMON_FIELD_SIZE sizeof(struct lace_common_fields_only_)
-/* The bytes a task's arguments, or its result, may take (Lace's
- * LACE_TASKSIZE): 48 in a 64-byte descriptor, 112 with WEFT_TASK_SIZE=128. */
+/* Lace 1.4's LACE_TASKSIZE is the bytes a task's arguments, or its result,
+ * may take: 48 in a 64-byte descriptor, 112 with WEFT_TASK_SIZE=128.  Lace
+ * 1.6's is the whole descriptor (sizeof(Task)), of which that much is left
+ * for them. */
+#if WEFT_LACE_API == 14
 #define LACE_TASKSIZE (WEFT_TASK_SIZE - 2 * sizeof(void *))
+#else
+#define LACE_TASKSIZE (WEFT_TASK_SIZE)
+#endif
 
 /* A worker: weft's worker, seen with Lace's field names.  Reading them is
  * what Lace programs do (lace_get_worker()->worker):
@@ -287,7 +326,7 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 #define LACE_FLAVOR_FITS_(NAME) \
     WEFT_STATIC_ASSERT(sizeof(NAME##_frame) <= offsetof(Task, f), \
                        "lace: the arguments or the result of task " #NAME \
-                       " do not fit the task descriptor (LACE_TASKSIZE bytes; " \
+                       " do not fit the task descriptor (its size less 16 bytes; " \
                        "configure weft with -DWEFT_TASK_SIZE=128 for larger tasks)");
 #define LACE_FLAVOR_MORE(RT, NAME, N, TYPES) \
     LACE_FLAVOR_FITS_(NAME) WEFT_ENTRY_(RT, NAME, N, TYPES, _RUNEX, lace_weft_runex_)
@@ -552,11 +591,33 @@ static inline void lace_count_report(void) { lace_count_report_file(stdout); }
 #define LACE_NORETURN __attribute__((noreturn))
 #define LACE_ALIGN(n) __attribute__((aligned(n)))
 #define LACE_UNUSED __attribute__((unused))
-#ifdef __cplusplus
-#define LACE_TLS thread_local
-#else
+/* As Lace spells it with gcc and clang: C11's keyword in C, __thread in
+ * C++ (where __STDC_VERSION__ is not defined). */
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
 #define LACE_TLS _Thread_local
+#else
+#define LACE_TLS __thread
 #endif
+/* Lace 1.6's other portability names, as it defines them on POSIX. */
+#define LACE_MSVC 0
+#define LACE_ALLOCA(sz) alloca(sz)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LACE_NO_SANITIZE_THREAD __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#ifndef LACE_NO_SANITIZE_THREAD
+#define LACE_NO_SANITIZE_THREAD
+#endif
+/* The padding Lace puts between data of different threads. */
+#ifndef LACE_PADDING_TARGET
+#define LACE_PADDING_TARGET 128
+#endif
+/* Lace 1.6's rotation (its lace_rng uses it). */
+static inline LACE_UNUSED uint64_t lace_rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 #endif
 
 /* Non-NULL while a NEWFRAME or TOGETHER started through this API is

@@ -72,6 +72,8 @@ void lace_start(unsigned int n_workers, size_t dqsize)
         weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
                     strerror(err));
     }
+    /* rand() where Lace's workers leave it: 2 draws each */
+    weft__lace_skip_seed_draws(weft_workers());
     if (verbosity > 0) /* what the pool uses, defaults resolved */
         fprintf(stderr,
                 "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "

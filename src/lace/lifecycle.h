@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Lace's deque of dqsize slots holds dqsize tasks; the split deque keeps
  * its last slot free (src/sched/split/owner.h), so it gets one more. */
@@ -41,6 +42,20 @@ static inline size_t weft__lace_deque_slots(size_t dqsize)
 static inline size_t weft__lace_stack_size(size_t stacksize)
 {
     return stacksize != 0 && stacksize < WEFT_MIN_STACK_SIZE ? WEFT_MIN_STACK_SIZE : stacksize;
+}
+
+/* The C library's rand() after lace_start, as on Lace: each Lace worker
+ * seeds its generator with two rand() draws as its thread starts (Lace
+ * 1.4.2, 1.6 and 2.0.3's lace_init_worker), so that srand(s) and then
+ * lace_start(n, ...) leave rand() 2n numbers further on.  weft's workers
+ * seed their own generators; the draws are made here, for the `workers`
+ * lace_start started, on the caller's thread before lace_start returns
+ * (Lace's, on the workers' threads, may come after; the caller's own next
+ * rand() then races with them).  docs/lace.md, "lace_start and rand()". */
+static inline void weft__lace_skip_seed_draws(unsigned workers)
+{
+    for (unsigned i = 0; i < 2 * workers; i++)
+        (void)rand();
 }
 
 /* lace_stop: Lace's has no way to fail, so where it would wait for itself

@@ -85,6 +85,8 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
         weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers, dqsize,
                     stacksize, strerror(err));
     }
+    /* rand() where Lace's workers leave it: 2 draws each */
+    weft__lace_skip_seed_draws(weft_workers());
     if (verbosity > 0) {
         /* The sizes in use, defaults resolved (the runtime's record). */
         fprintf(stderr,

@@ -3,7 +3,8 @@
 # The C++ test built with each C++ compiler installed (g++, clang++), with
 # -std=c++17 -Wall -Wextra -Werror, against a build tree's libraries:
 # test_cxx.cpp with c_tasks.c (compiled by the matching C compiler) and
-# short_names.cpp; and with compilers other than g++, tests/cpp/test_cpp.cpp.
+# short_names.cpp; tests/lace/test_lace_cxx.cpp in Lace modes 1.4 and 1.6;
+# and with compilers other than g++, tests/cpp/test_cpp.cpp.
 # clang++ is skipped only when it is not installed.
 # Usage: check_compilers.sh <build-dir>
 set -euo pipefail
@@ -31,6 +32,12 @@ for pair in gcc:g++ clang:clang++; do
     "$cxx" -std=$std -Wall -Wextra -Werror "${inc[@]}" "$here/short_names.cpp" "${libs[@]}" \
       -o "$work/short_names"
     "$work/short_names"
+    # Lace's lace.h as C++ in both v1 modes (_Atomic(T), the memory orders).
+    for api in 14 16; do
+      "$cxx" -std=$std -Wall -Wextra -Werror -DWEFT_LACE_API=$api "${inc[@]}" \
+        "$root/tests/lace/test_lace_cxx.cpp" "${libs[@]}" -o "$work/test_lace_cxx"
+      "$work/test_lace_cxx" >/dev/null
+    done
     # The C++ API (weft/weft.hpp): its test with the other compiler (the
     # build's own compiler builds it as test_cpp and test_cpp20).
     if [ "$cxx" != g++ ]; then
