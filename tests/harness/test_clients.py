@@ -85,9 +85,10 @@ def run(time, answers, status="ok", wall=None):
             "command": "x", "message": "boom" if status != "ok" else None}
 
 
-def record(weft, lace, key="lddmc b5dfc77 | m -s sat", reference=None, program="lddmc b5dfc77"):
+def record(weft, lace, key="lddmc b5dfc77 | m -s sat", reference=None, program="lddmc b5dfc77",
+           workers=2):
     return {"program": program, "what": key.split(" | ")[1], "packages": "weft 1.4 / Lace 1.4.2",
-            "key": key, "reference": reference, "condition": "quiet", "workers": 2,
+            "key": key, "reference": reference, "condition": "quiet", "workers": workers,
             "weft": weft, "lace": lace}
 
 
@@ -104,15 +105,36 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(rec["equal"], "yes")
         self.assertEqual(clients.problems([rec]), [])
 
-    def test_different_answers_are_no_and_a_problem(self):
-        other = {"states": 29641, "collections": 3}
+    def test_different_states_are_no_and_a_problem(self):
+        other = {"states": 29640, "collections": 2}
         rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)])
         clients.summarise([rec])
         self.assertEqual(rec["equal"], "NO")
         problems = clients.problems([rec])
         self.assertEqual(len(problems), 1)
         self.assertIn("answers differ", problems[0])
-        self.assertIn("collections 3", problems[0])
+        self.assertIn("states 29640", problems[0])
+
+    def test_collections_must_agree_at_one_worker(self):
+        other = {"states": 29641, "collections": 3}
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)],
+                     workers=1)
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+        self.assertIn("collections 3", clients.problems([rec])[0])
+
+    def test_collections_may_vary_at_more_workers_and_the_note_says_why(self):
+        other = {"states": 29641, "collections": 1}
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "yes, GCs vary")
+        self.assertEqual(clients.problems([rec]), [])
+        note = clients.gc_note([rec])
+        self.assertIn("real Lace's own runs of lddmc b5dfc77 m -s sat", note)
+        self.assertIn("1, 2 collections", note)
+        same = record([run(1.0, self.A)], [run(1.0, self.A)])
+        clients.summarise([same])
+        self.assertIsNone(clients.gc_note([same]))
 
     def test_answers_that_vary_between_weft_rounds_are_no(self):
         other = {"states": 1, "collections": 2}
