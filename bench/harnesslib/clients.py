@@ -174,6 +174,56 @@ def check_models(models_dir, args):
             raise lacesrc.SourceError(f"no model {models_dir}/{model}.bdd (--bdd-models)")
 
 
+def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
+    """The RUN loop built against weft's mode 1.4 and against Lace 1.4.2."""
+    rl = {}
+    for who, prefix in (("weft", weft14), ("lace", real14)):
+        d = os.path.join(br, f"build-runloop-{who}")
+        lacesrc.build_client(RUNLOOP_SRC, d, prefix, f"RUN loop on {who}", br, jobs, build=build)
+        rl[who], builds[os.path.basename(d)] = os.path.join(d, "runloop"), d
+    cases = []
+    for n in split_list(args.runloop):
+        extra = [n, str(args.runloop_runs)]
+        cases.append(Case("runloop", f"fib({n}) x {args.runloop_runs}", f"weft 1.4 / {lace_name}",
+                          {"weft": lambda w, e=extra: [rl["weft"], "-w", str(w)] + e,
+                           "lace": lambda w, e=extra: [rl["lace"], "-w", str(w)] + e},
+                          parse_runloop))
+    return cases
+
+
+def _lace2_cases(args, br, jobs, build, builds, sources):
+    """Lace 2.0.3's fib and nqueens by its own build and against weft's mode 2."""
+    version, lace2_build, _ = lacesrc.build_real_lace(args.lace2_src, br, jobs, build)
+    sources["lace2"]["version"] = version
+    builds[f"lace-{version}"] = lace2_build
+    weft2 = lacesrc.build_weft_lace(ROOT, br, "2", jobs, build)
+    builds["weft-lace-2"] = weft2
+    d = os.path.join(br, f"build-lacebench-{version}-weft-2")
+    lacesrc.build_client(LACEBENCH_SRC, d, weft2, f"Lace {version}'s programs on weft-2", br,
+                         jobs, targets=[p for p, _ in LACE2_PROGRAMS], build=build,
+                         flags=[f"-DLACE_SRC={args.lace2_src}",
+                                f"-DLACE_API={version.split('.')[0]}.0"])
+    builds[os.path.basename(d)] = d
+    cases = []
+    for program, n in LACE2_PROGRAMS:
+        def command(folder, p=program, n=n):
+            return lambda w: [os.path.join(folder, "benchmarks", p), "-w", str(w), n]
+        cases.append(Case(f"{program} (Lace {version}'s)", f"n={n}", f"weft 2 / Lace {version}",
+                          {"weft": command(d), "lace": command(lace2_build)},
+                          parse_lace_program))
+    return cases
+
+
+def sylvan_label(sources, key, notes):
+    """A Sylvan source's name in the table: its commit (the expected one
+    when it is not a git work tree); a note when it is another commit."""
+    expected = lacesrc.SOURCES[key][2]
+    commit = sources[key]["commit"]
+    if commit and not commit.startswith(expected[:7]) and not expected.startswith(commit):
+        notes.append(f"{lacesrc.SOURCES[key][0]} is at {commit}, not {expected}")
+    return commit[:7] if commit else expected
+
+
 def prepare(args):
     """Builds everything the given sources allow; returns (cases, builds,
     sources, notes)."""
@@ -188,82 +238,55 @@ def prepare(args):
             setattr(args, f"{key}_src", src)
             sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
                             "expected": lacesrc.SOURCES[key][2]}
-    real14 = None
+    real14 = lace_name = weft14 = None
     if args.lace_src:
         version, lace_build, real14 = lacesrc.build_real_lace(args.lace_src, br, jobs, build)
         sources["lace"]["version"] = version
         builds[f"lace-{version}"] = lace_build
-        lace14_name = f"Lace {version}"
-    weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build) \
-        if (args.lace_src or args.sylvan_src) else None
-    if weft14:
+        lace_name = f"Lace {version}"
+    if args.lace_src or args.sylvan_src:
+        weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build)
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
-        rl = {}
-        for who, prefix in (("weft", weft14), ("lace", real14)):
-            d = os.path.join(br, f"build-runloop-{who}")
-            lacesrc.build_client(RUNLOOP_SRC, d, prefix, f"RUN loop on {who}", br, jobs,
-                                 build=build)
-            rl[who], builds[os.path.basename(d)] = os.path.join(d, "runloop"), d
-        for n in split_list(args.runloop):
-            extra = [n, str(args.runloop_runs)]
-            cases.append(Case("runloop", f"fib({n}) x {args.runloop_runs}",
-                              f"weft 1.4 / {lace14_name}",
-                              {"weft": lambda w, e=extra: [rl["weft"], "-w", str(w)] + e,
-                               "lace": lambda w, e=extra: [rl["lace"], "-w", str(w)] + e},
-                              parse_runloop))
+        cases += _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds)
+    old = None
     if args.sylvan_src:
+        old = sylvan_label(sources, "sylvan", notes)
         check_models(os.path.join(args.sylvan_src, "models"), args)
         tools = {}
         for who, prefix in (("weft-1.4", weft14), ("lace", real14)):
             if prefix is None:
                 continue
-            d = os.path.join(br, f"build-sylvan-b5dfc77-{who}")
-            lacesrc.build_client(args.sylvan_src, d, prefix, f"Sylvan b5dfc77 on {who}", br,
+            d = os.path.join(br, f"build-sylvan-{old}-{who}")
+            lacesrc.build_client(args.sylvan_src, d, prefix, f"Sylvan {old} on {who}", br,
                                  jobs, targets=SYLVAN_TOOLS, build=build)
             tools[who], builds[os.path.basename(d)] = os.path.join(d, "examples"), d
-        if "lace" not in tools:
-            notes.append("Sylvan b5dfc77 ran on weft only: give " + lacesrc.source_hint("lace"))
-        cases += sylvan_cases("b5dfc77", tools["weft-1.4"], tools.get("lace"),
+        if real14 is None:
+            notes.append(f"Sylvan {old} ran on weft only: give {lacesrc.source_hint('lace')}")
+        cases += sylvan_cases(old, tools["weft-1.4"], tools.get("lace"),
                               os.path.join(args.sylvan_src, "models"), args,
-                              f"weft 1.4 / {lace14_name}" if "lace" in tools else "weft 1.4")
+                              f"weft 1.4 / {lace_name}" if real14 else "weft 1.4")
     if args.sylvan_cur_src:
+        cur = sylvan_label(sources, "sylvan_cur", notes)
         check_models(os.path.join(args.sylvan_cur_src, "models"), args)
         weft16 = lacesrc.build_weft_lace(ROOT, br, "1.6", jobs, build)
         builds["weft-lace-1.6"] = weft16
-        d = os.path.join(br, "build-sylvan-cd9ccd4-weft-1.6")
-        lacesrc.build_client(args.sylvan_cur_src, d, weft16, "Sylvan cd9ccd4 on weft-1.6", br,
+        d = os.path.join(br, f"build-sylvan-{cur}-weft-1.6")
+        lacesrc.build_client(args.sylvan_cur_src, d, weft16, f"Sylvan {cur} on weft-1.6", br,
                              jobs, targets=SYLVAN_TOOLS, build=build)
         builds[os.path.basename(d)] = d
-        ref = "b5dfc77" if (args.sylvan_src and real14) else None
-        notes.append("current Sylvan (cd9ccd4, find_package(lace 1.6.2)) runs on weft's mode "
+        ref = old if (old and real14) else None
+        notes.append(f"current Sylvan ({cur}, find_package(lace 1.6.2)) runs on weft's mode "
                      "1.6 only: no Lace 1.6 release can be fetched (trolando/lace's public "
                      "history ends at v1.4.2)" + (
-                         "; its answers are checked against Sylvan b5dfc77 on Lace 1.4.2 in "
+                         f"; its answers are checked against Sylvan {ref} on {lace_name} in "
                          "the same case" if ref else "; give --lace-src and --sylvan-src to "
                          "check its answers against Sylvan b5dfc77 on Lace 1.4.2"))
-        cases += sylvan_cases("cd9ccd4", os.path.join(d, "examples"), None,
+        cases += sylvan_cases(cur, os.path.join(d, "examples"), None,
                               os.path.join(args.sylvan_cur_src, "models"), args,
                               "weft 1.6 / (no Lace 1.6)", reference_label=ref)
     if args.lace2_src:
-        version, lace2_build, _ = lacesrc.build_real_lace(args.lace2_src, br, jobs, build)
-        sources["lace2"]["version"] = version
-        builds[f"lace-{version}"] = lace2_build
-        weft2 = lacesrc.build_weft_lace(ROOT, br, "2", jobs, build)
-        builds["weft-lace-2"] = weft2
-        d = os.path.join(br, f"build-lacebench-{version}-weft-2")
-        major = version.split(".")[0]
-        lacesrc.build_client(LACEBENCH_SRC, d, weft2, f"Lace {version}'s programs on weft-2", br,
-                             jobs, targets=[p for p, _ in LACE2_PROGRAMS], build=build,
-                             flags=[f"-DLACE_SRC={args.lace2_src}", f"-DLACE_API={major}.0"])
-        builds[os.path.basename(d)] = d
-        for program, n in LACE2_PROGRAMS:
-            cases.append(Case(f"{program} (Lace {version}'s)", f"n={n}", f"weft 2 / Lace {version}",
-                              {"weft": lambda w, p=program, n=n: [
-                                  os.path.join(d, "benchmarks", p), "-w", str(w), n],
-                               "lace": lambda w, p=program, n=n: [
-                                   os.path.join(lace2_build, "benchmarks", p), "-w", str(w), n]},
-                              parse_lace_program))
+        cases += _lace2_cases(args, br, jobs, build, builds, sources)
     return cases, builds, sources, notes
 
 
@@ -415,7 +438,7 @@ def summarise(records):
         else:
             rec["equal"] = compare_answers(weft, theirs, rec["workers"])
             if against != "Lace" and rec["equal"] != "NO":
-                rec["equal"] += " (b5dfc77 on Lace)"
+                rec["equal"] += f" ({rec['reference'].split(' | ')[0].split()[-1]} on Lace)"
         idle = {who: median_or_none([r.get("idle_cpu_ms") for r in rec[who] or []
                                      if r["status"] == "ok" and "idle_cpu_ms" in r])
                 for who in ("weft", "lace")}

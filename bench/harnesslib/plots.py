@@ -374,7 +374,7 @@ def clients_figure(run, plt):
         ax.axhline(1.0, linestyle=":", color="0.4")
         ax.set_yscale("log")
         ax.set_xticks(range(len(workers)))
-        ax.set_xticklabels([f"{w} workers" for w in workers])
+        ax.set_xticklabels([f"{w} worker{'' if w == 1 else 's'}" for w in workers])
         ax.set_xlim(-0.6, len(workers) - 0.4)
         ax.set_ylim(min(low, 0.5) / 1.5, max(high, 2.0) * 1.5)
         ax.set_title(condition, fontsize=10)
