@@ -56,6 +56,10 @@ class System:
         """True if a run's failure means 'no port of this workload'."""
         return code == 2 and bool(_UNKNOWN_WORKLOAD_RE.search(output))
 
+    def not_ported_reason(self, binary):
+        """Why command() gave None for binary, for the table of what was skipped."""
+        return f"no {binary} binary"
+
 
 class SeqSystem(System):
     kind = "seq"
@@ -223,6 +227,9 @@ class LacePeer(System):
 
     def command(self, binary, workers, args):
         return lace_command(self.bench_dir, self.generation, binary, workers, args)
+
+    def not_ported_reason(self, binary):
+        return f"none of Lace's programs runs {binary}'s algorithm on this input"
 
     def refused_as_unknown(self, code, output):
         return False

@@ -303,6 +303,7 @@ class LacePeerTest(unittest.TestCase):
         self.assertEqual(uts[-6:], ["-t", "1", "-d", "12", "-r", "29"])
         self.assertIsNone(v1.command("knapsack", 2, ["40", "1"]))
         self.assertIsNone(v1.command("matmul", 2, ["512"]))  # not built here
+        self.assertIn("none of Lace's programs", v2.not_ported_reason("queens"))
 
     def test_without_a_source_it_is_skipped_saying_what_to_give(self):
         peers, skipped, _ = systems.prepare_peers(self.bench, self.bench,
