@@ -11,9 +11,9 @@ root, so the sources stay as they are:
 
   build-lace-<version>         real Lace by its own CMake (Release, its
                                benchmark programs in benchmarks/), installed
-                               into prefix-lace-<version>
+                               into build-prefix-lace-<version>
   build-weft-lace-<mode>       weft with -DWEFT_PROVIDE_LACE=<mode> (1.4,
-                               1.6, 2), installed into prefix-weft-lace-<mode>
+                               1.6, 2), installed into build-prefix-weft-lace-<mode>
   build-sylvan-<tag>-<lace>    a Sylvan source configured with
                                -DCMAKE_PREFIX_PATH=<one of the prefixes> and
                                -DFETCHCONTENT_FULLY_DISCONNECTED=ON (its
@@ -22,7 +22,8 @@ root, so the sources stay as they are:
   build-lacebench-<lace>       a Lace source's benchmarks/ against weft's
                                package (bench/peers/lace/benchmarks)
 
-Each build is one quiet step (util.run_step): one line on stderr, its
+Every folder's name starts with build, so a build root inside the checkout
+(the default) leaves git's view of it clean.  Each build is one quiet step (util.run_step): one line on stderr, its
 output in build-logs/<tree>.log.
 """
 import os
@@ -117,7 +118,7 @@ def build_real_lace(src, build_root, jobs=None, build=True):
     if version is None:
         raise SourceError(f"{src}/CMakeLists.txt names no `project(lace VERSION ...)`")
     build_dir = os.path.join(build_root, f"build-lace-{version}")
-    prefix = os.path.join(build_root, f"prefix-lace-{version}")
+    prefix = os.path.join(build_root, f"build-prefix-lace-{version}")
     if build:
         cmake_tree("[build]", f"Lace {version} (its own CMake)", src, build_dir,
                    ["-DLACE_BUILD_TESTS=OFF", "-DLACE_BUILD_BENCHMARKS=ON"], build_root, jobs,
@@ -136,7 +137,7 @@ def build_weft_lace(root, build_root, mode, jobs=None, build=True):
     """weft's `lace` package of one mode (1.4, 1.6, 2), installed.  Returns
     the prefix."""
     build_dir = os.path.join(build_root, f"build-weft-lace-{mode}")
-    prefix = os.path.join(build_root, f"prefix-weft-lace-{mode}")
+    prefix = os.path.join(build_root, f"build-prefix-weft-lace-{mode}")
     if build:
         cmake_tree("[build]", f"weft's Lace package, mode {mode}", root, build_dir,
                    weft_lace_flags(mode), build_root, jobs, install_prefix=prefix)

@@ -320,7 +320,7 @@ class LacePeerTest(unittest.TestCase):
         open(os.path.join(src, "benchmarks", "CMakeLists.txt"), "w").close()
         with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
             f.write("project(lace VERSION 1.4.2)\n")
-        os.makedirs(os.path.join(root, "prefix-lace-1.4.2", "lib", "cmake", "lace"))
+        os.makedirs(os.path.join(root, "build-prefix-lace-1.4.2", "lib", "cmake", "lace"))
         peers, skipped, builds = systems.prepare_peers(root, root, ["lace-1.4.2"], build=False,
                                                        lace_sources={"lace": src})
         self.assertEqual([p.name for p in peers], ["lace-1.4.2"])
