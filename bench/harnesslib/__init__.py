@@ -2,10 +2,16 @@
 """weft's benchmark harness, as a package: bench/harness.py is its entry point.
 
 Modules, one concern each:
-  cli      the command line: the suite or a command, the options they share
+  cli      the command line: dispatches to the suite or a command
+  options  what the parsers share: common options, option types, result paths
   suite    the benchmark suite (the harness without a command)
   overhead the `overhead` command: per-task overhead and steal cost per scheduler
   pool     the `pool` command: the work pool's queues on the paper's cases
+  dist     the `dist` command: UTS on the distributed work pool
+  clients  the `clients` command: real Lace clients on weft's Lace packages and
+           on real Lace, quiet, loaded and oversubscribed
+  lacesrc  real Lace and its clients built from given sources, and weft's Lace
+           packages (the clients command and the Lace peers)
   catalog  the workloads (bench/<name>/bench.json), suites and their inputs
   parse    reading a binary's output: the `Time:` line and the counter table
   stats    medians, spreads and per-repetition ratios

@@ -26,7 +26,7 @@ import time
 
 from . import build as builder
 from . import output
-from .cli import ROOT, command_parser, positive_int, result_stem
+from .options import ROOT, command_parser, positive_int, result_stem
 from .measure import Progress, RunFailure, run_checked
 from .parse import parse_time
 from .report import fmt_ratio, render

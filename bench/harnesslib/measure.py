@@ -167,7 +167,7 @@ def measure_job(job, seq, weft_systems, peers, workers, reps, timeout, counters,
     for system in systems:
         if system.command(binary, 1, args) is None:
             entry = record["systems"][system.name]
-            entry["status"], entry["message"] = NOT_PORTED, f"no {binary} binary"
+            entry["status"], entry["message"] = NOT_PORTED, system.not_ported_reason(binary)
     for system in weft_systems:
         if counters and system.counters_dir:
             record["counters"][system.name] = []

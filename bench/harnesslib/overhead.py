@@ -28,7 +28,7 @@ import time
 
 from . import build as builder
 from . import output
-from .cli import ROOT, command_parser, positive_int, resolve_schedulers, result_stem
+from .options import ROOT, command_parser, positive_int, resolve_schedulers, result_stem
 from .measure import Progress, RunFailure, execute, failure_text, run_timed
 from .report import fmt_duration, fmt_ratio, negative_overhead_note, render
 from .stats import median_or_none, ratio_median

@@ -7,6 +7,10 @@ starts with `worker` and names the columns, one line per worker, and a
 `total` line.  Columns are found by the header's names, never by position,
 so schedulers that count other events (requests, deals, ...) need no change
 here.
+
+The clients command reads programs that are not ours: Sylvan's tools
+(parse_sylvan), the RUN loop of bench/peers/lace (parse_runloop) and Lace's
+own benchmark programs (parse_lace_program).
 """
 import math
 import re
@@ -62,3 +66,75 @@ def parse_counters(output):
         except ValueError:
             raise ParseError(f"counter 'total' row is not all integers: {line.strip()!r}") from None
     raise ParseError("counter table has a 'worker' header but no 'total' row")
+
+
+# Sylvan's tools (examples/lddmc.c, bddmc.c, nqueens.c) prefix their lines
+# with the seconds since start, `[    1.55] `; the phase they time is
+# `[    1.55] SAT Time: 1.548068` (lddmc, bddmc: BFS, PAR, SAT, CHAINING) or
+# `Computation time: 0.266 sec.` (nqueens).
+_SYLVAN_PHASE_RE = re.compile(r"^\[\s*[0-9.]+\]\s+([A-Z]+) Time:\s*([0-9.]+)\s*$", re.M)
+_SYLVAN_NQUEENS_TIME_RE = re.compile(r"Computation time:\s*([0-9.]+) sec", re.M)
+_SYLVAN_STATES_RE = re.compile(r"Final states:\s*([0-9]+) states\b")
+_SYLVAN_SOLUTIONS_RE = re.compile(r"Result: NQueens\(([0-9]+)\) has ([0-9]+) solutions")
+_SYLVAN_GC = "(GC) Starting garbage collection"
+
+
+def parse_sylvan(output):
+    """What one run of a Sylvan tool says: {'phase': the name of the timed
+    phase ('SAT', ..., 'nqueens'), 'time': its seconds, 'answers': {'states'
+    or 'solutions': int, 'collections': int}}.  The answers are what must
+    be the same on any Lace: the states (or solutions) found and the number
+    of garbage collections started."""
+    found = _SYLVAN_PHASE_RE.findall(output)
+    if found:
+        phase, seconds = found[-1]
+    else:
+        m = _SYLVAN_NQUEENS_TIME_RE.findall(output)
+        if not m:
+            raise ParseError("no '<PHASE> Time: <seconds>' or 'Computation time: <seconds> "
+                             "sec' line in the output")
+        phase, seconds = "nqueens", m[-1]
+    answers = {}
+    states = _SYLVAN_STATES_RE.findall(output)
+    if states:
+        answers["states"] = int(states[-1])
+    solutions = _SYLVAN_SOLUTIONS_RE.findall(output)
+    if solutions:
+        answers["solutions"] = int(solutions[-1][1])
+    if not answers:
+        raise ParseError("no 'Final states: <n> states' or 'NQueens(<n>) has <m> solutions' "
+                         "line in the output")
+    answers["collections"] = output.count(_SYLVAN_GC)
+    return {"phase": phase, "time": float(seconds), "answers": answers}
+
+
+_RUNLOOP_RE = re.compile(r"^runs: ([0-9]+) of fib\(([0-9]+)\) = ([0-9]+), wrong answers: "
+                         r"([0-9]+)$", re.M)
+_IDLE_RE = re.compile(r"^idle CPU after last RUN: ([0-9.]+) ms in ([0-9.]+) ms$", re.M)
+
+
+def parse_runloop(output):
+    """bench/peers/lace/runloop.c's output: {'time': s, 'answers': {'runs',
+    'n', 'fib', 'wrong'}, 'idle_cpu_ms': ms, 'idle_wall_ms': ms}."""
+    m = _RUNLOOP_RE.search(output)
+    idle = _IDLE_RE.search(output)
+    if not m or not idle:
+        raise ParseError("no 'runs: ... wrong answers: ...' and 'idle CPU after last RUN: "
+                         "... ms in ... ms' lines in the output")
+    runs, n, value, wrong = (int(x) for x in m.groups())
+    return {"time": parse_time(output),
+            "answers": {"runs": runs, "n": n, "fib": value, "wrong": wrong},
+            "idle_cpu_ms": float(idle.group(1)), "idle_wall_ms": float(idle.group(2))}
+
+
+_LACE_ANSWER_RE = re.compile(r"^(?:Result: )?(\w+\([0-9, ]+\)) = ([0-9.e+-]+)\s*$", re.M)
+
+
+def parse_lace_program(output):
+    """A Lace benchmark program's output (`fib(30) = 832040`, `Result:
+    nqueens(11) = 2680`, `Time: s`): {'time': s, 'answers': {'fib(30)':
+    '832040'}}."""
+    answers = dict(_LACE_ANSWER_RE.findall(output))
+    if not answers:
+        raise ParseError("no '<name>(<n>) = <value>' line in the output")
+    return {"time": parse_time(output), "answers": answers}

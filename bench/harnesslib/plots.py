@@ -340,3 +340,78 @@ def plot_all(run, stem):
         _finish(fig, run, paths[-1])
         plt.close(fig)
     return [os.path.abspath(q) for q in paths]
+
+
+def clients_figure(run, plt):
+    """The clients command's ratios weft / Lace on a log scale: one panel
+    per condition, a point per case and worker count (median of the
+    per-round ratios, its value beside it, error bars the lowest and
+    highest), 1.0 marked."""
+    records = [r for r in run["records"] if r.get("ratio") is not None]
+    conditions = [c for c in run["conditions"] if any(r["condition"] == c for r in records)]
+    if not conditions:
+        return None
+    programs = list(dict.fromkeys(r["program"] for r in records))
+    colors = {p: plt.cm.tab10(i % 10) for i, p in enumerate(programs)}
+    fig, axes = plt.subplots(1, len(conditions), figsize=(4.2 * len(conditions) + 1.5, 4.8),
+                             squeeze=False, sharey=True)
+    low = min(min(r["ratios"]) for r in records)
+    high = max(max(r["ratios"]) for r in records)
+    labels = []
+    for ax, condition in zip(axes[0], conditions):
+        rows = [r for r in records if r["condition"] == condition]
+        workers = sorted({r["workers"] for r in rows})
+        for r in rows:
+            cases = [q for q in rows if q["workers"] == r["workers"]]
+            k = cases.index(r)
+            x = workers.index(r["workers"]) + (k - (len(cases) - 1) / 2) * (0.7 / max(len(cases), 1))
+            ax.errorbar([x], [r["ratio"]], yerr=[[r["ratio"] - min(r["ratios"])],
+                                                  [max(r["ratios"]) - r["ratio"]]],
+                        fmt="o", color=colors[r["program"]], capsize=2, markersize=4)
+            labels.append(ax.annotate(f"{r['ratio']:.2f}", (x, r["ratio"]),
+                                      textcoords="offset points", xytext=(3, 0), va="center",
+                                      fontsize=6, color=colors[r["program"]]))
+        ax.axhline(1.0, linestyle=":", color="0.4")
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(workers)))
+        ax.set_xticklabels([f"{w} worker{'' if w == 1 else 's'}" for w in workers])
+        ax.set_xlim(-0.6, len(workers) - 0.4)
+        ax.set_ylim(min(low, 0.5) / 1.5, max(high, 2.0) * 1.5)
+        ax.set_title(condition, fontsize=10)
+        ax.grid(axis="y", which="both", alpha=0.25)
+    lo, hi = axes[0][0].get_ylim()
+    axes[0][0].set_yticks([t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+                           if lo <= t <= hi])
+    axes[0][0].yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _p: f"{y:g}"))
+    axes[0][0].yaxis.set_minor_formatter(plt.NullFormatter())
+    axes[0][0].set_ylabel("time on weft / time on Lace (log; below 1: weft faster)")
+    handles = [plt.Line2D([], [], marker="o", linestyle="", color=colors[p]) for p in programs]
+    rows_of_legend = math.ceil(len(programs) / 4)
+    fig.legend(handles, programs, loc="lower center", ncol=min(len(programs), 4), fontsize=8,
+               frameon=False, bbox_to_anchor=(0.5, 0.45 / fig.get_figheight()))
+    fig.suptitle("Lace clients: weft's Lace packages against real Lace, median of the "
+                 "per-round ratios (bars: lowest to highest)", fontsize=10)
+    fig.tight_layout(rect=(0, (0.5 + 0.22 * rows_of_legend) / fig.get_figheight(), 1, 0.95))
+    _declutter(fig, labels)
+    return fig
+
+
+def plot_clients(run, stem):
+    """<stem>-ratios.png of the clients command's run; returns its path or None."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = clients_figure(run, plt)
+    if fig is None:
+        return None
+    m = run["machine"]
+    text = (f"{m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs, {m.get('kernel', '?')}; commit "
+            f"{m.get('commit') or '?'}{' (dirty)' if m.get('dirty') else ''}; {m.get('date', '?')}; "
+            f"{run['rounds']} round(s)")
+    fig.text(0.5, 0.005, textwrap.fill(text, width=int(fig.get_figwidth() * 17)), ha="center",
+             va="bottom", fontsize=7, color="0.3")
+    path = f"{stem}-ratios.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return os.path.abspath(path)

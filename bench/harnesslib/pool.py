@@ -26,7 +26,7 @@ import time
 
 from . import build as builder
 from . import output
-from .cli import (ROOT, command_parser, parse_workers, positive_float, positive_int,
+from .options import (ROOT, command_parser, parse_workers, positive_float, positive_int,
                   resolve_schedulers, result_stem)
 from .measure import Progress, RunFailure, run_checked
 from .report import fmt_ratio, render

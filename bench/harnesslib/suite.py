@@ -11,10 +11,10 @@ import time
 from . import build as builder
 from . import catalog as cat
 from . import observe, output, report
-from .cli import (ROOT, add_common_options, commands_epilog, parse_workers, positive_float,
+from .options import (ROOT, add_common_options, commands_epilog, parse_workers, positive_float,
                   positive_int, resolve_schedulers, result_stem)
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
-from .systems import (PEERS, CppApiSystem, LaceApiSystem, SeqSystem, WeftSystem,
+from .systems import (LACE_PEERS, PEERS, CppApiSystem, LaceApiSystem, SeqSystem, WeftSystem,
                       parse_peer_list, prepare_peers)
 from .util import log
 
@@ -45,7 +45,7 @@ def default_workers():
 def make_parser():
     ap = argparse.ArgumentParser(
         prog="harness.py", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
-        usage="%(prog)s [overhead|pool] [options]",
+        usage="%(prog)s [overhead|pool|dist|clients] [options]",
         description="Builds weft's benchmarks and the peers, runs them interleaved and prints "
                     "times, speedups, counters and granularity; writes JSON, CSV and plots.")
     ap.add_argument("--list", action="store_true", help="print every benchmark entry with its "
@@ -66,6 +66,11 @@ def make_parser():
                     "(<binary>-lace of the first scheduler's build) as system weft-lace-api")
     ap.add_argument("--cpp-api", action="store_true", help="also run the C++-API programs "
                     "(<binary>-cpp of the first scheduler's build) as system weft-cpp")
+    ap.add_argument("--lace-src", metavar="DIR", help="a Lace 1.4.2 source (trolando/lace at "
+                    "v1.4.2): its own benchmark programs, built by its own CMake, run as peer "
+                    "lace-1.4.2 where they match a workload")
+    ap.add_argument("--lace2-src", metavar="DIR", help="a Lace 2.0.3 source (Augists/lace at "
+                    "56d1c65): likewise, peer lace-2.0.3")
     add_common_options(ap, "default")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ap.add_argument("--no-counters", action="store_true", help="no counters build and runs "
@@ -192,7 +197,8 @@ def main(argv=None):
     ceiling = args.ceiling if args.ceiling is not None else suite == "targets"
     use_counters = not args.no_counters
     if not any(job.entry.peers for job in jobs):
-        peers_wanted = []  # no selected workload has peer ports to build
+        # No selected workload has ports of ours; Lace's own programs may still match.
+        peers_wanted = [p for p in peers_wanted if p in LACE_PEERS]
 
     try:
         if not args.no_deps:
@@ -208,7 +214,8 @@ def main(argv=None):
         peers, skipped_peers, peer_builds = ([], {}, {})
         if peers_wanted:
             peers, skipped_peers, peer_builds = prepare_peers(
-                ROOT, args.build_root, peers_wanted, build=not args.no_build, jobs=args.jobs)
+                ROOT, args.build_root, peers_wanted, build=not args.no_build, jobs=args.jobs,
+                lace_sources={"lace": args.lace_src, "lace2": args.lace2_src})
             for p, why in skipped_peers.items():
                 log(f"[skip] peer {p}: {why.splitlines()[0] if why else ''}")
         if args.lace_api:

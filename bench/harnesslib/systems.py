@@ -8,6 +8,13 @@ Peers live in bench/peers/ and are built here as projects of their own:
   omp-clang     bench/peers/cpp with clang/clang++ -> build-peers-clang/<binary>-omp
   rayon         bench/peers/rust (cargo)         -> build-peers-rust/release/weft-rayon <binary> ...
   java          bench/peers/java (javac)         -> java ... WeftPeers <binary> ...
+  lace-1.4.2    a Lace 1.4.2 source (--lace-src), its own CMake -> build-lace-1.4.2/benchmarks/
+  lace-2.0.3    a Lace 2.0.3 source (--lace2-src), likewise     -> build-lace-2.0.3/benchmarks/
+
+The Lace peers are Lace's own benchmark programs (no port of ours): they
+run where one of them computes the same thing on the same input
+(LACE_PROGRAMS); elsewhere they are "not ported".  Without the source they
+are skipped with what to give.
 
 A peer that cannot be had (toolchain missing, build failed, listed in the
 C++ build's peers-skipped.txt as `<peer>: <reason>`) is skipped with its
@@ -19,10 +26,13 @@ import os
 import re
 import shutil
 
+from . import lacesrc
 from .build import build_command, cmake_error_message
 from .util import logs_dir, run_step, tail
 
-PEERS = ("tbb", "omp-gcc", "omp-clang", "rayon", "java")
+PEERS = ("tbb", "omp-gcc", "omp-clang", "rayon", "java", "lace-1.4.2", "lace-2.0.3")
+# The Lace peers: peer name -> the option giving its source (lacesrc.SOURCES).
+LACE_PEERS = {"lace-1.4.2": "lace", "lace-2.0.3": "lace2"}
 # Which C++ build and binary suffix each C++ peer uses.
 _CPP_PEERS = {"tbb": ("gcc", "tbb"), "omp-gcc": ("gcc", "omp"), "omp-clang": ("clang", "omp")}
 _COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
@@ -45,6 +55,10 @@ class System:
     def refused_as_unknown(self, code, output):
         """True if a run's failure means 'no port of this workload'."""
         return code == 2 and bool(_UNKNOWN_WORKLOAD_RE.search(output))
+
+    def not_ported_reason(self, binary):
+        """Why command() gave None for binary, for the table of what was skipped."""
+        return f"no {binary} binary"
 
 
 class SeqSystem(System):
@@ -153,6 +167,98 @@ class JavaPeer(System):
                 "-w", str(workers)] + list(args)
 
 
+def _same(program):
+    return lambda args: (program, list(args))
+
+
+def _strassen(program):
+    # Lace's strassen has its cut-off built in (16); ours takes it as an argument.
+    return lambda args: (program, [args[0]]) if len(args) == 2 and args[1] == "16" else None
+
+
+def _uts(args):
+    # Lace's uts knows the tree's flags, not our -c <expected node count>.
+    out, rest = [], list(args)
+    while rest:
+        flag = rest.pop(0)
+        if flag == "-c" and rest:
+            rest.pop(0)
+            continue
+        out.append(flag)
+    return "uts-lace", out
+
+
+# Our workload's binary -> (Lace's program, its arguments), per Lace
+# generation (1 or 2): only where Lace's program runs the same algorithm on
+# the same input.  Not listed, so "not ported": Lace 2's nqueens (a task per
+# square tried, not per legal board), Lace's dfs (its leaves' results are
+# unused, so the compiler may drop their loops), pi (a grain of its own),
+# knapsack (reads an input file).
+_COMMON = {"fib": _same("fib-lace"), "matmul": _same("matmul-lace"),
+           "cilksort": _same("cilksort-lace"), "strassen": _strassen("strassen-lace"),
+           "uts": _uts}
+LACE_PROGRAMS = {1: dict(_COMMON, queens=_same("queens-lace")), 2: dict(_COMMON)}
+
+
+def lace_command(bench_dir, generation, binary, workers, args):
+    """The command running Lace's program for our workload, or None.  It runs
+    in bench_dir/run (env -C), where cilksort-lace keeps its input file."""
+    mapping = LACE_PROGRAMS[generation].get(binary)
+    found = mapping(list(args)) if mapping else None
+    if found is None:
+        return None
+    program, lace_args = found
+    path = os.path.join(bench_dir, program)
+    if not os.path.isfile(path):
+        return None
+    return ["env", "-C", os.path.join(bench_dir, "run"), path, "-w", str(workers)] + lace_args
+
+
+class LacePeer(System):
+    """A real Lace's own benchmark programs (its benchmarks/, built by its
+    own CMake), on the workloads they share with ours."""
+    always = True  # runs wherever one of its programs matches (LACE_PROGRAMS)
+
+    def __init__(self, name, bench_dir, generation):
+        super().__init__(name)
+        self.bench_dir = bench_dir
+        self.generation = generation
+        os.makedirs(os.path.join(bench_dir, "run"), exist_ok=True)
+
+    def command(self, binary, workers, args):
+        return lace_command(self.bench_dir, self.generation, binary, workers, args)
+
+    def not_ported_reason(self, binary):
+        return f"none of Lace's programs runs {binary}'s algorithm on this input"
+
+    def refused_as_unknown(self, code, output):
+        return False
+
+
+def prepare_lace_peers(build_root, wanted, sources, build=True, jobs=None):
+    """The wanted Lace peers: ({peer: LacePeer}, {peer: reason skipped},
+    {build name: dir}).  sources: {'lace': dir or None, 'lace2': ...}."""
+    systems, skipped, builds = {}, {}, {}
+    for peer, key in LACE_PEERS.items():
+        if peer not in wanted:
+            continue
+        src = sources.get(key)
+        if not src:
+            skipped[peer] = f"skipped: give {lacesrc.source_hint(key)}"
+            continue
+        try:
+            src = lacesrc.check_source(key, src, "benchmarks/CMakeLists.txt")
+            version, build_dir, _ = lacesrc.build_real_lace(src, build_root, jobs, build)
+        except lacesrc.SourceError as e:
+            skipped[peer] = str(e)
+            continue
+        name = f"lace-{version}"
+        generation = int(version.split(".")[0])
+        systems[peer] = LacePeer(name, os.path.join(build_dir, "benchmarks"), generation)
+        builds[os.path.basename(build_dir)] = build_dir
+    return systems, skipped, builds
+
+
 def parse_peer_list(text):
     """--peers: 'all', 'none' or a comma-separated list of PEERS."""
     text = text.strip()
@@ -248,11 +354,14 @@ def _build_java(root, build_root, build):
     return JavaPeer(class_dir), None
 
 
-def prepare_peers(root, build_root, wanted, build=True, jobs=None):
+def prepare_peers(root, build_root, wanted, build=True, jobs=None, lace_sources=None):
     """Builds the wanted peers (unless build is False: then uses what the
-    build root holds).  Returns ([System], {peer: reason skipped}, {build
-    name: build dir}) with systems in PEERS order."""
-    systems, skipped, builds = {}, {}, {}
+    build root holds).  lace_sources: {'lace': dir, 'lace2': dir}, the Lace
+    sources given (a Lace peer without one is skipped, saying what to give).
+    Returns ([System], {peer: reason skipped}, {build name: build dir})
+    with systems in PEERS order."""
+    systems, skipped, builds = prepare_lace_peers(build_root, wanted, lace_sources or {},
+                                                  build, jobs)
     families = sorted({_CPP_PEERS[p][0] for p in wanted if p in _CPP_PEERS})
     for family in families:
         build_dir, reason = _build_cpp(root, build_root, family, build, jobs)

@@ -1,0 +1,620 @@
+# SPDX-License-Identifier: Apache-2.0
+"""python3 bench/harness.py clients: real Lace clients, built unchanged
+against weft's Lace packages and against real Lace, run side by side.
+
+Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
+  - weft's `lace` package in mode 1.4 (and 1.6 with --sylvan-cur-src, 2
+    with --lace2-src), installed into prefixes;
+  - the real Lace of --lace-src (1.4.2) and --lace2-src (2.0.3) by their
+    own CMake, installed;
+  - the Sylvan of --sylvan-src (b5dfc77) twice, unchanged: against Lace
+    1.4.2 and against weft's mode 1.4; the Sylvan of --sylvan-cur-src
+    (cd9ccd4, find_package(lace 1.6.2)) against weft's mode 1.6 only: no
+    Lace 1.6 release can be fetched, so it has no Lace column and its
+    answers are checked against b5dfc77's on Lace 1.4.2;
+  - bench/peers/lace (the RUN-loop program, Lace 1.4 API) against both;
+  - with --lace2-src: Lace 2.0.3's benchmarks/ by its own build and against
+    weft's mode 2 (bench/peers/lace/benchmarks, a driver project).
+
+Runs, per condition and worker count, --rounds rounds; in each round every
+case runs on weft, then on Lace, back to back:
+  quiet           1 and 2 workers
+  loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`,
+                  started before and killed after each run), default settings
+  oversubscribed  4 and 8 workers on the machine's CPUs
+The cases: lddmc on --models x --strategies, bddmc on --bdd-models,
+nqueens --nqueens, the RUN loop (--runloop sizes, --runloop-runs RUNs of
+fib(n) from the main thread, then the process's CPU time over 10 ms), and
+Lace 2.0.3's fib and nqueens.  The time is the phase the tool times (lddmc
+and bddmc: `<STRATEGY> Time:`, nqueens: `Computation time:`, the others
+`Time:`); the whole process's wall time is kept too.  Ratios are weft /
+Lace, the median of the per-round ratios and their range.  The answers
+(states, solutions, garbage collections started; fib's value) must be the
+same on weft and Lace in every run: if not, the table says NO, the command
+lists them and exits 1.
+
+Prints the table, writes <out>/<date>-clients.json and .csv and a PNG of
+the ratios per condition.
+"""
+import csv
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+from . import build as builder
+from . import lacesrc, output
+from .measure import Progress
+from .options import ROOT, command_parser, positive_int, result_stem
+from .parse import ParseError, parse_lace_program, parse_runloop, parse_sylvan
+from .report import fmt_ratio, render
+from .stats import median_or_none
+from .util import log, tail
+
+CONDITIONS = {"quiet": (1, 2), "loaded": (2,), "oversubscribed": (4, 8)}
+BUSY_LOOP = ["sh", "-c", "while :; do :; done"]
+BUSY_LOOPS = 2
+RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
+LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
+SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
+LACE2_PROGRAMS = (("fib-lace", "30"), ("nqueens-lace", "11"))
+
+
+def make_parser():
+    ap = command_parser(
+        "clients", "Real Lace clients (Sylvan's lddmc, bddmc and nqueens, a RUN loop, Lace "
+        "2.0.3's programs) built unchanged against weft's Lace packages and against real "
+        "Lace, run interleaved: quiet, beside two busy loops, and oversubscribed.",
+        ["python3 bench/harness.py clients --lace-src ~/src/lace --sylvan-src ~/src/sylvan-b5dfc77",
+         "python3 bench/harness.py clients --lace-src L --lace2-src L2 --sylvan-src S "
+         "--sylvan-cur-src SC --rounds 2 --models anderson.4 --strategies sat,bfs"], None,
+        timeout_default=300.0)
+    group = ap.add_argument_group("sources (fetched by you; none is in the repository)")
+    for key in ("lace", "lace2", "sylvan", "sylvan_cur"):
+        what, repo, commit, _ = lacesrc.SOURCES[key]
+        group.add_argument(f"--{key.replace('_', '-')}-src", metavar="DIR",
+                           help=f"{what}: {repo} at {commit}")
+    ap.add_argument("--rounds", type=positive_int, default=5, help="rounds (default 5); each "
+                    "case runs on weft then on Lace in every round")
+    ap.add_argument("--conditions", default=",".join(CONDITIONS),
+                    help="comma list of quiet, loaded, oversubscribed (default: all)")
+    ap.add_argument("--models", default="anderson.4,bakery.4,blocks.2", help="lddmc's models "
+                    "(<name> of Sylvan's models/<name>.ldd; default anderson.4,bakery.4,blocks.2)")
+    ap.add_argument("--strategies", default="par,sat,bfs,chaining",
+                    help="lddmc's strategies (-s; default par,sat,bfs,chaining)")
+    ap.add_argument("--bdd-models", default="anderson.4", help="bddmc's models (models/<name>"
+                    ".bdd, -s sat; default anderson.4; empty: none)")
+    ap.add_argument("--nqueens", default="8", help="nqueens' board sizes (default 8; empty: none)")
+    ap.add_argument("--runloop", default="18,23,28", help="the RUN loop's fib sizes (default "
+                    "18,23,28: about 10 us, 100 us and 1 ms of work per RUN; empty: none)")
+    ap.add_argument("--runloop-runs", type=positive_int, default=1000,
+                    help="RUNs in a row per run of the RUN loop (default 1000)")
+    ap.add_argument("--no-plots", action="store_true", help="write no PNG")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    return ap
+
+
+def split_list(text):
+    return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
+def parse_conditions(text):
+    """--conditions: names of CONDITIONS, in their order; ValueError otherwise."""
+    chosen = split_list(text)
+    unknown = [c for c in chosen if c not in CONDITIONS]
+    if unknown or not chosen:
+        raise ValueError(f"--conditions: unknown {', '.join(unknown) or '(none given)'}; "
+                         f"known: {', '.join(CONDITIONS)}")
+    return [c for c in CONDITIONS if c in chosen]
+
+
+def missing_sources(args):
+    """What cannot run for want of a source: [(part, hint)].  Empty when
+    every part can run."""
+    missing = []
+    if not args.lace_src:
+        missing.append(("the RUN loop and Sylvan b5dfc77 against Lace 1.4.2",
+                        lacesrc.source_hint("lace")))
+    if not args.sylvan_src:
+        missing.append(("Sylvan b5dfc77's tools", lacesrc.source_hint("sylvan")))
+    if not args.sylvan_cur_src:
+        missing.append(("current Sylvan's tools on weft's mode 1.6",
+                        lacesrc.source_hint("sylvan_cur")))
+    if not args.lace2_src:
+        missing.append(("Lace 2.0.3's programs against weft's mode 2",
+                        lacesrc.source_hint("lace2")))
+    return missing
+
+
+class Case:
+    """One thing run on weft and on Lace.  commands: {'weft': argv maker,
+    'lace': argv maker or None}, each called with the worker count;
+    parse: output -> {'time', 'answers', ...}; reference: the key of the
+    case whose Lace answers this one's must equal when it has no Lace."""
+
+    def __init__(self, program, what, packages, commands, parse, reference=None):
+        self.program, self.what, self.packages = program, what, packages
+        self.commands, self.parse, self.reference = commands, parse, reference
+
+    @property
+    def key(self):
+        return f"{self.program} | {self.what}"
+
+
+def sylvan_cases(label, tools_weft, tools_lace, models_dir, args, packages, reference_label=None):
+    """lddmc, bddmc and nqueens cases of one Sylvan: tools_* the examples/
+    folders of its two builds (tools_lace None: weft only)."""
+    def maker(folder, tool, extra):
+        if folder is None:
+            return None
+        return lambda w: [os.path.join(folder, tool), "-w", str(w)] + extra
+    cases = []
+    def add(tool, what, extra):
+        ref = f"{tool} {reference_label} | {what}" if reference_label else None
+        cases.append(Case(f"{tool} {label}", what, packages,
+                          {"weft": maker(tools_weft, tool, extra),
+                           "lace": maker(tools_lace, tool, extra)}, parse_sylvan, ref))
+    for model in split_list(args.models):
+        for s in split_list(args.strategies):
+            add("lddmc", f"{model} -s {s}", ["-s", s, os.path.join(models_dir, f"{model}.ldd")])
+    for model in split_list(args.bdd_models):
+        add("bddmc", f"{model} -s sat", ["-s", "sat", os.path.join(models_dir, f"{model}.bdd")])
+    for n in split_list(args.nqueens):
+        add("nqueens", f"n={n}", [n])
+    return cases
+
+
+def check_models(models_dir, args):
+    for model in split_list(args.models):
+        if not os.path.isfile(os.path.join(models_dir, f"{model}.ldd")):
+            raise lacesrc.SourceError(f"no model {models_dir}/{model}.ldd (--models)")
+    for model in split_list(args.bdd_models):
+        if not os.path.isfile(os.path.join(models_dir, f"{model}.bdd")):
+            raise lacesrc.SourceError(f"no model {models_dir}/{model}.bdd (--bdd-models)")
+
+
+def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
+    """The RUN loop built against weft's mode 1.4 and against Lace 1.4.2."""
+    rl = {}
+    for who, prefix in (("weft", weft14), ("lace", real14)):
+        d = os.path.join(br, f"build-runloop-{who}")
+        lacesrc.build_client(RUNLOOP_SRC, d, prefix, f"RUN loop on {who}", br, jobs, build=build)
+        rl[who], builds[os.path.basename(d)] = os.path.join(d, "runloop"), d
+    cases = []
+    for n in split_list(args.runloop):
+        extra = [n, str(args.runloop_runs)]
+        cases.append(Case("runloop", f"fib({n}) x {args.runloop_runs}", f"weft 1.4 / {lace_name}",
+                          {"weft": lambda w, e=extra: [rl["weft"], "-w", str(w)] + e,
+                           "lace": lambda w, e=extra: [rl["lace"], "-w", str(w)] + e},
+                          parse_runloop))
+    return cases
+
+
+def _lace2_cases(args, br, jobs, build, builds, sources):
+    """Lace 2.0.3's fib and nqueens by its own build and against weft's mode 2."""
+    version, lace2_build, _ = lacesrc.build_real_lace(args.lace2_src, br, jobs, build)
+    sources["lace2"]["version"] = version
+    builds[f"lace-{version}"] = lace2_build
+    weft2 = lacesrc.build_weft_lace(ROOT, br, "2", jobs, build)
+    builds["weft-lace-2"] = weft2
+    d = os.path.join(br, f"build-lacebench-{version}-weft-2")
+    lacesrc.build_client(LACEBENCH_SRC, d, weft2, f"Lace {version}'s programs on weft-2", br,
+                         jobs, targets=[p for p, _ in LACE2_PROGRAMS], build=build,
+                         flags=[f"-DLACE_SRC={args.lace2_src}",
+                                f"-DLACE_API={version.split('.')[0]}.0"])
+    builds[os.path.basename(d)] = d
+    cases = []
+    for program, n in LACE2_PROGRAMS:
+        def command(folder, p=program, n=n):
+            return lambda w: [os.path.join(folder, "benchmarks", p), "-w", str(w), n]
+        cases.append(Case(f"{program} (Lace {version}'s)", f"n={n}", f"weft 2 / Lace {version}",
+                          {"weft": command(d), "lace": command(lace2_build)},
+                          parse_lace_program))
+    return cases
+
+
+def sylvan_label(sources, key, notes):
+    """A Sylvan source's name in the table: its commit (the expected one
+    when it is not a git work tree); a note when it is another commit."""
+    expected = lacesrc.SOURCES[key][2]
+    commit = sources[key]["commit"]
+    if commit and not commit.startswith(expected[:7]) and not expected.startswith(commit):
+        notes.append(f"{lacesrc.SOURCES[key][0]} is at {commit}, not {expected}")
+    return commit[:7] if commit else expected
+
+
+def prepare(args):
+    """Builds everything the given sources allow; returns (cases, builds,
+    sources, notes)."""
+    build = not args.no_build
+    br, jobs = args.build_root, args.jobs
+    cases, builds, sources, notes = [], {}, {}, []
+    for key in ("lace", "lace2", "sylvan", "sylvan_cur"):
+        src = getattr(args, f"{key}_src")
+        if src:
+            marker = "benchmarks/CMakeLists.txt" if key.startswith("lace") else "examples/lddmc.c"
+            src = lacesrc.check_source(key, src, marker)
+            setattr(args, f"{key}_src", src)
+            sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
+                            "expected": lacesrc.SOURCES[key][2]}
+    real14 = lace_name = weft14 = None
+    if args.lace_src:
+        version, lace_build, real14 = lacesrc.build_real_lace(args.lace_src, br, jobs, build)
+        sources["lace"]["version"] = version
+        builds[f"lace-{version}"] = lace_build
+        lace_name = f"Lace {version}"
+    if args.lace_src or args.sylvan_src:
+        weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build)
+        builds["weft-lace-1.4"] = weft14
+    if args.lace_src:
+        cases += _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds)
+    old = None
+    if args.sylvan_src:
+        old = sylvan_label(sources, "sylvan", notes)
+        check_models(os.path.join(args.sylvan_src, "models"), args)
+        tools = {}
+        for who, prefix in (("weft-1.4", weft14), ("lace", real14)):
+            if prefix is None:
+                continue
+            d = os.path.join(br, f"build-sylvan-{old}-{who}")
+            lacesrc.build_client(args.sylvan_src, d, prefix, f"Sylvan {old} on {who}", br,
+                                 jobs, targets=SYLVAN_TOOLS, build=build)
+            tools[who], builds[os.path.basename(d)] = os.path.join(d, "examples"), d
+        if real14 is None:
+            notes.append(f"Sylvan {old} ran on weft only: give {lacesrc.source_hint('lace')}")
+        cases += sylvan_cases(old, tools["weft-1.4"], tools.get("lace"),
+                              os.path.join(args.sylvan_src, "models"), args,
+                              f"weft 1.4 / {lace_name}" if real14 else "weft 1.4")
+    if args.sylvan_cur_src:
+        cur = sylvan_label(sources, "sylvan_cur", notes)
+        check_models(os.path.join(args.sylvan_cur_src, "models"), args)
+        weft16 = lacesrc.build_weft_lace(ROOT, br, "1.6", jobs, build)
+        builds["weft-lace-1.6"] = weft16
+        d = os.path.join(br, f"build-sylvan-{cur}-weft-1.6")
+        lacesrc.build_client(args.sylvan_cur_src, d, weft16, f"Sylvan {cur} on weft-1.6", br,
+                             jobs, targets=SYLVAN_TOOLS, build=build)
+        builds[os.path.basename(d)] = d
+        ref = old if (old and real14) else None
+        notes.append(f"current Sylvan ({cur}, find_package(lace 1.6.2)) runs on weft's mode "
+                     "1.6 only: no Lace 1.6 release can be fetched (trolando/lace's public "
+                     "history ends at v1.4.2)" + (
+                         f"; its answers are checked against Sylvan {ref} on {lace_name} in "
+                         "the same case" if ref else "; give --lace-src and --sylvan-src to "
+                         "check its answers against Sylvan b5dfc77 on Lace 1.4.2"))
+        cases += sylvan_cases(cur, os.path.join(d, "examples"), None,
+                              os.path.join(args.sylvan_cur_src, "models"), args,
+                              "weft 1.6 / (no Lace 1.6)", reference_label=ref)
+    if args.lace2_src:
+        cases += _lace2_cases(args, br, jobs, build, builds, sources)
+    return cases, builds, sources, notes
+
+
+class BusyLoops:
+    """`count` busy loops for the length of a with-block (the loaded condition)."""
+
+    def __init__(self, count):
+        self.count, self.procs = count, []
+
+    def __enter__(self):
+        self.procs = [subprocess.Popen(BUSY_LOOP, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                      for _ in range(self.count)]
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+        for p in self.procs:
+            p.wait()
+        self.procs = []
+        return False
+
+
+def run_case(case, who, workers, timeout, loaded):
+    """One run: {'status': ok|FAILED|timeout, 'time', 'wall', 'answers', ...}."""
+    cmd = case.commands[who](workers)
+    busy = BusyLoops(BUSY_LOOPS if loaded else 0)
+    with busy:
+        start = time.monotonic()
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            code, out = p.returncode, p.stdout + p.stderr
+        except subprocess.TimeoutExpired as e:
+            code = None
+            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        except FileNotFoundError as e:
+            code, out = 127, f"{cmd[0]}: {e.strerror}"
+        wall = time.monotonic() - start
+    result = {"command": shlex.join(cmd), "wall": wall, "time": None, "answers": None}
+    if code is None:
+        return dict(result, status="timeout", message=f"timed out after {timeout:g} s")
+    if code != 0:
+        return dict(result, status="FAILED", message=f"exit {code}:\n{tail(out, 8)}")
+    try:
+        parsed = case.parse(out)
+    except ParseError as e:
+        return dict(result, status="FAILED", message=f"{e}:\n{tail(out, 8)}")
+    return dict(result, **parsed, status="ok")
+
+
+def measure(cases, conditions, rounds, timeout):
+    """Every case in every condition: a record per (case, condition,
+    workers) with the runs of weft and Lace per round."""
+    slots = [(c, w) for c in conditions for w in CONDITIONS[c]]
+    total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
+    progress = Progress(total)
+    records = []
+    for condition, workers in slots:
+        recs = [{"program": case.program, "what": case.what, "packages": case.packages,
+                 "key": case.key, "reference": case.reference, "condition": condition,
+                 "workers": workers, "weft": [], "lace": [] if case.commands["lace"] else None}
+                for case in cases]
+        for r in range(rounds):
+            for case, rec in zip(cases, recs):
+                for who in ("weft", "lace"):
+                    if case.commands[who] is None:
+                        continue
+                    progress.step(f"{condition} -w {workers} round {r + 1}/{rounds}: "
+                                  f"{case.program} {case.what} on {who}")
+                    run = run_case(case, who, workers, timeout, condition == "loaded")
+                    if run["status"] != "ok":
+                        log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
+                    rec[who].append(run)
+        records += recs
+    return records
+
+
+# The answer that may vary from run to run at more than one worker: when
+# Sylvan's node table fills, and so how many collections run, depends on
+# how the workers' operations interleave (real Lace's own runs differ).
+TIMING_DEPENDENT = ("collections",)
+
+
+def answers_of(runs, leave_out=()):
+    """The distinct answers of a system's successful runs, as sorted tuples
+    (without the keys in leave_out)."""
+    return sorted({tuple(sorted((k, v) for k, v in r["answers"].items() if k not in leave_out))
+                   for r in runs or [] if r["status"] == "ok"})
+
+
+def compare_answers(weft_runs, their_runs, workers):
+    """'yes' when every run of both gave the same answers; 'NO' when the
+    states, solutions or values differ between any two runs, or (at one
+    worker, where a run is deterministic) the collections do; 'yes, GCs
+    vary' when only the number of collections differs at more than one
+    worker."""
+    exact_weft = answers_of(weft_runs, TIMING_DEPENDENT)
+    exact_theirs = answers_of(their_runs, TIMING_DEPENDENT)
+    if len(exact_weft) != 1 or exact_weft != exact_theirs:
+        return "NO"
+    full_weft, full_theirs = answers_of(weft_runs), answers_of(their_runs)
+    if len(full_weft) == 1 and full_weft == full_theirs:
+        return "yes"
+    return "NO" if workers == 1 else "yes, GCs vary"
+
+
+def fmt_answers(answers):
+    return "; ".join(", ".join(f"{k} {v}" for k, v in a) for a in answers) or "-"
+
+
+def summarise(records):
+    """Adds to every record: medians, ratios (weft/Lace per round: median,
+    lowest, highest, and of the wall times), the answers of each side and
+    whether they are equal ('yes', 'NO', or why it cannot be told)."""
+    lace_runs = {}
+    for rec in records:
+        if rec["lace"] is not None:
+            lace_runs[(rec["key"], rec["condition"], rec["workers"])] = rec["lace"]
+    for rec in records:
+        weft, lace = rec["weft"], rec["lace"]
+        rec["weft_time"] = median_or_none([r["time"] for r in weft if r["status"] == "ok"])
+        rec["lace_time"] = median_or_none([r["time"] for r in lace or [] if r["status"] == "ok"])
+        ratios, walls = [], []
+        for a, b in zip(weft, lace or []):
+            if a["status"] == b["status"] == "ok":
+                if b["time"] > 0:
+                    ratios.append(a["time"] / b["time"])
+                if b["wall"] > 0:
+                    walls.append(a["wall"] / b["wall"])
+        rec["ratios"], rec["wall_ratios"] = ratios, walls
+        rec["ratio"] = median_or_none(ratios)
+        rec["wall_ratio"] = median_or_none(walls)
+        rec["weft_answers"] = answers_of(weft)
+        if lace is not None:
+            theirs, against = lace, "Lace"
+        elif rec["reference"]:
+            theirs = lace_runs.get((rec["reference"], rec["condition"], rec["workers"]))
+            against = "the reference"
+        else:
+            theirs, against = None, None
+        rec["lace_answers"] = None if theirs is None else answers_of(theirs)
+        failed = [who for who in ("weft", "lace") if any(r["status"] != "ok"
+                                                        for r in rec[who] or [])]
+        if failed:
+            rec["equal"] = f"n/a ({' and '.join(failed)} failed)"
+        elif theirs is None:
+            rec["equal"] = "n/a (no Lace run)"
+        else:
+            rec["equal"] = compare_answers(weft, theirs, rec["workers"])
+            if against != "Lace" and rec["equal"] != "NO":
+                rec["equal"] += f" ({rec['reference'].split(' | ')[0].split()[-1]} on Lace)"
+        idle = {who: median_or_none([r.get("idle_cpu_ms") for r in rec[who] or []
+                                     if r["status"] == "ok" and "idle_cpu_ms" in r])
+                for who in ("weft", "lace")}
+        rec["idle_cpu_ms"] = idle
+    return records
+
+
+def fmt_seconds(x):
+    return "-" if x is None else f"{x:.3f}"
+
+
+def fmt_range(xs):
+    return "-" if not xs else f"{min(xs):.2f}-{max(xs):.2f}"
+
+
+TABLE_HEAD = ["program", "model/strategy", "weft / Lace", "condition", "workers", "Lace (s)",
+              "weft (s)", "weft/Lace", "range", "wall weft/Lace", "answers equal", "answers"]
+
+
+def table(records, markdown=False):
+    rows = []
+    for rec in records:
+        rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
+                     str(rec["workers"]), fmt_seconds(rec["lace_time"]),
+                     fmt_seconds(rec["weft_time"]), fmt_ratio(rec["ratio"]),
+                     fmt_range(rec["ratios"]), fmt_ratio(rec["wall_ratio"]), rec["equal"],
+                     fmt_answers(rec["weft_answers"])])
+    return render(TABLE_HEAD, rows, left=4, markdown=markdown)
+
+
+def idle_table(records, markdown=False):
+    """The RUN loop's CPU time in the 10 ms after its last RUN, or None."""
+    rows = [[rec["what"], rec["condition"], str(rec["workers"]),
+             fmt_ms(rec["idle_cpu_ms"]["lace"]), fmt_ms(rec["idle_cpu_ms"]["weft"])]
+            for rec in records if rec["program"] == "runloop"]
+    if not rows:
+        return None
+    return render(["RUN loop", "condition", "workers", "Lace: idle CPU after last RUN",
+                   "weft: idle CPU after last RUN"], rows, left=2, markdown=markdown)
+
+
+def fmt_ms(x):
+    return "-" if x is None else f"{x:.2f} ms / 10 ms"
+
+
+def gc_note(records):
+    """Why 'GCs vary' is not a failure, with an example from this run where
+    real Lace's own runs differed; None when no row says it."""
+    if not any(rec["equal"].startswith("yes, GCs vary") for rec in records):
+        return None
+    note = ("yes, GCs vary: the states and solutions agree in every run, the number of "
+            "garbage collections does not; at more than one worker it depends on how the "
+            "workers' operations interleave, not only on the package")
+    for rec in records:
+        counts = sorted({dict(a).get("collections") for a in answers_of(rec["lace"])})
+        if rec["lace"] is not None and len(counts) > 1:
+            return (note + f": real Lace's own runs of {rec['program']} {rec['what']} "
+                    f"({rec['condition']}, -w {rec['workers']}) started "
+                    f"{', '.join(str(c) for c in counts)} collections.  At one worker they must "
+                    "agree too.")
+    return note + ".  At one worker they must agree too."
+
+
+def problems(records):
+    """Lines for what went wrong: answers that differ, weft runs that failed."""
+    lines = []
+    for rec in records:
+        where = f"{rec['program']} {rec['what']} ({rec['condition']}, -w {rec['workers']})"
+        if rec["equal"] == "NO":
+            lines.append(f"answers differ: {where}: weft {fmt_answers(rec['weft_answers'])}; "
+                         f"Lace {fmt_answers(rec['lace_answers'] or [])}")
+        for r in rec["weft"]:
+            if r["status"] != "ok":
+                lines.append(f"weft run {r['status']}: {where}: `{r['command']}`: "
+                             f"{r['message'].splitlines()[0]}")
+    return lines
+
+
+CSV_HEADER = ["program", "case", "packages", "condition", "workers", "round", "system", "status",
+              "seconds", "wall_seconds", "answers"]
+
+
+def csv_rows(records):
+    rows = []
+    for rec in records:
+        for who in ("weft", "lace"):
+            for i, r in enumerate(rec[who] or []):
+                rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
+                             rec["workers"], i + 1, who, r["status"],
+                             "" if r["time"] is None else r["time"], f"{r['wall']:.6f}",
+                             fmt_answers([tuple(sorted(r["answers"].items()))])
+                             if r["answers"] else ""])
+    return rows
+
+
+def main(argv):
+    ap = make_parser()
+    args = ap.parse_args(argv)
+    args.build_root = os.path.abspath(args.build_root)
+    try:
+        conditions = parse_conditions(args.conditions)
+    except ValueError as e:
+        ap.error(str(e))
+    started = time.monotonic()
+    missing = missing_sources(args)
+    if not (args.lace_src or args.sylvan_src or args.sylvan_cur_src or args.lace2_src):
+        print("clients: skipped: no source given.  This command builds real Lace clients "
+              "against weft's Lace packages and against real Lace; it needs the sources "
+              "(fetch them yourself, outside the repository):")
+        for key in ("lace", "sylvan", "sylvan_cur", "lace2"):
+            print(f"  {lacesrc.source_hint(key)}")
+        print("e.g. git clone https://github.com/trolando/lace L && git -C L checkout v1.4.2;\n"
+              "     git clone https://github.com/trolando/sylvan S && git -C S checkout b5dfc77")
+        return 0
+    try:
+        if not args.no_deps:
+            builder.install_deps(ROOT, args.build_root, False)
+        plots = not args.no_plots and builder.ensure_matplotlib(not args.no_deps, args.build_root)
+        cases, builds, sources, notes = prepare(args)
+    except (lacesrc.SourceError, builder.BuildError) as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    for part, hint in missing:
+        notes.append(f"not run: {part}: give {hint}")
+    if not cases:
+        print("clients: skipped: nothing to run with the sources given\n  "
+              + "\n  ".join(notes))
+        return 0
+    log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
+        f"round(s), on {os.cpu_count()} CPUs")
+    records = summarise(measure(cases, conditions, args.rounds, args.timeout))
+
+    m = output.machine_info(ROOT)
+    commit = (m.get("commit") or "?") + (" (dirty)" if m.get("dirty") else "")
+    print(f"Lace clients on weft's Lace packages and on real Lace: {args.rounds} round(s), "
+          f"commit {commit}, {m.get('date')}, {m.get('cpu')} ({m.get('cpus')} CPUs).")
+    print("Seconds: medians of the time each program prints (Sylvan: the phase it times); "
+          "weft/Lace: median of the per-round ratios, range: their lowest and highest; wall: "
+          "the same of the whole process's wall time.  quiet: nothing else of ours running; "
+          f"loaded: beside {BUSY_LOOPS} busy loops; oversubscribed: more workers than the "
+          f"{os.cpu_count()} CPUs.\n")
+    print(table(records, args.markdown))
+    idle = idle_table(records, args.markdown)
+    if idle:
+        print("\nThe RUN loop: the process's CPU time in the 10 ms after its last RUN "
+              "(median over the rounds)\n")
+        print(idle)
+    gcs = gc_note(records)
+    if gcs:
+        print(f"\n{gcs}")
+    for note in notes:
+        print(f"\nnote: {note}")
+    bad = problems(records)
+
+    run = {"command": "clients", "rounds": args.rounds, "conditions": conditions,
+           "workers": {c: list(CONDITIONS[c]) for c in conditions}, "busy_loops": BUSY_LOOPS,
+           "options": {"argv": list(argv), "timeout": args.timeout},
+           "machine": m, "sources": sources, "builds": builds, "notes": notes,
+           "records": records}
+    stem = result_stem(args.out, "clients")
+    output.write_json(stem + ".json", run)
+    with open(stem + ".csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(CSV_HEADER)
+        w.writerows(csv_rows(records))
+    log(f"[out] {stem}.json\n[out] {stem}.csv")
+    if plots:
+        try:
+            from .plots import plot_clients
+            path = plot_clients(run, stem)
+            if path:
+                log(f"[out] {path}")
+        except Exception as e:  # a plotting problem must not lose the measurements
+            log(f"[plots] skipped: {type(e).__name__}: {e}")
+    log(f"[done] {time.monotonic() - started:.0f} s")
+    if bad:
+        print("\nFAILED:\n  " + "\n  ".join(bad), file=sys.stderr)
+        return 1
+    return 0

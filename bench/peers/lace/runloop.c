@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// A Lace 1.4 program that calls RUN many times in a row from its main
+// thread, as a library built on Lace does (Sylvan's operations are RUNs
+// from outside the pool): each RUN computes fib(n) with a task per call.
+// It prints the total time of the RUNs, their answers, and then the
+// process's CPU time over the 10 ms after the last RUN (what idle workers
+// cost: Lace's idle workers steal, weft's go to sleep).
+//
+//     runloop -w <workers> <n> <runs>     (-w 0: Lace's default, one per CPU)
+//
+// It uses Lace 1.4.2's API only, so it builds unchanged against Lace 1.4.2
+// and against weft's mode-1.4 package (CMakeLists.txt beside it).
+#include "lace.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+TASK_1(long, fib, int, n)
+{
+    if (n < 2) return n;
+    SPAWN(fib, n - 1);
+    long k = CALL(fib, n - 2);
+    long m = SYNC(fib);
+    return m + k;
+}
+
+static double now(clockid_t clock)
+{
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+static long fib_seq(int n)
+{
+    long a = 0, b = 1;
+    for (int i = 0; i < n; i++) {
+        long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
+int main(int argc, char **argv)
+{
+    int workers = 0, c;
+    while ((c = getopt(argc, argv, "w:")) != -1) {
+        if (c != 'w') {
+            fprintf(stderr, "usage: %s -w <workers> <n> <runs>\n", argv[0]);
+            return 2;
+        }
+        workers = atoi(optarg);
+    }
+    if (argc - optind != 2 || workers < 0) {
+        fprintf(stderr, "usage: %s -w <workers> <n> <runs>\n", argv[0]);
+        return 2;
+    }
+    int n = atoi(argv[optind]);
+    long runs = atol(argv[optind + 1]);
+    if (n < 0 || n > 60 || runs < 1) {
+        fprintf(stderr, "runloop: n must be 0..60 and runs >= 1\n");
+        return 2;
+    }
+
+    lace_start(workers, 0);
+    long expect = fib_seq(n), wrong = 0, answer = 0;
+    double t0 = now(CLOCK_MONOTONIC);
+    for (long i = 0; i < runs; i++) {
+        answer = RUN(fib, n);
+        if (answer != expect) wrong++;
+    }
+    double t1 = now(CLOCK_MONOTONIC);
+
+    // The 10 ms after the last RUN: the workers have nothing to do.
+    double cpu0 = cpu_seconds(), w0 = now(CLOCK_MONOTONIC);
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    while (nanosleep(&pause, &pause) != 0) {}
+    double cpu1 = cpu_seconds(), w1 = now(CLOCK_MONOTONIC);
+
+    printf("workers: %u\n", lace_workers());
+    printf("runs: %ld of fib(%d) = %ld, wrong answers: %ld\n", runs, n, answer, wrong);
+    printf("per RUN: %.3f us\n", (t1 - t0) / runs * 1e6);
+    printf("idle CPU after last RUN: %.3f ms in %.3f ms\n", (cpu1 - cpu0) * 1e3, (w1 - w0) * 1e3);
+    printf("Time: %f\n", t1 - t0);
+    lace_stop();
+    return wrong ? 1 : 0;
+}

@@ -1,0 +1,332 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The clients command (real Lace clients on weft and on Lace) and the Lace
+peers: reading Sylvan's, the RUN loop's and Lace's programs' output, the
+answers check, the table, the conditions, and the skip without sources."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+from harness_testutil import run_harness, write_script
+from harnesslib import clients, lacesrc, systems
+from harnesslib.parse import ParseError, parse_lace_program, parse_runloop, parse_sylvan
+
+LDDMC_OUTPUT = """\
+[    0.00] Read file 'models/anderson.4.ldd'
+[    0.00] 13 integers per state, 24 transition groups
+[    0.02] (GC) Starting garbage collection... (rss: 2.44 MB)
+[    0.03] (GC) Garbage collection done.       (rss: 2.36 MB)
+[    0.10] (GC) Starting garbage collection... (rss: 2.78 MB)
+[    0.10] (GC) Garbage collection done.       (rss: 2.62 MB)
+[    0.11] SAT Time: 0.107682
+[    0.11] Final states: 29641 states
+[    0.11] Memory usage: 3.20 MB
+"""
+
+NQUEENS_OUTPUT = """\
+[    0.27] Final computation to place a queen on every row...
+[    0.27] Result: NQueens(7) has 40 solutions.
+[    0.27] Result BDD has 1099 nodes.
+[    0.27] Computation time: 0.266223 sec.
+"""
+
+RUNLOOP_OUTPUT = """\
+workers: 2
+runs: 1000 of fib(18) = 2584, wrong answers: 0
+per RUN: 4.763 us
+idle CPU after last RUN: 1.024 ms in 10.079 ms
+Time: 0.004763
+"""
+
+
+class ParseTest(unittest.TestCase):
+    def test_lddmc_phase_states_and_collections(self):
+        r = parse_sylvan(LDDMC_OUTPUT)
+        self.assertEqual(r["phase"], "SAT")
+        self.assertAlmostEqual(r["time"], 0.107682)
+        self.assertEqual(r["answers"], {"states": 29641, "collections": 2})
+
+    def test_the_last_phase_line_counts(self):
+        r = parse_sylvan("[    0.10] BFS Time: 0.5\n[    0.20] PAR Time: 1.25\n"
+                         "[    0.2] Final states: 7 states\n")
+        self.assertEqual((r["phase"], r["time"]), ("PAR", 1.25))
+
+    def test_nqueens(self):
+        r = parse_sylvan(NQUEENS_OUTPUT)
+        self.assertEqual((r["phase"], r["time"]), ("nqueens", 0.266223))
+        self.assertEqual(r["answers"], {"solutions": 40, "collections": 0})
+
+    def test_no_time_or_no_answer_is_an_error(self):
+        with self.assertRaisesRegex(ParseError, "Time"):
+            parse_sylvan("[    0.11] Final states: 29641 states\n")
+        with self.assertRaisesRegex(ParseError, "Final states"):
+            parse_sylvan("[    0.11] SAT Time: 0.1\n")
+
+    def test_runloop(self):
+        r = parse_runloop(RUNLOOP_OUTPUT)
+        self.assertEqual(r["answers"], {"runs": 1000, "n": 18, "fib": 2584, "wrong": 0})
+        self.assertEqual((r["time"], r["idle_cpu_ms"], r["idle_wall_ms"]),
+                         (0.004763, 1.024, 10.079))
+        with self.assertRaises(ParseError):
+            parse_runloop(RUNLOOP_OUTPUT.replace("idle CPU", "idle"))
+
+    def test_lace_programs(self):
+        r = parse_lace_program("Running nqueens n=11 with 2 workers...\n"
+                               "Result: nqueens(11) = 2680\nTime: 0.018\n")
+        self.assertEqual(r, {"time": 0.018, "answers": {"nqueens(11)": "2680"}})
+        self.assertEqual(parse_lace_program("fib(30) = 832040\nTime: 0.5\n")["answers"],
+                         {"fib(30)": "832040"})
+        with self.assertRaises(ParseError):
+            parse_lace_program("Time: 0.5\n")
+
+
+def run(time, answers, status="ok", wall=None):
+    return {"status": status, "time": time, "wall": wall or (time or 0) + 0.01, "answers": answers,
+            "command": "x", "message": "boom" if status != "ok" else None}
+
+
+def record(weft, lace, key="lddmc b5dfc77 | m -s sat", reference=None, program="lddmc b5dfc77",
+           workers=2):
+    return {"program": program, "what": key.split(" | ")[1], "packages": "weft 1.4 / Lace 1.4.2",
+            "key": key, "reference": reference, "condition": "quiet", "workers": workers,
+            "weft": weft, "lace": lace}
+
+
+class SummaryTest(unittest.TestCase):
+    A = {"states": 29641, "collections": 2}
+
+    def test_ratio_is_the_median_of_per_round_ratios(self):
+        # Rounds: weft/Lace = 1.0, 0.5, 0.9; the ratio of the medians would be 1.0/1.2.
+        rec = record([run(1.0, self.A), run(1.0, self.A), run(0.9, self.A)],
+                     [run(1.0, self.A), run(2.0, self.A), run(1.0, self.A)])
+        clients.summarise([rec])
+        self.assertAlmostEqual(rec["ratio"], 0.9)
+        self.assertEqual((min(rec["ratios"]), max(rec["ratios"])), (0.5, 1.0))
+        self.assertEqual(rec["equal"], "yes")
+        self.assertEqual(clients.problems([rec]), [])
+
+    def test_different_states_are_no_and_a_problem(self):
+        other = {"states": 29640, "collections": 2}
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+        problems = clients.problems([rec])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("answers differ", problems[0])
+        self.assertIn("states 29640", problems[0])
+
+    def test_collections_must_agree_at_one_worker(self):
+        other = {"states": 29641, "collections": 3}
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)],
+                     workers=1)
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+        self.assertIn("collections 3", clients.problems([rec])[0])
+
+    def test_collections_may_vary_at_more_workers_and_the_note_says_why(self):
+        other = {"states": 29641, "collections": 1}
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "yes, GCs vary")
+        self.assertEqual(clients.problems([rec]), [])
+        note = clients.gc_note([rec])
+        self.assertIn("real Lace's own runs of lddmc b5dfc77 m -s sat", note)
+        self.assertIn("1, 2 collections", note)
+        same = record([run(1.0, self.A)], [run(1.0, self.A)])
+        clients.summarise([same])
+        self.assertIsNone(clients.gc_note([same]))
+
+    def test_answers_that_vary_between_weft_rounds_are_no(self):
+        other = {"states": 1, "collections": 2}
+        rec = record([run(1.0, self.A), run(1.0, other)], [run(1.0, self.A), run(1.0, self.A)])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+
+    def test_a_failed_weft_run_is_a_problem_not_a_comparison(self):
+        rec = record([run(None, None, status="FAILED"), run(1.0, self.A)],
+                     [run(1.0, self.A), run(1.0, self.A)])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "n/a (weft failed)")
+        self.assertEqual(rec["ratios"], [1.0])
+        self.assertTrue(any("weft run FAILED" in p for p in clients.problems([rec])))
+
+    def test_without_lace_the_reference_case_answers(self):
+        ref = record([run(1.0, self.A)], [run(1.0, self.A)])
+        cur = record([run(0.5, self.A)], None, key="lddmc cd9ccd4 | m -s sat",
+                     reference="lddmc b5dfc77 | m -s sat", program="lddmc cd9ccd4")
+        alone = record([run(0.5, self.A)], None, key="lddmc cd9ccd4 | other -s sat",
+                       program="lddmc cd9ccd4")
+        clients.summarise([ref, cur, alone])
+        self.assertEqual(cur["equal"], "yes (b5dfc77 on Lace)")
+        self.assertIsNone(cur["ratio"])
+        self.assertEqual(alone["equal"], "n/a (no Lace run)")
+
+    def test_table_has_every_column_and_marks_no(self):
+        rec = record([run(1.0, self.A)], [run(2.0, {"states": 1, "collections": 2})])
+        clients.summarise([rec])
+        text = clients.table([rec])
+        head = text.splitlines()[0]
+        for column in clients.TABLE_HEAD:
+            self.assertIn(column, head)
+        row = text.splitlines()[2]
+        self.assertIn("NO", row)
+        self.assertIn("0.50", row)
+        self.assertIn("2.000", row)
+        md = clients.table([rec], markdown=True)
+        self.assertTrue(md.startswith("| program |"))
+
+    def test_idle_table_only_for_the_run_loop(self):
+        rec = record([run(1.0, self.A)], [run(2.0, self.A)])
+        clients.summarise([rec])
+        self.assertIsNone(clients.idle_table([rec]))
+        loop = record([dict(run(1.0, self.A), idle_cpu_ms=0.5)],
+                      [dict(run(1.0, self.A), idle_cpu_ms=19.0)], key="runloop | fib(18) x 10",
+                      program="runloop")
+        clients.summarise([loop])
+        text = clients.idle_table([loop])
+        self.assertIn("19.00 ms / 10 ms", text)
+        self.assertIn("0.50 ms / 10 ms", text)
+
+
+class MeasureTest(unittest.TestCase):
+    def test_rounds_interleave_weft_then_lace_and_loaded_starts_busy_loops(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "order")
+            for who in ("weft", "lace"):
+                # Each run notes who ran and how many busy loops were running.
+                write_script(os.path.join(d, who),
+                             f'echo "{who} $2 $(pgrep -fc \'while :; do :; done\')" >> {log}\n'
+                             f'echo "[    0.1] SAT Time: 0.25"\n'
+                             f'echo "[    0.1] Final states: 7 states"')
+            case = clients.Case("lddmc", "m -s sat", "weft 1.4 / Lace 1.4.2",
+                                {"weft": lambda w: [os.path.join(d, "weft"), "-w", str(w)],
+                                 "lace": lambda w: [os.path.join(d, "lace"), "-w", str(w)]},
+                                parse_sylvan)
+            records = clients.summarise(clients.measure([case], ["quiet", "loaded"], 2, 30))
+            with open(log) as f:
+                lines = [line.split() for line in f]
+        self.assertEqual([(r["condition"], r["workers"]) for r in records],
+                         [("quiet", 1), ("quiet", 2), ("loaded", 2)])
+        self.assertEqual([who for who, _, _ in lines], ["weft", "lace"] * 6)
+        self.assertEqual([w for _, w, _ in lines], ["1"] * 4 + ["2"] * 8)
+        busy = [int(n) for _, _, n in lines]
+        self.assertEqual(busy[8:], [clients.BUSY_LOOPS] * 4)
+        self.assertTrue(all(r["equal"] == "yes" and r["ratio"] == 1.0 for r in records))
+
+    def test_busy_loops_end_with_the_block(self):
+        with clients.BusyLoops(2) as busy:
+            procs = list(busy.procs)
+            self.assertTrue(all(p.poll() is None for p in procs))
+        self.assertTrue(all(p.poll() is not None for p in procs))
+
+    def test_a_crash_and_a_timeout_are_recorded(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_script(os.path.join(d, "crash"), 'echo partial; exit 3')
+            write_script(os.path.join(d, "slow"), 'sleep 5')
+            case = clients.Case("p", "x", "", {"weft": lambda w: [os.path.join(d, "crash")],
+                                               "lace": lambda w: [os.path.join(d, "slow")]},
+                                parse_sylvan)
+            crash = clients.run_case(case, "weft", 1, 10, False)
+            slow = clients.run_case(case, "lace", 1, 0.5, False)
+        self.assertEqual(crash["status"], "FAILED")
+        self.assertIn("exit 3", crash["message"])
+        self.assertEqual(slow["status"], "timeout")
+
+
+class OptionsTest(unittest.TestCase):
+    def test_conditions(self):
+        self.assertEqual(clients.parse_conditions("oversubscribed,quiet"),
+                         ["quiet", "oversubscribed"])
+        with self.assertRaisesRegex(ValueError, "unknown busy"):
+            clients.parse_conditions("quiet,busy")
+
+    def test_without_sources_it_says_what_it_needs_and_skips(self):
+        with tempfile.TemporaryDirectory() as out:
+            p = run_harness("clients", "--no-deps", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("skipped", p.stdout)
+        for text in ("trolando/lace", "v1.4.2", "b5dfc77", "cd9ccd4", "Augists/lace", "56d1c65"):
+            self.assertIn(text, p.stdout)
+        self.assertNotIn("Traceback", p.stdout + p.stderr)
+
+    def test_a_source_that_is_not_one_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out", d,
+                            "--lace-src", d)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("not a source of Lace 1.4.2", p.stderr)
+
+    def test_bad_conditions_are_a_usage_error(self):
+        p = run_harness("clients", "--conditions", "busy")
+        self.assertEqual(p.returncode, 2)
+
+    def test_lace_version(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
+                f.write("project(lace\n    VERSION 2.0.3\n    LANGUAGES C)\n")
+            self.assertEqual(lacesrc.lace_version(d), "2.0.3")
+            self.assertIsNone(lacesrc.lace_version(os.path.join(d, "nothing")))
+
+    def test_a_client_must_use_the_given_package(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                f.write("lace_DIR:PATH=/usr/lib/cmake/lace\n")
+            with self.assertRaisesRegex(lacesrc.SourceError, "not the package"):
+                lacesrc.check_found_in(d, "/opt/prefix", "Sylvan")
+            lacesrc.check_found_in(d, "/usr", "Sylvan")
+
+
+class LacePeerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.bench = self.tmp.name
+        for name in ("fib-lace", "queens-lace", "nqueens-lace", "strassen-lace", "uts-lace"):
+            write_script(os.path.join(self.bench, name), 'echo "Time: 0.1"')
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_programs_where_they_match(self):
+        v1 = systems.LacePeer("lace-1.4.2", self.bench, 1)
+        v2 = systems.LacePeer("lace-2.0.3", self.bench, 2)
+        fib = v1.command("fib", 2, ["34"])
+        self.assertEqual(fib[:3], ["env", "-C", os.path.join(self.bench, "run")])
+        self.assertEqual(fib[3:], [os.path.join(self.bench, "fib-lace"), "-w", "2", "34"])
+        self.assertTrue(os.path.isdir(os.path.join(self.bench, "run")))
+        self.assertEqual(v1.command("queens", 1, ["11"])[3],
+                         os.path.join(self.bench, "queens-lace"))
+        self.assertIsNone(v2.command("queens", 1, ["11"]))  # Lace 2's is another algorithm
+        self.assertIsNone(v1.command("dfs", 2, ["5", "8", "500", "3"]))
+        self.assertEqual(v1.command("strassen", 2, ["512", "16"])[-1], "512")
+        self.assertIsNone(v1.command("strassen", 2, ["512", "64"]))  # another cut-off
+        uts = v1.command("uts", 2, ["-t", "1", "-d", "12", "-c", "25545416", "-r", "29"])
+        self.assertEqual(uts[-6:], ["-t", "1", "-d", "12", "-r", "29"])
+        self.assertIsNone(v1.command("knapsack", 2, ["40", "1"]))
+        self.assertIsNone(v1.command("matmul", 2, ["512"]))  # not built here
+        self.assertIn("none of Lace's programs", v2.not_ported_reason("queens"))
+
+    def test_without_a_source_it_is_skipped_saying_what_to_give(self):
+        peers, skipped, _ = systems.prepare_peers(self.bench, self.bench,
+                                                  ["lace-1.4.2", "lace-2.0.3"], build=False)
+        self.assertEqual(peers, [])
+        self.assertTrue(skipped["lace-1.4.2"].startswith("skipped: give --lace-src"))
+        self.assertIn("v1.4.2", skipped["lace-1.4.2"])
+        self.assertTrue(skipped["lace-2.0.3"].startswith("skipped: give --lace2-src"))
+
+    def test_a_built_lace_is_a_peer_named_by_its_version(self):
+        root = self.bench
+        src = os.path.join(root, "src")
+        os.makedirs(os.path.join(src, "benchmarks"))
+        open(os.path.join(src, "benchmarks", "CMakeLists.txt"), "w").close()
+        with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
+            f.write("project(lace VERSION 1.4.2)\n")
+        os.makedirs(os.path.join(root, "build-prefix-lace-1.4.2", "lib", "cmake", "lace"))
+        peers, skipped, builds = systems.prepare_peers(root, root, ["lace-1.4.2"], build=False,
+                                                       lace_sources={"lace": src})
+        self.assertEqual([p.name for p in peers], ["lace-1.4.2"])
+        self.assertEqual(skipped, {})
+        self.assertIn("build-lace-1.4.2", builds)
+
+
+if __name__ == "__main__":
+    unittest.main()
