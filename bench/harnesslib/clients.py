@@ -439,10 +439,10 @@ def summarise(records):
             rec["equal"] = compare_answers(weft, theirs, rec["workers"])
             if against != "Lace" and rec["equal"] != "NO":
                 rec["equal"] += f" ({rec['reference'].split(' | ')[0].split()[-1]} on Lace)"
-        idle = {who: median_or_none([r.get("idle_cpu_ms") for r in rec[who] or []
-                                     if r["status"] == "ok" and "idle_cpu_ms" in r])
-                for who in ("weft", "lace")}
-        rec["idle_cpu_ms"] = idle
+        for key in ("idle_cpu_ms", "idle_late_percent"):
+            rec[key] = {who: median_or_none([r.get(key) for r in rec[who] or []
+                                             if r["status"] == "ok" and key in r])
+                        for who in ("weft", "lace")}
     return records
 
 
@@ -470,18 +470,26 @@ def table(records, markdown=False):
 
 
 def idle_table(records, markdown=False):
-    """The RUN loop's CPU time in the 10 ms after its last RUN, or None."""
+    """The RUN loop's CPU time in the 10 ms after its last RUN, and from
+    then on (100 ms, in % of one CPU), or None."""
     rows = [[rec["what"], rec["condition"], str(rec["workers"]),
-             fmt_ms(rec["idle_cpu_ms"]["lace"]), fmt_ms(rec["idle_cpu_ms"]["weft"])]
+             fmt_ms(rec["idle_cpu_ms"]["lace"]), fmt_ms(rec["idle_cpu_ms"]["weft"]),
+             fmt_percent(rec["idle_late_percent"]["lace"]),
+             fmt_percent(rec["idle_late_percent"]["weft"])]
             for rec in records if rec["program"] == "runloop"]
     if not rows:
         return None
-    return render(["RUN loop", "condition", "workers", "Lace: idle CPU after last RUN",
-                   "weft: idle CPU after last RUN"], rows, left=2, markdown=markdown)
+    return render(["RUN loop", "condition", "workers", "Lace: first 10 ms", "weft: first 10 ms",
+                   "Lace: from 10 ms on", "weft: from 10 ms on"], rows, left=2,
+                  markdown=markdown)
 
 
 def fmt_ms(x):
     return "-" if x is None else f"{x:.2f} ms / 10 ms"
+
+
+def fmt_percent(x):
+    return "-" if x is None else f"{x:.2f} % CPU"
 
 
 def gc_note(records):

@@ -111,20 +111,26 @@ def parse_sylvan(output):
 _RUNLOOP_RE = re.compile(r"^runs: ([0-9]+) of fib\(([0-9]+)\) = ([0-9]+), wrong answers: "
                          r"([0-9]+)$", re.M)
 _IDLE_RE = re.compile(r"^idle CPU after last RUN: ([0-9.]+) ms in ([0-9.]+) ms$", re.M)
+_IDLE_LATE_RE = re.compile(r"^idle CPU from 10 ms after last RUN: ([0-9.]+) ms in ([0-9.]+) ms$",
+                           re.M)
 
 
 def parse_runloop(output):
     """bench/peers/lace/runloop.c's output: {'time': s, 'answers': {'runs',
-    'n', 'fib', 'wrong'}, 'idle_cpu_ms': ms, 'idle_wall_ms': ms}."""
+    'n', 'fib', 'wrong'}, 'idle_cpu_ms': ms, 'idle_wall_ms': ms,
+    'idle_late_percent': CPU time from 10 ms on, in % of the wall time}."""
     m = _RUNLOOP_RE.search(output)
     idle = _IDLE_RE.search(output)
-    if not m or not idle:
-        raise ParseError("no 'runs: ... wrong answers: ...' and 'idle CPU after last RUN: "
-                         "... ms in ... ms' lines in the output")
+    late = _IDLE_LATE_RE.search(output)
+    if not m or not idle or not late:
+        raise ParseError("no 'runs: ... wrong answers: ...', 'idle CPU after last RUN: "
+                         "... ms in ... ms' and 'idle CPU from 10 ms after last RUN: ... ms in "
+                         "... ms' lines in the output")
     runs, n, value, wrong = (int(x) for x in m.groups())
     return {"time": parse_time(output),
             "answers": {"runs": runs, "n": n, "fib": value, "wrong": wrong},
-            "idle_cpu_ms": float(idle.group(1)), "idle_wall_ms": float(idle.group(2))}
+            "idle_cpu_ms": float(idle.group(1)), "idle_wall_ms": float(idle.group(2)),
+            "idle_late_percent": 100.0 * float(late.group(1)) / float(late.group(2))}
 
 
 _LACE_ANSWER_RE = re.compile(r"^(?:Result: )?(\w+\([0-9, ]+\)) = ([0-9.e+-]+)\s*$", re.M)

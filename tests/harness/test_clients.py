@@ -35,6 +35,7 @@ workers: 2
 runs: 1000 of fib(18) = 2584, wrong answers: 0
 per RUN: 4.763 us
 idle CPU after last RUN: 1.024 ms in 10.079 ms
+idle CPU from 10 ms after last RUN: 0.250 ms in 100.000 ms
 Time: 0.004763
 """
 
@@ -67,8 +68,11 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(r["answers"], {"runs": 1000, "n": 18, "fib": 2584, "wrong": 0})
         self.assertEqual((r["time"], r["idle_cpu_ms"], r["idle_wall_ms"]),
                          (0.004763, 1.024, 10.079))
+        self.assertAlmostEqual(r["idle_late_percent"], 0.25)
         with self.assertRaises(ParseError):
-            parse_runloop(RUNLOOP_OUTPUT.replace("idle CPU", "idle"))
+            parse_runloop(RUNLOOP_OUTPUT.replace("idle CPU after", "idle after"))
+        with self.assertRaises(ParseError):
+            parse_runloop(RUNLOOP_OUTPUT.replace("idle CPU from", "idle from"))
 
     def test_lace_programs(self):
         r = parse_lace_program("Running nqueens n=11 with 2 workers...\n"
@@ -179,13 +183,15 @@ class SummaryTest(unittest.TestCase):
         rec = record([run(1.0, self.A)], [run(2.0, self.A)])
         clients.summarise([rec])
         self.assertIsNone(clients.idle_table([rec]))
-        loop = record([dict(run(1.0, self.A), idle_cpu_ms=0.5)],
-                      [dict(run(1.0, self.A), idle_cpu_ms=19.0)], key="runloop | fib(18) x 10",
-                      program="runloop")
+        loop = record([dict(run(1.0, self.A), idle_cpu_ms=0.5, idle_late_percent=0.02)],
+                      [dict(run(1.0, self.A), idle_cpu_ms=19.0, idle_late_percent=180.0)],
+                      key="runloop | fib(18) x 10", program="runloop")
         clients.summarise([loop])
         text = clients.idle_table([loop])
         self.assertIn("19.00 ms / 10 ms", text)
         self.assertIn("0.50 ms / 10 ms", text)
+        self.assertIn("180.00 % CPU", text)
+        self.assertIn("0.02 % CPU", text)
 
 
 class MeasureTest(unittest.TestCase):

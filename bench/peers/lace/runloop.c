@@ -3,8 +3,9 @@
 // thread, as a library built on Lace does (Sylvan's operations are RUNs
 // from outside the pool): each RUN computes fib(n) with a task per call.
 // It prints the total time of the RUNs, their answers, and then the
-// process's CPU time over the 10 ms after the last RUN (what idle workers
-// cost: Lace's idle workers steal, weft's go to sleep).
+// process's CPU time over the 10 ms after the last RUN and over the 100 ms
+// after that (what idle workers cost: Lace's idle workers steal, weft's
+// search briefly and then sleep).
 //
 //     runloop -w <workers> <n> <runs>     (-w 0: Lace's default, one per CPU)
 //
@@ -87,11 +88,17 @@ int main(int argc, char **argv)
     struct timespec pause = {0, 10 * 1000 * 1000};
     while (nanosleep(&pause, &pause) != 0) {}
     double cpu1 = cpu_seconds(), w1 = now(CLOCK_MONOTONIC);
+    // From 10 ms on: what an idle pool costs once it has settled.
+    pause = (struct timespec){0, 100 * 1000 * 1000};
+    while (nanosleep(&pause, &pause) != 0) {}
+    double cpu2 = cpu_seconds(), w2 = now(CLOCK_MONOTONIC);
 
     printf("workers: %u\n", lace_workers());
     printf("runs: %ld of fib(%d) = %ld, wrong answers: %ld\n", runs, n, answer, wrong);
     printf("per RUN: %.3f us\n", (t1 - t0) / runs * 1e6);
     printf("idle CPU after last RUN: %.3f ms in %.3f ms\n", (cpu1 - cpu0) * 1e3, (w1 - w0) * 1e3);
+    printf("idle CPU from 10 ms after last RUN: %.3f ms in %.3f ms\n", (cpu2 - cpu1) * 1e3,
+           (w2 - w1) * 1e3);
     printf("Time: %f\n", t1 - t0);
     lace_stop();
     return wrong ? 1 : 0;
