@@ -244,9 +244,10 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
 int weft_pool_push(weft_pool_ctx *ctx, const void *item);
 
 /** Ends the run early: every worker returns after the item it is
- * processing (the caller's included), the items not yet processed are
- * dropped, and weft_pool_run returns ECANCELED once every thread has been
- * joined (stats, if asked for, count what ran).  Only inside the process
+ * processing, or one it has just taken (the caller's worker included),
+ * the items not yet processed are dropped, and weft_pool_run returns
+ * ECANCELED once every thread has been joined (stats, if asked for, count
+ * what ran).  Only inside the process
  * function, with its ctx; any number of calls, from any workers.  Returns
  * 0; EINVAL (with a message) for a ctx that is not the calling process
  * function's; ENOTSUP in a pool of the distributed layer. */
