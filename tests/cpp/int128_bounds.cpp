@@ -2,7 +2,7 @@
 // Integer bounds wider than 64 bits (__int128 is an integral type under
 // gnu++17) may span more than SIZE_MAX items: parallel_for and
 // parallel_reduce refuse them at compile time (ctest cpp_int128_bounds
-// checks the message).  Before, 2^64 + 5 items made 5 calls.
+// checks the message).  Counted in size_t, these 2^64 + 5 items would be 5.
 #include <weft/weft.hpp>
 
 int main()
