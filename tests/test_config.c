@@ -93,6 +93,8 @@ int main(void)
     refuses("WEFT_STATS", "on", "not one of");
     refuses("WEFT_SI_DELTA_US", "30us", "not a number");
     refuses("WEFT_SI_DELTA_US", "2000000", "out of range");
+    refuses("WEFT_OVERSUBSCRIBE", "yes", "not one of");
+    refuses("WEFT_OVERSUBSCRIBE", "2", "not one of");
 #if WEFT_PERTURB
     refuses("WEFT_PERTURB", "2", "expected <probability");
     refuses("WEFT_PERTURB", "0.1,x", "expected <probability");

@@ -12,6 +12,11 @@
  *                                 counted, nothing breaks
  *   test_trace pool <file>        work pool runs (steal one, steal half)
  *                                 traced with weft_trace_start/stop
+ *   test_trace started <file>     fork-join's program traced with
+ *                                 weft_trace_start(file), then weft_stop,
+ *                                 then weft_trace_stop: the trace weft_stop
+ *                                 wrote stays; a new weft_trace_start
+ *                                 traces the next pool into <file>.again
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -127,6 +132,31 @@ static void pool_runs(void)
     }
 }
 
+/* The documented sequence: weft_trace_start, weft_start, RUNs,
+ * weft_stop (which writes the file), weft_trace_stop (which leaves it);
+ * then a new session for the next pool. */
+static void started(const char *path)
+{
+    int want = WEFT_TRACE ? 0 : ENOTSUP;
+    int err = weft_trace_start(path);
+    CHECK(err == want, "weft_trace_start: %d", err);
+    fork_join(); /* ends with weft_stop */
+    CHECK(!weft_trace_active(), "still recording after weft_stop");
+    err = weft_trace_stop();
+    CHECK(err == want, "weft_trace_stop after weft_stop: %d", err);
+    err = weft_trace_stop();
+    CHECK(err == (WEFT_TRACE ? EINVAL : ENOTSUP), "a second weft_trace_stop: %d", err);
+    char again[4096];
+    snprintf(again, sizeof again, "%s.again", path);
+    err = weft_trace_start(again);
+    CHECK(err == want, "weft_trace_start after weft_stop: %d", err);
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
+    CHECK(weft_stop() == 0, "stop");
+    err = weft_trace_stop();
+    CHECK(err == want, "weft_trace_stop after the second weft_stop: %d", err);
+}
+
 static void api(void)
 {
 #if WEFT_TRACE
@@ -141,6 +171,14 @@ static void api(void)
     CHECK(weft_trace_write("/nonexistent-dir/x.json") == ENOENT, "unwritable path");
     CHECK(weft_trace_stop() == 0 && !weft_trace_active(), "stop (no path: nothing written)");
     CHECK(weft_stop() == 0, "pool stop");
+    /* weft_stop writes the file; weft_trace_stop then gives that write's
+     * error. */
+    CHECK(weft_trace_start("/dev/full") == 0, "start on /dev/full");
+    CHECK(weft_start(2, 0, 0) == 0, "pool start");
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "pfib");
+    CHECK(weft_stop() == 0, "pool stop");
+    CHECK(weft_trace_stop() == ENOSPC, "the write at weft_stop failed: ENOSPC");
+    CHECK(weft_trace_stop() == EINVAL, "nothing more to stop");
     printf("ok: the trace calls' errors\n");
 #else
     CHECK(weft_trace_start("x.json") == ENOTSUP && weft_trace_stop() == ENOTSUP &&
@@ -156,8 +194,12 @@ int main(int argc, char **argv)
         api();
         return 0;
     }
-    CHECK(argc == 3, "usage: test_trace fork-join|full|pool <file> | api");
+    CHECK(argc == 3, "usage: test_trace fork-join|full|pool|started <file> | api");
     const char *what = argv[1], *path = argv[2];
+    if (strcmp(what, "started") == 0) {
+        started(path);
+        return 0;
+    }
     if (strcmp(what, "pool") == 0) {
         int err = weft_trace_start(path);
         CHECK(err == (WEFT_TRACE ? 0 : ENOTSUP), "trace start: %d", err);

@@ -221,13 +221,18 @@ typedef struct weft_pool_stats {
  * an idempotent queue).  If stats is not NULL it receives the counters.
  *
  * Returns 0, or:
+ *   ECANCELED  the process function called weft_pool_cancel;
  *   EINVAL  bad configuration (message names the field), fn NULL,
  *           initial NULL with n_initial > 0, or a queue that may deliver
  *           items twice without cfg->idempotent;
  *   ENOBUFS the initial items do not fit a fixed-size queue and
  *           cfg->overflow is WEFT_POOL_OVERFLOW_FAIL;
  *   ENOMEM, EAGAIN  memory or threads could not be had.
- * Nothing has been processed when it fails. */
+ * Nothing has been processed when it fails (but for ECANCELED).
+ *
+ * A C++ exception must not leave the process function (it would leave the
+ * other threads running, or end the program): from C++, weft::pool_run
+ * (weft/pool.hpp) catches it, cancels the run and rethrows it. */
 int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
                   weft_pool_fn fn, void *arg, weft_pool_stats *stats);
 
@@ -237,6 +242,16 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
  * queued); EINVAL (with a message) if ctx is not the calling process
  * function's context or item is NULL. */
 int weft_pool_push(weft_pool_ctx *ctx, const void *item);
+
+/** Ends the run early: every worker returns after the item it is
+ * processing, or one it has just taken (the caller's worker included),
+ * the items not yet processed are dropped, and weft_pool_run returns
+ * ECANCELED once every thread has been joined (stats, if asked for, count
+ * what ran).  Only inside the process
+ * function, with its ctx; any number of calls, from any workers.  Returns
+ * 0; EINVAL (with a message) for a ctx that is not the calling process
+ * function's; ENOTSUP in a pool of the distributed layer. */
+int weft_pool_cancel(weft_pool_ctx *ctx);
 
 /** The calling worker's number, 0 .. workers-1 (e.g. to index per-worker
  * scratch memory); UINT32_MAX for an invalid ctx. */

@@ -16,7 +16,8 @@
  * items, steals and steal-half transfers, searching and sleeping.
  *
  * The file is written at weft_stop (or by weft_trace_stop / _write) in
- * the Chrome Trace Event format: open it in https://ui.perfetto.dev or
+ * the Chrome Trace Event format (the contract of a recording's start and
+ * end is at weft_trace_start): open it in https://ui.perfetto.dev or
  * chrome://tracing, or draw it with scripts/trace_render.py.  Buffers
  * hold WEFT_TRACE_EVENTS events per worker (default 512K); when one is
  * full its further events are dropped and counted, and the counts are in
@@ -34,13 +35,21 @@ WEFT_BEGIN_DECLS
 
 /** Starts recording; `path` (copied) is where weft_trace_stop and
  * weft_stop write, or NULL to write only with weft_trace_write.  Before
- * weft_start it takes effect at start.  0, EBUSY if already recording,
- * ENOMEM, ENOTSUP without the tracer. */
+ * weft_start it takes effect at start.  A recording ends at
+ * weft_trace_stop or at weft_stop, whichever comes first: weft_stop
+ * writes the file once, with every worker's track, and stops recording
+ * (the next pool is traced only after another weft_trace_start).  So
+ * weft_trace_start, weft_start, ..., weft_stop, weft_trace_stop writes the
+ * file once, at weft_stop.  0, EBUSY if already recording, ENOMEM,
+ * ENOTSUP without the tracer. */
 int weft_trace_start(const char *path);
 
 /** Stops recording and writes the file given to weft_trace_start (or
  * WEFT_TRACE's).  0, EINVAL if not recording, an errno value if the file
- * could not be written (with a message), ENOTSUP without the tracer. */
+ * could not be written (with a message), ENOTSUP without the tracer.
+ * After a weft_stop that ended the recording it writes nothing (the file
+ * is there) and returns the result of weft_stop's write: 0, or its errno
+ * value; once, then EINVAL. */
 int weft_trace_stop(void);
 
 /** Writes what has been recorded so far to `path`, recording or not.

@@ -21,6 +21,8 @@
  * release store; a writer reads the count with acquire and the events
  * below it, so a trace can be written while the workers run.
  *
+ * A session lasts from weft_trace_start (or, for WEFT_TRACE, weft_start)
+ * to weft_trace_stop or weft_stop, which writes it.
  * The fork-join workers' tracks live from the weft_start after tracing
  * began (or from weft_trace_start, if the pool runs) until weft_stop;
  * a work pool run's until the session that recorded it is written.
@@ -83,6 +85,11 @@ static uint64_t externals_dropped;
 static weft_worker *const *fj_workers;
 static unsigned fj_n;
 static bool fork_join_tracks;
+/* weft_stop wrote and ended the session (the workers' tracks go with the
+ * pool): the next weft_trace_stop returns that write's result instead of
+ * writing the file again without them. */
+static bool ended_at_stop;
+static int ended_at_stop_err;
 
 void weft__trace_forget_in_child(void)
 {
@@ -96,6 +103,7 @@ void weft__trace_forget_in_child(void)
     fork_join_tracks = false;
     fj_workers = NULL;
     fj_n = 0;
+    ended_at_stop = false;
 }
 
 
@@ -476,6 +484,7 @@ static int give_tracks_locked(void)
 static void start_session_locked(const char *path, bool from_env)
 {
     free_session_data_locked();
+    ended_at_stop = false;
     free(session.path);
     session.path = path ? strdup(path) : NULL;
     session.from_env = from_env;
@@ -525,8 +534,10 @@ int weft_trace_stop(void)
 {
     pthread_mutex_lock(&lock);
     if (!session.active) {
+        int err = ended_at_stop ? ended_at_stop_err : EINVAL;
+        ended_at_stop = false;
         pthread_mutex_unlock(&lock);
-        return EINVAL;
+        return err;
     }
     int err = 0;
     if (session.path)
@@ -569,14 +580,17 @@ int weft__trace_at_start(weft_worker *const *workers, unsigned n)
     return err;
 }
 
-/* weft_stop, with the workers joined and still allocated. */
+/* weft_stop, with the workers joined and still allocated: the session,
+ * whichever call started it, is written with their tracks and ends (a
+ * new one may start; the next pool is not traced without one). */
 void weft__trace_at_stop(bool write, const weft_stats *counters)
 {
     pthread_mutex_lock(&lock);
-    if (write && session.active && session.path)
-        write_locked(session.path, true, counters);
-    if (write && session.active && session.from_env)
+    if (write && session.active) {
+        ended_at_stop_err = session.path ? write_locked(session.path, true, counters) : 0;
+        ended_at_stop = true;
         end_session_locked();
+    }
     for (unsigned i = 0; fork_join_tracks && fj_workers && i < fj_n; i++) {
         weft_worker *w = fj_workers[i];
         if (!w)

@@ -121,6 +121,10 @@ static int check_process_env(void)
     int stats = 0;
     err |= weft__env_choice("WEFT_STATS", onoff, 2, &stats);
     print_stats_at_stop = stats == 1;
+    /* Read where workers are started (topology.c), checked here so that
+     * a value other than 0 or 1 is refused rather than taken as 0. */
+    int quiet = 0;
+    err |= weft__env_choice("WEFT_OVERSUBSCRIBE", onoff, 2, &quiet);
     /* Read by the private-si scheduler (sched/private-si), checked here
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;

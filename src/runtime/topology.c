@@ -100,6 +100,8 @@ void weft__note_oversubscription(const char *who, unsigned workers)
     const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");
     if (quiet && strcmp(quiet, "1") == 0)
         return;
+    /* weft_start has refused any other value (config.c); a work pool,
+     * which reads no other variable, says so and prints the line. */
     if (quiet && strcmp(quiet, "0") != 0)
         weft__warn("WEFT_OVERSUBSCRIBE='%s' is not 0 or 1 (taken as 0)", quiet);
     /* Relaxed: only decides which caller prints the one line; it orders

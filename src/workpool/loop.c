@@ -106,6 +106,24 @@ static wp_worker *ctx_worker(const weft_pool_ctx *ctx)
     return w != NULL && ctx == &w->ctx && w->in_fn ? w : NULL;
 }
 
+int weft_pool_cancel(weft_pool_ctx *ctx)
+{
+    wp_worker *w = ctx_worker(ctx);
+    if (w == NULL) {
+        weft__warn("weft_pool_cancel: ctx is not the context of the calling process function");
+        return EINVAL;
+    }
+    wp_pool *p = w->pool;
+    if (p->host != NULL) {
+        weft__warn("weft_pool_cancel: not in a pool of the distributed layer (weft/dist.h)");
+        return ENOTSUP;
+    }
+    /* Relaxed: the first caller ends the run; done's release orders it. */
+    if (atomic_exchange_explicit(&p->cancelled, 1, memory_order_relaxed) == 0)
+        weft__wp_finish(p);
+    return 0;
+}
+
 unsigned weft_pool_worker_id(const weft_pool_ctx *ctx)
 {
     wp_worker *w = ctx_worker(ctx);
@@ -261,6 +279,10 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
         p->fn(&w->ctx, item, p->arg);
         w->in_fn = false;
         WP_PROF_ITEM_END(w);
+        /* Relaxed: the flag only ends this loop early; weft__wp_finish
+         * (release of done) orders the end of the run. */
+        if (WEFT_UNLIKELY(atomic_load_explicit(&p->cancelled, memory_order_relaxed)))
+            break;
         if (half)
             wp_poll_requests(w);
         if (!fenced && WEFT_UNLIKELY(++w->since_fence == WP_FENCE_EVERY))

@@ -266,6 +266,7 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
     p->arg = arg;
     atomic_init(&p->idle, 0);
     atomic_init(&p->done, 0);
+    atomic_init(&p->cancelled, 0);
     atomic_init(&p->gate, 0);
     atomic_init(&p->n_sleeping, 0);
     atomic_init(&p->epoch, 0);
@@ -405,6 +406,8 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         weft__wp_pool_destroy(p);
         return EAGAIN;
     }
+    /* Relaxed: the threads have been joined. */
+    bool cancelled = atomic_load_explicit(&p->cancelled, memory_order_relaxed) != 0;
     if (stats != NULL)
         weft__wp_stats_sum(p, n_initial, stats);
 #if WEFT_PROFILE
@@ -426,5 +429,5 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         p->trace = NULL;
     }
     weft__wp_pool_destroy(p);
-    return 0;
+    return cancelled ? ECANCELED : 0;
 }

@@ -308,6 +308,10 @@ struct wp_pool {
     unsigned wake_min;
     weft_pool_fn fn;
     void *arg;
+    /* Set once by weft_pool_cancel; read after every item (relaxed: the
+     * run's end is ordered by `done`, below).  On this read-mostly line,
+     * away from the idle word's writes. */
+    _Atomic uint32_t cancelled;
     /* The workers, and for a hosted pool its agent at index n. */
     wp_worker **workers;
     /* NULL for weft_pool_run; see hosted.c. */

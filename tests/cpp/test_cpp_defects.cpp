@@ -122,6 +122,37 @@ void case_mixed_sign()
     CHECK(sum.load() == 45, "parallel_for(0, size_t 10) summed %ld", sum.load());
 }
 
+// ---- a comparator taking non-const references -------------------------------
+
+// std::sort accepts bool(T &, T &); so does parallel_sort, through the
+// branch-free merge (int), the moving merge (std::string) and the binary
+// searches of the parallel merges (sizes above the leaf and merge grains).
+void case_nonconst_comparator()
+{
+    weft::scheduler pool(workers_from_env(1));
+    for (std::size_t n : {std::size_t{5}, std::size_t{3000}, std::size_t{300000}}) {
+        std::vector<int> v(n);
+        unsigned x = 12345;
+        for (int &e : v) {
+            x = x * 1103515245u + 12345u;
+            e = static_cast<int>(x >> 8) % 1000;
+        }
+        std::vector<int> want = v;
+        std::sort(want.begin(), want.end());
+        weft::parallel_sort(v.begin(), v.end(), [](int &a, int &b) { return a < b; });
+        CHECK(v == want, "ints, %zu items: not sorted", n);
+
+        std::vector<std::string> s(n);
+        for (std::size_t i = 0; i < n; i++)
+            s[i] = std::to_string((i * 7919) % n) + "-item";
+        std::vector<std::string> want_s = s;
+        std::sort(want_s.begin(), want_s.end());
+        auto by_text = [](std::string &a, std::string &b) { return a < b; };
+        weft::parallel_sort(s.begin(), s.end(), by_text);
+        CHECK(s == want_s, "strings, %zu items: not sorted", n);
+    }
+}
+
 // ---- an lvalue functor with state --------------------------------------------
 
 std::atomic<bool> doubler_ran{false};
@@ -319,6 +350,7 @@ int main(int argc, char **argv)
     } cases[] = {
         {"reversed", case_reversed},
         {"mixed_sign", case_mixed_sign},
+        {"nonconst_comparator", case_nonconst_comparator},
         {"lvalue_functor", case_lvalue_functor},
         {"wait_from_join_half", case_wait_from_join_half},
         {"wait_from_own_callable", case_wait_from_own_callable},
@@ -344,6 +376,7 @@ int main(int argc, char **argv)
     for (const char *w : {"CASE_WORKERS=1", "CASE_WORKERS=2"}) {
         expect_ok(path, "reversed", {w});
         expect_ok(path, "mixed_sign", {w});
+        expect_ok(path, "nonconst_comparator", {w});
         expect_ok(path, "lvalue_functor", {w});
         const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
         expect_stop(path, "wait_from_join_half", {w}, wrong_frame);

@@ -19,6 +19,9 @@ requires of each event:
   - work pool runs: the items of the batches add up to the items
     processed, one arrow per steal or transfer
   - a full buffer drops events and says how many; the file stays valid
+  - weft_trace_start, weft_stop, weft_trace_stop: the file weft_stop
+    wrote keeps its content (the same checks as fork-join), and a second
+    weft_trace_start after weft_stop traces the next pool
 
 Usage: check_trace.py <test_trace binary>
 """
@@ -268,6 +271,23 @@ def check_pool(scenario, data):
           f"arrow per steal or transfer")
 
 
+def check_again(scenario, path):
+    """The second session of the started scenario: a pool of two workers."""
+    data = load(scenario, path)
+    if data is None:
+        return
+    events = data["traceEvents"]
+    if not check_fields(scenario, events):
+        return
+    check_tracks(scenario, tracks_of(events))
+    tasks = [e for e in events if e["ph"] == "X" and e["cat"] == "task" and e["pid"] == 1]
+    if not tasks:
+        fail(scenario, f"{path}: no task slices")
+        return
+    print(f"ok: {scenario}: a second weft_trace_start after weft_stop traced the next pool "
+          f"({len(tasks)} task slices)")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -279,7 +299,7 @@ def main():
         fail("api", f"exit {api.returncode}: {api.stderr.strip()}")
     traced = "compiled out" not in api.stdout
     with tempfile.TemporaryDirectory() as tmp:
-        for scenario in ("fork-join", "full", "pool"):
+        for scenario in ("fork-join", "full", "pool", "started"):
             path = os.path.join(tmp, f"{scenario}.json")
             r = subprocess.run([binary, scenario, path], capture_output=True, text=True,
                                timeout=600)
@@ -287,7 +307,7 @@ def main():
                 fail(scenario, f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
                 continue
             if not traced:
-                if os.path.exists(path):
+                if os.path.exists(path) or os.path.exists(path + ".again"):
                     fail(scenario, "a build without the tracer wrote a trace")
                 continue
             data = load(scenario, path)
@@ -295,6 +315,9 @@ def main():
                 continue
             if scenario == "pool":
                 check_pool(scenario, data)
+            elif scenario == "started":
+                check_fork_join(scenario, data, full=False)
+                check_again(scenario, path + ".again")
             else:
                 check_fork_join(scenario, data, full=scenario == "full")
     if traced:

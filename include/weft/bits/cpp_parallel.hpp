@@ -36,6 +36,14 @@ struct index_range {
     static constexpr bool integral = std::is_integral_v<First> && std::is_integral_v<Last>;
     static_assert(integral || std::is_same_v<First, Last>,
                   "weft: first and last must both be integers or both the same iterator type");
+    /// The pieces are counted in std::size_t: a range of a wider integer
+    /// type (__int128, an integral type under gnu++17) could hold more
+    /// items than that counts, and is refused rather than cut short.
+    static_assert(!integral ||
+                      (sizeof(First) <= sizeof(std::size_t) && sizeof(Last) <= sizeof(std::size_t)),
+                  "weft: parallel_for/parallel_reduce take integer bounds of at most 64 bits; "
+                  "integer bounds wider than 64 bits (__int128) could span more items than "
+                  "std::size_t counts");
     /// Integers of mixed signedness: a signed loop, `long long`, which
     /// holds every value of both when the unsigned type is narrower than
     /// 64 bits; a 64-bit unsigned bound above LLONG_MAX is refused.  (The

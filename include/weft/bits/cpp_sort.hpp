@@ -18,10 +18,13 @@ namespace detail {
 
 /// A piece sorted sequentially: a leaf of the merge sort, or a whole input
 /// too small to split.
-template <class It, class Comp>
-inline void sort_leaf(It first, It last, Comp &comp, bool stable)
+/// Only the std:: sort asked for is instantiated: std::sort takes a
+/// comparator that std::stable_sort refuses (libstdc++'s calls it on a
+/// const item, so bool(T &, T &) does not compile there).
+template <bool Stable, class It, class Comp>
+inline void sort_leaf(It first, It last, Comp &comp)
 {
-    if (stable)
+    if constexpr (Stable)
         std::stable_sort(first, last, comp);
     else
         std::sort(first, last, comp);
@@ -30,12 +33,18 @@ inline void sort_leaf(It first, It last, Comp &comp, bool stable)
 /// No leaf is smaller than this many items (unless the whole input is).
 inline constexpr std::size_t sort_min_leaf = 2048;
 
+/// The comparator is called on lvalues of the items only, as std::sort
+/// calls it: one taking non-const references (`bool(int &, int &)`) is
+/// accepted.  std::merge of move iterators would pass rvalues, and
+/// std::lower_bound a const value, so the merge and the searches below are
+/// written out.
+
 /// Merges sorted runs a[0..na) and b[0..nb) into out, ties from a first.
 /// Items that are copied as bytes and small are merged without a branch on
 /// the comparison (the loser of each step is not moved; the pointers
 /// advance by the outcome): random keys make that branch mispredict half
 /// the time, and this merge takes about two thirds of std::merge's time on
-/// 10^7 random ints.  Any other type is moved by std::merge.
+/// 10^7 random ints.  Any other type is moved, one item at a time.
 template <class A, class B, class Out, class Comp>
 inline void merge_runs(A a, std::size_t na, B b, std::size_t nb, Out out, Comp &comp)
 {
@@ -53,16 +62,59 @@ inline void merge_runs(A a, std::size_t na, B b, std::size_t nb, Out out, Comp &
         out = std::copy(a, a_end, out);
         std::copy(b, b_end, out);
     } else {
-        std::merge(std::make_move_iterator(a), std::make_move_iterator(a + na),
-                   std::make_move_iterator(b), std::make_move_iterator(b + nb), out, comp);
+        A a_end = a + na;
+        B b_end = b + nb;
+        for (; a != a_end && b != b_end; ++out) {
+            if (comp(*b, *a)) {
+                *out = std::move(*b);
+                ++b;
+            } else {
+                *out = std::move(*a);
+                ++a;
+            }
+        }
+        out = std::move(a, a_end, out);
+        std::move(b, b_end, out);
     }
 }
 
-template <class Comp>
+/// The number of items of the sorted run x[0..n) that go before pivot
+/// (comp(x[i], pivot)): std::lower_bound's answer, as an index.
+template <class X, class V, class Comp>
+inline std::size_t count_before(X x, std::size_t n, V &pivot, Comp &comp)
+{
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (comp(x[mid], pivot))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/// The number of items of x[0..n) that do not go after pivot
+/// (!comp(pivot, x[i])): std::upper_bound's answer, as an index.
+template <class X, class V, class Comp>
+inline std::size_t count_not_after(X x, std::size_t n, V &pivot, Comp &comp)
+{
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (comp(pivot, x[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+template <bool Stable, class Comp>
 class merge_sorter {
 public:
-    merge_sorter(Comp &comp, first_error &errors, std::size_t merge_grain, bool stable) noexcept
-        : comp_(comp), errors_(errors), merge_grain_(merge_grain), stable_(stable)
+    merge_sorter(Comp &comp, first_error &errors, std::size_t merge_grain) noexcept
+        : comp_(comp), errors_(errors), merge_grain_(merge_grain)
     {}
 
     /// Sorts the n items at x using the n at y as scratch.  The leaves (depth
@@ -72,7 +124,7 @@ public:
     void sort(X x, Y y, std::size_t n, unsigned depth)
     {
         if (depth == 0) {
-            guarded([&] { sort_leaf(x, x + n, comp_, stable_); });
+            guarded([&] { sort_leaf<Stable>(x, x + n, comp_); });
             return;
         }
         std::size_t h = n / 2;
@@ -100,10 +152,12 @@ public:
         bool ok = guarded([&] {
             if (na >= nb) {
                 ia = na / 2;
-                ib = static_cast<std::size_t>(std::lower_bound(b, b + nb, a[ia], comp_) - b);
+                auto &&pivot = a[ia];
+                ib = count_before(b, nb, pivot, comp_);
             } else {
                 ib = nb / 2;
-                ia = static_cast<std::size_t>(std::upper_bound(a, a + na, b[ib], comp_) - a);
+                auto &&pivot = b[ib];
+                ia = count_not_after(a, na, pivot, comp_);
             }
         });
         if (!ok)
@@ -124,7 +178,6 @@ private:
     Comp &comp_;
     first_error &errors_;
     std::size_t merge_grain_;
-    bool stable_;
 };
 
 /// The sort's shape for n items and P workers: leaves of at most
@@ -149,8 +202,8 @@ inline sort_shape sort_shape_for(std::size_t n, bool odd_depth) noexcept
     return {depth, std::max<std::size_t>(8192, n / (8 * p))};
 }
 
-template <class RanIt, class Comp>
-inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
+template <bool Stable, class RanIt, class Comp>
+inline void parallel_sort(RanIt first, RanIt last, Comp &comp)
 {
     using T = typename std::iterator_traits<RanIt>::value_type;
     static_assert(std::is_base_of_v<std::random_access_iterator_tag,
@@ -160,12 +213,12 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
                   "weft::parallel_sort needs a value type that is trivially copyable or has a "
                   "noexcept move constructor");
     if (last < first)
-        refuse(stable ? "weft::parallel_stable_sort: the range is reversed (last is before first)"
+        refuse(Stable ? "weft::parallel_stable_sort: the range is reversed (last is before first)"
                       : "weft::parallel_sort: the range is reversed (last is before first)");
     std::size_t n = static_cast<std::size_t>(last - first);
     // Too small to split, or one worker: the merges would only add passes.
     if (n <= sort_min_leaf || weft_workers() == 1) {
-        sort_leaf(first, last, comp, stable);
+        sort_leaf<Stable>(first, last, comp);
         return;
     }
     std::allocator<T> alloc;
@@ -175,7 +228,7 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
         // The items are sorted where they are, the scratch is raw memory:
         // an even number of levels brings the result back.
         sort_shape shape = sort_shape_for(n, false);
-        merge_sorter<Comp> sorter(comp, errors, shape.merge_grain, stable);
+        merge_sorter<Stable, Comp> sorter(comp, errors, shape.merge_grain);
         run_with_context([&] { sorter.sort(first, scratch, n, shape.depth); });
     } else {
         // The items move into the scratch (constructing it), are sorted
@@ -185,7 +238,7 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
                 T(std::move(first[static_cast<std::ptrdiff_t>(i)]));
         });
         sort_shape shape = sort_shape_for(n, true);
-        merge_sorter<Comp> sorter(comp, errors, shape.merge_grain, stable);
+        merge_sorter<Stable, Comp> sorter(comp, errors, shape.merge_grain);
         run_with_context([&] { sorter.sort(scratch, first, n, shape.depth); });
         parallel_for(std::size_t{0}, n, [&](std::size_t i) { scratch[i].~T(); });
     }
@@ -198,13 +251,15 @@ inline void parallel_sort(RanIt first, RanIt last, Comp &comp, bool stable)
 /// Sorts [first, last) (random-access) by comp (default: <), possibly in
 /// parallel: a merge sort whose leaves are std::sort and whose merges are
 /// parallel.  Needs n extra items of memory; the value type must be
-/// trivially copyable or have a noexcept move constructor.  If comp throws,
-/// the first exception is rethrown and the range holds valid but unspecified
-/// values (some possibly moved-from).
+/// trivially copyable or have a noexcept move constructor.  comp is called
+/// on lvalues of the items, as std::sort calls it, so it may take them by
+/// non-const reference.  If comp throws, the first exception is rethrown
+/// and the range holds valid but unspecified values (some possibly
+/// moved-from).
 template <class RanIt, class Comp>
 inline void parallel_sort(RanIt first, RanIt last, Comp comp)
 {
-    detail::parallel_sort(first, last, comp, false);
+    detail::parallel_sort<false>(first, last, comp);
 }
 
 /// @overload
@@ -212,15 +267,16 @@ template <class RanIt>
 inline void parallel_sort(RanIt first, RanIt last)
 {
     std::less<> comp;
-    detail::parallel_sort(first, last, comp, false);
+    detail::parallel_sort<false>(first, last, comp);
 }
 
 /// As parallel_sort, and equal items keep their order (std::stable_sort
-/// leaves, merges that take ties from the left run).
+/// leaves, merges that take ties from the left run).  comp must be callable
+/// as std::stable_sort needs it (libstdc++'s calls it on const items too).
 template <class RanIt, class Comp>
 inline void parallel_stable_sort(RanIt first, RanIt last, Comp comp)
 {
-    detail::parallel_sort(first, last, comp, true);
+    detail::parallel_sort<true>(first, last, comp);
 }
 
 /// @overload
@@ -228,7 +284,7 @@ template <class RanIt>
 inline void parallel_stable_sort(RanIt first, RanIt last)
 {
     std::less<> comp;
-    detail::parallel_sort(first, last, comp, true);
+    detail::parallel_sort<true>(first, last, comp);
 }
 
 } // namespace weft
