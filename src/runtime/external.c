@@ -27,6 +27,7 @@
 #include "runtime/diagnostics.h"
 #include "runtime/gate.h"
 #include "runtime/overflow.h"
+#include "runtime/parking.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
 #include "sys/clock.h"
@@ -39,8 +40,8 @@
 
 #include "sys/stack_call.h"
 
-/* How long a RUN caller spins for the result before it sleeps. */
-#define SUBMITTER_SPIN_NS 200000u
+/* How long a RUN caller waits for the result before it sleeps (µs). */
+#define SUBMITTER_SPIN_US 200u
 
 typedef struct weft_external {
     weft_task *task;
@@ -229,20 +230,18 @@ static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 
     /* Short tasks finish within microseconds, and waking a sleeping worker
      * takes tens of them: wait that long before sleeping ourselves, so a
-     * short task does not pay a second wake-up on the way back.  Yield
-     * rather than spin: the worker we woke may share our CPU. */
-    uint64_t spin_until = weft_now_ns() + SUBMITTER_SPIN_NS;
-    for (unsigned i = 0;; i++) {
+     * short task does not pay a second wake-up on the way back, and the
+     * next RUN of a loop follows at once.  As an idle worker does: keep the
+     * core briefly, then yield it (the worker we woke may share it), and
+     * sleep at once if a yield shows another thread wants it. */
+    unsigned rounds = 0;
+    uint64_t since = 0;
+    for (;;) {
         /* Acquire: pairs with the worker's release exchange (the result). */
         if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
             goto done;
-        if (i < 64) {
-            weft_cpu_relax();
-        } else {
-            sched_yield();
-            if (weft_now_ns() > spin_until)
-                break;
-        }
+        if (weft__park_backoff(&rounds, &since, SUBMITTER_SPIN_US, weft__rt.idle_hold_ns))
+            break;
     }
     for (;;) {
         uint32_t expected = 0;

@@ -12,6 +12,7 @@
 #include "runtime/interrupt.h"
 #include "runtime/memory.h"
 #include "runtime/overflow.h"
+#include "runtime/parking.h"
 #include "runtime/sched.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
@@ -19,6 +20,7 @@
 #include "runtime/steal.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "sys/cpu.h"
 #include "sys/futex.h"
 
 #include <errno.h>
@@ -204,6 +206,7 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     p->n_workers = n;
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
+    p->idle_hold_ns = n <= weft__cpus_available() ? WEFT_IDLE_HOLD_NS : 0;
     p->deque_slots = slots;
     p->stack_size = stack;
     p->report_stack_overflow = cfg->report_stack_overflow;

@@ -7,7 +7,8 @@
 
 #include <sched.h>
 
-bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us)
+bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us,
+                        unsigned hold_ns)
 {
     unsigned r = ++*rounds;
     if (r <= 64) {
@@ -22,6 +23,11 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us)
         *since_ns = now;
     if (now - *since_ns >= (uint64_t)spin_us * 1000u)
         return true;
+    if (now - *since_ns < hold_ns) {
+        for (unsigned i = 0; i < 32; i++)
+            weft_cpu_relax();
+        return false;
+    }
     /* Give the core to a runnable thread while still looking for work
      * every round.  If one took it (more threads than cores: our own
      * workers, or other programs), searching on only takes time slices

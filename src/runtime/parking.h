@@ -121,13 +121,21 @@ static inline void weft__park_uncount(_Atomic uint32_t *count)
     atomic_fetch_sub_explicit(count, 1, memory_order_relaxed);
 }
 
-/* Before parking: spin (pauses, growing), then give the core away
- * (sched_yield) until spin_us microseconds have passed since the first
- * yield, or until a yield shows the core is wanted (it took longer than
- * WEFT_YIELD_CONTENDED_NS: another thread ran meanwhile); true when the
- * caller should park.  *rounds and *since_ns are the caller's state, both 0
- * to start over (after it found work or woke). */
-bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us);
+/* Before parking: spin (pauses, growing), keep spinning until hold_ns
+ * have passed, then give the core away (sched_yield) until spin_us
+ * microseconds have passed since the search began, or until a yield shows
+ * the core is wanted (it took longer than WEFT_YIELD_CONTENDED_NS: another
+ * thread ran meanwhile); true when the caller should park.  *rounds and
+ * *since_ns are the caller's state, both 0 to start over (after it found
+ * work or woke). */
+bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us,
+                        unsigned hold_ns);
+/* An idle worker of a pool no larger than its CPUs keeps its core this
+ * long before it yields: work that comes back within it (the next RUN of
+ * a program that calls RUN in a loop, the next level of a search) finds
+ * the worker running, even on a core that another program shares, where a
+ * yield would hand the rest of the time slice away. */
+#define WEFT_IDLE_HOLD_NS 50000u
 /* A yield that returns after this long gave the core to another runnable
  * thread for a time slice: on a quiet core it returns within about a
  * microsecond, beside a busy thread after milliseconds. */

@@ -63,7 +63,8 @@ void weft__idle_reset(weft_idle *idle)
 
 bool weft__idle_backoff(weft_idle *idle)
 {
-    return weft__park_backoff(&idle->rounds, &idle->since_ns, weft__rt.idle_spin_us);
+    return weft__park_backoff(&idle->rounds, &idle->since_ns, weft__rt.idle_spin_us,
+                              weft__rt.idle_hold_ns);
 }
 
 /* The count a sleeper with this sleep word is in: the pool's for IDLE and

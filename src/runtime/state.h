@@ -42,6 +42,10 @@ typedef struct weft_runtime {
     weft_seat *seats; /* one per worker, by id */
     weft_steal_policy policy;
     unsigned idle_spin_us;
+    /* How long an idle worker keeps its core (pause spins) before it
+     * yields it: WEFT_IDLE_HOLD_NS, 0 when the pool has more workers than
+     * the affinity mask has CPUs (lifecycle.c). */
+    unsigned idle_hold_ns;
     size_t deque_slots;
     size_t stack_size;
     bool report_stack_overflow;

@@ -235,7 +235,7 @@ static int find_work(wp_worker *w)
             return -1;
         }
         /* Back off: spin, then yield the core, then sleep. */
-        if (!weft__park_backoff(&rounds, &since, p->cfg.idle_spin_us))
+        if (!weft__park_backoff(&rounds, &since, p->cfg.idle_spin_us, 0))
             continue;
         WP_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
         wp_sleep(w);
