@@ -82,6 +82,44 @@ echo "ok: find_package, weft::cpp from a C++-only project"
 "$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"
 echo "ok: pkg-config (README)"
 
+# The headers add no warning of their own to a program that uses them as
+# documented, under -Wall -Wextra -Wpedantic -Werror: gcc and clang as C11
+# and C++17 (pedantic.c), g++ and clang++ on the C++ API (pedantic.cpp),
+# with pkg-config's flags and from CMake's find_package.
+pedantic=(-Wall -Wextra -Wpedantic -Werror)
+pc_flags=$(PKG_CONFIG_PATH="$HOME/.local/lib/pkgconfig" pkg-config --cflags --libs weft)
+for build in "gcc -std=c11 pedantic.c" "clang -std=c11 pedantic.c" \
+             "g++ -std=c++17 -x c++ pedantic.c" "clang++ -std=c++17 -x c++ pedantic.c" \
+             "g++ -std=c++17 pedantic.cpp" "clang++ -std=c++17 pedantic.cpp"; do
+  read -ra words <<<"$build"
+  if ! command -v "${words[0]}" >/dev/null 2>&1; then
+    echo "skipped: ${words[0]} is not installed ($build)"
+    continue
+  fi
+  # shellcheck disable=SC2086
+  (cd "$here" && "${words[@]}" "${pedantic[@]}" -x none $pc_flags -o "$work/pedantic") >"$log" 2>&1 ||
+    fail "$build with ${pedantic[*]}, pkg-config weft"
+  "$work/pedantic" >"$log" 2>&1 || fail "$build: the program's answer"
+  echo "ok: $build, ${pedantic[*]}, pkg-config's flags: no warning"
+done
+if command -v clang >/dev/null 2>&1; then
+  mkdir -p "$work/app-pedantic"
+  cp "$here/pedantic.c" "$work/app-pedantic/app.c"
+  cat >"$work/app-pedantic/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+set(CMAKE_C_STANDARD 11)
+set(CMAKE_C_EXTENSIONS OFF)
+add_executable(app app.c)
+target_compile_options(app PRIVATE ${pedantic[*]})
+$cmake_snippet
+CMAKE
+  (cd "$work/app-pedantic" && CC=clang bash -euo pipefail -c "$consumer_cmds" && cmake --build build) \
+    >"$log" 2>&1 || fail "find_package consumer, clang ${pedantic[*]}"
+  "$work/app-pedantic/build/app" >"$log" 2>&1 || fail "find_package pedantic consumer's answer"
+  echo "ok: find_package, clang -std=c11 ${pedantic[*]}: no warning"
+fi
+
 # The README's profiling recipe: the same program against the profiling
 # variant, from CMake and from pkg-config, run with WEFT_PROFILE=1; its
 # JSON must be valid and hold the program's task, fib, with its work and
