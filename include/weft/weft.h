@@ -83,7 +83,7 @@ typedef struct weft_config {
     size_t deque_size;              /**< task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
     size_t stack_size;              /**< bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
     weft_steal_policy steal_policy; /**< $WEFT_STEAL=random|leapfrog|transitive */
-    int pin;                        /**< 1: pin worker i to the i-th CPU; 0 or -1 (the default): the kernel places them; $WEFT_PIN */
+    int pin; /**< 1: pin worker i to the i-th CPU; 0 or -1 (the default): the kernel places them; $WEFT_PIN */
     unsigned idle_spin_us; /**< how long an idle worker searches before it sleeps; $WEFT_SPIN_US */
     bool report_stack_overflow; /**< catch SIGSEGV on a worker's stack guard and explain it */
 } weft_config;

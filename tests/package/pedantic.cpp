@@ -24,7 +24,8 @@ int main()
     std::vector<double> v(1 << 12);
     weft::parallel_for(std::size_t{0}, v.size(), [&](std::size_t i) { v[i] = double(i) * 0.5; });
     double sum = weft::parallel_reduce(
-        v.begin(), v.end(), 0.0, [](double x) { return x; }, [](double a, double b) { return a + b; });
+        v.begin(), v.end(), 0.0, [](double x) { return x; },
+        [](double a, double b) { return a + b; });
     weft::parallel_sort(v.begin(), v.end(), std::greater<>());
     weft::task_group g;
     long h = 0;

@@ -20,7 +20,8 @@
 
 TASK_1(long, fib, int, n)
 {
-    if (n < 2) return n;
+    if (n < 2)
+        return n;
     SPAWN(fib, n - 1);
     long k = CALL(fib, n - 2);
     long m = SYNC(fib);
@@ -78,14 +79,16 @@ int main(int argc, char **argv)
     double t0 = now(CLOCK_MONOTONIC);
     for (long i = 0; i < runs; i++) {
         answer = RUN(fib, n);
-        if (answer != expect) wrong++;
+        if (answer != expect)
+            wrong++;
     }
     double t1 = now(CLOCK_MONOTONIC);
 
     // The 10 ms after the last RUN: the workers have nothing to do.
     double cpu0 = cpu_seconds(), w0 = now(CLOCK_MONOTONIC);
     struct timespec pause = {0, 10 * 1000 * 1000};
-    while (nanosleep(&pause, &pause) != 0) {}
+    while (nanosleep(&pause, &pause) != 0) {
+    }
     double cpu1 = cpu_seconds(), w1 = now(CLOCK_MONOTONIC);
 
     printf("workers: %u\n", lace_workers());
