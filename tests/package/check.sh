@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs weft and uses it the ways README.md documents (the profiling
-# variant too, and a profile of the program), running the
+# variant too, and a profile of the program; the shared library with a
+# run-time path), running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a
 # scratch directory; the README's FetchContent block as written, its URL a
@@ -32,10 +33,12 @@ cmake_snippet=$(readme_block 2)
 consumer_cmds=$(readme_block 3)
 fetch_snippet=$(readme_block 4)
 pkgconfig_cmds=$(readme_block 5)
-profile_snippet=$(readme_block 6)
-profile_cmds=$(readme_block 7)
-for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds profile_snippet \
-  profile_cmds; do
+shared_install_cmds=$(readme_block 6)
+shared_cmds=$(readme_block 7)
+profile_snippet=$(readme_block 8)
+profile_cmds=$(readme_block 9)
+for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds shared_install_cmds \
+  shared_cmds profile_snippet profile_cmds; do
   [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
 done
 
@@ -195,6 +198,22 @@ check_profile_json "$work/pct.json" "pkg-config weft-profile-time consumer" "tim
 nm "$work/app/app" | grep -q weft__profile_register &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
 echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
+
+# The README's shared library: built and installed as written, in a
+# prefix of its own, and a program linked with the run-time path the
+# README gives runs with no LD_LIBRARY_PATH.
+(export HOME="$work/home-shared" && mkdir -p "$HOME" && cd "$work/src" &&
+  bash -euo pipefail -c "$shared_install_cmds") >"$log" 2>&1 || fail "README shared-library install"
+compgen -G "$work/home-shared/.local/lib/libweft.so.0*" >/dev/null ||
+  fail "the README's shared-library install has no libweft.so.0"
+mkdir -p "$work/app-shared"
+cp "$root/examples/fib.c" "$work/app-shared/app.c"
+(export HOME="$work/home-shared" && cd "$work/app-shared" && unset LD_LIBRARY_PATH &&
+  bash -euo pipefail -c "$shared_cmds") >"$log" 2>&1 || fail "README shared-library program"
+grep -q "fib(20) = 6765" "$log" || fail "README shared-library program's answer"
+ldd "$work/app-shared/app" | grep -q "libweft.so.0 => $work/home-shared/.local/lib/" ||
+  fail "the README's program does not load libweft.so.0 from the install: $(ldd "$work/app-shared/app")"
+echo "ok: shared library (README): installed, and a program with its run-time path runs"
 
 # The source tree as a git repository whose branch main holds it: what a
 # clone of weft's repository offers FetchContent.
