@@ -3,13 +3,14 @@
 # Builds the API reference with Doxygen from a Doxyfile that CMake
 # configured from docs/api/Doxyfile.in; fails on any Doxygen warning (an
 # undocumented public function, macro or C++ entity, a broken command).
+# Without doxygen: skipped (status 77), or failed under CI or
+# WEFT_REQUIRE_DEV_TOOLS (scripts/dev_tool.sh).
 # Usage: scripts/api_reference.sh <build-dir>/Doxyfile
 set -euo pipefail
 doxyfile=${1:?usage: scripts/api_reference.sh <build-dir>/Doxyfile}
-if ! command -v doxygen >/dev/null 2>&1; then
-  echo "api_reference: doxygen is not installed (scripts/deps.sh installs it; Debian: doxygen)" >&2
-  exit 1
-fi
+# shellcheck source=dev_tool.sh
+. "$(cd "$(dirname "$0")" && pwd)/dev_tool.sh"
+require_dev_tool api_reference doxygen doxygen
 [ -f "$doxyfile" ] || { echo "api_reference: no $doxyfile (configure the build first)" >&2; exit 1; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

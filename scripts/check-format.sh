@@ -10,7 +10,8 @@
 # under the tree, build trees aside, when it is not a git checkout).  The
 # style was chosen to match the code as written; clang-format 14 (Debian
 # 12's) is the version it was measured with: other versions may differ in
-# details.
+# details.  Without clang-format: skipped (status 77), or failed under CI
+# or WEFT_REQUIRE_DEV_TOOLS (scripts/dev_tool.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -21,10 +22,9 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: scripts/check-format.sh [--diff | --fix]" >&2; exit 2 ;;
 esac
-if ! command -v clang-format >/dev/null 2>&1; then
-  echo "check-format: clang-format is not installed (scripts/deps.sh installs it; Debian: clang-format)" >&2
-  exit 1
-fi
+# shellcheck source=dev_tool.sh
+. "$root/scripts/dev_tool.sh"
+require_dev_tool check-format clang-format clang-format
 version=$(clang-format --version | sed -n 's/.*version \([0-9]*\).*/\1/p')
 if [ "$version" != 14 ]; then
   echo "check-format: note: clang-format $version; the style was measured with 14" >&2

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Adversarial programs as tables of cases (tests/lace, tests/lace2): each
  * case runs in a child process, and the parent checks its exit status
- * and the lines it wrote to stderr. */
+ * and the lines it wrote to stderr, which must speak Lace: none of weft's
+ * own words (adv_weft_words). */
 #ifndef WEFT_TESTS_ADVERSARIAL_H
 #define WEFT_TESTS_ADVERSARIAL_H
 
@@ -22,9 +23,17 @@
  * deque keeps one more, its last, free). */
 #if defined(WEFT_SCHED_SPLIT)
 #define WEFT_TEST_DEQUE_OF_16 "17"
+#define WEFT_TEST_LACE_MAX_DQSIZE "2147483646"
 #else
 #define WEFT_TEST_DEQUE_OF_16 "16"
+#define WEFT_TEST_LACE_MAX_DQSIZE "2147483647"
 #endif
+
+/* Words of weft's own API, which no message to a Lace program may use:
+ * it is told what it called and the Lace call that fixes it. */
+static const char *const adv_weft_words[] = {"weft: ",       "weft_start",  "weft_stop",
+                                             "weft_barrier", "weft_resume", "WEFT_ME",
+                                             "WEFT_RUN",     "weft::"};
 
 typedef struct {
     const char *name;
@@ -73,11 +82,18 @@ static int adv_main(const adv_case *cases, size_t n, int argc, char **argv, cons
             ok &= strstr(buf, c->expect[k]) != NULL;
         if (c->quiet)
             ok &= buf[0] == '\0';
+        const char *weft_word = NULL;
+        for (size_t k = 0; k < sizeof adv_weft_words / sizeof adv_weft_words[0]; k++)
+            if (strstr(buf, adv_weft_words[k]) != NULL)
+                weft_word = adv_weft_words[k];
+        ok &= weft_word == NULL;
         printf("%s: %s (status %d)\n", ok ? "ok" : "FAILED", c->name, status);
         if (!ok) {
             printf("  expected status %d and stderr with", c->status);
             for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
                 printf(" \"%s\"", c->expect[k]);
+            if (weft_word != NULL)
+                printf(", and no \"%s\" (weft's words, not Lace's)", weft_word);
             printf("%s; stderr was:\n%s\n", c->quiet ? " nothing else" : "", buf);
             failed++;
         }

@@ -304,6 +304,10 @@ static inline LACE_UNUSED int lace_worker_id(void)
 
 /* Internal: stops the program, `what` was called outside the pool. */
 WEFT_NORETURN void weft__lace2_not_worker(const char *what);
+/* NAME(), NAME_NEWFRAME() or NAME_TOGETHER() (`what`) called from outside
+ * while Lace is not running: stops with a message that names it and says
+ * to call lace_start (returns if Lace is running after all). */
+void weft__lace2_require_running(const char *what);
 
 /* The top of the calling worker's deque (on a worker only: elsewhere it
  * stops the program with a message). */
@@ -426,7 +430,12 @@ WEFT_END_DECLS
 
 /* An entry point from any thread (ENTRY: lace_run_task, _newframe,
  * _together) with the arguments in a descriptor on the stack. */
+#define LACE2_WHAT_lace_run_task "()"
+#define LACE2_WHAT_lace_run_newframe "_NEWFRAME()"
+#define LACE2_WHAT_lace_run_together "_TOGETHER()"
 #define LACE2_STACK_RUN_(NAME, N, ARGS, ENTRY) \
+    if (!lace_is_running()) \
+        weft__lace2_require_running(#NAME LACE2_WHAT_##ENTRY); \
     LACE2_STACK_TASK_(NAME, u_); \
     task_##NAME *f_ = &u_.frame; \
     f_->f = LACE2_FN_(NAME##_WRAP); \

@@ -21,6 +21,9 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,7 +32,36 @@
 lace_newframe_t lace_newframe;
 
 static int verbosity;
-static size_t stack_size; /* 0: weft's default */
+static size_t stack_size;   /* 0: weft's default */
+static atomic_bool started; /* lace_start ran: "after lace_stop", not "before lace_start" */
+
+#define START_CALL "lace_start(n_workers, dqsize)"
+
+/* The runtime's messages in Lace 1's words (lifecycle.h). */
+static const weft__api_words lace_words = {
+    .prefix = "lace",
+    .sync_pre = "SYNC(",
+    .sync_post = ")",
+    .spawn = "SPAWN",
+    .join = "SYNC or DROP",
+    .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
+    .stack_size = "lace_set_stacksize before lace_start, or WEFT_STACK_SIZE",
+    .barrier = "lace_barrier",
+    .together = "TOGETHER",
+    .me = "LACE_ME used on a thread that is not a Lace worker (it is for code that tasks run; "
+          "from outside Lace, call tasks with RUN)",
+    .start = "lace_start",
+    .stop = "lace_stop",
+    .start_first = "call " START_CALL " first",
+    .not_running = "call " START_CALL " first, and do not RUN during or after lace_stop",
+};
+
+static void require_running(const char *what)
+{
+    weft__speak(&lace_words);
+    weft__lace_require_running(what, atomic_load_explicit(&started, memory_order_relaxed),
+                               START_CALL);
+}
 
 /* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
  * exclusive; writers first, so a RUNEX is not starved by a stream of RUNs. */
@@ -62,15 +94,20 @@ static void init_external_lock(void)
 
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
+    weft__speak(&lace_words);
+    char call[64];
+    snprintf(call, sizeof call, "lace_start(%u, %zu)", n_workers, dqsize);
+    weft__lace_check_start(call, n_workers, dqsize, stack_size,
+                           "the stack size set with lace_set_stacksize");
     pthread_once(&external_lock_once, init_external_lock);
     weft__lace_suspend_reset();
+    atomic_store_explicit(&started, true, memory_order_relaxed);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft__fatal("lace_start(%u, %zu): the pool could not start (%s)", n_workers, dqsize,
-                    strerror(err));
+        weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
     }
     /* rand() where Lace's workers leave it: 2 draws each */
     weft__lace_skip_seed_draws(weft_workers());
@@ -85,7 +122,8 @@ void lace_start(unsigned int n_workers, size_t dqsize)
 
 void lace_stop(void)
 {
-    weft__lace_stop(verbosity > 0);
+    weft__speak(&lace_words);
+    weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
 }
 
@@ -99,16 +137,30 @@ int lace_is_worker(void) { return weft_self() != NULL; }
 
 WorkerP *lace_get_worker(void) { return (WorkerP *)weft_self(); }
 
-WorkerP *lace_get_worker_checked(void) { return (WorkerP *)weft__self_checked(); }
+WorkerP *lace_get_worker_checked(void)
+{
+    weft_worker *w = weft_self();
+    if (w == NULL) {
+        weft__speak(&lace_words);
+        weft__fatal("%s", lace_words.me);
+    }
+    return (WorkerP *)w;
+}
 
 Task *lace_get_head(WorkerP *w) { return (Task *)weft_current_head((weft_worker *)w); }
 
-void lace_barrier(void) { weft_barrier(); }
+void lace_barrier(void)
+{
+    weft__speak(&lace_words);
+    weft_barrier();
+}
 
 static weft_wrapper_fn task_wrapper(Task *t, const char *what)
 {
-    if (t == NULL || t->f == NULL)
+    if (t == NULL || t->f == NULL) {
+        weft__speak(&lace_words);
         weft__fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
+    }
     /* SPAWN's f records the payload's offset in bit 1 (lace.h's LACE_F_). */
     return (weft_wrapper_fn)((uintptr_t)t->f & ~(uintptr_t)2);
 }
@@ -124,6 +176,7 @@ void lace_run_task(Task *t)
         weft__run_task((weft_task *)t, wrapper); /* runs in place */
         return;
     }
+    require_running("RUN");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
     bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
@@ -139,6 +192,7 @@ void lace_run_task_exclusive(Task *t)
         weft__run_task((weft_task *)t, wrapper);
         return;
     }
+    require_running("RUNEX");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
     bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
@@ -159,12 +213,14 @@ static void show_newframe(void *top, bool started)
 
 void lace_run_newframe(Task *t)
 {
+    require_running("NEWFRAME");
     weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_newframe"), false,
                          show_newframe);
 }
 
 void lace_run_together(Task *t)
 {
+    require_running("TOGETHER");
     weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_together"), true,
                          show_newframe);
 }
@@ -196,7 +252,9 @@ int lace_worker_pu(WorkerP *w)
 
 void lace_abort_stack_overflow(void)
 {
-    weft__fatal("lace: task stack overflow (a deque is full; lace_start's dqsize sets its size)");
+    weft__speak(&lace_words);
+    weft__fatal("task stack overflow: a worker's task deque is full (start Lace with a larger "
+                "dqsize: lace_start(n_workers, dqsize))");
 }
 
 int lace_is_running(void) { return weft_workers() > 0; }

@@ -14,6 +14,7 @@
 #include "runtime/state.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -58,14 +59,68 @@ static inline void weft__lace_skip_seed_draws(unsigned workers)
         (void)rand();
 }
 
+/* Lace's misuse in Lace's words.  Each library has its words for the
+ * runtime's own messages (weft__speak: the prefix "lace", the Lace calls
+ * that fix each misuse), put in force by lace_start and before any other
+ * message; the checks below catch before weft does what a Lace program
+ * gets wrong about the pool's life, so that the message names the Lace
+ * call made and the Lace call that fixes it.  `started` is whether
+ * lace_start ever ran (before: "before lace_start"; after:
+ * "after lace_stop"); `start_call` is the library's lace_start with its
+ * parameters' names. */
+
+/* A call that needs Lace running (RUN, NEWFRAME, TOGETHER, NAME() ...),
+ * `what` as the program wrote it. */
+static inline void weft__lace_require_running(const char *what, bool started,
+                                              const char *start_call)
+{
+    if (weft_self() != NULL || weft_workers() > 0)
+        return;
+    if (!started)
+        weft__fatal("%s called before lace_start: call %s first", what, start_call);
+    weft__fatal("%s called after lace_stop: Lace is not running (call %s again first)", what,
+                start_call);
+}
+
+/* lace_start's arguments, checked before weft_start sees them: `call` is
+ * the call as made ("lace_start(2, 0)"), `stack_what` names where the
+ * stack size came from. */
+static inline void weft__lace_check_start(const char *call, unsigned n_workers, size_t dqsize,
+                                          size_t stacksize, const char *stack_what)
+{
+    if (weft_self() != NULL)
+        weft__fatal("%s called from inside a task: Lace is running already (call lace_start "
+                    "once, outside Lace's tasks, and lace_stop before starting it again)",
+                    call);
+    if (weft_workers() > 0)
+        weft__fatal("%s called while Lace is running: call lace_stop first", call);
+    if (n_workers > WEFT_MAX_WORKERS)
+        weft__fatal("%s: %u workers requested; Lace on weft runs 1 to %u (0: one per CPU)", call,
+                    n_workers, WEFT_MAX_WORKERS);
+    if (dqsize > WEFT_MAX_DEQUE_SLOTS - WEFT_LACE_DEQUE_SLACK)
+        weft__fatal("%s: dqsize %zu is too large: at most %zu tasks (0: weft's default)", call,
+                    dqsize, WEFT_MAX_DEQUE_SLOTS - WEFT_LACE_DEQUE_SLACK);
+    if (stacksize > WEFT_MAX_STACK_SIZE)
+        weft__fatal("%s: %s is %zu bytes, too large: at most %zu bytes (0: weft's default)", call,
+                    stack_what, stacksize, WEFT_MAX_STACK_SIZE);
+}
+
 /* lace_stop: Lace's has no way to fail, so where it would wait for itself
  * (from a task) it stops the program; a pool that is not running is only
- * reported (weft_stop explains each).  Says so when `verbose`. */
-static inline void weft__lace_stop(int verbose)
+ * reported.  Says so when `verbose`. */
+static inline void weft__lace_stop(int verbose, bool started)
 {
     if (weft_self() != NULL)
         weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
                     "where lace_start was called)");
+    if (weft_workers() == 0) {
+        weft__warn("%s", started
+                             ? "lace_stop called after lace_stop: Lace is not running (nothing "
+                               "to stop)"
+                             : "lace_stop called before lace_start: Lace is not running (nothing "
+                               "to stop)");
+        return;
+    }
     int err = weft_stop();
     if (err == EDEADLK)
         weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");

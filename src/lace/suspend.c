@@ -61,7 +61,8 @@ static bool from_task(const char *what)
 {
     if (weft_self() == NULL)
         return false;
-    weft__warn("%s called from inside a task: it is for threads outside the pool; ignored", what);
+    weft__warn("%s called from inside a task: it is for threads outside Lace's tasks; ignored",
+               what);
     return true;
 }
 

@@ -15,6 +15,9 @@
 
 #include <lace.h>
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +26,35 @@ lace_newframe_t lace_newframe;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 static int verbosity;
+static atomic_bool started; /* lace_start ran: "after lace_stop", not "before lace_start" */
+
+#define START_CALL "lace_start(n_workers, dqsize, stacksize)"
+
+/* The runtime's messages in Lace 2's words (src/lace/lifecycle.h). */
+static const weft__api_words lace_words = {
+    .prefix = "lace",
+    .sync_pre = "",
+    .sync_post = "_SYNC()",
+    .spawn = "NAME_SPAWN()",
+    .join = "NAME_SYNC() or NAME_DROP()",
+    .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
+    .stack_size = "lace_start's stacksize, or WEFT_STACK_SIZE",
+    .barrier = "lace_barrier",
+    .together = "NAME_TOGETHER()",
+    .me = "a Lace worker is needed on a thread that is not one (lace_get_worker() is NULL "
+          "there): from outside Lace, call tasks as NAME()",
+    .start = "lace_start",
+    .stop = "lace_stop",
+    .start_first = "call " START_CALL " first",
+    .not_running = "call " START_CALL " first, and do not call tasks during or after lace_stop",
+};
+
+void weft__lace2_require_running(const char *what)
+{
+    weft__speak(&lace_words);
+    weft__lace_require_running(what, atomic_load_explicit(&started, memory_order_relaxed),
+                               START_CALL);
+}
 
 /* splitmix64: distinct, well-mixed lace_rng seeds per worker. */
 static uint64_t mix_seed(uint64_t x)
@@ -77,13 +109,17 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
     /* The records are in the new workers' memory, zero (unbound, unseeded)
      * until each worker binds its own. */
+    weft__speak(&lace_words);
+    char call[96];
+    snprintf(call, sizeof call, "lace_start(%u, %zu, %zu)", n_workers, dqsize, stacksize);
+    weft__lace_check_start(call, n_workers, dqsize, stacksize, "stacksize");
     weft__lace_suspend_reset();
+    atomic_store_explicit(&started, true, memory_order_relaxed);
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
     if (err != 0) {
         /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft__fatal("lace_start(%u, %zu, %zu): the pool could not start (%s)", n_workers, dqsize,
-                    stacksize, strerror(err));
+        weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
     }
     /* rand() where Lace's workers leave it: 2 draws each */
     weft__lace_skip_seed_draws(weft_workers());
@@ -99,7 +135,8 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 
 void lace_stop(void)
 {
-    weft__lace_stop(verbosity > 0);
+    weft__speak(&lace_words);
+    weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
 }
 
@@ -109,6 +146,7 @@ void lace_resume(void) { weft__lace_resume(); }
 
 void weft__lace2_not_worker(const char *what)
 {
+    weft__speak(&lace_words);
     weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
                 "there): call it from a task",
                 what);
@@ -124,7 +162,11 @@ int lace_is_running(void) { return weft_workers() > 0; }
 
 unsigned int lace_worker_count(void) { return weft_workers(); }
 
-void lace_barrier(void) { weft_barrier(); }
+void lace_barrier(void)
+{
+    weft__speak(&lace_words);
+    weft_barrier();
+}
 
 void lace_drop(lace_worker *lw)
 {
@@ -155,9 +197,11 @@ void lace_count_report_file(FILE *file) { weft_stats_print(file); }
 
 static uintptr_t task_wrapper(lace_task *t, const char *what)
 {
-    if (t == NULL || t->f == NULL)
+    if (t == NULL || t->f == NULL) {
+        weft__speak(&lace_words);
         weft__fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
                     what);
+    }
     return (uintptr_t)t->f;
 }
 
@@ -167,6 +211,8 @@ static uintptr_t task_wrapper(lace_task *t, const char *what)
 void lace_run_task(lace_task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task");
+    if (weft_self() == NULL)
+        weft__lace2_require_running("lace_run_task");
     bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
     weft__run_task_on_worker((weft_task *)t, wrapper);
     weft__lace_outside_end(outside);
@@ -188,16 +234,20 @@ static void show_newframe(void *top, bool started)
 
 void lace_run_newframe(lace_task *t)
 {
+    weft__lace2_require_running("lace_run_newframe");
     weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false,
                          show_newframe);
 }
 
 void lace_run_together(lace_task *t)
 {
+    weft__lace2_require_running("lace_run_together");
     weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe);
 }
 
 void lace_abort_stack_overflow(void)
 {
-    weft__fatal("lace: a worker's task deque is full (start Lace with a larger dqsize)");
+    weft__speak(&lace_words);
+    weft__fatal("task stack overflow: a worker's task deque is full (start Lace with a larger "
+                "dqsize: " START_CALL ")");
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Messages for the user: every one is a line on stderr that starts with
- * "weft: ". */
+ * "weft: " (or the prefix of the API the program uses, weft__speak). */
 #include "runtime/diagnostics.h"
+
+#include <weft/bits/lang.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,13 +12,48 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+static const weft__api_words weft_words = {
+    .prefix = "weft",
+    .sync_pre = "SYNC(",
+    .sync_post = ")",
+    .spawn = "SPAWN",
+    .join = "SYNC or DROP",
+    .deque_size = "weft_start's deque_size or WEFT_DEQUE_SIZE",
+    .stack_size = "weft_start's stack_size or WEFT_STACK_SIZE",
+    .barrier = "weft_barrier",
+    .together = "TOGETHER",
+    .me = "WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to enter the pool)",
+    .start = "weft_start",
+    .stop = "weft_stop",
+    .start_first = "call weft_start first",
+    .not_running = "call weft_start first, and do not RUN during or after weft_stop; from C++, a "
+                   "weft::scheduler or the first weft:: call starts the pool",
+};
+
+/* Relaxed: a pointer to a constant object, set before the messages it
+ * words (lace_start) or by the thread that gives them. */
+static WEFT_ATOMIC(const weft__api_words *) words = &weft_words;
+
+void weft__speak(const weft__api_words *w)
+{
+    if (w == NULL)
+        w = &weft_words;
+    if (atomic_load_explicit(&words, memory_order_relaxed) != w) /* no write when set */
+        atomic_store_explicit(&words, w, memory_order_relaxed);
+}
+
+const weft__api_words *weft__words(void)
+{
+    return atomic_load_explicit(&words, memory_order_relaxed);
+}
+
 /* One write(2) per message: the line is not interleaved with other
  * threads' output, and no stdio lock is taken (a message may come from a
  * signal handler that interrupted stdio, e.g. weft_stop's EDEADLK). */
 static void vreport(const char *fmt, va_list ap)
 {
     char buf[768];
-    int n = snprintf(buf, sizeof buf, "weft: ");
+    int n = snprintf(buf, sizeof buf, "%s: ", weft__words()->prefix);
     int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
     size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof buf - 2)
@@ -59,6 +96,6 @@ weft__deque_overflow(unsigned worker, size_t used, size_t slots)
 {
     weft__fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
                 "its deque of %zu slots, and one more does not fit. Raise the deque size "
-                "(weft_start's deque_size or WEFT_DEQUE_SIZE), or sync tasks sooner.",
-                worker, used, slots);
+                "(%s), or sync tasks sooner.",
+                worker, used, slots, weft__words()->deque_size);
 }

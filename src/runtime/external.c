@@ -200,9 +200,7 @@ static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
     }
 
     if (!weft__lifecycle_enter())
-        weft__fatal("RUN called while the pool is not running (call weft_start first, "
-                    "and do not RUN during or after weft_stop; from C++, a weft::scheduler "
-                    "or the first weft:: call starts the pool)");
+        weft__fatal("RUN called while the pool is not running (%s)", weft__words()->not_running);
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (may_borrow && run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);

@@ -304,8 +304,8 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft__lifecycle_enter_interrupt()) {
-        weft__fatal("%s called while the pool is not running (call weft_start first)",
-                    kind_name(kind));
+        weft__fatal("%s called while the pool is not running (%s)", kind_name(kind),
+                    weft__words()->start_first);
     }
 
     interrupt_rec rec;
@@ -382,9 +382,10 @@ void weft_barrier(void)
 {
     weft_worker *w = weft__tls_worker;
     if (!w || w->together_depth == 0)
-        weft__fatal("weft_barrier called outside a TOGETHER copy, or from a task that a copy "
-                    "spawned and another worker stole (only the copies themselves are sure to "
-                    "reach it once on every worker)");
+        weft__fatal("%s called outside a %s copy, or from a task that a copy spawned and "
+                    "another worker stole (only the copies themselves are sure to reach it once "
+                    "on every worker)",
+                    weft__words()->barrier, weft__words()->together);
     unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);

@@ -20,14 +20,12 @@ void weft__join_stolen(weft_worker *w, weft_task *t);
 static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
 {
     if (WEFT_UNLIKELY(t < w->frame_floor))
-        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                    "(nothing is spawned in this task)",
-                    w->id);
+        weft__fatal("%s without a matching %s on worker %u (nothing is spawned in this task)",
+                    weft__words()->join, weft__words()->spawn, w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&t->state, memory_order_relaxed) == WEFT_STATE_EMPTY))
-        weft__fatal("SYNC or DROP without a matching SPAWN on worker %u "
-                    "(slot %zu is empty: joined twice?)",
-                    w->id, (size_t)(t - w->dq));
+        weft__fatal("%s without a matching %s on worker %u (slot %zu is empty: joined twice?)",
+                    weft__words()->join, weft__words()->spawn, w->id, (size_t)(t - w->dq));
 }
 
 #endif

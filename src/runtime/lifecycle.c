@@ -260,9 +260,9 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
     if (err) {
         weft__trace_at_stop(false, NULL);
         if (err == ENOMEM)
-            weft__warn("weft_start: out of memory for %u workers (deque %zu tasks, stack %zu "
+            weft__warn("%s: out of memory for %u workers (deque %zu tasks, stack %zu "
                        "bytes)",
-                       n, slots, stack);
+                       weft__words()->start, n, slots, stack);
         pool_free();
         return err;
     }
@@ -302,7 +302,8 @@ static int threads_start(unsigned n, size_t stack)
         int err = pthread_create(&p->threads[created], &attr, worker_main, w);
         pthread_attr_destroy(&attr);
         if (err) {
-            weft__warn("weft_start: cannot create worker thread %u: %s", created, strerror(err));
+            weft__warn("%s: cannot create worker thread %u: %s", weft__words()->start, created,
+                       strerror(err));
             threads_stop(created);
             return err;
         }
@@ -324,7 +325,7 @@ int weft_start_config(const weft_config *cfg_in)
         return EINVAL;
     }
     if (weft__tls_worker) {
-        weft__warn("weft_start called from inside a worker");
+        weft__warn("%s called from inside a worker", weft__words()->start);
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
@@ -334,7 +335,8 @@ int weft_start_config(const weft_config *cfg_in)
     /* Relaxed: transitions happen under the control lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
         weft__control_end();
-        weft__warn("weft_start: the pool is already running (call weft_stop first)");
+        weft__warn("%s: the pool is already running (call %s first)", weft__words()->start,
+                   weft__words()->stop);
         return EBUSY;
     }
     weft_config cfg = *cfg_in;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/diagnostics.h"
 #include "runtime/memory.h"
 #include "runtime/state.h"
 
@@ -102,7 +103,8 @@ static void report_overflow(const char *who, unsigned id, const char *where, siz
 {
     char msg[400];
     size_t n = 0;
-    n = put_str(msg, n, sizeof msg, "weft: stack overflow on ");
+    n = put_str(msg, n, sizeof msg, weft__words()->prefix);
+    n = put_str(msg, n, sizeof msg, ": stack overflow on ");
     n = put_str(msg, n, sizeof msg, who);
     n = put_str(msg, n, sizeof msg, " ");
     n = put_uint(msg, n, sizeof msg, id);
@@ -122,7 +124,7 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
     weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
-    static const char fork_join_raise[] = "weft_start's stack_size or WEFT_STACK_SIZE";
+    const char *fork_join_raise = weft__words()->stack_size;
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
         report_overflow("worker", w->id, " (its stack is ",
                         (size_t)((char *)w->stack_hi - (char *)w->stack_lo), fork_join_raise);

@@ -32,8 +32,7 @@ weft_worker *weft__self_checked(void)
 {
     weft_worker *w = weft__tls_worker;
     if (!w)
-        weft__fatal("WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to "
-                    "enter the pool)");
+        weft__fatal("%s", weft__words()->me);
     return w;
 }
 

@@ -9,21 +9,24 @@
 /* WEFT_CHECKS builds: the SYNC fast path verifies the slot it joins. */
 void weft__check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name)
 {
+    const weft__api_words *a = weft__words();
     if (t < w->frame_floor)
-        weft__fatal("SYNC(%s) without a matching SPAWN on worker %u (nothing spawned here)", name,
-                    w->id);
+        weft__fatal("%s%s%s without a matching %s on worker %u (nothing spawned here)", a->sync_pre,
+                    name, a->sync_post, a->spawn, w->id);
     /* Relaxed: our own slot; thieves only change it between non-EMPTY values. */
     uintptr_t s = atomic_load_explicit(&t->state, memory_order_relaxed);
     if (s == WEFT_STATE_EMPTY)
-        weft__fatal("SYNC(%s) without a matching SPAWN on worker %u (slot is empty)", name, w->id);
+        weft__fatal("%s%s%s without a matching %s on worker %u (slot is empty)", a->sync_pre, name,
+                    a->sync_post, a->spawn, w->id);
     if (!WEFT_STATE_IS_STOLEN(s) && s != WEFT_STATE_DONE && s != wrapper)
-        weft__fatal("SYNC(%s) on worker %u, but the last unmatched SPAWN was of another task", name,
-                    w->id);
+        weft__fatal("%s%s%s on worker %u, but the last unmatched %s was of another task",
+                    a->sync_pre, name, a->sync_post, w->id, a->spawn);
 }
 
 WEFT_NORETURN void weft__unjoined_spawn(weft_worker *w, weft_task *head, const char *name)
 {
-    weft__fatal("task %s returned on worker %u with a SPAWN not joined (slot %zu): every SPAWN "
-                "must be joined with SYNC or DROP before its task returns",
-                name, w->id, (size_t)(head - w->dq));
+    const weft__api_words *a = weft__words();
+    weft__fatal("task %s returned on worker %u with a %s not joined (slot %zu): every %s "
+                "must be joined with %s before its task returns",
+                name, w->id, a->spawn, (size_t)(head - w->dq), a->spawn, a->join);
 }

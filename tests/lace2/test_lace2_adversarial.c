@@ -623,7 +623,7 @@ static void env_deque(void)
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define NOT_WORKER(what) \
-    "weft: " what " called on a thread that is not a Lace worker (lace_get_worker() is NULL " \
+    "lace: " what " called on a thread that is not a Lace worker (lace_get_worker() is NULL " \
     "there): call it from a task\n"
 
 static const adv_case cases[] = {
@@ -631,27 +631,26 @@ static const adv_case cases[] = {
      start_twice,
      ABORTED,
      false,
-     {"weft: weft_start: the pool is already running (call weft_stop first)\n",
-      "weft: lace_start(2, 0, 0): the pool could not start (Device or resource busy)\n"}},
+     {"lace: lace_start(2, 0, 0) called while Lace is running: call lace_stop first\n"}},
     {"start_two_threads",
      start_two_threads,
      ABORTED,
      false,
-     {"weft: weft_start: the pool is already running (call weft_stop first)\n",
-      "weft: lace_start(2, 0, 0): the pool could not start (Device or resource busy)\n"}},
+     /* The second lace_start sees the first's pool, or weft_start does. */
+     {"lace: lace_start", "call lace_stop first"}},
     {"start_workers_minus_one",
      start_workers_minus_one,
      ABORTED,
      false,
-     {"weft: weft_start: 4294967295 workers requested; weft supports 1 to 4096 (0: one per CPU)\n",
-      "weft: lace_start(4294967295, 0, 0): the pool could not start (Invalid argument)\n"}},
+     {"lace: lace_start(4294967295, 0, 0): 4294967295 workers requested; Lace on weft runs 1 to "
+      "4096 (0: one per CPU)\n"}},
 #if WEFT_TEST_TSAN /* TSan's threads need more than weft's smallest stack, 64 KiB */
     {"start_small_sizes",
      start_small_sizes,
      ABORTED,
      false,
-     {"weft: weft_start: cannot create worker thread 0: Invalid argument\n",
-      "weft: lace_start(2, 1, 1): the pool could not start (Invalid argument)\n"}},
+     {"lace: lace_start: cannot create worker thread 0: Invalid argument\n",
+      "lace: lace_start(2, 1, 1): Lace could not start (Invalid argument)\n"}},
 #else
     {"start_small_sizes", start_small_sizes, 0, true, {NULL}},
 #endif
@@ -659,98 +658,110 @@ static const adv_case cases[] = {
      start_dqsize_huge,
      ABORTED,
      false,
-     {"weft: weft_start: deque size 18446744073709551615 task slots is out of range: 16 to "
-      "2147483647 (0: the default, 1048576)\n"}},
+     {"lace: lace_start(2, 18446744073709551615, 0): dqsize 18446744073709551615 is too large: "
+      "at most " WEFT_TEST_LACE_MAX_DQSIZE " tasks (0: weft's default)\n"}},
     {"start_stacksize_huge",
      start_stacksize_huge,
      ABORTED,
      false,
-     {"weft: weft_start: stack size 18446744073709551615 bytes is out of range: 65536 to "
-      "1099511627776 (0: the default, 67108864)\n"}},
+     {"lace: lace_start(2, 0, 18446744073709551615): stacksize is 18446744073709551615 bytes, "
+      "too large: at most 1099511627776 bytes (0: weft's default)\n"}},
     {"call_before_start",
      call_before_start,
      ABORTED,
      false,
-     {"weft: RUN called while the pool is not running (call weft_start first"}},
+     {"lace: fib() called before lace_start: call lace_start(n_workers, dqsize, stacksize) "
+      "first\n"}},
     {"call_after_stop",
      call_after_stop,
      ABORTED,
      false,
-     {"weft: RUN called while the pool is not running (call weft_start first"}},
+     {"lace: fib() called after lace_stop: Lace is not running (call lace_start(n_workers, dqsize, "
+      "stacksize) "
+      "again first)\n"}},
     {"newframe_stopped",
      newframe_stopped,
      ABORTED,
      false,
-     {"weft: NEWFRAME called while the pool is not running (call weft_start first)\n"}},
+     {"lace: fib_NEWFRAME() called before lace_start: call lace_start(n_workers, dqsize, "
+      "stacksize) first\n"}},
     {"together_stopped",
      together_stopped,
      ABORTED,
      false,
-     {"weft: TOGETHER called while the pool is not running (call weft_start first)\n"}},
+     {"lace: fib_TOGETHER() called before lace_start: call lace_start(n_workers, dqsize, "
+      "stacksize) first\n"}},
     {"stop_in_task",
      stop_in_task,
      ABORTED,
      false,
-     {"weft: lace_stop called from inside a task: it would wait for itself (call it where "
+     {"lace: lace_stop called from inside a task: it would wait for itself (call it where "
       "lace_start was called)\n"}},
-    {"stop_twice", stop_twice, 0, false, {"weft: weft_stop: the pool is not running\n"}},
+    {"stop_twice",
+     stop_twice,
+     0,
+     false,
+     {"lace: lace_stop called after lace_stop: Lace is not running (nothing to stop)\n"}},
     {"stop_without_start",
      stop_without_start,
      0,
      false,
-     {"weft: weft_stop: the pool is not running\n"}},
+     {"lace: lace_stop called before lace_start: Lace is not running (nothing to stop)\n"}},
     {"start_in_task",
      start_in_task,
      ABORTED,
      false,
-     {"weft: weft_start called from inside a worker\n",
-      "weft: lace_start(1, 0, 0): the pool could not start (Device or resource busy)\n"}},
+     {"lace: lace_start(1, 0, 0) called from inside a task: Lace is running already (call "
+      "lace_start once, outside Lace's tasks, and lace_stop before starting it again)\n"}},
     {"stop_during_call", stop_during_call, 0, true, {NULL}},
     {"sync_without_spawn",
      sync_without_spawn,
      ABORTED,
      false,
-     {"weft: SYNC(fib) without a matching SPAWN on worker 0 (nothing spawned here)\n"}},
+     {"lace: fib_SYNC() without a matching NAME_SPAWN() on worker 0 (nothing spawned here)\n"}},
     {"sync_wrong_order",
      sync_wrong_order,
      ABORTED,
      false,
-     {"weft: SYNC(fib) on worker 0, but the last unmatched SPAWN was of another task\n"}},
+     {"lace: fib_SYNC() on worker 0, but the last unmatched NAME_SPAWN() was of another "
+      "task\n"}},
     {"spawn_overflow",
      spawn_overflow,
      ABORTED,
      false,
-     {"weft: task deque overflow on worker 0: 16 tasks spawned and not yet synced fill its "
-      "deque of " WEFT_TEST_DEQUE_OF_16 " slots, and one more does not fit."}},
+     {"lace: task deque overflow on worker 0: 16 tasks spawned and not yet synced fill its "
+      "deque of " WEFT_TEST_DEQUE_OF_16 " slots, and one more does not fit. Raise the deque size "
+      "(lace_start's dqsize, or WEFT_DEQUE_SIZE), or sync tasks sooner.\n"}},
     {"spawn_exactly_full", spawn_exactly_full, 0, true, {NULL}},
     {"drop_without_spawn",
      drop_without_spawn,
      ABORTED,
      false,
-     {"weft: SYNC or DROP without a matching SPAWN on worker 0 (nothing is spawned in this "
-      "task)\n"}},
+     {"lace: NAME_SYNC() or NAME_DROP() without a matching NAME_SPAWN() on worker 0 (nothing is "
+      "spawned in this task)\n"}},
     {"drop_keeps_older", drop_keeps_older, 0, true, {NULL}},
     {"unjoined_spawn",
      unjoined_spawn,
      ABORTED,
      false,
-     {"weft: task leaves_spawn returned on worker 0 with a SPAWN not joined (slot 0): every "
-      "SPAWN must be joined with SYNC or DROP before its task returns\n"}},
+     {"lace: task leaves_spawn returned on worker 0 with a NAME_SPAWN() not joined (slot 0): "
+      "every NAME_SPAWN() must be joined with NAME_SYNC() or NAME_DROP() before its task "
+      "returns\n"}},
     {"barrier_from_main",
      barrier_from_main,
      ABORTED,
      false,
-     {"weft: weft_barrier called outside a TOGETHER copy"}},
+     {"lace: lace_barrier called outside a NAME_TOGETHER() copy"}},
     {"barrier_in_task",
      barrier_in_task,
      ABORTED,
      false,
-     {"weft: weft_barrier called outside a TOGETHER copy"}},
+     {"lace: lace_barrier called outside a NAME_TOGETHER() copy"}},
     {"run_task_without_f",
      run_task_without_f,
      ABORTED,
      false,
-     {"weft: lace_run_task: the task has no f (declare tasks with TASK and run them with "
+     {"lace: lace_run_task: the task has no f (declare tasks with TASK and run them with "
       "NAME())\n"}},
     {"queries_outside", queries_outside, 0, true, {NULL}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
@@ -777,9 +788,9 @@ static const adv_case cases[] = {
      suspend_runs_outside,
      0,
      false,
-     {"weft: lace_suspend called from inside a task: it is for threads outside the pool; "
+     {"lace: lace_suspend called from inside a task: it is for threads outside Lace's tasks; "
       "ignored\n",
-      "weft: lace_resume called from inside a task: it is for threads outside the pool; "
+      "lace: lace_resume called from inside a task: it is for threads outside Lace's tasks; "
       "ignored\n"}},
 
     {"verbosity",
@@ -794,20 +805,20 @@ static const adv_case cases[] = {
      env_workers,
      ABORTED,
      false,
-     {"weft: WEFT_WORKERS='two'",
-      "weft: lace_start(0, 0, 0): the pool could not start (Invalid argument)\n"}},
+     {"lace: WEFT_WORKERS='two'",
+      "lace: lace_start(0, 0, 0): Lace could not start (Invalid argument)\n"}},
     {"env_stack",
      env_stack,
      ABORTED,
      false,
-     {"weft: WEFT_STACK_SIZE='12q'",
-      "weft: lace_start(2, 0, 0): the pool could not start (Invalid argument)\n"}},
+     {"lace: WEFT_STACK_SIZE='12q'",
+      "lace: lace_start(2, 0, 0): Lace could not start (Invalid argument)\n"}},
     {"env_deque",
      env_deque,
      ABORTED,
      false,
-     {"weft: WEFT_DEQUE_SIZE='-5'",
-      "weft: lace_start(2, 0, 0): the pool could not start (Invalid argument)\n"}},
+     {"lace: WEFT_DEQUE_SIZE='-5'",
+      "lace: lace_start(2, 0, 0): Lace could not start (Invalid argument)\n"}},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs weft and uses it the ways README.md documents (the profiling
-# variant too, and a profile of the program), running the
+# variant too, and a profile of the program; the shared library with a
+# run-time path), running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a
 # scratch directory; the README's FetchContent block as written, its URL a
@@ -32,10 +33,12 @@ cmake_snippet=$(readme_block 2)
 consumer_cmds=$(readme_block 3)
 fetch_snippet=$(readme_block 4)
 pkgconfig_cmds=$(readme_block 5)
-profile_snippet=$(readme_block 6)
-profile_cmds=$(readme_block 7)
-for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds profile_snippet \
-  profile_cmds; do
+shared_install_cmds=$(readme_block 6)
+shared_cmds=$(readme_block 7)
+profile_snippet=$(readme_block 8)
+profile_cmds=$(readme_block 9)
+for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds shared_install_cmds \
+  shared_cmds profile_snippet profile_cmds; do
   [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
 done
 
@@ -81,6 +84,44 @@ echo "ok: find_package, weft::cpp from a C++-only project"
   fail "pkg-config commands"
 "$work/app/app" 20 | grep -q "fib(20) = 6765" || fail "pkg-config consumer's answer"
 echo "ok: pkg-config (README)"
+
+# The headers add no warning of their own to a program that uses them as
+# documented, under -Wall -Wextra -Wpedantic -Werror: gcc and clang as C11
+# and C++17 (pedantic.c), g++ and clang++ on the C++ API (pedantic.cpp),
+# with pkg-config's flags and from CMake's find_package.
+pedantic=(-Wall -Wextra -Wpedantic -Werror)
+pc_flags=$(PKG_CONFIG_PATH="$HOME/.local/lib/pkgconfig" pkg-config --cflags --libs weft)
+for build in "gcc -std=c11 pedantic.c" "clang -std=c11 pedantic.c" \
+             "g++ -std=c++17 -x c++ pedantic.c" "clang++ -std=c++17 -x c++ pedantic.c" \
+             "g++ -std=c++17 pedantic.cpp" "clang++ -std=c++17 pedantic.cpp"; do
+  read -ra words <<<"$build"
+  if ! command -v "${words[0]}" >/dev/null 2>&1; then
+    echo "skipped: ${words[0]} is not installed ($build)"
+    continue
+  fi
+  # shellcheck disable=SC2086
+  (cd "$here" && "${words[@]}" "${pedantic[@]}" -x none $pc_flags -o "$work/pedantic") >"$log" 2>&1 ||
+    fail "$build with ${pedantic[*]}, pkg-config weft"
+  "$work/pedantic" >"$log" 2>&1 || fail "$build: the program's answer"
+  echo "ok: $build, ${pedantic[*]}, pkg-config's flags: no warning"
+done
+if command -v clang >/dev/null 2>&1; then
+  mkdir -p "$work/app-pedantic"
+  cp "$here/pedantic.c" "$work/app-pedantic/app.c"
+  cat >"$work/app-pedantic/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+set(CMAKE_C_STANDARD 11)
+set(CMAKE_C_EXTENSIONS OFF)
+add_executable(app app.c)
+target_compile_options(app PRIVATE ${pedantic[*]})
+$cmake_snippet
+CMAKE
+  (cd "$work/app-pedantic" && CC=clang bash -euo pipefail -c "$consumer_cmds" && cmake --build build) \
+    >"$log" 2>&1 || fail "find_package consumer, clang ${pedantic[*]}"
+  "$work/app-pedantic/build/app" >"$log" 2>&1 || fail "find_package pedantic consumer's answer"
+  echo "ok: find_package, clang -std=c11 ${pedantic[*]}: no warning"
+fi
 
 # The README's profiling recipe: the same program against the profiling
 # variant, from CMake and from pkg-config, run with WEFT_PROFILE=1; its
@@ -157,6 +198,22 @@ check_profile_json "$work/pct.json" "pkg-config weft-profile-time consumer" "tim
 nm "$work/app/app" | grep -q weft__profile_register &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
 echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
+
+# The README's shared library: built and installed as written, in a
+# prefix of its own, and a program linked with the run-time path the
+# README gives runs with no LD_LIBRARY_PATH.
+(export HOME="$work/home-shared" && mkdir -p "$HOME" && cd "$work/src" &&
+  bash -euo pipefail -c "$shared_install_cmds") >"$log" 2>&1 || fail "README shared-library install"
+compgen -G "$work/home-shared/.local/lib/libweft.so.0*" >/dev/null ||
+  fail "the README's shared-library install has no libweft.so.0"
+mkdir -p "$work/app-shared"
+cp "$root/examples/fib.c" "$work/app-shared/app.c"
+(export HOME="$work/home-shared" && cd "$work/app-shared" && unset LD_LIBRARY_PATH &&
+  bash -euo pipefail -c "$shared_cmds") >"$log" 2>&1 || fail "README shared-library program"
+grep -q "fib(20) = 6765" "$log" || fail "README shared-library program's answer"
+ldd "$work/app-shared/app" | grep -q "libweft.so.0 => $work/home-shared/.local/lib/" ||
+  fail "the README's program does not load libweft.so.0 from the install: $(ldd "$work/app-shared/app")"
+echo "ok: shared library (README): installed, and a program with its run-time path runs"
 
 # The source tree as a git repository whose branch main holds it: what a
 # clone of weft's repository offers FetchContent.
