@@ -7,8 +7,7 @@
 
 #include <sched.h>
 
-bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us,
-                        unsigned hold_ns)
+bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, unsigned hold_ns)
 {
     unsigned r = ++*rounds;
     if (r <= 64) {
