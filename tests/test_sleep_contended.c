@@ -15,6 +15,7 @@
 #include <time.h>
 #include <weft/weft.h>
 
+#include "fib_task.h"
 #include "runtime/state.h"
 
 static double now_s(void)
@@ -32,15 +33,6 @@ static void *busy(void *arg)
     while (!atomic_load_explicit(&stop_busy, memory_order_relaxed)) {
     }
     return NULL;
-}
-
-WEFT_TASK_1(long, pfib, int, n)
-{
-    if (n < 2)
-        return n;
-    WEFT_SPAWN(pfib, n - 1);
-    long b = WEFT_CALL(pfib, n - 2);
-    return WEFT_SYNC(pfib) + b;
 }
 
 int main(void)
@@ -63,7 +55,7 @@ int main(void)
     cfg.workers = 3;
     cfg.idle_spin_us = 10000000; /* the search alone would last 10 s */
     CHECK(weft_start_config(&cfg) == 0, "start");
-    CHECK(WEFT_RUN(pfib, 15) == 610, "fib 15");
+    CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "fib 15");
 
     double start = now_s();
     while (atomic_load(&weft__rt.sleeping_idle) != weft__rt.n_workers && now_s() < start + 5.0) {
@@ -78,7 +70,7 @@ int main(void)
 
     atomic_store(&stop_busy, true);
     pthread_join(busy_thread, NULL);
-    CHECK(WEFT_RUN(pfib, 20) == 6765, "fib 20 after the workers slept");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "fib 20 after the workers slept");
     CHECK(weft_stop() == 0, "stop");
     printf("ok: 3 idle workers beside a busy thread on one CPU asleep after %.3f s\n", took);
     return 0;
