@@ -195,7 +195,8 @@ check_profile_json "$work/pc.json" "pkg-config weft-profile consumer" "basic blo
 WEFT_PROFILE_JSON="$work/pct.json" "$work/app/app-prof-time" 25 >"$log" 2>&1 ||
   fail "pkg-config weft-profile-time consumer's run"
 check_profile_json "$work/pct.json" "pkg-config weft-profile-time consumer" "time"
-nm "$work/app/app" | grep -q weft__profile_register &&
+syms=$(nm "$work/app/app")
+grep -q weft__profile_register <<<"$syms" &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
 echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
 
@@ -211,8 +212,11 @@ cp "$root/examples/fib.c" "$work/app-shared/app.c"
 (export HOME="$work/home-shared" && cd "$work/app-shared" && unset LD_LIBRARY_PATH &&
   bash -euo pipefail -c "$shared_cmds") >"$log" 2>&1 || fail "README shared-library program"
 grep -q "fib(20) = 6765" "$log" || fail "README shared-library program's answer"
-ldd "$work/app-shared/app" | grep -q "libweft.so.0 => $work/home-shared/.local/lib/" ||
-  fail "the README's program does not load libweft.so.0 from the install: $(ldd "$work/app-shared/app")"
+# ldd's whole output first: grep -q stops reading at the match, and under
+# pipefail the SIGPIPE that ldd may then get would fail the pipeline.
+loaded=$(ldd "$work/app-shared/app")
+grep -q "libweft.so.0 => $work/home-shared/.local/lib/" <<<"$loaded" ||
+  fail "the README's program does not load libweft.so.0 from the install: $loaded"
 echo "ok: shared library (README): installed, and a program with its run-time path runs"
 
 # The source tree as a git repository whose branch main holds it: what a
