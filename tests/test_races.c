@@ -61,6 +61,7 @@
 #include <time.h>
 #include <weft/weft.h>
 
+#include "runtime/parking.h"
 #include "runtime/perturb.h"
 
 #if !WEFT_PERTURB
@@ -505,6 +506,9 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
     cfg.steal_policy = policy;
     cfg.pin = 0;
     cfg.idle_spin_us = spin_us;
+    /* The scenarios pace idle workers by spin_us alone: on fewer CPUs than
+     * workers a contended yield would park a thief that must race. */
+    weft__park_on_contended_yield = false;
     atomic_store(&deadline, now_s() + WATCHDOG_S);
     CHECK(weft_start_config(&cfg) == 0, "weft_start_config");
 }
@@ -512,6 +516,7 @@ static void begin(const char *name, unsigned workers, weft_steal_policy policy, 
 static void end(void)
 {
     CHECK(weft_stop() == 0, "weft_stop");
+    weft__park_on_contended_yield = true;
     weft__race_set_hook(NULL);
     atomic_store(&armed, 0);
     atomic_store(&deadline, 0);

@@ -7,6 +7,8 @@
 
 #include <sched.h>
 
+bool weft__park_on_contended_yield = true;
+
 bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, unsigned hold_ns)
 {
     unsigned r = ++*rounds;
@@ -32,5 +34,5 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
      * workers, or other programs), searching on only takes time slices
      * from threads with work: park now, and be woken when work appears. */
     sched_yield();
-    return weft_now_ns() - now > WEFT_YIELD_CONTENDED_NS;
+    return weft__park_on_contended_yield && weft_now_ns() - now > WEFT_YIELD_CONTENDED_NS;
 }

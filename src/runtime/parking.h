@@ -139,6 +139,11 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
  * thread for a time slice: on a quiet core it returns within about a
  * microsecond, beside a busy thread after milliseconds. */
 #define WEFT_YIELD_CONTENDED_NS 100000u
+/* Whether a contended yield ends the search (true).  A test seam: a test
+ * whose scenario needs idle workers searching for their whole spin_us on
+ * fewer CPUs than workers (test_races's racing thieves) clears it while no
+ * pool runs, and sets it again after. */
+extern bool weft__park_on_contended_yield;
 /* The longest spin_us either pool accepts (10 s). */
 #define WEFT_MAX_SPIN_US 10000000u
 
