@@ -270,6 +270,7 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         err = ENOMEM;
         weft__warn("tracing: no memory to write %s", path);
     }
+    errno = 0; /* a write error found below is that write's */
     size_t n_src = 0;
     uint64_t dropped = 0;
     char label[128];
@@ -343,6 +344,13 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
                 break;
             write_event(&wr, best, best_e);
             best->at++;
+            /* A full device: the errno of the write that failed, now,
+             * before later calls can change it (the flush below may find
+             * the buffer empty and only the stream's error flag set). */
+            if (ferror(f)) {
+                err = errno ? errno : EIO;
+                break;
+            }
         }
         for (size_t i = 0; i < n_src; i++)
             dropped += dropped_of[i];
@@ -383,7 +391,7 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
          * left reports the write's errno (ENOSPC), which ferror alone
          * would lose. */
         errno = 0;
-        if (fflush(f) != 0 || ferror(f))
+        if ((fflush(f) != 0 || ferror(f)) && !err)
             err = errno ? errno : EIO;
     }
     if (f && fclose(f) != 0 && !err)

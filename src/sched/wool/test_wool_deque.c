@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "runtime/parking.h"
 #include "sched/wool/wool_deque.h"
 #include "deque_fixture.h"
 #include "deque_stress.h"
@@ -390,8 +391,11 @@ static char pop_while_thief_settles(slow_thief *st, weft_task *t)
 
 static void test_owner_waits_for_thief(void)
 {
-    /* Keep weft__join_stolen from sleeping (there is no pool to wake it). */
+    /* Keep weft__join_stolen from sleeping (there is no pool to wake it):
+     * a long search, which no contended yield cuts short (the machine's
+     * other work, or perturbation, can make a yield take a time slice). */
     weft__rt.idle_spin_us = 60u * 1000 * 1000;
+    weft__park_on_contended_yield = false;
     slow_thief st;
 
     /* Public, the thief commits: the owner sees bot move past the task
