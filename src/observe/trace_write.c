@@ -388,9 +388,9 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         }
         fputs("]}}\n", f);
         /* A full device fails the buffered writes: the flush of what is
-         * left reports the write's errno (ENOSPC), which ferror alone
-         * would lose. */
-        errno = 0;
+         * left reports the write's errno (ENOSPC); a write that failed
+         * earlier left its errno (cleared after fopen), while the flush may
+         * find the buffer empty and only the error flag set. */
         if ((fflush(f) != 0 || ferror(f)) && !err)
             err = errno ? errno : EIO;
     }
