@@ -35,7 +35,6 @@
 #include "sys/futex.h"
 
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
 
 #include "sys/stack_call.h"
