@@ -432,13 +432,16 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * Inside tasks (the hidden __lace_worker and __lace_dq_head in scope)
  * ------------------------------------------------------------------------ */
 
-/* Spawns a task; the expression's value is its Task *.  Only when the
- * program uses that value is f stamped (lace_spawned): a SPAWN used as a
- * statement costs what weft's does (docs/lace.md, "The f field"). */
-#define SPAWN(f, ...) \
+/* Spawns a task; the expression's value is its Task *, whose f it stamps
+ * (docs/lace.md, "The f field"): one store to the slot's line that the
+ * push has just written, where a call would cost clients that keep the
+ * value several instructions per SPAWN. */
+#define SPAWN(NAME, ...) \
     ({ \
-        __lace_dq_head = f##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__); \
-        lace_spawned(__lace_dq_head - 1, LACE_F_(f)); \
+        __lace_dq_head = NAME##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__); \
+        Task *lace_spawned_task_ = __lace_dq_head - 1; \
+        lace_spawned_task_->f = LACE_F_(NAME); \
+        lace_spawned_task_; \
     })
 /* The f SPAWN stamps: the wrapper, with bit 1 (clear in a wrapper's
  * address: wrappers are 4-aligned, and bit 0 may be ARM Thumb's) set when
@@ -628,12 +631,6 @@ typedef struct {
     char pad[WEFT_CACHE_LINE - sizeof(Task *)];
 } lace_newframe_t;
 extern lace_newframe_t lace_newframe;
-
-/* SPAWN's value: stamps t's f and returns t.  Declared pure, although it
- * writes f, so that the compiler drops the call where SPAWN's value is not
- * used; that is safe because the write is idempotent (the same f to the
- * same slot) and no one else writes f while the task is in its slot. */
-Task *lace_spawned(Task *t, lace_task_fn f) __attribute__((pure));
 
 /* lace_yield with lace_newframe.t set: returns once the caller has taken
  * part in an interrupt (or none is pending any more, or it is inside one). */

@@ -274,9 +274,3 @@ uint64_t lace_gethrtime(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
-
-Task *lace_spawned(Task *t, lace_task_fn f)
-{
-    t->f = f;
-    return t;
-}

@@ -184,20 +184,13 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     return true;
 }
 
-/* may_borrow false: the task runs on a worker's thread in every case
- * (weft__run_task_on_worker). */
-static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
+/* RUN from outside the pool: borrow a worker's place (may_borrow) or hand
+ * the task to the workers and wait.  Kept out of line so that RUN from
+ * inside a task, which Lace clients make by the tens of thousands, pays
+ * for none of this path's registers. */
+__attribute__((noinline)) static void run_from_outside(weft_task *t, uintptr_t wrapper,
+                                                       bool may_borrow)
 {
-    /* Relaxed: the descriptor is private to this call until it is queued
-     * (the mutex publishes it). */
-    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
-
-    weft_worker *w = weft__tls_worker;
-    if (w) { /* On a worker: an ordinary call at the current deque top. */
-        run_root(w, weft_current_head(w), t, wrapper, false);
-        return;
-    }
-
     if (!weft__lifecycle_enter())
         weft__fatal("RUN called while the pool is not running (%s)", weft__words()->not_running);
     WEFT_TRACE_EXTERNAL_START(trace_since_);
@@ -253,6 +246,21 @@ static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 done:
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft__lifecycle_exit();
+}
+
+/* may_borrow false: the task runs on a worker's thread in every case
+ * (weft__run_task_on_worker). */
+static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
+{
+    /* Relaxed: the descriptor is private to this call until it is queued
+     * (the mutex publishes it). */
+    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
+
+    weft_worker *w = weft__tls_worker;
+    if (w) /* On a worker: an ordinary call at the current deque top. */
+        run_root(w, weft_current_head(w), t, wrapper, false);
+    else
+        run_from_outside(t, wrapper, may_borrow);
 }
 
 void weft__run_task(weft_task *t, uintptr_t wrapper) { run_task(t, wrapper, true); }
