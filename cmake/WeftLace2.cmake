@@ -30,7 +30,7 @@ function(weft_lace2_config128)
 endfunction()
 weft_lace2_config128()
 
-add_library(weft_lace2 ${_lace2_all} src/lace2/lace2.c src/lace/interrupts.c src/lace/suspend.c)
+add_library(weft_lace2 ${_lace2_all} src/lace/v2/lace2.c ${WEFT_LACE_COMMON_SOURCES})
 add_library(weft::lace2 ALIAS weft_lace2)
 target_include_directories(weft_lace2 PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace2>
@@ -71,7 +71,7 @@ target_compile_features(weft_rt128 PUBLIC c_std_11)
 set_target_properties(weft_rt128 PROPERTIES OUTPUT_NAME weft-128 EXPORT_NAME rt128
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
 
-add_library(weft_lace2_128 ${_lace2_all} src/lace2/lace2.c src/lace/interrupts.c src/lace/suspend.c)
+add_library(weft_lace2_128 ${_lace2_all} src/lace/v2/lace2.c ${WEFT_LACE_COMMON_SOURCES})
 target_include_directories(weft_lace2_128 PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace2>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2>)

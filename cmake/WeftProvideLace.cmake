@@ -37,9 +37,17 @@ endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lace_config.h.in
   ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h @ONLY)
 
+# The code both API generations share (src/lace/common), built into each
+# Lace library: v1's here, v2's in WeftLace2.cmake.
+set(WEFT_LACE_COMMON_SOURCES
+  ${PROJECT_SOURCE_DIR}/src/lace/common/clock.c
+  ${PROJECT_SOURCE_DIR}/src/lace/common/interrupts.c
+  ${PROJECT_SOURCE_DIR}/src/lace/common/run.c
+  ${PROJECT_SOURCE_DIR}/src/lace/common/suspend.c)
+
 # The library: its functions in a library of their own, so that a program
 # linking weft gets no lace_* symbols it did not ask for.
-add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/lace.c src/lace/interrupts.c src/lace/suspend.c)
+add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/v1/lace1.c ${WEFT_LACE_COMMON_SOURCES})
 add_library(weft::lace ALIAS weft_lace)
 target_include_directories(weft_lace PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace>

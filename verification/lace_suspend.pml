@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of Lace's suspension as the Lace layers keep it
- * (src/lace/suspend.c, docs/lace.md): Lace's count of resumes less
+ * (src/lace/common/suspend.c, docs/lace.md): Lace's count of resumes less
  * suspends (`awake`, 1 at start), and the pool parked (weft_suspend) while
  * the count is 0 or less and no call from outside is in progress.
  *

@@ -658,7 +658,7 @@ check full dist-term-starve-3-last-SC dist_term.pml SC pass 26 -DNITEMS=3 -DINIT
 why=starved check full dist-term-mut-lldrop-SC dist_term.pml SC fail 26 -DNITEMS=3 -DINIT_LAST -DSTARVE_CHECK -DMUT_LL_DROP
 
 # ---- Lace's suspension in the Lace layers (lace_suspend.pml;
-# src/lace/suspend.c): two calls from outside, three suspends or resumes ----
+# src/lace/common/suspend.c): two calls from outside, three suspends or resumes ----
 for mm in SC TSO WEAK; do
   check quick "lace-suspend-$mm" lace_suspend.pml $mm pass 22
 done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Per-arity helpers of the Lace 2 layer (weft-lace2/lace2_bits.h), for 0..14
- * parameters (T1, a1, ..., Tn, an): written by src/lace2/gen_arity.py; the
+ * parameters (T1, a1, ..., Tn, an): written by scripts/gen_lace2_arity.py; the
  * templates in lace2_bits.h use them.  Not meant to be read
  * for the API. */
 #ifndef WEFT_LACE2_ARITY_H

@@ -257,7 +257,7 @@ extern WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 /* Internal: a worker's record lives in its weft worker (api_ext), so the
  * SPAWN and SYNC fast paths find the weft worker from the record without a
- * load; the binding fills it in (src/lace2/lace2.c). */
+ * load; the binding fills it in (src/lace/v2/lace2.c). */
 WEFT_STATIC_ASSERT(sizeof(lace_worker) <= WEFT_API_EXT_SIZE &&
                        WEFT_ALIGNOF(lace_worker) <= WEFT_CACHE_LINE,
                    "lace: lace_worker must fit weft_worker's api_ext");

@@ -7,7 +7,8 @@
 
 #include <weft/bits/lang.h>
 
-/* Exported from a shared libweft: the Lace and dist libraries call these. */
+/* Exported from a shared libweft: part of the front-end seam (frontend.h),
+ * and the dist library calls them. */
 WEFT_BEGIN_DECLS
 
 /* The words of the API the program is written in, for the messages about

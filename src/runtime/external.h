@@ -7,13 +7,10 @@
 
 #include <weft/weft.h>
 
+#include "runtime/frontend.h" /* weft__run_task_on_worker */
+
 /* Before the workers start (and in a forked child): an empty queue. */
 void weft__external_init(void);
-/* weft__run_task without borrowing: from outside the pool the task is
- * always handed to a worker and runs on that worker's thread, never on the
- * caller's.  For APIs whose programs keep per-thread state in the workers'
- * threads (Lace's: a TOGETHER sets up thread-locals, tasks read them). */
-void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper);
 /* A worker at top level: takes the oldest queued RUN, if any (state.h's
  * weft_external_pending says whether to look), runs it at head and tells
  * its caller.  False if the queue was empty. */

@@ -7,15 +7,16 @@
 
 #include <stddef.h>
 
+#include "runtime/limits.h" /* WEFT_MIN_STACK_SIZE, WEFT_MAX_STACK_SIZE */
+
 /* The PROT_NONE guard below a stack of stack_size bytes: as large as the
  * stack, within these bounds (docs/configuration.md). */
 #define WEFT_MIN_STACK_GUARD ((size_t)1 << 20)
 #define WEFT_MAX_STACK_GUARD ((size_t)1 << 30)
 /* A worker's stack, fork-join pool's and work pool's alike: the default
- * (address space; only touched pages cost memory) and the range accepted. */
+ * (address space; only touched pages cost memory); limits.h has the range
+ * accepted. */
 #define WEFT_DEFAULT_STACK_SIZE ((size_t)64 << 20)
-#define WEFT_MIN_STACK_SIZE ((size_t)64 << 10)
-#define WEFT_MAX_STACK_SIZE ((size_t)1 << 40)
 size_t weft__stack_guard(size_t stack_size);
 /* The mapping of a deque of `slots` usable slots (one more, page-rounded). */
 size_t weft__deque_bytes(size_t slots);

@@ -4,6 +4,7 @@
 #include "runtime/state.h"
 
 #include "runtime/diagnostics.h"
+#include "runtime/frontend.h"
 
 weft_runtime weft__rt;
 __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
@@ -27,6 +28,12 @@ void weft__forked_task_stop(void)
 }
 
 weft_worker *weft_self(void) { return weft__tls_worker; }
+
+/* Plain reads: weft_start wrote them before it returned, on the caller's
+ * thread, which is the one the seam lets read them. */
+size_t weft__started_deque_slots(void) { return weft__rt.deque_slots; }
+
+size_t weft__started_stack_size(void) { return weft__rt.stack_size; }
 
 weft_worker *weft__self_checked(void)
 {

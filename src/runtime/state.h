@@ -12,11 +12,8 @@
 
 #include <weft/weft.h>
 
-/* Below 2^31 slots every slot index fits in 32 bits (the split deque packs
- * two of them in one word).  WEFT_MAX_WORKERS is weft/config.h's. */
-#define WEFT_MAX_DEQUE_SLOTS (((size_t)1 << 31) - 1)
-/* The fewest slots weft_start accepts. */
-#define WEFT_MIN_DEQUE_SLOTS ((size_t)16)
+#include "runtime/limits.h" /* WEFT_MAX_DEQUE_SLOTS, WEFT_MIN_DEQUE_SLOTS */
+
 
 /* What a worker needs to lend its identity to RUN callers (external.c,
  * sleep.c): a count of the borrowers using it and a stack for them. */

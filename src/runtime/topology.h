@@ -9,8 +9,7 @@
 
 #include <stddef.h>
 
-/* Exported from a shared libweft: the Lace and dist libraries call these. */
-WEFT_BEGIN_DECLS
+#include "runtime/frontend.h" /* weft__topology_worker_cpu */
 
 /* At start: plans the workers' placement (pin: 1 pins them; 0 and -1, the
  * default, leave them to the kernel).  0, or an errno value with a
@@ -20,8 +19,6 @@ int weft__topology_init(int pin);
 void weft__topology_pin_self(unsigned worker);
 /* The placement (NUMA node) of a worker's memory, or -1 for anywhere. */
 int weft__topology_placement(unsigned worker);
-/* The CPU worker is pinned to, or -1. */
-int weft__topology_worker_cpu(unsigned worker);
 /* Binds [addr, addr + bytes) to a placement's memory. */
 void weft__topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
@@ -31,7 +28,5 @@ void weft__topology_destroy(void);
  * 1: the counts and, under mpirun, the option that lifts the rank's
  * binding.  `who` names the caller (weft_start, the work pool). */
 void weft__note_oversubscription(const char *who, unsigned workers);
-
-WEFT_END_DECLS
 
 #endif

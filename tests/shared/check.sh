@@ -3,7 +3,8 @@
 # The libraries export the documented API and nothing else that looks
 # like it: every global symbol is either declared in a public header
 # (include/weft/*.h, lace_* in the Lace layer) or carries the internal
-# prefix weft__.  Builds a shared libweft (BUILD_SHARED_LIBS=ON, with its
+# prefix weft__; libweft.so's weft__ names are only those its neighbour
+# libraries need, and every function of the front-end seam is among them.  Builds a shared libweft (BUILD_SHARED_LIBS=ON, with its
 # soname and hidden visibility), runs the examples against it, and checks
 # its dynamic symbols; then checks the static libraries of the calling
 # build, if given.
@@ -52,6 +53,32 @@ echo "$deps" | grep -q 'libweft.so.0 =>' ||
   { echo "FAIL: example-fib is not linked to libweft.so.0" >&2; fail=1; }
 nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$work/dyn.txt"
 check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"
+# The internal names libweft.so exports are those that the libraries
+# built beside it call: the public headers' inline code (include/, and the
+# schedulers' owner side, installed with them), the front-end seam (src/runtime/frontend.h and the diagnostics it includes),
+# and the hosted pool the dist library drives (src/workpool/hosted.h).
+# Every function of the seam is exported (the Lace libraries link to it).
+internal_decls() {
+  sed -e 's#/\*.*\*/##g' "$@" | grep -oE '\bweft__[a-z0-9_]+ *[(;]|\bweft__[a-z0-9_]+ *$' |
+    grep -oE 'weft__[a-z0-9_]+' | sort -u
+}
+internal_decls $(find "$src/include" "$src/src/sched" -name '*.h' -o -name '*.hpp') \
+  "$src/src/runtime/frontend.h" \
+  "$src/src/runtime/diagnostics.h" "$src/src/workpool/hosted.h" > "$work/internal.txt"
+extra=$(grep '^weft__' "$work/dyn.txt" | grep -vxFf "$work/internal.txt" || true)
+if [ -n "$extra" ]; then
+  echo "FAIL: libweft.so exports internal names that no public header, the front-end seam" \
+    "(src/runtime/frontend.h) or the hosted pool (src/workpool/hosted.h) declares:" >&2
+  echo "$extra" | sed 's/^/  /' >&2
+  fail=1
+fi
+seam=$(sed -e 's#/\*.*\*/##g' "$src/src/runtime/frontend.h" | grep -oE '\bweft__[a-z0-9_]+ *\(' |
+  tr -d ' (' | sort -u)
+missing=$(grep -vxFf "$work/dyn.txt" <<<"$seam" || true)
+if [ -n "$missing" ]; then
+  echo "FAIL: the front-end seam's functions not exported by libweft.so: $missing" >&2
+  fail=1
+fi
 # The documented API is really exported (a hidden one would link nowhere).
 missing=$(grep -vxFf "$work/dyn.txt" "$api" | grep -v '^weft_dist_' || true)
 if [ -n "$missing" ]; then

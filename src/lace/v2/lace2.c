@@ -2,16 +2,15 @@
 /* The functions of Lace 2's API on weft (include/weft-lace2/lace2_bits.h):
  * the weft-lace2 library, built once against each runtime (64-byte and
  * 128-byte descriptors).  Each maps onto weft's public API, except the
- * random steal attempt, which uses the runtime's own entry points (this
- * library is built and versioned with weft).  docs/lace2.md lists what
- * each does and how it differs from Lace. */
-#include "runtime/diagnostics.h"
-#include "runtime/external.h"
-#include "runtime/state.h"
-#include "runtime/steal.h"
-#include "lace/interrupts.h"
-#include "lace/lifecycle.h"
-#include "lace/suspend.h"
+ * random steal attempt and RUN from outside the pool, which use the
+ * runtime's front-end seam (runtime/frontend.h; this library is built and
+ * versioned with weft).  docs/lace2.md lists what each does and how it
+ * differs from Lace. */
+#include "runtime/frontend.h"
+#include "lace/common/interrupts.h"
+#include "lace/common/lifecycle.h"
+#include "lace/common/run.h"
+#include "lace/common/suspend.h"
 
 #include <lace.h>
 
@@ -20,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 lace_newframe_t lace_newframe;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
@@ -30,7 +28,7 @@ static atomic_bool started; /* lace_start ran: "after lace_stop", not "before la
 
 #define START_CALL "lace_start(n_workers, dqsize, stacksize)"
 
-/* The runtime's messages in Lace 2's words (src/lace/lifecycle.h). */
+/* The runtime's messages in Lace 2's words (src/lace/common/lifecycle.h). */
 static const weft__api_words lace_words = {
     .prefix = "lace",
     .sync_pre = "",
@@ -87,22 +85,6 @@ lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f)
     return t;
 }
 
-void lace_sleep_us(int64_t microseconds)
-{
-    if (microseconds <= 0)
-        return;
-    struct timespec ts = {(time_t)(microseconds / 1000000), (long)(microseconds % 1000000) * 1000};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-uint64_t lace_gethrtime(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void lace_set_verbosity(int level) { verbosity = level; }
 
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
@@ -129,7 +111,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                 "lace: weft %s (%s scheduler, %d-byte tasks): %u workers, %zu task slots "
                 "per worker, stacks of %zu bytes\n",
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
-                weft__rt.deque_slots - WEFT_LACE_DEQUE_SLACK, weft__rt.stack_size);
+                weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK, weft__started_stack_size());
     }
 }
 
@@ -197,25 +179,18 @@ void lace_count_report_file(FILE *file) { weft_stats_print(file); }
 
 static uintptr_t task_wrapper(lace_task *t, const char *what)
 {
-    if (t == NULL || t->f == NULL) {
-        weft__speak(&lace_words);
-        weft__fatal("%s: the task has no f (declare tasks with TASK and run them with NAME())",
-                    what);
-    }
-    return (uintptr_t)t->f;
+    return weft__lace_wrapper_of(t != NULL ? (uintptr_t)t->f : 0, &lace_words, what,
+                                 "declare tasks with TASK and run them with NAME()");
 }
 
-/* From outside the pool the task runs on a worker's thread, never on the
- * caller's, as in Lace: programs keep per-worker thread-locals that a
- * TOGETHER sets up on each worker thread. */
+/* From outside the pool the task runs on a worker's thread
+ * (weft__lace_run_outside). */
 void lace_run_task(lace_task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task");
     if (weft_self() == NULL)
         weft__lace2_require_running("lace_run_task");
-    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
-    weft__run_task_on_worker((weft_task *)t, wrapper);
-    weft__lace_outside_end(outside);
+    weft__lace_run_outside((weft_task *)t, wrapper);
 }
 
 /* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t, and

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /* NEWFRAME and TOGETHER as Lace's APIs show them (interrupts.h).  Built
  * into each Lace library; a program links one, so each has its own list. */
-#include "lace/interrupts.h"
+#include "lace/common/interrupts.h"
 
-#include "lace/suspend.h"
+#include "lace/common/suspend.h"
 
-#include "sys/cpu.h"
+#include "runtime/frontend.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /* lace_suspend and lace_resume as Lace has them (suspend.h).  Built into
  * each Lace library; a program links one. */
-#include "lace/suspend.h"
+#include "lace/common/suspend.h"
 
-#include "runtime/diagnostics.h"
+#include "runtime/frontend.h"
 
 #include <weft/weft.h>
 

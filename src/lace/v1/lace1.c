@@ -2,31 +2,26 @@
 /* The functions of Lace 1.4's API on weft (include/weft-lace/lace.h): the
  * weft-lace library.  Each maps onto weft's public API, except the random
  * steal attempt, a worker's CPU and RUN from outside the pool, which use
- * the runtime's own entry points (runtime/steal.h, runtime/topology.h,
- * runtime/external.h; this library is built and versioned with weft).
- * docs/lace.md lists what each does and how it differs from Lace. */
-#include "runtime/diagnostics.h"
-#include "runtime/external.h"
-#include "runtime/state.h"
-#include "runtime/steal.h"
-#include "runtime/topology.h"
-#include "lace/interrupts.h"
-#include "lace/lifecycle.h"
-#include "lace/suspend.h"
+ * the runtime's front-end seam (runtime/frontend.h; this library is built
+ * and versioned with weft).  docs/lace.md lists what each does and how it
+ * differs from Lace. */
+#include "runtime/frontend.h"
+#include "lace/common/interrupts.h"
+#include "lace/common/lifecycle.h"
+#include "lace/common/run.h"
+#include "lace/common/suspend.h"
 
 /* The library serves both API generations; 1.6's declarations are a
  * superset of 1.4's. */
 #define WEFT_LACE_API 16
 #include <lace.h>
 
-#include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 lace_newframe_t lace_newframe;
@@ -116,8 +111,9 @@ void lace_start(unsigned int n_workers, size_t dqsize)
                 "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "
                 "stacks of %zu bytes%s\n",
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, weft_workers(),
-                weft__rt.deque_slots - WEFT_LACE_DEQUE_SLACK, dqsize ? "" : " (weft's default)",
-                weft__rt.stack_size, stack_size ? "" : " (weft's default)");
+                weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK,
+                dqsize ? "" : " (weft's default)", weft__started_stack_size(),
+                stack_size ? "" : " (weft's default)");
 }
 
 void lace_stop(void)
@@ -155,39 +151,31 @@ void lace_barrier(void)
     weft_barrier();
 }
 
-static weft_wrapper_fn task_wrapper(Task *t, const char *what)
+static uintptr_t task_wrapper(Task *t, const char *what)
 {
-    if (t == NULL || t->f == NULL) {
-        weft__speak(&lace_words);
-        weft__fatal("%s: the task has no f (build tasks with TASK_n and run them with RUN)", what);
-    }
-    /* SPAWN's f records the payload's offset in bit 1 (lace.h's LACE_F_). */
-    return (weft_wrapper_fn)((uintptr_t)t->f & ~(uintptr_t)2);
+    return weft__lace_wrapper_of(t != NULL ? (uintptr_t)t->f : 0, &lace_words, what,
+                                 "build tasks with TASK_n and run them with RUN");
 }
 
-/* From outside the pool a Lace task runs on one of the workers' threads,
- * never on the caller's (Lace's RUN hands it to the workers): Lace programs
- * keep per-worker state in thread-locals that a TOGETHER sets up on each
- * worker thread, and read them in every task (Sylvan's reference stacks). */
+/* On a worker the task runs in place; from outside the pool, on a worker's
+ * thread (weft__lace_run_outside). */
 void lace_run_task(Task *t)
 {
-    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task");
-    if (weft__tls_worker != NULL) {
+    uintptr_t wrapper = task_wrapper(t, "lace_run_task");
+    if (weft_self() != NULL) {
         weft__run_task((weft_task *)t, wrapper); /* runs in place */
         return;
     }
     require_running("RUN");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
-    weft__run_task_on_worker((weft_task *)t, wrapper);
-    weft__lace_outside_end(outside);
+    weft__lace_run_outside((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
 void lace_run_task_exclusive(Task *t)
 {
-    uintptr_t wrapper = (uintptr_t)task_wrapper(t, "lace_run_task_exclusive");
+    uintptr_t wrapper = task_wrapper(t, "lace_run_task_exclusive");
     if (weft_self() != NULL) {
         weft__run_task((weft_task *)t, wrapper);
         return;
@@ -195,9 +183,7 @@ void lace_run_task_exclusive(Task *t)
     require_running("RUNEX");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
-    weft__run_task_on_worker((weft_task *)t, wrapper);
-    weft__lace_outside_end(outside);
+    weft__lace_run_outside((weft_task *)t, wrapper);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -214,15 +200,14 @@ static void show_newframe(void *top, bool started)
 void lace_run_newframe(Task *t)
 {
     require_running("NEWFRAME");
-    weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_newframe"), false,
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false,
                          show_newframe);
 }
 
 void lace_run_together(Task *t)
 {
     require_running("TOGETHER");
-    weft__lace_interrupt((weft_task *)t, (uintptr_t)task_wrapper(t, "lace_run_together"), true,
-                         show_newframe);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe);
 }
 
 void weft__lace_yield_newframe(WorkerP *lw, Task *head)
@@ -258,19 +243,3 @@ void lace_abort_stack_overflow(void)
 }
 
 int lace_is_running(void) { return weft_workers() > 0; }
-
-void lace_sleep_us(int64_t microseconds)
-{
-    if (microseconds <= 0)
-        return;
-    struct timespec ts = {(time_t)(microseconds / 1000000), (long)(microseconds % 1000000) * 1000};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-uint64_t lace_gethrtime(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}

@@ -9,9 +9,7 @@
 
 #include <weft/weft.h>
 
-#include "runtime/diagnostics.h"
-#include "runtime/memory.h"
-#include "runtime/state.h"
+#include "runtime/frontend.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The front-end seam: everything an API layer on weft (the Lace libraries,
+ * src/lace) may use of the runtime beyond the public headers.  A front-end
+ * includes this header and public ones, and nothing else of src/
+ * (docs/design.md, "Module map"; scripts/check_layers.py checks it).  A
+ * shared libweft exports every function named here, so a front-end built
+ * as a library of its own links against libweft like any program.
+ *
+ *   run a task           weft__run_task_on_worker (below); weft__run_task,
+ *                        weft__newframe_task, weft__together_task (the
+ *                        task macros', <weft/weft.h>)
+ *   steal and run        weft__random_victim, weft__steal_and_run (below)
+ *   the current head     weft_current_head (<weft/weft.h>)
+ *   the sizes            the bounds weft_start accepts (limits.h) and the
+ *                        sizes it settled on (below)
+ *   a worker's CPU       weft__topology_worker_cpu (below)
+ *   messages             weft__speak, weft__warn, weft__fatal (diagnostics.h)
+ *   spinning             weft_cpu_relax (sys/cpu.h, inline)
+ *
+ * The C++ API (include/weft/weft.hpp) needs none of it: it is built on
+ * the public headers alone.
+ *
+ * The seam declares; the runtime's modules define (each declaration names
+ * its file), and their own headers include this one.  So that those
+ * headers' arrows run down, it includes nothing above the base layer
+ * (docs/design.md, "The module map").  Not installed. */
+#ifndef WEFT_RUNTIME_FRONTEND_H
+#define WEFT_RUNTIME_FRONTEND_H
+
+#include <weft/weft.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/diagnostics.h"
+#include "runtime/limits.h"
+#include "sys/cpu.h"
+
+WEFT_BEGIN_DECLS
+
+/* weft__run_task without borrowing: from outside the pool the task is
+ * always handed to a worker and runs on that worker's thread, never on the
+ * caller's.  For APIs whose programs keep per-thread state in the workers'
+ * threads (Lace's: a TOGETHER sets up thread-locals, tasks read them). */
+void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
+
+/* A random worker other than w, or NULL if w is alone (steal.c). */
+weft_worker *weft__random_victim(weft_worker *w);
+/* Tries one steal from victim (leap: from the thief of w's blocked SYNC);
+ * if it gets a task, runs it at head and returns true (steal.c). */
+bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
+
+/* The deque slots per worker and the stack size of the pool weft_start
+ * last started, its defaults resolved.  Read by the thread that called
+ * weft_start, after it returned. */
+size_t weft__started_deque_slots(void);
+size_t weft__started_stack_size(void); /* state.c */
+
+/* The CPU worker is pinned to, or -1 (topology.c). */
+int weft__topology_worker_cpu(unsigned worker);
+
+WEFT_END_DECLS
+
+#endif
