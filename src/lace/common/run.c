@@ -4,17 +4,10 @@
 
 #include "lace/common/suspend.h"
 
-uintptr_t weft__lace_wrapper_of(uintptr_t f, const weft__api_words *words, const char *what,
-                                const char *fix)
+void weft__lace_no_wrapper(const weft__api_words *words, const char *what, const char *fix)
 {
-    if (f == 0) {
-        weft__speak(words);
-        weft__fatal("%s: the task has no f (%s)", what, fix);
-    }
-    /* Lace 1's SPAWN records the payload's offset in bit 1 of f (lace.h's
-     * LACE_F_); a wrapper is 4-byte aligned (WEFT_WRAPPER_ALIGN), so the
-     * bit is never part of its address. */
-    return f & ~(uintptr_t)2;
+    weft__speak(words);
+    weft__fatal("%s: the task has no f (%s)", what, fix);
 }
 
 void weft__lace_run_outside(weft_task *t, uintptr_t wrapper)
