@@ -11,46 +11,22 @@
  * every WP_FENCE_EVERY items.  The loop is compiled twice, once per kind,
  * so that neither pays for the other's wake point.
  */
-#include "workpool/workpool.h"
+#include "workpool/loop.h"
 
+#include "workpool/ebr.h"
+#include "workpool/hooks.h"
+#include "workpool/inbox.h"
+#include "workpool/own_queue.h"
 #include "workpool/sleep.h"
+#include "workpool/termination.h"
+#include "workpool/transfer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
-/* ---- the overflow stack and the own queue ---- */
-
-static void spill_push(wp_worker *w, const uint64_t *item)
-{
-    unsigned words = w->pool->words;
-    if (w->spill_n == w->spill_cap) {
-        size_t cap = w->spill_cap ? w->spill_cap * 2 : 256;
-        uint64_t *bigger = realloc(w->spill, cap * words * sizeof(uint64_t));
-        if (bigger == NULL)
-            weft__fatal("out of memory: overflow stack of worker %u (%zu items)", w->id,
-                        w->spill_n);
-        w->spill = bigger;
-        w->spill_cap = cap;
-    }
-    memcpy(w->spill + w->spill_n * words, item, words * sizeof(uint64_t));
-    w->spill_n++;
-}
-
-/* Pushes to the own queue; on "full", spills, or (user pushes with the
- * FAIL policy) refuses. */
-bool weft__wp_local_push(wp_worker *w, const uint64_t *item, bool user)
-{
-    wp_pool *p = w->pool;
-    if (WEFT_LIKELY(p->ops->push(w->q, item, w)))
-        return true;
-    w->ctr.overflows++;
-    if (user && p->cfg.overflow == WEFT_POOL_OVERFLOW_FAIL)
-        return false;
-    spill_push(w, item);
-    return true;
-}
+/* ---- the own queue ---- */
 
 /* An item from the overflow stack (first) or the own queue; false when
  * both are empty.  With `fenced` a take is a wake point: the queue's take
@@ -161,7 +137,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
     if (WEFT_UNLIKELY(p->host != NULL) &&
         atomic_load_explicit(&p->host->inbox_n, memory_order_relaxed) != 0) {
         leave_idle_once(w, in_idle);
-        if (weft__wp_host_take_inbox(w))
+        if (weft__wp_inbox_take(w))
             return FOUND_QUEUED;
     }
     if (ops->shared) {

@@ -37,7 +37,8 @@
 #ifndef WEFT_WORKPOOL_SLEEP_H
 #define WEFT_WORKPOOL_SLEEP_H
 
-#include "workpool/workpool.h"
+#include "workpool/hooks.h"
+#include "workpool/types.h"
 #include "runtime/parking.h"
 
 /* Items between two periodic wake points on the queues whose take has no

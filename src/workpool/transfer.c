@@ -34,7 +34,10 @@
  * a transfer buffer belong to a worker outside the set, so transfers never
  * hide work from termination detection.
  */
-#include "workpool/workpool.h"
+#include "workpool/transfer.h"
+
+#include "workpool/hooks.h"
+#include "workpool/own_queue.h"
 
 #include <sched.h>
 #include <string.h>
