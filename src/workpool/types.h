@@ -15,7 +15,8 @@
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
 #include "runtime/overflow.h"
-#include "observe/hooks.h"
+#include "observe/profiler.h"
+#include "observe/trace.h"
 #include "sys/clock.h"
 #include "sys/cpu.h"
 #include "sys/futex.h"
@@ -173,7 +174,7 @@ struct wp_worker {
      * set before the threads start. */
     weft_trace_track *trace;
 #if WEFT_PROFILE
-    /* Its items' work and paths (src/observe/profile.c). */
+    /* Its items' work and paths (src/observe/profiler.c). */
     weft_profile_pool_meter prof;
 #endif
 };
