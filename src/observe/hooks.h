@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The hooks the runtime's slow paths call, each one line that is nothing
- * at all unless the build has -DWEFT_PROFILE=ON or -DWEFT_TRACE=ON: the
- * profiler's (profiler.h) and the tracer's (trace.h).  docs/profiling.md
+/* The hooks the runtime's slow paths and the work pool call, each one
+ * line that is nothing at all unless the build has -DWEFT_PROFILE=ON or
+ * -DWEFT_TRACE=ON: the profiler's (profiler.h) and the tracer's
+ * (trace.h).  A fork-join worker is named by its weft_worker *, a work
+ * pool worker by a weft_trace_site or its meter (src/workpool/hooks.h).  docs/profiling.md
  * explains both.  Not installed. */
 #ifndef WEFT_OBSERVE_HOOKS_H
 #define WEFT_OBSERVE_HOOKS_H
@@ -42,6 +44,12 @@ static inline weft_worker *weft_profile_pause_current(void)
 }
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) weft_worker *var = weft_profile_pause_current()
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((var) ? weft_profile_resume(var) : (void)0)
+/* A work pool worker's meter (docs/profiling.md, "Work pool runs"): the
+ * process function is called for an item pushed at path length `path`,
+ * and returned; a push inside it starts at ITEM_PATH. */
+#define WEFT_PROFILE_ITEM_BEGIN(meter, path) weft__profile_pool_item_begin((meter), (path))
+#define WEFT_PROFILE_ITEM_END(meter) weft__profile_pool_item_end(meter)
+#define WEFT_PROFILE_ITEM_PATH(meter) weft__profile_pool_item_path(meter)
 #else
 #define WEFT_PROFILE_ROOT(w, var) ((void)0)
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) ((void)0)
@@ -51,6 +59,9 @@ static inline weft_worker *weft_profile_pause_current(void)
 #define WEFT_PROFILE_DROPPED(w, t, stolen) ((void)(stolen))
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) ((void)0)
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((void)0)
+#define WEFT_PROFILE_ITEM_BEGIN(meter, path) ((void)0)
+#define WEFT_PROFILE_ITEM_END(meter) ((void)0)
+#define WEFT_PROFILE_ITEM_PATH(meter) ((uint64_t)0)
 #endif
 
 /* ------------------------------------------------------------------------
@@ -73,19 +84,78 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
         weft__trace_push_slow(w, f, state);
 }
 
+static inline void weft_trace_pop(weft_worker *w, const weft_trace_frame *f)
+{
+    if (weft_trace_of(w))
+        weft__trace_pop_slow(w, f);
+}
+
+static inline void weft_trace_set(weft_worker *w, int state)
+{
+    if (weft_trace_of(w))
+        weft__trace_set_slow(w, state);
+}
+
+static inline void weft_trace_wake(weft_worker *self, weft_worker *woken)
+{
+    if (self && weft_trace_of(self))
+        weft__trace_wake_slow(self, woken);
+}
+
+/* The same for a work pool worker (a weft_trace_site). */
+static inline void weft_trace_site_push(weft_trace_site s, weft_trace_frame *f, int state)
+{
+    f->state = WEFT_TRACE_NONE;
+    if (s.track)
+        weft__trace_track_push(s.track, f, state, s.counts);
+}
+
+static inline void weft_trace_site_pop(weft_trace_site s, const weft_trace_frame *f)
+{
+    if (s.track)
+        weft__trace_track_pop(s.track, f, s.counts);
+}
+
+static inline void weft_trace_site_set(weft_trace_site s, int state)
+{
+    if (s.track)
+        weft__trace_track_set(s.track, state, s.counts);
+}
+
+static inline void weft_trace_site_wake(weft_trace_site s, unsigned woken)
+{
+    if (s.track)
+        weft__trace_track_wake(s.track, woken);
+}
+
 /* The runtime starts the task with this wrapper (`how`: weft_trace_how;
  * victim: whom it was stolen from; task: an outside RUN's descriptor). */
 #define WEFT_TRACE_TASK(w, var, how, wrapper, victim, task) \
     weft_trace_frame var; \
     weft_trace_task_begin((w), &var, (how), (wrapper), (victim), (task))
+/* A change of state, for a fork-join worker (weft_worker *) or a work
+ * pool worker (weft_trace_site): PUSH keeps the state to return to in
+ * `var`, POP returns to it, SET replaces the state.  WAKE: self woke
+ * woken, a worker (fork-join) or a worker's id (work pool). */
+/* clang-format off */
+#define WEFT_TRACE_FOR_(who, for_worker, for_site) \
+    _Generic((who), weft_trace_site: for_site, default: for_worker)
+/* clang-format on */
 #define WEFT_TRACE_PUSH(w, var, state) \
     weft_trace_frame var; \
-    weft_trace_push((w), &var, (state))
-#define WEFT_TRACE_POP(w, var) (weft_trace_of(w) ? weft__trace_pop_slow((w), &(var)) : (void)0)
-#define WEFT_TRACE_SET(w, state) (weft_trace_of(w) ? weft__trace_set_slow((w), (state)) : (void)0)
-#define WEFT_TRACE_STEAL_FAILED(w) (weft_trace_of(w) ? weft__trace_steal_failed_slow(w) : (void)0)
+    WEFT_TRACE_FOR_((w), weft_trace_push, weft_trace_site_push)((w), &var, (state))
+#define WEFT_TRACE_POP(w, var) \
+    WEFT_TRACE_FOR_((w), weft_trace_pop, weft_trace_site_pop)((w), &(var))
+#define WEFT_TRACE_SET(w, state) \
+    WEFT_TRACE_FOR_((w), weft_trace_set, weft_trace_site_set)((w), (state))
 #define WEFT_TRACE_WAKE(self, woken) \
-    ((self) && weft_trace_of(self) ? weft__trace_wake_slow((self), (woken)) : (void)0)
+    WEFT_TRACE_FOR_((self), weft_trace_wake, weft_trace_site_wake)((self), (woken))
+/* A work pool worker's steal (one item) or transfer (steal-half) that got
+ * `items` from worker `victim`: the batch that processes them starts. */
+#define WEFT_TRACE_STEAL(s, transfer, victim, items) \
+    ((s).track ? weft__trace_track_steal((s).track, (transfer), (victim), (items), (s).counts) \
+               : (void)0)
+#define WEFT_TRACE_STEAL_FAILED(w) (weft_trace_of(w) ? weft__trace_steal_failed_slow(w) : (void)0)
 #define WEFT_TRACE_INTERRUPT(w, newframe) \
     (weft_trace_of(w) ? weft__trace_interrupt_slow((w), (newframe)) : (void)0)
 #define WEFT_TRACE_EXTERNAL_START(var) uint64_t var = weft__trace_external_on() ? weft_now_ns() : 0
@@ -98,6 +168,7 @@ static inline void weft_trace_push(weft_worker *w, weft_trace_frame *f, int stat
 #define WEFT_TRACE_SET(w, state) ((void)0)
 #define WEFT_TRACE_STEAL_FAILED(w) ((void)0)
 #define WEFT_TRACE_WAKE(self, woken) ((void)0)
+#define WEFT_TRACE_STEAL(s, transfer, victim, items) ((void)(items))
 #define WEFT_TRACE_INTERRUPT(w, newframe) ((void)0)
 #define WEFT_TRACE_EXTERNAL_START(var) ((void)0)
 #define WEFT_TRACE_EXTERNAL_END(var, task) ((void)0)

@@ -56,4 +56,12 @@ typedef struct weft_trace_pool_counts {
     uint64_t processed, duplicates, steals, stolen_items, requests, sleeps;
 } weft_trace_pool_counts;
 
+/* A work pool worker as the hooks name it (src/workpool/hooks.h): its
+ * track (NULL while the run is not traced) and what its slices count now
+ * (items processed, failed steals). */
+typedef struct weft_trace_site {
+    weft_trace_track *track;
+    weft_trace_counts counts;
+} weft_trace_site;
+
 #endif

@@ -1,66 +1,44 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The work pool's observability hooks: the profiler's item paths and
- * the tracer's slices (observe/hooks.h, docs/profiling.md).  Each is
- * nothing at all without -DWEFT_PROFILE=ON or -DWEFT_TRACE=ON.  Not
- * installed. */
+/* The work pool's side of the observability hooks (observe/hooks.h, whose
+ * vocabulary the runtime shares; docs/profiling.md): how the hooks name a
+ * pool worker, and the profiler's hidden word of an item.  Each is nothing
+ * at all without -DWEFT_PROFILE=ON or -DWEFT_TRACE=ON.  Not installed. */
 #ifndef WEFT_WORKPOOL_HOOKS_H
 #define WEFT_WORKPOOL_HOOKS_H
 
+#include "observe/hooks.h"
 #include "workpool/types.h"
 
-/* The profiler's hooks (docs/profiling.md, "Work pool runs"): an item's
- * hidden word is set at its push (0 for the run's initial items) and read
- * when it is processed.  Nothing without -DWEFT_PROFILE=ON. */
-#if WEFT_PROFILE
-#define WP_PROF_PATH_SET(p, buf, path) ((buf)[(p)->words - 1] = (path))
-#define WP_PROF_PATH_COPY(p, to, from) ((to)[(p)->words - 1] = (from)[(p)->words - 1])
-#define WP_PROF_PUSHED(w, buf) \
-    WP_PROF_PATH_SET((w)->pool, (buf), weft__profile_pool_item_path(&(w)->prof))
-#define WP_PROF_ITEM_BEGIN(w, item) \
-    weft__profile_pool_item_begin(&(w)->prof, (item)[(w)->pool->words - 1])
-#define WP_PROF_ITEM_END(w) weft__profile_pool_item_end(&(w)->prof)
-#else
-#define WP_PROF_PATH_SET(p, buf, path) ((void)0)
-#define WP_PROF_PATH_COPY(p, to, from) ((void)0)
-#define WP_PROF_PUSHED(w, buf) ((void)0)
-#define WP_PROF_ITEM_BEGIN(w, item) ((void)0)
-#define WP_PROF_ITEM_END(w) ((void)0)
+#if WEFT_TRACE
+/* Worker w for the tracer's hooks: its track (NULL while the run is not
+ * traced) and what its slices count, items processed and failed steals. */
+static inline weft_trace_site wp_traced(const wp_worker *w)
+{
+    return (weft_trace_site){w->trace,
+                             {w->ctr.processed, w->ctr.steal_empty + w->ctr.steal_aborts}};
+}
 #endif
 
-/* The tracer's hooks (docs/profiling.md): a worker's state changes
- * (processing a batch of items, looking for work, asleep), steals and
- * transfers, wake-ups.  Nothing without -DWEFT_TRACE=ON; one test of the
- * track pointer while the run is not traced. */
-#if WEFT_TRACE
-static inline weft_trace_counts wp_trace_counts(const wp_worker *w)
+/* In a profiling build an item's hidden last word is the path length at
+ * its push (0 for the run's initial and injected items), read when it is
+ * processed (WEFT_PROFILE_ITEM_BEGIN); without the profiler items have no
+ * such word and these do nothing. */
+static inline uint64_t wp_item_path(const wp_pool *p, const uint64_t *item)
 {
-    return (weft_trace_counts){w->ctr.processed, w->ctr.steal_empty + w->ctr.steal_aborts};
+    return WP_PROF_WORDS ? item[p->words - 1] : 0;
 }
-static inline void wp_trace_push(wp_worker *w, weft_trace_frame *f, int state)
+
+static inline void wp_item_set_path(const wp_pool *p, uint64_t *item, uint64_t path)
 {
-    f->state = WEFT_TRACE_NONE;
-    if (w->trace)
-        weft__trace_track_push(w->trace, f, state, wp_trace_counts(w));
+    if (WP_PROF_WORDS)
+        item[p->words - 1] = path;
 }
-#define WP_TRACE_SET(w, state) \
-    ((w)->trace ? weft__trace_track_set((w)->trace, (state), wp_trace_counts(w)) : (void)0)
-#define WP_TRACE_PUSH(w, var, state) \
-    weft_trace_frame var; \
-    wp_trace_push((w), &var, (state))
-#define WP_TRACE_POP(w, var) \
-    ((w)->trace ? weft__trace_track_pop((w)->trace, &(var), wp_trace_counts(w)) : (void)0)
-#define WP_TRACE_STEAL(w, transfer, victim, items) \
-    ((w)->trace \
-         ? weft__trace_track_steal((w)->trace, (transfer), (victim), (items), wp_trace_counts(w)) \
-         : (void)0)
-#define WP_TRACE_WAKE(self, woken) \
-    ((self)->trace ? weft__trace_track_wake((self)->trace, (woken)) : (void)0)
-#else
-#define WP_TRACE_SET(w, state) ((void)0)
-#define WP_TRACE_PUSH(w, var, state) ((void)0)
-#define WP_TRACE_POP(w, var) ((void)0)
-#define WP_TRACE_STEAL(w, transfer, victim, items) ((void)(items))
-#define WP_TRACE_WAKE(self, woken) ((void)0)
-#endif
+
+/* Both parts of a split item were pushed together: the same path. */
+static inline void wp_item_copy_path(const wp_pool *p, uint64_t *to, const uint64_t *from)
+{
+    if (WP_PROF_WORDS)
+        to[p->words - 1] = from[p->words - 1];
+}
 
 #endif

@@ -33,7 +33,7 @@ void weft__wp_hosted_inject(wp_pool *p, const void *items, size_t k)
     for (size_t i = 0; i < k; i++) {
         uint64_t *slot = h->inbox + (n + i) * words;
         wp_item_from_user(p, slot, src + i * p->item_size);
-        WP_PROF_PATH_SET(p, slot, 0); /* (hosted runs are not profiled) */
+        wp_item_set_path(p, slot, 0); /* (hosted runs are not profiled) */
     }
     /* Relaxed: the takers read the items under the lock; the count is for
      * peeks, ordered by the fence below. */

@@ -238,7 +238,7 @@ bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
         wp_worker *w = p->workers[j % p->n];
         uint64_t buf[WP_MAX_WORDS];
         wp_item_from_user(p, buf, src + j * p->item_size);
-        WP_PROF_PATH_SET(p, buf, 0); /* an initial item's path starts at 0 */
+        wp_item_set_path(p, buf, 0); /* an initial item's path starts at 0 */
         if (!weft__wp_local_push(w, buf, true))
             return false;
     }
@@ -282,7 +282,7 @@ static unsigned run_threads(wp_pool *p)
     /* Every traced worker is looking for work from here on (its track
      * starts before any thief can take its initial items). */
     for (unsigned i = 0; i < p->n; i++)
-        WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
+        WEFT_TRACE_SET(wp_traced(p->workers[i]), WEFT_TRACE_SEARCH);
     /* The SIGSEGV handler explains an overflow of the workers' stacks. */
     bool handler = weft__overflow_handler_install() == 0;
     unsigned started = weft__wp_pool_start_threads(p, 1);

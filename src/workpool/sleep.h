@@ -90,7 +90,7 @@ static inline bool wp_wake_one(wp_worker *self)
         if (v != self && atomic_load_explicit(&v->sleep_word, memory_order_relaxed) == WP_ASLEEP &&
             wp_claim(v)) {
             self->ctr.wakes++;
-            WP_TRACE_WAKE(self, v->id);
+            WEFT_TRACE_WAKE(wp_traced(self), v->id);
             return true;
         }
     }

@@ -227,7 +227,7 @@ static inline bool wp_shareable(const wp_pool *p, size_t size) { return size >= 
 
 /* An item of the caller's bytes as the queues hold it: whole words, the
  * last one's padding zeroed (the hidden profiling word is set by the
- * caller of this: workpool/hooks.h). */
+ * caller of this: wp_item_set_path). */
 static inline void wp_item_from_user(const wp_pool *p, uint64_t *buf, const void *item)
 {
     if (p->item_size == 8) { /* the common case: one word, no padding */
