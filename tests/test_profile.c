@@ -196,7 +196,7 @@ static floor_figures noise_floor(bool is_tree, int size)
 }
 
 /* What the profiler may miss per strand: time off the CPU in a strand
- * shorter than the profiler's check (20 us, src/observe/profile.c) is
+ * shorter than the profiler's check (20 us, src/observe/profile_clock.h) is
  * charged, and so is the check's own clock read (~1 us); a leaf's strand
  * may carry the rest of its path's since the last check.  And relative to
  * a long strand: on the 2-core guest at load averages of 22 to 30 (eleven

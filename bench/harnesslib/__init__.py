@@ -15,7 +15,10 @@ Modules, one concern each:
   catalog  the workloads (bench/<name>/bench.json), suites and their inputs
   parse    reading a binary's output: the `Time:` line and the counter table
   stats    medians, spreads and per-repetition ratios
-  build    installers, the scheduler list (CMake's) and the builds of weft
+  build    installers, the scheduler list (CMake's), the builds of weft and
+           their CMake flags
+  weftbuilds  the weft trees a run measures (built or found) and how each was
+           configured: shared by the suite and the commands
   systems  what runs a workload: the sequential baseline, weft, each peer
   measure  running binaries, the interleaved measurement loop, progress lines
   report   the text tables (Figures 5 and 7 of the Lace paper, Wool's

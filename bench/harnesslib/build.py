@@ -101,6 +101,14 @@ def build_weft(root, build_root, scheduler, counters, jobs=None, targets=()):
                        f"weft {scheduler}, counters {'on' if counters else 'off'}", jobs, targets)
 
 
+def observe_flags(kind):
+    """The CMake flag a profiling or tracing tree adds to a timing tree's
+    (a tracing tree is a counters tree: its slices count SPAWNs)."""
+    if kind == "profile": # its weft programs count basic blocks (docs/profiling.md)
+        return ["-DWEFT_PROFILE=ON", "-DWEFT_BENCH_COUNT_BLOCKS=ON"]
+    return ["-DWEFT_TRACE=ON"]
+
+
 def observe_build_dir(build_root, scheduler, kind):
     """kind: 'profile' or 'trace' (harnesslib/observe.py)."""
     return os.path.join(build_root, f"build-bench-{scheduler}-{kind}")
@@ -108,7 +116,6 @@ def observe_build_dir(build_root, scheduler, kind):
 
 def build_observe(root, build_root, scheduler, kind, jobs=None, targets=()):
     """The profiling or tracing tree of a scheduler, as build_weft."""
-    from .observe import observe_flags
     flags = weft_cmake_flags(scheduler, kind == "trace") + observe_flags(kind)
     return _build_tree(root, build_root, observe_build_dir(build_root, scheduler, kind), flags,
                        f"weft {scheduler}, {kind} build", jobs, targets)

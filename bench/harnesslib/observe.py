@@ -33,14 +33,6 @@ STEALCOST_ARGS = ["20000", "201"]
 _STEAL_RE = re.compile(r"^steal\+join:\s*([0-9.]+)\s*ns", re.M)
 
 
-def observe_flags(kind):
-    """The CMake flag a profiling or tracing tree adds to a timing tree's
-    (a tracing tree is a counters tree: its slices count SPAWNs)."""
-    if kind == "profile": # its weft programs count basic blocks (docs/profiling.md)
-        return ["-DWEFT_PROFILE=ON", "-DWEFT_BENCH_COUNT_BLOCKS=ON"]
-    return ["-DWEFT_TRACE=ON"]
-
-
 def prepare_tree(args, root, scheduler, kind, targets=()):
     """The profiling or tracing tree of a scheduler: built, or (--no-build)
     found.  Raises RunFailure when it cannot be had."""

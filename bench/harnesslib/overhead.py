@@ -32,8 +32,8 @@ from .options import ROOT, command_parser, positive_int, resolve_schedulers, res
 from .measure import Progress, RunFailure, execute, failure_text, run_timed
 from .report import fmt_duration, fmt_ratio, negative_overhead_note, render
 from .stats import median_or_none, ratio_median
-from .suite import build_info, prepare_weft
 from .util import log, tail
+from .weftbuilds import build_info, prepare_weft
 
 TARGETS = ("fib-seq", "fib-weft", "stealcost-weft")
 STEAL_WORKERS = 2

@@ -9,7 +9,7 @@
  * wherever they read the clock, and in counting mode a strand's length is
  * the blocks it ran, not its time: a page fault, a preemption or a
  * hypervisor's interruption adds nothing to it.  The cycles of the same
- * strands (on-CPU cycles: profile.c's long-strand check) are totalled
+ * strands (on-CPU cycles: profile_clock.c's long-strand check) are totalled
  * beside the blocks, and the reports convert blocks to time with that
  * ratio: the run's on-CPU time per block.
  *
@@ -58,7 +58,7 @@ NOT_COUNTED __attribute__((visibility("default"))) void __sanitizer_cov_trace_pc
 static pthread_mutex_t unit_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool unit_chosen, unit_blocks, unit_forced;
 
-/* Totals of workers that stopped (profile.c's lock). */
+/* Totals of workers that stopped (profiler.c's lock). */
 static uint64_t folded_cycles, folded_blocks;
 
 int weft__count_check_env(void)
@@ -139,7 +139,7 @@ void weft__count_reset_locked(weft_profile_worker *p)
         return;
     }
     /* Relaxed: a running worker's concurrent addition may survive (as
-     * profile.c's reset of the per-type counts). */
+     * profiler.c's reset of the per-type counts). */
     atomic_store_explicit(&p->counted_cycles, 0, memory_order_relaxed);
     atomic_store_explicit(&p->counted_blocks, 0, memory_order_relaxed);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Counting basic blocks (count.c; docs/profiling.md, "Counting basic
- * blocks"): the profiler's deterministic unit.  profile.c calls these;
- * the totals they keep are protected by profile.c's lock, which every
+ * blocks"): the profiler's deterministic unit.  profiler.c calls these;
+ * the totals they keep are protected by profiler.c's lock, which every
  * caller of the functions marked "locked" holds.  Not installed. */
 #ifndef WEFT_OBSERVE_COUNT_H
 #define WEFT_OBSERVE_COUNT_H

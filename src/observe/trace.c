@@ -27,7 +27,7 @@
  * began (or from weft_trace_start, if the pool runs) until weft_stop;
  * a work pool run's until the session that recorded it is written.
  * Shared state (the session, the list of pool runs, the RUNs of threads
- * outside the pool) is under `lock`; the task names under `names_lock`.
+ * outside the pool) is under `lock`; the task names are trace_names.c's.
  */
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
@@ -35,8 +35,11 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
-#include "observe/hooks.h"
+#include "observe/trace.h"
+
+#include "observe/trace_names.h"
 #include "observe/trace_record.h"
+#include "observe/trace_write.h"
 
 #include <weft/trace.h>
 
@@ -72,13 +75,16 @@ static struct {
     char *path;
     uint64_t t0; /* ns: timestamps are written relative to it */
 } session;
-static uint64_t events_per_track = DEFAULT_EVENTS;
 static const char *env_path;
-static struct weft_trace_pool_run *pool_runs; /* of the session, newest first */
-static unsigned pool_runs_kept, pool_runs_untraced;
-static external_run *externals;
-static size_t n_externals;
-static uint64_t externals_dropped;
+/* What the session keeps for its file (under `lock`). */
+static struct {
+    uint64_t events_per_track;
+    struct weft_trace_pool_run *pool_runs; /* of the session, newest first */
+    unsigned pool_runs_kept, pool_runs_untraced;
+    external_run *externals;
+    size_t n_externals;
+    uint64_t externals_dropped;
+} kept = {.events_per_track = DEFAULT_EVENTS};
 /* The running fork-join pool's workers, as weft__trace_at_start gave them
  * (NULL while no pool runs), and whether they have tracks (freed at
  * stop). */
@@ -97,9 +103,9 @@ void weft__trace_forget_in_child(void)
     /* Relaxed: the child has one thread. */
     atomic_store_explicit(&recording, 0, memory_order_relaxed);
     session.active = false;
-    pool_runs = NULL;
-    pool_runs_kept = pool_runs_untraced = 0;
-    n_externals = 0;
+    kept.pool_runs = NULL;
+    kept.pool_runs_kept = kept.pool_runs_untraced = 0;
+    kept.n_externals = 0;
     fork_join_tracks = false;
     fj_workers = NULL;
     fj_n = 0;
@@ -112,7 +118,7 @@ static weft_trace_track *track_new(void)
     weft_trace_track *tr = calloc(1, sizeof *tr);
     if (!tr)
         return NULL;
-    tr->cap = (uint32_t)events_per_track;
+    tr->cap = (uint32_t)kept.events_per_track;
     tr->ev = weft__map((size_t)tr->cap * sizeof(trace_event), 0, 0, -1);
     if (!tr->ev) {
         free(tr);
@@ -178,43 +184,6 @@ static void instant(weft_trace_track *tr, int kind, unsigned peer, uint64_t coun
 {
     trace_event e = {now, now, ptr, count, peer, (uint8_t)kind, 0};
     append(tr, &e);
-}
-
-/* ------------------------------------------------------------------------
- * Task names: wrapper address -> name, registered before main by one
- * constructor per task (bits/observe.h)
- * ------------------------------------------------------------------------ */
-
-typedef struct task_name_rec {
-    uintptr_t wrapper;
-    const char *name;
-    struct task_name_rec *next;
-} task_name_rec;
-static task_name_rec *task_names; /* under names_lock */
-static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void weft__trace_name(uintptr_t wrapper, const char *name)
-{
-    task_name_rec *r = malloc(sizeof *r);
-    if (!r)
-        return; /* its slices are then named "task" */
-    pthread_mutex_lock(&names_lock);
-    *r = (task_name_rec){wrapper, name, task_names};
-    task_names = r;
-    pthread_mutex_unlock(&names_lock);
-}
-
-const char *weft__trace_task_name(uintptr_t wrapper)
-{
-    const char *name = "task";
-    pthread_mutex_lock(&names_lock);
-    for (task_name_rec *r = task_names; r; r = r->next)
-        if (r->wrapper == wrapper) {
-            name = r->name;
-            break;
-        }
-    pthread_mutex_unlock(&names_lock);
-    return name;
 }
 
 /* ------------------------------------------------------------------------
@@ -306,12 +275,12 @@ void weft__trace_external_run(const void *task, uint64_t start, uint64_t end)
 {
     long tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&lock);
-    if (!externals && !(externals = calloc(MAX_EXTERNAL_RUNS, sizeof *externals))) {
-        externals_dropped++;
-    } else if (n_externals == MAX_EXTERNAL_RUNS) {
-        externals_dropped++;
+    if (!kept.externals && !(kept.externals = calloc(MAX_EXTERNAL_RUNS, sizeof *kept.externals))) {
+        kept.externals_dropped++;
+    } else if (kept.n_externals == MAX_EXTERNAL_RUNS) {
+        kept.externals_dropped++;
     } else {
-        externals[n_externals++] = (external_run){tid, start, end, (uintptr_t)task};
+        kept.externals[kept.n_externals++] = (external_run){tid, start, end, (uintptr_t)task};
     }
     pthread_mutex_unlock(&lock);
 }
@@ -373,14 +342,14 @@ weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue,
         pthread_mutex_unlock(&lock);
         return NULL;
     }
-    if (pool_runs_kept == MAX_POOL_RUNS) {
-        pool_runs_untraced++;
+    if (kept.pool_runs_kept == MAX_POOL_RUNS) {
+        kept.pool_runs_untraced++;
         pthread_mutex_unlock(&lock);
         return NULL;
     }
     run = calloc(1, sizeof *run + workers * sizeof run->tracks[0]);
     if (run) {
-        run->index = pool_runs_kept;
+        run->index = kept.pool_runs_kept;
         run->workers = workers;
         run->half = half;
         run->session = session.id;
@@ -395,9 +364,9 @@ weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue,
             }
     }
     if (run) {
-        pool_runs_kept++;
+        kept.pool_runs_kept++;
     } else {
-        pool_runs_untraced++;
+        kept.pool_runs_untraced++;
         weft__warn("tracing: no memory for a work pool run's tracks; it is not traced");
     }
     pthread_mutex_unlock(&lock);
@@ -428,8 +397,8 @@ void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts
     } else {
         run->stats = *stats;
         run->finished = true;
-        run->next = pool_runs;
-        pool_runs = run;
+        run->next = kept.pool_runs;
+        kept.pool_runs = run;
         /* A program without the fork-join pool running: the file is
          * rewritten after each run, so it is complete when the program
          * ends; a fork-join pool that runs writes it at its stop. */
@@ -445,14 +414,14 @@ void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts
 
 static void free_session_data_locked(void)
 {
-    while (pool_runs) {
-        weft_trace_pool_run *next = pool_runs->next;
-        free_pool_run(pool_runs);
-        pool_runs = next;
+    while (kept.pool_runs) {
+        weft_trace_pool_run *next = kept.pool_runs->next;
+        free_pool_run(kept.pool_runs);
+        kept.pool_runs = next;
     }
-    pool_runs_kept = pool_runs_untraced = 0;
-    n_externals = 0;
-    externals_dropped = 0;
+    kept.pool_runs_kept = kept.pool_runs_untraced = 0;
+    kept.n_externals = 0;
+    kept.externals_dropped = 0;
 }
 
 /* Gives the running pool's workers their tracks (they stay allocated
@@ -575,7 +544,7 @@ int weft__trace_at_start(weft_worker *const *workers, unsigned n)
     int err = session.active ? give_tracks_locked() : 0;
     if (err)
         weft__warn("weft_start: no memory for the workers' trace buffers (%llu events each)",
-                   (unsigned long long)events_per_track);
+                   (unsigned long long)kept.events_per_track);
     pthread_mutex_unlock(&lock);
     return err;
 }
@@ -615,12 +584,12 @@ static int write_locked(const char *path, bool live, const weft_stats *counters)
         .t0 = session.t0,
         .workers = live ? fj_workers : NULL,
         .n_workers = live && fj_workers ? fj_n : 0,
-        .pool_runs = pool_runs,
-        .pool_runs_untraced = pool_runs_untraced,
-        .externals = externals,
-        .n_externals = n_externals,
-        .externals_dropped = externals_dropped,
-        .events_per_track = events_per_track,
+        .pool_runs = kept.pool_runs,
+        .pool_runs_untraced = kept.pool_runs_untraced,
+        .externals = kept.externals,
+        .n_externals = kept.n_externals,
+        .externals_dropped = kept.externals_dropped,
+        .events_per_track = kept.events_per_track,
         .counters = counters,
     };
     return weft__trace_write_file(path, &file);
@@ -694,7 +663,7 @@ int weft__trace_check_env(void)
     const char *path = getenv("WEFT_TRACE");
 #if WEFT_TRACE
     pthread_mutex_lock(&lock);
-    events_per_track = events;
+    kept.events_per_track = events;
     env_path = path && *path ? path : NULL;
     pthread_mutex_unlock(&lock);
 #else

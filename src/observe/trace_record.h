@@ -6,7 +6,9 @@
 #ifndef WEFT_OBSERVE_TRACE_RECORD_H
 #define WEFT_OBSERVE_TRACE_RECORD_H
 
-#include "observe/hooks.h"
+#include "observe/trace_types.h"
+
+#include <weft/weft.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,10 +85,5 @@ typedef struct weft__trace_file {
     uint64_t events_per_track;
     const weft_stats *counters; /* the runtime's, at a stop (else NULL) */
 } weft__trace_file;
-
-/* Writes file to path: 0, or errno (a message already given). */
-int weft__trace_write_file(const char *path, const weft__trace_file *file);
-/* The name of the task whose wrapper is at `wrapper` (the recorder's table). */
-const char *weft__trace_task_name(uintptr_t wrapper);
 
 #endif

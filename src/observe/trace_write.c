@@ -8,8 +8,10 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "observe/trace_write.h"
+
 #include "observe/json.h"
-#include "observe/trace_record.h"
+#include "observe/trace_names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -244,165 +246,229 @@ static int compare_external(const void *a, const void *b)
 
 /* Every track's events, merged in time order, so each track's events come
  * in time order in the file. */
+/* What one file is laid out from: the pool runs oldest first, and a
+ * source per track with the events it dropped. */
+typedef struct layout {
+    unsigned workers, runs;
+    weft_trace_pool_run **run_list;
+    source *srcs;
+    uint64_t *dropped_of;
+    size_t n_src;
+} layout;
+
+/* The layout's arrays (NULL where memory ran out: the caller checks). */
+static void layout_alloc(layout *l, const weft__trace_file *file)
+{
+    l->workers = file->workers ? file->n_workers : 0;
+    l->runs = 0;
+    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next)
+        l->runs++;
+    l->run_list = calloc(l->runs ? l->runs : 1, sizeof *l->run_list);
+    size_t max_sources = l->workers;
+    unsigned k = l->runs;
+    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next) {
+        if (l->run_list)
+            l->run_list[--k] = r; /* oldest first */
+        max_sources += r->workers;
+    }
+    l->srcs = calloc(max_sources ? max_sources : 1, sizeof *l->srcs);
+    l->dropped_of = calloc(max_sources ? max_sources : 1, sizeof *l->dropped_of);
+    l->n_src = 0;
+}
+
+static void layout_free(layout *l)
+{
+    for (size_t i = 0; i < l->n_src; i++)
+        free(l->srcs[i].order);
+    free(l->srcs);
+    free(l->dropped_of);
+    free(l->run_list);
+}
+
+/* One track as a source of events; false without memory. */
+static bool add_source(layout *l, weft_trace_track *tr, uint64_t dropped, unsigned pid, long tid)
+{
+    l->dropped_of[l->n_src] = dropped;
+    return source_of(&l->srcs[l->n_src++], tr, pid, tid);
+}
+
+/* The names of the processes and threads, and the sources; 0 or ENOMEM. */
+static int write_names(writer *wr, layout *l, const weft__trace_file *file)
+{
+    char label[128];
+    int err = 0;
+    snprintf(label, sizeof label, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME,
+             l->workers);
+    meta(wr, "process_name", 1, 0, label);
+    for (unsigned i = 0; i < l->workers && !err; i++) {
+        /* Relaxed: published before (the pool is held or stopping). */
+        weft_trace_track *tr = atomic_load_explicit(&file->workers[i]->trace, memory_order_relaxed);
+        if (!tr)
+            continue;
+        snprintf(label, sizeof label, "worker %u", i);
+        meta(wr, "thread_name", 1, (long)i, label);
+        /* Relaxed: a count. */
+        uint64_t dropped =
+            atomic_load_explicit(&tr->dropped, memory_order_relaxed) - tr->base_dropped;
+        if (!add_source(l, tr, dropped, 1, (long)i))
+            err = ENOMEM;
+    }
+    for (unsigned r = 0; r < l->runs && !err; r++) {
+        weft_trace_pool_run *run = l->run_list[r];
+        unsigned pid = 2 + run->index;
+        snprintf(label, sizeof label, "work pool run %u (%s%s, %u workers)", run->index + 1,
+                 run->queue, run->half ? ", steal-half" : "", run->workers);
+        meta(wr, "process_name", pid, 0, label);
+        for (unsigned i = 0; i < run->workers && !err; i++) {
+            snprintf(label, sizeof label, "pool worker %u", i);
+            meta(wr, "thread_name", pid, (long)i, label);
+            /* Relaxed: a count; the run is over. */
+            uint64_t dropped = atomic_load_explicit(&run->tracks[i]->dropped, memory_order_relaxed);
+            if (!add_source(l, run->tracks[i], dropped, pid, (long)i))
+                err = ENOMEM;
+        }
+    }
+    return err;
+}
+
+/* The outside threads' names (their RUNs sorted by start first). */
+static void write_external_names(writer *wr, const weft__trace_file *file)
+{
+    char label[128];
+    if (file->n_externals) /* (none: externals may be NULL, which qsort must not get) */
+        qsort(file->externals, file->n_externals, sizeof *file->externals, compare_external);
+    for (size_t x = 0; x < file->n_externals; x++) {
+        bool named = false;
+        for (size_t j = 0; j < x && !named; j++)
+            named = file->externals[j].tid == file->externals[x].tid;
+        if (!named) {
+            snprintf(label, sizeof label, "thread %ld (outside the pool)", file->externals[x].tid);
+            meta(wr, "thread_name", 1, file->externals[x].tid, label);
+        }
+    }
+}
+
+/* The merge: the earliest next event of all sources, the outside threads'
+ * RUNs among them; 0, or the errno of a write that failed. */
+static int write_events(writer *wr, layout *l, const weft__trace_file *file)
+{
+    size_t next_external = 0;
+    for (;;) {
+        source *best = NULL;
+        const trace_event *best_e = NULL;
+        for (size_t i = 0; i < l->n_src; i++) {
+            const trace_event *e = source_peek(&l->srcs[i]);
+            if (e && (!best_e || e->start < best_e->start))
+                best = &l->srcs[i], best_e = e;
+        }
+        if (next_external < file->n_externals &&
+            (!best_e || file->externals[next_external].start <= best_e->start)) {
+            write_external(wr, next_external++);
+            continue;
+        }
+        if (!best)
+            return 0;
+        write_event(wr, best, best_e);
+        best->at++;
+        /* A full device: the errno of the write that failed, now, before
+         * later calls can change it (the flush at the end may find the
+         * buffer empty and only the stream's error flag set). */
+        if (ferror(wr->f))
+            return errno ? errno : EIO;
+    }
+}
+
+/* The pool runs' counters, in "otherData". */
+static void write_pool_run_counts(FILE *f, const layout *l)
+{
+    fputs(",\"pool_runs\":[", f);
+    for (unsigned r = 0; r < l->runs; r++) {
+        const weft_trace_pool_counts *st = &l->run_list[r]->stats;
+        fprintf(f,
+                "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
+                "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
+                "\"requests\":%llu,\"sleeps\":%llu}",
+                r ? "," : "", 2 + l->run_list[r]->index, l->run_list[r]->queue,
+                l->run_list[r]->workers, (unsigned long long)st->processed,
+                (unsigned long long)st->duplicates, (unsigned long long)st->steals,
+                (unsigned long long)st->stolen_items, (unsigned long long)st->requests,
+                (unsigned long long)st->sleeps);
+    }
+    fputs("]", f);
+}
+
+/* The end of the file: what was dropped, the counters. */
+static void write_other_data(FILE *f, const layout *l, const weft__trace_file *file)
+{
+    uint64_t dropped = 0;
+    for (size_t i = 0; i < l->n_src; i++)
+        dropped += l->dropped_of[i];
+    fprintf(f,
+            "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
+            "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
+            "\"dropped_events\":%llu,\"dropped_by_track\":{",
+            WEFT_SCHEDULER_NAME, l->workers, (unsigned long long)file->events_per_track,
+            (unsigned long long)dropped);
+    for (size_t i = 0; i < l->n_src; i++)
+        fprintf(f, "%s\"%u/%ld\":%llu", i ? "," : "", l->srcs[i].pid, l->srcs[i].tid,
+                (unsigned long long)l->dropped_of[i]);
+    fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
+            (unsigned long long)file->externals_dropped, file->pool_runs_untraced);
+    if (l->workers && file->counters) {
+        const weft_stats st = *file->counters;
+        fprintf(f,
+                ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
+                "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
+                (unsigned long long)st.tasks, (unsigned long long)st.steals,
+                (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
+                (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
+    }
+    write_pool_run_counts(f, l);
+    fputs("}}\n", f);
+}
+
+/* The whole file on an open stream; 0, or errno. */
+static int write_body(FILE *f, layout *l, const weft__trace_file *file)
+{
+    writer wr = {f, file->t0, 0, true};
+    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+    int err = write_names(&wr, l, file);
+    if (err)
+        return err;
+    write_external_names(&wr, file);
+    err = write_events(&wr, l, file);
+    write_other_data(f, l, file);
+    /* A full device fails the buffered writes: the flush of what is left
+     * reports the write's errno (ENOSPC); a write that failed earlier left
+     * its errno (cleared after fopen), while the flush may find the buffer
+     * empty and only the error flag set. */
+    if ((fflush(f) != 0 || ferror(f)) && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
 int weft__trace_write_file(const char *path, const weft__trace_file *file)
 {
     cur = file;
-    const weft_stats *counters = file->counters;
-    unsigned workers = file->workers ? file->n_workers : 0;
-    unsigned runs = 0;
-    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next)
-        runs++;
-    weft_trace_pool_run **run_list = calloc(runs ? runs : 1, sizeof *run_list);
-    size_t max_sources = workers;
-    unsigned k = runs;
-    for (weft_trace_pool_run *r = file->pool_runs; r; r = r->next) {
-        run_list[--k] = r; /* oldest first */
-        max_sources += r->workers;
-    }
-    source *srcs = calloc(max_sources ? max_sources : 1, sizeof *srcs);
-    uint64_t *dropped_of = calloc(max_sources ? max_sources : 1, sizeof *dropped_of);
+    layout l;
+    layout_alloc(&l, file);
     FILE *f = fopen(path, "w");
     int err = 0;
     if (!f) {
         err = errno;
         weft__warn("tracing: cannot open %s for writing: %s", path, strerror(err));
-    } else if (!run_list || !srcs || !dropped_of) {
+    } else if (!l.run_list || !l.srcs || !l.dropped_of) {
         err = ENOMEM;
         weft__warn("tracing: no memory to write %s", path);
     }
     errno = 0; /* a write error found below is that write's */
-    size_t n_src = 0;
-    uint64_t dropped = 0;
-    char label[128];
-    writer wr = {f, file->t0, 0, true};
-    if (!err) {
-        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
-        snprintf(label, sizeof label, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME,
-                 workers);
-        meta(&wr, "process_name", 1, 0, label);
-        for (unsigned i = 0; i < workers && !err; i++) {
-            /* Relaxed: published before (the pool is held or stopping). */
-            weft_trace_track *tr =
-                atomic_load_explicit(&file->workers[i]->trace, memory_order_relaxed);
-            if (!tr)
-                continue;
-            snprintf(label, sizeof label, "worker %u", i);
-            meta(&wr, "thread_name", 1, (long)i, label);
-            /* Relaxed: a count. */
-            dropped_of[n_src] =
-                atomic_load_explicit(&tr->dropped, memory_order_relaxed) - tr->base_dropped;
-            if (!source_of(&srcs[n_src++], tr, 1, (long)i))
-                err = ENOMEM;
-        }
-        for (unsigned r = 0; r < runs && !err; r++) {
-            weft_trace_pool_run *run = run_list[r];
-            unsigned pid = 2 + run->index;
-            snprintf(label, sizeof label, "work pool run %u (%s%s, %u workers)", run->index + 1,
-                     run->queue, run->half ? ", steal-half" : "", run->workers);
-            meta(&wr, "process_name", pid, 0, label);
-            for (unsigned i = 0; i < run->workers && !err; i++) {
-                snprintf(label, sizeof label, "pool worker %u", i);
-                meta(&wr, "thread_name", pid, (long)i, label);
-                /* Relaxed: a count; the run is over. */
-                dropped_of[n_src] =
-                    atomic_load_explicit(&run->tracks[i]->dropped, memory_order_relaxed);
-                if (!source_of(&srcs[n_src++], run->tracks[i], pid, (long)i))
-                    err = ENOMEM;
-            }
-        }
-        if (cur->n_externals) /* (none: externals may be NULL, which qsort must not get) */
-            qsort(file->externals, cur->n_externals, sizeof *file->externals, compare_external);
-        for (size_t x = 0; x < cur->n_externals && !err; x++) {
-            bool named = false;
-            for (size_t j = 0; j < x && !named; j++)
-                named = cur->externals[j].tid == cur->externals[x].tid;
-            if (!named) {
-                snprintf(label, sizeof label, "thread %ld (outside the pool)",
-                         cur->externals[x].tid);
-                meta(&wr, "thread_name", 1, cur->externals[x].tid, label);
-            }
-        }
-    }
-    if (!err) {
-        /* The merge: the earliest next event of all sources, the outside
-         * threads' RUNs among them. */
-        size_t next_external = 0;
-        for (;;) {
-            source *best = NULL;
-            const trace_event *best_e = NULL;
-            for (size_t i = 0; i < n_src; i++) {
-                const trace_event *e = source_peek(&srcs[i]);
-                if (e && (!best_e || e->start < best_e->start))
-                    best = &srcs[i], best_e = e;
-            }
-            if (next_external < cur->n_externals &&
-                (!best_e || cur->externals[next_external].start <= best_e->start)) {
-                write_external(&wr, next_external++);
-                continue;
-            }
-            if (!best)
-                break;
-            write_event(&wr, best, best_e);
-            best->at++;
-            /* A full device: the errno of the write that failed, now,
-             * before later calls can change it (the flush below may find
-             * the buffer empty and only the stream's error flag set). */
-            if (ferror(f)) {
-                err = errno ? errno : EIO;
-                break;
-            }
-        }
-        for (size_t i = 0; i < n_src; i++)
-            dropped += dropped_of[i];
-        fprintf(f,
-                "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
-                "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
-                "\"dropped_events\":%llu,\"dropped_by_track\":{",
-                WEFT_SCHEDULER_NAME, workers, (unsigned long long)file->events_per_track,
-                (unsigned long long)dropped);
-        for (size_t i = 0; i < n_src; i++)
-            fprintf(f, "%s\"%u/%ld\":%llu", i ? "," : "", srcs[i].pid, srcs[i].tid,
-                    (unsigned long long)dropped_of[i]);
-        fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
-                (unsigned long long)file->externals_dropped, file->pool_runs_untraced);
-        if (workers && counters) {
-            const weft_stats st = *counters;
-            fprintf(f,
-                    ",\"counters\":{\"tasks\":%llu,\"steals\":%llu,\"leaps\":%llu,"
-                    "\"steal_fails\":%llu,\"leap_fails\":%llu,\"sleeps\":%llu}",
-                    (unsigned long long)st.tasks, (unsigned long long)st.steals,
-                    (unsigned long long)st.leaps, (unsigned long long)st.steal_fails,
-                    (unsigned long long)st.leap_fails, (unsigned long long)st.sleeps);
-        }
-        fputs(",\"pool_runs\":[", f);
-        for (unsigned r = 0; r < runs; r++) {
-            const weft_trace_pool_counts *st = &run_list[r]->stats;
-            fprintf(f,
-                    "%s{\"pid\":%u,\"queue\":\"%s\",\"workers\":%u,\"processed\":%llu,"
-                    "\"duplicates\":%llu,\"steals\":%llu,\"stolen_items\":%llu,"
-                    "\"requests\":%llu,\"sleeps\":%llu}",
-                    r ? "," : "", 2 + run_list[r]->index, run_list[r]->queue, run_list[r]->workers,
-                    (unsigned long long)st->processed, (unsigned long long)st->duplicates,
-                    (unsigned long long)st->steals, (unsigned long long)st->stolen_items,
-                    (unsigned long long)st->requests, (unsigned long long)st->sleeps);
-        }
-        fputs("]}}\n", f);
-        /* A full device fails the buffered writes: the flush of what is
-         * left reports the write's errno (ENOSPC); a write that failed
-         * earlier left its errno (cleared after fopen), while the flush may
-         * find the buffer empty and only the error flag set. */
-        if ((fflush(f) != 0 || ferror(f)) && !err)
-            err = errno ? errno : EIO;
-    }
+    if (!err)
+        err = write_body(f, &l, file);
     if (f && fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
     if (err && err != ENOMEM && f)
         weft__warn("tracing: writing %s failed: %s", path, strerror(err));
-    for (size_t i = 0; i < n_src; i++)
-        free(srcs[i].order);
-    free(srcs);
-    free(dropped_of);
-    free(run_list);
+    layout_free(&l);
     return err;
 }
 

@@ -64,13 +64,11 @@ static void run_root(weft_worker *w, weft_task *head, weft_task *t, uintptr_t wr
 {
     weft_task *floor = w->frame_floor;
     w->frame_floor = head;
-    WEFT_TRACE_TASK(w, trace_, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
-                    NULL, from_outside ? t : NULL);
-    WEFT_PROFILE_ROOT(w, profile_);
+    WEFT_OBSERVE_ROOT(w, run, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
+                      NULL, from_outside ? t : NULL);
     weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
-    WEFT_PROFILE_RUN_DONE(w, profile_,
-                          from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
-    WEFT_TRACE_POP(w, trace_);
+    WEFT_OBSERVE_ROOT_DONE(w, run,
+                           from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
     w->frame_floor = floor;
 }
 

@@ -176,6 +176,122 @@ static void mark_finished(interrupt_rec *rec)
     weft__wake_all();
 }
 
+/* The frame an interrupt runs in on w: above head, or for TOGETHER above
+ * our copy's slot at head; the frame below it frozen into *saved. */
+static weft_task *freeze_below_frame(weft_worker *w, weft_task *head, interrupt_rec *rec,
+                                     weft_sched_saved *saved)
+{
+    /* A TOGETHER copy of ours lives in our deque slot at head (untyped
+     * memory like any task's, so the slots below stay non-EMPTY); the
+     * interrupt's frame then starts above it, out of thieves' reach. */
+    weft_task *frame = head;
+    if (rec->kind == KIND_TOGETHER) {
+        weft_sched_reserve(w, head); /* the scheduler's rule for room at head */
+        frame = head + 1;
+    }
+    weft__sched_freeze(w, frame, saved);
+    if (rec->kind == KIND_NEWFRAME && rec->initiator == NULL) {
+        weft_worker *none = NULL;
+        /* Relaxed: only elects one executor; barrier 1 orders it. */
+        atomic_compare_exchange_strong_explicit(&rec->executor, &none, w, memory_order_relaxed,
+                                                memory_order_relaxed);
+    }
+    return frame;
+}
+
+/* Barrier 1: every worker has read the record; the last to arrive
+ * unpublishes it and lets the others pass. */
+static void pass_barrier_1(interrupt_rec *rec, unsigned n)
+{
+    /* acq_rel: one release sequence through all arrivals. */
+    if (atomic_fetch_add_explicit(&rec->arrived, 1, memory_order_acq_rel) + 1 != n) {
+        wait_on(&rec->passed, at_least, 1);
+        return;
+    }
+    /* Everyone has read the record: unpublish it, before anyone runs work
+     * of this interrupt that could publish another.  Relaxed: ordered
+     * before the releases of `passed` and the lock. */
+    atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
+    /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
+     * next initiator's setting (after it takes `busy`) comes later in the
+     * word's modification order and is not lost. */
+    atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
+                              memory_order_relaxed);
+    /* Release: the next nested initiator sees the two stores above. */
+    if (rec->nested)
+        atomic_store_explicit(&slot.nest_lock, 0, memory_order_release);
+    /* Release: the others pass barrier 1 after the stores above. */
+    atomic_store_explicit(&rec->passed, 1, memory_order_release);
+    weft__futex_wake(&rec->passed, INT_MAX);
+}
+
+/* Our TOGETHER copy, at head below the frame; the last copy to finish
+ * marks the interrupt finished. */
+static void run_together_copy(weft_worker *w, weft_task *frame, weft_task *copy, interrupt_rec *rec,
+                              unsigned n)
+{
+    memcpy(copy->payload, rec->task->payload, sizeof copy->payload);
+    /* Relaxed: a private slot of ours (below the frozen frame). */
+    atomic_store_explicit(&copy->state, rec->wrapper, memory_order_relaxed);
+    w->together_depth++;
+    WEFT_OBSERVE_ROOT(w, copy, WEFT_TRACE_BY_TOGETHER, rec->wrapper, NULL, NULL);
+    weft_run_wrapper(w, frame, copy, rec->wrapper, "(a TOGETHER copy)");
+    WEFT_OBSERVE_ROOT_DONE(w, copy, WEFT_PROFILE_INTERRUPT);
+    w->together_depth--;
+    /* Relaxed: as above.  DONE, not EMPTY: the slot stays non-EMPTY while
+     * we help above it, so that weft_current_head (a RUN from a task we
+     * steal meanwhile) finds the head above the frame. */
+    atomic_store_explicit(&copy->state, WEFT_STATE_DONE, memory_order_relaxed);
+    /* acq_rel: the last copy to finish sees every copy's effects. */
+    if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_acq_rel) + 1 == n)
+        mark_finished(rec);
+}
+
+/* Our part of the interrupt in its frame: our TOGETHER copy, or the
+ * NEWFRAME task if we were elected; then helping until it is finished. */
+static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interrupt_rec *rec,
+                      unsigned n)
+{
+    int outer_kind = w->in_interrupt;
+    w->in_interrupt = rec->kind;
+    weft_task *floor = w->frame_floor;
+    w->frame_floor = frame;
+    weft_task *copy = rec->kind == KIND_TOGETHER ? head : NULL;
+    if (copy) {
+        run_together_copy(w, frame, copy, rec, n);
+    } else if (atomic_load_explicit(&rec->executor, memory_order_relaxed) == w) {
+        /* Relaxed: elected before barrier 1, which ordered it. */
+        WEFT_OBSERVE_ROOT(w, task, WEFT_TRACE_BY_NEWFRAME, rec->wrapper, NULL, NULL);
+        weft_run_wrapper(w, frame, rec->task, rec->wrapper, "(run by NEWFRAME)");
+        WEFT_OBSERVE_ROOT_DONE(w, task, WEFT_PROFILE_INTERRUPT);
+        mark_finished(rec);
+    }
+    help_until_finished(w, frame, rec);
+    if (copy) /* Relaxed: as above; the frame above it is empty now. */
+        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
+    w->frame_floor = floor;
+    w->in_interrupt = outer_kind;
+}
+
+/* Leaves the record; the last to leave ends the interrupt for its
+ * initiator and lets the record go. */
+static void leave(interrupt_rec *rec, unsigned n)
+{
+    /* acq_rel: the last leaver sees everyone done with the record. */
+    if (atomic_fetch_add_explicit(&rec->left, 1, memory_order_acq_rel) + 1 != n)
+        return;
+    /* Release: the initiator sees the finished interrupt, including
+     * NEWFRAME's result. */
+    atomic_store_explicit(&rec->done, 1, memory_order_release);
+    /* Release: the next outermost initiator sees this one over. */
+    if (!rec->nested)
+        atomic_store_explicit(&slot.busy, 0, memory_order_release);
+    weft__futex_wake(&rec->done, INT_MAX);
+    /* Release: our last touch of the record; the initiator's stack frame
+     * (which holds it) may go after this. */
+    atomic_store_explicit(&rec->let_go, 1, memory_order_release);
+}
+
 void weft__interrupt_serve(weft_worker *w, weft_task *head)
 {
     /* Acquire: pairs with the initiator's publishing store; the record
@@ -186,104 +302,18 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     w->seen_interrupt = g; /* `current` holds g's record until we arrive */
     interrupt_rec *rec = slot.current;
     unsigned n = weft__rt.n_workers;
-    int kind = rec->kind;
-    WEFT_TRACE_INTERRUPT(w, kind == KIND_NEWFRAME);
+    WEFT_TRACE_INTERRUPT(w, rec->kind == KIND_NEWFRAME);
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
-
-    /* A TOGETHER copy of ours lives in our deque slot at head (untyped
-     * memory like any task's, so the slots below stay non-EMPTY); the
-     * interrupt's frame then starts above it, out of thieves' reach. */
-    weft_task *frame = head;
-    if (kind == KIND_TOGETHER) {
-        weft_sched_reserve(w, head); /* the scheduler's rule for room at head */
-        frame = head + 1;
-    }
     weft_sched_saved saved;
-    weft__sched_freeze(w, frame, &saved);
-    if (kind == KIND_NEWFRAME && rec->initiator == NULL) {
-        weft_worker *none = NULL;
-        /* Relaxed: only elects one executor; barrier 1 orders it. */
-        atomic_compare_exchange_strong_explicit(&rec->executor, &none, w, memory_order_relaxed,
-                                                memory_order_relaxed);
-    }
-    /* Barrier 1.  acq_rel: one release sequence through all arrivals. */
-    if (atomic_fetch_add_explicit(&rec->arrived, 1, memory_order_acq_rel) + 1 == n) {
-        /* Everyone has read the record: unpublish it, before anyone runs
-         * work of this interrupt that could publish another.  Relaxed:
-         * ordered before the releases of `passed` and the lock. */
-        atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
-        /* Relaxed: YIELD's hint; cleared before `busy` is released, so the
-         * next initiator's setting (after it takes `busy`) comes later in
-         * the word's modification order and is not lost. */
-        atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_INTERRUPT,
-                                  memory_order_relaxed);
-        /* Release: the next nested initiator sees the two stores above. */
-        if (rec->nested)
-            atomic_store_explicit(&slot.nest_lock, 0, memory_order_release);
-        /* Release: the others pass barrier 1 after the stores above. */
-        atomic_store_explicit(&rec->passed, 1, memory_order_release);
-        weft__futex_wake(&rec->passed, INT_MAX);
-    } else {
-        wait_on(&rec->passed, at_least, 1);
-    }
+    weft_task *frame = freeze_below_frame(w, head, rec, &saved);
+    pass_barrier_1(rec, n);
     WEFT_TRACE_SET(w, WEFT_TRACE_HELP);
-
-    int outer_kind = w->in_interrupt;
-    w->in_interrupt = kind;
-    weft_task *floor = w->frame_floor;
-    w->frame_floor = frame;
-    weft_task *copy = kind == KIND_TOGETHER ? head : NULL;
-    if (copy) {
-        memcpy(copy->payload, rec->task->payload, sizeof copy->payload);
-        /* Relaxed: a private slot of ours (below the frozen frame). */
-        atomic_store_explicit(&copy->state, rec->wrapper, memory_order_relaxed);
-        w->together_depth++;
-        WEFT_TRACE_TASK(w, trace_copy_, WEFT_TRACE_BY_TOGETHER, rec->wrapper, NULL, NULL);
-        WEFT_PROFILE_ROOT(w, profile_);
-        weft_run_wrapper(w, frame, copy, rec->wrapper, "(a TOGETHER copy)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
-        WEFT_TRACE_POP(w, trace_copy_);
-        w->together_depth--;
-        /* Relaxed: as above.  DONE, not EMPTY: the slot stays non-EMPTY
-         * while we help above it, so that weft_current_head (a RUN from a
-         * task we steal meanwhile) finds the head above the frame. */
-        atomic_store_explicit(&copy->state, WEFT_STATE_DONE, memory_order_relaxed);
-        /* acq_rel: the last copy to finish sees every copy's effects. */
-        if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_acq_rel) + 1 == n)
-            mark_finished(rec);
-    } else if (atomic_load_explicit(&rec->executor, memory_order_relaxed) == w) {
-        /* Relaxed: elected before barrier 1, which ordered it. */
-        WEFT_TRACE_TASK(w, trace_task_, WEFT_TRACE_BY_NEWFRAME, rec->wrapper, NULL, NULL);
-        WEFT_PROFILE_ROOT(w, profile_);
-        weft_run_wrapper(w, frame, rec->task, rec->wrapper, "(run by NEWFRAME)");
-        WEFT_PROFILE_RUN_DONE(w, profile_, WEFT_PROFILE_INTERRUPT);
-        WEFT_TRACE_POP(w, trace_task_);
-        mark_finished(rec);
-    }
-    help_until_finished(w, frame, rec);
-    if (copy) /* Relaxed: as above; the frame above it is empty now. */
-        atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
-    w->frame_floor = floor;
-    w->in_interrupt = outer_kind;
-
+    take_part(w, head, frame, rec, n);
     WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
     arrive_and_wait(&rec->stopped, n); /* barrier 2: no steal in flight */
     weft__sched_thaw(w, &saved);
     WEFT_TRACE_POP(w, trace_);
-
-    /* acq_rel: the last leaver sees everyone done with the record. */
-    if (atomic_fetch_add_explicit(&rec->left, 1, memory_order_acq_rel) + 1 == n) {
-        /* Release: the initiator sees the finished interrupt, including
-         * NEWFRAME's result. */
-        atomic_store_explicit(&rec->done, 1, memory_order_release);
-        /* Release: the next outermost initiator sees this one over. */
-        if (!rec->nested)
-            atomic_store_explicit(&slot.busy, 0, memory_order_release);
-        weft__futex_wake(&rec->done, INT_MAX);
-        /* Release: our last touch of the record; the initiator's stack
-         * frame (which holds it) may go after this. */
-        atomic_store_explicit(&rec->let_go, 1, memory_order_release);
-    }
+    leave(rec, n);
 }
 
 void weft__yield_slow(weft_worker *w, weft_task *head)
@@ -293,6 +323,28 @@ void weft__yield_slow(weft_worker *w, weft_task *head)
         weft__interrupt_serve(w, head);
     weft__park_if_suspended(w, head);
     WEFT_PROFILE_RESUME(w);
+}
+
+/* Takes the interrupt slot's lock (the outermost interrupts' or the
+ * nested ones'); a worker serves the interrupt in progress meanwhile. */
+static void take_slot(weft_worker *w, weft_task *head, _Atomic uint32_t *lock)
+{
+    for (unsigned spins = 0;; spins++) {
+        uint32_t free_ = 0;
+        /* Acquire: pairs with the release of the lock by the previous
+         * interrupt (its last leaver, or its barrier 1 if nested). */
+        if (atomic_compare_exchange_strong_explicit(lock, &free_, 1, memory_order_acquire,
+                                                    memory_order_relaxed))
+            return;
+        /* Another interrupt is in progress: a worker must take part in it
+         * (it cannot complete otherwise), then try again. */
+        if (w && weft_interrupt_waiting_for(w))
+            weft__interrupt_serve(w, head);
+        else if (spins < 100)
+            weft_cpu_relax();
+        else
+            sched_yield();
+    }
 }
 
 /* Runs an interrupt from any thread and returns when it is over. */
@@ -310,23 +362,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 
     interrupt_rec rec;
     rec.nested = w != NULL && w->in_interrupt != KIND_NONE;
-    _Atomic uint32_t *lock = rec.nested ? &slot.nest_lock : &slot.busy;
-    for (unsigned spins = 0;; spins++) {
-        uint32_t free_ = 0;
-        /* Acquire: pairs with the release of the lock by the previous
-         * interrupt (its last leaver, or its barrier 1 if nested). */
-        if (atomic_compare_exchange_strong_explicit(lock, &free_, 1, memory_order_acquire,
-                                                    memory_order_relaxed))
-            break;
-        /* Another interrupt is in progress: a worker must take part in it
-         * (it cannot complete otherwise), then try again. */
-        if (w && weft_interrupt_waiting_for(w))
-            weft__interrupt_serve(w, head);
-        else if (spins < 100)
-            weft_cpu_relax();
-        else
-            sched_yield();
-    }
+    take_slot(w, head, rec.nested ? &slot.nest_lock : &slot.busy);
 
     /* Nobody reads the record until the generation is published (release,
      * below), so these are relaxed. */

@@ -37,12 +37,10 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     w->frame_floor = head;
     w->together_depth = 0;
     WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
-    WEFT_TRACE_TASK(w, trace_, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
-                    NULL);
-    WEFT_PROFILE_ROOT(w, profile_);
+    WEFT_OBSERVE_ROOT(w, stolen, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
+                      NULL);
     weft_run_wrapper(w, head, t, wrapper, "(stolen)");
-    WEFT_PROFILE_STOLEN_DONE(w, profile_, victim, t); /* before DONE publishes them */
-    WEFT_TRACE_POP(w, trace_);
+    WEFT_OBSERVE_STOLEN_DONE(w, stolen, victim, t); /* before DONE publishes its figures */
     w->frame_floor = floor;
     w->together_depth = together;
 

@@ -4,7 +4,7 @@
  * has joined the worker threads, so the sum races with nothing.  These are
  * the metrics "Work-stealing Queues In Practice" (section 7.2) wished for:
  * failed steals, duplicated work, growths and shrinks. */
-#include "workpool/workpool.h"
+#include "workpool/counters.h"
 
 #include <string.h>
 

@@ -33,7 +33,7 @@
  * thief descheduled inside a steal delays reclamation (memory), never
  * correctness.
  */
-#include "workpool/workpool.h"
+#include "workpool/ebr.h"
 
 #include <stdlib.h>
 

@@ -17,12 +17,17 @@
  *     through the path the pool's own thieves use: a steal-half request
  *     answered by the victim between two items, the queue's native
  *     steal-half, or single steals; never by stopping a worker.
- * Every function here is for the host thread only.  The argument that
- * injection and quiescence keep termination detection exact is in
- * docs/distributed.md ("The local pool").
+ * The checks of a configuration (weft__wp_pool_validate) are config.h's
+ * and the injection (weft__wp_hosted_inject) is inbox.h's; this header
+ * includes both.  Every function here is for the host thread only.  The
+ * argument that injection and quiescence keep termination detection exact
+ * is in docs/distributed.md ("The local pool").
  */
 #ifndef WEFT_WORKPOOL_HOSTED_H
 #define WEFT_WORKPOOL_HOSTED_H
+
+#include "workpool/config.h"
+#include "workpool/inbox.h"
 
 #include <weft/bits/lang.h>
 
@@ -36,11 +41,6 @@ WEFT_BEGIN_DECLS
 
 typedef struct wp_pool wp_pool;
 
-/* weft_pool_run's checks of a configuration and its arguments: 0, or
- * EINVAL with a message naming the field. */
-int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                           weft_pool_fn fn);
-
 /* A pool for *cfg (already validated with weft__wp_pool_validate) holding the
  * n_initial items; its worker threads exist and wait at the start gate.
  * Returns 0, or ENOMEM, ENOBUFS (the items do not fit a fixed-size queue
@@ -51,9 +51,6 @@ int weft__wp_hosted_create(const weft_pool_config *cfg, weft_pool_fn fn, void *a
  * (the pool is gone after weft__wp_hosted_start(p, false)). */
 void weft__wp_hosted_start(wp_pool *p, bool go);
 
-/* Copies k items (item_size bytes each) into the inbox and wakes a
- * sleeping worker. */
-void weft__wp_hosted_inject(wp_pool *p, const void *items, size_t k);
 /* Takes about half of the fullest queue's items (at most steal_half_max)
  * into out, which holds steal_half_max items of item_size bytes; returns
  * how many (0: nothing to share). */

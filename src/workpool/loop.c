@@ -11,46 +11,22 @@
  * every WP_FENCE_EVERY items.  The loop is compiled twice, once per kind,
  * so that neither pays for the other's wake point.
  */
-#include "workpool/workpool.h"
+#include "workpool/loop.h"
 
+#include "workpool/ebr.h"
+#include "workpool/hooks.h"
+#include "workpool/inbox.h"
+#include "workpool/own_queue.h"
 #include "workpool/sleep.h"
+#include "workpool/termination.h"
+#include "workpool/transfer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
 
-/* ---- the overflow stack and the own queue ---- */
-
-static void spill_push(wp_worker *w, const uint64_t *item)
-{
-    unsigned words = w->pool->words;
-    if (w->spill_n == w->spill_cap) {
-        size_t cap = w->spill_cap ? w->spill_cap * 2 : 256;
-        uint64_t *bigger = realloc(w->spill, cap * words * sizeof(uint64_t));
-        if (bigger == NULL)
-            weft__fatal("out of memory: overflow stack of worker %u (%zu items)", w->id,
-                        w->spill_n);
-        w->spill = bigger;
-        w->spill_cap = cap;
-    }
-    memcpy(w->spill + w->spill_n * words, item, words * sizeof(uint64_t));
-    w->spill_n++;
-}
-
-/* Pushes to the own queue; on "full", spills, or (user pushes with the
- * FAIL policy) refuses. */
-bool weft__wp_local_push(wp_worker *w, const uint64_t *item, bool user)
-{
-    wp_pool *p = w->pool;
-    if (WEFT_LIKELY(p->ops->push(w->q, item, w)))
-        return true;
-    w->ctr.overflows++;
-    if (user && p->cfg.overflow == WEFT_POOL_OVERFLOW_FAIL)
-        return false;
-    spill_push(w, item);
-    return true;
-}
+/* ---- the own queue ---- */
 
 /* An item from the overflow stack (first) or the own queue; false when
  * both are empty.  With `fenced` a take is a wake point: the queue's take
@@ -89,7 +65,7 @@ int weft_pool_push(weft_pool_ctx *ctx, const void *item)
     wp_pool *p = w->pool;
     uint64_t buf[WP_MAX_WORDS];
     wp_item_from_user(p, buf, item);
-    WP_PROF_PUSHED(w, buf);
+    wp_item_set_path(p, buf, WEFT_PROFILE_ITEM_PATH(&w->prof));
     if (WEFT_UNLIKELY(!weft__wp_local_push(w, buf, true)))
         return ENOBUFS;
     w->ctr.pushed++;
@@ -161,7 +137,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
     if (WEFT_UNLIKELY(p->host != NULL) &&
         atomic_load_explicit(&p->host->inbox_n, memory_order_relaxed) != 0) {
         leave_idle_once(w, in_idle);
-        if (weft__wp_host_take_inbox(w))
+        if (weft__wp_inbox_take(w))
             return FOUND_QUEUED;
     }
     if (ops->shared) {
@@ -183,7 +159,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
             uint64_t before = w->ctr.stolen_items;
             if (!(ops->steal_half ? weft__wp_steal_half_native(w, v) : weft__wp_request_half(w, v)))
                 continue;
-            WP_TRACE_STEAL(w, true, v->id, w->ctr.stolen_items - before);
+            WEFT_TRACE_STEAL(wp_traced(w), true, v->id, w->ctr.stolen_items - before);
             if (!wp_wake_for(w, v->q, p->share_min))
                 wp_wake_for(w, w->q, p->wake_min);
             return FOUND_QUEUED;
@@ -192,7 +168,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
         if (r == WP_STEAL_OK) {
             w->ctr.steals++;
             w->ctr.stolen_items++;
-            WP_TRACE_STEAL(w, false, v->id, 1);
+            WEFT_TRACE_STEAL(wp_traced(w), false, v->id, 1);
             wp_wake_for(w, v->q, 1);
             return FOUND_ITEM;
         }
@@ -209,7 +185,7 @@ static int steal_round(wp_worker *w, bool *in_idle)
 static int find_work(wp_worker *w)
 {
     wp_pool *p = w->pool;
-    WP_TRACE_SET(w, WEFT_TRACE_SEARCH);
+    WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_SEARCH);
     if (p->half)
         weft__wp_block_requests(w);
     weft__wp_ebr_collect(w);
@@ -224,7 +200,7 @@ static int find_work(wp_worker *w)
         if (found != FOUND_NOTHING) {
             if (p->half)
                 weft__wp_unblock_requests(w);
-            WP_TRACE_SET(w, WEFT_TRACE_BATCH);
+            WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_BATCH);
             return found;
         }
         if (!in_idle) {
@@ -237,9 +213,9 @@ static int find_work(wp_worker *w)
         /* Back off: spin, then yield the core, then sleep. */
         if (!weft__park_backoff(&rounds, &since, p->cfg.idle_spin_us, 0))
             continue;
-        WP_TRACE_PUSH(w, trace_, WEFT_TRACE_SLEEP);
+        WEFT_TRACE_PUSH(wp_traced(w), trace_, WEFT_TRACE_SLEEP);
         wp_sleep(w);
-        WP_TRACE_POP(w, trace_);
+        WEFT_TRACE_POP(wp_traced(w), trace_);
         rounds = 0;
         since = 0;
     }
@@ -274,11 +250,11 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
                 continue;
         }
         w->ctr.processed++;
-        WP_PROF_ITEM_BEGIN(w, item);
+        WEFT_PROFILE_ITEM_BEGIN(&w->prof, wp_item_path(p, item));
         w->in_fn = true;
         p->fn(&w->ctx, item, p->arg);
         w->in_fn = false;
-        WP_PROF_ITEM_END(w);
+        WEFT_PROFILE_ITEM_END(&w->prof);
         /* Relaxed: the flag only ends this loop early; weft__wp_finish
          * (release of done) orders the end of the run. */
         if (WEFT_UNLIKELY(atomic_load_explicit(&p->cancelled, memory_order_relaxed)))
@@ -294,13 +270,13 @@ void weft__wp_worker_loop(wp_worker *w)
 {
     wp_worker *saved = weft__wp_tls;
     weft__wp_tls = w;
-    WP_TRACE_SET(w, WEFT_TRACE_BATCH);
+    WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_BATCH);
     if (w->pool->ops->take_fences)
         run_items(w, true);
     else
         run_items(w, false);
     if (w->pool->half)
         weft__wp_block_requests(w);
-    WP_TRACE_SET(w, WEFT_TRACE_NONE); /* the end of its track */
+    WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_NONE); /* the end of its track */
     weft__wp_tls = saved;
 }

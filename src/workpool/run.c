@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* weft_pool_run: configuration, set-up, the worker threads, teardown.
+/* weft_pool_run: set-up, the worker threads, teardown (the configuration
+ * and its checks: config.c).
  *
  * Workers are created per run: the calling thread is worker 0, P-1
  * threads are created and wait at a start gate until every queue holds its
@@ -11,8 +12,15 @@
  * of a hosted pool (hosted.c), whose caller is no worker: it creates every
  * worker thread and stays outside the pool as its agent.
  */
-#include "workpool/workpool.h"
-#include "runtime/parking.h"
+#include "workpool/run.h"
+
+#include "workpool/counters.h"
+#include "workpool/ebr.h"
+#include "workpool/hooks.h"
+#include "workpool/config.h"
+#include "workpool/loop.h"
+#include "workpool/own_queue.h"
+#include "workpool/queues/table.h"
 #include "runtime/topology.h"
 #include "sys/stack_call.h"
 
@@ -23,103 +31,9 @@
 
 #define DEFAULT_ABP_CAP 65536u
 #define DEFAULT_CAP 256u
-#define MAX_FIXED_CAP ((size_t)1 << 31)
-#define MAX_GROW_CAP ((size_t)1 << 30)
-#define MAX_HALF 65536u
 #define DEFAULT_STACK WEFT_DEFAULT_STACK_SIZE /* runtime/memory.h: as the fork-join pool's */
-#define MIN_STACK WEFT_MIN_STACK_SIZE
-#define MAX_STACK WEFT_MAX_STACK_SIZE
-#define MAX_IDLE_SPIN_US WEFT_MAX_SPIN_US /* runtime/parking.h */
 /* Seed of the workers' victim-choice generators (sys/rng.h). */
 #define RNG_SEED 0x9E3779B97F4A7C15ull
-
-void weft_pool_config_init(weft_pool_config *cfg, size_t item_size)
-{
-    if (cfg == NULL) {
-        weft__warn("weft_pool_config_init: cfg is NULL");
-        return;
-    }
-    memset(cfg, 0, sizeof *cfg);
-    cfg->workers = 0;
-    cfg->queue = WEFT_QUEUE_CHASE_LEV;
-    cfg->item_size = item_size;
-    cfg->capacity = 0;
-    cfg->steal = WEFT_POOL_STEAL_ONE;
-    cfg->overflow = WEFT_POOL_OVERFLOW_SPILL;
-    cfg->split = NULL;
-    cfg->idempotent = false;
-    cfg->steal_half_max = 512;
-    cfg->idle_spin_us = 200;
-    cfg->stack_size = 0;
-}
-
-int weft__wp_pool_validate(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                           weft_pool_fn fn)
-{
-    if (cfg == NULL) {
-        weft__warn("weft_pool_run: cfg is NULL (fill it with weft_pool_config_init)");
-        return EINVAL;
-    }
-    if (fn == NULL) {
-        weft__warn("weft_pool_run: the process function is NULL");
-        return EINVAL;
-    }
-    if (cfg->item_size == 0 || cfg->item_size > WEFT_POOL_MAX_ITEM_SIZE) {
-        weft__warn("weft_pool_run: item_size %zu is out of range (1 .. %u bytes)", cfg->item_size,
-                   WEFT_POOL_MAX_ITEM_SIZE);
-        return EINVAL;
-    }
-    const wp_queue_ops *ops = weft__wp_queue_ops_of(cfg->queue);
-    if (ops == NULL) {
-        weft__warn("weft_pool_run: unknown queue kind %d", (int)cfg->queue);
-        return EINVAL;
-    }
-    if (cfg->workers > WEFT_POOL_MAX_WORKERS) {
-        weft__warn("weft_pool_run: %u workers is more than the limit of %u", cfg->workers,
-                   WEFT_POOL_MAX_WORKERS);
-        return EINVAL;
-    }
-    if (cfg->steal != WEFT_POOL_STEAL_ONE && cfg->steal != WEFT_POOL_STEAL_HALF) {
-        weft__warn("weft_pool_run: unknown steal policy %d", (int)cfg->steal);
-        return EINVAL;
-    }
-    if (cfg->overflow != WEFT_POOL_OVERFLOW_SPILL && cfg->overflow != WEFT_POOL_OVERFLOW_FAIL) {
-        weft__warn("weft_pool_run: unknown overflow policy %d", (int)cfg->overflow);
-        return EINVAL;
-    }
-    size_t max_cap = ops->kind == WEFT_QUEUE_ABP ? MAX_FIXED_CAP : MAX_GROW_CAP;
-    if (cfg->capacity > max_cap) {
-        weft__warn("weft_pool_run: capacity %zu is more than the limit of %zu for queue '%s'",
-                   cfg->capacity, max_cap, ops->name);
-        return EINVAL;
-    }
-    if (cfg->steal_half_max == 0 || cfg->steal_half_max > MAX_HALF) {
-        weft__warn("weft_pool_run: steal_half_max %u is out of range (1 .. %u)",
-                   cfg->steal_half_max, MAX_HALF);
-        return EINVAL;
-    }
-    if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
-        weft__warn("weft_pool_run: idle_spin_us %u is out of range (0 .. %u microseconds)",
-                   cfg->idle_spin_us, MAX_IDLE_SPIN_US);
-        return EINVAL;
-    }
-    if (cfg->stack_size != 0 && (cfg->stack_size < MIN_STACK || cfg->stack_size > MAX_STACK)) {
-        weft__warn("weft_pool_run: stack_size %zu bytes is out of range (%zu .. %zu; 0: %zu)",
-                   cfg->stack_size, MIN_STACK, MAX_STACK, DEFAULT_STACK);
-        return EINVAL;
-    }
-    if (ops->idempotent && !cfg->idempotent) {
-        weft__warn("weft_pool_run: queue '%s' may process an item more than once; set "
-                   "cfg.idempotent only if processing an item twice is harmless",
-                   ops->name);
-        return EINVAL;
-    }
-    if (n_initial > 0 && initial == NULL) {
-        weft__warn("weft_pool_run: initial is NULL but n_initial is %zu", n_initial);
-        return EINVAL;
-    }
-    return 0;
-}
 
 /* The worker loop on w's stack, with the overflow report armed: for the
  * created threads (their whole stack is w's) and for the calling thread
@@ -237,13 +151,10 @@ static wp_worker *worker_new(wp_pool *p, unsigned i, size_t cap, int *err)
     return w;
 }
 
-wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
-                              int *err)
+/* The pool's read-only fields from the configuration (already validated),
+ * and its atomics at rest. */
+static void pool_init(wp_pool *p, const weft_pool_config *cfg, weft_pool_fn fn, void *arg)
 {
-    *err = ENOMEM;
-    wp_pool *p = aligned_alloc(WEFT_CACHE_LINE, sizeof *p);
-    if (p == NULL)
-        return NULL;
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
     p->ops = weft__wp_queue_ops_of(cfg->queue);
@@ -270,23 +181,36 @@ wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void
     atomic_init(&p->gate, 0);
     atomic_init(&p->n_sleeping, 0);
     atomic_init(&p->epoch, 0);
-
-    size_t cap;
     if (p->ops->kind == WEFT_QUEUE_ABP)
-        cap = cfg->capacity ? cfg->capacity : DEFAULT_ABP_CAP;
+        p->cfg.capacity = cfg->capacity ? cfg->capacity : DEFAULT_ABP_CAP;
     else
-        cap = weft__wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
-    p->cfg.capacity = cap;
+        p->cfg.capacity = weft__wp_pow2(cfg->capacity ? cfg->capacity : DEFAULT_CAP);
+}
 
-    if (hosted) {
-        p->host = aligned_alloc(WEFT_CACHE_LINE, sizeof *p->host);
-        if (p->host == NULL) {
-            weft__wp_pool_destroy(p);
-            return NULL;
-        }
-        memset(p->host, 0, sizeof *p->host);
-        atomic_init(&p->host->inbox_n, 0);
-        atomic_init(&p->host->bell, 0);
+/* A hosted pool's host part: the inbox and the bell, empty. */
+static wp_host *host_new(void)
+{
+    wp_host *h = aligned_alloc(WEFT_CACHE_LINE, sizeof *h);
+    if (h == NULL)
+        return NULL;
+    memset(h, 0, sizeof *h);
+    atomic_init(&h->inbox_n, 0);
+    atomic_init(&h->bell, 0);
+    return h;
+}
+
+wp_pool *weft__wp_pool_create(const weft_pool_config *cfg, weft_pool_fn fn, void *arg, bool hosted,
+                              int *err)
+{
+    *err = ENOMEM;
+    wp_pool *p = aligned_alloc(WEFT_CACHE_LINE, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    pool_init(p, cfg, fn, arg);
+    size_t cap = p->cfg.capacity;
+    if (hosted && (p->host = host_new()) == NULL) {
+        weft__wp_pool_destroy(p);
+        return NULL;
     }
     /* A hosted pool's agent is one more entry, past the workers. */
     p->workers = calloc(p->n + hosted, sizeof *p->workers);
@@ -314,7 +238,7 @@ bool weft__wp_pool_seed(wp_pool *p, const void *initial, size_t n_initial)
         wp_worker *w = p->workers[j % p->n];
         uint64_t buf[WP_MAX_WORDS];
         wp_item_from_user(p, buf, src + j * p->item_size);
-        WP_PROF_PATH_SET(p, buf, 0); /* an initial item's path starts at 0 */
+        wp_item_set_path(p, buf, 0); /* an initial item's path starts at 0 */
         if (!weft__wp_local_push(w, buf, true))
             return false;
     }
@@ -351,6 +275,58 @@ void weft__wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
         pthread_join(p->workers[i]->thread, NULL);
 }
 
+/* The run on its threads, the calling thread as worker 0; returns how
+ * many workers had a thread (p->n: all, and the run happened). */
+static unsigned run_threads(wp_pool *p)
+{
+    /* Every traced worker is looking for work from here on (its track
+     * starts before any thief can take its initial items). */
+    for (unsigned i = 0; i < p->n; i++)
+        WEFT_TRACE_SET(wp_traced(p->workers[i]), WEFT_TRACE_SEARCH);
+    /* The SIGSEGV handler explains an overflow of the workers' stacks. */
+    bool handler = weft__overflow_handler_install() == 0;
+    unsigned started = weft__wp_pool_start_threads(p, 1);
+    weft__wp_pool_open_gate(p, started == p->n);
+    if (started == p->n) {
+        /* The calling thread works as worker 0, on worker 0's stack (and
+         * with an alternate signal stack for the report, if it has none). */
+        void *altstack = NULL;
+        stack_t now;
+        if (sigaltstack(NULL, &now) != 0 || (now.ss_flags & SS_DISABLE))
+            (void)weft__altstack_setup(&altstack);
+        wp_worker *w0 = p->workers[0];
+        weft__call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
+        weft__altstack_teardown(altstack);
+    }
+    weft__wp_pool_join_threads(p, 1, started);
+    if (handler)
+        weft__overflow_handler_remove();
+    return started;
+}
+
+/* A finished run (threads joined) for the profiler and the tracer: a run
+ * of the region of its queue kind, and its counters in the trace. */
+static void observe_run_end(wp_pool *p, size_t n_initial)
+{
+#if WEFT_PROFILE
+    weft_profile_figures f;
+    memset(&f, 0, sizeof f);
+    for (unsigned i = 0; i < p->n; i++)
+        weft__profile_pool_collect(&p->workers[i]->prof, &f);
+    char name[64];
+    snprintf(name, sizeof name, "work pool (%s%s)", p->ops->name, p->half ? ", steal-half" : "");
+    weft__profile_pool_record(name, &f);
+#endif
+    if (p->trace) {
+        weft_pool_stats t;
+        weft__wp_stats_sum(p, n_initial, &t);
+        weft__trace_pool_end(p->trace,
+                             &(weft_trace_pool_counts){t.processed, t.duplicates, t.steals,
+                                                       t.stolen_items, t.requests, t.sleeps});
+        p->trace = NULL;
+    }
+}
+
 int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
                   weft_pool_fn fn, void *arg, weft_pool_stats *stats)
 {
@@ -379,28 +355,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         return ENOBUFS;
     }
 
-    /* Every traced worker is looking for work from here on (its track
-     * starts before any thief can take its initial items). */
-    for (unsigned i = 0; i < p->n; i++)
-        WP_TRACE_SET(p->workers[i], WEFT_TRACE_SEARCH);
-    /* The SIGSEGV handler explains an overflow of the workers' stacks. */
-    bool handler = weft__overflow_handler_install() == 0;
-    unsigned started = weft__wp_pool_start_threads(p, 1);
-    weft__wp_pool_open_gate(p, started == p->n);
-    if (started == p->n) {
-        /* The calling thread works as worker 0, on worker 0's stack (and
-         * with an alternate signal stack for the report, if it has none). */
-        void *altstack = NULL;
-        stack_t now;
-        if (sigaltstack(NULL, &now) != 0 || (now.ss_flags & SS_DISABLE))
-            (void)weft__altstack_setup(&altstack);
-        wp_worker *w0 = p->workers[0];
-        weft__call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
-        weft__altstack_teardown(altstack);
-    }
-    weft__wp_pool_join_threads(p, 1, started);
-    if (handler)
-        weft__overflow_handler_remove();
+    unsigned started = run_threads(p);
     if (started != p->n) {
         weft__warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
         weft__wp_pool_destroy(p);
@@ -410,24 +365,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     bool cancelled = atomic_load_explicit(&p->cancelled, memory_order_relaxed) != 0;
     if (stats != NULL)
         weft__wp_stats_sum(p, n_initial, stats);
-#if WEFT_PROFILE
-    /* The run is a run of the region of its queue kind (threads joined). */
-    weft_profile_figures f;
-    memset(&f, 0, sizeof f);
-    for (unsigned i = 0; i < p->n; i++)
-        weft__profile_pool_collect(&p->workers[i]->prof, &f);
-    char name[64];
-    snprintf(name, sizeof name, "work pool (%s%s)", p->ops->name, p->half ? ", steal-half" : "");
-    weft__profile_pool_record(name, &f);
-#endif
-    if (p->trace) {
-        weft_pool_stats t;
-        weft__wp_stats_sum(p, n_initial, &t);
-        weft__trace_pool_end(p->trace,
-                             &(weft_trace_pool_counts){t.processed, t.duplicates, t.steals,
-                                                       t.stolen_items, t.requests, t.sleeps});
-        p->trace = NULL;
-    }
+    observe_run_end(p, n_initial);
     weft__wp_pool_destroy(p);
     return cancelled ? ECANCELED : 0;
 }

@@ -37,7 +37,8 @@
 #ifndef WEFT_WORKPOOL_SLEEP_H
 #define WEFT_WORKPOOL_SLEEP_H
 
-#include "workpool/workpool.h"
+#include "workpool/hooks.h"
+#include "workpool/types.h"
 #include "runtime/parking.h"
 
 /* Items between two periodic wake points on the queues whose take has no
@@ -89,7 +90,7 @@ static inline bool wp_wake_one(wp_worker *self)
         if (v != self && atomic_load_explicit(&v->sleep_word, memory_order_relaxed) == WP_ASLEEP &&
             wp_claim(v)) {
             self->ctr.wakes++;
-            WP_TRACE_WAKE(self, v->id);
+            WEFT_TRACE_WAKE(wp_traced(self), v->id);
             return true;
         }
     }

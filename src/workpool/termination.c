@@ -30,8 +30,9 @@
  * same check (weft__wp_quiescent_at) to learn that its pool is quiescent; the
  * host ends the run with weft__wp_finish when its own protocol says so.
  */
+#include "workpool/termination.h"
+
 #include "workpool/sleep.h"
-#include "workpool/workpool.h"
 
 #define WP_IDLE_COUNT(v) ((uint32_t)(v))
 #define WP_IDLE_LEAVE (((uint64_t)1 << 32) - 1) /* epoch + 1, count - 1 */

@@ -34,7 +34,10 @@
  * a transfer buffer belong to a worker outside the set, so transfers never
  * hide work from termination detection.
  */
-#include "workpool/workpool.h"
+#include "workpool/transfer.h"
+
+#include "workpool/hooks.h"
+#include "workpool/own_queue.h"
 
 #include <sched.h>
 #include <string.h>
@@ -77,7 +80,7 @@ static size_t fill(wp_worker *w, uint64_t *buf)
         if (ops->take(w->q, tmp, w)) {
             memset(buf, 0, words * sizeof(uint64_t));
             if (p->cfg.split(tmp, buf, p->arg)) {
-                WP_PROF_PATH_COPY(p, buf, tmp); /* both parts were pushed together */
+                wp_item_copy_path(p, buf, tmp); /* both parts were pushed together */
                 k = 1;
                 w->ctr.splits++;
             }

@@ -10,7 +10,7 @@ import unittest
 from types import SimpleNamespace
 
 from harness_testutil import ROOT, fake_weft_tree, needs, run_harness, write_script
-from harnesslib import observe
+from harnesslib import build, observe
 from harnesslib.measure import RunFailure
 from test_report import record
 
@@ -225,9 +225,9 @@ class TraceModeTest(unittest.TestCase):
 class ProfileFlagsTest(unittest.TestCase):
     def test_builds_add_their_flags(self):
         # The profiling tree's programs count basic blocks (docs/profiling.md).
-        self.assertEqual(observe.observe_flags("profile"),
+        self.assertEqual(build.observe_flags("profile"),
                          ["-DWEFT_PROFILE=ON", "-DWEFT_BENCH_COUNT_BLOCKS=ON"])
-        self.assertEqual(observe.observe_flags("trace"), ["-DWEFT_TRACE=ON"])
+        self.assertEqual(build.observe_flags("trace"), ["-DWEFT_TRACE=ON"])
 
     def test_prepare_tree_without_build(self):
         args = SimpleNamespace(no_build=True, build_root="/nonexistent", jobs=None)

@@ -21,7 +21,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "workpool/workpool.h"
+#include "workpool/ebr.h"
+#include "workpool/queues/table.h"
 #include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)

@@ -29,7 +29,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "workpool/workpool.h"
+#include "workpool/loop.h"
+#include "workpool/types.h"
 #include "all_kinds.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)

@@ -2,7 +2,7 @@
 /* The cycle counter the profiler times strands with (weft/profile.h).  In
  * an installed header because the profiler's hooks are inlined into every
  * task (bits/observe.h); the runtime calibrates it to nanoseconds once
- * (src/observe/profile.c).  Not part of the API.
+ * (src/observe/profile_clock.c).  Not part of the API.
  *
  *   x86-64   rdtsc: the invariant time-stamp counter, the same rate on
  *            every core (constant_tsc); ~20-40 cycles a read

@@ -38,7 +38,7 @@
 WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
                    "weft: a profile slot record is as large as a descriptor");
 
-/* Runtime side (src/observe/profile.c). */
+/* Runtime side (src/observe/profiler.c, profile_clock.c, profile_types.c). */
 WEFT_BEGIN_DECLS
 uint32_t weft__profile_register(weft_profile_type *type);
 /* A strand of d cycles that ended at `now` is long: returns the part of it

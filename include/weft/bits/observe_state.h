@@ -61,7 +61,7 @@ typedef struct weft_profile_worker {
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
     uint64_t burden; /* cycles (blocks) charged to a SPAWN edge */
-    /* Charging on-CPU time (profile.c, weft__profile_long_strand): a
+    /* Charging on-CPU time (profile_clock.c, weft__profile_long_strand): a
      * strand or a pause longer than `long_cycles` is checked against the
      * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
      * clock stopped (a pause) at `paused_at`. */

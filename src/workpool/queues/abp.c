@@ -28,7 +28,7 @@
  * 0) with release.  Otherwise push reports "full" and the pool applies the
  * configured overflow policy (spill or ENOBUFS): never corruption.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * without bound (realloc under the lock); a failed allocation reports
  * "full" and the pool's overflow policy applies.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -47,7 +47,8 @@
  *     release store; the steal's existing seq_cst fence orders the
  *     announcement before the array load, so a steal costs no extra fence.
  */
-#include "workpool/workpool.h"
+#include "workpool/ebr.h"
+#include "workpool/queues/table.h"
 
 #include <weft/bits/chase_lev.h>
 

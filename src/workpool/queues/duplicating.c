@@ -47,7 +47,7 @@
  * Thieves read slots only under the lock, so the owner grows the array
  * under the lock and frees the old one at once: no reclamation scheme.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <sched.h>
 #include <stdlib.h>

@@ -25,7 +25,7 @@
  * Old arrays are freed when the run ends.  Slots are relaxed atomic words
  * with the same seqlock fences as the other idempotent queues.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <stdlib.h>
 

@@ -19,7 +19,7 @@
  * start of put and before the thief's CAS make the thief of a slot being
  * rewritten fail (seqlock), so a torn item is never delivered.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <stdlib.h>
 

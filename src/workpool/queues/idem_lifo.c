@@ -26,7 +26,7 @@
  * being rewritten see the take's anchor store, so its CAS fails (seqlock):
  * a torn item is never delivered.
  */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
 /* The table of queue kinds, and the pieces the algorithms share: slot
  * rings, and the ring queue (a growing ring that thieves load by pointer)
  * under Chase-Lev and the three idempotent queues. */
-#include "workpool/workpool.h"
+#include "workpool/queues/table.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The work/span profiler (weft/profile.h; docs/profiling.md): the hooks'
- * runtime side, the regions, the task types and the reports.
+ * runtime side, the regions and the figures the reports show.  Its other
+ * rooms: the clocks (profile_clock.c), the task types (profile_types.c),
+ * the reports' formats (profile_report.c), the API without the profiler
+ * (profile_off.c).
  *
  * The inline hooks (include/weft/bits/observe.h) keep each worker's
  * figures for the computation it runs.  This file handles the tasks the
  * runtime starts: a stolen task's figures go into its owner's slot record
  * before DONE (the SYNC takes them from there), a RUN's become a run of a
  * region.  Everything is counted in cycles of weft_cycles and converted
- * with the calibration below only when reported; in counting mode
+ * with the calibration (profile_clock.c) only when reported; in counting mode
  * (count.c) strands are counted in basic blocks instead, converted with
  * the run's on-CPU time per block.
  *
  * Shared data and how it is protected:
- *   the type names, the regions, the folded per-type counts of stopped
+ *   the regions, the folded per-type counts of stopped
  *   pools, the outside threads' total     `lock`
  *   a worker's per-type counts            written by the worker (relaxed
  *                                         load + store), read relaxed
@@ -26,15 +29,17 @@
 #include "runtime/topology.h"
 #include "sys/clock.h"
 #include "observe/count.h"
-#include "observe/hooks.h"
 #include "observe/json.h"
+#include "observe/profiler.h"
+#include "observe/profile_clock.h"
+#include "observe/profile_report.h"
+#include "observe/profile_types.h"
 
 #include <weft/profile.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The steal cost charged per SPAWN edge when nothing says otherwise:
  * about the steal+join of bench/stealcost at 2 workers on the machine the
@@ -44,13 +49,6 @@
 #define MAX_BURDEN_NS 1e9
 #define MAX_REGIONS 128u
 #define REGION_NAME_MAX 64u
-/* Speedup bounds are reported for 1 .. this many workers. */
-#define SPEEDUP_WORKERS 64u
-/* A strand (or a pause) longer than this is checked against the thread's
- * CPU clock: a read costs about 0.7 us on the KVM guests weft is tested
- * on, so at most ~4 % of a strand this long, and a descheduling (a few ms
- * under a loaded CPU's time slices) always makes a strand longer. */
-#define LONG_STRAND_NS 20000.0
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* The burden: weft_profile_set_burden_ns's, else WEFT_PROFILE_BURDEN_NS at
@@ -105,9 +103,13 @@ int weft__profile_check_env(void)
     return err;
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped (the
- * profile's and the trace's files). */
-void weft__profile_forget_in_child(void) { pthread_mutex_init(&lock, NULL); }
+void weft__profile_forget_in_child(void)
+{
+    pthread_mutex_init(&lock, NULL);
+#if WEFT_PROFILE
+    weft__profile_types_forget_in_child();
+#endif
+}
 
 int weft_profile_set_burden_ns(double ns)
 {
@@ -136,57 +138,6 @@ double weft_profile_burden_ns(void)
 #if WEFT_PROFILE
 
 /* ------------------------------------------------------------------------
- * The clock: cycles to nanoseconds
- * ------------------------------------------------------------------------ */
-
-static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
-static uint64_t calib_cycles0, calib_ns0;
-static double calib_ticks_per_ns = 1.0;
-
-/* A reading of both clocks at one moment: the cycle counter read on both
- * sides of the monotonic clock, the closest pair of a few (a thread that
- * loses its CPU between two reads would otherwise skew the rate by the
- * time it waited). */
-static void clock_pair(uint64_t *cycles, uint64_t *ns)
-{
-    uint64_t best = UINT64_MAX;
-    *cycles = *ns = 0;
-    for (int i = 0; i < 16; i++) {
-        uint64_t c1 = weft_cycles(), n = weft_now_ns(), c2 = weft_cycles();
-        if (c2 - c1 < best) {
-            best = c2 - c1;
-            *cycles = c1 + (c2 - c1) / 2;
-            *ns = n;
-        }
-    }
-}
-
-/* Counts cycles against the monotonic clock for a few milliseconds, once
- * per process: enough to convert a burden and the CPU clock to cycles at
- * start; reports use the whole time since (ticks_per_ns). */
-static void calibrate(void)
-{
-    clock_pair(&calib_cycles0, &calib_ns0);
-    uint64_t ns = 0, cycles = 0;
-    do
-        clock_pair(&cycles, &ns);
-    while (ns - calib_ns0 < 5000000u);
-    calib_ticks_per_ns = (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
-    if (!(calib_ticks_per_ns > 0.0))
-        calib_ticks_per_ns = 1.0;
-}
-
-static double ticks_per_ns(void)
-{
-    pthread_once(&calibrate_once, calibrate);
-    uint64_t ns = 0, cycles = 0;
-    clock_pair(&cycles, &ns);
-    if (ns - calib_ns0 < 100000000u) /* under 0.1 s: the first measurement */
-        return calib_ticks_per_ns;
-    return (double)(cycles - calib_cycles0) / (double)(ns - calib_ns0);
-}
-
-/* ------------------------------------------------------------------------
  * Shared state
  * ------------------------------------------------------------------------ */
 
@@ -205,8 +156,6 @@ typedef struct region_rec {
     weft_profile_figures sum;
 } region_rec;
 
-static const char *type_names[WEFT_PROFILE_MAX_TYPES];
-static uint32_t n_types = 1; /* id 0: no task (the runtime between tasks) */
 static struct {
     uint64_t work, count;
 } folded[WEFT_PROFILE_MAX_TYPES]; /* per-type counts of pools that stopped */
@@ -216,40 +165,12 @@ static uint64_t regions_lost;              /* runs of regions beyond MAX_REGIONS
 static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
 
 /* ------------------------------------------------------------------------
- * Task types
- * ------------------------------------------------------------------------ */
-
-uint32_t weft__profile_register(weft_profile_type *type)
-{
-    pthread_mutex_lock(&lock);
-    /* Relaxed: under the lock that every registration takes. */
-    uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
-    if (id == 0) {
-        for (uint32_t i = 1; i < n_types && id == 0; i++)
-            if (strcmp(type_names[i], type->name) == 0)
-                id = i; /* the same name from another record: one type */
-        if (id == 0 && n_types < WEFT_PROFILE_MAX_TYPES - 1) {
-            id = n_types;
-            type_names[n_types++] = type->name;
-        } else if (id == 0) {
-            id = WEFT_PROFILE_MAX_TYPES - 1;
-            type_names[id] = "(other task types)";
-        }
-        /* Relaxed: readers use only the number (the name is read under
-         * the lock). */
-        atomic_store_explicit(&type->id, id, memory_order_relaxed);
-    }
-    pthread_mutex_unlock(&lock);
-    return id;
-}
-
-/* ------------------------------------------------------------------------
  * Workers
  * ------------------------------------------------------------------------ */
 
 int weft__profile_worker_init(weft_worker *w)
 {
-    pthread_once(&calibrate_once, calibrate);
+    double tpn = weft__profile_calibrated();
     weft_profile_worker *p = &w->prof;
     memset(p, 0, sizeof *p);
     size_t bytes = weft__deque_bytes(w->deque_slots);
@@ -269,9 +190,9 @@ int weft__profile_worker_init(weft_worker *w)
      * default) at every start. */
     memset(p->slots, 0, bytes < PRETOUCHED_RECORD_BYTES ? bytes : PRETOUCHED_RECORD_BYTES);
     p->slot_offset = (char *)p->slots - (char *)w->dq;
-    p->burden = (uint64_t)(weft_profile_burden_ns() * calib_ticks_per_ns + 0.5);
+    p->burden = (uint64_t)(weft_profile_burden_ns() * tpn + 0.5);
     weft__count_worker_init(p, p->burden);
-    p->long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
+    p->long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
     pthread_mutex_lock(&lock);
     p->next = live_workers;
     live_workers = p;
@@ -307,64 +228,6 @@ void weft__profile_worker_destroy(weft_worker *w)
     memset(p, 0, sizeof *p);
 }
 
-/* ------------------------------------------------------------------------
- * On-CPU time
- * ------------------------------------------------------------------------ */
-
-static uint64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Names the thread whose CPU clock a worker's sync reading is (a thread
- * outside the pool may run a RUN as a borrowed worker). */
-static __thread char cpu_clock_tag;
-
-/* The cycle counter is read after the CPU clock, so that the pair's
- * difference to the next pair does not count the read itself as time off
- * the CPU. */
-void weft__profile_sync(weft_profile_worker *p, uint64_t now)
-{
-    (void)now;
-    p->sync_cpu_ns = thread_cpu_ns();
-    p->sync_cycles = weft_cycles();
-    p->sync_thread = &cpu_clock_tag;
-    weft__count_update_burden(p);
-}
-
-/* Since the last reading of the CPU clock (a long strand's end or a long
- * pause's), the thread ran only strands shorter than long_cycles and
- * pauses shorter than that: the wall time it spent off the CPU since then
- * was spent in this strand, short of at most those short pieces. */
-uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_t d)
-{
-    (void)now;
-    uint64_t cpu_then = p->sync_cpu_ns, cycles_then = p->sync_cycles;
-    bool known = p->sync_thread == &cpu_clock_tag && cpu_then != 0;
-    weft__profile_sync(p, now);
-    uint64_t cpu = p->sync_cpu_ns, cycles = p->sync_cycles;
-    if (!known || cpu < cpu_then || cycles < cycles_then)
-        return d; /* no earlier reading on this thread: nothing to compare */
-    uint64_t wall = cycles - cycles_then;
-    uint64_t on = (uint64_t)((double)(cpu - cpu_then) * calib_ticks_per_ns);
-    if (on >= wall)
-        return d;
-    uint64_t off = wall - on;
-    if (off > d)
-        off = d;
-    /* Relaxed load + store: only this worker writes them. */
-    atomic_store_explicit(&p->off_cpu,
-                          atomic_load_explicit(&p->off_cpu, memory_order_relaxed) + off,
-                          memory_order_relaxed);
-    atomic_store_explicit(&p->off_cpu_strands,
-                          atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-    return d - off;
-}
-
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
@@ -373,7 +236,7 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
         weft_profile_end_strand(p);
     s->f = p->f;
     memset(&p->f, 0, sizeof p->f);
-    s->borrowed = p->sync_thread != &cpu_clock_tag;
+    s->borrowed = !weft__profile_clock_is_this_threads(p);
     if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
     if (s->running) {
@@ -455,7 +318,7 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
     if (from == WEFT_PROFILE_IN_PLACE) /* a call, for the caller's figures */
         add_figures(&w->prof.f, &f);
     pthread_mutex_lock(&lock);
-    record_region_locked(type ? type_names[type] : "(no task)", &f);
+    record_region_locked(type ? weft__profile_type_name(type) : "(no task)", &f);
     if (from == WEFT_PROFILE_FROM_OUTSIDE)
         add_figures(&outside_total, &f);
     pthread_mutex_unlock(&lock);
@@ -483,11 +346,11 @@ static void pool_unit(void) { (void)weft__count_check_env(); }
 
 void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
 {
-    pthread_once(&calibrate_once, calibrate);
+    double tpn = weft__profile_calibrated();
     pthread_once(&pool_unit_once, pool_unit);
     memset(m, 0, sizeof *m);
     weft__count_worker_init(&m->clock, 0);
-    m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * calib_ticks_per_ns);
+    m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
 }
 
 /* The running item's piece since its start or its last push: on-CPU
@@ -649,7 +512,7 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
 
 /* Nanoseconds per basic block: the on-CPU time of every counted strand
  * over their blocks, over every worker since the last reset (0: none). */
-static double ns_per_block(void)
+static double ns_per_counted_block(void)
 {
     uint64_t cycles = 0, blocks = 0;
     pthread_mutex_lock(&lock);
@@ -657,14 +520,14 @@ static double ns_per_block(void)
     for (weft_profile_worker *p = live_workers; p; p = p->next)
         weft__count_add_locked(p, &cycles, &blocks);
     pthread_mutex_unlock(&lock);
-    return weft__count_ns_per_block(cycles, blocks, ticks_per_ns());
+    return weft__count_ns_per_block(cycles, blocks, weft__profile_ticks_per_ns());
 }
 
 /* The figures' units per nanosecond: cycles, or in counting mode blocks. */
 static double units_per_ns(void)
 {
-    double npb = weft__count_blocks() ? ns_per_block() : 0.0;
-    return npb > 0.0 ? 1.0 / npb : ticks_per_ns();
+    double npb = weft__count_blocks() ? ns_per_counted_block() : 0.0;
+    return npb > 0.0 ? 1.0 / npb : weft__profile_ticks_per_ns();
 }
 
 static weft_profile_region region_out(const region_rec *r, double tpn)
@@ -703,8 +566,8 @@ size_t weft_profile_regions(weft_profile_region *out, size_t max)
  * into work[] and count[]; returns the number of type ids in use. */
 static uint32_t collect_types(uint64_t *work, uint64_t *count)
 {
+    uint32_t n = weft__profile_types_in_use();
     pthread_mutex_lock(&lock);
-    uint32_t n = type_names[WEFT_PROFILE_MAX_TYPES - 1] ? WEFT_PROFILE_MAX_TYPES : n_types;
     for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
         work[i] = folded[i].work;
         count[i] = folded[i].count;
@@ -740,15 +603,14 @@ static size_t task_types_out(weft_profile_task_type *out, size_t max)
     uint32_t n = collect_types(work, count);
     double tpn = units_per_ns();
     size_t k = 0;
-    pthread_mutex_lock(&lock);
     for (uint32_t i = 1; i < n; i++) {
-        if (!type_names[i])
+        const char *name = weft__profile_type_name(i);
+        if (!name)
             continue;
         if (k < max)
-            out[k] = (weft_profile_task_type){type_names[i], count[i], (double)work[i] / tpn};
+            out[k] = (weft_profile_task_type){name, count[i], (double)work[i] / tpn};
         k++;
     }
-    pthread_mutex_unlock(&lock);
     return k;
 }
 
@@ -784,106 +646,11 @@ void weft_profile_reset(void)
     pthread_mutex_unlock(&lock);
 }
 
-#else /* !WEFT_PROFILE: the API answers that there is nothing */
-
-weft_profile_mark weft_profile_begin(void)
-{
-    weft_profile_mark m;
-    memset(&m, 0, sizeof m);
-    return m;
-}
-
-int weft_profile_end(const weft_profile_mark *mark, const char *name)
-{
-    (void)mark;
-    (void)name;
-    return ENOTSUP;
-}
-
-size_t weft_profile_regions(weft_profile_region *out, size_t max)
-{
-    (void)out;
-    (void)max;
-    return 0;
-}
-
-size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
-{
-    (void)out;
-    (void)max;
-    return 0;
-}
-
-void weft_profile_reset(void) {}
-
-int weft__profile_worker_init(weft_worker *w)
-{
-    (void)w;
-    return 0;
-}
-
-void weft__profile_worker_destroy(weft_worker *w) { (void)w; }
-
-void weft__profile_at_stop(void) {}
-
-#endif
-
-double weft_profile_speedup_bound(const weft_profile_region *r, unsigned workers)
-{
-    if (!r || workers == 0 || !(r->work_ns > 0.0))
-        return 0.0;
-    return r->parallelism < (double)workers ? r->parallelism : (double)workers;
-}
-
-double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned workers)
-{
-    if (!r || workers == 0 || !(r->work_ns > 0.0))
-        return 0.0;
-    return r->work_ns / (r->work_ns / workers + r->burdened_span_ns);
-}
-
-#if WEFT_PROFILE
 /* ------------------------------------------------------------------------
- * Reports
+ * Reports (their formats: profile_report.c)
  * ------------------------------------------------------------------------ */
 
-/* A duration in the largest unit it reaches, 3 significant digits. */
-static const char *fmt_ns(char *buf, size_t size, double ns)
-{
-    static const struct {
-        const char *unit;
-        double scale;
-    } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
-    double mag = ns < 0 ? -ns : ns; /* (no libm) */
-    unsigned u = 0;
-    while (u < 3 && mag < units[u].scale)
-        u++;
-    double v = mag / units[u].scale;
-    snprintf(buf, size, "%s%.*f %s", ns < 0 ? "-" : "",
-             v >= 99.95   ? 0
-             : v >= 9.995 ? 1
-                          : 2,
-             v, units[u].unit);
-    return buf;
-}
-
-/* The worker counts of the table's speedup columns. */
-static const unsigned table_workers[] = {1, 2, 4, 8, 16, 32, 64};
-#define TABLE_WORKERS (sizeof table_workers / sizeof table_workers[0])
-
-/* What a report shows: the regions and the task types, copied. */
-typedef struct snapshot {
-    weft_profile_region *r;
-    size_t n;
-    weft_profile_task_type *t;
-    size_t nt;
-    double off_cpu_ns; /* taken off strands: their thread was off the CPU */
-    uint64_t off_cpu_strands;
-    bool blocks;         /* counting mode: figures were basic blocks */
-    double ns_per_block; /* their conversion (0: nothing was counted) */
-} snapshot;
-
-static int snapshot_take(snapshot *sn)
+static int snapshot_take(weft__profile_snapshot *sn)
 {
     sn->n = weft_profile_regions(NULL, 0);
     sn->r = calloc(sn->n ? sn->n : 1, sizeof *sn->r);
@@ -897,170 +664,26 @@ static int snapshot_take(snapshot *sn)
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
     uint64_t off;
     collect_off_cpu(&off, &sn->off_cpu_strands);
-    sn->off_cpu_ns = (double)off / ticks_per_ns();
+    sn->off_cpu_ns = (double)off / weft__profile_ticks_per_ns();
     sn->blocks = weft__count_blocks();
-    sn->ns_per_block = sn->blocks ? ns_per_block() : 0.0;
+    sn->ns_per_block = sn->blocks ? ns_per_counted_block() : 0.0;
+    sn->burden_ns = weft_profile_burden_ns();
+    pthread_mutex_lock(&lock);
+    sn->regions_not_recorded = regions_lost;
+    pthread_mutex_unlock(&lock);
     return 0;
 }
 
-static void snapshot_free(snapshot *sn)
+static void snapshot_free(weft__profile_snapshot *sn)
 {
     free(sn->r);
     free(sn->t);
 }
 
-static void print_report(FILE *out, const snapshot *sn)
-{
-    const weft_profile_region *r = sn->r;
-    const weft_profile_task_type *t = sn->t;
-    size_t n = sn->n, nt = sn->nt;
-    char a[32], b[32], c[32], d[32];
-    fprintf(out,
-            "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
-            "edge\n",
-            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
-            fmt_ns(a, sizeof a, weft_profile_burden_ns()));
-    fprintf(out,
-            "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
-            "%s\n",
-            fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
-            fmt_ns(b, sizeof b, LONG_STRAND_NS));
-    if (sn->blocks && sn->ns_per_block > 0.0)
-        fprintf(out,
-                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
-                "times converted from blocks at %.3f ns each (the on-CPU time of the "
-                "strands over their blocks)\n",
-                weft__count_how(), sn->ns_per_block);
-    else if (sn->blocks)
-        fprintf(out,
-                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
-                "no block counted yet\n",
-                weft__count_how());
-    else
-        fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
-    /* The name column fits the longest name (names are cut at 63 bytes). */
-    int w = 20;
-    for (size_t i = 0; i < n; i++)
-        if ((int)strlen(r[i].name) > w)
-            w = (int)strlen(r[i].name);
-    for (size_t i = 0; i < nt; i++)
-        if ((int)strlen(t[i].name) > w)
-            w = (int)strlen(t[i].name);
-    fprintf(out, "%-*s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", w, "region", "runs", "work",
-            "span", "parallelism", "burdened-span", "burdened-par", "longest-strand", "tasks",
-            "spawns");
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r[i].name,
-                (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
-                fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
-                fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
-                fmt_ns(d, sizeof d, r[i].longest_strand_ns), (unsigned long long)r[i].tasks,
-                (unsigned long long)r[i].spawns);
-    if (n == 0)
-        fprintf(out, "(no region has finished)\n");
-    if (sn->blocks && sn->ns_per_block > 0.0) {
-        fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
-                "burdened-span", "longest-strand");
-        double k = 1.0 / sn->ns_per_block;
-        for (size_t i = 0; i < n; i++)
-            fprintf(out, "%-*s %14.0f %14.0f %14.0f %15.0f\n", w, r[i].name, r[i].work_ns * k,
-                    r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
-    }
-    if (n > 0) {
-        fprintf(out,
-                "speedup on P workers: at most min(P, parallelism) / burdened estimate "
-                "work/(work/P + burdened span)\n%-*s",
-                w, "region");
-        for (size_t k = 0; k < TABLE_WORKERS; k++)
-            fprintf(out, " %13s%-2u", "P=", table_workers[k]);
-        fputc('\n', out);
-        for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%-*s", w, r[i].name);
-            for (size_t k = 0; k < TABLE_WORKERS; k++) {
-                char cell[40];
-                snprintf(cell, sizeof cell, "%.1f/%.1f",
-                         weft_profile_speedup_bound(&r[i], table_workers[k]),
-                         weft_profile_burdened_speedup(&r[i], table_workers[k]));
-                fprintf(out, " %15s", cell);
-            }
-            fputc('\n', out);
-        }
-    }
-    double total = 0;
-    for (size_t i = 0; i < nt; i++)
-        total += t[i].work_ns;
-    fprintf(out, "%-*s %14s %11s %7s\n", w, "task type", "count", "work", "share");
-    for (size_t i = 0; i < nt; i++)
-        fprintf(out, "%-*s %14llu %11s %6.1f%%\n", w, t[i].name, (unsigned long long)t[i].count,
-                fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
-}
-
-
-static void write_json(FILE *out, const snapshot *sn)
-{
-    const weft_profile_region *r = sn->r;
-    const weft_profile_task_type *t = sn->t;
-    size_t n = sn->n, nt = sn->nt;
-    pthread_mutex_lock(&lock);
-    unsigned long long lost = (unsigned long long)regions_lost;
-    pthread_mutex_unlock(&lock);
-    char time[96];
-    if (sn->blocks)
-        snprintf(time, sizeof time, "ns (from basic blocks at %.4f ns each)", sn->ns_per_block);
-    else
-        snprintf(time, sizeof time, "on-CPU ns");
-    fprintf(out,
-            "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
-            "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
-            "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
-            "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
-            "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
-            " \"regions\": [",
-            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, ticks_per_ns(),
-            sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
-            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS,
-            weft_profile_burden_ns(), lost);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        weft__json_string(out, r[i].name);
-        fprintf(out,
-                ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
-                "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
-                "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
-                "\"tasks\": %llu, \"spawns\": %llu, "
-                "\"strands\": %llu,",
-                (unsigned long long)r[i].runs, r[i].work_ns, r[i].span_ns, r[i].burdened_span_ns,
-                r[i].parallelism, r[i].burdened_parallelism, r[i].longest_strand_ns,
-                (unsigned long long)r[i].tasks, (unsigned long long)r[i].spawns,
-                (unsigned long long)r[i].strands);
-        if (sn->blocks && sn->ns_per_block > 0.0)
-            fprintf(out,
-                    " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
-                    "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
-                    r[i].work_ns / sn->ns_per_block, r[i].span_ns / sn->ns_per_block,
-                    r[i].burdened_span_ns / sn->ns_per_block,
-                    r[i].longest_strand_ns / sn->ns_per_block);
-        fprintf(out, "\n   \"speedup\": [");
-        for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
-            fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}",
-                    p > 1 ? ", " : "", p, weft_profile_speedup_bound(&r[i], p),
-                    weft_profile_burdened_speedup(&r[i], p));
-        fprintf(out, "]}");
-    }
-    fprintf(out, "],\n \"task_types\": [");
-    for (size_t i = 0; i < nt; i++) {
-        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-        weft__json_string(out, t[i].name);
-        fprintf(out, ", \"count\": %llu, \"work_ns\": %.1f}", (unsigned long long)t[i].count,
-                t[i].work_ns);
-    }
-    fprintf(out, "]}\n");
-}
-
 /* A report: the snapshot, formatted; 0, ENOMEM or EIO. */
-static int report(FILE *out, void (*format)(FILE *, const snapshot *))
+static int report_snapshot(FILE *out, void (*format)(FILE *, const weft__profile_snapshot *))
 {
-    snapshot sn;
+    weft__profile_snapshot sn;
     if (snapshot_take(&sn) != 0)
         return ENOMEM;
     format(out, &sn);
@@ -1069,20 +692,24 @@ static int report(FILE *out, void (*format)(FILE *, const snapshot *))
 }
 
 /* A report from any thread. */
-static int report_to(FILE *out, void (*format)(FILE *, const snapshot *), const char *what)
+static int report_to(FILE *out, void (*format)(FILE *, const weft__profile_snapshot *),
+                     const char *what)
 {
     if (!out) {
         weft__warn("%s: out is NULL", what);
         return EINVAL;
     }
-    return report(out, format);
+    return report_snapshot(out, format);
 }
 
-int weft_profile_print(FILE *out) { return report_to(out, print_report, "weft_profile_print"); }
+int weft_profile_print(FILE *out)
+{
+    return report_to(out, weft__profile_print_table, "weft_profile_print");
+}
 
 int weft_profile_write_json(FILE *out)
 {
-    return report_to(out, write_json, "weft_profile_write_json");
+    return report_to(out, weft__profile_print_json, "weft_profile_write_json");
 }
 
 /* weft_stop, with the workers joined and still allocated. */
@@ -1094,7 +721,7 @@ void weft__profile_at_stop(void)
     const char *path = json_at_stop;
     pthread_mutex_unlock(&lock);
     if (print)
-        report(stderr, print_report);
+        report_snapshot(stderr, weft__profile_print_table);
     if (path) {
         FILE *f = fopen(path, "w");
         if (!f) {
@@ -1102,31 +729,10 @@ void weft__profile_at_stop(void)
                        strerror(errno));
             return;
         }
-        int err = report(f, write_json);
+        int err = report_snapshot(f, weft__profile_print_json);
         if (fclose(f) != 0 || err)
             weft__warn("WEFT_PROFILE_JSON=%s: writing failed", path);
     }
-}
-
-#else
-
-int weft_profile_print(FILE *out)
-{
-    if (!out) {
-        weft__warn("weft_profile_print: out is NULL");
-        return EINVAL;
-    }
-    fprintf(out, "weft: the profiler is not compiled in (configure with -DWEFT_PROFILE=ON)\n");
-    return ENOTSUP;
-}
-
-int weft_profile_write_json(FILE *out)
-{
-    if (!out) {
-        weft__warn("weft_profile_write_json: out is NULL");
-        return EINVAL;
-    }
-    return ENOTSUP;
 }
 
 #endif

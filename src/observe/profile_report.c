@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The profiler's reports (profile_report.h; docs/profiling.md): the table
+ * and the JSON of a snapshot, and the speedup bounds of a region (the
+ * API's, which the reports print). */
+#include "observe/profile_report.h"
+
+#include "sys/clock.h"
+#include "observe/count.h"
+#include "observe/json.h"
+#include "observe/profile_clock.h"
+
+#include <string.h>
+
+double weft_profile_speedup_bound(const weft_profile_region *r, unsigned workers)
+{
+    if (!r || workers == 0 || !(r->work_ns > 0.0))
+        return 0.0;
+    return r->parallelism < (double)workers ? r->parallelism : (double)workers;
+}
+
+double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned workers)
+{
+    if (!r || workers == 0 || !(r->work_ns > 0.0))
+        return 0.0;
+    return r->work_ns / (r->work_ns / workers + r->burdened_span_ns);
+}
+
+#if WEFT_PROFILE
+
+/* Speedup bounds are reported for 1 .. this many workers (JSON). */
+#define SPEEDUP_WORKERS 64u
+
+/* A duration in the largest unit it reaches, 3 significant digits. */
+static const char *fmt_ns(char *buf, size_t size, double ns)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
+    double mag = ns < 0 ? -ns : ns; /* (no libm) */
+    unsigned u = 0;
+    while (u < 3 && mag < units[u].scale)
+        u++;
+    double v = mag / units[u].scale;
+    snprintf(buf, size, "%s%.*f %s", ns < 0 ? "-" : "",
+             v >= 99.95   ? 0
+             : v >= 9.995 ? 1
+                          : 2,
+             v, units[u].unit);
+    return buf;
+}
+
+/* The worker counts of the table's speedup columns. */
+static const unsigned table_workers[] = {1, 2, 4, 8, 16, 32, 64};
+#define TABLE_WORKERS (sizeof table_workers / sizeof table_workers[0])
+
+/* The first lines: the clock, the burden, the unit. */
+static void print_units(FILE *out, const weft__profile_snapshot *sn)
+{
+    char a[32], b[32];
+    fprintf(out,
+            "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
+            "edge\n",
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
+            fmt_ns(a, sizeof a, sn->burden_ns));
+    fprintf(out,
+            "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
+            "%s\n",
+            fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
+            fmt_ns(b, sizeof b, LONG_STRAND_NS));
+    if (sn->blocks && sn->ns_per_block > 0.0)
+        fprintf(out,
+                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
+                "times converted from blocks at %.3f ns each (the on-CPU time of the "
+                "strands over their blocks)\n",
+                weft__count_how(), sn->ns_per_block);
+    else if (sn->blocks)
+        fprintf(out,
+                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
+                "no block counted yet\n",
+                weft__count_how());
+    else
+        fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
+}
+
+/* The regions' figures, and in counting mode the same in blocks. */
+static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
+{
+    const weft_profile_region *r = sn->r;
+    size_t n = sn->n;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "%-*s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", w, "region", "runs", "work",
+            "span", "parallelism", "burdened-span", "burdened-par", "longest-strand", "tasks",
+            "spawns");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r[i].name,
+                (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
+                fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
+                fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
+                fmt_ns(d, sizeof d, r[i].longest_strand_ns), (unsigned long long)r[i].tasks,
+                (unsigned long long)r[i].spawns);
+    if (n == 0)
+        fprintf(out, "(no region has finished)\n");
+    if (sn->blocks && sn->ns_per_block > 0.0) {
+        fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
+                "burdened-span", "longest-strand");
+        double k = 1.0 / sn->ns_per_block;
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%-*s %14.0f %14.0f %14.0f %15.0f\n", w, r[i].name, r[i].work_ns * k,
+                    r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
+    }
+}
+
+/* The speedup bounds of each region at the table's worker counts. */
+static void print_speedups(FILE *out, const weft__profile_snapshot *sn, int w)
+{
+    const weft_profile_region *r = sn->r;
+    fprintf(out,
+            "speedup on P workers: at most min(P, parallelism) / burdened estimate "
+            "work/(work/P + burdened span)\n%-*s",
+            w, "region");
+    for (size_t k = 0; k < TABLE_WORKERS; k++)
+        fprintf(out, " %13s%-2u", "P=", table_workers[k]);
+    fputc('\n', out);
+    for (size_t i = 0; i < sn->n; i++) {
+        fprintf(out, "%-*s", w, r[i].name);
+        for (size_t k = 0; k < TABLE_WORKERS; k++) {
+            char cell[40];
+            snprintf(cell, sizeof cell, "%.1f/%.1f",
+                     weft_profile_speedup_bound(&r[i], table_workers[k]),
+                     weft_profile_burdened_speedup(&r[i], table_workers[k]));
+            fprintf(out, " %15s", cell);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The task types: count, work, share of all the types' work. */
+static void print_types(FILE *out, const weft__profile_snapshot *sn, int w)
+{
+    const weft_profile_task_type *t = sn->t;
+    char a[32];
+    double total = 0;
+    for (size_t i = 0; i < sn->nt; i++)
+        total += t[i].work_ns;
+    fprintf(out, "%-*s %14s %11s %7s\n", w, "task type", "count", "work", "share");
+    for (size_t i = 0; i < sn->nt; i++)
+        fprintf(out, "%-*s %14llu %11s %6.1f%%\n", w, t[i].name, (unsigned long long)t[i].count,
+                fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
+}
+
+void weft__profile_print_table(FILE *out, const weft__profile_snapshot *sn)
+{
+    print_units(out, sn);
+    /* The name column fits the longest name (names are cut at 63 bytes). */
+    int w = 20;
+    for (size_t i = 0; i < sn->n; i++)
+        if ((int)strlen(sn->r[i].name) > w)
+            w = (int)strlen(sn->r[i].name);
+    for (size_t i = 0; i < sn->nt; i++)
+        if ((int)strlen(sn->t[i].name) > w)
+            w = (int)strlen(sn->t[i].name);
+    print_regions(out, sn, w);
+    if (sn->n > 0)
+        print_speedups(out, sn, w);
+    print_types(out, sn, w);
+}
+
+/* One region's object. */
+static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_profile_region *r)
+{
+    fprintf(out, "{\"name\": ");
+    weft__json_string(out, r->name);
+    fprintf(out,
+            ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
+            "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "
+            "\"burdened_parallelism\": %.4f, \"longest_strand_ns\": %.1f, "
+            "\"tasks\": %llu, \"spawns\": %llu, "
+            "\"strands\": %llu,",
+            (unsigned long long)r->runs, r->work_ns, r->span_ns, r->burdened_span_ns,
+            r->parallelism, r->burdened_parallelism, r->longest_strand_ns,
+            (unsigned long long)r->tasks, (unsigned long long)r->spawns,
+            (unsigned long long)r->strands);
+    if (sn->blocks && sn->ns_per_block > 0.0)
+        fprintf(out,
+                " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
+                "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
+                r->work_ns / sn->ns_per_block, r->span_ns / sn->ns_per_block,
+                r->burdened_span_ns / sn->ns_per_block, r->longest_strand_ns / sn->ns_per_block);
+    fprintf(out, "\n   \"speedup\": [");
+    for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
+        fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}", p > 1 ? ", " : "",
+                p, weft_profile_speedup_bound(r, p), weft_profile_burdened_speedup(r, p));
+    fprintf(out, "]}");
+}
+
+void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
+{
+    char time[96];
+    if (sn->blocks)
+        snprintf(time, sizeof time, "ns (from basic blocks at %.4f ns each)", sn->ns_per_block);
+    else
+        snprintf(time, sizeof time, "on-CPU ns");
+    fprintf(out,
+            "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
+            "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
+            "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
+            "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
+            "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
+            " \"regions\": [",
+            WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
+            sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
+            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS, sn->burden_ns,
+            (unsigned long long)sn->regions_not_recorded);
+    for (size_t i = 0; i < sn->n; i++) {
+        fprintf(out, "%s\n  ", i ? "," : "");
+        json_region(out, sn, &sn->r[i]);
+    }
+    fprintf(out, "],\n \"task_types\": [");
+    for (size_t i = 0; i < sn->nt; i++) {
+        fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+        weft__json_string(out, sn->t[i].name);
+        fprintf(out, ", \"count\": %llu, \"work_ns\": %.1f}", (unsigned long long)sn->t[i].count,
+                sn->t[i].work_ns);
+    }
+    fprintf(out, "]}\n");
+}
+
+#endif

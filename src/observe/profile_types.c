@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The profiler's task types (profile_types.h): a name per type id,
+ * registered by the inline hooks (include/weft/bits/observe.h) the first
+ * time a task of the type runs.  Names are only added, under types_lock. */
+#include "observe/profile_types.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#if WEFT_PROFILE
+
+static pthread_mutex_t types_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *type_names[WEFT_PROFILE_MAX_TYPES];
+static uint32_t n_types = 1; /* id 0: no task (the runtime between tasks) */
+
+uint32_t weft__profile_register(weft_profile_type *type)
+{
+    pthread_mutex_lock(&types_lock);
+    /* Relaxed: under the lock that every registration takes. */
+    uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
+    if (id == 0) {
+        for (uint32_t i = 1; i < n_types && id == 0; i++)
+            if (strcmp(type_names[i], type->name) == 0)
+                id = i; /* the same name from another record: one type */
+        if (id == 0 && n_types < WEFT_PROFILE_MAX_TYPES - 1) {
+            id = n_types;
+            type_names[n_types++] = type->name;
+        } else if (id == 0) {
+            id = WEFT_PROFILE_MAX_TYPES - 1;
+            type_names[id] = "(other task types)";
+        }
+        /* Relaxed: readers use only the number (the name is read under
+         * the lock). */
+        atomic_store_explicit(&type->id, id, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&types_lock);
+    return id;
+}
+
+const char *weft__profile_type_name(uint32_t id)
+{
+    pthread_mutex_lock(&types_lock);
+    const char *name = id < WEFT_PROFILE_MAX_TYPES ? type_names[id] : NULL;
+    pthread_mutex_unlock(&types_lock);
+    return name;
+}
+
+uint32_t weft__profile_types_in_use(void)
+{
+    pthread_mutex_lock(&types_lock);
+    uint32_t n = type_names[WEFT_PROFILE_MAX_TYPES - 1] ? WEFT_PROFILE_MAX_TYPES : n_types;
+    pthread_mutex_unlock(&types_lock);
+    return n;
+}
+
+void weft__profile_types_forget_in_child(void) { pthread_mutex_init(&types_lock, NULL); }
+
+#endif
