@@ -56,7 +56,8 @@ check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"
 # The internal names libweft.so exports are those that the libraries
 # built beside it call: the public headers' inline code (include/, and the
 # schedulers' owner side, installed with them), the front-end seam (src/runtime/frontend.h and the diagnostics it includes),
-# and the hosted pool the dist library drives (src/workpool/hosted.h).
+# and the hosted pool the dist library drives (src/workpool/hosted.h and
+# the two headers it includes, config.h and inbox.h).
 # Every function of the seam is exported (the Lace libraries link to it).
 internal_decls() {
   sed -e 's#/\*.*\*/##g' "$@" | grep -oE '\bweft__[a-z0-9_]+ *[(;]|\bweft__[a-z0-9_]+ *$' |
@@ -64,11 +65,12 @@ internal_decls() {
 }
 internal_decls $(find "$src/include" "$src/src/sched" -name '*.h' -o -name '*.hpp') \
   "$src/src/runtime/frontend.h" \
-  "$src/src/runtime/diagnostics.h" "$src/src/workpool/hosted.h" > "$work/internal.txt"
+  "$src/src/runtime/diagnostics.h" "$src/src/workpool/hosted.h" \
+  "$src/src/workpool/config.h" "$src/src/workpool/inbox.h" > "$work/internal.txt"
 extra=$(grep '^weft__' "$work/dyn.txt" | grep -vxFf "$work/internal.txt" || true)
 if [ -n "$extra" ]; then
   echo "FAIL: libweft.so exports internal names that no public header, the front-end seam" \
-    "(src/runtime/frontend.h) or the hosted pool (src/workpool/hosted.h) declares:" >&2
+    "(src/runtime/frontend.h) or the hosted pool (src/workpool/hosted.h, config.h, inbox.h) declares:" >&2
   echo "$extra" | sed 's/^/  /' >&2
   fail=1
 fi
