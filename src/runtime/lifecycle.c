@@ -206,7 +206,7 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     p->n_workers = n;
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
-    p->idle_hold_ns = n <= weft__cpus_available() ? WEFT_IDLE_HOLD_NS : 0;
+    p->idle_hold_ns = n <= weft__default_workers() ? WEFT_IDLE_HOLD_NS : 0;
     p->deque_slots = slots;
     p->stack_size = stack;
     p->report_stack_overflow = cfg->report_stack_overflow;
