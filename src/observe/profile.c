@@ -86,8 +86,9 @@ int weft__profile_check_env(void)
     }
     if (!WEFT_PROFILE) {
         if (print || (json && *json))
-            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
-                       "-DWEFT_PROFILE=ON)",
+            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (link the "
+                       "installed profiling variant instead: weft::weft_profile, pkg-config "
+                       "weft-profile; or configure weft with -DWEFT_PROFILE=ON)",
                        print ? "" : "_JSON");
         return err;
     }
@@ -1116,7 +1117,9 @@ int weft_profile_print(FILE *out)
         weft__warn("weft_profile_print: out is NULL");
         return EINVAL;
     }
-    fprintf(out, "weft: the profiler is not compiled in (configure with -DWEFT_PROFILE=ON)\n");
+    fprintf(out, "weft: the profiler is not compiled in (link the installed profiling variant "
+                 "instead: weft::weft_profile, pkg-config weft-profile; or configure weft with "
+                 "-DWEFT_PROFILE=ON)\n");
     return ENOTSUP;
 }
 
