@@ -205,15 +205,15 @@ echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in
 
 # The README's tracing recipe: the same program against the tracing
 # variant, from CMake and from pkg-config (and the C++ API over it), run
-# with WEFT_TRACE=<file>; the timeline must be valid JSON with slices of
-# the program's task on at least one worker's track.
+# with WEFT_TRACE=<file>; the timeline must be valid JSON with a slice of
+# the program's task (how many depends on the steals: the RUN's own always).
 check_trace_json() { # <file> <what> <task name>
   python3 - "$1" "$3" <<'PY' || fail "$2: the timeline JSON"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 slices = [e for e in d["traceEvents"] if e.get("ph") == "X"]
 named = [e for e in slices if e.get("name") == sys.argv[2]] if sys.argv[2] else slices
-assert len(named) > 10, f"{len(named)} slices named {sys.argv[2]!r} of {len(slices)}"
+assert named, f"no slice named {sys.argv[2]!r} among {len(slices)}"
 PY
 }
 mkdir -p "$work/app-trace"
