@@ -145,10 +145,10 @@ for cfg_sched in "${configs[@]}"; do
   fi
   echo "=== $cfg_sched: configure and build in $dir"
   if [ "$cfg" = mpi ]; then targets=(test_dist uts-dist); fi
-  # These trees install nothing: no profiling variant of the library (the
-  # package test builds its own install, the variant included).
+  # These trees install nothing: no profiling or tracing variant of the
+  # library (the package test builds its own install, the variants included).
   cmake -S "$root" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_SCHEDULER="$sched" "$mpi_flag" \
-    -DWEFT_PROFILE_LIBRARY=OFF "${flags[@]}" >/dev/null
+    -DWEFT_PROFILE_LIBRARY=OFF -DWEFT_TRACE_LIBRARY=OFF "${flags[@]}" >/dev/null
   cmake --build "$dir" --parallel "$jobs" ${targets[@]:+--target "${targets[@]}"}
   echo "=== $cfg_sched: tests"
   # The other schedulers' tsan runs leave out test_cpp, the C++ API's sweep

@@ -14,6 +14,7 @@
 #include <weft/weft.h>
 
 #include "runtime/state.h"
+#include "runtime/topology.h"
 #include "sys/cpu.h"
 
 #include "fib_task.h"
@@ -63,8 +64,9 @@ static void test_error_codes(void)
 static void test_defaults_and_environment(void)
 {
     CHECK(weft_start(0, 0, 0) == 0, "start with defaults");
-    CHECK(weft_workers() == weft__cpus_available(),
-          "default = CPUs in the affinity mask (%u vs %u)", weft_workers(), weft__cpus_available());
+    CHECK(weft_workers() == weft__default_workers(),
+          "default = CPUs in the affinity mask, at most the CPU quota (%u vs %u)", weft_workers(),
+          weft__default_workers());
     CHECK(weft_stop() == 0, "stop");
 
     setenv("WEFT_WORKERS", "3", 1);

@@ -4,7 +4,8 @@
  * message in every build; with the profiler compiled in, WEFT_PROFILE=1
  * prints the profile at weft_stop, WEFT_PROFILE_JSON writes it to the
  * file named, and WEFT_PROFILE_BURDEN_NS sets the burden; without it,
- * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect.
+ * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect,
+ * and so is WEFT_TRACE without the tracer, naming the installed variants.
  * A program that only runs work pools gets its report at exit.  Each
  * case runs in a child with its environment. */
 #include "check.h"
@@ -147,13 +148,23 @@ static void profile_env(void)
     printf("ok: a program that only runs work pools reports its profile at exit\n");
 #else
     int st = with_env("WEFT_PROFILE", "1", buf, sizeof buf);
-    CHECK(st == 0 && strstr(buf, "WEFT_PROFILE is set, but this build has no profiler"),
-          "WEFT_PROFILE=1 without the profiler: status %d:\n%s", st, buf);
+    CHECK(st == 0 && strstr(buf, "WEFT_PROFILE is set, but this build has no profiler") &&
+              strstr(buf, "weft::weft_profile, pkg-config weft-profile"),
+          "WEFT_PROFILE=1 without the profiler (naming the installed variant): status %d:\n%s", st,
+          buf);
     st = with_env("WEFT_PROFILE_JSON", json_path, buf, sizeof buf);
     CHECK(st == 0 && strstr(buf, "WEFT_PROFILE_JSON is set, but this build has no profiler"),
           "WEFT_PROFILE_JSON without the profiler: status %d:\n%s", st, buf);
     CHECK(fopen(json_path, "r") == NULL, "a JSON file written without the profiler");
     printf("ok: WEFT_PROFILE and WEFT_PROFILE_JSON without the profiler: said to do nothing\n");
+#endif
+#if !WEFT_TRACE
+    int tst = with_env("WEFT_TRACE", json_path, buf, sizeof buf);
+    CHECK(tst == 0 && strstr(buf, "WEFT_TRACE is set, but this build has no tracer") &&
+              strstr(buf, "weft::trace, pkg-config weft-trace"),
+          "WEFT_TRACE without the tracer (naming the installed variant): status %d:\n%s", tst, buf);
+    CHECK(fopen(json_path, "r") == NULL, "a trace written without the tracer");
+    printf("ok: WEFT_TRACE without the tracer: said to do nothing, naming weft-trace\n");
 #endif
 }
 
@@ -163,6 +174,7 @@ int main(void)
     unsetenv("WEFT_PROFILE_JSON");
     unsetenv("WEFT_PROFILE_BURDEN_NS");
     unsetenv("WEFT_TRACE_EVENTS");
+    unsetenv("WEFT_TRACE");
     snprintf(json_path, sizeof json_path, "/tmp/weft-profile-env-%d.json", (int)getpid());
     bad_values();
     profile_env();

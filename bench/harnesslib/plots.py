@@ -8,7 +8,8 @@
                        and the work per task G_T = T_S/N_T (a tick, labelled
                        "work ...")
   <stem>-peers.png     T_S/T_P at the largest P, bars grouped by benchmark,
-                       one per system, error bars from the repetitions
+                       one per system, error bars from the repetitions; an
+                       empty slot says why ("failed", "not ported", "n/a")
 
 Each is meant to be read without the tables: titles and axes say what is
 drawn, bars carry their values, error bars span the lowest to the highest
@@ -16,7 +17,8 @@ per-repetition ratio, and a caption line gives the machine, commit and
 date.  Legends sit inside the figure: in a free panel slot, or in a row
 under the title.  Value labels never overlap: once the layout is final,
 a label that would cover another is moved up until it does not
-(_declutter).
+(_declutter); on the peers plot it is moved above the error-bar caps and
+the ideal line it would cross too.
 """
 import math
 import os
@@ -65,15 +67,17 @@ def _finish(fig, run, path, bottom=0.0):
     fig.savefig(path, dpi=110)
 
 
-def _declutter(fig, texts, step=1.5, limit=80):
+def _declutter(fig, texts, step=1.5, limit=80, obstacles=None):
     """Moves annotations up, `step` points at a time, until none covers
-    another (lowest first, so each keeps its place unless a lower one is
-    in the way).  Call it after the layout is final."""
+    another or crosses an obstacle (lowest first, so each keeps its place
+    unless a lower one is in the way).  `obstacles(renderer)` gives the
+    display boxes of marks a label must not cross (error-bar caps, the
+    ideal line).  Call it after the layout is final."""
     if not texts:
         return
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    placed = []
+    placed = list(obstacles(renderer)) if obstacles else []
     for t in sorted(texts, key=lambda t: (t.get_window_extent(renderer).y0,
                                           t.get_window_extent(renderer).x0)):
         for _ in range(limit):
@@ -83,6 +87,27 @@ def _declutter(fig, texts, step=1.5, limit=80):
             x, y = t.xyann
             t.xyann = (x, y + step)
         placed.append(t.get_window_extent(renderer))
+
+
+def peer_obstacles(fig, ax, renderer):
+    """The display boxes of the peers plot's error-bar caps and its ideal
+    line, which value labels must not cross."""
+    from matplotlib.transforms import Bbox
+    boxes = []
+    for c in ax.containers:
+        bars = getattr(c, "errorbar", None)
+        if bars is None:
+            continue
+        _data, caplines, _barlines = bars.lines
+        for cap in caplines:
+            half = cap.get_markersize() * fig.dpi / 72 / 2 + cap.get_markeredgewidth()
+            for x, y in ax.transData.transform(cap.get_xydata()):
+                boxes.append(Bbox([[x - half, y - 1.5], [x + half, y + 1.5]]))
+    for line in ax.get_lines():
+        if line.get_label().startswith("ideal"):
+            box = line.get_window_extent(renderer)
+            boxes.append(Bbox([[box.x0, box.y0 - 1.5], [box.x1, box.y1 + 1.5]]))
+    return boxes
 
 
 def _grid(n):
@@ -305,9 +330,15 @@ def peers_figure(run, plt):
                     f"{q[0]:.2f}", (x, q[2]), textcoords="offset points", xytext=(0, 3),
                     ha="center", va="bottom", fontsize=6 if vertical else 8,
                     rotation=90 if vertical else 0))
-            elif s is not None and s["status"] in (FAILED, NOT_PORTED):
-                ax.annotate(s["status"], (x, 0), rotation=90, ha="center", va="bottom",
-                            fontsize=7, color="red" if s["status"] == FAILED else "0.4")
+            else:
+                # An empty slot says why: failed, not ported, or no
+                # measurement at this worker count ("n/a").
+                status = s["status"] if s is not None and s["status"] in (FAILED, NOT_PORTED) \
+                    else "n/a"
+                labels_drawn.append(ax.annotate(
+                    status, (x, 0), textcoords="offset points", xytext=(0, 2), rotation=90,
+                    ha="center", va="bottom", fontsize=7,
+                    color="red" if status == FAILED else "0.4"))
     ax.axhline(p, linestyle=":", color="0.5", label=f"ideal: {p}")
     ax.set_xticks(range(n))
     ax.set_xticklabels([f"{r['benchmark']}\n{textwrap.shorten(r['args'], 18)}" for r in records],
@@ -320,7 +351,7 @@ def peers_figure(run, plt):
     ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
               ncol=min(len(systems) + 1, 8), frameon=False)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    _declutter(fig, labels_drawn)
+    _declutter(fig, labels_drawn, obstacles=lambda renderer: peer_obstacles(fig, ax, renderer))
     return fig
 
 

@@ -149,8 +149,9 @@ typedef bool (*weft_pool_split_fn)(void *item, void *out, void *arg);
 
 /** A pool's settings: weft_pool_config_init fills the defaults. */
 typedef struct weft_pool_config {
-    /** Worker threads (1 .. WEFT_POOL_MAX_WORKERS); 0: the CPUs in the
-     * process's affinity mask. */
+    /** Worker threads (1 .. WEFT_POOL_MAX_WORKERS); 0: the CPUs the process
+     * may use (its affinity mask, at most its CPU quota: docs/configuration.md,
+     * "Worker count"). */
     unsigned workers;
     /** The queue algorithm. */
     weft_queue_kind queue;

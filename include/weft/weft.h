@@ -79,7 +79,7 @@ typedef enum weft_steal_policy {
 /** The pool's settings: weft_config_init fills them, weft_start_config
  * takes them (docs/configuration.md has every range and default). */
 typedef struct weft_config {
-    unsigned workers;               /**< 0: CPUs in the affinity mask, or $WEFT_WORKERS */
+    unsigned workers;               /**< 0: the CPUs the process may use, or $WEFT_WORKERS */
     size_t deque_size;              /**< task slots per worker; 0: $WEFT_DEQUE_SIZE or 1M */
     size_t stack_size;              /**< bytes per worker stack; 0: $WEFT_STACK_SIZE or 64 MiB */
     weft_steal_policy steal_policy; /**< $WEFT_STEAL=random|leapfrog|transitive */

@@ -44,11 +44,15 @@
 __attribute__((visibility("default"))) __thread uint64_t weft__profile_blocks
     __attribute__((tls_model("initial-exec")));
 
-__attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void);
+/* Weak: a coverage runtime the program links (libFuzzer, -fsanitize=fuzzer)
+ * defines the same callback, and its definition then wins instead of
+ * clashing with this one at link time; the count stays 0 and the profile
+ * measures time (docs/profiling.md, "Counting basic blocks"). */
+__attribute__((visibility("default"), weak)) void __sanitizer_cov_trace_pc(void);
 
 /* One add to a thread-local at a fixed offset from the thread pointer:
  * nothing else, as it runs at every basic block. */
-NOT_COUNTED __attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void)
+NOT_COUNTED __attribute__((visibility("default"), weak)) void __sanitizer_cov_trace_pc(void)
 {
     weft__profile_blocks++;
 }

@@ -61,7 +61,9 @@ int weft_profile_print(FILE *out)
         weft__warn("weft_profile_print: out is NULL");
         return EINVAL;
     }
-    fprintf(out, "weft: the profiler is not compiled in (configure with -DWEFT_PROFILE=ON)\n");
+    fprintf(out, "weft: the profiler is not compiled in (link the installed profiling variant "
+                 "instead: weft::weft_profile, pkg-config weft-profile; or configure weft with "
+                 "-DWEFT_PROFILE=ON)\n");
     return ENOTSUP;
 }
 

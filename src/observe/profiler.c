@@ -84,8 +84,9 @@ int weft__profile_check_env(void)
     }
     if (!WEFT_PROFILE) {
         if (print || (json && *json))
-            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (configure with "
-                       "-DWEFT_PROFILE=ON)",
+            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (link the "
+                       "installed profiling variant instead: weft::weft_profile, pkg-config "
+                       "weft-profile; or configure weft with -DWEFT_PROFILE=ON)",
                        print ? "" : "_JSON");
         return err;
     }

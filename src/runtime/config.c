@@ -186,7 +186,7 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
                    cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }
-    *workers = cfg->workers ? cfg->workers : weft__cpus_available();
+    *workers = cfg->workers ? cfg->workers : weft__default_workers();
     if (cfg->workers && err == 0)
         weft__note_oversubscription("weft_start", cfg->workers);
     if (*workers > WEFT_MAX_WORKERS)

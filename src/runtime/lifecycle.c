@@ -7,6 +7,7 @@
 #include "observe/hooks.h"
 #include "runtime/config.h"
 #include "runtime/diagnostics.h"
+#include "runtime/env.h"
 #include "runtime/external.h"
 #include "runtime/gate.h"
 #include "runtime/interrupt.h"
@@ -134,6 +135,63 @@ static void forget_pool_in_child(void)
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_child); }
 
+/* ---- Reports at exit ---- */
+
+/* What weft_stop writes that the program asked for: the profile
+ * (WEFT_PROFILE, WEFT_PROFILE_JSON), a timeline being recorded (WEFT_TRACE
+ * or weft_trace_start), the counters (WEFT_STATS).  NULL if none. */
+static const char *report_due(void)
+{
+#if WEFT_TRACE
+    if (weft__trace_external_on())
+        return "the timeline";
+#endif
+    if (WEFT_PROFILE && weft__env_value("WEFT_PROFILE_JSON"))
+        return "the profile";
+    bool print = false;
+    if (WEFT_PROFILE && weft__env_flag("WEFT_PROFILE", &print) == 0 && print)
+        return "the profile";
+    if (weft__stats_print_at_stop())
+        return "the counters";
+    return NULL;
+}
+
+/* A program that exits with the pool running (the C++ default pool, which
+ * nothing stops; a C program without weft_stop) would lose the reports
+ * weft_stop writes: when one is due, the pool is stopped here, or a line
+ * says why it cannot be. */
+static void stop_at_exit(void)
+{
+    /* Acquire: pairs with start's release.  Only a first look: weft_stop
+     * decides under the control lock. */
+    uint64_t v = atomic_load_explicit(&weft__rt.lifecycle, memory_order_acquire);
+    const char *report = report_due();
+    if ((v >> 32) != WEFT_RT_RUNNING || !report)
+        return;
+    if (weft__tls_worker) {
+        weft__warn("exit called from a task: %s is not written, as the pool cannot stop under "
+                   "its own task (return from the tasks, then exit)",
+                   report);
+        return;
+    }
+    uint32_t inside = (uint32_t)v;
+    if (inside) {
+        weft__warn("the process exits with %u thread%s inside the pool (RUN, TOGETHER or "
+                   "NEWFRAME): %s is not written (let them return and call %s before exit)",
+                   inside, inside == 1 ? "" : "s", report, weft__words()->stop);
+        return;
+    }
+    (void)weft_stop();
+}
+
+static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
+static void register_at_exit(void)
+{
+    if (atexit(stop_at_exit) != 0)
+        weft__warn("cannot register the exit handler: a pool running at exit will not write "
+                   "its profile, timeline or counters (call weft_stop before exit)");
+}
+
 /* ---- One worker: its struct, deque, stack and guest seat ---- */
 
 /* Maps worker i's memory on its placement and initialises it (the
@@ -206,7 +264,7 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     p->n_workers = n;
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
-    p->idle_hold_ns = n <= weft__cpus_available() ? WEFT_IDLE_HOLD_NS : 0;
+    p->idle_hold_ns = n <= weft__default_workers() ? WEFT_IDLE_HOLD_NS : 0;
     p->deque_slots = slots;
     p->stack_size = stack;
     p->report_stack_overflow = cfg->report_stack_overflow;
@@ -354,6 +412,8 @@ int weft_start_config(const weft_config *cfg_in)
         atomic_store_explicit(&p->lifecycle, weft_lifecycle_word(WEFT_RT_RUNNING, 0),
                               memory_order_release);
     weft__control_end();
+    if (!err)
+        pthread_once(&at_exit_once, register_at_exit);
     return err;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Where workers run and where their memory lives.
  *
- * The CPUs of the process's affinity mask are the default worker count.
+ * The CPUs of the process's affinity mask, at most its cgroups' CPU quota,
+ * are the default worker count.
  * By default the kernel places the workers: on a machine shared with other
  * programs it moves a worker off a CPU another program keeps busy, which a
  * pin to a fixed CPU forbids, and a pinned worker then waits behind that
@@ -22,10 +23,12 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
+#include "sys/cgroup.h"
 #include "sys/cpu.h"
 #include "runtime/topology_hwloc.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static int *cpus; /* CPU per pin slot, from the affinity mask */
@@ -88,13 +91,26 @@ void weft__topology_destroy(void)
 }
 
 /* ------------------------------------------------------------------------
- * More workers than CPUs
+ * How many workers the CPUs take, and more workers than that
  * ------------------------------------------------------------------------ */
+
+/* A quota of q CPUs lets the group's threads run q CPUs' worth of time in
+ * each period and stops them for the rest of it: more workers than that
+ * only take turns, and a worker stopped in the middle of a steal or a
+ * join holds up the others until the next period. */
+unsigned weft__default_workers(void)
+{
+    unsigned cpus = weft__cpus_available();
+    unsigned quota = weft__cgroup_cpu_limit("");
+    return quota && quota < cpus ? quota : cpus;
+}
 
 void weft__note_oversubscription(const char *who, unsigned workers)
 {
     static atomic_bool said;
-    unsigned cpus = weft__cpus_available();
+    unsigned mask = weft__cpus_available();
+    unsigned quota = weft__cgroup_cpu_limit("");
+    unsigned cpus = quota && quota < mask ? quota : mask;
     if (workers <= cpus)
         return;
     const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");
@@ -118,7 +134,10 @@ void weft__note_oversubscription(const char *who, unsigned workers)
              weft__env_value("MV2_COMM_WORLD_SIZE"))
         lift = "; this MPI rank is bound to them: the launcher's option -bind-to none lifts the "
                "binding";
-    weft__warn("%s: %u workers on %u CPU%s (the affinity mask allows %u), so they take turns%s "
+    char quota_note[64] = "";
+    if (quota && quota < mask)
+        snprintf(quota_note, sizeof quota_note, ", the cgroup's CPU quota %u", quota);
+    weft__warn("%s: %u workers on %u CPU%s (the affinity mask allows %u%s), so they take turns%s "
                "(WEFT_OVERSUBSCRIBE=1 silences this)",
-               who, workers, cpus, cpus == 1 ? "" : "s", cpus, lift ? lift : "");
+               who, workers, cpus, cpus == 1 ? "" : "s", mask, quota_note, lift ? lift : "");
 }

@@ -23,8 +23,11 @@ int weft__topology_placement(unsigned worker);
 void weft__topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
 void weft__topology_destroy(void);
+/* The default worker count: the CPUs of the affinity mask, at most the
+ * cgroups' CPU quota rounded up (docs/configuration.md, "Worker count"). */
+unsigned weft__default_workers(void);
 /* One line, once per process, when `workers` (a count the program chose)
- * is more than the CPUs of the affinity mask and WEFT_OVERSUBSCRIBE is not
+ * is more than weft__default_workers() and WEFT_OVERSUBSCRIBE is not
  * 1: the counts and, under mpirun, the option that lifts the rank's
  * binding.  `who` names the caller (weft_start, the work pool). */
 void weft__note_oversubscription(const char *who, unsigned workers);

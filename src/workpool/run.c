@@ -158,7 +158,7 @@ static void pool_init(wp_pool *p, const weft_pool_config *cfg, weft_pool_fn fn, 
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
     p->ops = weft__wp_queue_ops_of(cfg->queue);
-    p->n = cfg->workers ? cfg->workers : weft__cpus_available();
+    p->n = cfg->workers ? cfg->workers : weft__default_workers();
     if (cfg->workers)
         weft__note_oversubscription("the work pool", cfg->workers);
     if (p->n > WEFT_POOL_MAX_WORKERS)
@@ -336,7 +336,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     if (n_initial == 0) {
         if (stats != NULL) {
             memset(stats, 0, sizeof *stats);
-            stats->workers = cfg->workers ? cfg->workers : weft__cpus_available();
+            stats->workers = cfg->workers ? cfg->workers : weft__default_workers();
         }
         return 0;
     }

@@ -84,6 +84,40 @@ class PlotLabelsTest(unittest.TestCase):
         self.assert_apart(fig, "peers")
         self.plt.close(fig)
 
+    def test_peer_labels_clear_of_caps_and_ideal_line(self):
+        # The README-like run, and one whose bars reach the ideal line (2).
+        from harnesslib.plots import peer_obstacles, peers_figure
+        near_ideal = readme_like_run()
+        for r in near_ideal["results"]:
+            for s in r["systems"].values():
+                s["times"]["2"] = [t * 0.6 for t in s["times"]["2"]]
+        for run, what in ((readme_like_run(), "peers"), (near_ideal, "peers near the ideal")):
+            fig = peers_figure(run, self.plt)
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()
+            (ax,) = fig.axes
+            marks = peer_obstacles(fig, ax, renderer)
+            caps = sum(len(c.errorbar.lines[1][0].get_xydata()) for c in ax.containers
+                       if getattr(c, "errorbar", None) is not None and c.errorbar.lines[1])
+            self.assertGreater(caps, 0, f"{what}: no error-bar caps found")
+            self.assertGreater(len(marks), caps, f"{what}: the ideal line is not among the marks")
+            for t in self.texts(fig):
+                box = t.get_window_extent(renderer)
+                for m in marks:
+                    self.assertFalse(box.overlaps(m),
+                                     f"{what}: '{t.get_text()}' is crossed by a cap or the ideal "
+                                     f"line at y={m.y0:.0f}..{m.y1:.0f}")
+            self.assert_apart(fig, what)
+            self.plt.close(fig)
+
+    def test_empty_peer_slots_say_so(self):
+        # sort has weft-split and tbb only: the other four slots say "n/a".
+        from harnesslib.plots import peers_figure
+        fig = peers_figure(readme_like_run(), self.plt)
+        labels = [t.get_text() for t in self.texts(fig)]
+        self.assertEqual(labels.count("n/a"), 4, labels)
+        self.plt.close(fig)
+
     def test_speedup_panel_labels_apart(self):
         from harnesslib.plots import speedup_figure
         fig = self.draw(speedup_figure, "speedup")

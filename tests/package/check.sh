@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs weft and uses it the ways README.md documents (the profiling
-# variant too, and a profile of the program; the shared library with a
+# variant too, and a profile of the program; the tracing variant and a
+# timeline of the program; the shared library with a
 # run-time path), running the
 # README's own command blocks (those after a "tests/package/check.sh runs
 # this block" comment) as they are written, with $HOME pointing at a
@@ -37,8 +38,10 @@ shared_install_cmds=$(readme_block 6)
 shared_cmds=$(readme_block 7)
 profile_snippet=$(readme_block 8)
 profile_cmds=$(readme_block 9)
+trace_snippet=$(readme_block 10)
+trace_cmds=$(readme_block 11)
 for b in install_cmds cmake_snippet consumer_cmds fetch_snippet pkgconfig_cmds shared_install_cmds \
-  shared_cmds profile_snippet profile_cmds; do
+  shared_cmds profile_snippet profile_cmds trace_snippet trace_cmds; do
   [ -n "${!b}" ] || fail "README.md has no block for $b (the check.sh markers moved?)"
 done
 
@@ -200,6 +203,51 @@ grep -q weft__profile_register <<<"$syms" &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
 echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
 
+# The README's tracing recipe: the same program against the tracing
+# variant, from CMake and from pkg-config (and the C++ API over it), run
+# with WEFT_TRACE=<file>; the timeline must be valid JSON with a slice of
+# the program's task (how many depends on the steals: the RUN's own always).
+check_trace_json() { # <file> <what> <task name>
+  python3 - "$1" "$3" <<'PY' || fail "$2: the timeline JSON"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+slices = [e for e in d["traceEvents"] if e.get("ph") == "X"]
+named = [e for e in slices if e.get("name") == sys.argv[2]] if sys.argv[2] else slices
+assert named, f"no slice named {sys.argv[2]!r} among {len(slices)}"
+PY
+}
+mkdir -p "$work/app-trace"
+cp "$root/examples/fib.c" "$work/app-trace/app.c"
+cat >"$work/app-trace/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(app C)
+add_executable(app app.c)
+$trace_snippet
+CMAKE
+(cd "$work/app-trace" && bash -euo pipefail -c "$consumer_cmds" && cmake --build build) >"$log" 2>&1 ||
+  fail "find_package consumer of weft::trace"
+WEFT_TRACE="$work/cmake-trace.json" "$work/app-trace/build/app" 25 >"$log" 2>&1 ||
+  fail "weft::trace consumer's run"
+grep -q "fib(25) = 75025" "$log" || fail "weft::trace consumer's answer"
+check_trace_json "$work/cmake-trace.json" "weft::trace consumer" fib
+echo "ok: find_package, weft::trace (README): a valid timeline with the program's task"
+mkdir -p "$work/app-cpp-trace"
+cp "$work/app-cpp/app.cpp" "$work/app-cpp-trace/app.cpp"
+sed 's/weft::cpp)/weft::cpp_trace)/' "$work/app-cpp/CMakeLists.txt" >"$work/app-cpp-trace/CMakeLists.txt"
+(cmake -S "$work/app-cpp-trace" -B "$work/app-cpp-trace/build" -DCMAKE_PREFIX_PATH="$HOME/.local" &&
+  cmake --build "$work/app-cpp-trace/build") >"$log" 2>&1 || fail "find_package consumer of weft::cpp_trace"
+WEFT_TRACE="$work/cpp-trace.json" "$work/app-cpp-trace/build/app" 100000 >"$log" 2>&1 ||
+  fail "weft::cpp_trace consumer's run"
+check_trace_json "$work/cpp-trace.json" "weft::cpp_trace consumer" ""
+echo "ok: find_package, weft::cpp_trace: a valid timeline of the C++ API's tasks"
+(cd "$work/app" && bash -euo pipefail -c "$pkgconfig_cmds
+$trace_cmds") >"$log" 2>&1 || fail "README pkg-config weft-trace commands"
+grep -q "fib(25) = 75025" "$log" || fail "pkg-config weft-trace consumer's answer"
+check_trace_json "$work/app/app-trace.json" "pkg-config weft-trace consumer" fib
+grep -q weft__trace_name <<<"$syms" &&
+  fail "the program linked with weft (not weft-trace) holds the tracer"
+echo "ok: pkg-config weft-trace (README): a valid timeline with the program's task; weft has no tracer"
+
 # The README's shared library: built and installed as written, in a
 # prefix of its own, and a program linked with the run-time path the
 # README gives runs with no LD_LIBRARY_PATH.
@@ -274,9 +322,9 @@ CMAKE
 got=$(built_by_weft "$work/sub/build/weft")
 [ "$got" = "libweft-lace.a libweft.a " ] ||
   fail "a parent linking weft::lace got '$got' built, not libweft-lace.a and libweft.a"
-# (No profiling variant: the README install above checks it; here it
-# would be a second compilation of the library for nothing.)
-(cmake -S "$work/sub" -B "$work/sub/build" -DWEFT_INSTALL=ON -DWEFT_WITH_MPI=OFF -DWEFT_PROFILE_LIBRARY=OFF &&
+# (No profiling or tracing variant: the README install above checks them;
+# here each would be another compilation of the library for nothing.)
+(cmake -S "$work/sub" -B "$work/sub/build" -DWEFT_INSTALL=ON -DWEFT_WITH_MPI=OFF -DWEFT_PROFILE_LIBRARY=OFF -DWEFT_TRACE_LIBRARY=OFF &&
   cmake --build "$work/sub/build" --parallel 2 &&
   cmake --install "$work/sub/build" --prefix "$work/sub/inst") >"$log" 2>&1 || fail "WEFT_INSTALL=ON"
 for f in include/weft/weft.h include/weft/version.h include/weft/config.h; do

@@ -24,6 +24,7 @@ import weftpeers.Mm;
 import weftpeers.Pi;
 import weftpeers.Prog;
 import weftpeers.Queens;
+import weftpeers.Sort;
 import weftpeers.Ssf;
 import weftpeers.Strassen;
 import weftpeers.Stress;
@@ -47,6 +48,7 @@ public final class WeftPeers {
         WORKLOADS.put("dfor", new Dfor());
         WORKLOADS.put("ssf", new Ssf());
         WORKLOADS.put("cholesky", new Cholesky());
+        WORKLOADS.put("sort", new Sort());
     }
 
     private static void usage() {
@@ -76,6 +78,12 @@ public final class WeftPeers {
             workers = Runtime.getRuntime().availableProcessors();
         String[] rest = java.util.Arrays.copyOfRange(args, first, args.length);
 
+        /* Arrays.parallelSort (sort) splits its work as finely as the common
+         * pool's parallelism says, and sorts sequentially when that is 1:
+         * the common pool is given the worker count too, before anything
+         * creates it.  Its forks run on `pool`, which invokes it. */
+        System.setProperty("java.util.concurrent.ForkJoinPool.common.parallelism",
+                           Integer.toString(workers));
         ForkJoinPool pool = new ForkJoinPool(workers);
         System.out.println("workers: " + pool.getParallelism());
         try {

@@ -23,7 +23,7 @@ fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 # (No profiling variant of weft: tests/package/check.sh installs that.)
 lib_only=(-DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF
-          -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_PROFILE_LIBRARY=OFF)
+          -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_PROFILE_LIBRARY=OFF -DWEFT_TRACE_LIBRARY=OFF)
 
 # 1. the default install
 cmake -S "$root" -B "$work/b0" "${gen[@]}" "${lib_only[@]}" -DCMAKE_INSTALL_PREFIX="$work/p0" \

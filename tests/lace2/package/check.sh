@@ -24,7 +24,7 @@ p="$work/p"
 
 # (No profiling variant of weft: tests/package/check.sh installs that.)
 cmake -S "$root" -B "$work/b" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF \
-  -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_WITH_MPI=OFF -DWEFT_PROFILE_LIBRARY=OFF \
+  -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF -DWEFT_WITH_MPI=OFF -DWEFT_PROFILE_LIBRARY=OFF -DWEFT_TRACE_LIBRARY=OFF \
   -DCMAKE_INSTALL_PREFIX="$p" -DWEFT_PROVIDE_LACE=2 >"$log" 2>&1 || fail "configure (WEFT_PROVIDE_LACE=2)"
 cmake --build "$work/b" --target install >"$log" 2>&1 || fail "install (WEFT_PROVIDE_LACE=2)"
 for f in lib/cmake/lace/laceConfig.cmake lib/pkgconfig/lace.pc lib/pkgconfig/lace32.pc \

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* sort peers' driver: sort-weft's command line, input, output and answer
- * check around the peer's kernel (sort-tbb.cpp).
+ * check around the peer's kernel (sort-tbb.cpp, sort-omp.c).
  *
- *   sort-tbb -w <workers> <n>
+ *   sort-tbb -w <workers> <n>     sort-omp -w <workers> <n>
  */
 #include "sort.h"
 #include "sort-peer.h"

@@ -22,6 +22,7 @@ mod matmul;
 mod mm;
 mod pi;
 mod queens;
+mod sort;
 mod ssf;
 mod stack;
 mod strassen;
@@ -51,6 +52,7 @@ const WORKLOADS: &[(&str, Entry)] = &[
     ("dfor", dfor::main),
     ("ssf", ssf::main),
     ("cholesky", cholesky::main),
+    ("sort", sort::main),
 ];
 
 fn usage() -> ! {

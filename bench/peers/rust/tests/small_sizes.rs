@@ -86,6 +86,7 @@ fn bad_arguments_give_a_message_and_exit_2() {
         &["strassen", "-w", "1", "100"],
         &["dfor", "-w", "1", "1000", "10", "1", "0"],
         &["cholesky", "-w", "1", "10", "5"],
+        &["sort", "-w", "1", "0"],
     ] {
         let out = Command::new(BINARY)
             .args(args)
