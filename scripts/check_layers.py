@@ -46,8 +46,9 @@ WHITE_BOX = {
     "tests/test_races.c": ["src/runtime/parking.h", "src/runtime/perturb.h"],
     "tests/test_run_borrow.c": ["src/runtime/perturb.h", "src/runtime/sleep.h",
                                 "src/runtime/state.h", "src/sys/clock.h"],
-    # The pool's state after start, stop and fork.
-    "tests/test_lifecycle.c": ["src/runtime/state.h", "src/sys/cpu.h"],
+    # The pool's state after start, stop and fork, and the default worker
+    # count (the affinity mask and the CPU quota) it started with.
+    "tests/test_lifecycle.c": ["src/runtime/state.h", "src/runtime/topology.h", "src/sys/cpu.h"],
     # The sleepers' counts and requests.
     "tests/test_sleep.c": ["src/runtime/sleep.h", "src/runtime/state.h"],
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],
@@ -57,6 +58,8 @@ WHITE_BOX = {
     "tests/test_interrupts.c": ["src/sys/clock.h", "src/sys/cpu.h"],
     # The work pool's queues, loop and sleep, white-box.
     "tests/pool/": ["src/workpool/"],
+    # The CPU-quota reader on fixture cgroup trees.
+    "tests/cgroup/test_quota_files.c": ["src/sys/cgroup.h"],
     # Safra's termination detection, on its own.
     "tests/dist/test_safra.c": ["src/dist/"],
     # Wool's deque test parks a worker as the runtime's sleep does.
