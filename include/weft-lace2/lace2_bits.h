@@ -320,8 +320,8 @@ static inline weft_task *weft__lace2_true_head(lace_worker *lw)
      * slot EMPTY or fills one at the top. */
     if (WEFT_LIKELY(h >= w->dq && h < w->end &&
                     atomic_load_explicit(&h->state, memory_order_relaxed) == WEFT_STATE_EMPTY &&
-                    (h == w->dq || atomic_load_explicit(&h[-1].state, memory_order_relaxed) !=
-                                       WEFT_STATE_EMPTY)))
+                    (h == w->dq ||
+                     atomic_load_explicit(&h[-1].state, memory_order_relaxed) != WEFT_STATE_EMPTY)))
         return h;
     return weft_current_head(w);
 }

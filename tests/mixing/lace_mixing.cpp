@@ -54,7 +54,8 @@ long lace_calls_cpp_CALL(lace_worker *lw, int n)
     long a = cpp_fib(n);
     xfib_SPAWN(lw, n);
     long b = weft::parallel_reduce(
-        0, 3, std::size_t{1}, 0L, [n](int) { return cpp_fib(n); }, [](long x, long y) { return x + y; });
+        0, 3, std::size_t{1}, 0L, [n](int) { return cpp_fib(n); },
+        [](long x, long y) { return x + y; });
     xfib_SPAWN(lw, n - 1);
     long c = cpp_fib(n);
     long d = xfib_SYNC(lw);
@@ -90,7 +91,8 @@ TASK_1(long, lace_calls_cpp, int, n)
     long a = cpp_fib(n);
     SPAWN(xfib, n);
     long b = weft::parallel_reduce(
-        0, 3, std::size_t{1}, 0L, [n](int) { return cpp_fib(n); }, [](long x, long y) { return x + y; });
+        0, 3, std::size_t{1}, 0L, [n](int) { return cpp_fib(n); },
+        [](long x, long y) { return x + y; });
     SPAWN(xfib, n - 1);
     long c = cpp_fib(n);
     long d = SYNC(xfib);
