@@ -94,6 +94,14 @@ using std::memory_order_seq_cst;
 
 WEFT_BEGIN_DECLS
 
+/* Internal: one program links one Lace layer (Lace 1's or Lace 2's): each
+ * file that includes a Lace header names its layer's marker, and both
+ * layers' libraries define weft__lace_one_layer_per_program beside theirs,
+ * so the linker refuses a program with objects of both (Lace 2's
+ * lace2_bits.h says more). */
+extern const char weft__lace1_layer;
+static const char *const weft__lace1_layer_ref_ __attribute__((used)) = &weft__lace1_layer;
+
 /* Lace's version this layer implements. */
 #define LACE_VERSION_MAJOR 1
 #if WEFT_LACE_API == 14

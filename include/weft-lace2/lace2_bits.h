@@ -20,8 +20,9 @@
  *   NAME_SYNC(lw)        join the last SPAWN not joined yet: its result
  *   NAME_DROP(lw)        join it without running it unless it was stolen
  *   NAME(...)            run it from any thread: on a worker a plain call
- *                        (at the head of the task of this API running
- *                        there), from outside on the pool, waiting
+ *                        at the top of the worker's deque (whichever
+ *                        API's task runs there), from outside on the
+ *                        pool, waiting
  *   NAME_NEWFRAME(...)   halt every worker, run it on the pool, resume
  *   NAME_TOGETHER(...)   every worker runs a copy; returns when all are done
  *
@@ -255,6 +256,23 @@ extern lace_newframe_t lace_newframe;
 /* Internal: NEWFRAMEs and TOGETHERs of this API begun so far. */
 extern WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
+/* Internal: one program links one Lace layer.  lace32.h and lace.h run on
+ * weft's 64-byte descriptors, lace128.h on a copy of the runtime with
+ * 128-byte ones, and Lace 1's lace.h on Lace 1's library; an object of one
+ * beside an object of another would run on whichever library the linker
+ * met first.  Every file that includes a Lace header names its layer's
+ * marker, which only that layer's library defines, in the object that
+ * also defines weft__lace_one_layer_per_program: with two markers named,
+ * both objects are linked, and the linker stops at "multiple definition of
+ * weft__lace_one_layer_per_program". */
+#if WEFT_TASK_SIZE == 128
+extern const char weft__lace2_runtime_128;
+static const char *const weft__lace2_runtime_ref_ __attribute__((used)) = &weft__lace2_runtime_128;
+#else
+extern const char weft__lace2_runtime_64;
+static const char *const weft__lace2_runtime_ref_ __attribute__((used)) = &weft__lace2_runtime_64;
+#endif
+
 /* Internal: a worker's record lives in its weft worker (api_ext), so the
  * SPAWN and SYNC fast paths find the weft worker from the record without a
  * load; the binding fills it in (src/lace/v2/lace2.c). */
@@ -286,6 +304,28 @@ static inline lace_worker *weft__lace2_of(weft_worker *w)
     return lw;
 }
 
+/* The top of lw's deque as it is now.  lw->head is exact while a task of
+ * this API runs on the worker; under a task of another API (weft's C or
+ * C++ API) it is the head of the last Lace 2 task, a stale slot.  The
+ * deque keeps the slots below its top non-EMPTY and the rest EMPTY
+ * (weft/bits/sched.h), so lw->head is the top exactly when its slot is
+ * EMPTY and the one below is not: two loads in the common case, the
+ * runtime's search (weft_current_head) otherwise. */
+static inline weft_task *weft__lace2_true_head(lace_worker *lw)
+{
+    weft_worker *w = weft__lace2_weft(lw);
+    weft_task *h = (weft_task *)lw->head;
+    /* Relaxed, both: the owner's own slots.  Thieves move the slots below
+     * the top between non-EMPTY values only, and only the owner makes a
+     * slot EMPTY or fills one at the top. */
+    if (WEFT_LIKELY(h >= w->dq && h < w->end &&
+                    atomic_load_explicit(&h->state, memory_order_relaxed) == WEFT_STATE_EMPTY &&
+                    (h == w->dq ||
+                     atomic_load_explicit(&h[-1].state, memory_order_relaxed) != WEFT_STATE_EMPTY)))
+        return h;
+    return weft_current_head(w);
+}
+
 /* The calling thread's worker, or NULL outside the pool. */
 static inline LACE_UNUSED lace_worker *lace_get_worker(void)
 {
@@ -304,6 +344,10 @@ static inline LACE_UNUSED int lace_worker_id(void)
 
 /* Internal: stops the program, `what` was called outside the pool. */
 WEFT_NORETURN void weft__lace2_not_worker(const char *what);
+/* Internal: stops the program, NAME_SPAWN (`name`) pushed at a head that
+ * is not the top of the deque (lace_get_worker() used under a task of
+ * another API); WEFT_CHECKS builds check each SPAWN. */
+WEFT_NORETURN void weft__lace2_stale_head(lace_worker *lw, const char *name);
 /* NAME(), NAME_NEWFRAME() or NAME_TOGETHER() (`what`) called from outside
  * while Lace is not running: stops with a message that names it and says
  * to call lace_start (returns if Lace is running after all). */
@@ -316,7 +360,7 @@ static inline LACE_UNUSED lace_task *lace_get_head(void)
     lace_worker *lw = lace_get_worker();
     if (WEFT_UNLIKELY(lw == NULL))
         weft__lace2_not_worker("lace_get_head()");
-    return lw->head;
+    return (lace_task *)weft__lace2_true_head(lw);
 }
 
 static inline LACE_UNUSED uint64_t lace_rotl64(uint64_t x, int k)
@@ -367,7 +411,7 @@ static inline LACE_UNUSED int lace_check_yield(lace_worker *lw)
     if (pending)
         lace_yield(lw);
     else
-        weft_yield(lw->weft, (weft_task *)lw->head);
+        weft_yield(lw->weft, weft__lace2_true_head(lw));
     /* Relaxed: as above; an interrupt this worker joined was counted
      * before it could be joined (the initiator counts, then starts it). */
     return pending || atomic_load_explicit(&weft__lace2_interrupts, memory_order_relaxed) != before;
@@ -394,6 +438,55 @@ WEFT_END_DECLS
 /* ------------------------------------------------------------------------
  * Task templates
  * ------------------------------------------------------------------------ */
+
+/* A C++ exception thrown by a task body (in a C++ file) cannot reach the
+ * task that joins it: a stolen task returns through the runtime's C code.
+ * It stops the program where it leaves the task's wrapper, SYNC or NAME(),
+ * with one message naming the task and the exception, as the Lace 1
+ * layer's tasks do (weft/bits/task_macros.h).  LACE2_TRY_/LACE2_CATCH_
+ * bracket those calls of NAME_CALL; a body's direct NAME_CALL of another
+ * task is inside its caller's bracket. */
+#if defined(__cplusplus) && (defined(__cpp_exceptions) || defined(__EXCEPTIONS))
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+extern "C++" {
+[[noreturn]] inline void weft__lace2_task_threw(const char *name) noexcept
+{
+    const char *what = "not a std::exception";
+    try {
+        throw;
+    } catch (const std::exception &e) {
+        what = e.what();
+    } catch (...) {
+    }
+    std::fprintf(stderr,
+                 "lace: a C++ exception (%s) left task %s: catch it in the task (a Lace task "
+                 "cannot pass an exception on to the task that joins it)\n",
+                 what, name);
+    std::fflush(stderr);
+    std::abort();
+}
+}
+#define LACE2_TRY_ try {
+#define LACE2_CATCH_(NAME) \
+    } \
+    catch (...) { weft__lace2_task_threw(#NAME); }
+#else
+#define LACE2_TRY_ {
+#define LACE2_CATCH_(NAME) }
+#endif
+
+/* With WEFT_CHECKS, a SPAWN checks that the record's head is the deque's
+ * top: under a task of another API it is a stale slot, and a push there
+ * would overwrite a pending task. */
+#if WEFT_CHECKS
+#define LACE2_CHECK_SPAWN_(lw, t, NAME) \
+    if (WEFT_UNLIKELY(weft__lace2_true_head(lw) != (t))) \
+    weft__lace2_stale_head((lw), #NAME "_SPAWN()")
+#else
+#define LACE2_CHECK_SPAWN_(lw, t, NAME) ((void)0)
+#endif
 
 /* M(f_, T1, a1, ...): the pairs spliced in before M is invoked. */
 #define LACE2_APPLY_(M, ...) M(__VA_ARGS__)
@@ -469,7 +562,9 @@ WEFT_END_DECLS
         lace_task *saved_ = lw_->head; \
         lw_->head = (lace_task *)head_; \
         WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+        LACE2_TRY_ \
         SAVE NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+        LACE2_CATCH_(NAME) \
         WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
         weft_check_return(w_, head_, #NAME); /* names the task in every build */ \
         lw_->head = saved_; \
@@ -480,6 +575,7 @@ WEFT_END_DECLS
         weft_worker *w_ = weft__lace2_weft(lw_); \
         weft_task *t_ = (weft_task *)lw_->head; \
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
+        LACE2_CHECK_SPAWN_(lw_, t_, NAME); \
         weft_sched_reserve(w_, t_); \
         WEFT_PROFILE_SPAWN_(w_, t_) \
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
@@ -524,10 +620,12 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
         LACE2_SYNC_HEAD_(NAME) \
         { \
             WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+            LACE2_TRY_ \
             RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
             WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
             return r_; \
+            LACE2_CATCH_(NAME) \
         } \
         WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_) \
         return f_->d.res; \
@@ -535,8 +633,15 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
     static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS) \
     { \
         lace_worker *lw_ = lace_get_worker(); \
-        if (lw_ != NULL) \
-            return NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+        if (lw_ != NULL) { \
+            lace_task *outer_ = lw_->head; \
+            lw_->head = (lace_task *)weft__lace2_true_head(lw_); \
+            LACE2_TRY_ \
+            RT r_ = NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+            lw_->head = outer_; \
+            return r_; \
+            LACE2_CATCH_(NAME) \
+        } \
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task) \
         return f_->d.res; \
     } \
@@ -553,7 +658,9 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
         LACE2_SYNC_HEAD_(NAME) \
         { \
             WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
+            LACE2_TRY_ \
             NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+            LACE2_CATCH_(NAME) \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
             WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
             return; \
@@ -564,7 +671,12 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
     { \
         lace_worker *lw_ = lace_get_worker(); \
         if (lw_ != NULL) { \
+            lace_task *outer_ = lw_->head; \
+            lw_->head = (lace_task *)weft__lace2_true_head(lw_); \
+            LACE2_TRY_ \
             NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+            LACE2_CATCH_(NAME) \
+            lw_->head = outer_; \
             return; \
         } \
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_task) \

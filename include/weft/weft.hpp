@@ -38,7 +38,10 @@
 /// weft_start(0, 0, 0)), as oneTBB and Rayon do; that pool is kept until
 /// the process exits (its workers sleep when idle), unless a
 /// weft::scheduler is made later, which replaces it, or weft_stop() stops
-/// it (the next call starts another).  A default pool that cannot start
+/// it (the next call starts another).  A call from outside the pool that
+/// races weft_stop() on another thread runs on the stopping pool (the stop
+/// waits for it) or, if it comes too late for that, starts the default
+/// pool again once the stop is over.  A default pool that cannot start
 /// (a malformed WEFT_* variable, no memory or threads) ends the program
 /// with the runtime's message.  Make the scheduler, if any, before other
 /// threads use weft::.

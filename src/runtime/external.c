@@ -183,19 +183,19 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
 }
 
 /* RUN from outside the pool: borrow a worker's place (may_borrow) or hand
- * the task to the workers and wait.  Kept out of line so that RUN from
- * inside a task, which Lace clients make by the tens of thousands, pays
- * for none of this path's registers. */
-__attribute__((noinline)) static void run_from_outside(weft_task *t, uintptr_t wrapper,
+ * the task to the workers and wait.  False if no pool is running: nothing
+ * ran.  Kept out of line so that RUN from inside a task, which Lace clients
+ * make by the tens of thousands, pays for none of this path's registers. */
+__attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t wrapper,
                                                        bool may_borrow)
 {
     if (!weft__lifecycle_enter())
-        weft__fatal("RUN called while the pool is not running (%s)", weft__words()->not_running);
+        return false;
     WEFT_TRACE_EXTERNAL_START(trace_since_);
     if (may_borrow && run_borrowed(t, wrapper)) {
         WEFT_TRACE_EXTERNAL_END(trace_since_, t);
         weft__lifecycle_exit();
-        return;
+        return true;
     }
     /* Relaxed both: a warning printed once, decided by the exchange. */
     if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
@@ -244,26 +244,43 @@ __attribute__((noinline)) static void run_from_outside(weft_task *t, uintptr_t w
 done:
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft__lifecycle_exit();
+    return true;
 }
 
 /* may_borrow false: the task runs on a worker's thread in every case
- * (weft__run_task_on_worker). */
-static void run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
+ * (weft__run_task_on_worker).  False if called from outside with no pool
+ * running: nothing ran. */
+static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 {
     /* Relaxed: the descriptor is private to this call until it is queued
      * (the mutex publishes it). */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
 
     weft_worker *w = weft__tls_worker;
-    if (w) /* On a worker: an ordinary call at the current deque top. */
+    if (w) { /* On a worker: an ordinary call at the current deque top. */
         run_root(w, weft_current_head(w), t, wrapper, false);
-    else
-        run_from_outside(t, wrapper, may_borrow);
+        return true;
+    }
+    return run_from_outside(t, wrapper, may_borrow);
 }
 
-void weft__run_task(weft_task *t, uintptr_t wrapper) { run_task(t, wrapper, true); }
+static void run_task_or_stop(weft_task *t, uintptr_t wrapper, bool may_borrow)
+{
+    if (!run_task(t, wrapper, may_borrow))
+        weft__fatal("RUN called while the pool is not running (%s)", weft__words()->not_running);
+}
 
-void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper) { run_task(t, wrapper, false); }
+void weft__run_task(weft_task *t, uintptr_t wrapper) { run_task_or_stop(t, wrapper, true); }
+
+bool weft__run_task_if_running(weft_task *t, uintptr_t wrapper)
+{
+    return run_task(t, wrapper, true);
+}
+
+void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper)
+{
+    run_task_or_stop(t, wrapper, false);
+}
 
 void weft__external_init(void)
 {

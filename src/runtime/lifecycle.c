@@ -24,6 +24,7 @@
 #include "sys/cpu.h"
 #include "sys/futex.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -133,6 +134,24 @@ static void forget_pool_in_child(void)
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* The workers run this library's code until weft_stop, so the object that
+ * holds it must not be unmapped before: a plugin that links libweft.a and
+ * is dlclose()d with its pool running would pull the code from under
+ * them (libweft.so is linked -z nodelete for the same reason).  On the
+ * first start the object holding the runtime is marked RTLD_NODELETE,
+ * which a dlclose then leaves loaded until exit; for the main program the
+ * lookup finds nothing to mark, harmlessly. */
+static pthread_once_t pin_once = PTHREAD_ONCE_INIT;
+
+static void pin_own_object(void)
+{
+    Dl_info info;
+    if (dladdr((void *)(uintptr_t)&weft_start_config, &info) == 0 || info.dli_fname == NULL)
+        return;
+    /* A handle never closed: the object stays for the process's life. */
+    (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+}
 static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_child); }
 
 /* ---- Reports at exit ---- */
@@ -387,6 +406,7 @@ int weft_start_config(const weft_config *cfg_in)
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
+    pthread_once(&pin_once, pin_own_object);
     int err = weft__control_begin("weft_start", false);
     if (err)
         return err;

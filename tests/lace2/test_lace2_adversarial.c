@@ -300,6 +300,27 @@ static void queries_outside(void)
     lace_stop();
 }
 
+/* NAME_SPAWN on lace_get_worker() under a weft task with a weft SPAWN
+ * pending: the record's head is stale, and the push would overwrite the
+ * pending task; with WEFT_CHECKS (on here) the SPAWN says so. */
+WEFT_TASK_1(long, spawn_under_weft_leaf, int, n) { return n; }
+WEFT_TASK_0(long, spawn_under_weft)
+{
+    WEFT_SPAWN(spawn_under_weft_leaf, 10);
+    lace_worker *lw = lace_get_worker();
+    fib_SPAWN(lw, 10);
+    long a = fib_SYNC(lw);
+    return a + WEFT_SYNC(spawn_under_weft_leaf);
+}
+
+static void spawn_stale_head(void)
+{
+    lace_start(1, 0, 0);
+    (void)fib(5); /* the worker's record is bound, its head at the bottom */
+    (void)WEFT_RUN(spawn_under_weft);
+    lace_stop();
+}
+
 static void get_head_outside(void)
 {
     lace_start(2, 0, 0);
@@ -764,6 +785,13 @@ static const adv_case cases[] = {
      {"lace: lace_run_task: the task has no f (declare tasks with TASK and run them with "
       "NAME())\n"}},
     {"queries_outside", queries_outside, 0, true, {NULL}},
+    {"spawn_stale_head",
+     spawn_stale_head,
+     ABORTED,
+     false,
+     {"lace: fib_SPAWN() on worker 0 at a stale head: a task of another API (weft's C or C++ "
+      "API) runs here, and lace_get_worker()'s head is the innermost Lace 2 task's; call Lace 2 "
+      "tasks from it with NAME(), not NAME_SPAWN(lace_get_worker(), ...)\n"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

@@ -51,6 +51,15 @@ grep -q 'fib(30) = 832040' <<< "$out" || { echo "FAIL: example-fib on the shared
 deps=$(ldd "$work/build/examples/example-fib")
 echo "$deps" | grep -q 'libweft.so.0 =>' ||
   { echo "FAIL: example-fib is not linked to libweft.so.0" >&2; fail=1; }
+# Workers run the library's code until weft_stop: it is never unloaded
+# (-z nodelete), so a plugin linking it may be closed with its pool running.
+readelf -d "$lib" | grep -q 'Flags:.*NODELETE' ||
+  { echo "FAIL: libweft.so is not marked NODELETE" >&2; fail=1; }
+cc -O2 -fPIC -shared -I"$src/include" -I"$work/build/include" "$src/tests/plugin/plugin.c" \
+  -L"$work/build" -lweft -Wl,-rpath,"$work/build" -o "$work/plugin.so"
+cc -O2 "$src/tests/plugin/test_plugin_unload.c" -o "$work/plugin_host"
+out=$("$work/plugin_host" "$work/plugin.so" 2>&1) ||
+  { echo "FAIL: dlclose of a plugin linking libweft.so with its pool running: $out" >&2; fail=1; }
 nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$work/dyn.txt"
 check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"
 # The internal names libweft.so exports are those that the libraries

@@ -18,6 +18,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -610,9 +611,23 @@ inline void default_pool_give_up() noexcept
         default_pool_started() = true;
 }
 
+/// A RUN found no pool after weft_workers() said one ran: it stopped, or is
+/// stopping, meanwhile.  Starts the default pool once the stop is over
+/// (while it lasts the pool still counts its workers, or weft_start says
+/// EBUSY: yield, and the RUN tries again).
+[[gnu::noinline, gnu::cold]] inline void default_pool_restart()
+{
+    std::this_thread::yield();
+    if (weft_workers() == 0)
+        default_pool_start();
+}
+
 /// Runs f on the pool from a thread outside it: a descriptor on this stack,
 /// handed to the runtime's RUN, which blocks until a worker has run it.
-/// Starts the default pool when none runs.
+/// Starts the default pool when none runs, and again when the pool stopped
+/// between that check and the RUN (a weft_stop() on another thread): the
+/// RUN enters the pool or runs nothing, so a call that races weft_stop()
+/// runs on the old pool (the stop waits for it) or on a new default one.
 template <class F>
 inline value_t<result_of_t<F>> run_outside(F &&f)
 {
@@ -621,7 +636,8 @@ inline value_t<result_of_t<F>> run_outside(F &&f)
     frame_job<F> j(std::forward<F>(f));
     weft_task t;
     j.store(&t, f);
-    weft__run_task(&t, wrapper_address(&frame_job<F>::wrapper));
+    while (WEFT_UNLIKELY(!weft__run_task_if_running(&t, wrapper_address(&frame_job<F>::wrapper))))
+        default_pool_restart();
     return j.take(&t);
 }
 

@@ -151,6 +151,11 @@ WEFT_BEGIN_DECLS
 
 /* Runtime entry points used by the templates (src/runtime). */
 void weft__run_task(weft_task *t, uintptr_t wrapper);
+/* weft__run_task, except that from outside the pool, with no pool running
+ * (never started, stopped, or stopping), it returns false having run
+ * nothing instead of stopping the program (the C++ API then starts its
+ * default pool and tries again). */
+bool weft__run_task_if_running(weft_task *t, uintptr_t wrapper);
 void weft__newframe_task(weft_task *t, uintptr_t wrapper);
 void weft__together_task(weft_task *t, uintptr_t wrapper);
 void weft__check_sync(weft_worker *w, weft_task *t, uintptr_t wrapper, const char *name);

@@ -25,6 +25,10 @@
 #include <unistd.h>
 
 lace_newframe_t lace_newframe;
+/* This layer's marker and the symbol every Lace layer's library defines
+ * (include/weft-lace2/lace2_bits.h: a program links one Lace layer). */
+const char weft__lace1_layer = 1;
+const char weft__lace_one_layer_per_program = 1;
 
 static int verbosity;
 static size_t stack_size;   /* 0: weft's default */

@@ -21,6 +21,14 @@
 #include <string.h>
 
 lace_newframe_t lace_newframe;
+/* This layer's marker and the symbol every Lace layer's library defines
+ * (lace2_bits.h: a program links one Lace layer). */
+#if WEFT_TASK_SIZE == 128
+const char weft__lace2_runtime_128 = 1;
+#else
+const char weft__lace2_runtime_64 = 1;
+#endif
+const char weft__lace_one_layer_per_program = 2;
 WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 static int verbosity;
@@ -134,6 +142,15 @@ void weft__lace2_not_worker(const char *what)
                 what);
 }
 
+void weft__lace2_stale_head(lace_worker *lw, const char *name)
+{
+    weft__speak(&lace_words);
+    weft__fatal("%s on worker %u at a stale head: a task of another API (weft's C or C++ API) "
+                "runs here, and lace_get_worker()'s head is the innermost Lace 2 task's; call "
+                "Lace 2 tasks from it with NAME(), not NAME_SPAWN(lace_get_worker(), ...)",
+                name, (unsigned)lw->worker);
+}
+
 static void require_worker(const lace_worker *lw, const char *what)
 {
     if (lw == NULL)
@@ -170,7 +187,7 @@ void lace_yield(lace_worker *lw)
     /* Acquire: pairs with show_newframe's release (the interrupt is in the
      * pending list before lace_newframe.t shows it). */
     lace_task *shown = atomic_load_explicit(&lace_newframe.t, memory_order_acquire);
-    weft__lace_yield_until_over(lw->weft, (weft_task *)lw->head, shown);
+    weft__lace_yield_until_over(lw->weft, weft__lace2_true_head(lw), shown);
 }
 
 void lace_count_reset(void) { weft_stats_reset(); }
