@@ -459,33 +459,84 @@ static void drain(wd_rank *r)
     r->ns = 0;
 }
 
+/* This rank's communicator state, its buffers allocated and the first
+ * receive posted. */
+static void rank_init(wd_rank *r, MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
+                      weft_dist_rank_stats *st)
+{
+    memset(r, 0, sizeof *r);
+    r->comm = comm;
+    MPI_Comm_rank(comm, &r->me);
+    MPI_Comm_size(comm, &r->n);
+    r->cfg = cfg;
+    r->pool = pool;
+    r->item_size = cfg->pool.item_size;
+    r->share_cap = cfg->pool.steal_half_max;
+    r->st = st;
+    r->victim = -1;
+    r->rng = weft_rng_seed(0x243F6A8885A308D3ull, (uint64_t)r->me);
+    r->rbuf_bytes = (int)(r->share_cap * r->item_size);
+    if ((size_t)r->rbuf_bytes < sizeof(wd_token))
+        r->rbuf_bytes = (int)sizeof(wd_token);
+    r->rbuf = malloc((size_t)r->rbuf_bytes);
+    r->taken = malloc(r->share_cap * r->item_size);
+    r->share = malloc(r->share_cap * r->item_size);
+    r->kept = malloc(r->share_cap * r->item_size);
+    r->sent_to = calloc((size_t)r->n, sizeof *r->sent_to);
+    if (r->rbuf == NULL || r->taken == NULL || r->share == NULL || r->kept == NULL ||
+        r->sent_to == NULL)
+        weft__fatal("out of memory: the communicator of rank %d", r->me);
+    r->rreq = MPI_REQUEST_NULL;
+    post_receive(r);
+}
+
+static void rank_free(wd_rank *r)
+{
+    free(r->rbuf);
+    free(r->taken);
+    free(r->share);
+    free(r->kept);
+    free(r->sent_to);
+    free(r->sreq);
+    free(r->sbuf);
+}
+
+/* The communicator's loop, until termination is detected. */
+static void communicate_until_done(wd_rank *r, const weft_dist_config *cfg, wp_pool *pool)
+{
+    uint64_t busy_ns = (uint64_t)cfg->poll_us * 1000u;
+    uint64_t quiet_ns = (uint64_t)cfg->idle_poll_us * 1000u;
+    uint64_t wait_ns = 0;
+    for (;;) {
+        bool acted = progress(r);
+        if (r->done)
+            break;
+        uint32_t bell = weft__wp_hosted_bell(pool);
+        if (r->active && weft__wp_hosted_quiescent(pool)) {
+            become_passive(r);
+            acted = true;
+        }
+        if (r->active && r->lifeline_in != 0)
+            acted |= push_lifelines(r);
+        if (!r->active)
+            acted |= idle_step(r);
+        if (r->done)
+            break;
+        /* Back off while nothing happens: 1 us doubling up to poll_us
+         * (idle_poll_us without work); the bell (the local pool running
+         * dry) cuts a wait short. */
+        uint64_t max_ns = r->active ? busy_ns : quiet_ns;
+        wait_ns = acted ? 0 : wait_ns == 0 ? 1000 : wait_ns * 2 < max_ns ? wait_ns * 2 : max_ns;
+        if (wait_ns != 0)
+            weft__wp_hosted_wait(pool, bell, wait_ns);
+    }
+}
+
 void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *pool,
                           size_t n_initial, weft_dist_rank_stats *st)
 {
     wd_rank r;
-    memset(&r, 0, sizeof r);
-    r.comm = comm;
-    MPI_Comm_rank(comm, &r.me);
-    MPI_Comm_size(comm, &r.n);
-    r.cfg = cfg;
-    r.pool = pool;
-    r.item_size = cfg->pool.item_size;
-    r.share_cap = cfg->pool.steal_half_max;
-    r.st = st;
-    r.victim = -1;
-    r.rng = weft_rng_seed(0x243F6A8885A308D3ull, (uint64_t)r.me);
-    r.rbuf_bytes = (int)(r.share_cap * r.item_size);
-    if ((size_t)r.rbuf_bytes < sizeof(wd_token))
-        r.rbuf_bytes = (int)sizeof(wd_token);
-    r.rbuf = malloc((size_t)r.rbuf_bytes);
-    r.taken = malloc(r.share_cap * r.item_size);
-    r.share = malloc(r.share_cap * r.item_size);
-    r.kept = malloc(r.share_cap * r.item_size);
-    r.sent_to = calloc((size_t)r.n, sizeof *r.sent_to);
-    if (r.rbuf == NULL || r.taken == NULL || r.share == NULL || r.kept == NULL || r.sent_to == NULL)
-        weft__fatal("out of memory: the communicator of rank %d", r.me);
-    r.rreq = MPI_REQUEST_NULL;
-    post_receive(&r);
+    rank_init(&r, comm, cfg, pool, st);
 
     uint64_t cpu0 = thread_cpu_ns(), t0 = weft_now_ns();
     weft__wp_hosted_start(pool, true);
@@ -493,32 +544,7 @@ void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *p
     r.idle_since = t0;
     if (n_initial == 0 && weft__wp_hosted_quiescent(pool))
         become_passive(&r);
-    uint64_t busy_ns = (uint64_t)cfg->poll_us * 1000u;
-    uint64_t quiet_ns = (uint64_t)cfg->idle_poll_us * 1000u;
-    uint64_t wait_ns = 0;
-    for (;;) {
-        bool acted = progress(&r);
-        if (r.done)
-            break;
-        uint32_t bell = weft__wp_hosted_bell(pool);
-        if (r.active && weft__wp_hosted_quiescent(pool)) {
-            become_passive(&r);
-            acted = true;
-        }
-        if (r.active && r.lifeline_in != 0)
-            acted |= push_lifelines(&r);
-        if (!r.active)
-            acted |= idle_step(&r);
-        if (r.done)
-            break;
-        /* Back off while nothing happens: 1 us doubling up to poll_us
-         * (idle_poll_us without work); the bell (the local pool running
-         * dry) cuts a wait short. */
-        uint64_t max_ns = r.active ? busy_ns : quiet_ns;
-        wait_ns = acted ? 0 : wait_ns == 0 ? 1000 : wait_ns * 2 < max_ns ? wait_ns * 2 : max_ns;
-        if (wait_ns != 0)
-            weft__wp_hosted_wait(pool, bell, wait_ns);
-    }
+    communicate_until_done(&r, cfg, pool);
     uint64_t t1 = weft_now_ns();
     if (!r.active)
         st->idle_ns += t1 - r.idle_since;
@@ -528,11 +554,5 @@ void weft__wd_communicate(MPI_Comm comm, const weft_dist_config *cfg, wp_pool *p
     st->run_ns = t1 - t0;
     drain(&r);
     st->comm_cpu_ns = thread_cpu_ns() - cpu0;
-    free(r.rbuf);
-    free(r.taken);
-    free(r.share);
-    free(r.kept);
-    free(r.sent_to);
-    free(r.sreq);
-    free(r.sbuf);
+    rank_free(&r);
 }

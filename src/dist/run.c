@@ -204,8 +204,8 @@ static void sum_stats(MPI_Comm comm, weft_dist_stats *stats)
     stats->duplicates = sum.processed > made ? sum.processed - made : 0;
 }
 
-int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial, size_t n_initial,
-                  weft_pool_fn fn, void *arg, weft_dist_stats *stats)
+/* MPI is usable and comm is an intracommunicator: 0, or the error. */
+static int check_mpi_and_comm(MPI_Comm comm)
 {
     int inited = 0, finalized = 0;
     MPI_Initialized(&inited);
@@ -224,16 +224,14 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
         weft__warn("weft_dist_run: comm must be an intracommunicator");
         return EINVAL;
     }
-    MPI_Comm run;
-    int rc = MPI_Comm_dup(comm, &run);
-    if (rc != MPI_SUCCESS)
-        weft__wd_mpi_failed(comm, rc, "MPI_Comm_dup", -1);
-    MPI_Comm_set_errhandler(run, MPI_ERRORS_RETURN);
-    int me, n;
-    MPI_Comm_rank(run, &me);
-    MPI_Comm_size(run, &n);
+    return 0;
+}
 
-    /* Agreement 1: the checks and the configuration. */
+/* Agreement 1: every rank's checks and configuration, gathered; 0 when
+ * all ranks accept the run and agree on it. */
+static int agree_on_config(MPI_Comm run, int me, int n, const weft_dist_config *cfg,
+                           const void *initial, size_t n_initial, weft_pool_fn fn)
+{
     int err = check_local(cfg, initial, n_initial, fn);
     if (err != 0)
         weft__warn("weft_dist_run: rank %d refuses the run (%s: the message above says why)", me,
@@ -247,14 +245,17 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
              "MPI_Allgather (configurations)", -1);
     err = agree(all, n, me);
     free(all);
-    if (err != 0 || n == 1) {
-        MPI_Comm_free(&run);
-        return err != 0 ? err : run_alone(cfg, initial, n_initial, fn, arg, stats);
-    }
+    return err;
+}
 
-    /* Agreement 2: every rank's pool is set up, its threads waiting. */
-    wp_pool *pool = NULL;
-    err = weft__wp_hosted_create(&cfg->pool, fn, arg, initial, n_initial, &pool);
+/* Agreement 2: every rank's pool is set up, its threads waiting.  0 with
+ * *pool set, or the worst error of all ranks (this rank's pool, if it has
+ * one, already released). */
+static int agree_on_pools(MPI_Comm run, int me, const weft_dist_config *cfg, weft_pool_fn fn,
+                          void *arg, const void *initial, size_t n_initial, wp_pool **pool)
+{
+    *pool = NULL;
+    int err = weft__wp_hosted_create(&cfg->pool, fn, arg, initial, n_initial, pool);
     if (err == ENOBUFS)
         weft__warn("weft_dist_run: rank %d: %zu initial items do not fit queue '%s' of %zu items "
                    "per worker (overflow policy FAIL)",
@@ -264,14 +265,55 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     int worst = 0;
     wd_check(run, MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, run), "MPI_Allreduce (set-up)",
              -1);
-    if (worst != 0) {
-        if (err == 0) {
-            weft__warn("weft_dist_run: rank %d: another rank could not set up its pool (%s)", me,
-                       strerror(worst));
-            weft__wp_hosted_start(pool, false);
-        }
+    if (worst != 0 && err == 0) {
+        weft__warn("weft_dist_run: rank %d: another rank could not set up its pool (%s)", me,
+                   strerror(worst));
+        weft__wp_hosted_start(*pool, false);
+    }
+    return worst;
+}
+
+/* This rank's figures once its pool has ended (the pool is destroyed). */
+static void take_local_stats(wp_pool *pool, size_t n_initial, weft_dist_stats *local)
+{
+    /* The pool's counters: its "initial" items are those given here;
+     * received ones are counted by the communicator. */
+    weft__wp_hosted_stats(pool, n_initial, &local->local.pool);
+    weft__wp_hosted_destroy(pool);
+    local->local.processed = local->local.pool.processed;
+    local->local.pushed = local->local.pool.pushed;
+    uint64_t made =
+        n_initial + local->local.items_received + local->local.pushed + local->local.pool.splits;
+    made = made > local->local.items_shipped ? made - local->local.items_shipped : 0;
+    local->local.pool.duplicates =
+        local->local.processed > made ? local->local.processed - made : 0;
+}
+
+int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_dist_stats *stats)
+{
+    int err = check_mpi_and_comm(comm);
+    if (err != 0)
+        return err;
+    MPI_Comm run;
+    int rc = MPI_Comm_dup(comm, &run);
+    if (rc != MPI_SUCCESS)
+        weft__wd_mpi_failed(comm, rc, "MPI_Comm_dup", -1);
+    MPI_Comm_set_errhandler(run, MPI_ERRORS_RETURN);
+    int me, n;
+    MPI_Comm_rank(run, &me);
+    MPI_Comm_size(run, &n);
+
+    err = agree_on_config(run, me, n, cfg, initial, n_initial, fn);
+    if (err != 0 || n == 1) {
         MPI_Comm_free(&run);
-        return worst;
+        return err != 0 ? err : run_alone(cfg, initial, n_initial, fn, arg, stats);
+    }
+    wp_pool *pool;
+    err = agree_on_pools(run, me, cfg, fn, arg, initial, n_initial, &pool);
+    if (err != 0) {
+        MPI_Comm_free(&run);
+        return err;
     }
 
     weft_dist_stats local;
@@ -280,16 +322,7 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     local.ranks = n;
     local.local.initial = n_initial;
     weft__wd_communicate(run, cfg, pool, n_initial, &local.local);
-    /* The pool's counters: its "initial" items are those given here;
-     * received ones are counted by the communicator. */
-    weft__wp_hosted_stats(pool, n_initial, &local.local.pool);
-    weft__wp_hosted_destroy(pool);
-    local.local.processed = local.local.pool.processed;
-    local.local.pushed = local.local.pool.pushed;
-    uint64_t made =
-        n_initial + local.local.items_received + local.local.pushed + local.local.pool.splits;
-    made = made > local.local.items_shipped ? made - local.local.items_shipped : 0;
-    local.local.pool.duplicates = local.local.processed > made ? local.local.processed - made : 0;
+    take_local_stats(pool, n_initial, &local);
     sum_stats(run, &local);
     MPI_Comm_free(&run);
     if (stats != NULL)

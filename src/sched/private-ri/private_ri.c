@@ -121,6 +121,56 @@ static void hand_out(weft_worker *w, weft_worker *j, weft_task *t)
  * A request it cannot serve yet (nothing private) stays until its next
  * SPAWN, like the split deque's splitreq; one that stops polling answers
  * it "no" and blocks the cell (Figure 8's reject). */
+/* What serve_requests does after a step: read the cell again, or stop. */
+typedef enum { SERVE_AGAIN, SERVE_DONE } serve_step;
+
+/* A thief's request r: hand it our oldest private task, or answer "no". */
+static serve_step serve_thief(weft_worker *w, weft_task *head, uintptr_t r, bool has,
+                              bool stop_polling)
+{
+    if (!has && !stop_polling)
+        return SERVE_DONE; /* answered at our next SPAWN */
+    weft_worker *thief = weft__rt.workers[r - WEFT_RI_REQ_BASE];
+    weft_task *t = w->own.top;
+    uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)(has ? t + 1 : t);
+    /* Take the request (the paper's r[i] = NO_REQU) together with
+     * the new status; fails if the thief retracted it.  seq_cst:
+     * acquire as serve_requests' load; the sleeper counts are read after it. */
+    if (!atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next, memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return SERVE_AGAIN;
+    if (has) {
+        w->own.top = t + 1;
+        hand_out(w, thief, t);
+    } else {
+        /* seq_cst: as hand_out's store (NO carries no data). */
+        atomic_store_explicit(&thief->shared.xfer, WEFT_RI_NO, memory_order_seq_cst);
+    }
+    weft__wake_worker(w, thief); /* it may sleep with its request here */
+    if (has && t + 1 < head)
+        weft__wake_for_work(w); /* tasks are left: someone may want one */
+    /* Stopping: blocked now; nothing else can arrive, the next read shows it. */
+    return stop_polling ? SERVE_AGAIN : SERVE_DONE;
+}
+
+/* The sleepers' request: turn it into a wake-up once we have a task. */
+static serve_step serve_sleepers(weft_worker *w, uintptr_t r, bool has, bool stop_polling)
+{
+    if (!has && !stop_polling)
+        return SERVE_DONE; /* served at our next SPAWN */
+    uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)w->own.top;
+    /* seq_cst: acquire reads the sleeper's increment (it CASed
+     * SLEEPREQ after it, seq_cst); weft__wake_for_work reads the
+     * counts next.  Fails if a thief made it its own request. */
+    if (!atomic_compare_exchange_strong_explicit(&w->shared.req, &r, next, memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return SERVE_AGAIN;
+    if (has)
+        weft__wake_for_work(w);
+    /* else: we stop polling with nothing; unblocking wakes one. */
+    return SERVE_DONE;
+}
+
 static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
 {
     bool has = w->own.top < head;
@@ -130,45 +180,14 @@ static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
          * sleeper's count increment. */
         uintptr_t r = atomic_load_explicit(&w->shared.req, memory_order_acquire);
         if (is_thief_request(r)) {
-            if (!has && !stop_polling)
-                return; /* answered at our next SPAWN */
-            weft_worker *thief = weft__rt.workers[r - WEFT_RI_REQ_BASE];
-            weft_task *t = w->own.top;
-            uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)(has ? t + 1 : t);
-            /* Take the request (the paper's r[i] = NO_REQU) together with
-             * the new status; fails if the thief retracted it.  seq_cst:
-             * acquire as above; the sleeper counts are read after it. */
-            if (!atomic_compare_exchange_strong_explicit(
-                    &w->shared.req, &r, next, memory_order_seq_cst, memory_order_relaxed))
-                continue;
-            if (has) {
-                w->own.top = t + 1;
-                hand_out(w, thief, t);
-            } else {
-                /* seq_cst: as hand_out's store (NO carries no data). */
-                atomic_store_explicit(&thief->shared.xfer, WEFT_RI_NO, memory_order_seq_cst);
-            }
-            weft__wake_worker(w, thief); /* it may sleep with its request here */
-            if (has && t + 1 < head)
-                weft__wake_for_work(w); /* tasks are left: someone may want one */
-            if (stop_polling)
-                continue; /* blocked now; nothing else can arrive */
-            return;
+            if (serve_thief(w, head, r, has, stop_polling) == SERVE_DONE)
+                return;
+            continue;
         }
         if (r == WEFT_RI_SLEEPREQ) {
-            if (!has && !stop_polling)
-                return; /* served at our next SPAWN */
-            uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)w->own.top;
-            /* seq_cst: acquire reads the sleeper's increment (it CASed
-             * SLEEPREQ after it, seq_cst); weft__wake_for_work reads the
-             * counts next.  Fails if a thief made it its own request. */
-            if (!atomic_compare_exchange_strong_explicit(
-                    &w->shared.req, &r, next, memory_order_seq_cst, memory_order_relaxed))
-                continue;
-            if (has)
-                weft__wake_for_work(w);
-            /* else: we stop polling with nothing; unblocking wakes one. */
-            return;
+            if (serve_sleepers(w, r, has, stop_polling) == SERVE_DONE)
+                return;
+            continue;
         }
         if (r == WEFT_RI_BLOCKED) {
             if (has && !stop_polling) {
