@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "runtime/parking.h"
 #include "runtime/sched_services.h"
 
 typedef struct {
@@ -132,8 +133,11 @@ static uint64_t stress_rnd(void)
 static deque_stress_result deque_stress_run(const deque_stress *hooks, unsigned scale)
 {
     stress_hooks = hooks;
-    /* Keep weft__join_stolen from sleeping (there is no pool to wake it). */
+    /* Keep weft__join_stolen from sleeping (there is no pool to wake it):
+     * a long search, which no contended yield cuts short (perturbation, or
+     * the machine's other work, can make a yield take a time slice). */
     weft__rt.idle_spin_us = 60u * 1000 * 1000;
+    weft__park_on_contended_yield = false;
     atomic_store(&stress_stop, 0);
     atomic_store(&stress_steals, 0);
     pthread_t th[STRESS_THIEVES];
