@@ -98,11 +98,14 @@ void weft__topology_destroy(void)
  * each period and stops them for the rest of it: more workers than that
  * only take turns, and a worker stopped in the middle of a steal or a
  * join holds up the others until the next period. */
+static unsigned workers_for(unsigned mask_cpus, unsigned quota)
+{
+    return quota && quota < mask_cpus ? quota : mask_cpus;
+}
+
 unsigned weft__default_workers(void)
 {
-    unsigned cpus = weft__cpus_available();
-    unsigned quota = weft__cgroup_cpu_limit("");
-    return quota && quota < cpus ? quota : cpus;
+    return workers_for(weft__cpus_available(), weft__cgroup_cpu_limit(""));
 }
 
 void weft__note_oversubscription(const char *who, unsigned workers)
@@ -110,7 +113,7 @@ void weft__note_oversubscription(const char *who, unsigned workers)
     static atomic_bool said;
     unsigned mask = weft__cpus_available();
     unsigned quota = weft__cgroup_cpu_limit("");
-    unsigned cpus = quota && quota < mask ? quota : mask;
+    unsigned cpus = workers_for(mask, quota);
     if (workers <= cpus)
         return;
     const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");
@@ -135,7 +138,7 @@ void weft__note_oversubscription(const char *who, unsigned workers)
         lift = "; this MPI rank is bound to them: the launcher's option -bind-to none lifts the "
                "binding";
     char quota_note[64] = "";
-    if (quota && quota < mask)
+    if (cpus < mask)
         snprintf(quota_note, sizeof quota_note, ", the cgroup's CPU quota %u", quota);
     weft__warn("%s: %u workers on %u CPU%s (the affinity mask allows %u%s), so they take turns%s "
                "(WEFT_OVERSUBSCRIBE=1 silences this)",
