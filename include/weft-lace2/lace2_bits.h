@@ -453,13 +453,7 @@ WEFT_END_DECLS
 extern "C++" {
 [[noreturn]] inline void weft__lace2_task_threw(const char *name) noexcept
 {
-    const char *what = "not a std::exception";
-    try {
-        throw;
-    } catch (const std::exception &e) {
-        what = e.what();
-    } catch (...) {
-    }
+    const char *what = weft__caught_exception_text(); /* weft/bits/task_macros.h */
     std::fprintf(stderr,
                  "lace: a C++ exception (%s) left task %s: catch it in the task (a Lace task "
                  "cannot pass an exception on to the task that joins it)\n",

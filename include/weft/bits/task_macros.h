@@ -50,15 +50,21 @@
 #include <cstdlib>
 #include <exception>
 extern "C++" {
-[[noreturn]] inline void weft__task_threw(const char *name) noexcept
+/* The text of the exception being handled (inside a catch block). */
+inline const char *weft__caught_exception_text() noexcept
 {
-    const char *what = "not a std::exception";
     try {
         throw;
     } catch (const std::exception &e) {
-        what = e.what();
+        return e.what();
     } catch (...) {
     }
+    return "not a std::exception";
+}
+
+[[noreturn]] inline void weft__task_threw(const char *name) noexcept
+{
+    const char *what = weft__caught_exception_text();
     std::fprintf(stderr,
                  "weft: a C++ exception (%s) left task %s, which is defined with the C task "
                  "macros: catch it in the task, or use the C++ API (weft/weft.hpp), whose join "
