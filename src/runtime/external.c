@@ -174,8 +174,7 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     weft__tls_worker = w;
     weft__tls_guest = true;
     weft__call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
-    if (weft__forked_in_task) /* the task forked; this is the child: no seat to return */
-        weft__forked_task_stop();
+    weft_stop_if_forked(); /* the task forked; this is the child: no seat to return */
     weft__tls_guest = false;
     weft__tls_worker = NULL;
     weft__sleep_lent_return(w);

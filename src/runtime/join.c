@@ -60,8 +60,7 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_JOIN);
 
     for (;;) {
-        if (weft__forked_in_task)
-            weft__forked_task_stop();
+        weft_stop_if_forked();
         WEFT_RACE_POINT(WEFT_RP_JOIN_POLL);
         /* Acquire: pairs with the thief's DONE store; the result is then
          * visible to the caller. */

@@ -55,8 +55,7 @@ static void worker_loop(weft_worker *w)
     weft_idle idle;
     weft__idle_reset(&idle);
     for (;;) {
-        if (weft__forked_in_task)
-            weft__forked_task_stop();
+        weft_stop_if_forked();
         WEFT_TRACE_SET(w, WEFT_TRACE_SEARCH);
         /* Acquire: stop's writes before quit are visible at exit. */
         if (atomic_load_explicit(&p->quit, memory_order_acquire))

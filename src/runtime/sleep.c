@@ -189,8 +189,7 @@ static void idle_wait(weft_worker *w)
 
 void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief)
 {
-    if (weft__forked_in_task)
-        weft__forked_task_stop();
+    weft_stop_if_forked();
     /* A leapfrogging joiner needs its thief (the only one it may take work
      * from); its caller never sleeps before the thief is known. */
     if (state == WEFT_SLEEP_JOIN_LEAP && thief == NULL)

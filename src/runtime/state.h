@@ -117,12 +117,20 @@ static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *
 }
 
 /* True in a child process that a worker forked (fork() in a task): the
- * child continues the task, but the pool's other threads are gone.  Read
- * where the child would wait for them (the worker loop, a join of a stolen
- * task, a sleep, the return of a borrowed RUN); weft__forked_task_stop
- * ends it there with a message.  Set by lifecycle.c's fork handler. */
+ * child continues the task, but the pool's other threads are gone (and the
+ * child's copy of the pool is forgotten: no worker list).  Read where the
+ * child would wait for them or serve them (the worker loop, a join of a
+ * stolen task, a sleep, the return of a borrowed RUN, a private deque's
+ * answer to a thief); weft_stop_if_forked ends it there with a message.
+ * Set by lifecycle.c's fork handler. */
 extern bool weft__forked_in_task;
 void weft__forked_task_stop(void) __attribute__((noreturn, cold));
+
+static inline void weft_stop_if_forked(void)
+{
+    if (__builtin_expect(weft__forked_in_task, 0))
+        weft__forked_task_stop();
+}
 
 /* In a child after fork(): the pool is forgotten (lifecycle.c). */
 void weft__state_forget_in_child(void);

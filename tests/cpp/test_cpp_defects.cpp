@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <numeric>
@@ -303,6 +304,28 @@ long fork_fib(int n)
     return a + b;
 }
 
+// The parent's side of fork() in a task: waits at most 30 s for the child
+// (a hang is a failure, not a stuck test) and returns its wait status.
+int wait_for_forked_child(pid_t pid)
+{
+    CHECK(pid > 0, "fork: %s", std::strerror(errno));
+    int status = 0;
+    for (int i = 0; i < 3000; i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return status;
+        usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    CHECK(false, "the forked child hangs");
+    return status;
+}
+
+void check_child_stopped(int status)
+{
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d",
+          status);
+}
+
 void case_fork_in_task()
 {
     weft::scheduler pool(workers_from_env(1));
@@ -313,22 +336,42 @@ void case_fork_in_task()
                                      pid_t pid = fork();
                                      if (pid == 0)
                                          return fork_fib(12); // the child continues the task
-                                     CHECK(pid > 0, "fork: %s", std::strerror(errno));
-                                     // Waits at most 30 s: a hang is a failure, not a stuck test.
-                                     for (int i = 0; i < 3000; i++) {
-                                         if (waitpid(pid, &status, WNOHANG) == pid)
-                                             return 0L;
-                                         usleep(10000);
-                                     }
-                                     kill(pid, SIGKILL);
-                                     CHECK(false, "the forked child hangs");
+                                     status = wait_for_forked_child(pid);
                                      return 0L;
                                  });
         return a + b;
     });
     CHECK(r == 2584, "the parent's result %ld", r);
-    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child ended with status %d",
-          status);
+    check_child_stopped(status);
+}
+
+// fork() in a task while another worker, idle, asks this one for work: a
+// private deque's request waits in the forking worker's cell, and the
+// child meets it at its first SPAWN, with no pool left to answer into.
+// Three forks: the thief is not always caught asking (it may be asleep).
+void case_fork_beside_idle_thief()
+{
+    weft::scheduler pool(2);
+    for (int round = 0; round < 3; round++) {
+        int status = 0;
+        long r = weft::run([&] {
+            std::atomic<bool> stolen{false};
+            // Release: see wait_for_thief.
+            weft::join([&] { wait_for_thief(stolen); },
+                       [&] { stolen.store(true, std::memory_order_release); });
+            // No SPAWN for a while: the thief, idle again, sends its request.
+            for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+                 std::chrono::steady_clock::now() < until;)
+                ;
+            pid_t pid = fork();
+            if (pid == 0)
+                return fork_fib(12); // the child continues the task
+            status = wait_for_forked_child(pid);
+            return 0L;
+        });
+        CHECK(r == 0, "the parent's result %ld", r);
+        check_child_stopped(status);
+    }
 }
 
 // RUN of a C task from C++ with no pool: the message names the C++ remedy.
@@ -361,6 +404,7 @@ int main(int argc, char **argv)
         {"c_task_throws", case_c_task_throws},
         {"c_run_no_pool", case_c_run_no_pool},
         {"fork_in_task", case_fork_in_task},
+        {"fork_beside_idle_thief", case_fork_beside_idle_thief},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -387,11 +431,14 @@ int main(int argc, char **argv)
         // other build.
         std::printf("n/a under ThreadSanitizer: fork_in_task (%s)\n", w);
 #else
-        child_result fr = run_child(path, "fork_in_task", {w});
-        CHECK(exited_ok(fr), "case fork_in_task failed (status %d): %s", fr.status, fr.err.c_str());
-        CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
-                  std::string::npos,
-              "fork_in_task: no message from the child in: %s", fr.err.c_str());
+        for (const char *name : {"fork_in_task", "fork_beside_idle_thief"}) {
+            child_result fr = run_child(path, name, {w});
+            CHECK(exited_ok(fr), "case %s failed (status %d): %s", name, fr.status,
+                  fr.err.c_str());
+            CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
+                      std::string::npos,
+                  "%s: no message from the child in: %s", name, fr.err.c_str());
+        }
 #endif
         expect_stop(path, "c_task_throws", {w},
                     "weft: a C++ exception (thrown by c_thrower) left task c_thrower");

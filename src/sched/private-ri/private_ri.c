@@ -173,6 +173,7 @@ static serve_step serve_sleepers(weft_worker *w, uintptr_t r, bool has, bool sto
 
 static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
 {
+    weft_stop_if_forked(); /* a forked child has no thieves to answer */
     bool has = w->own.top < head;
     for (;;) {
         /* Acquire: a request (a thief's or a sleeper's release CAS) carries

@@ -174,6 +174,7 @@ static void deal_attempt(weft_worker *w, weft_task *head)
  * task being run, which stays ours; WEFT_YIELD). */
 void weft__priv_poll_slow(weft_worker *w, weft_task *head)
 {
+    weft_stop_if_forked(); /* a forked child has nobody to deal to */
     uint64_t now = weft_now_ns();
     uint64_t took = now - w->cold.last_check_ns;
     w->cold.last_check_ns = now;
