@@ -433,8 +433,7 @@ int main(int argc, char **argv)
 #else
         for (const char *name : {"fork_in_task", "fork_beside_idle_thief"}) {
             child_result fr = run_child(path, name, {w});
-            CHECK(exited_ok(fr), "case %s failed (status %d): %s", name, fr.status,
-                  fr.err.c_str());
+            CHECK(exited_ok(fr), "case %s failed (status %d): %s", name, fr.status, fr.err.c_str());
             CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
                       std::string::npos,
                   "%s: no message from the child in: %s", name, fr.err.c_str());
