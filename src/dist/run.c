@@ -273,13 +273,12 @@ static int agree_on_pools(MPI_Comm run, int me, const weft_dist_config *cfg, wef
     return worst;
 }
 
-/* This rank's figures once its pool has ended (the pool is destroyed). */
+/* This rank's figures once its pool has ended. */
 static void take_local_stats(wp_pool *pool, size_t n_initial, weft_dist_stats *local)
 {
     /* The pool's counters: its "initial" items are those given here;
      * received ones are counted by the communicator. */
     weft__wp_hosted_stats(pool, n_initial, &local->local.pool);
-    weft__wp_hosted_destroy(pool);
     local->local.processed = local->local.pool.processed;
     local->local.pushed = local->local.pool.pushed;
     uint64_t made =
@@ -323,6 +322,7 @@ int weft_dist_run(MPI_Comm comm, const weft_dist_config *cfg, const void *initia
     local.local.initial = n_initial;
     weft__wd_communicate(run, cfg, pool, n_initial, &local.local);
     take_local_stats(pool, n_initial, &local);
+    weft__wp_hosted_destroy(pool);
     sum_stats(run, &local);
     MPI_Comm_free(&run);
     if (stats != NULL)

@@ -114,13 +114,6 @@ static void hand_out(weft_worker *w, weft_worker *j, weft_task *t)
     WEFT_COUNT(w, sched.transfers, 1);
 }
 
-/* The owner's side of the request cell, at a poll (polling: it keeps
- * running task code) or when it stops polling (idle, joining, frozen):
- * hands its oldest private task to a thief that asks, turns the sleepers'
- * request into a wake-up, unblocks the cell once it has a task to offer.
- * A request it cannot serve yet (nothing private) stays until its next
- * SPAWN, like the split deque's splitreq; one that stops polling answers
- * it "no" and blocks the cell (Figure 8's reject). */
 /* What serve_requests does after a step: read the cell again, or stop. */
 typedef enum { SERVE_AGAIN, SERVE_DONE } serve_step;
 
@@ -171,6 +164,13 @@ static serve_step serve_sleepers(weft_worker *w, uintptr_t r, bool has, bool sto
     return SERVE_DONE;
 }
 
+/* The owner's side of the request cell, at a poll (polling: it keeps
+ * running task code) or when it stops polling (idle, joining, frozen):
+ * hands its oldest private task to a thief that asks, turns the sleepers'
+ * request into a wake-up, unblocks the cell once it has a task to offer.
+ * A request it cannot serve yet (nothing private) stays until its next
+ * SPAWN, like the split deque's splitreq; one that stops polling answers
+ * it "no" and blocks the cell (Figure 8's reject). */
 static void serve_requests(weft_worker *w, weft_task *head, bool stop_polling)
 {
     weft_stop_if_forked(); /* a forked child has no thieves to answer */
