@@ -95,6 +95,9 @@ int main(void)
     refuses("WEFT_SI_DELTA_US", "2000000", "out of range");
     refuses("WEFT_OVERSUBSCRIBE", "yes", "not one of");
     refuses("WEFT_OVERSUBSCRIBE", "2", "not one of");
+    refuses("WEFT_ACTIVE_LIMIT", "-1", "not a number");
+    refuses("WEFT_ACTIVE_LIMIT", "two", "not a number");
+    refuses("WEFT_ACTIVE_LIMIT", "5000", "out of range");
 #if WEFT_PERTURB
     refuses("WEFT_PERTURB", "2", "expected <probability");
     refuses("WEFT_PERTURB", "0.1,x", "expected <probability");

@@ -556,6 +556,15 @@ check quick park-mut-wakernofence-TSO park.pml TSO fail 22 -DMUT_PARK_WAKER_NOFE
 check quick park-mut-futex-nocmp-SC park.pml SC fail 22 -DMUT_FUTEX_NOCMP
 cover_checks "park-cover-%s-SC" park.pml "SLEEP WITHDRAW CLAIM LOST_RACE" -DNW=2
 
+# ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
+# workers wait, at least the limit stays out, stop wakes the surplus ----
+for mm in SC TSO WEAK; do
+  check quick "active-limit-1-$mm" active_limit.pml $mm pass 22 -DLIMIT=1
+  check quick "active-limit-2-$mm" active_limit.pml $mm pass 22 -DLIMIT=2
+done
+check quick active-limit-mut-stays-counted-SC active_limit.pml SC fail 22 -DLIMIT=1 -DMUT_SURPLUS_STAYS_COUNTED
+check quick active-limit-mut-reason-first-SC active_limit.pml SC fail 22 -DLIMIT=1 -DMUT_SURPLUS_REASON_FIRST
+
 # ---- the work pool: termination detection (pool_term.pml), sleeping and
 # waking with termination (pool_sleep.pml; src/workpool) ----
 for mm in SC TSO WEAK; do

@@ -98,6 +98,8 @@ int weft_config_init(weft_config *cfg)
  * ------------------------------------------------------------------------ */
 
 static bool print_stats_at_stop;
+/* WEFT_ACTIVE_LIMIT at the last start; UINT_MAX: unset (the default). */
+static unsigned active_limit_env = UINT_MAX;
 
 /* WEFT_PERTURB=<probability 0..1>[,<seed>] (perturb builds; perturb.c). */
 static bool perturb_value_ok(const char *s)
@@ -125,6 +127,10 @@ static int check_process_env(void)
      * a value other than 0 or 1 is refused rather than taken as 0. */
     int quiet = 0;
     err |= weft__env_choice("WEFT_OVERSUBSCRIBE", onoff, 2, &quiet);
+    uint64_t limit = UINT_MAX;
+    err |=
+        weft__env_number("WEFT_ACTIVE_LIMIT", false, 0, WEFT_MAX_WORKERS, false, "workers", &limit);
+    active_limit_env = (unsigned)limit;
     /* Read by the private-si scheduler (sched/private-si), checked here
      * whatever the scheduler so that a typo is never ignored. */
     uint64_t delta;
@@ -145,6 +151,12 @@ static int check_process_env(void)
 }
 
 bool weft__stats_print_at_stop(void) { return print_stats_at_stop; }
+
+unsigned weft__config_active_limit(unsigned workers, unsigned cpus)
+{
+    unsigned limit = active_limit_env == UINT_MAX ? cpus : active_limit_env;
+    return limit != 0 && limit < workers ? limit : 0;
+}
 
 /* ------------------------------------------------------------------------
  * weft_start's checks

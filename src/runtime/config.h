@@ -15,5 +15,9 @@
 int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
 /* WEFT_STATS=1 in the environment at the last start. */
 bool weft__stats_print_at_stop(void);
+/* How many of `workers` may take work at a time, 0 for all of them:
+ * WEFT_ACTIVE_LIMIT at the last start, by default `cpus` (the CPUs the
+ * pool may use).  docs/configuration.md#more-workers-than-cpus */
+unsigned weft__config_active_limit(unsigned workers, unsigned cpus);
 
 #endif

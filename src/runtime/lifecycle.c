@@ -71,12 +71,19 @@ static void worker_loop(weft_worker *w)
             weft__idle_reset(&idle);
             continue;
         }
-        if (weft_external_pending() && weft__external_take_and_run(w, head)) {
+        /* With an active limit, a worker counts itself in while it looks
+         * for work and runs what it found, or waits as a surplus worker. */
+        if (p->active_limit && !weft__active_enter(w)) {
             weft__idle_reset(&idle);
             continue;
         }
-        weft_worker *victim = weft__random_victim(w);
-        if (victim && weft__steal_and_run(w, head, victim, false)) {
+        weft_worker *victim;
+        bool ran =
+            (weft_external_pending() && weft__external_take_and_run(w, head)) ||
+            ((victim = weft__random_victim(w)) && weft__steal_and_run(w, head, victim, false));
+        if (p->active_limit)
+            weft__active_leave();
+        if (ran) {
             weft__idle_reset(&idle);
             continue;
         }
@@ -282,7 +289,9 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     p->n_workers = n;
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
-    p->idle_hold_ns = n <= weft__default_workers() ? WEFT_IDLE_HOLD_NS : 0;
+    unsigned cpus = weft__default_workers();
+    p->idle_hold_ns = n <= cpus ? WEFT_IDLE_HOLD_NS : 0;
+    p->active_limit = weft__sched_hands_out_tasks ? 0 : weft__config_active_limit(n, cpus);
     p->deque_slots = slots;
     p->stack_size = stack;
     p->report_stack_overflow = cfg->report_stack_overflow;
@@ -291,6 +300,9 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     atomic_store_explicit(&p->quit, 0, memory_order_relaxed);
     atomic_store_explicit(&p->sleeping_idle, 0, memory_order_relaxed);
     atomic_store_explicit(&p->sleeping_join, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->active, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->surplus_word, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->surplus, 0, memory_order_relaxed);
     atomic_store_explicit(&p->suspended, 0, memory_order_relaxed);
     atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
     atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);

@@ -61,6 +61,11 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
 /* Owner, after the interrupt's last barrier: bring them back. */
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved);
 
+/* Does an owner hand tasks to a worker of its choice, which must take them
+ * (private-ri's answers, private-si's deals)?  Then every worker keeps
+ * looking for work: no active limit (lifecycle.c). */
+extern const bool weft__sched_hands_out_tasks;
+
 /* The scheduler's own counters (weft_sched_counters), by name, for the
  * reports (src/runtime/stats.c): where each lives in weft_sched_counters,
  * and the weft_stats field it fills (WEFT_STATS_NO_FIELD: none; the

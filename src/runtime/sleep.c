@@ -347,6 +347,58 @@ void weft__wake_all(void)
     weft__park_publish_fence();
     for (unsigned i = 0; i < p->n_workers; i++)
         claim(p->workers[i], ANY_SLEEPER, NULL);
+    if (p->active_limit) {
+        /* seq_cst: after the reason's store; a surplus worker reads this
+         * word, then the reasons (surplus_wait). */
+        atomic_fetch_add_explicit(&p->surplus_word, 1, memory_order_seq_cst);
+        weft__futex_wake(&p->surplus_word, INT_MAX);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * The active limit
+ * ------------------------------------------------------------------------ */
+
+/* A surplus worker waits for what only wake_all announces.  Work does not
+ * wake it: at least active_limit other workers are outside this wait (it
+ * began only when that many were active, and none of those can begin it
+ * before as many others are active), and they take the work. */
+static void surplus_wait(weft_worker *w)
+{
+    weft_runtime *p = &weft__rt;
+    /* Relaxed (both): a count for tests and reports; it orders nothing. */
+    atomic_fetch_add_explicit(&p->surplus, 1, memory_order_relaxed);
+    for (;;) {
+        /* seq_cst: read before the reasons; pairs with wake_all's bump
+         * after the reason's store (a bump in between fails the wait). */
+        uint32_t seen = atomic_load_explicit(&p->surplus_word, memory_order_seq_cst);
+        /* seq_cst (all three): the reasons, stored seq_cst before the bump. */
+        if (atomic_load_explicit(&p->quit, memory_order_seq_cst) || weft_interrupt_waiting_for(w) ||
+            atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+            break;
+        weft__futex_wait(&p->surplus_word, seen);
+    }
+    atomic_fetch_sub_explicit(&p->surplus, 1, memory_order_relaxed);
+}
+
+bool weft__active_enter(weft_worker *w)
+{
+    weft_runtime *p = &weft__rt;
+    /* Relaxed (both): the count only decides who waits; it orders no
+     * data, and an overshoot by racing workers is harmless. */
+    if (atomic_load_explicit(&p->active, memory_order_relaxed) >= p->active_limit) {
+        WEFT_COUNT(w, sleeps, 1);
+        surplus_wait(w);
+        return false;
+    }
+    atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed);
+    return true;
+}
+
+void weft__active_leave(void)
+{
+    /* Relaxed: as in weft__active_enter. */
+    atomic_fetch_sub_explicit(&weft__rt.active, 1, memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------------------
@@ -371,6 +423,10 @@ weft_worker *weft__borrow_idle(unsigned hint)
             continue;
         /* Out of the idle count, as a waker's claim takes it out. */
         weft__park_uncount(&p->sleeping_idle);
+        /* The borrower takes work as the worker would: it counts against
+         * the active limit (it never waits: its RUN is its own). */
+        if (p->active_limit)
+            atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed); /* as active_enter */
         /* Relaxed: v's thread reads the count only after it read one of our
          * later stores to v's word (seq_cst, so release) with acquire. */
         atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);
@@ -389,6 +445,8 @@ void weft__sleep_lent_return(weft_worker *w)
      * ours to read and write here.  First w stops running task code, as
      * its thread would on its way to this sleep. */
     weft__sched_idle(w);
+    if (weft__rt.active_limit)
+        weft__active_leave();
     (void)announce(w, WEFT_SLEEP_IDLE, WEFT_SLEEP_IDLE, NULL);
     WEFT_RACE_POINT(WEFT_RP_SLEEP_ANNOUNCED);
     if (something_to_do(w, WEFT_SLEEP_IDLE, NULL, NULL)) {

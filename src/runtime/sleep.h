@@ -68,5 +68,10 @@ void weft__wake_joiner(weft_worker *victim);
 /* After giving v work directly (published seq_cst): wake v if it sleeps. */
 void weft__wake_worker(weft_worker *self, weft_worker *v);
 void weft__wake_all(void);
+/* The active limit: true if w may take work now (then it is counted until
+ * weft__active_leave); false after w waited as a surplus worker until an
+ * interrupt, suspension or stop (the caller looks again). */
+bool weft__active_enter(weft_worker *w);
+void weft__active_leave(void);
 
 #endif

@@ -43,6 +43,10 @@ typedef struct weft_runtime {
      * yields it: WEFT_IDLE_HOLD_NS, 0 when the pool has more workers than
      * the affinity mask has CPUs (lifecycle.c). */
     unsigned idle_hold_ns;
+    /* At most this many workers take work from the top level at a time
+     * (0: no limit): the CPUs the pool may use, when it has more workers
+     * than that (lifecycle.c; the surplus waits, sleep.c). */
+    unsigned active_limit;
     size_t deque_slots;
     size_t stack_size;
     bool report_stack_overflow;
@@ -56,6 +60,13 @@ typedef struct weft_runtime {
     /* Sleepers, by kind (sleep.c). */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t sleeping_idle;
     _Atomic uint32_t sleeping_join;
+
+    /* The active limit (sleep.c): workers looking for work at the top
+     * level or running what they found there, the futex word surplus
+     * workers wait on (bumped by weft__wake_all), and how many wait. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t active;
+    _Atomic uint32_t surplus_word;
+    _Atomic uint32_t surplus;
 
     /* Suspension (interrupt.c). */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;

@@ -287,3 +287,5 @@ const weft_sched_counter_name weft__sched_counter_names[] = {
 const unsigned weft__sched_counter_count = 1;
 
 void weft__sched_idle(weft_worker *w) { (void)w; /* thieves never wait for the owner */ }
+
+const bool weft__sched_hands_out_tasks = false;

@@ -508,3 +508,5 @@ const weft_sched_counter_name weft__sched_counter_names[] = {
     {"transfers", offsetof(weft_sched_counters, transfers), offsetof(weft_stats, transfers)},
 };
 const unsigned weft__sched_counter_count = 2;
+
+const bool weft__sched_hands_out_tasks = true;

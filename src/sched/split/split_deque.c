@@ -409,3 +409,5 @@ const weft_sched_counter_name weft__sched_counter_names[] = {
     {"shrinks", offsetof(weft_sched_counters, shrinks), offsetof(weft_stats, shrinks)},
 };
 const unsigned weft__sched_counter_count = 2;
+
+const bool weft__sched_hands_out_tasks = false;
