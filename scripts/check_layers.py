@@ -53,6 +53,8 @@ WHITE_BOX = {
     # The sleepers' counts and requests.
     "tests/test_sleep.c": ["src/runtime/sleep.h", "src/runtime/state.h"],
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],
+    # The active limit and its counts, and whether the scheduler has one.
+    "tests/test_active_limit.c": ["src/runtime/sched.h", "src/runtime/state.h"],
     # The placement planned for each worker.
     "tests/test_topology.c": ["src/runtime/state.h", "src/sys/cpu.h"],
     # Timing and spinning helpers.

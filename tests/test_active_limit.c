@@ -119,8 +119,9 @@ static void run_with_limit(unsigned n, unsigned limit)
     unsigned most = atomic_load(&most_surplus);
     if (expected) {
         /* At least `limit` workers stay out of the surplus wait. */
-        CHECK(most <= n - limit, "%u surplus workers at once: only %u may wait (%u workers, limit %u)",
-              most, n - limit, n, limit);
+        CHECK(most <= n - limit,
+              "%u surplus workers at once: only %u may wait (%u workers, limit %u)", most,
+              n - limit, n, limit);
         CHECK(surplus_after_runs >= 1,
               "no surplus worker after 13 parallel runs (%u workers, limit %u)", n, limit);
     } else {
