@@ -281,6 +281,14 @@ WEFT_STATIC_ASSERT(sizeof(lace_worker) <= WEFT_API_EXT_SIZE &&
                    "lace: lace_worker must fit weft_worker's api_ext");
 void weft__lace2_bind(lace_worker *lw, weft_worker *w);
 
+/* NAME_SPAWN's value: stamps t's f and returns t.  Declared pure, although
+ * it writes f, so that the compiler drops the call where the value is not
+ * used (a SPAWN as a statement then stores nothing for f): the write is
+ * idempotent (the same f to the same slot), nothing else writes f while
+ * the task is in its slot, and a read of f goes through the returned
+ * pointer, so after the call.  Thieves and the runtime never read f. */
+lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f) __attribute__((pure));
+
 /* The weft worker whose record lw is. */
 static inline weft_worker *weft__lace2_weft(lace_worker *lw)
 {
@@ -567,11 +575,7 @@ extern "C++" {
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
         weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP); \
         lw_->head = (lace_task *)(t_ + 1); \
-        /* Stamps f (docs/lace.md, "The f field"): one store to the line \
-         * the push has just written, where a call would cost every SPAWN \
-         * whose value the program keeps. */ \
-        ((lace_task *)t_)->f = LACE2_FN_(NAME##_WRAP); \
-        return (lace_task *)t_; \
+        return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP)); \
     } \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_) \
     { \

@@ -87,6 +87,12 @@ void weft__lace2_bind(lace_worker *lw, weft_worker *w)
     }
 }
 
+lace_task *weft__lace2_spawned(lace_task *t, lace_task_fn f)
+{
+    t->f = f;
+    return t;
+}
+
 void lace_set_verbosity(int level) { verbosity = level; }
 
 void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
