@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The active limit (docs/configuration.md#more-workers-than-cpus): with
+/* The active limit (docs/configuration.md#at-most-as-many-at-work-as-cpus): with
  * more workers than the limit, the surplus waits instead of taking work,
  * at least `limit` workers always stay out of that wait, every worker
  * still takes part in TOGETHER, weft_suspend and weft_stop, and the

@@ -17,7 +17,7 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
 bool weft__stats_print_at_stop(void);
 /* How many of `workers` may take work at a time, 0 for all of them:
  * WEFT_ACTIVE_LIMIT at the last start, by default `cpus` (the CPUs the
- * pool may use).  docs/configuration.md#more-workers-than-cpus */
+ * pool may use).  docs/configuration.md#at-most-as-many-at-work-as-cpus */
 unsigned weft__config_active_limit(unsigned workers, unsigned cpus);
 
 #endif
