@@ -8,6 +8,7 @@
  * the default (the CPUs the pool may use) is checked against the default
  * worker count.  White-box: reads the pool's counts. */
 #include "check.h"
+#include "timing.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,25 +20,6 @@
 #include "fib_task.h"
 #include "runtime/sched.h"
 #include "runtime/state.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static bool eventually(bool (*cond)(void), double seconds)
-{
-    double end = now_s() + seconds;
-    while (!cond()) {
-        if (now_s() > end)
-            return false;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    return true;
-}
 
 static bool none_active(void) { return atomic_load(&weft__rt.active) == 0; }
 
@@ -57,12 +39,6 @@ static void *sampler(void *arg)
 
 /* Many short stolen tasks: every thief comes back to the top level (and
  * the limit) after each. */
-static void busy_us(unsigned us)
-{
-    double end = now_s() + us * 1e-6;
-    while (now_s() < end) {
-    }
-}
 WEFT_TASK_1(int, leaf, unsigned, us)
 {
     busy_us(us);

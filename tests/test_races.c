@@ -53,6 +53,7 @@
  * nothing of the runtime's.
  */
 #include "check.h"
+#include "timing.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -69,13 +70,6 @@
 #endif
 
 enum { WAIT_S = 5, WATCHDOG_S = 25, MAXW = 4, EPOCHS = 2 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------------------
  * Per scheduler: which roles it marks, and the facts the scenarios need

@@ -6,6 +6,7 @@
  * only bound how long we wait for an event that must happen; a lost
  * wake-up shows as a failed or hung test, never as a slow pass. */
 #include "check.h"
+#include "timing.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -16,33 +17,6 @@
 
 #include "runtime/sleep.h"
 #include "runtime/state.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void busy_us(unsigned us)
-{
-    double end = now_s() + us * 1e-6;
-    while (now_s() < end) {
-    }
-}
-
-/* Waits up to `seconds` for cond(); false if it never held. */
-static bool eventually(bool (*cond)(void), double seconds)
-{
-    double end = now_s() + seconds;
-    while (now_s() < end) {
-        if (cond())
-            return true;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    return cond();
-}
 
 static bool all_asleep(void) { return atomic_load(&weft__rt.sleeping_idle) == weft__rt.n_workers; }
 

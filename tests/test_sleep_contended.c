@@ -7,6 +7,7 @@
  * the busy thread stops they still wake for work.  White-box: reads the
  * pool's sleeper count. */
 #include "check.h"
+#include "timing.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -17,13 +18,6 @@
 
 #include "fib_task.h"
 #include "runtime/state.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static atomic_bool stop_busy;
 
