@@ -381,23 +381,30 @@ static void surplus_wait(weft_worker *w)
     atomic_fetch_sub_explicit(&p->surplus, 1, memory_order_relaxed);
 }
 
+/* Counts a worker (or a borrower) in.  Relaxed: the count only decides
+ * who waits; it orders no data, and an overshoot by racing workers is
+ * harmless. */
+static void count_in(weft_runtime *p)
+{
+    atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed);
+}
+
 bool weft__active_enter(weft_worker *w)
 {
     weft_runtime *p = &weft__rt;
-    /* Relaxed (both): the count only decides who waits; it orders no
-     * data, and an overshoot by racing workers is harmless. */
+    /* Relaxed: as in count_in. */
     if (atomic_load_explicit(&p->active, memory_order_relaxed) >= p->active_limit) {
         WEFT_COUNT(w, sleeps, 1);
         surplus_wait(w);
         return false;
     }
-    atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed);
+    count_in(p);
     return true;
 }
 
 void weft__active_leave(void)
 {
-    /* Relaxed: as in weft__active_enter. */
+    /* Relaxed: as in count_in. */
     atomic_fetch_sub_explicit(&weft__rt.active, 1, memory_order_relaxed);
 }
 
@@ -426,7 +433,7 @@ weft_worker *weft__borrow_idle(unsigned hint)
         /* The borrower takes work as the worker would: it counts against
          * the active limit (it never waits: its RUN is its own). */
         if (p->active_limit)
-            atomic_fetch_add_explicit(&p->active, 1, memory_order_relaxed); /* as active_enter */
+            count_in(p);
         /* Relaxed: v's thread reads the count only after it read one of our
          * later stores to v's word (seq_cst, so release) with acquire. */
         atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);
