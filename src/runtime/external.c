@@ -27,7 +27,6 @@
 #include "runtime/diagnostics.h"
 #include "runtime/gate.h"
 #include "runtime/overflow.h"
-#include "runtime/parking.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
 #include "sys/clock.h"
@@ -39,16 +38,26 @@
 
 #include "sys/stack_call.h"
 
-/* How long a RUN caller waits for the result before it sleeps (µs). */
-#define SUBMITTER_SPIN_US 200u
+/* A RUN caller whose last handed-over RUN took at most this long spins
+ * up to this long for the result before it sleeps; one whose last RUN took
+ * longer sleeps at once (run_from_outside).  About a futex wake-up and
+ * reschedule: spinning longer costs more than waking does. */
+#define CALLER_SPIN_NS 20000u
 
 typedef struct weft_external {
     weft_task *task;
     uintptr_t wrapper;
     /* 0 waiting, 1 done, 2 done not yet and the caller sleeps on it. */
     _Atomic uint32_t done;
+    /* When the worker finished the task (weft_now_ns); written before done
+     * is, read after it. */
+    uint64_t finished_ns;
     struct weft_external *next;
 } weft_external;
+
+/* How long this thread's last RUN handed to a worker took, from its
+ * submission to the worker's finish (ns). */
+static __thread uint64_t tls_last_run_ns;
 
 static struct {
     _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
@@ -94,6 +103,7 @@ bool weft__external_take_and_run(weft_worker *w, weft_task *head)
      * reads 1 with acquire.  After this store the caller may return and
      * its stack (req) be reused: we only pass the address to futex_wake,
      * which does not touch memory, and waiters re-check their word. */
+    req->finished_ns = weft_now_ns();
     if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
         weft__futex_wake(&req->done, INT_MAX);
     return true;
@@ -201,6 +211,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
         !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
+    uint64_t submitted = weft_now_ns();
     weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
     atomic_init(&req.done, 0);
     pthread_mutex_lock(&ext.lock);
@@ -215,20 +226,23 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
     pthread_mutex_unlock(&ext.lock);
     weft__wake_for_external();
 
-    /* Short tasks finish within microseconds, and waking a sleeping worker
-     * takes tens of them: wait that long before sleeping ourselves, so a
-     * short task does not pay a second wake-up on the way back, and the
-     * next RUN of a loop follows at once.  As an idle worker does: keep the
-     * core briefly, then yield it (the worker we woke may share it), and
-     * sleep at once if a yield shows another thread wants it. */
-    unsigned rounds = 0;
-    uint64_t since = 0;
-    for (;;) {
-        /* Acquire: pairs with the worker's release exchange (the result). */
-        if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
-            goto done;
-        if (weft__park_backoff(&rounds, &since, SUBMITTER_SPIN_US, weft__rt.idle_hold_ns))
-            break;
+    /* A short RUN (its result within microseconds) is best waited for
+     * spinning: sleeping adds a wake-up to every RUN of a loop.  A longer
+     * one is best waited for asleep: a spinning caller takes a CPU from
+     * the workers running its task whenever they fill the CPUs, or share
+     * them with other programs, and a caller that yields its CPU waits a
+     * whole time slice to get it back.  The last RUN this thread handed
+     * over predicts this one (RUNs of a loop are alike). */
+    if (tls_last_run_ns <= CALLER_SPIN_NS) {
+        for (;;) {
+            /* Acquire: pairs with the worker's release exchange (the result). */
+            if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
+                goto done;
+            if (weft_now_ns() - submitted > CALLER_SPIN_NS)
+                break;
+            for (unsigned i = 0; i < 32; i++)
+                weft_cpu_relax();
+        }
     }
     for (;;) {
         uint32_t expected = 0;
@@ -241,6 +255,9 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
             break;
     }
 done:
+    /* The task's own time, without our wake-up: a RUN that waited asleep
+     * does not make the next one wait asleep too. */
+    tls_last_run_ns = req.finished_ns - submitted;
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft__lifecycle_exit();
     return true;
