@@ -38,26 +38,37 @@
 
 #include "sys/stack_call.h"
 
-/* A RUN caller whose last handed-over RUN took at most this long spins
- * up to this long for the result before it sleeps; one whose last RUN took
- * longer sleeps at once (run_from_outside).  About a futex wake-up and
- * reschedule: spinning longer costs more than waking does. */
+/* How a RUN caller waits for a RUN it handed to a worker
+ * (run_from_outside; docs/sleep.md, "Waiting for a RUN handed to a
+ * worker").  If the task of its last handed-over RUN ran for at most the
+ * spin time, it spins: until a worker takes the request, for at most
+ * CALLER_PICKUP_NS (a sleeping worker's wake-up), and then while the task
+ * has run for at most the spin time.  Otherwise, or once those are over,
+ * it sleeps.  The spin time is about what a futex wake-up costs when the
+ * workers fill the CPUs (spinning longer costs them more than waking
+ * does), and longer when they leave one free, on which spinning costs the
+ * pool nothing while a sleeping CPU is slow to wake. */
 #define CALLER_SPIN_NS 20000u
+#define CALLER_SPIN_SPARE_CPU_NS 200000u
+#define CALLER_PICKUP_NS 50000u
 
 typedef struct weft_external {
     weft_task *task;
     uintptr_t wrapper;
     /* 0 waiting, 1 done, 2 done not yet and the caller sleeps on it. */
     _Atomic uint32_t done;
-    /* When the worker finished the task (weft_now_ns); written before done
-     * is, read after it. */
+    /* When a worker took the request (weft_now_ns; 0 until then): read by
+     * the spinning caller while the task runs. */
+    _Atomic uint64_t started_ns;
+    /* When the worker finished the task; published by the release exchange
+     * of done. */
     uint64_t finished_ns;
     struct weft_external *next;
 } weft_external;
 
-/* How long this thread's last RUN handed to a worker took, from its
- * submission to the worker's finish (ns). */
-static __thread uint64_t tls_last_run_ns;
+/* How long the task of this thread's last RUN handed to a worker ran, from
+ * the worker's taking it to its finish (ns): the next one's prediction. */
+static __thread uint64_t tls_last_handoff_run_ns;
 
 static struct {
     _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
@@ -96,14 +107,18 @@ bool weft__external_take_and_run(weft_worker *w, weft_task *head)
     if (!req)
         return false;
 
+    /* Relaxed: only tells the spinning caller how long the task has run;
+     * it reads the value for its prediction after done's acquire. */
+    atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
     /* The mutex ordered the caller's writes to the descriptor before us. */
     run_root(w, head, req->task, req->wrapper, true);
 
-    /* Release: the result in the caller's descriptor is visible once it
-     * reads 1 with acquire.  After this store the caller may return and
-     * its stack (req) be reused: we only pass the address to futex_wake,
-     * which does not touch memory, and waiters re-check their word. */
     req->finished_ns = weft_now_ns();
+    /* Release: the result in the caller's descriptor (and finished_ns) is
+     * visible once it reads 1 with acquire.  After this exchange the caller
+     * may return and its stack (req) be reused: we only pass the address
+     * to futex_wake, which does not touch memory, and waiters re-check
+     * their word. */
     if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
         weft__futex_wake(&req->done, INT_MAX);
     return true;
@@ -214,6 +229,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
     uint64_t submitted = weft_now_ns();
     weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
     atomic_init(&req.done, 0);
+    atomic_init(&req.started_ns, 0);
     pthread_mutex_lock(&ext.lock);
     if (ext.tail)
         ext.tail->next = &req;
@@ -224,7 +240,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
      * count in weft__wake_for_external. */
     atomic_fetch_add_explicit(&weft__external_queued, 1, memory_order_seq_cst);
     pthread_mutex_unlock(&ext.lock);
-    weft__wake_for_external();
+    bool woke_on_my_cpu = weft__wake_for_external();
 
     /* A short RUN (its result within microseconds) is best waited for
      * spinning: sleeping adds a wake-up to every RUN of a loop.  A longer
@@ -232,15 +248,20 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
      * the workers running its task whenever they fill the CPUs, or share
      * them with other programs, and a caller that yields its CPU waits a
      * whole time slice to get it back.  The last RUN this thread handed
-     * over predicts this one (RUNs of a loop are alike). */
-    if (tls_last_run_ns <= CALLER_SPIN_NS) {
+     * over predicts this one (RUNs of a loop are alike).  A worker just
+     * woken on our CPU (pinned there) needs it: we sleep. */
+    uint64_t spin_ns = weft__rt.spare_cpu ? CALLER_SPIN_SPARE_CPU_NS : CALLER_SPIN_NS;
+    if (tls_last_handoff_run_ns <= spin_ns && !woke_on_my_cpu) {
         for (;;) {
             /* Acquire: pairs with the worker's release exchange (the result). */
             if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
                 goto done;
-            if (weft_now_ns() - submitted > CALLER_SPIN_NS)
+            /* Relaxed: a time, as the worker's store says. */
+            uint64_t started = atomic_load_explicit(&req.started_ns, memory_order_relaxed);
+            int64_t waited = (int64_t)(weft_now_ns() - (started ? started : submitted));
+            if (waited > (int64_t)(started ? spin_ns : CALLER_PICKUP_NS))
                 break;
-            for (unsigned i = 0; i < 32; i++)
+            for (unsigned i = 0; i < 32; i++) /* about a microsecond between looks */
                 weft_cpu_relax();
         }
     }
@@ -255,9 +276,11 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
             break;
     }
 done:
-    /* The task's own time, without our wake-up: a RUN that waited asleep
-     * does not make the next one wait asleep too. */
-    tls_last_run_ns = req.finished_ns - submitted;
+    /* The task's own time, without the worker's pickup or our wake-up: a
+     * RUN that waited asleep does not make the next one wait asleep too.
+     * Relaxed: stored before the release exchange we acquired. */
+    tls_last_handoff_run_ns =
+        req.finished_ns - atomic_load_explicit(&req.started_ns, memory_order_relaxed);
     WEFT_TRACE_EXTERNAL_END(trace_since_, t);
     weft__lifecycle_exit();
     return true;

@@ -300,21 +300,22 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
-void weft__wake_for_external(void)
+bool weft__wake_for_external(void)
 {
     weft_runtime *p = &weft__rt;
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
-        return;
-    /* The caller is about to block: a worker pinned to its CPU starts with
-     * a plain context switch, while waking an idle CPU costs far more
-     * (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
+        return false;
+    /* A worker pinned to the caller's CPU starts with a plain context
+     * switch once the caller sleeps, while waking an idle CPU costs far
+     * more (measured: ~35 vs ~75 us median on a 2-vCPU VM, bench/micro). */
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
         if (weft__topology_worker_cpu(i) == cpu &&
             claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
-            return;
+            return true;
     wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
+    return false;
 }
 
 /* Wakes v if it sleeps in one of the accepted kinds.  seq_cst peek: the

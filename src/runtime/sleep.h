@@ -53,8 +53,10 @@ void weft__wake_for_work(weft_worker *self);
 void weft__wake_for_work_of(weft_worker *owner, weft_worker *self);
 /* Is any worker asleep that could take work from owner? (seq_cst) */
 bool weft__sleepers_want_work_from(weft_worker *owner);
-/* After queueing an external RUN: wake one idle sleeper if there is any. */
-void weft__wake_for_external(void);
+/* After queueing an external RUN: wake one idle sleeper if there is any.
+ * True if the one woken is pinned to the caller's CPU (which the caller
+ * should then leave to it). */
+bool weft__wake_for_external(void);
 /* A thread outside the pool borrows the identity of a worker asleep in
  * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
  * borrower then is that worker until weft__sleep_lent_return. */
