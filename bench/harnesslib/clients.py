@@ -55,6 +55,12 @@ from .util import log, tail
 CONDITIONS = {"quiet": (1, 2), "loaded": (2,), "oversubscribed": (4, 8)}
 BUSY_LOOP = ["sh", "-c", "while :; do :; done"]
 BUSY_LOOPS = 2
+# The probe of how far apart the host keeps the first two CPUs (ns per
+# cache-line transfer), run before and after each pair of runs.
+LINE_TRANSFER_SRC = os.path.join(ROOT, "bench", "tools", "line_transfer.c")
+# A pair whose probes differ by more than this factor ran on a host that
+# changed between its two runs; it is not compared.
+HOST_CHANGE = 2.0
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
@@ -338,9 +344,46 @@ def run_case(case, who, workers, timeout, loaded):
     return dict(result, **parsed, status="ok")
 
 
-def measure(cases, conditions, rounds, timeout):
+def line_transfer_probe(build_root):
+    """(probe, None): probe() runs bench/tools/line_transfer and returns its
+    ns per transfer, or None; (None, why) when it cannot be built or run."""
+    exe = os.path.join(build_root, "line_transfer")
+    cc = os.environ.get("CC") or "cc"
+    try:
+        built = subprocess.run([cc, "-O2", "-pthread", "-o", exe, LINE_TRANSFER_SRC],
+                               capture_output=True, text=True)
+    except FileNotFoundError:
+        return None, f"no C compiler ({cc}) to build {LINE_TRANSFER_SRC}"
+    if built.returncode != 0:
+        return None, f"{LINE_TRANSFER_SRC} did not build: {tail(built.stderr, 3)}"
+
+    def probe():
+        try:
+            p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None
+        try:
+            return float(p.stdout) if p.returncode == 0 else None
+        except ValueError:
+            return None
+
+    if probe() is None:
+        return None, "line_transfer does not run here (it needs two CPUs in the affinity mask)"
+    return probe, None
+
+
+def host_steady(before, after):
+    """False when the two probes around a pair differ by more than HOST_CHANGE
+    (True when either is missing: nothing to tell)."""
+    if not before or not after:
+        return True
+    return max(before, after) <= HOST_CHANGE * min(before, after)
+
+
+def measure(cases, conditions, rounds, timeout, probe=None):
     """Every case in every condition: a record per (case, condition,
-    workers) with the runs of weft and Lace per round."""
+    workers) with the runs of weft and Lace per round, and with `probe`
+    (line_transfer_probe's) its results before and after each round's pair."""
     slots = [(c, w) for c in conditions for w in CONDITIONS[c]]
     total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
     progress = Progress(total)
@@ -348,10 +391,12 @@ def measure(cases, conditions, rounds, timeout):
     for condition, workers in slots:
         recs = [{"program": case.program, "what": case.what, "packages": case.packages,
                  "key": case.key, "reference": case.reference, "condition": condition,
-                 "workers": workers, "weft": [], "lace": [] if case.commands["lace"] else None}
+                 "workers": workers, "weft": [], "lace": [] if case.commands["lace"] else None,
+                 "line_ns": []}
                 for case in cases]
         for r in range(rounds):
             for case, rec in zip(cases, recs):
+                before = probe() if probe else None
                 for who in ("weft", "lace"):
                     if case.commands[who] is None:
                         continue
@@ -361,6 +406,7 @@ def measure(cases, conditions, rounds, timeout):
                     if run["status"] != "ok":
                         log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
                     rec[who].append(run)
+                rec["line_ns"].append((before, probe() if probe else None))
         records += recs
     return records
 
@@ -400,8 +446,10 @@ def fmt_answers(answers):
 
 def summarise(records):
     """Adds to every record: medians, ratios (weft/Lace per round: median,
-    lowest, highest, and of the wall times), the answers of each side and
-    whether they are equal ('yes', 'NO', or why it cannot be told)."""
+    lowest, highest, and of the wall times; a round whose line-transfer
+    probes show the host changed is left out and counted), the answers of
+    each side and whether they are equal ('yes', 'NO', or why it cannot be
+    told)."""
     lace_runs = {}
     for rec in records:
         if rec["lace"] is not None:
@@ -411,8 +459,16 @@ def summarise(records):
         rec["weft_time"] = median_or_none([r["time"] for r in weft if r["status"] == "ok"])
         rec["lace_time"] = median_or_none([r["time"] for r in lace or [] if r["status"] == "ok"])
         ratios, walls = [], []
-        for a, b in zip(weft, lace or []):
+        probes = rec.get("line_ns") or []
+        rec["rounds_compared"], rec["rounds_host_changed"], kept_probes = 0, 0, []
+        for i, (a, b) in enumerate(zip(weft, lace or [])):
+            before, after = probes[i] if i < len(probes) else (None, None)
+            if not host_steady(before, after):
+                rec["rounds_host_changed"] += 1
+                continue
+            kept_probes += [x for x in (before, after) if x]
             if a["status"] == b["status"] == "ok":
+                rec["rounds_compared"] += 1
                 if b["time"] > 0:
                     ratios.append(a["time"] / b["time"])
                 if b["wall"] > 0:
@@ -420,6 +476,9 @@ def summarise(records):
         rec["ratios"], rec["wall_ratios"] = ratios, walls
         rec["ratio"] = median_or_none(ratios)
         rec["wall_ratio"] = median_or_none(walls)
+        if lace is None:  # nothing compared: the probes still describe the host
+            kept_probes = [x for pair in probes for x in pair if x]
+        rec["line_ns_median"] = median_or_none(kept_probes)
         rec["weft_answers"] = answers_of(weft)
         if lace is not None:
             theirs, against = lace, "Lace"
@@ -455,16 +514,27 @@ def fmt_range(xs):
 
 
 TABLE_HEAD = ["program", "model/strategy", "weft / Lace", "condition", "workers", "Lace (s)",
-              "weft (s)", "weft/Lace", "range", "wall weft/Lace", "answers equal", "answers"]
+              "weft (s)", "weft/Lace", "range", "wall weft/Lace", "rounds", "line (ns)",
+              "answers equal", "answers"]
+
+
+def fmt_rounds(rec):
+    """Rounds compared, and those left out because the host changed."""
+    if rec["lace"] is None:
+        return "-"
+    changed = rec.get("rounds_host_changed", 0)
+    return f"{rec['rounds_compared']}" + (f" ({changed} left out)" if changed else "")
 
 
 def table(records, markdown=False):
     rows = []
     for rec in records:
+        line = rec.get("line_ns_median")
         rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
                      str(rec["workers"]), fmt_seconds(rec["lace_time"]),
                      fmt_seconds(rec["weft_time"]), fmt_ratio(rec["ratio"]),
-                     fmt_range(rec["ratios"]), fmt_ratio(rec["wall_ratio"]), rec["equal"],
+                     fmt_range(rec["ratios"]), fmt_ratio(rec["wall_ratio"]), fmt_rounds(rec),
+                     "-" if line is None else f"{line:.0f}", rec["equal"],
                      fmt_answers(rec["weft_answers"])])
     return render(TABLE_HEAD, rows, left=4, markdown=markdown)
 
@@ -526,19 +596,22 @@ def problems(records):
 
 
 CSV_HEADER = ["program", "case", "packages", "condition", "workers", "round", "system", "status",
-              "seconds", "wall_seconds", "answers"]
+              "seconds", "wall_seconds", "answers", "line_ns_before", "line_ns_after"]
 
 
 def csv_rows(records):
     rows = []
     for rec in records:
         for who in ("weft", "lace"):
+            probes = rec.get("line_ns") or []
             for i, r in enumerate(rec[who] or []):
+                before, after = probes[i] if i < len(probes) else (None, None)
                 rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
                              rec["workers"], i + 1, who, r["status"],
                              "" if r["time"] is None else r["time"], f"{r['wall']:.6f}",
                              fmt_answers([tuple(sorted(r["answers"].items()))])
-                             if r["answers"] else ""])
+                             if r["answers"] else "",
+                             "" if before is None else before, "" if after is None else after])
     return rows
 
 
@@ -575,9 +648,13 @@ def main(argv):
         print("clients: skipped: nothing to run with the sources given\n  "
               + "\n  ".join(notes))
         return 0
+    probe, why = line_transfer_probe(args.build_root)
+    if why:
+        notes.append(f"not measured: how far apart the host keeps two CPUs: {why}; "
+                     "every round is compared")
     log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
         f"round(s), on {os.cpu_count()} CPUs")
-    records = summarise(measure(cases, conditions, args.rounds, args.timeout))
+    records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe))
 
     m = output.machine_info(ROOT)
     commit = (m.get("commit") or "?") + (" (dirty)" if m.get("dirty") else "")
@@ -587,7 +664,10 @@ def main(argv):
           "weft/Lace: median of the per-round ratios, range: their lowest and highest; wall: "
           "the same of the whole process's wall time.  quiet: nothing else of ours running; "
           f"loaded: beside {BUSY_LOOPS} busy loops; oversubscribed: more workers than the "
-          f"{os.cpu_count()} CPUs.\n")
+          f"{os.cpu_count()} CPUs.  rounds: the rounds compared; a round is left out when the "
+          f"time a cache line takes between two CPUs (line, ns: median of the probes before "
+          f"and after each round's pair) changed by more than {HOST_CHANGE:g} times across "
+          f"it, which on a virtual machine means the host moved the CPUs.\n")
     print(table(records, args.markdown))
     idle = idle_table(records, args.markdown)
     if idle:

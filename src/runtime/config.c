@@ -162,7 +162,8 @@ unsigned weft__config_active_limit(unsigned workers, unsigned cpus)
  * weft_start's checks
  * ------------------------------------------------------------------------ */
 
-int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack)
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack,
+                          unsigned *cpus)
 {
     int err = check_process_env();
     if (cfg->workers > WEFT_MAX_WORKERS) {
@@ -198,9 +199,11 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
                    cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }
-    *workers = cfg->workers ? cfg->workers : weft__default_workers();
+    weft__cpu_budget budget = weft__cpu_budget_read();
+    *cpus = budget.usable;
+    *workers = cfg->workers ? cfg->workers : budget.usable;
     if (cfg->workers && err == 0)
-        weft__note_oversubscription("weft_start", cfg->workers);
+        weft__note_oversubscription("weft_start", cfg->workers, budget);
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;

@@ -11,8 +11,10 @@
 #include <weft/weft.h>
 
 /* weft_start's checks and defaults: the worker count, deque slots and
- * stack bytes to use, or EINVAL with a message. */
-int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack);
+ * stack bytes to use, and the CPUs the process may use (weft__cpu_budget's
+ * `usable`), or EINVAL with a message. */
+int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slots, size_t *stack,
+                          unsigned *cpus);
 /* WEFT_STATS=1 in the environment at the last start. */
 bool weft__stats_print_at_stop(void);
 /* How many of `workers` may take work at a time, 0 for all of them:

@@ -282,14 +282,14 @@ static void worker_destroy(unsigned i)
 /* ---- The pool: every worker, then the threads ---- */
 
 /* The pool's shared state for a start with this configuration. */
-static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t stack)
+static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t stack,
+                       unsigned cpus)
 {
     weft_runtime *p = &weft__rt;
     memset(p, 0, offsetof(weft_runtime, lifecycle));
     p->n_workers = n;
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
-    unsigned cpus = weft__default_workers();
     p->idle_hold_ns = n <= cpus ? WEFT_IDLE_HOLD_NS : 0;
     p->spare_cpu = n < cpus;
     p->active_limit = weft__sched_hands_out_tasks ? 0 : weft__config_active_limit(n, cpus);
@@ -328,10 +328,11 @@ static void pool_free(void)
 
 /* Everything but the threads: the workers, the tracer's buffers and the
  * SIGSEGV handler.  On failure, frees what it made. */
-static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t stack)
+static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t stack,
+                       unsigned cpus)
 {
     weft_runtime *p = &weft__rt;
-    pool_reset(cfg, n, slots, stack);
+    pool_reset(cfg, n, slots, stack, cpus);
     int err = 0;
     p->workers = calloc(n, sizeof *p->workers);
     p->threads = calloc(n, sizeof *p->threads);
@@ -430,11 +431,11 @@ int weft_start_config(const weft_config *cfg_in)
         return EBUSY;
     }
     weft_config cfg = *cfg_in;
-    unsigned n;
+    unsigned n, cpus;
     size_t slots, stack;
-    err = weft__config_validate(&cfg, &n, &slots, &stack);
+    err = weft__config_validate(&cfg, &n, &slots, &stack, &cpus);
     if (!err)
-        err = pool_create(&cfg, n, slots, stack);
+        err = pool_create(&cfg, n, slots, stack, cpus);
     if (!err && (err = threads_start(n, stack)) != 0) {
         weft__trace_at_stop(false, NULL);
         release_handler();

@@ -103,17 +103,19 @@ static unsigned workers_for(unsigned mask_cpus, unsigned quota)
     return quota && quota < mask_cpus ? quota : mask_cpus;
 }
 
-unsigned weft__default_workers(void)
+weft__cpu_budget weft__cpu_budget_read(void)
 {
-    return workers_for(weft__cpus_available(), weft__cgroup_cpu_limit(""));
+    weft__cpu_budget b = {.mask = weft__cpus_available(), .quota = weft__cgroup_cpu_limit("")};
+    b.usable = workers_for(b.mask, b.quota);
+    return b;
 }
 
-void weft__note_oversubscription(const char *who, unsigned workers)
+unsigned weft__default_workers(void) { return weft__cpu_budget_read().usable; }
+
+void weft__note_oversubscription(const char *who, unsigned workers, weft__cpu_budget budget)
 {
     static atomic_bool said;
-    unsigned mask = weft__cpus_available();
-    unsigned quota = weft__cgroup_cpu_limit("");
-    unsigned cpus = workers_for(mask, quota);
+    unsigned mask = budget.mask, quota = budget.quota, cpus = budget.usable;
     if (workers <= cpus)
         return;
     const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");

@@ -23,13 +23,21 @@ int weft__topology_placement(unsigned worker);
 void weft__topology_bind_area(void *addr, size_t bytes, int placement);
 /* At stop. */
 void weft__topology_destroy(void);
-/* The default worker count: the CPUs of the affinity mask, at most the
- * cgroups' CPU quota rounded up (docs/configuration.md, "Worker count"). */
+/* The CPUs the process may use, read once per start (the cgroups' files
+ * are several reads each). */
+typedef struct weft__cpu_budget {
+    unsigned mask;   /* CPUs in the affinity mask */
+    unsigned quota;  /* the cgroups' CPU quota rounded up; 0: none */
+    unsigned usable; /* the mask's count, at most the quota: the default
+                      * worker count (docs/configuration.md, "Worker count") */
+} weft__cpu_budget;
+weft__cpu_budget weft__cpu_budget_read(void);
+/* weft__cpu_budget_read().usable. */
 unsigned weft__default_workers(void);
 /* One line, once per process, when `workers` (a count the program chose)
- * is more than weft__default_workers() and WEFT_OVERSUBSCRIBE is not
- * 1: the counts and, under mpirun, the option that lifts the rank's
- * binding.  `who` names the caller (weft_start, the work pool). */
-void weft__note_oversubscription(const char *who, unsigned workers);
+ * is more than budget.usable and WEFT_OVERSUBSCRIBE is not 1: the counts
+ * and, under mpirun, the option that lifts the rank's binding.  `who`
+ * names the caller (weft_start, the work pool). */
+void weft__note_oversubscription(const char *who, unsigned workers, weft__cpu_budget budget);
 
 #endif

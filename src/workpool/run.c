@@ -158,9 +158,10 @@ static void pool_init(wp_pool *p, const weft_pool_config *cfg, weft_pool_fn fn, 
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
     p->ops = weft__wp_queue_ops_of(cfg->queue);
-    p->n = cfg->workers ? cfg->workers : weft__default_workers();
+    weft__cpu_budget budget = weft__cpu_budget_read();
+    p->n = cfg->workers ? cfg->workers : budget.usable;
     if (cfg->workers)
-        weft__note_oversubscription("the work pool", cfg->workers);
+        weft__note_oversubscription("the work pool", cfg->workers, budget);
     if (p->n > WEFT_POOL_MAX_WORKERS)
         p->n = WEFT_POOL_MAX_WORKERS;
     p->cfg.workers = p->n;

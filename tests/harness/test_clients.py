@@ -109,6 +109,30 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(rec["equal"], "yes")
         self.assertEqual(clients.problems([rec]), [])
 
+    def test_a_round_where_the_host_changed_is_left_out(self):
+        # Round 2's probes went from 30 to 170 ns: the host moved the CPUs
+        # between weft's run and Lace's, so its ratio (0.5) is not compared.
+        rec = record([run(1.0, self.A), run(1.0, self.A), run(0.8, self.A)],
+                     [run(1.0, self.A), run(2.0, self.A), run(1.0, self.A)])
+        rec["line_ns"] = [(30.0, 32.0), (30.0, 170.0), (165.0, 160.0)]
+        clients.summarise([rec])
+        self.assertAlmostEqual(rec["ratio"], 0.9)
+        self.assertEqual(sorted(rec["ratios"]), [0.8, 1.0])
+        self.assertEqual((rec["rounds_compared"], rec["rounds_host_changed"]), (2, 1))
+        self.assertEqual(rec["line_ns_median"], 96.0)
+        row = clients.table([rec]).splitlines()[2]
+        self.assertIn("2 (1 left out)", row)
+        self.assertIn(" 96 ", row)
+        # The answers of every round are still checked.
+        self.assertEqual(rec["equal"], "yes")
+
+    def test_without_probes_every_round_is_compared(self):
+        rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(2.0, self.A)])
+        rec["line_ns"] = [(None, None), (40.0, None)]
+        clients.summarise([rec])
+        self.assertEqual((rec["rounds_compared"], rec["rounds_host_changed"]), (2, 0))
+        self.assertAlmostEqual(rec["ratio"], 0.75)
+
     def test_different_states_are_no_and_a_problem(self):
         other = {"states": 29640, "collections": 2}
         rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(1.0, other)])
@@ -218,6 +242,39 @@ class MeasureTest(unittest.TestCase):
         busy = [int(n) for _, _, n in lines]
         self.assertEqual(busy[8:], [clients.BUSY_LOOPS] * 4)
         self.assertTrue(all(r["equal"] == "yes" and r["ratio"] == 1.0 for r in records))
+
+    def test_the_probe_runs_before_and_after_each_pair(self):
+        with tempfile.TemporaryDirectory() as d:
+            for who in ("weft", "lace"):
+                write_script(os.path.join(d, who), 'echo "[    0.1] SAT Time: 0.25"\n'
+                                                   'echo "[    0.1] Final states: 7 states"')
+            case = clients.Case("lddmc", "m -s sat", "weft 1.4 / Lace 1.4.2",
+                                {who: (lambda w, who=who: [os.path.join(d, who)])
+                                 for who in ("weft", "lace")}, parse_sylvan)
+            values = iter([30.0, 31.0, 32.0, 170.0])
+            records = clients.summarise(clients.measure([case], ["loaded"], 2, 30,
+                                                        lambda: next(values)))
+        self.assertEqual(records[0]["line_ns"], [(30.0, 31.0), (32.0, 170.0)])
+        self.assertEqual(records[0]["rounds_host_changed"], 1)
+        rows = clients.csv_rows(records)
+        self.assertEqual([r[-2:] for r in rows], [[30.0, 31.0], [32.0, 170.0]] * 2)
+
+    def test_line_transfer_probe(self):
+        with tempfile.TemporaryDirectory() as d:
+            probe, why = clients.line_transfer_probe(d)
+            if len(os.sched_getaffinity(0)) >= 2:
+                self.assertIsNone(why)
+                ns = probe()
+                self.assertTrue(0 < ns < 100000, ns)
+            else:
+                self.assertIsNone(probe)
+                self.assertIn("two CPUs", why)
+            # With one CPU in its mask the program says so and fails.
+            one = min(os.sched_getaffinity(0))
+            p = subprocess.run([os.path.join(d, "line_transfer")], capture_output=True, text=True,
+                               preexec_fn=lambda: os.sched_setaffinity(0, {one}))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("fewer than two CPUs", p.stderr)
 
     def test_busy_loops_end_with_the_block(self):
         with clients.BusyLoops(2) as busy:
