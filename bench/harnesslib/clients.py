@@ -348,28 +348,30 @@ def line_transfer_probe(build_root):
     """(probe, None): probe() runs bench/tools/line_transfer and returns its
     ns per transfer, or None; (None, why) when it cannot be built or run."""
     exe = os.path.join(build_root, "line_transfer")
-    cc = os.environ.get("CC") or "cc"
+    cc = shlex.split(os.environ.get("CC") or "cc")
     try:
-        built = subprocess.run([cc, "-O2", "-pthread", "-o", exe, LINE_TRANSFER_SRC],
+        built = subprocess.run(cc + ["-O2", "-pthread", "-o", exe, LINE_TRANSFER_SRC],
                                capture_output=True, text=True)
     except FileNotFoundError:
-        return None, f"no C compiler ({cc}) to build {LINE_TRANSFER_SRC}"
+        return None, f"no C compiler ({shlex.join(cc)}) to build {LINE_TRANSFER_SRC}"
     if built.returncode != 0:
         return None, f"{LINE_TRANSFER_SRC} did not build: {tail(built.stderr, 3)}"
 
-    def probe():
+    def run():
+        """(ns, None) or (None, what went wrong)."""
         try:
             p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
-            return None
+            return None, "line_transfer took over 60 s"
         try:
-            return float(p.stdout) if p.returncode == 0 else None
+            return (float(p.stdout), None) if p.returncode == 0 else (None, p.stderr.strip())
         except ValueError:
-            return None
+            return None, f"line_transfer printed {p.stdout.strip()!r}"
 
-    if probe() is None:
-        return None, "line_transfer does not run here (it needs two CPUs in the affinity mask)"
-    return probe, None
+    _, why = run()
+    if why:
+        return None, why
+    return (lambda: run()[0]), None
 
 
 def host_steady(before, after):
@@ -383,7 +385,8 @@ def host_steady(before, after):
 def measure(cases, conditions, rounds, timeout, probe=None):
     """Every case in every condition: a record per (case, condition,
     workers) with the runs of weft and Lace per round, and with `probe`
-    (line_transfer_probe's) its results before and after each round's pair."""
+    (line_transfer_probe's) its results before and after each round's pair
+    (or weft's run alone, where there is no Lace)."""
     slots = [(c, w) for c in conditions for w in CONDITIONS[c]]
     total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
     progress = Progress(total)
@@ -462,21 +465,21 @@ def summarise(records):
         probes = rec.get("line_ns") or []
         rec["rounds_compared"], rec["rounds_host_changed"], kept_probes = 0, 0, []
         for i, (a, b) in enumerate(zip(weft, lace or [])):
+            if not a["status"] == b["status"] == "ok" or b["time"] <= 0:
+                continue
             before, after = probes[i] if i < len(probes) else (None, None)
             if not host_steady(before, after):
                 rec["rounds_host_changed"] += 1
                 continue
             kept_probes += [x for x in (before, after) if x]
-            if a["status"] == b["status"] == "ok":
-                rec["rounds_compared"] += 1
-                if b["time"] > 0:
-                    ratios.append(a["time"] / b["time"])
-                if b["wall"] > 0:
-                    walls.append(a["wall"] / b["wall"])
+            rec["rounds_compared"] += 1
+            ratios.append(a["time"] / b["time"])
+            if b["wall"] > 0:
+                walls.append(a["wall"] / b["wall"])
         rec["ratios"], rec["wall_ratios"] = ratios, walls
         rec["ratio"] = median_or_none(ratios)
         rec["wall_ratio"] = median_or_none(walls)
-        if lace is None:  # nothing compared: the probes still describe the host
+        if lace is None:  # nothing compared: the probes around weft's runs describe the host
             kept_probes = [x for pair in probes for x in pair if x]
         rec["line_ns_median"] = median_or_none(kept_probes)
         rec["weft_answers"] = answers_of(weft)

@@ -126,6 +126,17 @@ class SummaryTest(unittest.TestCase):
         # The answers of every round are still checked.
         self.assertEqual(rec["equal"], "yes")
 
+    def test_only_rounds_with_a_ratio_count(self):
+        # A failed round is not "left out because the host changed", and a
+        # Lace time of 0 gives no ratio, so neither counts as compared.
+        rec = record([run(1.0, self.A), run(None, None, status="FAILED"), run(1.0, self.A)],
+                     [run(1.0, self.A), run(1.0, self.A), run(0.0, self.A)])
+        rec["line_ns"] = [(30.0, 31.0), (30.0, 170.0), (30.0, 30.0)]
+        clients.summarise([rec])
+        self.assertEqual((rec["rounds_compared"], rec["rounds_host_changed"]), (1, 0))
+        self.assertEqual(rec["ratios"], [1.0])
+        self.assertEqual(rec["line_ns_median"], 30.5)
+
     def test_without_probes_every_round_is_compared(self):
         rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(2.0, self.A)])
         rec["line_ns"] = [(None, None), (40.0, None)]
