@@ -391,6 +391,9 @@ def measure(cases, conditions, rounds, timeout, probe=None):
     total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
     progress = Progress(total)
     records = []
+    # Nothing runs between one pair's probe after and the next pair's probe
+    # before: one probe serves as both.
+    last_probe = None
     for condition, workers in slots:
         recs = [{"program": case.program, "what": case.what, "packages": case.packages,
                  "key": case.key, "reference": case.reference, "condition": condition,
@@ -399,7 +402,7 @@ def measure(cases, conditions, rounds, timeout, probe=None):
                 for case in cases]
         for r in range(rounds):
             for case, rec in zip(cases, recs):
-                before = probe() if probe else None
+                before = last_probe if last_probe is not None else probe() if probe else None
                 for who in ("weft", "lace"):
                     if case.commands[who] is None:
                         continue
@@ -409,7 +412,8 @@ def measure(cases, conditions, rounds, timeout, probe=None):
                     if run["status"] != "ok":
                         log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
                     rec[who].append(run)
-                rec["line_ns"].append((before, probe() if probe else None))
+                last_probe = probe() if probe else None
+                rec["line_ns"].append((before, last_probe))
         records += recs
     return records
 

@@ -262,13 +262,15 @@ class MeasureTest(unittest.TestCase):
             case = clients.Case("lddmc", "m -s sat", "weft 1.4 / Lace 1.4.2",
                                 {who: (lambda w, who=who: [os.path.join(d, who)])
                                  for who in ("weft", "lace")}, parse_sylvan)
-            values = iter([30.0, 31.0, 32.0, 170.0])
+            # One probe per pair after the first: a pair's probe after is the
+            # next pair's probe before (nothing runs between them).
+            values = iter([30.0, 31.0, 170.0])
             records = clients.summarise(clients.measure([case], ["loaded"], 2, 30,
                                                         lambda: next(values)))
-        self.assertEqual(records[0]["line_ns"], [(30.0, 31.0), (32.0, 170.0)])
+        self.assertEqual(records[0]["line_ns"], [(30.0, 31.0), (31.0, 170.0)])
         self.assertEqual(records[0]["rounds_host_changed"], 1)
         rows = clients.csv_rows(records)
-        self.assertEqual([r[-2:] for r in rows], [[30.0, 31.0], [32.0, 170.0]] * 2)
+        self.assertEqual([r[-2:] for r in rows], [[30.0, 31.0], [31.0, 170.0]] * 2)
 
     def test_line_transfer_probe(self):
         with tempfile.TemporaryDirectory() as d:
