@@ -14,7 +14,9 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     answers are checked against b5dfc77's on Lace 1.4.2;
   - bench/peers/lace (the RUN-loop program, Lace 1.4 API) against both;
   - with --lace2-src: Lace 2.0.3's benchmarks/ by its own build and against
-    weft's mode 2 (bench/peers/lace/benchmarks, a driver project).
+    weft's mode 2 (bench/peers/lace/benchmarks, a driver project);
+  - the Oink of --oink-src (ac3c12a, a Lace 2 client in C++) against weft's
+    mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers).
 
 Runs, per condition and worker count, --rounds rounds; in each round every
 case runs on weft, then on Lace, back to back:
@@ -25,11 +27,14 @@ case runs on weft, then on Lace, back to back:
 The cases: lddmc on --models x --strategies, bddmc on --bdd-models,
 nqueens --nqueens, the RUN loop (--runloop sizes, --runloop-runs RUNs of
 fib(n) from the main thread, then the process's CPU time over 10 ms), and
-Lace 2.0.3's fib and nqueens.  The time is the phase the tool times (lddmc
-and bddmc: `<STRATEGY> Time:`, nqueens: `Computation time:`, the others
-`Time:`); the whole process's wall time is kept too.  Ratios are weft /
+Lace 2.0.3's fib and nqueens, and Oink's parallel solvers (--oink-solvers)
+on random games.  The time is the phase the tool times (lddmc and bddmc:
+`<STRATEGY> Time:`, nqueens: `Computation time:`, Oink: the solving time
+test_solvers sums, the others `Time:`); the whole process's wall time is
+kept too.  Ratios are weft /
 Lace, the median of the per-round ratios and their range.  The answers
-(states, solutions, garbage collections started; fib's value) must be the
+(states, solutions, garbage collections started; fib's value; the games
+Oink solved, each verified by test_solvers itself) must be the
 same on weft and Lace in every run: if not, the table says NO, the command
 lists them and exits 1.
 
@@ -47,7 +52,7 @@ from . import build as builder
 from . import lacesrc, output
 from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
-from .parse import ParseError, parse_lace_program, parse_runloop, parse_sylvan
+from .parse import ParseError, parse_lace_program, parse_oink, parse_runloop, parse_sylvan
 from .report import fmt_ratio, render
 from .stats import median_or_none
 from .util import log, tail
@@ -61,23 +66,37 @@ LINE_TRANSFER_SRC = os.path.join(ROOT, "bench", "tools", "line_transfer.c")
 # A pair whose probes differ by more than this factor ran on a host that
 # changed between its two runs; it is not compared.
 HOST_CHANGE = 2.0
+# The sources the command takes (lacesrc.SOURCES), in the order it names them.
+SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink")
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
-LACE2_PROGRAMS = (("fib-lace", "30"), ("nqueens-lace", "11"))
+# Sizes that run 0.1 to 0.6 s here, so that more workers than CPUs take
+# turns many times within a run (fib 30 ends inside one time slice).
+LACE2_PROGRAMS = (("fib-lace", "40"), ("nqueens-lace", "13"))
+# Oink's parallel solvers (those that spawn Lace tasks), each on its own
+# series of random games: (solver, games, vertices per game); 0.2 to 2 s
+# of solving here.
+OINK_SOLVERS = {"zlk": (4, 200000), "psi": (8, 4000), "fpi": (30, 300)}
+OINK_SEED = "9"
+# Both Oink builds: Oink ac3c12a's gpm.cpp calls std::memcpy without
+# <cstring>, which GCC 12's headers do not bring in; and Lace 2.0.3's
+# installed package needs Threads found first (find_threads_first.cmake).
+OINK_FLAGS = ("-DCMAKE_CXX_FLAGS=-include cstring",
+              "-DCMAKE_PROJECT_INCLUDE=" + os.path.join(RUNLOOP_SRC, "find_threads_first.cmake"))
 
 
 def make_parser():
     ap = command_parser(
         "clients", "Real Lace clients (Sylvan's lddmc, bddmc and nqueens, a RUN loop, Lace "
-        "2.0.3's programs) built unchanged against weft's Lace packages and against real "
-        "Lace, run interleaved: quiet, beside two busy loops, and oversubscribed.",
+        "2.0.3's programs, Oink's solvers) built unchanged against weft's Lace packages and "
+        "against real Lace, run interleaved: quiet, beside two busy loops, and oversubscribed.",
         ["python3 bench/harness.py clients --lace-src ~/src/lace --sylvan-src ~/src/sylvan-b5dfc77",
          "python3 bench/harness.py clients --lace-src L --lace2-src L2 --sylvan-src S "
          "--sylvan-cur-src SC --rounds 2 --models anderson.4 --strategies sat,bfs"], None,
         timeout_default=300.0)
     group = ap.add_argument_group("sources (fetched by you; none is in the repository)")
-    for key in ("lace", "lace2", "sylvan", "sylvan_cur"):
+    for key in SOURCE_KEYS:
         what, repo, commit, _ = lacesrc.SOURCES[key]
         group.add_argument(f"--{key.replace('_', '-')}-src", metavar="DIR",
                            help=f"{what}: {repo} at {commit}")
@@ -96,6 +115,8 @@ def make_parser():
                     "18,23,28: about 10 us, 100 us and 1 ms of work per RUN; empty: none)")
     ap.add_argument("--runloop-runs", type=positive_int, default=1000,
                     help="RUNs in a row per run of the RUN loop (default 1000)")
+    ap.add_argument("--oink-solvers", default=",".join(OINK_SOLVERS),
+                    help=f"Oink's solvers to run (default {','.join(OINK_SOLVERS)}; empty: none)")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     return ap
@@ -128,8 +149,11 @@ def missing_sources(args):
         missing.append(("current Sylvan's tools on weft's mode 1.6",
                         lacesrc.source_hint("sylvan_cur")))
     if not args.lace2_src:
-        missing.append(("Lace 2.0.3's programs against weft's mode 2",
+        missing.append(("Lace 2.0.3's programs against weft's mode 2"
+                        + (", and Oink against Lace 2.0.3" if args.oink_src else ""),
                         lacesrc.source_hint("lace2")))
+    if not args.oink_src:
+        missing.append(("Oink's solvers", lacesrc.source_hint("oink")))
     return missing
 
 
@@ -197,13 +221,8 @@ def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
     return cases
 
 
-def _lace2_cases(args, br, jobs, build, builds, sources):
+def _lace2_cases(args, br, jobs, build, builds, version, lace2_build, weft2):
     """Lace 2.0.3's fib and nqueens by its own build and against weft's mode 2."""
-    version, lace2_build, _ = lacesrc.build_real_lace(args.lace2_src, br, jobs, build)
-    sources["lace2"]["version"] = version
-    builds[f"lace-{version}"] = lace2_build
-    weft2 = lacesrc.build_weft_lace(ROOT, br, "2", jobs, build)
-    builds["weft-lace-2"] = weft2
     d = os.path.join(br, f"build-lacebench-{version}-weft-2")
     lacesrc.build_client(LACEBENCH_SRC, d, weft2, f"Lace {version}'s programs on weft-2", br,
                          jobs, targets=[p for p, _ in LACE2_PROGRAMS], build=build,
@@ -217,6 +236,43 @@ def _lace2_cases(args, br, jobs, build, builds, sources):
         cases.append(Case(f"{program} (Lace {version}'s)", f"n={n}", f"weft 2 / Lace {version}",
                           {"weft": command(d), "lace": command(lace2_build)},
                           parse_lace_program))
+    return cases
+
+
+def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lace2_name):
+    """Oink's test_solvers, unchanged, against weft's mode 2 and (real2 not
+    None) against Lace 2.0.3: one case per solver of --oink-solvers."""
+    solvers = split_list(args.oink_solvers)
+    unknown = [x for x in solvers if x not in OINK_SOLVERS]
+    if unknown:
+        raise lacesrc.SourceError(f"--oink-solvers: unknown {', '.join(unknown)}; known: "
+                                  f"{', '.join(OINK_SOLVERS)}")
+    if not solvers:
+        return []
+    tag = sylvan_label(sources, "oink", notes)
+    exe = {}
+    for who, prefix in (("weft-2", weft2), ("lace", real2)):
+        if prefix is None:
+            continue
+        d = os.path.join(br, f"build-oink-{tag}-{who}")
+        lacesrc.build_client(args.oink_src, d, prefix, f"Oink {tag} on {who}", br, jobs,
+                             targets=["test_solvers"], build=build, flags=OINK_FLAGS)
+        exe[who], builds[os.path.basename(d)] = os.path.join(d, "test_solvers"), d
+    if real2 is None:
+        notes.append(f"Oink {tag} ran on weft only: give {lacesrc.source_hint('lace2')}")
+
+    def maker(path, solver, games, size):
+        if path is None:
+            return None
+        return lambda w: [path, "--seed", OINK_SEED, "--count", str(games), "--size", str(size),
+                          f"--{solver}", "-w", str(w)]
+    cases = []
+    for solver in solvers:
+        games, size = OINK_SOLVERS[solver]
+        cases.append(Case(f"oink {tag}", f"{solver}, {games} games of {size}",
+                          f"weft 2 / {lace2_name}" if real2 else "weft 2",
+                          {"weft": maker(exe["weft-2"], solver, games, size),
+                           "lace": maker(exe.get("lace"), solver, games, size)}, parse_oink))
     return cases
 
 
@@ -236,10 +292,11 @@ def prepare(args):
     build = not args.no_build
     br, jobs = args.build_root, args.jobs
     cases, builds, sources, notes = [], {}, {}, []
-    for key in ("lace", "lace2", "sylvan", "sylvan_cur"):
+    for key in SOURCE_KEYS:
         src = getattr(args, f"{key}_src")
         if src:
-            marker = "benchmarks/CMakeLists.txt" if key.startswith("lace") else "examples/lddmc.c"
+            marker = ("benchmarks/CMakeLists.txt" if key.startswith("lace") else
+                      "src/solvers/zlk.cpp" if key == "oink" else "examples/lddmc.c")
             src = lacesrc.check_source(key, src, marker)
             setattr(args, f"{key}_src", src)
             sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
@@ -291,8 +348,19 @@ def prepare(args):
         cases += sylvan_cases(cur, os.path.join(d, "examples"), None,
                               os.path.join(args.sylvan_cur_src, "models"), args,
                               "weft 1.6 / (no Lace 1.6)", reference_label=ref)
+    weft2 = real2 = lace2_name = None
+    if args.lace2_src or args.oink_src:
+        weft2 = lacesrc.build_weft_lace(ROOT, br, "2", jobs, build)
+        builds["weft-lace-2"] = weft2
     if args.lace2_src:
-        cases += _lace2_cases(args, br, jobs, build, builds, sources)
+        version, lace2_build, real2 = lacesrc.build_real_lace(args.lace2_src, br, jobs, build)
+        sources["lace2"]["version"] = version
+        builds[f"lace-{version}"] = lace2_build
+        lace2_name = f"Lace {version}"
+        cases += _lace2_cases(args, br, jobs, build, builds, version, lace2_build, weft2)
+    if args.oink_src:
+        cases += _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2,
+                             lace2_name)
     return cases, builds, sources, notes
 
 
@@ -632,11 +700,11 @@ def main(argv):
         ap.error(str(e))
     started = time.monotonic()
     missing = missing_sources(args)
-    if not (args.lace_src or args.sylvan_src or args.sylvan_cur_src or args.lace2_src):
+    if not any(getattr(args, f"{key}_src") for key in SOURCE_KEYS):
         print("clients: skipped: no source given.  This command builds real Lace clients "
               "against weft's Lace packages and against real Lace; it needs the sources "
               "(fetch them yourself, outside the repository):")
-        for key in ("lace", "sylvan", "sylvan_cur", "lace2"):
+        for key in SOURCE_KEYS:
             print(f"  {lacesrc.source_hint(key)}")
         print("e.g. git clone https://github.com/trolando/lace L && git -C L checkout v1.4.2;\n"
               "     git clone https://github.com/trolando/sylvan S && git -C S checkout b5dfc77")

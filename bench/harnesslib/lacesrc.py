@@ -4,9 +4,9 @@ weft's Lace packages: what the `clients` command and the suite's Lace
 peers share.
 
 No third-party source is in the repository.  The user passes checkouts
-(--lace-src, --lace2-src, --sylvan-src, --sylvan-cur-src); without one,
-what needs it is skipped with a message naming the repository and commit
-(SOURCES).  Every tree is built out of its source folder, under the build
+(--lace-src, --lace2-src, --sylvan-src, --sylvan-cur-src, --oink-src);
+without one, what needs it is skipped with a message naming the repository
+and commit (SOURCES).  Every tree is built out of its source folder, under the build
 root, so the sources stay as they are:
 
   build-lace-<version>         real Lace by its own CMake (Release, its
@@ -18,6 +18,7 @@ root, so the sources stay as they are:
                                -DCMAKE_PREFIX_PATH=<one of the prefixes> and
                                -DFETCHCONTENT_FULLY_DISCONNECTED=ON (its
                                tools: lddmc, bddmc, nqueens)
+  build-oink-<tag>-<lace>      an Oink source the same way (its test_solvers)
   build-runloop-<lace>         bench/peers/lace (the RUN-loop program)
   build-lacebench-<lace>       a Lace source's benchmarks/ against weft's
                                package (bench/peers/lace/benchmarks)
@@ -48,6 +49,9 @@ SOURCES = {
                "the Lace 1.4 client built against real Lace 1.4.2 and weft's mode 1.4"),
     "sylvan_cur": ("current Sylvan", "https://github.com/trolando/sylvan", "cd9ccd4",
                    "asks find_package(lace 1.6.2): built against weft's mode 1.6 only"),
+    "oink": ("Oink", "https://github.com/trolando/oink", "ac3c12a",
+             "parity game solvers in C++ on Lace 2: built against real Lace 2.0.3 and weft's "
+             "mode 2"),
 }
 
 

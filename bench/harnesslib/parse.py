@@ -136,6 +136,33 @@ def parse_runloop(output):
 _LACE_ANSWER_RE = re.compile(r"^(?:Result: )?(\w+\([0-9, ]+\)) = ([0-9.e+-]+)\s*$", re.M)
 
 
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+_OINK_SUMMARY_RE = re.compile(r"^summary: (\d+) games\s*$", re.M)
+_OINK_SOLVERS_RE = re.compile(r"^solvers:(.*)$", re.M)
+_OINK_TIMES_RE = re.compile(r"^times:(.*)$", re.M)
+_OINK_TIME_RE = re.compile(r"(\w[\w-]*) \((\d+) ms\)")
+
+
+def parse_oink(output):
+    """Oink's test_solvers on random games (`summary: 8 games`, `solvers: psi`
+    or `solvers: psi (2 bad)`, `times: psi (695 ms)`, colours stripped):
+    {'time': the solvers' summed solving time in s, 'answers': {'games': 8,
+    'psi bad': 0}}.  test_solvers verifies every solution itself."""
+    text = _ANSI_RE.sub("", output)
+    games, solvers, times = (r.findall(text) for r in
+                             (_OINK_SUMMARY_RE, _OINK_SOLVERS_RE, _OINK_TIMES_RE))
+    if not games or not solvers or not times:
+        raise ParseError("no 'summary: <n> games', 'solvers:' and 'times:' lines in the output")
+    spent = _OINK_TIME_RE.findall(times[-1])
+    if not spent:
+        raise ParseError(f"no '<solver> (<ms> ms)' in 'times:{times[-1]}'")
+    answers = {"games": games[-1]}
+    for name, _ in spent:
+        bad = re.search(rf"\b{re.escape(name)} \((\d+) bad\)", solvers[-1])
+        answers[f"{name} bad"] = bad.group(1) if bad else "0"
+    return {"time": sum(int(ms) for _, ms in spent) / 1000.0, "answers": answers}
+
+
 def parse_lace_program(output):
     """A Lace benchmark program's output (`fib(30) = 832040`, `Result:
     nqueens(11) = 2680`, `Time: s`): {'time': s, 'answers': {'fib(30)':

@@ -9,7 +9,8 @@ import unittest
 
 from harness_testutil import run_harness, write_script
 from harnesslib import clients, lacesrc, systems
-from harnesslib.parse import ParseError, parse_lace_program, parse_runloop, parse_sylvan
+from harnesslib.parse import (ParseError, parse_lace_program, parse_oink, parse_runloop,
+                              parse_sylvan)
 
 LDDMC_OUTPUT = """\
 [    0.00] Read file 'models/anderson.4.ldd'
@@ -28,6 +29,18 @@ NQUEENS_OUTPUT = """\
 [    0.27] Result: NQueens(7) has 40 solutions.
 [    0.27] Result BDD has 1099 nodes.
 [    0.27] Computation time: 0.266223 sec.
+"""
+
+# Oink's test_solvers, as it prints (colours included).
+OINK_OUTPUT = """\
+Creating 2 random games: --size=300 --maxp=300 --maxe=1200 --seed=9
+game 0 (gameseed=1 size=300,745): 
+\x1b[38;5;82mpsi\x1b[m \x1b[38;5;8m(12)\x1b[m 
+game 1 (gameseed=2 size=300,722): 
+\x1b[38;5;82mpsi\x1b[m \x1b[38;5;8m(9)\x1b[m 
+\x1b[38;5;226msummary\x1b[m: 2 games
+\x1b[38;5;226msolvers\x1b[m: \x1b[38;5;82mpsi\x1b[m
+\x1b[38;5;226mtimes\x1b[m:   \x1b[38;5;226mpsi\x1b[m (21 ms)\x1b[m
 """
 
 RUNLOOP_OUTPUT = """\
@@ -82,6 +95,14 @@ class ParseTest(unittest.TestCase):
                          {"fib(30)": "832040"})
         with self.assertRaises(ParseError):
             parse_lace_program("Time: 0.5\n")
+
+    def test_oink(self):
+        r = parse_oink(OINK_OUTPUT)
+        self.assertEqual(r, {"time": 0.021, "answers": {"games": "2", "psi bad": "0"}})
+        bad = OINK_OUTPUT.replace("\x1b[38;5;82mpsi\x1b[m\n", "\x1b[38;5;196mpsi\x1b[m (1 bad)\n")
+        self.assertEqual(parse_oink(bad)["answers"]["psi bad"], "1")
+        with self.assertRaises(ParseError):
+            parse_oink(OINK_OUTPUT.split("\x1b[38;5;226mtimes")[0])
 
 
 def run(time, answers, status="ok", wall=None):
@@ -321,7 +342,8 @@ class OptionsTest(unittest.TestCase):
             p = run_harness("clients", "--no-deps", "--out", out)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("skipped", p.stdout)
-        for text in ("trolando/lace", "v1.4.2", "b5dfc77", "cd9ccd4", "Augists/lace", "56d1c65"):
+        for text in ("trolando/lace", "v1.4.2", "b5dfc77", "cd9ccd4", "Augists/lace", "56d1c65",
+                     "trolando/oink", "ac3c12a"):
             self.assertIn(text, p.stdout)
         self.assertNotIn("Traceback", p.stdout + p.stderr)
 
@@ -331,6 +353,45 @@ class OptionsTest(unittest.TestCase):
                             "--lace-src", d)
         self.assertEqual(p.returncode, 1)
         self.assertIn("not a source of Lace 1.4.2", p.stderr)
+
+    def test_an_oink_source_that_is_not_one_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out", d,
+                            "--oink-src", d)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("not a source of Oink", p.stderr)
+
+    def test_oink_cases_run_its_test_solvers_on_both_and_refuse_an_unknown_solver(self):
+        with tempfile.TemporaryDirectory() as br:
+            for who in ("weft-2", "lace"):
+                d = os.path.join(br, f"build-oink-ac3c12a-{who}")
+                os.makedirs(d)
+                prefix = os.path.join(br, f"prefix-{who}")
+                with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                    f.write(f"lace_DIR:PATH={prefix}/lib/cmake/lace\n")
+            args = clients.make_parser().parse_args(["--oink-src", br, "--oink-solvers",
+                                                     "psi,zlk"])
+            sources = {"oink": {"path": br, "commit": "ac3c12a", "expected": "ac3c12a"}}
+            notes = []
+            cases = clients._oink_cases(args, br, 1, False, {}, sources, notes,
+                                        os.path.join(br, "prefix-weft-2"),
+                                        os.path.join(br, "prefix-lace"), "Lace 2.0.3")
+            self.assertEqual([c.what for c in cases], ["psi, 8 games of 4000",
+                                                       "zlk, 4 games of 200000"])
+            psi = cases[0]
+            self.assertEqual(psi.packages, "weft 2 / Lace 2.0.3")
+            self.assertEqual(psi.commands["weft"](3)[0],
+                             os.path.join(br, "build-oink-ac3c12a-weft-2", "test_solvers"))
+            self.assertEqual(psi.commands["lace"](3)[1:],
+                             ["--seed", "9", "--count", "8", "--size", "4000", "--psi", "-w", "3"])
+            self.assertIs(psi.parse, parse_oink)
+            weft_only = clients._oink_cases(args, br, 1, False, {}, sources, notes,
+                                            os.path.join(br, "prefix-weft-2"), None, None)
+            self.assertIsNone(weft_only[0].commands["lace"])
+            self.assertTrue(any("Oink ac3c12a ran on weft only" in n for n in notes))
+            args.oink_solvers = "psi,tarjan"
+            with self.assertRaisesRegex(lacesrc.SourceError, "unknown tarjan"):
+                clients._oink_cases(args, br, 1, False, {}, sources, notes, br, None, None)
 
     def test_bad_conditions_are_a_usage_error(self):
         p = run_harness("clients", "--conditions", "busy")
