@@ -136,6 +136,16 @@ def parse_conditions(text):
     return [c for c in CONDITIONS if c in chosen]
 
 
+def parse_oink_solvers(text):
+    """--oink-solvers: names of OINK_SOLVERS (may be none); ValueError otherwise."""
+    chosen = split_list(text)
+    unknown = [x for x in chosen if x not in OINK_SOLVERS]
+    if unknown:
+        raise ValueError(f"--oink-solvers: unknown {', '.join(unknown)}; known: "
+                         f"{', '.join(OINK_SOLVERS)}")
+    return chosen
+
+
 def missing_sources(args):
     """What cannot run for want of a source: [(part, hint)].  Empty when
     every part can run."""
@@ -242,11 +252,10 @@ def _lace2_cases(args, br, jobs, build, builds, version, lace2_build, weft2):
 def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lace2_name):
     """Oink's test_solvers, unchanged, against weft's mode 2 and (real2 not
     None) against Lace 2.0.3: one case per solver of --oink-solvers."""
-    solvers = split_list(args.oink_solvers)
-    unknown = [x for x in solvers if x not in OINK_SOLVERS]
-    if unknown:
-        raise lacesrc.SourceError(f"--oink-solvers: unknown {', '.join(unknown)}; known: "
-                                  f"{', '.join(OINK_SOLVERS)}")
+    try:
+        solvers = parse_oink_solvers(args.oink_solvers)
+    except ValueError as e:
+        raise lacesrc.SourceError(str(e)) from None
     if not solvers:
         return []
     tag = sylvan_label(sources, "oink", notes)
@@ -277,8 +286,9 @@ def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lac
 
 
 def sylvan_label(sources, key, notes):
-    """A Sylvan source's name in the table: its commit (the expected one
-    when it is not a git work tree); a note when it is another commit."""
+    """A client source's name in the table (Sylvan's, Oink's): its commit
+    (the expected one when it is not a git work tree); a note when it is
+    another commit."""
     expected = lacesrc.SOURCES[key][2]
     commit = sources[key]["commit"]
     if commit and not commit.startswith(expected[:7]) and not expected.startswith(commit):
@@ -696,6 +706,7 @@ def main(argv):
     args.build_root = os.path.abspath(args.build_root)
     try:
         conditions = parse_conditions(args.conditions)
+        parse_oink_solvers(args.oink_solvers)
     except ValueError as e:
         ap.error(str(e))
     started = time.monotonic()

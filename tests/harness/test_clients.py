@@ -397,6 +397,11 @@ class OptionsTest(unittest.TestCase):
         p = run_harness("clients", "--conditions", "busy")
         self.assertEqual(p.returncode, 2)
 
+    def test_an_unknown_oink_solver_is_a_usage_error_before_any_build(self):
+        p = run_harness("clients", "--oink-solvers", "zlk,tarjan")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown tarjan", p.stderr)
+
     def test_lace_version(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "CMakeLists.txt"), "w") as f:
