@@ -43,6 +43,7 @@ the ratios per condition.
 """
 import csv
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -52,7 +53,7 @@ from . import build as builder
 from . import lacesrc, output
 from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
-from .parse import ParseError, parse_lace_program, parse_oink, parse_runloop, parse_sylvan
+from .parse import ParseError, parse_lace_program_any, parse_oink, parse_runloop, parse_sylvan
 from .report import fmt_ratio, render
 from .stats import median_or_none
 from .util import log, tail
@@ -71,9 +72,13 @@ SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink")
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
-# Sizes that run 0.1 to 0.6 s here, so that more workers than CPUs take
-# turns many times within a run (fib 30 ends inside one time slice).
-LACE2_PROGRAMS = (("fib-lace", "40"), ("nqueens-lace", "13"))
+# Lace's own programs (--lace-programs, --lace2-programs: "PROGRAM ARG...",
+# comma-separated), by default sizes that run 0.1 to 0.6 s here, so that
+# more workers than CPUs take turns many times within a run (fib 30 ends
+# inside one time slice).  Lace 1.4.2's run on weft's mode 1.4, Lace
+# 2.0.3's on mode 2.
+LACE_PROGRAMS_DEFAULT = {"lace": "fib-lace 40,queens-lace 12",
+                         "lace2": "fib-lace 40,nqueens-lace 13"}
 # Oink's parallel solvers (those that spawn Lace tasks), each on its own
 # series of random games: (solver, games, vertices per game); 0.2 to 2 s
 # of solving here.
@@ -115,6 +120,11 @@ def make_parser():
                     "18,23,28: about 10 us, 100 us and 1 ms of work per RUN; empty: none)")
     ap.add_argument("--runloop-runs", type=positive_int, default=1000,
                     help="RUNs in a row per run of the RUN loop (default 1000)")
+    for key, flag in (("lace", "--lace-programs"), ("lace2", "--lace2-programs")):
+        ap.add_argument(flag, default=LACE_PROGRAMS_DEFAULT[key], metavar="'PROG ARGS,...'",
+                        help=f"{lacesrc.SOURCES[key][0]}'s own programs to run (targets of its "
+                        f"benchmarks/, each with its arguments; default "
+                        f"'{LACE_PROGRAMS_DEFAULT[key]}'; empty: none)")
     ap.add_argument("--oink-solvers", default=",".join(OINK_SOLVERS),
                     help=f"Oink's solvers to run (default {','.join(OINK_SOLVERS)}; empty: none)")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG")
@@ -144,6 +154,18 @@ def parse_oink_solvers(text):
         raise ValueError(f"--oink-solvers: unknown {', '.join(unknown)}; known: "
                          f"{', '.join(OINK_SOLVERS)}")
     return chosen
+
+
+def parse_lace_programs(text, flag):
+    """--lace-programs, --lace2-programs: [(program, [arguments])], in the
+    given order; ValueError for an item that does not name a program."""
+    programs = []
+    for item in split_list(text):
+        words = item.split()
+        if not re.fullmatch(r"[A-Za-z0-9_.+-]+", words[0]):
+            raise ValueError(f"{flag}: {item!r} does not start with a program's name")
+        programs.append((words[0], words[1:]))
+    return programs
 
 
 def missing_sources(args):
@@ -231,21 +253,40 @@ def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
     return cases
 
 
-def _lace2_cases(args, br, jobs, build, builds, version, lace2_build, weft2):
-    """Lace 2.0.3's fib and nqueens by its own build and against weft's mode 2."""
-    d = os.path.join(br, f"build-lacebench-{version}-weft-2")
-    lacesrc.build_client(LACEBENCH_SRC, d, weft2, f"Lace {version}'s programs on weft-2", br,
-                         jobs, targets=[p for p, _ in LACE2_PROGRAMS], build=build,
-                         flags=[f"-DLACE_SRC={args.lace2_src}",
-                                f"-DLACE_API={version.split('.')[0]}.0"])
+def lace_program_cases(src, flag, text, br, jobs, build, builds, version, lace_build, weft,
+                       mode):
+    """Lace's own programs of --lace-programs / --lace2-programs: each by
+    the Lace of src's own build and against weft's package of `mode` (a
+    driver project of src's benchmarks/).  They run in a folder of the
+    build root (cilksort writes its input there)."""
+    try:
+        programs = parse_lace_programs(text, flag)
+    except ValueError as e:
+        raise lacesrc.SourceError(str(e)) from None
+    if not programs:
+        return []
+    known = lacesrc.benchmark_targets(src)
+    unknown = sorted({p for p, _ in programs if p not in known})
+    if unknown:
+        raise lacesrc.SourceError(f"{flag}: {src}/benchmarks builds no {', '.join(unknown)} "
+                                  f"(it builds {', '.join(sorted(known))})")
+    d = os.path.join(br, f"build-lacebench-{version}-weft-{mode}")
+    lacesrc.build_client(LACEBENCH_SRC, d, weft, f"Lace {version}'s programs on weft-{mode}", br,
+                         jobs, targets=sorted({p for p, _ in programs}), build=build,
+                         flags=[f"-DLACE_SRC={src}",
+                                f"-DLACE_API={version if mode == '1.4' else '2.0'}"])
     builds[os.path.basename(d)] = d
+    run_dir = os.path.join(br, "run-lace-programs")
+    os.makedirs(run_dir, exist_ok=True)
     cases = []
-    for program, n in LACE2_PROGRAMS:
-        def command(folder, p=program, n=n):
-            return lambda w: [os.path.join(folder, "benchmarks", p), "-w", str(w), n]
-        cases.append(Case(f"{program} (Lace {version}'s)", f"n={n}", f"weft 2 / Lace {version}",
-                          {"weft": command(d), "lace": command(lace2_build)},
-                          parse_lace_program))
+    for program, arguments in programs:
+        def command(folder, p=program, a=arguments):
+            return lambda w: ["env", "-C", run_dir, os.path.join(folder, "benchmarks", p),
+                              "-w", str(w)] + a
+        cases.append(Case(f"{program} (Lace {version}'s)", " ".join(arguments) or "-",
+                          f"weft {mode} / Lace {version}",
+                          {"weft": command(d), "lace": command(lace_build)},
+                          parse_lace_program_any))
     return cases
 
 
@@ -322,6 +363,8 @@ def prepare(args):
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
         cases += _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds)
+        cases += lace_program_cases(args.lace_src, "--lace-programs", args.lace_programs, br,
+                                    jobs, build, builds, version, lace_build, weft14, "1.4")
     old = None
     if args.sylvan_src:
         old = sylvan_label(sources, "sylvan", notes)
@@ -367,7 +410,8 @@ def prepare(args):
         sources["lace2"]["version"] = version
         builds[f"lace-{version}"] = lace2_build
         lace2_name = f"Lace {version}"
-        cases += _lace2_cases(args, br, jobs, build, builds, version, lace2_build, weft2)
+        cases += lace_program_cases(args.lace2_src, "--lace2-programs", args.lace2_programs,
+                                    br, jobs, build, builds, version, lace2_build, weft2, "2")
     if args.oink_src:
         cases += _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2,
                              lace2_name)
@@ -579,6 +623,8 @@ def summarise(records):
             rec["equal"] = f"n/a ({' and '.join(failed)} failed)"
         elif theirs is None:
             rec["equal"] = "n/a (no Lace run)"
+        elif not any(r["answers"] for r in weft + theirs):
+            rec["equal"] = "n/a (prints no answer)"
         else:
             rec["equal"] = compare_answers(weft, theirs, rec["workers"])
             if against != "Lace" and rec["equal"] != "NO":
@@ -707,6 +753,8 @@ def main(argv):
     try:
         conditions = parse_conditions(args.conditions)
         parse_oink_solvers(args.oink_solvers)
+        parse_lace_programs(args.lace_programs, "--lace-programs")
+        parse_lace_programs(args.lace2_programs, "--lace2-programs")
     except ValueError as e:
         ap.error(str(e))
     started = time.monotonic()

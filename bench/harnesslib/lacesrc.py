@@ -132,6 +132,20 @@ def build_real_lace(src, build_root, jobs=None, build=True):
     return version, build_dir, prefix
 
 
+_BENCHMARK_TARGET_RE = re.compile(r"^\s*add_lace\w*_benchmark\(\s*([A-Za-z0-9_.+-]+)", re.M)
+
+
+def benchmark_targets(src):
+    """The programs a Lace source's benchmarks/CMakeLists.txt builds on
+    Lace (its add_lace*_benchmark targets)."""
+    try:
+        with open(os.path.join(src, "benchmarks", "CMakeLists.txt"), encoding="utf-8",
+                  errors="replace") as f:
+            return set(_BENCHMARK_TARGET_RE.findall(f.read()))
+    except OSError:
+        return set()
+
+
 def weft_lace_flags(mode):
     return ["-DWEFT_BUILD_TESTS=OFF", "-DWEFT_BUILD_BENCH=OFF", "-DWEFT_BUILD_EXAMPLES=OFF",
             f"-DWEFT_PROVIDE_LACE={mode}", "-DWEFT_PROFILE_LIBRARY=OFF"]

@@ -163,11 +163,29 @@ def parse_oink(output):
     return {"time": sum(int(ms) for _, ms in spent) / 1000.0, "answers": answers}
 
 
-def parse_lace_program(output):
+# What Lace's programs print of their answer besides `name(n) = value`:
+# knapsack's best value and uts's tree (its size, depth and leaves).
+_LACE_OTHER_ANSWERS = (("best value", re.compile(r"^Best value is (-?[0-9]+)\s*$", re.M)),
+                       ("tree", re.compile(r"^Tree size = ([0-9]+), tree depth = ([0-9]+), "
+                                           r"num leaves = ([0-9]+)", re.M)))
+
+
+def parse_lace_program(output, answer_required=True):
     """A Lace benchmark program's output (`fib(30) = 832040`, `Result:
-    nqueens(11) = 2680`, `Time: s`): {'time': s, 'answers': {'fib(30)':
-    '832040'}}."""
+    nqueens(11) = 2680`, `Best value is 733`, uts's `Tree size = ...`,
+    `Time: s`): {'time': s, 'answers': {'fib(30)': '832040'}}.  Some print
+    no answer (matmul, lu, heat, ...): with answer_required False their
+    answers are {}."""
     answers = dict(_LACE_ANSWER_RE.findall(output))
-    if not answers:
+    for name, regex in _LACE_OTHER_ANSWERS:
+        found = regex.findall(output)
+        if found:
+            answers[name] = " ".join(found[-1]) if isinstance(found[-1], tuple) else found[-1]
+    if not answers and answer_required:
         raise ParseError("no '<name>(<n>) = <value>' line in the output")
     return {"time": parse_time(output), "answers": answers}
+
+
+def parse_lace_program_any(output):
+    """parse_lace_program for a program that may print no answer."""
+    return parse_lace_program(output, answer_required=False)

@@ -9,8 +9,8 @@ import unittest
 
 from harness_testutil import run_harness, write_script
 from harnesslib import clients, lacesrc, systems
-from harnesslib.parse import (ParseError, parse_lace_program, parse_oink, parse_runloop,
-                              parse_sylvan)
+from harnesslib.parse import (ParseError, parse_lace_program, parse_lace_program_any, parse_oink,
+                              parse_runloop, parse_sylvan)
 
 LDDMC_OUTPUT = """\
 [    0.00] Read file 'models/anderson.4.ldd'
@@ -95,6 +95,19 @@ class ParseTest(unittest.TestCase):
                          {"fib(30)": "832040"})
         with self.assertRaises(ParseError):
             parse_lace_program("Time: 0.5\n")
+
+    def test_lace_programs_that_print_another_answer_or_none(self):
+        self.assertEqual(parse_lace_program("Best value is 733\nTime: 0.2\n")["answers"],
+                         {"best value": "733"})
+        uts = ("Tree size = 4130071, tree depth = 13, num leaves = 3305118 (80.03%)\n"
+               "Time: 1.5\n")
+        self.assertEqual(parse_lace_program(uts)["answers"], {"tree": "4130071 13 3305118"})
+        none = "Running matmul n=512 with 2 worker(s)...\nTime: 0.3\n"
+        self.assertEqual(parse_lace_program_any(none), {"time": 0.3, "answers": {}})
+        with self.assertRaises(ParseError):
+            parse_lace_program(none)
+        with self.assertRaises(ParseError):  # still needs its time
+            parse_lace_program_any("Best value is 733\n")
 
     def test_oink(self):
         r = parse_oink(OINK_OUTPUT)
@@ -392,6 +405,61 @@ class OptionsTest(unittest.TestCase):
             args.oink_solvers = "psi,tarjan"
             with self.assertRaisesRegex(lacesrc.SourceError, "unknown tarjan"):
                 clients._oink_cases(args, br, 1, False, {}, sources, notes, br, None, None)
+
+    def test_lace_program_cases_run_each_program_on_both_in_a_scratch_folder(self):
+        with tempfile.TemporaryDirectory() as br:
+            src = os.path.join(br, "lace-src")
+            os.makedirs(os.path.join(src, "benchmarks"))
+            with open(os.path.join(src, "benchmarks", "CMakeLists.txt"), "w") as f:
+                f.write("add_lace32_benchmark(fib-lace fib/fib-lace.c)\n"
+                        "  add_lace_benchmark(knapsack-lace knapsack/knapsack-lace.c)\n"
+                        "add_seq_benchmark(fib-seq fib/fib-seq.c)\n")
+            self.assertEqual(lacesrc.benchmark_targets(src), {"fib-lace", "knapsack-lace"})
+            d = os.path.join(br, "build-lacebench-2.0.3-weft-2")
+            os.makedirs(d)
+            with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                f.write(f"lace_DIR:PATH={br}/prefix-weft-2/lib/cmake/lace\n")
+            builds = {}
+            cases = clients.lace_program_cases(
+                src, "--lace2-programs", "fib-lace 40, knapsack-lace", br, 1, False, builds,
+                "2.0.3", os.path.join(br, "build-lace-2.0.3"),
+                os.path.join(br, "prefix-weft-2"), "2")
+            self.assertEqual([(c.program, c.what) for c in cases],
+                             [("fib-lace (Lace 2.0.3's)", "40"),
+                              ("knapsack-lace (Lace 2.0.3's)", "-")])
+            run = os.path.join(br, "run-lace-programs")
+            self.assertTrue(os.path.isdir(run))
+            self.assertEqual(cases[0].commands["weft"](3),
+                             ["env", "-C", run, os.path.join(d, "benchmarks", "fib-lace"),
+                              "-w", "3", "40"])
+            self.assertEqual(cases[1].commands["lace"](1),
+                             ["env", "-C", run, os.path.join(br, "build-lace-2.0.3",
+                                                             "benchmarks", "knapsack-lace"),
+                              "-w", "1"])
+            self.assertIs(cases[0].parse, parse_lace_program_any)
+            self.assertIn("build-lacebench-2.0.3-weft-2", builds)
+            self.assertEqual(clients.lace_program_cases(src, "--lace2-programs", "", br, 1,
+                                                        False, {}, "2.0.3", br, br, "2"), [])
+            with self.assertRaisesRegex(lacesrc.SourceError,
+                                        "builds no fib-seq, heat-lace .it builds fib-lace, "
+                                        "knapsack-lace"):
+                clients.lace_program_cases(src, "--lace2-programs", "heat-lace,fib-seq 3", br,
+                                           1, False, {}, "2.0.3", br, br, "2")
+
+    def test_a_program_that_prints_no_answer_is_marked_not_compared(self):
+        rec = {"program": "matmul-lace", "what": "512", "packages": "p", "key": "k",
+               "reference": None, "condition": "quiet", "workers": 2, "line_ns": [],
+               "weft": [{"status": "ok", "time": 0.2, "wall": 0.3, "answers": {}}],
+               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5, "answers": {}}]}
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "n/a (prints no answer)")
+        self.assertEqual(rec["ratio"], 0.5)
+
+    def test_a_bad_lace_programs_list_is_a_usage_error_before_any_build(self):
+        for flag in ("--lace-programs", "--lace2-programs"):
+            p = run_harness("clients", flag, "fib-lace 40,'x' 3")
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(f"{flag}: \"'x' 3\" does not start with a program's name", p.stderr)
 
     def test_bad_conditions_are_a_usage_error(self):
         p = run_harness("clients", "--conditions", "busy")
