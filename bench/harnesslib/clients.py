@@ -13,8 +13,10 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     Lace 1.6 release can be fetched, so it has no Lace column and its
     answers are checked against b5dfc77's on Lace 1.4.2;
   - bench/peers/lace (the RUN-loop program, Lace 1.4 API) against both;
-  - with --lace2-src: Lace 2.0.3's benchmarks/ by its own build and against
-    weft's mode 2 (bench/peers/lace/benchmarks, a driver project);
+  - the programs of --lace-programs and (with --lace2-src) --lace2-programs
+    from Lace 1.4.2's and 2.0.3's benchmarks/, by that Lace's own build and
+    against weft's mode 1.4 and 2 (bench/peers/lace/benchmarks, a driver
+    project);
   - the Oink of --oink-src (ac3c12a, a Lace 2 client in C++) against weft's
     mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers).
 
@@ -26,9 +28,11 @@ case runs on weft, then on Lace, back to back:
   oversubscribed  4 and 8 workers on the machine's CPUs
 The cases: lddmc on --models x --strategies, bddmc on --bdd-models,
 nqueens --nqueens, the RUN loop (--runloop sizes, --runloop-runs RUNs of
-fib(n) from the main thread, then the process's CPU time over 10 ms), and
-Lace 2.0.3's fib and nqueens, and Oink's parallel solvers (--oink-solvers)
-on random games.  The time is the phase the tool times (lddmc and bddmc:
+fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
+1.4.2's and 2.0.3's own programs (--lace-programs, --lace2-programs: each
+with its arguments; they run in <build root>/run-lace-programs, so a
+relative path among them is taken from there), and Oink's parallel solvers
+(--oink-solvers) on random games.  The time is the phase the tool times (lddmc and bddmc:
 `<STRATEGY> Time:`, nqueens: `Computation time:`, Oink: the solving time
 test_solvers sums, the others `Time:`); the whole process's wall time is
 kept too.  Ratios are weft /
@@ -36,7 +40,8 @@ Lace, the median of the per-round ratios and their range.  The answers
 (states, solutions, garbage collections started; fib's value; the games
 Oink solved, each verified by test_solvers itself) must be the
 same on weft and Lace in every run: if not, the table says NO, the command
-lists them and exits 1.
+lists them and exits 1.  A Lace program that prints no answer (matmul,
+lu, heat, ...) is marked "n/a (prints no answer)".
 
 Prints the table, writes <out>/<date>-clients.json and .csv and a PNG of
 the ratios per condition.
@@ -173,7 +178,8 @@ def missing_sources(args):
     every part can run."""
     missing = []
     if not args.lace_src:
-        missing.append(("the RUN loop and Sylvan b5dfc77 against Lace 1.4.2",
+        missing.append(("the RUN loop, Lace 1.4.2's own programs and Sylvan b5dfc77 against "
+                        "Lace 1.4.2",
                         lacesrc.source_hint("lace")))
     if not args.sylvan_src:
         missing.append(("Sylvan b5dfc77's tools", lacesrc.source_hint("sylvan")))
@@ -253,12 +259,14 @@ def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
     return cases
 
 
-def lace_program_cases(src, flag, text, br, jobs, build, builds, version, lace_build, weft,
-                       mode):
-    """Lace's own programs of --lace-programs / --lace2-programs: each by
-    the Lace of src's own build and against weft's package of `mode` (a
-    driver project of src's benchmarks/).  They run in a folder of the
-    build root (cilksort writes its input there)."""
+# The version each mode of weft's Lace package answers find_package with.
+PACKAGE_API = {"1.4": "1.4.2", "2": "2.0"}
+
+
+def lace_programs(src, flag, text):
+    """The programs of --lace-programs / --lace2-programs, [(program,
+    [arguments])], each checked to be a program src's benchmarks/ builds
+    on Lace; SourceError otherwise.  Called before anything is built."""
     try:
         programs = parse_lace_programs(text, flag)
     except ValueError as e:
@@ -269,12 +277,21 @@ def lace_program_cases(src, flag, text, br, jobs, build, builds, version, lace_b
     unknown = sorted({p for p, _ in programs if p not in known})
     if unknown:
         raise lacesrc.SourceError(f"{flag}: {src}/benchmarks builds no {', '.join(unknown)} "
-                                  f"(it builds {', '.join(sorted(known))})")
+                                  f"(it builds {', '.join(sorted(known)) or 'nothing'})")
+    return programs
+
+
+def lace_program_cases(src, programs, br, jobs, build, builds, version, lace_build, weft, mode):
+    """Lace's own programs (lace_programs'): each by the Lace of src's own
+    build and against weft's package of `mode` (a driver project of src's
+    benchmarks/).  They run in a folder of the build root (cilksort writes
+    its input there)."""
+    if not programs:
+        return []
     d = os.path.join(br, f"build-lacebench-{version}-weft-{mode}")
     lacesrc.build_client(LACEBENCH_SRC, d, weft, f"Lace {version}'s programs on weft-{mode}", br,
                          jobs, targets=sorted({p for p, _ in programs}), build=build,
-                         flags=[f"-DLACE_SRC={src}",
-                                f"-DLACE_API={version if mode == '1.4' else '2.0'}"])
+                         flags=[f"-DLACE_SRC={src}", f"-DLACE_API={PACKAGE_API[mode]}"])
     builds[os.path.basename(d)] = d
     run_dir = os.path.join(br, "run-lace-programs")
     os.makedirs(run_dir, exist_ok=True)
@@ -352,6 +369,10 @@ def prepare(args):
             setattr(args, f"{key}_src", src)
             sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
                             "expected": lacesrc.SOURCES[key][2]}
+    # Lace's own programs are checked before anything is built.
+    programs = {key: lace_programs(getattr(args, f"{key}_src"), f"--{key}-programs",
+                                   getattr(args, f"{key}_programs"))
+                for key in ("lace", "lace2") if getattr(args, f"{key}_src")}
     real14 = lace_name = weft14 = None
     if args.lace_src:
         version, lace_build, real14 = lacesrc.build_real_lace(args.lace_src, br, jobs, build)
@@ -363,8 +384,8 @@ def prepare(args):
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
         cases += _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds)
-        cases += lace_program_cases(args.lace_src, "--lace-programs", args.lace_programs, br,
-                                    jobs, build, builds, version, lace_build, weft14, "1.4")
+        cases += lace_program_cases(args.lace_src, programs["lace"], br, jobs, build, builds,
+                                    version, lace_build, weft14, "1.4")
     old = None
     if args.sylvan_src:
         old = sylvan_label(sources, "sylvan", notes)
@@ -410,8 +431,8 @@ def prepare(args):
         sources["lace2"]["version"] = version
         builds[f"lace-{version}"] = lace2_build
         lace2_name = f"Lace {version}"
-        cases += lace_program_cases(args.lace2_src, "--lace2-programs", args.lace2_programs,
-                                    br, jobs, build, builds, version, lace2_build, weft2, "2")
+        cases += lace_program_cases(args.lace2_src, programs["lace2"], br, jobs, build, builds,
+                                    version, lace2_build, weft2, "2")
     if args.oink_src:
         cases += _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2,
                              lace2_name)

@@ -406,45 +406,99 @@ class OptionsTest(unittest.TestCase):
             with self.assertRaisesRegex(lacesrc.SourceError, "unknown tarjan"):
                 clients._oink_cases(args, br, 1, False, {}, sources, notes, br, None, None)
 
-    def test_lace_program_cases_run_each_program_on_both_in_a_scratch_folder(self):
-        with tempfile.TemporaryDirectory() as br:
-            src = os.path.join(br, "lace-src")
-            os.makedirs(os.path.join(src, "benchmarks"))
-            with open(os.path.join(src, "benchmarks", "CMakeLists.txt"), "w") as f:
-                f.write("add_lace32_benchmark(fib-lace fib/fib-lace.c)\n"
-                        "  add_lace_benchmark(knapsack-lace knapsack/knapsack-lace.c)\n"
-                        "add_seq_benchmark(fib-seq fib/fib-seq.c)\n")
+    @staticmethod
+    def fake_lace_source(root, version):
+        src = os.path.join(root, f"lace-{version}")
+        os.makedirs(os.path.join(src, "benchmarks"))
+        with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
+            f.write(f"project(lace VERSION {version})\n")
+        with open(os.path.join(src, "benchmarks", "CMakeLists.txt"), "w") as f:
+            f.write("add_lace32_benchmark(fib-lace fib/fib-lace.c)\n"
+                    "  add_lace_benchmark(knapsack-lace knapsack/knapsack-lace.c)\n"
+                    "add_seq_benchmark(fib-seq fib/fib-seq.c)\n")
+        return src
+
+    def test_lace_programs_are_read_and_checked_against_the_source(self):
+        with tempfile.TemporaryDirectory() as root:
+            src = self.fake_lace_source(root, "2.0.3")
             self.assertEqual(lacesrc.benchmark_targets(src), {"fib-lace", "knapsack-lace"})
-            d = os.path.join(br, "build-lacebench-2.0.3-weft-2")
-            os.makedirs(d)
-            with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
-                f.write(f"lace_DIR:PATH={br}/prefix-weft-2/lib/cmake/lace\n")
-            builds = {}
-            cases = clients.lace_program_cases(
-                src, "--lace2-programs", "fib-lace 40, knapsack-lace", br, 1, False, builds,
-                "2.0.3", os.path.join(br, "build-lace-2.0.3"),
-                os.path.join(br, "prefix-weft-2"), "2")
-            self.assertEqual([(c.program, c.what) for c in cases],
-                             [("fib-lace (Lace 2.0.3's)", "40"),
-                              ("knapsack-lace (Lace 2.0.3's)", "-")])
-            run = os.path.join(br, "run-lace-programs")
-            self.assertTrue(os.path.isdir(run))
-            self.assertEqual(cases[0].commands["weft"](3),
-                             ["env", "-C", run, os.path.join(d, "benchmarks", "fib-lace"),
-                              "-w", "3", "40"])
-            self.assertEqual(cases[1].commands["lace"](1),
-                             ["env", "-C", run, os.path.join(br, "build-lace-2.0.3",
-                                                             "benchmarks", "knapsack-lace"),
-                              "-w", "1"])
-            self.assertIs(cases[0].parse, parse_lace_program_any)
-            self.assertIn("build-lacebench-2.0.3-weft-2", builds)
-            self.assertEqual(clients.lace_program_cases(src, "--lace2-programs", "", br, 1,
-                                                        False, {}, "2.0.3", br, br, "2"), [])
+            self.assertEqual(clients.lace_programs(src, "--lace2-programs",
+                                                   "fib-lace 40, knapsack-lace"),
+                             [("fib-lace", ["40"]), ("knapsack-lace", [])])
+            self.assertEqual(clients.lace_programs(src, "--lace2-programs", ""), [])
             with self.assertRaisesRegex(lacesrc.SourceError,
-                                        "builds no fib-seq, heat-lace .it builds fib-lace, "
-                                        "knapsack-lace"):
-                clients.lace_program_cases(src, "--lace2-programs", "heat-lace,fib-seq 3", br,
-                                           1, False, {}, "2.0.3", br, br, "2")
+                                        "--lace2-programs: .* builds no fib-seq, heat-lace .it "
+                                        "builds fib-lace, knapsack-lace"):
+                clients.lace_programs(src, "--lace2-programs", "heat-lace,fib-seq 3")
+            with self.assertRaisesRegex(lacesrc.SourceError, "does not start with"):
+                clients.lace_programs(src, "--lace-programs", "'fib' 3")
+
+    def test_lace_program_cases_build_against_the_package_and_run_in_a_scratch_folder(self):
+        calls = []
+
+        def build_client(src, build_dir, prefix, label, build_root, jobs=None, targets=(),
+                         build=True, flags=()):
+            calls.append({"src": src, "dir": build_dir, "prefix": prefix, "targets": targets,
+                          "flags": list(flags)})
+            return build_dir
+        real = lacesrc.build_client
+        lacesrc.build_client = build_client
+        try:
+            with tempfile.TemporaryDirectory() as br:
+                for mode, version, api in (("1.4", "1.4.2", "1.4.2"), ("2", "2.0.3", "2.0")):
+                    calls.clear()
+                    src = self.fake_lace_source(br, version)
+                    builds = {}
+                    programs = clients.lace_programs(src, "--x", "fib-lace 40, knapsack-lace")
+                    lace_build = os.path.join(br, f"build-lace-{version}")
+                    cases = clients.lace_program_cases(src, programs, br, 1, True, builds,
+                                                       version, lace_build,
+                                                       os.path.join(br, f"prefix-{mode}"), mode)
+                    d = os.path.join(br, f"build-lacebench-{version}-weft-{mode}")
+                    self.assertEqual(calls, [{"src": clients.LACEBENCH_SRC, "dir": d,
+                                              "prefix": os.path.join(br, f"prefix-{mode}"),
+                                              "targets": ["fib-lace", "knapsack-lace"],
+                                              "flags": [f"-DLACE_SRC={src}",
+                                                        f"-DLACE_API={api}"]}])
+                    self.assertIn(os.path.basename(d), builds)
+                    self.assertEqual([(c.program, c.what, c.packages) for c in cases],
+                                     [(f"fib-lace (Lace {version}'s)", "40",
+                                       f"weft {mode} / Lace {version}"),
+                                      (f"knapsack-lace (Lace {version}'s)", "-",
+                                       f"weft {mode} / Lace {version}")])
+                    run = os.path.join(br, "run-lace-programs")
+                    self.assertTrue(os.path.isdir(run))
+                    self.assertEqual(cases[0].commands["weft"](3),
+                                     ["env", "-C", run, os.path.join(d, "benchmarks", "fib-lace"),
+                                      "-w", "3", "40"])
+                    self.assertEqual(cases[1].commands["lace"](1),
+                                     ["env", "-C", run,
+                                      os.path.join(lace_build, "benchmarks", "knapsack-lace"),
+                                      "-w", "1"])
+                    self.assertIs(cases[0].parse, parse_lace_program_any)
+                self.assertEqual(clients.lace_program_cases(src, [], br, 1, True, {}, "2.0.3",
+                                                            br, br, "2"), [])
+        finally:
+            lacesrc.build_client = real
+
+    def test_an_unknown_lace_program_stops_the_command_before_anything_is_built(self):
+        def no_build(*args, **kwargs):
+            raise AssertionError("built something")
+        saved = {name: getattr(lacesrc, name) for name in ("build_real_lace", "build_weft_lace",
+                                                          "build_client")}
+        for name in saved:
+            setattr(lacesrc, name, no_build)
+        try:
+            with tempfile.TemporaryDirectory() as br:
+                src = self.fake_lace_source(br, "2.0.3")
+                args = clients.make_parser().parse_args(
+                    ["--lace2-src", src, "--build-root", br, "--lace2-programs", "fib-lace 30,lu"])
+                args.build_root = br
+                with self.assertRaisesRegex(lacesrc.SourceError, "builds no lu"):
+                    clients.prepare(args)
+        finally:
+            for name, f in saved.items():
+                setattr(lacesrc, name, f)
 
     def test_a_program_that_prints_no_answer_is_marked_not_compared(self):
         rec = {"program": "matmul-lace", "what": "512", "packages": "p", "key": "k",
@@ -454,6 +508,23 @@ class OptionsTest(unittest.TestCase):
         clients.summarise([rec])
         self.assertEqual(rec["equal"], "n/a (prints no answer)")
         self.assertEqual(rec["ratio"], 0.5)
+
+    def test_a_row_where_only_some_runs_print_an_answer_is_no(self):
+        rec = {"program": "p", "what": "1", "packages": "p", "key": "k", "reference": None,
+               "condition": "quiet", "workers": 2, "line_ns": [],
+               "weft": [{"status": "ok", "time": 0.2, "wall": 0.3, "answers": {}}],
+               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5,
+                         "answers": {"fib(30)": "832040"}}]}
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+
+    def test_a_failed_run_of_a_program_without_answers_is_marked_failed(self):
+        rec = {"program": "p", "what": "1", "packages": "p", "key": "k", "reference": None,
+               "condition": "quiet", "workers": 2, "line_ns": [],
+               "weft": [{"status": "FAILED", "time": None, "wall": 0.3, "answers": None}],
+               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5, "answers": {}}]}
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "n/a (weft failed)")
 
     def test_a_bad_lace_programs_list_is_a_usage_error_before_any_build(self):
         for flag in ("--lace-programs", "--lace2-programs"):
