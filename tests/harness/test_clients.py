@@ -171,6 +171,23 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(rec["ratios"], [1.0])
         self.assertEqual(rec["line_ns_median"], 30.5)
 
+    def test_a_program_that_prints_no_answer_is_marked_not_compared(self):
+        rec = record([run(0.2, {})], [run(0.4, {})], key="matmul-lace | 512",
+                     program="matmul-lace")
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "n/a (prints no answer)")
+        self.assertEqual(rec["ratio"], 0.5)
+
+    def test_a_row_where_only_some_runs_print_an_answer_is_no(self):
+        rec = record([run(0.2, {})], [run(0.4, {"fib(30)": "832040"})])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "NO")
+
+    def test_a_failed_run_of_a_program_without_answers_is_marked_failed(self):
+        rec = record([run(None, None, status="FAILED")], [run(0.4, {})])
+        clients.summarise([rec])
+        self.assertEqual(rec["equal"], "n/a (weft failed)")
+
     def test_without_probes_every_round_is_compared(self):
         rec = record([run(1.0, self.A), run(1.0, self.A)], [run(1.0, self.A), run(2.0, self.A)])
         rec["line_ns"] = [(None, None), (40.0, None)]
@@ -361,18 +378,12 @@ class OptionsTest(unittest.TestCase):
         self.assertNotIn("Traceback", p.stdout + p.stderr)
 
     def test_a_source_that_is_not_one_is_refused(self):
-        with tempfile.TemporaryDirectory() as d:
-            p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out", d,
-                            "--lace-src", d)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("not a source of Lace 1.4.2", p.stderr)
-
-    def test_an_oink_source_that_is_not_one_is_refused(self):
-        with tempfile.TemporaryDirectory() as d:
-            p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out", d,
-                            "--oink-src", d)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn("not a source of Oink", p.stderr)
+        for option, what in (("--lace-src", "Lace 1.4.2"), ("--oink-src", "Oink")):
+            with tempfile.TemporaryDirectory() as d:
+                p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out",
+                                d, option, d)
+            self.assertEqual(p.returncode, 1, option)
+            self.assertIn(f"not a source of {what}", p.stderr)
 
     def test_oink_cases_run_its_test_solvers_on_both_and_refuse_an_unknown_solver(self):
         with tempfile.TemporaryDirectory() as br:
@@ -499,32 +510,6 @@ class OptionsTest(unittest.TestCase):
         finally:
             for name, f in saved.items():
                 setattr(lacesrc, name, f)
-
-    def test_a_program_that_prints_no_answer_is_marked_not_compared(self):
-        rec = {"program": "matmul-lace", "what": "512", "packages": "p", "key": "k",
-               "reference": None, "condition": "quiet", "workers": 2, "line_ns": [],
-               "weft": [{"status": "ok", "time": 0.2, "wall": 0.3, "answers": {}}],
-               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5, "answers": {}}]}
-        clients.summarise([rec])
-        self.assertEqual(rec["equal"], "n/a (prints no answer)")
-        self.assertEqual(rec["ratio"], 0.5)
-
-    def test_a_row_where_only_some_runs_print_an_answer_is_no(self):
-        rec = {"program": "p", "what": "1", "packages": "p", "key": "k", "reference": None,
-               "condition": "quiet", "workers": 2, "line_ns": [],
-               "weft": [{"status": "ok", "time": 0.2, "wall": 0.3, "answers": {}}],
-               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5,
-                         "answers": {"fib(30)": "832040"}}]}
-        clients.summarise([rec])
-        self.assertEqual(rec["equal"], "NO")
-
-    def test_a_failed_run_of_a_program_without_answers_is_marked_failed(self):
-        rec = {"program": "p", "what": "1", "packages": "p", "key": "k", "reference": None,
-               "condition": "quiet", "workers": 2, "line_ns": [],
-               "weft": [{"status": "FAILED", "time": None, "wall": 0.3, "answers": None}],
-               "lace": [{"status": "ok", "time": 0.4, "wall": 0.5, "answers": {}}]}
-        clients.summarise([rec])
-        self.assertEqual(rec["equal"], "n/a (weft failed)")
 
     def test_a_bad_lace_programs_list_is_a_usage_error_before_any_build(self):
         for flag in ("--lace-programs", "--lace2-programs"):
