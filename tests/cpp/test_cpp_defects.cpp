@@ -13,6 +13,8 @@
 #include <atomic>
 #include <chrono>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -21,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <csignal>
@@ -304,19 +308,89 @@ long fork_fib(int n)
     return a + b;
 }
 
-// The parent's side of fork() in a task: waits at most 30 s for the child
-// (a hang is a failure, not a stuck test) and returns its wait status.
+// The first line of /proc/<pid>/<what>, or why there is none.
+std::string proc_line(pid_t pid, const char *what)
+{
+    std::string path = "/proc/" + std::to_string(pid) + "/" + what;
+    FILE *f = std::fopen(path.c_str(), "r");
+    if (f == nullptr)
+        return std::string("(") + std::strerror(errno) + ")";
+    char line[512] = "";
+    if (std::fgets(line, sizeof line, f) == nullptr)
+        line[0] = '\0';
+    std::fclose(f);
+    std::string s(line);
+    if (!s.empty() && s.back() == '\n')
+        s.pop_back();
+    return s;
+}
+
+// Where a hung child is: its state, the kernel function it waits in, its
+// system call with stack and program counter, and that counter as an
+// offset in the object that holds it (the child's mappings are the
+// parent's copy), for addr2line.
+std::string where_child_is(pid_t pid)
+{
+    std::string stat = proc_line(pid, "stat");
+    std::size_t paren = stat.rfind(')');
+    std::string state = paren != std::string::npos && paren + 2 < stat.size()
+                            ? stat.substr(paren + 2, 1)
+                            : "?";
+    std::string syscall = proc_line(pid, "syscall");
+    std::string place;
+    std::size_t last = syscall.rfind(' ');
+    if (last != std::string::npos && syscall.compare(last + 1, 2, "0x") == 0) {
+        uintptr_t pc = std::strtoull(syscall.c_str() + last + 1, nullptr, 16);
+        Dl_info info;
+        if (dladdr(reinterpret_cast<void *>(pc), &info) != 0 && info.dli_fname != nullptr) {
+            char off[32];
+            std::snprintf(off, sizeof off, "+0x%zx",
+                          static_cast<std::size_t>(pc - reinterpret_cast<uintptr_t>(info.dli_fbase)));
+            place = std::string(", pc in ") + info.dli_fname + off +
+                    (info.dli_sname != nullptr ? std::string(" (") + info.dli_sname + ")" : "");
+        }
+    }
+    return "state " + state + ", wchan " + proc_line(pid, "wchan") + ", syscall " + syscall + place;
+}
+
+// In the forked child, first: a child still alive after 45 s (the parent
+// gives up at 60) writes its stack to stderr, where the test's message
+// shows it, and exits with status 3.  The unwinder is loaded here, not in
+// the handler.
+void report_stack_if_hung()
+{
+    void *warm[1];
+    (void)backtrace(warm, 1);
+    std::signal(SIGALRM, [](int) {
+        static const char msg[] = "the forked child's stack after 45 s:\n";
+        if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+            _exit(3);
+        void *frames[64];
+        backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
+        _exit(3);
+    });
+    alarm(45);
+}
+
+// The parent's side of fork() in a task: waits at most 60 s for the child
+// (a hang is a failure, not a stuck test; the child needs milliseconds)
+// and returns its wait status.  Wall time, not a count of sleeps: a
+// loaded machine stretches each sleep.
 int wait_for_forked_child(pid_t pid)
 {
     CHECK(pid > 0, "fork: %s", std::strerror(errno));
     int status = 0;
-    for (int i = 0; i < 3000; i++) {
-        if (waitpid(pid, &status, WNOHANG) == pid)
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    do {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid)
             return status;
+        CHECK(got == 0, "waitpid: %s", std::strerror(errno));
         usleep(10000);
-    }
+    } while (std::chrono::steady_clock::now() < until);
+    std::string where = where_child_is(pid);
     kill(pid, SIGKILL);
-    CHECK(false, "the forked child hangs");
+    CHECK(false, "the forked child hangs (%s)", where.c_str());
     return status;
 }
 
@@ -334,8 +408,10 @@ void case_fork_in_task()
         auto [a, b] = weft::join([] { return fork_fib(18); },
                                  [&] {
                                      pid_t pid = fork();
-                                     if (pid == 0)
+                                     if (pid == 0) {
+                                         report_stack_if_hung();
                                          return fork_fib(12); // the child continues the task
+                                     }
                                      status = wait_for_forked_child(pid);
                                      return 0L;
                                  });
@@ -364,8 +440,10 @@ void case_fork_beside_idle_thief()
                  std::chrono::steady_clock::now() < until;)
                 ;
             pid_t pid = fork();
-            if (pid == 0)
+            if (pid == 0) {
+                report_stack_if_hung();
                 return fork_fib(12); // the child continues the task
+            }
             status = wait_for_forked_child(pid);
             return 0L;
         });
