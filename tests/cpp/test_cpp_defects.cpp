@@ -333,9 +333,8 @@ std::string where_child_is(pid_t pid)
 {
     std::string stat = proc_line(pid, "stat");
     std::size_t paren = stat.rfind(')');
-    std::string state = paren != std::string::npos && paren + 2 < stat.size()
-                            ? stat.substr(paren + 2, 1)
-                            : "?";
+    std::string state =
+        paren != std::string::npos && paren + 2 < stat.size() ? stat.substr(paren + 2, 1) : "?";
     std::string syscall = proc_line(pid, "syscall");
     std::string place;
     std::size_t last = syscall.rfind(' ');
@@ -344,8 +343,9 @@ std::string where_child_is(pid_t pid)
         Dl_info info;
         if (dladdr(reinterpret_cast<void *>(pc), &info) != 0 && info.dli_fname != nullptr) {
             char off[32];
-            std::snprintf(off, sizeof off, "+0x%zx",
-                          static_cast<std::size_t>(pc - reinterpret_cast<uintptr_t>(info.dli_fbase)));
+            std::snprintf(
+                off, sizeof off, "+0x%zx",
+                static_cast<std::size_t>(pc - reinterpret_cast<uintptr_t>(info.dli_fbase)));
             place = std::string(", pc in ") + info.dli_fname + off +
                     (info.dli_sname != nullptr ? std::string(" (") + info.dli_sname + ")" : "");
         }
