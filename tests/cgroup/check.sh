@@ -110,8 +110,12 @@ make_group "$top" max 100000
 run "no quota" "$top" "$cpus" "$cpus" ""
 make_group "$top" 50000 100000
 run "half a CPU" "$top" 1 1 ""
+# The quota is named only where it is the narrower bound (not beside an
+# affinity mask of one CPU).
+quota_note=""
+[ "$cpus" -ge 2 ] && quota_note=", the cgroup's CPU quota 1"
 run "half a CPU, WEFT_WORKERS=3" "$top" 3 1 \
-  "^weft: weft_start: 3 workers on 1 CPU \(the affinity mask allows $cpus, the cgroup's CPU quota 1\), so they take turns" \
+  "^weft: weft_start: 3 workers on 1 CPU \(the affinity mask allows $cpus$quota_note\), so they take turns" \
   WEFT_WORKERS=3
 run "half a CPU, WEFT_WORKERS=3, WEFT_OVERSUBSCRIBE=1" "$top" 3 1 "" WEFT_WORKERS=3 WEFT_OVERSUBSCRIBE=1
 make_group "$top/inner" max 100000

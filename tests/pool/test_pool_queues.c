@@ -371,6 +371,7 @@ typedef struct last_item {
     _Atomic uint32_t stop;
     _Atomic uint64_t thief_won;
     _Atomic uint64_t attempts; /* the thief's steal attempts so far */
+    bool one_cpu;              /* the process may use one CPU only */
 } last_item;
 
 static void *last_item_thief(void *arg)
@@ -387,6 +388,10 @@ static void *last_item_thief(void *arg)
             atomic_fetch_add_explicit(&li->count[it[0]], 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&li->thief_won, 1, memory_order_relaxed);
         }
+        /* On one CPU the owner runs only when we stop: one attempt per
+         * turn, or every round waits for our whole time slice. */
+        if (li->one_cpu)
+            sched_yield();
     }
     return NULL;
 }
@@ -402,6 +407,8 @@ static void test_last_item(weft_queue_kind kind, uint64_t rounds)
     atomic_init(&li.stop, 0);
     atomic_init(&li.thief_won, 0);
     atomic_init(&li.attempts, 0);
+    cpu_set_t cpus;
+    li.one_cpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) == 1;
     pthread_t th;
     CHECK(pthread_create(&th, NULL, last_item_thief, &li) == 0, "pthread_create");
     uint64_t it[WORDS];
