@@ -40,6 +40,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     WEFT_OBSERVE_ROOT(w, stolen, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
                       NULL);
     weft_run_wrapper(w, head, t, wrapper, "(stolen)");
+    weft_stop_if_forked(); /* a forked child has no joiner: its sleep names a thief not there */
     WEFT_OBSERVE_STOLEN_DONE(w, stolen, victim, t); /* before DONE publishes its figures */
     w->frame_floor = floor;
     w->together_depth = together;

@@ -452,6 +452,39 @@ void case_fork_beside_idle_thief()
     }
 }
 
+// fork() in a stolen task while its joiner sleeps waiting for it: with
+// leapfrogging, the joiner found nothing to take from the thief and sleeps
+// as its leapfrogging joiner; the child, at the task's end, must stop
+// rather than wake a joiner of a pool it does not have.  Three forks: the
+// joiner is not always asleep yet after 20 ms.
+void case_fork_beside_sleeping_joiner()
+{
+    weft::scheduler pool(2);
+    for (int round = 0; round < 3; round++) {
+        int status = 0;
+        long r = weft::run([&] {
+            std::atomic<bool> stolen{false};
+            auto [none, b] = weft::join([&] { wait_for_thief(stolen); },
+                                        [&] {
+                                            // Release: see wait_for_thief.
+                                            stolen.store(true, std::memory_order_release);
+                                            usleep(20000); // the joiner goes to sleep
+                                            pid_t pid = fork();
+                                            if (pid == 0) {
+                                                report_stack_if_hung();
+                                                return fork_fib(12); // the child goes on
+                                            }
+                                            status = wait_for_forked_child(pid);
+                                            return 0L;
+                                        });
+            (void)none;
+            return b;
+        });
+        CHECK(r == 0, "the parent's result %ld", r);
+        check_child_stopped(status);
+    }
+}
+
 // RUN of a C task from C++ with no pool: the message names the C++ remedy.
 void case_c_run_no_pool() { (void)WEFT_RUN(c_thrower, 1); }
 
@@ -483,6 +516,7 @@ int main(int argc, char **argv)
         {"c_run_no_pool", case_c_run_no_pool},
         {"fork_in_task", case_fork_in_task},
         {"fork_beside_idle_thief", case_fork_beside_idle_thief},
+        {"fork_beside_sleeping_joiner", case_fork_beside_sleeping_joiner},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -515,6 +549,16 @@ int main(int argc, char **argv)
             CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
                       std::string::npos,
                   "%s: no message from the child in: %s", name, fr.err.c_str());
+        }
+        // The leapfrogging policies: a joiner sleeps naming its thief.
+        for (const char *policy : {"WEFT_STEAL=leapfrog", "WEFT_STEAL=transitive"}) {
+            child_result fr = run_child(path, "fork_beside_sleeping_joiner", {w, policy});
+            CHECK(exited_ok(fr), "case fork_beside_sleeping_joiner (%s) failed (status %d): %s",
+                  policy, fr.status, fr.err.c_str());
+            CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=
+                      std::string::npos,
+                  "fork_beside_sleeping_joiner (%s): no message from the child in: %s", policy,
+                  fr.err.c_str());
         }
 #endif
         expect_stop(path, "c_task_throws", {w},
