@@ -134,8 +134,9 @@ static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *
  * child continues the task, but the pool's other threads are gone (and the
  * child's copy of the pool is forgotten: no worker list).  Read where the
  * child would wait for them or serve them (the worker loop, a join of a
- * stolen task, a sleep, the return of a borrowed RUN, a private deque's
- * answer to a thief); weft_stop_if_forked ends it there with a message.
+ * stolen task, the end of a task it stole, a sleep, the return of a
+ * borrowed RUN, a private deque's answer to a thief); weft_stop_if_forked
+ * ends it there with a message.
  * Set by lifecycle.c's fork handler. */
 extern bool weft__forked_in_task;
 void weft__forked_task_stop(void) __attribute__((noreturn, cold));

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -353,14 +354,19 @@ std::string where_child_is(pid_t pid)
     return "state " + state + ", wchan " + proc_line(pid, "wchan") + ", syscall " + syscall + place;
 }
 
-// In the forked child, first: a child still alive after 45 s (the parent
-// gives up at 60) writes its stack to stderr, where the test's message
-// shows it, and exits with status 3.  The unwinder is loaded here, not in
-// the handler.
-void report_stack_if_hung()
+// Loads the unwinder before any fork: the child's handler must not be the
+// first to call backtrace() (which may load a library).
+void load_unwinder()
 {
     void *warm[1];
     (void)backtrace(warm, 1);
+}
+
+// In the forked child, first: a child still alive after 45 s (the parent
+// gives up at 60) writes its stack to stderr, where the test's message
+// shows it, and exits with status 3.
+void report_stack_if_hung()
+{
     std::signal(SIGALRM, [](int) {
         static const char msg[] = "the forked child's stack after 45 s:\n";
         if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
@@ -402,6 +408,7 @@ void check_child_stopped(int status)
 
 void case_fork_in_task()
 {
+    load_unwinder();
     weft::scheduler pool(workers_from_env(1));
     int status = 0;
     long r = weft::run([&] {
@@ -427,6 +434,7 @@ void case_fork_in_task()
 // Three forks: the thief is not always caught asking (it may be asleep).
 void case_fork_beside_idle_thief()
 {
+    load_unwinder();
     weft::scheduler pool(2);
     for (int round = 0; round < 3; round++) {
         int status = 0;
@@ -459,6 +467,7 @@ void case_fork_beside_idle_thief()
 // joiner is not always asleep yet after 20 ms.
 void case_fork_beside_sleeping_joiner()
 {
+    load_unwinder();
     weft::scheduler pool(2);
     for (int round = 0; round < 3; round++) {
         int status = 0;
