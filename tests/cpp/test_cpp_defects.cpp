@@ -309,6 +309,12 @@ long fork_fib(int n)
     return a + b;
 }
 
+// Called by the forking task before fork(): runs fork_fib, whose callables
+// the child runs, so that their profiler records (function-local statics,
+// in builds with the profiler) are set up, not half set up by another
+// worker at the fork; a child would wait for that forever.
+void set_up_before_fork() { (void)fork_fib(2); }
+
 // The first line of /proc/<pid>/<what>, or why there is none.
 std::string proc_line(pid_t pid, const char *what)
 {
@@ -414,6 +420,7 @@ void case_fork_in_task()
     long r = weft::run([&] {
         auto [a, b] = weft::join([] { return fork_fib(18); },
                                  [&] {
+                                     set_up_before_fork();
                                      pid_t pid = fork();
                                      if (pid == 0) {
                                          report_stack_if_hung();
@@ -447,6 +454,7 @@ void case_fork_beside_idle_thief()
             for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
                  std::chrono::steady_clock::now() < until;)
                 ;
+            set_up_before_fork();
             pid_t pid = fork();
             if (pid == 0) {
                 report_stack_if_hung();
@@ -478,6 +486,7 @@ void case_fork_beside_sleeping_joiner()
                                             // Release: see wait_for_thief.
                                             stolen.store(true, std::memory_order_release);
                                             usleep(20000); // the joiner goes to sleep
+                                            set_up_before_fork();
                                             pid_t pid = fork();
                                             if (pid == 0) {
                                                 report_stack_if_hung();
