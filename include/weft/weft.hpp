@@ -253,8 +253,8 @@ inline auto invoke(Fs &&...fs)
 namespace detail {
 #if WEFT_PROFILE
 /// The profiler's task type named `name` (one record per distinct name,
-/// kept for the process: the profiler keeps the name); a per-thread cache
-/// by address spares the lock on later calls with the same string.
+/// kept for the process: weft__profile_type_named); a per-thread cache by
+/// address spares the registry's lock on later calls with the same string.
 inline weft_profile_type *profile_type_named(const char *name) noexcept
 {
     if (!name)
@@ -265,33 +265,11 @@ inline weft_profile_type *profile_type_named(const char *name) noexcept
     };
     static thread_local entry cache[8];
     entry &e = cache[(reinterpret_cast<std::uintptr_t>(name) >> 4) % 8];
-    if (e.key == name && std::strcmp(e.type->name, name) == 0)
+    if (e.key == name && e.type && std::strcmp(e.type->name, name) == 0)
         return e.type;
-    static std::mutex lock;
-    static weft_profile_type *types[256];
-    static std::size_t n_types;
-    std::lock_guard<std::mutex> hold(lock);
-    weft_profile_type *type = nullptr;
-    for (std::size_t i = 0; i < n_types && !type; i++)
-        if (std::strcmp(types[i]->name, name) == 0)
-            type = types[i];
-    if (!type && n_types < sizeof types / sizeof types[0]) {
-        std::size_t len = std::strlen(name);
-        char *copy = static_cast<char *>(std::malloc(len + 1));
-        if (!copy)
-            return nullptr;
-        std::memcpy(copy, name, len + 1);
-        type = new (std::nothrow) weft_profile_type{copy, 0};
-        if (!type) {
-            std::free(copy);
-            return nullptr;
-        }
-        types[n_types++] = type;
-    } else if (!type) {
-        static weft_profile_type others = {"(other named tasks)", 0};
-        type = &others;
-    }
-    e = {name, type};
+    weft_profile_type *type = weft__profile_type_named(name);
+    if (type)
+        e = {name, type};
     return type;
 }
 

@@ -5,6 +5,7 @@
 #include "observe/profile_types.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if WEFT_PROFILE
@@ -12,6 +13,9 @@
 static pthread_mutex_t types_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *type_names[WEFT_PROFILE_MAX_TYPES];
 static uint32_t n_types = 1; /* id 0: no task (the runtime between tasks) */
+/* The records weft__profile_type_named made, one per name. */
+static weft_profile_type *named_types[WEFT_PROFILE_MAX_TYPES];
+static uint32_t n_named_types;
 
 uint32_t weft__profile_register(weft_profile_type *type)
 {
@@ -35,6 +39,37 @@ uint32_t weft__profile_register(weft_profile_type *type)
     }
     pthread_mutex_unlock(&types_lock);
     return id;
+}
+
+/* Under the lock that a fork()ed child re-initialises (not a lock of the
+ * C++ header's own): a child must not find it held by a thread it does
+ * not have. */
+weft_profile_type *weft__profile_type_named(const char *name)
+{
+    static weft_profile_type others = {"(other named tasks)", 0};
+    weft_profile_type *type = NULL;
+    pthread_mutex_lock(&types_lock);
+    for (uint32_t i = 0; i < n_named_types && !type; i++)
+        if (strcmp(named_types[i]->name, name) == 0)
+            type = named_types[i];
+    if (!type && n_named_types < WEFT_PROFILE_MAX_TYPES) {
+        size_t len = strlen(name);
+        char *copy = malloc(len + 1);
+        type = copy ? malloc(sizeof *type) : NULL;
+        if (type) {
+            memcpy(copy, name, len + 1);
+            type->name = copy;
+            /* Relaxed: not yet shared; handed out under the lock. */
+            atomic_init(&type->id, 0);
+            named_types[n_named_types++] = type;
+        } else {
+            free(copy);
+        }
+    } else if (!type) {
+        type = &others;
+    }
+    pthread_mutex_unlock(&types_lock);
+    return type;
 }
 
 const char *weft__profile_type_name(uint32_t id)

@@ -22,6 +22,7 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <dlfcn.h>
@@ -309,12 +310,6 @@ long fork_fib(int n)
     return a + b;
 }
 
-// Called by the forking task before fork(): runs fork_fib, whose callables
-// the child runs, so that their profiler records (function-local statics,
-// in builds with the profiler) are set up, not half set up by another
-// worker at the fork; a child would wait for that forever.
-void set_up_before_fork() { (void)fork_fib(2); }
-
 // The first line of /proc/<pid>/<what>, or why there is none.
 std::string proc_line(pid_t pid, const char *what)
 {
@@ -412,23 +407,34 @@ void check_child_stopped(int status)
           status);
 }
 
+// fork() in a task: the child continues the task with `child` (and must
+// stop at the pool), the parent keeps the child's wait status and returns
+// 0.
+template <class Child>
+long fork_and_continue(int &status, Child child)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        report_stack_if_hung();
+        return child();
+    }
+    status = wait_for_forked_child(pid);
+    return 0L;
+}
+
+long fork_and_continue(int &status)
+{
+    return fork_and_continue(status, [] { return fork_fib(12); });
+}
+
 void case_fork_in_task()
 {
     load_unwinder();
     weft::scheduler pool(workers_from_env(1));
     int status = 0;
     long r = weft::run([&] {
-        auto [a, b] = weft::join([] { return fork_fib(18); },
-                                 [&] {
-                                     set_up_before_fork();
-                                     pid_t pid = fork();
-                                     if (pid == 0) {
-                                         report_stack_if_hung();
-                                         return fork_fib(12); // the child continues the task
-                                     }
-                                     status = wait_for_forked_child(pid);
-                                     return 0L;
-                                 });
+        auto [a, b] =
+            weft::join([] { return fork_fib(18); }, [&] { return fork_and_continue(status); });
         return a + b;
     });
     CHECK(r == 2584, "the parent's result %ld", r);
@@ -454,14 +460,7 @@ void case_fork_beside_idle_thief()
             for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
                  std::chrono::steady_clock::now() < until;)
                 ;
-            set_up_before_fork();
-            pid_t pid = fork();
-            if (pid == 0) {
-                report_stack_if_hung();
-                return fork_fib(12); // the child continues the task
-            }
-            status = wait_for_forked_child(pid);
-            return 0L;
+            return fork_and_continue(status);
         });
         CHECK(r == 0, "the parent's result %ld", r);
         check_child_stopped(status);
@@ -486,14 +485,7 @@ void case_fork_beside_sleeping_joiner()
                                             // Release: see wait_for_thief.
                                             stolen.store(true, std::memory_order_release);
                                             usleep(20000); // the joiner goes to sleep
-                                            set_up_before_fork();
-                                            pid_t pid = fork();
-                                            if (pid == 0) {
-                                                report_stack_if_hung();
-                                                return fork_fib(12); // the child goes on
-                                            }
-                                            status = wait_for_forked_child(pid);
-                                            return 0L;
+                                            return fork_and_continue(status);
                                         });
             (void)none;
             return b;
@@ -501,6 +493,93 @@ void case_fork_beside_sleeping_joiner()
         CHECK(r == 0, "the parent's result %ld", r);
         check_child_stopped(status);
     }
+}
+
+// A fib whose callables are types of their own for each K: their first
+// run sets up their profiler records (in builds with the profiler).
+template <int K>
+long first_use_fib(int n)
+{
+    if (n < 2)
+        return n;
+    auto [a, b] = weft::join([=] { return first_use_fib<K>(n - 1); },
+                             [=] { return first_use_fib<K>(n - 2); });
+    return a + b;
+}
+
+// C++'s initialization guard, taken where a function-local static needs
+// code to set it up: this program's calls come here.  A thread that sets
+// `hold_guards` keeps a guard it takes until the fork is done, as a thread
+// caught setting up a static by another's fork() would.
+thread_local bool hold_guards = false;
+std::atomic<bool> guard_held{false}, forked{false};
+} // namespace
+
+extern "C" int __cxa_guard_acquire(std::uint64_t *guard)
+{
+    using acquire_fn = int (*)(std::uint64_t *);
+    static acquire_fn real = nullptr; // no guard of its own: a plain static
+    if (real == nullptr)
+        real = reinterpret_cast<acquire_fn>(dlsym(RTLD_NEXT, "__cxa_guard_acquire"));
+    int first = real(guard);
+    if (first && hold_guards) {
+        // Release/acquire: only this test's two threads meet here.
+        guard_held.store(true, std::memory_order_release);
+        while (!forked.load(std::memory_order_acquire))
+            usleep(100);
+    }
+    return first;
+}
+
+namespace {
+// fork() in a task while the other worker runs a callable type for the
+// first time, the child then running that type: the child must stop at
+// the pool with the runtime's message.  If that first run took a C++
+// initialization guard, the other worker holds it across the fork, and the
+// child would wait forever for a thread it does not have.
+template <int K>
+void fork_beside_first_use_of()
+{
+    int status = 0;
+    // Relaxed: no thread of the pool looks at them until the run.
+    guard_held.store(false, std::memory_order_relaxed);
+    forked.store(false, std::memory_order_relaxed);
+    long r = weft::run([&] {
+        std::atomic<bool> stolen{false};
+        auto [parent, theirs] = weft::join(
+            [&] {
+                wait_for_thief(stolen);
+                // A guard taken is held by now; 50 ms is long enough to
+                // see one taken (a loaded machine only delays the fork).
+                for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+                     !guard_held.load(std::memory_order_acquire) &&
+                     std::chrono::steady_clock::now() < until;)
+                    usleep(100);
+                long mine = fork_and_continue(status, [] { return first_use_fib<K>(12); });
+                // Release: lets a thread holding a guard go on.
+                forked.store(true, std::memory_order_release);
+                return mine;
+            },
+            [&] {
+                // Release: see wait_for_thief.
+                stolen.store(true, std::memory_order_release);
+                hold_guards = true;
+                long theirs = first_use_fib<K>(6);
+                hold_guards = false;
+                return theirs;
+            });
+        return parent + theirs;
+    });
+    CHECK(r == 8, "the parent's result %ld", r);
+    check_child_stopped(status);
+}
+
+void case_fork_beside_first_use()
+{
+    load_unwinder();
+    weft::scheduler pool(2);
+    fork_beside_first_use_of<1>();
+    fork_beside_first_use_of<2>();
 }
 
 // RUN of a C task from C++ with no pool: the message names the C++ remedy.
@@ -535,6 +614,7 @@ int main(int argc, char **argv)
         {"fork_in_task", case_fork_in_task},
         {"fork_beside_idle_thief", case_fork_beside_idle_thief},
         {"fork_beside_sleeping_joiner", case_fork_beside_sleeping_joiner},
+        {"fork_beside_first_use", case_fork_beside_first_use},
     };
     if (argc > 1) {
         for (auto &c : cases)
@@ -561,7 +641,8 @@ int main(int argc, char **argv)
         // other build.
         std::printf("n/a under ThreadSanitizer: fork_in_task (%s)\n", w);
 #else
-        for (const char *name : {"fork_in_task", "fork_beside_idle_thief"}) {
+        for (const char *name :
+             {"fork_in_task", "fork_beside_idle_thief", "fork_beside_first_use"}) {
             child_result fr = run_child(path, name, {w});
             CHECK(exited_ok(fr), "case %s failed (status %d): %s", name, fr.status, fr.err.c_str());
             CHECK(fr.err.find("weft: fork() in a task: the child process continued the task") !=

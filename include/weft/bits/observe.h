@@ -41,6 +41,9 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
 /* Runtime side (src/observe/profiler.c, profile_clock.c, profile_types.c). */
 WEFT_BEGIN_DECLS
 uint32_t weft__profile_register(weft_profile_type *type);
+/* The record for task type `name` (a copy of the string is kept), one per
+ * distinct name for the process; NULL when memory is short. */
+weft_profile_type *weft__profile_type_named(const char *name);
 /* A strand of d cycles that ended at `now` is long: returns the part of it
  * the thread spent on a CPU (docs/profiling.md: what is measured), and
  * reads the CPU clock again (sync). */
@@ -244,15 +247,19 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
  * named by the type, demangled and cut to its last 60 bytes (a lambda
  * reads "fib(int)::{lambda()#1}": the function it is written in). */
 #if defined(__cplusplus)
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <typeinfo>
 #if defined(__GNUC__)
 #include <cxxabi.h>
 #endif
 namespace weft {
 namespace detail {
-inline const char *profile_type_name(const char *mangled) noexcept
+/* The name for a mangled type name in a fresh malloc'd string, or null
+ * when memory is short. */
+inline char *profile_type_name(const char *mangled) noexcept
 {
     const char *name = mangled;
     char *demangled = nullptr;
@@ -269,24 +276,57 @@ inline const char *profile_type_name(const char *mangled) noexcept
             name++;
     }
     std::size_t keep = std::strlen(name);
-    char *out = static_cast<char *>(std::malloc(keep + 4)); /* once per type, kept */
+    char *out = static_cast<char *>(std::malloc(keep + 4));
     if (out) {
         std::strcpy(out, len > 60 ? "..." : "");
         std::strcat(out, name);
     }
     std::free(demangled);
-    return out ? out : "(C++ task)";
+    return out;
+}
+
+/* Sets up the record in `slot` for the type named `mangled`, once: every
+ * thread that finds the slot empty builds a record, the first to publish
+ * it wins and the others free theirs.  No C++ initialization guard: a
+ * process forked while another thread sets up a record must not find
+ * the guard held by a thread it does not have. */
+inline weft_profile_type *profile_type_publish(std::atomic<weft_profile_type *> &slot,
+                                               const char *mangled) noexcept
+{
+    static weft_profile_type unnamed = {"(C++ task)", 0}; /* constant-initialized */
+    char *name = mangled ? profile_type_name(mangled) : nullptr;
+    weft_profile_type *fresh = name ? new (std::nothrow) weft_profile_type{name, 0} : nullptr;
+    if (!fresh) {
+        std::free(name);
+        return &unnamed;
+    }
+    weft_profile_type *seen = nullptr;
+    /* Release on success: a thread that loads the record (acquire, in
+     * profile_type_of) sees its name written.  Acquire on failure: this
+     * thread uses the winner's record and so reads its name. */
+    if (slot.compare_exchange_strong(seen, fresh, std::memory_order_release,
+                                     std::memory_order_acquire))
+        return fresh; /* kept for the process: the profiler keeps the name */
+    std::free(name);
+    delete fresh;
+    return seen;
 }
 
 template <class G>
 inline weft_profile_type *profile_type_of() noexcept
 {
+    /* Constant-initialized (no guard), filled on first use. */
+    static std::atomic<weft_profile_type *> slot{nullptr};
+    /* Acquire: pairs with the release that published the record, so its
+     * name is read whole. */
+    weft_profile_type *type = slot.load(std::memory_order_acquire);
+    if (WEFT_LIKELY(type != nullptr))
+        return type;
 #if defined(__GXX_RTTI) || defined(_CPPRTTI)
-    static weft_profile_type type = {profile_type_name(typeid(G).name()), 0};
+    return profile_type_publish(slot, typeid(G).name());
 #else
-    static weft_profile_type type = {"(C++ task)", 0};
+    return profile_type_publish(slot, nullptr);
 #endif
-    return &type;
 }
 
 /* The body of a callable of type G runs in this scope. */
