@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -515,9 +516,9 @@ thread_local bool hold_guards = false;
 std::atomic<bool> guard_held{false}, forked{false};
 } // namespace
 
-extern "C" int __cxa_guard_acquire(std::uint64_t *guard)
+extern "C" int __cxa_guard_acquire(__cxxabiv1::__guard *guard)
 {
-    using acquire_fn = int (*)(std::uint64_t *);
+    using acquire_fn = int (*)(__cxxabiv1::__guard *);
     static acquire_fn real = nullptr; // no guard of its own: a plain static
     if (real == nullptr)
         real = reinterpret_cast<acquire_fn>(dlsym(RTLD_NEXT, "__cxa_guard_acquire"));
