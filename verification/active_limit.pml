@@ -20,6 +20,16 @@
  *   - when nothing can move (spin's `timeout`): nobody is blocked in
  *     futex_wait (no lost wake-up), every worker returned, the count is 0.
  *
+ * With -DWITH_RUN, a RUN from outside: worker 0 is counted in and runs a
+ * task that waits until the RUN has run (a RUN that waits for another, or
+ * a task that waits for a RUN); the outside caller (weft__wake_for_external)
+ * increments the pending count (seq_cst), reads the surplus count
+ * (seq_cst) and, if a worker waits, bumps the word and wakes one.  A
+ * surplus worker counts itself into that count (seq_cst) before its reads,
+ * takes a pending RUN as a reason to stop waiting, and runs it counted in
+ * over the limit (worker_loop).  When the RUN has run, the caller stops
+ * the pool.  Properties as above, and at the end the RUN was taken.
+ *
  * Mutants (-D, one at a time):
  *   MUT_SURPLUS_STAYS_COUNTED  a worker counts itself in first and checks
  *                              the old value after, and a surplus worker
@@ -29,6 +39,13 @@
  *   MUT_SURPLUS_REASON_FIRST   surplus_wait reads the reason before the
  *                              word: a stop between the two is missed and
  *                              the worker sleeps on (found under SC)
+ *   MUT_RUN_NOT_A_REASON       (WITH_RUN) a queued RUN does not end the
+ *                              surplus wait: the RUN waits for worker 0,
+ *                              which waits for it (found under SC)
+ *   MUT_RUN_COUNT_FIRST        (WITH_RUN) the caller reads the surplus
+ *                              count before it increments the pending
+ *                              count: a worker that begins to wait in
+ *                              between is not woken (found under SC)
  */
 #ifndef NW
 #define NW 3
@@ -44,7 +61,14 @@
 #define L_WORD 1
 #define L_QUIT 2
 #define L_SWORD(i) L_WORD /* futex.pml: every surplus worker waits on one word */
+#ifdef WITH_RUN
+#define L_EXT 3    /* RUNs from outside queued (weft__external_queued) */
+#define L_SCOUNT 4 /* surplus workers waiting (the runtime's count) */
+#define L_DONE 5   /* the RUN has run */
+#define NLOC 6
+#else
 #define NLOC 3
+#endif
 #ifndef BUFSZ
 #define BUFSZ 2
 #endif
@@ -61,6 +85,9 @@ inline surplus_wait(me)
 {
     surplus++;
     assert(surplus <= NW - LIMIT);
+#ifdef WITH_RUN
+    FADD(me, L_SCOUNT, 1, x);      /* seq_cst: before the reads */
+#endif
     do
     ::
 #ifdef MUT_SURPLUS_REASON_FIRST
@@ -68,16 +95,112 @@ inline surplus_wait(me)
         LD_SC(me, L_WORD, seen);
 #else
         LD_SC(me, L_WORD, seen);   /* the word first, */
-        LD_SC(me, L_QUIT, q);      /* then the reason */
+        LD_SC(me, L_QUIT, q);      /* then the reasons */
+#endif
+#if defined(WITH_RUN) && !defined(MUT_RUN_NOT_A_REASON)
+        LD_SC(me, L_EXT, e);
+        q = q || e;
 #endif
         if
         :: q -> break
         :: else -> futex_wait(me, seen)
         fi
     od;
+#ifdef WITH_RUN
+    FADD_RLX(me, L_SCOUNT, -1, x);
+#endif
     surplus--
 }
 
+#ifdef WITH_RUN
+/* weft__external_take_and_run: takes the RUN if it is still queued (the
+ * queue's mutex: one atomic step), runs it, stores DONE. */
+inline take_run(me)
+{
+    atomic {
+        if
+        :: mem[L_EXT] > 0 -> mem[L_EXT] = mem[L_EXT] - 1; took = 1
+        :: else -> took = 0
+        fi
+    };
+    if
+    :: took -> ST_REL(me, L_DONE, 1)
+    :: else                                  /* taken already, or none */
+    fi
+}
+
+/* Worker 0, counted in: its task waits until the RUN has run. */
+proctype holder(byte me)
+{
+    byte _i, x;
+    atomic { mem[L_DONE] == 1 };
+    FADD_RLX(me, L_ACTIVE, -1, x);
+    returned++
+}
+
+/* A worker at the top level until stop. */
+proctype worker(byte me)
+{
+    byte _i, x, a, seen, q, e, took;
+    do
+    :: LD_SC(me, L_QUIT, q);
+        if
+        :: q -> break
+        :: else
+        fi;
+        LD(me, L_ACTIVE, a);                     /* relaxed */
+        if
+        :: a >= LIMIT ->
+            surplus_wait(me);
+            LD_SC(me, L_EXT, e);                 /* weft_external_pending */
+            if
+            :: e ->
+                FADD_RLX(me, L_ACTIVE, 1, x);    /* over the limit */
+                take_run(me);
+                FADD_RLX(me, L_ACTIVE, -1, x)
+            :: else
+            fi
+        :: else ->
+            FADD_RLX(me, L_ACTIVE, 1, x);        /* weft__active_enter */
+            take_run(me);                        /* or nothing: looks again */
+            FADD_RLX(me, L_ACTIVE, -1, x)        /* weft__active_leave */
+        fi
+    od;
+    returned++
+}
+
+/* The outside caller: queues the RUN, wakes a surplus worker, waits for
+ * the result, then stops the pool (weft__wake_all). */
+proctype caller(byte me)
+{
+    byte _i, x, s, k;
+#ifdef MUT_RUN_COUNT_FIRST
+    LD_SC(me, L_SCOUNT, s);
+    FADD(me, L_EXT, 1, x);
+#else
+    FADD(me, L_EXT, 1, x);                   /* seq_cst: the pending count */
+    LD_SC(me, L_SCOUNT, s);                  /* then the surplus count */
+#endif
+    if
+    :: s > 0 ->
+        FADD(me, L_WORD, 1, x);              /* the bump (seq_cst) */
+        if                                   /* futex_wake(1) */
+        :: fwait[1] -> fwait[1] = 0
+        :: NW > 2 && fwait[2] -> fwait[2] = 0
+        :: else
+        fi
+    :: else
+    fi;
+    atomic { mem[L_DONE] == 1 };
+    ST_SC(me, L_QUIT, 1);                    /* stop */
+    FADD(me, L_WORD, 1, x);
+    k = 0;
+    do
+    :: k < NW -> fwait[k] = 0; k++
+    :: else -> break
+    od
+}
+#else
 proctype worker(byte me)
 {
     byte _i, x, a, seen, q, r;
@@ -117,6 +240,8 @@ proctype stopper(byte me)
     od
 }
 
+#endif
+
 proctype monitor()
 {
     byte k;
@@ -128,6 +253,9 @@ proctype monitor()
         :: else -> break
         od;
         assert(returned == NW);
+#ifdef WITH_RUN
+        assert(mem[L_EXT] == 0);
+#endif
         assert(mem[L_ACTIVE] == 0)
     }
 }
@@ -135,12 +263,23 @@ proctype monitor()
 init {
     byte k;
     atomic {
+#ifdef WITH_RUN
+        mem[L_ACTIVE] = 1;   /* worker 0 is at work, in its task */
+        run holder(0);
+        START_FLUSHER(0);
+        k = 1;
+#else
         k = 0;
+#endif
         do
         :: k < NW -> run worker(k); START_FLUSHER(k); k++
         :: else -> break
         od;
+#ifdef WITH_RUN
+        run caller(NW);
+#else
         run stopper(NW);
+#endif
         START_FLUSHER(NW);
         run monitor()
     }

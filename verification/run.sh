@@ -564,6 +564,13 @@ for mm in SC TSO WEAK; do
 done
 check quick active-limit-mut-stays-counted-SC active_limit.pml SC fail 22 -DLIMIT=1 -DMUT_SURPLUS_STAYS_COUNTED
 check quick active-limit-mut-reason-first-SC active_limit.pml SC fail 22 -DLIMIT=1 -DMUT_SURPLUS_REASON_FIRST
+# A RUN from outside wakes a surplus worker, which runs it over the limit.
+for mm in SC TSO WEAK; do
+  check quick "active-limit-run-1-$mm" active_limit.pml $mm pass 22 -DWITH_RUN -DLIMIT=1
+  check quick "active-limit-run-2-$mm" active_limit.pml $mm pass 22 -DWITH_RUN -DLIMIT=2
+done
+check quick active-limit-run-mut-not-a-reason-SC active_limit.pml SC fail 22 -DWITH_RUN -DLIMIT=1 -DMUT_RUN_NOT_A_REASON
+check quick active-limit-run-mut-count-first-SC active_limit.pml SC fail 22 -DWITH_RUN -DLIMIT=1 -DMUT_RUN_COUNT_FIRST
 
 # ---- the work pool: termination detection (pool_term.pml), sleeping and
 # waking with termination (pool_sleep.pml; src/workpool) ----

@@ -74,6 +74,13 @@ static void worker_loop(weft_worker *w)
         /* With an active limit, a worker counts itself in while it looks
          * for work and runs what it found, or waits as a surplus worker. */
         if (p->active_limit && !weft__active_enter(w)) {
+            /* A RUN from outside is taken over the limit: the workers
+             * counted in may all run tasks that wait for it. */
+            if (weft_external_pending()) {
+                weft__active_enter_over_limit();
+                (void)weft__external_take_and_run(w, head);
+                weft__active_leave();
+            }
             weft__idle_reset(&idle);
             continue;
         }

@@ -300,9 +300,27 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
+/* A RUN from outside is queued: a surplus worker takes it over the limit
+ * (surplus_wait), so that a RUN never waits for a task that may wait for
+ * it. */
+static void wake_surplus_for_external(weft_runtime *p)
+{
+    /* seq_cst: the submitter's read after its seq_cst increment of the
+     * pending count; pairs with the waiter's increment before its reads
+     * of the word and the pending count (surplus_wait). */
+    if (atomic_load_explicit(&p->surplus, memory_order_seq_cst) == 0)
+        return;
+    /* seq_cst: after the pending count's increment, as wake_all's bump
+     * after its reason. */
+    atomic_fetch_add_explicit(&p->surplus_word, 1, memory_order_seq_cst);
+    weft__futex_wake(&p->surplus_word, 1);
+}
+
 bool weft__wake_for_external(void)
 {
     weft_runtime *p = &weft__rt;
+    if (p->active_limit)
+        wake_surplus_for_external(p);
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return false;
@@ -360,25 +378,30 @@ void weft__wake_all(void)
  * The active limit
  * ------------------------------------------------------------------------ */
 
-/* A surplus worker waits for what only wake_all announces.  Work does not
- * wake it: at least active_limit other workers are outside this wait (it
- * began only when that many were active, and none of those can begin it
- * before as many others are active), and they take the work. */
+/* A surplus worker waits for what wake_all announces, or for a RUN from
+ * outside (wake_surplus_for_external).  Other work does not wake it: at
+ * least active_limit other workers are outside this wait (it began only
+ * when that many were active, and none of those can begin it before as
+ * many others are active), and they take the work.  A RUN from outside
+ * does: those workers may all be running tasks that wait for it. */
 static void surplus_wait(weft_worker *w)
 {
     weft_runtime *p = &weft__rt;
-    /* Relaxed (both): a count for tests and reports; it orders nothing. */
-    atomic_fetch_add_explicit(&p->surplus, 1, memory_order_relaxed);
+    /* seq_cst: before the reads below; pairs with the RUN submitter's
+     * read of this count after its increment of the pending count. */
+    atomic_fetch_add_explicit(&p->surplus, 1, memory_order_seq_cst);
     for (;;) {
-        /* seq_cst: read before the reasons; pairs with wake_all's bump
-         * after the reason's store (a bump in between fails the wait). */
+        /* seq_cst: read before the reasons; pairs with the bump after the
+         * reason's store (a bump in between fails the wait). */
         uint32_t seen = atomic_load_explicit(&p->surplus_word, memory_order_seq_cst);
-        /* seq_cst (all three): the reasons, stored seq_cst before the bump. */
+        /* seq_cst (all four): the reasons, stored seq_cst before the bump. */
         if (atomic_load_explicit(&p->quit, memory_order_seq_cst) || weft_interrupt_waiting_for(w) ||
-            atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+            atomic_load_explicit(&p->suspended, memory_order_seq_cst) || weft_external_pending())
             break;
         weft__futex_wait(&p->surplus_word, seen);
     }
+    /* Relaxed: only the submitter's skip reads it, and a stale nonzero
+     * costs it one spare bump. */
     atomic_fetch_sub_explicit(&p->surplus, 1, memory_order_relaxed);
 }
 
@@ -403,6 +426,7 @@ bool weft__active_enter(weft_worker *w)
     return true;
 }
 
+void weft__active_enter_over_limit(void) { count_in(&weft__rt); }
 void weft__active_leave(void)
 {
     /* Relaxed: as in count_in. */
