@@ -22,9 +22,11 @@
  *
  * With -DWITH_RUN, a RUN from outside: worker 0 is counted in and runs a
  * task that waits until the RUN has run (a RUN that waits for another, or
- * a task that waits for a RUN); the outside caller (weft__wake_for_external)
- * increments the pending count (seq_cst), reads the surplus count
- * (seq_cst) and, if a worker waits, bumps the word and wakes one.  A
+ * a task that waits for a RUN); the outside caller (run_from_outside)
+ * increments the pending count (seq_cst) and, after any delay (in the
+ * code: 1 ms asleep with the RUN untaken; weft__wake_surplus_for_external),
+ * reads the surplus count (seq_cst) and, if a worker waits, bumps the
+ * word and wakes one.  A
  * surplus worker counts itself into that count (seq_cst) before its reads,
  * takes a pending RUN as a reason to stop waiting, and runs it counted in
  * over the limit (worker_loop).  When the RUN has run, the caller stops

@@ -51,6 +51,10 @@
 #define CALLER_SPIN_NS 20000u
 #define CALLER_SPIN_SPARE_CPU_NS 200000u
 #define CALLER_PICKUP_NS 50000u
+/* A caller asleep this long with its RUN still queued asks a surplus
+ * worker to run it (weft__wake_surplus_for_external): long enough that a
+ * RUN the workers at work take in turn never pays for that wake-up. */
+#define CALLER_UNTAKEN_NS 1000000u
 
 typedef struct weft_external {
     weft_task *task;
@@ -265,15 +269,24 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
                 weft_cpu_relax();
         }
     }
+    bool asked_surplus = !weft__rt.active_limit;
     for (;;) {
         uint32_t expected = 0;
         /* acq_rel: announce that we sleep; acquire if it is already done. */
         if (atomic_compare_exchange_strong_explicit(&req.done, &expected, 2, memory_order_acq_rel,
                                                     memory_order_acquire) ||
-            expected == 2)
-            weft__futex_wait(&req.done, 2);
-        else if (expected == 1)
+            expected == 2) {
+            if (asked_surplus) {
+                weft__futex_wait(&req.done, 2);
+            } else if (!weft__futex_wait_for(&req.done, 2, CALLER_UNTAKEN_NS)) {
+                asked_surplus = true;
+                /* Relaxed: a stale 0 costs one spare wake-up. */
+                if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0)
+                    weft__wake_surplus_for_external();
+            }
+        } else if (expected == 1) {
             break;
+        }
     }
 done:
     /* The task's own time, without the worker's pickup or our wake-up: a

@@ -300,12 +300,12 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
-/* A RUN from outside is queued: a surplus worker takes it over the limit
- * (surplus_wait), so that a RUN never waits for a task that may wait for
- * it. */
-static void wake_surplus_for_external(weft_runtime *p)
+void weft__wake_surplus_for_external(void)
 {
-    /* seq_cst: the submitter's read after its seq_cst increment of the
+    weft_runtime *p = &weft__rt;
+    if (!p->active_limit)
+        return;
+    /* seq_cst: the RUN caller's read after its seq_cst increment of the
      * pending count; pairs with the waiter's increment before its reads
      * of the word and the pending count (surplus_wait). */
     if (atomic_load_explicit(&p->surplus, memory_order_seq_cst) == 0)
@@ -319,8 +319,6 @@ static void wake_surplus_for_external(weft_runtime *p)
 bool weft__wake_for_external(void)
 {
     weft_runtime *p = &weft__rt;
-    if (p->active_limit)
-        wake_surplus_for_external(p);
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return false;
@@ -379,7 +377,7 @@ void weft__wake_all(void)
  * ------------------------------------------------------------------------ */
 
 /* A surplus worker waits for what wake_all announces, or for a RUN from
- * outside (wake_surplus_for_external).  Other work does not wake it: at
+ * outside left untaken (weft__wake_surplus_for_external).  Other work does not wake it: at
  * least active_limit other workers are outside this wait (it began only
  * when that many were active, and none of those can begin it before as
  * many others are active), and they take the work.  A RUN from outside
