@@ -24,11 +24,11 @@
  * task that waits until the RUN has run (a RUN that waits for another, or
  * a task that waits for a RUN); the outside caller (run_from_outside)
  * increments the pending count (seq_cst) and, after any delay (in the
- * code: 1 ms asleep with the RUN untaken; weft__wake_surplus_for_external),
- * reads the surplus count (seq_cst) and, if a worker waits, bumps the
- * word and wakes one.  A
- * surplus worker counts itself into that count (seq_cst) before its reads,
- * takes a pending RUN as a reason to stop waiting, and runs it counted in
+ * code: 1 ms asleep with the RUN untaken; weft__surplus_ask), increments
+ * the count of asks (seq_cst), reads the surplus count (seq_cst) and, if
+ * a worker waits, bumps the word and wakes one.  A surplus worker counts
+ * itself into that count (seq_cst) before its reads, takes an ask with a
+ * pending RUN as a reason to stop waiting, and runs the RUN counted in
  * over the limit (worker_loop).  When the RUN has run, the caller stops
  * the pool.  Properties as above, and at the end the RUN was taken.
  *
@@ -45,8 +45,8 @@
  *                              surplus wait: the RUN waits for worker 0,
  *                              which waits for it (found under SC)
  *   MUT_RUN_COUNT_FIRST        (WITH_RUN) the caller reads the surplus
- *                              count before it increments the pending
- *                              count: a worker that begins to wait in
+ *                              count before it increments the count of
+ *                              asks: a worker that begins to wait in
  *                              between is not woken (found under SC)
  */
 #ifndef NW
@@ -67,7 +67,8 @@
 #define L_EXT 3    /* RUNs from outside queued (weft__external_queued) */
 #define L_SCOUNT 4 /* surplus workers waiting (the runtime's count) */
 #define L_DONE 5   /* the RUN has run */
-#define NLOC 6
+#define L_ASK 6    /* RUN callers asking the surplus workers */
+#define NLOC 7
 #else
 #define NLOC 3
 #endif
@@ -100,8 +101,9 @@ inline surplus_wait(me)
         LD_SC(me, L_QUIT, q);      /* then the reasons */
 #endif
 #if defined(WITH_RUN) && !defined(MUT_RUN_NOT_A_REASON)
+        LD_SC(me, L_ASK, k);
         LD_SC(me, L_EXT, e);
-        q = q || e;
+        q = q || (k && e);
 #endif
         if
         :: q -> break
@@ -143,7 +145,7 @@ proctype holder(byte me)
 /* A worker at the top level until stop. */
 proctype worker(byte me)
 {
-    byte _i, x, a, seen, q, e, took;
+    byte _i, x, a, seen, q, e, k, took;
     do
     :: LD_SC(me, L_QUIT, q);
         if
@@ -154,9 +156,10 @@ proctype worker(byte me)
         if
         :: a >= LIMIT ->
             surplus_wait(me);
+            LD(me, L_ASK, k);                    /* weft__surplus_asked */
             LD_SC(me, L_EXT, e);                 /* weft_external_pending */
             if
-            :: e ->
+            :: k && e ->
                 FADD_RLX(me, L_ACTIVE, 1, x);    /* over the limit */
                 take_run(me);
                 FADD_RLX(me, L_ACTIVE, -1, x)
@@ -176,11 +179,12 @@ proctype worker(byte me)
 proctype caller(byte me)
 {
     byte _i, x, s, k;
+    FADD(me, L_EXT, 1, x);                   /* seq_cst: the pending count */
 #ifdef MUT_RUN_COUNT_FIRST
     LD_SC(me, L_SCOUNT, s);
-    FADD(me, L_EXT, 1, x);
+    FADD(me, L_ASK, 1, x);
 #else
-    FADD(me, L_EXT, 1, x);                   /* seq_cst: the pending count */
+    FADD(me, L_ASK, 1, x);                   /* later, seq_cst: the ask */
     LD_SC(me, L_SCOUNT, s);                  /* then the surplus count */
 #endif
     if
@@ -194,6 +198,7 @@ proctype caller(byte me)
     :: else
     fi;
     atomic { mem[L_DONE] == 1 };
+    FADD_RLX(me, L_ASK, -1, x);              /* weft__surplus_unask */
     ST_SC(me, L_QUIT, 1);                    /* stop */
     FADD(me, L_WORD, 1, x);
     k = 0;

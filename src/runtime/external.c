@@ -52,7 +52,7 @@
 #define CALLER_SPIN_SPARE_CPU_NS 200000u
 #define CALLER_PICKUP_NS 50000u
 /* A caller asleep this long with its RUN still queued asks a surplus
- * worker to run it (weft__wake_surplus_for_external): long enough that a
+ * worker to run it (weft__surplus_ask): long enough that a
  * RUN the workers at work take in turn never pays for that wake-up. */
 #define CALLER_UNTAKEN_NS 1000000u
 
@@ -269,7 +269,10 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
                 weft_cpu_relax();
         }
     }
-    bool asked_surplus = !weft__rt.active_limit;
+    /* With an active limit, the first sleep lasts at most
+     * CALLER_UNTAKEN_NS (the timer costs RUNs of tens of microseconds a
+     * few percent on this path: docs/sleep.md). */
+    bool asked_surplus = !weft__rt.active_limit, asking = false;
     for (;;) {
         uint32_t expected = 0;
         /* acq_rel: announce that we sleep; acquire if it is already done. */
@@ -280,14 +283,18 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
                 weft__futex_wait(&req.done, 2);
             } else if (!weft__futex_wait_for(&req.done, 2, CALLER_UNTAKEN_NS)) {
                 asked_surplus = true;
-                /* Relaxed: a stale 0 costs one spare wake-up. */
-                if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0)
-                    weft__wake_surplus_for_external();
+                /* Relaxed: a stale 0 costs one spare ask. */
+                if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0) {
+                    weft__surplus_ask();
+                    asking = true;
+                }
             }
         } else if (expected == 1) {
             break;
         }
     }
+    if (asking)
+        weft__surplus_unask();
 done:
     /* The task's own time, without the worker's pickup or our wake-up: a
      * RUN that waited asleep does not make the next one wait asleep too.

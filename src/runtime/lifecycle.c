@@ -74,9 +74,10 @@ static void worker_loop(weft_worker *w)
         /* With an active limit, a worker counts itself in while it looks
          * for work and runs what it found, or waits as a surplus worker. */
         if (p->active_limit && !weft__active_enter(w)) {
-            /* A RUN from outside is taken over the limit: the workers
-             * counted in may all run tasks that wait for it. */
-            if (weft_external_pending()) {
+            /* A RUN from outside whose caller asked is taken over the
+             * limit: the workers counted in may all run tasks that wait
+             * for it. */
+            if (weft__surplus_asked() && weft_external_pending()) {
                 weft__active_enter_over_limit();
                 (void)weft__external_take_and_run(w, head);
                 weft__active_leave();
@@ -311,6 +312,7 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     atomic_store_explicit(&p->active, 0, memory_order_relaxed);
     atomic_store_explicit(&p->surplus_word, 0, memory_order_relaxed);
     atomic_store_explicit(&p->surplus, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->surplus_asks, 0, memory_order_relaxed);
     atomic_store_explicit(&p->suspended, 0, memory_order_relaxed);
     atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
     atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);

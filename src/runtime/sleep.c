@@ -300,20 +300,33 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
-void weft__wake_surplus_for_external(void)
+void weft__surplus_ask(void)
 {
     weft_runtime *p = &weft__rt;
-    if (!p->active_limit)
-        return;
-    /* seq_cst: the RUN caller's read after its seq_cst increment of the
-     * pending count; pairs with the waiter's increment before its reads
-     * of the word and the pending count (surplus_wait). */
+    /* seq_cst: after the caller's seq_cst increment of the pending count,
+     * before its read of the surplus count; pairs with the waiter's
+     * increment of that count before its reads of the word and of this
+     * (surplus_wait). */
+    atomic_fetch_add_explicit(&p->surplus_asks, 1, memory_order_seq_cst);
+    /* seq_cst: as above. */
     if (atomic_load_explicit(&p->surplus, memory_order_seq_cst) == 0)
         return;
-    /* seq_cst: after the pending count's increment, as wake_all's bump
-     * after its reason. */
+    /* seq_cst: after the ask, as wake_all's bump after its reason. */
     atomic_fetch_add_explicit(&p->surplus_word, 1, memory_order_seq_cst);
     weft__futex_wake(&p->surplus_word, 1);
+}
+
+void weft__surplus_unask(void)
+{
+    /* Relaxed: a stale ask only lets a surplus worker take a queued RUN
+     * over the limit once more. */
+    atomic_fetch_sub_explicit(&weft__rt.surplus_asks, 1, memory_order_relaxed);
+}
+
+bool weft__surplus_asked(void)
+{
+    /* Relaxed: a hint; the taker's queue lock decides. */
+    return atomic_load_explicit(&weft__rt.surplus_asks, memory_order_relaxed) != 0;
 }
 
 bool weft__wake_for_external(void)
@@ -377,7 +390,7 @@ void weft__wake_all(void)
  * ------------------------------------------------------------------------ */
 
 /* A surplus worker waits for what wake_all announces, or for a RUN from
- * outside left untaken (weft__wake_surplus_for_external).  Other work does not wake it: at
+ * outside whose caller asks (weft__surplus_ask).  Other work does not wake it: at
  * least active_limit other workers are outside this wait (it began only
  * when that many were active, and none of those can begin it before as
  * many others are active), and they take the work.  A RUN from outside
@@ -392,9 +405,12 @@ static void surplus_wait(weft_worker *w)
         /* seq_cst: read before the reasons; pairs with the bump after the
          * reason's store (a bump in between fails the wait). */
         uint32_t seen = atomic_load_explicit(&p->surplus_word, memory_order_seq_cst);
-        /* seq_cst (all four): the reasons, stored seq_cst before the bump. */
+        /* seq_cst (all): the reasons, stored seq_cst before the bump; a
+         * RUN asked for was queued before the ask. */
         if (atomic_load_explicit(&p->quit, memory_order_seq_cst) || weft_interrupt_waiting_for(w) ||
-            atomic_load_explicit(&p->suspended, memory_order_seq_cst) || weft_external_pending())
+            atomic_load_explicit(&p->suspended, memory_order_seq_cst) ||
+            (atomic_load_explicit(&p->surplus_asks, memory_order_seq_cst) != 0 &&
+             weft_external_pending()))
             break;
         weft__futex_wait(&p->surplus_word, seen);
     }

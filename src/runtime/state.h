@@ -66,10 +66,12 @@ typedef struct weft_runtime {
 
     /* The active limit (sleep.c): workers looking for work at the top
      * level or running what they found there, the futex word surplus
-     * workers wait on (bumped by weft__wake_all), and how many wait. */
+     * workers wait on (bumped by weft__wake_all and by a RUN's caller),
+     * how many wait, and how many RUN callers ask them for their RUN. */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t active;
     _Atomic uint32_t surplus_word;
     _Atomic uint32_t surplus;
+    _Atomic uint32_t surplus_asks;
 
     /* Suspension (interrupt.c). */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
