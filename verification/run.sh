@@ -571,6 +571,14 @@ for mm in SC TSO WEAK; do
 done
 check quick active-limit-run-mut-not-a-reason-SC active_limit.pml SC fail 22 -DWITH_RUN -DLIMIT=1 -DMUT_RUN_NOT_A_REASON
 check quick active-limit-run-mut-count-first-SC active_limit.pml SC fail 22 -DWITH_RUN -DLIMIT=1 -DMUT_RUN_COUNT_FIRST
+# Two RUNs queued in order, asks passed on and withdrawn
+# (active_limit_runs.pml; about 41 M states, 2-3 minutes each: TSO and
+# WEAK in --full only).
+check quick active-limit-runs-SC active_limit_runs.pml SC pass 22
+check full active-limit-runs-TSO active_limit_runs.pml TSO pass 22
+check full active-limit-runs-WEAK active_limit_runs.pml WEAK pass 22
+check quick active-limit-runs-mut-no-pass-on-SC active_limit_runs.pml SC fail 22 -DMUT_NO_PASS_ON
+check quick active-limit-runs-mut-taker-keeps-ask-SC active_limit_runs.pml SC fail 22 -DMUT_TAKER_KEEPS_ASK
 
 # ---- the work pool: termination detection (pool_term.pml), sleeping and
 # waking with termination (pool_sleep.pml; src/workpool) ----

@@ -64,6 +64,9 @@ typedef struct weft_external {
     /* When a worker took the request (weft_now_ns; 0 until then): read by
      * the spinning caller while the task runs. */
     _Atomic uint64_t started_ns;
+    /* The caller's ask for a surplus worker (weft__surplus_ask): 0 none,
+     * 1 asked, 2 taken (the taker withdraws a standing ask). */
+    _Atomic uint32_t ask;
     /* When the worker finished the task; published by the release exchange
      * of done. */
     uint64_t finished_ns;
@@ -114,6 +117,10 @@ bool weft__external_take_and_run(weft_worker *w, weft_task *head)
     /* Relaxed: only tells the spinning caller how long the task has run;
      * it reads the value for its prediction after done's acquire. */
     atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
+    /* acq_rel: one of the caller's CAS (0 -> 1, after its ask) and this
+     * exchange comes first; whoever sees the other withdraws the ask. */
+    if (atomic_exchange_explicit(&req->ask, 2, memory_order_acq_rel) == 1)
+        weft__surplus_unask();
     /* The mutex ordered the caller's writes to the descriptor before us. */
     run_root(w, head, req->task, req->wrapper, true);
 
@@ -234,6 +241,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
     weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
     atomic_init(&req.done, 0);
     atomic_init(&req.started_ns, 0);
+    atomic_init(&req.ask, 0);
     pthread_mutex_lock(&ext.lock);
     if (ext.tail)
         ext.tail->next = &req;
@@ -269,32 +277,41 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
                 weft_cpu_relax();
         }
     }
-    /* With an active limit, the first sleep lasts at most
-     * CALLER_UNTAKEN_NS (the timer costs RUNs of tens of microseconds a
-     * few percent on this path: docs/sleep.md). */
-    bool asked_surplus = !weft__rt.active_limit, asking = false;
+    /* With an active limit, sleep until CALLER_UNTAKEN_NS from the first
+     * sleep, by the clock (a signal must not restart the wait), then ask
+     * for a surplus worker if the RUN is still queued, and sleep on.  The
+     * timer costs short RUNs (docs/sleep.md: up to 1.15 times). */
+    bool may_ask = weft__rt.active_limit != 0;
+    uint64_t ask_at = 0;
     for (;;) {
         uint32_t expected = 0;
         /* acq_rel: announce that we sleep; acquire if it is already done. */
         if (atomic_compare_exchange_strong_explicit(&req.done, &expected, 2, memory_order_acq_rel,
                                                     memory_order_acquire) ||
             expected == 2) {
-            if (asked_surplus) {
+            if (!may_ask) {
                 weft__futex_wait(&req.done, 2);
-            } else if (!weft__futex_wait_for(&req.done, 2, CALLER_UNTAKEN_NS)) {
-                asked_surplus = true;
-                /* Relaxed: a stale 0 costs one spare ask. */
-                if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0) {
-                    weft__surplus_ask();
-                    asking = true;
-                }
+                continue;
+            }
+            uint64_t now = weft_now_ns();
+            if (ask_at == 0)
+                ask_at = now + CALLER_UNTAKEN_NS;
+            if (now < ask_at && weft__futex_wait_for(&req.done, 2, ask_at - now))
+                continue;
+            may_ask = false;
+            /* Relaxed: a stale 0 costs one ask, which the taker withdraws. */
+            if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0) {
+                weft__surplus_ask();
+                uint32_t none = 0;
+                /* acq_rel: see weft__external_take_and_run's exchange. */
+                if (!atomic_compare_exchange_strong_explicit(
+                        &req.ask, &none, 1, memory_order_acq_rel, memory_order_acquire))
+                    weft__surplus_unask(); /* taken meanwhile */
             }
         } else if (expected == 1) {
             break;
         }
     }
-    if (asking)
-        weft__surplus_unask();
 done:
     /* The task's own time, without the worker's pickup or our wake-up: a
      * RUN that waited asleep does not make the next one wait asleep too.

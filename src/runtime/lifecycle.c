@@ -78,6 +78,7 @@ static void worker_loop(weft_worker *w)
              * limit: the workers counted in may all run tasks that wait
              * for it. */
             if (weft__surplus_asked() && weft_external_pending()) {
+                weft__surplus_pass_on();
                 weft__active_enter_over_limit();
                 (void)weft__external_take_and_run(w, head);
                 weft__active_leave();

@@ -300,33 +300,49 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
-void weft__surplus_ask(void)
+/* Wakes one surplus worker, if one waits: after a reason to end the wait
+ * was published seq_cst. */
+static void wake_one_surplus(weft_runtime *p)
 {
-    weft_runtime *p = &weft__rt;
-    /* seq_cst: after the caller's seq_cst increment of the pending count,
-     * before its read of the surplus count; pairs with the waiter's
-     * increment of that count before its reads of the word and of this
-     * (surplus_wait). */
-    atomic_fetch_add_explicit(&p->surplus_asks, 1, memory_order_seq_cst);
-    /* seq_cst: as above. */
+    /* seq_cst: after the reason (the ask, or the pending RUNs); pairs with
+     * the waiter's increment of this count before its reads of the word
+     * and the reasons (surplus_wait): one of the two sees the other. */
     if (atomic_load_explicit(&p->surplus, memory_order_seq_cst) == 0)
         return;
-    /* seq_cst: after the ask, as wake_all's bump after its reason. */
+    /* seq_cst: after the reason, as wake_all's bump after its reason. */
     atomic_fetch_add_explicit(&p->surplus_word, 1, memory_order_seq_cst);
     weft__futex_wake(&p->surplus_word, 1);
 }
 
+void weft__surplus_ask(void)
+{
+    /* seq_cst: after the caller's seq_cst increment of the pending count,
+     * before wake_one_surplus's read. */
+    atomic_fetch_add_explicit(&weft__rt.surplus_asks, 1, memory_order_seq_cst);
+    wake_one_surplus(&weft__rt);
+}
+
 void weft__surplus_unask(void)
 {
-    /* Relaxed: a stale ask only lets a surplus worker take a queued RUN
-     * over the limit once more. */
+    /* Relaxed: a late withdrawal only lets a surplus worker take a queued
+     * RUN over the limit meanwhile. */
     atomic_fetch_sub_explicit(&weft__rt.surplus_asks, 1, memory_order_relaxed);
 }
 
 bool weft__surplus_asked(void)
 {
-    /* Relaxed: a hint; the taker's queue lock decides. */
+    /* Relaxed: read after surplus_wait's seq_cst read of the same count (so
+     * no older value); whether a RUN is there, the queue's lock decides. */
     return atomic_load_explicit(&weft__rt.surplus_asks, memory_order_relaxed) != 0;
+}
+
+void weft__surplus_pass_on(void)
+{
+    /* seq_cst: more than the one RUN this worker takes is queued (each
+     * counted seq_cst before its caller's ask): the next surplus worker
+     * takes the next, which may be the one asked for. */
+    if (atomic_load_explicit(&weft__external_queued, memory_order_seq_cst) > 1)
+        wake_one_surplus(&weft__rt);
 }
 
 bool weft__wake_for_external(void)
@@ -389,17 +405,18 @@ void weft__wake_all(void)
  * The active limit
  * ------------------------------------------------------------------------ */
 
-/* A surplus worker waits for what wake_all announces, or for a RUN from
- * outside whose caller asks (weft__surplus_ask).  Other work does not wake it: at
- * least active_limit other workers are outside this wait (it began only
- * when that many were active, and none of those can begin it before as
- * many others are active), and they take the work.  A RUN from outside
- * does: those workers may all be running tasks that wait for it. */
+/* A surplus worker waits for what wake_all announces, or for an ask by
+ * a RUN's caller while a RUN is queued (weft__surplus_ask).  Other work
+ * does not end the wait: at least active_limit other workers are outside
+ * it (it began only when that many were active, and none of those can
+ * begin it before as many others are active), and they take the work.
+ * An asked-for RUN does: those workers may all be running tasks that
+ * wait for it. */
 static void surplus_wait(weft_worker *w)
 {
     weft_runtime *p = &weft__rt;
-    /* seq_cst: before the reads below; pairs with the RUN submitter's
-     * read of this count after its increment of the pending count. */
+    /* seq_cst: before the reads below; pairs with wake_one_surplus's read
+     * of this count after the reason. */
     atomic_fetch_add_explicit(&p->surplus, 1, memory_order_seq_cst);
     for (;;) {
         /* seq_cst: read before the reasons; pairs with the bump after the
@@ -414,8 +431,8 @@ static void surplus_wait(weft_worker *w)
             break;
         weft__futex_wait(&p->surplus_word, seen);
     }
-    /* Relaxed: only the submitter's skip reads it, and a stale nonzero
-     * costs it one spare bump. */
+    /* Relaxed: only wake_one_surplus's skip reads it, and a stale nonzero
+     * costs one spare bump. */
     atomic_fetch_sub_explicit(&p->surplus, 1, memory_order_relaxed);
 }
 

@@ -57,15 +57,19 @@ bool weft__sleepers_want_work_from(weft_worker *owner);
  * True if the one woken is pinned to the caller's CPU (which the caller
  * should then leave to it). */
 bool weft__wake_for_external(void);
-/* A RUN from outside stayed queued for a while: asks the surplus workers
- * (if the pool has an active limit) to take queued RUNs over the limit,
- * and wakes one, since the workers at work may be running tasks that wait
- * for the RUN; until weft__surplus_unask.  The caller incremented the
- * pending count (seq_cst) before. */
+/* A RUN from outside stayed queued for a while, in a pool with an active
+ * limit: asks the surplus workers to take queued RUNs over the limit, and
+ * wakes one, since the workers at work may be running tasks that wait for
+ * the RUN; until weft__surplus_unask (by its taker or its caller).  The
+ * caller incremented the pending count (seq_cst) before. */
 void weft__surplus_ask(void);
 void weft__surplus_unask(void);
-/* Whether a RUN caller asks (a hint: surplus_wait decides). */
+/* Whether an ask stands (a hint: the queue decides whether a RUN is
+ * there). */
 bool weft__surplus_asked(void);
+/* A surplus worker about to take a RUN over the limit: if more are queued,
+ * wakes the next surplus worker for them. */
+void weft__surplus_pass_on(void);
 /* A thread outside the pool borrows the identity of a worker asleep in
  * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
  * borrower then is that worker until weft__sleep_lent_return. */
