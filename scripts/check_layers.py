@@ -55,6 +55,9 @@ WHITE_BOX = {
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],
     # The active limit and its counts, and whether the scheduler has one.
     "tests/test_active_limit.c": ["src/runtime/sched.h", "src/runtime/state.h"],
+    # RUNs handed to a worker as a front-end hands them (the seam), and the
+    # counts of the surplus workers and their asks.
+    "tests/test_active_limit_runs.c": ["src/runtime/frontend.h", "src/runtime/state.h"],
     # The placement planned for each worker.
     "tests/test_topology.c": ["src/runtime/state.h", "src/sys/cpu.h"],
     # Timing and spinning helpers.

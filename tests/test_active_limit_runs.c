@@ -31,6 +31,12 @@
 #include "runtime/frontend.h"
 #include "runtime/state.h"
 
+/* The Linux name of the thread a SIGEV_THREAD_ID timer signals; glibc's
+ * headers here name only the union member behind it. */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
 /* Every RUN of this file is handed to a worker. */
 #undef WEFT_NATIVE_RUN
 #define WEFT_NATIVE_RUN weft__run_task_on_worker
@@ -95,7 +101,7 @@ static void *run_x_signalled(void *arg)
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = SIGUSR1;
-    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
     timer_t timer;
     CHECK(timer_create(CLOCK_MONOTONIC, &sev, &timer) == 0, "timer_create");
     struct itimerspec every = {{0, 50000}, {0, 50000}};

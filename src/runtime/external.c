@@ -118,7 +118,9 @@ bool weft__external_take_and_run(weft_worker *w, weft_task *head)
      * it reads the value for its prediction after done's acquire. */
     atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
     /* acq_rel: one of the caller's CAS (0 -> 1, after its ask) and this
-     * exchange comes first; whoever sees the other withdraws the ask. */
+     * exchange comes first; whoever sees the other withdraws the ask, and
+     * acquiring the caller's CAS orders our withdrawal after its ask (the
+     * unsigned count never wraps). */
     if (atomic_exchange_explicit(&req->ask, 2, memory_order_acq_rel) == 1)
         weft__surplus_unask();
     /* The mutex ordered the caller's writes to the descriptor before us. */
@@ -281,7 +283,10 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
      * sleep, by the clock (a signal must not restart the wait), then ask
      * for a surplus worker if the RUN is still queued, and sleep on.  The
      * timer costs short RUNs (docs/sleep.md: up to 1.15 times). */
-    bool may_ask = weft__rt.active_limit != 0;
+    /* Relaxed: a RUN seen taken needs no ask; a stale 0 only arms the
+     * timer. */
+    bool may_ask = weft__rt.active_limit != 0 &&
+                   atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0;
     uint64_t ask_at = 0;
     for (;;) {
         uint32_t expected = 0;
@@ -299,7 +304,8 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
             if (now < ask_at && weft__futex_wait_for(&req.done, 2, ask_at - now))
                 continue;
             may_ask = false;
-            /* Relaxed: a stale 0 costs one ask, which the taker withdraws. */
+            /* Relaxed: a stale 0 costs one ask (withdrawn by the taker or by
+             * our CAS below) and one spare wake of a surplus worker. */
             if (atomic_load_explicit(&req.started_ns, memory_order_relaxed) == 0) {
                 weft__surplus_ask();
                 uint32_t none = 0;

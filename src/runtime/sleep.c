@@ -301,12 +301,13 @@ void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
 void weft__wake_for_work(weft_worker *self) { weft__wake_for_work_of(self, self); }
 
 /* Wakes one surplus worker, if one waits: after a reason to end the wait
- * was published seq_cst. */
+ * (an ask with a RUN queued) was published seq_cst, or, from a pass-on,
+ * while a standing ask is that reason. */
 static void wake_one_surplus(weft_runtime *p)
 {
-    /* seq_cst: after the reason (the ask, or the pending RUNs); pairs with
-     * the waiter's increment of this count before its reads of the word
-     * and the reasons (surplus_wait): one of the two sees the other. */
+    /* seq_cst: after the reason; pairs with the waiter's increment of this
+     * count before its reads of the word and the reasons (surplus_wait):
+     * one of the two sees the other. */
     if (atomic_load_explicit(&p->surplus, memory_order_seq_cst) == 0)
         return;
     /* seq_cst: after the reason, as wake_all's bump after its reason. */
@@ -331,8 +332,9 @@ void weft__surplus_unask(void)
 
 bool weft__surplus_asked(void)
 {
-    /* Relaxed: read after surplus_wait's seq_cst read of the same count (so
-     * no older value); whether a RUN is there, the queue's lock decides. */
+    /* Relaxed: a hint (after an ask ended surplus_wait, it follows that
+     * wait's seq_cst read of the same count, so it sees no older value);
+     * whether a RUN is there, the queue's lock decides. */
     return atomic_load_explicit(&weft__rt.surplus_asks, memory_order_relaxed) != 0;
 }
 

@@ -85,8 +85,8 @@ void weft__wake_worker(weft_worker *self, weft_worker *v);
 void weft__wake_all(void);
 /* The active limit: true if w may take work now (then it is counted until
  * weft__active_leave); false after w waited as a surplus worker until an
- * interrupt, suspension, stop or a queued RUN from outside (the caller
- * takes that RUN over the limit, and looks again). */
+ * interrupt, suspension, stop, or an ask by a RUN's caller with a RUN
+ * queued (the caller then takes a RUN over the limit), and looks again. */
 bool weft__active_enter(weft_worker *w);
 /* Counted in over the limit, until weft__active_leave: for a RUN from
  * outside, whose caller waits for it (a borrower counts so too). */

@@ -66,7 +66,8 @@ typedef struct weft_runtime {
 
     /* The active limit (sleep.c): workers looking for work at the top
      * level or running what they found there, the futex word surplus
-     * workers wait on (bumped by weft__wake_all and by a RUN's caller),
+     * workers wait on (bumped by weft__wake_all, a RUN caller's ask and a
+     * surplus worker's pass-on),
      * how many wait, and how many RUN callers ask them for their RUN. */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t active;
     _Atomic uint32_t surplus_word;
