@@ -76,7 +76,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <new>
 #include <tuple>
 #if WEFT_CPP_EXCEPTIONS
 #include <system_error>

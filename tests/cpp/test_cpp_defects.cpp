@@ -428,18 +428,27 @@ long fork_and_continue(int &status)
     return fork_and_continue(status, [] { return fork_fib(12); });
 }
 
+// Runs `task`, which forks, as a RUN, handing it the place for the child's
+// wait status: the parent's result must be `expected`, and the child must
+// have stopped.
+template <class Task>
+void run_forking_task(long expected, Task task)
+{
+    int status = 0;
+    long r = weft::run([&] { return task(status); });
+    CHECK(r == expected, "the parent's result %ld", r);
+    check_child_stopped(status);
+}
+
 void case_fork_in_task()
 {
     load_unwinder();
     weft::scheduler pool(workers_from_env(1));
-    int status = 0;
-    long r = weft::run([&] {
+    run_forking_task(2584, [](int &status) {
         auto [a, b] =
             weft::join([] { return fork_fib(18); }, [&] { return fork_and_continue(status); });
         return a + b;
     });
-    CHECK(r == 2584, "the parent's result %ld", r);
-    check_child_stopped(status);
 }
 
 // fork() in a task while another worker, idle, asks this one for work: a
@@ -450,9 +459,8 @@ void case_fork_beside_idle_thief()
 {
     load_unwinder();
     weft::scheduler pool(2);
-    for (int round = 0; round < 3; round++) {
-        int status = 0;
-        long r = weft::run([&] {
+    for (int round = 0; round < 3; round++)
+        run_forking_task(0, [](int &status) {
             std::atomic<bool> stolen{false};
             // Release: see wait_for_thief.
             weft::join([&] { wait_for_thief(stolen); },
@@ -463,9 +471,6 @@ void case_fork_beside_idle_thief()
                 ;
             return fork_and_continue(status);
         });
-        CHECK(r == 0, "the parent's result %ld", r);
-        check_child_stopped(status);
-    }
 }
 
 // fork() in a stolen task while its joiner sleeps waiting for it: with
@@ -477,9 +482,8 @@ void case_fork_beside_sleeping_joiner()
 {
     load_unwinder();
     weft::scheduler pool(2);
-    for (int round = 0; round < 3; round++) {
-        int status = 0;
-        long r = weft::run([&] {
+    for (int round = 0; round < 3; round++)
+        run_forking_task(0, [](int &status) {
             std::atomic<bool> stolen{false};
             auto [none, b] = weft::join([&] { wait_for_thief(stolen); },
                                         [&] {
@@ -491,9 +495,6 @@ void case_fork_beside_sleeping_joiner()
             (void)none;
             return b;
         });
-        CHECK(r == 0, "the parent's result %ld", r);
-        check_child_stopped(status);
-    }
 }
 
 // A fib whose callables are types of their own for each K: their first
@@ -541,11 +542,10 @@ namespace {
 template <int K>
 void fork_beside_first_use_of()
 {
-    int status = 0;
     // Relaxed: no thread of the pool looks at them until the run.
     guard_held.store(false, std::memory_order_relaxed);
     forked.store(false, std::memory_order_relaxed);
-    long r = weft::run([&] {
+    run_forking_task(8, [](int &status) {
         std::atomic<bool> stolen{false};
         auto [parent, theirs] = weft::join(
             [&] {
@@ -571,8 +571,6 @@ void fork_beside_first_use_of()
             });
         return parent + theirs;
     });
-    CHECK(r == 8, "the parent's result %ld", r);
-    check_child_stopped(status);
 }
 
 void case_fork_beside_first_use()
