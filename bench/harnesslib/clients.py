@@ -25,7 +25,8 @@ case runs on weft, then on Lace, back to back:
   quiet           1 and 2 workers
   loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`,
                   started before and killed after each run), default settings
-  oversubscribed  4 and 8 workers on the machine's CPUs
+  oversubscribed  4 and 8 workers on the machine's CPUs (--oversubscribed-workers:
+                  other counts, each more than the CPUs the harness may use)
 The cases: lddmc on --models x --strategies, bddmc on --bdd-models,
 nqueens --nqueens, the RUN loop (--runloop sizes, --runloop-runs RUNs of
 fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
@@ -114,6 +115,9 @@ def make_parser():
                     "case runs on weft then on Lace in every round")
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma list of quiet, loaded, oversubscribed (default: all)")
+    ap.add_argument("--oversubscribed-workers", default=",".join(map(str, CONDITIONS["oversubscribed"])),
+                    metavar="N,...", help="the worker counts of the oversubscribed condition "
+                    "(default 4,8; each more than the CPUs this process may use)")
     ap.add_argument("--models", default="anderson.4,bakery.4,blocks.2", help="lddmc's models "
                     "(<name> of Sylvan's models/<name>.ldd; default anderson.4,bakery.4,blocks.2)")
     ap.add_argument("--strategies", default="par,sat,bfs,chaining",
@@ -149,6 +153,21 @@ def parse_conditions(text):
         raise ValueError(f"--conditions: unknown {', '.join(unknown) or '(none given)'}; "
                          f"known: {', '.join(CONDITIONS)}")
     return [c for c in CONDITIONS if c in chosen]
+
+
+def parse_oversubscribed_workers(text, cpus):
+    """--oversubscribed-workers: worker counts, each above `cpus`, in the
+    order given; ValueError otherwise."""
+    counts = []
+    for item in split_list(text):
+        if not item.isdigit() or int(item) <= cpus:
+            raise ValueError(f"--oversubscribed-workers: '{item}' is not a worker count above "
+                             f"the {cpus} CPUs this process may use")
+        if int(item) not in counts:
+            counts.append(int(item))
+    if not counts:
+        raise ValueError("--oversubscribed-workers: no worker count given")
+    return tuple(counts)
 
 
 def parse_oink_solvers(text):
@@ -525,12 +544,14 @@ def host_steady(before, after):
     return max(before, after) <= HOST_CHANGE * min(before, after)
 
 
-def measure(cases, conditions, rounds, timeout, probe=None):
+def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
     """Every case in every condition: a record per (case, condition,
     workers) with the runs of weft and Lace per round, and with `probe`
     (line_transfer_probe's) its results before and after each round's pair
-    (or weft's run alone, where there is no Lace)."""
-    slots = [(c, w) for c in conditions for w in CONDITIONS[c]]
+    (or weft's run alone, where there is no Lace).  `workers`: the worker
+    counts per condition (default CONDITIONS)."""
+    workers = workers or CONDITIONS
+    slots = [(c, w) for c in conditions for w in workers[c]]
     total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
     progress = Progress(total)
     records = []
@@ -773,6 +794,8 @@ def main(argv):
     args.build_root = os.path.abspath(args.build_root)
     try:
         conditions = parse_conditions(args.conditions)
+        workers = dict(CONDITIONS, oversubscribed=parse_oversubscribed_workers(
+            args.oversubscribed_workers, len(os.sched_getaffinity(0))))
         parse_oink_solvers(args.oink_solvers)
         parse_lace_programs(args.lace_programs, "--lace-programs")
         parse_lace_programs(args.lace2_programs, "--lace2-programs")
@@ -809,7 +832,7 @@ def main(argv):
                      "every round is compared")
     log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
         f"round(s), on {os.cpu_count()} CPUs")
-    records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe))
+    records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe, workers))
 
     m = output.machine_info(ROOT)
     commit = (m.get("commit") or "?") + (" (dirty)" if m.get("dirty") else "")
@@ -837,7 +860,7 @@ def main(argv):
     bad = problems(records)
 
     run = {"command": "clients", "rounds": args.rounds, "conditions": conditions,
-           "workers": {c: list(CONDITIONS[c]) for c in conditions}, "busy_loops": BUSY_LOOPS,
+           "workers": {c: list(workers[c]) for c in conditions}, "busy_loops": BUSY_LOOPS,
            "options": {"argv": list(argv), "timeout": args.timeout},
            "machine": m, "sources": sources, "builds": builds, "notes": notes,
            "records": records}

@@ -305,6 +305,24 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(busy[8:], [clients.BUSY_LOOPS] * 4)
         self.assertTrue(all(r["equal"] == "yes" and r["ratio"] == 1.0 for r in records))
 
+    def test_the_oversubscribed_worker_counts_are_the_ones_given(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "workers")
+            write_script(os.path.join(d, "weft"), f'echo "$2" >> {log}\n'
+                                                  'echo "[    0.1] SAT Time: 0.25"\n'
+                                                  'echo "[    0.1] Final states: 7 states"')
+            case = clients.Case("lddmc", "m -s sat", "weft 1.4",
+                                {"weft": lambda w: [os.path.join(d, "weft"), "-w", str(w)],
+                                 "lace": None}, parse_sylvan)
+            workers = dict(clients.CONDITIONS, oversubscribed=(32, 3))
+            records = clients.measure([case], ["quiet", "oversubscribed"], 1, 30, None, workers)
+            with open(log) as f:
+                ran = f.read().split()
+        self.assertEqual([(r["condition"], r["workers"]) for r in records],
+                         [("quiet", 1), ("quiet", 2), ("oversubscribed", 32),
+                          ("oversubscribed", 3)])
+        self.assertEqual(ran, ["1", "2", "32", "3"])
+
     def test_the_probe_runs_before_and_after_each_pair(self):
         with tempfile.TemporaryDirectory() as d:
             for who in ("weft", "lace"):
@@ -366,6 +384,12 @@ class OptionsTest(unittest.TestCase):
                          ["quiet", "oversubscribed"])
         with self.assertRaisesRegex(ValueError, "unknown busy"):
             clients.parse_conditions("quiet,busy")
+
+    def test_oversubscribed_workers(self):
+        self.assertEqual(clients.parse_oversubscribed_workers("32,4,32", 2), (32, 4))
+        for bad in ("2", "4,x", "", "-3", "4.5"):
+            with self.assertRaisesRegex(ValueError, "--oversubscribed-workers"):
+                clients.parse_oversubscribed_workers(bad, 2)
 
     def test_without_sources_it_says_what_it_needs_and_skips(self):
         with tempfile.TemporaryDirectory() as out:
@@ -520,6 +544,12 @@ class OptionsTest(unittest.TestCase):
     def test_bad_conditions_are_a_usage_error(self):
         p = run_harness("clients", "--conditions", "busy")
         self.assertEqual(p.returncode, 2)
+
+    def test_oversubscribed_workers_not_above_the_cpus_are_a_usage_error(self):
+        cpus = len(os.sched_getaffinity(0))
+        p = run_harness("clients", "--oversubscribed-workers", f"{cpus + 1},{cpus}")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"'{cpus}' is not a worker count above the {cpus} CPUs", p.stderr)
 
     def test_an_unknown_oink_solver_is_a_usage_error_before_any_build(self):
         p = run_harness("clients", "--oink-solvers", "zlk,tarjan")
