@@ -115,9 +115,10 @@ def make_parser():
                     "case runs on weft then on Lace in every round")
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma list of quiet, loaded, oversubscribed (default: all)")
-    ap.add_argument("--oversubscribed-workers", default=",".join(map(str, CONDITIONS["oversubscribed"])),
-                    metavar="N,...", help="the worker counts of the oversubscribed condition "
-                    "(default 4,8; each more than the CPUs this process may use)")
+    ap.add_argument("--oversubscribed-workers", metavar="N,...",
+                    default=",".join(map(str, CONDITIONS["oversubscribed"])),
+                    help="the worker counts of the oversubscribed condition (default 4,8; "
+                    "each more than the CPUs this process may use)")
     ap.add_argument("--models", default="anderson.4,bakery.4,blocks.2", help="lddmc's models "
                     "(<name> of Sylvan's models/<name>.ldd; default anderson.4,bakery.4,blocks.2)")
     ap.add_argument("--strategies", default="par,sat,bfs,chaining",
@@ -831,7 +832,7 @@ def main(argv):
         notes.append(f"not measured: how far apart the host keeps two CPUs: {why}; "
                      "every round is compared")
     log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
-        f"round(s), on {os.cpu_count()} CPUs")
+        f"round(s), on {len(os.sched_getaffinity(0))} CPUs")
     records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe, workers))
 
     m = output.machine_info(ROOT)
@@ -842,10 +843,11 @@ def main(argv):
           "weft/Lace: median of the per-round ratios, range: their lowest and highest; wall: "
           "the same of the whole process's wall time.  quiet: nothing else of ours running; "
           f"loaded: beside {BUSY_LOOPS} busy loops; oversubscribed: more workers than the "
-          f"{os.cpu_count()} CPUs.  rounds: the rounds compared; a round is left out when the "
-          f"time a cache line takes between two CPUs (line, ns: median of the probes before "
-          f"and after each round's pair) changed by more than {HOST_CHANGE:g} times across "
-          f"it, which on a virtual machine means the host moved the CPUs.\n")
+          f"{len(os.sched_getaffinity(0))} CPUs it may use.  rounds: the rounds compared; a "
+          f"round is left out when the time a cache line takes between two CPUs (line, ns: "
+          f"median of the probes before and after each round's pair) changed by more than "
+          f"{HOST_CHANGE:g} times across it, which on a virtual machine means the host moved "
+          f"the CPUs.\n")
     print(table(records, args.markdown))
     idle = idle_table(records, args.markdown)
     if idle:
