@@ -18,7 +18,10 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     against weft's mode 1.4 and 2 (bench/peers/lace/benchmarks, a driver
     project);
   - the Oink of --oink-src (ac3c12a, a Lace 2 client in C++) against weft's
-    mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers).
+    mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers);
+  - the Knor of --knor-src (8fbd45e with its submodules: Sylvan, Oink and ABC
+    on Lace 1.4.2) against weft's mode 1.4 and, with --lace-src, against
+    Lace 1.4.2: it finds the installed `lace` package first.
 
 Runs, per condition and worker count, --rounds rounds; in each round every
 case runs on weft, then on Lace, back to back:
@@ -33,12 +36,16 @@ fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
 1.4.2's and 2.0.3's own programs (--lace-programs, --lace2-programs: each
 with its arguments; they run in <build root>/run-lace-programs, so a
 relative path among them is taken from there), and Oink's parallel solvers
-(--oink-solvers) on random games.  The time is the phase the tool times (lddmc and bddmc:
+(--oink-solvers) on random games, and Knor on files of its examples/
+(--knor-examples; Knor starts one worker, so it runs quiet at 1 and
+beside the loops, not oversubscribed).  The time is the phase the tool times (lddmc and bddmc:
 `<STRATEGY> Time:`, nqueens: `Computation time:`, Oink: the solving time
-test_solvers sums, the others `Time:`); the whole process's wall time is
+test_solvers sums, Knor: its `total time was` with -v, the others
+`Time:`); the whole process's wall time is
 kept too.  Ratios are weft /
 Lace, the median of the per-round ratios and their range.  The answers
-(states, solutions, garbage collections started; fib's value; the games
+(states, solutions, garbage collections started; Knor's realizability,
+solver iterations, bisimulation blocks and AIG gates; fib's value; the games
 Oink solved, each verified by test_solvers itself) must be the
 same on weft and Lace in every run: if not, the table says NO, the command
 lists them and exits 1.  A Lace program that prints no answer (matmul,
@@ -59,7 +66,8 @@ from . import build as builder
 from . import lacesrc, output
 from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
-from .parse import ParseError, parse_lace_program_any, parse_oink, parse_runloop, parse_sylvan
+from .parse import (ParseError, parse_knor, parse_lace_program_any, parse_oink, parse_runloop,
+                    parse_sylvan)
 from .report import fmt_ratio, render
 from .stats import median_or_none
 from .util import log, tail
@@ -74,7 +82,7 @@ LINE_TRANSFER_SRC = os.path.join(ROOT, "bench", "tools", "line_transfer.c")
 # changed between its two runs; it is not compared.
 HOST_CHANGE = 2.0
 # The sources the command takes (lacesrc.SOURCES), in the order it names them.
-SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink")
+SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink", "knor")
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
@@ -93,6 +101,17 @@ OINK_SEED = "9"
 # Both Oink builds: Oink ac3c12a's gpm.cpp calls std::memcpy without
 # <cstring>, which GCC 12's headers do not bring in; and Lace 2.0.3's
 # installed package needs Threads found first (find_threads_first.cmake).
+# Knor's examples/ files (--knor-examples: "[OPTION ...] FILE", comma-
+# separated), by default 0.2 to 1 s here.  Knor starts one worker
+# (`lace_start(1, ...)`): it runs quiet and beside the busy loops, not
+# oversubscribed.
+KNOR_EXAMPLES_DEFAULT = ("--sym amba_decomposed_arbiter_8.tlsf.ehoa,"
+                         "--sym --bisim full_arbiter_6.tlsf.ehoa,"
+                         "--sym TwoCountersDisButA3.tlsf.ehoa,OneCounterGuiA9.tlsf.ehoa")
+# Knor exits as the synthesis competition asks: 10 realizable, 20 not.
+KNOR_EXIT_CODES = (10, 20)
+# Knor's submodules, which a clone without --recursive lacks.
+KNOR_SUBMODULES = ("libs/sylvan", "libs/oink", "libs/abc")
 OINK_FLAGS = ("-DCMAKE_CXX_FLAGS=-include cstring",
               "-DCMAKE_PROJECT_INCLUDE=" + os.path.join(RUNLOOP_SRC, "find_threads_first.cmake"))
 
@@ -137,6 +156,9 @@ def make_parser():
                         f"'{LACE_PROGRAMS_DEFAULT[key]}'; empty: none)")
     ap.add_argument("--oink-solvers", default=",".join(OINK_SOLVERS),
                     help=f"Oink's solvers to run (default {','.join(OINK_SOLVERS)}; empty: none)")
+    ap.add_argument("--knor-examples", default=KNOR_EXAMPLES_DEFAULT,
+                    metavar="'[OPTION ...] FILE,...'", help="Knor's runs: files of its examples/, each with Knor's options "
+                    f"(default '{KNOR_EXAMPLES_DEFAULT}'; empty: none)")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     return ap
@@ -193,6 +215,18 @@ def parse_lace_programs(text, flag):
     return programs
 
 
+def parse_knor_examples(text):
+    """--knor-examples: [(options, file)], in the given order; ValueError for
+    an item whose words before the file are not options."""
+    runs = []
+    for item in split_list(text):
+        words = item.split()
+        if any(not w.startswith("-") for w in words[:-1]) or words[-1].startswith("-"):
+            raise ValueError(f"--knor-examples: {item!r} is not '[OPTION ...] FILE'")
+        runs.append((words[:-1], words[-1]))
+    return runs
+
+
 def missing_sources(args):
     """What cannot run for want of a source: [(part, hint)].  Empty when
     every part can run."""
@@ -212,6 +246,8 @@ def missing_sources(args):
                         lacesrc.source_hint("lace2")))
     if not args.oink_src:
         missing.append(("Oink's solvers", lacesrc.source_hint("oink")))
+    if not args.knor_src:
+        missing.append(("Knor", lacesrc.source_hint("knor")))
     return missing
 
 
@@ -219,11 +255,23 @@ class Case:
     """One thing run on weft and on Lace.  commands: {'weft': argv maker,
     'lace': argv maker or None}, each called with the worker count;
     parse: output -> {'time', 'answers', ...}; reference: the key of the
-    case whose Lace answers this one's must equal when it has no Lace."""
+    case whose Lace answers this one's must equal when it has no Lace;
+    workers: the count a program that starts its own workers starts
+    (None: it takes -w), which runs quiet at that count and beside the busy
+    loops, not oversubscribed; exit_codes: the statuses of a run that
+    ended well (other than 0, the status is one of the answers)."""
 
-    def __init__(self, program, what, packages, commands, parse, reference=None):
+    def __init__(self, program, what, packages, commands, parse, reference=None, workers=None,
+                 exit_codes=(0,)):
         self.program, self.what, self.packages = program, what, packages
         self.commands, self.parse, self.reference = commands, parse, reference
+        self.workers, self.exit_codes = workers, exit_codes
+
+    def runs_in(self, condition, workers):
+        """Whether this case runs in the slot (condition, workers)."""
+        if self.workers is None:
+            return True
+        return condition == "loaded" or (condition == "quiet" and workers == self.workers)
 
     @property
     def key(self):
@@ -363,6 +411,53 @@ def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lac
     return cases
 
 
+def knor_runs(src, text):
+    """The runs of --knor-examples, [(options, file)], each file checked to
+    be in src/examples and the submodules to be there; SourceError
+    otherwise.  Called before anything is built."""
+    for sub in KNOR_SUBMODULES:
+        if not os.path.isfile(os.path.join(src, sub, "CMakeLists.txt")):
+            raise lacesrc.SourceError(f"{src}/{sub} is empty: Knor's submodules are missing "
+                                      f"(git -C {src} submodule update --init)")
+    try:
+        runs = parse_knor_examples(text)
+    except ValueError as e:
+        raise lacesrc.SourceError(str(e)) from None
+    absent = [f for _, f in runs if not os.path.isfile(os.path.join(src, "examples", f))]
+    if absent:
+        raise lacesrc.SourceError(f"--knor-examples: no {', '.join(absent)} in {src}/examples")
+    return runs
+
+
+def _knor_cases(args, runs, br, jobs, build, builds, sources, notes, weft14, real14, lace_name):
+    """Knor, unchanged, against weft's mode 1.4 and (real14 not None) against
+    Lace 1.4.2: one case per run of --knor-examples, at the one worker Knor
+    starts."""
+    tag = sylvan_label(sources, "knor", notes)
+    exe = {}
+    for who, prefix in (("weft-1.4", weft14), ("lace", real14)):
+        if prefix is None:
+            continue
+        d = os.path.join(br, f"build-knor-{tag}-{who}")
+        lacesrc.build_client(args.knor_src, d, prefix, f"Knor {tag} on {who}", br, jobs,
+                             targets=["knor"], build=build)
+        exe[who], builds[os.path.basename(d)] = os.path.join(d, "knor"), d
+    if real14 is None:
+        notes.append(f"Knor {tag} ran on weft only: give {lacesrc.source_hint('lace')}")
+    examples = os.path.join(args.knor_src, "examples")
+
+    def maker(path, options, name):
+        if path is None:
+            return None
+        return lambda w: [path] + options + ["-v", os.path.join(examples, name)]
+    return [Case(f"knor {tag}", " ".join(options + [name]),
+                 f"weft 1.4 / {lace_name}" if real14 else "weft 1.4",
+                 {"weft": maker(exe["weft-1.4"], options, name),
+                  "lace": maker(exe.get("lace"), options, name)}, parse_knor, workers=1,
+                 exit_codes=KNOR_EXIT_CODES)
+            for options, name in runs]
+
+
 def sylvan_label(sources, key, notes):
     """A client source's name in the table (Sylvan's, Oink's): its commit
     (the expected one when it is not a git work tree); a note when it is
@@ -384,7 +479,8 @@ def prepare(args):
         src = getattr(args, f"{key}_src")
         if src:
             marker = ("benchmarks/CMakeLists.txt" if key.startswith("lace") else
-                      "src/solvers/zlk.cpp" if key == "oink" else "examples/lddmc.c")
+                      "src/solvers/zlk.cpp" if key == "oink" else
+                      "src/knor.cpp" if key == "knor" else "examples/lddmc.c")
             src = lacesrc.check_source(key, src, marker)
             setattr(args, f"{key}_src", src)
             sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
@@ -393,13 +489,14 @@ def prepare(args):
     programs = {key: lace_programs(getattr(args, f"{key}_src"), f"--{key}-programs",
                                    getattr(args, f"{key}_programs"))
                 for key in ("lace", "lace2") if getattr(args, f"{key}_src")}
+    knor = knor_runs(args.knor_src, args.knor_examples) if args.knor_src else []
     real14 = lace_name = weft14 = None
     if args.lace_src:
         version, lace_build, real14 = lacesrc.build_real_lace(args.lace_src, br, jobs, build)
         sources["lace"]["version"] = version
         builds[f"lace-{version}"] = lace_build
         lace_name = f"Lace {version}"
-    if args.lace_src or args.sylvan_src:
+    if args.lace_src or args.sylvan_src or (args.knor_src and knor):
         weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build)
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
@@ -456,6 +553,9 @@ def prepare(args):
     if args.oink_src:
         cases += _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2,
                              lace2_name)
+    if knor:
+        cases += _knor_cases(args, knor, br, jobs, build, builds, sources, notes, weft14, real14,
+                             lace_name)
     return cases, builds, sources, notes
 
 
@@ -498,12 +598,14 @@ def run_case(case, who, workers, timeout, loaded):
     result = {"command": shlex.join(cmd), "wall": wall, "time": None, "answers": None}
     if code is None:
         return dict(result, status="timeout", message=f"timed out after {timeout:g} s")
-    if code != 0:
+    if code not in case.exit_codes:
         return dict(result, status="FAILED", message=f"exit {code}:\n{tail(out, 8)}")
     try:
         parsed = case.parse(out)
     except ParseError as e:
         return dict(result, status="FAILED", message=f"{e}:\n{tail(out, 8)}")
+    if case.exit_codes != (0,):
+        parsed["answers"] = dict(parsed["answers"], exit=str(code))
     return dict(result, **parsed, status="ok")
 
 
@@ -553,27 +655,31 @@ def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
     counts per condition (default CONDITIONS)."""
     workers = workers or CONDITIONS
     slots = [(c, w) for c in conditions for w in workers[c]]
-    total = sum(rounds * (1 + (case.commands["lace"] is not None)) for case in cases) * len(slots)
+    total = sum(rounds * (1 + (case.commands["lace"] is not None))
+                for c, w in slots for case in cases if case.runs_in(c, w))
     progress = Progress(total)
     records = []
     # Nothing runs between one pair's probe after and the next pair's probe
     # before: one probe serves as both.
     last_probe = None
     for condition, workers in slots:
+        here = [case for case in cases if case.runs_in(condition, workers)]
         recs = [{"program": case.program, "what": case.what, "packages": case.packages,
                  "key": case.key, "reference": case.reference, "condition": condition,
-                 "workers": workers, "weft": [], "lace": [] if case.commands["lace"] else None,
-                 "line_ns": []}
-                for case in cases]
+                 "workers": case.workers or workers, "weft": [],
+                 "lace": [] if case.commands["lace"] else None, "line_ns": []}
+                for case in here]
         for r in range(rounds):
-            for case, rec in zip(cases, recs):
+            for case, rec in zip(here, recs):
                 before = last_probe if last_probe is not None else probe() if probe else None
                 for who in ("weft", "lace"):
                     if case.commands[who] is None:
                         continue
-                    progress.step(f"{condition} -w {workers} round {r + 1}/{rounds}: "
+                    progress.step(f"{condition} -w {case.workers or workers} round "
+                                  f"{r + 1}/{rounds}: "
                                   f"{case.program} {case.what} on {who}")
-                    run = run_case(case, who, workers, timeout, condition == "loaded")
+                    run = run_case(case, who, case.workers or workers, timeout,
+                                   condition == "loaded")
                     if run["status"] != "ok":
                         log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
                     rec[who].append(run)
@@ -800,6 +906,7 @@ def main(argv):
         parse_oink_solvers(args.oink_solvers)
         parse_lace_programs(args.lace_programs, "--lace-programs")
         parse_lace_programs(args.lace2_programs, "--lace2-programs")
+        parse_knor_examples(args.knor_examples)
     except ValueError as e:
         ap.error(str(e))
     started = time.monotonic()

@@ -52,6 +52,10 @@ SOURCES = {
     "oink": ("Oink", "https://github.com/trolando/oink", "ac3c12a",
              "parity game solvers in C++ on Lace 2: built against real Lace 2.0.3 and weft's "
              "mode 2"),
+    "knor": ("Knor", "https://github.com/trolando/knor", "8fbd45e",
+             "a synthesis tool on Sylvan, Oink and Lace 1.4.2, with its submodules (git clone "
+             "--recursive): built against real Lace 1.4.2 and weft's mode 1.4; it starts one "
+             "worker"),
 }
 
 

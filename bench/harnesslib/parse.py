@@ -163,6 +163,38 @@ def parse_oink(output):
     return {"time": sum(int(ms) for _, ms in spent) / 1000.0, "answers": answers}
 
 
+_KNOR_TIME_RE = re.compile(r"^total time was ([0-9.]+) sec\.", re.M)
+_KNOR_VERDICT_RE = re.compile(r"^(?:game is (realizable|unrealizable)!|(REALIZABLE|UNREALIZABLE)$)",
+                              re.M)
+_KNOR_ANSWER_RES = (("iterations", re.compile(r"^symbolic solver required ([0-9]+) iterations",
+                                              re.M)),
+                    ("blocks", re.compile(r"^after bisimulation minimisation: ([0-9]+) blocks",
+                                          re.M)),
+                    ("AIG gates", re.compile(r"^final size of AIG: ([0-9]+) gates", re.M)))
+
+
+def parse_knor(output):
+    """Knor's verbose output (`-v`, colours stripped): {'time': its `total
+    time was <s> sec.`, 'answers': {'realizable': 'realizable' or
+    'unrealizable' (`game is realizable!`, or `REALIZABLE` with --real), and
+    where printed 'iterations' (the symbolic solver's), 'blocks' (each
+    bisimulation's, in order) and 'AIG gates'}}."""
+    text = _ANSI_RE.sub("", output)
+    spent = _KNOR_TIME_RE.findall(text)
+    if not spent:
+        raise ParseError("no 'total time was <s> sec.' in the output (run with -v)")
+    verdicts = {(a or b).lower() for a, b in _KNOR_VERDICT_RE.findall(text)}
+    if len(verdicts) != 1:
+        raise ParseError("not one verdict ('game is realizable!', 'game is unrealizable!', "
+                         f"'REALIZABLE' or 'UNREALIZABLE') in the output: {sorted(verdicts)}")
+    answers = {"realizable": verdicts.pop()}
+    for key, regex in _KNOR_ANSWER_RES:
+        found = regex.findall(text)
+        if found:
+            answers[key] = ",".join(found)
+    return {"time": float(spent[-1]), "answers": answers}
+
+
 # What Lace's programs print of their answer besides `name(n) = value`:
 # knapsack's best value and uts's tree (its size, depth and leaves).
 _LACE_OTHER_ANSWERS = (("best value", re.compile(r"^Best value is (-?[0-9]+)\s*$", re.M)),

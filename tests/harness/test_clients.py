@@ -9,7 +9,8 @@ import unittest
 
 from harness_testutil import run_harness, write_script
 from harnesslib import clients, lacesrc, systems
-from harnesslib.parse import (ParseError, parse_lace_program, parse_lace_program_any, parse_oink,
+from harnesslib.parse import (ParseError, parse_knor, parse_lace_program, parse_lace_program_any,
+                              parse_oink,
                               parse_runloop, parse_sylvan)
 
 LDDMC_OUTPUT = """\
@@ -41,6 +42,21 @@ game 1 (gameseed=2 size=300,722):
 \x1b[38;5;226msummary\x1b[m: 2 games
 \x1b[38;5;226msolvers\x1b[m: \x1b[38;5;82mpsi\x1b[m
 \x1b[38;5;226mtimes\x1b[m:   \x1b[38;5;226mpsi\x1b[m (21 ms)\x1b[m
+"""
+
+# Knor's -v output (on stderr), as it prints (colours included), shortened.
+KNOR_OUTPUT = """\
+finished parsing automaton in 0.206797 sec.
+automaton has 872 states.
+starting garbage collection...
+garbage collection finished.
+\x1b[1;37mfinished constructing symbolic game in 0.325355 sec.\x1b[m
+after bisimulation minimisation: 872 blocks.
+symbolic solver required 59 iterations.
+\x1b[1;38;5;10mgame is realizable!\x1b[m
+after bisimulation minimisation: 145 blocks.
+final size of AIG: 5851 gates.
+\x1b[1;37mtotal time was 0.960358 sec.\x1b[m
 """
 
 RUNLOOP_OUTPUT = """\
@@ -108,6 +124,24 @@ class ParseTest(unittest.TestCase):
             parse_lace_program(none)
         with self.assertRaises(ParseError):  # still needs its time
             parse_lace_program_any("Best value is 733\n")
+
+    def test_knor(self):
+        self.assertEqual(parse_knor(KNOR_OUTPUT),
+                         {"time": 0.960358,
+                          "answers": {"realizable": "realizable", "iterations": "59",
+                                      "blocks": "872,145", "AIG gates": "5851"}})
+        unreal = ("\x1b[1;31mgame is unrealizable!\x1b[m\n"
+                  "\x1b[1;37mtotal time was 0.5 sec.\x1b[m\n")
+        self.assertEqual(parse_knor(unreal), {"time": 0.5,
+                                              "answers": {"realizable": "unrealizable"}})
+        with self.assertRaisesRegex(ParseError, "total time was"):
+            parse_knor(KNOR_OUTPUT.split("\x1b[1;37mtotal")[0])
+        with self.assertRaisesRegex(ParseError, "not one verdict"):
+            parse_knor(KNOR_OUTPUT.replace("game is realizable!", "game is solved"))
+        with self.assertRaisesRegex(ParseError, "not one verdict"):
+            parse_knor(KNOR_OUTPUT + "UNREALIZABLE\n")
+        self.assertEqual(parse_knor("REALIZABLE\ntotal time was 0.1 sec.\n")["answers"],
+                         {"realizable": "realizable"})
 
     def test_oink(self):
         r = parse_oink(OINK_OUTPUT)
@@ -323,6 +357,32 @@ class MeasureTest(unittest.TestCase):
                           ("oversubscribed", 3)])
         self.assertEqual(ran, ["1", "2", "32", "3"])
 
+    def test_a_program_with_its_own_worker_count_runs_quiet_at_it_and_loaded_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "ran")
+            write_script(os.path.join(d, "knor"),
+                         f'echo "$1 $(pgrep -fc \'while :; do :; done\')" >> {log}\n'
+                         'echo "game is realizable!"\necho "total time was 0.25 sec."\nexit 10')
+            case = clients.Case("knor", "x", "weft 1.4",
+                                {"weft": lambda w: [os.path.join(d, "knor"), str(w)],
+                                 "lace": lambda w: [os.path.join(d, "knor"), str(w)]},
+                                parse_knor, workers=1, exit_codes=clients.KNOR_EXIT_CODES)
+            records = clients.measure([case], ["quiet", "loaded", "oversubscribed"], 1, 30)
+            with open(log) as f:
+                ran = [line.split() for line in f]
+            # Another status than those it may end with is a failure.
+            bad = clients.Case("knor", "x", "weft 1.4",
+                               {"weft": lambda w: [os.path.join(d, "knor"), str(w)],
+                                "lace": None}, parse_knor, workers=1, exit_codes=(20,))
+            failed = clients.run_case(bad, "weft", 1, 30, False)
+        self.assertEqual([(r["condition"], r["workers"]) for r in records],
+                         [("quiet", 1), ("loaded", 1)])
+        self.assertEqual(ran, [["1", "0"]] * 2 + [["1", str(clients.BUSY_LOOPS)]] * 2)
+        self.assertEqual(records[0]["weft"][0]["answers"], {"realizable": "realizable",
+                                                            "exit": "10"})
+        self.assertEqual((failed["status"], failed["message"].split(":")[0]),
+                         ("FAILED", "exit 10"))
+
     def test_the_probe_runs_before_and_after_each_pair(self):
         with tempfile.TemporaryDirectory() as d:
             for who in ("weft", "lace"):
@@ -397,12 +457,13 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("skipped", p.stdout)
         for text in ("trolando/lace", "v1.4.2", "b5dfc77", "cd9ccd4", "Augists/lace", "56d1c65",
-                     "trolando/oink", "ac3c12a"):
+                     "trolando/oink", "ac3c12a", "trolando/knor", "8fbd45e", "--recursive"):
             self.assertIn(text, p.stdout)
         self.assertNotIn("Traceback", p.stdout + p.stderr)
 
     def test_a_source_that_is_not_one_is_refused(self):
-        for option, what in (("--lace-src", "Lace 1.4.2"), ("--oink-src", "Oink")):
+        for option, what in (("--lace-src", "Lace 1.4.2"), ("--oink-src", "Oink"),
+                             ("--knor-src", "Knor")):
             with tempfile.TemporaryDirectory() as d:
                 p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out",
                                 d, option, d)
@@ -440,6 +501,44 @@ class OptionsTest(unittest.TestCase):
             args.oink_solvers = "psi,tarjan"
             with self.assertRaisesRegex(lacesrc.SourceError, "unknown tarjan"):
                 clients._oink_cases(args, br, 1, False, {}, sources, notes, br, None, None)
+
+    def test_knor_runs_need_its_submodules_and_its_files(self):
+        with tempfile.TemporaryDirectory() as src:
+            os.makedirs(os.path.join(src, "examples"))
+            open(os.path.join(src, "examples", "a.ehoa"), "w").close()
+            with self.assertRaisesRegex(lacesrc.SourceError, "submodule update --init"):
+                clients.knor_runs(src, "--sym a.ehoa")
+            for sub in clients.KNOR_SUBMODULES:
+                os.makedirs(os.path.join(src, sub))
+                open(os.path.join(src, sub, "CMakeLists.txt"), "w").close()
+            self.assertEqual(clients.knor_runs(src, "--sym --bisim a.ehoa, a.ehoa"),
+                             [(["--sym", "--bisim"], "a.ehoa"), ([], "a.ehoa")])
+            with self.assertRaisesRegex(lacesrc.SourceError, "no b.ehoa in"):
+                clients.knor_runs(src, "a.ehoa,--sym b.ehoa")
+            with self.assertRaisesRegex(lacesrc.SourceError, "is not '\\[OPTION"):
+                clients.knor_runs(src, "sym a.ehoa")
+
+    def test_knor_cases_run_one_worker_on_both(self):
+        with tempfile.TemporaryDirectory() as br:
+            for who in ("weft-1.4", "lace"):
+                d = os.path.join(br, f"build-knor-8fbd45e-{who}")
+                os.makedirs(d)
+                with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                    f.write(f"lace_DIR:PATH={br}/prefix-{who}/lib/cmake/lace\n")
+            args = clients.make_parser().parse_args(["--knor-src", br])
+            sources = {"knor": {"path": br, "commit": None, "expected": "8fbd45e"}}
+            notes = []
+            cases = clients._knor_cases(args, [(["--sym"], "a.ehoa")], br, 1, False, {}, sources,
+                                        notes, os.path.join(br, "prefix-weft-1.4"),
+                                        os.path.join(br, "prefix-lace"), "Lace 1.4.2")
+            (case,) = cases
+            self.assertEqual((case.program, case.what, case.packages, case.workers),
+                             ("knor 8fbd45e", "--sym a.ehoa", "weft 1.4 / Lace 1.4.2", 1))
+            self.assertEqual(case.commands["lace"](8),
+                             [os.path.join(br, "build-knor-8fbd45e-lace", "knor"), "--sym", "-v",
+                              os.path.join(br, "examples", "a.ehoa")])
+            self.assertIs(case.parse, parse_knor)
+            self.assertEqual(notes, [])
 
     @staticmethod
     def fake_lace_source(root, version):
