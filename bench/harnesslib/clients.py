@@ -98,11 +98,8 @@ LACE_PROGRAMS_DEFAULT = {"lace": "fib-lace 40,queens-lace 12",
 # of solving here.
 OINK_SOLVERS = {"zlk": (4, 200000), "psi": (8, 4000), "fpi": (30, 300)}
 OINK_SEED = "9"
-# Both Oink builds: Oink ac3c12a's gpm.cpp calls std::memcpy without
-# <cstring>, which GCC 12's headers do not bring in; and Lace 2.0.3's
-# installed package needs Threads found first (find_threads_first.cmake).
 # Knor's examples/ files (--knor-examples: "[OPTION ...] FILE", comma-
-# separated), by default 0.2 to 1 s here.  Knor starts one worker
+# separated), by default 0.2 to 0.6 s each here.  Knor starts one worker
 # (`lace_start(1, ...)`): it runs quiet and beside the busy loops, not
 # oversubscribed.
 KNOR_EXAMPLES_DEFAULT = ("--sym amba_decomposed_arbiter_8.tlsf.ehoa,"
@@ -112,6 +109,9 @@ KNOR_EXAMPLES_DEFAULT = ("--sym amba_decomposed_arbiter_8.tlsf.ehoa,"
 KNOR_EXIT_CODES = (10, 20)
 # Knor's submodules, which a clone without --recursive lacks.
 KNOR_SUBMODULES = ("libs/sylvan", "libs/oink", "libs/abc")
+# Both Oink builds: Oink ac3c12a's gpm.cpp calls std::memcpy without
+# <cstring>, which GCC 12's headers do not bring in; and Lace 2.0.3's
+# installed package needs Threads found first (find_threads_first.cmake).
 OINK_FLAGS = ("-DCMAKE_CXX_FLAGS=-include cstring",
               "-DCMAKE_PROJECT_INCLUDE=" + os.path.join(RUNLOOP_SRC, "find_threads_first.cmake"))
 
@@ -119,7 +119,7 @@ OINK_FLAGS = ("-DCMAKE_CXX_FLAGS=-include cstring",
 def make_parser():
     ap = command_parser(
         "clients", "Real Lace clients (Sylvan's lddmc, bddmc and nqueens, a RUN loop, Lace "
-        "2.0.3's programs, Oink's solvers) built unchanged against weft's Lace packages and "
+        "2.0.3's programs, Oink's solvers, Knor) built unchanged against weft's Lace packages and "
         "against real Lace, run interleaved: quiet, beside two busy loops, and oversubscribed.",
         ["python3 bench/harness.py clients --lace-src ~/src/lace --sylvan-src ~/src/sylvan-b5dfc77",
          "python3 bench/harness.py clients --lace-src L --lace2-src L2 --sylvan-src S "
@@ -135,9 +135,8 @@ def make_parser():
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma list of quiet, loaded, oversubscribed (default: all)")
     ap.add_argument("--oversubscribed-workers", metavar="N,...",
-                    default=",".join(map(str, CONDITIONS["oversubscribed"])),
-                    help="the worker counts of the oversubscribed condition (default 4,8; "
-                    "each more than the CPUs this process may use)")
+                    help="the worker counts of the oversubscribed condition (default: 2 and 4 "
+                    "times the CPUs this process may use, 4,8 on 2 CPUs; each more than them)")
     ap.add_argument("--models", default="anderson.4,bakery.4,blocks.2", help="lddmc's models "
                     "(<name> of Sylvan's models/<name>.ldd; default anderson.4,bakery.4,blocks.2)")
     ap.add_argument("--strategies", default="par,sat,bfs,chaining",
@@ -180,10 +179,12 @@ def parse_conditions(text):
 
 def parse_oversubscribed_workers(text, cpus):
     """--oversubscribed-workers: worker counts, each above `cpus`, in the
-    order given; ValueError otherwise."""
+    order given (None: 2 and 4 times `cpus`); ValueError otherwise."""
+    if text is None:
+        return (2 * cpus, 4 * cpus)
     counts = []
     for item in split_list(text):
-        if not item.isdigit() or int(item) <= cpus:
+        if not re.fullmatch(r"[0-9]+", item) or int(item) <= cpus:
             raise ValueError(f"--oversubscribed-workers: '{item}' is not a worker count above "
                              f"the {cpus} CPUs this process may use")
         if int(item) not in counts:
@@ -216,14 +217,23 @@ def parse_lace_programs(text, flag):
 
 
 def parse_knor_examples(text):
-    """--knor-examples: [(options, file)], in the given order; ValueError for
-    an item whose words before the file are not options."""
+    """--knor-examples: [(options, file)], in the given order (words as the
+    shell splits them); ValueError for an item whose words before the file
+    are not options, a file outside examples/, or an item given twice."""
     runs = []
     for item in split_list(text):
-        words = item.split()
+        try:
+            words = shlex.split(item)
+        except ValueError as e:
+            raise ValueError(f"--knor-examples: {item!r}: {e}") from None
         if any(not w.startswith("-") for w in words[:-1]) or words[-1].startswith("-"):
             raise ValueError(f"--knor-examples: {item!r} is not '[OPTION ...] FILE'")
-        runs.append((words[:-1], words[-1]))
+        name = words[-1]
+        if os.path.isabs(name) or ".." in name.split("/"):
+            raise ValueError(f"--knor-examples: {name!r} is not a file of Knor's examples/")
+        if (words[:-1], name) in runs:
+            raise ValueError(f"--knor-examples: {item!r} is given twice")
+        runs.append((words[:-1], name))
     return runs
 
 
@@ -268,7 +278,9 @@ class Case:
         self.workers, self.exit_codes = workers, exit_codes
 
     def runs_in(self, condition, workers):
-        """Whether this case runs in the slot (condition, workers)."""
+        """Whether this case runs in the slot (condition, workers): one with
+        its own count runs in the quiet slot of that count (so only a count
+        among the quiet ones, 1 or 2, runs quiet) and in the loaded one."""
         if self.workers is None:
             return True
         return condition == "loaded" or (condition == "quiet" and workers == self.workers)
@@ -415,14 +427,16 @@ def knor_runs(src, text):
     """The runs of --knor-examples, [(options, file)], each file checked to
     be in src/examples and the submodules to be there; SourceError
     otherwise.  Called before anything is built."""
-    for sub in KNOR_SUBMODULES:
-        if not os.path.isfile(os.path.join(src, sub, "CMakeLists.txt")):
-            raise lacesrc.SourceError(f"{src}/{sub} is empty: Knor's submodules are missing "
-                                      f"(git -C {src} submodule update --init)")
     try:
         runs = parse_knor_examples(text)
     except ValueError as e:
         raise lacesrc.SourceError(str(e)) from None
+    if not runs:
+        return []
+    for sub in KNOR_SUBMODULES:
+        if not os.path.isfile(os.path.join(src, sub, "CMakeLists.txt")):
+            raise lacesrc.SourceError(f"{src}/{sub} is empty: Knor's submodules are missing "
+                                      f"(git -C {src} submodule update --init)")
     absent = [f for _, f in runs if not os.path.isfile(os.path.join(src, "examples", f))]
     if absent:
         raise lacesrc.SourceError(f"--knor-examples: no {', '.join(absent)} in {src}/examples")
@@ -587,7 +601,8 @@ def run_case(case, who, workers, timeout, loaded):
     with busy:
         start = time.monotonic()
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            p = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8",
+                               errors="replace", timeout=timeout)
             code, out = p.returncode, p.stdout + p.stderr
         except subprocess.TimeoutExpired as e:
             code = None
@@ -666,7 +681,7 @@ def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
         here = [case for case in cases if case.runs_in(condition, workers)]
         recs = [{"program": case.program, "what": case.what, "packages": case.packages,
                  "key": case.key, "reference": case.reference, "condition": condition,
-                 "workers": case.workers or workers, "weft": [],
+                 "workers": case.workers or workers, "slot_workers": workers, "weft": [],
                  "lace": [] if case.commands["lace"] else None, "line_ns": []}
                 for case in here]
         for r in range(rounds):
@@ -901,8 +916,10 @@ def main(argv):
     args.build_root = os.path.abspath(args.build_root)
     try:
         conditions = parse_conditions(args.conditions)
-        workers = dict(CONDITIONS, oversubscribed=parse_oversubscribed_workers(
-            args.oversubscribed_workers, len(os.sched_getaffinity(0))))
+        workers = dict(CONDITIONS)
+        if "oversubscribed" in conditions:
+            workers["oversubscribed"] = parse_oversubscribed_workers(
+                args.oversubscribed_workers, len(os.sched_getaffinity(0)))
         parse_oink_solvers(args.oink_solvers)
         parse_lace_programs(args.lace_programs, "--lace-programs")
         parse_lace_programs(args.lace2_programs, "--lace2-programs")
@@ -933,6 +950,10 @@ def main(argv):
     if not cases:
         print("clients: skipped: nothing to run with the sources given\n  "
               + "\n  ".join(notes))
+        return 0
+    if not any(case.runs_in(c, w) for case in cases for c in conditions for w in workers[c]):
+        print(f"clients: skipped: nothing given runs in {', '.join(conditions)} (Knor, which "
+              "starts one worker, runs quiet and loaded only)")
         return 0
     probe, why = line_transfer_probe(args.build_root)
     if why:

@@ -383,6 +383,16 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual((failed["status"], failed["message"].split(":")[0]),
                          ("FAILED", "exit 10"))
 
+    def test_output_that_is_not_utf8_is_read(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_script(os.path.join(d, "knor"), "printf 'aig\\377\\376\\n'\n"
+                         'echo "game is realizable!"\necho "total time was 0.5 sec."\nexit 10')
+            case = clients.Case("knor", "x", "weft 1.4",
+                                {"weft": lambda w: [os.path.join(d, "knor")], "lace": None},
+                                parse_knor, workers=1, exit_codes=clients.KNOR_EXIT_CODES)
+            run = clients.run_case(case, "weft", 1, 30, False)
+        self.assertEqual((run["status"], run["time"]), ("ok", 0.5))
+
     def test_the_probe_runs_before_and_after_each_pair(self):
         with tempfile.TemporaryDirectory() as d:
             for who in ("weft", "lace"):
@@ -447,7 +457,9 @@ class OptionsTest(unittest.TestCase):
 
     def test_oversubscribed_workers(self):
         self.assertEqual(clients.parse_oversubscribed_workers("32,4,32", 2), (32, 4))
-        for bad in ("2", "4,x", "", "-3", "4.5"):
+        self.assertEqual(clients.parse_oversubscribed_workers(None, 2), (4, 8))
+        self.assertEqual(clients.parse_oversubscribed_workers(None, 16), (32, 64))
+        for bad in ("2", "4,x", "", "-3", "4.5", "\u00b2"):
             with self.assertRaisesRegex(ValueError, "--oversubscribed-workers"):
                 clients.parse_oversubscribed_workers(bad, 2)
 
@@ -517,6 +529,17 @@ class OptionsTest(unittest.TestCase):
                 clients.knor_runs(src, "a.ehoa,--sym b.ehoa")
             with self.assertRaisesRegex(lacesrc.SourceError, "is not '\\[OPTION"):
                 clients.knor_runs(src, "sym a.ehoa")
+            open(os.path.join(src, "examples", "a b.ehoa"), "w").close()
+            self.assertEqual(clients.knor_runs(src, "--sym 'a b.ehoa'"),
+                             [(["--sym"], "a b.ehoa")])
+            for bad, why in (("/etc/passwd", "not a file of Knor's examples"),
+                             ("--sym ../a.ehoa", "not a file of Knor's examples"),
+                             ("a.ehoa,a.ehoa", "given twice"), ("'a.ehoa", "quotation")):
+                with self.assertRaisesRegex(lacesrc.SourceError, why):
+                    clients.knor_runs(src, bad)
+        with tempfile.TemporaryDirectory() as src:
+            # Nothing to run: the submodules are not asked for.
+            self.assertEqual(clients.knor_runs(src, ""), [])
 
     def test_knor_cases_run_one_worker_on_both(self):
         with tempfile.TemporaryDirectory() as br:
@@ -649,6 +672,12 @@ class OptionsTest(unittest.TestCase):
         p = run_harness("clients", "--oversubscribed-workers", f"{cpus + 1},{cpus}")
         self.assertEqual(p.returncode, 2)
         self.assertIn(f"'{cpus}' is not a worker count above the {cpus} CPUs", p.stderr)
+        # Checked only when the condition runs.
+        with tempfile.TemporaryDirectory() as out:
+            p = run_harness("clients", "--no-deps", "--out", out, "--conditions", "quiet",
+                            "--oversubscribed-workers", f"{cpus}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("skipped", p.stdout)
 
     def test_an_unknown_oink_solver_is_a_usage_error_before_any_build(self):
         p = run_harness("clients", "--oink-solvers", "zlk,tarjan")
