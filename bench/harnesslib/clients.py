@@ -156,8 +156,9 @@ def make_parser():
     ap.add_argument("--oink-solvers", default=",".join(OINK_SOLVERS),
                     help=f"Oink's solvers to run (default {','.join(OINK_SOLVERS)}; empty: none)")
     ap.add_argument("--knor-examples", default=KNOR_EXAMPLES_DEFAULT,
-                    metavar="'[OPTION ...] FILE,...'", help="Knor's runs: files of its examples/, each with Knor's options "
-                    f"(default '{KNOR_EXAMPLES_DEFAULT}'; empty: none)")
+                    metavar="'[OPTION ...] FILE,...'", help="Knor's runs: files of its "
+                    "examples/, each with Knor's options (default "
+                    f"'{KNOR_EXAMPLES_DEFAULT}'; empty: none)")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     return ap
