@@ -28,8 +28,9 @@ case runs on weft, then on Lace, back to back:
   quiet           1 and 2 workers
   loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`,
                   started before and killed after each run), default settings
-  oversubscribed  4 and 8 workers on the machine's CPUs (--oversubscribed-workers:
-                  other counts, each more than the CPUs the harness may use)
+  oversubscribed  2 and 4 times as many workers as the CPUs the harness may use
+                  (4 and 8 on 2 CPUs; --oversubscribed-workers: other counts, each
+                  more than those CPUs)
 The cases: lddmc on --models x --strategies, bddmc on --bdd-models,
 nqueens --nqueens, the RUN loop (--runloop sizes, --runloop-runs RUNs of
 fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
@@ -388,6 +389,21 @@ def lace_program_cases(src, programs, br, jobs, build, builds, version, lace_bui
     return cases
 
 
+def _build_client_twice(src, name, tag, prefixes, br, jobs, build, builds, targets, flags=()):
+    """One client source built against each package of prefixes ((who,
+    prefix or None), ...) into build-<name>-<tag>-<who>, recorded in
+    builds: {who: build dir} of those built."""
+    dirs = {}
+    for who, prefix in prefixes:
+        if prefix is None:
+            continue
+        d = os.path.join(br, f"build-{name.lower()}-{tag}-{who}")
+        lacesrc.build_client(src, d, prefix, f"{name} {tag} on {who}", br, jobs,
+                             targets=targets, build=build, flags=flags)
+        dirs[who], builds[os.path.basename(d)] = d, d
+    return dirs
+
+
 def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lace2_name):
     """Oink's test_solvers, unchanged, against weft's mode 2 and (real2 not
     None) against Lace 2.0.3: one case per solver of --oink-solvers."""
@@ -398,14 +414,9 @@ def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lac
     if not solvers:
         return []
     tag = sylvan_label(sources, "oink", notes)
-    exe = {}
-    for who, prefix in (("weft-2", weft2), ("lace", real2)):
-        if prefix is None:
-            continue
-        d = os.path.join(br, f"build-oink-{tag}-{who}")
-        lacesrc.build_client(args.oink_src, d, prefix, f"Oink {tag} on {who}", br, jobs,
-                             targets=["test_solvers"], build=build, flags=OINK_FLAGS)
-        exe[who], builds[os.path.basename(d)] = os.path.join(d, "test_solvers"), d
+    exe = {who: os.path.join(d, "test_solvers") for who, d in _build_client_twice(
+        args.oink_src, "Oink", tag, (("weft-2", weft2), ("lace", real2)), br, jobs, build,
+        builds, ["test_solvers"], OINK_FLAGS).items()}
     if real2 is None:
         notes.append(f"Oink {tag} ran on weft only: give {lacesrc.source_hint('lace2')}")
 
@@ -449,14 +460,9 @@ def _knor_cases(args, runs, br, jobs, build, builds, sources, notes, weft14, rea
     Lace 1.4.2: one case per run of --knor-examples, at the one worker Knor
     starts."""
     tag = sylvan_label(sources, "knor", notes)
-    exe = {}
-    for who, prefix in (("weft-1.4", weft14), ("lace", real14)):
-        if prefix is None:
-            continue
-        d = os.path.join(br, f"build-knor-{tag}-{who}")
-        lacesrc.build_client(args.knor_src, d, prefix, f"Knor {tag} on {who}", br, jobs,
-                             targets=["knor"], build=build)
-        exe[who], builds[os.path.basename(d)] = os.path.join(d, "knor"), d
+    exe = {who: os.path.join(d, "knor") for who, d in _build_client_twice(
+        args.knor_src, "Knor", tag, (("weft-1.4", weft14), ("lace", real14)), br, jobs, build,
+        builds, ["knor"]).items()}
     if real14 is None:
         notes.append(f"Knor {tag} ran on weft only: give {lacesrc.source_hint('lace')}")
     examples = os.path.join(args.knor_src, "examples")
@@ -511,7 +517,7 @@ def prepare(args):
         sources["lace"]["version"] = version
         builds[f"lace-{version}"] = lace_build
         lace_name = f"Lace {version}"
-    if args.lace_src or args.sylvan_src or (args.knor_src and knor):
+    if args.lace_src or args.sylvan_src or knor:
         weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build)
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
@@ -522,14 +528,9 @@ def prepare(args):
     if args.sylvan_src:
         old = sylvan_label(sources, "sylvan", notes)
         check_models(os.path.join(args.sylvan_src, "models"), args)
-        tools = {}
-        for who, prefix in (("weft-1.4", weft14), ("lace", real14)):
-            if prefix is None:
-                continue
-            d = os.path.join(br, f"build-sylvan-{old}-{who}")
-            lacesrc.build_client(args.sylvan_src, d, prefix, f"Sylvan {old} on {who}", br,
-                                 jobs, targets=SYLVAN_TOOLS, build=build)
-            tools[who], builds[os.path.basename(d)] = os.path.join(d, "examples"), d
+        tools = {who: os.path.join(d, "examples") for who, d in _build_client_twice(
+            args.sylvan_src, "Sylvan", old, (("weft-1.4", weft14), ("lace", real14)), br, jobs,
+            build, builds, SYLVAN_TOOLS).items()}
         if real14 is None:
             notes.append(f"Sylvan {old} ran on weft only: give {lacesrc.source_hint('lace')}")
         cases += sylvan_cases(old, tools["weft-1.4"], tools.get("lace"),
@@ -691,11 +692,10 @@ def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
                 for who in ("weft", "lace"):
                     if case.commands[who] is None:
                         continue
-                    progress.step(f"{condition} -w {case.workers or workers} round "
+                    progress.step(f"{condition} -w {rec['workers']} round "
                                   f"{r + 1}/{rounds}: "
                                   f"{case.program} {case.what} on {who}")
-                    run = run_case(case, who, case.workers or workers, timeout,
-                                   condition == "loaded")
+                    run = run_case(case, who, rec["workers"], timeout, condition == "loaded")
                     if run["status"] != "ok":
                         log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
                     rec[who].append(run)
