@@ -556,6 +556,18 @@ check quick park-mut-wakernofence-TSO park.pml TSO fail 22 -DMUT_PARK_WAKER_NOFE
 check quick park-mut-futex-nocmp-SC park.pml SC fail 22 -DMUT_FUTEX_NOCMP
 cover_checks "park-cover-%s-SC" park.pml "SLEEP WITHDRAW CLAIM LOST_RACE" -DNW=2
 
+# ---- counted wakes (counted_wake.pml; src/runtime/interrupt.c): a waker
+# makes the futex_wake system call only when a waiter counted itself in ----
+for mm in SC TSO WEAK; do
+  check quick "counted-wake-$mm" counted_wake.pml $mm pass 22
+done
+check quick counted-wake-three-SC counted_wake.pml SC pass 22 -DNS=3
+check quick counted-wake-mut-countfirst-SC counted_wake.pml SC fail 22 -DMUT_WAKER_COUNT_FIRST
+check quick counted-wake-mut-uncounted-SC counted_wake.pml SC fail 22 -DMUT_WAITER_UNCOUNTED
+check quick counted-wake-mut-futex-nocmp-SC counted_wake.pml SC fail 22 -DMUT_FUTEX_NOCMP
+check quick counted-wake-mut-release-SC counted_wake.pml SC pass 22 -DMUT_WAKER_RELEASE
+check quick counted-wake-mut-release-TSO counted_wake.pml TSO fail 22 -DMUT_WAKER_RELEASE
+
 # ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
 # workers wait, at least the limit stays out, stop wakes the surplus ----
 for mm in SC TSO WEAK; do

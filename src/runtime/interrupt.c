@@ -37,6 +37,7 @@
 #include "observe/hooks.h"
 #include "runtime/diagnostics.h"
 #include "runtime/gate.h"
+#include "runtime/parking.h"
 #include "runtime/sched.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
@@ -67,13 +68,14 @@ typedef struct interrupt_rec {
 
     _Alignas(WEFT_CACHE_LINE) _Atomic(weft_worker *) executor; /* NEWFRAME: who runs it */
     _Atomic uint32_t arrived;                                  /* barrier 1 */
-    _Atomic uint32_t passed;  /* 1: barrier 1 passed and the record unpublished */
-    _Atomic uint32_t copies;  /* TOGETHER: copies finished */
-    _Atomic uint32_t stopped; /* barrier 2 */
-    _Atomic uint32_t left;    /* workers that restored their deque */
-    _Atomic uint32_t done;    /* 1: all left; the initiator may return */
-    _Atomic uint32_t let_go;  /* 1: the last leaver no longer touches the record */
-    weft_task finished;       /* state DONE when all the work is done */
+    _Atomic uint32_t passed;   /* 1: barrier 1 passed and the record unpublished */
+    _Atomic uint32_t copies;   /* TOGETHER: copies finished */
+    _Atomic uint32_t stopped;  /* barrier 2 */
+    _Atomic uint32_t left;     /* workers that restored their deque */
+    _Atomic uint32_t done;     /* 1: all left; the initiator may return */
+    _Atomic uint32_t let_go;   /* 1: the last leaver no longer touches the record */
+    _Atomic uint32_t sleepers; /* asleep on passed, stopped or done (wake_sleepers) */
+    weft_task finished;        /* state DONE when all the work is done */
 } interrupt_rec;
 
 static struct {
@@ -97,6 +99,7 @@ static _Atomic uint64_t last_generation; /* bumped by initiators */
 static struct {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t count;
     _Atomic uint32_t generation;
+    _Atomic uint32_t sleepers; /* asleep on generation (wake_sleepers) */
 } user_barrier;
 
 void weft__interrupt_reset(void)
@@ -107,23 +110,55 @@ void weft__interrupt_reset(void)
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.nest_lock, 0, memory_order_relaxed);
     atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
+    atomic_store_explicit(&user_barrier.sleepers, 0, memory_order_relaxed);
 }
 
-/* Spin, then yield, then sleep on the word until pred(word) holds. */
-static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), uint32_t arg)
+/* A word that threads wait on, with the count of those asleep on it (or
+ * on another word that shares the count): a waker makes the system call
+ * only when someone sleeps.  The waiter counts itself in before its last
+ * look at the word and the waker changes the word before it reads the
+ * count, both seq_cst: of the two, the later sees the earlier, so either
+ * the waiter sees the change and does not sleep, or the waker sees the
+ * sleeper and wakes it (verification/counted_wake.pml). */
+static void wake_sleepers(_Atomic uint32_t *word, _Atomic uint32_t *sleepers)
 {
+    /* seq_cst: after the caller's seq_cst change of the word (the Dekker
+     * pair of the sleeper's count-in, then look). */
+    if (atomic_load_explicit(sleepers, memory_order_seq_cst) != 0)
+        weft__futex_wake(word, INT_MAX);
+}
+
+/* Spin, then yield, then sleep on the word until pred(word) holds; the
+ * changes of the word that end the wait are seq_cst and followed by
+ * wake_sleepers(word, sleepers). */
+static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), uint32_t arg,
+                    _Atomic uint32_t *sleepers)
+{
+    uint64_t since_ns = 0;
     for (unsigned spins = 0;; spins++) {
-        /* Acquire: the waits below end on release RMWs; we then read what
-         * was written before them. */
+        /* Acquire: the waits below end on changes at least release; we
+         * then read what was written before them. */
         uint32_t v = atomic_load_explicit(word, memory_order_acquire);
         if (pred(v, arg))
             return;
+        /* A few microseconds of pauses (the others are usually that
+         * close), then as an idle worker waits for work: a worker
+         * descheduled for another program's time slice is best waited for
+         * asleep, where the wake-up puts us back on a CPU at once, and one
+         * descheduled for ours by a yield. */
         if (spins < 100)
             weft_cpu_relax();
-        else if (spins < 200)
-            sched_yield();
-        else
-            weft__futex_wait(word, v);
+        else if (weft__park_hold_or_yield(&since_ns, weft__rt.idle_spin_us,
+                                          weft__rt.idle_hold_ns)) {
+            /* seq_cst: counted in before the last look (wake_sleepers). */
+            atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+            /* seq_cst: the look after the count-in; acquire as above. */
+            v = atomic_load_explicit(word, memory_order_seq_cst);
+            if (!pred(v, arg))
+                weft__futex_wait(word, v);
+            /* Relaxed: a waker that still counts us makes one spare wake. */
+            atomic_fetch_sub_explicit(sleepers, 1, memory_order_relaxed);
+        }
     }
 }
 
@@ -131,14 +166,15 @@ static bool at_least(uint32_t v, uint32_t n) { return v >= n; }
 static bool differs(uint32_t v, uint32_t old) { return v != old; }
 
 /* Counter barrier: the last arrival wakes the others. */
-static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n)
+static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n, _Atomic uint32_t *sleepers)
 {
-    /* acq_rel: all arrivals form one release sequence, so every worker's
-     * writes before the barrier happen before every read after it. */
-    if (atomic_fetch_add_explicit(count, 1, memory_order_acq_rel) + 1 == n)
-        weft__futex_wake(count, INT_MAX);
+    /* seq_cst: all arrivals form one release sequence, so every worker's
+     * writes before the barrier happen before every read after it; and
+     * the last one is the change wake_sleepers follows. */
+    if (atomic_fetch_add_explicit(count, 1, memory_order_seq_cst) + 1 == n)
+        wake_sleepers(count, sleepers);
     else
-        wait_on(count, at_least, n);
+        wait_on(count, at_least, n, sleepers);
 }
 
 /* Steals within the frames (old tasks are frozen) until all work of rec is
@@ -205,7 +241,7 @@ static void pass_barrier_1(interrupt_rec *rec, unsigned n)
 {
     /* acq_rel: one release sequence through all arrivals. */
     if (atomic_fetch_add_explicit(&rec->arrived, 1, memory_order_acq_rel) + 1 != n) {
-        wait_on(&rec->passed, at_least, 1);
+        wait_on(&rec->passed, at_least, 1, &rec->sleepers);
         return;
     }
     /* Everyone has read the record: unpublish it, before anyone runs work
@@ -220,9 +256,10 @@ static void pass_barrier_1(interrupt_rec *rec, unsigned n)
     /* Release: the next nested initiator sees the two stores above. */
     if (rec->nested)
         atomic_store_explicit(&slot.nest_lock, 0, memory_order_release);
-    /* Release: the others pass barrier 1 after the stores above. */
-    atomic_store_explicit(&rec->passed, 1, memory_order_release);
-    weft__futex_wake(&rec->passed, INT_MAX);
+    /* seq_cst: release, the others pass barrier 1 after the stores above;
+     * and the change wake_sleepers follows. */
+    atomic_store_explicit(&rec->passed, 1, memory_order_seq_cst);
+    wake_sleepers(&rec->passed, &rec->sleepers);
 }
 
 /* Our TOGETHER copy, at head below the frame; the last copy to finish
@@ -280,13 +317,13 @@ static void leave(interrupt_rec *rec, unsigned n)
     /* acq_rel: the last leaver sees everyone done with the record. */
     if (atomic_fetch_add_explicit(&rec->left, 1, memory_order_acq_rel) + 1 != n)
         return;
-    /* Release: the initiator sees the finished interrupt, including
-     * NEWFRAME's result. */
-    atomic_store_explicit(&rec->done, 1, memory_order_release);
+    /* seq_cst: release, the initiator sees the finished interrupt,
+     * including NEWFRAME's result; and the change wake_sleepers follows. */
+    atomic_store_explicit(&rec->done, 1, memory_order_seq_cst);
     /* Release: the next outermost initiator sees this one over. */
     if (!rec->nested)
         atomic_store_explicit(&slot.busy, 0, memory_order_release);
-    weft__futex_wake(&rec->done, INT_MAX);
+    wake_sleepers(&rec->done, &rec->sleepers);
     /* Release: our last touch of the record; the initiator's stack frame
      * (which holds it) may go after this. */
     atomic_store_explicit(&rec->let_go, 1, memory_order_release);
@@ -310,7 +347,7 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     WEFT_TRACE_SET(w, WEFT_TRACE_HELP);
     take_part(w, head, frame, rec, n);
     WEFT_TRACE_SET(w, WEFT_TRACE_BARRIER);
-    arrive_and_wait(&rec->stopped, n); /* barrier 2: no steal in flight */
+    arrive_and_wait(&rec->stopped, n, &rec->sleepers); /* barrier 2: no steal in flight */
     weft__sched_thaw(w, &saved);
     WEFT_TRACE_POP(w, trace_);
     leave(rec, n);
@@ -378,6 +415,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&rec.left, 0, memory_order_relaxed);
     atomic_store_explicit(&rec.done, 0, memory_order_relaxed);
     atomic_store_explicit(&rec.let_go, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.sleepers, 0, memory_order_relaxed);
     atomic_store_explicit(&rec.finished.state, 0, memory_order_relaxed);
     slot.current = &rec;
     /* seq_cst: release publishes the record to servers (acquire); seq_cst
@@ -393,7 +431,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 
     if (w)
         weft__interrupt_serve(w, head);
-    wait_on(&rec.done, at_least, 1);
+    wait_on(&rec.done, at_least, 1, &rec.sleepers);
     /* Acquire: pairs with the last leaver's final store; then the record
      * (our stack) is ours again.  The wait is that leaver's futex wake. */
     while (atomic_load_explicit(&rec.let_go, memory_order_acquire) == 0)
@@ -431,12 +469,12 @@ void weft_barrier(void)
     if (atomic_fetch_add_explicit(&user_barrier.count, 1, memory_order_acq_rel) + 1 == n) {
         /* Relaxed: ordered before the release below. */
         atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
-        /* Release: waiters see the reset count and all writes before the
-         * barrier. */
-        atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_release);
-        weft__futex_wake(&user_barrier.generation, INT_MAX);
+        /* seq_cst: release, waiters see the reset count and all writes
+         * before the barrier; and the change wake_sleepers follows. */
+        atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_seq_cst);
+        wake_sleepers(&user_barrier.generation, &user_barrier.sleepers);
     } else {
-        wait_on(&user_barrier.generation, differs, gen);
+        wait_on(&user_barrier.generation, differs, gen, &user_barrier.sleepers);
     }
     WEFT_TRACE_POP(w, trace_);
     WEFT_PROFILE_RESUME(w);
@@ -455,7 +493,9 @@ static void park(weft_worker *w, weft_task *head)
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_PARKED);
-    atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst); /* suspend polls it */
+    /* seq_cst: suspend polls it, and it is our count-in before the looks
+     * below (weft__unpark_all). */
+    atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
     while (atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
            !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
         if (weft_interrupt_waiting_for(w)) {
@@ -480,13 +520,18 @@ void weft__park_if_suspended(weft_worker *w, weft_task *head)
         park(w, head);
 }
 
-/* Wakes parked workers so they re-check (resume, stop, interrupts). */
+/* Wakes parked workers so they re-check (resume, stop, interrupts); with
+ * none parked, no system call: a worker that parks later counts itself in
+ * `parked` (seq_cst) before it looks at the reasons (seq_cst), so it sees
+ * the caller's reason, stored seq_cst before this. */
 void weft__unpark_all(void)
 {
     weft_runtime *p = &weft__rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
-    weft__futex_wake(&p->suspend_word, INT_MAX);
+    /* seq_cst: the Dekker pair of park's count-in, then its looks. */
+    if (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0)
+        weft__futex_wake(&p->suspend_word, INT_MAX);
 }
 
 int weft__resume_locked(void)

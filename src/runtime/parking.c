@@ -19,6 +19,11 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
             weft_cpu_relax();
         return false;
     }
+    return weft__park_hold_or_yield(since_ns, spin_us, hold_ns);
+}
+
+bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hold_ns)
+{
     uint64_t now = weft_now_ns();
     if (*since_ns == 0)
         *since_ns = now;
@@ -29,10 +34,10 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
             weft_cpu_relax();
         return false;
     }
-    /* Give the core to a runnable thread while still looking for work
-     * every round.  If one took it (more threads than cores: our own
-     * workers, or other programs), searching on only takes time slices
-     * from threads with work: park now, and be woken when work appears. */
+    /* Give the core to a runnable thread while still looking every round.
+     * If one took it (more threads than cores: our own workers, or other
+     * programs), looking on only takes time slices from threads with
+     * work: park now, and be woken when the wait is over. */
     sched_yield();
     return weft__park_on_contended_yield && weft_now_ns() - now > WEFT_YIELD_CONTENDED_NS;
 }

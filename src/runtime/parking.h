@@ -129,6 +129,9 @@ static inline void weft__park_uncount(_Atomic uint32_t *count)
  * *since_ns are the caller's state, both 0 to start over (after it found
  * work or woke). */
 bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, unsigned hold_ns);
+/* weft__park_backoff after its short spin, for a caller that spun its own
+ * way first: hold, yield, and true when the caller should park. */
+bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hold_ns);
 /* An idle worker of a pool no larger than its CPUs keeps its core this
  * long before it yields: work that comes back within it (the next RUN of
  * a program that calls RUN in a loop, the next level of a search) finds
