@@ -17,6 +17,10 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     from Lace 1.4.2's and 2.0.3's benchmarks/, by that Lace's own build and
     against weft's mode 1.4 and 2 (bench/peers/lace/benchmarks, a driver
     project);
+  - the test programs of --lace-tests and --lace2-tests from Lace 1.4.2's
+    and 2.0.3's test/ (NEWFRAME, TOGETHER, barriers, suspension), against
+    weft's mode 1.4 and 2 and against that Lace's install, each built by
+    the same driver project (bench/peers/lace/tests);
   - the Oink of --oink-src (ac3c12a, a Lace 2 client in C++) against weft's
     mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers);
   - the Knor of --knor-src (8fbd45e with its submodules: Sylvan, Oink and ABC
@@ -37,13 +41,18 @@ fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
 1.4.2's and 2.0.3's own programs (--lace-programs, --lace2-programs: each
 with its arguments; they run in <build root>/run-lace-programs, so a
 relative path among them is taken from there), and Oink's parallel solvers
-(--oink-solvers) on random games, and Knor on files of its examples/
+(--oink-solvers) on random games, Lace's test programs (--lace-tests,
+--lace2-tests: none unless asked; each takes the worker count as its
+argument), and Knor on files of its examples/
 (--knor-examples; Knor starts one worker, so it runs quiet at 1 and
 beside the loops, not oversubscribed).  The time is the phase the tool times (lddmc and bddmc:
 `<STRATEGY> Time:`, nqueens: `Computation time:`, Oink: the solving time
-test_solvers sums, Knor: its `total time was` with -v, the others
+test_solvers sums, Knor: its `total time was` with -v, Lace's test
+programs, which print no time: the whole process's wall time; the others
 `Time:`); the whole process's wall time is
-kept too.  Ratios are weft /
+kept too.  A run that passes --timeout is recorded as timed out: a round
+where only Lace's run timed out has no ratio, and the table gives Lace's
+time as over the timeout and counts those rounds.  Ratios are weft /
 Lace, the median of the per-round ratios and their range.  The answers
 (states, solutions, garbage collections started; Knor's realizability,
 solver iterations, bisimulation blocks and AIG gates; fib's value; the games
@@ -86,6 +95,7 @@ HOST_CHANGE = 2.0
 SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink", "knor")
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
+LACETESTS_SRC = os.path.join(ROOT, "bench", "peers", "lace", "tests")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
 # Lace's own programs (--lace-programs, --lace2-programs: "PROGRAM ARG...",
 # comma-separated), by default sizes that run 0.1 to 0.6 s here, so that
@@ -154,6 +164,10 @@ def make_parser():
                         help=f"{lacesrc.SOURCES[key][0]}'s own programs to run (targets of its "
                         f"benchmarks/, each with its arguments; default "
                         f"'{LACE_PROGRAMS_DEFAULT[key]}'; empty: none)")
+    for key, flag in (("lace", "--lace-tests"), ("lace2", "--lace2-tests")):
+        ap.add_argument(flag, default="", metavar="TEST,...",
+                        help=f"{lacesrc.SOURCES[key][0]}'s own test programs to run, timed "
+                        "whole (names of its test/*.c, such as test_together; default: none)")
     ap.add_argument("--oink-solvers", default=",".join(OINK_SOLVERS),
                     help=f"Oink's solvers to run (default {','.join(OINK_SOLVERS)}; empty: none)")
     ap.add_argument("--knor-examples", default=KNOR_EXAMPLES_DEFAULT,
@@ -218,6 +232,19 @@ def parse_lace_programs(text, flag):
     return programs
 
 
+def parse_lace_tests(text, flag):
+    """--lace-tests, --lace2-tests: test names in the given order;
+    ValueError for one that is not a name or is given twice."""
+    tests = []
+    for item in split_list(text):
+        if not re.fullmatch(r"[A-Za-z0-9_]+", item):
+            raise ValueError(f"{flag}: {item!r} is not the name of a test program")
+        if item in tests:
+            raise ValueError(f"{flag}: {item!r} is given twice")
+        tests.append(item)
+    return tests
+
+
 def parse_knor_examples(text):
     """--knor-examples: [(options, file)], in the given order (words as the
     shell splits them); ValueError for an item whose words before the file
@@ -271,13 +298,16 @@ class Case:
     workers: the count a program that starts its own workers starts
     (None: it takes -w), which runs quiet at that count and beside the busy
     loops, not oversubscribed; exit_codes: the statuses of a run that
-    ended well (other than 0, the status is one of the answers)."""
+    ended well (other than 0, the status is one of the answers);
+    timed_whole: the program prints no time, and its time is the whole
+    process's wall time."""
 
     def __init__(self, program, what, packages, commands, parse, reference=None, workers=None,
-                 exit_codes=(0,)):
+                 exit_codes=(0,), timed_whole=False):
         self.program, self.what, self.packages = program, what, packages
         self.commands, self.parse, self.reference = commands, parse, reference
         self.workers, self.exit_codes = workers, exit_codes
+        self.timed_whole = timed_whole
 
     def runs_in(self, condition, workers):
         """Whether this case runs in the slot (condition, workers): one with
@@ -387,6 +417,48 @@ def lace_program_cases(src, programs, br, jobs, build, builds, version, lace_bui
                           {"weft": command(d), "lace": command(lace_build)},
                           parse_lace_program_any))
     return cases
+
+
+def lace_tests(src, flag, text):
+    """The tests of --lace-tests / --lace2-tests, [name], each checked to
+    be a test/<name>.c of src; SourceError otherwise.  Called before
+    anything is built."""
+    try:
+        tests = parse_lace_tests(text, flag)
+    except ValueError as e:
+        raise lacesrc.SourceError(str(e)) from None
+    known = lacesrc.test_programs(src) if tests else set()
+    unknown = [t for t in tests if t not in known]
+    if unknown:
+        raise lacesrc.SourceError(f"{flag}: {src}/test has no {', '.join(unknown)}.c "
+                                  f"(it has {', '.join(sorted(known)) or 'none'})")
+    return tests
+
+
+def parse_exit_only(output):
+    """A program judged by its exit status alone: no time, no answer."""
+    return {"time": None, "answers": {}}
+
+
+def lace_test_cases(src, tests, br, jobs, build, builds, version, real_prefix, weft, mode):
+    """Lace's own test programs (lace_tests'), built by one driver project
+    against weft's package of `mode` and against that Lace's install
+    (real_prefix), each timed whole; a test takes the worker count as its
+    argument."""
+    if not tests:
+        return []
+    dirs = _build_client_twice(
+        LACETESTS_SRC, "LaceTests", version, ((f"weft-{mode}", weft), ("lace", real_prefix)), br,
+        jobs, build, builds, tests,
+        [f"-DLACE_SRC={src}", f"-DLACE_API={PACKAGE_API[mode]}",
+         f"-DLACE_TESTS={';'.join(tests)}"])
+
+    def command(folder, test):
+        return lambda w: [os.path.join(folder, test), str(w)]
+    return [Case(f"{test} (Lace {version}'s)", "whole process", f"weft {mode} / Lace {version}",
+                 {"weft": command(dirs[f"weft-{mode}"], test), "lace": command(dirs["lace"], test)},
+                 parse_exit_only, timed_whole=True)
+            for test in tests]
 
 
 def _build_client_twice(src, name, tag, prefixes, br, jobs, build, builds, targets, flags=()):
@@ -510,6 +582,9 @@ def prepare(args):
     programs = {key: lace_programs(getattr(args, f"{key}_src"), f"--{key}-programs",
                                    getattr(args, f"{key}_programs"))
                 for key in ("lace", "lace2") if getattr(args, f"{key}_src")}
+    tests = {key: lace_tests(getattr(args, f"{key}_src"), f"--{key}-tests",
+                             getattr(args, f"{key}_tests"))
+             for key in ("lace", "lace2") if getattr(args, f"{key}_src")}
     knor = knor_runs(args.knor_src, args.knor_examples) if args.knor_src else []
     real14 = lace_name = weft14 = None
     if args.lace_src:
@@ -524,6 +599,8 @@ def prepare(args):
         cases += _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds)
         cases += lace_program_cases(args.lace_src, programs["lace"], br, jobs, build, builds,
                                     version, lace_build, weft14, "1.4")
+        cases += lace_test_cases(args.lace_src, tests["lace"], br, jobs, build, builds, version,
+                                 real14, weft14, "1.4")
     old = None
     if args.sylvan_src:
         old = sylvan_label(sources, "sylvan", notes)
@@ -566,6 +643,8 @@ def prepare(args):
         lace2_name = f"Lace {version}"
         cases += lace_program_cases(args.lace2_src, programs["lace2"], br, jobs, build, builds,
                                     version, lace2_build, weft2, "2")
+        cases += lace_test_cases(args.lace2_src, tests["lace2"], br, jobs, build, builds,
+                                 version, real2, weft2, "2")
     if args.oink_src:
         cases += _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2,
                              lace2_name)
@@ -614,7 +693,8 @@ def run_case(case, who, workers, timeout, loaded):
         wall = time.monotonic() - start
     result = {"command": shlex.join(cmd), "wall": wall, "time": None, "answers": None}
     if code is None:
-        return dict(result, status="timeout", message=f"timed out after {timeout:g} s")
+        return dict(result, status="timeout", timeout=timeout,
+                    message=f"timed out after {timeout:g} s")
     if code not in case.exit_codes:
         return dict(result, status="FAILED", message=f"exit {code}:\n{tail(out, 8)}")
     try:
@@ -623,6 +703,8 @@ def run_case(case, who, workers, timeout, loaded):
         return dict(result, status="FAILED", message=f"{e}:\n{tail(out, 8)}")
     if case.exit_codes != (0,):
         parsed["answers"] = dict(parsed["answers"], exit=str(code))
+    if case.timed_whole:
+        parsed["time"] = wall
     return dict(result, **parsed, status="ok")
 
 
@@ -768,6 +850,12 @@ def summarise(records):
             if b["wall"] > 0:
                 walls.append(a["wall"] / b["wall"])
         rec["ratios"], rec["wall_ratios"] = ratios, walls
+        # Rounds with no ratio because only Lace's run passed the timeout,
+        # and the timeout when every Lace run did (its time is over it).
+        rec["lace_timed_out"] = sum(1 for a, b in zip(weft, lace or [])
+                                    if a["status"] == "ok" and b["status"] == "timeout")
+        over = [r["timeout"] for r in lace or [] if r["status"] == "timeout"]
+        rec["lace_over"] = min(over) if over and len(over) == len(lace) else None
         rec["ratio"] = median_or_none(ratios)
         rec["wall_ratio"] = median_or_none(walls)
         if lace is None:  # nothing compared: the probes around weft's runs describe the host
@@ -785,7 +873,9 @@ def summarise(records):
         failed = [who for who in ("weft", "lace") if any(r["status"] != "ok"
                                                         for r in rec[who] or [])]
         if failed:
-            rec["equal"] = f"n/a ({' and '.join(failed)} failed)"
+            rec["equal"] = "n/a (" + " and ".join(
+                who + (" timed out" if all(r["status"] in ("ok", "timeout") for r in rec[who])
+                       else " failed") for who in failed) + ")"
         elif theirs is None:
             rec["equal"] = "n/a (no Lace run)"
         elif not any(r["answers"] for r in weft + theirs):
@@ -819,7 +909,17 @@ def fmt_rounds(rec):
     if rec["lace"] is None:
         return "-"
     changed = rec.get("rounds_host_changed", 0)
-    return f"{rec['rounds_compared']}" + (f" ({changed} left out)" if changed else "")
+    timed_out = rec.get("lace_timed_out", 0)
+    notes = ([f"{changed} left out"] if changed else []) + (
+        [f"{timed_out} Lace timed out"] if timed_out else [])
+    return f"{rec['rounds_compared']}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def fmt_lace_seconds(rec):
+    """Lace's median time, or "> T" when every Lace run passed the timeout T."""
+    if rec["lace_time"] is None and rec.get("lace_over"):
+        return f"> {rec['lace_over']:g}"
+    return fmt_seconds(rec["lace_time"])
 
 
 def table(records, markdown=False):
@@ -827,7 +927,7 @@ def table(records, markdown=False):
     for rec in records:
         line = rec.get("line_ns_median")
         rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
-                     str(rec["workers"]), fmt_seconds(rec["lace_time"]),
+                     str(rec["workers"]), fmt_lace_seconds(rec),
                      fmt_seconds(rec["weft_time"]), fmt_ratio(rec["ratio"]),
                      fmt_range(rec["ratios"]), fmt_ratio(rec["wall_ratio"]), fmt_rounds(rec),
                      "-" if line is None else f"{line:.0f}", rec["equal"],
@@ -924,6 +1024,8 @@ def main(argv):
         parse_oink_solvers(args.oink_solvers)
         parse_lace_programs(args.lace_programs, "--lace-programs")
         parse_lace_programs(args.lace2_programs, "--lace2-programs")
+        parse_lace_tests(args.lace_tests, "--lace-tests")
+        parse_lace_tests(args.lace2_tests, "--lace2-tests")
         parse_knor_examples(args.knor_examples)
     except ValueError as e:
         ap.error(str(e))

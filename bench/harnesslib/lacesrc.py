@@ -22,6 +22,10 @@ root, so the sources stay as they are:
   build-runloop-<lace>         bench/peers/lace (the RUN-loop program)
   build-lacebench-<lace>       a Lace source's benchmarks/ against weft's
                                package (bench/peers/lace/benchmarks)
+  build-lacetests-<version>-<lace>
+                               a Lace source's test programs against weft's
+                               package and against that Lace's install
+                               (bench/peers/lace/tests)
 
 Every folder's name starts with build, so a build root inside the checkout
 (the default) leaves git's view of it clean.  Each build is one quiet step (util.run_step): one line on stderr, its
@@ -146,6 +150,15 @@ def benchmark_targets(src):
         with open(os.path.join(src, "benchmarks", "CMakeLists.txt"), encoding="utf-8",
                   errors="replace") as f:
             return set(_BENCHMARK_TARGET_RE.findall(f.read()))
+    except OSError:
+        return set()
+
+
+def test_programs(src):
+    """The test programs a Lace source has: the names of its test/*.c."""
+    try:
+        return {name[:-2] for name in os.listdir(os.path.join(src, "test"))
+                if name.endswith(".c")}
     except OSError:
         return set()
 

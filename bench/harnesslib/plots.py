@@ -25,7 +25,8 @@ import os
 import textwrap
 
 from .measure import FAILED, NO_PEERS, NOT_PORTED
-from .report import fmt_duration, granularity_of, input_label, negative_overhead_note
+from .report import (fmt_duration, fmt_ratio, granularity_of, input_label,
+                     negative_overhead_note)
 
 
 def caption(run):
@@ -399,7 +400,7 @@ def clients_figure(run, plt):
             ax.errorbar([x], [r["ratio"]], yerr=[[r["ratio"] - min(r["ratios"])],
                                                   [max(r["ratios"]) - r["ratio"]]],
                         fmt="o", color=colors[r["program"]], capsize=2, markersize=4)
-            labels.append(ax.annotate(f"{r['ratio']:.2f}", (x, r["ratio"]),
+            labels.append(ax.annotate(fmt_ratio(r["ratio"]), (x, r["ratio"]),
                                       textcoords="offset points", xytext=(3, 0), va="center",
                                       fontsize=6, color=colors[r["program"]]))
         ax.axhline(1.0, linestyle=":", color="0.4")

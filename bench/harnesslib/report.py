@@ -40,7 +40,11 @@ def fmt_time(values):
 
 
 def fmt_ratio(x):
-    return "-" if x is None else f"{x:.2f}"
+    """Two decimals; under 0.1 two significant digits, so that a ratio far
+    under 1 does not read as 0.00."""
+    if x is None:
+        return "-"
+    return f"{x:.2g}" if 0 < x < 0.1 else f"{x:.2f}"
 
 
 def fmt_count(x):

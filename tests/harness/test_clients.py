@@ -285,6 +285,30 @@ class SummaryTest(unittest.TestCase):
         self.assertIsNone(cur["ratio"])
         self.assertEqual(alone["equal"], "n/a (no Lace run)")
 
+    def test_rounds_where_only_lace_timed_out_are_counted_and_its_time_is_over_the_timeout(self):
+        timed_out = dict(run(None, None, status="timeout"), timeout=60.0)
+        rec = record([run(17.0, {}), run(18.0, {})], [timed_out, dict(timed_out)],
+                     key="test_together (Lace 2.0.3's) | whole process")
+        clients.summarise([rec])
+        self.assertEqual((rec["rounds_compared"], rec["lace_timed_out"]), (0, 2))
+        self.assertIsNone(rec["ratio"])
+        self.assertEqual(rec["lace_over"], 60.0)
+        self.assertEqual(rec["equal"], "n/a (lace timed out)")
+        row = clients.table([rec]).splitlines()[2]
+        self.assertIn("> 60", row)
+        self.assertIn("0 (2 Lace timed out)", row)
+        # One Lace run in time: its time is Lace's, that round has a ratio.
+        rec = record([run(17.0, {}), run(18.0, {})], [timed_out, run(36.0, {})])
+        clients.summarise([rec])
+        self.assertEqual((rec["rounds_compared"], rec["lace_timed_out"]), (1, 1))
+        self.assertEqual((rec["ratio"], rec["lace_time"], rec["lace_over"]), (0.5, 36.0, None))
+        self.assertIn("1 (1 Lace timed out)", clients.table([rec]).splitlines()[2])
+        # A crash is a failure, not a timeout.
+        rec = record([run(1.0, {})], [run(None, None, status="FAILED")])
+        clients.summarise([rec])
+        self.assertEqual((rec["equal"], rec["lace_timed_out"], rec["lace_over"]),
+                         ("n/a (lace failed)", 0, None))
+
     def test_table_has_every_column_and_marks_no(self):
         rec = record([run(1.0, self.A)], [run(2.0, {"states": 1, "collections": 2})])
         clients.summarise([rec])
@@ -446,6 +470,24 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(crash["status"], "FAILED")
         self.assertIn("exit 3", crash["message"])
         self.assertEqual(slow["status"], "timeout")
+
+    def test_a_program_timed_whole_takes_its_wall_time(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_script(os.path.join(d, "quiet"), 'sleep 0.2; echo "Time: 9"')
+            write_script(os.path.join(d, "fails"), 'exit 1')
+            case = clients.Case("t", "whole process", "",
+                                {"weft": lambda w: [os.path.join(d, "quiet"), str(w)],
+                                 "lace": lambda w: [os.path.join(d, "fails"), str(w)]},
+                                clients.parse_exit_only, timed_whole=True)
+            ok = clients.run_case(case, "weft", 2, 10, False)
+            failed = clients.run_case(case, "lace", 2, 10, False)
+            slow = clients.run_case(case, "weft", 2, 0.05, False)
+        self.assertEqual(ok["status"], "ok")
+        self.assertEqual(ok["time"], ok["wall"])
+        self.assertGreaterEqual(ok["time"], 0.2)
+        self.assertEqual(ok["answers"], {})
+        self.assertEqual(failed["status"], "FAILED")
+        self.assertEqual((slow["status"], slow["timeout"]), ("timeout", 0.05))
 
 
 class OptionsTest(unittest.TestCase):
@@ -657,11 +699,76 @@ class OptionsTest(unittest.TestCase):
             for name, f in saved.items():
                 setattr(lacesrc, name, f)
 
+    def test_lace_tests_are_read_and_checked_against_the_source(self):
+        with tempfile.TemporaryDirectory() as root:
+            src = self.fake_lace_source(root, "2.0.3")
+            os.makedirs(os.path.join(src, "test"))
+            for name in ("test_together.c", "test_barrier.c", "CMakeLists.txt"):
+                open(os.path.join(src, "test", name), "w").close()
+            self.assertEqual(lacesrc.test_programs(src), {"test_together", "test_barrier"})
+            self.assertEqual(clients.lace_tests(src, "--lace2-tests",
+                                                "test_barrier, test_together"),
+                             ["test_barrier", "test_together"])
+            self.assertEqual(clients.lace_tests(src, "--lace2-tests", ""), [])
+            with self.assertRaisesRegex(lacesrc.SourceError, "--lace2-tests: .*/test has no "
+                                        "test_suspend.c .it has test_barrier, test_together"):
+                clients.lace_tests(src, "--lace2-tests", "test_together,test_suspend")
+            for bad, why in (("test_together,test_together", "given twice"),
+                             ("test_together.c", "not the name")):
+                with self.assertRaisesRegex(lacesrc.SourceError, why):
+                    clients.lace_tests(src, "--lace-tests", bad)
+
+    def test_lace_test_cases_build_one_driver_against_both_and_pass_the_worker_count(self):
+        calls = []
+
+        def build_client(src, build_dir, prefix, label, build_root, jobs=None, targets=(),
+                         build=True, flags=()):
+            calls.append({"src": src, "dir": build_dir, "prefix": prefix,
+                          "targets": list(targets), "flags": list(flags)})
+            return build_dir
+        real = lacesrc.build_client
+        lacesrc.build_client = build_client
+        try:
+            with tempfile.TemporaryDirectory() as br:
+                builds = {}
+                cases = clients.lace_test_cases("/src/lace", ["test_together", "test_barrier"],
+                                                br, 1, True, builds, "2.0.3", "/p/real",
+                                                "/p/weft", "2")
+                flags = ["-DLACE_SRC=/src/lace", "-DLACE_API=2.0",
+                         "-DLACE_TESTS=test_together;test_barrier"]
+                d = {who: os.path.join(br, f"build-lacetests-2.0.3-{who}")
+                     for who in ("weft-2", "lace")}
+                self.assertEqual(calls, [
+                    {"src": clients.LACETESTS_SRC, "dir": d["weft-2"], "prefix": "/p/weft",
+                     "targets": ["test_together", "test_barrier"], "flags": flags},
+                    {"src": clients.LACETESTS_SRC, "dir": d["lace"], "prefix": "/p/real",
+                     "targets": ["test_together", "test_barrier"], "flags": flags}])
+                self.assertEqual(set(builds), {os.path.basename(x) for x in d.values()})
+                self.assertEqual([(c.program, c.what, c.packages, c.timed_whole) for c in cases],
+                                 [("test_together (Lace 2.0.3's)", "whole process",
+                                   "weft 2 / Lace 2.0.3", True),
+                                  ("test_barrier (Lace 2.0.3's)", "whole process",
+                                   "weft 2 / Lace 2.0.3", True)])
+                self.assertEqual(cases[1].commands["weft"](4),
+                                 [os.path.join(d["weft-2"], "test_barrier"), "4"])
+                self.assertEqual(cases[0].commands["lace"](1),
+                                 [os.path.join(d["lace"], "test_together"), "1"])
+                self.assertEqual(clients.lace_test_cases("/src/lace", [], br, 1, True, {},
+                                                         "2.0.3", "/p/real", "/p/weft", "2"), [])
+        finally:
+            lacesrc.build_client = real
+
     def test_a_bad_lace_programs_list_is_a_usage_error_before_any_build(self):
         for flag in ("--lace-programs", "--lace2-programs"):
             p = run_harness("clients", flag, "fib-lace 40,'x' 3")
             self.assertEqual(p.returncode, 2)
             self.assertIn(f"{flag}: \"'x' 3\" does not start with a program's name", p.stderr)
+
+    def test_a_bad_lace_tests_list_is_a_usage_error_before_any_build(self):
+        for flag in ("--lace-tests", "--lace2-tests"):
+            p = run_harness("clients", flag, "test_together,test-x")
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(f"{flag}: 'test-x' is not the name of a test program", p.stderr)
 
     def test_bad_conditions_are_a_usage_error(self):
         p = run_harness("clients", "--conditions", "busy")
@@ -754,3 +861,57 @@ class LacePeerTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LaceTestsDriverTest(unittest.TestCase):
+    """bench/peers/lace/tests, configured and built for real against a
+    stand-in `lace` package: each test links the library Lace's own
+    test/CMakeLists.txt names for it."""
+
+    def test_each_test_links_the_library_lace_names_for_it(self):
+        with tempfile.TemporaryDirectory() as root:
+            src = os.path.join(root, "lace")
+            os.makedirs(os.path.join(src, "test"))
+            with open(os.path.join(src, "test", "CMakeLists.txt"), "w") as f:
+                f.write("add_executable(test_barrier test_barrier.c)\n"
+                        "target_link_libraries(test_barrier lace32)\n"
+                        "add_executable(test_together test_together.c)\n"
+                        "  target_link_libraries(test_together lace)\n")
+            for test in ("test_barrier", "test_together", "test_suspend"):
+                with open(os.path.join(src, "test", f"{test}.c"), "w") as f:
+                    f.write('#include <stdio.h>\n#include <stdlib.h>\n'
+                            'int main(int argc, char **argv) {\n'
+                            '    printf("%s %d\\n", LINKED, argc > 1 ? atoi(argv[1]) : -1);\n'
+                            '    return 0;\n}\n')
+            config = os.path.join(root, "prefix", "lib", "cmake", "lace")
+            os.makedirs(config)
+            with open(os.path.join(config, "laceConfig.cmake"), "w") as f:
+                f.write("foreach(t lace lace32)\n"
+                        "  add_library(lace::${t} INTERFACE IMPORTED)\n"
+                        "  set_target_properties(lace::${t} PROPERTIES\n"
+                        "    INTERFACE_COMPILE_DEFINITIONS LINKED=\"${t}\")\n"
+                        "endforeach()\n")
+            with open(os.path.join(config, "laceConfigVersion.cmake"), "w") as f:
+                f.write('set(PACKAGE_VERSION "2.0.3")\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n')
+            build = os.path.join(root, "build")
+            tests = ["test_barrier", "test_together", "test_suspend"]
+            configure = subprocess.run(
+                ["cmake", "-S", clients.LACETESTS_SRC, "-B", build,
+                 f"-DCMAKE_PREFIX_PATH={os.path.join(root, 'prefix')}", f"-DLACE_SRC={src}",
+                 "-DLACE_API=2.0", f"-DLACE_TESTS={';'.join(tests)}"],
+                capture_output=True, text=True)
+            self.assertEqual(configure.returncode, 0, configure.stderr)
+            made = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
+            self.assertEqual(made.returncode, 0, made.stdout + made.stderr)
+            linked = {test: subprocess.run([os.path.join(build, test), "3"], capture_output=True,
+                                           text=True, check=True).stdout.strip()
+                      for test in tests}
+            # test_suspend has no line of its own: lace, as Lace's default.
+            self.assertEqual(linked, {"test_barrier": "lace32 3", "test_together": "lace 3",
+                                      "test_suspend": "lace 3"})
+            missing = subprocess.run(
+                ["cmake", "-S", clients.LACETESTS_SRC, "-B", os.path.join(root, "b2"),
+                 f"-DCMAKE_PREFIX_PATH={os.path.join(root, 'prefix')}", f"-DLACE_SRC={src}",
+                 "-DLACE_API=2.0", "-DLACE_TESTS=test_nope"], capture_output=True, text=True)
+            self.assertNotEqual(missing.returncode, 0)
+            self.assertIn("test has no test_nope.c", missing.stderr)

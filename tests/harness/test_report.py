@@ -45,6 +45,10 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(report.fmt_time([None]), "-")
         self.assertEqual(report.fmt_ratio(None), "-")
         self.assertEqual(report.fmt_ratio(1.234), "1.23")
+        self.assertEqual(report.fmt_ratio(0.0038), "0.0038")
+        self.assertEqual(report.fmt_ratio(0.0214), "0.021")
+        self.assertEqual(report.fmt_ratio(0.1), "0.10")
+        self.assertEqual(report.fmt_ratio(0.0), "0.00")
         self.assertEqual(report.fmt_count(2.0), "2")
         self.assertEqual(report.fmt_count(2.5), "2.5")
 
