@@ -30,7 +30,8 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
 Runs, per condition and worker count, --rounds rounds; in each round every
 case runs on weft, then on Lace, back to back:
   quiet           1 and 2 workers
-  loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`,
+  loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`;
+                  --busy-loops: another count),
                   started before and killed after each run), default settings
   oversubscribed  2 and 4 times as many workers as the CPUs the harness may use
                   (4 and 8 on 2 CPUs; --oversubscribed-workers: other counts, each
@@ -145,6 +146,9 @@ def make_parser():
                     "case runs on weft then on Lace in every round")
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma list of quiet, loaded, oversubscribed (default: all)")
+    ap.add_argument("--busy-loops", type=positive_int, default=BUSY_LOOPS, metavar="N",
+                    help=f"busy loops beside the runs of the loaded condition (default "
+                    f"{BUSY_LOOPS})")
     ap.add_argument("--oversubscribed-workers", metavar="N,...",
                     help="the worker counts of the oversubscribed condition (default: 2 and 4 "
                     "times the CPUs this process may use, 4,8 on 2 CPUs; each more than them)")
@@ -675,10 +679,11 @@ class BusyLoops:
         return False
 
 
-def run_case(case, who, workers, timeout, loaded):
-    """One run: {'status': ok|FAILED|timeout, 'time', 'wall', 'answers', ...}."""
+def run_case(case, who, workers, timeout, loaded, busy_loops=BUSY_LOOPS):
+    """One run (loaded: beside `busy_loops` busy loops): {'status':
+    ok|FAILED|timeout, 'time', 'wall', 'answers', ...}."""
     cmd = case.commands[who](workers)
-    busy = BusyLoops(BUSY_LOOPS if loaded else 0)
+    busy = BusyLoops(busy_loops if loaded else 0)
     with busy:
         start = time.monotonic()
         try:
@@ -746,12 +751,13 @@ def host_steady(before, after):
     return max(before, after) <= HOST_CHANGE * min(before, after)
 
 
-def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
+def measure(cases, conditions, rounds, timeout, probe=None, workers=None, busy_loops=BUSY_LOOPS):
     """Every case in every condition: a record per (case, condition,
     workers) with the runs of weft and Lace per round, and with `probe`
     (line_transfer_probe's) its results before and after each round's pair
     (or weft's run alone, where there is no Lace).  `workers`: the worker
-    counts per condition (default CONDITIONS)."""
+    counts per condition (default CONDITIONS); `busy_loops`: how many run
+    beside the loaded condition's runs."""
     workers = workers or CONDITIONS
     slots = [(c, w) for c in conditions for w in workers[c]]
     total = sum(rounds * (1 + (case.commands["lace"] is not None))
@@ -777,7 +783,8 @@ def measure(cases, conditions, rounds, timeout, probe=None, workers=None):
                     progress.step(f"{condition} -w {rec['workers']} round "
                                   f"{r + 1}/{rounds}: "
                                   f"{case.program} {case.what} on {who}")
-                    run = run_case(case, who, rec["workers"], timeout, condition == "loaded")
+                    run = run_case(case, who, rec["workers"], timeout, condition == "loaded",
+                                   busy_loops)
                     if run["status"] != "ok":
                         log(f"[{run['status']}] {who}: `{run['command']}`: {run['message']}")
                     rec[who].append(run)
@@ -1064,7 +1071,8 @@ def main(argv):
                      "every round is compared")
     log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
         f"round(s), on {len(os.sched_getaffinity(0))} CPUs")
-    records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe, workers))
+    records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe, workers,
+                                args.busy_loops))
 
     m = output.machine_info(ROOT)
     commit = (m.get("commit") or "?") + (" (dirty)" if m.get("dirty") else "")
@@ -1073,7 +1081,8 @@ def main(argv):
     print("Seconds: medians of the time each program prints (Sylvan: the phase it times); "
           "weft/Lace: median of the per-round ratios, range: their lowest and highest; wall: "
           "the same of the whole process's wall time.  quiet: nothing else of ours running; "
-          f"loaded: beside {BUSY_LOOPS} busy loops; oversubscribed: more workers than the "
+          f"loaded: beside {args.busy_loops} busy loop{'s' if args.busy_loops > 1 else ''}; "
+          f"oversubscribed: more workers than the "
           f"{len(os.sched_getaffinity(0))} CPUs it may use.  rounds: the rounds compared; a "
           f"round is left out when the time a cache line takes between two CPUs (line, ns: "
           f"median of the probes before and after each round's pair) changed by more than "
@@ -1093,7 +1102,7 @@ def main(argv):
     bad = problems(records)
 
     run = {"command": "clients", "rounds": args.rounds, "conditions": conditions,
-           "workers": {c: list(workers[c]) for c in conditions}, "busy_loops": BUSY_LOOPS,
+           "workers": {c: list(workers[c]) for c in conditions}, "busy_loops": args.busy_loops,
            "options": {"argv": list(argv), "timeout": args.timeout},
            "machine": m, "sources": sources, "builds": builds, "notes": notes,
            "records": records}

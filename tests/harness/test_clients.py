@@ -363,6 +363,26 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(busy[8:], [clients.BUSY_LOOPS] * 4)
         self.assertTrue(all(r["equal"] == "yes" and r["ratio"] == 1.0 for r in records))
 
+    def test_the_loaded_condition_runs_beside_the_busy_loops_asked_for(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "busy")
+            write_script(os.path.join(d, "prog"),
+                         f'echo "$(pgrep -fc \'while :; do :; done\')" >> {log}\n'
+                         'echo "[    0.1] SAT Time: 0.25"\n'
+                         'echo "[    0.1] Final states: 7 states"')
+            case = clients.Case("lddmc", "m -s sat", "weft 1.4",
+                                {"weft": lambda w: [os.path.join(d, "prog")], "lace": None},
+                                parse_sylvan)
+            for loops in (1, 3):
+                clients.measure([case], ["quiet", "loaded"], 1, 30, busy_loops=loops)
+            with open(log) as f:
+                busy = [int(line) for line in f]
+        # quiet 1 and 2 workers, then loaded, for each count
+        self.assertEqual(busy, [0, 0, 1, 0, 0, 3])
+        p = run_harness("clients", "--busy-loops", "0")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--busy-loops", p.stderr)
+
     def test_the_oversubscribed_worker_counts_are_the_ones_given(self):
         with tempfile.TemporaryDirectory() as d:
             log = os.path.join(d, "workers")
