@@ -25,7 +25,13 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     mode 2 and, with --lace2-src, against Lace 2.0.3 (its test_solvers);
   - the Knor of --knor-src (8fbd45e with its submodules: Sylvan, Oink and ABC
     on Lace 1.4.2) against weft's mode 1.4 and, with --lace-src, against
-    Lace 1.4.2: it finds the installed `lace` package first.
+    Lace 1.4.2: it finds the installed `lace` package first;
+  - the Sylvan programs of BDD Benchmark (--bddbench-src, 6567068, with its
+    external/sylvan submodule: Sylvan 9ccb1fd, whose FetchContent takes an
+    installed `lace` package first) by a driver project
+    (bench/peers/bdd-benchmark): against weft's mode 1.4 and, with
+    --lace-src, against that Lace 1.4.2 source given to Sylvan's
+    FetchContent, as a user without a Lace install builds it.
 
 Runs, per condition and worker count, --rounds rounds; in each round every
 case runs on weft, then on Lace, back to back:
@@ -42,13 +48,15 @@ fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
 1.4.2's and 2.0.3's own programs (--lace-programs, --lace2-programs: each
 with its arguments; they run in <build root>/run-lace-programs, so a
 relative path among them is taken from there), and Oink's parallel solvers
-(--oink-solvers) on random games, Lace's test programs (--lace-tests,
+(--oink-solvers) on random games, BDD Benchmark's Sylvan programs
+(--bddbench-programs, each with its arguments; -P gives the workers), Lace's test programs (--lace-tests,
 --lace2-tests: none unless asked; each takes the worker count as its
 argument), and Knor on files of its examples/
 (--knor-examples; Knor starts one worker, so it runs quiet at 1 and
 beside the loops, not oversubscribed).  The time is the phase the tool times (lddmc and bddmc:
 `<STRATEGY> Time:`, nqueens: `Computation time:`, Oink: the solving time
-test_solvers sums, Knor: its `total time was` with -v, Lace's test
+test_solvers sums, Knor: its `total time was` with -v, BDD Benchmark:
+its `total time (ms)`, Lace's test
 programs, which print no time: the whole process's wall time; the others
 `Time:`); the whole process's wall time is
 kept too.  A run that passes --timeout is recorded as timed out: a round
@@ -57,7 +65,8 @@ time as over the timeout and counts those rounds.  Ratios are weft /
 Lace, the median of the per-round ratios and their range.  The answers
 (states, solutions, garbage collections started; Knor's realizability,
 solver iterations, bisimulation blocks and AIG gates; fib's value; the games
-Oink solved, each verified by test_solvers itself) must be the
+Oink solved, each verified by test_solvers itself; BDD Benchmark's counts
+and BDD sizes) must be the
 same on weft and Lace in every run: if not, the table says NO, the command
 lists them and exits 1.  A Lace program that prints no answer (matmul,
 lu, heat, ...) is marked "n/a (prints no answer)".
@@ -77,7 +86,7 @@ from . import build as builder
 from . import lacesrc, output
 from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
-from .parse import (ParseError, parse_knor, parse_lace_program_any, parse_oink, parse_runloop,
+from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_any, parse_oink, parse_runloop,
                     parse_sylvan)
 from .report import fmt_ratio, render
 from .stats import median_or_none
@@ -93,10 +102,11 @@ LINE_TRANSFER_SRC = os.path.join(ROOT, "bench", "tools", "line_transfer.c")
 # changed between its two runs; it is not compared.
 HOST_CHANGE = 2.0
 # The sources the command takes (lacesrc.SOURCES), in the order it names them.
-SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink", "knor")
+SOURCE_KEYS = ("lace", "lace2", "sylvan", "sylvan_cur", "oink", "knor", "bddbench")
 RUNLOOP_SRC = os.path.join(ROOT, "bench", "peers", "lace")
 LACEBENCH_SRC = os.path.join(ROOT, "bench", "peers", "lace", "benchmarks")
 LACETESTS_SRC = os.path.join(ROOT, "bench", "peers", "lace", "tests")
+BDDBENCH_DRIVER = os.path.join(ROOT, "bench", "peers", "bdd-benchmark")
 SYLVAN_TOOLS = ("lddmc", "bddmc", "nqueens")
 # Lace's own programs (--lace-programs, --lace2-programs: "PROGRAM ARG...",
 # comma-separated), by default sizes that run 0.1 to 0.6 s here, so that
@@ -117,6 +127,11 @@ OINK_SEED = "9"
 KNOR_EXAMPLES_DEFAULT = ("--sym amba_decomposed_arbiter_8.tlsf.ehoa,"
                          "--sym --bisim full_arbiter_6.tlsf.ehoa,"
                          "--sym TwoCountersDisButA3.tlsf.ehoa,OneCounterGuiA9.tlsf.ehoa")
+# BDD Benchmark's Sylvan programs (--bddbench-programs: "PROGRAM ARG...",
+# comma-separated; PROGRAM names src/sylvan/PROGRAM_bcdd.cpp), by default
+# sizes that run 0.2 to 1.5 s here at 2 workers; queens 11 fills the
+# default 128 MiB of tables, so it gets 1 GiB (-M 1024).
+BDDBENCH_PROGRAMS_DEFAULT = "queens -n 11 -M 1024,tic-tac-toe -n 19,game-of-life -n 4"
 # Knor exits as the synthesis competition asks: 10 realizable, 20 not.
 KNOR_EXIT_CODES = (10, 20)
 # Knor's submodules, which a clone without --recursive lacks.
@@ -178,6 +193,10 @@ def make_parser():
                     metavar="'[OPTION ...] FILE,...'", help="Knor's runs: files of its "
                     "examples/, each with Knor's options (default "
                     f"'{KNOR_EXAMPLES_DEFAULT}'; empty: none)")
+    ap.add_argument("--bddbench-programs", default=BDDBENCH_PROGRAMS_DEFAULT,
+                    metavar="'PROG ARGS,...'", help="BDD Benchmark's Sylvan programs to run "
+                    "(PROG: src/sylvan/PROG_bcdd.cpp; its own options, but not -P, which the "
+                    f"harness gives; default '{BDDBENCH_PROGRAMS_DEFAULT}'; empty: none)")
     ap.add_argument("--no-plots", action="store_true", help="write no PNG")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     return ap
@@ -291,6 +310,8 @@ def missing_sources(args):
         missing.append(("Oink's solvers", lacesrc.source_hint("oink")))
     if not args.knor_src:
         missing.append(("Knor", lacesrc.source_hint("knor")))
+    if not args.bddbench_src:
+        missing.append(("BDD Benchmark's Sylvan programs", lacesrc.source_hint("bddbench")))
     return missing
 
 
@@ -379,14 +400,21 @@ def _runloop_cases(args, br, jobs, build, weft14, real14, lace_name, builds):
 PACKAGE_API = {"1.4": "1.4.2", "2": "2.0"}
 
 
+def _checked(parse, *args):
+    """parse(*args) for an option checked again beside its source: a
+    ValueError becomes a SourceError, which stops the command with its
+    message."""
+    try:
+        return parse(*args)
+    except ValueError as e:
+        raise lacesrc.SourceError(str(e)) from None
+
+
 def lace_programs(src, flag, text):
     """The programs of --lace-programs / --lace2-programs, [(program,
     [arguments])], each checked to be a program src's benchmarks/ builds
     on Lace; SourceError otherwise.  Called before anything is built."""
-    try:
-        programs = parse_lace_programs(text, flag)
-    except ValueError as e:
-        raise lacesrc.SourceError(str(e)) from None
+    programs = _checked(parse_lace_programs, text, flag)
     if not programs:
         return []
     known = lacesrc.benchmark_targets(src)
@@ -427,10 +455,7 @@ def lace_tests(src, flag, text):
     """The tests of --lace-tests / --lace2-tests, [name], each checked to
     be a test/<name>.c of src; SourceError otherwise.  Called before
     anything is built."""
-    try:
-        tests = parse_lace_tests(text, flag)
-    except ValueError as e:
-        raise lacesrc.SourceError(str(e)) from None
+    tests = _checked(parse_lace_tests, text, flag)
     known = lacesrc.test_programs(src) if tests else set()
     unknown = [t for t in tests if t not in known]
     if unknown:
@@ -483,10 +508,7 @@ def _build_client_twice(src, name, tag, prefixes, br, jobs, build, builds, targe
 def _oink_cases(args, br, jobs, build, builds, sources, notes, weft2, real2, lace2_name):
     """Oink's test_solvers, unchanged, against weft's mode 2 and (real2 not
     None) against Lace 2.0.3: one case per solver of --oink-solvers."""
-    try:
-        solvers = parse_oink_solvers(args.oink_solvers)
-    except ValueError as e:
-        raise lacesrc.SourceError(str(e)) from None
+    solvers = _checked(parse_oink_solvers, args.oink_solvers)
     if not solvers:
         return []
     tag = sylvan_label(sources, "oink", notes)
@@ -515,10 +537,7 @@ def knor_runs(src, text):
     """The runs of --knor-examples, [(options, file)], each file checked to
     be in src/examples and the submodules to be there; SourceError
     otherwise.  Called before anything is built."""
-    try:
-        runs = parse_knor_examples(text)
-    except ValueError as e:
-        raise lacesrc.SourceError(str(e)) from None
+    runs = _checked(parse_knor_examples, text)
     if not runs:
         return []
     for sub in KNOR_SUBMODULES:
@@ -555,6 +574,90 @@ def _knor_cases(args, runs, br, jobs, build, builds, sources, notes, weft14, rea
             for options, name in runs]
 
 
+def parse_bddbench_programs(text):
+    """--bddbench-programs: [(program, [arguments])], in the given order;
+    ValueError for an item that does not start with a program's name, that
+    gives -P (the harness gives the worker count) or is given twice."""
+    programs = []
+    for item in split_list(text):
+        words = item.split()
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", words[0]):
+            raise ValueError(f"--bddbench-programs: {item!r} does not start with a program's "
+                             "name")
+        if any(w.startswith("-P") for w in words[1:]):
+            raise ValueError(f"--bddbench-programs: {item!r} gives -P: the harness gives the "
+                             "worker count")
+        if (words[0], words[1:]) in programs:
+            raise ValueError(f"--bddbench-programs: {item!r} is given twice")
+        programs.append((words[0], words[1:]))
+    return programs
+
+
+# A BDD Benchmark program whose target links more than Sylvan and
+# src/common (link_extra, link_bcdd_extra in its src/CMakeLists.txt).
+_BDDBENCH_EXTRA_RE = re.compile(r"^\s*link_(?:bcdd_)?extra\s*\(\s*([A-Za-z0-9_-]+)", re.M)
+
+
+def bddbench_programs(src, text):
+    """The programs of --bddbench-programs, each checked to be a Sylvan
+    program of src (src/sylvan/<name>_bcdd.cpp) that needs no other library,
+    and the Sylvan submodule to be there; SourceError otherwise.  Called
+    before anything is built."""
+    programs = _checked(parse_bddbench_programs, text)
+    if not programs:
+        return []
+    if not os.path.isfile(os.path.join(src, "external", "sylvan", "CMakeLists.txt")):
+        raise lacesrc.SourceError(f"{src}/external/sylvan is empty: BDD Benchmark's Sylvan "
+                                  f"submodule is missing (git -C {src} submodule update --init "
+                                  "external/sylvan)")
+    folder = os.path.join(src, "src", "sylvan")
+    known = {n[:-len("_bcdd.cpp")] for n in os.listdir(folder) if n.endswith("_bcdd.cpp")} \
+        if os.path.isdir(folder) else set()
+    try:
+        with open(os.path.join(src, "src", "CMakeLists.txt"), encoding="utf-8",
+                  errors="replace") as f:
+            known -= set(_BDDBENCH_EXTRA_RE.findall(f.read()))
+    except OSError:
+        pass
+    unknown = sorted({p for p, _ in programs if p not in known})
+    if unknown:
+        raise lacesrc.SourceError(
+            f"--bddbench-programs: {src}/src/sylvan has no {', '.join(unknown)} that needs "
+            f"only Sylvan (it has {', '.join(sorted(known)) or 'none'})")
+    return programs
+
+
+def _bddbench_cases(args, programs, br, jobs, build, builds, sources, notes, weft14, lace_name):
+    """BDD Benchmark's Sylvan programs, unchanged, by the driver project:
+    against weft's mode 1.4 and (with --lace-src) against Lace 1.4.2's
+    source given to its Sylvan's FetchContent."""
+    tag = sylvan_label(sources, "bddbench", notes)
+    targets = [f"sylvan_{p}_bcdd" for p in dict(programs)]
+    flags = [f"-DBDDBENCH_SRC={args.bddbench_src}",
+             f"-DBDDBENCH_PROGRAMS={';'.join(dict(programs))}"]
+    dirs = _build_client_twice(BDDBENCH_DRIVER, "BddBench", tag, (("weft-1.4", weft14),), br,
+                               jobs, build, builds, targets, flags)
+    if args.lace_src:
+        d = os.path.join(br, f"build-bddbench-{tag}-lace")
+        lacesrc.build_client_on_lace_source(BDDBENCH_DRIVER, d, args.lace_src,
+                                            f"BddBench {tag} on lace", br, jobs,
+                                            targets=targets, build=build, flags=flags)
+        dirs["lace"], builds[os.path.basename(d)] = d, d
+    else:
+        notes.append(f"BDD Benchmark {tag} ran on weft only: give {lacesrc.source_hint('lace')}")
+
+    def maker(folder, program, arguments):
+        if folder is None:
+            return None
+        return lambda w: [os.path.join(folder, f"sylvan_{program}_bcdd")] + arguments + \
+            ["-P", str(w)]
+    return [Case(f"bdd-benchmark {tag}", " ".join([program] + arguments),
+                 f"weft 1.4 / {lace_name}" if "lace" in dirs else "weft 1.4",
+                 {"weft": maker(dirs["weft-1.4"], program, arguments),
+                  "lace": maker(dirs.get("lace"), program, arguments)}, parse_bddbench)
+            for program, arguments in programs]
+
+
 def sylvan_label(sources, key, notes):
     """A client source's name in the table (Sylvan's, Oink's): its commit
     (the expected one when it is not a git work tree); a note when it is
@@ -577,7 +680,8 @@ def prepare(args):
         if src:
             marker = ("benchmarks/CMakeLists.txt" if key.startswith("lace") else
                       "src/solvers/zlk.cpp" if key == "oink" else
-                      "src/knor.cpp" if key == "knor" else "examples/lddmc.c")
+                      "src/knor.cpp" if key == "knor" else
+                      "src/sylvan/adapter.h" if key == "bddbench" else "examples/lddmc.c")
             src = lacesrc.check_source(key, src, marker)
             setattr(args, f"{key}_src", src)
             sources[key] = {"path": src, "commit": lacesrc.source_commit(src),
@@ -590,13 +694,15 @@ def prepare(args):
                              getattr(args, f"{key}_tests"))
              for key in ("lace", "lace2") if getattr(args, f"{key}_src")}
     knor = knor_runs(args.knor_src, args.knor_examples) if args.knor_src else []
+    bddbench = bddbench_programs(args.bddbench_src, args.bddbench_programs) \
+        if args.bddbench_src else []
     real14 = lace_name = weft14 = None
     if args.lace_src:
         version, lace_build, real14 = lacesrc.build_real_lace(args.lace_src, br, jobs, build)
         sources["lace"]["version"] = version
         builds[f"lace-{version}"] = lace_build
         lace_name = f"Lace {version}"
-    if args.lace_src or args.sylvan_src or knor:
+    if args.lace_src or args.sylvan_src or knor or bddbench:
         weft14 = lacesrc.build_weft_lace(ROOT, br, "1.4", jobs, build)
         builds["weft-lace-1.4"] = weft14
     if args.lace_src:
@@ -655,6 +761,9 @@ def prepare(args):
     if knor:
         cases += _knor_cases(args, knor, br, jobs, build, builds, sources, notes, weft14, real14,
                              lace_name)
+    if bddbench:
+        cases += _bddbench_cases(args, bddbench, br, jobs, build, builds, sources, notes, weft14,
+                                 lace_name)
     return cases, builds, sources, notes
 
 
@@ -1034,6 +1143,7 @@ def main(argv):
         parse_lace_tests(args.lace_tests, "--lace-tests")
         parse_lace_tests(args.lace2_tests, "--lace2-tests")
         parse_knor_examples(args.knor_examples)
+        parse_bddbench_programs(args.bddbench_programs)
     except ValueError as e:
         ap.error(str(e))
     started = time.monotonic()

@@ -4,7 +4,7 @@ weft's Lace packages: what the `clients` command and the suite's Lace
 peers share.
 
 No third-party source is in the repository.  The user passes checkouts
-(--lace-src, --lace2-src, --sylvan-src, --sylvan-cur-src, --oink-src);
+(--lace-src, --lace2-src, --sylvan-src, --sylvan-cur-src, --oink-src, ...);
 without one, what needs it is skipped with a message naming the repository
 and commit (SOURCES).  Every tree is built out of its source folder, under the build
 root, so the sources stay as they are:
@@ -26,6 +26,11 @@ root, so the sources stay as they are:
                                a Lace source's test programs against weft's
                                package and against that Lace's install
                                (bench/peers/lace/tests)
+  build-bddbench-<tag>-<lace>  BDD Benchmark's Sylvan programs and its
+                               Sylvan submodule (bench/peers/bdd-benchmark):
+                               against weft's package, and against a Lace
+                               source given to Sylvan's FetchContent
+                               (FETCHCONTENT_SOURCE_DIR_LACE)
 
 Every folder's name starts with build, so a build root inside the checkout
 (the default) leaves git's view of it clean.  Each build is one quiet step (util.run_step): one line on stderr, its
@@ -60,6 +65,11 @@ SOURCES = {
              "a synthesis tool on Sylvan, Oink and Lace 1.4.2, with its submodules (git clone "
              "--recursive): built against real Lace 1.4.2 and weft's mode 1.4; it starts one "
              "worker"),
+    "bddbench": ("BDD Benchmark", "https://github.com/SSoelvsten/bdd-benchmark", "6567068",
+                 "BDD programs in C++; its Sylvan programs and its external/sylvan submodule "
+                 "(Sylvan 9ccb1fd; git -C DIR submodule update --init external/sylvan) are built "
+                 "against weft's mode 1.4 and, with --lace-src, against Lace 1.4.2's source as "
+                 "Sylvan's FetchContent takes it"),
 }
 
 
@@ -202,6 +212,27 @@ def check_found_in(build_dir, prefix, label):
     if not found or not os.path.realpath(found).startswith(os.path.realpath(prefix) + os.sep):
         raise SourceError(f"{label}: configured with lace_DIR={found or '(none)'}, not the "
                           f"package in {prefix}")
+
+
+def build_client_on_lace_source(src, build_dir, lace_src, label, build_root, jobs=None,
+                                targets=(), build=True, flags=()):
+    """A client whose own FetchContent of Lace is given the Lace source
+    lace_src in place of its download (FETCHCONTENT_SOURCE_DIR_LACE), no
+    installed package being looked for: what its users get without a Lace
+    install."""
+    if build:
+        cmake_tree("[build]", label, src, build_dir,
+                   [f"-DFETCHCONTENT_SOURCE_DIR_LACE={lace_src}",
+                    "-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=NEVER",
+                    "-DFETCHCONTENT_FULLY_DISCONNECTED=ON"] + list(flags),
+                   build_root, jobs, targets)
+    elif not os.path.isdir(build_dir):
+        raise SourceError(f"{build_dir} does not exist (and --no-build)")
+    found = lace_dir_of(build_dir)
+    if found or not os.path.isdir(os.path.join(build_dir, "_deps", "lace-build")):
+        raise SourceError(f"{label}: configured with lace_DIR={found or '(none)'}, not with "
+                          f"the Lace source {lace_src} by FetchContent")
+    return build_dir
 
 
 def build_client(src, build_dir, prefix, label, build_root, jobs=None, targets=(), build=True,

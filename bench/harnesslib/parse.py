@@ -195,6 +195,28 @@ def parse_knor(output):
     return {"time": float(spent[-1]), "answers": answers}
 
 
+# BDD Benchmark's report (JSON on stdout): its total time, and the numbers
+# that do not depend on the run (a BDD's size is canonical for its
+# variable order): every satcount's `result` and every size in nodes.
+_BDDBENCH_TIME_RE = re.compile(r'"total time \(ms\)"\s*:\s*([0-9]+)')
+_BDDBENCH_ANSWER_RE = re.compile(r'"((?:[^"]*\(nodes\))|result)"\s*:\s*([0-9]+)')
+
+
+def parse_bddbench(output):
+    """A BDD Benchmark program's report: {'time': its `"total time (ms)"` in
+    seconds, 'answers': {'<key>': 'value,...'}} for its `"result"` and
+    `"... (nodes)"` entries, in the order printed."""
+    spent = _BDDBENCH_TIME_RE.findall(output)
+    if len(spent) != 1:
+        raise ParseError(f'{len(spent)} \'"total time (ms)"\' entries in the output, not one')
+    answers = {}
+    for key, value in _BDDBENCH_ANSWER_RE.findall(output):
+        answers[key] = f"{answers[key]},{value}" if key in answers else value
+    if "result" not in answers:
+        raise ParseError('no \'"result"\' in the output')
+    return {"time": int(spent[0]) / 1000.0, "answers": answers}
+
+
 # What Lace's programs print of their answer besides `name(n) = value`:
 # knapsack's best value and uts's tree (its size, depth and leaves).
 _LACE_OTHER_ANSWERS = (("best value", re.compile(r"^Best value is (-?[0-9]+)\s*$", re.M)),

@@ -6,10 +6,11 @@ import os
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
 from harness_testutil import run_harness, write_script
 from harnesslib import clients, lacesrc, systems
-from harnesslib.parse import (ParseError, parse_knor, parse_lace_program, parse_lace_program_any,
+from harnesslib.parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program, parse_lace_program_any,
                               parse_oink,
                               parse_runloop, parse_sylvan)
 
@@ -531,13 +532,14 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("skipped", p.stdout)
         for text in ("trolando/lace", "v1.4.2", "b5dfc77", "cd9ccd4", "Augists/lace", "56d1c65",
-                     "trolando/oink", "ac3c12a", "trolando/knor", "8fbd45e", "--recursive"):
+                     "trolando/oink", "ac3c12a", "trolando/knor", "8fbd45e", "--recursive",
+                     "SSoelvsten/bdd-benchmark", "6567068", "external/sylvan"):
             self.assertIn(text, p.stdout)
         self.assertNotIn("Traceback", p.stdout + p.stderr)
 
     def test_a_source_that_is_not_one_is_refused(self):
         for option, what in (("--lace-src", "Lace 1.4.2"), ("--oink-src", "Oink"),
-                             ("--knor-src", "Knor")):
+                             ("--knor-src", "Knor"), ("--bddbench-src", "BDD Benchmark")):
             with tempfile.TemporaryDirectory() as d:
                 p = run_harness("clients", "--no-deps", "--no-build", "--build-root", d, "--out",
                                 d, option, d)
@@ -879,9 +881,6 @@ class LacePeerTest(unittest.TestCase):
         self.assertIn("build-lace-1.4.2", builds)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class LaceTestsDriverTest(unittest.TestCase):
     """bench/peers/lace/tests, configured and built for real against a
@@ -935,3 +934,204 @@ class LaceTestsDriverTest(unittest.TestCase):
                  "-DLACE_API=2.0", "-DLACE_TESTS=test_nope"], capture_output=True, text=True)
             self.assertNotEqual(missing.returncode, 0)
             self.assertIn("test has no test_nope.c", missing.stderr)
+
+
+# A BDD Benchmark program's report, as its queens prints it (shortened).
+BDDBENCH_OUTPUT = """\
+{
+  "bdd package": {
+    "name": "Sylvan",
+    "init time (ms)": 0,
+    "memory (MiB)": 1024
+  },
+  "benchmark": {
+    "name": "queens",
+    "N": 8,
+    "initial": {"size (nodes)": 919, "time (ms)": 0},
+    "apply": {
+      "final size (nodes)": 2451,
+      "time (ms)": 9
+    },
+    "satcount": {
+      "result": 92,
+      "time (ms)": 0
+    },
+    "total time (ms)": 1250
+  }
+}
+"""
+
+
+class BddBenchTest(unittest.TestCase):
+    """BDD Benchmark's Sylvan programs in the clients command: its report,
+    the programs asked for, the cases, and the driver project configured
+    and built for real against stand-ins of Sylvan, of a Lace source and of
+    an installed `lace` package."""
+
+    def test_its_report_gives_the_total_time_and_the_counts_and_sizes(self):
+        self.assertEqual(parse_bddbench(BDDBENCH_OUTPUT),
+                         {"time": 1.25, "answers": {"size (nodes)": "919",
+                                                    "final size (nodes)": "2451",
+                                                    "result": "92"}})
+        twice = BDDBENCH_OUTPUT.replace('"result": 92', '"result": 92, "result": 7')
+        self.assertEqual(parse_bddbench(twice)["answers"]["result"], "92,7")
+        with self.assertRaisesRegex(ParseError, "total time"):
+            parse_bddbench(BDDBENCH_OUTPUT.replace('"total time (ms)": 1250', ""))
+        with self.assertRaisesRegex(ParseError, "result"):
+            parse_bddbench(BDDBENCH_OUTPUT.replace('"result"', '"count"'))
+        # A run that ends early (a table full) prints no total time.
+        with self.assertRaisesRegex(ParseError, "total time"):
+            parse_bddbench("BDD Unique table full, 32386 of 32768 buckets filled!\n")
+
+    @staticmethod
+    def fake_source(root):
+        src = os.path.join(root, "bdd-benchmark")
+        os.makedirs(os.path.join(src, "src", "sylvan"))
+        for name in ("queens", "tic-tac-toe", "mcnet", "picotrav"):
+            open(os.path.join(src, "src", "sylvan", f"{name}_bcdd.cpp"), "w").close()
+        with open(os.path.join(src, "src", "CMakeLists.txt"), "w") as f:
+            f.write("add_bcdd_benchmark(mcnet)\nlink_bcdd_extra(mcnet pugixml)\n"
+                    "add_benchmark(picotrav)\n  link_extra(picotrav libblifparse)\n")
+        return src
+
+    def test_programs_are_checked_against_the_source_before_anything_is_built(self):
+        with tempfile.TemporaryDirectory() as root:
+            src = self.fake_source(root)
+            with self.assertRaisesRegex(lacesrc.SourceError, "submodule update --init"):
+                clients.bddbench_programs(src, "queens -n 8")
+            os.makedirs(os.path.join(src, "external", "sylvan"))
+            open(os.path.join(src, "external", "sylvan", "CMakeLists.txt"), "w").close()
+            self.assertEqual(clients.bddbench_programs(src, "queens -n 8 -M 64, tic-tac-toe"),
+                             [("queens", ["-n", "8", "-M", "64"]), ("tic-tac-toe", [])])
+            # mcnet and picotrav link more than Sylvan; hamiltonian is not there.
+            for bad in ("mcnet", "picotrav -n 2", "hamiltonian"):
+                with self.assertRaisesRegex(lacesrc.SourceError, "that needs only Sylvan"):
+                    clients.bddbench_programs(src, bad)
+            for bad, why in (("queens -P 4", "gives -P"), ("queens -P4", "gives -P"),
+                             ("queens -n 8,queens -n 8", "given twice"),
+                             ("../queens", "does not start with a program")):
+                with self.assertRaisesRegex(lacesrc.SourceError, why):
+                    clients.bddbench_programs(src, bad)
+            # Nothing asked: the submodule is not needed.
+            self.assertEqual(clients.bddbench_programs(root, ""), [])
+
+    def test_a_bad_list_is_a_usage_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = run_harness("clients", "--no-deps", "--out", d, "--bddbench-programs",
+                            "queens -P 2")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("gives -P", p.stderr)
+
+    def test_cases_run_each_program_with_the_workers_as_P_on_both(self):
+        with tempfile.TemporaryDirectory() as br:
+            weft = os.path.join(br, "build-bddbench-6567068-weft-1.4")
+            lace = os.path.join(br, "build-bddbench-6567068-lace")
+            os.makedirs(weft)
+            os.makedirs(os.path.join(lace, "_deps", "lace-build"))
+            with open(os.path.join(weft, "CMakeCache.txt"), "w") as f:
+                f.write(f"lace_DIR:PATH={br}/prefix-weft-1.4/lib/cmake/lace\n")
+            open(os.path.join(lace, "CMakeCache.txt"), "w").close()
+            args = clients.make_parser().parse_args(["--bddbench-src", br, "--lace-src", br])
+            sources = {"bddbench": {"path": br, "commit": "6567068", "expected": "6567068"}}
+            notes, builds = [], {}
+            cases = clients._bddbench_cases(args, [("queens", ["-n", "8"]), ("tic-tac-toe", [])],
+                                            br, 1, False, builds, sources, notes,
+                                            os.path.join(br, "prefix-weft-1.4"), "Lace 1.4.2")
+            self.assertEqual([(c.program, c.what, c.packages) for c in cases],
+                             [("bdd-benchmark 6567068", "queens -n 8", "weft 1.4 / Lace 1.4.2"),
+                              ("bdd-benchmark 6567068", "tic-tac-toe", "weft 1.4 / Lace 1.4.2")])
+            self.assertEqual(cases[0].commands["weft"](3),
+                             [os.path.join(weft, "sylvan_queens_bcdd"), "-n", "8", "-P", "3"])
+            self.assertEqual(cases[1].commands["lace"](8),
+                             [os.path.join(lace, "sylvan_tic-tac-toe_bcdd"), "-P", "8"])
+            self.assertIs(cases[0].parse, parse_bddbench)
+            self.assertIsNone(cases[0].workers)
+            self.assertEqual(sorted(builds), [os.path.basename(lace), os.path.basename(weft)])
+            self.assertEqual(notes, [])
+            # A Lace tree that found an installed package is not Lace's source.
+            with open(os.path.join(lace, "CMakeCache.txt"), "w") as f:
+                f.write(f"lace_DIR:PATH={br}/prefix-lace/lib/cmake/lace\n")
+            with self.assertRaisesRegex(lacesrc.SourceError, "not with the Lace source"):
+                clients._bddbench_cases(args, [("queens", [])], br, 1, False, {}, sources, [],
+                                        os.path.join(br, "prefix-weft-1.4"), "Lace 1.4.2")
+            args = clients.make_parser().parse_args(["--bddbench-src", br])
+            weft_only = clients._bddbench_cases(args, [("queens", [])], br, 1, False, {},
+                                                sources, notes,
+                                                os.path.join(br, "prefix-weft-1.4"), None)
+            self.assertIsNone(weft_only[0].commands["lace"])
+            self.assertEqual(weft_only[0].packages, "weft 1.4")
+            self.assertTrue(any("BDD Benchmark 6567068 ran on weft only" in n for n in notes))
+
+    def test_the_driver_builds_on_the_package_or_on_the_lace_source(self):
+        """Each program says which Lace its Sylvan got: the installed
+        package given by the prefix, or, with the harness's flags for
+        Lace, the Lace source in place of FetchContent's download."""
+        with tempfile.TemporaryDirectory() as root:
+            src = self.fake_source(root)
+            for name in ("queens", "tic-tac-toe"):
+                with open(os.path.join(src, "src", "sylvan", f"{name}_bcdd.cpp"), "w") as f:
+                    f.write('#include <cstdio>\n#include "common/common.h"\nextern "C" const '
+                            'char *which_lace(void);\nint main() { std::printf("%s %d\\n", '
+                            'which_lace(), COMMON); }\n')
+            os.makedirs(os.path.join(src, "src", "common"))
+            with open(os.path.join(src, "src", "common", "common.h"), "w") as f:
+                f.write("#define COMMON 1\n")
+            for name in ("chrono", "input", "json"):
+                with open(os.path.join(src, "src", "common", f"{name}.cpp"), "w") as f:
+                    f.write(f"int common_{name};\n")
+            # Sylvan 9ccb1fd's way: an installed lace first, else FetchContent.
+            sylvan = os.path.join(src, "external", "sylvan")
+            os.makedirs(sylvan)
+            with open(os.path.join(sylvan, "CMakeLists.txt"), "w") as f:
+                f.write("cmake_minimum_required(VERSION 3.24)\nproject(sylvan C)\n"
+                        "include(FetchContent)\n"
+                        "FetchContent_Declare(lace GIT_REPOSITORY https://example.invalid/lace.git"
+                        " GIT_TAG v1.4.2 FIND_PACKAGE_ARGS)\n"
+                        "FetchContent_MakeAvailable(lace)\n"
+                        "add_library(sylvan INTERFACE)\n"
+                        "target_link_libraries(sylvan INTERFACE lace)\n"
+                        "add_library(sylvan::sylvan ALIAS sylvan)\n")
+            lace_src = os.path.join(root, "lace")
+            os.makedirs(lace_src)
+            with open(os.path.join(lace_src, "CMakeLists.txt"), "w") as f:
+                f.write("cmake_minimum_required(VERSION 3.16)\nproject(lace C)\n"
+                        "add_library(lace STATIC which.c)\n")
+            with open(os.path.join(lace_src, "which.c"), "w") as f:
+                f.write('const char *which_lace(void) { return "source"; }\n')
+            config = os.path.join(root, "prefix", "lib", "cmake", "lace")
+            os.makedirs(config)
+            with open(os.path.join(config, "which.c"), "w") as f:
+                f.write('const char *which_lace(void) { return "package"; }\n')
+            with open(os.path.join(config, "laceConfig.cmake"), "w") as f:
+                f.write("add_library(lace INTERFACE IMPORTED)\n"
+                        "set_target_properties(lace PROPERTIES INTERFACE_SOURCES "
+                        "${CMAKE_CURRENT_LIST_DIR}/which.c)\n")
+            flags = [f"-DBDDBENCH_SRC={src}", "-DBDDBENCH_PROGRAMS=queens;tic-tac-toe"]
+            got = {}
+            for who in ("package", "source"):
+                d = os.path.join(root, f"build-{who}")
+                if who == "package":
+                    lacesrc.build_client(clients.BDDBENCH_DRIVER, d, os.path.join(root, "prefix"),
+                                         who, root, 1, flags=flags)
+                else:
+                    # Even where the environment names the package's prefix.
+                    with mock.patch.dict(os.environ,
+                                         {"CMAKE_PREFIX_PATH": os.path.join(root, "prefix")}):
+                        lacesrc.build_client_on_lace_source(clients.BDDBENCH_DRIVER, d, lace_src,
+                                                            who, root, 1, flags=flags)
+                got[who] = [subprocess.run([os.path.join(d, f"sylvan_{p}_bcdd")],
+                                           capture_output=True, text=True,
+                                           check=True).stdout.strip()
+                            for p in ("queens", "tic-tac-toe")]
+            self.assertEqual(got, {"package": ["package 1", "package 1"],
+                                   "source": ["source 1", "source 1"]})
+            missing = subprocess.run(
+                ["cmake", "-S", clients.BDDBENCH_DRIVER, "-B", os.path.join(root, "b3"),
+                 f"-DCMAKE_PREFIX_PATH={os.path.join(root, 'prefix')}", f"-DBDDBENCH_SRC={src}",
+                 "-DBDDBENCH_PROGRAMS=nope"], capture_output=True, text=True)
+            self.assertNotEqual(missing.returncode, 0)
+            self.assertIn("has no nope_bcdd.cpp", missing.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
