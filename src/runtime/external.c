@@ -329,20 +329,29 @@ done:
     return true;
 }
 
+/* A RUN on worker w, the calling thread's: an ordinary call at the
+ * current deque top. */
+static inline void run_in_place(weft_worker *w, weft_task *t, uintptr_t wrapper)
+{
+    /* Relaxed: the descriptor is this call's alone. */
+    atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
+    weft_task *head = weft_head_at_hint(w);
+    run_root(w, head ? head : weft_current_head(w), t, wrapper, false);
+}
+
 /* may_borrow false: the task runs on a worker's thread in every case
  * (weft__run_task_on_worker).  False if called from outside with no pool
  * running: nothing ran. */
 static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 {
+    weft_worker *w = weft__tls_worker;
+    if (w) {
+        run_in_place(w, t, wrapper);
+        return true;
+    }
     /* Relaxed: the descriptor is private to this call until it is queued
      * (the mutex publishes it). */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
-
-    weft_worker *w = weft__tls_worker;
-    if (w) { /* On a worker: an ordinary call at the current deque top. */
-        run_root(w, weft_current_head(w), t, wrapper, false);
-        return true;
-    }
     return run_from_outside(t, wrapper, may_borrow);
 }
 
@@ -362,6 +371,15 @@ bool weft__run_task_if_running(weft_task *t, uintptr_t wrapper)
 void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper)
 {
     run_task_or_stop(t, wrapper, false);
+}
+
+bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper)
+{
+    weft_worker *w = weft__tls_worker;
+    if (!w)
+        return false;
+    run_in_place(w, t, wrapper);
+    return true;
 }
 
 void weft__external_init(void)

@@ -6,7 +6,8 @@
  * shared libweft exports every function named here, so a front-end built
  * as a library of its own links against libweft like any program.
  *
- *   run a task           weft__run_task_on_worker (below); weft__run_task,
+ *   run a task           weft__run_task_on_worker, weft__run_task_if_worker
+ *                        (below); weft__run_task,
  *                        weft__newframe_task, weft__together_task (the
  *                        task macros', <weft/weft.h>)
  *   steal and run        weft__random_victim, weft__steal_and_run (below)
@@ -44,6 +45,11 @@ WEFT_BEGIN_DECLS
  * caller's.  For APIs whose programs keep per-thread state in the workers'
  * threads (Lace's: a TOGETHER sets up thread-locals, tasks read them). */
 void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
+/* If the calling thread is a worker (a RUN from inside a task), runs t in
+ * place and returns true; otherwise runs nothing and returns false.  The
+ * first step of an API's RUN, one call where the pool's own RUN takes
+ * two (external.c). */
+bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
 
 /* A random worker other than w, or NULL if w is alone (steal.c). */
 weft_worker *weft__random_victim(weft_worker *w);

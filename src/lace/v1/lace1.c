@@ -166,10 +166,8 @@ static uintptr_t task_wrapper(Task *t, const char *what)
 void lace_run_task(Task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task");
-    if (weft_self() != NULL) {
-        weft__run_task((weft_task *)t, wrapper); /* runs in place */
+    if (weft__run_task_if_worker((weft_task *)t, wrapper))
         return;
-    }
     require_running("RUN");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
@@ -180,10 +178,8 @@ void lace_run_task(Task *t)
 void lace_run_task_exclusive(Task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task_exclusive");
-    if (weft_self() != NULL) {
-        weft__run_task((weft_task *)t, wrapper);
+    if (weft__run_task_if_worker((weft_task *)t, wrapper))
         return;
-    }
     require_running("RUNEX");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);

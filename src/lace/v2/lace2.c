@@ -205,8 +205,9 @@ static uintptr_t task_wrapper(lace_task *t, const char *what)
 void lace_run_task(lace_task *t)
 {
     uintptr_t wrapper = task_wrapper(t, "lace_run_task");
-    if (weft_self() == NULL)
-        weft__lace2_require_running("lace_run_task");
+    if (weft__run_task_if_worker((weft_task *)t, wrapper))
+        return;
+    weft__lace2_require_running("lace_run_task");
     weft__lace_run_outside((weft_task *)t, wrapper);
 }
 
