@@ -49,8 +49,9 @@ fib(n) from the main thread, then the process's CPU time over 10 ms), Lace
 with its arguments; they run in <build root>/run-lace-programs, so a
 relative path among them is taken from there), and Oink's parallel solvers
 (--oink-solvers) on random games, BDD Benchmark's Sylvan programs
-(--bddbench-programs, each with its arguments; -P gives the workers), Lace's test programs (--lace-tests,
---lace2-tests: none unless asked; each takes the worker count as its
+(--bddbench-programs, each with its arguments; -P gives the workers),
+Lace's test programs (--lace-tests, --lace2-tests: none unless asked;
+each takes the worker count as its
 argument), and Knor on files of its examples/
 (--knor-examples; Knor starts one worker, so it runs quiet at 1 and
 beside the loops, not oversubscribed).  The time is the phase the tool times (lddmc and bddmc:
@@ -86,8 +87,8 @@ from . import build as builder
 from . import lacesrc, output
 from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
-from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_any, parse_oink, parse_runloop,
-                    parse_sylvan)
+from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_any, parse_oink,
+                    parse_runloop, parse_sylvan)
 from .report import fmt_ratio, render
 from .stats import median_or_none
 from .util import log, tail
@@ -129,7 +130,7 @@ KNOR_EXAMPLES_DEFAULT = ("--sym amba_decomposed_arbiter_8.tlsf.ehoa,"
                          "--sym TwoCountersDisButA3.tlsf.ehoa,OneCounterGuiA9.tlsf.ehoa")
 # BDD Benchmark's Sylvan programs (--bddbench-programs: "PROGRAM ARG...",
 # comma-separated; PROGRAM names src/sylvan/PROGRAM_bcdd.cpp), by default
-# sizes that run 0.2 to 1.5 s here at 2 workers; queens 11 fills the
+# sizes that run 0.1 to 1.9 s here at 1 and 2 workers; queens 11 fills the
 # default 128 MiB of tables, so it gets 1 GiB (-M 1024).
 BDDBENCH_PROGRAMS_DEFAULT = "queens -n 11 -M 1024,tic-tac-toe -n 19,game-of-life -n 4"
 # Knor exits as the synthesis competition asks: 10 realizable, 20 not.
@@ -581,7 +582,7 @@ def parse_bddbench_programs(text):
     programs = []
     for item in split_list(text):
         words = item.split()
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", words[0]):
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_-]*", words[0]):
             raise ValueError(f"--bddbench-programs: {item!r} does not start with a program's "
                              "name")
         if any(w.startswith("-P") for w in words[1:]):

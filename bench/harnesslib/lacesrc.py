@@ -191,18 +191,23 @@ def build_weft_lace(root, build_root, mode, jobs=None, build=True):
     return prefix
 
 
-def lace_dir_of(build_dir):
-    """Where a configured tree found the `lace` package (its cache's
-    lace_DIR), or None."""
+def cache_entry(build_dir, name):
+    """The value of `name` in a configured tree's CMakeCache.txt, or None."""
     try:
         with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8",
                   errors="replace") as f:
             for line in f:
-                if line.startswith("lace_DIR:"):
+                if line.startswith(f"{name}:"):
                     return line.split("=", 1)[1].strip()
     except OSError:
         pass
     return None
+
+
+def lace_dir_of(build_dir):
+    """Where a configured tree found the `lace` package (its cache's
+    lace_DIR), or None."""
+    return cache_entry(build_dir, "lace_DIR")
 
 
 def check_found_in(build_dir, prefix, label):
@@ -229,9 +234,12 @@ def build_client_on_lace_source(src, build_dir, lace_src, label, build_root, job
     elif not os.path.isdir(build_dir):
         raise SourceError(f"{build_dir} does not exist (and --no-build)")
     found = lace_dir_of(build_dir)
-    if found or not os.path.isdir(os.path.join(build_dir, "_deps", "lace-build")):
-        raise SourceError(f"{label}: configured with lace_DIR={found or '(none)'}, not with "
-                          f"the Lace source {lace_src} by FetchContent")
+    given = cache_entry(build_dir, "FETCHCONTENT_SOURCE_DIR_LACE")
+    if found or not given or os.path.realpath(given) != os.path.realpath(lace_src) or \
+            not os.path.isdir(os.path.join(build_dir, "_deps", "lace-build")):
+        raise SourceError(f"{label}: configured with lace_DIR={found or '(none)'} and "
+                          f"FETCHCONTENT_SOURCE_DIR_LACE={given or '(none)'}, not with the Lace "
+                          f"source {lace_src} by FetchContent")
     return build_dir
 
 

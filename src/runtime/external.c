@@ -336,7 +336,7 @@ static inline void run_in_place(weft_worker *w, weft_task *t, uintptr_t wrapper)
     /* Relaxed: the descriptor is this call's alone. */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
     weft_task *head = weft_head_at_hint(w);
-    run_root(w, head ? head : weft_current_head(w), t, wrapper, false);
+    run_root(w, head ? head : weft__head_search(w), t, wrapper, false);
 }
 
 /* may_borrow false: the task runs on a worker's thread in every case

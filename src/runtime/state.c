@@ -56,18 +56,20 @@ static inline bool below_head(const weft_worker *w, size_t i)
  * from inside a task, LACE_ME and interrupts come here again and again at
  * the same or nearby depths, so the hint is checked first
  * (weft_head_at_hint, which a RUN from inside a task calls inline).  From
- * the hint it
- * gallops (1, 2, 4, ... slots) up or down to bound the head, then
- * bisects, so a call reads about 2 log2(distance) slots, all near the
- * head, rather than bisecting the whole deque, whose probes land megabytes
- * apart. */
+ * the hint the search (weft__head_search) gallops (1, 2, 4, ... slots) up
+ * or down to bound the head, then bisects, so a call reads about
+ * 2 log2(distance) slots, all near the head, rather than bisecting the
+ * whole deque, whose probes land megabytes apart. */
 weft_task *weft_current_head(weft_worker *w)
 {
     if (!w)
         weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     weft_task *at_hint = weft_head_at_hint(w);
-    if (at_hint)
-        return at_hint;
+    return at_hint ? at_hint : weft__head_search(w);
+}
+
+weft_task *weft__head_search(weft_worker *w)
+{
     size_t n = w->deque_slots;
     /* Relaxed: a hint of this worker's own; every use checks it. */
     size_t h = atomic_load_explicit(&w->head_hint, memory_order_relaxed);

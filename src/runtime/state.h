@@ -142,6 +142,10 @@ static inline weft_task *weft_head_at_hint(const weft_worker *w)
     return w->dq + h;
 }
 
+/* weft_current_head's search, for a caller that checked the hint
+ * (weft_head_at_hint) and found it moved. */
+weft_task *weft__head_search(weft_worker *w);
+
 /* Runs the task in descriptor t at head on w, as the runtime does for a
  * RUN, a stolen task or an interrupt's task, and checks that it joined
  * every SPAWN (`what` names it in the message). */

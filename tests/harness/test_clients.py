@@ -10,9 +10,8 @@ from unittest import mock
 
 from harness_testutil import run_harness, write_script
 from harnesslib import clients, lacesrc, systems
-from harnesslib.parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program, parse_lace_program_any,
-                              parse_oink,
-                              parse_runloop, parse_sylvan)
+from harnesslib.parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program,
+                              parse_lace_program_any, parse_oink, parse_runloop, parse_sylvan)
 
 LDDMC_OUTPUT = """\
 [    0.00] Read file 'models/anderson.4.ldd'
@@ -936,7 +935,8 @@ class LaceTestsDriverTest(unittest.TestCase):
             self.assertIn("test has no test_nope.c", missing.stderr)
 
 
-# A BDD Benchmark program's report, as its queens prints it (shortened).
+# A BDD Benchmark program's report, in the shape its programs print it
+# (queens' entries, with tic-tac-toe's "initial" size added).
 BDDBENCH_OUTPUT = """\
 {
   "bdd package": {
@@ -1009,7 +1009,8 @@ class BddBenchTest(unittest.TestCase):
                     clients.bddbench_programs(src, bad)
             for bad, why in (("queens -P 4", "gives -P"), ("queens -P4", "gives -P"),
                              ("queens -n 8,queens -n 8", "given twice"),
-                             ("../queens", "does not start with a program")):
+                             ("../queens", "does not start with a program"),
+                             ("-n 8", "does not start with a program")):
                 with self.assertRaisesRegex(lacesrc.SourceError, why):
                     clients.bddbench_programs(src, bad)
             # Nothing asked: the submodule is not needed.
@@ -1030,7 +1031,8 @@ class BddBenchTest(unittest.TestCase):
             os.makedirs(os.path.join(lace, "_deps", "lace-build"))
             with open(os.path.join(weft, "CMakeCache.txt"), "w") as f:
                 f.write(f"lace_DIR:PATH={br}/prefix-weft-1.4/lib/cmake/lace\n")
-            open(os.path.join(lace, "CMakeCache.txt"), "w").close()
+            with open(os.path.join(lace, "CMakeCache.txt"), "w") as f:
+                f.write(f"FETCHCONTENT_SOURCE_DIR_LACE:PATH={br}\n")
             args = clients.make_parser().parse_args(["--bddbench-src", br, "--lace-src", br])
             sources = {"bddbench": {"path": br, "commit": "6567068", "expected": "6567068"}}
             notes, builds = [], {}
@@ -1048,12 +1050,17 @@ class BddBenchTest(unittest.TestCase):
             self.assertIsNone(cases[0].workers)
             self.assertEqual(sorted(builds), [os.path.basename(lace), os.path.basename(weft)])
             self.assertEqual(notes, [])
-            # A Lace tree that found an installed package is not Lace's source.
-            with open(os.path.join(lace, "CMakeCache.txt"), "w") as f:
-                f.write(f"lace_DIR:PATH={br}/prefix-lace/lib/cmake/lace\n")
-            with self.assertRaisesRegex(lacesrc.SourceError, "not with the Lace source"):
-                clients._bddbench_cases(args, [("queens", [])], br, 1, False, {}, sources, [],
-                                        os.path.join(br, "prefix-weft-1.4"), "Lace 1.4.2")
+            # A Lace tree made from another Lace source, or that found an
+            # installed package, is not the given Lace's.
+            for cache in (f"FETCHCONTENT_SOURCE_DIR_LACE:PATH={br}/other-lace\n",
+                          f"FETCHCONTENT_SOURCE_DIR_LACE:PATH={br}\n"
+                          f"lace_DIR:PATH={br}/prefix-lace/lib/cmake/lace\n", ""):
+                with open(os.path.join(lace, "CMakeCache.txt"), "w") as f:
+                    f.write(cache)
+                with self.assertRaisesRegex(lacesrc.SourceError, "not with the Lace source"):
+                    clients._bddbench_cases(args, [("queens", [])], br, 1, False, {}, sources,
+                                            [], os.path.join(br, "prefix-weft-1.4"),
+                                            "Lace 1.4.2")
             args = clients.make_parser().parse_args(["--bddbench-src", br])
             weft_only = clients._bddbench_cases(args, [("queens", [])], br, 1, False, {},
                                                 sources, notes,
