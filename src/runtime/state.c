@@ -43,13 +43,6 @@ weft_worker *weft__self_checked(void)
     return w;
 }
 
-/* Whether slot i is below the head.  Relaxed: our own slots; thieves only
- * move them between non-EMPTY values. */
-static inline bool below_head(const weft_worker *w, size_t i)
-{
-    return atomic_load_explicit(&w->dq[i].state, memory_order_relaxed) != WEFT_STATE_EMPTY;
-}
-
 /* The deque keeps every slot below head non-EMPTY and every slot from head
  * on EMPTY (SYNC clears what it pops), so head is found by search.  The
  * search starts where the last one ended (head_hint): a Lace program's RUN
@@ -76,14 +69,14 @@ weft_task *weft__head_search(weft_worker *w)
     if (h > n)
         h = 0;
     size_t lo, hi; /* the head is in [lo, hi]: slots below lo are below it */
-    if (h == 0 || below_head(w, h - 1)) {
+    if (h == 0 || weft_below_head(w, h - 1)) {
         lo = h; /* gallop up: probe lo, lo + 1, lo + 3, ... */
         hi = n;
         for (size_t d = 1;; d *= 2) {
             size_t p = lo + d - 1;
             if (p >= n)
                 break;
-            if (!below_head(w, p)) {
+            if (!weft_below_head(w, p)) {
                 hi = p;
                 break;
             }
@@ -94,7 +87,7 @@ weft_task *weft__head_search(weft_worker *w)
         lo = 0;
         for (size_t d = 1; hi > 0; d *= 2) {
             size_t p = hi >= d ? hi - d : 0;
-            if (below_head(w, p)) {
+            if (weft_below_head(w, p)) {
                 lo = p + 1;
                 break;
             }
@@ -103,7 +96,7 @@ weft_task *weft__head_search(weft_worker *w)
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (below_head(w, mid))
+        if (weft_below_head(w, mid))
             lo = mid + 1;
         else
             hi = mid;

@@ -123,21 +123,25 @@ static inline bool weft_interrupt_pending(void)
     return atomic_load_explicit(&weft__interrupt_generation, memory_order_relaxed) != 0;
 }
 
+/* Whether slot i of w's deque is below the head (not EMPTY).  Relaxed:
+ * the slots' states are w's to change between EMPTY and not (thieves move
+ * them only between non-EMPTY values), so this owner-only read is exact. */
+static inline bool weft_below_head(const weft_worker *w, size_t i)
+{
+    return atomic_load_explicit(&w->dq[i].state, memory_order_relaxed) != WEFT_STATE_EMPTY;
+}
+
 /* The head of w's deque if it is still where weft_current_head last found
  * it (slot h EMPTY, slot h - 1 not), else NULL.  Inline, so that a RUN from
  * inside a task at the depth of the last one, the usual case, costs three
  * loads here rather than a call and a search. */
 static inline weft_task *weft_head_at_hint(const weft_worker *w)
 {
-    /* Relaxed, all three: the hint is w's own; the slots' states are w's
-     * to change between EMPTY and not (thieves move them only between
-     * non-EMPTY values), so this owner-only read is exact. */
+    /* Relaxed: the hint is w's own, and checked here. */
     size_t h = atomic_load_explicit(&w->head_hint, memory_order_relaxed);
-    if (h >= w->deque_slots ||
-        atomic_load_explicit(&w->dq[h].state, memory_order_relaxed) != WEFT_STATE_EMPTY)
+    if (h >= w->deque_slots || weft_below_head(w, h))
         return NULL;
-    if (h > 0 &&
-        atomic_load_explicit(&w->dq[h - 1].state, memory_order_relaxed) == WEFT_STATE_EMPTY)
+    if (h > 0 && !weft_below_head(w, h - 1))
         return NULL;
     return w->dq + h;
 }
