@@ -28,14 +28,28 @@
  * in futex_wait, every worker returned, both RUNs were taken and no ask
  * stands.
  *
+ * With -DACTIVE_TAKER there are two workers, and worker 0 is not held in a
+ * task: counted in, it takes the queue's head under the limit at any point
+ * of the others' steps (Y or X, before or after an ask, between the
+ * surplus worker's checks and its take, or nothing), runs it and goes on
+ * as a worker, so it may wait as a surplus worker itself.  Three workers
+ * with such a taker do not fit the checker's memory (past 180 million
+ * states); two do (about 6 million).
+ *
  * Mutants (-D, one at a time):
  *   MUT_NO_PASS_ON        the surplus worker takes the head without
  *                         waking another: X's ask takes Y, and Y's
- *                         caller, its RUN taken, does not ask (found)
+ *                         caller, its RUN taken, does not ask (found;
+                         not with -DACTIVE_TAKER, which has no second
+                         surplus worker to pass the wake on to)
  *   MUT_TAKER_KEEPS_ASK   the taker does not withdraw the ask it finds:
  *                         an ask stands at the end (found)
  */
+#ifdef ACTIVE_TAKER
+#define NW 2
+#else
 #define NW 3
+#endif
 #define LIMIT 1
 #define NT (NW + 2)
 #define C_Y NW           /* Y's caller */
@@ -105,8 +119,11 @@ inline wake_one_surplus(me)
     :: s > 0 ->
         FADD(me, L_WORD, 1, x);
         if                                   /* futex_wake(1) */
+        :: fwait[0] -> fwait[0] = 0
         :: fwait[1] -> fwait[1] = 0
+#if NW > 2
         :: fwait[2] -> fwait[2] = 0
+#endif
         :: else
         fi
     :: else
@@ -121,9 +138,13 @@ proctype holder(byte me)
     returned++
 }
 
-proctype worker(byte me)
+proctype worker(byte me; bool at_work)
 {
     byte _i, x, a, s, seen, q, k, e, took, old;
+    if
+    :: at_work -> goto take                  /* counted in, at the top level */
+    :: else
+    fi;
     do
     :: LD_SC(me, L_QUIT, q);
         if
@@ -164,6 +185,7 @@ proctype worker(byte me)
             fi
         :: else ->
             FADD_RLX(me, L_ACTIVE, 1, x);
+take:
             take_head(me, took);
             run_taken(me, took);
             FADD_RLX(me, L_ACTIVE, -1, x);
@@ -236,13 +258,19 @@ proctype monitor()
 
 init {
     atomic {
-        mem[L_ACTIVE] = 1;                   /* worker 0 at work, in its task */
-        run holder(0);
+        mem[L_ACTIVE] = 1;                   /* worker 0 at work: */
+#ifdef ACTIVE_TAKER
+        run worker(0, true);                 /* at the top level */
+#else
+        run holder(0);                       /* in its task */
+#endif
         START_FLUSHER(0);
-        run worker(1);
+        run worker(1, false);
         START_FLUSHER(1);
-        run worker(2);
+#if NW > 2
+        run worker(2, false);
         START_FLUSHER(2);
+#endif
         run caller(C_Y, 0);
         START_FLUSHER(C_Y);
         run caller(C_X, 1);

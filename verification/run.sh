@@ -591,6 +591,12 @@ check full active-limit-runs-TSO active_limit_runs.pml TSO pass 22
 check full active-limit-runs-WEAK active_limit_runs.pml WEAK pass 22
 check quick active-limit-runs-mut-no-pass-on-SC active_limit_runs.pml SC fail 22 -DMUT_NO_PASS_ON
 check quick active-limit-runs-mut-taker-keeps-ask-SC active_limit_runs.pml SC fail 22 -DMUT_TAKER_KEEPS_ASK
+# The same with two workers, worker 0 taking from the queue too (about
+# 6 M states, 10 seconds each).
+for mm in SC TSO WEAK; do
+  check quick "active-limit-runs-taker-$mm" active_limit_runs.pml $mm pass 22 -DACTIVE_TAKER
+done
+check quick active-limit-runs-taker-mut-taker-keeps-ask-SC active_limit_runs.pml SC fail 22 -DACTIVE_TAKER -DMUT_TAKER_KEEPS_ASK
 
 # ---- the work pool: termination detection (pool_term.pml), sleeping and
 # waking with termination (pool_sleep.pml; src/workpool) ----
