@@ -40,8 +40,8 @@
  *   MUT_NO_PASS_ON        the surplus worker takes the head without
  *                         waking another: X's ask takes Y, and Y's
  *                         caller, its RUN taken, does not ask (found;
-                         not with -DACTIVE_TAKER, which has no second
-                         surplus worker to pass the wake on to)
+ *                         not with -DACTIVE_TAKER, which has no second
+ *                         surplus worker to pass the wake on to)
  *   MUT_TAKER_KEEPS_ASK   the taker does not withdraw the ask it finds:
  *                         an ask stands at the end (found)
  */
