@@ -441,16 +441,12 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * ------------------------------------------------------------------------ */
 
 /* Spawns a task; the expression's value is its Task *, whose f it stamps
- * (docs/lace.md, "The f field"): one store to the slot's line that the
- * push has just written, where a call would cost clients that keep the
- * value several instructions per SPAWN. */
+ * (docs/lace.md, "The f field").  A comma expression, as Lace's own: an
+ * inline function stamps f with one store to the slot's line that the
+ * push has just written. */
 #define SPAWN(NAME, ...) \
-    ({ \
-        __lace_dq_head = NAME##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__); \
-        Task *lace_spawned_task_ = __lace_dq_head - 1; \
-        lace_spawned_task_->f = LACE_F_(NAME); \
-        lace_spawned_task_; \
-    })
+    (__lace_dq_head = NAME##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__), \
+     lace_spawned_(__lace_dq_head, LACE_F_(NAME)))
 /* The f SPAWN stamps: the wrapper, with bit 1 (clear in a wrapper's
  * address: wrappers are 4-aligned, and bit 0 may be ARM Thumb's) set when
  * the arguments and result start 16 bytes into the Task (long double,
@@ -658,6 +654,15 @@ static inline void lace_yield(WorkerP *w, Task *head)
 }
 
 static inline void lace_drop(WorkerP *w, Task *t) { weft__drop((weft_worker *)w, (weft_task *)t); }
+
+/* SPAWN's value: the Task below the head the spawn returned, with its f
+ * stamped. */
+static WEFT_ALWAYS_INLINE Task *lace_spawned_(Task *head, lace_task_fn f)
+{
+    Task *t = head - 1;
+    t->f = f;
+    return t;
+}
 
 /* Lace 1.4's LACE_TRNG: an LCG step on the worker's rng. */
 static inline uint64_t lace_trng(WorkerP *w)

@@ -344,10 +344,6 @@ static inline LACE_UNUSED int lace_worker_id(void)
 
 /* Internal: stops the program, `what` was called outside the pool. */
 WEFT_NORETURN void weft__lace2_not_worker(const char *what);
-/* Internal: stops the program, NAME_SPAWN (`name`) pushed at a head that
- * is not the top of the deque (lace_get_worker() used under a task of
- * another API); WEFT_CHECKS builds check each SPAWN. */
-WEFT_NORETURN void weft__lace2_stale_head(lace_worker *lw, const char *name);
 /* NAME(), NAME_NEWFRAME() or NAME_TOGETHER() (`what`) called from outside
  * while Lace is not running: stops with a message that names it and says
  * to call lace_start (returns if Lace is running after all). */
@@ -471,17 +467,6 @@ extern "C++" {
 #define LACE2_CATCH_(NAME) }
 #endif
 
-/* With WEFT_CHECKS, a SPAWN checks that the record's head is the deque's
- * top: under a task of another API it is a stale slot, and a push there
- * would overwrite a pending task. */
-#if WEFT_CHECKS
-#define LACE2_CHECK_SPAWN_(lw, t, NAME) \
-    if (WEFT_UNLIKELY(weft__lace2_true_head(lw) != (t))) \
-    weft__lace2_stale_head((lw), #NAME "_SPAWN()")
-#else
-#define LACE2_CHECK_SPAWN_(lw, t, NAME) ((void)0)
-#endif
-
 /* M(f_, T1, a1, ...): the pairs spliced in before M is invoked. */
 #define LACE2_APPLY_(M, ...) M(__VA_ARGS__)
 /* A wrapper as a lace_task's f (only ever compared, never called as such;
@@ -567,13 +552,10 @@ extern "C++" {
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS) \
     { \
         weft_worker *w_ = weft__lace2_weft(lw_); \
-        weft_task *t_ = (weft_task *)lw_->head; \
+        weft_task *t_ = weft_fj_spawn_slot(w_, (weft_task *)lw_->head, #NAME "_SPAWN()"); \
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
-        LACE2_CHECK_SPAWN_(lw_, t_, NAME); \
-        weft_sched_reserve(w_, t_); \
-        WEFT_PROFILE_SPAWN_(w_, t_) \
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
-        weft_sched_push(w_, t_, (uintptr_t)&NAME##_WRAP); \
+        weft_fj_spawn_publish(w_, t_, (uintptr_t)&NAME##_WRAP); \
         lw_->head = (lace_task *)(t_ + 1); \
         return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP)); \
     } \
@@ -586,26 +568,17 @@ extern "C++" {
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together) \
     }
 
-/* The SYNC slow path: true if the task was stolen (and is done), false if
- * the caller runs it inline; the profiler's hooks beside the call. */
-static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
-{
-    WEFT_PROFILE_PAUSE_(w)
-    bool stolen = weft_sched_sync_slow(w, t);
-    WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
-    return stolen;
-}
-
-/* The SYNC fast path: pop the slot back and call the body inline, or (it
- * was stolen) wait for the thief, running other work meanwhile. */
+/* A SYNC: pop the slot back and call the body inline (the block after
+ * this), or (it was stolen) wait for the thief, running other work
+ * meanwhile, and read the result. */
 #define LACE2_SYNC_HEAD_(NAME) \
     weft_worker *w_ = weft__lace2_weft(lw_); \
-    weft_task *t_ = (weft_task *)--lw_->head; \
+    weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \
     task_##NAME *f_ = (task_##NAME *)t_; \
     (void)f_; \
     WEFT_CHECK_SYNC_(w_, t_, NAME); \
-    WEFT_PROFILE_SYNC_BEGIN_(w_, t_, weft_pj_) \
-    if (WEFT_LIKELY(weft_sched_sync_fast(w_, t_)) || !lace2_sync_slow_(w_, t_))
+    weft_fj_join j_; \
+    if (weft_fj_join_begin(w_, t_, &j_))
 
 #define LACE2_TASK_(RT, NAME, N, ARGS) \
     LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS) \
@@ -617,11 +590,10 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
             LACE2_TRY_ \
             RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
-            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
+            weft_fj_join_inlined(w_, &j_); \
             return r_; \
             LACE2_CATCH_(NAME) \
         } \
-        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_) \
         return f_->d.res; \
     } \
     static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS) \
@@ -656,10 +628,9 @@ static inline bool lace2_sync_slow_(weft_worker *w, weft_task *t)
             NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
             LACE2_CATCH_(NAME) \
             WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
-            WEFT_PROFILE_SYNC_INLINED_(w_, weft_pj_) \
+            weft_fj_join_inlined(w_, &j_); \
             return; \
         } \
-        WEFT_PROFILE_SYNC_STOLEN_(w_, t_, weft_pj_) \
     } \
     static inline LACE_UNUSED void NAME(LACE2_PV_##N ARGS) \
     { \

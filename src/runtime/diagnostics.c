@@ -18,6 +18,7 @@ static const weft__api_words weft_words = {
     .sync_post = ")",
     .spawn = "SPAWN",
     .join = "SYNC or DROP",
+    .drop = "WEFT_DROP",
     .deque_size = "weft_start's deque_size or WEFT_DEQUE_SIZE",
     .stack_size = "weft_start's stack_size or WEFT_STACK_SIZE",
     .barrier = "weft_barrier",

@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include "observe/hooks.h"
+#include "runtime/fork_join.h"
 #include "runtime/interrupt.h"
 #include "runtime/perturb.h"
 #include "runtime/sleep.h"
@@ -113,17 +114,20 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-void weft__drop(weft_worker *w, weft_task *t)
+bool weft__drop(weft_worker *w, weft_task *held)
 {
+    weft_task *t = held;
     /* Nothing to drop (below the running frame, or an EMPTY slot): stop
      * with a message before any scheduler's fast path reads the slot (a
-     * DROP is a call; the check costs nothing that matters). */
+     * DROP is a call; the checks cost nothing that matters). */
     weft_sync_slot_check(w, t);
+    (void)weft_fj_join_slot(w, t, weft__words()->drop);
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
-    if (!weft_sched_sync_fast(w, t)) {
-        WEFT_PROFILE_PAUSE(w);
-        bool stolen = weft_sched_sync_slow(w, t);
-        WEFT_PROFILE_DROPPED(w, t, stolen);
-    }
+    if (weft_sched_sync_fast(w, t))
+        return false;
+    WEFT_PROFILE_PAUSE(w);
+    bool stolen = weft_sched_sync_slow(w, t);
+    WEFT_PROFILE_DROPPED(w, t, stolen);
+    return stolen;
 }

@@ -261,6 +261,8 @@ static int worker_create(unsigned i, size_t slots, size_t stack)
     seat->guard_lo = (char *)seat->stack_lo - weft__stack_guard(stack);
     atomic_init(&seat->loans, 0);
     weft__sched_init(w);
+    /* Relaxed: before the worker's thread exists (its start publishes it). */
+    atomic_store_explicit(&weft_sched_sentinel(w)->state, WEFT_STATE_END, memory_order_relaxed);
     int err = weft__profile_worker_init(w);
     if (err)
         return err;

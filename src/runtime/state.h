@@ -128,7 +128,8 @@ static inline bool weft_interrupt_pending(void)
  * them only between non-EMPTY values), so this owner-only read is exact. */
 static inline bool weft_below_head(const weft_worker *w, size_t i)
 {
-    return atomic_load_explicit(&w->dq[i].state, memory_order_relaxed) != WEFT_STATE_EMPTY;
+    uintptr_t s = atomic_load_explicit(&w->dq[i].state, memory_order_relaxed);
+    return s != WEFT_STATE_EMPTY && s != WEFT_STATE_END;
 }
 
 /* The head of w's deque if it is still where weft_current_head last found

@@ -301,8 +301,8 @@ static void queries_outside(void)
 }
 
 /* NAME_SPAWN on lace_get_worker() under a weft task with a weft SPAWN
- * pending: the record's head is stale, and the push would overwrite the
- * pending task; with WEFT_CHECKS (on here) the SPAWN says so. */
+ * pending: the record's head is stale (the pending task sits there), and
+ * the push would overwrite it: refused, in every build. */
 WEFT_TASK_1(long, spawn_under_weft_leaf, int, n) { return n; }
 WEFT_TASK_0(long, spawn_under_weft)
 {
@@ -789,9 +789,8 @@ static const adv_case cases[] = {
      spawn_stale_head,
      ABORTED,
      false,
-     {"lace: fib_SPAWN() on worker 0 at a stale head: a task of another API (weft's C or C++ "
-      "API) runs here, and lace_get_worker()'s head is the innermost Lace 2 task's; call Lace 2 "
-      "tasks from it with NAME(), not NAME_SPAWN(lace_get_worker(), ...)\n"}},
+     {"lace: fib_SPAWN() on worker 0: its slot (0) holds a pending task that another API "
+      "spawned after this task body read its head"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

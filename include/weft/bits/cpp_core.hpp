@@ -78,10 +78,7 @@ inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0, 0};
 /// True when head, read from a context, is the calling worker's deque top.
 /// Relaxed: head is our own slot, or one below our top that thieves change
 /// only between non-EMPTY values.
-inline bool head_is_current(const weft_task *head) noexcept
-{
-    return atomic_load_explicit(&head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
-}
+inline bool head_is_current(weft_task *head) noexcept { return weft_fj_head_is_top(head); }
 
 inline bool context_is_current(const context &c) noexcept { return head_is_current(c.head); }
 
@@ -481,10 +478,9 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
 #endif
     using J = job_for<G>;
     J spawned(std::forward<G>(g));
-    weft_sched_reserve(w, h);
-    WEFT_PROFILE_SPAWN_(w, h)
+    weft_fj_spawn_at(w, h);
     spawned.store(h, g);
-    weft_sched_push(w, h, wrapper_address(&J::wrapper));
+    weft_fj_spawn_publish(w, h, wrapper_address(&J::wrapper));
     c.head = h + 1;
     // g is skipped if f throws and nobody took g, waited for if a thief did
     // (its result or exception then dropped); f's exception goes on.
@@ -495,7 +491,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
             return call_value(std::forward<F>(f));
         } catch (...) {
             c.head = h;
-            if (!weft_sched_sync_fast(w, h) && weft_sched_sync_slow(w, h))
+            if (weft__drop(w, h))
                 spawned.discard(h);
             throw;
         }
@@ -507,43 +503,23 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     // The head goes back after the pop's store to the slot: gcc treats an
     // atomic store as one that may write the context too, and the joins
     // of g, inlined, then read the head from this store at compile time.
-#if WEFT_PROFILE
-    WEFT_PROFILE_SYNC_BEGIN_(w, h, weft_pj_)
-    bool not_taken = weft_sched_sync_fast(w, h);
+    weft_fj_join j;
+    bool here = weft_fj_join_begin(w, weft_fj_join_slot(w, h, "weft::join"), &j);
     c.head = h;
-    if (!not_taken) {
-        WEFT_PROFILE_PAUSE_(w)
-        bool stolen = weft_sched_sync_slow(w, h);
-        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
-        if (stolen) {
-            WEFT_PROFILE_SYNC_STOLEN_(w, h, weft_pj_)
-            return {std::move(a), spawned.take(h)};
-        }
-    }
-    auto b = [&] {
-        WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
-        if constexpr (Raise) {
-            depth_raise raised(c);
-            return call_value(std::forward<G>(g));
-        } else {
-            return call_value(std::forward<G>(g));
-        }
-    }();
-    WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)
-    return {std::move(a), std::move(b)};
-#else
-    bool not_taken = weft_sched_sync_fast(w, h);
-    c.head = h;
-    if (WEFT_LIKELY(not_taken) || !weft_sched_sync_slow(w, h)) {
-        if constexpr (Raise) {
-            depth_raise raised(c);
-            return {std::move(a), call_value(std::forward<G>(g))};
-        } else {
-            return {std::move(a), call_value(std::forward<G>(g))};
-        }
+    if (WEFT_LIKELY(here)) {
+        auto b = [&] {
+            WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
+            if constexpr (Raise) {
+                depth_raise raised(c);
+                return call_value(std::forward<G>(g));
+            } else {
+                return call_value(std::forward<G>(g));
+            }
+        }();
+        weft_fj_join_inlined(w, &j);
+        return {std::move(a), std::move(b)};
     }
     return {std::move(a), spawned.take(h)};
-#endif
 }
 
 /// join_at while this thread has task_group spawns pending: g called in

@@ -84,34 +84,24 @@ template <class Fn>
 inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn) noexcept;
 
 /// Joins the newest spawn of fr: runs it here unless a thief has it.
-inline void group_sync_top(group_frame &fr, context &c) noexcept
+/// `what` names the call that joins it, for the refusal of a join out of
+/// order (weft/bits/fork_join.h).
+inline void group_sync_top(group_frame &fr, context &c, const char *what) noexcept
 {
     weft_worker *w = fr.worker;
-    weft_task *t = --fr.top;
+    weft_task *t = weft_fj_join_slot(w, --fr.top, what);
     c.head = t;
-#if WEFT_PROFILE
-    WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_)
-    if (!weft_sched_sync_fast(w, t)) {
-        WEFT_PROFILE_PAUSE_(w)
-        bool stolen = weft_sched_sync_slow(w, t);
-        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
-        if (stolen) {
-            WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_)
-            return;
-        }
-    }
-    group_payload_of(t)->run_popped(w, t);
-    WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_)
-#else
-    if (WEFT_LIKELY(weft_sched_sync_fast(w, t)) || !weft_sched_sync_slow(w, t))
+    weft_fj_join j;
+    if (weft_fj_join_begin(w, t, &j)) {
         group_payload_of(t)->run_popped(w, t);
-#endif
+        weft_fj_join_inlined(w, &j);
+    }
 }
 
-inline void group_join_frame(group_frame &fr, context &c) noexcept
+inline void group_join_frame(group_frame &fr, context &c, const char *what) noexcept
 {
     while (fr.top != fr.base)
-        group_sync_top(fr, c);
+        group_sync_top(fr, c, what);
 }
 
 template <class T>
@@ -184,16 +174,15 @@ inline void group_push(group_frame &fr, context &c, F &&f)
 {
     using T = std::decay_t<F>;
     if (fr.top - fr.base >= group_max_pending)
-        group_sync_top(fr, c);
+        group_sync_top(fr, c, "weft::task_group::run");
     weft_worker *w = c.worker;
     weft_task *h = c.head;
-    weft_sched_reserve(w, h);
-    WEFT_PROFILE_SPAWN_(w, h)
+    weft_fj_spawn_at(w, h);
     group_payload *p = ::new (static_cast<void *>(h->payload)) group_payload;
     p->group = fr.group;
     p->run_popped = &group_task<T>::run_popped;
     group_task<T>::store(p, std::forward<F>(f)); // may throw: nothing is spawned yet
-    weft_sched_push(w, h, wrapper_address(&group_task<T>::wrapper));
+    weft_fj_spawn_publish(w, h, wrapper_address(&group_task<T>::wrapper));
     fr.top = h + 1;
     c.head = h + 1;
 }
@@ -212,7 +201,7 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
         WEFT_PROFILE_CPP_BODY_(w, Fn)
         g->errors.guarded(fn);
     }
-    group_join_frame(frame, c);
+    group_join_frame(frame, c, "the end of a weft::task_group callable");
 }
 
 template <class T>
@@ -396,12 +385,16 @@ private:
     {
         detail::group_frame &home = state_.home;
         // Relaxed: see frame_for.
-        if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head != home.top ||
-            c.depth != state_.creator_depth)
+        weft_worker *owner = state_.home_owner.load(std::memory_order_relaxed);
+        // In the group's frame, with a task spawned after its runs still
+        // pending above them: the order rule says so.
+        if (c.worker == owner && c.depth == state_.creator_depth && c.head != home.top)
+            (void)weft_fj_join_slot(owner, home.top - 1, "weft::task_group::wait()");
+        if (c.worker != owner || c.head != home.top || c.depth != state_.creator_depth)
             detail::fatal("weft::task_group::wait() (or its destructor) called in another frame "
                           "than the group's runs (a callable of the group, the other half of a "
                           "join), or before a group made later was waited for");
-        detail::group_join_frame(home, c);
+        detail::group_join_frame(home, c, "weft::task_group::wait()");
         c.homes--;
         home.worker = nullptr;
         home.base = home.top = nullptr;

@@ -11,8 +11,9 @@
 
 WEFT_BEGIN_DECLS
 
-/* WEFT_DROP: joins t without running it if nobody stole it. */
-void weft__drop(weft_worker *w, weft_task *t);
+/* WEFT_DROP: joins the task at held head t without running it if nobody
+ * stole it; true if a thief ran it (its result is in the slot). */
+bool weft__drop(weft_worker *w, weft_task *t);
 /* WEFT_ME: the calling thread's worker, or stop with a message. */
 weft_worker *weft__self_checked(void);
 

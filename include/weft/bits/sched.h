@@ -7,6 +7,8 @@
  * its hot path is as lean as if it were alone.
  *
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
+ *   weft_sched_sentinel(w)         the first slot weft_sched_reserve refuses:
+ *                                  it holds WEFT_STATE_END (bits/fork_join.h)
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
  *   weft_sched_sync_fast(w, t)     SYNC fast path: true = run t inline
  *                                  (and t's state is now EMPTY)

@@ -36,8 +36,7 @@
 #ifndef WEFT_BITS_TASK_MACROS_H
 #define WEFT_BITS_TASK_MACROS_H
 
-#include <weft/bits/sched.h>
-#include <weft/bits/observe.h>
+#include <weft/bits/fork_join.h>
 
 /* A C++ exception thrown in the body of a task defined with these macros
  * (in a C++ file) cannot reach its joiner: a stolen task returns through
@@ -191,7 +190,8 @@ static inline void weft_check_return(weft_worker *w, weft_task *head, const char
 {
     /* Relaxed: our own slot; a thief could only have changed it if the
      * task had left a SPAWN there, which is what this detects. */
-    if (WEFT_UNLIKELY(atomic_load_explicit(&head->state, memory_order_relaxed) != WEFT_STATE_EMPTY))
+    uintptr_t s = atomic_load_explicit(&head->state, memory_order_relaxed);
+    if (WEFT_UNLIKELY(s != WEFT_STATE_EMPTY) && s != WEFT_STATE_END)
         weft__unjoined_spawn(w, head, name);
 }
 
@@ -261,11 +261,9 @@ WEFT_END_DECLS
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
     { \
         weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = (weft_task *)head; \
+        weft_task *t = weft_fj_spawn_slot(w, (weft_task *)head, "SPAWN(" #NAME ")"); \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        weft_sched_reserve(w, t); \
-        WEFT_PROFILE_SPAWN_(w, t) \
-        WEFT_STORE_##N(f) weft_sched_push(w, t, (uintptr_t)&NAME##_WRAP); \
+        WEFT_STORE_##N(f) weft_fj_spawn_publish(w, t, (uintptr_t)&NAME##_WRAP); \
         return (FL##_TASK_T *)(t + 1); \
     } \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
@@ -284,21 +282,14 @@ WEFT_END_DECLS
     static inline WEFT_UNUSED RT NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
     { \
         weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = (weft_task *)slot; \
+        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
         NAME##_frame *f = (NAME##_frame *)t; \
         WEFT_CHECK_SYNC_(w, t, NAME); \
-        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_) \
-        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) { \
-            WEFT_PROFILE_PAUSE_(w) \
-            bool weft_stolen_ = weft_sched_sync_slow(w, t); \
-            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_) \
-            if (weft_stolen_) { \
-                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_) \
-                return f->d.res; \
-            } \
-        } \
+        weft_fj_join weft_j_; \
+        if (!weft_fj_join_begin(w, t, &weft_j_)) \
+            return f->d.res; \
         RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
-        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_) \
+        weft_fj_join_inlined(w, &weft_j_); \
         return weft_r_; \
     } \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN) \
@@ -318,21 +309,14 @@ WEFT_END_DECLS
     static inline WEFT_UNUSED void NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
     { \
         weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = (weft_task *)slot; \
+        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
         WEFT_CHECK_SYNC_(w, t, NAME); \
-        WEFT_PROFILE_SYNC_BEGIN_(w, t, weft_pj_) \
-        if (!WEFT_LIKELY(weft_sched_sync_fast(w, t))) { \
-            WEFT_PROFILE_PAUSE_(w) \
-            bool weft_stolen_ = weft_sched_sync_slow(w, t); \
-            WEFT_PROFILE_SYNC_SLOW_DONE_(w, !weft_stolen_) \
-            if (weft_stolen_) { \
-                WEFT_PROFILE_SYNC_STOLEN_(w, t, weft_pj_) \
-                return; \
-            } \
-        } \
+        weft_fj_join weft_j_; \
+        if (!weft_fj_join_begin(w, t, &weft_j_)) \
+            return; \
         NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
-        WEFT_PROFILE_SYNC_INLINED_(w, weft_pj_) \
+        weft_fj_join_inlined(w, &weft_j_); \
     } \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \

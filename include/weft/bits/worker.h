@@ -60,9 +60,14 @@ typedef void (*weft_wrapper_fn)(struct weft_worker *w, weft_task *head, weft_tas
  *   TASK(f)    the wrapper address f: spawned, not (yet) stolen
  *   STOLEN(w)  thief worker address | 2 (low bits 10): being run by thief w
  *   DONE       stolen and completed; the result is in the payload
+ *   END        the sentinel in the first slot a spawn may not use
  * Wrapper addresses end in 00, or 01 on ARM Thumb; worker structs are
- * cache-line aligned; so the four kinds never collide. */
+ * cache-line aligned; so the five kinds never collide. */
 #define WEFT_STATE_EMPTY ((uintptr_t)0)
+/* The first slot a spawn may not use holds END for the pool's life, so
+ * that a spawn's one test of its slot (bits/fork_join.h) also finds a
+ * full deque: neither a task, nor stolen, nor DONE. */
+#define WEFT_STATE_END ((uintptr_t)7)
 #define WEFT_STATE_DONE ((uintptr_t)3)
 #define WEFT_STATE_STOLEN_TAG ((uintptr_t)2)
 #define WEFT_STATE_IS_STOLEN(s) (((s)&3u) == WEFT_STATE_STOLEN_TAG)

@@ -43,6 +43,7 @@ static const weft__api_words lace_words = {
     .sync_post = ")",
     .spawn = "SPAWN",
     .join = "SYNC or DROP",
+    .drop = "DROP()",
     .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
     .stack_size = "lace_set_stacksize before lace_start, or WEFT_STACK_SIZE",
     .barrier = "lace_barrier",

@@ -43,6 +43,7 @@ static const weft__api_words lace_words = {
     .sync_post = "_SYNC()",
     .spawn = "NAME_SPAWN()",
     .join = "NAME_SYNC() or NAME_DROP()",
+    .drop = "NAME_DROP()",
     .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
     .stack_size = "lace_start's stacksize, or WEFT_STACK_SIZE",
     .barrier = "lace_barrier",
@@ -140,15 +141,6 @@ void weft__lace2_not_worker(const char *what)
     weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
                 "there): call it from a task",
                 what);
-}
-
-void weft__lace2_stale_head(lace_worker *lw, const char *name)
-{
-    weft__speak(&lace_words);
-    weft__fatal("%s on worker %u at a stale head: a task of another API (weft's C or C++ API) "
-                "runs here, and lace_get_worker()'s head is the innermost Lace 2 task's; call "
-                "Lace 2 tasks from it with NAME(), not NAME_SPAWN(lace_get_worker(), ...)",
-                name, (unsigned)lw->worker);
 }
 
 static void require_worker(const lace_worker *lw, const char *what)

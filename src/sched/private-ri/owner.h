@@ -66,6 +66,7 @@ static inline bool weft_ri_poll(weft_worker *w, weft_task *head)
 
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_deque_reserve
+#define weft_sched_sentinel(w) ((w)->end)
 #define weft_sched_push weft_ri_push
 #define weft_sched_sync_fast weft_ri_pop_private
 #define weft_sched_sync_slow weft__priv_sync_slow

@@ -60,8 +60,10 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
         weft__deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
 }
 
-/* The seam the task macros use (bits/sched.h). */
+/* The seam the task macros use (bits/sched.h).  The sentinel stands in
+ * the slot below end, the first that weft_split_reserve refuses. */
 #define weft_sched_reserve weft_split_reserve
+#define weft_sched_sentinel(w) ((w)->end - 1)
 #define weft_sched_push weft_split_push
 #define weft_sched_sync_fast weft_split_pop_private
 #define weft_sched_sync_slow weft__split_sync_slow

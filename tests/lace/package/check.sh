@@ -80,6 +80,32 @@ cc -O2 -D_GNU_SOURCE -I"$root/bench/common" -I"$root/bench/uts" $cflags \
   >"$log" 2>&1 || fail "pkg-config lace: uts-lace"
 run_all "$work/c2" "pkg-config lace"
 
+# A Lace program's own lines (SPAWN as an expression among them) under
+# -Wall -Wextra -Wpedantic -Werror, through pkg-config lace and through
+# find_package(lace), with clang and gcc: as with Lace's own lace.h.
+pedantic=(-std=c11 -Wall -Wextra -Wpedantic -Werror)
+for compiler in clang gcc; do
+  command -v "$compiler" >/dev/null 2>&1 || fail "$compiler is not installed"
+  # shellcheck disable=SC2086
+  "$compiler" "${pedantic[@]}" -D_GNU_SOURCE $cflags "$here/pedantic_lace.c" -o "$work/c2/pedantic" \
+    $libs >"$log" 2>&1 || fail "pkg-config lace: $compiler ${pedantic[*]}"
+  "$work/c2/pedantic" | grep -q "pfib(18) = 8904" || fail "pkg-config lace: pedantic program's answer"
+done
+mkdir -p "$work/cp"
+cat >"$work/cp/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(p C)
+find_package(lace REQUIRED)
+add_executable(p $here/pedantic_lace.c)
+set_target_properties(p PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
+target_compile_options(p PRIVATE -Wall -Wextra -Wpedantic -Werror)
+target_link_libraries(p PRIVATE lace::lace)
+CMAKE
+(CC=clang cmake -S "$work/cp" -B "$work/cp/b" -DCMAKE_PREFIX_PATH="$p" && cmake --build "$work/cp/b") \
+  >"$log" 2>&1 || fail "find_package(lace): clang ${pedantic[*]}"
+"$work/cp/b/p" | grep -q "pfib(18) = 8904" || fail "find_package(lace): pedantic program's answer"
+echo "ok: a Lace program under clang and gcc ${pedantic[*]}, through pkg-config and find_package: no warning"
+
 # 3. versions and targets, mode 1.4
 check_versions() { # prefix "request:ok|no" ...
   local prefix=$1; shift

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The one fork-join core.  Every API's spawn and join goes through these
+ * few inline functions: weft's C macros and the Lace 1 layer (the
+ * templates of bits/task_macros.h), the Lace 2 layer, the C++ API's join,
+ * task_group and parallel algorithms.  No front-end writes a descriptor's
+ * state or moves the deque's top by itself, and the profiler's hooks are
+ * placed here once.  Not part of the API; docs/frontends.md says how a
+ * front-end uses it, docs/design.md ("Mixing the APIs") the rule it keeps.
+ *
+ * One truth about the top.  The deque itself says where its top is: the
+ * slots below it are not EMPTY and the slots from it on are (every
+ * scheduler keeps this; bits/sched.h).  What a front-end holds -- the head
+ * in a register of a C or Lace 1 task body, the C++ API's thread-local
+ * context, Lace 2's worker record -- is a copy of it, which another API's
+ * spawn (or a join out of order) makes wrong.  The core checks the copy
+ * where a wrong one would do harm:
+ *
+ *   spawn   the slot at the held head must be EMPTY.  The first slot a
+ *           spawn may not use holds a sentinel (WEFT_STATE_END), so this
+ *           one test is also the test for a full deque: a spawn costs no
+ *           more than before.  A task there is another API's, spawned
+ *           since the head was read and still pending: the spawn is
+ *           refused with a message (it would overwrite that task).
+ *   join    the slot above the one joined must be EMPTY (or the
+ *           sentinel): the task joined is the newest pending one.
+ *           Otherwise a task spawned after it is still pending, and the
+ *           join is refused with a message: joins nest, whatever API made
+ *           them.
+ *
+ * Front-ends whose head is a searched copy (the C++ API's context, Lace
+ * 2's NAME() from a worker) find the top again when their copy's slot is
+ * not EMPTY, and so spawn above another API's pending task; the C and
+ * Lace 1 macros keep their head in a register, the source of their speed,
+ * and cannot be told: their spawn above such a task is the refusal.
+ */
+#ifndef WEFT_BITS_FORK_JOIN_H
+#define WEFT_BITS_FORK_JOIN_H
+
+#include <weft/bits/observe.h>
+#include <weft/bits/sched.h>
+#include <weft/bits/worker.h>
+
+WEFT_BEGIN_DECLS
+
+/* Runtime side (src/runtime/fork_join.c). */
+/* A spawn (`what`, named) from held head t found t not EMPTY: stops the
+ * program, saying whether the deque is full (the sentinel) or another
+ * API's pending task sits there. */
+WEFT_NORETURN void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what);
+/* A join (`what`) of the task at t found the slot above not EMPTY: returns
+ * if that is the sentinel, else stops the program (a task spawned later
+ * is still pending). */
+void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what);
+
+/* Is the held head the top?  Relaxed: our own slot; thieves change slots
+ * below the top between non-EMPTY values only, and only the owner fills
+ * or empties the slot at the top. */
+static WEFT_ALWAYS_INLINE bool weft_fj_head_is_top(const weft_task *head)
+{
+    return atomic_load_explicit(&head->state, memory_order_relaxed) == WEFT_STATE_EMPTY;
+}
+
+/* ---- spawn ----
+ *
+ *     weft_task *t = weft_fj_spawn_slot(w, head, "SPAWN(fib)");
+ *     ... write the arguments into t ...
+ *     weft_fj_spawn_publish(w, t, wrapper);
+ *     head = t + 1;
+ */
+
+/* A spawn at t, which the front-end has found to be the top by a search
+ * or weft_fj_head_is_top: room checked, the profiler told. */
+static WEFT_ALWAYS_INLINE void weft_fj_spawn_at(weft_worker *w, weft_task *t)
+{
+    weft_sched_reserve(w, t);
+    WEFT_PROFILE_SPAWN_(w, t)
+}
+
+/* The slot to write a spawned task's arguments into: the held head,
+ * checked (room for it, and no other API's task there); the profiler
+ * told. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_task *head,
+                                                        const char *what)
+{
+    if (WEFT_UNLIKELY(!weft_fj_head_is_top(head)))
+        weft__fj_spawn_refused(w, head, what);
+    WEFT_PROFILE_SPAWN_(w, head)
+    return head;
+}
+
+/* Makes the task in t (its arguments written) a task: thieves may take it
+ * from here on. */
+static WEFT_ALWAYS_INLINE void weft_fj_spawn_publish(weft_worker *w, weft_task *t,
+                                                     uintptr_t wrapper)
+{
+    weft_sched_push(w, t, wrapper);
+}
+
+/* ---- join ----
+ *
+ *     weft_fj_join j;
+ *     weft_task *t = weft_fj_join_slot(w, --head, "SYNC(fib)");
+ *     if (weft_fj_join_begin(w, t, &j)) {
+ *         ... run the task's body here, from its arguments in t ...
+ *         weft_fj_join_inlined(w, &j);
+ *     } else {
+ *         ... it was stolen and is done: its result is in t ...
+ *     }
+ *
+ * (weft_fj_join_begin inlined false and the task's body run after it is
+ * the same as true: a task nobody stole.)  A task joined without being run
+ * (DROP, the C++ API's join left by an exception) goes through weft__drop. */
+
+/* What a join keeps between its begin and its end (the profiler's path
+ * lengths of the continuation; nothing otherwise). */
+typedef struct weft_fj_join {
+#if WEFT_PROFILE
+    weft_profile_join pj;
+#else
+    char unused_;
+#endif
+} weft_fj_join;
+
+/* The slot a join from held head `held` (the head after the pop) joins,
+ * checked: it is the newest pending task.  Relaxed: the slot above is our
+ * own; only the owner fills or empties a slot at the top. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_join_slot(weft_worker *w, weft_task *held,
+                                                       const char *what)
+{
+    if (WEFT_UNLIKELY(atomic_load_explicit(&held[1].state, memory_order_relaxed) !=
+                      WEFT_STATE_EMPTY))
+        weft__fj_join_checked(w, held, what);
+    return held;
+}
+
+/* Pops the task at t back, or joins it where a thief has it: true when the
+ * caller runs it now, false when it was stolen and is done (its result in
+ * t; the thief's writes are visible). */
+static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j)
+{
+    (void)j;
+#if WEFT_PROFILE
+    j->pj = weft_profile_sync_begin(w, t);
+#endif
+    if (WEFT_LIKELY(weft_sched_sync_fast(w, t)))
+        return true;
+    WEFT_PROFILE_PAUSE_(w)
+    bool stolen = weft_sched_sync_slow(w, t);
+    WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+    if (!stolen)
+        return true;
+#if WEFT_PROFILE
+    weft_profile_sync_stolen(w, t, &j->pj);
+#endif
+    return false;
+}
+
+/* After the caller ran a task that weft_fj_join_begin gave back. */
+static WEFT_ALWAYS_INLINE void weft_fj_join_inlined(weft_worker *w, weft_fj_join *j)
+{
+    (void)w;
+    (void)j;
+#if WEFT_PROFILE
+    weft_profile_sync_inlined(w, &j->pj);
+#endif
+}
+
+WEFT_END_DECLS
+
+#endif

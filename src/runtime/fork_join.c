@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The runtime side of the one fork-join core (weft/bits/fork_join.h): what
+ * a spawn or a join does when its one test of a slot fails.  Off the fast
+ * paths: a body comes here only when its deque is full, or when it meets
+ * another API's pending task (docs/design.md, "Mixing the APIs"). */
+#include "runtime/fork_join.h"
+
+#include "runtime/diagnostics.h"
+
+void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
+{
+    /* Relaxed: our own slot (see weft_fj_head_is_top). */
+    uintptr_t s = atomic_load_explicit(&t->state, memory_order_relaxed);
+    if (s == WEFT_STATE_END)
+        weft__deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
+    weft__fatal("%s on worker %u: its slot (%zu) holds a pending task that another API spawned "
+                "after this task body read its head (a C++ task_group's run, a C++ join's "
+                "other half, a SPAWN of another API); a spawn may not go above another API's "
+                "pending task in one task body: join that task first, or spawn through that "
+                "API (docs/design.md, \"Mixing the APIs\")",
+                what, w->id, (size_t)(t - w->dq));
+}
+
+void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
+{
+    /* Relaxed: as above. */
+    if (atomic_load_explicit(&t[1].state, memory_order_relaxed) == WEFT_STATE_END)
+        return; /* t is the last usable slot */
+    weft__fatal("%s on worker %u joins the task in slot %zu while the task above it, spawned "
+                "later, is still pending: spawns and joins nest, the newest joined first, "
+                "whichever API made them (a C++ task_group's run or a SPAWN of another API "
+                "not joined yet; docs/design.md, \"Mixing the APIs\")",
+                what, w->id, (size_t)(t - w->dq));
+}
