@@ -315,11 +315,10 @@ static inline weft_task *weft__lace2_true_head(lace_worker *lw)
 {
     weft_worker *w = weft__lace2_weft(lw);
     weft_task *h = (weft_task *)lw->head;
-    /* Relaxed, both: the owner's own slots.  Thieves move the slots below
-     * the top between non-EMPTY values only, and only the owner makes a
-     * slot EMPTY or fills one at the top. */
-    if (WEFT_LIKELY(h >= w->dq && h < w->end &&
-                    atomic_load_explicit(&h->state, memory_order_relaxed) == WEFT_STATE_EMPTY &&
+    /* The slot at h is the core's test (weft_fj_head_is_top).  Relaxed,
+     * the one below: the owner's own slot; thieves move the slots below
+     * the top between non-EMPTY values only. */
+    if (WEFT_LIKELY(h >= w->dq && h < w->end && weft_fj_head_is_top(h) &&
                     (h == w->dq ||
                      atomic_load_explicit(&h[-1].state, memory_order_relaxed) != WEFT_STATE_EMPTY)))
         return h;

@@ -114,9 +114,8 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-bool weft__drop(weft_worker *w, weft_task *held)
+bool weft__drop(weft_worker *w, weft_task *t)
 {
-    weft_task *t = held;
     /* Nothing to drop (below the running frame, or an EMPTY slot): stop
      * with a message before any scheduler's fast path reads the slot (a
      * DROP is a call; the checks cost nothing that matters). */

@@ -84,23 +84,22 @@ def model(a, b, steps, called):
     return "answer", None
 
 
-def emit_op(out, api, op, ctx_open):
-    """C++ statements for one step of `api` in a body (its hidden names in
-    scope as `ctx_open` left them)."""
+def op_code(api, op):
+    """The C++ statement of one step of `api` in a body ("s" spawn, "j"
+    join, "w" the whole operation), its hidden names in scope."""
     n = LEAF[api]
     if api == "c":
-        out.append(f"WEFT_SPAWN(mx_leaf, {n});" if op == "s" else "sum += WEFT_SYNC(mx_leaf);")
-    elif api == "lace":
-        out.append(f"SPAWN(mx_lleaf, {n});" if op == "s" else "sum += SYNC(mx_lleaf);")
-    elif api == "tg":
-        out.append(f"tg.run([&] {{ tg_sum = mx_fib({n}); }});" if op == "s"
-                   else "tg.wait(); sum += tg_sum;")
-    elif api == "join":
-        out.append(f"{{ auto r = weft::join([] {{ return mx_fib({n}); }}, [] {{ return 0L; }});"
-                   " sum += r.first; }")
-    elif api == "pfor":
-        out.append(f"{{ std::atomic<long> s{{0}}; weft::parallel_for(0, 4, [&](int i) "
-                   f"{{ if (i == 0) s += mx_fib({n}); }}); sum += s.load(); }}")
+        return f"WEFT_SPAWN(mx_leaf, {n});" if op == "s" else "sum += WEFT_SYNC(mx_leaf);"
+    if api == "lace":
+        return f"SPAWN(mx_lleaf, {n});" if op == "s" else "sum += SYNC(mx_lleaf);"
+    if api == "tg":
+        return (f"tg.run([&] {{ tg_sum = mx_fib({n}); }});" if op == "s"
+                else "tg.wait(); sum += tg_sum;")
+    if api == "join":
+        return (f"{{ auto r = weft::join([] {{ return mx_fib({n}); }}, [] {{ return 0L; }});"
+                " sum += r.first; }")
+    return (f"{{ std::atomic<long> s{{0}}; weft::parallel_for(0, 4, [&](int i) "
+            f"{{ if (i == 0) s += mx_fib({n}); }}); sum += s.load(); }}")
 
 
 def answer(a, b, steps):
@@ -111,7 +110,7 @@ def mx_fib(n):
     return n if n < 2 else mx_fib(n - 1) + mx_fib(n - 2)
 
 
-def case_body(idx, a, b, order, steps, called):
+def case_body(idx, a, b, steps, called):
     """The case's task(s): a body of front-end a (a weft task for c and tg,
     a Lace task for lace) that runs the steps; returns C++ lines."""
     lines = []
@@ -127,14 +126,11 @@ def case_body(idx, a, b, order, steps, called):
         # B's operations in a task that the body calls, with A's pending
         # around the call: B's spawn and join inside it.
         inner = f"{name}_inner"
-        ib = []
         if b == "c":
             lines.append(f"WEFT_TASK_0(long, {inner}) {{ long sum = 0;")
         else:
             lines.append(f"TASK_0(long, {inner}) {{ long sum = 0;")
-        for s in b_steps:
-            emit_op(ib, b, s[1], None)
-        lines += ib + ["return sum; }"]
+        lines += [op_code(b, s[1]) for s in b_steps] + ["return sum; }"]
     if a == "lace":
         lines.append(f"TASK_0(long, {name}) {{")
     else:
@@ -154,7 +150,7 @@ def case_body(idx, a, b, order, steps, called):
         if api not in opened and api in REGISTER:
             opened.add(api)
             body.append("WEFT_ME;" if api == "c" else "LACE_ME;")
-        emit_op(body, api, s[1], None)
+        body.append(op_code(api, s[1]))
     lines += body + ["return sum; }"]
     return lines
 
@@ -178,7 +174,7 @@ def main():
             if called and b not in REGISTER:
                 continue
             outcome, at = model(a, b, steps, called)
-            lines += case_body(idx, a, b, order, steps, called)
+            lines += case_body(idx, a, b, steps, called)
             host = host_of(a)
             cases.append((idx, f"{a}-{b}-{order}", host, outcome, answer(a, b, steps)))
             idx += 1
@@ -187,11 +183,8 @@ def main():
     for a in WHOLE:
         for b in PENDING:
             name = f"mx_case{idx}"
-            op_s, op_j = [], []
-            emit_op(op_s, b, "s", None)
-            emit_op(op_j, b, "j", None)
             pre = {"c": "WEFT_ME;", "lace": "LACE_ME;", "tg": "weft::task_group tg; long tg_sum = 0;"}[b]
-            inner = " ".join([pre, "long sum = 0;"] + op_s + op_j + ["return sum;"])
+            inner = " ".join([pre, "long sum = 0;", op_code(b, "s"), op_code(b, "j"), "return sum;"])
             if a == "join":
                 lines.append(f"WEFT_TASK_0(long, {name}) {{ auto r = weft::join([&]() -> long {{ {inner} }},"
                              " [] { return 0L; }); return r.first; }")

@@ -75,9 +75,8 @@ inline weft_task outside_slot{{WEFT_STATE_DONE}, {}};
 /// %fs-relative address), with no guard or TLS wrapper call.
 inline thread_local context tls_context{nullptr, &outside_slot, nullptr, 0, 0};
 
-/// True when head, read from a context, is the calling worker's deque top.
-/// Relaxed: head is our own slot, or one below our top that thieves change
-/// only between non-EMPTY values.
+/// True when head, read from a context, is the calling worker's deque top
+/// (the core's test, weft/bits/fork_join.h).
 inline bool head_is_current(weft_task *head) noexcept { return weft_fj_head_is_top(head); }
 
 inline bool context_is_current(const context &c) noexcept { return head_is_current(c.head); }

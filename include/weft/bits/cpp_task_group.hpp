@@ -385,12 +385,11 @@ private:
     {
         detail::group_frame &home = state_.home;
         // Relaxed: see frame_for.
-        weft_worker *owner = state_.home_owner.load(std::memory_order_relaxed);
-        // In the group's frame, with a task spawned after its runs still
-        // pending above them: the order rule says so.
-        if (c.worker == owner && c.depth == state_.creator_depth && c.head != home.top)
-            (void)weft_fj_join_slot(owner, home.top - 1, "weft::task_group::wait()");
-        if (c.worker != owner || c.head != home.top || c.depth != state_.creator_depth)
+        // A top above the group's spawns in its own frame is a task spawned
+        // after them, still pending: the join of the newest spawn below
+        // refuses that (weft_fj_join_slot), naming the order rule.
+        if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head < home.top ||
+            c.depth != state_.creator_depth)
             detail::fatal("weft::task_group::wait() (or its destructor) called in another frame "
                           "than the group's runs (a callable of the group, the other half of a "
                           "join), or before a group made later was waited for");
