@@ -4,13 +4,20 @@
 C++ source: every ordered pair of front-ends, every order of their pending
 operations in one task body, each case with the outcome the rule gives.
 
-    python3 tests/mixing/gen_matrix.py OUT.cpp
+    python3 tests/mixing/gen_matrix.py OUT.cpp [--lace2]
 
-Front-ends: weft's C macros (c), a Lace 1 layer (lace: 1.4 or 1.6, chosen
-by the build), the C++ API's task_group (tg) with spawns that stay
-pending, and the C++ API's join (join) and parallel_for (pfor), which
+Front-ends: weft's C macros (c), a Lace layer (lace: Lace 1.4 or 1.6,
+chosen by the build, or with --lace2 Lace 2), the C++ API's task_group
+(tg) with spawns that stay pending, and the C++ API's join (join),
+parallel_for (pfor) and the work pool's weft::pool_run (pool), which
 return with nothing pending.  A pending operation is a spawn and its join;
-a body is a task of the first front-end of the pair.
+a body is a task of the first front-end of the pair; every case is entered
+with a RUN from outside the pool (main's thread).
+
+Lace 2 keeps its head in the worker's record, not in the body: a body of
+another API reaches it through NAME() (which finds the top), as a whole
+operation or as a called task that spawns and joins; its NAME_SPAWN on
+lace_get_worker() from such a body is test_lace2_adversarial's case.
 
 The expected outcome comes from a model of the rule, not from running:
 the deque is a stack of pending tasks; a task_group (made where the body
@@ -26,9 +33,10 @@ import itertools
 import sys
 
 PENDING = ("c", "lace", "tg")
-WHOLE = ("join", "pfor")
+WHOLE = ("join", "pfor", "pool")
 REGISTER = ("c", "lace")
-LEAF = {"c": 11, "lace": 12, "tg": 13, "join": 14, "pfor": 15}
+LEAF = {"c": 11, "lace": 12, "tg": 13, "join": 14, "pfor": 15, "pool": 16}
+LACE2 = "--lace2" in sys.argv[2:]
 
 # The orders of two pending operations A and B in one body ("s": spawn,
 # "j": join), and the whole operations in between or around.
@@ -90,6 +98,9 @@ def op_code(api, op):
     n = LEAF[api]
     if api == "c":
         return f"WEFT_SPAWN(mx_leaf, {n});" if op == "s" else "sum += WEFT_SYNC(mx_leaf);"
+    if api == "lace" and LACE2:
+        return {"s": f"mx_lleaf_SPAWN(lw, {n});", "j": "sum += mx_lleaf_SYNC(lw);",
+                "w": f"sum += mx_lleaf({n});"}[op]
     if api == "lace":
         return f"SPAWN(mx_lleaf, {n});" if op == "s" else "sum += SYNC(mx_lleaf);"
     if api == "tg":
@@ -98,8 +109,22 @@ def op_code(api, op):
     if api == "join":
         return (f"{{ auto r = weft::join([] {{ return mx_fib({n}); }}, [] {{ return 0L; }});"
                 " sum += r.first; }")
-    return (f"{{ std::atomic<long> s{{0}}; weft::parallel_for(0, 4, [&](int i) "
-            f"{{ if (i == 0) s += mx_fib({n}); }}); sum += s.load(); }}")
+    if api == "pfor":
+        return (f"{{ std::atomic<long> s{{0}}; weft::parallel_for(0, 4, [&](int i) "
+                f"{{ if (i == 0) s += mx_fib({n}); }}); sum += s.load(); }}")
+    return (f"{{ std::atomic<long> s{{0}}; int root = {n}; weft_pool_config cfg; "
+            "weft_pool_config_init(&cfg, sizeof root); "
+            "if (weft::pool_run(cfg, &root, 1, [&](weft_pool_ctx *, void *item) "
+            "{ s += mx_fib(*static_cast<int *>(item)); }) != 0) return -1; sum += s.load(); }")
+
+
+def task_head(api, name):
+    """The first line of a task of the body's front-end, up to its '{'."""
+    if api == "c":
+        return f"WEFT_TASK_0(long, {name}) {{"
+    if LACE2:
+        return f"TASK(long, {name})\nlong {name}_CALL(lace_worker *lw) {{ (void)lw;"
+    return f"TASK_0(long, {name}) {{"
 
 
 def answer(a, b, steps):
@@ -125,16 +150,9 @@ def case_body(idx, a, b, steps, called):
     if called and b in REGISTER:
         # B's operations in a task that the body calls, with A's pending
         # around the call: B's spawn and join inside it.
-        inner = f"{name}_inner"
-        if b == "c":
-            lines.append(f"WEFT_TASK_0(long, {inner}) {{ long sum = 0;")
-        else:
-            lines.append(f"TASK_0(long, {inner}) {{ long sum = 0;")
+        lines.append(task_head(b, f"{name}_inner") + " long sum = 0;")
         lines += [op_code(b, s[1]) for s in b_steps] + ["return sum; }"]
-    if a == "lace":
-        lines.append(f"TASK_0(long, {name}) {{")
-    else:
-        lines.append(f"WEFT_TASK_0(long, {name}) {{")
+    lines.append(task_head(host_of(a), name))
     for s in steps:
         api = a if s[0] == "A" else b
         if called and api == b and b in REGISTER:
@@ -144,10 +162,12 @@ def case_body(idx, a, b, steps, called):
                                  "sum += CALL(%s_inner);") % name)
                 elif b == "c":
                     body.append("{ WEFT_ME; sum += WEFT_CALL(%s_inner); }" % name)
+                elif LACE2:
+                    body.append("sum += %s_inner();" % name)  # NAME() finds the top
                 else:
                     body.append("{ LACE_ME; sum += CALL(%s_inner); }" % name)
             continue
-        if api not in opened and api in REGISTER:
+        if api not in opened and api in REGISTER and s[1] != "w":
             opened.add(api)
             body.append("WEFT_ME;" if api == "c" else "LACE_ME;")
         body.append(op_code(api, s[1]))
@@ -169,10 +189,12 @@ def main():
             has_b_pending = any(s[0] == "B" and s[1] in "sj" for s in steps)
             if b in WHOLE and has_b_pending:
                 continue
-            if b not in WHOLE and not has_b_pending:
+            if b not in WHOLE and not has_b_pending and not (LACE2 and b == "lace"):
                 continue
             if called and b not in REGISTER:
                 continue
+            if LACE2 and b == "lace" and has_b_pending and not called:
+                continue  # Lace 2's record head: reached from another body by NAME() only
             outcome, at = model(a, b, steps, called)
             lines += case_body(idx, a, b, steps, called)
             host = host_of(a)
@@ -180,11 +202,17 @@ def main():
             idx += 1
     # The body of a whole operation (join's callables, parallel_for's body)
     # hosting another front-end's pending spawn and join: always nested.
-    for a in WHOLE:
+    # (The work pool's process function runs on the pool's own threads: a
+    # fork-join call from there is a RUN from outside, the pool-inside-a-
+    # task case of docs/pool.md, not a mixing of two APIs in one body.)
+    for a in ("join", "pfor"):
         for b in PENDING:
             name = f"mx_case{idx}"
             pre = {"c": "WEFT_ME;", "lace": "LACE_ME;", "tg": "weft::task_group tg; long tg_sum = 0;"}[b]
-            inner = " ".join([pre, "long sum = 0;", op_code(b, "s"), op_code(b, "j"), "return sum;"])
+            ops = [op_code(b, "s"), op_code(b, "j")]
+            if LACE2 and b == "lace":
+                pre, ops = "", [op_code(b, "w")]
+            inner = " ".join([pre, "long sum = 0;"] + ops + ["return sum;"])
             if a == "join":
                 lines.append(f"WEFT_TASK_0(long, {name}) {{ auto r = weft::join([&]() -> long {{ {inner} }},"
                              " [] { return 0L; }); return r.first; }")
@@ -201,7 +229,10 @@ def main():
         f.write("\n".join(lines) + "\n\n")
         f.write("static long mx_run(int i) {\n    switch (i) {\n")
         for i, label, host, outcome, ans in cases:
-            call = f"RUN(mx_case{i})" if host == "lace" else f"WEFT_RUN(mx_case{i})"
+            if host == "c":
+                call = f"WEFT_RUN(mx_case{i})"
+            else:
+                call = f"mx_case{i}()" if LACE2 else f"RUN(mx_case{i})"
             f.write(f"    case {i}: return {call};\n")
         f.write("    }\n    return -1;\n}\n\n")
         f.write("static const mx_case mx_cases[] = {\n")

@@ -7,6 +7,7 @@
 #define WEFT_TESTS_MIXING_MATRIX_RUNNER_HPP
 
 #include <lace.h>
+#include <weft/pool.hpp>
 #include <weft/weft.hpp>
 
 #include <atomic>
@@ -29,7 +30,14 @@ struct mx_case {
 static inline long mx_fib(int n) { return n < 2 ? n : mx_fib(n - 1) + mx_fib(n - 2); }
 
 WEFT_TASK_1(long, mx_leaf, int, n) { return mx_fib(n); }
+#if LACE_VERSION_MAJOR >= 2
+TASK(long, mx_lleaf, int, n)
+long mx_lleaf_CALL(lace_worker *, int n) { return mx_fib(n); }
+#define MX_LACE_START(workers) lace_start((workers), 0, 0)
+#else
 TASK_1(long, mx_lleaf, int, n) { return mx_fib(n); }
+#define MX_LACE_START(workers) lace_start((workers), 0)
+#endif
 
 /* Runs case i on `workers` workers in a child; true if it behaved as told. */
 static bool mx_check(const mx_case &c, long (*run)(int), unsigned workers)
@@ -44,7 +52,7 @@ static bool mx_check(const mx_case &c, long (*run)(int), unsigned workers)
         close(err[0]);
         alarm(60);
         setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 workers on 2 CPUs: no note */
-        lace_start(workers, 0);
+        MX_LACE_START(workers);
         long r = run(c.index);
         lace_stop();
         std::printf("%s: %ld\n", c.label, r);
