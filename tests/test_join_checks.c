@@ -37,6 +37,41 @@ WEFT_TASK_1(long, sync_wrong_task, int, n)
     return WEFT_SYNC(half);
 }
 
+/* A second copy of the head (WEFT_ME in an inner block) spawns and leaves
+ * its task pending: the body's own head is then stale, and its next SPAWN,
+ * or a SYNC below the pending task, is refused in every build. */
+WEFT_TASK_0(long, second_copy_spawn)
+{
+    {
+        WEFT_ME;
+        WEFT_SPAWN(pfib, 5);
+    }
+    WEFT_SPAWN(pfib, 6);
+    return WEFT_SYNC(pfib);
+}
+
+WEFT_TASK_0(long, second_copy_sync)
+{
+    WEFT_SPAWN(pfib, 6);
+    {
+        WEFT_ME;
+        WEFT_SPAWN(pfib, 5);
+    }
+    return WEFT_SYNC(pfib);
+}
+
+static void second_copy_spawn_child(void)
+{
+    CHECK(weft_start(1, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(second_copy_spawn));
+}
+
+static void second_copy_sync_child(void)
+{
+    CHECK(weft_start(1, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(second_copy_sync));
+}
+
 static void forgets_sync_child(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
@@ -56,6 +91,16 @@ int main(void)
     CHECK(weft_start(2, 0, 0) == 0, "start");
     CHECK(WEFT_RUN(pfib, 20) == 6765, "a correct program still works");
     weft_stop();
+    expect_death(second_copy_spawn_child,
+                 "SPAWN(pfib) on worker 0: its slot (0) holds a task still pending, spawned since "
+                 "this task body read its head",
+                 "a SPAWN above a task from another copy of the head");
+    expect_death(second_copy_spawn_child, "or from another copy of the head",
+                 "the message names the copy of the head");
+    expect_death(second_copy_sync_child,
+                 "SYNC(pfib) on worker 0 joins the task in slot 0 while the task above it, "
+                 "spawned later, is still pending",
+                 "a SYNC below a task from another copy of the head");
 #if WEFT_CHECKS
     expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
                  "forgotten SYNC, checked as the task returns");

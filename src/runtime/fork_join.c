@@ -13,11 +13,12 @@ void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
     uintptr_t s = atomic_load_explicit(&t->state, memory_order_relaxed);
     if (s == WEFT_STATE_END)
         weft__deque_overflow(w->id, (size_t)(t - w->dq), w->deque_slots);
-    weft__fatal("%s on worker %u: its slot (%zu) holds a pending task that another API spawned "
-                "after this task body read its head (a C++ task_group's run, a C++ join's "
-                "other half, a SPAWN of another API); a spawn may not go above another API's "
-                "pending task in one task body: join that task first, or spawn through that "
-                "API (docs/design.md, \"Mixing the APIs\")",
+    weft__fatal("%s on worker %u: its slot (%zu) holds a task still pending, spawned since this "
+                "task body read its head: by another API (a C++ task_group's run, a C++ join's "
+                "other half, a SPAWN of another API) or from another copy of the head (a second "
+                "ME macro, a helper handed the context); a spawn may not go above it in one "
+                "task body: join that task first, or spawn through the API or the copy that "
+                "holds the top (docs/design.md, \"Mixing the APIs\")",
                 what, w->id, (size_t)(t - w->dq));
 }
 
@@ -28,7 +29,8 @@ void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
         return; /* t is the last usable slot */
     weft__fatal("%s on worker %u joins the task in slot %zu while the task above it, spawned "
                 "later, is still pending: spawns and joins nest, the newest joined first, "
-                "whichever API made them (a C++ task_group's run or a SPAWN of another API "
-                "not joined yet; docs/design.md, \"Mixing the APIs\")",
+                "whichever API or copy of the head made them (a C++ task_group's run, a SPAWN "
+                "of another API or from another copy of the head, not joined yet; "
+                "docs/design.md, \"Mixing the APIs\")",
                 what, w->id, (size_t)(t - w->dq));
 }

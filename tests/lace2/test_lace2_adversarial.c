@@ -789,8 +789,8 @@ static const adv_case cases[] = {
      spawn_stale_head,
      ABORTED,
      false,
-     {"lace: fib_SPAWN() on worker 0: its slot (0) holds a pending task that another API "
-      "spawned after this task body read its head"}},
+     {"lace: fib_SPAWN() on worker 0: its slot (0) holds a task still pending, spawned since "
+      "this task body read its head: by another API"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

@@ -25,7 +25,7 @@ starts) spawns where it was made and runs a callable at once elsewhere; the C an
 their own (read where the body starts, or by WEFT_ME / LACE_ME where the
 body first uses the other one), which their own spawns and joins move;
 the C++ API finds the true top each time.  A spawn whose head is not the
-top is refused ("its slot ... holds a pending task"), a join of a task
+top is refused ("its slot ... holds a task still pending"), a join of a task
 that is not the newest pending one is refused ("while the task above
 it"); everything else gives the answer.
 """

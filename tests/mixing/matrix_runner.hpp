@@ -68,7 +68,9 @@ static bool mx_check(const mx_case &c, long (*run)(int), unsigned workers)
     int st = 0;
     waitpid(pid, &st, 0);
     bool ok;
-    const char *want = c.outcome == MX_SPAWN  ? "holds a pending task that another API spawned"
+    const char *want = c.outcome == MX_SPAWN
+                           ? "holds a task still pending, spawned since this task body "
+                             "read its head: by another API"
                        : c.outcome == MX_JOIN ? "while the task above it, spawned later, is still "
                                                 "pending: spawns and joins nest"
                                               : nullptr;
