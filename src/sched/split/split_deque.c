@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The non-blocking split deque of Lace (van Dijk and van de Pol, Figure 4).
  *
- * Tasks live in an array `dq` of 64-byte descriptors.  Three indices:
+ * Tasks live in an array `dq` of descriptors (WEFT_TASK_SIZE bytes: 64,
+ * or 128 in a build configured so).  Three indices:
  *
  *     0 ........ tail ........ split ........ head ........ end
  *     | stolen    | shared      | private      | empty       |
