@@ -12,7 +12,8 @@ what its rule allows:
 * src/sys: sys/;
 * src/runtime: runtime headers of its own layer or below (the layer table
   of docs/design.md, read from there), sys/ and observe/ (the hooks);
-* src/sched (the schedulers): of the runtime only runtime/sched_services.h;
+* src/sched (the schedulers): of the runtime only runtime/sched.h and
+  runtime/sched_services.h;
   sched/ and sys/; a scheduler's own tests (test_*.c) also tests/;
 * src/observe: observe/, sys/, and the runtime's layers 1-3;
 * src/workpool: workpool/, observe/, sys/, and the runtime's layers 1-4;
@@ -41,8 +42,10 @@ WHITE_BOX = {
     # The scheduler seam is the deque tests' seam: they drive a deque as
     # the runtime does (the stress run also keeps its pool-less joins
     # from sleeping, through parking.h's test seam).
-    "tests/deque_fixture.h": ["src/runtime/sched_services.h"],
-    "tests/deque_stress.h": ["src/runtime/sched_services.h", "src/runtime/parking.h"],
+    "tests/deque_fixture.h": ["src/runtime/sched.h", "src/runtime/sched_services.h",
+                              "src/runtime/state.h"],
+    "tests/deque_stress.h": ["src/runtime/sched.h", "src/runtime/sched_services.h",
+                             "src/runtime/state.h", "src/runtime/parking.h"],
     # Forced interleavings at the runtime's race points.
     "tests/test_races.c": ["src/runtime/parking.h", "src/runtime/perturb.h"],
     "tests/test_run_borrow.c": ["src/runtime/perturb.h", "src/runtime/sleep.h",
@@ -68,8 +71,13 @@ WHITE_BOX = {
     "tests/cgroup/test_quota_files.c": ["src/sys/cgroup.h"],
     # Safra's termination detection, on its own.
     "tests/dist/test_safra.c": ["src/dist/"],
-    # Wool's deque test parks a worker as the runtime's sleep does.
-    "src/sched/wool/test_wool_deque.c": ["src/runtime/parking.h"],
+    # Wool's deque test parks a worker as the runtime's sleep does, and
+    # lengthens the idle workers' spin (the pool's state).
+    "src/sched/wool/test_wool_deque.c": ["src/runtime/parking.h", "src/runtime/state.h"],
+    # The private deques' test waits for workers to sleep (the pool's
+    # state, the sleep words) and reads their request cells.
+    "src/sched/private-common/test_private_deque.c": ["src/runtime/sleep.h",
+                                                      "src/runtime/state.h"],
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -173,9 +181,10 @@ def check_target(room, rel, target, layers):
             return f"runtime/{me} is not in the module map's layer table"
         return runtime_rule(layers, 1, layers[me], f"runtime/{me} (layer {layers[me]})")(target)
     if room in ("sched", "sched-test"):
-        if target == "src/runtime/sched_services.h":
+        if target in ("src/runtime/sched.h", "src/runtime/sched_services.h"):
             return None
-        return "a scheduler (src/sched) includes of the runtime only runtime/sched_services.h"
+        return ("a scheduler (src/sched) includes of the runtime only runtime/sched.h (what it "
+                "implements) and runtime/sched_services.h (what it may use)")
     if room == "frontend":
         if target == "src/runtime/frontend.h":
             return None

@@ -12,7 +12,9 @@
 
 #include <string.h>
 
+#include "runtime/sched.h"
 #include "runtime/sched_services.h"
+#include "runtime/state.h"
 
 static inline void deque_fixture(weft_worker *storage, weft_task *slots, size_t n)
 {

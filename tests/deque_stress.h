@@ -27,7 +27,9 @@
 #include <time.h>
 
 #include "runtime/parking.h"
+#include "runtime/sched.h"
 #include "runtime/sched_services.h"
+#include "runtime/state.h"
 
 typedef struct {
     weft_task *dq; /* the deque's first slot: the head of an empty deque */

@@ -256,8 +256,9 @@ struct lace_common_fields_only_ {
  * what Lace programs do (lace_get_worker()->worker):
  *   worker     the worker's id, 0 .. lace_workers()-1 (weft's id)
  *   dq, end    its deque's first slot and one past its last
- *   split      (split scheduler) the owner's split point
- *   allstolen  (split scheduler) the thieves' "nothing to steal" hint
+ *   split      the owner's split point, with a scheduler that has one
+ *              (the split deque's owner.h says where it is)
+ *   allstolen  the thieves' "nothing to steal" hint, with the same
  *   rng        the per-worker generator LACE_TRNG advances (weft's victim
  *              choice draws from it too); seed is its upper half
  *   _public    the worker's thief-visible part (opaque Worker *), distinct
@@ -276,14 +277,13 @@ struct _WorkerP {
             Task *dq;
             unsigned int worker;
         };
-#if defined(WEFT_SCHED_SPLIT)
+#if defined(WEFT_SCHED_SPLIT_POINT_OFFSET)
         struct {
-            char lace_at_split_[offsetof(struct weft_worker, own)];
+            char lace_at_split_[WEFT_SCHED_SPLIT_POINT_OFFSET];
             Task *split;
         };
         struct {
-            char lace_at_allstolen_[offsetof(struct weft_worker, shared) +
-                                    offsetof(weft_sched_shared, allstolen)];
+            char lace_at_allstolen_[WEFT_SCHED_ALLSTOLEN_OFFSET];
             uint8_t allstolen;
         };
 #endif

@@ -10,7 +10,8 @@
  *                        (below); weft__run_task,
  *                        weft__newframe_task, weft__together_task (the
  *                        task macros', <weft/weft.h>)
- *   steal and run        weft__random_victim, weft__steal_and_run (below)
+ *   steal and run        weft__random_victim, weft__steal_and_run
+ *                        (stealing.h)
  *   the current head     weft_current_head (<weft/weft.h>)
  *   the sizes            the bounds weft_start accepts (limits.h) and the
  *                        sizes it settled on (below)
@@ -36,6 +37,7 @@
 
 #include "runtime/diagnostics.h"
 #include "runtime/limits.h"
+#include "runtime/stealing.h"
 #include "sys/cpu.h"
 
 WEFT_BEGIN_DECLS
@@ -50,12 +52,6 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
  * first step of an API's RUN, one call where the pool's own RUN takes
  * two (external.c). */
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
-
-/* A random worker other than w, or NULL if w is alone (steal.c). */
-weft_worker *weft__random_victim(weft_worker *w);
-/* Tries one steal from victim (leap: from the thief of w's blocked SYNC);
- * if it gets a task, runs it at head and returns true (steal.c). */
-bool weft__steal_and_run(weft_worker *w, weft_task *head, weft_worker *victim, bool leap);
 
 /* The deque slots per worker and the stack size of the pool weft_start
  * last started, its defaults resolved.  Read by the thread that called

@@ -88,6 +88,20 @@ bool weft__sleepers_want_work_from(weft_worker *owner)
            atomic_load_explicit(&owner->leap_sleepers, memory_order_seq_cst) != 0;
 }
 
+weft_sleep_wants weft__sleep_wants(const weft_worker *self)
+{
+    /* Relaxed: the caller's own sleep word, which only it stores while it
+     * is awake (its wakers store only once it sleeps). */
+    switch (WEFT_SLEEP_KIND(atomic_load_explicit(&self->sleep_word, memory_order_relaxed))) {
+    case WEFT_AWAKE:
+        return WEFT_WANTS_NOTHING; /* awake, or LENT (AWAKE's kind bits) */
+    case WEFT_SLEEP_JOIN_LEAP:
+        return WEFT_WANTS_WORK_FROM_THIEF;
+    default:
+        return WEFT_WANTS_ANY_WORK;
+    }
+}
+
 /* The sleeper's last look, after announcing itself.  Every read is seq_cst:
  * the sleeper's half of each Dekker pair. */
 static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_worker *thief)

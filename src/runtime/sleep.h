@@ -10,6 +10,9 @@
 
 #include <weft/weft.h>
 
+/* The wakes and the reads schedulers call. */
+#include "runtime/sched_services.h"
+
 enum {
     WEFT_AWAKE = 0,
     WEFT_SLEEP_IDLE = 1,      /* idle at top level: any work, external RUNs */
@@ -47,12 +50,9 @@ bool weft__idle_backoff(weft_idle *idle);
  * being waited for, `thief` its thief (JOIN_LEAP).  Returns at once if the
  * last check finds something to do. */
 void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thief);
-/* After making tasks stealable: wake one sleeper if there is any. */
-void weft__wake_for_work(weft_worker *self);
-/* The same when self saw shared tasks left on owner's deque. */
+/* weft__wake_for_work (sched_services.h) when self saw shared tasks left
+ * on owner's deque. */
 void weft__wake_for_work_of(weft_worker *owner, weft_worker *self);
-/* Is any worker asleep that could take work from owner? (seq_cst) */
-bool weft__sleepers_want_work_from(weft_worker *owner);
 /* After queueing an external RUN: wake one idle sleeper if there is any.
  * True if the one woken is pinned to the caller's CPU (which the caller
  * should then leave to it). */
@@ -80,8 +80,6 @@ weft_worker *weft__borrow_idle(unsigned hint);
 void weft__sleep_lent_return(weft_worker *w);
 /* After completing a stolen task of `victim`: wake it if it sleeps on it. */
 void weft__wake_joiner(weft_worker *victim);
-/* After giving v work directly (published seq_cst): wake v if it sleeps. */
-void weft__wake_worker(weft_worker *self, weft_worker *v);
 void weft__wake_all(void);
 /* The active limit: true if w may take work now (then it is counted until
  * weft__active_leave); false after w waited as a surplus worker until an

@@ -29,6 +29,12 @@ void weft__forked_task_stop(void)
 
 weft_worker *weft_self(void) { return weft__tls_worker; }
 
+/* The pool as schedulers see it (sched_services.h): read-mostly fields,
+ * written by lifecycle.c before the workers exist. */
+unsigned weft__pool_size(void) { return weft__rt.n_workers; }
+weft_worker *weft__pool_worker(unsigned id) { return weft__rt.workers[id]; }
+weft_steal_policy weft__pool_steal_policy(void) { return weft__rt.policy; }
+
 /* Plain reads: weft_start wrote them before it returned, on the caller's
  * thread, which is the one the seam lets read them. */
 size_t weft__started_deque_slots(void) { return weft__rt.deque_slots; }

@@ -13,6 +13,8 @@
 #include <weft/weft.h>
 
 #include "runtime/limits.h" /* WEFT_MAX_DEQUE_SLOTS, WEFT_MIN_DEQUE_SLOTS */
+/* The pool as schedulers see it, weft_stop_if_forked. */
+#include "runtime/sched_services.h"
 
 
 /* What a worker needs to lend its identity to RUN callers (external.c,
@@ -159,23 +161,6 @@ static inline void weft_run_wrapper(weft_worker *w, weft_task *head, weft_task *
 {
     ((weft_wrapper_fn)wrapper)(w, head, t);
     weft_check_return(w, head, what);
-}
-
-/* True in a child process that a worker forked (fork() in a task): the
- * child continues the task, but the pool's other threads are gone (and the
- * child's copy of the pool is forgotten: no worker list).  Read where the
- * child would wait for them or serve them (the worker loop, a join of a
- * stolen task, the end of a task it stole, a sleep, the return of a
- * borrowed RUN, a private deque's answer to a thief); weft_stop_if_forked
- * ends it there with a message.
- * Set by lifecycle.c's fork handler. */
-extern bool weft__forked_in_task;
-void weft__forked_task_stop(void) __attribute__((noreturn, cold));
-
-static inline void weft_stop_if_forked(void)
-{
-    if (__builtin_expect(weft__forked_in_task, 0))
-        weft__forked_task_stop();
 }
 
 /* In a child after fork(): the pool is forgotten (lifecycle.c). */

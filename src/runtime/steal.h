@@ -10,8 +10,8 @@
 
 #include <weft/weft.h>
 
-/* weft__random_victim and weft__steal_and_run: the front-end seam declares
- * them, as the Lace libraries call them too. */
-#include "runtime/frontend.h"
+/* weft__random_victim and weft__steal_and_run: declared in stealing.h, so
+ * that the front-ends' and the schedulers' seams can offer them too. */
+#include "runtime/stealing.h"
 
 #endif

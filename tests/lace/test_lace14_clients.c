@@ -126,7 +126,7 @@ TASK_0(int, fields)
     CHECK((int)w->worker == LACE_WORKER_ID && w->worker < lace_workers(), "worker %u",
           (unsigned)w->worker);
     CHECK(w->dq <= __lace_dq_head && __lace_dq_head < w->end, "dq <= head < end");
-#if defined(WEFT_SCHED_SPLIT)
+#if defined(WEFT_SCHED_SPLIT_POINT_OFFSET)
     CHECK(w->dq <= w->split && w->split <= w->end, "split in the deque");
     CHECK(w->allstolen <= 1, "allstolen");
 #endif

@@ -38,7 +38,7 @@ plant() {
 plant src/lace/v1/lace1.c '#include "runtime/state.h"' "a front-end (src/lace) includes of src/ only"
 plant src/lace/v2/lace2.c '#include "runtime/external.h"' "a front-end (src/lace) includes of src/ only"
 plant src/sched/split/planted.c '#include "runtime/state.h"' \
-  "a scheduler (src/sched) includes of the runtime only runtime/sched_services.h"
+  "a scheduler (src/sched) includes of the runtime only runtime/sched.h"
 plant src/runtime/state.c '#include "runtime/sleep.h"' \
   "runtime/state (layer 3) includes runtime headers of layers 1-3 only; runtime/sleep is layer 4"
 plant src/runtime/steal.c '#include "workpool/hosted.h"' "the runtime includes runtime/, sys/ and observe/ only"

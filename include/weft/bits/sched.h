@@ -9,6 +9,13 @@
  *   weft_sched_reserve(w, t)       room for a task at t, or stop with a message
  *   weft_sched_sentinel(w)         the first slot weft_sched_reserve refuses:
  *                                  it holds WEFT_STATE_END (bits/fork_join.h)
+ *   WEFT_SCHED_SPARE_SLOTS         how many slots below end the scheduler
+ *                                  never fills (a deque for n tasks needs
+ *                                  n + this many)
+ *   WEFT_SCHED_SPLIT_POINT_OFFSET, where a scheduler with a split point keeps
+ *   WEFT_SCHED_ALLSTOLEN_OFFSET    it and its thieves' "nothing to steal" hint
+ *                                  in weft_worker (optional: views of the
+ *                                  worker, the Lace API's, show them)
  *   weft_sched_push(w, t, wrapper) t holds the arguments; make it a task
  *   weft_sched_sync_fast(w, t)     SYNC fast path: true = run t inline
  *                                  (and t's state is now EMPTY)

@@ -16,13 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Lace's deque of dqsize slots holds dqsize tasks; the split deque keeps
- * its last slot free (src/sched/split/owner.h), so it gets one more. */
-#if defined(WEFT_SCHED_SPLIT)
-#define WEFT_LACE_DEQUE_SLACK 1
-#else
-#define WEFT_LACE_DEQUE_SLACK 0
-#endif
+/* Lace's deque of dqsize slots holds dqsize tasks; a scheduler that keeps
+ * slots spare (bits/sched.h, WEFT_SCHED_SPARE_SLOTS) gets that many more. */
+#define WEFT_LACE_DEQUE_SLACK WEFT_SCHED_SPARE_SLOTS
 
 /* The deque size for weft_start: dqsize tasks fit, and a size below
  * weft's minimum is raised to it.  0 (weft's default) and a size weft

@@ -36,7 +36,8 @@
  * task is woken at the owner's next SYNC at the latest.  (Until then the
  * task is not lost: its owner runs it itself if nobody steals it.)
  */
-#include "runtime/sched_services.h"
+#include "runtime/sched.h"          /* what a scheduler implements */
+#include "runtime/sched_services.h" /* what it may use of the runtime */
 
 #include <stdlib.h>
 

@@ -67,6 +67,7 @@ static inline bool weft_cl_pop_private(weft_worker *w, weft_task *t)
 }
 
 #define weft_sched_reserve weft_deque_reserve
+#define WEFT_SCHED_SPARE_SLOTS 0 /* every slot below end holds a task */
 #define weft_sched_sentinel(w) ((w)->end)
 #define weft_sched_push weft_cl_push
 #define weft_sched_sync_fast weft_cl_pop_private

@@ -7,7 +7,8 @@
 #ifndef WEFT_SCHED_PRIVATE_DEQUE_H
 #define WEFT_SCHED_PRIVATE_DEQUE_H
 
-#include "runtime/sched_services.h"
+#include "runtime/sched.h"          /* what a scheduler implements */
+#include "runtime/sched_services.h" /* what it may use of the runtime */
 
 /* ---- each variant provides (owner side unless said otherwise) ---- */
 

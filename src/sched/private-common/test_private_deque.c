@@ -16,6 +16,8 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
+#include "runtime/sleep.h"
+#include "runtime/state.h"
 #include "sched/private-common/private_deque.h"
 
 /* This test runs against both private-deque schedulers. */

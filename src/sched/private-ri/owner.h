@@ -66,6 +66,7 @@ static inline bool weft_ri_poll(weft_worker *w, weft_task *head)
 
 /* The seam the task macros use (bits/sched.h). */
 #define weft_sched_reserve weft_deque_reserve
+#define WEFT_SCHED_SPARE_SLOTS 0 /* every slot below end holds a task */
 #define weft_sched_sentinel(w) ((w)->end)
 #define weft_sched_push weft_ri_push
 #define weft_sched_sync_fast weft_ri_pop_private

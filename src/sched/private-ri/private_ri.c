@@ -123,7 +123,7 @@ static serve_step serve_thief(weft_worker *w, weft_task *head, uintptr_t r, bool
 {
     if (!has && !stop_polling)
         return SERVE_DONE; /* answered at our next SPAWN */
-    weft_worker *thief = weft__rt.workers[r - WEFT_RI_REQ_BASE];
+    weft_worker *thief = weft__pool_worker((unsigned)(r - WEFT_RI_REQ_BASE));
     weft_task *t = w->own.top;
     uintptr_t next = stop_polling ? WEFT_RI_BLOCKED : (uintptr_t)(has ? t + 1 : t);
     /* Take the request (the paper's r[i] = NO_REQU) together with
@@ -468,11 +468,9 @@ bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
  * renewing for sleepers) only SLEEPREQ. */
 void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
-    /* Relaxed: the sleeper's own word (it stored it); an awake caller
-     * (steal.c renewing for sleepers) has nothing to renew: owners wake
-     * sleepers themselves when tasks are left. */
-    if (sleeper && WEFT_SLEEP_KIND(atomic_load_explicit(&sleeper->sleep_word,
-                                                        memory_order_relaxed)) == WEFT_AWAKE)
+    /* An awake caller (steal.c renewing for sleepers) has nothing to
+     * renew: owners wake sleepers themselves when tasks are left. */
+    if (sleeper && weft__sleep_wants(sleeper) == WEFT_WANTS_NOTHING)
         return;
     bool ask = sleeper && !sleeper->cold.asked && !sleeper->cold.hold && sleeper != victim;
     for (int tries = 0; tries < 8; tries++) {

@@ -143,10 +143,10 @@ static void deal_attempt(weft_worker *w, weft_task *head)
     if (!first)
         return;
     WEFT_COUNT(w, sched.requests, 1);
-    unsigned n = weft__rt.n_workers;
+    unsigned n = weft__pool_size();
     uint64_t mine = WEFT_SI_OPEN_FROM(w->id);
     for (unsigned i = 0; i < n; i++) {
-        weft_worker *r = weft__rt.workers[(first->id + i) % n];
+        weft_worker *r = weft__pool_worker((first->id + i) % n);
         if (r == w)
             continue;
         /* Relaxed: a look (if s[j] != null then return); the CAS decides. */
@@ -213,8 +213,8 @@ bool weft__priv_take_back(weft_worker *w, weft_task *t)
     if (WEFT_STATE_IS_STOLEN(s) || s == WEFT_STATE_DONE)
         return false;
     uint64_t slot = (uint64_t)(t - w->dq);
-    for (unsigned i = 0; i < weft__rt.n_workers; i++) {
-        weft_worker *r = weft__rt.workers[i];
+    for (unsigned i = 0, n = weft__pool_size(); i < n; i++) {
+        weft_worker *r = weft__pool_worker(i);
         if (r == w)
             continue;
         /* Relaxed: a look; the CAS decides. */
@@ -274,7 +274,7 @@ weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, boo
     if (thief->cold.hold)
         return WEFT_STEAL_NONE; /* inside an interrupt with an old deal */
     thief->own.polls = 1;       /* once busy again, the first poll reads the clock */
-    uint64_t want = leap && victim && weft__rt.policy != WEFT_STEAL_LEAPFROG_RANDOM
+    uint64_t want = leap && victim && weft__pool_steal_policy() != WEFT_STEAL_LEAPFROG_RANDOM
                         ? WEFT_SI_OPEN_FROM(victim->id)
                         : WEFT_SI_OPEN;
     /* Relaxed: our own cell; a deal is taken by the acquire CAS below. */
@@ -304,7 +304,7 @@ weft_steal_result weft__sched_steal(weft_worker *thief, weft_worker *victim, boo
             return WEFT_STEAL_NONE;
         }
     }
-    weft_worker *dealer = weft__rt.workers[WEFT_SI_DEAL_DEALER(c)];
+    weft_worker *dealer = weft__pool_worker((unsigned)WEFT_SI_DEAL_DEALER(c));
     weft_task *t = dealer->shared.dq + WEFT_SI_DEAL_SLOT(c);
     /* Relaxed: made visible by the acquire CAS. */
     *wrapper = atomic_load_explicit(&t->state, memory_order_relaxed);
@@ -342,12 +342,11 @@ bool weft__sched_has_work_for(weft_worker *sleeper, weft_worker *victim)
  * requests, for which there is nothing to do here. */
 void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
 {
-    /* Relaxed: our own sleep word (we stored it). */
-    uint32_t word = atomic_load_explicit(&sleeper->sleep_word, memory_order_relaxed);
-    if (WEFT_SLEEP_KIND(word) == WEFT_AWAKE || sleeper->cold.hold) /* AWAKE, or LENT */
+    weft_sleep_wants wants = weft__sleep_wants(sleeper);
+    if (wants == WEFT_WANTS_NOTHING || sleeper->cold.hold)
         return;
-    uint64_t want = WEFT_SLEEP_KIND(word) == WEFT_SLEEP_JOIN_LEAP ? WEFT_SI_OPEN_FROM(victim->id)
-                                                                  : WEFT_SI_OPEN;
+    uint64_t want = wants == WEFT_WANTS_WORK_FROM_THIEF ? WEFT_SI_OPEN_FROM(victim->id)
+                                                        : WEFT_SI_OPEN;
     /* Relaxed: our own cell; see weft__sched_steal. */
     uint64_t c = atomic_load_explicit(&sleeper->shared.cell, memory_order_relaxed);
     while (c != want && WEFT_SI_TAG(c) != WEFT_SI_TAG_DEAL)

@@ -61,9 +61,16 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 }
 
 /* The seam the task macros use (bits/sched.h).  The sentinel stands in
- * the slot below end, the first that weft_split_reserve refuses. */
+ * the slot below end, the first that weft_split_reserve refuses: one slot
+ * of the deque is spare. */
+#define WEFT_SCHED_SPARE_SLOTS 1
 #define weft_sched_reserve weft_split_reserve
-#define weft_sched_sentinel(w) ((w)->end - 1)
+#define weft_sched_sentinel(w) ((w)->end - WEFT_SCHED_SPARE_SLOTS)
+/* Views of a worker that show the split point and the thieves' allstolen
+ * hint under names of their own (the Lace API's WorkerP) find them here. */
+#define WEFT_SCHED_SPLIT_POINT_OFFSET offsetof(struct weft_worker, own.split)
+#define WEFT_SCHED_ALLSTOLEN_OFFSET \
+    (offsetof(struct weft_worker, shared) + offsetof(weft_sched_shared, allstolen))
 #define weft_sched_push weft_split_push
 #define weft_sched_sync_fast weft_split_pop_private
 #define weft_sched_sync_slow weft__split_sync_slow

@@ -5,7 +5,8 @@
 #ifndef WEFT_SCHED_SPLIT_DEQUE_H
 #define WEFT_SCHED_SPLIT_DEQUE_H
 
-#include "runtime/sched_services.h"
+#include "runtime/sched.h"          /* what a scheduler implements */
+#include "runtime/sched_services.h" /* what it may use of the runtime */
 
 /* (tail, split) packing: tail low, split high. */
 #define WEFT_TS(tail, split) (((uint64_t)(uint32_t)(split) << 32) | (uint64_t)(uint32_t)(tail))

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "runtime/parking.h"
+#include "runtime/state.h"
 #include "sched/wool/wool_deque.h"
 #include "deque_fixture.h"
 #include "deque_stress.h"

@@ -5,7 +5,8 @@
 #ifndef WEFT_SCHED_WOOL_DEQUE_H
 #define WEFT_SCHED_WOOL_DEQUE_H
 
-#include "runtime/sched_services.h"
+#include "runtime/sched.h"          /* what a scheduler implements */
+#include "runtime/sched_services.h" /* what it may use of the runtime */
 
 void weft__wool_init(weft_worker *w);
 
