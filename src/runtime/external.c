@@ -339,6 +339,16 @@ static inline void run_in_place(weft_worker *w, weft_task *t, uintptr_t wrapper)
     run_root(w, head ? head : weft__head_search(w), t, wrapper, false);
 }
 
+/* An API layer's rules for RUNs from outside (frontend.h), or NULL. */
+static WEFT_ATOMIC(const weft__outside_rules *) outside_rules;
+
+void weft__set_outside_rules(const weft__outside_rules *rules)
+{
+    /* Release: the rules' table before the pointer; pairs with run_task's
+     * acquire. */
+    atomic_store_explicit(&outside_rules, rules, memory_order_release);
+}
+
 /* may_borrow false: the task runs on a worker's thread in every case
  * (weft__run_task_on_worker).  False if called from outside with no pool
  * running: nothing ran. */
@@ -352,7 +362,14 @@ static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
     /* Relaxed: the descriptor is private to this call until it is queued
      * (the mutex publishes it). */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
-    return run_from_outside(t, wrapper, may_borrow);
+    /* Acquire: pairs with weft__set_outside_rules's release (the table). */
+    const weft__outside_rules *rules = atomic_load_explicit(&outside_rules, memory_order_acquire);
+    if (rules == NULL)
+        return run_from_outside(t, wrapper, may_borrow);
+    bool begun = rules->begin();
+    bool ran = run_from_outside(t, wrapper, false);
+    rules->end(begun);
+    return ran;
 }
 
 static void run_task_or_stop(weft_task *t, uintptr_t wrapper, bool may_borrow)

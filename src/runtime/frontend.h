@@ -53,6 +53,20 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
  * two (external.c). */
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
 
+/* Rules an API layer sets for every RUN from outside the pool, whichever
+ * API makes it (weft's RUN, the C++ API's, the work pool's), from the
+ * time it sets them on: the task runs on a worker's thread (as with
+ * weft__run_task_on_worker: the layer's programs keep per-worker state in
+ * the workers' threads), and the call is bracketed by begin and end
+ * (begin's answer passed to end): the layer's suspension lets the call's
+ * task run.  Lace's layers set theirs at their first lace_start or
+ * lace_suspend; NULL goes back to weft's own rules (external.c). */
+typedef struct weft__outside_rules {
+    bool (*begin)(void);
+    void (*end)(bool begun);
+} weft__outside_rules;
+void weft__set_outside_rules(const weft__outside_rules *rules);
+
 /* The deque slots per worker and the stack size of the pool weft_start
  * last started, its defaults resolved.  Read by the thread that called
  * weft_start, after it returned. */

@@ -36,8 +36,6 @@
 #include "sys/cpu.h"
 #include "sys/rng.h"
 
-WEFT_BEGIN_DECLS
-
 /* ---- the pool's workers (state.c) ---- */
 
 /* The running pool's worker count, and its worker `id` (< the count). */
@@ -103,7 +101,5 @@ static inline void weft_sync_slot_check(weft_worker *w, weft_task *t)
         weft__fatal("%s without a matching %s on worker %u (slot %zu is empty: joined twice?)",
                     weft__words()->join, weft__words()->spawn, w->id, (size_t)(t - w->dq));
 }
-
-WEFT_END_DECLS
 
 #endif

@@ -64,7 +64,7 @@ nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$work/dyn.txt"
 check_names "libweft.so (dynamic symbols)" "$work/dyn.txt"
 # The internal names libweft.so exports are those that the libraries
 # built beside it call: the public headers' inline code (include/, and the
-# schedulers' owner side, installed with them), the front-end seam (src/runtime/frontend.h and the diagnostics it includes),
+# schedulers' owner side, installed with them), the front-end seam (src/runtime/frontend.h and the diagnostics and stealing it includes),
 # and the hosted pool the dist library drives (src/workpool/hosted.h and
 # the two headers it includes, config.h and inbox.h).
 # Every function of the seam is exported (the Lace libraries link to it).
@@ -73,7 +73,7 @@ internal_decls() {
     grep -oE 'weft__[a-z0-9_]+' | sort -u
 }
 internal_decls $(find "$src/include" "$src/src/sched" -name '*.h' -o -name '*.hpp') \
-  "$src/src/runtime/frontend.h" \
+  "$src/src/runtime/frontend.h" "$src/src/runtime/stealing.h" \
   "$src/src/runtime/diagnostics.h" "$src/src/workpool/hosted.h" \
   "$src/src/workpool/config.h" "$src/src/workpool/inbox.h" > "$work/internal.txt"
 extra=$(grep '^weft__' "$work/dyn.txt" | grep -vxFf "$work/internal.txt" || true)
@@ -83,7 +83,7 @@ if [ -n "$extra" ]; then
   echo "$extra" | sed 's/^/  /' >&2
   fail=1
 fi
-seam=$(sed -e 's#/\*.*\*/##g' "$src/src/runtime/frontend.h" | grep -oE '\bweft__[a-z0-9_]+ *\(' |
+seam=$(sed -e 's#/\*.*\*/##g' "$src/src/runtime/frontend.h" "$src/src/runtime/stealing.h" | grep -oE '\bweft__[a-z0-9_]+ *\(' |
   tr -d ' (' | sort -u)
 missing=$(grep -vxFf "$work/dyn.txt" <<<"$seam" || true)
 if [ -n "$missing" ]; then

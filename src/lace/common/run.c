@@ -12,7 +12,7 @@ void weft__lace_no_wrapper(const weft__api_words *words, const char *what, const
 
 void weft__lace_run_outside(weft_task *t, uintptr_t wrapper)
 {
-    bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
+    /* On a worker's thread, even while suspended, as in Lace: the rules
+     * lace_start set (suspend.c) bracket it. */
     weft__run_task_on_worker(t, wrapper);
-    weft__lace_outside_end(outside);
 }

@@ -46,8 +46,16 @@ static void add_to_count(int delta)
     settle();
 }
 
+/* Lace's rules for every RUN from outside, whichever API makes it: on a
+ * worker's thread, and running even while suspended. */
+static const weft__outside_rules lace_outside_rules = {
+    .begin = weft__lace_outside_begin,
+    .end = weft__lace_outside_end,
+};
+
 void weft__lace_suspend_reset(void)
 {
+    weft__set_outside_rules(&lace_outside_rules);
     pthread_mutex_lock(&suspend_lock);
     parked = false;
     /* Relaxed: no call from outside runs across lace_start or lace_stop. */
@@ -70,6 +78,7 @@ void weft__lace_suspend(void)
 {
     if (from_task("lace_suspend"))
         return;
+    weft__set_outside_rules(&lace_outside_rules);
     pthread_mutex_lock(&suspend_lock);
     add_to_count(-1);
     pthread_mutex_unlock(&suspend_lock);
