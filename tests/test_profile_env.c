@@ -6,11 +6,15 @@
  * file named, and WEFT_PROFILE_BURDEN_NS sets the burden; without it,
  * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect,
  * and so is WEFT_TRACE without the tracer, naming the installed variants.
- * A program that only runs work pools gets its report at exit.  Each
- * case runs in a child with its environment. */
+ * A program that only runs work pools gets its report at exit.  Messages
+ * that carry a value or a path carry them whole, with their reason, on one
+ * line: a value of kilobytes, and a WEFT_TRACE or WEFT_PROFILE_JSON path
+ * of up to PATH_MAX that cannot be opened.  Each case runs in a child with
+ * its environment. */
 #include "check.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
@@ -72,6 +76,86 @@ static int fn_with_env(int (*fn)(void), const char *name, const char *value, cha
 static int with_env(const char *name, const char *value, char *buf, size_t cap)
 {
     return fn_with_env(start_run_stop, name, value, buf, cap);
+}
+
+/* Whether stderr (`buf`) has one line that starts with "weft: " and holds
+ * `whole` (a value or a path) and, after it, `reason`. */
+static bool one_line_with(const char *buf, const char *whole, const char *reason)
+{
+    for (const char *line = buf; *line;) {
+        size_t len = strcspn(line, "\n");
+        const char *at = strstr(line, whole);
+        if (at && at < line + len && strncmp(line, "weft: ", 6) == 0) {
+            const char *why = strstr(at + strlen(whole), reason);
+            return why && why + strlen(reason) <= line + len;
+        }
+        line += len + (line[len] == '\n');
+    }
+    return false;
+}
+
+/* The lengths of the long values and paths: about 1 KB, 2 KB, and the
+ * longest path there is (PATH_MAX counts the NUL). */
+static const size_t long_lengths[] = {1024, 2048, PATH_MAX - 1};
+
+#if WEFT_TRACE || WEFT_PROFILE
+/* A path of exactly `len` bytes that cannot be opened: directories of
+ * ordinary names under one that does not exist. */
+static void unopenable_path(char *path, size_t len)
+{
+    static const char tail[] = "trace-of-the-last-run.json";
+    size_t at = (size_t)snprintf(path, len + 1, "/tmp/weft-no-such-dir-%d", (int)getpid());
+    for (unsigned i = 0; at + 17 + sizeof tail < len; i++)
+        at += (size_t)snprintf(path + at, len + 1 - at, "/run-%03u-results", i);
+    path[at++] = '/';
+    size_t pad = len - at - (sizeof tail - 1);
+    memset(path + at, 'x', pad);
+    memcpy(path + at + pad, tail, sizeof tail);
+    CHECK(strlen(path) == len, "a path of %zu bytes has %zu", len, strlen(path));
+}
+#endif
+
+static void long_values(void)
+{
+    static char buf[65536], value[PATH_MAX + 1];
+    for (size_t i = 0; i < sizeof long_lengths / sizeof long_lengths[0]; i++) {
+        size_t len = long_lengths[i];
+        memset(value, '7', len);
+        value[len - 1] = 'x';
+        value[len] = '\0';
+        int st = with_env("WEFT_TRACE_EVENTS", value, buf, sizeof buf);
+        CHECK(st == EINVAL && one_line_with(buf, value, "is not a size"),
+              "WEFT_TRACE_EVENTS of %zu bytes: weft_start returned %d; no line with the whole "
+              "value and the reason, stderr (%zu bytes) ends:\n%s",
+              len, st, strlen(buf), buf + (strlen(buf) > 300 ? strlen(buf) - 300 : 0));
+    }
+    printf("ok: a bad value of up to %zu bytes: the whole value and the reason on one line\n",
+           (size_t)PATH_MAX - 1);
+#if WEFT_TRACE || WEFT_PROFILE
+    const char *reason = strerror(ENOENT);
+    for (size_t i = 0; i < sizeof long_lengths / sizeof long_lengths[0]; i++) {
+        size_t len = long_lengths[i];
+        unopenable_path(value, len);
+        int st = 0;
+#if WEFT_TRACE
+        st = with_env("WEFT_TRACE", value, buf, sizeof buf);
+        CHECK(st == 0 && one_line_with(buf, value, reason),
+              "WEFT_TRACE, a path of %zu bytes that cannot be opened: status %d; no line with "
+              "the whole path and \"%s\", stderr (%zu bytes) ends:\n%s",
+              len, st, reason, strlen(buf), buf + (strlen(buf) > 300 ? strlen(buf) - 300 : 0));
+#endif
+#if WEFT_PROFILE
+        st = with_env("WEFT_PROFILE_JSON", value, buf, sizeof buf);
+        CHECK(st == 0 && one_line_with(buf, value, reason),
+              "WEFT_PROFILE_JSON, a path of %zu bytes that cannot be opened: status %d; no line "
+              "with the whole path and \"%s\", stderr (%zu bytes) ends:\n%s",
+              len, st, reason, strlen(buf), buf + (strlen(buf) > 300 ? strlen(buf) - 300 : 0));
+#endif
+    }
+    printf("ok: an unopenable path of up to %zu bytes: the whole path and the reason on one "
+           "line\n",
+           (size_t)PATH_MAX - 1);
+#endif
 }
 
 static void bad_values(void)
@@ -177,6 +261,7 @@ int main(void)
     unsetenv("WEFT_TRACE");
     snprintf(json_path, sizeof json_path, "/tmp/weft-profile-env-%d.json", (int)getpid());
     bad_values();
+    long_values();
     profile_env();
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const weft__api_words weft_words = {
@@ -48,26 +49,58 @@ const weft__api_words *weft__words(void)
     return atomic_load_explicit(&words, memory_order_relaxed);
 }
 
-/* One write(2) per message: the line is not interleaved with other
- * threads' output, and no stdio lock is taken (a message may come from a
- * signal handler that interrupted stdio, e.g. weft_stop's EDEADLK). */
-static void vreport(const char *fmt, va_list ap)
+/* Writes [s, s + len) to stderr, going on after a partial write. */
+static void write_all(const char *s, size_t len)
 {
-    char buf[768];
-    int n = snprintf(buf, sizeof buf, "%s: ", weft__words()->prefix);
-    int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof buf - 2)
-        len = sizeof buf - 2; /* truncated */
-    buf[len++] = '\n';
     for (size_t at = 0; at < len;) {
-        ssize_t w = write(STDERR_FILENO, buf + at, len - at);
+        ssize_t w = write(STDERR_FILENO, s + at, len - at);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             break;
         at += (size_t)w;
     }
+}
+
+/* One write(2) per message: the line is not interleaved with other
+ * threads' output, and no stdio lock is taken (a message may come from a
+ * signal handler that interrupted stdio, e.g. weft_stop's EDEADLK).
+ * Every message is written whole, however long the value or path it
+ * quotes (a path may have PATH_MAX bytes, an environment value more): a
+ * line longer than the buffer on the stack is formatted again into
+ * memory of its length.  Only such a line, which quotes a value or a
+ * path of the user's, calls malloc: the messages a signal handler may
+ * give quote none and fit the buffer.  Without that memory the line is
+ * written in parts, still whole. */
+static void vreport(const char *fmt, va_list ap)
+{
+    char buf[768];
+    const char *prefix = weft__words()->prefix;
+    va_list again;
+    va_copy(again, ap);
+    int n = snprintf(buf, sizeof buf, "%s: ", prefix);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        n = 0; /* a prefix is a word or two */
+    int m = vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m); /* the line without its '\n' */
+    if (len < sizeof buf) {
+        buf[len] = '\n'; /* in place of the NUL */
+        write_all(buf, len + 1);
+    } else {
+        char *line = malloc(len + 1);
+        if (line) {
+            memcpy(line, buf, (size_t)n);
+            vsnprintf(line + n, len + 1 - (size_t)n, fmt, again);
+            line[len] = '\n';
+            write_all(line, len + 1);
+            free(line);
+        } else {
+            write_all(buf, (size_t)n);
+            vdprintf(STDERR_FILENO, fmt, again);
+            write_all("\n", 1);
+        }
+    }
+    va_end(again);
 }
 
 void weft__warn(const char *fmt, ...)

@@ -163,6 +163,22 @@ static void unescape(char *s)
     *out = '\0';
 }
 
+/* Whether `path` has a component that is exactly "..", as the path of a
+ * process outside the cgroup namespace has ("/../x": the kernel goes up
+ * from the namespace's root).  Names that only start with dots
+ * ("..slice", "...") are names. */
+static bool has_dotdot(const char *path)
+{
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p += len;
+        p += strspn(p, "/");
+    }
+    return false;
+}
+
 /* In /proc/self/mountinfo's `text`, the mount of the hierarchy (v1: the
  * one with the cpu controller; v2: the unified one) whose root holds
  * `cgroup` (the process's path in that hierarchy): the directory of the
@@ -212,7 +228,7 @@ static char *cgroup_dir(char *text, const char *cgroup, bool v1, size_t *top)
         else if (strncmp(cgroup, mount_root, rlen) == 0 &&
                  (cgroup[rlen] == '/' || cgroup[rlen] == '\0'))
             below = cgroup + rlen;
-        if (strstr(below, "/.."))
+        if (has_dotdot(below))
             below = "";
         size_t plen = strlen(mount_point);
         while (plen > 1 && mount_point[plen - 1] == '/')

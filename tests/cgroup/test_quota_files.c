@@ -3,8 +3,10 @@
  * /proc/self/cgroup, /proc/self/mountinfo and the cgroup files of v1 and v2
  * layouts, written under a temporary directory that stands for "/".
  * Nested limits (the smallest counts), "max" and -1, containers whose mount
- * root is their own cgroup, escaped mount points, and garbage, which must
- * read as "no limit" and never fail. */
+ * root is their own cgroup, escaped mount points, group names that start
+ * with dots beside paths with a ".." component (outside the namespace: the
+ * mount point alone), and garbage, which must read as "no limit" and never
+ * fail. */
 #include "check.h"
 
 #include <errno.h>
@@ -83,6 +85,53 @@ int main(void)
     /* The root group (no cpu.max there). */
     put("/proc/self/cgroup", "0::/\n");
     expect(0, "v2, the root group");
+
+    /* Names that start with dots are names: only a component that is
+     * exactly ".." leaves the namespace. */
+    fresh();
+    put("/proc/self/mountinfo", PROC_MOUNT V2_MOUNT);
+    put("/proc/self/cgroup", "0::/..slice\n");
+    put("/sys/fs/cgroup/..slice/cpu.max", "200000 100000\n");
+    expect(2, "v2, a group named ..slice");
+    put("/proc/self/cgroup", "0::/x/..slice\n");
+    put("/sys/fs/cgroup/x/..slice/cpu.max", "300000 100000\n");
+    expect(3, "v2, x/..slice");
+    put("/proc/self/cgroup", "0::/x/..slice/y\n");
+    put("/sys/fs/cgroup/x/..slice/y/cpu.max", "max 100000\n");
+    expect(3, "v2, x/..slice/y below x/..slice's 3 CPUs");
+    put("/sys/fs/cgroup/x/..slice/y/cpu.max", "50000 100000\n");
+    expect(1, "v2, x/..slice/y, half a CPU");
+    put("/proc/self/cgroup", "0::/...\n");
+    put("/sys/fs/cgroup/.../cpu.max", "400000 100000\n");
+    expect(4, "v2, a group named ...");
+    put("/proc/self/cgroup", "0::/x/.../..z.\n");
+    put("/sys/fs/cgroup/x/.../..z./cpu.max", "500000 100000\n");
+    expect(5, "v2, x/.../..z.");
+    put("/proc/self/cgroup", "4:cpu,cpuacct:/..batch/job\n");
+    put("/proc/self/mountinfo",
+        PROC_MOUNT "32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n");
+    put("/sys/fs/cgroup/cpu,cpuacct/..batch/cpu.cfs_quota_us", "150000\n");
+    put("/sys/fs/cgroup/cpu,cpuacct/..batch/cpu.cfs_period_us", "100000\n");
+    expect(2, "v1, job below ..batch's 1.5 CPUs");
+    /* A path with a ".." component (outside the namespace) still reads
+     * only the mount point: the quotas it would reach if followed are
+     * never read. */
+    fresh();
+    put("/proc/self/mountinfo", PROC_MOUNT V2_MOUNT);
+    put("/sys/fs/cpu.max", "100000 100000\n");          /* /sys/fs/cgroup/.. */
+    put("/sys/fs/x/cpu.max", "100000 100000\n");        /* /sys/fs/cgroup/../x */
+    put("/sys/fs/cgroup/x/cpu.max", "100000 100000\n"); /* a walk up from x/.. */
+    const char *outside[] = {"/..", "/../x", "/x/..", "/x/../..", "/x/../../x", "/../..slice"};
+    for (size_t i = 0; i < sizeof outside / sizeof *outside; i++) {
+        char line[64], detail[64];
+        snprintf(line, sizeof line, "0::%s\n", outside[i]);
+        snprintf(detail, sizeof detail, " %s", outside[i]);
+        put("/proc/self/cgroup", line);
+        expect_on(0, "v2, outside the namespace: the mount point alone,", detail);
+    }
+    put("/sys/fs/cgroup/cpu.max", "300000 100000\n");
+    put("/proc/self/cgroup", "0::/x/..\n");
+    expect(3, "v2, outside the namespace: the mount point's own quota, x/..");
 
     /* cgroup v1: cpu and cpuacct on one hierarchy; a container whose mount
      * root is its own group (no cgroup namespace). */
