@@ -713,6 +713,26 @@ why=stuck check quick lace-suspend-mut-lowrlx-TSO lace_suspend.pml TSO fail 22 -
 why=stuck check quick lace-suspend-mut-lowrlx-WEAK lace_suspend.pml WEAK fail 22 -DMUT_LOW_STORE_RLX
 check quick lace-suspend-cover-runafterpark-SC lace_suspend.pml SC fail 22 -DCOVER_RUN_AFTER_PARK
 
+# ---- exit racing weft_stop (exit_stop.pml; src/runtime/lifecycle.c:
+# stop_at_exit, exit_lock, stop_locked, weft_stop): a stop, RUNs from
+# other threads (one, or two; STUCK: one may never return), the exit
+# handler.  SC only: every decision is under the control lock, and the
+# report is a file ----
+check quick exit-stop-SC exit_stop.pml SC pass 22
+check quick exit-stop-stuck-SC exit_stop.pml SC pass 22 -DSTUCK
+check quick exit-stop-two-stuck-SC exit_stop.pml SC pass 22 -DNU=2 -DSTUCK
+# the handler before the fix, STOPPED before the report, weft_stop that
+# does not know the pool was stopped at exit, the first look trusted under
+# the lock, an unbounded wait
+why=lost_silently check quick exit-stop-mut-nowait-SC exit_stop.pml SC fail 22 -DMUT_EXIT_NO_WAIT
+why=lost_silently check quick exit-stop-mut-stoppedearly-SC exit_stop.pml SC fail 22 -DMUT_STOPPED_EARLY
+why=stray_message check quick exit-stop-mut-noexitflag-SC exit_stop.pml SC fail 22 -DMUT_NO_EXIT_FLAG
+why=writes check quick exit-stop-mut-stalelook-SC exit_stop.pml SC fail 22 -DMUT_EXIT_STALE_LOOK
+why=hung check quick exit-stop-mut-nobound-SC exit_stop.pml SC fail 22 -DSTUCK -DMUT_EXIT_NO_BOUND
+# coverage: the handler waits for the other stop's report, stops the pool
+# itself, gives up while RUNs stay inside
+cover_checks "exit-stop-cover-%s-SC" exit_stop.pml "WAITED EXIT_STOPS GAVE_UP"
+
 missing=0
 if [ -z "$filter" ]; then
   for m in "${mutant_sigs[@]}"; do

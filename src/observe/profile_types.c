@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The profiler's task types (profile_types.h): a name per type id,
  * registered by the inline hooks (include/weft/bits/observe.h) the first
- * time a task of the type runs.  Names are only added, under types_lock. */
+ * time a task of the type runs.  Names are only added, under types_lock.
+ *
+ * The table keeps its own copy of each name: a task type's record and its
+ * name are in the code that defines the task, which a plugin's dlclose
+ * unmaps while its pool runs on (README.md, "Plugins"), before the report
+ * of weft_stop or exit reads the names.  One copy per type, made once. */
 #include "observe/profile_types.h"
 
 #include <pthread.h>
@@ -11,7 +16,7 @@
 #if WEFT_PROFILE
 
 static pthread_mutex_t types_lock = PTHREAD_MUTEX_INITIALIZER;
-static const char *type_names[WEFT_PROFILE_MAX_TYPES];
+static const char *type_names[WEFT_PROFILE_MAX_TYPES]; /* the library's copies */
 static uint32_t n_types = 1; /* id 0: no task (the runtime between tasks) */
 /* The records weft__profile_type_named made, one per name. */
 static weft_profile_type *named_types[WEFT_PROFILE_MAX_TYPES];
@@ -27,9 +32,13 @@ uint32_t weft__profile_register(weft_profile_type *type)
             if (strcmp(type_names[i], type->name) == 0)
                 id = i; /* the same name from another record: one type */
         if (id == 0 && n_types < WEFT_PROFILE_MAX_TYPES - 1) {
-            id = n_types;
-            type_names[n_types++] = type->name;
-        } else if (id == 0) {
+            char *copy = strdup(type->name);
+            if (copy) {
+                id = n_types;
+                type_names[n_types++] = copy;
+            }
+        }
+        if (id == 0) { /* the table is full, or memory is short */
             id = WEFT_PROFILE_MAX_TYPES - 1;
             type_names[id] = "(other task types)";
         }

@@ -271,6 +271,12 @@ bool weft__trace_external_on(void)
     return atomic_load_explicit(&recording, memory_order_relaxed) != 0;
 }
 
+bool weft__trace_session_on(void)
+{
+    /* Acquire: pairs with end_session_locked's release. */
+    return atomic_load_explicit(&recording, memory_order_acquire) != 0;
+}
+
 void weft__trace_external_run(const void *task, uint64_t start, uint64_t end)
 {
     long tid = (long)syscall(SYS_gettid);
@@ -493,8 +499,10 @@ bool weft_trace_active(void)
 
 static void end_session_locked(void)
 {
-    /* Relaxed: see `recording`. */
-    atomic_store_explicit(&recording, 0, memory_order_relaxed);
+    /* Release: a session's file (written before it ends, at weft_stop) is
+     * whole when the exit handler sees it ended (weft__trace_session_on)
+     * and lets the process end. */
+    atomic_store_explicit(&recording, 0, memory_order_release);
     session.active = false;
     free_session_data_locked();
 }

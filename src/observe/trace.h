@@ -55,6 +55,9 @@ void weft__trace_interrupt_slow(weft_worker *w, int newframe);
 /* A RUN from a thread outside the pool: from submission to return. */
 void weft__trace_external_run(const void *task, uint64_t start_ns, uint64_t end_ns);
 bool weft__trace_external_on(void);
+/* A session records (the exit handler: a timeline is due; one seen ended
+ * was written whole first). */
+bool weft__trace_session_on(void);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),

@@ -1,31 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The tracer's task names: wrapper address -> name, registered before
  * main by one constructor per task (bits/observe.h), looked up when a
- * trace is written (only with -DWEFT_TRACE=ON, as the constructors). */
+ * trace is written (only with -DWEFT_TRACE=ON, as the constructors).
+ *
+ * Each record holds its own copy of the name: the string is in the code
+ * that defines the task, which a plugin's dlclose unmaps while its pool
+ * runs on (README.md, "Plugins"), before the trace of weft_stop or exit
+ * is written.  A plugin opened again registers its tasks again: a name
+ * already held for the same wrapper is not copied twice. */
 #include "observe/trace_names.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if WEFT_TRACE
 
 typedef struct task_name_rec {
     uintptr_t wrapper;
-    const char *name;
     struct task_name_rec *next;
+    char name[]; /* the library's copy */
 } task_name_rec;
 static task_name_rec *task_names; /* under names_lock */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void weft__trace_name(uintptr_t wrapper, const char *name)
 {
-    task_name_rec *r = malloc(sizeof *r);
+    size_t len = strlen(name);
+    task_name_rec *r = malloc(sizeof *r + len + 1);
     if (!r)
         return; /* its slices are then named "task" */
+    r->wrapper = wrapper;
+    memcpy(r->name, name, len + 1);
     pthread_mutex_lock(&names_lock);
-    *r = (task_name_rec){wrapper, name, task_names};
-    task_names = r;
+    /* The newest record of a wrapper is the one looked up (a task at an
+     * address that another plugin's task had before gets its own name). */
+    const task_name_rec *newest = task_names;
+    while (newest && newest->wrapper != wrapper)
+        newest = newest->next;
+    bool known = newest && strcmp(newest->name, name) == 0;
+    if (!known) {
+        r->next = task_names;
+        task_names = r;
+    }
     pthread_mutex_unlock(&names_lock);
+    if (known)
+        free(r);
 }
 
 const char *weft__trace_task_name(uintptr_t wrapper)

@@ -25,28 +25,42 @@ static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread unsigned tls_pool_holds;
 static __thread bool tls_in_control;
 
-int weft__control_begin(const char *what, bool waits)
+/* Would this thread wait for itself at the control lock (or, `waits`,
+ * for its own RUN)?  What the check found, NULL if nothing. */
+static const char *self_wait(bool waits)
 {
     /* A thread running a borrowed RUN is a worker for now, but to its
      * caller it is inside RUN: the check of tls_pool_holds below says so. */
-    if (weft__tls_worker && !weft__tls_guest) {
-        weft__warn("%s called from inside a worker: it would wait for itself", what);
-        return EDEADLK;
-    }
-    if (tls_in_control) {
-        weft__warn("%s called while this thread is inside weft_start, weft_stop, weft_suspend "
-                   "or weft_resume (from a signal handler?): it would wait for itself",
-                   what);
-        return EDEADLK;
-    }
-    if (waits && tls_pool_holds) {
-        weft__warn("%s called on a thread that is inside RUN, TOGETHER or NEWFRAME (from a "
-                   "signal handler that interrupted it?): it would wait for itself",
-                   what);
+    if (weft__tls_worker && !weft__tls_guest)
+        return "from inside a worker";
+    if (tls_in_control)
+        return "while this thread is inside weft_start, weft_stop, weft_suspend or weft_resume "
+               "(from a signal handler?)";
+    if (waits && tls_pool_holds)
+        return "on a thread that is inside RUN, TOGETHER or NEWFRAME (from a signal handler "
+               "that interrupted it?)";
+    return NULL;
+}
+
+int weft__control_begin(const char *what, bool waits)
+{
+    const char *why = self_wait(waits);
+    if (why) {
+        weft__warn("%s called %s: it would wait for itself", what, why);
         return EDEADLK;
     }
     tls_in_control = true;
     pthread_mutex_lock(&control_lock);
+    return 0;
+}
+
+int weft__control_try_begin(bool waits, const char **why)
+{
+    if ((*why = self_wait(waits)) != NULL)
+        return EDEADLK;
+    if (pthread_mutex_trylock(&control_lock) != 0)
+        return EBUSY;
+    tls_in_control = true;
     return 0;
 }
 

@@ -35,6 +35,10 @@ void weft__lifecycle_exit_interrupt(void);
  * 0 (locked), or EDEADLK with a message. */
 int weft__control_begin(const char *what, bool waits);
 void weft__control_end(void);
+/* weft__control_begin without waiting and without a message: 0 (locked),
+ * EBUSY (another thread holds the lock), or EDEADLK with *why saying how
+ * this thread would wait for itself ("from inside a worker", ...). */
+int weft__control_try_begin(bool waits, const char **why);
 /* Under the lock: is the pool running?  If not, says so for `what`. */
 bool weft__control_running(const char *what);
 /* weft__control_begin, then weft__control_running: 0 (locked, running),

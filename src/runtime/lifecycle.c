@@ -35,6 +35,10 @@
 static _Atomic uint32_t workers_ready;
 /* This pool holds a use of the SIGSEGV handler (report_stack_overflow). */
 static bool handler_held;
+/* The exit handler stopped the pool (under the control lock; a start
+ * clears it): a weft_stop that was waiting for the lock meanwhile returns
+ * EINVAL without a message, the reports written once, at exit. */
+static bool stopped_at_exit;
 
 static void release_handler(void)
 {
@@ -146,6 +150,7 @@ static void forget_pool_in_child(void)
     weft__interrupt_reset();
     weft__profile_forget_in_child();
     weft__trace_forget_in_child();
+    stopped_at_exit = false;
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -171,13 +176,22 @@ static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_ch
 
 /* ---- Reports at exit ---- */
 
+/* How long the exit handler waits for the control lock while another
+ * thread holds it (a weft_stop writing the reports; a start, suspend or
+ * resume): EXIT_WAIT_RUNS_NS while that stop, or the handler's own, waits
+ * for threads inside the pool (RUN, TOGETHER, NEWFRAME), EXIT_WAIT_NS in
+ * all (the stop's own work: joining the workers, writing the files). */
+#define EXIT_WAIT_RUNS_NS 1000000000ull
+#define EXIT_WAIT_NS 30000000000ull
+#define EXIT_POLL_NS 100000ull
+
 /* What weft_stop writes that the program asked for: the profile
  * (WEFT_PROFILE, WEFT_PROFILE_JSON), a timeline being recorded (WEFT_TRACE
  * or weft_trace_start), the counters (WEFT_STATS).  NULL if none. */
 static const char *report_due(void)
 {
 #if WEFT_TRACE
-    if (weft__trace_external_on())
+    if (weft__trace_session_on())
         return "the timeline";
 #endif
     if (WEFT_PROFILE && weft__env_value("WEFT_PROFILE_JSON"))
@@ -190,17 +204,77 @@ static const char *report_due(void)
     return NULL;
 }
 
+static bool stop_locked(uint64_t runs_wait_ns);
+
+static void say_runs_inside(uint32_t inside, const char *report)
+{
+    weft__warn("the process exits with %u thread%s inside the pool (RUN, TOGETHER or "
+               "NEWFRAME): %s is not written (let them return and call %s before exit)",
+               inside, inside == 1 ? "" : "s", report, weft__words()->stop);
+}
+
+/* The control lock for the exit handler (weft__control_end releases it):
+ * a stop in progress on another thread has written its reports when the
+ * lock is free again.  Waits as long as EXIT_WAIT_RUNS_NS and
+ * EXIT_WAIT_NS allow; false: not taken, and a line said what `report`
+ * loses. */
+static bool exit_lock(const char *report)
+{
+    const char *why = NULL;
+    uint64_t start = weft_now_ns(), runs_since = 0;
+    for (;;) {
+        int err = weft__control_try_begin(true, &why);
+        if (err == 0)
+            return true;
+        if (err == EDEADLK) {
+            weft__warn("exit called %s: %s is not written, as the pool cannot stop under this "
+                       "thread's own call",
+                       why, report);
+            return false;
+        }
+        /* Relaxed: only chooses the bound of the wait; the state is read
+         * again under the lock. */
+        uint64_t v = atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed);
+        uint64_t now = weft_now_ns();
+        bool runs = (v >> 32) == WEFT_RT_STOPPING && (uint32_t)v != 0;
+        if (!runs)
+            runs_since = 0;
+        else if (!runs_since)
+            runs_since = now;
+        if (runs && now - runs_since >= EXIT_WAIT_RUNS_NS) {
+            weft__warn("the process exits while %s on another thread waits for %u thread%s "
+                       "inside the pool (RUN, TOGETHER or NEWFRAME): %s is not written (let "
+                       "them return before exit)",
+                       weft__words()->stop, (uint32_t)v, (uint32_t)v == 1 ? "" : "s", report);
+            return false;
+        }
+        if (now - start >= EXIT_WAIT_NS) {
+            weft__warn("the process exits while another thread has been inside %s, %s, "
+                       "weft_suspend or weft_resume for %llu s: %s is not written",
+                       weft__words()->start, weft__words()->stop,
+                       (unsigned long long)(EXIT_WAIT_NS / 1000000000ull), report);
+            return false;
+        }
+        weft_sleep_ns(EXIT_POLL_NS);
+    }
+}
+
 /* A program that exits with the pool running (the C++ default pool, which
  * nothing stops; a C program without weft_stop) would lose the reports
  * weft_stop writes: when one is due, the pool is stopped here, or a line
- * says why it cannot be. */
+ * says why it cannot be.  A stop in progress on another thread is waited
+ * for (exit_lock): its reports are written whole, once, before the
+ * process ends (verification/exit_stop.pml). */
 static void stop_at_exit(void)
 {
-    /* Acquire: pairs with start's release.  Only a first look: weft_stop
-     * decides under the control lock. */
+    /* Acquire: pairs with the release of STOPPED at the end of weft_stop,
+     * whose reports are then written.  Only a first look: the state is
+     * decided under the control lock. */
     uint64_t v = atomic_load_explicit(&weft__rt.lifecycle, memory_order_acquire);
+    if ((v >> 32) == WEFT_RT_STOPPED)
+        return;
     const char *report = report_due();
-    if ((v >> 32) != WEFT_RT_RUNNING || !report)
+    if (!report)
         return;
     if (weft__tls_worker) {
         weft__warn("exit called from a task: %s is not written, as the pool cannot stop under "
@@ -208,14 +282,30 @@ static void stop_at_exit(void)
                    report);
         return;
     }
-    uint32_t inside = (uint32_t)v;
-    if (inside) {
-        weft__warn("the process exits with %u thread%s inside the pool (RUN, TOGETHER or "
-                   "NEWFRAME): %s is not written (let them return and call %s before exit)",
-                   inside, inside == 1 ? "" : "s", report, weft__words()->stop);
+    if (!exit_lock(report))
+        return;
+    /* Relaxed: transitions happen under the control lock, which we hold. */
+    v = atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed);
+    if ((v >> 32) != WEFT_RT_RUNNING) { /* another thread's weft_stop wrote the reports */
+        weft__control_end();
         return;
     }
-    (void)weft_stop();
+    if ((uint32_t)v != 0) {
+        weft__control_end();
+        say_runs_inside((uint32_t)v, report);
+        return;
+    }
+    stopped_at_exit = true;
+    if (!stop_locked(EXIT_WAIT_RUNS_NS)) {
+        /* A RUN came in and stays: the pool is left STOPPING (no RUN
+         * enters any more), and the process ends. */
+        /* Relaxed: under the lock; only the count is used. */
+        v = atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed);
+        weft__control_end();
+        say_runs_inside((uint32_t)v, report);
+        return;
+    }
+    weft__control_end();
 }
 
 static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
@@ -453,9 +543,11 @@ int weft_start_config(const weft_config *cfg_in)
         release_handler();
         pool_free();
     }
-    if (!err) /* Release: RUNs that see RUNNING see an initialised pool. */
+    if (!err) { /* Release: RUNs that see RUNNING see an initialised pool. */
         atomic_store_explicit(&p->lifecycle, weft_lifecycle_word(WEFT_RT_RUNNING, 0),
                               memory_order_release);
+        stopped_at_exit = false;
+    }
     weft__control_end();
     if (!err)
         pthread_once(&at_exit_once, register_at_exit);
@@ -477,12 +569,13 @@ int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
     return weft_start_config(&cfg);
 }
 
-int weft_stop(void)
+/* Under the control lock, with the pool running: no new RUN may enter;
+ * waits for those inside, at most runs_wait_ns (false: they have not all
+ * left, and the pool stays STOPPING); then joins the workers, writes the
+ * reports and frees the pool. */
+static bool stop_locked(uint64_t runs_wait_ns)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin_running("weft_stop", true);
-    if (err)
-        return err;
     /* Relaxed: under the lock; the CAS below decides. */
     uint64_t v = atomic_load_explicit(&p->lifecycle, memory_order_relaxed);
     /* No new RUN may enter; wait for those inside.  acq_rel: the CAS keeps
@@ -493,9 +586,13 @@ int weft_stop(void)
     }
     if (atomic_load_explicit(&p->suspended, memory_order_relaxed)) /* written under our lock */
         weft__resume_locked();
+    uint64_t start = weft_now_ns();
     /* Acquire: pairs with weft__lifecycle_exit. */
-    while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0)
+    while ((uint32_t)atomic_load_explicit(&p->lifecycle, memory_order_acquire) != 0) {
+        if (weft_now_ns() - start >= runs_wait_ns)
+            return false;
         weft_sleep_ns(100000);
+    }
 
     threads_stop(p->n_workers);
     if (weft__stats_print_at_stop())
@@ -507,7 +604,24 @@ int weft_stop(void)
     release_handler();
     pool_free();
     p->n_workers = 0;
+    /* Release: the reports above are written before an exit handler that
+     * sees STOPPED (acquire, stop_at_exit) lets the process end. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
+    return true;
+}
+
+int weft_stop(void)
+{
+    int err = weft__control_begin("weft_stop", true);
+    if (err)
+        return err;
+    /* The exit handler stopped the pool while this call waited for the
+     * lock (quietly: the reports are written, the process is ending). */
+    if (stopped_at_exit || !weft__control_running("weft_stop")) {
+        weft__control_end();
+        return EINVAL;
+    }
+    (void)stop_locked(UINT64_MAX);
     weft__control_end();
     return 0;
 }

@@ -4,13 +4,20 @@
  * code, which must stay mapped (libweft.so is linked -z nodelete; a plugin
  * that links libweft.a is pinned when its pool starts), so the program
  * goes on, loads the plugin again, finds the same pool, and exits
- * cleanly. */
+ * cleanly.
+ * With argv[2], the weft library the plugin links (a shared one), the
+ * pool is then stopped through it, after the last dlclose: with the
+ * profiler's or the tracer's library, weft_stop writes the report with
+ * the closed plugin's task names (tests/plugin/reports.sh); without it,
+ * the pool runs until exit, which writes it. */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <stdio.h>
 #include <time.h>
 
 typedef long (*plugin_fib_fn)(unsigned, int);
+typedef unsigned (*workers_fn)(void);
+typedef int (*stop_fn)(void);
 
 static void pause_ms(long ms)
 {
@@ -20,8 +27,8 @@ static void pause_ms(long ms)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_plugin_unload <plugin.so>\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: test_plugin_unload <plugin.so> [<weft library.so>]\n");
         return 2;
     }
     for (int round = 0; round < 3; round++) {
@@ -46,6 +53,32 @@ int main(int argc, char **argv)
         }
         /* The workers go idle, spin, yield and sleep in weft's code. */
         pause_ms(50);
+    }
+    if (argc == 3) {
+        /* The library the plugin loaded (pinned by its pool): the same
+         * object, found by its file. */
+        void *lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            fprintf(stderr, "FAIL: dlopen: %s\n", dlerror());
+            return 1;
+        }
+        workers_fn workers = (workers_fn)(void (*)(void))dlsym(lib, "weft_workers");
+        stop_fn stop = (stop_fn)(void (*)(void))dlsym(lib, "weft_stop");
+        if (!workers || !stop) {
+            fprintf(stderr, "FAIL: dlsym: %s\n", dlerror());
+            return 1;
+        }
+        if (workers() != 2) {
+            fprintf(stderr, "FAIL: %s runs %u workers, not the plugin's pool of 2\n", argv[2],
+                    workers());
+            return 1;
+        }
+        int err = stop();
+        if (err != 0) {
+            fprintf(stderr, "FAIL: weft_stop after the plugin's dlclose: %d\n", err);
+            return 1;
+        }
+        dlclose(lib);
     }
     printf("test_plugin_unload: ok\n");
     return 0;

@@ -8,6 +8,9 @@
 #   weft            examples/fib.c            find_package weft::weft, pkg-config weft
 #   weft::cpp       examples/quicksort.cpp    find_package weft::cpp, pkg-config weft (C++17)
 #   weft-profile    examples/fib.c            find_package weft::weft_profile, pkg-config weft-profile
+#   weft-profile,   tests/plugin/plugin.c     a plugin closed while its pool runs, then the
+#   weft-trace                                reports at weft_stop and at exit
+#                                             (tests/plugin/reports.sh)
 #   weft-dist       clients/dist_count.c      find_package weft::dist, 2 ranks (where MPI is
 #                                             found; the install has no .pc for it)
 #   weft-lace 1.4   tests/lace/test_lace_api.c  find_package lace::lace;
@@ -92,6 +95,9 @@ pc_client "$p" weft "$work/quicksort" c++ -std=c++17 -O2 "$src/examples/quicksor
 run_client "$p" "pkg-config weft, C++ API" ": sorted" "$work/quicksort" 100000
 pc_client "$p" weft-profile "$work/fib_profile" cc -O2 "$src/examples/fib.c"
 run_client "$p" "pkg-config weft-profile" "$fib_answer" "$work/fib_profile" 30
+bash "$src/tests/plugin/reports.sh" "$p" >"$log" 2>&1 ||
+  fail "the reports of a pool whose plugin was closed (tests/plugin/reports.sh)"
+echo "ok: weft-profile and weft-trace: a closed plugin's task names in the reports at weft_stop and exit"
 if [ -e "$p/lib/cmake/weft/weftDistTargets.cmake" ]; then
   [ -x "$work/c14/dist_count" ] || fail "weft::dist installed, but find_package(weft) has no weft::dist"
   mpiexec=$(command -v mpiexec || command -v mpirun) || fail "weft::dist installed, but no mpiexec"
