@@ -85,6 +85,8 @@ for cfg_sched in "${configs[@]}"; do
   # weft::dist only where asked for: the other builds do not look for MPI.
   mpi_flag=-DWEFT_WITH_MPI=OFF
   label=""
+  # What to build: everything, unless the stage names its targets.
+  targets=()
   case "$cfg" in
     # The distributed pool: only its own tests (label dist), each under
     # mpirun with a timeout (tests/dist/mpirun.sh: loopback, oversubscribed,
@@ -127,7 +129,6 @@ for cfg_sched in "${configs[@]}"; do
   # own tests, the profiler's and tracer's checks), 5 times over (each run
   # takes seconds): the runtime's tests under perturbation run
   # in split's perturb build.
-  targets=()
   # The other schedulers' asan runs build and run only the runtime's
   # concurrency tests and the scheduler's own (label "runtime",
   # tests/CMakeLists.txt), once: the rest of the suite runs under ASan in
