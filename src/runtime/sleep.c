@@ -93,12 +93,9 @@ weft_sleep_wants weft__sleep_wants(const weft_worker *self)
     /* Relaxed: the caller's own sleep word, which only it stores while it
      * is awake (its wakers store only once it sleeps). */
     switch (WEFT_SLEEP_KIND(atomic_load_explicit(&self->sleep_word, memory_order_relaxed))) {
-    case WEFT_AWAKE:
-        return WEFT_WANTS_NOTHING; /* awake, or LENT (AWAKE's kind bits) */
-    case WEFT_SLEEP_JOIN_LEAP:
-        return WEFT_WANTS_WORK_FROM_THIEF;
-    default:
-        return WEFT_WANTS_ANY_WORK;
+    case WEFT_AWAKE: return WEFT_WANTS_NOTHING; /* awake, or LENT (AWAKE's kind bits) */
+    case WEFT_SLEEP_JOIN_LEAP: return WEFT_WANTS_WORK_FROM_THIEF;
+    default: return WEFT_WANTS_ANY_WORK;
     }
 }
 

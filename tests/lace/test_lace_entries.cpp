@@ -97,18 +97,21 @@ int main()
         lace_start(workers, 0);
         TOGETHER(mark);
         int ok = through_weft_run();
-        CHECK(ok == CALLS, "%u workers, WEFT_RUN from main: %d of %d Lace tasks saw their "
-              "worker's thread-local", workers, ok, CALLS);
+        CHECK(ok == CALLS,
+              "%u workers, WEFT_RUN from main: %d of %d Lace tasks saw their "
+              "worker's thread-local",
+              workers, ok, CALLS);
         ok = through_parallel_for();
-        CHECK(ok == CALLS, "%u workers, parallel_for from main: %d of %d Lace tasks saw their "
-              "worker's thread-local", workers, ok, CALLS);
+        CHECK(ok == CALLS,
+              "%u workers, parallel_for from main: %d of %d Lace tasks saw their "
+              "worker's thread-local",
+              workers, ok, CALLS);
 
         // Suspended, as a driver leaves Lace between operations: weft's
         // entries resume the workers for their task, as Lace's RUN does.
         lace_suspend();
         ok = through_weft_run();
-        CHECK(ok == CALLS, "%u workers, WEFT_RUN after lace_suspend: %d of %d", workers, ok,
-              CALLS);
+        CHECK(ok == CALLS, "%u workers, WEFT_RUN after lace_suspend: %d of %d", workers, ok, CALLS);
         ok = through_parallel_for();
         CHECK(ok == CALLS, "%u workers, parallel_for after lace_suspend: %d of %d", workers, ok,
               CALLS);

@@ -89,11 +89,15 @@ int main()
         lace_start(workers, 0, 0);
         mark_TOGETHER();
         int ok = through_weft_run();
-        CHECK(ok == CALLS, "%u workers, WEFT_RUN from main: %d of %d Lace tasks saw their "
-              "worker's thread-local", workers, ok, CALLS);
+        CHECK(ok == CALLS,
+              "%u workers, WEFT_RUN from main: %d of %d Lace tasks saw their "
+              "worker's thread-local",
+              workers, ok, CALLS);
         ok = through_parallel_for();
-        CHECK(ok == CALLS, "%u workers, parallel_for from main: %d of %d Lace tasks saw their "
-              "worker's thread-local", workers, ok, CALLS);
+        CHECK(ok == CALLS,
+              "%u workers, parallel_for from main: %d of %d Lace tasks saw their "
+              "worker's thread-local",
+              workers, ok, CALLS);
         lace_suspend();
         ok = through_weft_run() + marked_here(0);
         CHECK(ok == CALLS + 1, "%u workers, WEFT_RUN and NAME() after lace_suspend: %d of %d",

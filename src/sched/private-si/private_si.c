@@ -345,8 +345,8 @@ void weft__sched_ask_for_sleeper(weft_worker *victim, weft_worker *sleeper)
     weft_sleep_wants wants = weft__sleep_wants(sleeper);
     if (wants == WEFT_WANTS_NOTHING || sleeper->cold.hold)
         return;
-    uint64_t want = wants == WEFT_WANTS_WORK_FROM_THIEF ? WEFT_SI_OPEN_FROM(victim->id)
-                                                        : WEFT_SI_OPEN;
+    uint64_t want =
+        wants == WEFT_WANTS_WORK_FROM_THIEF ? WEFT_SI_OPEN_FROM(victim->id) : WEFT_SI_OPEN;
     /* Relaxed: our own cell; see weft__sched_steal. */
     uint64_t c = atomic_load_explicit(&sleeper->shared.cell, memory_order_relaxed);
     while (c != want && WEFT_SI_TAG(c) != WEFT_SI_TAG_DEAL)
