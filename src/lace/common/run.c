@@ -6,13 +6,16 @@
 
 void weft__lace_no_wrapper(const weft__api_words *words, const char *what, const char *fix)
 {
-    weft__speak(words);
+    (void)weft__speak_as(words);
     weft__fatal("%s: the task has no f (%s)", what, fix);
 }
 
-void weft__lace_run_outside(weft_task *t, uintptr_t wrapper)
+void weft__lace_run_outside(weft_task *t, uintptr_t wrapper, const weft__api_words *lace)
 {
     bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
+    /* The task runs on a worker's thread; this one waits. */
+    const weft__api_words *was = weft__speak_as(lace);
     weft__run_task_on_worker(t, wrapper);
+    (void)weft__speak_as(was);
     weft__lace_outside_end(outside);
 }
