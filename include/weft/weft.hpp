@@ -38,7 +38,12 @@
 /// weft_start(0, 0, 0)), as oneTBB and Rayon do; that pool is kept until
 /// the process exits (its workers sleep when idle), unless a
 /// weft::scheduler is made later, which replaces it, or weft_stop() stops
-/// it (the next call starts another).  A call from outside the pool that
+/// it (the next call starts another).  Nothing else replaces it: while it
+/// runs, the C API's weft_start refuses with EBUSY, and a Lace API's
+/// lace_start (which cannot fail) stops the program, each with a message
+/// naming the default pool; start such a pool before the first weft::
+/// call (the weft:: calls then run on it), or weft_stop() the default
+/// pool first.  A call from outside the pool that
 /// races weft_stop() on another thread runs on the stopping pool (the stop
 /// waits for it) or, if it comes too late for that, starts the default
 /// pool again once the stop is over.  A default pool that cannot start
@@ -105,10 +110,10 @@ inline unsigned workers() noexcept { return weft_workers(); }
 
 /// Owns the pool: starts it in the constructor, stops it in the destructor
 /// (which waits for the runs in progress).  Only one pool exists at a time,
-/// so at most one scheduler, and not while the C API's weft_start is in
-/// force; not on a worker.  A default pool that a weft:: call started by
-/// itself (see "The pool" above) is stopped first and replaced by this
-/// one, configured as asked.  A start that fails -- including a malformed
+/// so at most one scheduler, and not while the C API's weft_start or a
+/// Lace API's lace_start is in force; not on a worker.  A default pool
+/// that a weft:: call started by itself (see "The pool" above) is stopped
+/// first and replaced by this one, configured as asked.  A start that fails -- including a malformed
 /// WEFT_* variable for the constructors that read the environment, as
 /// weft_start refuses it -- throws std::system_error with the runtime's
 /// errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or ends the
@@ -148,7 +153,12 @@ private:
         std::lock_guard<std::mutex> lock(detail::default_pool_lock());
         if (weft_self() == nullptr) // on a worker, weft_start refuses (below)
             detail::default_pool_give_up();
-        check(weft_start_config(&cfg));
+        int err;
+        {
+            detail::speaking_as speaking(&weft__cpp_scheduler_words); // its messages name it
+            err = weft_start_config(&cfg);
+        }
+        check(err);
     }
     static void check(int err)
     {

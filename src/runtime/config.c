@@ -166,36 +166,38 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
                           unsigned *cpus)
 {
     int err = check_process_env();
+    const char *start = weft__words()->start; /* the call: weft_start, lace_start, ... */
     if (cfg->workers > WEFT_MAX_WORKERS) {
-        weft__warn("weft_start: %u workers requested; weft supports 1 to %u (0: one per CPU)",
+        weft__warn("%s: %u workers requested; weft supports 1 to %u (0: one per CPU)", start,
                    cfg->workers, WEFT_MAX_WORKERS);
         err = EINVAL;
     }
     if (cfg->deque_size != 0 &&
         (cfg->deque_size < MIN_DEQUE_SLOTS || cfg->deque_size > WEFT_MAX_DEQUE_SLOTS)) {
-        weft__warn("weft_start: deque size %zu task slots is out of range: %zu to %zu (0: the "
+        weft__warn("%s: deque size %zu task slots is out of range: %zu to %zu (0: the "
                    "default, %zu)",
-                   cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS, DEFAULT_DEQUE_SLOTS);
+                   start, cfg->deque_size, MIN_DEQUE_SLOTS, WEFT_MAX_DEQUE_SLOTS,
+                   DEFAULT_DEQUE_SLOTS);
         err = EINVAL;
     }
     if (cfg->stack_size != 0 &&
         (cfg->stack_size < MIN_STACK_SIZE || cfg->stack_size > MAX_STACK_SIZE)) {
-        weft__warn("weft_start: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
+        weft__warn("%s: stack size %zu bytes is out of range: %zu to %zu (0: the default, "
                    "%zu)",
-                   cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
+                   start, cfg->stack_size, MIN_STACK_SIZE, MAX_STACK_SIZE, DEFAULT_STACK_SIZE);
         err = EINVAL;
     }
     if (cfg->steal_policy != WEFT_STEAL_LEAPFROG_RANDOM &&
         cfg->steal_policy != WEFT_STEAL_LEAPFROG && cfg->steal_policy != WEFT_STEAL_TRANSITIVE) {
-        weft__warn("weft_start: unknown steal_policy %d", (int)cfg->steal_policy);
+        weft__warn("%s: unknown steal_policy %d", start, (int)cfg->steal_policy);
         err = EINVAL;
     }
     if (cfg->pin < -1 || cfg->pin > 1) {
-        weft__warn("weft_start: pin must be -1 (auto), 0 or 1, got %d", cfg->pin);
+        weft__warn("%s: pin must be -1 (auto), 0 or 1, got %d", start, cfg->pin);
         err = EINVAL;
     }
     if (cfg->idle_spin_us > MAX_IDLE_SPIN_US) {
-        weft__warn("weft_start: idle_spin_us %u is out of range: 0 to %u microseconds",
+        weft__warn("%s: idle_spin_us %u is out of range: 0 to %u microseconds", start,
                    cfg->idle_spin_us, MAX_IDLE_SPIN_US);
         err = EINVAL;
     }

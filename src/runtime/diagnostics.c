@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Messages for the user: every one is a line on stderr that starts with
- * "weft: " (or the prefix of the API the program uses, weft__speak). */
+ * "weft: " (or the prefix of the API it speaks, weft__words). */
 #include "runtime/diagnostics.h"
 
 #include <weft/bits/lang.h>
@@ -13,40 +13,97 @@
 #include <string.h>
 #include <unistd.h>
 
-static const weft__api_words weft_words = {
-    .prefix = "weft",
-    .sync_pre = "SYNC(",
-    .sync_post = ")",
-    .spawn = "SPAWN",
-    .join = "SYNC or DROP",
-    .drop = "WEFT_DROP",
+/* weft's C API's words for its tasks and its calls (WEFT_RUN, WEFT_ME,
+ * ...).  The C++ API starts the pool in two ways (include/weft/weft.hpp,
+ * "The pool"), and a pool it started runs C tasks too: its words differ
+ * in the start and in how to size or stop the pool. */
+#define WEFT_C_TASK_WORDS \
+    .prefix = "weft", .sync_pre = "SYNC(", .sync_post = ")", .spawn = "SPAWN", \
+    .join = "SYNC or DROP", .drop = "WEFT_DROP", .barrier = "weft_barrier", \
+    .together = "TOGETHER", \
+    .me = "WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to enter the pool)", \
+    .stop = "weft_stop", .start_first = "call weft_start first", \
+    .not_running = "call weft_start first, and do not RUN during or after weft_stop; from C++, " \
+                   "a weft::scheduler or the first weft:: call starts the pool"
+
+const weft__api_words weft__c_words = {
+    WEFT_C_TASK_WORDS,
     .deque_size = "weft_start's deque_size or WEFT_DEQUE_SIZE",
     .stack_size = "weft_start's stack_size or WEFT_STACK_SIZE",
-    .barrier = "weft_barrier",
-    .together = "TOGETHER",
-    .me = "WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to enter the pool)",
     .start = "weft_start",
-    .stop = "weft_stop",
-    .start_first = "call weft_start first",
-    .not_running = "call weft_start first, and do not RUN during or after weft_stop; from C++, a "
-                   "weft::scheduler or the first weft:: call starts the pool",
+    .pool = "the pool weft_start started",
+    .stop_first = "call weft_stop first",
 };
 
-/* Relaxed: a pointer to a constant object, set before the messages it
- * words (lace_start) or by the thread that gives them. */
-static WEFT_ATOMIC(const weft__api_words *) words = &weft_words;
+const weft__api_words weft__cpp_scheduler_words = {
+    WEFT_C_TASK_WORDS,
+    .deque_size = "the weft::scheduler's weft_config (deque_size) or WEFT_DEQUE_SIZE",
+    .stack_size = "the weft::scheduler's weft_config (stack_size) or WEFT_STACK_SIZE",
+    .start = "weft::scheduler",
+    .pool = "the pool a weft::scheduler started",
+    .stop_first = "destroy the weft::scheduler first",
+};
 
-void weft__speak(const weft__api_words *w)
+const weft__api_words weft__cpp_default_pool_words = {
+    WEFT_C_TASK_WORDS,
+    .deque_size = "WEFT_DEQUE_SIZE, or a weft::scheduler's weft_config",
+    .stack_size = "WEFT_STACK_SIZE, or a weft::scheduler's weft_config",
+    .start = "weft's C++ default pool",
+    .pool = "weft's C++ default pool (the first weft:: call started it)",
+    .stop_first = "call weft_stop first, or start the pool before the first weft:: call, which "
+                  "then runs on it",
+};
+
+/* The words this thread speaks as (weft__speak_as), and a worker's: its
+ * pool's starter's.  Initial-exec: read by the SIGSEGV handler. */
+static __thread const weft__api_words *tls_speaks_as __attribute__((tls_model("initial-exec")));
+static __thread const weft__api_words *tls_worker_speaks __attribute__((tls_model("initial-exec")));
+
+/* Relaxed: a pointer to a constant object, written under the start's and
+ * the stop's lock; its readers (a front-end's check before its start, the
+ * C++ default pool's) only look, and the runtime decides under the lock.
+ * The workers read it after their thread was created (which orders it). */
+static WEFT_ATOMIC(const weft__api_words *) pool_starter;
+
+const weft__api_words *weft__speak_as(const weft__api_words *w)
 {
-    if (w == NULL)
-        w = &weft_words;
-    if (atomic_load_explicit(&words, memory_order_relaxed) != w) /* no write when set */
-        atomic_store_explicit(&words, w, memory_order_relaxed);
+    const weft__api_words *was = tls_speaks_as;
+    tls_speaks_as = w;
+    return was;
 }
 
 const weft__api_words *weft__words(void)
 {
-    return atomic_load_explicit(&words, memory_order_relaxed);
+    if (tls_speaks_as != NULL)
+        return tls_speaks_as;
+    if (tls_worker_speaks != NULL)
+        return tls_worker_speaks;
+    return &weft__c_words;
+}
+
+const weft__api_words *weft__caller_words(void)
+{
+    return tls_speaks_as != NULL ? tls_speaks_as : &weft__c_words;
+}
+
+const weft__api_words *weft__speak_as_caller(void) { return weft__speak_as(weft__caller_words()); }
+
+void weft__worker_speaks(const weft__api_words *starter) { tls_worker_speaks = starter; }
+
+const weft__api_words *weft__pool_starter(void)
+{
+    return atomic_load_explicit(&pool_starter, memory_order_relaxed);
+}
+
+void weft__pool_started_by(const weft__api_words *starter)
+{
+    atomic_store_explicit(&pool_starter, starter, memory_order_relaxed);
+}
+
+const weft__api_words *weft__pool_words(void)
+{
+    const weft__api_words *w = weft__pool_starter();
+    return w != NULL ? w : &weft__c_words;
 }
 
 /* Writes [s, s + len) to stderr, going on after a partial write. */
@@ -131,5 +188,5 @@ weft__deque_overflow(unsigned worker, size_t used, size_t slots)
     weft__fatal("task deque overflow on worker %u: %zu tasks spawned and not yet synced fill "
                 "its deque of %zu slots, and one more does not fit. Raise the deque size "
                 "(%s), or sync tasks sooner.",
-                worker, used, slots, weft__words()->deque_size);
+                worker, used, slots, weft__pool_words()->deque_size);
 }

@@ -211,8 +211,10 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     guest_call call = {.w = w, .task = t, .wrapper = wrapper};
     weft__tls_worker = w;
     weft__tls_guest = true;
+    weft__worker_speaks(weft__pool_starter()); /* its tasks' messages: as a worker's */
     weft__call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
     weft_stop_if_forked(); /* the task forked; this is the child: no seat to return */
+    weft__worker_speaks(NULL);
     weft__tls_guest = false;
     weft__tls_worker = NULL;
     weft__sleep_lent_return(w);
@@ -374,8 +376,10 @@ static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
 
 static void run_task_or_stop(weft_task *t, uintptr_t wrapper, bool may_borrow)
 {
-    if (!run_task(t, wrapper, may_borrow))
+    if (!run_task(t, wrapper, may_borrow)) {
+        (void)weft__speak_as_caller(); /* WEFT_RUN's, or a front-end's for its user */
         weft__fatal("RUN called while the pool is not running (%s)", weft__words()->not_running);
+    }
 }
 
 void weft__run_task(weft_task *t, uintptr_t wrapper) { run_task_or_stop(t, wrapper, true); }

@@ -16,7 +16,10 @@
  *   the sizes            the bounds weft_start accepts (limits.h) and the
  *                        sizes it settled on (below)
  *   a worker's CPU       weft__topology_worker_cpu (below)
- *   messages             weft__speak, weft__warn, weft__fatal (diagnostics.h)
+ *   messages             weft__speak_as (the API's words around the
+ *                        runtime's calls it makes for its user),
+ *                        weft__pool_starter (which API started the
+ *                        pool), weft__warn, weft__fatal (diagnostics.h)
  *   spinning             weft_cpu_relax (sys/cpu.h, inline)
  *
  * The C++ API (include/weft/weft.hpp) needs none of it: it is built on

@@ -393,6 +393,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft__lifecycle_enter_interrupt()) {
+        (void)weft__speak_as_caller(); /* WEFT_NEWFRAME's, or a front-end's for its user */
         weft__fatal("%s called while the pool is not running (%s)", kind_name(kind),
                     weft__words()->start_first);
     }
@@ -455,11 +456,13 @@ void weft__newframe_task(weft_task *t, uintptr_t wrapper)
 void weft_barrier(void)
 {
     weft_worker *w = weft__tls_worker;
-    if (!w || w->together_depth == 0)
+    if (!w || w->together_depth == 0) {
+        (void)weft__speak_as_caller(); /* weft's barrier, or a front-end's (lace_barrier) */
         weft__fatal("%s called outside a %s copy, or from a task that a copy spawned and "
                     "another worker stole (only the copies themselves are sure to reach it once "
                     "on every worker)",
                     weft__words()->barrier, weft__words()->together);
+    }
     unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
@@ -546,7 +549,8 @@ int weft__resume_locked(void)
     return 0;
 }
 
-int weft_suspend(void)
+/* weft_suspend and weft_resume speak as their caller (weft_start). */
+static int suspend(void)
 {
     weft_runtime *p = &weft__rt;
     int err = weft__control_begin_running("weft_suspend", true);
@@ -578,7 +582,7 @@ int weft_suspend(void)
     return 0;
 }
 
-int weft_resume(void)
+static int resume(void)
 {
     weft_runtime *p = &weft__rt;
     int err = weft__control_begin_running("weft_resume", false);
@@ -600,4 +604,20 @@ int weft_resume(void)
     int r = weft__resume_locked();
     weft__control_end();
     return r;
+}
+
+int weft_suspend(void)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = suspend();
+    (void)weft__speak_as(was);
+    return err;
+}
+
+int weft_resume(void)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = resume();
+    (void)weft__speak_as(was);
+    return err;
 }

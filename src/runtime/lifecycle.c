@@ -111,6 +111,7 @@ static void *worker_main(void *arg)
 {
     weft_worker *w = arg;
     weft__tls_worker = w;
+    weft__worker_speaks(weft__pool_starter()); /* set before this thread was created */
     weft__topology_pin_self(w->id);
     void *altstack = NULL;
     if (weft__rt.report_stack_overflow && weft__altstack_setup(&altstack) != 0)
@@ -143,6 +144,7 @@ static void forget_pool_in_child(void)
     if (weft__tls_worker) /* a task forked: the child would go on with it */
         weft__forked_in_task = true;
     weft__state_forget_in_child();
+    weft__pool_started_by(NULL);
     weft__gate_forget_in_child();
     weft__overflow_handler_forget(); /* or a second start would chain to itself */
     handler_held = false;
@@ -208,9 +210,12 @@ static bool stop_locked(uint64_t runs_wait_ns);
 
 static void say_runs_inside(uint32_t inside, const char *report)
 {
+    /* About the pool: in the words of the API that started it. */
+    const weft__api_words *was = weft__speak_as(weft__pool_words());
     weft__warn("the process exits with %u thread%s inside the pool (RUN, TOGETHER or "
                "NEWFRAME): %s is not written (let them return and call %s before exit)",
                inside, inside == 1 ? "" : "s", report, weft__words()->stop);
+    (void)weft__speak_as(was);
 }
 
 /* The control lock for the exit handler (weft__control_end releases it):
@@ -509,32 +514,52 @@ static int threads_start(unsigned n, size_t stack)
     }
 }
 
-int weft_start_config(const weft_config *cfg_in)
+/* A second pool is refused: the message names the API of the start that
+ * is refused and the one that started the running pool. */
+static void warn_running(void)
+{
+    const weft__api_words *me = weft__words();
+    const weft__api_words *owner = weft__pool_starter();
+    if (owner == NULL || owner == me)
+        weft__warn("%s: the pool is already running (%s)", me->start, me->stop_first);
+    else
+        weft__warn("%s: %s is running, and only one pool runs at a time (%s)", me->start,
+                   owner->pool, owner->stop_first);
+}
+
+/* weft_start_config.  The start and the stop speak as their caller: the
+ * API a front-end or the C++ API speaks as around the call
+ * (weft__speak_as), else weft's C API; on a worker too, whose own
+ * messages are its pool's. */
+static int start(const weft_config *cfg_in)
 {
     weft_runtime *p = &weft__rt;
+    const weft__api_words *me = weft__words();
     if (!cfg_in) {
         weft__warn("weft_start_config: no configuration (use weft_config_init to fill one)");
         return EINVAL;
     }
     if (weft__tls_worker) {
-        weft__warn("%s called from inside a worker", weft__words()->start);
+        weft__warn("%s called from inside a worker", me->start);
         return EBUSY;
     }
     pthread_once(&atfork_once, register_atfork);
     pthread_once(&pin_once, pin_own_object);
-    int err = weft__control_begin("weft_start", false);
+    int err = weft__control_begin(me->start, false);
     if (err)
         return err;
     /* Relaxed: transitions happen under the control lock. */
     if (atomic_load_explicit(&p->lifecycle, memory_order_relaxed) != 0) {
+        warn_running();
         weft__control_end();
-        weft__warn("%s: the pool is already running (call %s first)", weft__words()->start,
-                   weft__words()->stop);
         return EBUSY;
     }
     weft_config cfg = *cfg_in;
     unsigned n, cpus;
     size_t slots, stack;
+    /* The pool's messages speak the API that starts it, its workers' too
+     * (worker_main): set before any exists. */
+    weft__pool_started_by(me);
     err = weft__config_validate(&cfg, &n, &slots, &stack, &cpus);
     if (!err)
         err = pool_create(&cfg, n, slots, stack, cpus);
@@ -547,6 +572,8 @@ int weft_start_config(const weft_config *cfg_in)
         atomic_store_explicit(&p->lifecycle, weft_lifecycle_word(WEFT_RT_RUNNING, 0),
                               memory_order_release);
         stopped_at_exit = false;
+    } else {
+        weft__pool_started_by(NULL);
     }
     weft__control_end();
     if (!err)
@@ -554,19 +581,31 @@ int weft_start_config(const weft_config *cfg_in)
     return err;
 }
 
+int weft_start_config(const weft_config *cfg_in)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = start(cfg_in);
+    (void)weft__speak_as(was);
+    return err;
+}
+
 int weft_start(unsigned workers, size_t deque_size, size_t stack_size)
 {
+    /* Its caller's words from here: weft_config_init reads the environment. */
+    const weft__api_words *was = weft__speak_as_caller();
     weft_config cfg;
     int err = weft_config_init(&cfg);
-    if (err)
-        return err;
-    if (workers)
-        cfg.workers = workers;
-    if (deque_size)
-        cfg.deque_size = deque_size;
-    if (stack_size)
-        cfg.stack_size = stack_size;
-    return weft_start_config(&cfg);
+    if (!err) {
+        if (workers)
+            cfg.workers = workers;
+        if (deque_size)
+            cfg.deque_size = deque_size;
+        if (stack_size)
+            cfg.stack_size = stack_size;
+        err = start(&cfg);
+    }
+    (void)weft__speak_as(was);
+    return err;
 }
 
 /* Under the control lock, with the pool running: no new RUN may enter;
@@ -604,24 +643,35 @@ static bool stop_locked(uint64_t runs_wait_ns)
     release_handler();
     pool_free();
     p->n_workers = 0;
+    weft__pool_started_by(NULL);
     /* Release: the reports above are written before an exit handler that
      * sees STOPPED (acquire, stop_at_exit) lets the process end. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_release); /* stopped */
     return true;
 }
 
-int weft_stop(void)
+/* weft_stop, speaking as its caller (start). */
+static int stop(void)
 {
-    int err = weft__control_begin("weft_stop", true);
+    const char *me = weft__words()->stop;
+    int err = weft__control_begin(me, true);
     if (err)
         return err;
     /* The exit handler stopped the pool while this call waited for the
      * lock (quietly: the reports are written, the process is ending). */
-    if (stopped_at_exit || !weft__control_running("weft_stop")) {
+    if (stopped_at_exit || !weft__control_running(me)) {
         weft__control_end();
         return EINVAL;
     }
     (void)stop_locked(UINT64_MAX);
     weft__control_end();
     return 0;
+}
+
+int weft_stop(void)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = stop();
+    (void)weft__speak_as(was);
+    return err;
 }

@@ -95,15 +95,15 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
     sigaction(sig, &dfl, NULL);
 }
 
-/* Stops with the explanation of an overflow of a stack of stack_bytes:
- * `who` and id name the thread, `where` says which stack, `raise` how to
- * make it larger. */
-static void report_overflow(const char *who, unsigned id, const char *where, size_t stack_bytes,
-                            const char *raise)
+/* Stops with the explanation of an overflow of a stack of stack_bytes,
+ * in the words of `api`: `who` and id name the thread, `where` says which
+ * stack, `raise` how to make it larger. */
+static void report_overflow(const weft__api_words *api, const char *who, unsigned id,
+                            const char *where, size_t stack_bytes, const char *raise)
 {
     char msg[400];
     size_t n = 0;
-    n = put_str(msg, n, sizeof msg, weft__words()->prefix);
+    n = put_str(msg, n, sizeof msg, api->prefix);
     n = put_str(msg, n, sizeof msg, ": stack overflow on ");
     n = put_str(msg, n, sizeof msg, who);
     n = put_str(msg, n, sizeof msg, " ");
@@ -124,20 +124,22 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
     weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
-    const char *fork_join_raise = weft__words()->stack_size;
+    /* The pool's stacks are sized by the call that started it: in the
+     * words of its API, also for a RUN caller on a guest stack. */
+    const weft__api_words *pool = weft__pool_words();
     if (w && addr >= (char *)w->guard_lo && addr < (char *)w->stack_lo)
-        report_overflow("worker", w->id, " (its stack is ",
-                        (size_t)((char *)w->stack_hi - (char *)w->stack_lo), fork_join_raise);
+        report_overflow(pool, "worker", w->id, " (its stack is ",
+                        (size_t)((char *)w->stack_hi - (char *)w->stack_lo), pool->stack_size);
     /* A RUN caller running as worker w, on w's guest stack (external.c). */
     weft_seat *seat = w && weft__rt.seats ? &weft__rt.seats[w->id] : NULL;
     if (seat && addr >= (char *)seat->guard_lo && addr < (char *)seat->stack_lo)
-        report_overflow("worker", w->id,
+        report_overflow(pool, "worker", w->id,
                         " (in a RUN from outside the pool, on the worker's guest stack of ",
-                        seat->stack_size, fork_join_raise);
+                        seat->stack_size, pool->stack_size);
     /* Any other thread on a stack of weft's (the work pool's workers). */
     const weft_thread_stack *ts = weft__tls_stack;
     if (ts && addr >= (char *)ts->guard_lo && addr < (char *)ts->lo)
-        report_overflow(ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
+        report_overflow(weft__words(), ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
     char *deque_guard = w ? (char *)w->dq + weft__deque_bytes(w->deque_slots) : NULL;
     if (w && addr >= deque_guard && addr < deque_guard + weft__page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";

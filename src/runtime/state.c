@@ -44,8 +44,10 @@ size_t weft__started_stack_size(void) { return weft__rt.stack_size; }
 weft_worker *weft__self_checked(void)
 {
     weft_worker *w = weft__tls_worker;
-    if (!w)
+    if (!w) {
+        (void)weft__speak_as_caller(); /* WEFT_ME: on no worker, weft's words */
         weft__fatal("%s", weft__words()->me);
+    }
     return w;
 }
 

@@ -556,21 +556,28 @@ inline std::mutex &default_pool_lock() noexcept
     return lock;
 }
 
-inline bool &default_pool_started() noexcept
-{
-    static bool started = false; // under default_pool_lock
-    return started;
-}
+/// The runtime's messages speak as `words` (a weft::scheduler, the default
+/// pool) while this lives: around a start, which runs no task.
+class speaking_as {
+public:
+    explicit speaking_as(const weft__api_words *words) noexcept : was_(weft__speak_as(words)) {}
+    ~speaking_as() { (void)weft__speak_as(was_); }
+    speaking_as(const speaking_as &) = delete;
+    speaking_as &operator=(const speaking_as &) = delete;
+
+private:
+    const weft__api_words *was_;
+};
 
 /// Under the lock: stops the default pool if it is the one running (a
-/// scheduler is about to start its own).
+/// scheduler is about to start its own).  The runtime knows which API
+/// started the running pool: after a weft_stop() of the default pool,
+/// the pool running may be another API's (weft_start, lace_start), which
+/// is left alone (the scheduler's start then says it runs).
 inline void default_pool_give_up() noexcept
 {
-    if (default_pool_started()) {
-        default_pool_started() = false;
-        if (weft_workers() != 0)
-            (void)weft_stop();
-    }
+    if (weft__pool_starter() == &weft__cpp_default_pool_words && weft_workers() != 0)
+        (void)weft_stop();
 }
 
 [[gnu::noinline, gnu::cold]] inline void default_pool_start()
@@ -578,12 +585,14 @@ inline void default_pool_give_up() noexcept
     std::lock_guard<std::mutex> lock(default_pool_lock());
     if (weft_workers() != 0)
         return; // another thread started it
-    int err = weft_start(0, 0, 0);
+    int err;
+    {
+        speaking_as speaking(&weft__cpp_default_pool_words);
+        err = weft_start(0, 0, 0);
+    }
     if (err != 0 && err != EBUSY)
         fatal("the default pool of the first weft:: call did not start (the message above "
               "says why; a weft::scheduler or weft_start chooses another configuration)");
-    if (err == 0)
-        default_pool_started() = true;
 }
 
 /// A RUN found no pool after weft_workers() said one ran: it stopped, or is

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* What weft.h's macros and inline paths call in the runtime: DROP,
- * WEFT_ME and YIELD's slow paths.  Not part of the API: user code goes
- * through weft.h. */
+ * WEFT_ME and YIELD's slow paths, and the words the C++ API's starts
+ * speak.  Not part of the API: user code goes through weft.h. */
 #ifndef WEFT_BITS_RUNTIME_H
 #define WEFT_BITS_RUNTIME_H
 
@@ -16,6 +16,16 @@ WEFT_BEGIN_DECLS
 bool weft__drop(weft_worker *w, weft_task *t);
 /* WEFT_ME: the calling thread's worker, or stop with a message. */
 weft_worker *weft__self_checked(void);
+
+/* The words of the runtime's messages (src/runtime/diagnostics.h), for
+ * the C++ API: it speaks as a weft::scheduler, or as its default pool,
+ * around the starts it makes, so that their messages name it; and it asks
+ * which API started the running pool (NULL: none runs). */
+struct weft__api_words;
+extern const struct weft__api_words weft__cpp_scheduler_words;
+extern const struct weft__api_words weft__cpp_default_pool_words;
+const struct weft__api_words *weft__speak_as(const struct weft__api_words *words);
+const struct weft__api_words *weft__pool_starter(void);
 
 /* WEFT_YIELD: the bits of weft__attention_g that send a yield to its slow
  * path (src/runtime/interrupt.c sets them). */

@@ -50,9 +50,14 @@ static bool is_pending(const void *t)
     return p != NULL;
 }
 
-void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show)
+void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show,
+                          const weft__api_words *lace)
 {
     bool outside = weft__lace_outside_begin(); /* runs even while suspended, as in Lace */
+    /* From outside, the caller waits and runs no task: the runtime's
+     * messages about the call speak Lace.  On a worker they are its
+     * pool's, as the tasks it runs meanwhile. */
+    const weft__api_words *was = outside ? weft__speak_as(lace) : NULL;
     pending_interrupt node;
     pending_push(&node, t, show);
     if (together)
@@ -60,6 +65,8 @@ void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_l
     else
         weft__newframe_task(t, wrapper);
     pending_pop(&node, show);
+    if (outside)
+        (void)weft__speak_as(was);
     weft__lace_outside_end(outside);
 }
 

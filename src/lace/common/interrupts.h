@@ -16,6 +16,8 @@
 
 #include <weft/weft.h>
 
+#include "runtime/frontend.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -26,8 +28,10 @@ typedef void weft_lace_show_fn(void *top, bool started);
 
 /* Runs t, whose wrapper is `wrapper`, as a NEWFRAME (together false) or a
  * TOGETHER, shown through `show` from before the runtime publishes it until
- * it is over. */
-void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show);
+ * it is over; from outside the pool, speaking as `lace` (the library's
+ * words). */
+void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_lace_show_fn *show,
+                          const weft__api_words *lace);
 
 /* lace_yield on worker w at `head`, after the caller loaded `shown` from
  * the API's lace_newframe.t with an acquire load: joins what is published,

@@ -54,38 +54,56 @@ static inline void weft__lace_skip_seed_draws(unsigned workers)
 }
 
 /* Lace's misuse in Lace's words.  Each library has its words for the
- * runtime's own messages (weft__speak: the prefix "lace", the Lace calls
- * that fix each misuse), put in force by lace_start and before any other
- * message; the checks below catch before weft does what a Lace program
- * gets wrong about the pool's life, so that the message names the Lace
- * call made and the Lace call that fixes it.  `started` is whether
- * lace_start ever ran (before: "before lace_start"; after:
- * "after lace_stop"); `start_call` is the library's lace_start with its
- * parameters' names. */
+ * runtime's own messages (`lace`: the prefix "lace", the Lace calls that
+ * fix each misuse), which it speaks as (weft__speak_as) around the
+ * runtime's calls it makes for its user -- lace_start, lace_stop, RUN
+ * from outside, lace_barrier -- and which its pool's workers speak
+ * (lace_start started it); a program that also uses weft's C or C++ API
+ * is told about those calls in their words.  The checks below catch
+ * before weft does what a Lace program gets wrong about the pool's life,
+ * so that the message names the Lace call made and the Lace call that
+ * fixes it.  `started` is whether lace_start ever ran (before: "before
+ * lace_start"; after: "after lace_stop"); `start_call` is the library's
+ * lace_start with its parameters' names. */
 
 /* A call that needs Lace running (RUN, NEWFRAME, TOGETHER, NAME() ...),
  * `what` as the program wrote it. */
-static inline void weft__lace_require_running(const char *what, bool started,
-                                              const char *start_call)
+static inline void weft__lace_require_running(const weft__api_words *lace, const char *what,
+                                              bool started, const char *start_call)
 {
     if (weft_self() != NULL || weft_workers() > 0)
         return;
+    (void)weft__speak_as(lace);
     if (!started)
         weft__fatal("%s called before lace_start: call %s first", what, start_call);
     weft__fatal("%s called after lace_stop: Lace is not running (call %s again first)", what,
                 start_call);
 }
 
-/* lace_start's arguments, checked before weft_start sees them: `call` is
- * the call as made ("lace_start(2, 0)"), `stack_what` names where the
- * stack size came from. */
-static inline void weft__lace_check_start(const char *call, unsigned n_workers, size_t dqsize,
-                                          size_t stacksize, const char *stack_what)
+/* lace_start's arguments, checked before weft_start sees them, speaking
+ * as `lace`: `call` is the call as made ("lace_start(2, 0)"), `stack_what`
+ * names where the stack size came from.  A pool that runs is Lace's (its
+ * lace_start ran) or another API's: weft_start's, a weft::scheduler's, or
+ * the C++ default pool of the first weft:: call, which lace_start does
+ * not replace (docs/lace.md, "Mixing with weft's own APIs"): the message
+ * names it, and how to stop it. */
+static inline void weft__lace_check_start(const weft__api_words *lace, const char *call,
+                                          unsigned n_workers, size_t dqsize, size_t stacksize,
+                                          const char *stack_what)
 {
+    const weft__api_words *owner = weft__pool_starter();
+    bool other = owner != NULL && owner != lace;
+    if (weft_self() != NULL && other)
+        weft__fatal("%s called from inside a task of %s: lace_start cannot start a second pool "
+                    "(call it outside tasks, when no other pool runs)",
+                    call, owner->pool);
     if (weft_self() != NULL)
         weft__fatal("%s called from inside a task: Lace is running already (call lace_start "
                     "once, outside Lace's tasks, and lace_stop before starting it again)",
                     call);
+    if (weft_workers() > 0 && other)
+        weft__fatal("%s called while %s is running: lace_start cannot start a second pool (%s)",
+                    call, owner->pool, owner->stop_first);
     if (weft_workers() > 0)
         weft__fatal("%s called while Lace is running: call lace_stop first", call);
     if (n_workers > WEFT_MAX_WORKERS)

@@ -33,7 +33,8 @@ static inline uintptr_t weft__lace_wrapper_of(uintptr_t f, const weft__api_words
  * never on the caller's (Lace's RUN hands it to the workers), even while
  * the pool is suspended.  Lace programs keep per-worker state in
  * thread-locals that a TOGETHER sets up on each worker thread, and read
- * them in every task (Sylvan's reference stacks). */
-void weft__lace_run_outside(weft_task *t, uintptr_t wrapper);
+ * them in every task (Sylvan's reference stacks).  The runtime's messages
+ * about the call speak as `lace` (the library's words). */
+void weft__lace_run_outside(weft_task *t, uintptr_t wrapper, const weft__api_words *lace);
 
 #endif

@@ -74,24 +74,23 @@ static bool from_task(const char *what)
     return true;
 }
 
-void weft__lace_suspend(void)
+/* Adds delta to the count, speaking as `lace` (also weft_suspend's and
+ * weft_resume's messages); `what` is the call. */
+static void count(const weft__api_words *lace, const char *what, int delta)
 {
-    if (from_task("lace_suspend"))
-        return;
-    weft__set_outside_rules(&lace_outside_rules);
-    pthread_mutex_lock(&suspend_lock);
-    add_to_count(-1);
-    pthread_mutex_unlock(&suspend_lock);
+    const weft__api_words *was = weft__speak_as(lace);
+    if (!from_task(what)) {
+        weft__set_outside_rules(&lace_outside_rules);
+        pthread_mutex_lock(&suspend_lock);
+        add_to_count(delta);
+        pthread_mutex_unlock(&suspend_lock);
+    }
+    (void)weft__speak_as(was);
 }
 
-void weft__lace_resume(void)
-{
-    if (from_task("lace_resume"))
-        return;
-    pthread_mutex_lock(&suspend_lock);
-    add_to_count(1);
-    pthread_mutex_unlock(&suspend_lock);
-}
+void weft__lace_suspend(const weft__api_words *lace) { count(lace, "lace_suspend", -1); }
+
+void weft__lace_resume(const weft__api_words *lace) { count(lace, "lace_resume", 1); }
 
 /* A call from outside counts itself in (+1) or out (-1), then settles the
  * parking if the count is low. */

@@ -11,14 +11,16 @@
 #ifndef WEFT_LACE_SUSPEND_H
 #define WEFT_LACE_SUSPEND_H
 
+#include "runtime/frontend.h"
+
 #include <stdbool.h>
 
 /* lace_start and lace_stop: the count back to 1, nothing parked. */
 void weft__lace_suspend_reset(void);
 
-/* lace_suspend, lace_resume. */
-void weft__lace_suspend(void);
-void weft__lace_resume(void);
+/* lace_suspend, lace_resume, speaking as `lace` (the library's words). */
+void weft__lace_suspend(const weft__api_words *lace);
+void weft__lace_resume(const weft__api_words *lace);
 
 /* Around a RUN, NEWFRAME or TOGETHER: called outside the pool, the
  * workers run from begin to end, whatever the count.  begin says whether

@@ -54,13 +54,14 @@ static const weft__api_words lace_words = {
     .stop = "lace_stop",
     .start_first = "call " START_CALL " first",
     .not_running = "call " START_CALL " first, and do not RUN during or after lace_stop",
+    .pool = "the pool lace_start started",
+    .stop_first = "call lace_stop first",
 };
 
 static void require_running(const char *what)
 {
-    weft__speak(&lace_words);
-    weft__lace_require_running(what, atomic_load_explicit(&started, memory_order_relaxed),
-                               START_CALL);
+    weft__lace_require_running(&lace_words, what,
+                               atomic_load_explicit(&started, memory_order_relaxed), START_CALL);
 }
 
 /* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
@@ -94,10 +95,10 @@ static void init_external_lock(void)
 
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words);
     char call[64];
     snprintf(call, sizeof call, "lace_start(%u, %zu)", n_workers, dqsize);
-    weft__lace_check_start(call, n_workers, dqsize, stack_size,
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size,
                            "the stack size set with lace_set_stacksize");
     pthread_once(&external_lock_once, init_external_lock);
     weft__lace_suspend_reset();
@@ -119,18 +120,20 @@ void lace_start(unsigned int n_workers, size_t dqsize)
                 weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK,
                 dqsize ? "" : " (weft's default)", weft__started_stack_size(),
                 stack_size ? "" : " (weft's default)");
+    (void)weft__speak_as(was);
 }
 
 void lace_stop(void)
 {
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words);
     weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
+    (void)weft__speak_as(was);
 }
 
-void lace_suspend(void) { weft__lace_suspend(); }
+void lace_suspend(void) { weft__lace_suspend(&lace_words); }
 
-void lace_resume(void) { weft__lace_resume(); }
+void lace_resume(void) { weft__lace_resume(&lace_words); }
 
 unsigned int lace_workers(void) { return weft_workers(); }
 
@@ -142,7 +145,7 @@ WorkerP *lace_get_worker_checked(void)
 {
     weft_worker *w = weft_self();
     if (w == NULL) {
-        weft__speak(&lace_words);
+        (void)weft__speak_as(&lace_words);
         weft__fatal("%s", lace_words.me);
     }
     return (WorkerP *)w;
@@ -152,8 +155,9 @@ Task *lace_get_head(WorkerP *w) { return (Task *)weft_current_head((weft_worker 
 
 void lace_barrier(void)
 {
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words); /* the barrier runs no task */
     weft_barrier();
+    (void)weft__speak_as(was);
 }
 
 static uintptr_t task_wrapper(Task *t, const char *what)
@@ -172,7 +176,7 @@ void lace_run_task(Task *t)
     require_running("RUN");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_rdlock(&external_lock);
-    weft__lace_run_outside((weft_task *)t, wrapper);
+    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -184,7 +188,7 @@ void lace_run_task_exclusive(Task *t)
     require_running("RUNEX");
     pthread_once(&external_lock_once, init_external_lock);
     pthread_rwlock_wrlock(&external_lock);
-    weft__lace_run_outside((weft_task *)t, wrapper);
+    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
     pthread_rwlock_unlock(&external_lock);
 }
 
@@ -201,14 +205,15 @@ static void show_newframe(void *top, bool started)
 void lace_run_newframe(Task *t)
 {
     require_running("NEWFRAME");
-    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false,
-                         show_newframe);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false, show_newframe,
+                         &lace_words);
 }
 
 void lace_run_together(Task *t)
 {
     require_running("TOGETHER");
-    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe,
+                         &lace_words);
 }
 
 void weft__lace_yield_newframe(WorkerP *lw, Task *head)
@@ -238,7 +243,7 @@ int lace_worker_pu(WorkerP *w)
 
 void lace_abort_stack_overflow(void)
 {
-    weft__speak(&lace_words);
+    (void)weft__speak_as(&lace_words);
     weft__fatal("task stack overflow: a worker's task deque is full (start Lace with a larger "
                 "dqsize: lace_start(n_workers, dqsize))");
 }

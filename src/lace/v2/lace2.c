@@ -54,13 +54,14 @@ static const weft__api_words lace_words = {
     .stop = "lace_stop",
     .start_first = "call " START_CALL " first",
     .not_running = "call " START_CALL " first, and do not call tasks during or after lace_stop",
+    .pool = "the pool lace_start started",
+    .stop_first = "call lace_stop first",
 };
 
 void weft__lace2_require_running(const char *what)
 {
-    weft__speak(&lace_words);
-    weft__lace_require_running(what, atomic_load_explicit(&started, memory_order_relaxed),
-                               START_CALL);
+    weft__lace_require_running(&lace_words, what,
+                               atomic_load_explicit(&started, memory_order_relaxed), START_CALL);
 }
 
 /* splitmix64: distinct, well-mixed lace_rng seeds per worker. */
@@ -100,10 +101,10 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 {
     /* The records are in the new workers' memory, zero (unbound, unseeded)
      * until each worker binds its own. */
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words);
     char call[96];
     snprintf(call, sizeof call, "lace_start(%u, %zu, %zu)", n_workers, dqsize, stacksize);
-    weft__lace_check_start(call, n_workers, dqsize, stacksize, "stacksize");
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stacksize, "stacksize");
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
     int err =
@@ -122,22 +123,24 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
                 weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK, weft__started_stack_size());
     }
+    (void)weft__speak_as(was);
 }
 
 void lace_stop(void)
 {
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words);
     weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
+    (void)weft__speak_as(was);
 }
 
-void lace_suspend(void) { weft__lace_suspend(); }
+void lace_suspend(void) { weft__lace_suspend(&lace_words); }
 
-void lace_resume(void) { weft__lace_resume(); }
+void lace_resume(void) { weft__lace_resume(&lace_words); }
 
 void weft__lace2_not_worker(const char *what)
 {
-    weft__speak(&lace_words);
+    (void)weft__speak_as(&lace_words);
     weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
                 "there): call it from a task",
                 what);
@@ -155,8 +158,9 @@ unsigned int lace_worker_count(void) { return weft_workers(); }
 
 void lace_barrier(void)
 {
-    weft__speak(&lace_words);
+    const weft__api_words *was = weft__speak_as(&lace_words); /* the barrier runs no task */
     weft_barrier();
+    (void)weft__speak_as(was);
 }
 
 void lace_drop(lace_worker *lw)
@@ -200,7 +204,7 @@ void lace_run_task(lace_task *t)
     if (weft__run_task_if_worker((weft_task *)t, wrapper))
         return;
     weft__lace2_require_running("lace_run_task");
-    weft__lace_run_outside((weft_task *)t, wrapper);
+    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
 }
 
 /* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t, and
@@ -220,19 +224,20 @@ static void show_newframe(void *top, bool started)
 void lace_run_newframe(lace_task *t)
 {
     weft__lace2_require_running("lace_run_newframe");
-    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false,
-                         show_newframe);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_newframe"), false, show_newframe,
+                         &lace_words);
 }
 
 void lace_run_together(lace_task *t)
 {
     weft__lace2_require_running("lace_run_together");
-    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe);
+    weft__lace_interrupt((weft_task *)t, task_wrapper(t, "lace_run_together"), true, show_newframe,
+                         &lace_words);
 }
 
 void lace_abort_stack_overflow(void)
 {
-    weft__speak(&lace_words);
+    (void)weft__speak_as(&lace_words);
     weft__fatal("task stack overflow: a worker's task deque is full (start Lace with a larger "
                 "dqsize: " START_CALL ")");
 }
