@@ -205,7 +205,7 @@ int weft__config_validate(const weft_config *cfg, unsigned *workers, size_t *slo
     *cpus = budget.usable;
     *workers = cfg->workers ? cfg->workers : budget.usable;
     if (cfg->workers && err == 0)
-        weft__note_oversubscription("weft_start", cfg->workers, budget);
+        weft__note_oversubscription(weft__words()->start, cfg->workers, budget);
     if (*workers > WEFT_MAX_WORKERS)
         *workers = WEFT_MAX_WORKERS; /* more CPUs than weft supports: use the most it does */
     *slots = cfg->deque_size ? cfg->deque_size : DEFAULT_DEQUE_SLOTS;

@@ -7,6 +7,8 @@
 
 #include <weft/bits/lang.h>
 
+#include <stdbool.h>
+
 /* Exported from a shared libweft: part of the front-end seam (frontend.h),
  * and the dist library calls them. */
 WEFT_BEGIN_DECLS
@@ -39,6 +41,9 @@ typedef struct weft__api_words {
      * and how the program stops it first: "call weft_stop first". */
     const char *pool;
     const char *stop_first;
+    /* More workers than CPUs is said only if WEFT_OVERSUBSCRIBE=0 asks
+     * (Lace prints nothing then; a tool comparing its stderr sees none). */
+    bool quiet_oversubscription;
 } weft__api_words;
 
 /* weft's C API's words, and its C++ API's: a weft::scheduler's start and

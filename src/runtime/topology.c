@@ -121,6 +121,8 @@ void weft__note_oversubscription(const char *who, unsigned workers, weft__cpu_bu
     const char *quiet = weft__env_value("WEFT_OVERSUBSCRIBE");
     if (quiet && strcmp(quiet, "1") == 0)
         return;
+    if (!quiet && weft__words()->quiet_oversubscription) /* a Lace program: as Lace, silent */
+        return;
     /* weft_start has refused any other value (config.c); a work pool,
      * which reads no other variable, says so and prints the line. */
     if (quiet && strcmp(quiet, "0") != 0)

@@ -4,9 +4,12 @@
 # how many of each (and, on an MPI rank, the mpirun option that lifts the
 # binding), silenced by WEFT_OVERSUBSCRIBE=1; nothing when the workers fit.
 # The process is confined to one CPU with taskset.
+# A Lace program is silent, as Lace is, unless WEFT_OVERSUBSCRIBE=0 asks.
 # Usage: check.sh <the workers program (tests/oversubscribe/workers.c)>
+#                 [<the Lace program (tests/oversubscribe/lace_workers.c)>]
 set -euo pipefail
 prog=$1
+lace_prog=${2:-}
 command -v taskset >/dev/null || { echo "FAILED: taskset (util-linux) is not installed" >&2; exit 1; }
 # The first CPU this process may run on.
 cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[,-]/); print a[1] }' /proc/self/status)
@@ -25,7 +28,7 @@ run() {
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   local rc=0
-  env ${envs[@]+"${envs[@]}"} taskset -c "$cpu" "$prog" "$@" >"$work/out" 2>"$work/err" || rc=$?
+  env ${envs[@]+"${envs[@]}"} taskset -c "$cpu" "${run_prog:-$prog}" "$@" >"$work/out" 2>"$work/err" || rc=$?
   local lines
   lines=$(wc -l <"$work/err")
   if [ "$rc" -ne 0 ] || ! grep -qxF "$want_out" "$work/out"; then
@@ -58,6 +61,15 @@ run "a work pool of 2 workers on 1 CPU" "visited 100" \
   '^weft: the work pool: 2 workers on 1 CPU \(the affinity mask allows 1\)' -- pool 2
 run "a work pool of 2 workers on 1 CPU, WEFT_OVERSUBSCRIBE=1" "visited 100" "" WEFT_OVERSUBSCRIBE=1 -- pool 2
 run "a work pool of the default count on 1 CPU" "visited 100" "" -- pool 0
+if [ -n "$lace_prog" ]; then
+  run_prog=$lace_prog
+  run "a Lace program, 2 workers on 1 CPU" "$fib" "" -- 2
+  run "a Lace program, 2 workers on 1 CPU, WEFT_OVERSUBSCRIBE=0" "$fib" \
+    '^lace: lace_start: 2 workers on 1 CPU \(the affinity mask allows 1\), so they take turns' \
+    WEFT_OVERSUBSCRIBE=0 -- 2
+  run "a Lace program, 1 worker on 1 CPU" "$fib" "" -- 1
+  run_prog=
+fi
 
 [ "$fails" -eq 0 ] || { echo "$fails case(s) failed" >&2; exit 1; }
 echo "all oversubscription cases passed"

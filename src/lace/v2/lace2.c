@@ -56,6 +56,7 @@ static const weft__api_words lace_words = {
     .not_running = "call " START_CALL " first, and do not call tasks during or after lace_stop",
     .pool = "the pool lace_start started",
     .stop_first = "call lace_stop first",
+    .quiet_oversubscription = true,
 };
 
 void weft__lace2_require_running(const char *what)
