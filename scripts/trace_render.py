@@ -132,6 +132,23 @@ def task_colours(trace, lo, hi):
     return {name: TASK_PALETTE[i] for i, name in enumerate(ranked[:len(TASK_PALETTE)])}
 
 
+def window_bars(trace, key, lo, hi):
+    """A track's slices cut to [lo, hi]: (start, duration, category, name)
+    of each part that lies in the window, so that nothing drawn reaches
+    outside it (a RUN caller's long wait would stretch the axis)."""
+    bars = []
+    for s, d, cat, name in trace.slices[key]:
+        a, b = max(s, lo), min(s + d, hi)
+        if b > a or (d == 0 and lo <= s <= hi):
+            bars.append((a, b - a, cat, name))
+    return bars
+
+
+def window_flows(trace, lo, hi):
+    """The steals, leaps and RUN hand-overs that begin and end in [lo, hi]."""
+    return [f for f in trace.flows if lo <= f[2] <= hi and lo <= f[4] <= hi]
+
+
 def render(trace, out, start=None, end=None, title=None):
     import matplotlib
     matplotlib.use("Agg")
@@ -158,22 +175,20 @@ def render(trace, out, start=None, end=None, title=None):
     for key in rows:
         y = index[key]
         by_colour = defaultdict(list)
-        for s, d, cat, name in trace.slices[key]:
-            if s + d < lo or s > hi:
-                continue
+        for a, d, cat, name in window_bars(trace, key, lo, hi):
             colour = tcolour.get(name, COLOUR["task"]) if cat == "task" else \
                 COLOUR.get(cat, "#999999")
-            by_colour[colour].append(((s - lo) / scale, max(d / scale, (hi - lo) / scale / 4000)))
+            by_colour[colour].append(((a - lo) / scale, max(d / scale, (hi - lo) / scale / 4000)))
             # The task's name on a slice wide enough to hold it.
-            a, b = max(s, lo), min(s + d, hi)
+            b = a + d
             if cat == "task" and name and b - a >= LABEL_MIN_SHARE * (hi - lo):
                 ax.text(((a + b) / 2 - lo) / scale, y, name, ha="center", va="center",
                         fontsize=6, color="white", clip_on=True)
         for colour, bars in by_colour.items():
             ax.broken_barh(bars, (y - 0.4, 0.8), facecolors=colour, linewidth=0)
     # Arrows: steals and leaps (victim -> thief), RUNs from outside threads.
-    flows = [f for f in trace.flows if f[0] in ARROWS and f[1] in index and f[3] in index
-             and lo <= f[4] <= hi]
+    in_window = window_flows(trace, lo, hi)
+    flows = [f for f in in_window if f[0] in ARROWS and f[1] in index and f[3] in index]
     step = max(1, len(flows) // MAX_ARROWS)
     for cat, src, t0, dst, t1 in flows[::step]:
         ax.annotate("", xy=((t1 - lo) / scale, index[dst]), xytext=((t0 - lo) / scale, index[src]),
@@ -183,8 +198,8 @@ def render(trace, out, start=None, end=None, title=None):
     ax.set_yticklabels([trace.names.get(k, f"{k[0]}/{k[1]}") for k in rows], fontsize=8)
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
-    counts = defaultdict(int)
-    for f in trace.flows:
+    counts = defaultdict(int)  # the window's
+    for f in in_window:
         counts[f[0]] += 1
     # The shares: over the time tasks ran (first task to last), so that the
     # idle time before a program's first RUN and after its last does not
@@ -199,14 +214,17 @@ def render(trace, out, start=None, end=None, title=None):
         detail.append(f"from the first task to the last: busy {shares.get('task', 0):.0%}, "
                       f"looking for work {shares.get('search', 0) + shares.get('join', 0):.0%}, "
                       f"asleep {shares.get('sleep', 0):.0%}")
-    detail.append(f"{counts['steal']} steals, {counts['leap']} leaps")
+    windowed = start is not None or end is not None
+    detail.append(f"{counts['steal']} steals, {counts['leap']} leaps"
+                  + (f" in {lo / scale:g}-{hi / scale:g} {unit}" if windowed else ""))
     dropped = trace.other.get("dropped_events", 0)
     if dropped:
         by_track = trace.other.get("dropped_by_track", {})
         worst = sorted(by_track.items(), key=lambda kv: -kv[1])[:3]
         where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}"
                           for k, v in worst if v)
-        detail.append(f"{dropped} events dropped (buffers full{': ' + where if where else ''})")
+        detail.append(f"{dropped} events dropped{' in the whole trace' if windowed else ''} "
+                      f"(buffers full{': ' + where if where else ''})")
     ax.set_title(f"{head}\n{'; '.join(detail)}", fontsize=10)
     legend = [Patch(facecolor=c, label=f"task {name}") for name, c in tcolour.items()]
     legend += [Patch(facecolor=c, label=label) for cat, label, c in STATES
@@ -230,7 +248,9 @@ def render(trace, out, start=None, end=None, title=None):
     for i, pid in enumerate(pools):
         keys = [k for k in rows if k[0] == pid]
         curve(axes[2 + i], keys, trace.process_names.get(pid, f"pool {pid}").split(" (")[0])
-    axes[-1].set_xlabel(f"time ({unit}) from the start of tracing")
+    axes[-1].set_xlabel(f"time ({unit}) from " + (f"{lo / scale:g} {unit}" if lo else
+                                                 "the start of tracing"))
+    axes[-1].set_xlim(0, (hi - lo) / scale)  # the window, whatever reaches outside it
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)

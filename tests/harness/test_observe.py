@@ -177,6 +177,40 @@ class RenderTest(unittest.TestCase):
             plt.Axes.text = real_text
         self.assertIn("fib", texts)  # the wide fib slices carry their name
 
+    def test_window_clips_slices_and_counts(self):
+        renderer = observe.load_renderer(ROOT)
+        data = json.loads(json.dumps(TRACE_JSON))
+        # An outside thread's RUN that waited the whole trace and more.
+        data["traceEvents"] += [
+            {"name": "thread_name", "ph": "M", "pid": 1, "tid": 9,
+             "args": {"name": "outside 1"}},
+            {"name": "RUN (waiting)", "cat": "external", "ph": "X", "ts": -5000.0,
+             "dur": 100000.0, "pid": 1, "tid": 9}]
+        trace = renderer.Trace(data)
+        bars = renderer.window_bars(trace, (1, 9), 200.0, 600.0)
+        self.assertEqual(bars, [(200.0, 400.0, "external", "RUN (waiting)")])
+        self.assertEqual(renderer.window_bars(trace, (1, 1), 200.0, 600.0),
+                         [(200.0, 400.0, "task", "fib")])
+        self.assertEqual(len(renderer.window_flows(trace, 0.0, 900.0)), 1)
+        self.assertEqual(renderer.window_flows(trace, 200.0, 600.0), [])  # the steal is at 100
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        seen = {}
+        real_savefig = plt.Figure.savefig
+        def spy(fig, *a, **k):
+            seen["xlim"] = fig.axes[0].get_xlim()
+            seen["title"] = fig.axes[0].get_title()
+            return real_savefig(fig, *a, **k)
+        plt.Figure.savefig = spy
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                renderer.render(trace, os.path.join(d, "t.png"), 200.0, 600.0)
+        finally:
+            plt.Figure.savefig = real_savefig
+        self.assertEqual(seen["xlim"], (0.0, 400.0))  # the window, not the wait
+        self.assertIn("0 steals, 0 leaps in 200-600", seen["title"])
+
     def test_script_refuses_an_empty_window(self):
         renderer = observe.load_renderer(ROOT)
         with tempfile.TemporaryDirectory() as d:
