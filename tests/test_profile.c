@@ -97,16 +97,34 @@ static void check_ratios(const weft_profile_region *r)
           r->burdened_parallelism, bpar);
 }
 
-static weft_profile_region region_named(const char *name)
+/* The row of that name and kind (WEFT_PROFILE_REGION_*). */
+static weft_profile_region region_of(const char *name, int kind)
 {
     weft_profile_region r[64];
     size_t n = weft_profile_regions(r, 64);
     CHECK(n <= 64, "%zu regions", n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(r[i].name, name) == 0) {
+        if (strcmp(r[i].name, name) == 0 && r[i].kind == kind) {
             check_ratios(&r[i]);
+            CHECK(r[i].longest_run_span_ns <= r[i].span_ns * (1 + 1e-9) &&
+                      r[i].longest_run_span_ns * (double)r[i].runs >= r[i].span_ns * (1 - 1e-9),
+                  "%s: longest run's span %.0f, spans' sum %.0f over %llu runs", name,
+                  r[i].longest_run_span_ns, r[i].span_ns, (unsigned long long)r[i].runs);
             return r[i];
         }
+    CHECK(false, "no region named %s of kind %d (%zu regions)", name, kind, n);
+    return r[0];
+}
+
+/* A region from outside the pool, or a named one: the first of the name
+ * of either kind. */
+static weft_profile_region region_named(const char *name)
+{
+    weft_profile_region r[64];
+    size_t n = weft_profile_regions(r, 64);
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (strcmp(r[i].name, name) == 0 && r[i].kind != WEFT_PROFILE_REGION_INSIDE_TASK)
+            return region_of(name, r[i].kind);
     CHECK(false, "no region named %s (%zu regions)", name, n);
     return r[0];
 }
@@ -335,6 +353,7 @@ static void check_regions(void)
     CHECK(WEFT_RUN(bracketed, 2, leaf) == 8, "bracketed");
     weft_profile_region in = region_named("two trees"), outer = region_named("bracketed");
     CHECK_EQ_U64(in.runs, 1);
+    CHECK(in.kind == WEFT_PROFILE_REGION_NAMED && outer.kind == WEFT_PROFILE_REGION_RUN, "kinds");
     CHECK_EQ_U64(in.tasks, 2 * 7);
     CHECK_EQ_U64(in.spawns, 1 + 2 * 3);
     CHECK(in.work_ns >= 0.8 * 8 * leaf && in.work_ns < outer.work_ns,
@@ -351,16 +370,23 @@ static void check_regions(void)
           "two runs: work %.0f span %.0f; their region: %.0f %.0f", two.work_ns, two.span_ns,
           t.work_ns, t.span_ns);
 
-    /* RUN inside a task: a region of its own, and part of its caller. */
+    /* RUN inside a task: a row of its own, of the kind read per call, and
+     * part of its caller's region. */
     CHECK(WEFT_RUN(runs_inside, leaf) == 5, "runs_inside");
-    weft_profile_region caller = region_named("runs_inside");
+    weft_profile_region caller = region_of("runs_inside", WEFT_PROFILE_REGION_RUN);
     CHECK_EQ_U64(caller.tasks, 1 + 7);
     CHECK(caller.work_ns >= 0.8 * 5 * leaf, "caller's work %.0f includes the RUN's",
           caller.work_ns);
+    weft_profile_region inner = region_of("tree", WEFT_PROFILE_REGION_INSIDE_TASK);
+    CHECK_EQ_U64(inner.runs, 1);
+    CHECK_EQ_U64(inner.tasks, 7);
+    CHECK(inner.work_ns < caller.work_ns, "the call's work %.0f within its caller's %.0f",
+          inner.work_ns, caller.work_ns);
 
-    /* NEWFRAME: a region named by its task. */
+    /* NEWFRAME: a region named by its task (the RUN inside a task is not
+     * among its runs). */
     CHECK(WEFT_NEWFRAME(tree, 3, 1000) == 8, "newframe");
-    CHECK_EQ_U64(region_named("tree").tasks, 2 * 3 + 7 + 15);
+    CHECK_EQ_U64(region_of("tree", WEFT_PROFILE_REGION_RUN).tasks, 2 * 3 + 15);
 
     /* Misuse. */
     weft_profile_mark here = weft_profile_begin();
@@ -377,6 +403,73 @@ static void check_regions(void)
     CHECK(weft_profile_print(NULL) == EINVAL && weft_profile_write_json(NULL) == EINVAL, "NULL");
     CHECK(weft_stop() == 0, "stop");
     printf("ok: regions inside a task and outside the pool, RUN inside a task, NEWFRAME, misuse\n");
+}
+
+/* ---- RUNs inside tasks: counted once, read per call ---- */
+
+/* A library's operation: a RUN of a small tree, called from tasks. */
+WEFT_TASK_2(long, operation, int, depth, long, leaf_ns) { return WEFT_RUN(tree, depth, leaf_ns); }
+
+/* A client's task: some work of its own, then `calls` operations, half
+ * of them from a spawned child. */
+WEFT_TASK_2(long, client, int, calls, long, leaf_ns)
+{
+    compute_ns((uint64_t)leaf_ns);
+    if (calls <= 1)
+        return calls == 1 ? WEFT_CALL(operation, 1, leaf_ns) : 0;
+    WEFT_SPAWN(client, calls / 2, leaf_ns);
+    long b = WEFT_CALL(client, calls - calls / 2, leaf_ns);
+    return WEFT_SYNC(client) + b;
+}
+
+static void check_nested_runs(void)
+{
+    const long leaf = 20000;
+    const int calls = 16;
+    for (size_t k = 0; k < sizeof workers_checked / sizeof workers_checked[0]; k++) {
+        start_quiet(workers_checked[k]);
+        weft_profile_reset();
+        CHECK(WEFT_RUN(client, calls, leaf) == 2 * calls, "client");
+        CHECK(WEFT_RUN(tree, 2, leaf) == 4, "a RUN from outside");
+        weft_profile_region r[64];
+        size_t n = weft_profile_regions(r, 64);
+        double top = 0, named = 0;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].kind == WEFT_PROFILE_REGION_RUN)
+                top += r[i].work_ns;
+            else if (r[i].kind == WEFT_PROFILE_REGION_NAMED)
+                named += r[i].work_ns;
+        weft_profile_task_type t[64];
+        size_t nt = weft_profile_task_types(t, 64);
+        double all = 0;
+        for (size_t i = 0; i < nt; i++)
+            all += t[i].work_ns;
+        /* The rows of RUNs from outside add up to the work of every task
+         * type: each strand counted once (a RUN inside a task counted
+         * twice would add the calls' work, nearly half of it here); they
+         * hold a little more, the RUNs' own start and end. */
+        CHECK(top >= all * (1 - 1e-9) && top - all <= 0.02 * all,
+              "%u workers: the regions' work %.0f ns, the task types' %.0f ns", workers_checked[k],
+              top, all);
+        CHECK(named == 0, "no named region");
+        weft_profile_region op = region_of("tree", WEFT_PROFILE_REGION_INSIDE_TASK);
+        weft_profile_region outer = region_of("client", WEFT_PROFILE_REGION_RUN);
+        weft_profile_region alone = region_of("tree", WEFT_PROFILE_REGION_RUN);
+        CHECK_EQ_U64(op.runs, (uint64_t)calls);
+        CHECK_EQ_U64(op.tasks, (uint64_t)calls * 3);
+        CHECK_EQ_U64(alone.runs, 1);
+        CHECK_EQ_U64(alone.tasks, 7);
+        CHECK(op.work_ns < outer.work_ns, "the calls' work %.0f within the client's %.0f",
+              op.work_ns, outer.work_ns);
+        /* Per call: one call's span is at most the longest's, which is at
+         * most the client's whole span. */
+        CHECK(op.longest_run_span_ns <= outer.span_ns * (1 + 1e-9),
+              "longest call's span %.0f, the client's span %.0f", op.longest_run_span_ns,
+              outer.span_ns);
+        CHECK(weft_stop() == 0, "stop");
+    }
+    printf("ok: RUNs inside tasks are rows of their own, read per call, and the regions of "
+           "RUNs from outside add up to the task types' work (1, 2, 8 workers)\n");
 }
 
 /* ---- the reports ---- */
@@ -476,6 +569,7 @@ int main(void)
     check_chain();
     check_tree();
     check_regions();
+    check_nested_runs();
     check_reports();
     check_names();
 #else

@@ -78,7 +78,9 @@ def run_for_json(who, cmd, env, path, timeout, missing):
 
 def main_region(profile):
     """The region that did the benchmark's work: the one with the most."""
-    regions = profile.get("regions") or []
+    # A RUN made inside a task is a call of its caller, whose region holds
+    # its work (docs/profiling.md, "Nested RUNs"): never the main one.
+    regions = [r for r in profile.get("regions") or [] if r.get("kind", "run") != "inside_task"]
     return max(regions, key=lambda r: r.get("work_ns", 0), default=None)
 
 

@@ -17,7 +17,9 @@
  *   burdened parallelism  work / burdened span
  *
  * for every RUN (a "region" named by its task; NEWFRAME and TOGETHER
- * copies too), for regions the program brackets with weft_profile_begin /
+ * copies too; a RUN inside a task is a row of its own kind, read per
+ * call, whose work its caller's region holds), for regions the program
+ * brackets with weft_profile_begin /
  * weft_profile_end, for work pool runs (docs/profiling.md, "Work pool
  * runs": a region per queue kind, its tasks the items), and per task type
  * (work and count).  The figures do
@@ -44,6 +46,22 @@
 
 WEFT_BEGIN_DECLS
 
+/** What a region is (weft_profile_region.kind), and so how its rows add
+ * up (docs/profiling.md, "Nested RUNs"). */
+enum {
+    /** RUNs from outside the pool, NEWFRAME and TOGETHER, work pool runs:
+     * they never contain each other, so their work adds up to the
+     * program's. */
+    WEFT_PROFILE_REGION_RUN = 0,
+    /** RUNs made inside a task (a library whose every operation is a RUN,
+     * called from tasks, as Sylvan's): each is a call of the task that
+     * made it, whose region counts its work too; read per call. */
+    WEFT_PROFILE_REGION_INSIDE_TASK = 1,
+    /** A range marked with weft_profile_begin / weft_profile_end: it may
+     * hold RUNs of the other kinds, whose work it counts again. */
+    WEFT_PROFILE_REGION_NAMED = 2
+};
+
 /** The figures of one region: the sums over its runs. */
 typedef struct weft_profile_region {
     const char *name;        /**< the RUN's task, or the name given to weft_profile_end */
@@ -59,6 +77,8 @@ typedef struct weft_profile_region {
     uint64_t tasks;              /**< task bodies run (every SPAWNed, CALLed and started task) */
     uint64_t spawns;             /**< SPAWNs (each joined by a SYNC or DROP) */
     uint64_t strands;            /**< tasks + 2 * spawns: a body is cut at every SPAWN and SYNC */
+    int kind;                    /**< WEFT_PROFILE_REGION_RUN, _INSIDE_TASK or _NAMED */
+    double longest_run_span_ns;  /**< the largest span of one run (span_ns sums the runs') */
 } weft_profile_region;
 
 /** Work and count of one task type (task name), over all regions. */

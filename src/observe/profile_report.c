@@ -83,22 +83,69 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
 }
 
-/* The regions' figures, and in counting mode the same in blocks. */
+/* One row of the regions' table. */
+static void print_region(FILE *out, const weft_profile_region *r, int w)
+{
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r->name,
+            (unsigned long long)r->runs, fmt_ns(a, sizeof a, r->work_ns),
+            fmt_ns(b, sizeof b, r->span_ns), r->parallelism,
+            fmt_ns(c, sizeof c, r->burdened_span_ns), r->burdened_parallelism,
+            fmt_ns(d, sizeof d, r->longest_strand_ns), (unsigned long long)r->tasks,
+            (unsigned long long)r->spawns);
+}
+
+/* The regions' figures, by kind (docs/profiling.md, "Nested RUNs"): the
+ * RUNs from outside with their total, the ranges the program named, the
+ * RUNs inside tasks per call; in counting mode the same in blocks. */
 static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
 {
     const weft_profile_region *r = sn->r;
     size_t n = sn->n;
-    char a[32], b[32], c[32], d[32];
+    char a[32], b[32], c[32];
+    size_t of_kind[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        if (r[i].kind >= 0 && r[i].kind < 3)
+            of_kind[r[i].kind]++;
     fprintf(out, "%-*s %6s %11s %11s %12s %13s %13s %15s %14s %12s\n", w, "region", "runs", "work",
             "span", "parallelism", "burdened-span", "burdened-par", "longest-strand", "tasks",
             "spawns");
+    double work = 0;
+    uint64_t tasks = 0, spawns = 0;
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r[i].name,
-                (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns),
-                fmt_ns(b, sizeof b, r[i].span_ns), r[i].parallelism,
-                fmt_ns(c, sizeof c, r[i].burdened_span_ns), r[i].burdened_parallelism,
-                fmt_ns(d, sizeof d, r[i].longest_strand_ns), (unsigned long long)r[i].tasks,
-                (unsigned long long)r[i].spawns);
+        if (r[i].kind == WEFT_PROFILE_REGION_RUN) {
+            print_region(out, &r[i], w);
+            work += r[i].work_ns;
+            tasks += r[i].tasks;
+            spawns += r[i].spawns;
+        }
+    if (of_kind[WEFT_PROFILE_REGION_RUN] > 1)
+        fprintf(out, "%-*s %6s %11s %11s %12s %13s %13s %15s %14llu %12llu\n", w,
+                "total (the rows above)", "", fmt_ns(a, sizeof a, work), "", "", "", "", "",
+                (unsigned long long)tasks, (unsigned long long)spawns);
+    if (of_kind[WEFT_PROFILE_REGION_NAMED]) {
+        fprintf(out, "ranges named by weft_profile_begin/end (their RUNs are in the rows "
+                     "above too):\n");
+        for (size_t i = 0; i < n; i++)
+            if (r[i].kind == WEFT_PROFILE_REGION_NAMED)
+                print_region(out, &r[i], w);
+    }
+    if (of_kind[WEFT_PROFILE_REGION_INSIDE_TASK]) {
+        fprintf(out,
+                "RUNs inside tasks, per call (each is a call of the task that made it: its "
+                "work is in that task's region above):\n%-*s %8s %13s %13s %12s %17s %14s\n",
+                w, "RUN of", "calls", "work/call", "span/call", "parallelism", "longest-call-span",
+                "tasks/call");
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].kind != WEFT_PROFILE_REGION_INSIDE_TASK)
+                continue;
+            double k = r[i].runs ? 1.0 / (double)r[i].runs : 0.0;
+            fprintf(out, "%-*s %8llu %13s %13s %12.2f %17s %14.1f\n", w, r[i].name,
+                    (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns * k),
+                    fmt_ns(b, sizeof b, r[i].span_ns * k), r[i].parallelism,
+                    fmt_ns(c, sizeof c, r[i].longest_run_span_ns), (double)r[i].tasks * k);
+        }
+    }
     if (n == 0)
         fprintf(out, "(no region has finished)\n");
     if (sn->blocks && sn->ns_per_block > 0.0) {
@@ -123,6 +170,8 @@ static void print_speedups(FILE *out, const weft__profile_snapshot *sn, int w)
         fprintf(out, " %13s%-2u", "P=", table_workers[k]);
     fputc('\n', out);
     for (size_t i = 0; i < sn->n; i++) {
+        if (r[i].kind == WEFT_PROFILE_REGION_INSIDE_TASK)
+            continue; /* a call's bound is its caller's business */
         fprintf(out, "%-*s", w, r[i].name);
         for (size_t k = 0; k < TABLE_WORKERS; k++) {
             char cell[40];
@@ -169,8 +218,11 @@ void weft__profile_print_table(FILE *out, const weft__profile_snapshot *sn)
 /* One region's object. */
 static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_profile_region *r)
 {
+    static const char *const kinds[] = {"run", "inside_task", "named"};
     fprintf(out, "{\"name\": ");
     weft__json_string(out, r->name);
+    fprintf(out, ", \"kind\": \"%s\", \"longest_run_span_ns\": %.1f",
+            r->kind >= 0 && r->kind < 3 ? kinds[r->kind] : "run", r->longest_run_span_ns);
     fprintf(out,
             ", \"runs\": %llu, \"work_ns\": %.1f, \"span_ns\": %.1f, "
             "\"burdened_span_ns\": %.1f, \"parallelism\": %.4f, "

@@ -153,8 +153,10 @@ static struct {
 
 typedef struct region_rec {
     char name[REGION_NAME_MAX];
+    int kind; /* WEFT_PROFILE_REGION_*: a name may have rows of two kinds */
     uint64_t runs;
     weft_profile_figures sum;
+    uint64_t longest_run_span;
 } region_rec;
 
 static struct {
@@ -292,12 +294,12 @@ static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
         to->longest = f->longest;
 }
 
-/* Under the lock: one more run of the region `name`. */
-static void record_region_locked(const char *name, const weft_profile_figures *f)
+/* Under the lock: one more run of the region `name` of that kind. */
+static void record_region_locked(const char *name, int kind, const weft_profile_figures *f)
 {
     region_rec *r = NULL;
     for (unsigned i = 0; i < n_regions && !r; i++)
-        if (strcmp(regions[i].name, name) == 0)
+        if (regions[i].kind == kind && strcmp(regions[i].name, name) == 0)
             r = &regions[i];
     if (!r) {
         if (n_regions == MAX_REGIONS) {
@@ -307,9 +309,12 @@ static void record_region_locked(const char *name, const weft_profile_figures *f
         r = &regions[n_regions++];
         memset(r, 0, sizeof *r);
         weft__utf8_copy(r->name, sizeof r->name, name);
+        r->kind = kind;
     }
     r->runs++;
     add_figures(&r->sum, f);
+    if (f->span > r->longest_run_span)
+        r->longest_run_span = f->span;
 }
 
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
@@ -319,7 +324,10 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
     if (from == WEFT_PROFILE_IN_PLACE) /* a call, for the caller's figures */
         add_figures(&w->prof.f, &f);
     pthread_mutex_lock(&lock);
-    record_region_locked(type ? weft__profile_type_name(type) : "(no task)", &f);
+    record_region_locked(type ? weft__profile_type_name(type) : "(no task)",
+                         from == WEFT_PROFILE_IN_PLACE ? WEFT_PROFILE_REGION_INSIDE_TASK
+                                                       : WEFT_PROFILE_REGION_RUN,
+                         &f);
     if (from == WEFT_PROFILE_FROM_OUTSIDE)
         add_figures(&outside_total, &f);
     pthread_mutex_unlock(&lock);
@@ -426,7 +434,7 @@ static void report_at_exit_if_due(void)
 void weft__profile_pool_record(const char *name, const weft_profile_figures *f)
 {
     pthread_mutex_lock(&lock);
-    record_region_locked(name, f);
+    record_region_locked(name, WEFT_PROFILE_REGION_RUN, f);
     /* A program that runs only work pools has no weft_stop to report at:
      * WEFT_PROFILE and WEFT_PROFILE_JSON are read at its first pool run,
      * and the report is made at exit, unless a weft_stop makes it first. */
@@ -502,7 +510,7 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
                               now.longest,
                               0,
                               0};
-    record_region_locked(name, &f);
+    record_region_locked(name, WEFT_PROFILE_REGION_NAMED, &f);
     pthread_mutex_unlock(&lock);
     return 0;
 }
@@ -545,6 +553,8 @@ static weft_profile_region region_out(const region_rec *r, double tpn)
     o.spawns = r->sum.spawns;
     o.strands = r->sum.tasks + 2 * r->sum.spawns;
     o.longest_strand_ns = (double)r->sum.longest / tpn;
+    o.kind = r->kind;
+    o.longest_run_span_ns = (double)r->longest_run_span / tpn;
     return o;
 }
 

@@ -61,6 +61,12 @@ class ProfileTest(unittest.TestCase):
         self.assertEqual(observe.main_region(PROFILE_JSON)["name"], "fib")
         self.assertIsNone(observe.main_region({"regions": []}))
 
+    def test_main_region_is_never_a_run_inside_a_task(self):
+        profile = json.loads(json.dumps(PROFILE_JSON))
+        profile["regions"].append(dict(profile["regions"][1], name="inner", kind="inside_task",
+                                       work_ns=9.0e8, runs=50))
+        self.assertEqual(observe.main_region(profile)["name"], "fib")
+
     def test_run_profiled_takes_the_least_of_each_figure(self):
         with tempfile.TemporaryDirectory() as d:
             # Each run writes a larger span: the least is the first's.
