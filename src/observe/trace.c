@@ -236,7 +236,10 @@ void weft__trace_push_slow(weft_worker *w, weft_trace_frame *f, int state)
 void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
 {
     weft_trace_track *tr = weft_trace_of(w);
-    switch_state(tr, f->state, f->task, f->how, worker_counts(w, tr), weft_now_ns());
+    /* A task's slice taken up again is not started again: one slice per
+     * steal, leap or RUN carries what started it. */
+    int how = f->state == WEFT_TRACE_RUNNING ? WEFT_TRACE_RESUMED : f->how;
+    switch_state(tr, f->state, f->task, how, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft__trace_set_slow(weft_worker *w, int state)

@@ -44,6 +44,7 @@ static const char *const how_names[] = {
     [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
     [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
     [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
+    [WEFT_TRACE_RESUMED] = "resumed",
 };
 
 typedef struct writer {

@@ -226,6 +226,17 @@ def check_fork_join(scenario, data, full):
         fail(scenario, f"{flows.get('run', 0)} RUN arrows from outside threads, expected 34")
     if flows.get("steal", 0) + flows.get("leap", 0) == 0:
         fail(scenario, "no steal: the tree of slow leaves should have been stolen apart")
+    # One slice per steal, leap or RUN says what started it; a task's slice
+    # taken up again after a RUN inside it or a wait at a SYNC says
+    # "resumed" (a slice repeating "steal" made the causes lie).
+    for how, cat in (("steal", "steal"), ("leap", "leap")):
+        started = sum(1 for e in tasks if e["args"].get("started_by") == how)
+        if started != flows.get(cat, 0):
+            fail(scenario, f"{started} task slices started by {how}, but {flows.get(cat, 0)} "
+                           f"{cat} arrows")
+    if "resumed" not in hows:
+        fail(scenario, "no task slice taken up again (\"resumed\"): the RUNs inside tasks and "
+                       "the waits at SYNCs should have cut some")
     if counters is not None:
         spawns = sum(e["args"].get("spawns", 0) for e in tasks)
         if spawns != counters["tasks"]:
