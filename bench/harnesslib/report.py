@@ -10,6 +10,7 @@
 
 render() and the fmt_* helpers serve the other commands' tables too.
 """
+from . import load
 from .measure import FAILED, NO_PEERS, NOT_PORTED
 from .stats import counters_median, median_or_none, median_spread, ratio_median
 
@@ -320,6 +321,9 @@ def full_report(run):
     out = [f"weft benchmarks: suite '{run['suite']}', {run['reps']} repetition(s), workers "
            f"{','.join(map(str, workers))}, commit {commit}, {m.get('date', '?')}, "
            f"{m.get('cpu', '?')} ({m.get('cpus', '?')} CPUs)", ""]
+    busy = load.warning(run.get("other_load"))
+    if busy:
+        out[-1:-1] = [busy]
     show_ceiling = any(r.get("concurrent_seq") for r in records)
     out.append("== 1. Times and speedups per system (Lace Figure 5)")
     out.append("Seconds: median ±half the range over the repetitions.  T_S: the sequential C "

@@ -11,6 +11,7 @@ import time
 from . import build as builder
 from . import catalog as cat
 from . import observe, output, report
+from .load import OtherLoad
 from .options import (ROOT, add_common_options, commands_epilog, parse_workers, positive_float,
                   positive_int, resolve_schedulers, result_stem)
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
@@ -172,6 +173,7 @@ def main(argv=None):
             f"{','.join(map(str, workers))}, systems: "
             f"{', '.join(s.name for s in weft_systems + peers)}; {total} runs")
         progress = Progress(total)
+        other_load = OtherLoad()
         records = [measure_job(job, seq, weft_systems, peers, workers, reps, args.timeout,
                                use_counters, ceiling, progress) for job in jobs]
         micro = measure_micro(weft_systems[0].build_dir, max(workers), args.timeout) \
@@ -192,6 +194,7 @@ def main(argv=None):
         "skipped_peers": skipped_peers, "skipped_schedulers": skipped_schedulers,
         "notes": notes, "targets": suite == "targets", "micro": micro,
         "results": records,
+        "other_load": other_load.result(),
     }
     if profile:
         run["profile"] = profile

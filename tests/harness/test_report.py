@@ -129,6 +129,34 @@ class TablesTest(unittest.TestCase):
         for heading in ("== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "-- weft-split", "-- tbb",
                         "commit abc123 (dirty)", "peer java: javac is not installed"):
             self.assertIn(heading, text)
+        self.assertNotIn("WARNING: the machine was busy", text)
+        run["other_load"] = {"cpus": 1.4, "of": 2, "share": 0.7, "busy": True}
+        text = report.full_report(run)
+        self.assertIn("WARNING: the machine was busy: other processes used 1.4 of its 2 CPUs",
+                      text.splitlines()[1])
+        run["other_load"] = {"cpus": 0.1, "of": 2, "share": 0.05, "busy": False}
+        self.assertNotIn("WARNING", report.full_report(run))
+
+    def test_other_load_sees_a_busy_loop(self):
+        import os
+        import signal
+        import subprocess
+        import time
+        from harnesslib import load
+        if not os.path.exists("/proc/stat"):
+            self.skipTest("no /proc/stat")
+        meter = load.OtherLoad()
+        # A busy loop that is not the harness's child: its CPU time is
+        # another process's, as a neighbour's would be.
+        pid = int(subprocess.run(["sh", "-c", "(while :; do :; done) >/dev/null 2>&1 & echo $!"],
+                                 capture_output=True, text=True, check=True).stdout)
+        try:
+            time.sleep(2.0)
+            got = meter.result()
+        finally:
+            os.kill(pid, signal.SIGKILL)
+        self.assertIsNotNone(got)
+        self.assertGreaterEqual(got["cpus"], 0.3, got)  # most of one CPU, beside other tests
 
 
 
