@@ -157,11 +157,18 @@ static inline unsigned bench_weft_start(unsigned workers)
     return bench_weft_start_config(&cfg);
 }
 
-/* The counters (the table of a -DWEFT_STATS=ON build, a one-line note
- * otherwise) and the pool stopped: the end of every weft program. */
+/* The counters' table, in a -DWEFT_STATS=ON build (others have none to
+ * print, and say nothing). */
+static inline void bench_weft_print_counters(void)
+{
+    if (WEFT_STATS)
+        weft_stats_print(stdout);
+}
+
+/* The counters and the pool stopped: the end of every weft program. */
 static inline void bench_weft_stop(void)
 {
-    weft_stats_print(stdout);
+    bench_weft_print_counters();
     weft_stop();
 }
 
@@ -170,7 +177,7 @@ static inline void bench_weft_stop(void)
 static inline void bench_weft_report(double seconds)
 {
     bench_print_time(seconds);
-    weft_stats_print(stdout);
+    bench_weft_print_counters();
 }
 
 /* `Time: <seconds>`, then bench_weft_stop: after the answer was printed

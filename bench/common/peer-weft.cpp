@@ -35,7 +35,8 @@ extern "C" unsigned peer_start(unsigned workers, size_t worker_stack)
 
 extern "C" void peer_stop(void)
 {
-    weft_stats_print(stdout);
+    if (WEFT_STATS) // a build without counters has nothing to print
+        weft_stats_print(stdout);
     pool.reset();
 }
 

@@ -30,7 +30,6 @@ int main(int argc, char **argv)
     double t1 = bench_now();
     dfs_report(&p, r);
     bench_print_time(t1 - t0);
-    weft_stats_print(stdout);
-    weft_stop();
+    bench_weft_stop();
     return 0;
 }

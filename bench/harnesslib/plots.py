@@ -309,6 +309,8 @@ def _short_reason(note):
 def peers_figure(run, plt):
     records, workers = run["results"], run["workers"]
     systems = _systems(run)
+    if all(name.startswith("weft-") for name in systems):
+        return None  # no peer ran (--peers none): nothing to set beside weft
     colors = {name: plt.cm.tab10(i % 10) for i, name in enumerate(systems)}
     p = max(workers)
     n = len(records)

@@ -105,7 +105,9 @@ inline std::invoke_result_t<F> run(F &&f)
         return detail::run_outside(std::forward<F>(f));
 }
 
-/// The number of workers of the running pool (0 when it is stopped).
+/// The number of workers of the running pool: 0 when no pool runs, so 0
+/// before the first weft:: call that starts the default pool (run,
+/// parallel_for, ...) or a weft::scheduler; call it after one.
 inline unsigned workers() noexcept { return weft_workers(); }
 
 /// Owns the pool: starts it in the constructor, stops it in the destructor

@@ -103,6 +103,12 @@ class PlotsTest(unittest.TestCase):
         self.legend_inside(fig, ax.get_legend())
         self.plt.close(fig)
 
+    def test_no_peers_no_peers_figure(self):
+        from harnesslib.plots import peers_figure
+        r = record("fib")
+        r["systems"] = {k: v for k, v in r["systems"].items() if k.startswith("weft-")}
+        self.assertIsNone(peers_figure(run_of([r]), self.plt))
+
 
 if __name__ == "__main__":
     unittest.main()
