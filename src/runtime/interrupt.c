@@ -29,6 +29,15 @@
  * generation g the record cannot change: a worker that read g may use it.
  * A worker running a long task joins only when that task reaches an
  * interrupt point; long tasks call WEFT_YIELD().
+ *
+ * weft_barrier: each TOGETHER has its own barrier, in its record, so that
+ * a nested TOGETHER's copies, which may call it while copies of the
+ * TOGETHER around it wait at theirs, do not count towards the outer one.
+ * A copy waiting at a barrier is at an interrupt point: another copy may
+ * start a nested interrupt (which needs every worker) before it reaches
+ * the barrier.  The waiter serves it at its head and waits on; asleep, it
+ * is woken by the nested interrupt's publication as by the release
+ * (barrier_waiters; verification/barrier.pml).
  */
 #include "runtime/interrupt.h"
 
@@ -57,7 +66,7 @@ enum { KIND_NONE, KIND_TOGETHER, KIND_NEWFRAME };
 static const char *kind_name(int kind) { return kind == KIND_TOGETHER ? "TOGETHER" : "NEWFRAME"; }
 
 /* One interrupt: on its initiator's stack until the initiator returns. */
-typedef struct interrupt_rec {
+typedef struct weft_interrupt {
     /* The request: written by the initiator before it publishes the
      * generation (release); read-only afterwards. */
     int kind;
@@ -76,6 +85,11 @@ typedef struct interrupt_rec {
     _Atomic uint32_t let_go;   /* 1: the last leaver no longer touches the record */
     _Atomic uint32_t sleepers; /* asleep on passed, stopped or done (wake_sleepers) */
     weft_task finished;        /* state DONE when all the work is done */
+
+    /* TOGETHER: its copies' weft_barrier.  Asleep there, they wait on
+     * barrier_waiters.word. */
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t bar_count; /* arrivals at the open barrier */
+    _Atomic uint32_t bar_generation;                      /* barriers passed */
 } interrupt_rec;
 
 static struct {
@@ -95,12 +109,14 @@ static struct {
 
 static _Atomic uint64_t last_generation; /* bumped by initiators */
 
-/* The user barrier (weft_barrier). */
+/* Where copies waiting at weft_barrier sleep, whichever TOGETHER's barrier
+ * it is: two events end their wait, their barrier's release and the
+ * publication of an interrupt nested in their TOGETHER (which they must
+ * serve), and both bump `word` (wake_barrier_waiters). */
 static struct {
-    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t count;
-    _Atomic uint32_t generation;
-    _Atomic uint32_t sleepers; /* asleep on generation (wake_sleepers) */
-} user_barrier;
+    _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t word;
+    _Atomic uint32_t sleepers; /* asleep on word */
+} barrier_waiters;
 
 void weft__interrupt_reset(void)
 {
@@ -109,8 +125,7 @@ void weft__interrupt_reset(void)
     atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.nest_lock, 0, memory_order_relaxed);
-    atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
-    atomic_store_explicit(&user_barrier.sleepers, 0, memory_order_relaxed);
+    atomic_store_explicit(&barrier_waiters.sleepers, 0, memory_order_relaxed);
 }
 
 /* A word that threads wait on, with the count of those asleep on it (or
@@ -126,6 +141,23 @@ static void wake_sleepers(_Atomic uint32_t *word, _Atomic uint32_t *sleepers)
      * pair of the sleeper's count-in, then look). */
     if (atomic_load_explicit(sleepers, memory_order_seq_cst) != 0)
         weft__futex_wake(word, INT_MAX);
+}
+
+/* After the caller's seq_cst change that ends barrier waits (a barrier's
+ * release, an interrupt's publication): the counted wake above, on a word
+ * that is not itself the reason.  So the word changes too: a waiter reads
+ * it before its last look and sleeps only while it is unchanged, and one
+ * that reads the new value sees the reason (barrier_wait). */
+static void wake_barrier_waiters(void)
+{
+    /* seq_cst: release, a waiter that reads the new word sees the caller's
+     * change; after that change and before our read of the count in the
+     * single order, so that a waiter counted in later sees the change in
+     * its last look. */
+    atomic_fetch_add_explicit(&barrier_waiters.word, 1, memory_order_seq_cst);
+    /* seq_cst: the Dekker pair of the waiter's count-in, then its look. */
+    if (atomic_load_explicit(&barrier_waiters.sleepers, memory_order_seq_cst) != 0)
+        weft__futex_wake(&barrier_waiters.word, INT_MAX);
 }
 
 /* Spin, then yield, then sleep on the word until pred(word) holds; the
@@ -163,7 +195,6 @@ static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), ui
 }
 
 static bool at_least(uint32_t v, uint32_t n) { return v >= n; }
-static bool differs(uint32_t v, uint32_t old) { return v != old; }
 
 /* Counter barrier: the last arrival wakes the others. */
 static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n, _Atomic uint32_t *sleepers)
@@ -270,11 +301,11 @@ static void run_together_copy(weft_worker *w, weft_task *frame, weft_task *copy,
     memcpy(copy->payload, rec->task->payload, sizeof copy->payload);
     /* Relaxed: a private slot of ours (below the frozen frame). */
     atomic_store_explicit(&copy->state, rec->wrapper, memory_order_relaxed);
-    w->together_depth++;
+    w->together = rec; /* its weft_barrier is rec's */
     WEFT_OBSERVE_ROOT(w, copy, WEFT_TRACE_BY_TOGETHER, rec->wrapper, NULL, NULL);
     weft_run_wrapper(w, frame, copy, rec->wrapper, "(a TOGETHER copy)");
     WEFT_OBSERVE_ROOT_DONE(w, copy, WEFT_PROFILE_INTERRUPT);
-    w->together_depth--;
+    w->together = NULL;
     /* Relaxed: as above.  DONE, not EMPTY: the slot stays non-EMPTY while
      * we help above it, so that weft_current_head (a RUN from a task we
      * steal meanwhile) finds the head above the frame. */
@@ -293,6 +324,10 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     w->in_interrupt = rec->kind;
     weft_task *floor = w->frame_floor;
     w->frame_floor = frame;
+    /* A NEWFRAME's task is no copy, even run inside one: only a TOGETHER
+     * copy has a barrier that every worker reaches once. */
+    interrupt_rec *together = w->together;
+    w->together = NULL;
     weft_task *copy = rec->kind == KIND_TOGETHER ? head : NULL;
     if (copy) {
         run_together_copy(w, frame, copy, rec, n);
@@ -307,6 +342,7 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     if (copy) /* Relaxed: as above; the frame above it is empty now. */
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     w->frame_floor = floor;
+    w->together = together;
     w->in_interrupt = outer_kind;
 }
 
@@ -418,6 +454,8 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&rec.let_go, 0, memory_order_relaxed);
     atomic_store_explicit(&rec.sleepers, 0, memory_order_relaxed);
     atomic_store_explicit(&rec.finished.state, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.bar_count, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec.bar_generation, 0, memory_order_relaxed);
     slot.current = &rec;
     /* seq_cst: release publishes the record to servers (acquire); seq_cst
      * is the waker's "write mine" before wake_all reads the sleep words. */
@@ -429,6 +467,11 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
     weft__wake_all();
     weft__unpark_all();
+    /* Copies of the TOGETHER we are nested in may be asleep at its barrier
+     * (an outermost interrupt has none: it waits for `busy` until every
+     * interrupt, and so every copy, is over). */
+    if (rec.nested)
+        wake_barrier_waiters();
 
     if (w)
         weft__interrupt_serve(w, head);
@@ -453,10 +496,55 @@ void weft__newframe_task(weft_task *t, uintptr_t wrapper)
     run_interrupt(KIND_NEWFRAME, t, wrapper);
 }
 
+/* A copy at its TOGETHER's barrier (rec) waits until the barrier passes
+ * generation gen.  Meanwhile another copy may start an interrupt, nested
+ * in this TOGETHER, before it reaches the barrier: it needs every worker,
+ * so we serve it at our head, as a blocked SYNC would, and wait on.  As
+ * wait_on, but asleep on barrier_waiters.word, which a release and such a
+ * publication both bump. */
+static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
+{
+    weft_task *head = NULL; /* found when first needed */
+    uint64_t since_ns = 0;
+    for (unsigned spins = 0;; spins++) {
+        /* Acquire: pairs with the release (seq_cst) by the last arrival;
+         * every copy's writes before the barrier are visible after it. */
+        if (atomic_load_explicit(&rec->bar_generation, memory_order_acquire) != gen)
+            return;
+        if (weft_interrupt_waiting_for(w)) {
+            if (head == NULL)
+                head = weft_current_head(w);
+            weft__interrupt_serve(w, head);
+            spins = 0;
+            since_ns = 0;
+            continue;
+        }
+        if (spins < 100) {
+            weft_cpu_relax();
+        } else if (weft__park_hold_or_yield(&since_ns, weft__rt.idle_spin_us,
+                                            weft__rt.idle_hold_ns)) {
+            /* Acquire: read before the last look.  If it is the bumped
+             * value, the bump's release shows its reason to that look;
+             * if not, futex_wait does not block once the bump is there. */
+            uint32_t word = atomic_load_explicit(&barrier_waiters.word, memory_order_acquire);
+            /* seq_cst: counted in before the last look (wake_barrier_waiters). */
+            atomic_fetch_add_explicit(&barrier_waiters.sleepers, 1, memory_order_seq_cst);
+            /* seq_cst: the last look, after the count-in (the generation;
+             * weft_interrupt_waiting_for's load is seq_cst too). */
+            if (atomic_load_explicit(&rec->bar_generation, memory_order_seq_cst) == gen &&
+                !weft_interrupt_waiting_for(w))
+                weft__futex_wait(&barrier_waiters.word, word);
+            /* Relaxed: a waker that still counts us makes one spare wake. */
+            atomic_fetch_sub_explicit(&barrier_waiters.sleepers, 1, memory_order_relaxed);
+        }
+    }
+}
+
 void weft_barrier(void)
 {
     weft_worker *w = weft__tls_worker;
-    if (!w || w->together_depth == 0) {
+    interrupt_rec *rec = w ? w->together : NULL;
+    if (rec == NULL) {
         (void)weft__speak_as_caller(); /* weft's barrier, or a front-end's (lace_barrier) */
         weft__fatal("%s called outside a %s copy, or from a task that a copy spawned and "
                     "another worker stole (only the copies themselves are sure to reach it once "
@@ -466,18 +554,20 @@ void weft_barrier(void)
     unsigned n = weft__rt.n_workers;
     WEFT_PROFILE_PAUSE(w); /* waiting is no strand */
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_BARRIER);
-    /* Acquire: the generation we wait to change (read before arriving). */
-    uint32_t gen = atomic_load_explicit(&user_barrier.generation, memory_order_acquire);
-    /* acq_rel: one release sequence through all arrivals. */
-    if (atomic_fetch_add_explicit(&user_barrier.count, 1, memory_order_acq_rel) + 1 == n) {
+    /* Acquire: the generation we wait to change (read before arriving, so
+     * it cannot be the one our arrival completes). */
+    uint32_t gen = atomic_load_explicit(&rec->bar_generation, memory_order_acquire);
+    /* acq_rel: one release sequence through all arrivals; the last one
+     * sees every copy's writes before the barrier. */
+    if (atomic_fetch_add_explicit(&rec->bar_count, 1, memory_order_acq_rel) + 1 == n) {
         /* Relaxed: ordered before the release below. */
-        atomic_store_explicit(&user_barrier.count, 0, memory_order_relaxed);
+        atomic_store_explicit(&rec->bar_count, 0, memory_order_relaxed);
         /* seq_cst: release, waiters see the reset count and all writes
-         * before the barrier; and the change wake_sleepers follows. */
-        atomic_fetch_add_explicit(&user_barrier.generation, 1, memory_order_seq_cst);
-        wake_sleepers(&user_barrier.generation, &user_barrier.sleepers);
+         * before the barrier; and the change wake_barrier_waiters follows. */
+        atomic_fetch_add_explicit(&rec->bar_generation, 1, memory_order_seq_cst);
+        wake_barrier_waiters();
     } else {
-        wait_on(&user_barrier.generation, differs, gen, &user_barrier.sleepers);
+        barrier_wait(w, rec, gen);
     }
     WEFT_TRACE_POP(w, trace_);
     WEFT_PROFILE_RESUME(w);

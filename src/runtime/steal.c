@@ -32,10 +32,10 @@ weft_worker *weft__random_victim(weft_worker *w)
 static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, weft_task *t,
                        uintptr_t wrapper, bool leap)
 {
-    weft_task *floor = w->frame_floor;     /* a SYNC below head is misuse */
-    unsigned together = w->together_depth; /* a stolen task is not our copy */
+    weft_task *floor = w->frame_floor;             /* a SYNC below head is misuse */
+    struct weft_interrupt *together = w->together; /* a stolen task is not our copy */
     w->frame_floor = head;
-    w->together_depth = 0;
+    w->together = NULL;
     WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
     WEFT_OBSERVE_ROOT(w, stolen, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
                       NULL);
@@ -43,7 +43,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     weft_stop_if_forked(); /* a forked child has no joiner: its sleep names a thief not there */
     WEFT_OBSERVE_STOLEN_DONE(w, stolen, victim, t); /* before DONE publishes its figures */
     w->frame_floor = floor;
-    w->together_depth = together;
+    w->together = together;
 
     /* Release: the result written by the wrapper is visible to the joiner
      * that reads DONE with acquire.  seq_cst: Dekker with a joiner going to

@@ -42,6 +42,7 @@ WEFT_BEGIN_DECLS
 #define WEFT_WRAPPER_ALIGN __attribute__((aligned(4)))
 
 struct weft_worker;
+struct weft_interrupt; /* one interrupt (TOGETHER, NEWFRAME): the runtime's own */
 
 /* A task descriptor: one cache line, stored directly in the owner's deque
  * (Wool's direct task stack).  `state` is the only field thieves and owner
@@ -133,9 +134,12 @@ typedef struct weft_worker {
 
     /* ---- cold, owner-private runtime state (src/runtime/) ---- */
     WEFT_ALIGNAS(WEFT_CACHE_LINE) uint64_t rng;
-    uint64_t seen_interrupt;   /* generation of the last interrupt served */
-    int in_interrupt;          /* kind of interrupt being served, 0 if none */
-    unsigned together_depth;   /* > 0 while running its own TOGETHER copy (not a stolen task) */
+    uint64_t seen_interrupt; /* generation of the last interrupt served */
+    int in_interrupt;        /* kind of interrupt being served, 0 if none */
+    /* While it runs its own TOGETHER copy (not a stolen task, nor a
+     * NEWFRAME's task): that TOGETHER's record, whose barrier weft_barrier
+     * uses (interrupt.c); NULL otherwise. */
+    struct weft_interrupt *together;
     void *stack_lo, *stack_hi; /* usable stack (for overflow reports) */
     void *guard_lo, *guard_hi; /* stack guard region */
     weft_task *frame_floor;    /* lowest slot the running stolen/root task may join */
