@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// sort on weft: weft::parallel_sort (a merge sort with std::sort leaves and
+// sort on weft: weft::parallel_sort (a merge sort with introsort leaves and
 // parallel merges, weft/bits/cpp_sort.hpp); the pool is started by the C
 // API, as in every <name>-weft program.  See sort.h.
 #include <weft/weft.hpp>

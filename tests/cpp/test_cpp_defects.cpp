@@ -132,7 +132,8 @@ void case_mixed_sign()
 
 // ---- a comparator taking non-const references -------------------------------
 
-// std::sort accepts bool(T &, T &); so does parallel_sort, through the
+// std::sort accepts bool(T &, T &); so do parallel_sort and
+// parallel_stable_sort, through the introsort and the insertion sort, the
 // branch-free merge (int), the moving merge (std::string) and the binary
 // searches of the parallel merges (sizes above the leaf and merge grains).
 void case_nonconst_comparator()
@@ -147,8 +148,11 @@ void case_nonconst_comparator()
         }
         std::vector<int> want = v;
         std::sort(want.begin(), want.end());
+        std::vector<int> w = v;
         weft::parallel_sort(v.begin(), v.end(), [](int &a, int &b) { return a < b; });
         CHECK(v == want, "ints, %zu items: not sorted", n);
+        weft::parallel_stable_sort(w.begin(), w.end(), [](int &a, int &b) { return a < b; });
+        CHECK(w == want, "ints, %zu items: not sorted by parallel_stable_sort", n);
 
         std::vector<std::string> s(n);
         for (std::size_t i = 0; i < n; i++)
@@ -156,8 +160,11 @@ void case_nonconst_comparator()
         std::vector<std::string> want_s = s;
         std::sort(want_s.begin(), want_s.end());
         auto by_text = [](std::string &a, std::string &b) { return a < b; };
+        std::vector<std::string> t = s;
         weft::parallel_sort(s.begin(), s.end(), by_text);
         CHECK(s == want_s, "strings, %zu items: not sorted", n);
+        weft::parallel_stable_sort(t.begin(), t.end(), by_text);
+        CHECK(t == want_s, "strings, %zu items: not sorted by parallel_stable_sort", n);
     }
 }
 
