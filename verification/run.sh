@@ -690,6 +690,26 @@ cover_checks "pool-sleep-cover-%s-SC" pool_sleep.pml "SLEEP WITHDRAW PUSH_WAKE P
 check quick pool-sleep-cover-point-catch-TSO pool_sleep.pml TSO fail 22 "${ps_two[@]}" -DCOVER_POINT_CATCH=1
 check quick pool-sleep-cover-point-catch-unfenced-TSO pool_sleep.pml TSO fail 22 "${ps_two[@]}" -DFENCED=0 -DCOVER_POINT_CATCH=1
 
+# ---- a work pool inside a fork-join task whose workers RUN back into the
+# fork-join pool (pool_in_task.pml; src/runtime/external_queue.c, the
+# waiting worker's sleep in src/workpool/sleep.h): the waiting worker
+# against its pool's threads' RUNs (one or two) and a RUN from outside
+# both pools (OUTSIDER) ----
+for mm in SC TSO WEAK; do
+  check quick "pool-in-task-$mm" pool_in_task.pml $mm pass 22
+  check quick "pool-in-task-outsider-$mm" pool_in_task.pml $mm pass 22 -DOUTSIDER
+  check quick "pool-in-task-two-outsider-$mm" pool_in_task.pml $mm pass 22 -DNP=2 -DOUTSIDER
+done
+# the last look without the RUNs, no wake-up for a waiting worker (the
+# code before the fix), the submitter's peek before its count, the claim
+# after the lock was let go (the pool and its word may be freed)
+why=fwait check quick pool-in-task-mut-nolastlook-SC pool_in_task.pml SC fail 22 -DMUT_NO_LAST_LOOK
+why=fwait check quick pool-in-task-mut-nowaiterwake-SC pool_in_task.pml SC fail 22 -DMUT_NO_WAITER_WAKE
+why=fwait check quick pool-in-task-mut-wakefirst-SC pool_in_task.pml SC fail 22 -DMUT_WAKE_FIRST
+why=freed check quick pool-in-task-mut-wakeunlocked-SC pool_in_task.pml SC fail 22 -DOUTSIDER -DMUT_WAKE_UNLOCKED
+# coverage: each point is reached (reaching it is made an error)
+cover_checks "pool-in-task-cover-%s-SC" pool_in_task.pml "SLEEP WITHDRAW CLAIM SERVE FAST_SKIP" -DOUTSIDER
+
 # ---- the distributed pool: Dijkstra-Safra termination with stealing and
 # lifelines on channels (dist_term.pml; src/dist/comm.c).  Message
 # passing only: no memory model, SC.

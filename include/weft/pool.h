@@ -38,6 +38,15 @@
  *     threads are created for the run and joined before it returns (cost:
  *     one pthread_create + join per extra worker and run, tens of
  *     microseconds each).
+ *   - Inside a fork-join task too: the process function may then RUN back
+ *     into the fork-join pool (WEFT_RUN, weft::run, weft::parallel_for, a
+ *     Lace RUN) on every worker.  On the pool's own threads that is a RUN
+ *     from outside, which the fork-join worker waiting in weft_pool_run
+ *     serves while it waits.  From those threads, weft_stop and
+ *     weft_suspend return EDEADLK and TOGETHER and NEWFRAME stop the
+ *     program, each with a message: they would wait for that worker,
+ *     which waits for them (docs/pool.md, "A pool inside a fork-join
+ *     task").
  *   - The process function runs on the pool's workers, possibly on several
  *     at once; `item` points to a worker-private copy of the item, valid
  *     until the function returns.

@@ -14,10 +14,9 @@
  * Otherwise (no worker sleeps idle, the pool is suspended or in an
  * interrupt, or the caller asked for a worker's thread with
  * weft__run_task_on_worker): the caller's task descriptor stays on its own
- * stack; a request pointing to it is queued, an idle worker is woken,
- * and the caller blocks until a worker has run the task at the bottom of
- * its (empty) deque.  The queue is a mutex-protected FIFO; workers poll only
- * its count, weft__external_queued (state.h), on its own cache line.
+ * stack; a request pointing to it is queued (external_queue.c), an idle
+ * worker is woken, else a worker waiting in a work pool's run inside a
+ * task, and the caller blocks until a worker has run the task.
  */
 #include "runtime/external.h"
 
@@ -25,6 +24,7 @@
 
 #include "observe/hooks.h"
 #include "runtime/diagnostics.h"
+#include "runtime/external_queue.h"
 #include "runtime/gate.h"
 #include "runtime/overflow.h"
 #include "runtime/sleep.h"
@@ -56,86 +56,12 @@
  * RUN the workers at work take in turn never pays for that wake-up. */
 #define CALLER_UNTAKEN_NS 1000000u
 
-typedef struct weft_external {
-    weft_task *task;
-    uintptr_t wrapper;
-    /* 0 waiting, 1 done, 2 done not yet and the caller sleeps on it. */
-    _Atomic uint32_t done;
-    /* When a worker took the request (weft_now_ns; 0 until then): read by
-     * the spinning caller while the task runs. */
-    _Atomic uint64_t started_ns;
-    /* The caller's ask for a surplus worker (weft__surplus_ask): 0 none,
-     * 1 asked, 2 taken (the taker withdraws a standing ask). */
-    _Atomic uint32_t ask;
-    /* When the worker finished the task; published by the release exchange
-     * of done. */
-    uint64_t finished_ns;
-    struct weft_external *next;
-} weft_external;
-
 /* How long the task of this thread's last RUN handed to a worker ran, from
  * the worker's taking it to its finish (ns): the next one's prediction. */
 static __thread uint64_t tls_last_handoff_run_ns;
 
-static struct {
-    _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
-    weft_external *head, *tail;
-    _Atomic uint32_t warned_suspended;
-} ext = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/* Runs a RUN's task t on w at head as a root: a frame of its own (a SYNC
- * below head is misuse), traced and profiled as a RUN from outside the
- * pool or, from_outside false, as a RUN called inside a task. */
-static void run_root(weft_worker *w, weft_task *head, weft_task *t, uintptr_t wrapper,
-                     bool from_outside)
-{
-    weft_task *floor = w->frame_floor;
-    w->frame_floor = head;
-    WEFT_OBSERVE_ROOT(w, run, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
-                      NULL, from_outside ? t : NULL);
-    weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
-    WEFT_OBSERVE_ROOT_DONE(w, run,
-                           from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
-    w->frame_floor = floor;
-}
-
-bool weft__external_take_and_run(weft_worker *w, weft_task *head)
-{
-    pthread_mutex_lock(&ext.lock);
-    weft_external *req = ext.head;
-    if (req) {
-        ext.head = req->next;
-        if (!ext.head)
-            ext.tail = NULL;
-        /* Relaxed: changed under the lock; the count is only a hint. */
-        atomic_fetch_sub_explicit(&weft__external_queued, 1, memory_order_relaxed);
-    }
-    pthread_mutex_unlock(&ext.lock);
-    if (!req)
-        return false;
-
-    /* Relaxed: only tells the spinning caller how long the task has run;
-     * it reads the value for its prediction after done's acquire. */
-    atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
-    /* acq_rel: one of the caller's CAS (0 -> 1, after its ask) and this
-     * exchange comes first; whoever sees the other withdraws the ask, and
-     * acquiring the caller's CAS orders our withdrawal after its ask (the
-     * unsigned count never wraps). */
-    if (atomic_exchange_explicit(&req->ask, 2, memory_order_acq_rel) == 1)
-        weft__surplus_unask();
-    /* The mutex ordered the caller's writes to the descriptor before us. */
-    run_root(w, head, req->task, req->wrapper, true);
-
-    req->finished_ns = weft_now_ns();
-    /* Release: the result in the caller's descriptor (and finished_ns) is
-     * visible once it reads 1 with acquire.  After this exchange the caller
-     * may return and its stack (req) be reused: we only pass the address
-     * to futex_wake, which does not touch memory, and waiters re-check
-     * their word. */
-    if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
-        weft__futex_wake(&req->done, INT_MAX);
-    return true;
-}
+/* RUN while the pool is suspended: said once. */
+static _Atomic uint32_t warned_suspended;
 
 /* ---- RUN on the calling thread, as a borrowed worker ---- */
 
@@ -150,7 +76,7 @@ typedef struct guest_call {
 static void run_as_guest(void *arg)
 {
     guest_call *c = arg;
-    run_root(c->w, c->w->dq, c->task, c->wrapper, true);
+    weft_run_root(c->w, c->w->dq, c->task, c->wrapper, true);
 }
 
 /* The worker this thread borrowed last: tried first next time (its lines
@@ -238,7 +164,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
     }
     /* Relaxed both: a warning printed once, decided by the exchange. */
     if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
-        !atomic_exchange_explicit(&ext.warned_suspended, 1, memory_order_relaxed))
+        !atomic_exchange_explicit(&warned_suspended, 1, memory_order_relaxed))
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
     uint64_t submitted = weft_now_ns();
@@ -246,17 +172,14 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
     atomic_init(&req.done, 0);
     atomic_init(&req.started_ns, 0);
     atomic_init(&req.ask, 0);
-    pthread_mutex_lock(&ext.lock);
-    if (ext.tail)
-        ext.tail->next = &req;
-    else
-        ext.head = &req;
-    ext.tail = &req;
-    /* seq_cst: the submitter's "write mine" before reading the idle-sleeper
-     * count in weft__wake_for_external. */
-    atomic_fetch_add_explicit(&weft__external_queued, 1, memory_order_seq_cst);
-    pthread_mutex_unlock(&ext.lock);
-    bool woke_on_my_cpu = weft__wake_for_external();
+    weft__external_submit(&req);
+    /* An idle worker, else a worker waiting in a work pool's run inside a
+     * task: while every other worker is busy or joined on that task, it
+     * may be the only one that can take our RUN (we may be one of that
+     * pool's threads). */
+    bool woke_on_my_cpu = false;
+    if (!weft__wake_for_external(&woke_on_my_cpu))
+        weft__waiting_wake();
 
     /* A short RUN (its result within microseconds) is best waited for
      * spinning: sleeping adds a wake-up to every RUN of a loop.  A longer
@@ -338,7 +261,7 @@ static inline void run_in_place(weft_worker *w, weft_task *t, uintptr_t wrapper)
     /* Relaxed: the descriptor is this call's alone. */
     atomic_store_explicit(&t->state, wrapper, memory_order_relaxed);
     weft_task *head = weft_head_at_hint(w);
-    run_root(w, head ? head : weft__head_search(w), t, wrapper, false);
+    weft_run_root(w, head ? head : weft__head_search(w), t, wrapper, false);
 }
 
 /* An API layer's rules for RUNs from outside (frontend.h), or NULL. */
@@ -405,11 +328,7 @@ bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper)
 
 void weft__external_init(void)
 {
-    /* Also called in a child after fork(), where the lock may have been
-     * held by a thread that does not exist there: re-initialise it. */
-    pthread_mutex_init(&ext.lock, NULL);
-    ext.head = ext.tail = NULL;
-    atomic_store_explicit(&weft__external_queued, 0,
-                          memory_order_relaxed); /* before workers start */
-    atomic_store_explicit(&ext.warned_suspended, 0, memory_order_relaxed);
+    weft__external_queue_init();
+    /* Relaxed: before the workers start, or in a forked child alone. */
+    atomic_store_explicit(&warned_suspended, 0, memory_order_relaxed);
 }

@@ -9,11 +9,8 @@
 
 #include "runtime/frontend.h" /* weft__run_task_on_worker */
 
-/* Before the workers start (and in a forked child): an empty queue. */
+/* Before the workers start (and in a forked child): an empty queue
+ * (external_queue.h, where the workers take from it). */
 void weft__external_init(void);
-/* A worker at top level: takes the oldest queued RUN, if any (state.h's
- * weft_external_pending says whether to look), runs it at head and tells
- * its caller.  False if the queue was empty. */
-bool weft__external_take_and_run(weft_worker *w, weft_task *head);
 
 #endif

@@ -24,6 +24,11 @@ static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
  * calls stop or suspend would wait for itself. */
 static __thread unsigned tls_pool_holds;
 static __thread bool tls_in_control;
+/* A thread of a work pool running inside a task (weft__gate_set_waited_on). */
+static __thread bool tls_waited_on;
+
+void weft__gate_set_waited_on(bool on) { tls_waited_on = on; }
+bool weft__gate_waited_on(void) { return tls_waited_on; }
 
 /* Would this thread wait for itself at the control lock (or, `waits`,
  * for its own RUN)?  What the check found, NULL if nothing. */
@@ -36,6 +41,9 @@ static const char *self_wait(bool waits)
     if (tls_in_control)
         return "while this thread is inside weft_start, weft_stop, weft_suspend or weft_resume "
                "(from a signal handler?)";
+    if (waits && tls_waited_on)
+        return "on a thread of a work pool that runs inside a task (the worker running the task "
+               "waits for this thread)";
     if (waits && tls_pool_holds)
         return "on a thread that is inside RUN, TOGETHER or NEWFRAME (from a signal handler "
                "that interrupted it?)";
@@ -178,4 +186,5 @@ void weft__gate_forget_in_child(void)
     pthread_mutex_init(&control_lock, NULL);
     tls_pool_holds = 0;
     tls_in_control = false;
+    tls_waited_on = false; /* the worker that waited for this thread is the parent's */
 }

@@ -45,6 +45,14 @@ bool weft__control_running(const char *what);
  * EDEADLK, or EINVAL (not running; unlocked again). */
 int weft__control_begin_running(const char *what, bool waits);
 
+/* The calling thread is one of the threads of a work pool whose run is
+ * inside a task (src/workpool/run.c marks them): the worker running that
+ * task waits for this thread, so a call that waits for every worker
+ * (weft_stop, weft_suspend, TOGETHER, NEWFRAME) would wait for itself
+ * here, and is refused (docs/pool.md, "A pool inside a fork-join task"). */
+void weft__gate_set_waited_on(bool on);
+bool weft__gate_waited_on(void);
+
 /* In a child after fork(): the lock and this thread's counts are reset. */
 void weft__gate_forget_in_child(void);
 

@@ -425,6 +425,13 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
 {
     weft_worker *w = weft__tls_worker;
     weft_task *head = NULL;
+    /* Also as a borrowed worker: every worker must take part, the one
+     * that runs the pool's task too, and it waits for this thread. */
+    if (weft__gate_waited_on())
+        weft__fatal("%s called on a thread of a work pool that runs inside a task: it would wait "
+                    "for the worker running the task, which waits for this thread (docs/pool.md, "
+                    "\"A pool inside a fork-join task\")",
+                    kind_name(kind));
     if (w) {
         head = weft_current_head(w);
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */

@@ -9,6 +9,7 @@
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
 #include "runtime/external.h"
+#include "runtime/external_queue.h"
 #include "runtime/gate.h"
 #include "runtime/interrupt.h"
 #include "runtime/memory.h"

@@ -271,7 +271,8 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
     return true;
 }
 
-static void wake_one(weft_worker *self, unsigned accept)
+/* True if it woke one. */
+static bool wake_one(weft_worker *self, unsigned accept)
 {
     weft_runtime *p = &weft__rt;
     unsigned n = p->n_workers;
@@ -282,9 +283,10 @@ static void wake_one(weft_worker *self, unsigned accept)
             if (self)
                 WEFT_COUNT(self, wakes, 1);
             WEFT_TRACE_WAKE(self, v);
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 void weft__wake_for_work_of(weft_worker *owner, weft_worker *self)
@@ -358,9 +360,10 @@ void weft__surplus_pass_on(void)
         wake_one_surplus(&weft__rt);
 }
 
-bool weft__wake_for_external(void)
+bool weft__wake_for_external(bool *on_my_cpu)
 {
     weft_runtime *p = &weft__rt;
+    *on_my_cpu = false;
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return false;
@@ -370,10 +373,11 @@ bool weft__wake_for_external(void)
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
         if (weft__topology_worker_cpu(i) == cpu &&
-            claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
+            claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL)) {
+            *on_my_cpu = true;
             return true;
-    wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
-    return false;
+        }
+    return wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
 
 /* Wakes v if it sleeps in one of the accepted kinds.  seq_cst peek: the

@@ -9,7 +9,10 @@
  * The owner's wake points (sleep.h) are part of the loop: on ABP and
  * Chase-Lev every take (their take fences), on the other queues a fence
  * every WP_FENCE_EVERY items.  The loop is compiled twice, once per kind,
- * so that neither pays for the other's wake point.
+ * so that neither pays for the other's wake point, and each twice more
+ * for worker 0 of a run inside a fork-join task, which serves RUNs from
+ * outside between two items (docs/pool.md, "A pool inside a fork-join
+ * task"), so that no other run pays for that look.
  */
 #include "workpool/loop.h"
 
@@ -196,6 +199,15 @@ static int find_work(wp_worker *w)
         /* Acquire: pairs with weft__wp_finish's release. */
         if (atomic_load_explicit(&p->done, memory_order_acquire))
             return -1;
+        /* A fork-join worker waiting in the run takes RUNs from outside
+         * first: their callers may be this pool's workers, holding items.
+         * It creates no item (a push outside a process call is refused),
+         * so it may do so in the idle set. */
+        if (WEFT_UNLIKELY(w->waiting != NULL) && weft__waiting_serve(w->waiting)) {
+            rounds = 0;
+            since = 0;
+            continue;
+        }
         int found = steal_round(w, &in_idle);
         if (found != FOUND_NOTHING) {
             if (p->half)
@@ -232,8 +244,10 @@ static void periodic_wake_point(wp_worker *w)
 }
 
 /* `fenced`: the queue's take fences, so every take is a wake point;
- * otherwise every WP_FENCE_EVERY-th item is.  Inlined twice. */
-static inline __attribute__((always_inline)) void run_items(wp_worker *w, const bool fenced)
+ * otherwise every WP_FENCE_EVERY-th item is.  `waiting`: w is a waiting
+ * fork-join worker (w->waiting).  Inlined four times. */
+static inline __attribute__((always_inline)) void run_items(wp_worker *w, const bool fenced,
+                                                            const bool waiting)
 {
     wp_pool *p = w->pool;
     const bool half = p->half;
@@ -263,6 +277,10 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
             wp_poll_requests(w);
         if (!fenced && WEFT_UNLIKELY(++w->since_fence == WP_FENCE_EVERY))
             periodic_wake_point(w);
+        /* Between two items too: a RUN from outside may hold up another
+         * worker's item (one look at the count when there is none). */
+        if (waiting)
+            (void)weft__waiting_serve(w->waiting);
     }
 }
 
@@ -271,10 +289,17 @@ void weft__wp_worker_loop(wp_worker *w)
     wp_worker *saved = weft__wp_tls;
     weft__wp_tls = w;
     WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_BATCH);
-    if (w->pool->ops->take_fences)
-        run_items(w, true);
-    else
-        run_items(w, false);
+    bool fenced = w->pool->ops->take_fences;
+    if (WEFT_UNLIKELY(w->waiting != NULL)) {
+        if (fenced)
+            run_items(w, true, true);
+        else
+            run_items(w, false, true);
+    } else if (fenced) {
+        run_items(w, true, false);
+    } else {
+        run_items(w, false, false);
+    }
     if (w->pool->half)
         weft__wp_block_requests(w);
     WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_NONE); /* the end of its track */

@@ -21,6 +21,8 @@
 #include "workpool/loop.h"
 #include "workpool/own_queue.h"
 #include "workpool/queues/table.h"
+#include "runtime/external_queue.h"
+#include "runtime/gate.h"
 #include "runtime/topology.h"
 #include "sys/stack_call.h"
 
@@ -59,6 +61,11 @@ static void *thread_main(void *arg)
      * the initial items. */
     while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
         weft__futex_wait(&p->gate, 0);
+    /* A thread of a run inside a task: the fork-join worker running it
+     * waits for this thread (runtime/gate.h refuses what would wait for
+     * that worker). */
+    if (g == 1 && p->workers[0]->waiting != NULL)
+        weft__gate_set_waited_on(true);
     if (g == 1)
         run_worker(w);
     weft__altstack_teardown(altstack);
@@ -356,7 +363,18 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         return ENOBUFS;
     }
 
+    /* Inside a fork-join task the calling thread is a fork-join worker,
+     * which every other one may wait for (joined on this task) or be busy
+     * beside, while our workers' fork-join calls are RUNs from outside:
+     * worker 0 serves them while it waits (docs/pool.md, "A pool inside a
+     * fork-join task"). */
+    weft_waiting_worker waiting;
+    wp_worker *w0 = p->workers[0];
+    if (weft__waiting_begin(&waiting, &w0->sleep_word, WP_ASLEEP, WP_AWAKE))
+        w0->waiting = &waiting;
     unsigned started = run_threads(p);
+    if (w0->waiting != NULL)
+        weft__waiting_end(&waiting);
     if (started != p->n) {
         weft__warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
         weft__wp_pool_destroy(p);

@@ -21,7 +21,11 @@
  *     seq_cst fence after its stores anyway (a take from the overflow
  *     stack fences too): wake one if the queue still holds work to take;
  *   - on the other queues (no fence in their take, by design) the same
- *     after a fence every WP_FENCE_EVERY items of the owner.
+ *     after a fence every WP_FENCE_EVERY items of the owner;
+ *   - in a run inside a fork-join task, a RUN from outside queued while no
+ *     idle fork-join worker sleeps: it claims worker 0, the waiting worker,
+ *     whose last look counts the RUNs queued (runtime/external_queue.c,
+ *     weft__waiting_wake: seq_cst count, then a seq_cst peek at the word).
  * Hints, without a fence, wake at once whenever the sleeper's announcement
  * is already visible: a push that leaves wake_min items, a steal or a
  * transfer that leaves more work at the victim or brings it to the thief.
@@ -39,6 +43,7 @@
 
 #include "workpool/hooks.h"
 #include "workpool/types.h"
+#include "runtime/external_queue.h"
 #include "runtime/parking.h"
 
 /* Items between two periodic wake points on the queues whose take has no
@@ -135,12 +140,14 @@ static inline bool wp_work_in_sight(wp_pool *p)
 }
 
 /* Parks until claimed, or returns at once if the last look sees work or
- * the end of the run. */
+ * the end of the run; a fork-join worker waiting in the run (w->waiting)
+ * also counts a RUN from outside queued, and a RUN queued later claims it
+ * too (runtime/external_queue.h, weft__waiting_wake). */
 static inline void wp_sleep(wp_worker *w)
 {
     wp_pool *p = w->pool;
     weft__park_announce(&w->sleep_word, WP_ASLEEP, &p->n_sleeping);
-    if (wp_work_in_sight(p)) {
+    if (wp_work_in_sight(p) || (w->waiting != NULL && weft_waiting_wanted())) {
         (void)weft__park_withdraw(&w->sleep_word, WP_ASLEEP, WP_AWAKE);
     } else {
         w->ctr.sleeps++;

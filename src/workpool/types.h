@@ -135,6 +135,9 @@ typedef struct wp_host {
 /* Sleep word values (sleep.h). */
 enum { WP_AWAKE = 0, WP_ASLEEP = 1 };
 
+/* A fork-join worker waiting in this run (runtime/external_queue.h). */
+struct weft_waiting_worker;
+
 struct wp_worker {
     /* Line 0: owner-private, hot. */
     _Alignas(WEFT_CACHE_LINE) unsigned id;
@@ -145,6 +148,9 @@ struct wp_worker {
     weft_pool_ctx ctx;
     bool in_fn;     /* inside the process function (push is allowed) */
     uint64_t *item; /* the item being processed (words) */
+    /* Worker 0 of a run inside a fork-join task: that fork-join worker,
+     * which serves RUNs from outside while it waits (run.c); else NULL. */
+    const struct weft_waiting_worker *waiting;
     /* Overflow stack (WEFT_POOL_OVERFLOW_SPILL). */
     uint64_t *spill;
     size_t spill_n, spill_cap;

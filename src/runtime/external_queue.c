@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+/* RUNs handed to workers: the queue and its takers.
+ *
+ * A RUN from outside that borrows no worker (external.c) puts a request
+ * pointing to its task descriptor (both on its caller's stack) in this
+ * queue, a mutex-protected FIFO, and waits until a worker has run the
+ * task.  Workers poll only its count, weft__external_queued (state.h), on
+ * its own cache line.  The takers: a worker at top level (lifecycle.c),
+ * with its deque empty, runs the task at the bottom; a waiting worker,
+ * one whose thread waits in a work pool's run inside a task, runs it at
+ * the top its deque had when the wait began.
+ *
+ * Waiting workers (docs/pool.md, "A pool inside a fork-join task";
+ * model: verification/pool_in_task.pml).  A work pool run inside a task
+ * on worker w keeps w's thread in the pool until every item is processed,
+ * and its other threads are no workers: a fork-join call from their items
+ * is a RUN from outside.  If every other worker is busy, or joined on the
+ * task that runs the pool, nobody but w can take that RUN.  So w, while
+ * it waits in the pool, takes queued RUNs (weft__waiting_serve), and its
+ * sleep in the pool counts a queued RUN as something to do
+ * (weft_waiting_wanted in its last look).  The submitter that woke no idle
+ * worker (weft__wake_for_external) wakes a waiting worker asleep
+ * (weft__waiting_wake): the Dekker pair of the parking protocol
+ * (parking.h), with the submitter's seq_cst count of its RUN as its
+ * "write mine" and its seq_cst peek at the waiter's word as "read theirs";
+ * the waiter's are parking's announcement (word, then fence) and its last
+ * look.  The list of waiting workers changes and is read under the
+ * queue's lock, so a waker never touches a wait that has ended (the word
+ * lives in the work pool, freed after the run).
+ */
+#include "runtime/external_queue.h"
+
+#include "runtime/parking.h"
+#include "runtime/sleep.h"
+#include "sys/clock.h"
+#include "sys/futex.h"
+
+#include <limits.h>
+#include <pthread.h>
+
+static struct {
+    _Alignas(WEFT_CACHE_LINE) pthread_mutex_t lock;
+    weft_external *head, *tail;
+    /* The waiting workers, newest first, and how many there are: a
+     * submitter reads the count without the lock to skip the list. */
+    weft_waiting_worker *waiting;
+    _Atomic uint32_t n_waiting;
+} ext = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void weft__external_queue_init(void)
+{
+    /* Also called in a child after fork(), where the lock may have been
+     * held by a thread that does not exist there: re-initialise it. */
+    pthread_mutex_init(&ext.lock, NULL);
+    ext.head = ext.tail = NULL;
+    ext.waiting = NULL;
+    /* Relaxed (both): before the workers start, or in the child alone. */
+    atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed);
+    atomic_store_explicit(&ext.n_waiting, 0, memory_order_relaxed);
+}
+
+void weft__external_submit(weft_external *req)
+{
+    pthread_mutex_lock(&ext.lock);
+    if (ext.tail)
+        ext.tail->next = req;
+    else
+        ext.head = req;
+    ext.tail = req;
+    /* seq_cst: the submitter's "write mine" before reading the idle-sleeper
+     * count in weft__wake_for_external and the waiting workers' words in
+     * weft__waiting_wake. */
+    atomic_fetch_add_explicit(&weft__external_queued, 1, memory_order_seq_cst);
+    pthread_mutex_unlock(&ext.lock);
+}
+
+bool weft__external_take_and_run(weft_worker *w, weft_task *head)
+{
+    pthread_mutex_lock(&ext.lock);
+    weft_external *req = ext.head;
+    if (req) {
+        ext.head = req->next;
+        if (!ext.head)
+            ext.tail = NULL;
+        /* Relaxed: changed under the lock; the count is only a hint. */
+        atomic_fetch_sub_explicit(&weft__external_queued, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&ext.lock);
+    if (!req)
+        return false;
+
+    /* Relaxed: only tells the spinning caller how long the task has run;
+     * it reads the value for its prediction after done's acquire. */
+    atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
+    /* acq_rel: one of the caller's CAS (0 -> 1, after its ask) and this
+     * exchange comes first; whoever sees the other withdraws the ask, and
+     * acquiring the caller's CAS orders our withdrawal after its ask (the
+     * unsigned count never wraps). */
+    if (atomic_exchange_explicit(&req->ask, 2, memory_order_acq_rel) == 1)
+        weft__surplus_unask();
+    /* The mutex ordered the caller's writes to the descriptor before us. */
+    weft_run_root(w, head, req->task, req->wrapper, true);
+
+    req->finished_ns = weft_now_ns();
+    /* Release: the result in the caller's descriptor (and finished_ns) is
+     * visible once it reads 1 with acquire.  After this exchange the caller
+     * may return and its stack (req) be reused: we only pass the address
+     * to futex_wake, which does not touch memory, and waiters re-check
+     * their word. */
+    if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
+        weft__futex_wake(&req->done, INT_MAX);
+    return true;
+}
+
+/* ---- Waiting workers ---- */
+
+bool weft__waiting_begin(weft_waiting_worker *ww, _Atomic uint32_t *word, uint32_t asleep,
+                         uint32_t woken)
+{
+    weft_worker *w = weft__tls_worker;
+    if (w == NULL)
+        return false;
+    /* The top of the deque, as a RUN called here would find it. */
+    weft_task *head = weft_head_at_hint(w);
+    *ww = (weft_waiting_worker){
+        .w = w,
+        .head = head ? head : weft__head_search(w),
+        .word = word,
+        .asleep = asleep,
+        .woken = woken,
+    };
+    pthread_mutex_lock(&ext.lock);
+    ww->next = ext.waiting;
+    ext.waiting = ww;
+    /* seq_cst: before the waiter's first seq_cst look at the RUNs queued
+     * (weft_waiting_wanted, weft__waiting_serve); pairs with
+     * weft__waiting_wake's read after the submitter's count: a submitter
+     * that reads 0 here counted its RUN before that look. */
+    atomic_fetch_add_explicit(&ext.n_waiting, 1, memory_order_seq_cst);
+    pthread_mutex_unlock(&ext.lock);
+    return true;
+}
+
+void weft__waiting_end(weft_waiting_worker *ww)
+{
+    pthread_mutex_lock(&ext.lock);
+    weft_waiting_worker **at = &ext.waiting;
+    while (*at != ww)
+        at = &(*at)->next;
+    *at = ww->next;
+    /* Relaxed: a waker reads the list under the lock; a stale count only
+     * makes it take the lock for nothing. */
+    atomic_fetch_sub_explicit(&ext.n_waiting, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&ext.lock);
+}
+
+bool weft__waiting_serve(const weft_waiting_worker *ww)
+{
+    bool ran = false;
+    while (weft_external_pending() && weft__external_take_and_run(ww->w, ww->head))
+        ran = true;
+    return ran;
+}
+
+void weft__waiting_wake(void)
+{
+    /* seq_cst: after the submitter's seq_cst count of its RUN; pairs with
+     * weft__waiting_begin's increment (see there). */
+    if (atomic_load_explicit(&ext.n_waiting, memory_order_seq_cst) == 0)
+        return;
+    pthread_mutex_lock(&ext.lock);
+    for (weft_waiting_worker *ww = ext.waiting; ww != NULL; ww = ww->next) {
+        /* seq_cst peek: the waker's "read theirs" after the seq_cst count
+         * of the RUN (weft__external_submit), against the waiter's seq_cst
+         * store of the word, fence and last look (weft__park_announce,
+         * weft_waiting_wanted); the claim's CAS decides. */
+        uint32_t seen = atomic_load_explicit(ww->word, memory_order_seq_cst);
+        if (seen == ww->asleep && weft__park_claim(ww->word, &seen, ww->woken)) {
+            /* Under the lock: the word is the work pool's, alive until the
+             * wait ends (weft__waiting_end takes the lock).  One thread
+             * parks on it. */
+            weft__park_wake(ww->word, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ext.lock);
+}
