@@ -9,22 +9,9 @@
 #include <weft/weft.hpp>
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <unistd.h>
 
-#define CHECK(cond, ...) \
-    do { \
-        if (!(cond)) { \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            std::fprintf(stderr, __VA_ARGS__); \
-            std::fputc('\n', stderr); \
-            std::exit(1); \
-        } \
-    } while (0)
-
-constexpr int CALLS = 80;
+#include "lace_entries.hpp"
 
 // Each worker's mark: its id + 1, set by a TOGETHER on its own thread.
 static thread_local int tls_mark;
@@ -42,14 +29,6 @@ int marked_here_CALL(lace_worker *, int i)
 
 // weft's own task, reaching the Lace task from the worker it runs on.
 WEFT_TASK_1(int, weft_entry, int, i) { return marked_here_CALL(lace_get_worker(), i); }
-
-// Every 8th call waits until the workers are asleep: then a RUN that may
-// borrow a sleeping worker's place would (docs/sleep.md).
-static void let_workers_sleep(int i)
-{
-    if (i % 8 == 0)
-        usleep(30000);
-}
 
 static int through_weft_run()
 {
@@ -72,19 +51,9 @@ static int through_parallel_for()
     return ok.load();
 }
 
-static void hung(int)
-{
-    static const char msg[] = "test_lace2_entries: an entry from outside did not return in "
-                              "240 s (a RUN waiting on a suspended pool?)\n";
-    ssize_t r = write(2, msg, sizeof msg - 1);
-    (void)r;
-    _exit(1);
-}
-
 int main()
 {
-    std::signal(SIGALRM, hung);
-    alarm(240);
+    watch_for_hangs();
     for (unsigned workers : {1u, 2u, 3u, 8u}) {
         lace_start(workers, 0, 0);
         mark_TOGETHER();
