@@ -444,15 +444,17 @@ static void check_nested_runs(void)
         double all = 0;
         for (size_t i = 0; i < nt; i++)
             all += t[i].work_ns;
-        /* The rows of RUNs from outside add up to the work of every task
-         * type: each strand counted once (a RUN inside a task counted
-         * twice would add the calls' work, nearly half of it here); they
-         * hold a little more, the RUNs' own start and end. */
-        CHECK(top >= all * (1 - 1e-9) && top - all <= 0.02 * all,
-              "%u workers: the regions' work %.0f ns, the task types' %.0f ns", workers_checked[k],
-              top, all);
-        CHECK(named == 0, "no named region");
         weft_profile_region op = region_of("tree", WEFT_PROFILE_REGION_INSIDE_TASK);
+        /* The rows of RUNs from outside add up to the work of every task
+         * type: each strand counted once. A RUN inside a task counted
+         * twice would add the calls' whole work; the rows may hold a
+         * little more than the task types, the RUNs' own start and end,
+         * whose cost depends on the build and the machine's load, so the
+         * bound is half the calls' work rather than a share of the total. */
+        CHECK(top >= all * (1 - 1e-9) && top - all < 0.5 * op.work_ns,
+              "%u workers: the regions' work %.0f ns, the task types' %.0f ns, the calls' %.0f ns",
+              workers_checked[k], top, all, op.work_ns);
+        CHECK(named == 0, "no named region");
         weft_profile_region outer = region_of("client", WEFT_PROFILE_REGION_RUN);
         weft_profile_region alone = region_of("tree", WEFT_PROFILE_REGION_RUN);
         CHECK_EQ_U64(op.runs, (uint64_t)calls);
