@@ -115,7 +115,8 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
                                f"no profile; is {profile_dir} built with -DWEFT_PROFILE=ON?")
     region = main_region(profile)
     if region is None:
-        raise RunFailure(f"`{shlex.join(cmd)}`: the profile has no region")
+        raise NothingToProfile(f"`{shlex.join(cmd)}`: the profile has no region (no RUN at one "
+                               "worker)")
     return {"region": region["name"], "work_ns": region["work_ns"], "span_ns": region["span_ns"],
             "burdened_span_ns": region["burdened_span_ns"],
             "parallelism": region["parallelism"],
@@ -126,22 +127,35 @@ def _profile_once(profile_dir, binary, args, burden_ns, timeout):
             "span_blocks": region.get("span_blocks"), "command": shlex.join(cmd)}
 
 
+class NothingToProfile(RunFailure):
+    """A benchmark whose profile has no region: it ran no RUN at one worker."""
+
+
 def profile_suite(args, root, jobs, weft_systems, timeout, runs=3):
     """Profiles every job with the first scheduler; the run's "profile"
-    entry: {scheduler, burden_ns, results: {job key: figures}}."""
+    entry: {scheduler, burden_ns, results: {job key: figures}, skipped:
+    {job key: why}}.  A benchmark that cannot be profiled is skipped with a
+    line, so that the others' figures (and the run's timings) are kept."""
     system = weft_systems[0]
     profile_dir = prepare_tree(args, root, system.scheduler, "profile")
     burden = args.burden_ns if args.burden_ns is not None else \
         measure_burden(system.build_dir, timeout)
     log(f"[profile] {len(jobs)} benchmark(s), scheduler {system.scheduler}, burden "
         + (f"{burden:.0f} ns per SPAWN edge" if burden is not None else "the library's default"))
-    results = {}
+    results, skipped = {}, {}
     for job in jobs:
         log(f"[profile] {job.entry.name} ({job.input}: {job.args_text})")
-        results[job.key] = run_profiled(profile_dir, job.entry.binary, job.args, burden, timeout,
-                                        runs)
+        try:
+            results[job.key] = run_profiled(profile_dir, job.entry.binary, job.args, burden,
+                                            timeout, runs)
+        except RunFailure as e:
+            why = str(e)
+            if isinstance(e, NothingToProfile):
+                why = "nothing to profile at one worker: " + why
+            skipped[job.key] = why
+            log(f"[profile] skipped {job.entry.name} ({job.input}): {why.splitlines()[0]}")
     return {"scheduler": system.scheduler, "system": system.name, "build": profile_dir,
-            "burden_ns": burden, "results": results}
+            "burden_ns": burden, "results": results, "skipped": skipped}
 
 
 def reading(par, bpar, measured, estimate, p, one_strand=False):
@@ -190,8 +204,11 @@ def profile_table(run):
                      fmt_duration(longest * 1e-9) if longest else "-", fmt_parallelism(par),
                      fmt_parallelism(bpar), fmt_ratio(measured), fmt_ratio(bound),
                      fmt_ratio(estimate), reading(par, bpar, measured, estimate, p, one)])
+    skipped = prof.get("skipped") or {}
     if not rows:
-        return None
+        return None if not skipped else "\n".join(
+            ["== Work and span: no benchmark could be profiled"]
+            + [f"  skipped {key}: {why.splitlines()[0]}" for key, why in skipped.items()])
     burden = prof.get("burden_ns")
     units = sorted({str(f.get("unit", "time")) for f in prof["results"].values()})
     unit_text = (" and ".join(units) + ("" if units == ["time"] else
@@ -210,7 +227,8 @@ def profile_table(run):
         "one strand: the span is hardly more than the longest strand: a serial piece of the "
         "program, or on a busy host a strand that lost its CPU (profile on an idle one).  "
         f"Strands measured in: {unit_text}.",
-        render(head, rows)])
+        render(head, rows)]
+        + [f"skipped {key}: {why.splitlines()[0]}" for key, why in skipped.items()])
 
 
 def fmt_parallelism(x):

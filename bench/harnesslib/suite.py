@@ -178,11 +178,18 @@ def main(argv=None):
                                use_counters, ceiling, progress) for job in jobs]
         micro = measure_micro(weft_systems[0].build_dir, max(workers), args.timeout) \
             if suite == "targets" else None
-        profile = observe.profile_suite(args, ROOT, jobs, weft_systems, args.timeout) \
-            if args.profile else None
     except (RunFailure, builder.BuildError) as e:
         print(f"FAILED: {e}", file=sys.stderr)
         return 1
+    # The profile comes after the timings: a profile that cannot be made
+    # (its build refused, say) loses only itself; the run is still written.
+    profile, profile_failure = None, None
+    if args.profile:
+        try:
+            profile = observe.profile_suite(args, ROOT, jobs, weft_systems, args.timeout)
+        except (RunFailure, builder.BuildError) as e:
+            profile_failure = str(e)
+            log(f"[profile] failed: {profile_failure.splitlines()[0] if profile_failure else ''}")
 
     run = {
         "suite": label, "reps": reps, "workers": workers,
@@ -220,6 +227,9 @@ def main(argv=None):
     if failed:
         print("FAILED: peer runs failed (see the tables):\n  " + "\n  ".join(failed),
               file=sys.stderr)
+        return 1
+    if profile_failure:
+        print(f"FAILED: the profile: {profile_failure}", file=sys.stderr)
         return 1
     return 0
 

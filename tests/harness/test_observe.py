@@ -262,6 +262,54 @@ class TraceModeTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
 
 
+class ProfileModeTest(unittest.TestCase):
+    def test_a_benchmark_with_nothing_to_profile_is_skipped_and_the_run_kept(self):
+        # sort at one worker makes no RUN (its profile has no region): the
+        # suite says so in a line, profiles fib, and writes every table and
+        # file; the timings of both are kept.
+        with tempfile.TemporaryDirectory() as root:
+            for binary in ("fib", "sort"):
+                fake_weft_tree(root, binary=binary)
+            bench = os.path.join(root, "build-bench-split-profile", "bench")
+            fake_profiling_binary(os.path.join(bench, "fib-weft"), PROFILE_JSON)
+            fake_profiling_binary(os.path.join(bench, "sort-weft"),
+                                  {"weft_profile": 1, "regions": [], "task_types": []})
+            out = os.path.join(root, "out")
+            p = run_harness("--no-deps", "--no-build", "--no-plots", "--bench", "fib,sort",
+                            "--size", "small", "--workers", "1,2", "--reps", "1", "--peers",
+                            "none", "--profile", "--burden-ns", "450", "--build-root", root,
+                            "--out", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertRegex(p.stderr, r"\[profile\] skipped sort \(small\): nothing to profile")
+            self.assertIn("== Work and span", p.stdout)
+            self.assertRegex(p.stdout, r"\nfib +small")
+            self.assertRegex(p.stdout, r"skipped sort/small: nothing to profile at one worker")
+            names = os.listdir(out)
+            self.assertTrue(any(n.endswith(".csv") for n in names), names)
+            with open(os.path.join(out, next(n for n in names if n.endswith(".json")))) as f:
+                run = json.load(f)
+            self.assertEqual(sorted(r["benchmark"] for r in run["results"]), ["fib", "sort"])
+            self.assertIn("fib/small", run["profile"]["results"])
+            self.assertIn("sort/small", run["profile"]["skipped"])
+
+    def test_a_profile_that_cannot_be_made_loses_only_itself(self):
+        # No profiling tree: the timings are still reported and written,
+        # and the run fails naming the profile.
+        with tempfile.TemporaryDirectory() as root:
+            fake_weft_tree(root)
+            out = os.path.join(root, "out")
+            p = run_harness("--no-deps", "--no-build", "--no-plots", "--bench", "fib",
+                            "--size", "small", "--workers", "1,2", "--reps", "1", "--peers",
+                            "none", "--profile", "--burden-ns", "450", "--build-root", root,
+                            "--out", out)
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("FAILED: the profile:", p.stderr)
+            self.assertIn("build-bench-split-profile/bench does not exist", p.stderr)
+            names = os.listdir(out)
+            self.assertTrue(any(n.endswith(".json") for n in names), names)
+            self.assertTrue(any(n.endswith(".csv") for n in names), names)
+
+
 class ProfileFlagsTest(unittest.TestCase):
     def test_builds_add_their_flags(self):
         # The profiling tree's programs count basic blocks (docs/profiling.md).
