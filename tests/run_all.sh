@@ -19,11 +19,17 @@
 #   mpi      the distributed work pool (weft::dist): a release build with
 #            -DWEFT_WITH_MPI=ON, only the tests labelled dist (tests/dist
 #            and the uts-dist checks) under mpirun on this machine
+#   quick    the tier to run before every commit (minutes, not the full
+#            run's hour): a release build without the benchmarks, every
+#            test but those that build and install copies of weft (label
+#            build: the package, install and compiler checks), then an
+#            ASan+UBSan smoke run of the runtime's concurrency tests (label
+#            runtime); split only, and only when asked for
 # each for the default scheduler (split) and, as `<build>:<scheduler>`, for
 # every other scheduler in the tree (the folders of src/sched), which runs
 # the tests that depend on the scheduler (docs/schedulers.md): not the work
 # pool's, the packaging checks or the C++ compilers' (split only).
-# Usage: tests/run_all.sh [release|observe|tsan|asan|perturb[:scheduler]|verify|mpi|mutation ...]
+# Usage: tests/run_all.sh [quick|release|observe|tsan|asan|perturb[:scheduler]|verify|mpi|mutation ...]
 #        (default: release, observe, tsan, asan, perturb, verify, mpi and
 #        mutation for split; release, tsan, asan and perturb for every other
 #        scheduler: release runs its tests once, tsan all but test_cpp
@@ -48,7 +54,11 @@ if [ ${#schedulers[@]} -lt 2 ] || [ "${schedulers[0]}" != split ]; then
 fi
 
 echo "=== schedulers in this tree: ${schedulers[*]}"
-configs=("$@")
+configs=()
+for arg in "$@"; do
+  # quick is two stages: the release tests, then the sanitizer smoke run.
+  if [ "$arg" = quick ]; then configs+=(quick-release quick-asan); else configs+=("$arg"); fi
+done
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(release observe tsan asan perturb verify mpi mutation)
   for s in "${schedulers[@]:1}"; do configs+=("release:$s" "tsan:$s" "asan:$s" "perturb:$s"); done
@@ -85,6 +95,7 @@ for cfg_sched in "${configs[@]}"; do
   # weft::dist only where asked for: the other builds do not look for MPI.
   mpi_flag=-DWEFT_WITH_MPI=OFF
   label=""
+  exclude_label=""
   # What to build: everything, unless the stage names its targets.
   targets=()
   case "$cfg" in
@@ -107,7 +118,11 @@ for cfg_sched in "${configs[@]}"; do
     # perturb builds read WEFT_PERTURB, so the export harms no other build).
     perturb) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_PERTURB=ON -DWEFT_TEST_SCALE=2); repeat=1
              export WEFT_PERTURB="${WEFT_PERTURB:-0.05}" ;;
-    *) echo "unknown configuration '$cfg' (release, observe, tsan, asan, perturb, verify, mpi, mutation)" >&2; exit 2 ;;
+    quick-release) flags=(-DCMAKE_BUILD_TYPE=Release -DWEFT_CHECKS=ON -DWEFT_BUILD_BENCH=OFF
+                          -DWEFT_BUILD_EXAMPLES=OFF); repeat=1; exclude_label=build ;;
+    quick-asan) flags=(-DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=address,undefined -DWEFT_BUILD_BENCH=OFF
+                       -DWEFT_BUILD_EXAMPLES=OFF); repeat=1; label=runtime; targets=(runtime_checks) ;;
+    *) echo "unknown configuration '$cfg' (quick, release, observe, tsan, asan, perturb, verify, mpi, mutation)" >&2; exit 2 ;;
   esac
   # The profiler and the tracer are compiled into split's sanitizer builds
   # (their per-worker state and buffers under TSan and ASan) and into every
@@ -162,7 +177,7 @@ for cfg_sched in "${configs[@]}"; do
        --repeat until-fail:$repeat ${label:+-L "$label"})
   else
     (cd "$dir" && ctest --no-tests=error --output-on-failure --parallel "$jobs" --timeout 900 \
-       ${label:+-L "$label"} ${exclude:+-E "$exclude"})
+       ${label:+-L "$label"} ${exclude_label:+-LE "$exclude_label"} ${exclude:+-E "$exclude"})
     # Further rounds of the concurrency tests only (label runtime): the
     # build and packaging checks give the same answer every time.
     if [ "$repeat" -gt 1 ]; then

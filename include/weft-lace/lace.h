@@ -543,6 +543,26 @@ void lace_stop(void);
  * message, ignored). */
 void lace_suspend(void);
 void lace_resume(void);
+/* Lace's first API (before 1.3), for programs written against it.
+ * lace_init records the pool lace_startup starts: n_workers (0: one per
+ * CPU) and dqsize (0: weft's default); it starts no thread.
+ * lace_startup(stacksize, cb, arg) starts it, workers' stacks of stacksize
+ * bytes (0: weft's default).  With a callback (a task type's TASK(f), or
+ * any LACE_TYPEDEF_CB(void, lace_startup_cb, void *) function), the calling
+ * thread waits while a worker runs cb(arg) as the root task, then Lace
+ * stops and lace_startup returns.  Without one (NULL), the calling thread
+ * becomes worker 0 and lace_startup returns: from then on it uses LACE_ME
+ * and CALLs tasks itself, on its own stack, and the other workers steal
+ * what it spawns; it ends Lace with lace_exit (or lace_stop).  Misuse (no
+ * lace_init first, lace_exit with tasks not synced) stops the program with
+ * a message.  docs/lace.md, "Lace's first API". */
+LACE_TYPEDEF_CB(void, lace_startup_cb, void *)
+void lace_init(unsigned int n_workers, size_t dqsize);
+void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg);
+/* Stops Lace: lace_stop, after the thread that lace_startup made worker 0
+ * gave the worker back (call it on that thread).  From inside the
+ * callback's task: Lace stops when the callback returns. */
+void lace_exit(void);
 unsigned int lace_workers(void);
 int lace_is_worker(void);
 /* The calling thread's worker, NULL outside the pool. */

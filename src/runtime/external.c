@@ -33,8 +33,10 @@
 #include "sys/cpu.h"
 #include "sys/futex.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <time.h>
 
 #include "sys/stack_call.h"
 
@@ -324,6 +326,63 @@ bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper)
         return false;
     run_in_place(w, t, wrapper);
     return true;
+}
+
+/* ---- A thread that stays a worker (weft__adopt_worker) ---- */
+
+/* The worker this thread adopted, or NULL. */
+static __thread weft_worker *tls_adopted;
+
+int weft__adopt_worker(unsigned id, uint64_t wait_ns)
+{
+    if (weft__tls_worker)
+        return EINVAL;
+    if (!weft__lifecycle_enter())
+        return ENOENT;
+    weft_runtime *p = &weft__rt;
+    if (id >= p->n_workers) {
+        weft__lifecycle_exit();
+        return EINVAL;
+    }
+    uint64_t until = weft_now_ns() + wait_ns;
+    weft_worker *w;
+    for (;;) {
+        /* Relaxed (both): as in run_borrowed; a worker lent while parked
+         * by a suspension or busy in an interrupt is never taken. */
+        if (!atomic_load_explicit(&p->suspended, memory_order_relaxed) &&
+            !weft_interrupt_pending() && (w = weft__borrow_idle_worker(id)) != NULL)
+            break;
+        if (weft_now_ns() >= until) {
+            weft__lifecycle_exit();
+            return EBUSY;
+        }
+        /* A fresh worker falls asleep within its spin time: look again
+         * every 20 microseconds. */
+        struct timespec pause = {.tv_sec = 0, .tv_nsec = 20000};
+        nanosleep(&pause, NULL);
+    }
+    ensure_altstack();
+    tls_adopted = w;
+    weft__tls_worker = w;
+    weft__tls_guest = true;
+    weft__worker_speaks(weft__pool_starter());
+    return 0;
+}
+
+int weft__leave_adopted_worker(void)
+{
+    weft_worker *w = tls_adopted;
+    if (w == NULL || weft__tls_worker != w)
+        return EINVAL;
+    if (weft_current_head(w) != w->dq)
+        return EBUSY;
+    weft__worker_speaks(NULL);
+    weft__tls_guest = false;
+    weft__tls_worker = NULL;
+    tls_adopted = NULL;
+    weft__sleep_lent_return(w);
+    weft__lifecycle_exit();
+    return 0;
 }
 
 void weft__external_init(void)

@@ -56,6 +56,22 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
  * two (external.c). */
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
 
+/* The calling thread, outside the pool, becomes worker `id` until
+ * weft__leave_adopted_worker: for an API whose main thread was one of the
+ * workers (Lace's first one: lace_startup without a callback).  The worker
+ * is borrowed as a RUN borrows an idle one, for as long as the thread
+ * keeps it; the tasks the thread calls run on its own stack, and thieves
+ * steal what it spawns.  Waits up to wait_ns for the worker to fall asleep
+ * at top level.  0; EINVAL if the thread is a worker already or id is no
+ * worker's; ENOENT if no pool runs; EBUSY if the worker stayed busy (or
+ * the pool suspended or in an interrupt) for wait_ns.  Stop waits for the
+ * thread to leave, as for a RUN in progress (external.c). */
+int weft__adopt_worker(unsigned id, uint64_t wait_ns);
+/* The adopted worker, given back (it sleeps as an idle worker does).  Its
+ * deque must be empty: EBUSY if tasks it spawned are not synced (it stays
+ * adopted), EINVAL if the thread adopted none. */
+int weft__leave_adopted_worker(void);
+
 /* Rules an API layer sets for every RUN from outside the pool, whichever
  * API makes it (weft's RUN, the C++ API's, the work pool's), from the
  * time it sets them on: the task runs on a worker's thread (as with

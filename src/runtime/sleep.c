@@ -485,34 +485,50 @@ void weft__active_leave(void)
  * Lending an idle worker to a RUN caller (external.c; docs/sleep.md)
  * ------------------------------------------------------------------------ */
 
+/* Borrows v if it sleeps lendable: true if this thread now is v. */
+static bool try_borrow(weft_runtime *p, weft_worker *v)
+{
+    /* Relaxed peek: the CAS decides. */
+    uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
+    if (s != WEFT_SLEEP_IDLE_LENDABLE)
+        return false;
+    /* acq_rel: one borrower per sleep, no waker after it (LENT is no
+     * sleep kind); acquire: v's state as its thread, or the borrower
+     * before us, left it (their release CAS to lendable). */
+    if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_LENT,
+                                                 memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    /* Out of the idle count, as a waker's claim takes it out. */
+    weft__park_uncount(&p->sleeping_idle);
+    /* The borrower takes work as the worker would: it counts against
+     * the active limit (it never waits: its RUN is its own). */
+    if (p->active_limit)
+        count_in(p);
+    /* Relaxed: v's thread reads the count only after it read one of our
+     * later stores to v's word (seq_cst, so release) with acquire. */
+    atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);
+    return true;
+}
+
 weft_worker *weft__borrow_idle(unsigned hint)
 {
     weft_runtime *p = &weft__rt;
     unsigned n = p->n_workers;
     for (unsigned i = 0; i < n; i++) {
         weft_worker *v = p->workers[(hint + i) % n];
-        /* Relaxed peek: the CAS decides. */
-        uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
-        if (s != WEFT_SLEEP_IDLE_LENDABLE)
-            continue;
-        /* acq_rel: one borrower per sleep, no waker after it (LENT is no
-         * sleep kind); acquire: v's state as its thread, or the borrower
-         * before us, left it (their release CAS to lendable). */
-        if (!atomic_compare_exchange_strong_explicit(&v->sleep_word, &s, WEFT_SLEEP_LENT,
-                                                     memory_order_acq_rel, memory_order_relaxed))
-            continue;
-        /* Out of the idle count, as a waker's claim takes it out. */
-        weft__park_uncount(&p->sleeping_idle);
-        /* The borrower takes work as the worker would: it counts against
-         * the active limit (it never waits: its RUN is its own). */
-        if (p->active_limit)
-            count_in(p);
-        /* Relaxed: v's thread reads the count only after it read one of our
-         * later stores to v's word (seq_cst, so release) with acquire. */
-        atomic_fetch_add_explicit(&p->seats[v->id].loans, WEFT_LOAN, memory_order_relaxed);
-        return v;
+        if (try_borrow(p, v))
+            return v;
     }
     return NULL;
+}
+
+weft_worker *weft__borrow_idle_worker(unsigned id)
+{
+    weft_runtime *p = &weft__rt;
+    if (id >= p->n_workers)
+        return NULL;
+    weft_worker *v = p->workers[id];
+    return try_borrow(p, v) ? v : NULL;
 }
 
 void weft__sleep_lent_return(weft_worker *w)

@@ -74,6 +74,8 @@ void weft__surplus_pass_on(void);
  * IDLE_LENDABLE (trying first the worker `hint`): NULL if none.  The
  * borrower then is that worker until weft__sleep_lent_return. */
 weft_worker *weft__borrow_idle(unsigned hint);
+/* weft__borrow_idle of worker `id` only. */
+weft_worker *weft__borrow_idle_worker(unsigned id);
 /* The borrower, done: puts the worker back to sleep as the worker would
  * (announce, requests, last look), waking it if the last look finds
  * something to do. */

@@ -16,6 +16,7 @@
 #define WEFT_LACE_API 16
 #include <lace.h>
 
+#include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -94,11 +95,19 @@ static void init_external_lock(void)
     pthread_rwlockattr_destroy(&attr);
 }
 
+/* lace_start's work; `call` names the user's call in messages. */
+static void start_pool(const char *call, unsigned int n_workers, size_t dqsize);
+
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
-    const weft__api_words *was = weft__speak_as(&lace_words);
     char call[64];
     snprintf(call, sizeof call, "lace_start(%u, %zu)", n_workers, dqsize);
+    start_pool(call, n_workers, dqsize);
+}
+
+static void start_pool(const char *call, unsigned int n_workers, size_t dqsize)
+{
+    const weft__api_words *was = weft__speak_as(&lace_words);
     weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size,
                            "the stack size set with lace_set_stacksize");
     pthread_once(&external_lock_once, init_external_lock);
@@ -124,12 +133,105 @@ void lace_start(unsigned int n_workers, size_t dqsize)
     (void)weft__speak_as(was);
 }
 
+static void leave_worker_0(const char *call);
+
 void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
+    leave_worker_0("lace_stop");
     weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
+}
+
+/* ---- Lace's first API: lace_init, lace_startup, lace_exit ----
+ *
+ * lace_startup without a callback makes its thread worker 0 for good (the
+ * runtime lends it worker 0, as a RUN borrows an idle worker, until
+ * lace_exit); with one, it RUNs the callback and stops. */
+
+static unsigned init_workers;
+static size_t init_dqsize;
+static bool init_called;              /* lace_init ran; lace_startup not yet */
+static __thread bool worker_0_thread; /* lace_startup made this thread worker 0 */
+static atomic_bool startup_callback_runs; /* a lace_exit inside it waits for its return */
+/* How long lace_startup waits for worker 0 to fall asleep at start (it
+ * spins first for up to WEFT_SPIN_US). */
+#define ADOPT_WAIT_NS (10u * 1000000000ull)
+
+void lace_init(unsigned int n_workers, size_t dqsize)
+{
+    const weft__api_words *was = weft__speak_as(&lace_words);
+    char call[64];
+    snprintf(call, sizeof call, "lace_init(%u, %zu)", n_workers, dqsize);
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size,
+                           "the stack size set with lace_set_stacksize");
+    init_workers = n_workers;
+    init_dqsize = dqsize;
+    init_called = true;
+    (void)weft__speak_as(was);
+}
+
+VOID_TASK_2(weft__lace_startup_root, lace_startup_cb, cb, void *, arg)
+{
+    cb(__lace_worker, __lace_dq_head, arg);
+}
+
+void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
+{
+    const weft__api_words *was = weft__speak_as(&lace_words);
+    char call[96];
+    snprintf(call, sizeof call, "lace_startup(%zu, %s, ...)", stacksize, cb ? "cb" : "NULL");
+    if (!init_called)
+        weft__fatal("%s called %s: call lace_init(n_workers, dqsize) first, once before each "
+                    "lace_startup",
+                    call, weft_workers() > 0 ? "while Lace is running" : "before lace_init");
+    init_called = false;
+    size_t was_stack = stack_size;
+    if (stacksize != 0)
+        stack_size = stacksize;
+    start_pool(call, init_workers, init_dqsize);
+    stack_size = was_stack;
+    if (cb != NULL) {
+        /* Relaxed: read by a lace_exit inside the task, which the RUN's
+         * hand-off orders after this store. */
+        atomic_store_explicit(&startup_callback_runs, true, memory_order_relaxed);
+        RUN(weft__lace_startup_root, cb, arg);
+        /* Relaxed: the task is done (the RUN returned). */
+        atomic_store_explicit(&startup_callback_runs, false, memory_order_relaxed);
+        lace_stop();
+    } else {
+        int err = weft__adopt_worker(0, ADOPT_WAIT_NS);
+        if (err != 0)
+            weft__fatal("%s: the calling thread could not become worker 0 (%s)", call,
+                        err == EBUSY ? "worker 0 stayed busy for 10 s" : strerror(err));
+        worker_0_thread = true;
+    }
+    (void)weft__speak_as(was);
+}
+
+/* The thread lace_startup made worker 0 gives the worker back. */
+static void leave_worker_0(const char *call)
+{
+    if (!worker_0_thread)
+        return;
+    if (weft__leave_adopted_worker() == EBUSY)
+        weft__fatal("%s on worker 0 with tasks spawned and not synced: SYNC or DROP each SPAWN "
+                    "first",
+                    call);
+    worker_0_thread = false;
+}
+
+void lace_exit(void)
+{
+    /* Relaxed: set before the RUN that runs this task (lace_startup). */
+    if (worker_0_thread == false && weft_self() != NULL &&
+        atomic_load_explicit(&startup_callback_runs, memory_order_relaxed))
+        return; /* inside the callback: Lace stops when it returns */
+    const weft__api_words *was = weft__speak_as(&lace_words);
+    leave_worker_0("lace_exit");
+    (void)weft__speak_as(was);
+    lace_stop();
 }
 
 void lace_suspend(void) { weft__lace_suspend(&lace_words); }
