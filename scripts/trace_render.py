@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Draws a weft trace (the Chrome Trace Event JSON that WEFT_TRACE=<file>
-writes, docs/profiling.md) as a PNG: one row per worker, coloured by what
+writes, docs/timeline.md) as a PNG: one row per worker, coloured by what
 it was doing -- running a task (busy), looking for work or waiting at a
 SYNC for a stolen task (stealing), asleep, at a barrier or suspended --
 arrows for steals and leaps from the victim to the thief, and underneath

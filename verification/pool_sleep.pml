@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the work pool's sleeping and waking together with its
  * termination detection (src/workpool/sleep.h on src/runtime/parking.h,
- * termination.c, loop.c; docs/pool.md "Sleeping, and why no wake-up is
+ * termination.c, loop.c; docs/pool-design.md "Sleeping, and why no wake-up is
  * lost").  The sleeper's word and count are seq_cst in parking.h (the
  * runtime's wakers peek without a fence); modelled here with the weaker
  * orders the pool needs, so the model covers the code.

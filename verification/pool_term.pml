@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Model check of the work pool's termination detection
- * (src/workpool/termination.c, docs/pool.md "Termination detection"); its
+ * (src/workpool/termination.c, docs/pool-design.md "Termination detection"); its
  * sleepers are in pool_sleep.pml.  The idle set as one word (count
  * in the low bits, departures above), join = fetch_add, leave =
  * fetch_add(departure + 1, count - 1) before every steal attempt, and the

@@ -230,7 +230,7 @@ check quick split-fig3-SC  split_deque.pml SC  pass 24 "${fig3[@]}"
 check quick split-fig3-TSO split_deque.pml TSO pass 24 "${fig3[@]}"
 # split-fig3-WEAK (the fig3 bounds under the weak model) does not fit a
 # 24 GB machine: stopped at 222 M states and 12.3 GB without an error
-# (docs/verification.md, Results); the weak model is checked at the
+# (docs/results/model-checks.md); the weak model is checked at the
 # small and reuse bounds instead.
 check quick split-three-SC split_deque.pml SC pass 24 "${three[@]}"
 check full split-three-TSO split_deque.pml TSO pass 26 "${three[@]}"

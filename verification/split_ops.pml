@@ -43,7 +43,7 @@
  *   NO_SPLIT_COVER  the coverage points below are not checked
  *   STEAL_READ_HOOK(me, vic), STEAL_CAS(me, vic)  see steal_once
  *
- * Mutants (-D, one at a time; docs/verification.md lists what each shows):
+ * Mutants (-D, one at a time; docs/results/model-checks.md lists what each shows):
  *   MUT_SHRINK_NOFENCE  lines 45-48 as two accesses without the fence:
  *                       store split alone, then load tail (the paper
  *                       without line 47)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The suite's --profile and --trace modes (docs/profiling.md).
+"""The suite's --profile and --trace modes (docs/profiling.md, docs/timeline.md).
 
 --profile   after the suite's timings, every benchmark and input runs once
             more in a profiling build (-DWEFT_PROFILE=ON) of the first

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """python3 bench/harness.py pool: every work-pool case on every queue,
-as the tables of docs/pool-results.md, shaped like the appendix of
+as the tables of docs/results/pool.md, shaped like the appendix of
 "Work-stealing Queues In Practice": one table per worker count, a row per
 case, a column per queue, each entry the median time normalised to ABP's
 median in the same run; the counters behind them; ABP's speedup across
@@ -14,7 +14,7 @@ shared machine slows all queues alike.  Ratios are only comparable within
 one table.  --scale multiplies the case sizes (R-MAT: adds log2(scale) to
 its scale; the grid: scale^(1/3) to its side).
 
-Prints the tables (--markdown: as docs/pool-results.md carries them) and
+Prints the tables (--markdown: as docs/results/pool.md carries them) and
 writes <out>/<date>-pool.json.
 """
 import math
@@ -58,7 +58,7 @@ SHORT = {"abp": "ABP", "chase-lev": "Chase-Lev", "chase-lev-shrink": "CL shrink"
 def make_parser():
     ap = command_parser(
         "pool", "The work pool's queues on the cases of \"Work-stealing Queues In Practice\" "
-        "and Acar et al.'s pseudo-DFS, normalised to ABP (docs/pool-results.md).",
+        "and Acar et al.'s pseudo-DFS, normalised to ABP (docs/results/pool.md).",
         ["python3 bench/harness.py pool --reps 7 --workers 1,2,8 --markdown",
          "python3 bench/harness.py pool --scale 0.01 --reps 1 --workers 1,2   # a quick look"],
         None)

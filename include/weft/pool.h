@@ -28,8 +28,8 @@
  * central locked queue.  Steal-half (private-deque style transfer) and
  * task coalescing with a user split function follow Acar, Charguéraud and
  * Rainey ("Scheduling parallel programs by work stealing with private
- * deques", section 5).  docs/pool.md explains the algorithms, termination
- * detection and memory reclamation.
+ * deques", section 5).  docs/pool.md explains the queues and memory
+ * reclamation, docs/pool-design.md termination detection and sleeping.
  *
  * Threading and ownership:
  *   - weft_pool_run may be called from any thread, also from several

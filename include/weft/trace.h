@@ -21,7 +21,7 @@
  * chrome://tracing, or draw it with scripts/trace_render.py.  Buffers
  * hold WEFT_TRACE_EVENTS events per worker (default 512K); when one is
  * full its further events are dropped and counted, and the counts are in
- * the file.  docs/profiling.md describes the events.  Without the tracer
+ * the file.  docs/timeline.md describes the events.  Without the tracer
  * every call returns ENOTSUP and costs nothing.
  */
 #ifndef WEFT_TRACE_H

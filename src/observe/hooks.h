@@ -4,7 +4,7 @@
  * -DWEFT_TRACE=ON: the profiler's (profiler.h) and the tracer's
  * (trace.h).  A fork-join worker is named by its weft_worker *, a work
  * pool worker by a weft_trace_site or its meter (src/workpool/hooks.h).  docs/profiling.md
- * explains both.  Not installed. */
+ * and docs/timeline.md explain them.  Not installed. */
 #ifndef WEFT_OBSERVE_HOOKS_H
 #define WEFT_OBSERVE_HOOKS_H
 

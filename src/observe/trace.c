@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The timeline tracer (weft/trace.h; docs/profiling.md).
+/* The timeline tracer (weft/trace.h; docs/timeline.md).
  *
  * Every worker is, at every moment, in one state (observe.h): running a
  * task the runtime started, looking for work, waiting at a SYNC, asleep,

@@ -2,7 +2,7 @@
 /* The trace recorder (trace.c): sessions, the fork-join workers' and the
  * work pool's tracks, the RUNs of threads outside the pool.  The runtime
  * and the pool call it through the hooks of observe/hooks.h;
- * docs/profiling.md explains the tracer.  Not installed. */
+ * docs/timeline.md explains the tracer.  Not installed. */
 #ifndef WEFT_OBSERVE_TRACE_H
 #define WEFT_OBSERVE_TRACE_H
 

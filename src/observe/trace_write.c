@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The trace writer (weft/trace.h; docs/profiling.md): a session the
+/* The trace writer (weft/trace.h; docs/timeline.md): a session the
  * recorder (trace.c) kept, as a Chrome Trace Event JSON file.  Called by
  * the recorder under its lock, so one file is written at a time. */
 #include "runtime/diagnostics.h"

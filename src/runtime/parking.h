@@ -35,7 +35,7 @@
  *     names, and whose lending of an idle worker takes it out too;
  *   - the sleeper itself when its sleep is over: the work pool, whose
  *     count then never drops below the workers between announce and
- *     uncount (docs/pool.md).
+ *     uncount (docs/pool-design.md).
  */
 #ifndef WEFT_RUNTIME_PARKING_H
 #define WEFT_RUNTIME_PARKING_H

@@ -3,7 +3,7 @@
  * at, and whom to wake.  Static functions for loop.c, termination.c and
  * hosted.c.  The sleep itself is the runtime's parking protocol
  * (src/runtime/parking.h: announce, fence, last look, withdraw or wait,
- * claim by CAS); the full argument for the pool is in docs/pool.md,
+ * claim by CAS); the full argument for the pool is in docs/pool-design.md,
  * "Sleeping, and why no wake-up is lost".
  *
  * A worker that found nothing for idle_spin_us parks on its own sleep word

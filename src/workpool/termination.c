@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Termination detection of the work pool: the idle set, used by the worker
- * loop (loop.c); the argument in full is in docs/pool.md, "Termination
+ * loop (loop.c); the argument in full is in docs/pool-design.md, "Termination
  * detection", and verification/pool_term.pml and pool_sleep.pml check it.
  *
  * The idle set is one 64-bit word: the number of idle workers (low half)

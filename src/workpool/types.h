@@ -5,7 +5,7 @@
  * functions in its own header (README.md lists them, bottom up).  Not
  * installed.  Internal names start with wp_ (the fork-join runtime's are
  * weft_*), so a reader always knows which of the two a worker, a counter
- * or a sleep belongs to.  The design note is docs/pool.md.
+ * or a sleep belongs to.  The design note is docs/pool-design.md.
  */
 #ifndef WEFT_WORKPOOL_TYPES_H
 #define WEFT_WORKPOOL_TYPES_H

@@ -3,7 +3,7 @@
 // every position, misuse, many threads outside the pool, nested groups,
 // cancellation, the default pool.  Each case is a function; those that
 // must end the program, or need no pool or their own environment, run in
-// a child process (child.hpp).  docs/verification.md lists every case.
+// a child process (child.hpp).  docs/results/adversarial.md lists every case.
 //
 //     test_cpp_adversarial            every case
 //     test_cpp_adversarial <case>     one case, in this process

@@ -6,7 +6,7 @@
  * command line runs that case in this process (for debugging).
  *
  * What each case expects, and why (what Lace does), is in
- * docs/verification.md's table of adversarial programs. */
+ * docs/results/adversarial.md's table of adversarial programs. */
 
 #include <lace.h>
 

@@ -7,7 +7,7 @@
  * that case in this process (for debugging).
  *
  * What each case expects, and why (what Lace does), is in
- * docs/verification.md's table of adversarial programs. */
+ * docs/results/adversarial.md's table of adversarial programs. */
 #if LACE2_TEST_HEADER == 32
 #include <lace32.h>
 #elif LACE2_TEST_HEADER == 128

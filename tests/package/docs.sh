@@ -41,7 +41,7 @@ configure_commands() {
 }
 
 # The pages whose blocks must be here: a moved marker is a failure.
-for doc in lace.md lace2.md profiling.md schedulers.md; do
+for doc in lace.md lace2.md profiling.md timeline.md schedulers.md; do
   [ -n "$(configure_commands "$root/docs/$doc")" ] || fail "docs/$doc has no marked build block"
 done
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Checks the traces of tests/test_trace.c against what the tracer
-promises (docs/profiling.md) and what the Chrome Trace Event format
+promises (docs/timeline.md) and what the Chrome Trace Event format
 requires of each event:
 
   - the file is JSON: {"traceEvents": [...], "otherData": {...}}; every
