@@ -7,7 +7,11 @@
 // after that (what idle workers cost: Lace's idle workers steal, weft's
 // search briefly and then sleep).
 //
-//     runloop -w <workers> <n> <runs>     (-w 0: Lace's default, one per CPU)
+//     runloop [-s] -w <workers> <n> <runs>     (-w 0: Lace's default, one per CPU)
+//
+// -s: a driver's loop, as programs that use Lace as a library called from
+// a sequential main thread run it: the workers suspended between
+// operations, each RUN between lace_resume() and lace_suspend().
 //
 // It uses Lace 1.4.2's API only, so it builds unchanged against Lace 1.4.2
 // and against weft's mode-1.4 package (CMakeLists.txt beside it).
@@ -57,15 +61,20 @@ static long fib_seq(int n)
 int main(int argc, char **argv)
 {
     int workers = 0, c;
-    while ((c = getopt(argc, argv, "w:")) != -1) {
+    int driver = 0;
+    while ((c = getopt(argc, argv, "sw:")) != -1) {
+        if (c == 's') {
+            driver = 1;
+            continue;
+        }
         if (c != 'w') {
-            fprintf(stderr, "usage: %s -w <workers> <n> <runs>\n", argv[0]);
+            fprintf(stderr, "usage: %s [-s] -w <workers> <n> <runs>\n", argv[0]);
             return 2;
         }
         workers = atoi(optarg);
     }
     if (argc - optind != 2 || workers < 0) {
-        fprintf(stderr, "usage: %s -w <workers> <n> <runs>\n", argv[0]);
+        fprintf(stderr, "usage: %s [-s] -w <workers> <n> <runs>\n", argv[0]);
         return 2;
     }
     int n = atoi(argv[optind]);
@@ -77,9 +86,15 @@ int main(int argc, char **argv)
 
     lace_start(workers, 0);
     long expect = fib_seq(n), wrong = 0, answer = 0;
+    if (driver)
+        lace_suspend();
     double t0 = now(CLOCK_MONOTONIC);
     for (long i = 0; i < runs; i++) {
+        if (driver)
+            lace_resume();
         answer = RUN(fib, n);
+        if (driver)
+            lace_suspend();
         if (answer != expect)
             wrong++;
     }
@@ -104,6 +119,8 @@ int main(int argc, char **argv)
     printf("idle CPU from 10 ms after last RUN: %.3f ms in %.3f ms\n", (cpu2 - cpu1) * 1e3,
            (w2 - w1) * 1e3);
     printf("Time: %f\n", t1 - t0);
+    if (driver)
+        lace_resume();
     lace_stop();
     return wrong ? 1 : 0;
 }

@@ -152,8 +152,8 @@ void lace_stop(void)
 
 static unsigned init_workers;
 static size_t init_dqsize;
-static bool init_called;              /* lace_init ran; lace_startup not yet */
-static __thread bool worker_0_thread; /* lace_startup made this thread worker 0 */
+static bool init_called;                  /* lace_init ran; lace_startup not yet */
+static __thread bool worker_0_thread;     /* lace_startup made this thread worker 0 */
 static atomic_bool startup_callback_runs; /* a lace_exit inside it waits for its return */
 /* How long lace_startup waits for worker 0 to fall asleep at start (it
  * spins first for up to WEFT_SPIN_US). */
