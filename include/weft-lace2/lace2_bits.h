@@ -551,7 +551,7 @@ extern "C++" {
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS) \
     { \
         weft_worker *w_ = weft__lace2_weft(lw_); \
-        weft_task *t_ = weft_fj_spawn_slot(w_, (weft_task *)lw_->head, #NAME "_SPAWN()"); \
+        weft_task *t_ = weft_fj_spawn_slot_exact(w_, (weft_task *)lw_->head, #NAME "_SPAWN()"); \
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
         weft_fj_spawn_publish(w_, t_, (uintptr_t)&NAME##_WRAP); \

@@ -5,6 +5,8 @@
  * another API's pending task (docs/design.md, "Mixing the APIs"). */
 #include "runtime/fork_join.h"
 
+#include <weft/weft.h>
+
 #include "runtime/diagnostics.h"
 
 void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
@@ -20,6 +22,15 @@ void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
                 "task body: join that task first, or spawn through the API or the copy that "
                 "holds the top (docs/design.md, \"Mixing the APIs\")",
                 what, w->id, (size_t)(t - w->dq));
+}
+
+void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const char *what)
+{
+    weft__fatal("%s on worker %u: the head it holds (slot %zu) is above the deque's top (slot "
+                "%zu): a stale head, kept from a task body that has returned or handed over "
+                "from another worker's context (from another API's task, call the task by its "
+                "name, NAME(), which finds the top; docs/design.md, \"Mixing the APIs\")",
+                what, w->id, (size_t)(t - w->dq), (size_t)(weft_current_head(w) - w->dq));
 }
 
 void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)

@@ -72,6 +72,14 @@ int weft__adopt_worker(unsigned id, uint64_t wait_ns);
  * adopted), EINVAL if the thread adopted none. */
 int weft__leave_adopted_worker(void);
 
+/* weft_suspend without its waits, for an API whose programs suspend the
+ * pool between operations (Lace's lace_suspend): the workers park when
+ * they next look, after spinning as an idle worker spins before it sleeps
+ * (so a resume soon after costs no wake-up), and idle sleepers sleep on.
+ * Undone by weft_resume; a weft_suspend over it waits as usual
+ * (interrupt.c). */
+int weft__suspend_lazy(void);
+
 /* Rules an API layer sets for every RUN from outside the pool, whichever
  * API makes it (weft's RUN, the C++ API's, the work pool's), from the
  * time it sets them on: the task runs on a worker's thread (as with

@@ -589,6 +589,21 @@ void weft_barrier(void)
 static void park(weft_worker *w, weft_task *head)
 {
     weft_runtime *p = &weft__rt;
+    /* A lazy suspension (a front-end's, between its program's operations)
+     * is often over within microseconds: the worker spins and yields as
+     * an idle worker does before it sleeps, uncounted, and parks only
+     * after that.  Relaxed (all): hints; the counted park below decides,
+     * and a worker still spinning is not parked for weft_suspend's wait
+     * (a sync suspend clears the flag first). */
+    if (atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
+        weft_idle idle;
+        weft__idle_reset(&idle);
+        while (atomic_load_explicit(&p->suspended, memory_order_relaxed) &&
+               atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed) &&
+               !atomic_load_explicit(&p->quit, memory_order_relaxed) &&
+               !weft_interrupt_waiting_for(w) && !weft__idle_backoff(&idle)) {
+        }
+    }
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
@@ -637,6 +652,8 @@ void weft__unpark_all(void)
 int weft__resume_locked(void)
 {
     weft_runtime *p = &weft__rt;
+    /* Relaxed: the spinning hint (park); read only while suspended. */
+    atomic_store_explicit(&p->suspend_lazy, false, memory_order_relaxed);
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     /* Relaxed: YIELD's hint only; the flag above decides. */
@@ -646,8 +663,10 @@ int weft__resume_locked(void)
     return 0;
 }
 
-/* weft_suspend and weft_resume speak as their caller (weft_start). */
-static int suspend(void)
+/* weft_suspend and weft_resume speak as their caller (weft_start).  A lazy
+ * suspension (weft__suspend_lazy) neither wakes the idle sleepers nor waits:
+ * workers park when they next look, after a spin, and idle ones sleep on. */
+static int suspend(bool lazy)
 {
     weft_runtime *p = &weft__rt;
     int err = weft__control_begin_running("weft_suspend", true);
@@ -655,17 +674,27 @@ static int suspend(void)
         return err;
     uint32_t depth =
         atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
-    if (depth != 0) {
+    /* Relaxed: written under the lock (ours). */
+    bool was_lazy = depth != 0 && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
+    if (depth != 0 && (lazy || !was_lazy)) {
         /* Relaxed: under the lock; workers only test it for nonzero, which
          * it stays. */
         atomic_store_explicit(&p->suspended, depth + 1, memory_order_relaxed); /* nested */
         weft__control_end();
         return 0;
     }
+    /* Relaxed: the spinning hint, read by parking workers only while
+     * suspended; a sync suspend over a lazy one clears it before it waits,
+     * so spinners count themselves parked. */
+    atomic_store_explicit(&p->suspend_lazy, lazy, memory_order_relaxed);
     /* seq_cst: the waker's "write mine" before wake_all. */
-    atomic_store_explicit(&p->suspended, 1, memory_order_seq_cst);
+    atomic_store_explicit(&p->suspended, depth + 1, memory_order_seq_cst);
     /* Relaxed: YIELD's hint; the flag above is what parking checks. */
     atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
+    if (lazy) {
+        weft__control_end();
+        return 0;
+    }
     weft__wake_all();
     /* Wait until every worker is parked: tasks reach a YIELD, a blocked
      * SYNC or their end first, and interrupts in progress (also those that
@@ -706,7 +735,15 @@ static int resume(void)
 int weft_suspend(void)
 {
     const weft__api_words *was = weft__speak_as_caller();
-    int err = suspend();
+    int err = suspend(false);
+    (void)weft__speak_as(was);
+    return err;
+}
+
+int weft__suspend_lazy(void)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = suspend(true);
     (void)weft__speak_as(was);
     return err;
 }

@@ -80,6 +80,9 @@ typedef struct weft_runtime {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
+    /* The suspension in force is a front-end's lazy one
+     * (weft__suspend_lazy): parking workers spin before they sleep. */
+    _Atomic bool suspend_lazy;
     /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
      * waits for them (gate.c, weft__lifecycle_enter_interrupt). */
     _Atomic uint32_t interrupts_from_outside;

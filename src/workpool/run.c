@@ -26,10 +26,13 @@
 #include "runtime/topology.h"
 #include "sys/stack_call.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define DEFAULT_ABP_CAP 65536u
 #define DEFAULT_CAP 256u
@@ -283,6 +286,38 @@ void weft__wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
         pthread_join(p->workers[i]->thread, NULL);
 }
 
+/* How often worker 0, joining the threads of a pool inside a fork-join
+ * task, looks for RUNs from outside to serve. */
+#define JOIN_SERVE_NS 1000000
+
+/* Joins the threads of workers 1..started-1.  Worker 0 of a pool inside a
+ * fork-join task (w0->waiting) serves RUNs from outside meanwhile: the run
+ * may end (cancelled, or an item threw) while another thread's item is
+ * inside a RUN that only this fork-join worker can take. */
+static void join_threads_serving(wp_pool *p, unsigned started)
+{
+    wp_worker *w0 = p->workers[0];
+    if (w0->waiting == NULL) {
+        weft__wp_pool_join_threads(p, 1, started);
+        return;
+    }
+    for (unsigned i = 1; i < started; i++) {
+        for (;;) {
+            while (weft__waiting_serve(w0->waiting)) {
+            }
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += JOIN_SERVE_NS;
+            if (until.tv_nsec >= 1000000000) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000;
+            }
+            if (pthread_timedjoin_np(p->workers[i]->thread, NULL, &until) != ETIMEDOUT)
+                break;
+        }
+    }
+}
+
 /* The run on its threads, the calling thread as worker 0; returns how
  * many workers had a thread (p->n: all, and the run happened). */
 static unsigned run_threads(wp_pool *p)
@@ -306,7 +341,7 @@ static unsigned run_threads(wp_pool *p)
         weft__call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
         weft__altstack_teardown(altstack);
     }
-    weft__wp_pool_join_threads(p, 1, started);
+    join_threads_serving(p, started);
     if (handler)
         weft__overflow_handler_remove();
     return started;

@@ -321,6 +321,27 @@ static void spawn_stale_head(void)
     lace_stop();
 }
 
+/* NAME_SPAWN on a record whose head is above the deque's top (a head kept
+ * from a body that has returned: the spawn would leave an EMPTY slot below
+ * its task, which the runtime's search takes for the top): refused, in
+ * every build.  The stale head is made by hand here; real programs got
+ * one by calling NAME_CALL(lace_get_worker(), ...) from other APIs' tasks
+ * while their tops moved. */
+WEFT_TASK_0(long, spawn_above_top)
+{
+    lace_worker *lw = lace_get_worker();
+    lw->head = lace_get_head() + 2;
+    return fib_CALL(lw, 10);
+}
+
+static void spawn_stale_head_above(void)
+{
+    lace_start(1, 0, 0);
+    (void)fib(5);
+    (void)WEFT_RUN(spawn_above_top);
+    lace_stop();
+}
+
 static void get_head_outside(void)
 {
     lace_start(2, 0, 0);
@@ -791,6 +812,12 @@ static const adv_case cases[] = {
      false,
      {"lace: fib_SPAWN() on worker 0: its slot (0) holds a task still pending, spawned since "
       "this task body read its head: by another API"}},
+    {"spawn_stale_head_above",
+     spawn_stale_head_above,
+     ABORTED,
+     false,
+     {"lace: fib_SPAWN() on worker 0: the head it holds (slot 2) is above the deque's top (slot "
+      "0): a stale head"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

@@ -249,8 +249,8 @@ grep -q weft__trace_name <<<"$syms" &&
 echo "ok: pkg-config weft-trace (README): a valid timeline with the program's task; weft has no tracer"
 
 # The README's shared library: built and installed as written, in a
-# prefix of its own, and a program linked with the run-time path the
-# README gives runs with no LD_LIBRARY_PATH.
+# prefix of its own, and a program linked as the README says (pkg-config's
+# flags carry the install's run-time path) runs with no LD_LIBRARY_PATH.
 (export HOME="$work/home-shared" && mkdir -p "$HOME" && cd "$work/src" &&
   bash -euo pipefail -c "$shared_install_cmds") >"$log" 2>&1 || fail "README shared-library install"
 compgen -G "$work/home-shared/.local/lib/libweft.so.0*" >/dev/null ||
@@ -266,6 +266,35 @@ loaded=$(ldd "$work/app-shared/app")
 grep -q "libweft.so.0 => $work/home-shared/.local/lib/" <<<"$loaded" ||
   fail "the README's program does not load libweft.so.0 from the install: $loaded"
 echo "ok: shared library (README): installed, and a program with its run-time path runs"
+
+# The README's blocks in its order, in one prefix: the shared libraries
+# installed over the static ones, then the pkg-config recipes of the
+# sections after it (plain, profile, trace), whose programs now link the
+# .so files (the linker prefers them) and run with no LD_LIBRARY_PATH:
+# the .pc files carry the install's run-time path.  Then the static
+# install again over the shared one (the other order): its .pc files,
+# the .so files still beside them, the same.
+readme_order_programs() { # how
+  (cd "$work/app" && unset LD_LIBRARY_PATH && rm -f app app-prof app-trace &&
+    bash -euo pipefail -c "$pkgconfig_cmds
+$profile_cmds
+$trace_cmds" && ./app 20) >"$log" 2>&1 || fail "$1: the README's pkg-config programs"
+  grep -q "fib(20) = 6765" "$log" && grep -q "fib(25) = 75025" "$log" ||
+    fail "$1: the programs' answers"
+  local prog loaded
+  for prog in app app-prof app-trace; do
+    loaded=$(ldd "$work/app/$prog")
+    grep -q "libweft[-a-z]*\.so\.0 => $HOME/.local/lib/" <<<"$loaded" ||
+      fail "$1: $prog does not load weft's shared library from the install: $loaded"
+  done
+}
+(cd "$work/src" && bash -euo pipefail -c "$shared_install_cmds") >"$log" 2>&1 ||
+  fail "README shared-library install over the static one"
+readme_order_programs "the shared install over the static one"
+(cd "$work/src" && cmake --install build --prefix "$HOME/.local") >"$log" 2>&1 ||
+  fail "the static install again, over the shared one"
+readme_order_programs "the static install over the shared one"
+echo "ok: the README's order (static, then shared, in one prefix, and the other way): every pkg-config program runs"
 
 # The source tree as a git repository whose branch main holds it: what a
 # clone of weft's repository offers FetchContent.

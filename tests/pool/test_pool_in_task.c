@@ -238,6 +238,43 @@ static void check_refusals(void)
 
 /* ---- the watchdog ---- */
 
+/* ---- a cancelled run while another thread's item is inside a RUN ----
+ *
+ * Item 1 (worker 1's first) RUNs pfib again and again; the canceller
+ * (worker 0, or worker 2 of three) waits until item 1 began, then cancels.
+ * The run ends while item 1 is inside a RUN that only the fork-join worker
+ * running the pool can take (at 1 fork-join worker): that worker serves
+ * RUNs while it joins the pool's threads, so the run returns ECANCELED. */
+static _Atomic int cancel_item_began;
+static _Atomic long cancel_bad_runs;
+static int cancel_by;
+
+static void cancel_process(weft_pool_ctx *ctx, void *p, void *arg)
+{
+    (void)arg;
+    int id = *(int *)p;
+    if (id == 1) {
+        atomic_store(&cancel_item_began, 1);
+        for (int i = 0; i < 20; i++)
+            if (WEFT_RUN(pfib, 18) != fib_ref(18))
+                atomic_fetch_add(&cancel_bad_runs, 1);
+    } else if (id == cancel_by) {
+        for (int i = 0; i < 5000 && !atomic_load(&cancel_item_began); i++)
+            usleep(1000);
+        usleep(2000);
+        weft_pool_cancel(ctx);
+    }
+}
+
+WEFT_TASK_1(int, cancelled_pool_task, int, pool_workers)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = (unsigned)pool_workers;
+    int initial[3] = {0, 1, 2};
+    return weft_pool_run(&cfg, initial, (size_t)pool_workers, cancel_process, NULL, NULL);
+}
+
 static char what[160];
 static size_t what_len;
 
@@ -311,6 +348,15 @@ int main(int argc, char **argv)
                       got, 6 * task_ref(10, 0));
             }
         }
+        /* A run cancelled while another thread's item is inside a RUN. */
+        for (int pw = 2; pw <= 3; pw++) {
+            round_begins("a pool cancelled while an item is inside a RUN", p, pw, 0);
+            atomic_store(&cancel_item_began, 0);
+            cancel_by = pw == 2 ? 0 : 2;
+            int got = WEFT_RUN(cancelled_pool_task, pw);
+            CHECK(got == ECANCELED,
+                  "a cancelled pool of %d in a task, %u workers: %d, not ECANCELED", pw, p, got);
+        }
         alarm(0);
         weft_stop();
         if (only)
@@ -319,6 +365,8 @@ int main(int argc, char **argv)
     /* Relaxed: the pools' threads are joined. */
     long outside = atomic_load_explicit(&outside_runs, memory_order_relaxed);
     CHECK(outside > 0, "no pool thread other than worker 0 ever ran an item: nothing was tested");
+    CHECK(atomic_load(&cancel_bad_runs) == 0, "%ld wrong RUNs in cancelled pools",
+          atomic_load(&cancel_bad_runs));
     printf("test_pool_in_task: passed (%ld RUNs from the pools' own threads)\n", outside);
     return 0;
 }

@@ -47,6 +47,10 @@ WEFT_BEGIN_DECLS
  * program, saying whether the deque is full (the sentinel) or another
  * API's pending task sits there. */
 WEFT_NORETURN void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what);
+/* A spawn (`what`) from a held head t above the deque's top (the slot
+ * below t is EMPTY): stops the program.  For front-ends whose head may be
+ * stale (Lace 2's worker record). */
+WEFT_NORETURN void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const char *what);
 /* A join (`what`) of the task at t found the slot above not EMPTY: returns
  * if that is the sentinel, else stops the program (a task spawned later
  * is still pending). */
@@ -86,6 +90,20 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_tas
         weft__fj_spawn_refused(w, head, what);
     WEFT_PROFILE_SPAWN_(w, head)
     return head;
+}
+
+/* weft_fj_spawn_slot for a held head that may be stale in either
+ * direction (kept in a record across task bodies): also refuses a head
+ * above the top, whose slot is EMPTY but the one below too (a spawn there
+ * would leave a gap below its task).  Relaxed: as weft_fj_head_is_top. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact(weft_worker *w, weft_task *head,
+                                                              const char *what)
+{
+    if (WEFT_UNLIKELY(head != w->dq &&
+                      atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
+                          WEFT_STATE_EMPTY))
+        weft__fj_spawn_above_top(w, head, what);
+    return weft_fj_spawn_slot(w, head, what);
 }
 
 /* Makes the task in t (its arguments written) a task: thieves may take it

@@ -29,7 +29,7 @@ static void settle(void)
     bool want = atomic_load_explicit(&awake, memory_order_relaxed) <= 0 &&
                 atomic_load_explicit(&outside_calls, memory_order_seq_cst) == 0;
     if (want && !parked)
-        parked = weft_suspend() == 0;
+        parked = weft__suspend_lazy() == 0;
     else if (!want && parked) {
         weft_resume();
         parked = false;
