@@ -164,6 +164,58 @@ static void test_stop_waits_for_runs(void)
     printf("ok: stop waits for RUNs in progress\n");
 }
 
+/* weft_stop while another thread's TOGETHER or NEWFRAME waits for
+ * weft_resume: the call is inside the pool as a waiting RUN is, so the stop
+ * lets the pool run it (every copy runs) and then stops; before, the stop
+ * went ahead and the waiting call died with "not running". */
+static atomic_int copies_ran, frame_ran, interrupt_returned;
+WEFT_VOID_TASK_0(count_copy) { atomic_fetch_add(&copies_ran, 1); }
+WEFT_TASK_0(int, mark_frame)
+{
+    atomic_fetch_add(&frame_ran, 1);
+    return 7;
+}
+static int waiting_kind; /* 0: TOGETHER, 1: NEWFRAME */
+static void *interrupt_thread(void *arg)
+{
+    (void)arg;
+    if (waiting_kind == 0)
+        WEFT_TOGETHER(count_copy);
+    else
+        CHECK(WEFT_NEWFRAME(mark_frame) == 7, "NEWFRAME's answer");
+    atomic_store(&interrupt_returned, 1);
+    return NULL;
+}
+
+static void test_stop_with_interrupt_waiting_for_resume(void)
+{
+    static const unsigned counts[] = {1, 2, 3, 8};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        for (waiting_kind = 0; waiting_kind < 2; waiting_kind++) {
+            unsigned n = counts[k];
+            CHECK(weft_start(n, 0, 0) == 0, "start");
+            CHECK(weft_suspend() == 0, "suspend");
+            atomic_store(&copies_ran, 0);
+            atomic_store(&frame_ran, 0);
+            atomic_store(&interrupt_returned, 0);
+            pthread_t t;
+            pthread_create(&t, NULL, interrupt_thread, NULL);
+            struct timespec ts = {0, 20 * 1000000}; /* it waits for weft_resume meanwhile */
+            nanosleep(&ts, NULL);
+            CHECK(atomic_load(&interrupt_returned) == 0, "the call waited while suspended");
+            CHECK(weft_stop() == 0, "stop");
+            CHECK(atomic_load(&interrupt_returned) == 1,
+                  "stop returned before the waiting interrupt ran");
+            pthread_join(t, NULL);
+            if (waiting_kind == 0)
+                CHECK(atomic_load(&copies_ran) == (int)n, "%d copies of TOGETHER at %u workers",
+                      atomic_load(&copies_ran), n);
+            else
+                CHECK(atomic_load(&frame_ran) == 1, "NEWFRAME ran once");
+        }
+    printf("ok: stop runs a TOGETHER or NEWFRAME waiting for weft_resume, then stops\n");
+}
+
 /* Readers of the pool (weft_workers, the counters) called from a thread
  * that a running task waits for, while stop waits for that task: they must
  * not wait for stop. */
@@ -345,6 +397,7 @@ int main(void)
     test_defaults_and_environment();
     test_suspend_resume();
     test_stop_waits_for_runs();
+    test_stop_with_interrupt_waiting_for_resume();
     test_readers_during_stop();
     test_worker_only_rules();
     test_deep_recursion();

@@ -151,27 +151,47 @@ unsigned weft_workers(void)
 bool weft__lifecycle_enter_interrupt(void)
 {
     weft_runtime *p = &weft__rt;
-    pthread_mutex_lock(&control_lock);
+    /* Counted first, as a RUN is: a stop waits for this call (and lets the
+     * pool run for it) instead of stopping under it, and the exit handler
+     * sees a thread inside the pool. */
+    if (!weft__lifecycle_enter())
+        return false;
     for (;;) {
-        /* Relaxed (both): written under the lock we hold. */
-        if ((atomic_load_explicit(&p->lifecycle, memory_order_relaxed) >> 32) != WEFT_RT_RUNNING) {
+        if (pthread_mutex_trylock(&control_lock) == 0) {
+            /* Relaxed: written under the lock we hold. */
+            if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
+                /* seq_cst: suspend (under the same lock later) waits for it
+                 * to drop. */
+                atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+                pthread_mutex_unlock(&control_lock);
+                return true;
+            }
+            /* Acquire: read the word before unlocking, so a resume in
+             * between bumps it and the wait returns at once. */
+            uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
             pthread_mutex_unlock(&control_lock);
-            return false;
+            weft__futex_wait(&p->suspend_word, word);
+            continue;
         }
-        if (!atomic_load_explicit(&p->suspended, memory_order_relaxed))
-            break;
-        /* Acquire: read the word before unlocking, so a resume in between
-         * bumps it and the wait returns at once. */
-        uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
-        pthread_mutex_unlock(&control_lock);
-        weft__futex_wait(&p->suspend_word, word);
-        pthread_mutex_lock(&control_lock);
+        /* A control call holds the lock.  A stop waits for this call (it is
+         * counted) and resumes a suspended pool: go on without the lock,
+         * which no suspend can take before the stop ends.  Acquire: the
+         * stop's CAS to STOPPING, made under the lock. */
+        if ((atomic_load_explicit(&p->lifecycle, memory_order_acquire) >> 32) == WEFT_RT_STOPPING) {
+            /* seq_cst: as above (no suspend runs until the stop ends). */
+            atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+            return true;
+        }
+        /* Another control call (a suspend, a resume): it ends soon. */
+        weft_sleep_ns(20000);
     }
-    /* seq_cst: suspend (under the same lock later) waits for it to drop. */
-    atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
-    bool entered = weft__lifecycle_enter(); /* running, and we hold the lock */
-    pthread_mutex_unlock(&control_lock);
-    return entered;
+}
+
+bool weft__lifecycle_stopping(void)
+{
+    /* Relaxed: for a message only. */
+    return (atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) ==
+           WEFT_RT_STOPPING;
 }
 
 void weft__lifecycle_exit_interrupt(void)

@@ -29,6 +29,8 @@ void weft__lifecycle_release(bool held);
  * completing until weft__lifecycle_exit_interrupt. */
 bool weft__lifecycle_enter_interrupt(void);
 void weft__lifecycle_exit_interrupt(void);
+/* A stop is in progress (for messages). */
+bool weft__lifecycle_stopping(void);
 
 /* The checks every control call (start, stop, suspend, resume) makes, then
  * the control lock.  `waits`: the call waits for RUNs in progress to end.

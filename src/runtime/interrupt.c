@@ -437,6 +437,10 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
         WEFT_PROFILE_PAUSE(w); /* the interrupt is no strand of the calling task */
     } else if (!weft__lifecycle_enter_interrupt()) {
         (void)weft__speak_as_caller(); /* WEFT_NEWFRAME's, or a front-end's for its user */
+        if (weft__lifecycle_stopping())
+            weft__fatal("%s called while the pool is stopping (%s is in progress: call it "
+                        "before the stop)",
+                        kind_name(kind), weft__words()->stop);
         weft__fatal("%s called while the pool is not running (%s)", kind_name(kind),
                     weft__words()->start_first);
     }
