@@ -8,6 +8,8 @@
 #   weft_rt128        a second copy of weft's runtime with 128-byte task
 #                     descriptors (its own weft/config.h says so)
 #   weft_lace2_128    the v2 functions against weft_rt128 (lace128.h)
+#   weft_lace2_profile, _profile_time, _trace   weft_lace2's profiling and
+#                     tracing variants (lace.h, lace32.h)
 #
 # They are built only when something needs them: the tests, or the install
 # of WEFT_PROVIDE_LACE=2.  The package's targets lace::lace, lace::lace32,
@@ -41,6 +43,19 @@ target_compile_options(weft_lace2 PRIVATE ${WEFT_WARNINGS} ${WEFT_STACK_CLASH_CF
 target_link_libraries(weft_lace2 PUBLIC weft)
 set_target_properties(weft_lace2 PROPERTIES OUTPUT_NAME weft-lace2 EXPORT_NAME lace2
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
+
+# Its profiling and tracing variants (WeftProvideLace.cmake's
+# weft_lace_variants): weft::lace2_profile, weft::lace2_profile_time and
+# weft::lace2_trace, for lace.h and lace32.h alike; built only for the
+# install of mode 2, or when something links them.  (lace128.h has none:
+# weft_rt128 has no profiler.)
+set(_lace2_variants_all EXCLUDE_FROM_ALL)
+if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
+  set(_lace2_variants_all "")
+endif()
+weft_lace_variants(weft_lace2 weft-lace2 lace2 "${_lace2_variants_all}"
+  src/lace/v2/lace2.c ${WEFT_LACE_COMMON_SOURCES})
+weft_lace_variant_targets(weft_lace2 _lace2_variant_targets)
 
 add_library(weft_lace2_32 INTERFACE)
 target_link_libraries(weft_lace2_32 INTERFACE weft_lace2)
@@ -89,7 +104,8 @@ if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2)
   install(FILES ${PROJECT_BINARY_DIR}/lace2-128/include/weft/config.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2-128/weft)
-  install(TARGETS weft_lace2 weft_lace2_32 weft_rt128 weft_lace2_128 EXPORT lace2Targets
+  install(TARGETS weft_lace2 weft_lace2_32 weft_rt128 weft_lace2_128 ${_lace2_variant_targets}
+    EXPORT lace2Targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(EXPORT lace2Targets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
@@ -105,21 +121,53 @@ if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/cmake/lace/laceConfigVersion.cmake\"
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace.pc\")")
   install(FILES ${PROJECT_BINARY_DIR}/lace2/laceConfig.cmake
-    ${PROJECT_BINARY_DIR}/lace2/laceConfigVersion.cmake
+    ${PROJECT_BINARY_DIR}/lace2/laceConfigVersion.cmake ${CMAKE_CURRENT_LIST_DIR}/laceVariant.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
+  # lace.pc, lace32.pc, lace128.pc; and for lace and lace32, each variant
+  # of the library that is built: lace-profile.pc, lace-profile-time.pc,
+  # lace-trace.pc (lace32-...), each requiring weft's .pc of the same
+  # variant, which gives the program its flags.
+  set(_lace2_pc_kinds ":weft:weft-lace2")
+  set(_lace2_lib_profile weft-lace2-profile)
+  set(_lace2_lib_trace weft-lace2-trace)
+  if(WEFT_PROFILE)
+    set(_lace2_lib_profile weft-lace2)
+  endif()
+  if(WEFT_TRACE)
+    set(_lace2_lib_trace weft-lace2)
+  endif()
+  if(TARGET weft_lace2_profile)
+    list(APPEND _lace2_pc_kinds "-profile:weft-profile:${_lace2_lib_profile}"
+      "-profile-time:weft-profile-time:${_lace2_lib_profile}")
+  endif()
+  if(TARGET weft_lace2_trace)
+    list(APPEND _lace2_pc_kinds "-trace:weft-trace:${_lace2_lib_trace}")
+  endif()
   foreach(_v lace lace32 lace128)
+    set(_kinds ${_lace2_pc_kinds})
+    set(WEFT_LACE2_PC_HEADER ${_v})
     if(_v STREQUAL "lace128")
       set(WEFT_LACE2_PC_LIBS "-lweft-lace2-128 -lweft-128 -pthread")
       set(WEFT_LACE2_PC_CFLAGS
         "-isystem \${includedir}/weft-lace2-128 -isystem \${includedir}/weft-lace2 -isystem \${includedir} -pthread")
       set(WEFT_LACE2_PC_REQUIRES "${WEFT_PC_REQUIRES}")
-    else()
-      set(WEFT_LACE2_PC_LIBS "-lweft-lace2")
-      set(WEFT_LACE2_PC_CFLAGS "-isystem \${includedir}/weft-lace2")
-      set(WEFT_LACE2_PC_REQUIRES "weft = ${PROJECT_VERSION}")
+      set(_kinds "")
+      set(WEFT_LACE2_PC_NAME ${_v})
+      configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2.pc.in ${PROJECT_BINARY_DIR}/lace2/${_v}.pc @ONLY)
+      install(FILES ${PROJECT_BINARY_DIR}/lace2/${_v}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
     endif()
-    set(WEFT_LACE2_PC_NAME ${_v})
-    configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2.pc.in ${PROJECT_BINARY_DIR}/lace2/${_v}.pc @ONLY)
-    install(FILES ${PROJECT_BINARY_DIR}/lace2/${_v}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    foreach(_kind IN LISTS _kinds)
+      string(REPLACE ":" ";" _kind "${_kind}")
+      list(GET _kind 0 _suffix)
+      list(GET _kind 1 _weft_pc)
+      list(GET _kind 2 _lib)
+      set(WEFT_LACE2_PC_LIBS "-l${_lib}")
+      set(WEFT_LACE2_PC_CFLAGS "-isystem \${includedir}/weft-lace2")
+      set(WEFT_LACE2_PC_REQUIRES "${_weft_pc} = ${PROJECT_VERSION}")
+      set(WEFT_LACE2_PC_NAME ${_v}${_suffix})
+      configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2.pc.in ${PROJECT_BINARY_DIR}/lace2/${_v}${_suffix}.pc @ONLY)
+      install(FILES ${PROJECT_BINARY_DIR}/lace2/${_v}${_suffix}.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    endforeach()
   endforeach()
 endif()

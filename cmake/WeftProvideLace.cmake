@@ -59,16 +59,83 @@ target_compile_options(weft_lace PRIVATE ${WEFT_WARNINGS} ${WEFT_STACK_CLASH_CFL
 target_link_libraries(weft_lace PUBLIC weft)
 set_target_properties(weft_lace PROPERTIES OUTPUT_NAME weft-lace EXPORT_NAME lace
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
+
+# The profiling and tracing variants of a Lace library (docs/lace.md,
+# "Profiling and tracing a Lace program"): its sources compiled again
+# against weft's profiling or tracing variant, where that one is built
+# (WEFT_PROFILE_LIBRARY, WEFT_TRACE_LIBRARY), so that a Lace program
+# profiles or traces itself from the same install:
+#   <base>_profile_time  weft::<export>_profile_time: the library against
+#                        weft::profile_time (strands timed)
+#   <base>_profile       weft::<export>_profile: that, and the program's own
+#                        code compiled to count basic blocks, as
+#                        weft::weft_profile does
+#   <base>_trace         weft::<export>_trace: the library against weft::trace
+# In a tree configured with -DWEFT_PROFILE=ON (WEFT_TRACE=ON), where weft
+# is that variant already, so is <base>: its variant names it.  `all` is
+# "" or EXCLUDE_FROM_ALL; `output` the library's file name (weft-lace ->
+# weft-lace-profile, weft-lace-trace); the sources follow.
+function(weft_lace_variants base output export all)
+  get_target_property(_incs ${base} INTERFACE_INCLUDE_DIRECTORIES)
+  foreach(_v profile trace)
+    if(NOT TARGET weft_${_v})
+      continue()
+    endif()
+    set(_lib ${base}_${_v})
+    set(_exp ${export}_${_v})
+    if(_v STREQUAL "profile")
+      set(_lib ${base}_profile_time)
+      set(_exp ${export}_profile_time)
+    endif()
+    string(TOUPPER "WEFT_${_v}" _opt)
+    if(${_opt})
+      add_library(${_lib} INTERFACE)
+      target_link_libraries(${_lib} INTERFACE ${base})
+    else()
+      add_library(${_lib} ${all} ${ARGN})
+      target_include_directories(${_lib} PUBLIC ${_incs})
+      target_include_directories(${_lib} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+      target_compile_definitions(${_lib} PRIVATE _GNU_SOURCE)
+      target_compile_options(${_lib} PRIVATE ${WEFT_WARNINGS} ${WEFT_STACK_CLASH_CFLAGS})
+      target_link_libraries(${_lib} PUBLIC weft_${_v})
+      set_target_properties(${_lib} PROPERTIES OUTPUT_NAME ${output}-${_v}
+        VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
+    endif()
+    set_target_properties(${_lib} PROPERTIES EXPORT_NAME ${_exp})
+    add_library(weft::${_exp} ALIAS ${_lib})
+  endforeach()
+  if(TARGET ${base}_profile_time)
+    add_library(${base}_profile INTERFACE)
+    target_link_libraries(${base}_profile INTERFACE ${base}_profile_time weft_profile_counted)
+    set_target_properties(${base}_profile PROPERTIES EXPORT_NAME ${export}_profile)
+    add_library(weft::${export}_profile ALIAS ${base}_profile)
+  endif()
+endfunction()
+
+# The variants' targets of a Lace library that exist, for install(TARGETS).
+function(weft_lace_variant_targets base out)
+  set(_ts "")
+  foreach(_t ${base}_profile_time ${base}_profile ${base}_trace)
+    if(TARGET ${_t})
+      list(APPEND _ts ${_t})
+    endif()
+  endforeach()
+  set(${out} ${_ts} PARENT_SCOPE)
+endfunction()
+
 if(NOT WEFT_LACE_MODE STREQUAL "2")
   # The names Lace programs link in this build tree (Lace 2's are
   # WeftLace2.cmake's in mode 2).
   add_library(lace::lace ALIAS weft_lace)
   add_library(lace::lace14 ALIAS weft_lace)
+  weft_lace_variants(weft_lace weft-lace lace "${WEFT_ON_REQUEST}"
+    src/lace/v1/lace1.c ${WEFT_LACE_COMMON_SOURCES})
+  weft_lace_variant_targets(weft_lace _lace_variant_targets)
   if(WEFT_INSTALL)
     install(FILES include/weft-lace/lace.h include/weft-lace/lace14.h
       ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h
       DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weft-lace)
-    install(TARGETS weft_lace EXPORT weftTargets
+    install(TARGETS weft_lace ${_lace_variant_targets} EXPORT weftTargets
       ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
       LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   endif()
@@ -85,13 +152,37 @@ if(WEFT_INSTALL AND (WEFT_LACE_MODE STREQUAL "1.4" OR WEFT_LACE_MODE STREQUAL "1
   configure_file(${CMAKE_CURRENT_LIST_DIR}/laceConfigVersion.cmake.in
     ${PROJECT_BINARY_DIR}/laceConfigVersion.cmake @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/laceConfig.cmake ${PROJECT_BINARY_DIR}/laceConfigVersion.cmake
+    ${CMAKE_CURRENT_LIST_DIR}/laceVariant.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
-  set(WEFT_LACE_PC_NAME lace)
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/lace.pc.in ${PROJECT_BINARY_DIR}/lace.pc @ONLY)
-  install(FILES ${PROJECT_BINARY_DIR}/lace.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-  foreach(v IN LISTS WEFT_LACE_VARIANTS)
-    set(WEFT_LACE_PC_NAME ${v})
-    configure_file(${CMAKE_CURRENT_LIST_DIR}/lace.pc.in ${PROJECT_BINARY_DIR}/${v}.pc @ONLY)
-    install(FILES ${PROJECT_BINARY_DIR}/${v}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  # lace.pc (lace14.pc), and for each variant of the library that is built
+  # lace-profile.pc, lace-profile-time.pc and lace-trace.pc (lace14-...):
+  # each requires weft's .pc of the same variant, which gives the program
+  # its flags (-DWEFT_PROFILE=1 and the counting flag, -DWEFT_TRACE=1).
+  set(WEFT_LACE_PC_PROFILE_LIB weft-lace-profile)
+  set(WEFT_LACE_PC_TRACE_LIB weft-lace-trace)
+  if(WEFT_PROFILE)
+    set(WEFT_LACE_PC_PROFILE_LIB weft-lace)
+  endif()
+  if(WEFT_TRACE)
+    set(WEFT_LACE_PC_TRACE_LIB weft-lace)
+  endif()
+  set(_lace_pc_kinds ":weft:weft-lace")
+  if(TARGET weft_lace_profile)
+    list(APPEND _lace_pc_kinds "-profile:weft-profile:${WEFT_LACE_PC_PROFILE_LIB}"
+      "-profile-time:weft-profile-time:${WEFT_LACE_PC_PROFILE_LIB}")
+  endif()
+  if(TARGET weft_lace_trace)
+    list(APPEND _lace_pc_kinds "-trace:weft-trace:${WEFT_LACE_PC_TRACE_LIB}")
+  endif()
+  foreach(v lace ${WEFT_LACE_VARIANTS})
+    foreach(_kind IN LISTS _lace_pc_kinds)
+      string(REPLACE ":" ";" _kind "${_kind}")
+      list(GET _kind 0 _suffix)
+      list(GET _kind 1 WEFT_LACE_PC_WEFT)
+      list(GET _kind 2 WEFT_LACE_PC_LIB)
+      set(WEFT_LACE_PC_NAME ${v}${_suffix})
+      configure_file(${CMAKE_CURRENT_LIST_DIR}/lace.pc.in ${PROJECT_BINARY_DIR}/${v}${_suffix}.pc @ONLY)
+      install(FILES ${PROJECT_BINARY_DIR}/${v}${_suffix}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    endforeach()
   endforeach()
 endif() # mode 2: cmake/WeftLace2.cmake, included after this file

@@ -61,9 +61,11 @@ int weft_profile_print(FILE *out)
         weft__warn("weft_profile_print: out is NULL");
         return EINVAL;
     }
-    fprintf(out, "weft: the profiler is not compiled in (link the installed profiling variant "
-                 "instead: weft::weft_profile, pkg-config weft-profile; or configure weft with "
-                 "-DWEFT_PROFILE=ON)\n");
+    /* The advice for the program that started the pool, if one runs (a
+     * Lace program links the lace package's variant), else weft's. */
+    const weft__api_words *api = weft__pool_starter();
+    fprintf(out, "weft: the profiler is not compiled in (%s)\n",
+            weft__profile_variant_advice(api != NULL ? api : weft__words()));
     return ENOTSUP;
 }
 

@@ -84,10 +84,10 @@ int weft__profile_check_env(void)
     }
     if (!WEFT_PROFILE) {
         if (print || (json && *json))
-            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (link the "
-                       "installed profiling variant instead: weft::weft_profile, pkg-config "
-                       "weft-profile; or configure weft with -DWEFT_PROFILE=ON)",
-                       print ? "" : "_JSON");
+            /* In the words of the API whose call this is: lace_start's
+             * advice names the lace package's variant. */
+            weft__warn("WEFT_PROFILE%s is set, but this build has no profiler (%s)",
+                       print ? "" : "_JSON", weft__profile_variant_advice(weft__words()));
         return err;
     }
 #if WEFT_PROFILE

@@ -679,9 +679,8 @@ int weft__trace_check_env(void)
     pthread_mutex_unlock(&lock);
 #else
     if (path && *path)
-        weft__warn("WEFT_TRACE is set, but this build has no tracer (link the installed "
-                   "tracing variant instead: weft::trace, pkg-config weft-trace; or configure "
-                   "weft with -DWEFT_TRACE=ON)");
+        weft__warn("WEFT_TRACE is set, but this build has no tracer (%s)",
+                   weft__trace_variant_advice(weft__words())); /* the caller's API's advice */
 #endif
     return err;
 }

@@ -35,8 +35,16 @@ const weft__api_words weft__c_words = {
     .stop_first = "call weft_stop first",
 };
 
+/* The C++ API's programs link its own targets over the variants. */
+#define WEFT_CPP_VARIANT_WORDS \
+    .profile_variant = "link the installed profiling variant instead: weft::cpp_profile, " \
+                       "pkg-config weft-profile; or configure weft with -DWEFT_PROFILE=ON", \
+    .trace_variant = "link the installed tracing variant instead: weft::cpp_trace, pkg-config " \
+                     "weft-trace; or configure weft with -DWEFT_TRACE=ON"
+
 const weft__api_words weft__cpp_scheduler_words = {
     WEFT_C_TASK_WORDS,
+    WEFT_CPP_VARIANT_WORDS,
     .deque_size = "the weft::scheduler's weft_config (deque_size) or WEFT_DEQUE_SIZE",
     .stack_size = "the weft::scheduler's weft_config (stack_size) or WEFT_STACK_SIZE",
     .start = "weft::scheduler",
@@ -46,6 +54,7 @@ const weft__api_words weft__cpp_scheduler_words = {
 
 const weft__api_words weft__cpp_default_pool_words = {
     WEFT_C_TASK_WORDS,
+    WEFT_CPP_VARIANT_WORDS,
     .deque_size = "WEFT_DEQUE_SIZE, or a weft::scheduler's weft_config",
     .stack_size = "WEFT_STACK_SIZE, or a weft::scheduler's weft_config",
     .start = "weft's C++ default pool",
@@ -104,6 +113,22 @@ const weft__api_words *weft__pool_words(void)
 {
     const weft__api_words *w = weft__pool_starter();
     return w != NULL ? w : &weft__c_words;
+}
+
+const char *weft__profile_variant_advice(const weft__api_words *words)
+{
+    if (words != NULL && words->profile_variant != NULL)
+        return words->profile_variant;
+    return "link the installed profiling variant instead: weft::weft_profile, pkg-config "
+           "weft-profile; or configure weft with -DWEFT_PROFILE=ON";
+}
+
+const char *weft__trace_variant_advice(const weft__api_words *words)
+{
+    if (words != NULL && words->trace_variant != NULL)
+        return words->trace_variant;
+    return "link the installed tracing variant instead: weft::trace, pkg-config weft-trace; or "
+           "configure weft with -DWEFT_TRACE=ON";
 }
 
 /* Writes [s, s + len) to stderr, going on after a partial write. */

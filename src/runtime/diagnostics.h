@@ -41,6 +41,13 @@ typedef struct weft__api_words {
      * and how the program stops it first: "call weft_stop first". */
     const char *pool;
     const char *stop_first;
+    /* What a program of this API links to profile or trace itself, as the
+     * advice of a run that asks for the profiler (WEFT_PROFILE) or the
+     * tracer (WEFT_TRACE) where the library has none: "link the lace
+     * package's profiling variant instead: ...".  NULL: weft's own advice
+     * (weft__profile_variant_advice, weft__trace_variant_advice). */
+    const char *profile_variant;
+    const char *trace_variant;
     /* More workers than CPUs is said only if WEFT_OVERSUBSCRIBE=0 asks
      * (Lace prints nothing then; a tool comparing its stderr sees none). */
     bool quiet_oversubscription;
@@ -89,5 +96,10 @@ void weft__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __attribute__((noreturn)) void weft__fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 WEFT_END_DECLS
+
+/* The advice of `words` (profile_variant, trace_variant), or weft's: for
+ * libweft's own messages, not exported. */
+const char *weft__profile_variant_advice(const weft__api_words *words);
+const char *weft__trace_variant_advice(const weft__api_words *words);
 
 #endif

@@ -56,6 +56,21 @@ static const weft__api_words lace_words = {
     .not_running = "call " START_CALL " first, and do not call tasks during or after lace_stop",
     .pool = "the pool lace_start started",
     .stop_first = "call lace_stop first",
+#if WEFT_TASK_SIZE == 128 /* lace128.h's library: its runtime has no variants */
+    .profile_variant = "lace128.h's 128-byte tasks have no profiling variant: profile the program "
+                       "with lace.h, whose lace package has one (find_package(lace COMPONENTS "
+                       "profile), or pkg-config lace-profile)",
+    .trace_variant = "lace128.h's 128-byte tasks have no tracing variant: trace the program with "
+                     "lace.h, whose lace package has one (find_package(lace COMPONENTS trace), or "
+                     "pkg-config lace-trace)",
+#else
+    .profile_variant = "link the lace package's profiling variant instead: find_package(lace "
+                       "COMPONENTS profile), or -DWEFT_LACE_VARIANT=profile where the program's "
+                       "CMake files stay as they are, or pkg-config lace-profile",
+    .trace_variant = "link the lace package's tracing variant instead: find_package(lace "
+                     "COMPONENTS trace), or -DWEFT_LACE_VARIANT=trace where the program's CMake "
+                     "files stay as they are, or pkg-config lace-trace",
+#endif
     .quiet_oversubscription = true,
 };
 

@@ -11,7 +11,14 @@
 #  4. reconfigured with -DWEFT_PROVIDE_LACE=1.6: the version file accepts
 #     1.x up to 1.6.3, pkg-config --atleast-version holds, and Lace 1.6
 #     and 1.4 client programs (tests/lace) build through find_package with
-#     a version request and through pkg-config, and pass.
+#     a version request and through pkg-config, and pass;
+#  5. the same build tree with weft's profiling and tracing variants (mode
+#     1.4): variants.sh builds a Lace program through
+#     find_package(lace COMPONENTS profile), unchanged with
+#     -DWEFT_LACE_VARIANT=profile, through pkg-config lace-profile, and
+#     the tracing variant, and runs each; the plain one's advice is in
+#     Lace's words; an unknown component or value, or a variant the
+#     install lacks (mode 1.4's above), fails with a message that says so.
 # Usage: check.sh   (configures weft afresh from this checkout)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -172,3 +179,13 @@ cc -O2 -D_GNU_SOURCE -I"$root/tests" $(pkg-config --cflags lace14) \
   >"$log" 2>&1 || fail "pkg-config lace14: test_lace14_clients"
 "$work/c6/t14" >"$log" 2>&1 || fail "test_lace14_clients built through pkg-config lace14"
 echo "ok: mode 1.6: find_package(lace) accepts 1.x up to 1.6.3; Lace 1.6 and 1.4 clients build and pass"
+
+# 5. the profiling and tracing variants, from the same build tree
+pv="$work/pv"
+cmake -S "$root" -B "$work/b1" -DCMAKE_INSTALL_PREFIX="$pv" -DWEFT_PROVIDE_LACE=1.4 \
+  -DWEFT_PROFILE_LIBRARY=ON -DWEFT_TRACE_LIBRARY=ON >"$log" 2>&1 || fail "configure (the variants)"
+cmake --build "$work/b1" --target install >"$log" 2>&1 || fail "install (the variants)"
+for f in lace14-profile lace14-profile-time lace14-trace; do
+  [ -e "$pv/lib/pkgconfig/$f.pc" ] || fail "$f.pc not installed"
+done
+bash "$here/variants.sh" "$work/variants" "$pv" "$p" "$here/pedantic_lace.c" pfib

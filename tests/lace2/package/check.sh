@@ -5,7 +5,12 @@
 # 2.x) against lace::lace, lace::lace32, lace::lace128 and lace, and
 # through pkg-config lace, lace32 and lace128; each checks its answer; the
 # version file and the .pc files say 2.3.2 and refuse what is not 2.x up to
-# it.  Usage: check.sh [work-dir]   (configures weft from this checkout; a
+# it.  Then the same build tree installs weft's profiling and tracing
+# variants too, and ../../lace/package/variants.sh builds fib.c against
+# the package's profiling and tracing variants (components, the
+# WEFT_LACE_VARIANT cache variable, pkg-config lace-profile and
+# lace-trace), runs them, and checks the refusals and the plain package's
+# advice.  Usage: check.sh [work-dir]   (configures weft from this checkout; a
 # work dir kept from an earlier run is reused, so a repeat only rebuilds
 # what changed; without one, a temporary dir)
 set -euo pipefail
@@ -75,3 +80,15 @@ CMAKE
   [ "$got" = "$expect" ] || fail "find_package(lace $v): expected $expect, got $got"
 done
 echo "ok: the version file accepts 2.x up to 2.3.2 and refuses 2.3.3, 2.4, 1.6.2 and 3"
+
+# The profiling and tracing variants: the same build tree, their libraries
+# added, installed in a prefix of their own; the one above has none.
+pv="$work/pv"
+cmake -S "$root" -B "$work/b" -DCMAKE_INSTALL_PREFIX="$pv" -DWEFT_PROFILE_LIBRARY=ON \
+  -DWEFT_TRACE_LIBRARY=ON >"$log" 2>&1 || fail "configure (the variants)"
+cmake --build "$work/b" --target install >"$log" 2>&1 || fail "install (the variants)"
+for f in lace32-profile lace32-profile-time lace32-trace; do
+  [ -e "$pv/lib/pkgconfig/$f.pc" ] || fail "$f.pc not installed"
+done
+[ ! -e "$pv/lib/pkgconfig/lace128-profile.pc" ] || fail "lace128-profile.pc installed (lace128 has no profiler)"
+bash "$here/../../lace/package/variants.sh" "$work/variants" "$pv" "$p" "$here/fib.c" fib
