@@ -33,6 +33,7 @@ endfunction()
 weft_lace2_config128()
 
 add_library(weft_lace2 ${_lace2_all} src/lace/v2/lace2.c ${WEFT_LACE_COMMON_SOURCES})
+weft_stays_loaded(weft_lace2)
 add_library(weft::lace2 ALIAS weft_lace2)
 target_include_directories(weft_lace2 PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace2>
@@ -67,6 +68,7 @@ get_target_property(_lace2_defs weft COMPILE_DEFINITIONS)
 get_target_property(_lace2_opts weft COMPILE_OPTIONS)
 get_target_property(_lace2_libs weft LINK_LIBRARIES)
 add_library(weft_rt128 ${_lace2_all} ${_lace2_srcs})
+weft_stays_loaded(weft_rt128)
 target_include_directories(weft_rt128 BEFORE PUBLIC
   $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/lace2-128/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2-128>)
@@ -87,6 +89,7 @@ set_target_properties(weft_rt128 PROPERTIES OUTPUT_NAME weft-128 EXPORT_NAME rt1
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
 
 add_library(weft_lace2_128 ${_lace2_all} src/lace/v2/lace2.c ${WEFT_LACE_COMMON_SOURCES})
+weft_stays_loaded(weft_lace2_128)
 target_include_directories(weft_lace2_128 PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace2>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2>)

@@ -48,6 +48,7 @@ set(WEFT_LACE_COMMON_SOURCES
 # The library: its functions in a library of their own, so that a program
 # linking weft gets no lace_* symbols it did not ask for.
 add_library(weft_lace ${WEFT_ON_REQUEST} src/lace/v1/lace1.c ${WEFT_LACE_COMMON_SOURCES})
+weft_stays_loaded(weft_lace)
 add_library(weft::lace ALIAS weft_lace)
 target_include_directories(weft_lace PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include/weft-lace>
@@ -100,6 +101,7 @@ function(weft_lace_variants base output export all)
       target_link_libraries(${_lib} PUBLIC weft_${_v})
       set_target_properties(${_lib} PROPERTIES OUTPUT_NAME ${output}-${_v}
         VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
+      weft_stays_loaded(${_lib})
     endif()
     set_target_properties(${_lib} PROPERTIES EXPORT_NAME ${_exp})
     add_library(weft::${_exp} ALIAS ${_lib})

@@ -8,6 +8,8 @@
 
 #include <weft/weft.h>
 
+#include "runtime/frontend.h" /* weft__suspend_lazy */
+
 /* Before the workers start (and in a forked child): no interrupt. */
 void weft__interrupt_reset(void);
 /* Takes part in the pending interrupt, if w has not yet (state.h's

@@ -55,6 +55,53 @@ bool refuses(F &&f, const char *what)
     return false;
 }
 
+// A result whose move constructor throws (on the move out of weft's
+// stored result): the exception reaches the caller, and the stored result
+// is destroyed all the same (counted: every object made is destroyed).
+static std::atomic<long> results_alive{0};
+static std::atomic<int> moves_until_throw{0};
+struct throwing_result {
+    std::vector<int> payload;
+    throwing_result() : payload(64, 1) { results_alive++; }
+    throwing_result(const throwing_result &o) : payload(o.payload) { results_alive++; }
+    throwing_result(throwing_result &&o) : payload()
+    {
+        if (moves_until_throw.fetch_sub(1) == 1)
+            throw std::runtime_error("move");
+        payload = std::move(o.payload);
+        results_alive++;
+    }
+    ~throwing_result() { results_alive--; }
+};
+
+void case_throwing_result_move()
+{
+    weft::scheduler pool(workers_from_env(1));
+    for (int k = 1; k <= 3; k++) {
+        for (int entry = 0; entry < 2; entry++) {
+            moves_until_throw = k;
+            bool threw = false;
+            try {
+                if (entry == 0) {
+                    throwing_result r = weft::run([] { return throwing_result(); });
+                    (void)r;
+                } else {
+                    auto [a, b] = weft::join([] { return throwing_result(); },
+                                             [] { return throwing_result(); });
+                    (void)a;
+                    (void)b;
+                }
+            } catch (const std::runtime_error &) {
+                threw = true;
+            }
+            moves_until_throw = 0;
+            CHECK(results_alive.load() == 0, "%s, a throw at move %d: %ld results never destroyed",
+                  entry == 0 ? "weft::run" : "weft::join", k, results_alive.load());
+            (void)threw;
+        }
+    }
+}
+
 void case_reversed()
 {
     weft::scheduler pool(workers_from_env(1));
@@ -606,6 +653,7 @@ int main(int argc, char **argv)
         void (*fn)();
     } cases[] = {
         {"reversed", case_reversed},
+        {"throwing_result_move", case_throwing_result_move},
         {"mixed_sign", case_mixed_sign},
         {"nonconst_comparator", case_nonconst_comparator},
         {"lvalue_functor", case_lvalue_functor},
@@ -635,6 +683,7 @@ int main(int argc, char **argv)
     const char *path = self.c_str();
     for (const char *w : {"CASE_WORKERS=1", "CASE_WORKERS=2"}) {
         expect_ok(path, "reversed", {w});
+        expect_ok(path, "throwing_result_move", {w});
         expect_ok(path, "mixed_sign", {w});
         expect_ok(path, "nonconst_comparator", {w});
         expect_ok(path, "lvalue_functor", {w});

@@ -60,6 +60,22 @@ install_mode() {
     fail "configure (BUILD_SHARED_LIBS=ON, WEFT_PROVIDE_LACE=$mode)"
   cmake --build "$work/build" --target install >"$log" 2>&1 ||
     fail "build and install (BUILD_SHARED_LIBS=ON, WEFT_PROVIDE_LACE=$mode)"
+  check_nodelete "$prefix"
+}
+
+# Every shared library in prefix $1 stays loaded once loaded (-z nodelete):
+# the running pool keeps pointers into weft's libraries and the Lace
+# layers', so a plugin closed and opened again with its pool running finds
+# them where they were.  Usage: check_nodelete <prefix>
+check_nodelete() {
+  local prefix=$1 lib n=0
+  for lib in "$prefix"/lib/lib*.so.0; do
+    [ -e "$lib" ] || continue
+    readelf -d "$lib" | grep -q 'Flags:.*NODELETE' || fail "$lib is not linked -z nodelete"
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ] || fail "no shared library installed in $prefix/lib"
+  echo "ok: $n shared libraries in $prefix/lib stay loaded (NODELETE)"
 }
 
 # A find_package client project (clients/CMakeLists.txt) against prefix $1.

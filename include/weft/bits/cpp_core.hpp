@@ -340,9 +340,13 @@ public:
         }
 #endif
         R *r = std::launder(reinterpret_cast<R *>(result_));
-        R value(std::move(*r));
-        r->~R();
-        return value;
+        // The stored result is destroyed however the move out ends (a
+        // move constructor may throw).
+        struct destroy_stored {
+            R *r;
+            ~destroy_stored() { r->~R(); }
+        } destroy{r};
+        return R(std::move(*r));
     }
 
     /// After run, when nobody wants it.

@@ -482,14 +482,24 @@ template <bool Stable, class RanIt, class Comp>
 inline void parallel_sort(RanIt first, RanIt last, Comp &comp)
 {
     using T = typename std::iterator_traits<RanIt>::value_type;
-    static_assert(std::is_base_of_v<std::random_access_iterator_tag,
-                                    typename std::iterator_traits<RanIt>::iterator_category>,
-                  "weft::parallel_sort needs random-access iterators");
-    static_assert(std::is_trivially_copyable_v<T> || (std::is_nothrow_move_constructible_v<T> &&
-                                                      std::is_nothrow_move_assignable_v<T>),
+    // Each rule twice, so that the message names the function called.
+    constexpr bool random_access =
+        std::is_base_of_v<std::random_access_iterator_tag,
+                          typename std::iterator_traits<RanIt>::iterator_category>;
+    static_assert(Stable || random_access, "weft::parallel_sort needs random-access iterators");
+    static_assert(!Stable || random_access,
+                  "weft::parallel_stable_sort needs random-access iterators");
+    constexpr bool moves_do_not_throw =
+        std::is_trivially_copyable_v<T> ||
+        (std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>);
+    static_assert(Stable || moves_do_not_throw,
                   "weft::parallel_sort needs a value type whose moves do not throw (trivially "
                   "copyable, or a noexcept move constructor and move assignment): a move that "
                   "threw could leave an item nowhere");
+    static_assert(!Stable || moves_do_not_throw,
+                  "weft::parallel_stable_sort needs a value type whose moves do not throw "
+                  "(trivially copyable, or a noexcept move constructor and move assignment): a "
+                  "move that threw could leave an item nowhere");
     if (last < first)
         refuse(Stable ? "weft::parallel_stable_sort: the range is reversed (last is before first)"
                       : "weft::parallel_sort: the range is reversed (last is before first)");
