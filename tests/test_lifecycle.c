@@ -216,6 +216,35 @@ static void test_stop_with_interrupt_waiting_for_resume(void)
     printf("ok: stop runs a TOGETHER or NEWFRAME waiting for weft_resume, then stops\n");
 }
 
+/* A TOGETHER from outside that arrives while weft_stop waits for a RUN in
+ * progress is refused, and the message says a stop is in progress (not
+ * "call weft_start first"). */
+static void *together_during_stop_thread(void *arg)
+{
+    (void)arg;
+    /* White-box: wait (bounded) until stop is waiting for the RUN. */
+    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING;
+         i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    WEFT_TOGETHER(count_copy);
+    return NULL;
+}
+
+static void together_during_stop_child(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    atomic_store(&long_started, 0);
+    pthread_t run, together;
+    pthread_create(&run, NULL, long_run_thread, NULL);
+    while (!atomic_load(&long_started))
+        sched_yield();
+    pthread_create(&together, NULL, together_during_stop_thread, NULL);
+    (void)weft_stop();
+    pthread_join(together, NULL);
+}
+
 /* Readers of the pool (weft_workers, the counters) called from a thread
  * that a running task waits for, while stop waits for that task: they must
  * not wait for stop. */
@@ -404,6 +433,9 @@ int main(void)
     test_fork();
     expect_death(run_before_start_child, "RUN called while the pool is not running",
                  "RUN before start");
+    expect_death(together_during_stop_child,
+                 "TOGETHER called while the pool is stopping (weft_stop is in progress",
+                 "TOGETHER from outside during weft_stop");
     expect_death(me_outside_child, "not a weft worker", "WEFT_ME outside the pool");
     /* On the worker's stack, or on its guest stack if the RUN borrowed it. */
     expect_death(stack_overflow_child, "weft: stack overflow on worker 0 (", "stack overflow");
