@@ -67,6 +67,8 @@ WHITE_BOX = {
     # The pool's state after start, stop and fork, and the default worker
     # count (the affinity mask and the CPU quota) it started with.
     "tests/test_lifecycle.c": ["src/runtime/state.h", "src/runtime/topology.h", "src/sys/cpu.h"],
+    # Lace's lazy suspension: the workers parked after lace_suspend.
+    "tests/lace/test_lace_api.c": ["src/runtime/state.h"],
     # The sleepers' counts and requests.
     "tests/test_sleep.c": ["src/runtime/sleep.h", "src/runtime/state.h"],
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],

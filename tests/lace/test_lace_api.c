@@ -4,9 +4,11 @@
 #include <lace.h>
 
 #include "check.h"
+#include "runtime/state.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 
 static int fib_seq(int n) { return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2); }
 
@@ -404,7 +406,25 @@ int main(void)
         pthread_join(th[i], NULL);
     CHECK(atomic_load(&overlap) == 0, "RUNEX ran alone");
 
+    /* lace_suspend returns at once; the workers park after their idle
+     * spin (white-box: the runtime's count of parked workers), and a
+     * weft_suspend over it returns with every worker parked. */
     lace_suspend();
+    for (int i = 0; i < 5000 && atomic_load(&weft__rt.parked) != lace_workers(); i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
+          "%u of %u workers parked after lace_suspend", atomic_load(&weft__rt.parked),
+          lace_workers());
+    lace_resume();
+    RUN(fib, 10);
+    lace_suspend();
+    CHECK(weft_suspend() == 0, "weft_suspend over lace_suspend");
+    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
+          "weft_suspend returned with %u of %u parked", atomic_load(&weft__rt.parked),
+          lace_workers());
+    CHECK(weft_resume() == 0, "weft_resume");
     lace_resume();
     lace_count_reset();
     RUN(fib, 15);
