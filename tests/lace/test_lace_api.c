@@ -406,17 +406,23 @@ int main(void)
         pthread_join(th[i], NULL);
     CHECK(atomic_load(&overlap) == 0, "RUNEX ran alone");
 
-    /* lace_suspend returns at once; the workers park after their idle
-     * spin (white-box: the runtime's count of parked workers), and a
-     * weft_suspend over it returns with every worker parked. */
+    /* lace_suspend returns at once; the workers that were awake park
+     * after their idle spin, those asleep sleep on, idle or as surplus
+     * workers over the active limit (white-box: the runtime's counts of
+     * parked, idle-sleeping and surplus workers), and a weft_suspend over
+     * it returns with every worker parked. */
     lace_suspend();
-    for (int i = 0; i < 5000 && atomic_load(&weft__rt.parked) != lace_workers(); i++) {
+    unsigned resting = 0;
+    for (int i = 0; i < 5000; i++) {
+        resting = atomic_load(&weft__rt.parked) + atomic_load(&weft__rt.sleeping_idle) +
+                  atomic_load(&weft__rt.surplus);
+        if (resting == lace_workers())
+            break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
-          "%u of %u workers parked after lace_suspend", atomic_load(&weft__rt.parked),
-          lace_workers());
+    CHECK(resting == lace_workers(), "%u of %u workers parked or asleep after lace_suspend",
+          resting, lace_workers());
     lace_resume();
     RUN(fib, 10);
     lace_suspend();

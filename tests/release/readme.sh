@@ -22,7 +22,7 @@ for page in "$root"/docs/*.md; do
   grep -qF "]($rel)" <<<"$docs_list" || fail "README.md's Documentation list does not link $rel"
 done
 shared=$(sed -n '/^### As a shared library/,/^### /p' "$readme")
-for want in "BUILD_SHARED_LIBS=ON" "libweft.so.0" "-Wl,-rpath" "LD_LIBRARY_PATH" \
+for want in "BUILD_SHARED_LIBS=ON" "libweft.so.0" "run-time path" "either order" "LD_LIBRARY_PATH" \
             "CMAKE_INSTALL_RPATH" "ldconfig"; do
   grep -qF -- "$want" <<<"$shared" || fail "README.md's shared-library section does not say \"$want\""
 done
