@@ -123,6 +123,14 @@ if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/cmake/lace/laceConfig.cmake\"
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/cmake/lace/laceConfigVersion.cmake\"
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace.pc\")")
+  # Nothing of a Lace 1 package installed here before stays: its headers,
+  # libraries (and their variants) and pkg-config files; the variants'
+  # .pc files are put back below if this install builds the variants.
+  weft_remove_installed(
+    "${CMAKE_INSTALL_INCLUDEDIR}/weft-lace" "${CMAKE_INSTALL_LIBDIR}/libweft-lace.*"
+    "${CMAKE_INSTALL_LIBDIR}/libweft-lace-*" "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace14*.pc"
+    "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace-profile*.pc"
+    "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace-trace*.pc")
   install(FILES ${PROJECT_BINARY_DIR}/lace2/laceConfig.cmake
     ${PROJECT_BINARY_DIR}/lace2/laceConfigVersion.cmake ${CMAKE_CURRENT_LIST_DIR}/laceVariant.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)

@@ -37,6 +37,22 @@ endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lace_config.h.in
   ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h @ONLY)
 
+# At install time, removes what the globs (relative to the prefix) match:
+# the other Lace generation's files, when one mode is installed over
+# another (both are weft's names; nothing else matches them).
+function(weft_remove_installed)
+  set(_globs "")
+  foreach(_g IN LISTS ARGN)
+    string(APPEND _globs " \"\${_p}/${_g}\"")
+  endforeach()
+  install(CODE "set(_p \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+file(GLOB _old LIST_DIRECTORIES true${_globs})
+if(_old)
+  message(STATUS \"Removing the other Lace generation's files: \${_old}\")
+  file(REMOVE_RECURSE \${_old})
+endif()")
+endfunction()
+
 # The code both API generations share (src/lace/common), built into each
 # Lace library: v1's here, v2's in WeftLace2.cmake.
 set(WEFT_LACE_COMMON_SOURCES
@@ -133,6 +149,19 @@ if(NOT WEFT_LACE_MODE STREQUAL "2")
   weft_lace_variants(weft_lace weft-lace lace "${WEFT_ON_REQUEST}"
     src/lace/v1/lace1.c ${WEFT_LACE_COMMON_SOURCES})
   weft_lace_variant_targets(weft_lace _lace_variant_targets)
+  if(WEFT_INSTALL AND NOT WEFT_LACE_MODE STREQUAL "OFF")
+    # A Lace 1 package installed over Lace 2's leaves nothing of it: its
+    # headers, libraries, pkg-config files and targets file go first (the
+    # lace package's own files are replaced).  And the variants' .pc
+    # files, which this install puts back if it builds the variants.
+    weft_remove_installed(
+      "${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2" "${CMAKE_INSTALL_INCLUDEDIR}/weft-lace2-128"
+      "${CMAKE_INSTALL_LIBDIR}/libweft-lace2*" "${CMAKE_INSTALL_LIBDIR}/libweft-128*"
+      "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace32*.pc" "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace128*.pc"
+      "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace-profile*.pc"
+      "${CMAKE_INSTALL_LIBDIR}/pkgconfig/lace-trace*.pc"
+      "${CMAKE_INSTALL_LIBDIR}/cmake/lace/lace2Targets*.cmake")
+  endif()
   if(WEFT_INSTALL)
     install(FILES include/weft-lace/lace.h include/weft-lace/lace14.h
       ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h

@@ -68,7 +68,7 @@ WHITE_BOX = {
     # count (the affinity mask and the CPU quota) it started with.
     "tests/test_lifecycle.c": ["src/runtime/state.h", "src/runtime/topology.h", "src/sys/cpu.h"],
     # Lace's lazy suspension: the workers parked after lace_suspend.
-    "tests/lace/test_lace_api.c": ["src/runtime/state.h"],
+    "tests/lace/test_lace_effects.c": ["src/runtime/state.h"],
     # The sleepers' counts and requests.
     "tests/test_sleep.c": ["src/runtime/sleep.h", "src/runtime/state.h"],
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],

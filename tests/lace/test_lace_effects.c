@@ -8,6 +8,7 @@
 #include <lace.h>
 
 #include "check.h"
+#include "runtime/state.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -99,11 +100,49 @@ static void count_report(void)
 #endif
 }
 
+/* lace_suspend returns at once; the workers that were awake park after
+ * their idle spin, those asleep sleep on, idle or as surplus workers over
+ * the active limit (white-box: the runtime's counts of parked,
+ * idle-sleeping and surplus workers), and a weft_suspend over it returns
+ * with every worker parked.  At 3 workers (on 2 CPUs: an active limit). */
+static void lazy_suspension(void)
+{
+    /* lace_suspend returns at once; the workers that were awake park
+     * after their idle spin, those asleep sleep on, idle or as surplus
+     * workers over the active limit (white-box: the runtime's counts of
+     * parked, idle-sleeping and surplus workers), and a weft_suspend over
+     * it returns with every worker parked. */
+    lace_suspend();
+    unsigned resting = 0;
+    for (int i = 0; i < 5000; i++) {
+        resting = atomic_load(&weft__rt.parked) + atomic_load(&weft__rt.sleeping_idle) +
+                  atomic_load(&weft__rt.surplus);
+        if (resting == lace_workers())
+            break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK(resting == lace_workers(), "%u of %u workers parked or asleep after lace_suspend",
+          resting, lace_workers());
+    lace_resume();
+    RUN(fib, 10);
+    lace_suspend();
+    CHECK(weft_suspend() == 0, "weft_suspend over lace_suspend");
+    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
+          "weft_suspend returned with %u of %u parked", atomic_load(&weft__rt.parked),
+          lace_workers());
+    CHECK(weft_resume() == 0, "weft_resume");
+    lace_resume();
+}
+
 int main(void)
 {
     lace_start(2, 0);
     suspend_resume();
     count_report();
+    lace_stop();
+    lace_start(3, 0);
+    lazy_suspension();
     lace_stop();
     return 0;
 }

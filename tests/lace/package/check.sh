@@ -44,11 +44,23 @@ echo "ok: the default install provides no lace package"
 
 # 2. with the lace packages
 p="$work/p1"
+# The prefix held a Lace 2 package before: the mode-1.4 install leaves
+# nothing of it (docs/lace.md).
+lace2_files=(include/weft-lace2/lace.h include/weft-lace2-128/weft/config.h
+             lib/libweft-lace2.a lib/libweft-lace2-128.a lib/libweft-128.a lib/libweft-lace2.so.0
+             lib/pkgconfig/lace32.pc lib/pkgconfig/lace128.pc lib/pkgconfig/lace32-trace.pc
+             lib/pkgconfig/lace-profile.pc lib/cmake/lace/lace2Targets.cmake
+             lib/cmake/lace/lace2Targets-release.cmake)
+for f in "${lace2_files[@]}"; do mkdir -p "$(dirname "$p/$f")"; echo stale >"$p/$f"; done
 cmake -S "$root" -B "$work/b1" "${gen[@]}" "${lib_only[@]}" -DCMAKE_INSTALL_PREFIX="$p" \
   -DWEFT_PROVIDE_LACE=ON >"$log" 2>&1 || fail "configure (WEFT_PROVIDE_LACE=ON)"
 cmake --build "$work/b1" --target install >"$log" 2>&1 || fail "install (WEFT_PROVIDE_LACE=ON)"
 [ -f "$p/lib/cmake/lace/laceConfig.cmake" ] && [ -f "$p/lib/pkgconfig/lace.pc" ] ||
   fail "no lace package installed"
+for f in "${lace2_files[@]}" include/weft-lace2 include/weft-lace2-128; do
+  [ ! -e "$p/$f" ] || fail "the mode-1.4 install left the Lace 2 package's $f"
+done
+echo "ok: installed over a Lace 2 package, nothing of it is left"
 
 run_all() { # dir-with-binaries how
   local d=$1 how=$2

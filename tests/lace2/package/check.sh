@@ -26,6 +26,13 @@ log="$work/log"
 fail() { echo "FAILED: $*" >&2; cat "$log" >&2 2>/dev/null || true; exit 1; }
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 p="$work/p"
+# The prefix held a Lace 1 package before (mode 1.4 with its variants):
+# the mode-2 install leaves nothing of it (docs/lace2.md).
+lace1_files=(include/weft-lace/lace.h include/weft-lace/lace14.h lib/libweft-lace.a
+             lib/libweft-lace.so.0 lib/libweft-lace-profile.a lib/libweft-lace-trace.a
+             lib/pkgconfig/lace14.pc lib/pkgconfig/lace14-profile.pc
+             lib/pkgconfig/lace-profile.pc lib/pkgconfig/lace-trace.pc)
+for f in "${lace1_files[@]}"; do mkdir -p "$(dirname "$p/$f")"; echo stale >"$p/$f"; done
 
 # (No profiling variant of weft: tests/package/check.sh installs that.)
 cmake -S "$root" -B "$work/b" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF \
@@ -36,6 +43,10 @@ for f in lib/cmake/lace/laceConfig.cmake lib/pkgconfig/lace.pc lib/pkgconfig/lac
          lib/pkgconfig/lace128.pc include/weft-lace2/lace.h include/weft-lace2/lace128.h; do
   [ -e "$p/$f" ] || fail "$f not installed"
 done
+for f in "${lace1_files[@]}" include/weft-lace; do
+  [ ! -e "$p/$f" ] || fail "the mode-2 install left the Lace 1 package's $f"
+done
+echo "ok: installed over a Lace 1 package, nothing of it is left"
 
 # find_package(lace 2.3) with each target.
 rm -rf "$work/c1" "$work/v"
