@@ -786,6 +786,18 @@ why=hung check quick exit-stop-mut-nobound-SC exit_stop.pml SC fail 22 -DSTUCK -
 # itself, gives up while RUNs stay inside
 cover_checks "exit-stop-cover-%s-SC" exit_stop.pml "WAITED EXIT_STOPS GAVE_UP"
 
+# ---- a TOGETHER or NEWFRAME from outside against weft_stop, the pool
+# suspended or not (stop_interrupt.pml; src/runtime/gate.c:
+# weft__lifecycle_enter_interrupt).  SC only: every decision is under the
+# control lock or on the lifecycle word's read-modify-writes ----
+check quick stop-interrupt-SC stop_interrupt.pml SC pass 22
+check quick stop-interrupt-running-SC stop_interrupt.pml SC pass 22 -DSUSPENDED=0
+# the code before the fix (counted in only after the resume), and a
+# caller that waits for the lock whoever holds it
+why=began check quick stop-interrupt-mut-countafter-SC stop_interrupt.pml SC fail 22 -DMUT_COUNT_AFTER_WAIT
+why="invalid end state" check quick stop-interrupt-mut-nopass-SC stop_interrupt.pml SC fail 22 -DMUT_NO_STOPPING_PASS
+cover_checks "stop-interrupt-cover-%s-SC" stop_interrupt.pml "PASSED_STOP"
+
 missing=0
 if [ -z "$filter" ]; then
   for m in "${mutant_sigs[@]}"; do
