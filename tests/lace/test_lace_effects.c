@@ -113,6 +113,7 @@ static void lazy_suspension(void)
      * parked, idle-sleeping and surplus workers), and a weft_suspend over
      * it returns with every worker parked. */
     lace_suspend();
+    CHECK(atomic_load(&weft__rt.suspended) != 0, "lace_suspend left the pool running");
     unsigned resting = 0;
     for (int i = 0; i < 5000; i++) {
         resting = atomic_load(&weft__rt.parked) + atomic_load(&weft__rt.sleeping_idle) +
