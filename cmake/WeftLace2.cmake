@@ -138,22 +138,7 @@ if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
   # of the library that is built: lace-profile.pc, lace-profile-time.pc,
   # lace-trace.pc (lace32-...), each requiring weft's .pc of the same
   # variant, which gives the program its flags.
-  set(_lace2_pc_kinds ":weft:weft-lace2")
-  set(_lace2_lib_profile weft-lace2-profile)
-  set(_lace2_lib_trace weft-lace2-trace)
-  if(WEFT_PROFILE)
-    set(_lace2_lib_profile weft-lace2)
-  endif()
-  if(WEFT_TRACE)
-    set(_lace2_lib_trace weft-lace2)
-  endif()
-  if(TARGET weft_lace2_profile)
-    list(APPEND _lace2_pc_kinds "-profile:weft-profile:${_lace2_lib_profile}"
-      "-profile-time:weft-profile-time:${_lace2_lib_profile}")
-  endif()
-  if(TARGET weft_lace2_trace)
-    list(APPEND _lace2_pc_kinds "-trace:weft-trace:${_lace2_lib_trace}")
-  endif()
+  weft_lace_pc_kinds(weft_lace2 weft-lace2 _lace2_pc_kinds)
   foreach(_v lace lace32 lace128)
     set(_kinds ${_lace2_pc_kinds})
     set(WEFT_LACE2_PC_HEADER ${_v})

@@ -53,6 +53,31 @@ if(_old)
 endif()")
 endfunction()
 
+# The pkg-config kinds of a Lace library (target `base`, output name
+# `lib`), as "suffix:weft's .pc:library": the plain library, and each
+# variant that is built (in a tree whose weft is already the profiling or
+# tracing library, the variant is the library itself).  For the lace
+# packages' .pc files, v1's here and v2's in WeftLace2.cmake.
+function(weft_lace_pc_kinds base lib out)
+  set(_profile_lib ${lib}-profile)
+  set(_trace_lib ${lib}-trace)
+  if(WEFT_PROFILE)
+    set(_profile_lib ${lib})
+  endif()
+  if(WEFT_TRACE)
+    set(_trace_lib ${lib})
+  endif()
+  set(_kinds ":weft:${lib}")
+  if(TARGET ${base}_profile)
+    list(APPEND _kinds "-profile:weft-profile:${_profile_lib}"
+      "-profile-time:weft-profile-time:${_profile_lib}")
+  endif()
+  if(TARGET ${base}_trace)
+    list(APPEND _kinds "-trace:weft-trace:${_trace_lib}")
+  endif()
+  set(${out} "${_kinds}" PARENT_SCOPE)
+endfunction()
+
 # The code both API generations share (src/lace/common), built into each
 # Lace library: v1's here, v2's in WeftLace2.cmake.
 set(WEFT_LACE_COMMON_SOURCES
@@ -189,22 +214,7 @@ if(WEFT_INSTALL AND (WEFT_LACE_MODE STREQUAL "1.4" OR WEFT_LACE_MODE STREQUAL "1
   # lace-profile.pc, lace-profile-time.pc and lace-trace.pc (lace14-...):
   # each requires weft's .pc of the same variant, which gives the program
   # its flags (-DWEFT_PROFILE=1 and the counting flag, -DWEFT_TRACE=1).
-  set(WEFT_LACE_PC_PROFILE_LIB weft-lace-profile)
-  set(WEFT_LACE_PC_TRACE_LIB weft-lace-trace)
-  if(WEFT_PROFILE)
-    set(WEFT_LACE_PC_PROFILE_LIB weft-lace)
-  endif()
-  if(WEFT_TRACE)
-    set(WEFT_LACE_PC_TRACE_LIB weft-lace)
-  endif()
-  set(_lace_pc_kinds ":weft:weft-lace")
-  if(TARGET weft_lace_profile)
-    list(APPEND _lace_pc_kinds "-profile:weft-profile:${WEFT_LACE_PC_PROFILE_LIB}"
-      "-profile-time:weft-profile-time:${WEFT_LACE_PC_PROFILE_LIB}")
-  endif()
-  if(TARGET weft_lace_trace)
-    list(APPEND _lace_pc_kinds "-trace:weft-trace:${WEFT_LACE_PC_TRACE_LIB}")
-  endif()
+  weft_lace_pc_kinds(weft_lace weft-lace _lace_pc_kinds)
   foreach(v lace ${WEFT_LACE_VARIANTS})
     foreach(_kind IN LISTS _lace_pc_kinds)
       string(REPLACE ":" ";" _kind "${_kind}")

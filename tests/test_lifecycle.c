@@ -216,18 +216,24 @@ static void test_stop_with_interrupt_waiting_for_resume(void)
     printf("ok: stop runs a TOGETHER or NEWFRAME waiting for weft_resume, then stops\n");
 }
 
+/* White-box: waits (at most 10 s) until a weft_stop on another thread is
+ * waiting for a RUN in progress. */
+static void wait_until_stop_waits(void)
+{
+    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING;
+         i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* A TOGETHER from outside that arrives while weft_stop waits for a RUN in
  * progress is refused, and the message says a stop is in progress (not
  * "call weft_start first"). */
 static void *together_during_stop_thread(void *arg)
 {
     (void)arg;
-    /* White-box: wait (bounded) until stop is waiting for the RUN. */
-    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING;
-         i++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    wait_until_stop_waits();
     WEFT_TOGETHER(count_copy);
     return NULL;
 }
@@ -252,12 +258,7 @@ static atomic_int reader_done;
 static void *reader_thread(void *arg)
 {
     (void)arg;
-    /* White-box: wait (bounded) until stop is waiting for the RUN. */
-    for (int i = 0; i < 10000 && (atomic_load(&weft__rt.lifecycle) >> 32) != WEFT_RT_STOPPING;
-         i++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    wait_until_stop_waits();
     weft_stats st;
     (void)weft_workers();
     (void)weft_stats_get(&st);

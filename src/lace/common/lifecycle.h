@@ -20,6 +20,18 @@
  * slots spare (bits/sched.h, WEFT_SCHED_SPARE_SLOTS) gets that many more. */
 #define WEFT_LACE_DEQUE_SLACK WEFT_SCHED_SPARE_SLOTS
 
+/* Advice to a Lace program run with WEFT_PROFILE or WEFT_TRACE but built
+ * without the profiler or tracer (the words' profile_variant and
+ * trace_variant): both generations' lace packages have the variants. */
+#define WEFT_LACE_PROFILE_VARIANT \
+    "link the lace package's profiling variant instead: find_package(lace COMPONENTS profile), " \
+    "or -DWEFT_LACE_VARIANT=profile where the program's CMake files stay as they are, or " \
+    "pkg-config lace-profile"
+#define WEFT_LACE_TRACE_VARIANT \
+    "link the lace package's tracing variant instead: find_package(lace COMPONENTS trace), or " \
+    "-DWEFT_LACE_VARIANT=trace where the program's CMake files stay as they are, or pkg-config " \
+    "lace-trace"
+
 /* The deque size for weft_start: dqsize tasks fit, and a size below
  * weft's minimum is raised to it.  0 (weft's default) and a size weft
  * refuses anyway (with a message naming it) pass unchanged. */

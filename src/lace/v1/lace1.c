@@ -57,12 +57,8 @@ static const weft__api_words lace_words = {
     .not_running = "call " START_CALL " first, and do not RUN during or after lace_stop",
     .pool = "the pool lace_start started",
     .stop_first = "call lace_stop first",
-    .profile_variant = "link the lace package's profiling variant instead: find_package(lace "
-                       "COMPONENTS profile), or -DWEFT_LACE_VARIANT=profile where the program's "
-                       "CMake files stay as they are, or pkg-config lace-profile",
-    .trace_variant = "link the lace package's tracing variant instead: find_package(lace "
-                     "COMPONENTS trace), or -DWEFT_LACE_VARIANT=trace where the program's CMake "
-                     "files stay as they are, or pkg-config lace-trace",
+    .profile_variant = WEFT_LACE_PROFILE_VARIANT,
+    .trace_variant = WEFT_LACE_TRACE_VARIANT,
     .quiet_oversubscription = true,
 };
 

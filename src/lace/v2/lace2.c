@@ -64,12 +64,8 @@ static const weft__api_words lace_words = {
                      "lace.h, whose lace package has one (find_package(lace COMPONENTS trace), or "
                      "pkg-config lace-trace)",
 #else
-    .profile_variant = "link the lace package's profiling variant instead: find_package(lace "
-                       "COMPONENTS profile), or -DWEFT_LACE_VARIANT=profile where the program's "
-                       "CMake files stay as they are, or pkg-config lace-profile",
-    .trace_variant = "link the lace package's tracing variant instead: find_package(lace "
-                     "COMPONENTS trace), or -DWEFT_LACE_VARIANT=trace where the program's CMake "
-                     "files stay as they are, or pkg-config lace-trace",
+    .profile_variant = WEFT_LACE_PROFILE_VARIANT,
+    .trace_variant = WEFT_LACE_TRACE_VARIANT,
 #endif
     .quiet_oversubscription = true,
 };
