@@ -266,7 +266,7 @@ int main(int argc, char **argv)
             if (strchr(cases, 'a' + kind))
                 run_case(kind, counts[i], 20);
         if (strchr(cases, 'd'))
-            stress(counts[i], 300 * scale);
+            stress(counts[i], 100 * scale);
     }
     if (strchr(cases, 'e'))
         expect_death(barrier_in_nested_newframe, "weft_barrier called outside a TOGETHER copy",
