@@ -20,6 +20,9 @@
 
 #include <math.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
@@ -61,7 +64,26 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
 typedef struct figures {
     double long_strand; /* the long task's longest strand */
     double fib_work, fib_par;
+    double off_cpu, off_cpu_max, off_threads; /* the long RUN's off-CPU line */
+    double long_wall;                         /* its wall time */
 } figures;
+
+static double wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The number after "key": in the profile's JSON. */
+static double json_number(const char *json, const char *key)
+{
+    char quoted[64];
+    snprintf(quoted, sizeof quoted, "\"%s\": ", key);
+    const char *at = strstr(json, quoted);
+    CHECK(at != NULL, "the profile's JSON has no %s", key);
+    return strtod(at + strlen(quoted), NULL);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -74,8 +96,23 @@ static figures measure(const char *when)
     CHECK(weft_start(2, 0, 0) == 0, "start");
     figures f;
     weft_profile_reset();
+    double t0 = wall_ns();
     CHECK(WEFT_RUN(long_then_spawn, LONG_NS) == fib_ref(12) + fib_ref(11), "long_then_spawn");
+    f.long_wall = wall_ns() - t0;
     f.long_strand = region_named("long_then_spawn").longest_strand_ns;
+    char *json = NULL, *text = NULL;
+    size_t json_len = 0, text_len = 0;
+    FILE *out = open_memstream(&json, &json_len);
+    CHECK(out && weft_profile_write_json(out) == 0 && fclose(out) == 0, "the profile's JSON");
+    f.off_cpu = json_number(json, "off_cpu_ns");
+    f.off_cpu_max = json_number(json, "off_cpu_max_thread_ns");
+    f.off_threads = json_number(json, "off_cpu_threads");
+    out = open_memstream(&text, &text_len);
+    CHECK(out && weft_profile_print(out) == 0 && fclose(out) == 0, "the profile's table");
+    CHECK(strstr(text, f.off_threads > 0 ? "summed over" : "none off the CPU") != NULL,
+          "%s: the table's off-CPU line does not say what it sums:\n%s", when, text);
+    free(json);
+    free(text);
     double work[RUNS], par[RUNS];
     for (int i = 0; i < RUNS; i++) {
         weft_profile_reset();
@@ -89,10 +126,18 @@ static figures measure(const char *when)
     f.fib_work = work[RUNS / 2];
     f.fib_par = par[RUNS / 2];
     CHECK(weft_stop() == 0, "stop");
-    printf("%s: long strand %.1f ms (computes %.1f ms); fib(%d) work %.2f ms, parallelism %.0f "
-           "(medians of %d: parallelism %.0f to %.0f)\n",
-           when, f.long_strand / 1e6, LONG_NS / 1e6, FIB_N, f.fib_work / 1e6, f.fib_par, RUNS,
-           par[0], par[RUNS - 1]);
+    printf("%s: long strand %.1f ms (computes %.1f ms; %.1f ms off the CPU over %.0f threads, "
+           "at most %.1f ms on one, in %.1f ms of wall time); fib(%d) work %.2f ms, "
+           "parallelism %.0f (medians of %d: parallelism %.0f to %.0f)\n",
+           when, f.long_strand / 1e6, LONG_NS / 1e6, f.off_cpu / 1e6, f.off_threads,
+           f.off_cpu_max / 1e6, f.long_wall / 1e6, FIB_N, f.fib_work / 1e6, f.fib_par, RUNS, par[0],
+           par[RUNS - 1]);
+    /* The off-CPU line: a sum over threads, each thread's share at most
+     * the wall time (1 ms of slack for the clocks' reads). */
+    CHECK(f.off_cpu_max <= f.long_wall + 1e6 && f.off_cpu_max <= f.off_cpu + 1.0 &&
+              f.off_cpu <= f.off_threads * (f.long_wall + 1e6),
+          "%s: off the CPU %.1f ms over %.0f threads, %.1f ms on one, in %.1f ms of wall time",
+          when, f.off_cpu / 1e6, f.off_threads, f.off_cpu_max / 1e6, f.long_wall / 1e6);
     return f;
 }
 
@@ -108,6 +153,11 @@ int main(void)
 
     CHECK(fabs(quiet.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "quiet: the 100 ms strand is reported at %.1f ms", quiet.long_strand / 1e6);
+    /* Beside a busy loop per CPU the 100 ms strand loses its CPU: the
+     * time taken out of it is on the off-CPU line. */
+    CHECK(loaded.off_threads >= 1 && loaded.off_cpu >= 0.1 * LONG_NS,
+          "loaded: %.1f ms off the CPU over %.0f threads", loaded.off_cpu / 1e6,
+          loaded.off_threads);
     CHECK(fabs(loaded.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "loaded: the 100 ms strand is reported at %.1f ms", loaded.long_strand / 1e6);
     CHECK(fabs(loaded.fib_work - quiet.fib_work) <= 0.5 * quiet.fib_work,

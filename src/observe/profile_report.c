@@ -57,17 +57,24 @@ static const unsigned table_workers[] = {1, 2, 4, 8, 16, 32, 64};
 /* The first lines: the clock, the burden, the unit. */
 static void print_units(FILE *out, const weft__profile_snapshot *sn)
 {
-    char a[32], b[32];
+    char a[32], b[32], c[32];
     fprintf(out,
             "weft profile: scheduler %s, clock %s (%.3f ticks/ns), burden %s per SPAWN "
             "edge\n",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
             fmt_ns(a, sizeof a, sn->burden_ns));
-    fprintf(out,
-            "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
-            "%s\n",
-            fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
-            fmt_ns(b, sizeof b, LONG_STRAND_NS));
+    /* A sum over threads: with more threads than CPUs it can pass the wall
+     * time; one thread's share cannot. */
+    if (sn->off_cpu_threads > 0)
+        fprintf(out,
+                "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
+                "%s, summed over %llu threads (at most %s on one)\n",
+                fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
+                fmt_ns(b, sizeof b, LONG_STRAND_NS), (unsigned long long)sn->off_cpu_threads,
+                fmt_ns(c, sizeof c, sn->off_cpu_max_thread_ns));
+    else
+        fprintf(out, "times are on-CPU time: none off the CPU in strands longer than %s\n",
+                fmt_ns(b, sizeof b, LONG_STRAND_NS));
     if (sn->blocks && sn->ns_per_block > 0.0)
         fprintf(out,
                 "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
@@ -257,13 +264,15 @@ void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
             "{\"weft_profile\": 1, \"scheduler\": \"%s\", \"clock\": \"%s\", "
             "\"ticks_per_ns\": %.6f, \"unit\": \"%s\", \"unit_chosen\": \"%s\", "
             "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
-            "\"off_cpu_strands\": %llu, \"long_strand_ns\": %.1f, "
+            "\"off_cpu_strands\": %llu, \"off_cpu_threads\": %llu, "
+            "\"off_cpu_max_thread_ns\": %.1f, \"long_strand_ns\": %.1f, "
             "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
             " \"regions\": [",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
             sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
-            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands, LONG_STRAND_NS, sn->burden_ns,
-            (unsigned long long)sn->regions_not_recorded);
+            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands,
+            (unsigned long long)sn->off_cpu_threads, sn->off_cpu_max_thread_ns, LONG_STRAND_NS,
+            sn->burden_ns, (unsigned long long)sn->regions_not_recorded);
     for (size_t i = 0; i < sn->n; i++) {
         fprintf(out, "%s\n  ", i ? "," : "");
         json_region(out, sn, &sn->r[i]);

@@ -20,6 +20,8 @@ typedef struct weft__profile_snapshot {
     size_t nt;
     double off_cpu_ns; /* taken off strands: their thread was off the CPU */
     uint64_t off_cpu_strands;
+    uint64_t off_cpu_threads;      /* the threads off_cpu_ns is summed over */
+    double off_cpu_max_thread_ns;  /* the most of it on one thread: at most the wall time */
     bool blocks;                   /* counting mode: figures were basic blocks */
     double ns_per_block;           /* their conversion (0: nothing was counted) */
     double burden_ns;              /* the steal cost charged per SPAWN edge */
