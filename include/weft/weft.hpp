@@ -260,28 +260,40 @@ inline auto invoke(Fs &&...fs)
     }
 }
 
-// ---- names for the profiler ---------------------------------------------
+// ---- names for the profiler and the tracer ---------------------------------
 namespace detail {
-#if WEFT_PROFILE
-/// The profiler's task type named `name` (one record per distinct name,
-/// kept for the process: weft__profile_type_named); a per-thread cache by
-/// address spares the registry's lock on later calls with the same string.
-inline weft_profile_type *profile_type_named(const char *name) noexcept
+#if WEFT_PROFILE || WEFT_TRACE
+/// What `lookup` (a registry's call, under its lock) returns for `name`,
+/// with a per-thread cache by the string's address that spares the lock on
+/// later calls with the same string; `text_of` gives a result's name, which
+/// must still be the string's (an address may be reused).
+template <class T, class Lookup, class TextOf>
+inline T *registry_lookup_cached(const char *name, Lookup lookup, TextOf text_of) noexcept
 {
     if (!name)
         return nullptr;
     struct entry {
         const char *key;
-        weft_profile_type *type;
+        T *value;
     };
     static thread_local entry cache[8];
     entry &e = cache[(reinterpret_cast<std::uintptr_t>(name) >> 4) % 8];
-    if (e.key == name && e.type && std::strcmp(e.type->name, name) == 0)
-        return e.type;
-    weft_profile_type *type = weft__profile_type_named(name);
-    if (type)
-        e = {name, type};
-    return type;
+    if (e.key == name && e.value && std::strcmp(text_of(e.value), name) == 0)
+        return e.value;
+    T *value = lookup(name);
+    if (value)
+        e = {name, value};
+    return value;
+}
+#endif
+
+#if WEFT_PROFILE
+/// The profiler's task type named `name` (one record per distinct name,
+/// kept for the process: weft__profile_type_named).
+inline weft_profile_type *profile_type_named(const char *name) noexcept
+{
+    return registry_lookup_cached<weft_profile_type>(
+        name, weft__profile_type_named, [](const weft_profile_type *t) { return t->name; });
 }
 
 /// Counts what runs in its scope as task type `type` (nothing for a null
@@ -303,34 +315,86 @@ private:
     weft_worker *w_;
     uint32_t outer_;
 };
+#elif WEFT_TRACE
+/// The tracer's copy of `name` (one per distinct name, kept for the
+/// process: weft__trace_name_copy).
+inline const char *trace_name_named(const char *name) noexcept
+{
+    return registry_lookup_cached<const char>(name, weft__trace_name_copy,
+                                              [](const char *copy) { return copy; });
+}
+#endif
 
-/// What weft::named returns in a profiling build: f, whose calls are the
-/// named task type's bodies.
+#if WEFT_PROFILE || WEFT_TRACE
+/// What weft::named returns in a profiling or tracing build: f, whose calls
+/// are the named task type's bodies, and whose tasks the timeline names.
 template <class F>
 class named_fn {
 public:
-    named_fn(weft_profile_type *type, F f) : type_(type), f_(std::move(f)) {}
+    named_fn(const char *name, F f)
+#if WEFT_PROFILE
+        : type_(profile_type_named(name)), f_(std::move(f))
+#else
+        : name_(trace_name_named(name)), f_(std::move(f))
+#endif
+    {}
     template <class... A>
     decltype(auto) operator()(A &&...a)
     {
+#if WEFT_PROFILE
         label_enter in(type_);
+#endif
         return f_(std::forward<A>(a)...);
     }
     template <class... A>
     decltype(auto) operator()(A &&...a) const
     {
+#if WEFT_PROFILE
         label_enter in(type_);
+#endif
         return f_(std::forward<A>(a)...);
     }
+#if WEFT_PROFILE
     weft_profile_type *type() const noexcept { return type_; }
+    /// The name kept for the process (the profiler's copy), or null.
+    const char *name() const noexcept { return type_ ? type_->name : nullptr; }
+#else
+    const char *name() const noexcept { return name_; }
+#endif
     F &callable() noexcept { return f_; }
     const F &callable() const noexcept { return f_; }
 
 private:
+#if WEFT_PROFILE
     weft_profile_type *type_;
+#else
+    const char *name_;
+#endif
     F f_;
 };
 
+template <class F>
+inline F &unlabel(named_fn<F> &f) noexcept
+{
+    return f.callable();
+}
+template <class F>
+inline const F &unlabel(const named_fn<F> &f) noexcept
+{
+    return f.callable();
+}
+#endif
+
+#if WEFT_TRACE
+/// A named callable's tasks carry its name in the timeline.
+template <class F>
+inline const char *trace_given_name(const named_fn<F> &f) noexcept
+{
+    return f.name();
+}
+#endif
+
+#if WEFT_PROFILE
 /// A named callable enters its own type (above), not the wrapper's.
 template <class F>
 struct profile_body<named_fn<F>> {
@@ -347,16 +411,6 @@ template <class F>
 struct label_scope<named_fn<F>> : label_enter {
     explicit label_scope(const named_fn<F> &f) noexcept : label_enter(f.type()) {}
 };
-template <class F>
-inline F &unlabel(named_fn<F> &f) noexcept
-{
-    return f.callable();
-}
-template <class F>
-inline const F &unlabel(const named_fn<F> &f) noexcept
-{
-    return f.callable();
-}
 #else
 template <class F>
 struct label_scope {
@@ -378,15 +432,19 @@ inline F &unlabel(F &f) noexcept
 /// or parallel_reduce (map), each piece of the range is one body of
 /// `name`.  A RUN whose root is named makes a region of that name.  The
 /// name is copied (any string will do; names are told apart by their
-/// text, at most 256 distinct ones); a null name leaves f unnamed.
-/// Returns a copy of f (moved from an rvalue): an lvalue's own state is
-/// not what the call changes.  In a build without the profiler it returns
-/// that copy and nothing else: no cost.
+/// text, at most 256 distinct ones); a null name leaves f unnamed.  In
+/// the timeline (docs/timeline.md) the tasks of join, invoke,
+/// task_group::run and run that a thief or a RUN's worker starts carry the
+/// name (a callable type named twice keeps its first name; unnamed ones
+/// carry their type's name).  Returns a copy of f (moved from an rvalue):
+/// an lvalue's own state is not what the call changes.  In a build
+/// without the profiler and the tracer it returns that copy and nothing
+/// else: no cost.
 template <class F>
 inline auto named(const char *name, F &&f)
 {
-#if WEFT_PROFILE
-    return detail::named_fn<std::decay_t<F>>(detail::profile_type_named(name), std::forward<F>(f));
+#if WEFT_PROFILE || WEFT_TRACE
+    return detail::named_fn<std::decay_t<F>>(name, std::forward<F>(f));
 #else
     (void)name;
     return std::decay_t<F>(std::forward<F>(f));

@@ -49,6 +49,37 @@ void weft__trace_name(uintptr_t wrapper, const char *name)
         free(r);
 }
 
+/* weft::named's names, one copy per distinct text (a name is held by the
+ * program's callables for as long as it likes, so never freed). */
+typedef struct given_name_rec {
+    struct given_name_rec *next;
+    char name[];
+} given_name_rec;
+static given_name_rec *given_names; /* under names_lock */
+
+const char *weft__trace_name_copy(const char *name)
+{
+    if (!name)
+        return NULL;
+    const char *copy = NULL;
+    pthread_mutex_lock(&names_lock);
+    for (given_name_rec *r = given_names; r && !copy; r = r->next)
+        if (strcmp(r->name, name) == 0)
+            copy = r->name;
+    if (!copy) {
+        size_t len = strlen(name);
+        given_name_rec *r = malloc(sizeof *r + len + 1);
+        if (r) {
+            memcpy(r->name, name, len + 1);
+            r->next = given_names;
+            given_names = r;
+            copy = r->name;
+        }
+    }
+    pthread_mutex_unlock(&names_lock);
+    return copy;
+}
+
 const char *weft__trace_task_name(uintptr_t wrapper)
 {
     const char *name = "task";

@@ -392,6 +392,7 @@ public:
     WEFT_WRAPPER_ALIGN static void wrapper(weft_worker *w, weft_task *head, weft_task *t) noexcept
     {
         frame_job *j = payload_load<frame_job>(t);
+        WEFT_TRACE_CPP_STARTED_(frame_job, j->g_)
         context_scope scope(w, head);
         WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
         j->out_.run(std::forward<G>(j->g_));
@@ -448,6 +449,7 @@ public:
         layout *l = at(t);
         // The outcome goes where the callable is: run a copy.
         callable g(*std::launder(reinterpret_cast<callable *>(l->callable_)));
+        WEFT_TRACE_CPP_STARTED_(descriptor_job, g)
         context_scope scope(w, head);
         WEFT_PROFILE_CPP_BODY_(w, callable)
         l->out_.run(std::move(g));

@@ -145,6 +145,7 @@ struct group_task {
     {
         group_payload *p = group_payload_of(t);
         T *fn = callable(p);
+        WEFT_TRACE_CPP_STARTED_(group_task, *fn)
         run_in_frame(p->group, w, head, *fn);
         destroy(fn);
     }

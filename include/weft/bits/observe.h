@@ -32,6 +32,51 @@
 
 #include <weft/bits/worker.h>
 
+/* The C++ API's tasks are named by their callable's type, for the profiler
+ * and the tracer: demangled and cut to its last 60 bytes (a lambda reads
+ * "fib(int)::{lambda()#1}": the function it is written in). */
+#if (WEFT_PROFILE || WEFT_TRACE) && defined(__cplusplus)
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <typeinfo>
+#if defined(__GNUC__)
+#include <cxxabi.h>
+#endif
+namespace weft {
+namespace detail {
+/* The name for a mangled type name in a fresh malloc'd string, or null
+ * when memory is short. */
+inline char *cpp_task_name(const char *mangled) noexcept
+{
+    const char *name = mangled;
+    char *demangled = nullptr;
+#if defined(__GNUC__)
+    int status = 0;
+    demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    if (status == 0 && demangled)
+        name = demangled;
+#endif
+    std::size_t len = std::strlen(name);
+    if (len > 60) {
+        name += len - 57;
+        while ((static_cast<unsigned char>(*name) & 0xc0) == 0x80) /* a UTF-8 boundary */
+            name++;
+    }
+    std::size_t keep = std::strlen(name);
+    char *out = static_cast<char *>(std::malloc(keep + 4));
+    if (out) {
+        std::strcpy(out, len > 60 ? "..." : "");
+        std::strcat(out, name);
+    }
+    std::free(demangled);
+    return out;
+}
+} // namespace detail
+} // namespace weft
+#endif
+
 #if WEFT_PROFILE
 #include <weft/bits/cycles.h>
 
@@ -244,47 +289,10 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
 }
 
 /* The C++ API's tasks (bits/cpp_*.hpp): a task type per callable type,
- * named by the type, demangled and cut to its last 60 bytes (a lambda
- * reads "fib(int)::{lambda()#1}": the function it is written in). */
+ * named as cpp_task_name (above) names it. */
 #if defined(__cplusplus)
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
-#include <new>
-#include <typeinfo>
-#if defined(__GNUC__)
-#include <cxxabi.h>
-#endif
 namespace weft {
 namespace detail {
-/* The name for a mangled type name in a fresh malloc'd string, or null
- * when memory is short. */
-inline char *profile_type_name(const char *mangled) noexcept
-{
-    const char *name = mangled;
-    char *demangled = nullptr;
-#if defined(__GNUC__)
-    int status = 0;
-    demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-    if (status == 0 && demangled)
-        name = demangled;
-#endif
-    std::size_t len = std::strlen(name);
-    if (len > 60) {
-        name += len - 57;
-        while ((static_cast<unsigned char>(*name) & 0xc0) == 0x80) /* a UTF-8 boundary */
-            name++;
-    }
-    std::size_t keep = std::strlen(name);
-    char *out = static_cast<char *>(std::malloc(keep + 4));
-    if (out) {
-        std::strcpy(out, len > 60 ? "..." : "");
-        std::strcat(out, name);
-    }
-    std::free(demangled);
-    return out;
-}
-
 /* Sets up the record in `slot` for the type named `mangled`, once: every
  * thread that finds the slot empty builds a record, the first to publish
  * it wins and the others free theirs.  No C++ initialization guard: a
@@ -294,7 +302,7 @@ inline weft_profile_type *profile_type_publish(std::atomic<weft_profile_type *> 
                                                const char *mangled) noexcept
 {
     static weft_profile_type unnamed = {"(C++ task)", 0}; /* constant-initialized */
-    char *name = mangled ? profile_type_name(mangled) : nullptr;
+    char *name = mangled ? cpp_task_name(mangled) : nullptr;
     weft_profile_type *fresh = name ? new (std::nothrow) weft_profile_type{name, 0} : nullptr;
     if (!fresh) {
         std::free(name);
@@ -377,6 +385,10 @@ struct profile_body {
 #if WEFT_TRACE
 WEFT_BEGIN_DECLS
 void weft__trace_name(uintptr_t wrapper, const char *name);
+/* The library's copy of `name`, one per distinct text, kept for the
+ * process (weft::named's names in a tracing build); NULL when memory is
+ * short. */
+const char *weft__trace_name_copy(const char *name);
 WEFT_END_DECLS
 #define WEFT_TRACE_NAME_(NAME) \
     __attribute__((constructor)) static void NAME##_trace_name_(void) \
@@ -385,6 +397,54 @@ WEFT_END_DECLS
     }
 #else
 #define WEFT_TRACE_NAME_(NAME)
+#endif
+
+/* A C++ task has no constructor of its own to name it: its wrapper (one
+ * per job kind and callable type) names itself the first time the runtime
+ * starts it -- a thief, a RUN's worker: the only starts a trace records --
+ * after the tracer's names (weft::named's, else the callable type's, as
+ * the profiler names it).  A callable type named twice keeps its first
+ * name. */
+#if WEFT_TRACE && defined(__cplusplus)
+namespace weft {
+namespace detail {
+/* The name weft::named gave f, or null (specialised in weft.hpp). */
+template <class F>
+inline const char *trace_given_name(const F &) noexcept
+{
+    return nullptr;
+}
+
+template <class Job, class G>
+inline void trace_name_started(std::uintptr_t wrapper, const G &callable) noexcept
+{
+    /* Constant-initialized (no guard), set on the first start. */
+    static std::atomic<bool> named{false};
+    /* Relaxed: naming twice is harmless (weft__trace_name keeps a name
+     * once), so the flag orders nothing. */
+    if (WEFT_LIKELY(named.load(std::memory_order_relaxed)))
+        return;
+    if (const char *given = trace_given_name(callable)) {
+        weft__trace_name(wrapper, given);
+    } else {
+#if defined(__GXX_RTTI) || defined(_CPPRTTI)
+        char *name = cpp_task_name(typeid(G).name());
+#else
+        char *name = nullptr;
+#endif
+        weft__trace_name(wrapper, name ? name : "(C++ task)");
+        std::free(name);
+    }
+    /* Relaxed: as above. */
+    named.store(true, std::memory_order_relaxed);
+}
+} // namespace detail
+} // namespace weft
+#define WEFT_TRACE_CPP_STARTED_(Job, callable) \
+    ::weft::detail::trace_name_started<Job>(::weft::detail::wrapper_address(&Job::wrapper), \
+                                            (callable));
+#else
+#define WEFT_TRACE_CPP_STARTED_(Job, callable)
 #endif
 
 #endif
