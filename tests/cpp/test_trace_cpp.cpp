@@ -16,6 +16,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "check.hpp"
 
@@ -33,28 +34,35 @@ static bool wait_started()
     return started.load();
 }
 
-static int named_branch()
+/// join(wait, g): g is spawned and waited for until the other worker has
+/// started it.
+template <class G>
+static int join_stolen(G &&g, const char *what)
 {
     started = false;
-    auto [a, b] =
-        weft::join([] { return wait_started() ? 1 : 0; }, weft::named("stolen branch", [] {
-                       started = true;
-                       return 2;
-                   }));
-    CHECK(a == 1 && b == 2, "the named branch was not stolen (%d, %d)", a, b);
+    auto [a, b] = weft::join([] { return wait_started() ? 1 : 0; }, std::forward<G>(g));
+    CHECK(a == 1 && b == 2, "the %s branch was not stolen (%d, %d)", what, a, b);
     return a + b;
+}
+
+static int named_branch()
+{
+    return join_stolen(weft::named("stolen branch",
+                                   [] {
+                                       started = true;
+                                       return 2;
+                                   }),
+                       "named");
 }
 
 static int unnamed_branch_case()
 {
-    started = false;
-    auto [a, b] = weft::join([] { return wait_started() ? 1 : 0; },
-                             [] {
-                                 started = true;
-                                 return 2;
-                             });
-    CHECK(a == 1 && b == 2, "the unnamed branch was not stolen (%d, %d)", a, b);
-    return a + b;
+    return join_stolen(
+        [] {
+            started = true;
+            return 2;
+        },
+        "unnamed");
 }
 
 static int group_case()
