@@ -122,8 +122,11 @@ run_check() {
   local opt=-O0 collapse=""
   { [ "$cmode" = full ] || [ "$hashbits" -ge 26 ]; } && opt=-O2
   # State compression saves memory at a fifth of the search's time: for
-  # those runs too (the others store at most a few GB)
-  { [ "$cmode" = full ] || [ "$hashbits" -ge 26 ]; } && collapse=-DCOLLAPSE
+  # those runs too (the others store at most a few GB), and for the
+  # distributed pool's, whose long state vectors (its channels) it makes
+  # faster to store (its quick checks took 1.2 times as long without)
+  { [ "$cmode" = full ] || [ "$hashbits" -ge 26 ] || [ "$model" = dist_term.pml ]; } &&
+    collapse=-DCOLLAPSE
   start=$(date +%s.%N)
   if ! "$cc" -E -P -x c -I"$here" -DMM_"$mm" "$@" "$here/$model" > "$dir/model.pml" 2> "$dir/cpp.txt" ||
      ! (cd "$dir" && spin -a model.pml > spin.txt 2>&1) ||

@@ -101,7 +101,7 @@ def log_run(cmd, logf, cwd=None, timeout=None, env=None):
             return 124
 
 
-TEST_TIMEOUT = 30  # seconds per test run: a hang is a kill, and cheap
+TEST_TIMEOUT = 20  # seconds per test run (the longest, test_pool_run, takes 11): a hang is a kill, and cheap
 
 
 def run_tests(bdir, regex, logf, env):
