@@ -147,25 +147,28 @@ double weft_profile_burden_ns(void)
  * up: registered by weft__profile_worker_init, taken out (their counts
  * folded) by weft__profile_worker_destroy, both under `lock`. */
 static weft_profile_worker *live_workers;
-static struct {
-    uint64_t cycles, strands;
-    uint64_t threads;    /* clocks folded with time taken off: a sum over threads */
-    uint64_t max_cycles; /* the most taken off one thread's strands */
-} folded_off_cpu;
+/* Time taken off strands because their thread was off the CPU: cycles and
+ * strands summed, the threads they came from, and the most from one thread
+ * (at most that thread's lifetime). */
+typedef struct off_cpu_totals {
+    uint64_t cycles, strands, threads, max_cycles;
+} off_cpu_totals;
+static off_cpu_totals folded_off_cpu; /* of the clocks taken out */
 
-/* Folds one thread's off-CPU figures into folded_off_cpu; under `lock`. */
-static void fold_off_cpu_locked(const weft_profile_worker *p)
+/* Adds one thread's off-CPU figures to t; under `lock`. */
+static void off_cpu_add(off_cpu_totals *t, const weft_profile_worker *p)
 {
-    /* Relaxed: the clock's thread has been joined or has left. */
+    /* Relaxed: a left or joined thread's last values, or a live worker's
+     * recent ones (counters it writes alone). */
     uint64_t cycles = atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
     /* Relaxed: likewise. */
     uint64_t strands = atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
-    folded_off_cpu.cycles += cycles;
-    folded_off_cpu.strands += strands;
+    t->cycles += cycles;
+    t->strands += strands;
     if (strands > 0)
-        folded_off_cpu.threads++;
-    if (cycles > folded_off_cpu.max_cycles)
-        folded_off_cpu.max_cycles = cycles;
+        t->threads++;
+    if (cycles > t->max_cycles)
+        t->max_cycles = cycles;
 }
 
 typedef struct region_rec {
@@ -235,7 +238,7 @@ void weft__profile_worker_destroy(weft_worker *w)
             folded[i].work += atomic_load_explicit(&p->types[i].work, memory_order_relaxed);
             folded[i].count += atomic_load_explicit(&p->types[i].count, memory_order_relaxed);
         }
-        fold_off_cpu_locked(p);
+        off_cpu_add(&folded_off_cpu, p);
         weft__count_fold_locked(p);
     }
     pthread_mutex_unlock(&lock);
@@ -430,7 +433,7 @@ void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures
         f->longest = m->longest;
     weft_profile_worker *p = &m->clock;
     pthread_mutex_lock(&lock);
-    fold_off_cpu_locked(p);
+    off_cpu_add(&folded_off_cpu, p);
     weft__count_fold_locked(p);
     pthread_mutex_unlock(&lock);
 }
@@ -606,30 +609,15 @@ static uint32_t collect_types(uint64_t *work, uint64_t *count)
     return n;
 }
 
-/* Time taken off strands because their thread was off the CPU, over every
- * thread so far: cycles and strands summed, the threads they came from,
- * and the most from one thread (at most that thread's lifetime). */
-static void collect_off_cpu(uint64_t *cycles, uint64_t *strands, uint64_t *threads,
-                            uint64_t *max_cycles)
+/* The off-CPU totals over every thread so far. */
+static off_cpu_totals collect_off_cpu(void)
 {
     pthread_mutex_lock(&lock);
-    *cycles = folded_off_cpu.cycles;
-    *strands = folded_off_cpu.strands;
-    *threads = folded_off_cpu.threads;
-    *max_cycles = folded_off_cpu.max_cycles;
-    for (weft_profile_worker *p = live_workers; p; p = p->next) {
-        /* Relaxed: recent values of counters their worker writes. */
-        uint64_t c = atomic_load_explicit(&p->off_cpu, memory_order_relaxed);
-        /* Relaxed: likewise. */
-        uint64_t k = atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed);
-        *cycles += c;
-        *strands += k;
-        if (k > 0)
-            ++*threads;
-        if (c > *max_cycles)
-            *max_cycles = c;
-    }
+    off_cpu_totals t = folded_off_cpu;
+    for (weft_profile_worker *p = live_workers; p; p = p->next)
+        off_cpu_add(&t, p);
     pthread_mutex_unlock(&lock);
+    return t;
 }
 
 static size_t task_types_out(weft_profile_task_type *out, size_t max)
@@ -697,10 +685,11 @@ static int snapshot_take(weft__profile_snapshot *sn)
     }
     sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
-    uint64_t off, off_max;
-    collect_off_cpu(&off, &sn->off_cpu_strands, &sn->off_cpu_threads, &off_max);
-    sn->off_cpu_ns = (double)off / weft__profile_ticks_per_ns();
-    sn->off_cpu_max_thread_ns = (double)off_max / weft__profile_ticks_per_ns();
+    off_cpu_totals off = collect_off_cpu();
+    sn->off_cpu_ns = (double)off.cycles / weft__profile_ticks_per_ns();
+    sn->off_cpu_strands = off.strands;
+    sn->off_cpu_threads = off.threads;
+    sn->off_cpu_max_thread_ns = (double)off.max_cycles / weft__profile_ticks_per_ns();
     sn->blocks = weft__count_blocks();
     sn->ns_per_block = sn->blocks ? ns_per_counted_block() : 0.0;
     sn->burden_ns = weft_profile_burden_ns();

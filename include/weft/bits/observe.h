@@ -402,13 +402,13 @@ WEFT_END_DECLS
 /* A C++ task has no constructor of its own to name it: its wrapper (one
  * per job kind and callable type) names itself the first time the runtime
  * starts it -- a thief, a RUN's worker: the only starts a trace records --
- * after the tracer's names (weft::named's, else the callable type's, as
- * the profiler names it).  A callable type named twice keeps its first
- * name. */
+ * with weft::named's name, else the callable type's as the profiler writes
+ * it.  A callable type named twice keeps its first name. */
 #if WEFT_TRACE && defined(__cplusplus)
 namespace weft {
 namespace detail {
-/* The name weft::named gave f, or null (specialised in weft.hpp). */
+/* The name weft::named gave f, or null (weft.hpp overloads it for
+ * named_fn, found by argument-dependent lookup). */
 template <class F>
 inline const char *trace_given_name(const F &) noexcept
 {
