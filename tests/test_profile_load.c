@@ -153,11 +153,6 @@ int main(void)
 
     CHECK(fabs(quiet.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "quiet: the 100 ms strand is reported at %.1f ms", quiet.long_strand / 1e6);
-    /* Beside a busy loop per CPU the 100 ms strand loses its CPU: the
-     * time taken out of it is on the off-CPU line. */
-    CHECK(loaded.off_threads >= 1 && loaded.off_cpu >= 0.1 * LONG_NS,
-          "loaded: %.1f ms off the CPU over %.0f threads", loaded.off_cpu / 1e6,
-          loaded.off_threads);
     CHECK(fabs(loaded.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "loaded: the 100 ms strand is reported at %.1f ms", loaded.long_strand / 1e6);
     CHECK(fabs(loaded.fib_work - quiet.fib_work) <= 0.5 * quiet.fib_work,
