@@ -194,6 +194,12 @@ def render(trace, out, start=None, end=None, title=None):
         ax.annotate("", xy=((t1 - lo) / scale, index[dst]), xytext=((t0 - lo) / scale, index[src]),
                     arrowprops=dict(arrowstyle="-|>", color=ARROWS[cat], lw=0.7, alpha=0.8,
                                     shrinkA=0, shrinkB=0, mutation_scale=7))
+    # Where a full buffer began to drop: the track has nothing after it.
+    for track, t in trace.other.get("dropped_from_us", {}).items():
+        key = tuple(int(x) for x in track.split("/"))
+        if key in index and lo <= t <= hi:
+            ax.plot([(t - lo) / scale], [index[key]], marker="X", color="#c0392b", markersize=7,
+                    linestyle="none")
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([trace.names.get(k, f"{k[0]}/{k[1]}") for k in rows], fontsize=8)
     ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -221,11 +227,18 @@ def render(trace, out, start=None, end=None, title=None):
     if dropped:
         by_track = trace.other.get("dropped_by_track", {})
         worst = sorted(by_track.items(), key=lambda kv: -kv[1])[:3]
-        where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}"
+        since = trace.other.get("dropped_from_us", {})
+
+        def when(k):
+            return f" from {since[k] / scale:.3g} {unit} (X)" if k in since else ""
+        where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}{when(k)}"
                           for k, v in worst if v)
         detail.append(f"{dropped} events dropped{' in the whole trace' if windowed else ''} "
                       f"(buffers full{': ' + where if where else ''})")
-    ax.set_title(f"{head}\n{'; '.join(detail)}", fontsize=10)
+    # The drops on a line of their own: they can be long.
+    lines = ["; ".join(d for d in detail if "dropped" not in d)] + \
+        [d for d in detail if "dropped" in d]
+    ax.set_title("\n".join([head] + lines), fontsize=10)
     legend = [Patch(facecolor=c, label=f"task {name}") for name, c in tcolour.items()]
     legend += [Patch(facecolor=c, label=label) for cat, label, c in STATES
                if any(cat == s[2] for track in trace.slices.values() for s in track)

@@ -109,6 +109,8 @@ typedef struct source {
     uint32_t n, at;
     unsigned pid;
     long tid;
+    uint64_t last; /* ns: where its last kept event ends (drops, if any, come after) */
+    bool marked;   /* the writer has marked where it began to drop */
 } source;
 
 /* qsort has no context argument; the writer runs under `lock`. */
@@ -129,7 +131,13 @@ static bool source_of(source *src, weft_trace_track *tr, unsigned pid, long tid)
     /* Acquire: pairs with the owner's release of the count. */
     uint32_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
     uint32_t first = tr->base_n < n ? tr->base_n : n;
-    *src = (source){tr->ev + first, NULL, n - first, 0, pid, tid};
+    *src = (source){tr->ev + first, NULL, n - first, 0, pid, tid, 0, false};
+    for (uint32_t i = 0; i < src->n; i++) {
+        const trace_event *e = &src->ev[i];
+        uint64_t end = e->kind < WEFT_TRACE_STATES ? e->end : e->start;
+        if (end > src->last)
+            src->last = end;
+    }
     if (src->n == 0)
         return true;
     if (!(src->order = malloc(src->n * sizeof *src->order)))
@@ -349,6 +357,24 @@ static void write_external_names(writer *wr, const weft__trace_file *file)
     }
 }
 
+/* Where a full buffer began to drop: after its last kept event.  Written
+ * in the merge before the first event (of any track: an arrow's tail lands
+ * on its victim's track) that comes later, so every track stays in time
+ * order.  `before` is that event's time (UINT64_MAX: the end). */
+static void mark_drops(writer *wr, layout *l, uint64_t before)
+{
+    for (size_t i = 0; i < l->n_src; i++) {
+        source *src = &l->srcs[i];
+        if (!l->dropped_of[i] || src->marked || (src->last >= before && before != UINT64_MAX))
+            continue;
+        ev_open(wr, "buffer full: later events dropped", "dropped", "i", src->last, src->pid,
+                src->tid);
+        fprintf(wr->f, ",\"s\":\"t\",\"args\":{\"dropped\":%llu}}",
+                (unsigned long long)l->dropped_of[i]);
+        src->marked = true;
+    }
+}
+
 /* The merge: the earliest next event of all sources, the outside threads'
  * RUNs among them; 0, or the errno of a write that failed. */
 static int write_events(writer *wr, layout *l, const weft__trace_file *file)
@@ -364,11 +390,13 @@ static int write_events(writer *wr, layout *l, const weft__trace_file *file)
         }
         if (next_external < file->n_externals &&
             (!best_e || file->externals[next_external].start <= best_e->start)) {
+            mark_drops(wr, l, file->externals[next_external].start);
             write_external(wr, next_external++);
             continue;
         }
         if (!best)
-            return 0;
+            break;
+        mark_drops(wr, l, best_e->start);
         write_event(wr, best, best_e);
         best->at++;
         /* A full device: the errno of the write that failed, now, before
@@ -377,6 +405,8 @@ static int write_events(writer *wr, layout *l, const weft__trace_file *file)
         if (ferror(wr->f))
             return errno ? errno : EIO;
     }
+    mark_drops(wr, l, UINT64_MAX);
+    return ferror(wr->f) ? (errno ? errno : EIO) : 0;
 }
 
 /* The pool runs' counters, in "otherData". */
@@ -413,6 +443,16 @@ static void write_other_data(FILE *f, const layout *l, const weft__trace_file *f
     for (size_t i = 0; i < l->n_src; i++)
         fprintf(f, "%s\"%u/%ld\":%llu", i ? "," : "", l->srcs[i].pid, l->srcs[i].tid,
                 (unsigned long long)l->dropped_of[i]);
+    fputs("},\"dropped_from_us\":{", f);
+    bool first = true;
+    for (size_t i = 0; i < l->n_src; i++) {
+        if (!l->dropped_of[i])
+            continue;
+        uint64_t rel = l->srcs[i].last >= file->t0 ? l->srcs[i].last - file->t0 : 0;
+        fprintf(f, "%s\"%u/%ld\":%llu.%03u", first ? "" : ",", l->srcs[i].pid, l->srcs[i].tid,
+                (unsigned long long)(rel / 1000), (unsigned)(rel % 1000));
+        first = false;
+    }
     fprintf(f, "},\"external_runs_dropped\":%llu,\"pool_runs_not_traced\":%u",
             (unsigned long long)file->externals_dropped, file->pool_runs_untraced);
     if (l->workers && file->counters) {
@@ -448,6 +488,37 @@ static int write_body(FILE *f, layout *l, const weft__trace_file *file)
     return err;
 }
 
+/* A trace with drops says so where it is written: how many, from when on
+ * in each track that filled (the first few), and how to keep them. */
+static void warn_dropped(const char *path, const layout *l, const weft__trace_file *file)
+{
+    enum { SHOWN = 3 };
+    uint64_t dropped = 0;
+    size_t full = 0;
+    char where[SHOWN * 64 + 16] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < l->n_src; i++) {
+        if (!l->dropped_of[i])
+            continue;
+        dropped += l->dropped_of[i];
+        if (full++ < SHOWN && len < sizeof where) {
+            const source *src = &l->srcs[i];
+            double at = src->last >= file->t0 ? (double)(src->last - file->t0) / 1e6 : 0.0;
+            int k = snprintf(where + len, sizeof where - len, "%s%s %ld from %.*f %s on",
+                             len ? ", " : "", src->pid == 1 ? "worker" : "pool worker", src->tid,
+                             at < 1e3 ? 2 : 3, at < 1e3 ? at : at / 1e3, at < 1e3 ? "ms" : "s");
+            len += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (!dropped)
+        return;
+    weft__warn("tracing: %s: %llu events did not fit and were dropped, so %zu track%s end%s "
+               "early (%s%s); each track holds WEFT_TRACE_EVENTS=%llu events, raise it to keep "
+               "more",
+               path, (unsigned long long)dropped, full, full == 1 ? "" : "s", full == 1 ? "s" : "",
+               where, full > SHOWN ? ", ..." : "", (unsigned long long)file->events_per_track);
+}
+
 int weft__trace_write_file(const char *path, const weft__trace_file *file)
 {
     cur = file;
@@ -469,6 +540,8 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         err = errno ? errno : EIO;
     if (err && err != ENOMEM && f)
         weft__warn("tracing: writing %s failed: %s", path, strerror(err));
+    if (!err)
+        warn_dropped(path, &l, file);
     layout_free(&l);
     return err;
 }

@@ -198,10 +198,16 @@ check_profile_json "$work/pc.json" "pkg-config weft-profile consumer" "basic blo
 WEFT_PROFILE_JSON="$work/pct.json" "$work/app/app-prof-time" 25 >"$log" 2>&1 ||
   fail "pkg-config weft-profile-time consumer's run"
 check_profile_json "$work/pct.json" "pkg-config weft-profile-time consumer" "time"
+# The installed reader of profiles sets the two side by side: the same
+# program and input, so the same graph, counted in two units.
+"$HOME/.local/bin/weft-profile" diff "$work/pc.json" "$work/pct.json" >"$log" 2>&1 ||
+  fail "the installed weft-profile diff"
+grep -q "the graphs are the same" "$log" && grep -q "the units differ" "$log" ||
+  fail "weft-profile diff of one program in two units: $(cat "$log")"
 syms=$(nm "$work/app/app")
 grep -q weft__profile_register <<<"$syms" &&
   fail "the program linked with weft (not weft-profile) holds the profiler"
-echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time; weft has no profiler"
+echo "ok: pkg-config weft-profile (README) in basic blocks, weft-profile-time in time, weft-profile diff of the two; weft has no profiler"
 
 # The README's tracing recipe: the same program against the tracing
 # variant, from CMake and from pkg-config (and the C++ API over it), run

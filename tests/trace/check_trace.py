@@ -192,7 +192,33 @@ def load(scenario, path):
     return data
 
 
-def check_fork_join(scenario, data, full):
+def check_drop_markers(scenario, events, other, stderr):
+    """Each track that filled: where it began to drop, in otherData and as
+    its last event, and the message on stderr."""
+    per_track = other.get("dropped_by_track", {})
+    from_us = other.get("dropped_from_us")
+    full = {k for k, v in per_track.items() if v > 0}
+    if not isinstance(from_us, dict) or set(from_us) != full:
+        fail(scenario, f"dropped_from_us {from_us!r} does not name the tracks that dropped {full}")
+        return
+    for key in full:
+        pid, tid = (int(x) for x in key.split("/"))
+        track = [e for e in events if e.get("pid") == pid and e.get("tid") == tid and
+                 e["ph"] in ("X", "i")]
+        ends = [e["ts"] + e.get("dur", 0) for e in track if e.get("cat") != "dropped"]
+        markers = [e for e in track if e.get("cat") == "dropped"]
+        if len(markers) != 1 or markers[0]["ts"] != from_us[key] or \
+                markers[0].get("args", {}).get("dropped") != per_track[key]:
+            fail(scenario, f"track {key}: drop markers {markers}, expected one at {from_us[key]} "
+                 f"with {per_track[key]} dropped")
+        elif ends and abs(max(ends) - from_us[key]) > 0.002:
+            fail(scenario, f"track {key}: drops from {from_us[key]} us, its kept events end at "
+                 f"{max(ends)} us")
+    if "were dropped" not in stderr or "WEFT_TRACE_EVENTS=16" not in stderr:
+        fail(scenario, f"no message of the drops on stderr: {stderr.strip()[-2000:]!r}")
+
+
+def check_fork_join(scenario, data, full, stderr=""):
     events, other = data["traceEvents"], data["otherData"]
     if not check_fields(scenario, events):
         return
@@ -207,10 +233,15 @@ def check_fork_join(scenario, data, full):
         per_track = other.get("dropped_by_track", {})
         if sum(per_track.values()) != dropped:
             fail(scenario, f"dropped_by_track {per_track} does not add up to {dropped}")
-        print(f"ok: {scenario}: {dropped} events dropped and counted, the file is valid")
+        check_drop_markers(scenario, events, other, stderr)
+        print(f"ok: {scenario}: {dropped} events dropped and counted, where each track began "
+              "to drop said in the file and on stderr, the file is valid")
         return
     if dropped != 0:
         fail(scenario, f"{dropped} events dropped with the default buffers")
+    if "were dropped" in stderr or other.get("dropped_from_us"):
+        fail(scenario, f"drops reported where none were: {other.get('dropped_from_us')!r}, "
+             f"{stderr.strip()[-500:]!r}")
     tasks = [e for e in events if e["ph"] == "X" and e["cat"] == "task" and e["pid"] == 1]
     if not tasks:
         fail(scenario, "no task slices")
@@ -327,10 +358,10 @@ def main():
             if scenario == "pool":
                 check_pool(scenario, data)
             elif scenario == "started":
-                check_fork_join(scenario, data, full=False)
+                check_fork_join(scenario, data, full=False, stderr=r.stderr)
                 check_again(scenario, path + ".again")
             else:
-                check_fork_join(scenario, data, full=scenario == "full")
+                check_fork_join(scenario, data, full=scenario == "full", stderr=r.stderr)
     if traced:
         # A device with no space: the message names the write's errno.
         r = subprocess.run([binary, "fork-join", "/dev/full"], capture_output=True, text=True,

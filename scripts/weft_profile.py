@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Sets two of weft's profiles side by side and names what changed.
+
+The profiles are the JSON that WEFT_PROFILE_JSON=<file> writes
+(docs/profiling.md, "The JSON").  Installed as `weft-profile`.
+
+usage: weft-profile diff A.json B.json [--threshold PCT] [--all]
+
+It prints, for the regions and task types of both runs, the work, the
+tasks and the parallelism of A and of B and their ratios, then the
+findings: whether the two runs had the same graph (the same tasks and
+SPAWNs in every region); if not, which regions ran more or fewer tasks
+and how much work came with them; which regions' work or parallelism
+moved by more than the threshold (default 10 %, timing noise on a busy
+machine being of that order); and which rows are in one run only.  Each
+kind of finding lists its five largest (by tasks or work moved) unless
+--all is given.
+
+Exit status: 0 when the diff was made, 2 when a file cannot be read or
+is not a weft profile.
+"""
+import argparse
+import json
+import sys
+
+FORMAT_VERSION = 1
+
+
+class ProfileError(Exception):
+    """A file that is not a profile this tool can read."""
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ProfileError(f"{path}: cannot read it: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ProfileError(f"{path}: not JSON ({e.msg} at line {e.lineno}); "
+                           "a profile is what WEFT_PROFILE_JSON=<file> writes") from None
+    if not isinstance(data, dict) or "weft_profile" not in data:
+        raise ProfileError(f"{path}: JSON, but not a weft profile (no \"weft_profile\" key); "
+                           "a profile is what WEFT_PROFILE_JSON=<file> writes")
+    if data["weft_profile"] != FORMAT_VERSION:
+        raise ProfileError(f"{path}: a weft profile of format {data['weft_profile']!r}; "
+                           f"this tool reads format {FORMAT_VERSION}")
+    regions = data.get("regions")
+    types = data.get("task_types")
+    if not isinstance(regions, list) or not isinstance(types, list):
+        raise ProfileError(f"{path}: a weft profile without its \"regions\" or \"task_types\" list")
+    for r in regions:
+        for key in ("name", "kind", "runs", "work_ns", "span_ns", "parallelism", "tasks", "spawns"):
+            if not isinstance(r, dict) or key not in r:
+                raise ProfileError(f"{path}: a region without \"{key}\"")
+    for t in types:
+        for key in ("name", "count", "work_ns"):
+            if not isinstance(t, dict) or key not in t:
+                raise ProfileError(f"{path}: a task type without \"{key}\"")
+    return data
+
+
+def fmt_ns(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def fmt_count(n):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.4g}"
+
+
+def ratio(a, b):
+    """b / a, or None when a is zero (and b is not)."""
+    if a == 0:
+        return 1.0 if b == 0 else None
+    return b / a
+
+
+def fmt_ratio(r):
+    return "new" if r is None else f"x{r:.2f}"
+
+
+def pct(r):
+    return "from none" if r is None else f"{(r - 1) * 100:+.0f} %"
+
+
+def unit_of(data):
+    unit = data.get("unit", "time")
+    return "basic blocks" if unit == "basic blocks" else "on-CPU time"
+
+
+def per_run(region, key):
+    runs = region["runs"]
+    return region[key] / runs if runs else 0.0
+
+
+def keyed(rows, key):
+    out = {}
+    for row in rows:
+        out.setdefault(key(row), row)
+    return out
+
+
+def moved(r, threshold):
+    return r is None or abs(r - 1.0) > threshold
+
+
+def limited(lines, most, what):
+    """The first `most` lines (all with most=None), and how many more there are."""
+    if most is None or len(lines) <= most:
+        return lines
+    return lines[:most] + [f"... and {len(lines) - most} more {what} (--all lists them)"]
+
+
+def diff(a, b, names, threshold, out, most=5):
+    """Writes the side-by-side tables and the findings; returns the findings."""
+    out.write(f"A = {names[0]}: scheduler {a.get('scheduler', '?')}, {unit_of(a)}\n")
+    out.write(f"B = {names[1]}: scheduler {b.get('scheduler', '?')}, {unit_of(b)}\n")
+    findings = []
+    if unit_of(a) != unit_of(b):
+        findings.append(f"the units differ (A {unit_of(a)}, B {unit_of(b)}): work and span are "
+                        "compared as nanoseconds, but a counted block is not a timed one; "
+                        "the tasks and SPAWNs compare exactly")
+
+    region_key = lambda r: (r["kind"], r["name"])
+    ra, rb = keyed(a["regions"], region_key), keyed(b["regions"], region_key)
+    order = [k for k in ra] + [k for k in rb if k not in ra]
+
+    out.write("\nregions (RUN rows: per region; RUNs inside tasks: per call)\n")
+    out.write(f"{'region':<28} {'kind':<11} {'work A':>10} {'work B':>10} {'ratio':>7} "
+              f"{'tasks A':>10} {'tasks B':>10} {'ratio':>7} {'par A':>8} {'par B':>8}\n")
+    for k in order:
+        x, y = ra.get(k), rb.get(k)
+        kind, name = k
+        if x is None or y is None:
+            only = "B" if x is None else "A"
+            row = y if x is None else x
+            out.write(f"{name[:28]:<28} {kind:<11} only in {only}: {row['runs']} runs, "
+                      f"work {fmt_ns(row['work_ns'])}, tasks {fmt_count(row['tasks'])}\n")
+            continue
+        if kind == "inside_task":
+            wa, wb = per_run(x, "work_ns"), per_run(y, "work_ns")
+            ta, tb = per_run(x, "tasks"), per_run(y, "tasks")
+        else:
+            wa, wb, ta, tb = x["work_ns"], y["work_ns"], x["tasks"], y["tasks"]
+        out.write(f"{name[:28]:<28} {kind:<11} {fmt_ns(wa):>10} {fmt_ns(wb):>10} "
+                  f"{fmt_ratio(ratio(wa, wb)):>7} {fmt_count(ta):>10} {fmt_count(tb):>10} "
+                  f"{fmt_ratio(ratio(ta, tb)):>7} {x['parallelism']:>8.2f} {y['parallelism']:>8.2f}\n")
+
+    ta_, tb_ = keyed(a["task_types"], lambda t: t["name"]), keyed(b["task_types"], lambda t: t["name"])
+    type_order = [k for k in ta_] + [k for k in tb_ if k not in ta_]
+    out.write(f"\n{'task type':<28} {'count A':>10} {'count B':>10} {'ratio':>7} "
+              f"{'work A':>10} {'work B':>10} {'ratio':>7}\n")
+    for k in type_order:
+        x, y = ta_.get(k), tb_.get(k)
+        ca, cb = (x or {}).get("count", 0), (y or {}).get("count", 0)
+        wa, wb = (x or {}).get("work_ns", 0.0), (y or {}).get("work_ns", 0.0)
+        out.write(f"{k[:28]:<28} {fmt_count(ca):>10} {fmt_count(cb):>10} "
+                  f"{fmt_ratio(ratio(ca, cb)):>7} {fmt_ns(wa):>10} {fmt_ns(wb):>10} "
+                  f"{fmt_ratio(ratio(wa, wb)):>7}\n")
+
+    # The graph: tasks and SPAWNs of every region present in both.
+    both = [k for k in order if k in ra and k in rb]
+    graph_changed = [k for k in both
+                     if ra[k]["tasks"] != rb[k]["tasks"] or ra[k]["spawns"] != rb[k]["spawns"]
+                     or ra[k]["runs"] != rb[k]["runs"]]
+    tops = [k for k in both if k[0] == "run"]
+    work_a = sum(ra[k]["work_ns"] for k in tops)
+    work_b = sum(rb[k]["work_ns"] for k in tops)
+    tasks_a = sum(ra[k]["tasks"] for k in tops)
+    tasks_b = sum(rb[k]["tasks"] for k in tops)
+    if both and not graph_changed:
+        findings.append("the graphs are the same: every region ran the same tasks and SPAWNs, "
+                        "so what differs is the time of the same strands")
+    elif graph_changed and tops and tasks_a != tasks_b:
+        findings.append(
+            f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in its RUN regions "
+            f"({fmt_count(tasks_a)} -> {fmt_count(tasks_b)}) with {pct(ratio(work_a, work_b))} "
+            "work; if the input was the same, this program's work depends on its schedule "
+            "(for example a result cache that concurrent workers miss, or a cut-off that "
+            "reads the worker count), and one run's profile is not its graph")
+    graph_changed.sort(key=lambda k: -abs(rb[k]["tasks"] - ra[k]["tasks"]))
+    listed = []
+    for k in graph_changed:
+        x, y = ra[k], rb[k]
+        what = []
+        if x["runs"] != y["runs"]:
+            what.append(f"{'calls' if k[0] == 'inside_task' else 'runs'} "
+                        f"{fmt_count(x['runs'])} -> {fmt_count(y['runs'])}")
+        if k[0] == "inside_task":
+            what.append(f"tasks per call {fmt_count(per_run(x, 'tasks'))} -> "
+                        f"{fmt_count(per_run(y, 'tasks'))}")
+        else:
+            what.append(f"tasks {fmt_count(x['tasks'])} -> {fmt_count(y['tasks'])} "
+                        f"({pct(ratio(x['tasks'], y['tasks']))})")
+        if x["spawns"] != y["spawns"]:
+            what.append(f"spawns {fmt_count(x['spawns'])} -> {fmt_count(y['spawns'])}")
+        listed.append(f"{k[0]} region {k[1]}: the graph changed: " + ", ".join(what))
+    findings += limited(listed, most, "regions whose graph changed")
+    if tops and moved(ratio(work_a, work_b), threshold):
+        findings.append(f"the program's work (the RUN regions) {pct(ratio(work_a, work_b))}: "
+                        f"{fmt_ns(work_a)} -> {fmt_ns(work_b)}")
+    timing = []
+    for k in both:
+        x, y = ra[k], rb[k]
+        if k[0] == "inside_task":
+            wr = ratio(per_run(x, "work_ns"), per_run(y, "work_ns"))
+            label = "work per call"
+        else:
+            wr = ratio(x["work_ns"], y["work_ns"])
+            label = "work"
+        if moved(wr, threshold) and k not in graph_changed:
+            timing.append((abs(y["work_ns"] - x["work_ns"]),
+                           f"{k[0]} region {k[1]}: {label} {pct(wr)} on the same graph"))
+        pr = ratio(x["parallelism"], y["parallelism"])
+        if moved(pr, threshold):
+            timing.append((abs(y["work_ns"] - x["work_ns"]) + x["work_ns"],
+                           f"{k[0]} region {k[1]}: parallelism {x['parallelism']:.3g} -> "
+                           f"{y['parallelism']:.3g}"))
+    timing.sort(key=lambda t: -t[0])
+    findings += limited([t[1] for t in timing], most, "regions whose work or parallelism moved")
+    for k in order:
+        if k not in rb:
+            findings.append(f"{k[0]} region {k[1]} is only in A")
+        elif k not in ra:
+            findings.append(f"{k[0]} region {k[1]} is only in B")
+    counted = []
+    for k in type_order:
+        x, y = ta_.get(k), tb_.get(k)
+        if x is None or y is None:
+            findings.append(f"task type {k} is only in {'B' if x is None else 'A'}")
+        elif x["count"] != y["count"]:
+            counted.append((abs(y["work_ns"] - x["work_ns"]),
+                            f"task type {k}: count {fmt_count(x['count'])} -> "
+                            f"{fmt_count(y['count'])} ({pct(ratio(x['count'], y['count']))}), "
+                            f"work {fmt_ns(x['work_ns'])} -> {fmt_ns(y['work_ns'])}"))
+    counted.sort(key=lambda t: -t[0])
+    findings += limited([t[1] for t in counted], most, "task types whose count changed")
+    out.write(f"\nwhat changed (work and parallelism: by more than {threshold * 100:.0f} %):\n")
+    for f in findings or ["nothing beyond the threshold"]:
+        out.write(f"* {f}\n")
+    return findings
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="weft-profile",
+                                     description="Reads profiles that weft's profiler wrote.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("diff", help="set two profiles side by side and name what changed")
+    d.add_argument("a", metavar="A.json")
+    d.add_argument("b", metavar="B.json")
+    d.add_argument("--all", action="store_true",
+                   help="list every finding, not the five largest of each kind")
+    d.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
+                   help="report work and parallelism that moved by more than this (default 10)")
+    args = parser.parse_args(argv)
+    if not 0 <= args.threshold < 1000:
+        parser.error(f"--threshold {args.threshold}: give a percentage from 0 to 1000")
+    try:
+        a, b = load(args.a), load(args.b)
+    except ProfileError as e:
+        print(f"weft-profile: {e}", file=sys.stderr)
+        return 2
+    diff(a, b, (args.a, args.b), args.threshold / 100.0, sys.stdout,
+         most=None if args.all else 5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

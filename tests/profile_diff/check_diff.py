@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Checks `weft-profile diff` (scripts/weft_profile.py) on profiles that a
+profiling build of fib-weft writes, and on files that are not profiles.
+
+usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
+
+* fib(18) at 1 and at 2 workers: the same graph, and the diff says so;
+* fib(16) against fib(20): the tasks differ by the ratio the profiles
+  hold (and fib's known count of calls), and the diff names the region,
+  the task type and the extra work;
+* a region only in one run, profiles in two units;
+* a missing file, a file that is not JSON, JSON that is not a profile, a
+  profile of another format and one without its regions: exit 2, one
+  line naming the file, no traceback.
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def diff(tool, *args):
+    p = subprocess.run([sys.executable, tool, "diff", *args], capture_output=True, text=True,
+                       timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def profile(fib, workers, n, path):
+    env = dict(os.environ, WEFT_PROFILE_JSON=path)
+    env.pop("WEFT_PROFILE", None)
+    p = subprocess.run([fib, "-w", str(workers), str(n)], env=env, capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        sys.exit(f"fib-weft -w {workers} {n} failed ({p.returncode}): {p.stderr}")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def fib_calls(n):
+    """How many times fib(n)'s tree calls fib: 2 fib(n+1) - 1."""
+    a, b = 0, 1
+    for _ in range(n + 1):
+        a, b = b, a + b
+    return 2 * a - 1
+
+
+def findings(out):
+    return out.split("what changed", 1)[1] if "what changed" in out else ""
+
+
+def main():
+    tool, fib = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        def path(name):
+            return os.path.join(tmp, name)
+
+        # The same graph at 1 and at 2 workers.
+        a = profile(fib, 1, 18, path("a.json"))
+        b = profile(fib, 2, 18, path("b.json"))
+        check(a["regions"][0]["tasks"] == fib_calls(18),
+              f"fib(18)'s profile: {a['regions'][0]['tasks']} tasks, not {fib_calls(18)}")
+        rc, out, err = diff(tool, path("a.json"), path("b.json"))
+        check(rc == 0, f"diff of fib(18) at 1 and 2 workers: exit {rc}: {err}")
+        check("the graphs are the same" in findings(out),
+              f"fib(18) at 1 and 2 workers: not called the same graph:\n{out}")
+        check("the graphs differ" not in out and "graph changed" not in out,
+              f"fib(18) at 1 and 2 workers: a change of graph reported:\n{out}")
+
+        # Two graphs: fib(16) against fib(20).
+        small = profile(fib, 2, 16, path("small.json"))
+        big = profile(fib, 2, 20, path("big.json"))
+        rc, out, err = diff(tool, path("small.json"), path("big.json"))
+        check(rc == 0, f"diff of fib(16) and fib(20): exit {rc}: {err}")
+        ts, tb = small["regions"][0]["tasks"], big["regions"][0]["tasks"]
+        check((ts, tb) == (fib_calls(16), fib_calls(20)),
+              f"fib(16), fib(20): {ts} and {tb} tasks, not {fib_calls(16)} and {fib_calls(20)}")
+        found = findings(out)
+        want = f"+{(tb / ts - 1) * 100:.0f} % tasks"
+        check("the graphs differ" in found and want in found,
+              f"fib(16) against fib(20): no '{want}' in the findings:\n{out}")
+        check("run region fib: the graph changed" in found,
+              f"fib(16) against fib(20): region fib not named:\n{out}")
+        check("task type fib: count" in found,
+              f"fib(16) against fib(20): task type fib not named:\n{out}")
+        wr = big["regions"][0]["work_ns"] / small["regions"][0]["work_ns"]
+        check(f"x{tb / ts:.2f}" in out and f"x{wr:.2f}" in out,
+              f"fib(16) against fib(20): the table lacks the ratios x{tb / ts:.2f} and x{wr:.2f}:\n{out}")
+        # The other way round, the work fell.
+        rc, out, _ = diff(tool, path("big.json"), path("small.json"))
+        check(rc == 0 and f"-{(1 - ts / tb) * 100:.0f} % tasks" in findings(out),
+              f"fib(20) against fib(16): the fall in tasks not reported:\n{out}")
+
+        # A region in one run only, and a unit that differs.
+        c = copy.deepcopy(a)
+        extra = copy.deepcopy(c["regions"][0])
+        extra["name"] = "added_region"
+        c["regions"].append(extra)
+        c["unit"] = "basic blocks"
+        with open(path("c.json"), "w", encoding="utf-8") as f:
+            json.dump(c, f)
+        rc, out, err = diff(tool, path("a.json"), path("c.json"))
+        found = findings(out)
+        check(rc == 0 and "run region added_region is only in B" in found,
+              f"a region only in B not named:\n{out}{err}")
+        check("the units differ" in found, f"profiles in two units: not said:\n{out}")
+
+        # Files that are not profiles.
+        bad = {
+            "missing.json": None,
+            "text.json": "fib(18) = 2584\n",
+            "other.json": json.dumps({"traceEvents": []}),
+            "version.json": json.dumps(dict(a, weft_profile=2)),
+            "noregions.json": json.dumps({k: v for k, v in a.items() if k != "regions"}),
+            "badregion.json": json.dumps(dict(a, regions=[{"name": "x"}])),
+        }
+        for name, text in bad.items():
+            if text is not None:
+                with open(path(name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            for args in ((path("a.json"), path(name)), (path(name), path("a.json"))):
+                rc, out, err = diff(tool, *args)
+                lines = err.strip().splitlines()
+                check(rc == 2 and len(lines) == 1 and name in lines[0]
+                      and lines[0].startswith("weft-profile: ") and out == "",
+                      f"diff {' '.join(os.path.basename(x) for x in args)}: exit {rc}, "
+                      f"stderr {err!r}, stdout {out[:200]!r}")
+        rc, _, err = diff(tool, "--threshold", "-5", path("a.json"), path("b.json"))
+        check(rc == 2 and "threshold" in err and "Traceback" not in err,
+              f"a negative threshold: exit {rc}, {err!r}")
+    if failures:
+        print(f"{len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    print("ok: weft-profile diff on the same graph, two graphs, one-sided rows, two units "
+          "and six kinds of bad input")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
