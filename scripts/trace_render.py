@@ -230,7 +230,10 @@ def render(trace, out, start=None, end=None, title=None):
         since = trace.other.get("dropped_from_us", {})
 
         def when(k):
-            return f" from {since[k] / scale:.3g} {unit} (X)" if k in since else ""
+            if k not in since:
+                return ""
+            t = since[k]
+            return f" from {t / 1e3:.4g} ms (X)" if t >= 1e3 else f" from {t:.3g} µs (X)"
         where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}{when(k)}"
                           for k, v in worst if v)
         detail.append(f"{dropped} events dropped{' in the whole trace' if windowed else ''} "

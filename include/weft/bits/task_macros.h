@@ -255,7 +255,8 @@ WEFT_END_DECLS
                        "weft: arguments/result of task " #NAME " exceed the descriptor"); \
     WEFT_STATIC_ASSERT(WEFT_ALIGNOF(NAME##_frame) <= WEFT_CACHE_LINE, \
                        "weft: task " #NAME " needs more than cache-line alignment"); \
-    WEFT_EXTERN_C RT_OR_VOID NAME##_CALL(FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES); \
+    WEFT_EXTERN_C WEFT_TASK_CODE_ALIGN RT_OR_VOID NAME##_CALL( \
+        FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES); \
     WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
     static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_, \
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
@@ -335,8 +336,10 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    static inline RT NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
-    RT NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    WEFT_TASK_CODE_ALIGN static inline RT NAME##_BODY_(FL##_WORKER_T *, \
+                                                       FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_TASK_CODE_ALIGN RT NAME##_CALL(FL##_WORKER_T *FL##_W, \
+                                        FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
     { \
         WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
         WEFT_TASK_TRY_ \
@@ -358,8 +361,10 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    static inline void NAME##_BODY_(FL##_WORKER_T *, FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
-    void NAME##_CALL(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    WEFT_TASK_CODE_ALIGN static inline void NAME##_BODY_(FL##_WORKER_T *, \
+                                                         FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_TASK_CODE_ALIGN void NAME##_CALL(FL##_WORKER_T *FL##_W, \
+                                          FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
     { \
         WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
         WEFT_TASK_TRY_ \
