@@ -549,7 +549,8 @@ static void check_reports(void)
     /* Not compiled with -fsanitize-coverage=trace-pc: strands are timed,
      * and both reports say so. */
     CHECK(strstr(json, "\"unit\": \"time\"") && strstr(json, "\"unit_chosen\": \"automatic\"") &&
-              strstr(json, "\"time\": \"on-CPU ns\"") && strstr(text, "unit: on-CPU time"),
+              strstr(json, "\"time\": \"on-CPU ns\"") && strstr(text, "unit: on-CPU time") &&
+              strstr(text, "unit's error: on-CPU time includes memory stalls"),
           "the unit is time, chosen automatically:\n%s\n%s", text, json);
     weft_profile_region r = region_named("pfib");
     CHECK(weft_profile_speedup_bound(&r, 1) == 1.0 && weft_profile_speedup_bound(&r, 0) == 0.0,

@@ -88,6 +88,18 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
                 weft__count_how());
     else
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
+    /* What each unit gets wrong on memory-bound code (profiling.md,
+     * "Counting basic blocks" and "Time on the CPU, not on the wall"). */
+    if (sn->blocks)
+        fprintf(out, "unit's error: a block counts alike whether it computes or waits for memory, "
+                     "so a strand that misses the cache more than the average reads shorter than "
+                     "it ran, and memory bandwidth limits no parallelism in blocks; "
+                     "WEFT_PROFILE_UNIT=time measures the stalls\n");
+    else
+        fprintf(out, "unit's error: on-CPU time includes memory stalls, which grow when workers "
+                     "share the memory bus (the work at 2 workers can exceed the work at 1), and "
+                     "the profiler's own cost per strand; counted basic blocks do not move with "
+                     "either\n");
 }
 
 /* One row of the regions' table. */
