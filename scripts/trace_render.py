@@ -233,7 +233,9 @@ def render(trace, out, start=None, end=None, title=None):
             if k not in since:
                 return ""
             t = since[k]
-            return f" from {t / 1e3:.4g} ms (X)" if t >= 1e3 else f" from {t:.3g} µs (X)"
+            if t >= 1e6:
+                return f" from {t / 1e6:.3f} s (X)"
+            return f" from {t / 1e3:.2f} ms (X)" if t >= 1e3 else f" from {t:.1f} µs (X)"
         where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}{when(k)}"
                           for k, v in worst if v)
         detail.append(f"{dropped} events dropped{' in the whole trace' if windowed else ''} "

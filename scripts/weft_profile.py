@@ -37,6 +37,9 @@ def load(path):
             text = f.read()
     except OSError as e:
         raise ProfileError(f"{path}: cannot read it: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{path}: not text (not UTF-8); a profile is what "
+                           "WEFT_PROFILE_JSON=<file> writes") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -52,14 +55,26 @@ def load(path):
     types = data.get("task_types")
     if not isinstance(regions, list) or not isinstance(types, list):
         raise ProfileError(f"{path}: a weft profile without its \"regions\" or \"task_types\" list")
+    def check(row, what, keys):
+        if not isinstance(row, dict):
+            raise ProfileError(f"{path}: a {what} that is not an object")
+        for key in keys:
+            value = row.get(key)
+            if key in ("name", "kind"):
+                ok = isinstance(value, str)
+            else:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+            if not ok:
+                raise ProfileError(f"{path}: a {what} whose \"{key}\" is "
+                                   f"{'missing' if key not in row else repr(value)}")
     for r in regions:
-        for key in ("name", "kind", "runs", "work_ns", "span_ns", "parallelism", "tasks", "spawns"):
-            if not isinstance(r, dict) or key not in r:
-                raise ProfileError(f"{path}: a region without \"{key}\"")
+        check(r, "region", ("name", "kind", "runs", "work_ns", "span_ns", "parallelism", "tasks",
+                            "spawns"))
     for t in types:
-        for key in ("name", "count", "work_ns"):
-            if not isinstance(t, dict) or key not in t:
-                raise ProfileError(f"{path}: a task type without \"{key}\"")
+        check(t, "task type", ("name", "count", "work_ns"))
+    npb = data.get("ns_per_block", 0)
+    if not isinstance(npb, (int, float)) or isinstance(npb, bool) or npb < 0:
+        raise ProfileError(f"{path}: \"ns_per_block\" is {npb!r}")
     return data
 
 
@@ -125,7 +140,18 @@ def diff(a, b, names, threshold, out, most=5):
     out.write(f"A = {names[0]}: scheduler {a.get('scheduler', '?')}, {unit_of(a)}\n")
     out.write(f"B = {names[1]}: scheduler {b.get('scheduler', '?')}, {unit_of(b)}\n")
     findings = []
-    if unit_of(a) != unit_of(b):
+    # Counted profiles compare in blocks: each run converts its blocks to
+    # time at a ratio of its own, which moves with the machine's load.
+    in_blocks = all(unit_of(d) == "basic blocks" and d.get("ns_per_block", 0) > 0 for d in (a, b))
+    for d in (a, b):
+        scale = d["ns_per_block"] if in_blocks else 1.0
+        for row in d["regions"] + d["task_types"]:
+            row["w"] = row["work_ns"] / scale
+    fmt_work = (lambda n: fmt_count(n) + " bl") if in_blocks else fmt_ns
+    if in_blocks:
+        out.write(f"work compared in basic blocks (bl); A converts them at "
+                  f"{a['ns_per_block']:.3f} ns each, B at {b['ns_per_block']:.3f}\n")
+    elif unit_of(a) != unit_of(b):
         findings.append(f"the units differ (A {unit_of(a)}, B {unit_of(b)}): work and span are "
                         "compared as nanoseconds, but a counted block is not a timed one; "
                         "the tasks and SPAWNs compare exactly")
@@ -144,14 +170,14 @@ def diff(a, b, names, threshold, out, most=5):
             only = "B" if x is None else "A"
             row = y if x is None else x
             out.write(f"{name[:28]:<28} {kind:<11} only in {only}: {row['runs']} runs, "
-                      f"work {fmt_ns(row['work_ns'])}, tasks {fmt_count(row['tasks'])}\n")
+                      f"work {fmt_work(row['w'])}, tasks {fmt_count(row['tasks'])}\n")
             continue
         if kind == "inside_task":
-            wa, wb = per_run(x, "work_ns"), per_run(y, "work_ns")
+            wa, wb = per_run(x, "w"), per_run(y, "w")
             ta, tb = per_run(x, "tasks"), per_run(y, "tasks")
         else:
-            wa, wb, ta, tb = x["work_ns"], y["work_ns"], x["tasks"], y["tasks"]
-        out.write(f"{name[:28]:<28} {kind:<11} {fmt_ns(wa):>10} {fmt_ns(wb):>10} "
+            wa, wb, ta, tb = x["w"], y["w"], x["tasks"], y["tasks"]
+        out.write(f"{name[:28]:<28} {kind:<11} {fmt_work(wa):>10} {fmt_work(wb):>10} "
                   f"{fmt_ratio(ratio(wa, wb)):>7} {fmt_count(ta):>10} {fmt_count(tb):>10} "
                   f"{fmt_ratio(ratio(ta, tb)):>7} {x['parallelism']:>8.2f} {y['parallelism']:>8.2f}\n")
 
@@ -162,9 +188,9 @@ def diff(a, b, names, threshold, out, most=5):
     for k in type_order:
         x, y = ta_.get(k), tb_.get(k)
         ca, cb = (x or {}).get("count", 0), (y or {}).get("count", 0)
-        wa, wb = (x or {}).get("work_ns", 0.0), (y or {}).get("work_ns", 0.0)
+        wa, wb = (x or {}).get("w", 0.0), (y or {}).get("w", 0.0)
         out.write(f"{k[:28]:<28} {fmt_count(ca):>10} {fmt_count(cb):>10} "
-                  f"{fmt_ratio(ratio(ca, cb)):>7} {fmt_ns(wa):>10} {fmt_ns(wb):>10} "
+                  f"{fmt_ratio(ratio(ca, cb)):>7} {fmt_work(wa):>10} {fmt_work(wb):>10} "
                   f"{fmt_ratio(ratio(wa, wb)):>7}\n")
 
     # The graph: tasks and SPAWNs of every region present in both.
@@ -173,13 +199,17 @@ def diff(a, b, names, threshold, out, most=5):
                      if ra[k]["tasks"] != rb[k]["tasks"] or ra[k]["spawns"] != rb[k]["spawns"]
                      or ra[k]["runs"] != rb[k]["runs"]]
     tops = [k for k in both if k[0] == "run"]
-    work_a = sum(ra[k]["work_ns"] for k in tops)
-    work_b = sum(rb[k]["work_ns"] for k in tops)
+    work_a = sum(ra[k]["w"] for k in tops)
+    work_b = sum(rb[k]["w"] for k in tops)
     tasks_a = sum(ra[k]["tasks"] for k in tops)
     tasks_b = sum(rb[k]["tasks"] for k in tops)
-    if both and not graph_changed:
+    one_sided = any(k not in ra or k not in rb for k in order)
+    if both and not graph_changed and not one_sided:
         findings.append("the graphs are the same: every region ran the same tasks and SPAWNs, "
-                        "so what differs is the time of the same strands")
+                        "so what differs is what the same strands cost")
+    elif both and not graph_changed:
+        findings.append("the regions both runs have ran the same tasks and SPAWNs, but some "
+                        "regions or task types are in one run only (below)")
     elif graph_changed and tops and tasks_a != tasks_b:
         findings.append(
             f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in its RUN regions "
@@ -201,28 +231,31 @@ def diff(a, b, names, threshold, out, most=5):
         else:
             what.append(f"tasks {fmt_count(x['tasks'])} -> {fmt_count(y['tasks'])} "
                         f"({pct(ratio(x['tasks'], y['tasks']))})")
-        if x["spawns"] != y["spawns"]:
+        if k[0] == "inside_task":
+            what.append(f"spawns per call {fmt_count(per_run(x, 'spawns'))} -> "
+                        f"{fmt_count(per_run(y, 'spawns'))}")
+        elif x["spawns"] != y["spawns"]:
             what.append(f"spawns {fmt_count(x['spawns'])} -> {fmt_count(y['spawns'])}")
         listed.append(f"{k[0]} region {k[1]}: the graph changed: " + ", ".join(what))
     findings += limited(listed, most, "regions whose graph changed")
     if tops and moved(ratio(work_a, work_b), threshold):
         findings.append(f"the program's work (the RUN regions) {pct(ratio(work_a, work_b))}: "
-                        f"{fmt_ns(work_a)} -> {fmt_ns(work_b)}")
+                        f"{fmt_work(work_a)} -> {fmt_work(work_b)}")
     timing = []
     for k in both:
         x, y = ra[k], rb[k]
         if k[0] == "inside_task":
-            wr = ratio(per_run(x, "work_ns"), per_run(y, "work_ns"))
+            wr = ratio(per_run(x, "w"), per_run(y, "w"))
             label = "work per call"
         else:
-            wr = ratio(x["work_ns"], y["work_ns"])
+            wr = ratio(x["w"], y["w"])
             label = "work"
         if moved(wr, threshold) and k not in graph_changed:
-            timing.append((abs(y["work_ns"] - x["work_ns"]),
+            timing.append((abs(y["w"] - x["w"]),
                            f"{k[0]} region {k[1]}: {label} {pct(wr)} on the same graph"))
         pr = ratio(x["parallelism"], y["parallelism"])
         if moved(pr, threshold):
-            timing.append((abs(y["work_ns"] - x["work_ns"]) + x["work_ns"],
+            timing.append((abs(y["w"] - x["w"]) + x["w"],
                            f"{k[0]} region {k[1]}: parallelism {x['parallelism']:.3g} -> "
                            f"{y['parallelism']:.3g}"))
     timing.sort(key=lambda t: -t[0])
@@ -238,10 +271,10 @@ def diff(a, b, names, threshold, out, most=5):
         if x is None or y is None:
             findings.append(f"task type {k} is only in {'B' if x is None else 'A'}")
         elif x["count"] != y["count"]:
-            counted.append((abs(y["work_ns"] - x["work_ns"]),
+            counted.append((abs(y["w"] - x["w"]),
                             f"task type {k}: count {fmt_count(x['count'])} -> "
                             f"{fmt_count(y['count'])} ({pct(ratio(x['count'], y['count']))}), "
-                            f"work {fmt_ns(x['work_ns'])} -> {fmt_ns(y['work_ns'])}"))
+                            f"work {fmt_work(x['w'])} -> {fmt_work(y['w'])}"))
     counted.sort(key=lambda t: -t[0])
     findings += limited([t[1] for t in counted], most, "task types whose count changed")
     out.write(f"\nwhat changed (work and parallelism: by more than {threshold * 100:.0f} %):\n")
@@ -262,7 +295,7 @@ def main(argv):
     d.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
                    help="report work and parallelism that moved by more than this (default 10)")
     args = parser.parse_args(argv)
-    if not 0 <= args.threshold < 1000:
+    if not 0 <= args.threshold <= 1000:
         parser.error(f"--threshold {args.threshold}: give a percentage from 0 to 1000")
     try:
         a, b = load(args.a), load(args.b)

@@ -359,19 +359,25 @@ static void write_external_names(writer *wr, const weft__trace_file *file)
 
 /* Where a full buffer began to drop: after its last kept event.  Written
  * in the merge before the first event (of any track: an arrow's tail lands
- * on its victim's track) that comes later, so every track stays in time
- * order.  `before` is that event's time (UINT64_MAX: the end). */
+ * on its victim's track) that comes later, earliest first, so the file
+ * stays in time order.  `before` is that event's time (UINT64_MAX: the
+ * end, where every marker left is written). */
 static void mark_drops(writer *wr, layout *l, uint64_t before)
 {
-    for (size_t i = 0; i < l->n_src; i++) {
-        source *src = &l->srcs[i];
-        if (!l->dropped_of[i] || src->marked || (src->last >= before && before != UINT64_MAX))
-            continue;
-        ev_open(wr, "buffer full: later events dropped", "dropped", "i", src->last, src->pid,
-                src->tid);
-        fprintf(wr->f, ",\"s\":\"t\",\"args\":{\"dropped\":%llu}}",
-                (unsigned long long)l->dropped_of[i]);
-        src->marked = true;
+    for (;;) {
+        source *next = NULL;
+        uint64_t dropped = 0;
+        for (size_t i = 0; i < l->n_src; i++) {
+            source *src = &l->srcs[i];
+            if (l->dropped_of[i] && !src->marked && (!next || src->last < next->last))
+                next = src, dropped = l->dropped_of[i];
+        }
+        if (!next || (next->last >= before && before != UINT64_MAX))
+            return;
+        ev_open(wr, "buffer full: later events dropped", "dropped", "i", next->last, next->pid,
+                next->tid);
+        fprintf(wr->f, ",\"s\":\"t\",\"args\":{\"dropped\":%llu}}", (unsigned long long)dropped);
+        next->marked = true;
     }
 }
 
@@ -495,7 +501,7 @@ static void warn_dropped(const char *path, const layout *l, const weft__trace_fi
     enum { SHOWN = 3 };
     uint64_t dropped = 0;
     size_t full = 0;
-    char where[SHOWN * 64 + 16] = "";
+    char where[SHOWN * 80 + 16] = "";
     size_t len = 0;
     for (size_t i = 0; i < l->n_src; i++) {
         if (!l->dropped_of[i])
@@ -504,9 +510,14 @@ static void warn_dropped(const char *path, const layout *l, const weft__trace_fi
         if (full++ < SHOWN && len < sizeof where) {
             const source *src = &l->srcs[i];
             double at = src->last >= file->t0 ? (double)(src->last - file->t0) / 1e6 : 0.0;
-            int k = snprintf(where + len, sizeof where - len, "%s%s %ld from %.*f %s on",
-                             len ? ", " : "", src->pid == 1 ? "worker" : "pool worker", src->tid,
-                             at < 1e3 ? 2 : 3, at < 1e3 ? at : at / 1e3, at < 1e3 ? "ms" : "s");
+            char track[48];
+            if (src->pid == 1)
+                snprintf(track, sizeof track, "worker %ld", src->tid);
+            else /* pool run k is process k + 1 (write_names) */
+                snprintf(track, sizeof track, "pool run %u worker %ld", src->pid - 1, src->tid);
+            int k =
+                snprintf(where + len, sizeof where - len, "%s%s from %.*f %s on", len ? ", " : "",
+                         track, at < 1e3 ? 2 : 3, at < 1e3 ? at : at / 1e3, at < 1e3 ? "ms" : "s");
             len += k > 0 ? (size_t)k : 0;
         }
     }

@@ -9,10 +9,12 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
 * fib(16) against fib(20): the tasks differ by the ratio the profiles
   hold (and fib's known count of calls), and the diff names the region,
   the task type and the extra work;
-* a region only in one run, profiles in two units;
-* a missing file, a file that is not JSON, JSON that is not a profile, a
-  profile of another format and one without its regions: exit 2, one
-  line naming the file, no traceback.
+* a region only in one run, profiles in two units, one graph counted in
+  blocks that two runs convert to time at two ratios (no change of work);
+* a missing file, a file that is not JSON or not text, JSON that is not a
+  profile, a profile of another format, one without its regions, one with
+  a region missing a field or holding null: exit 2, one line naming the
+  file, no traceback.
 """
 import copy
 import json
@@ -93,7 +95,11 @@ def main():
               f"fib(16) against fib(20): region fib not named:\n{out}")
         check("task type fib: count" in found,
               f"fib(16) against fib(20): task type fib not named:\n{out}")
-        wr = big["regions"][0]["work_ns"] / small["regions"][0]["work_ns"]
+        # The tool compares counted profiles in blocks, timed ones in ns.
+        def work(d):
+            counted = d["unit"] == "basic blocks" and d["ns_per_block"] > 0
+            return d["regions"][0]["work_ns"] / (d["ns_per_block"] if counted else 1.0)
+        wr = work(big) / work(small)
         check(f"x{tb / ts:.2f}" in out and f"x{wr:.2f}" in out,
               f"fib(16) against fib(20): the table lacks the ratios x{tb / ts:.2f} and x{wr:.2f}:\n{out}")
         # The other way round, the work fell.
@@ -107,13 +113,34 @@ def main():
         extra["name"] = "added_region"
         c["regions"].append(extra)
         c["unit"] = "basic blocks"
+        c["ns_per_block"] = 0.0
         with open(path("c.json"), "w", encoding="utf-8") as f:
             json.dump(c, f)
         rc, out, err = diff(tool, path("a.json"), path("c.json"))
         found = findings(out)
         check(rc == 0 and "run region added_region is only in B" in found,
               f"a region only in B not named:\n{out}{err}")
+        check("the graphs are the same" not in found and "in one run only" in found,
+              f"a region in one run only, yet the graphs called the same:\n{out}")
         check("the units differ" in found, f"profiles in two units: not said:\n{out}")
+
+        # Two counted runs of one graph, each converting its blocks at its
+        # own ratio (the machine's load moves it): compared in blocks, the
+        # work has not moved.
+        counted = []
+        for name, ratio_ns in (("blocks1.json", 2.0), ("blocks2.json", 2.6)):
+            d = copy.deepcopy(a)
+            d["unit"], d["ns_per_block"] = "basic blocks", ratio_ns
+            for row in d["regions"] + d["task_types"]:
+                row["work_ns"] = row["work_ns"] * ratio_ns
+            with open(path(name), "w", encoding="utf-8") as f:
+                json.dump(d, f)
+            counted.append(path(name))
+        rc, out, err = diff(tool, *counted)
+        found = findings(out)
+        check(rc == 0 and "compared in basic blocks" in out and "the graphs are the same" in found
+              and "work +" not in found and "work (the RUN regions)" not in found,
+              f"one graph counted at two ratios: a change of work reported:\n{out}{err}")
 
         # Files that are not profiles.
         bad = {
@@ -123,9 +150,14 @@ def main():
             "version.json": json.dumps(dict(a, weft_profile=2)),
             "noregions.json": json.dumps({k: v for k, v in a.items() if k != "regions"}),
             "badregion.json": json.dumps(dict(a, regions=[{"name": "x"}])),
+            "nullfield.json": json.dumps(dict(a, regions=[dict(a["regions"][0], parallelism=None)])),
+            "binary.json": b"\xff\xfe\x00weft",
         }
         for name, text in bad.items():
-            if text is not None:
+            if isinstance(text, bytes):
+                with open(path(name), "wb") as f:
+                    f.write(text)
+            elif text is not None:
                 with open(path(name), "w", encoding="utf-8") as f:
                     f.write(text)
             for args in ((path("a.json"), path(name)), (path(name), path("a.json"))):
@@ -141,8 +173,8 @@ def main():
     if failures:
         print(f"{len(failures)} check(s) failed", file=sys.stderr)
         return 1
-    print("ok: weft-profile diff on the same graph, two graphs, one-sided rows, two units "
-          "and six kinds of bad input")
+    print("ok: weft-profile diff on the same graph, two graphs, one-sided rows, two units, "
+          "one graph counted at two ratios, and eight kinds of bad input")
     return 0
 
 

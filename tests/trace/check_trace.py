@@ -214,6 +214,9 @@ def check_drop_markers(scenario, events, other, stderr):
         elif ends and abs(max(ends) - from_us[key]) > 0.002:
             fail(scenario, f"track {key}: drops from {from_us[key]} us, its kept events end at "
                  f"{max(ends)} us")
+    marks = [e["ts"] for e in events if e.get("cat") == "dropped"]
+    if marks != sorted(marks):
+        fail(scenario, f"the drop markers are not in time order in the file: {marks}")
     if "were dropped" not in stderr or "WEFT_TRACE_EVENTS=16" not in stderr:
         fail(scenario, f"no message of the drops on stderr: {stderr.strip()[-2000:]!r}")
 
