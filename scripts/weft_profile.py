@@ -212,7 +212,8 @@ def diff(a, b, names, threshold, out, most=5):
                         "regions or task types are in one run only (below)")
     elif graph_changed and tops and tasks_a != tasks_b:
         findings.append(
-            f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in its RUN regions "
+            f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in the RUN regions "
+            "of both runs "
             f"({fmt_count(tasks_a)} -> {fmt_count(tasks_b)}) with {pct(ratio(work_a, work_b))} "
             "work; if the input was the same, this program's work depends on its schedule "
             "(for example a result cache that concurrent workers miss, or a cut-off that "
@@ -239,7 +240,7 @@ def diff(a, b, names, threshold, out, most=5):
         listed.append(f"{k[0]} region {k[1]}: the graph changed: " + ", ".join(what))
     findings += limited(listed, most, "regions whose graph changed")
     if tops and moved(ratio(work_a, work_b), threshold):
-        findings.append(f"the program's work (the RUN regions) {pct(ratio(work_a, work_b))}: "
+        findings.append(f"the program's work (the RUN regions of both runs) {pct(ratio(work_a, work_b))}: "
                         f"{fmt_work(work_a)} -> {fmt_work(work_b)}")
     timing = []
     for k in both:

@@ -98,8 +98,8 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
     else
         fprintf(out, "unit's error: on-CPU time includes memory stalls, which grow when workers "
                      "share the memory bus (the work at 2 workers can exceed the work at 1), and "
-                     "the profiler's own cost per strand; counted basic blocks do not move with "
-                     "either\n");
+                     "the profiler's own cost per strand; counted basic blocks hold neither "
+                     "(the times converted from them move with the run)\n");
 }
 
 /* One row of the regions' table. */
