@@ -205,14 +205,17 @@ def check_drop_markers(scenario, events, other, stderr):
         pid, tid = (int(x) for x in key.split("/"))
         track = [e for e in events if e.get("pid") == pid and e.get("tid") == tid and
                  e["ph"] in ("X", "i")]
+        # The track's own slices and instants all end by the marker (its
+        # last kept event may be a steal or a wake-up, written as an arrow,
+        # so the marker may come after its last slice).
         ends = [e["ts"] + e.get("dur", 0) for e in track if e.get("cat") != "dropped"]
         markers = [e for e in track if e.get("cat") == "dropped"]
         if len(markers) != 1 or markers[0]["ts"] != from_us[key] or \
                 markers[0].get("args", {}).get("dropped") != per_track[key]:
             fail(scenario, f"track {key}: drop markers {markers}, expected one at {from_us[key]} "
                  f"with {per_track[key]} dropped")
-        elif ends and abs(max(ends) - from_us[key]) > 0.002:
-            fail(scenario, f"track {key}: drops from {from_us[key]} us, its kept events end at "
+        elif ends and max(ends) > from_us[key] + 0.002:
+            fail(scenario, f"track {key}: drops from {from_us[key]} us, but a kept event ends at "
                  f"{max(ends)} us")
     marks = [e["ts"] for e in events if e.get("cat") == "dropped"]
     if marks != sorted(marks):
