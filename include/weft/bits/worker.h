@@ -40,12 +40,12 @@ WEFT_BEGIN_DECLS
  * mean "stolen"; 4-byte alignment keeps bit 1 of their address clear even
  * at -Os (bit 0 may be set: ARM Thumb function pointers). */
 #define WEFT_WRAPPER_ALIGN __attribute__((aligned(4)))
-/* A task's code starts on a cache line, so where its loops fall against
- * the 64-byte lines (and the front end's fetch blocks) depends on the
- * task's code alone, not on the code the compiler placed before it.  Lace 1.4.2's
- * queens, the same instructions either way, ran 1.2-1.3x slower when its
- * body's inner loop straddled a line (docs/results/lace.md). */
-#define WEFT_TASK_CODE_ALIGN __attribute__((aligned(64)))
+/* A task's code starts on a 32-byte boundary (the front end's fetch
+ * window), so where its loops fall against the fetch windows depends on
+ * the task's code, not on the code the compiler placed before it.  Lace 1.4.2's queens, the same instructions as on Lace, ran
+ * 1.2-1.3x slower when its inner loop straddled a line; 64 bytes cured
+ * that too but cost fib 5-9 % (docs/results/lace.md). */
+#define WEFT_TASK_CODE_ALIGN __attribute__((aligned(32)))
 
 struct weft_worker;
 struct weft_interrupt; /* one interrupt (TOGETHER, NEWFRAME): the runtime's own */
