@@ -233,9 +233,10 @@ def render(trace, out, start=None, end=None, title=None):
             if k not in since:
                 return ""
             t = since[k]
+            mark = " (X)" if lo <= t <= hi else ""  # drawn only inside the window
             if t >= 1e6:
-                return f" from {t / 1e6:.3f} s (X)"
-            return f" from {t / 1e3:.2f} ms (X)" if t >= 1e3 else f" from {t:.1f} µs (X)"
+                return f" from {t / 1e6:.3f} s{mark}"
+            return f" from {t / 1e3:.2f} ms{mark}" if t >= 1e3 else f" from {t:.1f} µs{mark}"
         where = ", ".join(f"{trace.names.get(tuple(int(x) for x in k.split('/')), k)} {v}{when(k)}"
                           for k, v in worst if v)
         detail.append(f"{dropped} events dropped{' in the whole trace' if windowed else ''} "
