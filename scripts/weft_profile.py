@@ -72,9 +72,10 @@ def load(path):
                             "spawns"))
     for t in types:
         check(t, "task type", ("name", "count", "work_ns"))
-    npb = data.get("ns_per_block", 0)
-    if not isinstance(npb, (int, float)) or isinstance(npb, bool) or npb < 0:
-        raise ProfileError(f"{path}: \"ns_per_block\" is {npb!r}")
+    for key in ("ns_per_block", "regions_not_recorded"):
+        value = data.get(key, 0)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            raise ProfileError(f"{path}: \"{key}\" is {value!r}")
     return data
 
 
@@ -203,13 +204,19 @@ def diff(a, b, names, threshold, out, most=5):
     work_b = sum(rb[k]["w"] for k in tops)
     tasks_a = sum(ra[k]["tasks"] for k in tops)
     tasks_b = sum(rb[k]["tasks"] for k in tops)
-    one_sided = any(k not in ra or k not in rb for k in order)
+    one_sided = any(k not in ra or k not in rb for k in order) or \
+        any(k not in ta_ or k not in tb_ for k in type_order)
+    unrecorded = (a.get("regions_not_recorded", 0), b.get("regions_not_recorded", 0))
+    if any(unrecorded):
+        one_sided = True
+        findings.append(f"regions past the profiler's limit were not recorded (A {unrecorded[0]}, "
+                        f"B {unrecorded[1]}): they are in neither table")
     if both and not graph_changed and not one_sided:
         findings.append("the graphs are the same: every region ran the same tasks and SPAWNs, "
                         "so what differs is what the same strands cost")
     elif both and not graph_changed:
         findings.append("the regions both runs have ran the same tasks and SPAWNs, but some "
-                        "regions or task types are in one run only (below)")
+                        "regions or task types are in one run only or not recorded")
     elif graph_changed and tops and tasks_a != tasks_b:
         findings.append(
             f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in the RUN regions "

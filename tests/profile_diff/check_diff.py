@@ -123,6 +123,21 @@ def main():
         check("the graphs are the same" not in found and "in one run only" in found,
               f"a region in one run only, yet the graphs called the same:\n{out}")
         check("the units differ" in found, f"profiles in two units: not said:\n{out}")
+        # A task type in one run only, and regions not recorded, are no
+        # longer "the same graph".
+        for name, change in (("type.json", lambda d: d["task_types"].append(
+                                 dict(d["task_types"][0], name="ghost"))),
+                             ("unrecorded.json", lambda d: d.update(regions_not_recorded=3))):
+            d = copy.deepcopy(a)
+            change(d)
+            with open(path(name), "w", encoding="utf-8") as f:
+                json.dump(d, f)
+            rc, out, err = diff(tool, path("a.json"), path(name))
+            found = findings(out)
+            check(rc == 0 and "the graphs are the same" not in found and
+                  ("task type ghost is only in B" in found if name == "type.json"
+                   else "not recorded (A 0, B 3)" in found),
+                  f"{name}: the graphs called the same, or the difference not named:\n{out}{err}")
 
         # Two counted runs of one graph, each converting its blocks at its
         # own ratio (the machine's load moves it): compared in blocks, the
