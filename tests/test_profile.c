@@ -243,47 +243,68 @@ typedef struct measured {
  * of their thread's CPU time: the graph's work is leaves x that, its span
  * the longest path's leaves, whatever the machine's load.  The profiler's
  * figures must be those, plus at most the noise floor (the empty graph's)
- * and STRAND_ERR_NS per leaf on the path or in the work. */
+ * and STRAND_ERR_NS per leaf on the path or in the work.
+ *
+ * Interference (a host that takes the virtual CPU away, other programs)
+ * only adds time, so a figure above its bound is measured again, up to
+ * TIMED_TRIES runs, and fails only if every run is above it; a figure below
+ * its bound, or off in the burden, fails at once. */
+#define TIMED_TRIES 3
+
 static measured timed_run(bool is_tree, int size, double burden)
 {
     int leaves = is_tree ? 1 << size : size;
     measured m = {0};
     m.fl = noise_floor(is_tree, size);
-    weft_profile_reset();
-    if (is_tree)
-        CHECK(WEFT_RUN(timed_tree, size, 0, 0) == leaves, "tree");
-    else
-        CHECK(WEFT_RUN(timed_chain, 0, size) == size, "chain");
-    weft_profile_region r = region_named(is_tree ? "timed_tree" : "timed_chain");
-    m.work = r.work_ns;
-    m.span = r.span_ns;
-    m.bspan = r.burdened_span_ns;
-    m.longest = r.longest_strand_ns;
-    double leaf = (double)timed_leaf_ns, on_path = is_tree ? 1 : leaves;
-    m.path = on_path * leaf;
-    /* The burdened path: the tree's leftmost leaf (size SPAWN edges), the
-     * chain's every link but the first. */
-    m.burdened = m.path + burden * (is_tree ? size : leaves - 1);
-    double work_lo = leaves * leaf * (1 - STRAND_ERR_REL) - leaves * STRAND_ERR_NS;
-    double work_hi = leaves * leaf * (1 + STRAND_ERR_REL) + m.fl.work + leaves * STRAND_ERR_NS;
-    double path_lo = m.path * (1 - STRAND_ERR_REL) - on_path * STRAND_ERR_NS;
-    double path_hi = m.path * (1 + STRAND_ERR_REL) + m.fl.span + on_path * STRAND_ERR_NS;
-    CHECK(m.work >= work_lo && m.work <= work_hi, "%s: work %.0f ns, expected %.0f to %.0f",
-          is_tree ? "tree" : "chain", m.work, work_lo, work_hi);
-    CHECK(m.span >= path_lo && m.span <= path_hi,
-          "%s: span %.0f ns, expected %.0f to %.0f "
-          "(noise floor: work %.0f, span %.0f)",
-          is_tree ? "tree" : "chain", m.span, path_lo, path_hi, m.fl.work, m.fl.span);
-    double added = m.bspan - m.span, expected = m.burdened - m.path;
-    double slack = m.fl.span + on_path * STRAND_ERR_NS + STRAND_ERR_REL * m.path;
-    CHECK(added >= expected - slack && added <= expected + slack,
-          "%s: the burden adds %.0f ns to the span, expected %.0f", is_tree ? "tree" : "chain",
-          added, expected);
-    CHECK(m.longest >= leaf * (1 - STRAND_ERR_REL) - STRAND_ERR_NS &&
-              m.longest <= leaf * (1 + STRAND_ERR_REL) + STRAND_ERR_NS + m.fl.span,
-          "%s: longest strand %.0f ns, a leaf is %.0f", is_tree ? "tree" : "chain", m.longest,
-          leaf);
-    return m;
+    const char *what = is_tree ? "tree" : "chain";
+    for (int attempt = 1;; attempt++) {
+        weft_profile_reset();
+        if (is_tree)
+            CHECK(WEFT_RUN(timed_tree, size, 0, 0) == leaves, "tree");
+        else
+            CHECK(WEFT_RUN(timed_chain, 0, size) == size, "chain");
+        weft_profile_region r = region_named(is_tree ? "timed_tree" : "timed_chain");
+        m.work = r.work_ns;
+        m.span = r.span_ns;
+        m.bspan = r.burdened_span_ns;
+        m.longest = r.longest_strand_ns;
+        double leaf = (double)timed_leaf_ns, on_path = is_tree ? 1 : leaves;
+        m.path = on_path * leaf;
+        /* The burdened path: the tree's leftmost leaf (size SPAWN edges),
+         * the chain's every link but the first. */
+        m.burdened = m.path + burden * (is_tree ? size : leaves - 1);
+        double work_lo = leaves * leaf * (1 - STRAND_ERR_REL) - leaves * STRAND_ERR_NS;
+        double work_hi = leaves * leaf * (1 + STRAND_ERR_REL) + m.fl.work + leaves * STRAND_ERR_NS;
+        double path_lo = m.path * (1 - STRAND_ERR_REL) - on_path * STRAND_ERR_NS;
+        double path_hi = m.path * (1 + STRAND_ERR_REL) + m.fl.span + on_path * STRAND_ERR_NS;
+        double long_lo = leaf * (1 - STRAND_ERR_REL) - STRAND_ERR_NS;
+        double long_hi = leaf * (1 + STRAND_ERR_REL) + STRAND_ERR_NS + m.fl.span;
+        CHECK(m.work >= work_lo, "%s: work %.0f ns, expected at least %.0f", what, m.work, work_lo);
+        CHECK(m.span >= path_lo, "%s: span %.0f ns, expected at least %.0f", what, m.span, path_lo);
+        CHECK(m.longest >= long_lo, "%s: longest strand %.0f ns, a leaf is %.0f", what, m.longest,
+              leaf);
+        double added = m.bspan - m.span, expected = m.burdened - m.path;
+        double slack = m.fl.span + on_path * STRAND_ERR_NS + STRAND_ERR_REL * m.path;
+        CHECK(added >= expected - slack && added <= expected + slack,
+              "%s: the burden adds %.0f ns to the span, expected %.0f", what, added, expected);
+        bool above = m.work > work_hi || m.span > path_hi || m.longest > long_hi;
+        if (above && attempt < TIMED_TRIES) {
+            printf("note: %s run %d of %d: work %.0f ns (at most %.0f), span %.0f ns (at most "
+                   "%.0f), longest strand %.0f ns (at most %.0f): measured again\n",
+                   what, attempt, TIMED_TRIES, m.work, work_hi, m.span, path_hi, m.longest,
+                   long_hi);
+            continue;
+        }
+        CHECK(m.work <= work_hi, "%s: work %.0f ns, expected %.0f to %.0f (%d runs)", what, m.work,
+              work_lo, work_hi, attempt);
+        CHECK(m.span <= path_hi,
+              "%s: span %.0f ns, expected %.0f to %.0f (noise floor: work %.0f, span %.0f; "
+              "%d runs)",
+              what, m.span, path_lo, path_hi, m.fl.work, m.fl.span, attempt);
+        CHECK(m.longest <= long_hi, "%s: longest strand %.0f ns, a leaf is %.0f (%d runs)", what,
+              m.longest, leaf, attempt);
+        return m;
+    }
 }
 
 /* The timed chain (size links) or tree (depth size) at each checked
