@@ -132,12 +132,6 @@ static bool source_of(source *src, weft_trace_track *tr, unsigned pid, long tid)
     uint32_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
     uint32_t first = tr->base_n < n ? tr->base_n : n;
     *src = (source){tr->ev + first, NULL, n - first, 0, pid, tid, 0, false};
-    for (uint32_t i = 0; i < src->n; i++) {
-        const trace_event *e = &src->ev[i];
-        uint64_t end = e->kind < WEFT_TRACE_STATES ? e->end : e->start;
-        if (end > src->last)
-            src->last = end;
-    }
     if (src->n == 0)
         return true;
     if (!(src->order = malloc(src->n * sizeof *src->order)))
@@ -262,6 +256,7 @@ typedef struct layout {
     weft_trace_pool_run **run_list;
     source *srcs;
     uint64_t *dropped_of;
+    uint64_t dropped; /* the sum of dropped_of */
     size_t n_src;
 } layout;
 
@@ -283,6 +278,7 @@ static void layout_alloc(layout *l, const weft__trace_file *file)
     l->srcs = calloc(max_sources ? max_sources : 1, sizeof *l->srcs);
     l->dropped_of = calloc(max_sources ? max_sources : 1, sizeof *l->dropped_of);
     l->n_src = 0;
+    l->dropped = 0;
 }
 
 static void layout_free(layout *l)
@@ -298,7 +294,18 @@ static void layout_free(layout *l)
 static bool add_source(layout *l, weft_trace_track *tr, uint64_t dropped, unsigned pid, long tid)
 {
     l->dropped_of[l->n_src] = dropped;
-    return source_of(&l->srcs[l->n_src++], tr, pid, tid);
+    l->dropped += dropped;
+    source *src = &l->srcs[l->n_src++];
+    if (!source_of(src, tr, pid, tid))
+        return false;
+    /* Where a full track's drops begin: its last kept event's end. */
+    for (uint32_t i = 0; dropped && i < src->n; i++) {
+        const trace_event *e = &src->ev[i];
+        uint64_t end = e->kind < WEFT_TRACE_STATES ? e->end : e->start;
+        if (end > src->last)
+            src->last = end;
+    }
+    return true;
 }
 
 /* The names of the processes and threads, and the sources; 0 or ENOMEM. */
@@ -364,7 +371,7 @@ static void write_external_names(writer *wr, const weft__trace_file *file)
  * end, where every marker left is written). */
 static void mark_drops(writer *wr, layout *l, uint64_t before)
 {
-    for (;;) {
+    while (l->dropped) {
         source *next = NULL;
         uint64_t dropped = 0;
         for (size_t i = 0; i < l->n_src; i++) {
@@ -437,15 +444,12 @@ static void write_pool_run_counts(FILE *f, const layout *l)
 /* The end of the file: what was dropped, the counters. */
 static void write_other_data(FILE *f, const layout *l, const weft__trace_file *file)
 {
-    uint64_t dropped = 0;
-    for (size_t i = 0; i < l->n_src; i++)
-        dropped += l->dropped_of[i];
     fprintf(f,
             "\n],\n\"otherData\":{\"weft_trace\":1,\"scheduler\":\"%s\",\"workers\":%u,"
             "\"clock\":\"CLOCK_MONOTONIC\",\"events_per_track\":%llu,"
             "\"dropped_events\":%llu,\"dropped_by_track\":{",
             WEFT_SCHEDULER_NAME, l->workers, (unsigned long long)file->events_per_track,
-            (unsigned long long)dropped);
+            (unsigned long long)l->dropped);
     for (size_t i = 0; i < l->n_src; i++)
         fprintf(f, "%s\"%u/%ld\":%llu", i ? "," : "", l->srcs[i].pid, l->srcs[i].tid,
                 (unsigned long long)l->dropped_of[i]);
@@ -499,14 +503,14 @@ static int write_body(FILE *f, layout *l, const weft__trace_file *file)
 static void warn_dropped(const char *path, const layout *l, const weft__trace_file *file)
 {
     enum { SHOWN = 3 };
-    uint64_t dropped = 0;
+    if (!l->dropped)
+        return;
     size_t full = 0;
     char where[SHOWN * 80 + 16] = "";
     size_t len = 0;
     for (size_t i = 0; i < l->n_src; i++) {
         if (!l->dropped_of[i])
             continue;
-        dropped += l->dropped_of[i];
         if (full++ < SHOWN && len < sizeof where) {
             const source *src = &l->srcs[i];
             double at = src->last >= file->t0 ? (double)(src->last - file->t0) / 1e6 : 0.0;
@@ -521,13 +525,12 @@ static void warn_dropped(const char *path, const layout *l, const weft__trace_fi
             len += k > 0 ? (size_t)k : 0;
         }
     }
-    if (!dropped)
-        return;
     weft__warn("tracing: %s: %llu events did not fit and were dropped, so %zu track%s end%s "
                "early (%s%s); each track holds WEFT_TRACE_EVENTS=%llu events, raise it to keep "
                "more",
-               path, (unsigned long long)dropped, full, full == 1 ? "" : "s", full == 1 ? "s" : "",
-               where, full > SHOWN ? ", ..." : "", (unsigned long long)file->events_per_track);
+               path, (unsigned long long)l->dropped, full, full == 1 ? "" : "s",
+               full == 1 ? "s" : "", where, full > SHOWN ? ", ..." : "",
+               (unsigned long long)file->events_per_track);
 }
 
 int weft__trace_write_file(const char *path, const weft__trace_file *file)
