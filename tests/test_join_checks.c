@@ -60,6 +60,22 @@ WEFT_TASK_0(long, second_copy_sync)
     return WEFT_SYNC(pfib);
 }
 
+/* The same with a task below: the split deque shares a frame's first task
+ * at once, and a join of a shared task takes the slow path anyway; the
+ * task joined here is private, on the fast path unless the search that
+ * made the second copy sent the joins below it to the slow one. */
+WEFT_TASK_0(long, second_copy_sync_private)
+{
+    WEFT_SPAWN(pfib, 3);
+    WEFT_SPAWN(pfib, 6);
+    {
+        WEFT_ME;
+        WEFT_SPAWN(pfib, 5);
+    }
+    long a = WEFT_SYNC(pfib);
+    return a + WEFT_SYNC(pfib);
+}
+
 static void second_copy_spawn_child(void)
 {
     CHECK(weft_start(1, 0, 0) == 0, "start");
@@ -70,6 +86,12 @@ static void second_copy_sync_child(void)
 {
     CHECK(weft_start(1, 0, 0) == 0, "start");
     printf("%ld\n", WEFT_RUN(second_copy_sync));
+}
+
+static void second_copy_sync_private_child(void)
+{
+    CHECK(weft_start(1, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(second_copy_sync_private));
 }
 
 static void forgets_sync_child(void)
@@ -101,6 +123,10 @@ int main(void)
                  "SYNC(pfib) on worker 0 joins the task in slot 0 while the task above it, "
                  "spawned later, is still pending",
                  "a SYNC below a task from another copy of the head");
+    expect_death(second_copy_sync_private_child,
+                 "SYNC(pfib) on worker 0 joins the task in slot 1 while the task above it, "
+                 "spawned later, is still pending",
+                 "a SYNC of a private task below a task from another copy of the head");
 #if WEFT_CHECKS
     expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
                  "forgotten SYNC, checked as the task returns");

@@ -251,6 +251,18 @@ check quick split-fig3-TSO split_deque.pml TSO pass 24 "${fig3[@]}"
 # (docs/results/model-checks.md); the weak model is checked at the
 # small and reuse bounds instead.
 check quick split-three-SC split_deque.pml SC pass 24 "${three[@]}"
+# The join guard folded into limit (weft/bits/fork_join.h, "Where the
+# join's test is made"): a search raises it (G) under two pending tasks,
+# the owner joins past it, the runtime-started task ends (R); thieves'
+# requests come and are served meanwhile.  No SYNC below the guard takes
+# the fast path (split_sync.pml's assertion).  Mutants: clearing a
+# request publishes o_split alone; the guard moves without limit.
+guard=(-DJOIN_GUARD -DNSLOT=5 -DNATT=2 -DNLEAP=1 "-DSCRIPT=P P P G P S S S S R P S")
+check quick split-guard-SC split_deque.pml SC pass 23 "${guard[@]}"
+check quick split-guard-TSO split_deque.pml TSO pass 24 "${guard[@]}"
+check full split-guard-WEAK split_deque.pml WEAK pass 26 "${guard[@]}"
+check quick split-mut-guard-clear-SC split_deque.pml SC fail 23 -DMUT_GUARD_CLEAR "${guard[@]}"
+check quick split-mut-guard-nopublish-SC split_deque.pml SC fail 23 -DMUT_GUARD_NOPUBLISH "${guard[@]}"
 check full split-three-TSO split_deque.pml TSO pass 26 "${three[@]}"
 for mm in SC TSO WEAK; do
   check full "split-reuse-2-$mm" split_deque.pml $mm pass 26 "${reuse_2[@]}"

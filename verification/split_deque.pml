@@ -39,8 +39,21 @@
 #define NTASK (NOPS + NLEAP)
 #define P_OP 1
 #define S_OP 2
+#define G_OP 3
+#define R_OP 4
 #define P script[k] = P_OP; k++;
 #define S script[k] = S_OP; k++;
+/* With JOIN_GUARD: G, a search for the top (weft_current_head) raises the
+ * join guard to head; R, the runtime-started task ends and puts it back
+ * (weft_guard_raise, weft_guard_restore).  MUT_GUARD_NOPUBLISH: they move
+ * the guard without publishing it in limit. */
+#define G script[k] = G_OP; k++;
+#define R script[k] = R_OP; k++;
+#ifdef MUT_GUARD_NOPUBLISH
+#define GUARD_MOVED() skip
+#else
+#define GUARD_MOVED() update_limit()
+#endif
 
 #define NT 3
 #define L_BASE 0
@@ -106,7 +119,7 @@ bool owner_done;
 
 proctype owner()
 {
-    byte _i, head, o_split, new_s, t, s, x, cur, ok, all, op, id, leaps, lid, js;
+    byte _i, head, o_split, new_s, t, s, x, cur, ok, all, op, id, leaps, lid, js, guard, lim;
     o_split = END;                  /* weft__split_init: o_allstolen */
     lid = NOPS;                     /* ids of leapfrogged tasks */
     do
@@ -114,6 +127,16 @@ proctype owner()
         if
         :: script[op] == P_OP -> id++; owner_push(id)
         :: script[op] == S_OP -> owner_sync()
+        :: script[op] == G_OP ->
+            if
+            :: head > guard -> guard = head; GUARD_MOVED()
+            :: else
+            fi
+        :: script[op] == R_OP ->
+            if
+            :: guard != 0 -> guard = 0; GUARD_MOVED()
+            :: else
+            fi
         fi;
         op++
     :: else -> break

@@ -132,18 +132,36 @@ inline run_task(slot, id)
  * interrupt.pml defines it).  FIX_CLEAR_SEQCST: seq_cst, so that it and the sleeper
  * count read after it form a Dekker pair with a sleeper's request (see
  * docs/verification.md, finding 1). */
-#ifdef FIX_CLEAR_SEQCST
-#define CLEAR_SPLITREQ() ST_SC(OWNER, DQ_LIMIT(OWNER), o_split)
+/* What the owner publishes in limit when no thief asks (owner_limit):
+ * o_split, or with JOIN_GUARD the owner's local `guard` where it is higher
+ * (w->join_guard: every SYNC below it takes the slow path).
+ * MUT_GUARD_CLEAR: clearing a request publishes o_split alone. */
+#ifdef JOIN_GUARD
+/* (the owner's local lim; spin takes no conditional expression as an
+ * inline's argument) */
+#define SET_LIM() if :: o_split > guard -> lim = o_split :: else -> lim = guard fi
+#define OWNER_LIMIT lim
 #else
-#define CLEAR_SPLITREQ() ST(OWNER, DQ_LIMIT(OWNER), o_split)
+#define SET_LIM() skip
+#define OWNER_LIMIT o_split
+#endif
+#ifdef MUT_GUARD_CLEAR
+#define CLEARED_LIMIT o_split
+#else
+#define CLEARED_LIMIT OWNER_LIMIT
+#endif
+#ifdef FIX_CLEAR_SEQCST
+#define CLEAR_SPLITREQ() SET_LIM(); ST_SC(OWNER, DQ_LIMIT(OWNER), CLEARED_LIMIT)
+#else
+#define CLEAR_SPLITREQ() SET_LIM(); ST(OWNER, DQ_LIMIT(OWNER), CLEARED_LIMIT)
 #endif
 
-/* update_limit(): publish o_split unless a request is pending. */
+/* update_limit(): publish owner_limit unless a request is pending. */
 inline update_limit()
 {
     LD(OWNER, DQ_LIMIT(OWNER), cur);
     if
-    :: cur != SPLITREQ -> CAS_RLX(OWNER, DQ_LIMIT(OWNER), cur, o_split, ok); ok = 0
+    :: cur != SPLITREQ -> SET_LIM(); CAS_RLX(OWNER, DQ_LIMIT(OWNER), cur, OWNER_LIMIT, ok); ok = 0
     :: else
     fi;
     cur = 0
@@ -158,10 +176,11 @@ inline grow_shared(h)
     if
     :: new_s == o_split ->
         SPLIT_COVER(COVER_GROW_NOOP)
+        SET_LIM();
 #ifdef NO_SLEEP
-        ST_SC(OWNER, DQ_LIMIT(OWNER), o_split)     /* clear, seq_cst */
+        ST_SC(OWNER, DQ_LIMIT(OWNER), CLEARED_LIMIT)     /* clear, seq_cst */
 #else
-        ST_SC(OWNER, DQ_LIMIT(OWNER), o_split);    /* clear, seq_cst */
+        ST_SC(OWNER, DQ_LIMIT(OWNER), CLEARED_LIMIT);    /* clear, seq_cst */
         SLEEPERS_WANT_WORK(ok);                    /* then count, seq_cst */
         if
         :: ok -> ST(OWNER, DQ_LIMIT(OWNER), SPLITREQ)   /* re-raise for sleepers */

@@ -7,11 +7,19 @@ inline SYNC_NAME()
     head--;
     LD(OWNER, DQ_LIMIT(OWNER), cur);
     if
-    :: head >= cur -> run_inline()                 /* fast path */
+    :: head >= cur ->                              /* fast path */
+#ifdef JOIN_GUARD
+        assert(head >= guard);                     /* never below the join guard */
+#endif
+        run_inline()
     :: else ->
         if
-        :: head >= o_split ->                      /* private, asked */
-            grow_shared(head);
+        :: head >= o_split ->                      /* private: asked, or below the guard */
+            LD(OWNER, DQ_LIMIT(OWNER), cur);
+            if
+            :: cur == SPLITREQ -> grow_shared(head)
+            :: else
+            fi;
             run_inline()
         :: o_split != END && head < o_split ->     /* lines 25-26 */
             shrink_shared();

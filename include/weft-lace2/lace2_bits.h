@@ -316,11 +316,11 @@ static inline weft_task *weft__lace2_true_head(lace_worker *lw)
     weft_worker *w = weft__lace2_weft(lw);
     weft_task *h = (weft_task *)lw->head;
     /* The slot at h is the core's test (weft_fj_head_is_top).  Relaxed,
-     * the one below: the owner's own slot; thieves move the slots below
-     * the top between non-EMPTY values only. */
+     * the one below: the owner's own slot (below dq, the deque's floor,
+     * never EMPTY); thieves move the slots below the top between
+     * non-EMPTY values only. */
     if (WEFT_LIKELY(h >= w->dq && h < w->end && weft_fj_head_is_top(h) &&
-                    (h == w->dq ||
-                     atomic_load_explicit(&h[-1].state, memory_order_relaxed) != WEFT_STATE_EMPTY)))
+                    atomic_load_explicit(&h[-1].state, memory_order_relaxed) != WEFT_STATE_EMPTY))
         return h;
     return weft_current_head(w);
 }
@@ -329,7 +329,12 @@ static inline weft_task *weft__lace2_true_head(lace_worker *lw)
 static inline LACE_UNUSED lace_worker *lace_get_worker(void)
 {
     weft_worker *w = weft_self();
-    return w != NULL ? weft__lace2_of(w) : NULL;
+    if (w == NULL)
+        return NULL;
+    lace_worker *lw = weft__lace2_of(w);
+    /* The record's head handed out: a copy of the top for the core. */
+    (void)weft_fj_copy_head(w, (weft_task *)lw->head);
+    return lw;
 }
 
 static inline LACE_UNUSED int lace_is_worker(void) { return weft_self() != NULL; }
@@ -528,7 +533,7 @@ extern "C++" {
         } d; \
     } task_##NAME; \
     LACE2_FITS_(NAME) \
-    RT_OR_VOID NAME##_CALL(lace_worker *LACE2_P_##N ARGS); \
+    WEFT_TASK_CODE_ALIGN RT_OR_VOID NAME##_CALL(lace_worker *LACE2_P_##N ARGS); \
     WEFT_PROFILE_TYPE_(NAME) \
     /* Runs a task from its descriptor (a thief, NAME() from outside, an                      \
      * interrupt): the task's pushes go at the head the runtime gives. */ \
@@ -577,7 +582,7 @@ extern "C++" {
     (void)f_; \
     WEFT_CHECK_SYNC_(w_, t_, NAME); \
     weft_fj_join j_; \
-    if (weft_fj_join_begin(w_, t_, &j_))
+    if (weft_fj_join_begin(w_, t_, &j_, #NAME "_SYNC()"))
 
 #define LACE2_TASK_(RT, NAME, N, ARGS) \
     LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS) \

@@ -54,6 +54,7 @@ static inline void weft_run_root(weft_worker *w, weft_task *head, weft_task *t, 
                                  bool from_outside)
 {
     weft_task *floor = w->frame_floor;
+    weft_task *guard = w->join_guard; /* copies of the top made in it end with it */
     w->frame_floor = head;
     WEFT_OBSERVE_ROOT(w, run, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
                       NULL, from_outside ? t : NULL);
@@ -61,6 +62,7 @@ static inline void weft_run_root(weft_worker *w, weft_task *head, weft_task *t, 
     WEFT_OBSERVE_ROOT_DONE(w, run,
                            from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
     w->frame_floor = floor;
+    weft_guard_restore(w, guard);
 }
 
 /* ---- Waiting workers ----

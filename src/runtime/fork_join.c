@@ -8,6 +8,7 @@
 #include <weft/weft.h>
 
 #include "runtime/diagnostics.h"
+#include "runtime/state.h"
 
 void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
 {
@@ -45,3 +46,5 @@ void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
                 "docs/design.md, \"Mixing the APIs\")",
                 what, w->id, (size_t)(t - w->dq));
 }
+
+void weft__fj_copied(weft_worker *w, weft_task *head) { weft_guard_raise(w, head); }

@@ -323,6 +323,7 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     int outer_kind = w->in_interrupt;
     w->in_interrupt = rec->kind;
     weft_task *floor = w->frame_floor;
+    weft_task *guard = w->join_guard; /* copies of the top made in it end with it */
     w->frame_floor = frame;
     /* A NEWFRAME's task is no copy, even run inside one: only a TOGETHER
      * copy has a barrier that every worker reaches once. */
@@ -342,6 +343,7 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     if (copy) /* Relaxed: as above; the frame above it is empty now. */
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     w->frame_floor = floor;
+    weft_guard_restore(w, guard);
     w->together = together;
     w->in_interrupt = outer_kind;
 }

@@ -120,7 +120,7 @@ bool weft__drop(weft_worker *w, weft_task *t)
      * with a message before any scheduler's fast path reads the slot (a
      * DROP is a call; the checks cost nothing that matters). */
     weft_sync_slot_check(w, t);
-    (void)weft_fj_join_slot(w, t, weft__words()->drop);
+    (void)weft_fj_join_slot_exact(w, t, weft__words()->drop);
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
     if (weft_sched_sync_fast(w, t))

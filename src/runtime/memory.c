@@ -81,7 +81,9 @@ size_t weft__stack_guard(size_t stack_size)
 
 size_t weft__deque_bytes(size_t slots)
 {
-    /* One slot more than usable: `end` stays EMPTY, so a task running at
-     * a full deque's top can check its slot (weft_check_return). */
-    return round_up((slots + 1) * sizeof(weft_task), weft__page_size());
+    /* Two slots more than usable: `end` stays EMPTY, so a task running at
+     * a full deque's top can check its slot (weft_check_return); and the
+     * floor below dq holds WEFT_STATE_END, so that the slot below any
+     * head can be read (weft_fj_spawn_slot_exact). */
+    return round_up((slots + 2) * sizeof(weft_task), weft__page_size());
 }

@@ -18,7 +18,8 @@
  * accepted. */
 #define WEFT_DEFAULT_STACK_SIZE ((size_t)64 << 20)
 size_t weft__stack_guard(size_t stack_size);
-/* The mapping of a deque of `slots` usable slots (one more, page-rounded). */
+/* The mapping of a deque of `slots` usable slots (two more: the floor
+ * below dq and end; page-rounded). */
 size_t weft__deque_bytes(size_t slots);
 void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement);
 void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);

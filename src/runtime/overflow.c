@@ -140,7 +140,7 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
     const weft_thread_stack *ts = weft__tls_stack;
     if (ts && addr >= (char *)ts->guard_lo && addr < (char *)ts->lo)
         report_overflow(weft__words(), ts->who, ts->id, " (its stack is ", ts->size, ts->raise);
-    char *deque_guard = w ? (char *)w->dq + weft__deque_bytes(w->deque_slots) : NULL;
+    char *deque_guard = w ? (char *)(w->dq - 1) + weft__deque_bytes(w->deque_slots) : NULL;
     if (w && addr >= deque_guard && addr < deque_guard + weft__page_size()) {
         static const char msg[] = "weft: write past the end of a task deque (corrupted head?)\n";
         ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);

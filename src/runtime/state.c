@@ -66,7 +66,9 @@ weft_task *weft_current_head(weft_worker *w)
     if (!w)
         weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     weft_task *at_hint = weft_head_at_hint(w);
-    return at_hint ? at_hint : weft__head_search(w);
+    weft_task *top = at_hint ? at_hint : weft__head_search(w);
+    weft_guard_raise(w, top); /* the caller holds a second copy of the top */
+    return top;
 }
 
 weft_task *weft__head_search(weft_worker *w)

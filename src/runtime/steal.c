@@ -33,6 +33,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
                        uintptr_t wrapper, bool leap)
 {
     weft_task *floor = w->frame_floor;             /* a SYNC below head is misuse */
+    weft_task *guard = w->join_guard;              /* copies made in it end with it */
     struct weft_interrupt *together = w->together; /* a stolen task is not our copy */
     w->frame_floor = head;
     w->together = NULL;
@@ -43,6 +44,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     weft_stop_if_forked(); /* a forked child has no joiner: its sleep names a thief not there */
     WEFT_OBSERVE_STOLEN_DONE(w, stolen, victim, t); /* before DONE publishes its figures */
     w->frame_floor = floor;
+    weft_guard_restore(w, guard);
     w->together = together;
 
     /* Release: the result written by the wrapper is visible to the joiner

@@ -342,6 +342,41 @@ static void spawn_stale_head_above(void)
     lace_stop();
 }
 
+/* A weft SYNC under a Lace 2 task spawned through lace_get_worker(), with
+ * the record's head at the top by chance: the record was bound where the
+ * top was two slots up, in an earlier RUN, and the weft body spawns two
+ * tasks (the first, shared at once by the split deque, makes the second
+ * private, whose join takes the fast path unless something sends it to
+ * the slow one).  The join of the weft task below the Lace 2 one is
+ * refused, in every build: lace_get_worker() hands out a copy of the top,
+ * which the core is told of (weft_fj_copy_head). */
+WEFT_TASK_0(long, bind_two_up)
+{
+    WEFT_SPAWN(spawn_under_weft_leaf, 1);
+    WEFT_SPAWN(spawn_under_weft_leaf, 2);
+    long bound = lace_get_worker() != NULL; /* the first use: bound here, head at slot 2 */
+    long a = WEFT_SYNC(spawn_under_weft_leaf);
+    return bound + a + WEFT_SYNC(spawn_under_weft_leaf);
+}
+WEFT_TASK_0(long, join_under_record)
+{
+    WEFT_SPAWN(spawn_under_weft_leaf, 1);
+    WEFT_SPAWN(spawn_under_weft_leaf, 2);
+    lace_worker *lw = lace_get_worker(); /* its head: slot 2, the top */
+    fib_SPAWN(lw, 10);
+    long a = WEFT_SYNC(spawn_under_weft_leaf); /* refused: fib, above it, is pending */
+    a += fib_SYNC(lw);
+    return a + WEFT_SYNC(spawn_under_weft_leaf);
+}
+
+static void join_under_stale_record(void)
+{
+    lace_start(1, 0, 0);
+    (void)WEFT_RUN(bind_two_up);
+    (void)WEFT_RUN(join_under_record);
+    lace_stop();
+}
+
 static void get_head_outside(void)
 {
     lace_start(2, 0, 0);
@@ -818,6 +853,12 @@ static const adv_case cases[] = {
      false,
      {"lace: fib_SPAWN() on worker 0: the head it holds (slot 2) is above the deque's top (slot "
       "0): a stale head"}},
+    {"join_under_stale_record",
+     join_under_stale_record,
+     ABORTED,
+     false,
+     {"lace: SYNC(spawn_under_weft_leaf) on worker 0 joins the task in slot 1 while the task "
+      "above it, spawned later, is still pending: spawns and joins nest"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

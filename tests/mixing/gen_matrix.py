@@ -56,17 +56,18 @@ def host_of(a):
     return "lace" if a == "lace" else "c"
 
 
-def model(a, b, steps, called):
-    """(outcome, refused step): outcome 'answer' or 'spawn'/'join' refusal."""
-    stack = []  # pending tasks, by front-end
-    held = {host_of(a): 0}  # a register front-end's head, as a stack depth: the body's own
+def model(a, b, steps, called, below=False):
+    """(outcome, refused step): outcome 'answer' or 'spawn'/'join' refusal.
+    below: the body spawned one task of its own first (joined last)."""
+    stack = [host_of(a)] if below else []  # pending tasks, by front-end
+    held = {host_of(a): len(stack)}  # a register front-end's head, as a stack depth: the body's own
     ran_at_once = False
     for step in steps:
         api = a if step[0] == "A" else b
         op = step[1]
         if op == "w":
             continue  # a whole operation: nothing stays pending
-        if op == "s" and api == "tg" and len(stack) != 0:
+        if op == "s" and api == "tg" and len(stack) != (1 if below else 0):
             # task_group::run away from the frame that made the group (the
             # body's start, here) runs the callable at once (docs/cpp.md)
             ran_at_once = True
@@ -135,16 +136,21 @@ def mx_fib(n):
     return n if n < 2 else mx_fib(n - 1) + mx_fib(n - 2)
 
 
-def case_body(idx, a, b, steps, called):
+def case_body(idx, a, b, steps, called, below=False):
     """The case's task(s): a body of front-end a (a weft task for c and tg,
-    a Lace task for lace) that runs the steps; returns C++ lines."""
+    a Lace task for lace) that runs the steps; returns C++ lines.  below:
+    the body first spawns a task of its own (a leaf of 0) and joins it
+    last, so that the tasks of the steps are not the frame's first: the
+    split deque shares a frame's first task at once, whose join then takes
+    the slow path; the ones after it stay private, on the fast path."""
     lines = []
     name = f"mx_case{idx}"
-    body = []
+    body = ["long sum = 0;"]
+    if below:  # before the group is made: the group's frame is above it
+        body.append(op_code(host_of(a), "s").replace(f", {LEAF[host_of(a)]})", ", 0)"))
     uses_tg = "tg" in (a, b)
     if uses_tg:
         body.append("weft::task_group tg; long tg_sum = 0;")
-    body.append("long sum = 0;")
     opened = {host_of(a)}
     b_steps = [s for s in steps if s[0] == "B"]
     if called and b in REGISTER:
@@ -171,6 +177,8 @@ def case_body(idx, a, b, steps, called):
             opened.add(api)
             body.append("WEFT_ME;" if api == "c" else "LACE_ME;")
         body.append(op_code(api, s[1]))
+    if below:
+        body.append(op_code(host_of(a), "j"))
     lines += body + ["return sum; }"]
     return lines
 
@@ -195,11 +203,13 @@ def main():
                 continue
             if LACE2 and b == "lace" and has_b_pending and not called:
                 continue  # Lace 2's record head: reached from another body by NAME() only
-            outcome, at = model(a, b, steps, called)
-            lines += case_body(idx, a, b, steps, called)
-            host = host_of(a)
-            cases.append((idx, f"{a}-{b}-{order}", host, outcome, answer(a, b, steps)))
-            idx += 1
+            for below in (False, True):
+                outcome, at = model(a, b, steps, called, below)
+                lines += case_body(idx, a, b, steps, called, below)
+                host = host_of(a)
+                label = f"{a}-{b}-{order}" + ("-below" if below else "")
+                cases.append((idx, label, host, outcome, answer(a, b, steps)))
+                idx += 1
     # The body of a whole operation (join's callables, parallel_for's body)
     # hosting another front-end's pending spawn and join: always nested.
     # (The work pool's process function runs on the pool's own threads: a

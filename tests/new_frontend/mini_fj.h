@@ -49,7 +49,7 @@ typedef struct mini_ctx {
 
 /* A context from another API's worker and head (a weft task body's
  * weft_w and weft_head): a copy of that head. */
-#define MINI_CTX(w, head) ((mini_ctx){(w), (head)})
+#define MINI_CTX(w, head) ((mini_ctx){(w), weft_fj_copy_head((w), (head))})
 
 /* Defines task NAME: RT NAME(mini_ctx *, T ARG), followed by its body. */
 #define MINI_TASK(RT, NAME, T, ARG) \
@@ -97,7 +97,7 @@ typedef struct mini_ctx {
         MINI_CHECK_SYNC_(c->w, t, NAME); \
         weft_fj_join j; \
         RT r; \
-        if (weft_fj_join_begin(c->w, t, &j)) { \
+        if (weft_fj_join_begin(c->w, t, &j, "MINI_SYNC(" #NAME ")")) { \
             T a; \
             memcpy(&a, t->payload, sizeof a); \
             r = NAME(c, a); /* at head t: the slot is EMPTY again */ \

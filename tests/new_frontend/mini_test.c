@@ -28,10 +28,11 @@
 
 /* weft's hidden context (weft_w, weft_head) in a mini body: a copy of the
  * mini context's head, right while nothing is spawned or joined through
- * the mini context (the spawns and joins nest). */
+ * the mini context (the spawns and joins nest); announced to the core as
+ * a copy (weft_fj_copy_head). */
 #define WEFT_CONTEXT_FROM_MINI(ctx) \
     weft_worker *weft_w = (ctx)->w; \
-    weft_task *weft_head = (ctx)->head
+    weft_task *weft_head = weft_fj_copy_head((ctx)->w, (ctx)->head)
 
 /* Which workers ran mini tasks: a run at more than one worker that never
  * shared its work would test the joins of tasks nobody stole only. */
@@ -201,14 +202,20 @@ MINI_TASK(long, mini_runs_weft, int, n)
 
 /* ---- out of order: the core refuses ---- */
 
-/* A mini join while a weft task spawned after it is pending. */
+/* A mini join while a weft task spawned after it is pending.  The body's
+ * first task (a leaf) goes below: the split deque shares a frame's first
+ * task at once, and the join of a shared task takes the slow path
+ * anyway; the one joined here is private, on the fast path unless the
+ * copy was announced (weft_fj_copy_head). */
 MINI_TASK(long, bad_join, int, n)
 {
+    MINI_SPAWN(mini, mfib, 0);
     MINI_SPAWN(mini, mfib, n);
     WEFT_CONTEXT_FROM_MINI(mini);
     WEFT_SPAWN(wfib, n);
     long a = MINI_SYNC(mini, mfib); /* refused: wfib, above it, is pending */
-    return a + WEFT_SYNC(wfib);
+    a += WEFT_SYNC(wfib);
+    return a + MINI_SYNC(mini, mfib);
 }
 
 /* A mini spawn from a head that a weft spawn has used since. */

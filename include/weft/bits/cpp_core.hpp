@@ -509,7 +509,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     // atomic store as one that may write the context too, and the joins
     // of g, inlined, then read the head from this store at compile time.
     weft_fj_join j;
-    bool here = weft_fj_join_begin(w, weft_fj_join_slot(w, h, "weft::join"), &j);
+    bool here = weft_fj_join_begin(w, weft_fj_join_slot(w, h, "weft::join"), &j, "weft::join");
     c.head = h;
     if (WEFT_LIKELY(here)) {
         auto b = [&] {

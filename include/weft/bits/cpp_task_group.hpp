@@ -89,10 +89,10 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
 inline void group_sync_top(group_frame &fr, context &c, const char *what) noexcept
 {
     weft_worker *w = fr.worker;
-    weft_task *t = weft_fj_join_slot(w, --fr.top, what);
+    weft_task *t = weft_fj_join_slot_exact(w, --fr.top, what);
     c.head = t;
     weft_fj_join j;
-    if (weft_fj_join_begin(w, t, &j)) {
+    if (weft_fj_join_begin(w, t, &j, what)) {
         group_payload_of(t)->run_popped(w, t);
         weft_fj_join_inlined(w, &j);
     }

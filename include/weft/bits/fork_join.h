@@ -27,6 +27,29 @@
  *           join is refused with a message: joins nest, whatever API made
  *           them.
  *
+ * Where the join's test is made.  Only a second copy of the top can leave
+ * a task pending above the one a copy joins, and every second copy is
+ * made by the search for the top (weft_current_head: an ME macro, the C++
+ * API's record found stale, a task_group's frame, Lace 2's record bound
+ * or found stale) or announced by weft_fj_copy_head (a copy made by hand:
+ * Lace 2's lace_get_worker); the copies a task body passes on by value
+ * (CALL, the body a SYNC runs inline) nest, and so do the bodies a RUN or
+ * a call through another API's entry runs to their end.  A scheduler that defines
+ * WEFT_SCHED_GUARDS_JOINS lets the search raise a guard to the top it
+ * found, and its SYNC fast path fails for every slot below the guard
+ * until the runtime-started task running then returns (RUN, stolen task,
+ * interrupt).  Its joins test the slot above on the slow path only: a
+ * join at or above the guard is of a copy made at or below the top it
+ * joins, with no other copy made since.  So the test costs the fast path
+ * nothing (fib: 7.6 % fewer instructions) and still refuses every join
+ * out of order between two copies.  A copy whose held head may be
+ * another's (a task_group's frame, DROP) tests on every join
+ * (weft_fj_join_slot_exact), as does every join under a scheduler without
+ * the guard.  A join out of order within one copy (a task body that
+ * returned with a SPAWN not joined, and its caller's SYNC) is a SYNC of
+ * another task than the last one spawned: caught by WEFT_CHECKS
+ * (docs/configuration.md, "Misuse that is reported").
+ *
  * Front-ends whose head is a searched copy (the C++ API's context, Lace
  * 2's NAME() from a worker) find the top again when their copy's slot is
  * not EMPTY, and so spawn above another API's pending task; the C and
@@ -55,6 +78,26 @@ WEFT_NORETURN void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const 
  * if that is the sentinel, else stops the program (a task spawned later
  * is still pending). */
 void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what);
+
+/* The runtime side of a second copy of the top (src/runtime/fork_join.c):
+ * raises w's join guard to `head`. */
+void weft__fj_copied(weft_worker *w, weft_task *head);
+
+/* A front-end makes a second copy of the top by hand -- a context of its
+ * own from another API's head, or its head handed to another API (not
+ * from weft_current_head, which does this itself): announced here, so
+ * that joins below it test their order (see the top of this file).
+ * Returns head. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_copy_head(weft_worker *w, weft_task *head)
+{
+#if WEFT_SCHED_GUARDS_JOINS
+    if (WEFT_UNLIKELY(head > w->join_guard))
+        weft__fj_copied(w, head);
+#else
+    (void)w;
+#endif
+    return head;
+}
 
 /* Is the held head the top?  Relaxed: our own slot; thieves change slots
  * below the top between non-EMPTY values only, and only the owner fills
@@ -95,13 +138,14 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_tas
 /* weft_fj_spawn_slot for a held head that may be stale in either
  * direction (kept in a record across task bodies): also refuses a head
  * above the top, whose slot is EMPTY but the one below too (a spawn there
- * would leave a gap below its task).  Relaxed: as weft_fj_head_is_top. */
+ * would leave a gap below its task).  The slot below the deque's first is
+ * a floor that holds WEFT_STATE_END (src/runtime/lifecycle.c), so head[-1]
+ * can be read at every head.  Relaxed: as weft_fj_head_is_top. */
 static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact(weft_worker *w, weft_task *head,
                                                               const char *what)
 {
-    if (WEFT_UNLIKELY(head != w->dq &&
-                      atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
-                          WEFT_STATE_EMPTY))
+    if (WEFT_UNLIKELY(atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
+                      WEFT_STATE_EMPTY))
         weft__fj_spawn_above_top(w, head, what);
     return weft_fj_spawn_slot(w, head, what);
 }
@@ -118,7 +162,7 @@ static WEFT_ALWAYS_INLINE void weft_fj_spawn_publish(weft_worker *w, weft_task *
  *
  *     weft_fj_join j;
  *     weft_task *t = weft_fj_join_slot(w, --head, "SYNC(fib)");
- *     if (weft_fj_join_begin(w, t, &j)) {
+ *     if (weft_fj_join_begin(w, t, &j, "SYNC(fib)")) {
  *         ... run the task's body here, from its arguments in t ...
  *         weft_fj_join_inlined(w, &j);
  *     } else {
@@ -139,29 +183,58 @@ typedef struct weft_fj_join {
 #endif
 } weft_fj_join;
 
-/* The slot a join from held head `held` (the head after the pop) joins,
- * checked: it is the newest pending task.  Relaxed: the slot above is our
- * own; only the owner fills or empties a slot at the top. */
+/* The join's test: the slot above t is EMPTY (or the sentinel), so t is
+ * the newest pending task; otherwise stops with a message.  Relaxed: the
+ * slot above is our own; only the owner fills or empties a slot at the
+ * top. */
+static WEFT_ALWAYS_INLINE void weft_fj_join_test(weft_worker *w, weft_task *t, const char *what)
+{
+    if (WEFT_UNLIKELY(atomic_load_explicit(&t[1].state, memory_order_relaxed) != WEFT_STATE_EMPTY))
+        weft__fj_join_checked(w, t, what);
+}
+
+/* The slot a join from held head `held` (the head after the pop) joins.
+ * Tested here unless the scheduler guards its fast path
+ * (WEFT_SCHED_GUARDS_JOINS), and then in weft_fj_join_begin's slow path
+ * (see the top of this file). */
 static WEFT_ALWAYS_INLINE weft_task *weft_fj_join_slot(weft_worker *w, weft_task *held,
                                                        const char *what)
 {
-    if (WEFT_UNLIKELY(atomic_load_explicit(&held[1].state, memory_order_relaxed) !=
-                      WEFT_STATE_EMPTY))
-        weft__fj_join_checked(w, held, what);
+#if WEFT_SCHED_GUARDS_JOINS
+    (void)w;
+    (void)what;
+#else
+    weft_fj_join_test(w, held, what);
+#endif
+    return held;
+}
+
+/* weft_fj_join_slot for a held head that may be another copy's (a C++
+ * task_group's frame, a DROP): tested on every join. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_join_slot_exact(weft_worker *w, weft_task *held,
+                                                             const char *what)
+{
+    weft_fj_join_test(w, held, what);
     return held;
 }
 
 /* Pops the task at t back, or joins it where a thief has it: true when the
  * caller runs it now, false when it was stolen and is done (its result in
- * t; the thief's writes are visible). */
-static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j)
+ * t; the thief's writes are visible).  `what` names the join in the
+ * message of a join out of order. */
+static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j,
+                                                  const char *what)
 {
     (void)j;
+    (void)what;
 #if WEFT_PROFILE
     j->pj = weft_profile_sync_begin(w, t);
 #endif
     if (WEFT_LIKELY(weft_sched_sync_fast(w, t)))
         return true;
+#if WEFT_SCHED_GUARDS_JOINS
+    weft_fj_join_test(w, t, what); /* every join below the guard comes here */
+#endif
     WEFT_PROFILE_PAUSE_(w)
     bool stolen = weft_sched_sync_slow(w, t);
     WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)

@@ -25,6 +25,13 @@
  *                                  wants weft_sched_poll_slow(w, head) called
  *                                  (owners that hand out work only when
  *                                  they poll answer requests there)
+ *   WEFT_SCHED_GUARDS_JOINS        1 if weft_sched_sync_fast fails for every
+ *                                  slot below w->join_guard (optional,
+ *                                  default 0).  The core then tests a
+ *                                  join's order on the slow path only
+ *                                  (bits/fork_join.h)
+ *   weft_sched_guard_moved(w)      with WEFT_SCHED_GUARDS_JOINS: the runtime
+ *                                  moved w->join_guard; honour the new one
  *
  * Invariant every scheduler keeps (weft_current_head relies on it): slots
  * below the owner's head are non-EMPTY, slots from head on are EMPTY.
@@ -44,5 +51,9 @@
 WEFT_BEGIN_DECLS
 #include WEFT_SCHED_OWNER_HEADER
 WEFT_END_DECLS
+
+#ifndef WEFT_SCHED_GUARDS_JOINS
+#define WEFT_SCHED_GUARDS_JOINS 0
+#endif
 
 #endif

@@ -287,7 +287,7 @@ WEFT_END_DECLS
         NAME##_frame *f = (NAME##_frame *)t; \
         WEFT_CHECK_SYNC_(w, t, NAME); \
         weft_fj_join weft_j_; \
-        if (!weft_fj_join_begin(w, t, &weft_j_)) \
+        if (!weft_fj_join_begin(w, t, &weft_j_, "SYNC(" #NAME ")")) \
             return f->d.res; \
         RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
         weft_fj_join_inlined(w, &weft_j_); \
@@ -314,7 +314,7 @@ WEFT_END_DECLS
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
         WEFT_CHECK_SYNC_(w, t, NAME); \
         weft_fj_join weft_j_; \
-        if (!weft_fj_join_begin(w, t, &weft_j_)) \
+        if (!weft_fj_join_begin(w, t, &weft_j_, "SYNC(" #NAME ")")) \
             return; \
         NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
         weft_fj_join_inlined(w, &weft_j_); \

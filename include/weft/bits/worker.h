@@ -40,12 +40,13 @@ WEFT_BEGIN_DECLS
  * mean "stolen"; 4-byte alignment keeps bit 1 of their address clear even
  * at -Os (bit 0 may be set: ARM Thumb function pointers). */
 #define WEFT_WRAPPER_ALIGN __attribute__((aligned(4)))
-/* A task's code starts on a 32-byte boundary (the front end's fetch
- * window), so where its loops fall against the fetch windows depends on
- * the task's code, not on the code the compiler placed before it.  Lace 1.4.2's queens, the same instructions as on Lace, ran
- * 1.2-1.3x slower when its inner loop straddled a line; 64 bytes cured
- * that too but cost fib 5-9 % (docs/results/lace.md). */
-#define WEFT_TASK_CODE_ALIGN __attribute__((aligned(32)))
+/* A task's code starts on a cache line, so where its loops fall against
+ * the 64-byte lines depends on the task's code alone, not on the code the
+ * compiler placed before it.  Lace 1.4.2's queens, the same instructions
+ * as on Lace, ran 1.3x slower when its inner loop straddled a line: on a
+ * 32-byte boundary that happened whenever the body began in a line's
+ * second half (docs/results/lace.md). */
+#define WEFT_TASK_CODE_ALIGN __attribute__((aligned(64)))
 
 struct weft_worker;
 struct weft_interrupt; /* one interrupt (TOGETHER, NEWFRAME): the runtime's own */
@@ -149,6 +150,10 @@ typedef struct weft_worker {
     void *stack_lo, *stack_hi; /* usable stack (for overflow reports) */
     void *guard_lo, *guard_hi; /* stack guard region */
     weft_task *frame_floor;    /* lowest slot the running stolen/root task may join */
+    /* The highest top a search found (a second copy of the top) since the
+     * running stolen/root task began: joins below it test their order on
+     * the slow path (bits/fork_join.h, "Where the join's test is made"). */
+    weft_task *join_guard;
     size_t deque_slots;
     /* Where weft_current_head last found the head: its search starts
      * there.  Relaxed atomic: a hint, checked against the slots on every

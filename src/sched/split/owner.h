@@ -16,6 +16,8 @@
 /* Slow paths (split_deque.c). */
 void weft__split_push_slow(weft_worker *w, weft_task *head);
 bool weft__split_sync_slow(weft_worker *w, weft_task *t);
+/* w->join_guard moved: publish it in limit (split_deque.c). */
+void weft__split_guard_moved(weft_worker *w);
 
 /* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
  * into `t` (== head); this stores the wrapper and exposes the task. */
@@ -36,7 +38,8 @@ static WEFT_ALWAYS_INLINE void weft_split_push(weft_worker *w, weft_task *t, uin
 /* SYNC fast path, Figure 4 `pop` lines 23-30 when the task at t (the new
  * head) is private and no thief is asking (t >= limit covers lines 23, 25
  * and 29): returns true and the caller runs the task inline.  Otherwise
- * the caller takes weft__split_sync_slow. */
+ * the caller takes weft__split_sync_slow.  limit is also at least the
+ * join guard, so every SYNC below it takes the slow path. */
 static WEFT_ALWAYS_INLINE bool weft_split_pop_private(weft_worker *w, weft_task *t)
 {
     /* Relaxed: as in weft_split_push. */
@@ -74,6 +77,9 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 #define weft_sched_push weft_split_push
 #define weft_sched_sync_fast weft_split_pop_private
 #define weft_sched_sync_slow weft__split_sync_slow
+/* limit folds in w->join_guard (split_deque.c). */
+#define WEFT_SCHED_GUARDS_JOINS 1
+#define weft_sched_guard_moved weft__split_guard_moved
 /* The split deque needs no polling: thieves' requests are seen at SPAWN. */
 #define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
 #define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))

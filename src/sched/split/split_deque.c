@@ -22,6 +22,13 @@
  *   the owner stores o_split, and only clears a request (the paper's
  *   "splitreq = 0", lines 17 and 40) where the paper does; elsewhere it
  *   updates the word with a CAS that leaves a pending request in place.
+ * - the join guard (w->join_guard, weft/bits/fork_join.h) is folded into
+ *   `limit` too: the owner publishes max(o_split, guard), so a SYNC below
+ *   the guard fails the fast path and the core tests its order on the
+ *   slow path, and a SPAWN below it comes to push_slow, which has nothing
+ *   to do then.  Thieves never read limit's value, only whether it is
+ *   WEFT_SPLITREQ, so the guard is the owner's alone
+ *   (verification/split_deque.pml with JOIN_GUARD).
  *
  * Where C11 differs from the paper's x86 pseudo-code:
  * - The paper writes the 32-bit `split` half alone (lines 38, 45, 52).  C11
@@ -53,10 +60,18 @@ void weft__split_init(weft_worker *w)
     w->own.split = w->end; /* o_allstolen: an empty deque has nothing unstolen */
     w->shared.dq = w->dq;
     w->frame_floor = w->dq; /* the root frame may join anything above */
+    w->join_guard = w->dq;  /* no second copy of the top yet */
     /* Before any thread can see this worker (published by thread creation). */
     atomic_init(&w->shared.ts, WEFT_TS(0, 0));
     atomic_init(&w->shared.allstolen, 1);
     atomic_init(&w->shared.limit, (uintptr_t)w->own.split);
+}
+
+/* Owner: what the fast paths compare with when no thief asks: o_split, or
+ * the join guard where it is higher (see the top of this file). */
+static inline uintptr_t owner_limit(const weft_worker *w)
+{
+    return (uintptr_t)(w->own.split > w->join_guard ? w->own.split : w->join_guard);
 }
 
 static inline uint32_t slot_index(const weft_worker *w, const weft_task *t)
@@ -81,19 +96,23 @@ static inline bool splitreq(weft_worker *w)
  * finding 1).  Slow paths only. */
 static inline void clear_splitreq(weft_worker *w)
 {
-    atomic_store_explicit(&w->shared.limit, (uintptr_t)w->own.split, memory_order_seq_cst);
+    atomic_store_explicit(&w->shared.limit, owner_limit(w), memory_order_seq_cst);
 }
 
-/* Owner: o_split or o_allstolen changed; publish it unless a thief has
- * asked meanwhile, whose request must survive until it is served.
- * Relaxed CAS: the value itself is all that matters, on this one word. */
+/* Owner: o_split, o_allstolen or the join guard changed; publish it
+ * unless a thief has asked meanwhile, whose request must survive until it
+ * is served.  Relaxed load: the owner's own last store, or a thief's
+ * request, which the CAS re-checks.  Relaxed CAS: the value itself is all
+ * that matters, on this one word. */
 static inline void update_limit(weft_worker *w)
 {
     uintptr_t cur = atomic_load_explicit(&w->shared.limit, memory_order_relaxed);
     if (cur != WEFT_SPLITREQ)
-        atomic_compare_exchange_strong_explicit(&w->shared.limit, &cur, (uintptr_t)w->own.split,
+        atomic_compare_exchange_strong_explicit(&w->shared.limit, &cur, owner_limit(w),
                                                 memory_order_relaxed, memory_order_relaxed);
 }
+
+void weft__split_guard_moved(weft_worker *w) { update_limit(w); }
 
 /* ========================================================================
  * Thief side: called by any worker on a victim's deque.
@@ -176,7 +195,7 @@ void weft__split_grow_shared(weft_worker *w, weft_task *head)
          * push, which will share that task and wake the sleeper.  Clear
          * first, then count (both seq_cst): a sleeper asking meanwhile is
          * either counted here or asks after the clear. */
-        atomic_store_explicit(&w->shared.limit, (uintptr_t)w->own.split, memory_order_seq_cst);
+        atomic_store_explicit(&w->shared.limit, owner_limit(w), memory_order_seq_cst);
         if (weft__sleepers_want_work_from(w))
             /* Relaxed: re-raising for the sleeper; a racing thief can only
              * store the same SPLITREQ. */
@@ -304,8 +323,10 @@ bool weft__split_sync_slow(weft_worker *w, weft_task *t)
     weft_sync_slot_check(w, t);
 
     if (t >= w->own.split) {
-        /* Private: we are here because of a request (lines 28-29). */
-        weft__split_grow_shared(w, t);
+        /* Private: we are here because of a request (lines 28-29) or
+         * because t is below the join guard. */
+        if (splitreq(w))
+            weft__split_grow_shared(w, t);
     } else if (w->own.split != w->end && !weft__split_shrink_shared(w, t + 1)) {
         /* lines 25-26: all shared; shrink took some back, t is private
          * again (new o_split <= t).  Then lines 28-29. */
