@@ -45,7 +45,7 @@
 #define S script[k] = S_OP; k++;
 /* With JOIN_GUARD: G, a search for the top (weft_current_head) raises the
  * join guard to head; R, the runtime-started task ends and puts it back
- * (weft_guard_raise, weft_guard_restore).  MUT_GUARD_NOPUBLISH: they move
+ * (weft_fj_copy_head, weft_guard_restore).  MUT_GUARD_NOPUBLISH: they move
  * the guard without publishing it in limit. */
 #define G script[k] = G_OP; k++;
 #define R script[k] = R_OP; k++;

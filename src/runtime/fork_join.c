@@ -8,7 +8,6 @@
 #include <weft/weft.h>
 
 #include "runtime/diagnostics.h"
-#include "runtime/state.h"
 
 void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
 {
@@ -47,4 +46,13 @@ void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
                 what, w->id, (size_t)(t - w->dq));
 }
 
-void weft__fj_copied(weft_worker *w, weft_task *head) { weft_guard_raise(w, head); }
+void weft__fj_copied(weft_worker *w, weft_task *head)
+{
+#if WEFT_SCHED_GUARDS_JOINS
+    w->join_guard = head; /* above it: weft_fj_copy_head checked */
+    weft_sched_guard_moved(w);
+#else
+    (void)w;
+    (void)head;
+#endif
+}

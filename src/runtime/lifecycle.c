@@ -340,17 +340,16 @@ static int worker_create(unsigned i, size_t slots, size_t stack)
     w->cpu = (int16_t)weft__topology_worker_cpu(i);
     w->rng = 0x9E3779B97F4A7C15ULL * (i + 1) ^ weft_now_ns();
     weft_task *floor = weft__map(weft__deque_bytes(slots), 0, weft__page_size(), node);
-    w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
-    if (!floor || !w->stack_lo) {
-        if (floor)
-            weft__unmap(floor, weft__deque_bytes(slots), 0, weft__page_size());
-        return ENOMEM;
+    if (floor) {
+        /* The floor slot below the deque is never a task's: not EMPTY, so
+         * the slot below every head reads as below the top.  Relaxed:
+         * before the worker's thread exists (its start publishes it). */
+        atomic_store_explicit(&floor->state, WEFT_STATE_END, memory_order_relaxed);
+        w->dq = floor + 1;
     }
-    /* The floor slot below the deque is never a task's: not EMPTY, so the
-     * slot below every head reads as below the top.  Relaxed: before the
-     * worker's thread exists (its start publishes it). */
-    atomic_store_explicit(&floor->state, WEFT_STATE_END, memory_order_relaxed);
-    w->dq = floor + 1;
+    w->stack_lo = weft__map(stack, weft__stack_guard(stack), 0, node);
+    if (!w->dq || !w->stack_lo)
+        return ENOMEM;
     w->end = w->dq + slots;
     w->stack_hi = (char *)w->stack_lo + stack;
     w->guard_hi = w->stack_lo;

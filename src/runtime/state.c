@@ -67,8 +67,7 @@ weft_task *weft_current_head(weft_worker *w)
         weft__fatal("weft_current_head needs a worker (called outside the pool?)");
     weft_task *at_hint = weft_head_at_hint(w);
     weft_task *top = at_hint ? at_hint : weft__head_search(w);
-    weft_guard_raise(w, top); /* the caller holds a second copy of the top */
-    return top;
+    return weft_fj_copy_head(w, top); /* the caller holds a second copy of the top */
 }
 
 weft_task *weft__head_search(weft_worker *w)

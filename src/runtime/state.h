@@ -158,22 +158,10 @@ weft_task *weft__head_search(weft_worker *w);
 
 /* The join guard (weft/bits/fork_join.h, "Where the join's test is
  * made").  weft_current_head raises it to the top it hands out, a second
- * copy of the top; the runtime-started tasks (a RUN, a stolen task, an
- * interrupt's task) keep what it was before them and put it back after
- * them, when the copies made inside them are gone.  Owner only. */
-static inline void weft_guard_raise(weft_worker *w, weft_task *top)
-{
-#if WEFT_SCHED_GUARDS_JOINS
-    if (top > w->join_guard) {
-        w->join_guard = top;
-        weft_sched_guard_moved(w);
-    }
-#else
-    (void)w;
-    (void)top;
-#endif
-}
-
+ * copy of the top (weft_fj_copy_head); the runtime-started tasks (a RUN,
+ * a stolen task, an interrupt's task) keep what it was before them and
+ * put it back after them, when the copies made inside them are gone.
+ * Owner only. */
 static inline void weft_guard_restore(weft_worker *w, weft_task *before)
 {
 #if WEFT_SCHED_GUARDS_JOINS

@@ -80,14 +80,14 @@ WEFT_NORETURN void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const 
 void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what);
 
 /* The runtime side of a second copy of the top (src/runtime/fork_join.c):
- * raises w's join guard to `head`. */
+ * raises w's join guard to `head`, which is above it. */
 void weft__fj_copied(weft_worker *w, weft_task *head);
 
-/* A front-end makes a second copy of the top by hand -- a context of its
- * own from another API's head, or its head handed to another API (not
- * from weft_current_head, which does this itself): announced here, so
- * that joins below it test their order (see the top of this file).
- * Returns head. */
+/* A second copy of the top is made: weft_current_head hands one out, or a
+ * front-end makes one by hand (a context of its own from another API's
+ * head, or its head handed to another API).  Announced here, so that
+ * joins below it test their order (see the top of this file).  Returns
+ * head. */
 static WEFT_ALWAYS_INLINE weft_task *weft_fj_copy_head(weft_worker *w, weft_task *head)
 {
 #if WEFT_SCHED_GUARDS_JOINS
