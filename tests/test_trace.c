@@ -17,6 +17,11 @@
  *                                 then weft_trace_stop: the trace weft_stop
  *                                 wrote stays; a new weft_trace_start
  *                                 traces the next pool into <file>.again
+ *   test_trace perfetto-api <prefix>
+ *                                 sessions in Perfetto's format: streamed
+ *                                 (with a RUN inside a task), brought up to
+ *                                 date, written whole, streamed again; a
+ *                                 file that cannot be opened
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -72,6 +77,9 @@ WEFT_TASK_1(long, slow_tree_root, int, depth)
     atomic_store(&tree_stolen_apart, 0);
     return WEFT_CALL(slow_tree, depth);
 }
+
+/* A RUN inside a task: the task's slice holds the RUN's. */
+WEFT_TASK_1(long, run_inside, int, n) { return WEFT_RUN(pfib, n); }
 
 WEFT_VOID_TASK_0(together_body)
 {
@@ -188,14 +196,58 @@ static void api(void)
 #endif
 }
 
+/* A session in Perfetto's format streams to its file: weft_trace_write
+ * brings that file up to date and refuses any other; a session that does
+ * not stream is written in that format by weft_trace_write to such a
+ * path; a file that cannot be opened fails weft_trace_start. */
+static void perfetto_api(const char *prefix)
+{
+#if WEFT_TRACE
+    char streamed[4096], other[4096], whole[4096], again[4096];
+    snprintf(streamed, sizeof streamed, "%s-streamed.pftrace", prefix);
+    snprintf(other, sizeof other, "%s-other.pftrace", prefix);
+    snprintf(whole, sizeof whole, "%s-whole.perfetto-trace", prefix);
+    snprintf(again, sizeof again, "%s-again.pftrace", prefix);
+    CHECK(weft_trace_start("/nonexistent-dir/x.pftrace") == ENOENT && !weft_trace_active(),
+          "a streamed file that cannot be opened: ENOENT, no session");
+    CHECK(weft_trace_start(streamed) == 0, "start, streamed");
+    CHECK(weft_start(2, 0, 0) == 0, "pool start");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
+    CHECK(weft_trace_write(other) == EINVAL, "a streamed session written to another file");
+    CHECK(weft_trace_write(streamed) == 0, "a streamed session brought up to date");
+    CHECK(WEFT_RUN(run_inside, 18) == fib_ref(18), "a RUN inside a task");
+    CHECK(weft_stop() == 0, "pool stop");
+    CHECK(weft_trace_stop() == 0, "stop after weft_stop wrote the session");
+    CHECK(weft_trace_start(NULL) == 0, "start, no file");
+    CHECK(weft_start(3, 0, 0) == 0, "pool start");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
+    CHECK(weft_trace_write(whole) == 0, "a session written in Perfetto's format");
+    CHECK(weft_trace_stop() == 0, "stop");
+    CHECK(weft_stop() == 0, "pool stop");
+    CHECK(weft_trace_start(again) == 0, "start, streamed again");
+    CHECK(weft_start(2, 0, 0) == 0, "pool start");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
+    CHECK(weft_trace_stop() == 0, "stop, streamed, the pool running");
+    CHECK(weft_stop() == 0, "pool stop");
+    printf("ok: Perfetto's format: streamed, brought up to date, written whole, streamed again\n");
+#else
+    (void)prefix;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "api") == 0) {
         api();
         return 0;
     }
-    CHECK(argc == 3, "usage: test_trace fork-join|full|pool|started <file> | api");
+    CHECK(argc == 3,
+          "usage: test_trace fork-join|full|pool|started <file> | perfetto-api <prefix> | api");
     const char *what = argv[1], *path = argv[2];
+    if (strcmp(what, "perfetto-api") == 0) {
+        perfetto_api(path);
+        return 0;
+    }
     if (strcmp(what, "started") == 0) {
         started(path);
         return 0;

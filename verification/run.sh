@@ -631,6 +631,16 @@ check quick counted-wake-mut-futex-nocmp-SC counted_wake.pml SC fail 22 -DMUT_FU
 check quick counted-wake-mut-release-SC counted_wake.pml SC pass 22 -DMUT_WAKER_RELEASE
 check quick counted-wake-mut-release-TSO counted_wake.pml TSO fail 22 -DMUT_WAKER_RELEASE
 
+# ---- a trace track's ring, streamed (trace_ring.pml; src/observe/trace.c):
+# the stream reads only what the owner wrote, every gap is marked ----
+for mm in SC TSO WEAK; do
+  check quick "trace-ring-$mm" trace_ring.pml $mm pass 22
+done
+check quick trace-ring-mut-consume-early-SC trace_ring.pml SC fail 22 -DMUT_CONSUME_EARLY
+check quick trace-ring-mut-no-marker-SC trace_ring.pml SC fail 22 -DMUT_NO_MARKER
+hidden_by_tso trace-ring-mut-count-relaxed trace_ring.pml -DMUT_COUNT_RELAXED
+cover_checks "trace-ring-cover-%s-SC" trace_ring.pml "DROP MARKER"
+
 # ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
 # workers wait, at least the limit stays out, stop wakes the surplus ----
 for mm in SC TSO WEAK; do

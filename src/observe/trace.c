@@ -38,15 +38,18 @@
 #include "observe/trace.h"
 
 #include "observe/trace_names.h"
+#include "observe/trace_perfetto.h"
 #include "observe/trace_record.h"
 #include "observe/trace_write.h"
 
 #include <weft/trace.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_EVENTS ((uint64_t)1 << 19)
@@ -97,6 +100,27 @@ static bool fork_join_tracks;
 static bool ended_at_stop;
 static int ended_at_stop_err;
 
+/* A session whose file is Perfetto's format streams: a thread of its own
+ * writes the tracks' events as they come and consumes them, so a long run
+ * is recorded whole in buffers of bounded size.  Its file and the tracks
+ * it drains are under `stream.lock` (taken after `lock`, never before it);
+ * the thread takes only that one. */
+#define STREAM_PERIOD_NS 10000000 /* how often the thread drains: 10 ms */
+typedef struct stream_source {
+    weft_trace_track *track;
+    weft__pf_track *encoder;
+    bool ended; /* its run is over: drained to the end and closed */
+} stream_source;
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t tick;
+    weft__pf *pf; /* NULL: the session does not stream */
+    stream_source *src;
+    size_t n_src, cap_src;
+    bool quit, thread_on;
+    pthread_t thread;
+} stream = {.lock = PTHREAD_MUTEX_INITIALIZER, .tick = PTHREAD_COND_INITIALIZER};
+
 void weft__trace_forget_in_child(void)
 {
     pthread_mutex_init(&lock, NULL);
@@ -110,6 +134,13 @@ void weft__trace_forget_in_child(void)
     fj_workers = NULL;
     fj_n = 0;
     ended_at_stop = false;
+    /* The parent's stream is its own: the child writes nothing to it. */
+    pthread_mutex_init(&stream.lock, NULL);
+    pthread_cond_init(&stream.tick, NULL);
+    stream.pf = NULL;
+    stream.src = NULL;
+    stream.n_src = stream.cap_src = 0;
+    stream.thread_on = false;
 }
 
 
@@ -138,23 +169,46 @@ static void track_free(weft_trace_track *tr)
     weft__unmap(tr, sizeof *tr, 0, 0);
 }
 
-/* Owner: one event more, or one dropped. */
+/* Owner: one event more, or one dropped.  After drops, a streamed
+ * session's track says where they were (an EV_DROPPED event) before its
+ * next event. */
 static void append(weft_trace_track *tr, const trace_event *e)
 {
     /* Relaxed: see `recording`. */
     if (!atomic_load_explicit(&recording, memory_order_relaxed))
         return;
     /* Relaxed: only we write it. */
-    uint32_t n = atomic_load_explicit(&tr->n, memory_order_relaxed);
-    if (n == tr->cap) {
-        /* Relaxed load + store: only we write it; writers read a recent value. */
-        atomic_store_explicit(&tr->dropped,
-                              atomic_load_explicit(&tr->dropped, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
-        return;
+    uint64_t n = atomic_load_explicit(&tr->n, memory_order_relaxed);
+    uint64_t need = tr->unmarked ? 2 : 1;
+    if (n + need > tr->room) {
+        /* Acquire: the stream's reads of the events it consumed come
+         * before we write over them (its release store). */
+        tr->room = atomic_load_explicit(&tr->consumed, memory_order_acquire) + tr->cap;
+        if (n + need > tr->room) {
+            if (!tr->unmarked)
+                tr->unmarked_from = e->start;
+            tr->unmarked = true;
+            /* Relaxed load + store: only we write it; writers read a recent value. */
+            atomic_store_explicit(&tr->dropped,
+                                  atomic_load_explicit(&tr->dropped, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+            return;
+        }
     }
-    tr->ev[n] = *e;
-    /* Release: the event's contents before a writer that reads the count. */
+    if (tr->unmarked) {
+        /* Relaxed: our own count. */
+        uint64_t dropped = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
+        tr->ev[tr->at] =
+            (trace_event){tr->unmarked_from, e->start, 0, dropped, 0, EV_DROPPED, 0, 0};
+        if (++tr->at == tr->cap)
+            tr->at = 0;
+        n++;
+        tr->unmarked = false;
+    }
+    tr->ev[tr->at] = *e;
+    if (++tr->at == tr->cap)
+        tr->at = 0;
+    /* Release: the events' contents before a writer that reads the count. */
     atomic_store_explicit(&tr->n, n + 1, memory_order_release);
 }
 
@@ -163,12 +217,13 @@ static bool counts_work(int state)
     return state == WEFT_TRACE_RUNNING || state == WEFT_TRACE_BATCH;
 }
 
-/* Owner: ends the open slice at `now` and opens one in `state`. */
-static void switch_state(weft_trace_track *tr, int state, uintptr_t task, int how,
+/* Owner: ends the open slice at `now` and opens one in `state`, its frame
+ * `opened` as TRACE_OPENED_* says. */
+static void switch_state(weft_trace_track *tr, int state, uintptr_t task, int how, int opened,
                          weft_trace_counts counts, uint64_t now)
 {
     if (tr->state != WEFT_TRACE_NONE) {
-        trace_event e = {tr->start, now, tr->task, 0, 0, tr->state, tr->how};
+        trace_event e = {tr->start, now, tr->task, 0, 0, tr->state, tr->how, tr->opened};
         if (counts_work(tr->state))
             e.count = counts.work == COUNT_UNKNOWN ? COUNT_UNKNOWN : counts.work - tr->base.work;
         else
@@ -177,6 +232,7 @@ static void switch_state(weft_trace_track *tr, int state, uintptr_t task, int ho
     }
     tr->state = (uint8_t)state;
     tr->how = (uint8_t)how;
+    tr->opened = (uint8_t)opened;
     tr->task = task;
     tr->start = now;
     tr->base = counts;
@@ -185,7 +241,7 @@ static void switch_state(weft_trace_track *tr, int state, uintptr_t task, int ho
 static void instant(weft_trace_track *tr, int kind, unsigned peer, uint64_t count, uintptr_t ptr,
                     uint64_t now)
 {
-    trace_event e = {now, now, ptr, count, peer, (uint8_t)kind, 0};
+    trace_event e = {now, now, ptr, count, peer, (uint8_t)kind, 0, 0};
     append(tr, &e);
 }
 
@@ -221,19 +277,19 @@ void weft__trace_task_begin_slow(weft_worker *w, weft_trace_frame *f, int how, u
     uint64_t now = weft_now_ns();
     save(tr, f);
     weft_trace_counts c = worker_counts(w, tr);
-    switch_state(tr, WEFT_TRACE_NONE, 0, 0, c, now);
+    switch_state(tr, WEFT_TRACE_NONE, 0, 0, TRACE_OPENED_PUSH, c, now);
     if (victim && (how == WEFT_TRACE_BY_STEAL || how == WEFT_TRACE_BY_LEAP))
         instant(tr, how == WEFT_TRACE_BY_LEAP ? EV_LEAP : EV_STEAL, victim->id, 0, 0, now);
     if (task && how == WEFT_TRACE_BY_RUN)
         instant(tr, EV_RUN_TAKEN, 0, 0, (uintptr_t)task, now);
-    switch_state(tr, WEFT_TRACE_RUNNING, wrapper, how, c, now);
+    switch_state(tr, WEFT_TRACE_RUNNING, wrapper, how, TRACE_OPENED_PUSH, c, now);
 }
 
 void weft__trace_push_slow(weft_worker *w, weft_trace_frame *f, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
     save(tr, f);
-    switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
+    switch_state(tr, state, 0, 0, TRACE_OPENED_PUSH, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
@@ -242,14 +298,14 @@ void weft__trace_pop_slow(weft_worker *w, const weft_trace_frame *f)
     /* A task's slice taken up again is not started again: one slice per
      * steal, leap or RUN carries what started it. */
     int how = f->state == WEFT_TRACE_RUNNING ? WEFT_TRACE_RESUMED : f->how;
-    switch_state(tr, f->state, f->task, how, worker_counts(w, tr), weft_now_ns());
+    switch_state(tr, f->state, f->task, how, TRACE_OPENED_POP, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft__trace_set_slow(weft_worker *w, int state)
 {
     weft_trace_track *tr = weft_trace_of(w);
     if (tr->state != state)
-        switch_state(tr, state, 0, 0, worker_counts(w, tr), weft_now_ns());
+        switch_state(tr, state, 0, 0, TRACE_OPENED_SET, worker_counts(w, tr), weft_now_ns());
 }
 
 void weft__trace_steal_failed_slow(weft_worker *w) { weft_trace_of(w)->fails++; }
@@ -268,7 +324,8 @@ void weft__trace_worker_exit(weft_worker *w)
 {
     weft_trace_track *tr = weft_trace_of(w);
     if (tr)
-        switch_state(tr, WEFT_TRACE_NONE, 0, 0, worker_counts(w, tr), weft_now_ns());
+        switch_state(tr, WEFT_TRACE_NONE, 0, 0, TRACE_OPENED_SET, worker_counts(w, tr),
+                     weft_now_ns());
 }
 
 bool weft__trace_external_on(void)
@@ -298,26 +355,294 @@ void weft__trace_external_run(const void *task, uint64_t start, uint64_t end)
 }
 
 /* ------------------------------------------------------------------------
+ * Streaming: a session whose file is Perfetto's
+ * ------------------------------------------------------------------------ */
+
+/* Relaxed: a request to return; what the thread writes is under stream.lock. */
+static _Atomic bool stream_quit;
+
+/* Under stream.lock: the events of every source not written yet, then
+ * consumed (the owners may write over them). */
+static void stream_drain_locked(void)
+{
+    for (size_t i = 0; i < stream.n_src; i++) {
+        stream_source *src = &stream.src[i];
+        if (src->ended)
+            continue;
+        weft_trace_track *tr = src->track;
+        /* Acquire: pairs with the owner's release of the count: the events
+         * below it are written. */
+        uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+        /* Relaxed: while the session streams only we store it. */
+        uint64_t from = atomic_load_explicit(&tr->consumed, memory_order_relaxed);
+        if (n == from)
+            continue;
+        weft__pf_records(stream.pf, src->encoder, tr->ev, tr->cap, from, n);
+        /* Release: our reads of those events come before the owner, which
+         * loads this with acquire, writes over them. */
+        atomic_store_explicit(&tr->consumed, n, memory_order_release);
+    }
+    weft__pf_flush(stream.pf);
+}
+
+static void *stream_main(void *arg)
+{
+    (void)arg;
+    /* Relaxed: see stream_quit. */
+    while (!atomic_load_explicit(&stream_quit, memory_order_relaxed)) {
+        struct timespec period = {0, STREAM_PERIOD_NS};
+        nanosleep(&period, NULL);
+        pthread_mutex_lock(&stream.lock);
+        if (stream.pf)
+            stream_drain_locked();
+        pthread_mutex_unlock(&stream.lock);
+    }
+    return NULL;
+}
+
+/* Under `lock`, as the session starts: its file, and the thread that
+ * writes it (without the thread, the events are written at the end, and
+ * what does not fit in the buffers is dropped). */
+static int stream_start_locked(const char *path)
+{
+    int err = 0;
+    weft__pf *pf = weft__pf_open(path, session.t0, &err);
+    if (!pf)
+        return err;
+    pthread_mutex_lock(&stream.lock);
+    stream.pf = pf;
+    pthread_mutex_unlock(&stream.lock);
+    /* Relaxed: see stream_quit (the thread starts after this store). */
+    atomic_store_explicit(&stream_quit, false, memory_order_relaxed);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    /* Its own stack size: not the one `ulimit -s` would give. */
+    pthread_attr_setstacksize(&attr, (size_t)256 << 10);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the program's signals are not for it */
+    int e = pthread_create(&stream.thread, &attr, stream_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    stream.thread_on = e == 0;
+    if (e)
+        weft__warn("tracing: cannot start the thread that writes %s (%s): the events are written "
+                   "at the end, and those that do not fit in the buffers are dropped",
+                   path, strerror(e));
+    return 0;
+}
+
+/* Under `lock`: a track whose events the stream writes, as worker `index`
+ * of `group` (0: the fork-join pool; 1 + k: work pool run k), from its
+ * next event on. */
+static void stream_add_locked(weft_trace_track *tr, unsigned group, unsigned index,
+                              const char *name)
+{
+    pthread_mutex_lock(&stream.lock);
+    if (stream.n_src == stream.cap_src) {
+        size_t cap = stream.cap_src ? 2 * stream.cap_src : 16;
+        stream_source *src = realloc(stream.src, cap * sizeof *src);
+        if (!src) {
+            pthread_mutex_unlock(&stream.lock);
+            weft__warn("tracing: no memory for a track of %s; it is not written", session.path);
+            return;
+        }
+        stream.src = src;
+        stream.cap_src = cap;
+    }
+    weft__pf_track *enc = weft__pf_track_new(stream.pf, group, index, name, tr->base_dropped);
+    if (!enc) {
+        pthread_mutex_unlock(&stream.lock);
+        weft__warn("tracing: no memory for a track of %s; it is not written", session.path);
+        return;
+    }
+    stream.src[stream.n_src++] = (stream_source){tr, enc, false};
+    pthread_mutex_unlock(&stream.lock);
+}
+
+/* Under `lock`: the tracks of `group` end (a work pool run is over, or the
+ * fork-join workers' tracks are about to be freed): their last events are
+ * written, their open slices closed, and the stream lets go of them. */
+static void stream_end_group_locked(const weft_trace_track *const *tracks, size_t n)
+{
+    pthread_mutex_lock(&stream.lock);
+    stream_drain_locked();
+    for (size_t i = 0; i < stream.n_src; i++)
+        for (size_t k = 0; k < n; k++)
+            if (!stream.src[i].ended && stream.src[i].track == tracks[k]) {
+                weft__pf_track_end(stream.pf, stream.src[i].encoder,
+                                   /* Relaxed: a count (its owner is done). */
+                                   atomic_load_explicit(&tracks[k]->dropped, memory_order_relaxed));
+                stream.src[i].ended = true;
+            }
+    weft__pf_flush(stream.pf);
+    pthread_mutex_unlock(&stream.lock);
+}
+
+static void warn_stream_dropped(const char *path, uint64_t dropped, size_t tracks)
+{
+    weft__warn("tracing: %s: %llu events were dropped on %zu track%s, where the thread that "
+               "writes the trace fell behind; the trace marks each gap (\"buffer full: events "
+               "dropped\").  Each track holds WEFT_TRACE_EVENTS=%llu events between writes: "
+               "raise it to keep more",
+               path, (unsigned long long)dropped, tracks, tracks == 1 ? "" : "s",
+               (unsigned long long)kept.events_per_track);
+}
+
+static int compare_external_start(const void *a, const void *b)
+{
+    const external_run *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Under `lock`: the streamed session's end: the thread stops, the rest is
+ * written, then the outside threads' RUNs and the summary; 0 or errno. */
+static int stream_finish_locked(const weft_stats *counters)
+{
+    if (stream.thread_on) {
+        /* Relaxed: see stream_quit (pthread_join orders the rest). */
+        atomic_store_explicit(&stream_quit, true, memory_order_relaxed);
+        pthread_join(stream.thread, NULL);
+        stream.thread_on = false;
+    }
+    pthread_mutex_lock(&stream.lock);
+    stream_drain_locked();
+    weft__pf_summary summary = {0, kept.externals_dropped, kept.pool_runs_untraced, counters};
+    size_t dropping = 0;
+    for (size_t i = 0; i < stream.n_src; i++) {
+        const weft_trace_track *tr = stream.src[i].track;
+        /* Relaxed: a count (its owner has stopped, its run ended, or it
+         * records no more once the session ends). */
+        uint64_t total = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
+        if (!stream.src[i].ended)
+            weft__pf_track_end(stream.pf, stream.src[i].encoder, total);
+        summary.dropped += total - tr->base_dropped;
+        dropping += total != tr->base_dropped;
+    }
+    if (kept.n_externals)
+        qsort(kept.externals, kept.n_externals, sizeof *kept.externals, compare_external_start);
+    for (size_t k = 0; k < kept.n_externals; k++)
+        weft__pf_external(stream.pf, &kept.externals[k]);
+    int err = weft__pf_close(stream.pf, &summary);
+    stream.pf = NULL;
+    free(stream.src);
+    stream.src = NULL;
+    stream.n_src = stream.cap_src = 0;
+    pthread_mutex_unlock(&stream.lock);
+    if (!err && summary.dropped)
+        warn_stream_dropped(session.path, summary.dropped, dropping);
+    return err;
+}
+
+static bool streaming_locked(void)
+{
+    pthread_mutex_lock(&stream.lock);
+    bool on = stream.pf != NULL;
+    pthread_mutex_unlock(&stream.lock);
+    return on;
+}
+
+static void fork_join_group_label(char *label, size_t size, unsigned workers)
+{
+    snprintf(label, size, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME, workers);
+}
+
+static void pool_run_label(char *label, size_t size, const weft_trace_pool_run *run)
+{
+    snprintf(label, size, "work pool run %u (%s%s, %u workers)", run->index + 1, run->queue,
+             run->half ? ", steal-half" : "", run->workers);
+}
+
+/* A session not streamed, written in Perfetto's format from its buffers
+ * (weft_trace_write, or a stop, to a .pftrace path); 0 or errno. */
+static int write_perfetto_locked(const char *path, bool live, const weft_stats *counters)
+{
+    int err = 0;
+    weft__pf *pf = weft__pf_open(path, session.t0, &err);
+    if (!pf)
+        return err;
+    weft__pf_summary summary = {0, kept.externals_dropped, kept.pool_runs_untraced, counters};
+    char label[128];
+    if (live && fj_workers) {
+        fork_join_group_label(label, sizeof label, fj_n);
+        weft__pf_group(pf, 0, label);
+    }
+    for (unsigned i = 0; live && fj_workers && i < fj_n; i++) {
+        /* Relaxed: published before (the pool is held or stopping). */
+        weft_trace_track *tr = atomic_load_explicit(&fj_workers[i]->trace, memory_order_relaxed);
+        if (!tr)
+            continue;
+        snprintf(label, sizeof label, "worker %u", i);
+        weft__pf_track *enc = weft__pf_track_new(pf, 0, i, label, tr->base_dropped);
+        /* Acquire: pairs with the owner's release of the count. */
+        uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+        /* Relaxed: set under `lock`, which we hold. */
+        uint64_t from = atomic_load_explicit(&tr->consumed, memory_order_relaxed);
+        weft__pf_records(pf, enc, tr->ev, tr->cap, from < n ? from : n, n);
+        /* Relaxed: a count. */
+        uint64_t total = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
+        weft__pf_track_end(pf, enc, total);
+        summary.dropped += total - tr->base_dropped;
+    }
+    /* The pool runs, oldest first (the list is newest first). */
+    unsigned runs = 0;
+    for (weft_trace_pool_run *r = kept.pool_runs; r; r = r->next)
+        runs++;
+    for (unsigned k = runs; k-- > 0;) {
+        weft_trace_pool_run *run = kept.pool_runs;
+        for (unsigned j = 0; j < k; j++)
+            run = run->next;
+        pool_run_label(label, sizeof label, run);
+        weft__pf_group(pf, 1 + run->index, label);
+        for (unsigned i = 0; i < run->workers; i++) {
+            weft_trace_track *tr = run->tracks[i];
+            snprintf(label, sizeof label, "pool worker %u", i);
+            weft__pf_track *enc = weft__pf_track_new(pf, 1 + run->index, i, label, 0);
+            /* Acquire: pairs with the owner's release of the count. */
+            uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+            weft__pf_records(pf, enc, tr->ev, tr->cap, 0, n);
+            /* Relaxed: a count; the run is over. */
+            uint64_t total = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
+            weft__pf_track_end(pf, enc, total);
+            summary.dropped += total;
+        }
+        weft__pf_pool_end(pf, 1 + run->index, run->ended, &run->stats);
+    }
+    if (kept.n_externals)
+        qsort(kept.externals, kept.n_externals, sizeof *kept.externals, compare_external_start);
+    for (size_t k = 0; k < kept.n_externals; k++)
+        weft__pf_external(pf, &kept.externals[k]);
+    err = weft__pf_close(pf, &summary);
+    if (!err && summary.dropped)
+        weft__warn("tracing: %s: %llu events did not fit and were dropped; each track holds "
+                   "WEFT_TRACE_EVENTS=%llu events, raise it to keep more (a session started with "
+                   "this file's name streams it, and keeps them all)",
+                   path, (unsigned long long)summary.dropped,
+                   (unsigned long long)kept.events_per_track);
+    return err;
+}
+
+/* ------------------------------------------------------------------------
  * Tracks for the work pool (src/workpool)
  * ------------------------------------------------------------------------ */
 
 void weft__trace_track_set(weft_trace_track *tr, int state, weft_trace_counts counts)
 {
     if (tr->state != state)
-        switch_state(tr, state, 0, 0, counts, weft_now_ns());
+        switch_state(tr, state, 0, 0, TRACE_OPENED_SET, counts, weft_now_ns());
 }
 
 void weft__trace_track_push(weft_trace_track *tr, weft_trace_frame *f, int state,
                             weft_trace_counts counts)
 {
     save(tr, f);
-    switch_state(tr, state, 0, 0, counts, weft_now_ns());
+    switch_state(tr, state, 0, 0, TRACE_OPENED_PUSH, counts, weft_now_ns());
 }
 
 void weft__trace_track_pop(weft_trace_track *tr, const weft_trace_frame *f,
                            weft_trace_counts counts)
 {
-    switch_state(tr, f->state, f->task, f->how, counts, weft_now_ns());
+    switch_state(tr, f->state, f->task, f->how, TRACE_OPENED_POP, counts, weft_now_ns());
 }
 
 void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victim, uint64_t items,
@@ -327,7 +652,7 @@ void weft__trace_track_steal(weft_trace_track *tr, bool transfer, unsigned victi
      * the arrow. */
     uint64_t now = weft_now_ns();
     if (tr->state != WEFT_TRACE_BATCH)
-        switch_state(tr, WEFT_TRACE_BATCH, 0, 0, counts, now);
+        switch_state(tr, WEFT_TRACE_BATCH, 0, 0, TRACE_OPENED_SET, counts, now);
     instant(tr, transfer ? EV_POOL_TRANSFER : EV_POOL_STEAL, victim, items, 0, now);
 }
 
@@ -336,7 +661,7 @@ void weft__trace_track_wake(weft_trace_track *tr, unsigned woken)
     instant(tr, EV_WAKE, woken, 0, 0, weft_now_ns());
 }
 
-static void start_session_locked(const char *path, bool from_env);
+static int start_session_locked(const char *path, bool from_env);
 
 weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue, bool half)
 {
@@ -377,6 +702,17 @@ weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue,
     }
     if (run) {
         kept.pool_runs_kept++;
+        if (streaming_locked()) {
+            char label[128];
+            pool_run_label(label, sizeof label, run);
+            pthread_mutex_lock(&stream.lock);
+            weft__pf_group(stream.pf, 1 + run->index, label);
+            pthread_mutex_unlock(&stream.lock);
+            for (unsigned i = 0; i < workers; i++) {
+                snprintf(label, sizeof label, "pool worker %u", i);
+                stream_add_locked(run->tracks[i], 1 + run->index, i, label);
+            }
+        }
     } else {
         kept.pool_runs_untraced++;
         weft__warn("tracing: no memory for a work pool run's tracks; it is not traced");
@@ -397,7 +733,7 @@ static void free_pool_run(weft_trace_pool_run *run)
     free(run);
 }
 
-static int write_locked(const char *path, bool live, const weft_stats *counters);
+static int write_locked(const char *path, bool live, const weft_stats *counters, bool ending);
 
 void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *stats)
 {
@@ -408,14 +744,22 @@ void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts
         free_pool_run(run); /* it failed, or its session was written meanwhile */
     } else {
         run->stats = *stats;
+        run->ended = weft_now_ns();
         run->finished = true;
         run->next = kept.pool_runs;
         kept.pool_runs = run;
         /* A program without the fork-join pool running: the file is
-         * rewritten after each run, so it is complete when the program
-         * ends; a fork-join pool that runs writes it at its stop. */
-        if (session.from_env && session.path && !fj_workers)
-            write_locked(session.path, false, NULL);
+         * rewritten after each run (a streamed one has the run's end
+         * written), so it is complete when the program ends; a fork-join
+         * pool that runs writes it at its stop. */
+        if (streaming_locked()) {
+            stream_end_group_locked((const weft_trace_track *const *)run->tracks, run->workers);
+            pthread_mutex_lock(&stream.lock);
+            weft__pf_pool_end(stream.pf, 1 + run->index, run->ended, &run->stats);
+            weft__pf_flush(stream.pf);
+            pthread_mutex_unlock(&stream.lock);
+        } else if (session.from_env && session.path && !fj_workers)
+            write_locked(session.path, false, NULL, false);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -447,22 +791,38 @@ static int give_tracks_locked(void)
         weft_trace_track *tr = atomic_load_explicit(&w->trace, memory_order_relaxed);
         if (tr) {
             /* Acquire: pairs with the worker's release of the count. */
-            tr->base_n = atomic_load_explicit(&tr->n, memory_order_acquire);
+            uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+            /* Release: the session's start before the owner, which loads
+             * it with acquire when its room runs out, uses the room. */
+            atomic_store_explicit(&tr->consumed, n, memory_order_release);
             /* Relaxed: a count. */
             tr->base_dropped = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
-            continue;
+        } else {
+            if (!(tr = track_new()))
+                return ENOMEM;
+            /* Release: the track's buffer before the worker that loads the
+             * pointer (acquire, weft_trace_of) writes to it. */
+            atomic_store_explicit(&w->trace, tr, memory_order_release);
+            fork_join_tracks = true;
         }
-        if (!(tr = track_new()))
-            return ENOMEM;
-        /* Release: the track's buffer before the worker that loads the
-         * pointer (acquire, weft_trace_of) writes to it. */
-        atomic_store_explicit(&w->trace, tr, memory_order_release);
-        fork_join_tracks = true;
+        if (streaming_locked()) {
+            char label[128];
+            if (i == 0) {
+                fork_join_group_label(label, sizeof label, fj_n);
+                pthread_mutex_lock(&stream.lock);
+                weft__pf_group(stream.pf, 0, label);
+                pthread_mutex_unlock(&stream.lock);
+            }
+            snprintf(label, sizeof label, "worker %u", i);
+            stream_add_locked(tr, 0, i, label);
+        }
     }
     return 0;
 }
 
-static void start_session_locked(const char *path, bool from_env)
+/* 0, or the errno of a streamed session's file that cannot be opened (a
+ * message given; no session then). */
+static int start_session_locked(const char *path, bool from_env)
 {
     free_session_data_locked();
     ended_at_stop = false;
@@ -472,8 +832,16 @@ static void start_session_locked(const char *path, bool from_env)
     session.active = true;
     session.id++;
     session.t0 = weft_now_ns();
+    if (path && weft__pf_path(path)) {
+        int err = stream_start_locked(path);
+        if (err) {
+            session.active = false;
+            return err;
+        }
+    }
     /* Relaxed: see `recording`. */
     atomic_store_explicit(&recording, 1, memory_order_relaxed);
+    return 0;
 }
 
 int weft_trace_start(const char *path)
@@ -483,9 +851,15 @@ int weft_trace_start(const char *path)
         pthread_mutex_unlock(&lock);
         return EBUSY;
     }
-    start_session_locked(path, false);
-    int err = give_tracks_locked();
+    int err = start_session_locked(path, false);
     if (err) {
+        pthread_mutex_unlock(&lock);
+        return err;
+    }
+    err = give_tracks_locked();
+    if (err) {
+        if (streaming_locked())
+            stream_finish_locked(NULL);
         session.active = false;
         /* Relaxed: see `recording`. */
         atomic_store_explicit(&recording, 0, memory_order_relaxed);
@@ -524,7 +898,7 @@ int weft_trace_stop(void)
     }
     int err = 0;
     if (session.path)
-        err = write_locked(session.path, fj_workers != NULL, NULL);
+        err = write_locked(session.path, fj_workers != NULL, NULL, true);
     end_session_locked();
     pthread_mutex_unlock(&lock);
     return err;
@@ -543,7 +917,7 @@ int weft_trace_write(const char *path)
                    "WEFT_TRACE=<file>)");
         return EINVAL;
     }
-    int err = write_locked(path, fj_workers != NULL, NULL);
+    int err = write_locked(path, fj_workers != NULL, NULL, false);
     pthread_mutex_unlock(&lock);
     return err;
 }
@@ -570,9 +944,21 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
 {
     pthread_mutex_lock(&lock);
     if (write && session.active) {
-        ended_at_stop_err = session.path ? write_locked(session.path, true, counters) : 0;
+        ended_at_stop_err = session.path ? write_locked(session.path, true, counters, true) : 0;
         ended_at_stop = true;
         end_session_locked();
+    }
+    if (fork_join_tracks && fj_workers && streaming_locked()) {
+        /* The session goes on without this pool: the stream lets go of
+         * its tracks before they are freed. */
+        for (unsigned i = 0; i < fj_n; i++) {
+            /* Relaxed: the workers have been joined. */
+            const weft_trace_track *tr =
+                fj_workers[i] ? atomic_load_explicit(&fj_workers[i]->trace, memory_order_relaxed)
+                              : NULL;
+            if (tr)
+                stream_end_group_locked(&tr, 1);
+        }
     }
     for (unsigned i = 0; fork_join_tracks && fj_workers && i < fj_n; i++) {
         weft_worker *w = fj_workers[i];
@@ -588,12 +974,32 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
     pthread_mutex_unlock(&lock);
 }
 
-/* Writes the session to path (trace_write.c).  live: with the fork-join
- * workers' tracks (fj_workers: running, or stopping with its workers
- * still allocated); counters: the runtime's at a stop (NULL: none to
- * compare). */
-static int write_locked(const char *path, bool live, const weft_stats *counters)
+/* Writes the session to path (trace_write.c, or trace_perfetto.c for
+ * its paths).  live: with the fork-join workers' tracks (fj_workers:
+ * running, or stopping with its workers still allocated); counters: the
+ * runtime's at a stop (NULL: none to compare); ending: the session ends
+ * with this write.  A streamed session is written as it goes: at its end
+ * it is finished, and before, its own path is brought up to date. */
+static int write_locked(const char *path, bool live, const weft_stats *counters, bool ending)
 {
+    if (streaming_locked()) {
+        if (ending)
+            return stream_finish_locked(counters);
+        if (strcmp(path, session.path) != 0) {
+            weft__warn("weft_trace_write: this session streams to %s as it records and keeps no "
+                       "events for another file; weft_trace_write(\"%s\") brings that file up to "
+                       "date",
+                       session.path, session.path);
+            return EINVAL;
+        }
+        pthread_mutex_lock(&stream.lock);
+        stream_drain_locked();
+        int err = weft__pf_flush(stream.pf);
+        pthread_mutex_unlock(&stream.lock);
+        return err;
+    }
+    if (weft__pf_path(path))
+        return write_perfetto_locked(path, live, counters);
     weft__trace_file file = {
         .t0 = session.t0,
         .workers = live ? fj_workers : NULL,

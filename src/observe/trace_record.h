@@ -24,7 +24,14 @@ enum {
     EV_RUN_TAKEN,     /* ptr: the descriptor of an outside thread's RUN */
     EV_POOL_STEAL,    /* peer: the victim; count: items */
     EV_POOL_TRANSFER, /* a steal-half transfer: peer: the victim; count: items */
+    EV_DROPPED,       /* records were dropped before this one, from `start` on; count: the
+                       * track's drop count so far (a streamed session's buffer was full) */
 };
+
+/* How a slice's frame was opened (trace_event.opened): pushed on the one
+ * before (a task the runtime starts, a wait), popped back to (the one
+ * before it ended), or set in its place. */
+enum { TRACE_OPENED_SET = 0, TRACE_OPENED_PUSH, TRACE_OPENED_POP };
 
 #define COUNT_UNKNOWN UINT64_MAX
 
@@ -33,24 +40,38 @@ typedef struct trace_event {
     uintptr_t ptr;       /* slices of tasks: the wrapper; EV_RUN_TAKEN: the descriptor */
     uint64_t count;      /* tasks: SPAWNs; pool batches: items; searching: failed steals */
     uint32_t peer;
-    uint8_t kind, how;
+    uint8_t kind, how, opened;
 } trace_event;
 
+/* A track's buffer is a ring of `cap` events: event k (counted from the
+ * track's creation) is at ev[k % cap].  The owner appends while fewer than
+ * `cap` events are not yet consumed; a session's events are those from
+ * `consumed` (set where it begins) on.  A session streamed to its file
+ * consumes them as it writes them; any other keeps them all, so its
+ * buffer holds `cap` and drops the rest. */
 struct weft_trace_track {
     /* The owner's: the open slice. */
-    uint8_t state, how;
+    uint8_t state, how, opened;
     uintptr_t task; /* RUNNING: the wrapper */
     uint64_t start;
     weft_trace_counts base; /* the counters when the slice opened */
     uint64_t fails;         /* failed steals so far (the fork-join's own count) */
+    /* The owner's: where it writes, how far it may (consumed + cap, as
+     * last read), drops not yet marked (streamed sessions). */
+    uint32_t at;
+    uint64_t room;
+    uint64_t unmarked_from; /* ns: when the first unmarked drop happened */
+    bool unmarked;
     /* The buffer. */
     trace_event *ev;
     uint32_t cap;
-    _Atomic uint32_t n;       /* events written (owner: release store) */
+    _Atomic uint64_t n;       /* events written (owner: release store) */
     _Atomic uint64_t dropped; /* events that did not fit (owner-written) */
-    /* The writer's (under `lock`): where the session began in this track. */
-    uint32_t base_n;
-    uint64_t base_dropped;
+    /* The writer's, on a line of their own (the owner reads `consumed`
+     * only when its room runs out). */
+    _Alignas(64) _Atomic uint64_t consumed; /* events the session no longer needs */
+    uint64_t base_dropped;                  /* `dropped` where the session began */
+    struct weft__pf_track *encoder;         /* a streamed session's (trace.c) */
 };
 
 struct weft_trace_pool_run {
@@ -59,6 +80,7 @@ struct weft_trace_pool_run {
     bool half;
     uint64_t session;             /* the session that recorded it */
     weft_trace_pool_counts stats; /* at its end */
+    uint64_t ended;               /* ns: when it ended */
     bool finished;
     struct weft_trace_pool_run *next;
     weft_trace_track *tracks[];

@@ -105,7 +105,8 @@ static void flow(writer *wr, const char *name, const char *cat, unsigned pid, lo
  * sorting by start time (stable) puts every track in time order. */
 typedef struct source {
     const trace_event *ev;
-    uint32_t *order; /* indices into ev, by start time */
+    uint32_t *order;        /* the events' offsets from the session's first, by start time */
+    uint32_t first_at, cap; /* the first's index in the ring ev, the ring's size */
     uint32_t n, at;
     unsigned pid;
     long tid;
@@ -113,39 +114,52 @@ typedef struct source {
     bool marked;   /* the writer has marked where it began to drop */
 } source;
 
+/* The event at an offset from the session's first. */
+static const trace_event *source_event(const source *src, uint32_t offset)
+{
+    uint32_t i = src->first_at + offset;
+    return &src->ev[i >= src->cap ? i - src->cap : i];
+}
+
 /* qsort has no context argument; the writer runs under `lock`. */
-static const trace_event *sort_events;
+static const source *sort_source;
 
 static int compare_start(const void *a, const void *b)
 {
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    uint64_t x = sort_events[i].start, y = sort_events[j].start;
+    uint64_t x = source_event(sort_source, i)->start, y = source_event(sort_source, j)->start;
     if (x != y)
         return x < y ? -1 : 1;
     return i < j ? -1 : i > j; /* stable: recorded order among equal times */
 }
 
-/* The session's events of tr, sorted; false without memory. */
+/* The session's events of tr, sorted; false without memory.  They are
+ * the ring's from `consumed` (where the session began) to the count. */
 static bool source_of(source *src, weft_trace_track *tr, unsigned pid, long tid)
 {
     /* Acquire: pairs with the owner's release of the count. */
-    uint32_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
-    uint32_t first = tr->base_n < n ? tr->base_n : n;
-    *src = (source){tr->ev + first, NULL, n - first, 0, pid, tid, 0, false};
+    uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
+    /* Relaxed: set under the recorder's lock, which the writer holds. */
+    uint64_t first = atomic_load_explicit(&tr->consumed, memory_order_relaxed);
+    if (first > n)
+        first = n;
+    *src = (source){
+        tr->ev, NULL, (uint32_t)(first % tr->cap), tr->cap, (uint32_t)(n - first), 0, pid, tid,
+        0,      false};
     if (src->n == 0)
         return true;
     if (!(src->order = malloc(src->n * sizeof *src->order)))
         return false;
     for (uint32_t i = 0; i < src->n; i++)
         src->order[i] = i;
-    sort_events = src->ev;
+    sort_source = src;
     qsort(src->order, src->n, sizeof *src->order, compare_start);
     return true;
 }
 
 static const trace_event *source_peek(const source *src)
 {
-    return src->at < src->n ? &src->ev[src->order[src->at]] : NULL;
+    return src->at < src->n ? source_event(src, src->order[src->at]) : NULL;
 }
 
 /* The outside thread's RUN that passed this descriptor and was waiting at
@@ -300,7 +314,7 @@ static bool add_source(layout *l, weft_trace_track *tr, uint64_t dropped, unsign
         return false;
     /* Where a full track's drops begin: its last kept event's end. */
     for (uint32_t i = 0; dropped && i < src->n; i++) {
-        const trace_event *e = &src->ev[i];
+        const trace_event *e = source_event(src, i);
         uint64_t end = e->kind < WEFT_TRACE_STATES ? e->end : e->start;
         if (end > src->last)
             src->last = end;

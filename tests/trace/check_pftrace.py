@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Checks the traces of tests/test_trace.c written in Perfetto's format
+(docs/timeline.md, "Long runs"), read back by scripts/weft_pftrace.py as
+a viewer reads them:
+
+  - every packet parses; the trace's clock is CLOCK_MONOTONIC; every
+    event is on a described track; every slice ends (an END never comes
+    without its BEGIN, and none is left open)
+  - a task slice is one slice per task the runtime started, with what
+    started it: as many started by a steal (a leap) as the runtime
+    counted steals (leaps); the SPAWNs of the task slices add up to the
+    task counter; each steal is an arrow from the victim's track to the
+    thief's, landing where a slice it started begins
+  - every RUN from outside the pool is a waiting slice on its thread's
+    track with an arrow to the worker that ran it
+  - a RUN inside a task is a slice inside the task's
+  - work pool runs: the batches' items add up to the items processed,
+    one arrow per steal
+  - a session streamed through 16-event buffers marks every gap, and the
+    gaps add up to the drops the file's summary and stderr report
+  - weft_trace_write on a streamed session, a session written whole, a
+    file that cannot be opened; a device with no space gives ENOSPC
+
+Usage: check_pftrace.py <test_trace binary> <scripts dir>
+"""
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+FAILURES = []
+
+
+def fail(scenario, message):
+    FAILURES.append(f"{scenario}: {message}")
+    print(f"FAILED: {scenario}: {message}", file=sys.stderr)
+
+
+def load(scenario, path):
+    try:
+        trace = pftrace.read(path)
+    except (OSError, pftrace.PftraceError) as e:
+        fail(scenario, f"{path}: {e}")
+        return None
+    if trace.primary_clock != 3:
+        fail(scenario, f"the trace's clock is {trace.primary_clock}, not CLOCK_MONOTONIC (3)")
+    for t in trace.tracks.values():
+        if (t.slices or t.instants) and t.name is None:
+            fail(scenario, f"events on track {t.uuid}, which is not described")
+        if t.open:
+            fail(scenario, f"{t.name}: {len(t.open)} slices never end")
+    return trace
+
+
+def workers_of(trace, group_prefix):
+    groups = {u for u, t in trace.tracks.items() if t.name and t.name.startswith(group_prefix)}
+    return [t for t in trace.tracks.values() if t.parent in groups and t.rank is not None
+            and t.rank < 1 << 20]
+
+
+def check_fork_join(scenario, trace, full=False, stderr="", want_inside=False):
+    summary = trace.summary()
+    if summary is None:
+        fail(scenario, "no end-of-trace summary")
+        return
+    workers = workers_of(trace, "weft (")
+    if not workers:
+        fail(scenario, "no worker tracks")
+        return
+    by = Counter()
+    spawns = 0
+    for t in workers:
+        for s in t.slices:
+            if s.cat == "task":
+                if "started_by" not in s.args:
+                    fail(scenario, f"{t.name}: task slice {s.name} at {s.start} without started_by")
+                by[s.args.get("started_by")] += 1
+                spawns += s.args.get("spawns", 0)
+    # Arrows: each one flow out of one instant and into another.
+    arrows = Counter()
+    for fid, ends in trace.flows.items():
+        kinds = sorted(k for k, _ in ends)
+        if kinds != ["in", "out"]:
+            fail(scenario, f"flow {fid} has ends {kinds}, not one out and one in")
+            continue
+        out = next(s for k, s in ends if k == "out")
+        into = next(s for k, s in ends if k == "in")
+        arrows[(out.name, into.name)] += 1
+    if full:
+        dropped = summary.get("dropped", 0)
+        marked = sum(s.args.get("dropped", 0) for t in workers for s in t.instants
+                     if s.name == "buffer full: events dropped")
+        if dropped == 0:
+            fail(scenario, "16-event buffers dropped nothing")
+        elif marked != dropped:
+            fail(scenario, f"the gaps marked hold {marked} events; the summary says {dropped}")
+        elif f"{dropped} events were dropped" not in stderr:
+            fail(scenario, f"stderr does not report the {dropped} drops: {stderr.strip()[-600:]}")
+        else:
+            print(f"ok: {scenario}: {dropped} events dropped through 16-event buffers, every gap "
+                  f"marked, the file valid")
+        return
+    if summary.get("dropped"):
+        fail(scenario, f"{summary['dropped']} events dropped with the default buffers")
+    # An outside RUN's arrow lands on the worker that ran it.
+    waiting = [s for t in trace.tracks.values() for s in t.slices if s.name == "RUN (waiting)"]
+    if arrows[("RUN (waiting)", "RUN")] != len(waiting) or by["RUN"] != len(waiting):
+        fail(scenario, f"{len(waiting)} outside RUNs, {arrows[('RUN (waiting)', 'RUN')]} arrows to "
+                       f"a worker, {by['RUN']} task slices started by RUN")
+    if "tasks" not in summary:
+        print(f"ok: {scenario}: {sum(by.values())} task slices (no counters in this build)")
+        return
+    if by["resumed"]:
+        fail(scenario, f"{by['resumed']} task slices resumed: a task's slice is cut in pieces")
+    for how, counter in (("steal", "steals"), ("leap", "leaps")):
+        if by[how] != summary[counter]:
+            fail(scenario, f"{by[how]} task slices started by {how}; the runtime counted "
+                           f"{summary[counter]} {counter}")
+    if arrows[("stolen from", "steal")] != summary["steals"] or \
+            arrows[("stolen from", "leap")] != summary["leaps"]:
+        fail(scenario, f"arrows {dict(arrows)}; counted {summary['steals']} steals, "
+                       f"{summary['leaps']} leaps")
+    if spawns != summary["tasks"]:
+        fail(scenario, f"the task slices count {spawns} SPAWNs; the runtime counted "
+                       f"{summary['tasks']}")
+    # Each steal's arrow lands where a slice it started begins.
+    for t in workers:
+        starts = {(s.start, s.args.get("started_by")) for s in t.slices}
+        for s in t.instants:
+            if s.name in ("steal", "leap") and (s.start, s.name) not in starts:
+                fail(scenario, f"{t.name}: a {s.name} at {s.start} starts no task slice")
+                break
+    # A RUN inside a task nests in the task's slice.
+    inside = []
+    for t in workers:
+        for s in t.slices:
+            if s.args.get("started_by") != "RUN inside a task":
+                continue
+            inside.append(s)
+            parent = [p for p in t.slices if p.depth == s.depth - 1 and p.start <= s.start and
+                      s.end <= p.end and p.cat == "task"]
+            if s.depth == 0 or not parent:
+                fail(scenario, f"{t.name}: the RUN inside a task at {s.start} is not in a task's "
+                               f"slice (depth {s.depth})")
+    if want_inside and not inside:
+        fail(scenario, "no slice started by a RUN inside a task")
+    print(f"ok: {scenario}: {len(trace.flows)} arrows; {sum(by.values())} task slices, one per "
+          f"task started ({dict(by)}) = the counters; {spawns} SPAWNs = the task counter; "
+          f"{len(inside)} RUNs inside tasks")
+
+
+def check_pool(scenario, trace):
+    groups = {u: t for u, t in trace.tracks.items() if t.name and t.name.startswith("work pool run")}
+    if len(groups) != 2:
+        fail(scenario, f"{len(groups)} pool runs, expected 2")
+        return
+    for uuid, g in groups.items():
+        end = [s for s in g.instants if s.name == "end of the pool run"]
+        if len(end) != 1:
+            fail(scenario, f"{g.name}: {len(end)} end-of-run instants")
+            continue
+        counts = end[0].args
+        tracks = [t for t in trace.tracks.values() if t.parent == uuid]
+        items = sum(s.args.get("items", 0) for t in tracks for s in t.slices if s.name == "items")
+        steals = sum(1 for t in tracks for s in t.instants
+                     if s.flows_in and s.name.startswith(("steal (", "steal-half transfer (")))
+        if items != counts["processed"]:
+            fail(scenario, f"{g.name}: batches hold {items} items, processed {counts['processed']}")
+        if steals != counts["steals"]:
+            fail(scenario, f"{g.name}: {steals} steal arrows, {counts['steals']} steals")
+    print(f"ok: {scenario}: 2 pool runs, batches add up to the items processed, one arrow per steal")
+
+
+def run(binary, *args):
+    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=600)
+
+
+def main():
+    global pftrace
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary = sys.argv[1]
+    sys.path.insert(0, sys.argv[2])
+    import weft_pftrace as pftrace
+    if "compiled out" in run(binary, "api").stdout:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "fork-join.pftrace")
+            r = run(binary, "fork-join", path)
+            if r.returncode != 0 or os.path.exists(path):
+                fail("compiled out", f"exit {r.returncode}, file written: {os.path.exists(path)}")
+            else:
+                print("ok: no trace file from a build without the tracer")
+        return 1 if FAILURES else 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for scenario in ("fork-join", "full", "pool", "started"):
+            path = os.path.join(tmp, f"{scenario}.pftrace")
+            r = run(binary, scenario, path)
+            if r.returncode != 0:
+                fail(scenario, f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+                continue
+            trace = load(scenario, path)
+            if trace is None:
+                continue
+            if scenario == "pool":
+                check_pool(scenario, trace)
+            else:
+                check_fork_join(scenario, trace, full=scenario == "full", stderr=r.stderr)
+        prefix = os.path.join(tmp, "api")
+        r = run(binary, "perfetto-api", prefix)
+        print(r.stdout, end="")
+        if r.returncode != 0:
+            fail("perfetto-api", f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+        else:
+            for name in ("streamed.pftrace", "whole.perfetto-trace", "again.pftrace"):
+                trace = load("perfetto-api", f"{prefix}-{name}")
+                if trace is not None:
+                    check_fork_join(f"perfetto-api ({name})", trace,
+                                    want_inside=name == "streamed.pftrace")
+            if os.path.exists(f"{prefix}-other.pftrace"):
+                fail("perfetto-api", "weft_trace_write wrote a streamed session to another file")
+            if "keeps no events for another file" not in r.stderr or \
+                    "cannot open /nonexistent-dir/x.pftrace" not in r.stderr:
+                fail("perfetto-api", f"messages missing: {r.stderr.strip()[-1000:]}")
+        # A device with no space, streamed: the write's errno is named.
+        nospace = os.path.join(tmp, "nospace.pftrace")
+        os.symlink("/dev/full", nospace)
+        r = run(binary, "fork-join", nospace)
+        if "No space left on device" not in r.stderr:
+            fail("full-device", f"no ENOSPC in: {r.stderr.strip()[-2000:]}")
+        else:
+            print("ok: full-device: a streamed trace's write error names ENOSPC")
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
