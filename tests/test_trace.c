@@ -196,6 +196,20 @@ static void api(void)
 #endif
 }
 
+#if WEFT_TRACE
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    CHECK(in && out, "copy %s", from);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        CHECK(fwrite(buf, 1, n, out) == n, "copy %s", from);
+    fclose(in);
+    fclose(out);
+}
+#endif
+
 /* A session in Perfetto's format streams to its file: weft_trace_write
  * brings that file up to date and refuses any other; a session that does
  * not stream is written in that format by weft_trace_write to such a
@@ -203,11 +217,12 @@ static void api(void)
 static void perfetto_api(const char *prefix)
 {
 #if WEFT_TRACE
-    char streamed[4096], other[4096], whole[4096], again[4096];
+    char streamed[4096], other[4096], whole[4096], again[4096], midway[4096];
     snprintf(streamed, sizeof streamed, "%s-streamed.pftrace", prefix);
     snprintf(other, sizeof other, "%s-other.pftrace", prefix);
     snprintf(whole, sizeof whole, "%s-whole.perfetto-trace", prefix);
     snprintf(again, sizeof again, "%s-again.pftrace", prefix);
+    snprintf(midway, sizeof midway, "%s-midway.pftrace", prefix);
     CHECK(weft_trace_start("/nonexistent-dir/x.pftrace") == ENOENT && !weft_trace_active(),
           "a streamed file that cannot be opened: ENOENT, no session");
     CHECK(weft_trace_start(streamed) == 0, "start, streamed");
@@ -215,6 +230,7 @@ static void perfetto_api(const char *prefix)
     CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
     CHECK(weft_trace_write(other) == EINVAL, "a streamed session written to another file");
     CHECK(weft_trace_write(streamed) == 0, "a streamed session brought up to date");
+    copy_file(streamed, midway); /* what a reader finds at that moment */
     CHECK(WEFT_RUN(run_inside, 18) == fib_ref(18), "a RUN inside a task");
     CHECK(weft_stop() == 0, "pool stop");
     CHECK(weft_trace_stop() == 0, "stop after weft_stop wrote the session");
@@ -228,6 +244,7 @@ static void perfetto_api(const char *prefix)
     CHECK(weft_start(2, 0, 0) == 0, "pool start");
     CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
     CHECK(weft_trace_stop() == 0, "stop, streamed, the pool running");
+    CHECK(weft_trace_write(other) == EINVAL, "a streamed session's events written again");
     CHECK(weft_stop() == 0, "pool stop");
     printf("ok: Perfetto's format: streamed, brought up to date, written whole, streamed again\n");
 #else

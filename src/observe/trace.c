@@ -75,6 +75,7 @@ static struct {
     uint64_t id; /* 0: none yet; each weft_trace_start makes a new one */
     bool active;
     bool from_env; /* started by WEFT_TRACE */
+    bool streamed; /* written as it records (a .pftrace path) */
     char *path;
     uint64_t t0; /* ns: timestamps are written relative to it */
 } session;
@@ -107,19 +108,19 @@ static int ended_at_stop_err;
  * the thread takes only that one. */
 #define STREAM_PERIOD_NS 10000000 /* how often the thread drains: 10 ms */
 typedef struct stream_source {
-    weft_trace_track *track;
+    weft_trace_track *track; /* NULL once ended (it may be freed then) */
     weft__pf_track *encoder;
-    bool ended; /* its run is over: drained to the end and closed */
+    bool ended;       /* drained to the end and closed */
+    uint64_t dropped; /* once ended: what it dropped in the session */
 } stream_source;
 static struct {
     pthread_mutex_t lock;
-    pthread_cond_t tick;
     weft__pf *pf; /* NULL: the session does not stream */
     stream_source *src;
     size_t n_src, cap_src;
-    bool quit, thread_on;
+    bool thread_on;
     pthread_t thread;
-} stream = {.lock = PTHREAD_MUTEX_INITIALIZER, .tick = PTHREAD_COND_INITIALIZER};
+} stream = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 void weft__trace_forget_in_child(void)
 {
@@ -136,7 +137,6 @@ void weft__trace_forget_in_child(void)
     ended_at_stop = false;
     /* The parent's stream is its own: the child writes nothing to it. */
     pthread_mutex_init(&stream.lock, NULL);
-    pthread_cond_init(&stream.tick, NULL);
     stream.pf = NULL;
     stream.src = NULL;
     stream.n_src = stream.cap_src = 0;
@@ -373,7 +373,8 @@ static void stream_drain_locked(void)
         /* Acquire: pairs with the owner's release of the count: the events
          * below it are written. */
         uint64_t n = atomic_load_explicit(&tr->n, memory_order_acquire);
-        /* Relaxed: while the session streams only we store it. */
+        /* Relaxed: while the session streams only the stream stores it
+         * (under stream.lock, which we hold). */
         uint64_t from = atomic_load_explicit(&tr->consumed, memory_order_relaxed);
         if (n == from)
             continue;
@@ -456,25 +457,34 @@ static void stream_add_locked(weft_trace_track *tr, unsigned group, unsigned ind
         weft__warn("tracing: no memory for a track of %s; it is not written", session.path);
         return;
     }
-    stream.src[stream.n_src++] = (stream_source){tr, enc, false};
+    stream.src[stream.n_src++] = (stream_source){tr, enc, false, 0};
     pthread_mutex_unlock(&stream.lock);
 }
 
-/* Under `lock`: the tracks of `group` end (a work pool run is over, or the
- * fork-join workers' tracks are about to be freed): their last events are
- * written, their open slices closed, and the stream lets go of them. */
+/* Under stream.lock: a source's last events are written and its open
+ * slices closed; the stream lets go of its track. */
+static void stream_end_source_locked(stream_source *src)
+{
+    const weft_trace_track *tr = src->track;
+    /* Relaxed: a count (its owner is done, or records no more once the
+     * session ends). */
+    uint64_t total = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
+    weft__pf_track_end(stream.pf, src->encoder, total);
+    src->dropped = total - tr->base_dropped;
+    src->ended = true;
+    src->track = NULL;
+}
+
+/* Under `lock`: these tracks end (a work pool run is over, or the
+ * fork-join workers' tracks are about to be freed). */
 static void stream_end_group_locked(const weft_trace_track *const *tracks, size_t n)
 {
     pthread_mutex_lock(&stream.lock);
     stream_drain_locked();
     for (size_t i = 0; i < stream.n_src; i++)
         for (size_t k = 0; k < n; k++)
-            if (!stream.src[i].ended && stream.src[i].track == tracks[k]) {
-                weft__pf_track_end(stream.pf, stream.src[i].encoder,
-                                   /* Relaxed: a count (its owner is done). */
-                                   atomic_load_explicit(&tracks[k]->dropped, memory_order_relaxed));
-                stream.src[i].ended = true;
-            }
+            if (!stream.src[i].ended && stream.src[i].track == tracks[k])
+                stream_end_source_locked(&stream.src[i]);
     weft__pf_flush(stream.pf);
     pthread_mutex_unlock(&stream.lock);
 }
@@ -499,6 +509,9 @@ static int compare_external_start(const void *a, const void *b)
  * written, then the outside threads' RUNs and the summary; 0 or errno. */
 static int stream_finish_locked(const weft_stats *counters)
 {
+    /* Relaxed: see `recording` (what workers append after the last
+     * drain is not the session's). */
+    atomic_store_explicit(&recording, 0, memory_order_relaxed);
     if (stream.thread_on) {
         /* Relaxed: see stream_quit (pthread_join orders the rest). */
         atomic_store_explicit(&stream_quit, true, memory_order_relaxed);
@@ -510,14 +523,10 @@ static int stream_finish_locked(const weft_stats *counters)
     weft__pf_summary summary = {0, kept.externals_dropped, kept.pool_runs_untraced, counters};
     size_t dropping = 0;
     for (size_t i = 0; i < stream.n_src; i++) {
-        const weft_trace_track *tr = stream.src[i].track;
-        /* Relaxed: a count (its owner has stopped, its run ended, or it
-         * records no more once the session ends). */
-        uint64_t total = atomic_load_explicit(&tr->dropped, memory_order_relaxed);
         if (!stream.src[i].ended)
-            weft__pf_track_end(stream.pf, stream.src[i].encoder, total);
-        summary.dropped += total - tr->base_dropped;
-        dropping += total != tr->base_dropped;
+            stream_end_source_locked(&stream.src[i]);
+        summary.dropped += stream.src[i].dropped;
+        dropping += stream.src[i].dropped != 0;
     }
     if (kept.n_externals)
         qsort(kept.externals, kept.n_externals, sizeof *kept.externals, compare_external_start);
@@ -741,7 +750,11 @@ void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts
         return;
     pthread_mutex_lock(&lock);
     if (!stats || !session.active || run->session != session.id) {
-        free_pool_run(run); /* it failed, or its session was written meanwhile */
+        /* It failed, or its session was written meanwhile: a stream
+         * still draining its tracks lets go of them first. */
+        if (session.active && run->session == session.id && streaming_locked())
+            stream_end_group_locked((const weft_trace_track *const *)run->tracks, run->workers);
+        free_pool_run(run);
     } else {
         run->stats = *stats;
         run->ended = weft_now_ns();
@@ -753,11 +766,16 @@ void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts
          * written), so it is complete when the program ends; a fork-join
          * pool that runs writes it at its stop. */
         if (streaming_locked()) {
+            /* Written: the run keeps only its counters. */
             stream_end_group_locked((const weft_trace_track *const *)run->tracks, run->workers);
             pthread_mutex_lock(&stream.lock);
             weft__pf_pool_end(stream.pf, 1 + run->index, run->ended, &run->stats);
             weft__pf_flush(stream.pf);
             pthread_mutex_unlock(&stream.lock);
+            for (unsigned i = 0; i < run->workers; i++) {
+                track_free(run->tracks[i]);
+                run->tracks[i] = NULL;
+            }
         } else if (session.from_env && session.path && !fj_workers)
             write_locked(session.path, false, NULL, false);
     }
@@ -820,6 +838,21 @@ static int give_tracks_locked(void)
     return 0;
 }
 
+static void end_session_locked(void);
+static bool finish_registered;
+
+/* At exit: a streamed session of a program that ran only work pools is
+ * finished (its summary written, its drops reported). */
+static void finish_at_exit(void)
+{
+    pthread_mutex_lock(&lock);
+    if (session.active && session.streamed && !fj_workers) {
+        stream_finish_locked(NULL);
+        end_session_locked();
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 /* 0, or the errno of a streamed session's file that cannot be opened (a
  * message given; no session then). */
 static int start_session_locked(const char *path, bool from_env)
@@ -832,11 +865,18 @@ static int start_session_locked(const char *path, bool from_env)
     session.active = true;
     session.id++;
     session.t0 = weft_now_ns();
-    if (path && weft__pf_path(path)) {
+    session.streamed = path && weft__pf_path(path);
+    if (session.streamed) {
         int err = stream_start_locked(path);
         if (err) {
             session.active = false;
+            session.streamed = false;
             return err;
+        }
+        if (from_env && !fj_workers && !finish_registered) {
+            /* A program that runs only work pools has no stop that
+             * finishes the file: its exit does. */
+            finish_registered = atexit(finish_at_exit) == 0;
         }
     }
     /* Relaxed: see `recording`. */
@@ -917,7 +957,15 @@ int weft_trace_write(const char *path)
                    "WEFT_TRACE=<file>)");
         return EINVAL;
     }
-    int err = write_locked(path, fj_workers != NULL, NULL, false);
+    int err;
+    if (!session.active && session.streamed) {
+        weft__warn("weft_trace_write: the last session was streamed to %s, which holds its "
+                   "events; none are kept for another file",
+                   session.path);
+        err = EINVAL;
+    } else {
+        err = write_locked(path, fj_workers != NULL, NULL, false);
+    }
     pthread_mutex_unlock(&lock);
     return err;
 }

@@ -267,13 +267,17 @@ enum {
     CAT_INTERRUPT,
     CAT_RUN,
     CAT_DROPPED,
-    CAT_END
+    CAT_END,
+    CATS
 };
 static const char *const cat_names[] = {
-    [CAT_TASK] = "task",           [CAT_SEARCH] = "search",   [CAT_JOIN] = "join",
-    [CAT_SLEEP] = "sleep",         [CAT_BARRIER] = "barrier", [CAT_PARKED] = "parked",
-    [CAT_UNKNOWN] = "unknown",     [CAT_STEAL] = "steal",     [CAT_WAKE] = "wake",
-    [CAT_INTERRUPT] = "interrupt", [CAT_RUN] = "run",         [CAT_DROPPED] = "dropped",
+    [CAT_TASK] = "task",       [CAT_SEARCH] = "search",
+    [CAT_JOIN] = "join",       [CAT_SLEEP] = "sleep",
+    [CAT_BARRIER] = "barrier", [CAT_PARKED] = "parked",
+    [CAT_UNKNOWN] = "unknown", [CAT_STEAL] = "steal",
+    [CAT_WAKE] = "wake",       [CAT_INTERRUPT] = "interrupt",
+    [CAT_RUN] = "run",         [CAT_DROPPED] = "dropped",
+    [CAT_END] = "end",
 };
 static const uint8_t state_cat[WEFT_TRACE_STATES] = {
     [WEFT_TRACE_NONE] = CAT_UNKNOWN,  [WEFT_TRACE_RUNNING] = CAT_TASK,
@@ -334,10 +338,11 @@ static const char *const how_names[] = {
 
 static void intern_entry(pb *interned, uint32_t table, uint64_t iid, const char *name)
 {
-    PB_ON_STACK(e, 160);
+    pb e = {.grows = true}; /* a name may be long (a C++ callable's type) */
     pb_uint(&e, IE_IID, iid);
     pb_str(&e, IE_NAME, name);
     pb_msg(interned, table, &e);
+    free(e.p);
 }
 
 static void intern_fixed(pb *interned)
@@ -346,7 +351,7 @@ static void intern_fixed(pb *interned)
         intern_entry(interned, ID_EVENT_NAMES, s, state_names[s]);
     for (unsigned k = NAME_STEAL; k < NAME_FIRST_TASK; k++)
         intern_entry(interned, ID_EVENT_NAMES, k, instant_names[k - NAME_STEAL]);
-    for (unsigned c = 1; c < CAT_END; c++)
+    for (unsigned c = 1; c < CATS; c++)
         intern_entry(interned, ID_EVENT_CATEGORIES, c, cat_names[c]);
     for (unsigned a = 1; a < ARG_END; a++)
         intern_entry(interned, ID_ANNOTATION_NAMES, a, arg_names[a]);
@@ -368,9 +373,13 @@ static void intern_fixed(pb *interned)
  * is RUN_FLOW(k). */
 #define RUN_FLOW(k) (((uint64_t)1 << 48) + (uint64_t)(k))
 
-/* A slice open on a track: its state, and what it counts so far. */
+/* A frame open on a track: its state, what its slice counts so far, and
+ * whether its slice is shown (a frame that does not hold others, such as
+ * a search, has its slice ended while another is pushed on it, and a new
+ * one begun when it is popped back to). */
 typedef struct open_slice {
     uint8_t state;
+    bool shown;
     uint64_t count;
 } open_slice;
 
@@ -417,12 +426,16 @@ struct weft__pf {
      * end (weft__pf_external). */
     run_taken *taken;
     size_t n_taken, taken_cap;
+    bool taken_sorted;
     long *outside_tids;
     size_t n_outside;
     bool group0; /* the fork-join group's track is described */
 };
 
 #define FLUSH_AT ((size_t)1 << 20)
+/* Takings of outside RUNs kept for their arrows: twice the RUNs the
+ * recorder keeps (trace.c). */
+#define TAKEN_MAX ((size_t)1 << 17)
 
 static void put_packet(weft__pf *pf, const pb *packet)
 {
@@ -682,7 +695,8 @@ static void put_on_sequence(weft__pf *pf, weft__pf_track *tr, uint64_t ts, const
     tr->clock = ts;
 }
 
-static void slice_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
+/* A slice's BEGIN packet, for a frame as its record e says. */
+static void emit_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
 {
     uint8_t bytes[40], *p = bytes;
     *p++ = TE_TYPE << 3 | WIRE_VARINT;
@@ -713,24 +727,11 @@ static void slice_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
     pb event = {bytes, (size_t)(p - bytes), sizeof bytes, false, false};
     put_on_sequence(pf, tr, e->start, &event, new_name ? &interned : NULL);
     free(interned.p);
-    if (tr->depth == tr->open_cap) {
-        uint32_t cap = tr->open_cap ? tr->open_cap * 2 : 16;
-        open_slice *open = realloc(tr->open, cap * sizeof *open);
-        if (!open) {
-            pf->err = pf->err ? pf->err : ENOMEM;
-            return;
-        }
-        tr->open = open;
-        tr->open_cap = cap;
-    }
-    tr->open[tr->depth++] = (open_slice){state, e->count};
 }
 
-static void slice_end(weft__pf *pf, weft__pf_track *tr, uint64_t ts)
+/* A slice's END packet at ts, with what it counted. */
+static void emit_end(weft__pf *pf, weft__pf_track *tr, const open_slice *s, uint64_t ts)
 {
-    if (!tr->depth)
-        return;
-    const open_slice *s = &tr->open[--tr->depth];
     uint8_t bytes[32], *p = bytes;
     *p++ = TE_TYPE << 3 | WIRE_VARINT;
     *p++ = TYPE_SLICE_END;
@@ -756,10 +757,52 @@ static void slice_end(weft__pf *pf, weft__pf_track *tr, uint64_t ts)
     put_on_sequence(pf, tr, ts, &event, NULL);
 }
 
+/* Frames that hold the ones pushed on them as slices inside theirs: a
+ * task (a RUN inside it, a wait at its SYNC, a barrier) and a SYNC's wait
+ * (the tasks it steals meanwhile).  A search or a sleep does not: the
+ * task a searcher steals is no part of its search. */
+static bool holds(uint8_t state) { return state == WEFT_TRACE_RUNNING || state == WEFT_TRACE_JOIN; }
+
+/* A frame pushed, its slice begun (the one below ended if it does not
+ * hold others). */
+static void push_frame(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
+{
+    if (tr->depth == tr->open_cap) {
+        uint32_t cap = tr->open_cap ? tr->open_cap * 2 : 16;
+        open_slice *open = realloc(tr->open, cap * sizeof *open);
+        if (!open) {
+            pf->err = pf->err ? pf->err : ENOMEM;
+            return;
+        }
+        tr->open = open;
+        tr->open_cap = cap;
+    }
+    if (tr->depth) {
+        open_slice *below = &tr->open[tr->depth - 1];
+        if (below->shown && !holds(below->state)) {
+            emit_end(pf, tr, below, e->start);
+            below->shown = false;
+        }
+    }
+    emit_begin(pf, tr, e);
+    uint8_t state = e->kind < WEFT_TRACE_STATES ? e->kind : WEFT_TRACE_NONE;
+    tr->open[tr->depth++] = (open_slice){state, true, e->count};
+}
+
+/* The top frame popped at ts, its slice ended. */
+static void pop_frame(weft__pf *pf, weft__pf_track *tr, uint64_t ts)
+{
+    if (!tr->depth)
+        return;
+    open_slice s = tr->open[--tr->depth];
+    if (s.shown)
+        emit_end(pf, tr, &s, ts);
+}
+
 static void end_all(weft__pf *pf, weft__pf_track *tr)
 {
     while (tr->depth)
-        slice_end(pf, tr, tr->at);
+        pop_frame(pf, tr, tr->at);
 }
 
 /* An instant on a track, on sequence 1 (absolute time; the track named),
@@ -814,6 +857,8 @@ static void on_instant(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
                 CAT_INTERRUPT, 0, false, 0, 0);
         break;
     case EV_RUN_TAKEN:
+        if (pf->n_taken == TAKEN_MAX)
+            break; /* (as many as the outside RUNs kept, twice over) */
         if (pf->n_taken == pf->taken_cap) {
             size_t cap = pf->taken_cap ? pf->taken_cap * 2 : 64;
             run_taken *t = realloc(pf->taken, cap * sizeof *t);
@@ -840,8 +885,8 @@ static void on_instant(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
     }
 }
 
-/* A slice's record: how its frame was opened says whether it nests in
- * the open slice (pushed), continues the one below (popped back to) or
+/* A slice's record: how its frame was opened says whether it is pushed
+ * on the frame before, continues the one below (popped back to), or
  * replaces it (set). */
 static void on_slice(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
 {
@@ -851,23 +896,27 @@ static void on_slice(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
         end_all(pf, tr); /* a gap: what was open is not known to go on */
     tr->any = true;
     switch (e->opened) {
-    case TRACE_OPENED_PUSH: slice_begin(pf, tr, e); break;
+    case TRACE_OPENED_PUSH: push_frame(pf, tr, e); break;
     case TRACE_OPENED_POP:
         if (tr->depth >= 2) {
-            slice_end(pf, tr, e->start);
-            if (tr->open[tr->depth - 1].count != COUNT_UNKNOWN)
-                tr->open[tr->depth - 1].count = e->count == COUNT_UNKNOWN
-                                                    ? COUNT_UNKNOWN
-                                                    : tr->open[tr->depth - 1].count + e->count;
+            pop_frame(pf, tr, e->start);
+            open_slice *top = &tr->open[tr->depth - 1];
+            if (!top->shown) { /* its slice ended when a frame was pushed on it */
+                emit_begin(pf, tr, e);
+                top->shown = true;
+                top->count = e->count;
+            } else if (top->count != COUNT_UNKNOWN) {
+                top->count = e->count == COUNT_UNKNOWN ? COUNT_UNKNOWN : top->count + e->count;
+            }
             break;
         }
         /* Back to a frame opened before the records began: a new slice. */
         end_all(pf, tr);
-        slice_begin(pf, tr, e);
+        push_frame(pf, tr, e);
         break;
     default:
-        slice_end(pf, tr, e->start);
-        slice_begin(pf, tr, e);
+        pop_frame(pf, tr, e->start);
+        push_frame(pf, tr, e);
         break;
     }
     tr->at = e->end;
@@ -903,6 +952,12 @@ void weft__pf_track_end(weft__pf *pf, weft__pf_track *tr, uint64_t dropped)
     }
 }
 
+static int compare_taken(const void *a, const void *b)
+{
+    const run_taken *x = a, *y = b;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
 void weft__pf_external(weft__pf *pf, const external_run *run)
 {
     weft__pf_group(pf, 0, "weft"); /* (if no pool ran) */
@@ -920,12 +975,24 @@ void weft__pf_external(weft__pf *pf, const external_run *run)
         put_track_descriptor(pf, EXTRAS_SEQUENCE, OUTSIDE_UUID(k), GROUP_UUID(0), name,
                              (long)(1u << 20) + (long)k);
     }
-    /* The worker that took it: the taking of this descriptor while the
-     * RUN waited (the latest such, as the JSON writer matches them). */
+    /* The worker that took it: the first taking of this descriptor while
+     * the RUN waited (the takings sorted by time, once). */
+    if (!pf->taken_sorted) {
+        if (pf->n_taken)
+            qsort(pf->taken, pf->n_taken, sizeof *pf->taken, compare_taken);
+        pf->taken_sorted = true;
+    }
+    size_t lo = 0, hi = pf->n_taken;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pf->taken[mid].ts < run->start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     uint64_t flow = 0, taken_at = 0, taken_on = 0;
-    for (size_t t = pf->n_taken; t-- > 0;)
-        if (pf->taken[t].task == run->task && pf->taken[t].ts >= run->start &&
-            pf->taken[t].ts <= run->end) {
+    for (size_t t = lo; t < pf->n_taken && pf->taken[t].ts <= run->end; t++)
+        if (pf->taken[t].task == run->task) {
             flow = RUN_FLOW(pf->next_flow++);
             taken_at = pf->taken[t].ts;
             taken_on = pf->taken[t].track_uuid;

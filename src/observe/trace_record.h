@@ -67,11 +67,12 @@ struct weft_trace_track {
     uint32_t cap;
     _Atomic uint64_t n;       /* events written (owner: release store) */
     _Atomic uint64_t dropped; /* events that did not fit (owner-written) */
-    /* The writer's, on a line of their own (the owner reads `consumed`
-     * only when its room runs out). */
+    /* The writers', on a line of their own (the owner reads `consumed`
+     * only when its room runs out): set where a session begins (under the
+     * recorder's lock) and, in a streamed session, by the stream as it
+     * writes (under its lock, which it takes after the recorder's). */
     _Alignas(64) _Atomic uint64_t consumed; /* events the session no longer needs */
     uint64_t base_dropped;                  /* `dropped` where the session began */
-    struct weft__pf_track *encoder;         /* a streamed session's (trace.c) */
 };
 
 struct weft_trace_pool_run {

@@ -38,7 +38,7 @@ def fail(scenario, message):
     print(f"FAILED: {scenario}: {message}", file=sys.stderr)
 
 
-def load(scenario, path):
+def load(scenario, path, finished=True):
     try:
         trace = pftrace.read(path)
     except (OSError, pftrace.PftraceError) as e:
@@ -49,8 +49,19 @@ def load(scenario, path):
     for t in trace.tracks.values():
         if (t.slices or t.instants) and t.name is None:
             fail(scenario, f"events on track {t.uuid}, which is not described")
-        if t.open:
+        if t.open and finished:
             fail(scenario, f"{t.name}: {len(t.open)} slices never end")
+        # Only a task and a SYNC's wait hold other slices: a search or a
+        # sleep ends where the worker starts a task.
+        stack = []
+        for s in sorted(t.slices, key=lambda s: (s.start, s.depth)):
+            while stack and stack[-1].depth >= s.depth:
+                stack.pop()
+            if s.depth and (not stack or stack[-1].cat not in ("task", "join")):
+                fail(scenario, f"{t.name}: {s.name} at {s.start} lies in "
+                               f"{stack[-1].name if stack else 'nothing'}")
+                break
+            stack.append(s)
     return trace
 
 
@@ -219,9 +230,13 @@ def main():
                 if trace is not None:
                     check_fork_join(f"perfetto-api ({name})", trace,
                                     want_inside=name == "streamed.pftrace")
+            midway = load("perfetto-api (midway)", f"{prefix}-midway.pftrace", finished=False)
+            if midway is not None and not any(t.slices for t in midway.tracks.values()):
+                fail("perfetto-api", "the file brought up to date holds no slices")
             if os.path.exists(f"{prefix}-other.pftrace"):
                 fail("perfetto-api", "weft_trace_write wrote a streamed session to another file")
             if "keeps no events for another file" not in r.stderr or \
+                    "none are kept for another file" not in r.stderr or \
                     "cannot open /nonexistent-dir/x.pftrace" not in r.stderr:
                 fail("perfetto-api", f"messages missing: {r.stderr.strip()[-1000:]}")
         # A device with no space, streamed: the write's errno is named.
