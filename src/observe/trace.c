@@ -551,17 +551,6 @@ static bool streaming_locked(void)
     return on;
 }
 
-static void fork_join_group_label(char *label, size_t size, unsigned workers)
-{
-    snprintf(label, size, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME, workers);
-}
-
-static void pool_run_label(char *label, size_t size, const weft_trace_pool_run *run)
-{
-    snprintf(label, size, "work pool run %u (%s%s, %u workers)", run->index + 1, run->queue,
-             run->half ? ", steal-half" : "", run->workers);
-}
-
 /* A session not streamed, written in Perfetto's format from its buffers
  * (weft_trace_write, or a stop, to a .pftrace path); 0 or errno. */
 static int write_perfetto_locked(const char *path, bool live, const weft_stats *counters)
@@ -573,7 +562,7 @@ static int write_perfetto_locked(const char *path, bool live, const weft_stats *
     weft__pf_summary summary = {0, kept.externals_dropped, kept.pool_runs_untraced, counters};
     char label[128];
     if (live && fj_workers) {
-        fork_join_group_label(label, sizeof label, fj_n);
+        weft__trace_fork_join_label(label, sizeof label, fj_n);
         weft__pf_group(pf, 0, label);
     }
     for (unsigned i = 0; live && fj_workers && i < fj_n; i++) {
@@ -593,15 +582,16 @@ static int write_perfetto_locked(const char *path, bool live, const weft_stats *
         weft__pf_track_end(pf, enc, total);
         summary.dropped += total - tr->base_dropped;
     }
-    /* The pool runs, oldest first (the list is newest first). */
+    /* The pool runs, oldest first (the list, of at most MAX_POOL_RUNS, is
+     * newest first). */
+    weft_trace_pool_run *oldest_first[MAX_POOL_RUNS];
     unsigned runs = 0;
-    for (weft_trace_pool_run *r = kept.pool_runs; r; r = r->next)
-        runs++;
+    for (weft_trace_pool_run *r = kept.pool_runs; r && runs < MAX_POOL_RUNS; r = r->next)
+        oldest_first[runs++] = r;
     for (unsigned k = runs; k-- > 0;) {
-        weft_trace_pool_run *run = kept.pool_runs;
-        for (unsigned j = 0; j < k; j++)
-            run = run->next;
-        pool_run_label(label, sizeof label, run);
+        weft_trace_pool_run *run = oldest_first[k];
+        weft__trace_pool_run_label(label, sizeof label, run->index, run->queue, run->half,
+                                   run->workers);
         weft__pf_group(pf, 1 + run->index, label);
         for (unsigned i = 0; i < run->workers; i++) {
             weft_trace_track *tr = run->tracks[i];
@@ -713,7 +703,8 @@ weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue,
         kept.pool_runs_kept++;
         if (streaming_locked()) {
             char label[128];
-            pool_run_label(label, sizeof label, run);
+            weft__trace_pool_run_label(label, sizeof label, run->index, run->queue, run->half,
+                                       run->workers);
             pthread_mutex_lock(&stream.lock);
             weft__pf_group(stream.pf, 1 + run->index, label);
             pthread_mutex_unlock(&stream.lock);
@@ -826,7 +817,7 @@ static int give_tracks_locked(void)
         if (streaming_locked()) {
             char label[128];
             if (i == 0) {
-                fork_join_group_label(label, sizeof label, fj_n);
+                weft__trace_fork_join_label(label, sizeof label, fj_n);
                 pthread_mutex_lock(&stream.lock);
                 weft__pf_group(stream.pf, 0, label);
                 pthread_mutex_unlock(&stream.lock);

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,37 @@ const char *weft__trace_task_name(uintptr_t wrapper)
         }
     pthread_mutex_unlock(&names_lock);
     return name;
+}
+
+const char *const weft__trace_state_names[WEFT_TRACE_STATES] = {
+    [WEFT_TRACE_NONE] = "?",
+    [WEFT_TRACE_RUNNING] = "task",
+    [WEFT_TRACE_SEARCH] = "looking for work",
+    [WEFT_TRACE_JOIN] = "SYNC: stolen task not done, looking for work",
+    [WEFT_TRACE_SLEEP] = "asleep",
+    [WEFT_TRACE_BARRIER] = "interrupt barrier",
+    [WEFT_TRACE_HELP] = "interrupt: looking for its work",
+    [WEFT_TRACE_PARKED] = "suspended",
+    [WEFT_TRACE_BATCH] = "items",
+};
+
+const char *const weft__trace_how_names[WEFT__TRACE_HOWS] = {
+    [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
+    [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
+    [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
+    [WEFT_TRACE_RESUMED] = "resumed",
+};
+
+void weft__trace_fork_join_label(char *label, size_t size, unsigned workers)
+{
+    snprintf(label, size, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME, workers);
+}
+
+void weft__trace_pool_run_label(char *label, size_t size, unsigned index, const char *queue,
+                                bool half, unsigned workers)
+{
+    snprintf(label, size, "work pool run %u (%s%s, %u workers)", index + 1, queue,
+             half ? ", steal-half" : "", workers);
 }
 
 #endif

@@ -206,18 +206,6 @@ enum {
  * argument keys, what started a task
  * ------------------------------------------------------------------------ */
 
-static const char *const state_names[WEFT_TRACE_STATES] = {
-    [WEFT_TRACE_NONE] = "?",
-    [WEFT_TRACE_RUNNING] = "task",
-    [WEFT_TRACE_SEARCH] = "looking for work",
-    [WEFT_TRACE_JOIN] = "SYNC: stolen task not done, looking for work",
-    [WEFT_TRACE_SLEEP] = "asleep",
-    [WEFT_TRACE_BARRIER] = "interrupt barrier",
-    [WEFT_TRACE_HELP] = "interrupt: looking for its work",
-    [WEFT_TRACE_PARKED] = "suspended",
-    [WEFT_TRACE_BATCH] = "items",
-};
-
 /* Instants' names: their iids follow the states'. */
 enum {
     NAME_STEAL = WEFT_TRACE_STATES + 1,
@@ -327,15 +315,6 @@ static const char *const arg_names[] = {
     [ARG_STOLEN_ITEMS] = "stolen_items",
     [ARG_REQUESTS] = "requests",
 };
-/* What started a task: the string values' iids are how + 1. */
-static const char *const how_names[] = {
-    [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
-    [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
-    [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
-    [WEFT_TRACE_RESUMED] = "resumed",
-};
-#define N_HOW (sizeof how_names / sizeof how_names[0])
-
 static void intern_entry(pb *interned, uint32_t table, uint64_t iid, const char *name)
 {
     pb e = {.grows = true}; /* a name may be long (a C++ callable's type) */
@@ -348,15 +327,16 @@ static void intern_entry(pb *interned, uint32_t table, uint64_t iid, const char 
 static void intern_fixed(pb *interned)
 {
     for (unsigned s = 1; s < WEFT_TRACE_STATES; s++)
-        intern_entry(interned, ID_EVENT_NAMES, s, state_names[s]);
+        intern_entry(interned, ID_EVENT_NAMES, s, weft__trace_state_names[s]);
     for (unsigned k = NAME_STEAL; k < NAME_FIRST_TASK; k++)
         intern_entry(interned, ID_EVENT_NAMES, k, instant_names[k - NAME_STEAL]);
     for (unsigned c = 1; c < CATS; c++)
         intern_entry(interned, ID_EVENT_CATEGORIES, c, cat_names[c]);
     for (unsigned a = 1; a < ARG_END; a++)
         intern_entry(interned, ID_ANNOTATION_NAMES, a, arg_names[a]);
-    for (unsigned h = 0; h < N_HOW; h++)
-        intern_entry(interned, ID_ANNOTATION_STRINGS, h + 1, how_names[h]);
+    /* What started a task: the string values' iids are how + 1. */
+    for (unsigned h = 0; h < WEFT__TRACE_HOWS; h++)
+        intern_entry(interned, ID_ANNOTATION_STRINGS, h + 1, weft__trace_how_names[h]);
 }
 
 /* ------------------------------------------------------------------------
@@ -437,13 +417,20 @@ struct weft__pf {
  * recorder keeps (trace.c). */
 #define TAKEN_MAX ((size_t)1 << 17)
 
-static void put_packet(weft__pf *pf, const pb *packet)
+/* After a packet went into the buffer: a failure noted, a full buffer
+ * written. */
+static void packet_put(weft__pf *pf)
 {
-    pb_msg(&pf->out, TRACE_PACKET, packet);
     if (pf->out.failed && !pf->err)
         pf->err = ENOMEM;
     if (pf->out.n >= FLUSH_AT)
         weft__pf_flush(pf);
+}
+
+static void put_packet(weft__pf *pf, const pb *packet)
+{
+    pb_msg(&pf->out, TRACE_PACKET, packet);
+    packet_put(pf);
 }
 
 int weft__pf_flush(weft__pf *pf)
@@ -667,31 +654,20 @@ static void put_on_sequence(weft__pf *pf, weft__pf_track *tr, uint64_t ts, const
         at[0] = TRACE_PACKET << 3 | WIRE_BYTES;
         raw_varint(at + 1, n);
         pb_raw(&pf->out, at, (size_t)(p - at));
-        if (pf->out.failed && !pf->err)
-            pf->err = ENOMEM;
-        if (pf->out.n >= FLUSH_AT)
-            weft__pf_flush(pf);
+        packet_put(pf);
         tr->clock = ts;
         return;
     }
-    PB_ON_STACK(packet, 512);
+    /* A name interned with it (once per task type and track): on the heap,
+     * names being of any length. */
+    pb packet = {.grows = true};
     pb_uint(&packet, PK_SEQUENCE_ID, tr->sequence);
     pb_uint(&packet, PK_TIMESTAMP, ts - tr->clock);
     if (interned)
         pb_msg(&packet, PK_INTERNED_DATA, interned);
     pb_msg(&packet, PK_TRACK_EVENT, event);
-    if (packet.failed) { /* a name too long for the array: on the heap */
-        pb big = {.grows = true};
-        pb_uint(&big, PK_SEQUENCE_ID, tr->sequence);
-        pb_uint(&big, PK_TIMESTAMP, ts - tr->clock);
-        if (interned)
-            pb_msg(&big, PK_INTERNED_DATA, interned);
-        pb_msg(&big, PK_TRACK_EVENT, event);
-        put_packet(pf, &big);
-        free(big.p);
-    } else {
-        put_packet(pf, &packet);
-    }
+    put_packet(pf, &packet);
+    free(packet.p);
     tr->clock = ts;
 }
 
@@ -720,7 +696,7 @@ static void emit_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
         *p++ = DA_NAME_IID << 3 | WIRE_VARINT;
         *p++ = ARG_STARTED_BY;
         p = raw_varint(p, DA_STRING_VALUE_IID << 3 | WIRE_VARINT); /* two bytes */
-        *p++ = (uint8_t)((e->how < N_HOW ? e->how : WEFT_TRACE_RESUMED) + 1u);
+        *p++ = (uint8_t)((e->how < WEFT__TRACE_HOWS ? e->how : WEFT_TRACE_RESUMED) + 1u);
     } else {
         *p++ = state ? state : WEFT_TRACE_RUNNING;
     }
@@ -805,25 +781,38 @@ static void end_all(weft__pf *pf, weft__pf_track *tr)
         pop_frame(pf, tr, tr->at);
 }
 
-/* An instant on a track, on sequence 1 (absolute time; the track named),
- * with a flow that starts or ends there (0: none). */
+/* A packet of sequence 1: an event at an absolute time, its track named
+ * in it. */
+static void put_on_extras(weft__pf *pf, uint64_t ts, const pb *event)
+{
+    PB_ON_STACK(packet, 352);
+    pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
+    pb_uint(&packet, PK_TIMESTAMP, ts);
+    pb_msg(&packet, PK_TRACK_EVENT, event);
+    put_packet(pf, &packet);
+}
+
+/* An event's type, track, category and name. */
+static void event_head(pb *event, uint64_t type, uint64_t track_uuid, uint64_t cat, uint64_t name)
+{
+    pb_uint(event, TE_TYPE, type);
+    pb_uint(event, TE_TRACK_UUID, track_uuid);
+    pb_uint(event, TE_CATEGORY_IIDS, cat);
+    pb_uint(event, TE_NAME_IID, name);
+}
+
+/* An instant on a track, on sequence 1, with a flow that starts or ends
+ * there (0: none). */
 static void instant(weft__pf *pf, uint64_t track_uuid, uint64_t ts, uint64_t name, uint64_t cat,
                     uint64_t flow, bool flow_ends, uint64_t arg, uint64_t value)
 {
     PB_ON_STACK(event, 96);
-    pb_uint(&event, TE_TYPE, TYPE_INSTANT);
-    pb_uint(&event, TE_TRACK_UUID, track_uuid);
-    pb_uint(&event, TE_CATEGORY_IIDS, cat);
-    pb_uint(&event, TE_NAME_IID, name);
+    event_head(&event, TYPE_INSTANT, track_uuid, cat, name);
     if (arg)
         annotate_uint(&event, arg, value);
     if (flow)
         pb_fixed64(&event, flow_ends ? TE_TERMINATING_FLOW_IDS : TE_FLOW_IDS, flow);
-    PB_ON_STACK(packet, 160);
-    pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
-    pb_uint(&packet, PK_TIMESTAMP, ts);
-    pb_msg(&packet, PK_TRACK_EVENT, &event);
-    put_packet(pf, &packet);
+    put_on_extras(pf, ts, &event);
 }
 
 /* An arrow from one track to another at ts: an instant on each. */
@@ -999,22 +988,15 @@ void weft__pf_external(weft__pf *pf, const external_run *run)
             break;
         }
     /* The waiting slice: a BEGIN and an END on sequence 1. */
-    for (int end = 0; end < 2; end++) {
-        PB_ON_STACK(event, 64);
-        pb_uint(&event, TE_TYPE, end ? TYPE_SLICE_END : TYPE_SLICE_BEGIN);
-        pb_uint(&event, TE_TRACK_UUID, OUTSIDE_UUID(k));
-        if (!end) {
-            pb_uint(&event, TE_CATEGORY_IIDS, CAT_RUN);
-            pb_uint(&event, TE_NAME_IID, NAME_RUN_WAITING);
-            if (flow)
-                pb_fixed64(&event, TE_FLOW_IDS, flow);
-        }
-        PB_ON_STACK(packet, 96);
-        pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
-        pb_uint(&packet, PK_TIMESTAMP, end ? run->end : run->start);
-        pb_msg(&packet, PK_TRACK_EVENT, &event);
-        put_packet(pf, &packet);
-    }
+    PB_ON_STACK(begin, 64);
+    event_head(&begin, TYPE_SLICE_BEGIN, OUTSIDE_UUID(k), CAT_RUN, NAME_RUN_WAITING);
+    if (flow)
+        pb_fixed64(&begin, TE_FLOW_IDS, flow);
+    put_on_extras(pf, run->start, &begin);
+    PB_ON_STACK(end, 16);
+    pb_uint(&end, TE_TYPE, TYPE_SLICE_END);
+    pb_uint(&end, TE_TRACK_UUID, OUTSIDE_UUID(k));
+    put_on_extras(pf, run->end, &end);
     if (flow)
         instant(pf, taken_on, taken_at, NAME_RUN_TAKEN, CAT_RUN, flow, true, 0, 0);
 }
@@ -1022,21 +1004,14 @@ void weft__pf_external(weft__pf *pf, const external_run *run)
 void weft__pf_pool_end(weft__pf *pf, unsigned group, uint64_t ts, const weft_trace_pool_counts *c)
 {
     PB_ON_STACK(event, 160);
-    pb_uint(&event, TE_TYPE, TYPE_INSTANT);
-    pb_uint(&event, TE_TRACK_UUID, GROUP_UUID(group));
-    pb_uint(&event, TE_CATEGORY_IIDS, CAT_END);
-    pb_uint(&event, TE_NAME_IID, NAME_POOL_END);
+    event_head(&event, TYPE_INSTANT, GROUP_UUID(group), CAT_END, NAME_POOL_END);
     annotate_uint(&event, ARG_PROCESSED, c->processed);
     annotate_uint(&event, ARG_DUPLICATES, c->duplicates);
     annotate_uint(&event, ARG_STEALS, c->steals);
     annotate_uint(&event, ARG_STOLEN_ITEMS, c->stolen_items);
     annotate_uint(&event, ARG_REQUESTS, c->requests);
     annotate_uint(&event, ARG_SLEEPS, c->sleeps);
-    PB_ON_STACK(packet, 224);
-    pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
-    pb_uint(&packet, PK_TIMESTAMP, ts);
-    pb_msg(&packet, PK_TRACK_EVENT, &event);
-    put_packet(pf, &packet);
+    put_on_extras(pf, ts, &event);
 }
 
 int weft__pf_close(weft__pf *pf, const weft__pf_summary *summary)
@@ -1050,10 +1025,7 @@ int weft__pf_close(weft__pf *pf, const weft__pf_summary *summary)
     /* The summary: an instant at the end of the fork-join group's track. */
     weft__pf_group(pf, 0, "weft");
     PB_ON_STACK(event, 256);
-    pb_uint(&event, TE_TYPE, TYPE_INSTANT);
-    pb_uint(&event, TE_TRACK_UUID, GROUP_UUID(0));
-    pb_uint(&event, TE_CATEGORY_IIDS, CAT_END);
-    pb_uint(&event, TE_NAME_IID, NAME_SUMMARY);
+    event_head(&event, TYPE_INSTANT, GROUP_UUID(0), CAT_END, NAME_SUMMARY);
     annotate_uint(&event, ARG_DROPPED, summary->dropped);
     annotate_uint(&event, ARG_EXTERNALS_DROPPED, summary->externals_dropped);
     annotate_uint(&event, ARG_POOL_RUNS_UNTRACED, summary->pool_runs_untraced);
@@ -1066,11 +1038,7 @@ int weft__pf_close(weft__pf *pf, const weft__pf_summary *summary)
         annotate_uint(&event, ARG_LEAP_FAILS, st->leap_fails);
         annotate_uint(&event, ARG_SLEEPS, st->sleeps);
     }
-    PB_ON_STACK(packet, 320);
-    pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
-    pb_uint(&packet, PK_TIMESTAMP, last);
-    pb_msg(&packet, PK_TRACK_EVENT, &event);
-    put_packet(pf, &packet);
+    put_on_extras(pf, last, &event);
     int err = weft__pf_flush(pf);
     if (close(pf->fd) != 0 && !err)
         err = errno ? errno : EIO;

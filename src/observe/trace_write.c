@@ -23,28 +23,11 @@
 static const weft__trace_file *cur;
 
 
-static const char *const state_names[WEFT_TRACE_STATES] = {
-    [WEFT_TRACE_NONE] = "?",
-    [WEFT_TRACE_RUNNING] = "task",
-    [WEFT_TRACE_SEARCH] = "looking for work",
-    [WEFT_TRACE_JOIN] = "SYNC: stolen task not done, looking for work",
-    [WEFT_TRACE_SLEEP] = "asleep",
-    [WEFT_TRACE_BARRIER] = "interrupt barrier",
-    [WEFT_TRACE_HELP] = "interrupt: looking for its work",
-    [WEFT_TRACE_PARKED] = "suspended",
-    [WEFT_TRACE_BATCH] = "items",
-};
 /* Categories: what the renderer colours (busy, steal, idle, ...). */
 static const char *const state_cats[WEFT_TRACE_STATES] = {
     [WEFT_TRACE_NONE] = "unknown", [WEFT_TRACE_RUNNING] = "task",  [WEFT_TRACE_SEARCH] = "search",
     [WEFT_TRACE_JOIN] = "join",    [WEFT_TRACE_SLEEP] = "sleep",   [WEFT_TRACE_BARRIER] = "barrier",
     [WEFT_TRACE_HELP] = "search",  [WEFT_TRACE_PARKED] = "parked", [WEFT_TRACE_BATCH] = "task",
-};
-static const char *const how_names[] = {
-    [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
-    [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
-    [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
-    [WEFT_TRACE_RESUMED] = "resumed",
 };
 
 typedef struct writer {
@@ -189,14 +172,14 @@ static void write_event(writer *wr, const source *src, const trace_event *e)
     long tid = src->tid;
     char label[128];
     if (e->kind < WEFT_TRACE_STATES) {
-        const char *name = state_names[e->kind];
+        const char *name = weft__trace_state_names[e->kind];
         if (e->kind == WEFT_TRACE_RUNNING)
             name = weft__trace_task_name(e->ptr);
         ev_open(wr, name, state_cats[e->kind], "X", e->start, pid, tid);
         fmt_us(f, "dur", e->end - e->start);
         if (e->kind == WEFT_TRACE_RUNNING) {
             fprintf(f, ",\"args\":{\"started_by\":\"%s\"",
-                    e->how < sizeof how_names / sizeof how_names[0] ? how_names[e->how] : "?");
+                    e->how < WEFT__TRACE_HOWS ? weft__trace_how_names[e->how] : "?");
             if (e->count != COUNT_UNKNOWN)
                 fprintf(f, ",\"spawns\":%llu", (unsigned long long)e->count);
             fputs("}}", f);
@@ -327,8 +310,7 @@ static int write_names(writer *wr, layout *l, const weft__trace_file *file)
 {
     char label[128];
     int err = 0;
-    snprintf(label, sizeof label, "weft (%s scheduler, %u workers)", WEFT_SCHEDULER_NAME,
-             l->workers);
+    weft__trace_fork_join_label(label, sizeof label, l->workers);
     meta(wr, "process_name", 1, 0, label);
     for (unsigned i = 0; i < l->workers && !err; i++) {
         /* Relaxed: published before (the pool is held or stopping). */
@@ -346,8 +328,8 @@ static int write_names(writer *wr, layout *l, const weft__trace_file *file)
     for (unsigned r = 0; r < l->runs && !err; r++) {
         weft_trace_pool_run *run = l->run_list[r];
         unsigned pid = 2 + run->index;
-        snprintf(label, sizeof label, "work pool run %u (%s%s, %u workers)", run->index + 1,
-                 run->queue, run->half ? ", steal-half" : "", run->workers);
+        weft__trace_pool_run_label(label, sizeof label, run->index, run->queue, run->half,
+                                   run->workers);
         meta(wr, "process_name", pid, 0, label);
         for (unsigned i = 0; i < run->workers && !err; i++) {
             snprintf(label, sizeof label, "pool worker %u", i);

@@ -336,6 +336,16 @@ def check_again(scenario, path):
           f"({len(tasks)} task slices)")
 
 
+def check_no_space(binary, path, what):
+    """A trace written to a device with no space: the message names the
+    write's errno."""
+    r = subprocess.run([binary, "fork-join", path], capture_output=True, text=True, timeout=600)
+    if "No space left on device" not in r.stderr:
+        fail("full-device", f"no ENOSPC in: {r.stderr.strip()[-2000:]}")
+    else:
+        print(f"ok: full-device: {what} names ENOSPC")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -369,13 +379,7 @@ def main():
             else:
                 check_fork_join(scenario, data, full=scenario == "full", stderr=r.stderr)
     if traced:
-        # A device with no space: the message names the write's errno.
-        r = subprocess.run([binary, "fork-join", "/dev/full"], capture_output=True, text=True,
-                           timeout=600)
-        if "No space left on device" not in r.stderr:
-            fail("full-device", f"no ENOSPC in: {r.stderr.strip()[-2000:]}")
-        else:
-            print("ok: full-device: the write error names ENOSPC")
+        check_no_space(binary, "/dev/full", "the write error")
     if not traced:
         print("ok: no trace files from a build without the tracer")
     if FAILURES:
