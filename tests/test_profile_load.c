@@ -45,8 +45,8 @@
 #define LONG_NS 100000000L /* the long strand: 100 ms of CPU time */
 #define RUNS 5
 #define FIB_N 29
-#define TREE_DEPTH 4           /* 31 tasks, 5 on the longest path */
-#define TREE_NODE_NS 2000000L  /* each computes 2 ms of CPU time */
+#define TREE_DEPTH 4          /* 31 tasks, 5 on the longest path */
+#define TREE_NODE_NS 2000000L /* each computes 2 ms of CPU time */
 
 static uint64_t cpu_ns(void)
 {
