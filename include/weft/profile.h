@@ -28,8 +28,10 @@
  * With WEFT_PROFILE=1 in the environment the table is printed on stderr
  * at weft_stop; WEFT_PROFILE_JSON=\<file\> writes it as JSON there; the
  * cost charged per steal is WEFT_PROFILE_BURDEN_NS (docs/profiling.md
- * has the default and how to measure it).  In other builds every call
- * below returns ENOTSUP or nothing.
+ * has the default and how to measure it).  In other builds, and in a
+ * process that ran its first weft_start (or work pool run) with
+ * WEFT_PROFILE_OFF=1 (a profiling build that does not profile,
+ * docs/profiling.md), every call below returns ENOTSUP or nothing.
  *
  * Threading: the reading calls may be made from any thread at any time
  * (they see the regions that have finished); begin/end from any thread.
@@ -110,7 +112,8 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
  * task did in between (join what it spawned in between, and nothing it
  * spawned before).  On a thread outside the pool: the RUNs that finished
  * in between, one after the other (their work and spans add up).
- * weft_profile_end returns 0, ENOTSUP without the profiler, EINVAL (with
+ * weft_profile_end returns 0, ENOTSUP without the profiler (or with
+ * profiling off), EINVAL (with
  * a message) for a NULL mark or name, or a mark from another thread. */
 typedef struct weft_profile_mark {
     /** @{ */
@@ -138,9 +141,9 @@ int weft_profile_set_burden_ns(double ns);
 double weft_profile_burden_ns(void);
 
 /** The table (regions, speedup bounds for 1..64 workers, task types) on
- * out, or a note that the profiler is compiled out; the same as JSON
- * (docs/profiling.md describes the fields).  0, ENOTSUP without the
- * profiler, EINVAL for a NULL out, EIO if writing failed. */
+ * out, or a note that the profiler is compiled out or off; the same as
+ * JSON (docs/profiling.md describes the fields).  0, ENOTSUP without the
+ * profiler or with profiling off, EINVAL for a NULL out, EIO if writing failed. */
 int weft_profile_print(FILE *out);
 /** @copydoc weft_profile_print */
 int weft_profile_write_json(FILE *out);

@@ -59,6 +59,9 @@ static bool print_at_stop;
 static const char *json_at_stop;
 static bool env_read;       /* weft__profile_check_env has run */
 static bool report_at_exit; /* a pool-only program's report is due at exit */
+/* WEFT_PROFILE_OFF=1: chosen once per process, at its first weft_start
+ * (or first pool run), so that every worker of the process agrees. */
+static bool off_chosen, profiling_off;
 #endif
 
 /* How much of each worker's slot records is touched at start. */
@@ -71,8 +74,9 @@ static bool report_at_exit; /* a pool-only program's report is due at exit */
 int weft__profile_check_env(void)
 {
     int err = 0;
-    bool print = false;
+    bool print = false, off = false;
     err |= weft__env_flag("WEFT_PROFILE", &print);
+    err |= weft__env_flag("WEFT_PROFILE_OFF", &off);
     const char *json = getenv("WEFT_PROFILE_JSON");
     uint64_t burden = 0;
     bool have_burden = false;
@@ -92,11 +96,23 @@ int weft__profile_check_env(void)
     }
 #if WEFT_PROFILE
     pthread_mutex_lock(&lock);
+    if (!off_chosen && !err) {
+        off_chosen = true;
+        profiling_off = off;
+    }
+    bool unanswered = profiling_off && (print || (json && *json));
+    if (profiling_off) {
+        print = false;
+        json = NULL;
+    }
     print_at_stop = print;
     json_at_stop = json && *json ? json : NULL;
     env_read = true;
     burden_env_ns = have_burden && !err ? (double)burden : -1.0;
     pthread_mutex_unlock(&lock);
+    if (unanswered)
+        weft__warn("WEFT_PROFILE_OFF=1 turned profiling off in this process: WEFT_PROFILE=1 and "
+                   "WEFT_PROFILE_JSON have nothing to report");
     err |= weft__count_check_env();
 #else
     (void)have_burden;
@@ -187,6 +203,15 @@ static unsigned n_regions;
 static uint64_t regions_lost;              /* runs of regions beyond MAX_REGIONS names */
 static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
 
+/* WEFT_PROFILE_OFF=1 was chosen. */
+static bool is_off(void)
+{
+    pthread_mutex_lock(&lock);
+    bool off = profiling_off;
+    pthread_mutex_unlock(&lock);
+    return off;
+}
+
 /* ------------------------------------------------------------------------
  * Workers
  * ------------------------------------------------------------------------ */
@@ -196,6 +221,10 @@ int weft__profile_worker_init(weft_worker *w)
     double tpn = weft__profile_calibrated();
     weft_profile_worker *p = &w->prof;
     memset(p, 0, sizeof *p);
+    if (is_off()) { /* the hooks return before they look at anything else */
+        p->off = true;
+        return 0;
+    }
     size_t bytes = weft__deque_bytes(w->deque_slots);
     p->slots = weft__map(bytes, 0, 0, weft__topology_placement(w->id));
     /* Mapped like the slot records (zeroed): a pool that is never stopped
@@ -252,6 +281,8 @@ void weft__profile_worker_destroy(weft_worker *w)
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
+    if (p->off)
+        return;
     s->running = p->strand_start != 0;
     if (s->running) /* a RUN or an interrupt inside a task: its strand ends here */
         weft_profile_end_strand(p);
@@ -289,6 +320,8 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
 void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worker *victim,
                                weft_task *t)
 {
+    if (w->prof.off)
+        return;
     weft_profile_figures f = root_end(w, s);
     /* Plain stores: the owner reads them after it sees the DONE that our
      * caller stores next (release / acquire). */
@@ -337,6 +370,8 @@ static void record_region_locked(const char *name, int kind, const weft_profile_
 
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
 {
+    if (w->prof.off)
+        return;
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
     if (from == WEFT_PROFILE_IN_PLACE) /* a call, for the caller's figures */
@@ -354,6 +389,8 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 {
     weft_profile_worker *p = &w->prof;
+    if (p->off)
+        return;
     if (stolen) { /* it ran: a DROP joins it as a SYNC would */
         const weft_profile_slot *rec = weft_profile_slot_of(w, t);
         weft_profile_join cont = {p->f.span, p->f.bspan};
@@ -369,13 +406,17 @@ void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 /* A program that only runs pools never calls weft_start: its first pool
  * run chooses the unit (WEFT_PROFILE_UNIT, else automatic). */
 static pthread_once_t pool_unit_once = PTHREAD_ONCE_INIT;
-static void pool_unit(void) { (void)weft__count_check_env(); }
+static void pool_unit(void) { (void)weft__profile_check_env(); }
 
 void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
 {
-    double tpn = weft__profile_calibrated();
     pthread_once(&pool_unit_once, pool_unit);
     memset(m, 0, sizeof *m);
+    if (is_off()) {
+        m->clock.off = true;
+        return;
+    }
+    double tpn = weft__profile_calibrated();
     weft__count_worker_init(&m->clock, 0);
     m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
 }
@@ -390,6 +431,8 @@ static uint64_t pool_piece(weft_profile_pool_meter *m)
 void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)
 {
     weft_profile_worker *p = &m->clock;
+    if (p->off)
+        return;
     uint64_t now = weft_cycles();
     /* After a long search or sleep (or the first item) the CPU clock is
      * read again, so that a long item is compared with its own time. */
@@ -405,12 +448,16 @@ void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)
 
 uint64_t weft__profile_pool_item_path(weft_profile_pool_meter *m)
 {
+    if (m->clock.off)
+        return 0;
     m->done += pool_piece(m);
     return m->base + m->done;
 }
 
 void weft__profile_pool_item_end(weft_profile_pool_meter *m)
 {
+    if (m->clock.off)
+        return;
     uint64_t d = m->done + pool_piece(m);
     uint64_t path = m->base + d;
     m->work += d;
@@ -424,6 +471,8 @@ void weft__profile_pool_item_end(weft_profile_pool_meter *m)
 
 void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures *f)
 {
+    if (m->clock.off)
+        return;
     f->work += m->work;
     if (m->span > f->span)
         f->span = m->span;
@@ -449,6 +498,8 @@ static void report_at_exit_if_due(void)
 
 void weft__profile_pool_record(const char *name, const weft_profile_figures *f)
 {
+    if (is_off())
+        return;
     pthread_mutex_lock(&lock);
     record_region_locked(name, WEFT_PROFILE_REGION_RUN, f);
     /* A program that runs only work pools has no weft_stop to report at:
@@ -482,6 +533,11 @@ static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
 weft_profile_mark weft_profile_begin(void)
 {
     weft_worker *w = weft__tls_worker;
+    if (is_off()) {
+        weft_profile_mark m;
+        memset(&m, 0, sizeof m);
+        return m;
+    }
     if (w) {
         weft_profile_end_strand(&w->prof);
         weft_profile_mark m = mark_of(&w->prof.f, (uintptr_t)w);
@@ -500,6 +556,8 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
         weft__warn("weft_profile_end: %s is NULL", m ? "name" : "mark");
         return EINVAL;
     }
+    if (is_off())
+        return ENOTSUP;
     weft_worker *w = weft__tls_worker;
     uintptr_t here = w ? (uintptr_t)w : (uintptr_t)&outside_thread_tag;
     if (m->where != here) {
@@ -729,11 +787,18 @@ static int report_to(FILE *out, void (*format)(FILE *, const weft__profile_snaps
 
 int weft_profile_print(FILE *out)
 {
+    if (out && is_off()) {
+        fprintf(out, "weft: profiling is off in this process (WEFT_PROFILE_OFF=1 at its first "
+                     "start): no figures\n");
+        return ENOTSUP;
+    }
     return report_to(out, weft__profile_print_table, "weft_profile_print");
 }
 
 int weft_profile_write_json(FILE *out)
 {
+    if (out && is_off())
+        return ENOTSUP;
     return report_to(out, weft__profile_print_json, "weft_profile_write_json");
 }
 

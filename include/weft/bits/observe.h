@@ -163,6 +163,8 @@ static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
 static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *type)
 {
     weft_profile_worker *p = &w->prof;
+    if (WEFT_UNLIKELY(p->off)) /* outer 0 = f.type 0: the leave does nothing */
+        return 0;
     /* Relaxed: the id is all we use; registration publishes the name to
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
@@ -195,6 +197,8 @@ static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
 static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
+    if (WEFT_UNLIKELY(p->off))
+        return;
     weft_profile_end_strand(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
     s->spawn_span = p->f.span;
@@ -210,8 +214,12 @@ typedef struct weft_profile_join {
 static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
+    weft_profile_join j = {0, 0};
+    if (WEFT_UNLIKELY(p->off))
+        return j;
     weft_profile_end_strand(p);
-    weft_profile_join j = {p->f.span, p->f.bspan};
+    j.span = p->f.span;
+    j.bspan = p->f.bspan;
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
     p->f.span = s->spawn_span;
     p->f.bspan = s->spawn_bspan + p->burden;
@@ -221,6 +229,8 @@ static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_tas
 static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
+    if (WEFT_UNLIKELY(p->off))
+        return;
     weft_profile_end_strand(p);
     if (j->span > p->f.span)
         p->f.span = j->span;
@@ -231,6 +241,8 @@ static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_
 /* The clock stops (a wait, a park) and starts again. */
 static inline void weft_profile_pause(weft_worker *w)
 {
+    if (WEFT_UNLIKELY(w->prof.off))
+        return;
     w->prof.paused_at = weft_profile_end_strand(&w->prof);
     w->prof.strand_start = 0;
 }
@@ -241,6 +253,8 @@ static inline void weft_profile_pause(weft_worker *w)
 static inline void weft_profile_resume(weft_worker *w)
 {
     weft_profile_worker *p = &w->prof;
+    if (WEFT_UNLIKELY(p->off))
+        return;
     uint64_t now = weft_cycles();
     if (WEFT_UNLIKELY(now - p->paused_at > p->long_cycles)) {
         weft__profile_sync(p, now);
@@ -284,6 +298,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
                                             const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
+    if (WEFT_UNLIKELY(p->off))
+        return;
     weft_profile_join_stolen(p, weft_profile_slot_of(w, t), p->f.span, p->f.bspan, j);
     weft_profile_resume(w);
 }

@@ -58,6 +58,10 @@ typedef struct weft_profile_figures {
  * running (the task the runtime started last, with everything it ran
  * inline).  Owner-only. */
 typedef struct weft_profile_worker {
+    /* Profiling is off in this process (WEFT_PROFILE_OFF=1, read at its
+     * first start): every hook returns at once and the slot records are
+     * not mapped. */
+    bool off;
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
     uint64_t burden; /* cycles (blocks) charged to a SPAWN edge */
