@@ -22,6 +22,11 @@
  *                                 (with a RUN inside a task), brought up to
  *                                 date, written whole, streamed again; a
  *                                 file that cannot be opened
+ *   test_trace forked <file>      WEFT_TRACE=<file> (a .pftrace, streamed)
+ *                                 inherited by a child forked while the
+ *                                 parent streams: the child starts and
+ *                                 stops a pool of its own; the parent runs
+ *                                 on and stops; prints "child <pid>"
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -30,6 +35,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 #include <weft/pool.h>
 #include <weft/trace.h>
@@ -252,6 +259,30 @@ static void perfetto_api(const char *prefix)
 #endif
 }
 
+/* A child forked while its parent streams the trace WEFT_TRACE names,
+ * with the same WEFT_TRACE. */
+static void forked(const char *path)
+{
+    setenv("WEFT_TRACE", path, 1);
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0) {
+        CHECK(weft_start(2, 0, 0) == 0, "start in the child");
+        CHECK(WEFT_RUN(pfib, 17) == fib_ref(17), "pfib in the child");
+        CHECK(weft_stop() == 0, "stop in the child");
+        _exit(0);
+    }
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "the child failed (status %d)", st);
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib after the child");
+    CHECK(weft_stop() == 0, "stop");
+    printf("child %ld\n", (long)child);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "api") == 0) {
@@ -259,10 +290,15 @@ int main(int argc, char **argv)
         return 0;
     }
     CHECK(argc == 3,
-          "usage: test_trace fork-join|full|pool|started <file> | perfetto-api <prefix> | api");
+          "usage: test_trace fork-join|full|pool|started|forked <file> | perfetto-api <prefix> | "
+          "api");
     const char *what = argv[1], *path = argv[2];
     if (strcmp(what, "perfetto-api") == 0) {
         perfetto_api(path);
+        return 0;
+    }
+    if (strcmp(what, "forked") == 0) {
+        forked(path);
         return 0;
     }
     if (strcmp(what, "started") == 0) {

@@ -864,6 +864,18 @@ static int start_session_locked(const char *path, bool from_env)
             session.streamed = false;
             return err;
         }
+        /* Another process held `path`: the session's file is the one
+         * written (its messages, weft_trace_write's test). */
+        pthread_mutex_lock(&stream.lock);
+        const char *file = weft__pf_file(stream.pf);
+        if (strcmp(file, session.path) != 0) {
+            char *copy = strdup(file);
+            if (copy) {
+                free(session.path);
+                session.path = copy;
+            }
+        }
+        pthread_mutex_unlock(&stream.lock);
         if (from_env && !fj_workers && !finish_registered) {
             /* A program that runs only work pools has no stop that
              * finishes the file: its exit does. */

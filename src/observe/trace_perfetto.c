@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if WEFT_TRACE
@@ -447,16 +449,69 @@ int weft__pf_flush(weft__pf *pf)
     return pf->err;
 }
 
-bool weft__pf_path(const char *path)
+/* The length of the ending that names Perfetto's format (0: none). */
+static size_t pf_ending(const char *path)
 {
     static const char *const ends[] = {".pftrace", ".perfetto-trace"};
     size_t len = path ? strlen(path) : 0;
     for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
         size_t k = strlen(ends[i]);
         if (len > k && strcmp(path + len - k, ends[i]) == 0)
-            return true;
+            return k;
     }
-    return false;
+    return 0;
+}
+
+bool weft__pf_path(const char *path) { return pf_ending(path) != 0; }
+
+/* Opens `path` for a trace, locked (flock) for as long as it is open: a
+ * file that another process holds so (a parent that streams to the
+ * WEFT_TRACE this process inherited through fork() or exec) is not
+ * truncated, and this process writes <stem>.<pid><ending> instead.
+ * *where is the path opened (malloc'd); -1 and errno on failure. */
+static int open_locked(const char *path, char **where)
+{
+    *where = NULL;
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd);
+        size_t len = strlen(path), k = pf_ending(path), cap = len + 24;
+        char *alt = malloc(cap);
+        if (!alt) {
+            errno = ENOMEM;
+            return -1;
+        }
+        snprintf(alt, cap, "%.*s.%ld%s", (int)(len - k), path, (long)getpid(), path + len - k);
+        weft__warn("tracing: another process is writing %s (one started with the same "
+                   "WEFT_TRACE, such as this process's parent before fork()): this process "
+                   "writes %s",
+                   path, alt);
+        fd = open(alt, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)) {
+            int e = fd < 0 ? errno : EBUSY;
+            if (fd >= 0)
+                close(fd);
+            free(alt);
+            errno = e;
+            return -1;
+        }
+        *where = alt;
+    }
+    /* (A lock that cannot be taken for another reason, on a file system
+     * without locks, is no reason not to trace.)  Emptied only now that
+     * it is ours; a device (/dev/full) has nothing to empty. */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+        int e = errno;
+        close(fd);
+        free(*where);
+        *where = NULL;
+        errno = e;
+        return -1;
+    }
+    return fd;
 }
 
 /* Sequence 1's first packet: the trace's clock, the names, the instants'
@@ -478,12 +533,17 @@ weft__pf *weft__pf_open(const char *path, uint64_t t0, int *err)
         weft__warn("tracing: no memory to write %s", path);
         return NULL;
     }
-    if ((pf->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+    char *opened = NULL;
+    if ((pf->fd = open_locked(path, &opened)) < 0) {
         *err = errno;
         weft__warn("tracing: cannot open %s for writing: %s", path, strerror(*err));
         free(pf->path);
         free(pf);
         return NULL;
+    }
+    if (opened) { /* its messages name the file written */
+        free(pf->path);
+        pf->path = opened;
     }
     pb packet = {.grows = true};
     pb_uint(&packet, PK_SEQUENCE_ID, EXTRAS_SEQUENCE);
@@ -506,6 +566,8 @@ weft__pf *weft__pf_open(const char *path, uint64_t t0, int *err)
     free(packet.p);
     return pf;
 }
+
+const char *weft__pf_file(const weft__pf *pf) { return pf->path; }
 
 static void put_track_descriptor(weft__pf *pf, uint32_t sequence, uint64_t uuid, uint64_t parent,
                                  const char *name, long rank)

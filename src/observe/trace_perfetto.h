@@ -18,9 +18,14 @@ typedef struct weft__pf_track weft__pf_track; /* one track's encoder */
  * ".perfetto-trace". */
 bool weft__pf_path(const char *path);
 
-/* Opens path and writes the clock's description; NULL on failure (a
+/* Opens path, locked while it is open (a file another process holds so is
+ * not truncated: <stem>.<pid><ending> is written instead, with a
+ * message), and writes the clock's description; NULL on failure (a
  * message given, *err set). */
 weft__pf *weft__pf_open(const char *path, uint64_t t0, int *err);
+/* The file pf writes: `path`, or the one chosen because another process
+ * held `path` (weft__pf_open says so). */
+const char *weft__pf_file(const weft__pf *pf);
 
 /* A group of tracks (the fork-join pool, a work pool run), shown as a
  * process; `group` is 0 for the fork-join pool, 1 + k for pool run k. */

@@ -25,6 +25,7 @@ a viewer reads them:
 Usage: check_pftrace.py <test_trace binary> <scripts dir>
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -234,6 +235,21 @@ def main():
                     "none are kept for another file" not in r.stderr or \
                     "cannot open /nonexistent-dir/x.pftrace" not in r.stderr:
                 fail("perfetto-api", f"messages missing: {r.stderr.strip()[-1000:]}")
+        # A child forked while the parent streams, with the same WEFT_TRACE:
+        # the parent's file stays whole, the child writes <stem>.<pid>.
+        path = os.path.join(tmp, "forked.pftrace")
+        r = run(binary, "forked", path)
+        child = re.search(r"^child (\d+)$", r.stdout, re.M)
+        if r.returncode != 0 or not child:
+            fail("forked", f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+        else:
+            theirs = os.path.join(tmp, f"forked.{child.group(1)}.pftrace")
+            if f"another process is writing {path}" not in r.stderr or theirs not in r.stderr:
+                fail("forked", f"the child does not say where it writes: {r.stderr.strip()[-1000:]}")
+            for who, p in (("the parent's", path), ("the child's", theirs)):
+                trace = load(f"forked ({who})", p)
+                if trace is not None:
+                    check_fork_join(f"forked ({who})", trace)
         # A device with no space, streamed: the write's errno is named.
         nospace = os.path.join(tmp, "nospace.pftrace")
         os.symlink("/dev/full", nospace)
