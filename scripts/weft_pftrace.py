@@ -10,7 +10,10 @@ writes and skips any other.
 
 As a module: read(path) -> Trace (tests/trace/check_pftrace.py,
 scripts/trace_render.py).  A file that is not such a trace raises
-PftraceError with what is wrong and where.
+PftraceError with what is wrong and where.  A file that ends inside a
+packet (one being written, or a program that died while writing it) is
+read up to its last whole packet; Trace.truncated_at says where it was
+cut (None: it was not).
 """
 import sys
 from collections import Counter, defaultdict
@@ -63,6 +66,30 @@ def fields(buf, start=0, end=None):
         yield field, wire, value
 
 
+def _packets(buf, trace):
+    """The Trace message's fields, up to the last whole one: a field that
+    runs past the end of the file is a packet cut off (noted in trace)."""
+    i = 0
+    while i < len(buf):
+        start = i
+        try:
+            key, i = _varint(buf, i)
+            if key & 7 != 2:
+                raise PftraceError(f"a Trace holds only packets (field 1), not field {key >> 3} "
+                                   f"(wire type {key & 7}) at byte {start}")
+            n, i = _varint(buf, i)
+        except PftraceError as e:
+            if "runs past the end" not in str(e):
+                raise
+            trace.truncated_at = start
+            return
+        if i + n > len(buf):
+            trace.truncated_at = start
+            return
+        yield key >> 3, 2, buf[i:i + n]
+        i += n
+
+
 def _msg(value):
     return list(fields(value)) if isinstance(value, memoryview) else []
 
@@ -90,6 +117,7 @@ class Trace:
         self.packets = 0
         self.primary_clock = None
         self.flows = defaultdict(list)  # id -> [(kind, Slice)]: kind "out" or "in"
+        self.truncated_at = None  # the byte where a last, partial packet starts
 
     def track(self, uuid):
         if uuid not in self.tracks:
@@ -131,7 +159,7 @@ def read(path):
     trace = Trace()
     sequences = defaultdict(_Sequence)
     events = []  # (time, order, sequence, track uuid, event fields)
-    for field, wire, packet in fields(buf):
+    for field, wire, packet in _packets(buf, trace):
         if field != 1 or wire != 2:
             raise PftraceError(f"a Trace holds only packets (field 1), not field {field}")
         trace.packets += 1
@@ -233,6 +261,10 @@ def main():
         print(f"weft_pftrace: {sys.argv[1]}: {e}", file=sys.stderr)
         return 2
     print(f"{sys.argv[1]}: {trace.packets} packets")
+    if trace.truncated_at is not None:
+        size = len(open(sys.argv[1], "rb").read())
+        print(f"  the file ends inside a packet: its last {size - trace.truncated_at} bytes, from "
+              f"byte {trace.truncated_at} (a packet being written, or cut off), are not read")
     for t in sorted(trace.tracks.values(), key=lambda t: (t.parent, t.rank or 0, t.uuid)):
         if not t.slices and not t.instants:
             continue

@@ -40,6 +40,8 @@ def load(scenario, path, finished=True):
     except (OSError, pftrace.PftraceError) as e:
         fail(scenario, f"{path}: {e}")
         return None
+    if finished and trace.truncated_at is not None:
+        fail(scenario, f"{path} ends inside a packet, at byte {trace.truncated_at}")
     if trace.primary_clock != 3:
         fail(scenario, f"the trace's clock is {trace.primary_clock}, not CLOCK_MONOTONIC (3)")
     for t in trace.tracks.values():
@@ -250,6 +252,23 @@ def main():
                 trace = load(f"forked ({who})", p)
                 if trace is not None:
                     check_fork_join(f"forked ({who})", trace)
+        # A file cut inside a packet (a program that died while writing):
+        # read up to its last whole packet, and said to be cut there.
+        whole = os.path.join(tmp, "fork-join.pftrace")
+        cut = os.path.join(tmp, "cut.pftrace")
+        with open(whole, "rb") as f:
+            data = f.read()
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) * 2 // 3])
+        full, part = load("cut", whole), load("cut", cut, finished=False)
+        if full is not None and part is not None:
+            if part.truncated_at is None or not 0 < part.packets < full.packets or \
+                    full.truncated_at is not None:
+                fail("cut", f"a file cut at byte {len(data) * 2 // 3} of {len(data)}: "
+                            f"{part.packets} packets of {full.packets}, cut at {part.truncated_at}")
+            else:
+                print(f"ok: cut: a file cut inside a packet is read up to byte "
+                      f"{part.truncated_at}: {part.packets} packets of {full.packets}")
         # A device with no space, streamed: the write's errno is named.
         nospace = os.path.join(tmp, "nospace.pftrace")
         os.symlink("/dev/full", nospace)
