@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Draws a weft trace (the Chrome Trace Event JSON that WEFT_TRACE=<file>
-writes, docs/timeline.md) as a PNG: one row per worker, coloured by what
+writes, or a trace in Perfetto's format, *.pftrace: docs/timeline.md) as a
+PNG: one row per worker, coloured by what
 it was doing -- running a task (busy), looking for work or waiting at a
 SYNC for a stolen task (stealing), asleep, at a barrier or suspended --
 arrows for steals and leaps from the victim to the thief, and underneath
@@ -9,7 +10,7 @@ the number of workers busy over time.  Work pool runs get rows of their
 own, and threads outside the pool that called RUN a row showing how long
 they waited.
 
-usage: python3 scripts/trace_render.py TRACE.json [-o OUT.png]
+usage: python3 scripts/trace_render.py TRACE.json|TRACE.pftrace [-o OUT.png]
                                       [--start US] [--end US] [--title TEXT]
 
 Needs matplotlib (python3 -m pip install matplotlib).
@@ -68,6 +69,54 @@ class Trace:
             elif ph == "f" and e.get("id") in starts:
                 cat, src, t = starts.pop(e["id"])
                 self.flows.append((cat, src, t, key, float(e["ts"])))
+
+    @classmethod
+    def from_perfetto(cls, pf):
+        """The same picture's data from a trace in Perfetto's format (a
+        weft_pftrace.Trace): the fork-join pool's tracks are process 1, the
+        work pool runs' 2, 3, ... in order; times in µs from the start."""
+        self = cls({})
+        t0 = pf.start_ns or 0
+        groups = sorted((t for t in pf.tracks.values() if not t.parent), key=lambda t: t.uuid)
+        fork_join = [g for g in groups if (g.name or "").startswith("weft")]
+        pools = [g for g in groups if g not in fork_join]
+        pid_of = {g.uuid: 1 for g in fork_join}
+        pid_of.update((g.uuid, 2 + i) for i, g in enumerate(pools))
+        for g in groups:
+            self.process_names[pid_of[g.uuid]] = g.name or ""
+        key_of = {}  # id(Slice) -> (pid, tid)
+        dropped_by = {}
+        for t in pf.tracks.values():
+            if not t.parent or t.parent not in pid_of:
+                continue
+            key = (pid_of[t.parent], t.rank if t.rank is not None else t.uuid)
+            self.names[key] = t.name or ""
+            for s in t.slices:
+                key_of[id(s)] = key
+                if s.end is not None:
+                    cat = "external" if s.cat == "run" else s.cat
+                    self.slices[key].append(((s.start - t0) / 1e3, (s.end - s.start) / 1e3, cat,
+                                             s.name))
+            for s in t.instants:
+                key_of[id(s)] = key
+                # (A gap's marker stands where recording resumed, not where
+                # the drops began: counted, not drawn.)
+                if s.cat == "dropped":
+                    k = f"{key[0]}/{key[1]}"
+                    dropped_by[k] = dropped_by.get(k, 0) + int(s.args.get("dropped", 0))
+        for ends in pf.flows.values():
+            out = [sl for kind, sl in ends if kind == "out"]
+            into = [sl for kind, sl in ends if kind == "in"]
+            if len(out) != 1 or len(into) != 1:
+                continue
+            a, b = out[0], into[0]
+            cat = "run" if a.cat == "run" else ("leap" if b.name == "leap" else "steal")
+            if id(a) in key_of and id(b) in key_of:
+                self.flows.append((cat, key_of[id(a)], (a.start - t0) / 1e3, key_of[id(b)],
+                                   (b.start - t0) / 1e3))
+        summary = pf.summary() or {}
+        self.other = {"dropped_events": summary.get("dropped", 0), "dropped_by_track": dropped_by}
+        return self
 
     def rows(self):
         """Tracks in drawing order: the pool's workers, outside threads,
@@ -279,21 +328,30 @@ def render(trace, out, start=None, end=None, title=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("trace", help="the trace file (JSON)")
+    ap.add_argument("trace", help="the trace file (JSON, or Perfetto's format: *.pftrace)")
     ap.add_argument("-o", "--out", help="the PNG to write (default: the trace's name with .png)")
     ap.add_argument("--start", type=float, help="window start, µs from the start of tracing")
     ap.add_argument("--end", type=float, help="window end, µs from the start of tracing")
     ap.add_argument("--title", help="the title (default: the traced process's name)")
     args = ap.parse_args(argv)
+    perfetto = args.trace.endswith((".pftrace", ".perfetto-trace"))
     try:
-        with open(args.trace, encoding="utf-8") as f:
-            data = json.load(f)
+        if perfetto:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import weft_pftrace
+            try:
+                trace = Trace.from_perfetto(weft_pftrace.read(args.trace))
+            except weft_pftrace.PftraceError as e:
+                raise ValueError(str(e))
+        else:
+            with open(args.trace, encoding="utf-8") as f:
+                trace = Trace(json.load(f))
     except (OSError, ValueError) as e:
         print(f"trace_render: cannot read {args.trace}: {e}", file=sys.stderr)
         return 1
     out = args.out or os.path.splitext(args.trace)[0] + ".png"
     try:
-        render(Trace(data), out, args.start, args.end, args.title)
+        render(trace, out, args.start, args.end, args.title)
     except ImportError:
         print("trace_render: matplotlib is needed (python3 -m pip install matplotlib)",
               file=sys.stderr)

@@ -118,6 +118,7 @@ class Trace:
         self.primary_clock = None
         self.flows = defaultdict(list)  # id -> [(kind, Slice)]: kind "out" or "in"
         self.truncated_at = None  # the byte where a last, partial packet starts
+        self.start_ns = None  # when tracing started (CLOCK_MONOTONIC), from the first snapshot
 
     def track(self, uuid):
         if uuid not in self.tracks:
@@ -176,6 +177,8 @@ def read(path):
                     trace.primary_clock = v
                 if f == 1:
                     clock = dict((cf, cv) for cf, _, cv in fields(v))
+                    if clock.get(1) == 3 and trace.start_ns is None:
+                        trace.start_ns = clock.get(2, 0)
                     if clock.get(1, 0) >= 64:
                         seq.clocks[clock[1]] = clock.get(2, 0)
                         if clock.get(3):

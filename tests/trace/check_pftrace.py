@@ -63,6 +63,40 @@ def load(scenario, path, finished=True):
     return trace
 
 
+def check_render(path, tmp):
+    import trace_render
+    trace = load("render", path)
+    if trace is None:
+        return
+    picture = trace_render.Trace.from_perfetto(trace)
+    tasks = sum(1 for t in trace.tracks.values() for s in t.slices if s.cat == "task")
+    drawn = sum(1 for sl in picture.slices.values() for s in sl if s[2] == "task")
+    summary = trace.summary() or {}
+    arrows = Counter(f[0] for f in picture.flows)
+    if drawn != tasks:
+        fail("render", f"{drawn} task bars drawn from {tasks} task slices")
+    elif "steals" in summary and (arrows["steal"], arrows["leap"]) != (summary["steals"],
+                                                                       summary["leaps"]):
+        fail("render", f"arrows {dict(arrows)}; counted {summary['steals']} steals, "
+                       f"{summary['leaps']} leaps")
+    else:
+        out = os.path.join(tmp, "render.png")
+        r = subprocess.run([sys.executable, trace_render.__file__, path, "-o", out],
+                           capture_output=True, text=True, timeout=300)
+        if "matplotlib is needed" in r.stderr:
+            print("ok: render: the bars and arrows match (no matplotlib here for the PNG)")
+            return
+        head = b""
+        if os.path.exists(out):
+            with open(out, "rb") as f:
+                head = f.read(8)
+        if r.returncode != 0 or head != b"\x89PNG\r\n\x1a\n":
+            fail("render", f"trace_render.py: exit {r.returncode}, {r.stderr.strip()[-500:]}")
+        else:
+            print(f"ok: render: {drawn} task bars and {sum(arrows.values())} arrows, as read; "
+                  f"a PNG drawn")
+
+
 def workers_of(trace, group_prefix):
     groups = {u for u, t in trace.tracks.items() if t.name and t.name.startswith(group_prefix)}
     return [t for t in trace.tracks.values() if t.parent in groups and t.rank is not None
@@ -252,6 +286,9 @@ def main():
                 trace = load(f"forked ({who})", p)
                 if trace is not None:
                     check_fork_join(f"forked ({who})", trace)
+        # The picture (scripts/trace_render.py) from this format: the same
+        # task slices and arrows as the reader's, and a PNG.
+        check_render(os.path.join(tmp, "fork-join.pftrace"), tmp)
         # A file cut inside a packet (a program that died while writing):
         # read up to its last whole packet, and said to be cut there.
         whole = os.path.join(tmp, "fork-join.pftrace")
