@@ -136,6 +136,39 @@ WEFT_TASK_0(int, join_then_help)
     return WEFT_SYNC(work_later);
 }
 
+/* A task that runs long without spawning, yielding, while its own tasks
+ * wait: they are handed out at its WEFT_YIELD (the split deque serves a
+ * request there as at a SPAWN; the private deques and Wool's poll).  The
+ * first task spawned (which the split deque shares at once, from an empty
+ * deque) does not count: only one of the later, private ones run on
+ * another worker ends the wait.  Sleepers asked before they slept; the
+ * yield that shares wakes them. */
+static _Atomic unsigned taken_elsewhere;
+WEFT_TASK_1(int, mark_leaf, int, counts)
+{
+    if (counts && weft_worker_id(weft_w) != atomic_load(&root_worker))
+        atomic_store(&taken_elsewhere, 1);
+    return 1;
+}
+WEFT_TASK_0(int, yield_until_taken)
+{
+    atomic_store(&root_worker, weft_worker_id(weft_w));
+    atomic_store(&taken_elsewhere, 0);
+    WEFT_SPAWN(mark_leaf, 0);
+    for (int i = 0; i < 6; i++)
+        WEFT_SPAWN(mark_leaf, 1);
+    double give_up = now_s() + 60.0;
+    while (!atomic_load(&taken_elsewhere)) {
+        WEFT_YIELD();
+        CHECK(now_s() < give_up, "60 s of WEFT_YIELD and none of the task's 6 private tasks was "
+                                 "taken by another worker");
+    }
+    int sum = 0;
+    for (int i = 0; i < 7; i++)
+        sum += WEFT_SYNC(mark_leaf);
+    return sum;
+}
+
 static unsigned workers_that_ran(unsigned n)
 {
     unsigned k = 0;
@@ -203,6 +236,10 @@ int main(void)
             unsigned j = atomic_load(&root_worker);
             CHECK(atomic_load(&ran_on[j]) >= 1,
                   "the sleeping joiner (worker %u) ran none of its thief's 8 tasks", j);
+        }
+        if (n >= 2) {
+            CHECK(eventually(all_asleep, 10.0), "asleep again");
+            CHECK(WEFT_RUN(yield_until_taken) == 7, "yield until taken");
         }
         CHECK(weft_stop() == 0, "stop");
         printf("ok: sleep and wake at %u workers\n", n);

@@ -268,6 +268,17 @@ for mm in SC TSO WEAK; do
   check full "split-reuse-2-$mm" split_deque.pml $mm pass 26 "${reuse_2[@]}"
   check full "split-default-$mm" split_deque.pml $mm pass 27
 done
+# WEFT_YIELD serves a request (owner_poll): three pending tasks, the
+# thieves steal the shared one and ask; the running task yields before it
+# syncs.  Every task runs once; the poll's grow is reached (cover);
+# growing from a head one slot too high is caught (a thief takes a slot
+# nobody pushed).
+yield=(-DNSLOT=5 -DNATT=2 -DNLEAP=0 "-DSCRIPT=P P P Y S Y S S")
+check quick split-yield-SC  split_deque.pml SC  pass 22 "${yield[@]}"
+check quick split-yield-TSO split_deque.pml TSO pass 22 "${yield[@]}"
+check full split-yield-WEAK split_deque.pml WEAK pass 24 "${yield[@]}"
+check quick split-cover-poll-grow-SC split_deque.pml SC fail 22 -DCOVER_POLL_GROW=1 "${yield[@]}"
+check quick split-mut-poll-above-SC split_deque.pml SC fail 22 -DMUT_POLL_ABOVE "${yield[@]}"
 # finding 2: with 4 slots the script fills the deque.  Under the reserve
 # rule as fixed (the last slot stays free; a SPAWN that needs it stops the
 # program with a message) every run is right; under the old rule (head may

@@ -41,6 +41,7 @@
 #define S_OP 2
 #define G_OP 3
 #define R_OP 4
+#define Y_OP 5
 #define P script[k] = P_OP; k++;
 #define S script[k] = S_OP; k++;
 /* With JOIN_GUARD: G, a search for the top (weft_current_head) raises the
@@ -49,6 +50,9 @@
  * the guard without publishing it in limit. */
 #define G script[k] = G_OP; k++;
 #define R script[k] = R_OP; k++;
+/* Y: WEFT_YIELD in the running task (owner_poll): a request is served
+ * there as at a SPAWN. */
+#define Y script[k] = Y_OP; k++;
 #ifdef MUT_GUARD_NOPUBLISH
 #define GUARD_MOVED() skip
 #else
@@ -127,6 +131,7 @@ proctype owner()
         if
         :: script[op] == P_OP -> id++; owner_push(id)
         :: script[op] == S_OP -> owner_sync()
+        :: script[op] == Y_OP -> owner_poll()
         :: script[op] == G_OP ->
             if
             :: head > guard -> guard = head; GUARD_MOVED()

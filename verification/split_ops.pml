@@ -55,6 +55,8 @@
  *   MUT_DONE_RLX        the thief's DONE store relaxed instead of seq_cst
  *   MUT_JOIN_RLX        the joiner's DONE load relaxed instead of acquire
  *   MUT_POPSTOLEN       pop_stolen forgets o_allstolen (lines 33-35)
+ *   MUT_POLL_ABOVE      the poll grows as if the head were one slot higher
+ *                       (a stale head: it shares a slot nobody pushed)
  *   OLD_RESERVE         the reserve rule before fix 2: a push may use the
  *                       last slot, so head can reach END (finding 2)
  *
@@ -84,6 +86,9 @@
 #endif
 #ifndef COVER_POPSTOLEN
 #define COVER_POPSTOLEN 0
+#endif
+#ifndef COVER_POLL_GROW
+#define COVER_POLL_GROW 0
 #endif
 /* SPLIT_COVER(X): the assertion at point X, ending in `;`.  NO_SPLIT_COVER:
  * none, for a model that checks none of these points (interrupt.pml; an
@@ -204,6 +209,26 @@ inline grow_shared(h)
 #endif
     fi;
     new_s = 0; x = 0
+}
+
+/* WEFT_YIELD's poll (weft_sched_poll, weft__split_poll_slow): a request
+ * pending while private tasks wait is served here as at a SPAWN (line 20),
+ * so a task that runs long without spawning shares them.  With every task
+ * stolen there is nothing private: the request stays for the next push
+ * (line 14).  Not in the paper. */
+inline owner_poll()
+{
+    LD(OWNER, DQ_LIMIT(OWNER), cur);
+    if
+    :: cur == SPLITREQ && o_split != END ->
+        SPLIT_COVER(COVER_POLL_GROW)
+#ifdef MUT_POLL_ABOVE
+        grow_shared(head + 1)
+#else
+        grow_shared(head)
+#endif
+    :: else
+    fi
 }
 
 /* Figure 4, lines 41-57 (weft__split_shrink_shared); all = the result. */

@@ -18,6 +18,8 @@ void weft__split_push_slow(weft_worker *w, weft_task *head);
 bool weft__split_sync_slow(weft_worker *w, weft_task *t);
 /* w->join_guard moved: publish it in limit (split_deque.c). */
 void weft__split_guard_moved(weft_worker *w);
+/* WEFT_YIELD with a thief's request pending (split_deque.c). */
+void weft__split_poll_slow(weft_worker *w, weft_task *head);
 
 /* SPAWN, Figure 4 `push` lines 11-20.  The caller has written the arguments
  * into `t` (== head); this stores the wrapper and exposes the task. */
@@ -80,8 +82,11 @@ static inline void weft_split_reserve(weft_worker *w, weft_task *t)
 /* limit folds in w->join_guard (split_deque.c). */
 #define WEFT_SCHED_GUARDS_JOINS 1
 #define weft_sched_guard_moved weft__split_guard_moved
-/* The split deque needs no polling: thieves' requests are seen at SPAWN. */
-#define weft_sched_poll(w, head) ((void)(w), (void)(head), false)
-#define weft_sched_poll_slow(w, head) ((void)(w), (void)(head))
+/* WEFT_YIELD: a thief's request is served there as at a SPAWN, so that a
+ * task that runs long without spawning shares its private tasks.  Relaxed:
+ * as in weft_split_push (a request seen one poll late waits that long). */
+#define weft_sched_poll(w, head) \
+    ((void)(head), atomic_load_explicit(&(w)->shared.limit, memory_order_relaxed) == WEFT_SPLITREQ)
+#define weft_sched_poll_slow weft__split_poll_slow
 
 #endif

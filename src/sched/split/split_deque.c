@@ -296,6 +296,16 @@ void weft__split_push_slow(weft_worker *w, weft_task *head)
     }
 }
 
+/* WEFT_YIELD with a request pending (not in the paper): served as line 20
+ * serves it at a SPAWN, sharing half of the private tasks below head.
+ * With every task stolen there is nothing private, and the request stays
+ * for the next push (line 14), which shares the task it pushes. */
+void weft__split_poll_slow(weft_worker *w, weft_task *head)
+{
+    if (w->own.split != w->end && splitreq(w))
+        weft__split_grow_shared(w, head);
+}
+
 /* Figure 4, lines 31-35, after the stolen task at t (the new head, line 32)
  * has completed. */
 void weft__split_pop_stolen(weft_worker *w, weft_task *t)

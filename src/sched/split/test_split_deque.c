@@ -216,6 +216,36 @@ static void test_request_survives_until_served(void)
     printf("ok: a request survives owner updates until served\n");
 }
 
+static void test_yield_serves_request(void)
+{
+    /* WEFT_YIELD in a task that runs long: a pending request is served
+     * there (grow_shared), as the next SPAWN would; with every task
+     * stolen nothing is private, and the request stays for the next push. */
+    fresh_worker();
+    weft_task *h = dq;
+    for (int i = 0; i < 5; i++)
+        h = push(h);        /* slot 0 shared, 1..4 private */
+    steal(WEFT_STEAL_OK);   /* 0 */
+    steal(WEFT_STEAL_NONE); /* request */
+    CHECK(weft_sched_poll(w, h), "a yield sees the request");
+    weft_sched_poll_slow(w, h); /* grow: (1 + 5 + 1) / 2 = 3 */
+    CHECK(split() == 3 && w->own.split == dq + 3 && !splitreq() && limit_is_o_split(),
+          "the yield shared slots 1-2: split %u", split());
+    CHECK(!weft_sched_poll(w, h), "served: the next yield does nothing");
+    CHECK(steal(WEFT_STEAL_OK_MORE) == dq + 1 && steal(WEFT_STEAL_OK) == dq + 2,
+          "thieves take what the yield shared");
+    for (int i = 4; i >= 0; i--)
+        CHECK(pop(--h) == (i >= 3 ? 'P' : 'S'), "pop %d", i);
+    CHECK(o_allstolen(), "all stolen");
+    atomic_store(&w->shared.limit, WEFT_SPLITREQ); /* a request now */
+    CHECK(weft_sched_poll(w, h), "a yield sees it");
+    weft_sched_poll_slow(w, h);
+    CHECK(splitreq() && o_allstolen() && tail() == split(), "nothing private: the request stays");
+    h = push(h);
+    CHECK(!splitreq() && split() == 1 && !allstolen(), "the next push shares and serves it");
+    printf("ok: a yield serves a request\n");
+}
+
 static void overflow_child(void)
 {
     fresh_worker();
@@ -248,6 +278,7 @@ int main(void)
     test_grow_without_private_tasks();
     test_steal_is_exact_under_reuse();
     test_request_survives_until_served();
+    test_yield_serves_request();
     expect_death(overflow_child, "task deque overflow on worker 7", "deque overflow");
     expect_death(sync_without_spawn_child, "without a matching SPAWN", "SYNC with nothing spawned");
     expect_death(sync_twice_child, "without a matching SPAWN", "SYNC twice");
