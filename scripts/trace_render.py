@@ -110,7 +110,9 @@ class Trace:
             if len(out) != 1 or len(into) != 1:
                 continue
             a, b = out[0], into[0]
-            cat = "run" if a.cat == "run" else ("leap" if b.name == "leap" else "steal")
+            # steals and leaps (victim -> thief), RUN hand-overs; wake-ups
+            # keep their own category (not drawn)
+            cat = ("leap" if b.name == "leap" else "steal") if a.cat == "steal" else a.cat
             if id(a) in key_of and id(b) in key_of:
                 self.flows.append((cat, key_of[id(a)], (a.start - t0) / 1e3, key_of[id(b)],
                                    (b.start - t0) / 1e3))
