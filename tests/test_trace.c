@@ -23,10 +23,14 @@
  *                                 date, written whole, streamed again; a
  *                                 file that cannot be opened
  *   test_trace forked <file>      WEFT_TRACE=<file> (a .pftrace, streamed)
- *                                 inherited by a child forked while the
- *                                 parent streams: the child starts and
+ *                                 inherited by children made while the
+ *                                 parent streams: one forked (not under
+ *                                 TSan, which cannot start threads after
+ *                                 such a fork) and one that runs this
+ *                                 program again (exec); each starts and
  *                                 stops a pool of its own; the parent runs
- *                                 on and stops; prints "child <pid>"
+ *                                 on and stops; prints "child <pid>" for
+ *                                 each
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -259,28 +263,45 @@ static void perfetto_api(const char *prefix)
 #endif
 }
 
-/* A child forked while its parent streams the trace WEFT_TRACE names,
- * with the same WEFT_TRACE. */
+/* A child's program: a pool of its own, traced as WEFT_TRACE says. */
+static void child_program(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start in the child");
+    CHECK(WEFT_RUN(pfib, 17) == fib_ref(17), "pfib in the child");
+    CHECK(weft_stop() == 0, "stop in the child");
+}
+
+/* Children made while their parent streams the trace WEFT_TRACE names,
+ * with the same WEFT_TRACE: forked, and running this program again. */
 static void forked(const char *path)
 {
     setenv("WEFT_TRACE", path, 1);
     CHECK(weft_start(2, 0, 0) == 0, "start");
     CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib");
-    fflush(stdout);
-    pid_t child = fork();
-    CHECK(child >= 0, "fork");
-    if (child == 0) {
-        CHECK(weft_start(2, 0, 0) == 0, "start in the child");
-        CHECK(WEFT_RUN(pfib, 17) == fib_ref(17), "pfib in the child");
-        CHECK(weft_stop() == 0, "stop in the child");
-        _exit(0);
+#if defined(__SANITIZE_THREAD__)
+    const int first = 1; /* TSan cannot start threads after a multi-threaded fork */
+#else
+    const int first = 0;
+#endif
+    for (int exec_it = first; exec_it < 2; exec_it++) {
+        fflush(stdout);
+        pid_t child = fork();
+        CHECK(child >= 0, "fork");
+        if (child == 0) {
+            if (exec_it) {
+                execl("/proc/self/exe", "test_trace", "forked-child", path, (char *)NULL);
+                _exit(127);
+            }
+            child_program();
+            _exit(0);
+        }
+        int st = 0;
+        CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+              "the %s child failed (status %d)", exec_it ? "exec'd" : "forked", st);
+        printf("child %ld\n", (long)child);
     }
-    int st = 0;
-    CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0,
-          "the child failed (status %d)", st);
-    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib after the child");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib after the children");
     CHECK(weft_stop() == 0, "stop");
-    printf("child %ld\n", (long)child);
 }
 
 int main(int argc, char **argv)
@@ -299,6 +320,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(what, "forked") == 0) {
         forked(path);
+        return 0;
+    }
+    if (strcmp(what, "forked-child") == 0) {
+        child_program();
         return 0;
     }
     if (strcmp(what, "started") == 0) {

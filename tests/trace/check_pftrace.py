@@ -275,14 +275,19 @@ def main():
         # the parent's file stays whole, the child writes <stem>.<pid>.
         path = os.path.join(tmp, "forked.pftrace")
         r = run(binary, "forked", path)
-        child = re.search(r"^child (\d+)$", r.stdout, re.M)
-        if r.returncode != 0 or not child:
+        children = re.findall(r"^child (\d+)$", r.stdout, re.M)
+        if r.returncode != 0 or not children:
             fail("forked", f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
         else:
-            theirs = os.path.join(tmp, f"forked.{child.group(1)}.pftrace")
-            if f"another process is writing {path}" not in r.stderr or theirs not in r.stderr:
-                fail("forked", f"the child does not say where it writes: {r.stderr.strip()[-1000:]}")
-            for who, p in (("the parent's", path), ("the child's", theirs)):
+            files = [("the parent's", path)]
+            for pid in children:
+                theirs = os.path.join(tmp, f"forked.{pid}.pftrace")
+                files.append((f"child {pid}'s", theirs))
+                if f"another process is writing {path}" not in r.stderr or \
+                        theirs not in r.stderr:
+                    fail("forked", f"child {pid} does not say where it writes: "
+                                   f"{r.stderr.strip()[-1000:]}")
+            for who, p in files:
                 trace = load(f"forked ({who})", p)
                 if trace is not None:
                     check_fork_join(f"forked ({who})", trace)
