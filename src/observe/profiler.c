@@ -218,13 +218,13 @@ static bool is_off(void)
 
 int weft__profile_worker_init(weft_worker *w)
 {
-    double tpn = weft__profile_calibrated();
     weft_profile_worker *p = &w->prof;
     memset(p, 0, sizeof *p);
     if (is_off()) { /* the hooks return before they look at anything else */
         p->off = true;
         return 0;
     }
+    double tpn = weft__profile_calibrated(); /* (5 ms of counting, once) */
     size_t bytes = weft__deque_bytes(w->deque_slots);
     p->slots = weft__map(bytes, 0, 0, weft__topology_placement(w->id));
     /* Mapped like the slot records (zeroed): a pool that is never stopped
