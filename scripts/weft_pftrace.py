@@ -118,6 +118,7 @@ class Trace:
         self.primary_clock = None
         self.flows = defaultdict(list)  # id -> [(kind, Slice)]: kind "out" or "in"
         self.truncated_at = None  # the byte where a last, partial packet starts
+        self.size = 0  # the file's bytes
         self.start_ns = None  # when tracing started (CLOCK_MONOTONIC), from the first snapshot
 
     def track(self, uuid):
@@ -158,6 +159,7 @@ def read(path):
     with open(path, "rb") as f:
         buf = memoryview(f.read())
     trace = Trace()
+    trace.size = len(buf)
     sequences = defaultdict(_Sequence)
     events = []  # (time, order, sequence, track uuid, event fields)
     for field, wire, packet in _packets(buf, trace):
@@ -265,9 +267,8 @@ def main():
         return 2
     print(f"{sys.argv[1]}: {trace.packets} packets")
     if trace.truncated_at is not None:
-        size = len(open(sys.argv[1], "rb").read())
-        print(f"  the file ends inside a packet: its last {size - trace.truncated_at} bytes, from "
-              f"byte {trace.truncated_at} (a packet being written, or cut off), are not read")
+        print(f"  the file ends inside a packet: its last {trace.size - trace.truncated_at} bytes, "
+              f"from byte {trace.truncated_at} (a packet being written, or cut off), are not read")
     for t in sorted(trace.tracks.values(), key=lambda t: (t.parent, t.rank or 0, t.uuid)):
         if not t.slices and not t.instants:
             continue
