@@ -194,18 +194,27 @@ static void test_steal_is_exact_under_reuse(void)
     printf("ok: ABA on (tail, split) is benign\n");
 }
 
+/* A fresh deque with five tasks pending: slot 0 shared and stolen, 1..4
+ * private, and a thief's request standing; returns the head (slot 5). */
+static weft_task *five_pending_one_stolen_asked(void)
+{
+    fresh_worker();
+    weft_task *h = dq;
+    for (int i = 0; i < 5; i++)
+        h = push(h);
+    steal(WEFT_STEAL_OK);
+    steal(WEFT_STEAL_NONE);
+    CHECK(splitreq(), "the thief that found nothing asked");
+    return h;
+}
+
 static void test_request_survives_until_served(void)
 {
     /* The owner moving o_split (shrink_shared) publishes it to the fast
      * paths with a CAS that keeps a pending request; only serving the
      * request (grow_shared, line 40) clears it. */
-    fresh_worker();
-    weft_task *h = dq;
-    for (int i = 0; i < 5; i++)
-        h = push(h);        /* slot 0 shared, 1..4 private */
-    steal(WEFT_STEAL_OK);   /* 0 */
-    steal(WEFT_STEAL_NONE); /* request */
-    h = push(h);            /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
+    weft_task *h = five_pending_one_stolen_asked();
+    h = push(h); /* head 6: grow to (1 + 6 + 1) / 2 = 4 */
     CHECK(split() == 4 && !splitreq() && limit_is_o_split(), "grow served the request");
     atomic_store(&w->shared.limit, WEFT_SPLITREQ); /* a thief asks again */
     CHECK(!weft__split_shrink_shared(w, dq + 4), "shrink: (1,4) -> split 2");
@@ -221,12 +230,7 @@ static void test_yield_serves_request(void)
     /* WEFT_YIELD in a task that runs long: a pending request is served
      * there (grow_shared), as the next SPAWN would; with every task
      * stolen nothing is private, and the request stays for the next push. */
-    fresh_worker();
-    weft_task *h = dq;
-    for (int i = 0; i < 5; i++)
-        h = push(h);        /* slot 0 shared, 1..4 private */
-    steal(WEFT_STEAL_OK);   /* 0 */
-    steal(WEFT_STEAL_NONE); /* request */
+    weft_task *h = five_pending_one_stolen_asked();
     CHECK(weft_sched_poll(w, h), "a yield sees the request");
     weft_sched_poll_slow(w, h); /* grow: (1 + 5 + 1) / 2 = 3 */
     CHECK(split() == 3 && w->own.split == dq + 3 && !splitreq() && limit_is_o_split(),
