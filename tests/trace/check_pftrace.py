@@ -300,14 +300,27 @@ def main():
         cut = os.path.join(tmp, "cut.pftrace")
         with open(whole, "rb") as f:
             data = f.read()
+        # Where each packet starts, so that the cut falls inside one (two
+        # thirds in, or one byte after that if a packet starts there).
+        starts, i = [], 0
+        while i < len(data):
+            starts.append(i)
+            _, i = pftrace._varint(data, i)
+            n, i = pftrace._varint(data, i)
+            i += n
+        at = len(data) * 2 // 3
+        if at in starts:
+            at += 1
+        packet = max(b for b in starts if b < at)
         with open(cut, "wb") as f:
-            f.write(data[:len(data) * 2 // 3])
+            f.write(data[:at])
         full, part = load("cut", whole), load("cut", cut, finished=False)
         if full is not None and part is not None:
-            if part.truncated_at is None or not 0 < part.packets < full.packets or \
+            if part.truncated_at != packet or not 0 < part.packets < full.packets or \
                     full.truncated_at is not None:
-                fail("cut", f"a file cut at byte {len(data) * 2 // 3} of {len(data)}: "
-                            f"{part.packets} packets of {full.packets}, cut at {part.truncated_at}")
+                fail("cut", f"a file cut at byte {at} of {len(data)}, inside the packet at "
+                            f"{packet}: {part.packets} packets of {full.packets}, said to be cut "
+                            f"at {part.truncated_at}")
             else:
                 print(f"ok: cut: a file cut inside a packet is read up to byte "
                       f"{part.truncated_at}: {part.packets} packets of {full.packets}")
