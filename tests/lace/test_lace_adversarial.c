@@ -290,10 +290,32 @@ TASK_0(int, inspect_unstolen)
     return ok;
 }
 
+/* A slot that held another task's f: a SPAWN whose value is used stamps
+ * its own f there, also after a SPAWN into that slot whose value was not
+ * (lace.h may leave f unstamped then: nothing reads it). */
+TASK_0(int, stamp_reused_slot)
+{
+    Task *a = SPAWN(fib, 3);
+    int ok = a->f == (lace_task_fn)&fib_WRAP;
+    ok &= SYNC(fib) == 2;
+    SPAWN(other, 1);
+    ok &= SYNC(other) == 2;
+    Task *b = SPAWN(other, 1);
+    ok &= b == a && b->f == (lace_task_fn)&other_WRAP;
+    ok &= SYNC(other) == 2;
+    SPAWN(fib, 4);
+    ok &= SYNC(fib) == 3;
+    Task *c = SPAWN(fib, 5);
+    ok &= c == a && c->f == (lace_task_fn)&fib_WRAP && !TASK_IS_STOLEN(c);
+    ok &= SYNC(fib) == 5;
+    return ok;
+}
+
 static void stolen_queries_unstolen(void)
 {
     lace_start(1, 0);
     CHECK(RUN(inspect_unstolen), "queries on tasks nobody stole");
+    CHECK(RUN(stamp_reused_slot), "the f of a slot reused by another task");
     lace_stop();
 }
 
