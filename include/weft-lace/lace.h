@@ -683,11 +683,12 @@ static inline void lace_drop(WorkerP *w, Task *t) { weft__drop((weft_worker *)w,
  * memory clobber orders it before every later access through the
  * pointer.  f is read only through a Task * that SPAWN returned
  * (docs/lace.md, "The f field").  Other compilers (clang keeps such an
- * asm) and sanitizer builds (which should see the store) store f. */
+ * asm), x32 (pointers of 4 bytes) and sanitizer builds (which should see
+ * the store) store f. */
 static WEFT_ALWAYS_INLINE Task *lace_spawned_(Task *head, lace_task_fn f)
 {
     Task *t = head - 1;
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__LP64__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     Task *stamped;
     __asm__("movq %2, %c3(%1)" : "=r"(stamped) : "0"(t), "r"(f), "i"(offsetof(Task, f)) : "memory");
