@@ -67,8 +67,9 @@ def fields(buf, start=0, end=None):
 
 
 def _packets(buf, trace):
-    """The Trace message's fields, up to the last whole one: a field that
-    runs past the end of the file is a packet cut off (noted in trace)."""
+    """The Trace message's fields, up to the last whole one, each with the
+    byte it starts at: a field that runs past the end of the file is a
+    packet cut off (noted in trace)."""
     i = 0
     while i < len(buf):
         start = i
@@ -86,7 +87,7 @@ def _packets(buf, trace):
         if i + n > len(buf):
             trace.truncated_at = start
             return
-        yield key >> 3, 2, buf[i:i + n]
+        yield key >> 3, 2, buf[i:i + n], start
         i += n
 
 
@@ -162,7 +163,7 @@ def read(path):
     trace.size = len(buf)
     sequences = defaultdict(_Sequence)
     events = []  # (time, order, sequence, track uuid, event fields)
-    for field, wire, packet in _packets(buf, trace):
+    for field, wire, packet, _ in _packets(buf, trace):
         if field != 1 or wire != 2:
             raise PftraceError(f"a Trace holds only packets (field 1), not field {field}")
         trace.packets += 1

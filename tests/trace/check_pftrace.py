@@ -302,12 +302,7 @@ def main():
             data = f.read()
         # Where each packet starts, so that the cut falls inside one (two
         # thirds in, or one byte after that if a packet starts there).
-        starts, i = [], 0
-        while i < len(data):
-            starts.append(i)
-            _, i = pftrace._varint(data, i)
-            n, i = pftrace._varint(data, i)
-            i += n
+        starts = [start for *_, start in pftrace._packets(memoryview(data), pftrace.Trace())]
         at = len(data) * 2 // 3
         if at in starts:
             at += 1
