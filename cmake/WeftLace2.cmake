@@ -100,6 +100,15 @@ target_link_libraries(weft_lace2_128 PUBLIC weft_rt128)
 set_target_properties(weft_lace2_128 PROPERTIES OUTPUT_NAME weft-lace2-128 EXPORT_NAME lace2_128
   VERSION ${PROJECT_VERSION} SOVERSION 0 POSITION_INDEPENDENT_CODE ON)
 
+# With WEFT_PROVIDE_LACE=2, the names of Lace 2's package name these in the
+# build tree too, for a parent that builds weft in Lace's place
+# (weft_lace_source_names, WeftProvideLace.cmake).
+if(WEFT_LACE_MODE STREQUAL "2")
+  weft_lace_source_names(weft_lace2 lace lace::lace)
+  weft_lace_source_names(weft_lace2_32 lace::lace32)
+  weft_lace_source_names(weft_lace2_128 lace::lace128)
+endif()
+
 if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
   install(FILES include/weft-lace2/lace.h include/weft-lace2/lace32.h include/weft-lace2/lace128.h
     include/weft-lace2/lace2_bits.h include/weft-lace2/lace2_arity.h

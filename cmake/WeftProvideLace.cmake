@@ -166,11 +166,34 @@ function(weft_lace_variant_targets base out)
   set(${out} ${_ts} PARENT_SCOPE)
 endfunction()
 
+# With the switch, a parent project can build this tree in a Lace source's
+# place (FetchContent with FETCHCONTENT_SOURCE_DIR_LACE, or
+# add_subdirectory): it links, or looks for (`if(NOT TARGET lace)`), the
+# plain names that Lace's own CMakeLists defines, so they name weft's
+# library here too.  A parent that already has one builds a Lace of its
+# own, and weft cannot stand in for it.
+function(weft_lace_source_names target)
+  foreach(_name ${ARGN})
+    if(TARGET ${_name})
+      message(FATAL_ERROR "WEFT_PROVIDE_LACE=${WEFT_PROVIDE_LACE}: this project already "
+        "has a target named ${_name}, so it builds a Lace of its own; weft can take "
+        "Lace's place only in a build that has no other Lace (drop the other Lace, or "
+        "configure weft without WEFT_PROVIDE_LACE)")
+    endif()
+    add_library(${_name} ALIAS ${target})
+  endforeach()
+endfunction()
+
 if(NOT WEFT_LACE_MODE STREQUAL "2")
   # The names Lace programs link in this build tree (Lace 2's are
   # WeftLace2.cmake's in mode 2).
   add_library(lace::lace ALIAS weft_lace)
   add_library(lace::lace14 ALIAS weft_lace)
+  if(WEFT_LACE_MODE STREQUAL "1.4")
+    weft_lace_source_names(weft_lace lace lace14)
+  elseif(WEFT_LACE_MODE STREQUAL "1.6")
+    weft_lace_source_names(weft_lace lace)
+  endif()
   weft_lace_variants(weft_lace weft-lace lace "${WEFT_ON_REQUEST}"
     src/lace/v1/lace1.c ${WEFT_LACE_COMMON_SOURCES})
   weft_lace_variant_targets(weft_lace _lace_variant_targets)
