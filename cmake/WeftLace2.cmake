@@ -121,6 +121,7 @@ if(WEFT_INSTALL AND WEFT_LACE_MODE STREQUAL "2")
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(EXPORT lace2Targets NAMESPACE weft:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/lace)
+  export(EXPORT lace2Targets NAMESPACE weft:: FILE ${PROJECT_BINARY_DIR}/export/lace2Targets.cmake)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2Config.cmake.in
     ${PROJECT_BINARY_DIR}/lace2/laceConfig.cmake @ONLY)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/lace2ConfigVersion.cmake.in

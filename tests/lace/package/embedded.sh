@@ -5,13 +5,17 @@
 #  1. FetchContent of Lace with FETCHCONTENT_SOURCE_DIR_LACE at this tree
 #     and -DWEFT_PROVIDE_LACE=1.4 (how Q-Sylvan's build takes a Lace it
 #     does not download): a Lace 1.4 program links the plain names `lace`
-#     and `lace14`, builds, runs and gives its answer, and the parent's
-#     build made nothing of weft but the two libraries it links;
+#     and `lace14`, builds, runs and gives its answer; the parent's install
+#     carries the lace package, as a Lace source's install rules would;
+#     with -DWEFT_INSTALL=OFF the parent's build makes nothing of weft but
+#     the two libraries it links;
 #  2. add_subdirectory with -DWEFT_PROVIDE_LACE=2, as a parent of Sylvan or
 #     Oink would (they test `if(NOT TARGET lace)` before they look for
-#     Lace): `lace`, lace::lace, lace::lace32 and lace::lace128 exist, and
-#     a Lace 2 program builds and runs through `lace`, lace::lace and
-#     lace::lace32;
+#     Lace, and export targets that link it): `lace`, lace::lace,
+#     lace::lace32 and lace::lace128 exist; a Lace 2 program builds and
+#     runs through `lace`, lace::lace and lace::lace32; a library of the
+#     parent's that links lace::lace is exported (from the build tree too,
+#     as Oink does) and installed;
 #  3. mode 1.6 names `lace` (configure only);
 #  4. a parent that builds a Lace of its own (a target `lace` already
 #     there) is told at configure time that weft cannot take its place.
@@ -41,16 +45,28 @@ add_executable(fib_14 "$here/fib14.c")
 target_link_libraries(fib_14 PRIVATE lace14)
 CMAKE
 (cmake -S "$work/p14" -B "$work/p14/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-   -DFETCHCONTENT_SOURCE_DIR_LACE="$root" -DWEFT_PROVIDE_LACE=1.4 &&
- cmake --build "$work/p14/build" --parallel 2) >"$log" 2>&1 ||
+   -DFETCHCONTENT_SOURCE_DIR_LACE="$root" -DWEFT_PROVIDE_LACE=1.4 -DWEFT_WITH_MPI=OFF &&
+ cmake --build "$work/p14/build" --parallel 2 &&
+ cmake --install "$work/p14/build" --prefix "$work/p14/inst") >"$log" 2>&1 ||
   fail "a parent fetching Lace from this tree (mode 1.4)"
 for p in fib fib_14; do
   "$work/p14/build/$p" | grep -qx "fib(24) = 46368" || fail "$p's answer (mode 1.4, fetched)"
 done
-got=$(built_in "$work/p14/build/_deps/lace-build")
+for f in include/weft-lace/lace.h include/weft-lace/lace14.h; do
+  [ -f "$work/p14/inst/$f" ] || fail "the parent's install lacks $f"
+done
+for f in libweft-lace.a cmake/lace/laceConfig.cmake pkgconfig/lace.pc; do
+  compgen -G "$work/p14/inst/lib*/$f" >/dev/null || fail "the parent's install lacks lib*/$f"
+done
+(cmake -S "$work/p14" -B "$work/p14/light" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+   -DFETCHCONTENT_SOURCE_DIR_LACE="$root" -DWEFT_PROVIDE_LACE=1.4 -DWEFT_INSTALL=OFF &&
+ cmake --build "$work/p14/light" --parallel 2) >"$log" 2>&1 ||
+  fail "a parent fetching Lace from this tree (mode 1.4, WEFT_INSTALL=OFF)"
+"$work/p14/light/fib" | grep -qx "fib(24) = 46368" || fail "fib's answer (WEFT_INSTALL=OFF)"
+got=$(built_in "$work/p14/light/_deps/lace-build")
 [ "$got" = "libweft-lace.a libweft.a " ] ||
-  fail "a parent linking lace got '$got' built, not libweft-lace.a and libweft.a"
-echo "ok: FetchContent with FETCHCONTENT_SOURCE_DIR_LACE, mode 1.4: lace and lace14 link weft's library"
+  fail "with WEFT_INSTALL=OFF a parent linking lace got '$got' built, not libweft-lace.a and libweft.a"
+echo "ok: FetchContent with FETCHCONTENT_SOURCE_DIR_LACE, mode 1.4: lace and lace14 link weft's library; the lace package installs with the parent"
 
 # 2. add_subdirectory, mode 2, a parent that looks for the target first.
 mkdir -p "$work/p2"
@@ -72,14 +88,24 @@ foreach(v lace=64 lace::lace=64 lace::lace32=32)
   target_compile_definitions(\${exe} PRIVATE FIB_HEADER=\${size})
   target_link_libraries(\${exe} PRIVATE \${name})
 endforeach()
+add_library(parentlib STATIC "$root/tests/lace2/package/fib.c")
+target_compile_definitions(parentlib PRIVATE main=parent_main)
+target_link_libraries(parentlib PUBLIC lace::lace)
+install(TARGETS parentlib EXPORT parent-targets ARCHIVE DESTINATION lib)
+install(EXPORT parent-targets NAMESPACE parent:: DESTINATION lib/cmake/parent)
+export(EXPORT parent-targets NAMESPACE parent:: FILE "\${CMAKE_CURRENT_BINARY_DIR}/parent-targets.cmake")
 CMAKE
 (cmake -S "$work/p2" -B "$work/p2/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-   -DWEFT_PROVIDE_LACE=2 && cmake --build "$work/p2/build" --parallel 2) >"$log" 2>&1 ||
+   -DWEFT_PROVIDE_LACE=2 -DWEFT_WITH_MPI=OFF && cmake --build "$work/p2/build" --parallel 2 &&
+ cmake --install "$work/p2/build" --prefix "$work/p2/inst") >"$log" 2>&1 ||
   fail "a parent with weft as its Lace (mode 2)"
 for p in fib_lace fib_lace__lace fib_lace__lace32; do
   "$work/p2/build/$p" | grep -q "^fib(24) = 46368 " || fail "$p's answer (mode 2, add_subdirectory)"
 done
-echo "ok: add_subdirectory, mode 2: lace, lace::lace, lace::lace32 and lace::lace128 are weft's"
+for f in libparentlib.a cmake/parent/parent-targets.cmake cmake/lace/laceConfig.cmake libweft-lace2.a; do
+  compgen -G "$work/p2/inst/lib*/$f" >/dev/null || fail "the parent's install lacks lib*/$f"
+done
+echo "ok: add_subdirectory, mode 2: lace, lace::lace, lace::lace32 and lace::lace128 are weft's; a parent's exported library links lace::lace"
 
 # 3. mode 1.6: the plain name (configure only).
 mkdir -p "$work/p16"
