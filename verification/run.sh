@@ -642,6 +642,16 @@ check quick counted-wake-mut-futex-nocmp-SC counted_wake.pml SC fail 22 -DMUT_FU
 check quick counted-wake-mut-release-SC counted_wake.pml SC pass 22 -DMUT_WAKER_RELEASE
 check quick counted-wake-mut-release-TSO counted_wake.pml TSO fail 22 -DMUT_WAKER_RELEASE
 
+# ---- the gate of TOGETHER/NEWFRAME from outside while suspended (gate.pml;
+# src/runtime/gate.c, interrupt.c): the resume wakes the threads counted at it ----
+for mm in SC TSO WEAK; do
+  check quick "gate-$mm" gate.pml $mm pass 22
+done
+check quick gate-three-SC gate.pml SC pass 22 -DNG=3
+check quick gate-mut-wakeparkedonly-SC gate.pml SC fail 22 -DMUT_WAKE_PARKED_ONLY
+check quick gate-mut-nowordbump-SC gate.pml SC fail 22 -DMUT_NO_WORD_BUMP
+check quick gate-mut-futex-nocmp-SC gate.pml SC fail 22 -DMUT_FUTEX_NOCMP
+
 # ---- a trace track's ring, streamed (trace_ring.pml; src/observe/trace.c):
 # the stream reads only what the owner wrote, every gap is marked ----
 for mm in SC TSO WEAK; do

@@ -151,10 +151,13 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
 
 /* RUN from outside the pool: borrow a worker's place (may_borrow) or hand
  * the task to the workers and wait.  False if no pool is running: nothing
- * ran.  Kept out of line so that RUN from inside a task, which Lace clients
- * make by the tens of thousands, pays for none of this path's registers. */
+ * ran.  warn_if_suspended: a call that meets weft_suspend's suspension is
+ * told it waits (not one under a front-end's rules, whose suspension lets
+ * it in: it has met a resume still in progress).  Kept out of line so that
+ * RUN from inside a task, which Lace clients make by the tens of
+ * thousands, pays for none of this path's registers. */
 __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t wrapper,
-                                                       bool may_borrow)
+                                                       bool may_borrow, bool warn_if_suspended)
 {
     if (!weft__lifecycle_enter())
         return false;
@@ -165,7 +168,7 @@ __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t w
         return true;
     }
     /* Relaxed both: a warning printed once, decided by the exchange. */
-    if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
+    if (warn_if_suspended && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
         !atomic_exchange_explicit(&warned_suspended, 1, memory_order_relaxed))
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
@@ -292,9 +295,9 @@ static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
     /* Acquire: pairs with weft__set_outside_rules's release (the table). */
     const weft__outside_rules *rules = atomic_load_explicit(&outside_rules, memory_order_acquire);
     if (rules == NULL)
-        return run_from_outside(t, wrapper, may_borrow);
+        return run_from_outside(t, wrapper, may_borrow, true);
     bool begun = rules->begin();
-    bool ran = run_from_outside(t, wrapper, false);
+    bool ran = run_from_outside(t, wrapper, false, false);
     rules->end(begun);
     return ran;
 }

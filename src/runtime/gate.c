@@ -169,8 +169,14 @@ bool weft__lifecycle_enter_interrupt(void)
             /* Acquire: read the word before unlocking, so a resume in
              * between bumps it and the wait returns at once. */
             uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+            /* Relaxed: counted in under control_lock, which every resume
+             * takes before it reads the count (weft__unpark_all), so a
+             * resume after this unlock sees us and wakes the word. */
+            atomic_fetch_add_explicit(&p->gate_waiters, 1, memory_order_relaxed);
             pthread_mutex_unlock(&control_lock);
             weft__futex_wait(&p->suspend_word, word);
+            /* Relaxed: a count that is too high only costs a wake-up. */
+            atomic_fetch_sub_explicit(&p->gate_waiters, 1, memory_order_relaxed);
             continue;
         }
         /* A control call holds the lock.  A stop waits for this call (it is

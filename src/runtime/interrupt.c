@@ -641,17 +641,21 @@ void weft__park_if_suspended(weft_worker *w, weft_task *head)
         park(w, head);
 }
 
-/* Wakes parked workers so they re-check (resume, stop, interrupts); with
- * none parked, no system call: a worker that parks later counts itself in
- * `parked` (seq_cst) before it looks at the reasons (seq_cst), so it sees
- * the caller's reason, stored seq_cst before this. */
+/* Wakes parked workers so they re-check (resume, stop, interrupts), and
+ * the threads outside the pool waiting for a resume; with none of either,
+ * no system call: a worker that parks later counts itself in `parked`
+ * (seq_cst) before it looks at the reasons (seq_cst), so it sees the
+ * caller's reason, stored seq_cst before this; an outside thread counts
+ * itself in `gate_waiters` under control_lock, which a resume holds. */
 void weft__unpark_all(void)
 {
     weft_runtime *p = &weft__rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
-    /* seq_cst: the Dekker pair of park's count-in, then its looks. */
-    if (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0)
+    /* seq_cst: the Dekker pair of park's count-in, then its looks.
+     * Relaxed (gate_waiters): counted in under control_lock (gate.c). */
+    if (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0 ||
+        atomic_load_explicit(&p->gate_waiters, memory_order_relaxed) != 0)
         weft__futex_wake(&p->suspend_word, INT_MAX);
 }
 

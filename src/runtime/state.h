@@ -80,6 +80,9 @@ typedef struct weft_runtime {
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
     _Atomic uint32_t parked;
+    /* Threads outside the pool asleep on suspend_word until a resume lets
+     * their TOGETHER/NEWFRAME in (gate.c): woken with the parked workers. */
+    _Atomic uint32_t gate_waiters;
     /* The suspension in force is a front-end's lazy one
      * (weft__suspend_lazy): parking workers spin before they sleep. */
     _Atomic bool suspend_lazy;

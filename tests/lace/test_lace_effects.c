@@ -2,7 +2,10 @@
 /* The effects of the Lace API's pool controls (include/weft-lace/lace.h):
  * lace_suspend parks the workers between calls, and a RUN from outside
  * runs all the same, Lace's and weft's own from another thread alike (the
- * workers resumed for it and suspended again after); and
+ * workers resumed for it and suspended again after); a TOGETHER or
+ * NEWFRAME from outside waits for lace_resume and then runs, and calls
+ * from outside across another thread's suspends and resumes all run,
+ * without a word on stderr; and
  * lace_count_report_file writes the counter table (the run's task count)
  * to the given stream. */
 #include <lace.h>
@@ -11,8 +14,11 @@
 #include "runtime/state.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 TASK_1(int, fib, int, n)
 {
@@ -136,6 +142,107 @@ static void lazy_suspension(void)
     lace_resume();
 }
 
+/* A TOGETHER or NEWFRAME from a thread outside the pool that meets Lace's
+ * lazy suspension waits at the gate (no worker parked for it to wake) and
+ * goes in at lace_resume (white-box: the runtime's count of waiters at the
+ * gate tells when it waits). */
+static atomic_int interrupt_done;
+static int interrupt_result;
+static int interrupt_kind; /* 0: NEWFRAME, 1: TOGETHER */
+
+static void *interrupt_from_outside(void *arg)
+{
+    (void)arg;
+    if (interrupt_kind == 0) {
+        interrupt_result = WEFT_NEWFRAME(native_fib, 12);
+    } else {
+        WEFT_TOGETHER(native_fib, 12);
+        interrupt_result = fib_seq(12);
+    }
+    atomic_store(&interrupt_done, 1);
+    return NULL;
+}
+
+static void interrupt_across_resume(int kind)
+{
+    static const char *const names[] = {"NEWFRAME", "TOGETHER"};
+    interrupt_kind = kind;
+    atomic_store(&interrupt_done, 0);
+    lace_suspend();
+    sleep_ms(20); /* the workers park or sleep on */
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, interrupt_from_outside, NULL) == 0, "thread");
+    for (int i = 0; i < 1000 && atomic_load(&weft__rt.gate_waiters) == 0 &&
+                    !atomic_load(&interrupt_done);
+         i++)
+        sleep_ms(10);
+    lace_resume();
+    for (int i = 0; i < 1000 && !atomic_load(&interrupt_done); i++)
+        sleep_ms(10);
+    CHECK(atomic_load(&interrupt_done) == 1,
+          "a %s from outside did not return within 10 s of lace_resume (%u workers)", names[kind],
+          lace_workers());
+    pthread_join(th, NULL);
+    CHECK(interrupt_result == fib_seq(12), "%s returned %d", names[kind], interrupt_result);
+    printf("ok: a %s from outside that met lace_suspend ran after lace_resume (%u workers)\n",
+           names[kind], lace_workers());
+}
+
+/* One thread suspends and resumes over and over while another calls RUN,
+ * NEWFRAME and TOGETHER from outside: every call runs and returns its
+ * result, and nothing is said on stderr (Lace's program meets only
+ * resumes in progress, never weft_suspend's suspension). */
+TASK_1(long, plus_one, long, x) { return x + 1; }
+VOID_TASK_1(touch, long, x) { (void)x; }
+
+static atomic_int toggling;
+
+static void *toggler(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&toggling)) {
+        lace_suspend();
+        sched_yield();
+        lace_resume();
+    }
+    return NULL;
+}
+
+static void calls_while_toggling(void)
+{
+    fflush(stderr);
+    FILE *said = tmpfile();
+    CHECK(said != NULL, "tmpfile");
+    int saved = dup(STDERR_FILENO);
+    CHECK(saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0, "stderr to a file");
+    atomic_store(&toggling, 1);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, toggler, NULL) == 0, "thread");
+    long wrong = 0;
+    for (long i = 0; i < 1500; i++) {
+        if (RUN(plus_one, i) != i + 1)
+            wrong++;
+        if (i % 3 == 0 && NEWFRAME(plus_one, i) != i + 1)
+            wrong++;
+        if (i % 3 == 1)
+            TOGETHER(touch, i);
+    }
+    atomic_store(&toggling, 0);
+    pthread_join(th, NULL);
+    fflush(stderr);
+    CHECK(dup2(saved, STDERR_FILENO) >= 0, "stderr back");
+    close(saved);
+    CHECK(wrong == 0, "%ld calls from outside returned a wrong result", wrong);
+    char line[256] = "";
+    rewind(said);
+    bool quiet = fgets(line, sizeof line, said) == NULL;
+    fclose(said);
+    CHECK(quiet, "a Lace program's calls across lace_suspend/lace_resume were told: %s", line);
+    printf("ok: 1500 RUNs, 500 NEWFRAMEs and 500 TOGETHERs from outside across a thread's "
+           "lace_suspend/lace_resume: all ran, nothing said (%u workers)\n",
+           lace_workers());
+}
+
 int main(void)
 {
     lace_start(2, 0);
@@ -144,6 +251,15 @@ int main(void)
     lace_stop();
     lace_start(3, 0);
     lazy_suspension();
+    interrupt_across_resume(0);
+    interrupt_across_resume(1);
+    lace_stop();
+    lace_start(1, 0);
+    interrupt_across_resume(0);
+    interrupt_across_resume(1);
+    lace_stop();
+    lace_start(2, 0);
+    calls_while_toggling();
     lace_stop();
     return 0;
 }
