@@ -12,6 +12,13 @@
  *                 for 2 ms of CPU time before they spawn: work 62 ms,
  *                 span 10 ms, parallelism 6.2; the median of five runs'
  *                 parallelism within 20 % of that, quiet and loaded
+ *   loop leaves   eight leaves of a tree each run a fixed loop without a
+ *                 system call (about 10 ms): the region's work is at least
+ *                 0.9 of eight times the loop's fastest CPU time alone, in
+ *                 each of three runs, quiet and loaded (a loaded thread
+ *                 is descheduled at its next system call, often the
+ *                 profiler's read of the CPU clock after the strand: that
+ *                 wait is not the strand's, and must not be taken off it)
  *   fib           the median of five runs' work within 50 %, quiet against
  *                 loaded: a strand's CPU time depends on how fast the CPU
  *                 runs it, and on the shared 2-core guest the quiet runs'
@@ -70,6 +77,50 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
     return WEFT_SYNC(pfib) + a;
 }
 
+/* A fixed loop with no system call in it, and a tree whose 2^depth
+ * leaves run it. */
+static long loop_iterations = 1000000;
+
+static void fixed_loop(void)
+{
+    for (volatile long i = 0; i < loop_iterations; i++) {
+    }
+}
+
+WEFT_TASK_1(long, loop_leaves, int, depth)
+{
+    if (depth == 0) {
+        fixed_loop();
+        return 1;
+    }
+    WEFT_SPAWN(loop_leaves, depth - 1);
+    long right = WEFT_CALL(loop_leaves, depth - 1);
+    return WEFT_SYNC(loop_leaves) + right;
+}
+
+#define LOOP_DEPTH 3 /* eight leaves */
+#define LOOP_NS 10000000.0
+
+/* The loop's fastest CPU time of five on this thread, its iterations set
+ * first so that it takes about LOOP_NS. */
+static double calibrate_loop(void)
+{
+    uint64_t t0 = cpu_ns();
+    fixed_loop();
+    double took = (double)(cpu_ns() - t0);
+    if (took > 0)
+        loop_iterations = (long)((double)loop_iterations * LOOP_NS / took) + 1;
+    double best = 1e300;
+    for (int i = 0; i < 5; i++) {
+        t0 = cpu_ns();
+        fixed_loop();
+        double d = (double)(cpu_ns() - t0);
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
 /* A task that computes for node_ns, then spawns two children one level
  * down: its figures are known (work = nodes x node_ns, span = levels x
  * node_ns) and large against the clock's noise. */
@@ -87,6 +138,7 @@ WEFT_TASK_2(long, computing_tree, int, depth, long, node_ns)
 #define TREE_PARALLELISM ((double)TREE_TASKS / (TREE_DEPTH + 1))
 
 typedef struct figures {
+    double loop_work_min; /* the loop leaves' smallest work of three runs */
     double long_strand; /* the long task's longest strand */
     double fib_work, fib_par, tree_par;
     double off_cpu, off_cpu_max, off_threads; /* the long RUN's off-CPU line */
@@ -139,6 +191,14 @@ static figures measure(const char *when)
     free(json);
     free(text);
     double work[RUNS], par[RUNS], tree_par[RUNS];
+    f.loop_work_min = 1e300;
+    for (int i = 0; i < 3; i++) {
+        weft_profile_reset();
+        CHECK(WEFT_RUN(loop_leaves, LOOP_DEPTH) == 1L << LOOP_DEPTH, "loop_leaves");
+        double work = region_named("loop_leaves").work_ns;
+        if (work < f.loop_work_min)
+            f.loop_work_min = work;
+    }
     for (int i = 0; i < RUNS; i++) {
         weft_profile_reset();
         CHECK(WEFT_RUN(computing_tree, TREE_DEPTH, TREE_NODE_NS) == TREE_TASKS, "computing_tree");
@@ -158,6 +218,7 @@ static figures measure(const char *when)
     f.fib_par = par[RUNS / 2];
     f.tree_par = tree_par[RUNS / 2];
     CHECK(weft_stop() == 0, "stop");
+    printf("%s: loop leaves' work at least %.1f ms in 3 runs\n", when, f.loop_work_min / 1e6);
     printf("%s: long strand %.1f ms (computes %.1f ms; %.1f ms off the CPU over %.0f threads, "
            "at most %.1f ms on one, in %.1f ms of wall time); fib(%d) work %.2f ms, "
            "parallelism %.0f (medians of %d: parallelism %.0f to %.0f); tree parallelism %.2f "
@@ -177,12 +238,22 @@ static figures measure(const char *when)
 int main(void)
 {
     alarm(120);
+    double loop_ns = calibrate_loop();
+    double loop_floor = 0.9 * (double)(1L << LOOP_DEPTH) * loop_ns;
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
     int n = start_hogs(hogs, 60);
     figures loaded = measure("loaded");
     stop_hogs(hogs, n);
-    printf("(%d busy-looping processes beside the loaded run)\n", n);
+    printf("(%d busy-looping processes beside the loaded run; the loop alone: %.1f ms)\n", n,
+           loop_ns / 1e6);
+
+    CHECK(quiet.loop_work_min >= loop_floor,
+          "quiet: %ld leaves of a %.1f ms loop reported as %.1f ms of work", 1L << LOOP_DEPTH,
+          loop_ns / 1e6, quiet.loop_work_min / 1e6);
+    CHECK(loaded.loop_work_min >= loop_floor,
+          "loaded: %ld leaves of a %.1f ms loop reported as %.1f ms of work", 1L << LOOP_DEPTH,
+          loop_ns / 1e6, loaded.loop_work_min / 1e6);
 
     CHECK(fabs(quiet.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "quiet: the 100 ms strand is reported at %.1f ms", quiet.long_strand / 1e6);
@@ -197,7 +268,8 @@ int main(void)
     CHECK(fabs(loaded.tree_par - TREE_PARALLELISM) <= 0.2 * TREE_PARALLELISM,
           "loaded: the tree's parallelism is reported at %.2f, its graph's is %.2f",
           loaded.tree_par, TREE_PARALLELISM);
-    printf("ok: quiet and loaded agree: the long strand within 25 %% of its CPU time, the tree's "
-           "parallelism within 20 %% of its graph's, fib's work within 50 %%\n");
+    printf("ok: quiet and loaded agree: the loop leaves' work at least 0.9 of their CPU time, "
+           "the long strand within 25 %% of its CPU time, the tree's parallelism within 20 %% of "
+           "its graph's, fib's work within 50 %%\n");
     return 0;
 }

@@ -82,11 +82,20 @@ static __thread char cpu_clock_tag;
 /* The cycle counter is read after the CPU clock, so that the pair's
  * difference to the next pair does not count the read itself as time off
  * the CPU. */
+/* The pair of readings is the CPU clock and the cycle count read before
+ * it (`now`, or read here when 0), and the next strand starts there: a
+ * thread the kernel deschedules in the CPU clock's system call (on a busy
+ * machine, where a pending preemption is taken: the next system call after
+ * a long strand) waits after both readings, inside the next strand, whose
+ * check then finds and takes off that wait.  Paired with a cycle count
+ * read after the CPU clock, the wait fell between the readings and was
+ * taken off the strand that had ended before it. */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now)
 {
-    (void)now;
+    if (now == 0)
+        now = weft_cycles();
     p->sync_cpu_ns = thread_cpu_ns();
-    p->sync_cycles = weft_cycles();
+    p->sync_cycles = now;
     p->sync_thread = &cpu_clock_tag;
     weft__count_update_burden(p);
 }

@@ -744,10 +744,13 @@ static int snapshot_take(weft__profile_snapshot *sn)
     sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
     off_cpu_totals off = collect_off_cpu();
-    sn->off_cpu_ns = (double)off.cycles / weft__profile_ticks_per_ns();
+    /* One rate for both: each reading of it is a fresh measurement, and a
+     * thread's share must not come out above the sum it is part of. */
+    double tpn = weft__profile_ticks_per_ns();
+    sn->off_cpu_ns = (double)off.cycles / tpn;
     sn->off_cpu_strands = off.strands;
     sn->off_cpu_threads = off.threads;
-    sn->off_cpu_max_thread_ns = (double)off.max_cycles / weft__profile_ticks_per_ns();
+    sn->off_cpu_max_thread_ns = (double)off.max_cycles / tpn;
     sn->blocks = weft__count_blocks();
     sn->ns_per_block = sn->blocks ? ns_per_counted_block() : 0.0;
     sn->burden_ns = weft_profile_burden_ns();

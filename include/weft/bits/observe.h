@@ -94,7 +94,8 @@ weft_profile_type *weft__profile_type_named(const char *name);
  * reads the CPU clock again (sync). */
 uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_t d);
 /* The thread's CPU clock is read again (after a long pause): sync_cycles
- * is when that was done. */
+ * is the cycle count it is paired with, `now` (read before it; 0: read
+ * here). */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 /* Counting basic blocks (src/observe/count.c; docs/profiling.md): the
  * calling thread's count, one per basic block of code compiled with
@@ -133,7 +134,7 @@ static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
     uint64_t d = now - p->strand_start;
     if (WEFT_UNLIKELY(d > p->long_cycles)) {
         d = weft__profile_long_strand(p, now, d);
-        now = p->sync_cycles; /* the check's own time is no strand's */
+        now = p->sync_cycles; /* where the CPU clock's reading is paired: `now` */
     }
     p->strand_start = now;
     if (p->counting)
@@ -258,7 +259,7 @@ static inline void weft_profile_resume(weft_worker *w)
     uint64_t now = weft_cycles();
     if (WEFT_UNLIKELY(now - p->paused_at > p->long_cycles)) {
         weft__profile_sync(p, now);
-        now = p->sync_cycles; /* (a descheduling in the read is no strand's) */
+        now = p->sync_cycles; /* (`now`: a descheduling in the read is the next strand's) */
     }
     p->strand_start = now;
     p->count_start = weft__profile_blocks;
