@@ -31,6 +31,14 @@
  *                                 stops a pool of its own; the parent runs
  *                                 on and stops; prints "child <pid>" for
  *                                 each
+ *   test_trace cycles <file>      WEFT_TRACE=<file>, three pools started and
+ *                                 stopped in turn: each pool's trace in a
+ *                                 file of its own (<file>, then <stem>.2<ext>
+ *                                 and <stem>.3<ext>), said once
+ *   test_trace outside <file>     WEFT_TRACE=<file> with 16-event buffers and
+ *                                 5,000 RUNs from two threads outside the
+ *                                 pool: the trace keeps 4,096 and says how
+ *                                 many it dropped, in the file and on stderr
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -121,6 +129,36 @@ static void fork_join(void)
     CHECK(WEFT_NEWFRAME(pfib, 18) == fib_ref(18), "NEWFRAME");
     CHECK(weft_suspend() == 0 && weft_resume() == 0, "suspend, resume");
     CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib after resume");
+    CHECK(weft_stop() == 0, "stop");
+}
+
+/* ---- pools started again, RUNs from outside beyond the trace's store ---- */
+
+static void cycles(void)
+{
+    for (int c = 0; c < 3; c++) {
+        CHECK(weft_start(2, 0, 0) == 0, "start %d", c);
+        CHECK(WEFT_RUN(pfib, 14) == fib_ref(14), "pfib in pool %d", c);
+        CHECK(weft_stop() == 0, "stop %d", c);
+    }
+}
+
+static void *many_outside_runs(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2500; i++)
+        CHECK(WEFT_RUN(pfib, 2) == 1, "pfib from outside");
+    return NULL;
+}
+
+static void outside(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, many_outside_runs, NULL) == 0, "thread");
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
     CHECK(weft_stop() == 0, "stop");
 }
 
@@ -311,8 +349,8 @@ int main(int argc, char **argv)
         return 0;
     }
     CHECK(argc == 3,
-          "usage: test_trace fork-join|full|pool|started|forked <file> | perfetto-api <prefix> | "
-          "api");
+          "usage: test_trace fork-join|full|pool|started|forked|cycles|outside <file> | "
+          "perfetto-api <prefix> | api");
     const char *what = argv[1], *path = argv[2];
     if (strcmp(what, "perfetto-api") == 0) {
         perfetto_api(path);
@@ -328,6 +366,16 @@ int main(int argc, char **argv)
     }
     if (strcmp(what, "started") == 0) {
         started(path);
+        return 0;
+    }
+    if (strcmp(what, "cycles") == 0 || strcmp(what, "outside") == 0) {
+        if (strcmp(what, "outside") == 0)
+            setenv("WEFT_TRACE_EVENTS", "16", 1);
+        setenv("WEFT_TRACE", path, 1);
+        if (strcmp(what, "cycles") == 0)
+            cycles();
+        else
+            outside();
         return 0;
     }
     if (strcmp(what, "pool") == 0) {

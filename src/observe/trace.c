@@ -57,8 +57,12 @@
 #define MAX_EVENTS ((uint64_t)1 << 28)
 /* Work pool runs kept in one trace; later runs are counted, not traced. */
 #define MAX_POOL_RUNS 16u
-/* RUNs from threads outside the pool kept in one trace. */
-#define MAX_EXTERNAL_RUNS 65536u
+/* RUNs from threads outside the pool kept in one trace: the store grows
+ * from the first to at most EXTERNAL_RUNS_PER_EVENT per event a track
+ * holds (WEFT_TRACE_EVENTS), and never below the floor. */
+#define FIRST_EXTERNAL_RUNS 1024u
+#define EXTERNAL_RUNS_FLOOR 4096u
+#define EXTERNAL_RUNS_PER_EVENT 4u
 
 /* ------------------------------------------------------------------------
  * Events and tracks
@@ -86,9 +90,12 @@ static struct {
     struct weft_trace_pool_run *pool_runs; /* of the session, newest first */
     unsigned pool_runs_kept, pool_runs_untraced;
     external_run *externals;
-    size_t n_externals;
+    size_t n_externals, cap_externals;
     uint64_t externals_dropped;
 } kept = {.events_per_track = DEFAULT_EVENTS};
+/* WEFT_TRACE's sessions in this process so far: each pool the program
+ * starts again is written to a file of its own (env_session_path). */
+static unsigned env_sessions;
 /* The running fork-join pool's workers, as weft__trace_at_start gave them
  * (NULL while no pool runs), and whether they have tracks (freed at
  * stop). */
@@ -131,6 +138,9 @@ void weft__trace_forget_in_child(void)
     kept.pool_runs = NULL;
     kept.pool_runs_kept = kept.pool_runs_untraced = 0;
     kept.n_externals = 0;
+    /* The child's first pool is its first (its file: the parent's path,
+     * or another if the parent is writing that). */
+    env_sessions = 0;
     fork_join_tracks = false;
     fj_workers = NULL;
     fj_n = 0;
@@ -340,18 +350,56 @@ bool weft__trace_session_on(void)
     return atomic_load_explicit(&recording, memory_order_acquire) != 0;
 }
 
+/* The most RUNs from outside one trace keeps (they stay in memory until
+ * it is written). */
+static size_t max_external_runs(void)
+{
+    uint64_t n = kept.events_per_track * EXTERNAL_RUNS_PER_EVENT;
+    return n > EXTERNAL_RUNS_FLOOR ? (size_t)n : EXTERNAL_RUNS_FLOOR;
+}
+
+/* Under `lock`: room for one more RUN from outside; false if none. */
+static bool external_room_locked(void)
+{
+    if (kept.n_externals < kept.cap_externals)
+        return true;
+    size_t max = max_external_runs();
+    if (kept.cap_externals >= max)
+        return false;
+    size_t cap = kept.cap_externals ? 2 * kept.cap_externals : FIRST_EXTERNAL_RUNS;
+    if (cap > max)
+        cap = max;
+    external_run *grown = realloc(kept.externals, cap * sizeof *grown);
+    if (!grown)
+        return false;
+    kept.externals = grown;
+    kept.cap_externals = cap;
+    return true;
+}
+
 void weft__trace_external_run(const void *task, uint64_t start, uint64_t end)
 {
     long tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&lock);
-    if (!kept.externals && !(kept.externals = calloc(MAX_EXTERNAL_RUNS, sizeof *kept.externals))) {
-        kept.externals_dropped++;
-    } else if (kept.n_externals == MAX_EXTERNAL_RUNS) {
-        kept.externals_dropped++;
-    } else {
+    if (external_room_locked())
         kept.externals[kept.n_externals++] = (external_run){tid, start, end, (uintptr_t)task};
-    }
+    else
+        kept.externals_dropped++;
     pthread_mutex_unlock(&lock);
+}
+
+/* The RUNs from outside a trace could not keep, said when it is written
+ * (the file says so too: its end of trace's external_runs_dropped). */
+static void warn_externals_dropped(const char *path)
+{
+    if (kept.externals_dropped == 0)
+        return;
+    weft__warn("tracing: %s: %llu RUNs from threads outside the pool are not in the trace: it "
+               "keeps %zu of them (%u for each event a track holds, WEFT_TRACE_EVENTS=%llu, and "
+               "at least %u); raise WEFT_TRACE_EVENTS to keep more",
+               path, (unsigned long long)kept.externals_dropped, kept.n_externals,
+               EXTERNAL_RUNS_PER_EVENT, (unsigned long long)kept.events_per_track,
+               EXTERNAL_RUNS_FLOOR);
 }
 
 /* ------------------------------------------------------------------------
@@ -844,6 +892,29 @@ static void finish_at_exit(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* The file of WEFT_TRACE's session number n (from 1) of this process: the
+ * path itself for the first; for a pool the program starts again, the
+ * path with ".<n>" before its extension (trace.2.pftrace), said once.
+ * NULL when memory is short (then the path itself). */
+static char *env_session_path(const char *path, unsigned n)
+{
+    if (n <= 1)
+        return NULL;
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    size_t stem = dot ? (size_t)(dot - path) : strlen(path);
+    size_t len = strlen(path) + 16;
+    char *numbered = malloc(len);
+    if (!numbered)
+        return NULL;
+    snprintf(numbered, len, "%.*s.%u%s", (int)stem, path, n, dot ? dot : "");
+    if (n == 2)
+        weft__warn("tracing: the program starts its pool again: each pool's trace goes to a file "
+                   "of its own, this one's to %s (%s holds the first)",
+                   numbered, path);
+    return numbered;
+}
+
 /* 0, or the errno of a streamed session's file that cannot be opened (a
  * message given; no session then). */
 static int start_session_locked(const char *path, bool from_env)
@@ -851,7 +922,9 @@ static int start_session_locked(const char *path, bool from_env)
     free_session_data_locked();
     ended_at_stop = false;
     free(session.path);
-    session.path = path ? strdup(path) : NULL;
+    char *numbered = from_env && path ? env_session_path(path, ++env_sessions) : NULL;
+    session.path = numbered ? numbered : path ? strdup(path) : NULL;
+    path = session.path;
     session.from_env = from_env;
     session.active = true;
     session.id++;
@@ -1031,7 +1104,20 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
  * runtime's at a stop (NULL: none to compare); ending: the session ends
  * with this write.  A streamed session is written as it goes: at its end
  * it is finished, and before, its own path is brought up to date. */
+static int write_file_locked(const char *path, bool live, const weft_stats *counters,
+                             bool ending);
+
 static int write_locked(const char *path, bool live, const weft_stats *counters, bool ending)
+{
+    bool streamed = streaming_locked();
+    int err = write_file_locked(path, live, counters, ending);
+    if (!err && ending)
+        warn_externals_dropped(streamed ? session.path : path);
+    return err;
+}
+
+static int write_file_locked(const char *path, bool live, const weft_stats *counters,
+                             bool ending)
 {
     if (streaming_locked()) {
         if (ending)

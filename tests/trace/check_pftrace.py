@@ -216,6 +216,32 @@ def check_pool(scenario, trace):
     print(f"ok: {scenario}: 2 pool runs, batches add up to the items processed, one arrow per steal")
 
 
+def check_cycles(scenario, path, stderr):
+    """Three pools started in turn under one WEFT_TRACE: a file each."""
+    stem, ext = os.path.splitext(path)
+    for n, p in enumerate((path, f"{stem}.2{ext}", f"{stem}.3{ext}"), 1):
+        trace = load(scenario, p)
+        if trace is not None and not any(t.slices for t in trace.tracks.values()):
+            fail(scenario, f"{p}: pool {n}'s trace has no slices")
+    if stderr.count("each pool's trace goes to a file of its own") != 1:
+        fail(scenario, f"the numbered files are not said once: {stderr.strip()[-1000:]}")
+    else:
+        print(f"ok: {scenario}: three pools, three files, said once")
+
+
+def check_outside(scenario, trace, stderr):
+    """5,000 RUNs from outside with 16-event buffers: 4,096 kept, the rest
+    counted in the end of trace and on stderr."""
+    waiting = [s for t in trace.tracks.values() for s in t.slices if s.name == "RUN (waiting)"]
+    dropped = (trace.summary() or {}).get("external_runs_dropped")
+    if len(waiting) != 4096 or dropped != 5000 - 4096:
+        fail(scenario, f"{len(waiting)} RUN (waiting) slices and {dropped} dropped, of 5000")
+    elif f"{dropped} RUNs from threads outside the pool are not in the trace" not in stderr:
+        fail(scenario, f"the drop is not said: {stderr.strip()[-1000:]}")
+    else:
+        print(f"ok: {scenario}: 4096 RUNs from outside kept, {dropped} dropped and said so")
+
+
 def run(binary, *args):
     return subprocess.run([binary, *args], capture_output=True, text=True, timeout=600)
 
@@ -238,16 +264,21 @@ def main():
                 print("ok: no trace file from a build without the tracer")
         return 1 if FAILURES else 0
     with tempfile.TemporaryDirectory() as tmp:
-        for scenario in ("fork-join", "full", "pool", "started"):
+        for scenario in ("fork-join", "full", "pool", "started", "cycles", "outside"):
             path = os.path.join(tmp, f"{scenario}.pftrace")
             r = run(binary, scenario, path)
             if r.returncode != 0:
                 fail(scenario, f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
                 continue
+            if scenario == "cycles":
+                check_cycles(scenario, path, r.stderr)
+                continue
             trace = load(scenario, path)
             if trace is None:
                 continue
-            if scenario == "pool":
+            if scenario == "outside":
+                check_outside(scenario, trace, r.stderr)
+            elif scenario == "pool":
                 check_pool(scenario, trace)
             else:
                 check_fork_join(scenario, trace, full=scenario == "full", stderr=r.stderr)

@@ -22,6 +22,9 @@ requires of each event:
   - weft_trace_start, weft_stop, weft_trace_stop: the file weft_stop
     wrote keeps its content (the same checks as fork-join), and a second
     weft_trace_start after weft_stop traces the next pool
+  - WEFT_TRACE over three pools started in turn: a file each, said once
+  - more RUNs from outside than a trace keeps: those kept are slices, the
+    rest are counted in the file and said on stderr
 
 Usage: check_trace.py <test_trace binary>
 """
@@ -336,6 +339,36 @@ def check_again(scenario, path):
           f"({len(tasks)} task slices)")
 
 
+def check_cycles(scenario, path, stderr):
+    """Three pools started in turn under one WEFT_TRACE: a file each."""
+    stem, ext = os.path.splitext(path)
+    for n, p in enumerate((path, f"{stem}.2{ext}", f"{stem}.3{ext}"), 1):
+        data = load(scenario, p)
+        if data is None:
+            continue
+        tasks = [e for e in data["traceEvents"] if e["ph"] == "X" and e["cat"] == "task"]
+        if not tasks:
+            fail(scenario, f"{p}: pool {n}'s trace has no task slices")
+    said = stderr.count("each pool's trace goes to a file of its own")
+    if said != 1 or f"{stem}.2{ext}" not in stderr:
+        fail(scenario, f"the numbered files were said {said} times: {stderr.strip()[-1000:]}")
+    else:
+        print(f"ok: {scenario}: three pools, three files, said once")
+
+
+def check_outside(scenario, data, stderr):
+    """5,000 RUNs from outside with 16-event buffers: 4,096 kept, the rest
+    counted in the file and on stderr."""
+    waiting = [e for e in data["traceEvents"] if e.get("name") == "RUN (waiting)"]
+    dropped = data["otherData"].get("external_runs_dropped")
+    if len(waiting) + (dropped or 0) != 5000 or len(waiting) != 4096:
+        fail(scenario, f"{len(waiting)} RUN (waiting) slices and {dropped} dropped, of 5000")
+    elif f"{dropped} RUNs from threads outside the pool are not in the trace" not in stderr:
+        fail(scenario, f"the drop is not said: {stderr.strip()[-1000:]}")
+    else:
+        print(f"ok: {scenario}: 4096 RUNs from outside kept, {dropped} dropped and said so")
+
+
 def check_no_space(binary, path, what):
     """A trace written to a device with no space: the message names the
     write's errno."""
@@ -357,7 +390,7 @@ def main():
         fail("api", f"exit {api.returncode}: {api.stderr.strip()}")
     traced = "compiled out" not in api.stdout
     with tempfile.TemporaryDirectory() as tmp:
-        for scenario in ("fork-join", "full", "pool", "started"):
+        for scenario in ("fork-join", "full", "pool", "started", "cycles", "outside"):
             path = os.path.join(tmp, f"{scenario}.json")
             r = subprocess.run([binary, scenario, path], capture_output=True, text=True,
                                timeout=600)
@@ -368,10 +401,15 @@ def main():
                 if os.path.exists(path) or os.path.exists(path + ".again"):
                     fail(scenario, "a build without the tracer wrote a trace")
                 continue
+            if scenario == "cycles":
+                check_cycles(scenario, path, r.stderr)
+                continue
             data = load(scenario, path)
             if data is None:
                 continue
-            if scenario == "pool":
+            if scenario == "outside":
+                check_outside(scenario, data, r.stderr)
+            elif scenario == "pool":
                 check_pool(scenario, data)
             elif scenario == "started":
                 check_fork_join(scenario, data, full=False, stderr=r.stderr)
