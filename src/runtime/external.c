@@ -26,6 +26,7 @@
 #include "runtime/diagnostics.h"
 #include "runtime/external_queue.h"
 #include "runtime/gate.h"
+#include "runtime/memory.h"
 #include "runtime/overflow.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
@@ -35,6 +36,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 
@@ -335,8 +337,43 @@ bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper)
 
 /* The worker this thread adopted, or NULL. */
 static __thread weft_worker *tls_adopted;
+/* Its own stack, for the overflow report while it is the worker (its
+ * tasks run there), and the report it replaced. */
+static __thread weft_thread_stack tls_adopted_stack;
+static __thread const weft_thread_stack *tls_adopted_outer;
 
-int weft__adopt_worker(unsigned id, uint64_t wait_ns)
+/* The kernel's gap below a growing stack (stack_guard_gap: 256 pages):
+ * where a stack that overflows faults. */
+#define OVERFLOW_GAP_BYTES (1u << 20)
+
+/* Arms the overflow report for the calling thread's own stack, as worker
+ * w; nothing if its bounds cannot be read. */
+static void arm_own_stack_report(const weft_worker *w, const char *raise)
+{
+    pthread_attr_t attr;
+    void *lo = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return;
+    int got = pthread_attr_getstack(&attr, &lo, &size);
+    pthread_attr_destroy(&attr);
+    if (got != 0 || lo == NULL || (uintptr_t)lo < OVERFLOW_GAP_BYTES)
+        return;
+    /* A page above the lowest address too: the main thread's bound is
+     * computed from its limit and may round. */
+    tls_adopted_stack = (weft_thread_stack){
+        .guard_lo = (char *)lo - OVERFLOW_GAP_BYTES,
+        .lo = (char *)lo + weft__page_size(),
+        .size = size,
+        .who = "worker",
+        .id = w->id,
+        .raise = raise,
+    };
+    tls_adopted_outer = weft__tls_stack;
+    weft__tls_stack = &tls_adopted_stack;
+}
+
+int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack)
 {
     if (weft__tls_worker)
         return EINVAL;
@@ -365,6 +402,7 @@ int weft__adopt_worker(unsigned id, uint64_t wait_ns)
         nanosleep(&pause, NULL);
     }
     ensure_altstack();
+    arm_own_stack_report(w, raise_stack);
     tls_adopted = w;
     weft__tls_worker = w;
     weft__tls_guest = true;
@@ -383,6 +421,8 @@ int weft__leave_adopted_worker(void)
     weft__tls_guest = false;
     weft__tls_worker = NULL;
     tls_adopted = NULL;
+    if (weft__tls_stack == &tls_adopted_stack)
+        weft__tls_stack = tls_adopted_outer;
     weft__sleep_lent_return(w);
     weft__lifecycle_exit();
     return 0;

@@ -65,8 +65,10 @@ bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
  * at top level.  0; EINVAL if the thread is a worker already or id is no
  * worker's; ENOENT if no pool runs; EBUSY if the worker stayed busy (or
  * the pool suspended or in an interrupt) for wait_ns.  Stop waits for the
- * thread to leave, as for a RUN in progress (external.c). */
-int weft__adopt_worker(unsigned id, uint64_t wait_ns);
+ * thread to leave, as for a RUN in progress (external.c).  An overflow
+ * of the thread's own stack while it is the worker is explained, with
+ * raise_stack saying how to make that stack larger. */
+int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack);
 /* The adopted worker, given back (it sleeps as an idle worker does).  Its
  * deque must be empty: EBUSY if tasks it spawned are not synced (it stays
  * adopted), EINVAL if the thread adopted none. */

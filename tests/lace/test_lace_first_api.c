@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "adversarial.h"
@@ -209,6 +210,38 @@ static void exit_with_a_spawn_pending(void)
 
 static void init_too_many_workers(void) { lace_init((unsigned)-1, 0); }
 
+#ifndef WEFT_TEST_SANITIZED
+/* Worker 0's tasks run on the stack of the thread that called lace_startup
+ * without a callback: an overflow of it is explained, as on a worker's
+ * own stack (the main thread's limit set to 4 MiB first, whatever ulimit
+ * -s the test runs under). */
+static volatile long overflow_depth = 1L << 40; /* never reached: the stack ends first */
+
+TASK_1(long, deeper, long, n)
+{
+    volatile char frame[256];
+    frame[0] = (char)n;
+    if (n == overflow_depth)
+        return frame[0];
+    return CALL(deeper, n + 1) + frame[0];
+}
+
+static void main_stack_overflows(void)
+{
+    struct rlimit lim;
+    CHECK(getrlimit(RLIMIT_STACK, &lim) == 0, "getrlimit");
+    if (lim.rlim_max == RLIM_INFINITY || lim.rlim_max > (4u << 20))
+        lim.rlim_cur = 4u << 20;
+    else
+        lim.rlim_cur = lim.rlim_max;
+    CHECK(setrlimit(RLIMIT_STACK, &lim) == 0, "setrlimit");
+    lace_init(2, 0);
+    lace_startup(0, NULL, NULL);
+    LACE_ME;
+    (void)CALL(deeper, 0);
+}
+#endif
+
 static const adv_case cases[] = {
     {"main_as_worker_0", main_as_worker_0, 0, true, {NULL}},
     {"main_together", main_together, 0, true, {NULL}},
@@ -241,6 +274,13 @@ static const adv_case cases[] = {
      ABORTED,
      false,
      {"lace: lace_init(4294967295, 0): 4294967295 workers requested"}},
+#ifndef WEFT_TEST_SANITIZED
+    {"main_stack_overflows",
+     main_stack_overflows,
+     ABORTED,
+     false,
+     {"lace: stack overflow on worker 0 (its stack is ", "Raise it with ulimit -s"}},
+#endif
 };
 
 int main(int argc, char **argv)
