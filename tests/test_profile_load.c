@@ -139,7 +139,7 @@ WEFT_TASK_2(long, computing_tree, int, depth, long, node_ns)
 
 typedef struct figures {
     double loop_work_min; /* the loop leaves' smallest work of three runs */
-    double long_strand; /* the long task's longest strand */
+    double long_strand;   /* the long task's longest strand */
     double fib_work, fib_par, tree_par;
     double off_cpu, off_cpu_max, off_threads; /* the long RUN's off-CPU line */
     double long_wall;                         /* its wall time */

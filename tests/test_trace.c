@@ -39,6 +39,10 @@
  *                                 5,000 RUNs from two threads outside the
  *                                 pool: the trace keeps 4,096 and says how
  *                                 many it dropped, in the file and on stderr
+ *   test_trace exit-in-task <file>
+ *                                 WEFT_TRACE=<file> (a .pftrace, streamed) and
+ *                                 a task that calls exit(0): the program is
+ *                                 told that only the trace's end is lost
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -160,6 +164,23 @@ static void outside(void)
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     CHECK(weft_stop() == 0, "stop");
+}
+
+WEFT_TASK_1(long, exits, int, n)
+{
+    long r = WEFT_CALL(pfib, n);
+    fflush(stdout);
+    exit(r == fib_ref(n) ? 0 : 1);
+}
+
+static void exit_in_task(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    for (int i = 0; i < 5; i++)
+        CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "pfib");
+    struct timespec pause = {0, 30000000}; /* the writer's pass: something streamed */
+    nanosleep(&pause, NULL);
+    (void)WEFT_RUN(exits, 12);
 }
 
 /* ---- work pool: a tree of items ---- */
@@ -348,9 +369,10 @@ int main(int argc, char **argv)
         api();
         return 0;
     }
-    CHECK(argc == 3,
-          "usage: test_trace fork-join|full|pool|started|forked|cycles|outside <file> | "
-          "perfetto-api <prefix> | api");
+    CHECK(
+        argc == 3,
+        "usage: test_trace fork-join|full|pool|started|forked|cycles|outside|exit-in-task <file> | "
+        "perfetto-api <prefix> | api");
     const char *what = argv[1], *path = argv[2];
     if (strcmp(what, "perfetto-api") == 0) {
         perfetto_api(path);
@@ -367,6 +389,11 @@ int main(int argc, char **argv)
     if (strcmp(what, "started") == 0) {
         started(path);
         return 0;
+    }
+    if (strcmp(what, "exit-in-task") == 0) {
+        setenv("WEFT_TRACE", path, 1);
+        exit_in_task();
+        return 1; /* not reached: the task exits */
     }
     if (strcmp(what, "cycles") == 0 || strcmp(what, "outside") == 0) {
         if (strcmp(what, "outside") == 0)

@@ -350,6 +350,16 @@ bool weft__trace_session_on(void)
     return atomic_load_explicit(&recording, memory_order_acquire) != 0;
 }
 
+bool weft__trace_streaming_to(char *path, size_t cap)
+{
+    pthread_mutex_lock(&lock);
+    bool on = session.active && session.streamed && session.path && cap > 0;
+    if (on)
+        snprintf(path, cap, "%s", session.path);
+    pthread_mutex_unlock(&lock);
+    return on;
+}
+
 /* The most RUNs from outside one trace keeps (they stay in memory until
  * it is written). */
 static size_t max_external_runs(void)
@@ -1053,12 +1063,18 @@ int weft__trace_at_start(weft_worker *const *workers, unsigned n)
     fj_n = n;
     if (!session.active && env_path)
         start_session_locked(env_path, true);
-    int err = session.active ? give_tracks_locked() : 0;
-    if (err)
-        weft__warn("weft_start: no memory for the workers' trace buffers (%llu events each)",
-                   (unsigned long long)kept.events_per_track);
+    if (session.active && give_tracks_locked() != 0) {
+        /* The pool runs all the same, untraced: the session ends here (a
+         * streamed file is finished, with what it holds). */
+        weft__warn("%s: no memory for the workers' trace buffers (WEFT_TRACE_EVENTS=%llu events "
+                   "each): the pool runs untraced; lower WEFT_TRACE_EVENTS to trace it",
+                   weft__words()->start, (unsigned long long)kept.events_per_track);
+        if (session.streamed)
+            stream_finish_locked(NULL);
+        end_session_locked();
+    }
     pthread_mutex_unlock(&lock);
-    return err;
+    return 0;
 }
 
 /* weft_stop, with the workers joined and still allocated: the session,
@@ -1104,8 +1120,7 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
  * runtime's at a stop (NULL: none to compare); ending: the session ends
  * with this write.  A streamed session is written as it goes: at its end
  * it is finished, and before, its own path is brought up to date. */
-static int write_file_locked(const char *path, bool live, const weft_stats *counters,
-                             bool ending);
+static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending);
 
 static int write_locked(const char *path, bool live, const weft_stats *counters, bool ending)
 {
@@ -1116,8 +1131,7 @@ static int write_locked(const char *path, bool live, const weft_stats *counters,
     return err;
 }
 
-static int write_file_locked(const char *path, bool live, const weft_stats *counters,
-                             bool ending)
+static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending)
 {
     if (streaming_locked()) {
         if (ending)
@@ -1171,6 +1185,13 @@ int weft_trace_write(const char *path)
 }
 
 bool weft_trace_active(void) { return false; }
+
+bool weft__trace_streaming_to(char *path, size_t cap)
+{
+    (void)path;
+    (void)cap;
+    return false;
+}
 
 int weft__trace_at_start(weft_worker *const *workers, unsigned n)
 {

@@ -19,8 +19,8 @@ weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned work
 void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *counts);
 
 /* weft_start / weft_stop (no-ops without the tracer): the workers, kept
- * by the tracer until the stop, with their tracks when tracing is on
- * (ENOMEM); at stop (or a failed start, write false) the file, with the
+ * by the tracer until the stop, with their tracks when tracing is on (0:
+ * with no memory for the tracks the pool runs untraced, said); at stop (or a failed start, write false) the file, with the
  * runtime's counters if it has them (else NULL), and the tracks freed;
  * the environment (EINVAL); the end of a worker's track when its thread
  * exits; in a child after fork(), a fresh start (the parent's tracks are
@@ -58,6 +58,9 @@ bool weft__trace_external_on(void);
 /* A session records (the exit handler: a timeline is due; one seen ended
  * was written whole first). */
 bool weft__trace_session_on(void);
+/* The file a session in progress streams to (a .pftrace), copied into
+ * `path` (cap bytes); false when none streams. */
+bool weft__trace_streaming_to(char *path, size_t cap);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),

@@ -194,8 +194,20 @@ static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_ch
 static const char *report_due(void)
 {
 #if WEFT_TRACE
-    if (weft__trace_session_on())
+    if (weft__trace_session_on()) {
+        /* A streamed file holds what was written until now: only its end
+         * is lost. */
+        static char streamed[640];
+        char path[400];
+        if (weft__trace_streaming_to(path, sizeof path)) {
+            snprintf(streamed, sizeof streamed,
+                     "the end of the timeline (%s keeps what was streamed until now, its last "
+                     "moments missing and its open slices not closed)",
+                     path);
+            return streamed;
+        }
         return "the timeline";
+    }
 #endif
     if (WEFT_PROFILE && weft__env_value("WEFT_PROFILE_JSON"))
         return "the profile";

@@ -172,9 +172,8 @@ static void interrupt_across_resume(int kind)
     sleep_ms(20); /* the workers park or sleep on */
     pthread_t th;
     CHECK(pthread_create(&th, NULL, interrupt_from_outside, NULL) == 0, "thread");
-    for (int i = 0; i < 1000 && atomic_load(&weft__rt.gate_waiters) == 0 &&
-                    !atomic_load(&interrupt_done);
-         i++)
+    for (int i = 0;
+         i < 1000 && atomic_load(&weft__rt.gate_waiters) == 0 && !atomic_load(&interrupt_done); i++)
         sleep_ms(10);
     lace_resume();
     for (int i = 0; i < 1000 && !atomic_load(&interrupt_done); i++)

@@ -242,6 +242,25 @@ def check_outside(scenario, trace, stderr):
         print(f"ok: {scenario}: 4096 RUNs from outside kept, {dropped} dropped and said so")
 
 
+def check_exit_in_task(binary, tmp):
+    """exit() from a task while streaming: the file keeps what was written,
+    and the program is told only its end is lost."""
+    path = os.path.join(tmp, "exit-in-task.pftrace")
+    r = run(binary, "exit-in-task", path)
+    if r.returncode != 0:
+        fail("exit-in-task", f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+        return
+    if f"the end of the timeline ({path} keeps what was streamed until now" not in r.stderr:
+        fail("exit-in-task", f"not said: {r.stderr.strip()[-1000:]}")
+        return
+    trace = load("exit-in-task", path, finished=False)
+    if trace is not None and not any(t.slices for t in trace.tracks.values()):
+        fail("exit-in-task", f"{path} holds no slices")
+    elif trace is not None:
+        print("ok: exit-in-task: the streamed file keeps its slices, and the program is told "
+              "only its end is lost")
+
+
 def run(binary, *args):
     return subprocess.run([binary, *args], capture_output=True, text=True, timeout=600)
 
@@ -282,6 +301,7 @@ def main():
                 check_pool(scenario, trace)
             else:
                 check_fork_join(scenario, trace, full=scenario == "full", stderr=r.stderr)
+        check_exit_in_task(binary, tmp)
         prefix = os.path.join(tmp, "api")
         r = run(binary, "perfetto-api", prefix)
         print(r.stdout, end="")

@@ -25,11 +25,13 @@ requires of each event:
   - WEFT_TRACE over three pools started in turn: a file each, said once
   - more RUNs from outside than a trace keeps: those kept are slices, the
     rest are counted in the file and said on stderr
+  - trace buffers that cannot be mapped: the pools run untraced, said
 
 Usage: check_trace.py <test_trace binary>
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -369,6 +371,28 @@ def check_outside(scenario, data, stderr):
         print(f"ok: {scenario}: 4096 RUNs from outside kept, {dropped} dropped and said so")
 
 
+def check_no_memory(binary, tmp):
+    """Trace buffers larger than the memory the process may map: the pools
+    run untraced, and the program is told why."""
+    path = os.path.join(tmp, "nomem.json")
+    env = dict(os.environ, WEFT_TRACE_EVENTS="256M")
+    limit = 3 << 30
+
+    def cap_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    r = subprocess.run([binary, "cycles", path], capture_output=True, text=True, timeout=600,
+                       env=env, preexec_fn=cap_memory)
+    if r.returncode != 0:
+        fail("no-memory", f"exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+    elif "no memory for the workers' trace buffers" not in r.stderr or \
+            "the pool runs untraced; lower WEFT_TRACE_EVENTS" not in r.stderr:
+        fail("no-memory", f"not said: {r.stderr.strip()[-1000:]}")
+    else:
+        print("ok: no-memory: trace buffers that cannot be mapped: the pools run untraced, "
+              "and the program is told to lower WEFT_TRACE_EVENTS")
+
+
 def check_no_space(binary, path, what):
     """A trace written to a device with no space: the message names the
     write's errno."""
@@ -418,6 +442,8 @@ def main():
                 check_fork_join(scenario, data, full=scenario == "full", stderr=r.stderr)
     if traced:
         check_no_space(binary, "/dev/full", "the write error")
+        with tempfile.TemporaryDirectory() as tmp:
+            check_no_memory(binary, tmp)
     if not traced:
         print("ok: no trace files from a build without the tracer")
     if FAILURES:
