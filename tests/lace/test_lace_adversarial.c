@@ -11,6 +11,8 @@
 #include <lace.h>
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -523,6 +525,66 @@ static void suspend_from_task(void)
 }
 #endif
 
+/* A steal or a yield that would run a task at a held head below a task
+ * another API spawned in a nested block is refused at once, naming the
+ * call (a yield: when an interrupt is pending, as it runs one there). */
+WEFT_TASK_1(long, weft_leaf, long, x) { return x + 1; }
+
+TASK_0(long, steal_over_nested)
+{
+    SPAWN(fib, 10);
+    long r;
+    {
+        WEFT_ME;
+        WEFT_SPAWN(weft_leaf, 1);
+        STEAL_RANDOM();
+        r = WEFT_SYNC(weft_leaf);
+    }
+    return r + SYNC(fib);
+}
+
+static void steal_stale_head(void)
+{
+    lace_start(2, 0);
+    (void)RUN(steal_over_nested);
+    lace_stop();
+}
+
+static atomic_int yield_ready;
+
+TASK_0(long, yield_over_nested)
+{
+    long r;
+    {
+        WEFT_ME;
+        WEFT_SPAWN(weft_leaf, 1);
+        atomic_store(&yield_ready, 1);
+        for (int i = 0; i < 10000000; i++) /* until the NEWFRAME arrives */
+            YIELD_NEWFRAME();
+        r = WEFT_SYNC(weft_leaf);
+    }
+    return r;
+}
+
+static void *newframe_when_ready(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&yield_ready))
+        sched_yield();
+    (void)NEWFRAME(fib, 5);
+    return NULL;
+}
+
+static void yield_stale_head(void)
+{
+    lace_start(2, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, newframe_when_ready, NULL) == 0, "thread");
+    (void)RUN(yield_over_nested);
+    pthread_join(th, NULL);
+    lace_stop();
+}
+
 /* ---- the table ---- */
 
 static const adv_case cases[] = {
@@ -674,6 +736,17 @@ static const adv_case cases[] = {
     {"sleep_negative", sleep_negative, 0, true, {NULL}},
 #endif
 
+    {"steal_stale_head",
+     steal_stale_head,
+     ABORTED,
+     false,
+     {"lace: STEAL_RANDOM() on worker ", "holds a head (slot 1) below a task still pending"}},
+    {"yield_stale_head",
+     yield_stale_head,
+     ABORTED,
+     false,
+     {"lace: a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker ",
+      "holds a head (slot 0) below a task still pending"}},
     {"verbosity",
      verbosity,
      0,

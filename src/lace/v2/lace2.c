@@ -184,6 +184,15 @@ void lace_drop(lace_worker *lw)
 void lace_steal_random(lace_worker *lw)
 {
     require_worker(lw, "lace_steal_random(NULL)");
+    /* A stolen task runs at the record's head: it must be the top (a head
+     * kept while another API spawned in a nested block is below that
+     * task, still pending). */
+    if (!weft_fj_head_is_top((weft_task *)lw->head))
+        weft__fatal("lace_steal_random() on worker %u holds a head (slot %zu) below a task still "
+                    "pending, spawned by another API in a block nested in this task body; a "
+                    "stolen task would run over it.  Join that task first (docs/design.md, "
+                    "\"Mixing the APIs\")",
+                    weft_worker_id(lw->weft), (size_t)((weft_task *)lw->head - lw->weft->dq));
     weft_worker *victim = weft__random_victim(lw->weft);
     if (victim != NULL)
         weft__steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
