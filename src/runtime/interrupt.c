@@ -399,7 +399,8 @@ void weft__yield_slow(weft_worker *w, weft_task *head)
      * that task, still pending; the interrupt's tasks would meet it. */
     if ((weft_interrupt_waiting_for(w) ||
          /* Relaxed: as weft__park_if_suspended's look. */
-         (w->in_interrupt == 0 && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))) &&
+         (w->in_interrupt == 0 &&
+          atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))) &&
         !weft_fj_head_is_top(head))
         weft__fatal("a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker %u holds a head "
                     "(slot %zu) below a task still pending, spawned since this task body read "
