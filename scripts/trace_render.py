@@ -52,6 +52,7 @@ class Trace:
         self.process_names = {}
         self.slices = defaultdict(list)  # (pid, tid) -> [(start_us, dur_us, cat, name)]
         self.flows = []                   # (cat, (pid, tid) from, t_from, (pid, tid) to, t_to)
+        self._exclusive = {}              # (pid, tid) -> exclusive(key)
         starts = {}
         for e in data.get("traceEvents", []):
             ph = e.get("ph")
@@ -129,6 +130,51 @@ class Trace:
             return (pid, 1 if outside else 0, tid)
         return sorted(self.slices, key=order)
 
+    def exclusive(self, key):
+        """A track's time, each instant given to the innermost slice open
+        there: (start, duration, category, name) of the parts that do not
+        overlap, in time order.  A .pftrace nests a task the runtime starts
+        inside another (a RUN inside a task, a task stolen at a SYNC) in
+        the outer slice; the JSON cuts the outer slice around it.  Either
+        way the parts are the same, and a track's parts add up to at most
+        its time.  Slices of no duration are kept as they are."""
+        if key in self._exclusive:
+            return self._exclusive[key]
+        track = self.slices.get(key, [])
+        if all(track[i][0] >= track[i - 1][0] + track[i - 1][1] for i in range(1, len(track))):
+            self._exclusive[key] = track  # nothing nested (the JSON)
+            return track
+        parts = []
+        stack = []  # the slices open, innermost last: (end, category, name)
+        at = None   # where the time not yet given out starts
+
+        def close_until(t):
+            # The slices that end by t, innermost first, each given the
+            # time up to its end that an inner one did not take.
+            nonlocal at
+            while stack and stack[-1][0] <= t:
+                end, cat, name = stack.pop()
+                if end > at:
+                    parts.append((at, end - at, cat, name))
+                    at = end
+        ordered = sorted(enumerate(track), key=lambda x: (x[1][0], -x[1][1], x[0]))
+        for _, (s, d, cat, name) in ordered:
+            if at is not None:
+                close_until(s)
+                if stack and s > at:
+                    end, ocat, oname = stack[-1]
+                    parts.append((at, s - at, ocat, oname))
+            if at is None or s > at:
+                at = s
+            if d > 0:
+                stack.append((s + d, cat, name))
+            else:
+                parts.append((s, d, cat, name))
+        if stack:
+            close_until(max(e for e, _, _ in stack))
+        self._exclusive[key] = parts
+        return parts
+
     def extent(self):
         lo = min((s for track in self.slices.values() for s, _, _, _ in track), default=0.0)
         hi = max((s + d for track in self.slices.values() for s, d, _, _ in track), default=1.0)
@@ -137,11 +183,11 @@ class Trace:
 
 def busy_curve(trace, keys, lo, hi, bins=600):
     """Time points and the number of the given tracks running a task in
-    each bin (time-weighted)."""
+    each bin (time-weighted; a task nested in another counts once)."""
     width = (hi - lo) / bins if hi > lo else 1.0
     busy = [0.0] * bins
     for key in keys:
-        for s, d, cat, _ in trace.slices[key]:
+        for s, d, cat, _ in trace.exclusive(key):
             if cat != "task" or d <= 0:
                 continue
             a, b = max(s, lo), min(s + d, hi)
@@ -159,10 +205,11 @@ def busy_curve(trace, keys, lo, hi, bins=600):
 
 
 def summary(trace, keys, lo, hi):
-    """Share of the workers' time per category, over [lo, hi]."""
+    """Share of the workers' time per category, over [lo, hi]: each
+    instant counts for the innermost slice open there."""
     total = defaultdict(float)
     for key in keys:
-        for s, d, cat, _ in trace.slices[key]:
+        for s, d, cat, _ in trace.exclusive(key):
             a, b = max(s, lo), min(s + d, hi)
             if b > a:
                 total[cat] += b - a
@@ -174,8 +221,8 @@ def task_colours(trace, lo, hi):
     """The colour of each task name: the names with the most task time in
     [lo, hi] first."""
     time = defaultdict(float)
-    for track in trace.slices.values():
-        for s, d, cat, name in track:
+    for key in trace.slices:
+        for s, d, cat, name in trace.exclusive(key):
             a, b = max(s, lo), min(s + d, hi)
             if cat == "task" and b > a:
                 time[name] += b - a
@@ -186,9 +233,10 @@ def task_colours(trace, lo, hi):
 def window_bars(trace, key, lo, hi):
     """A track's slices cut to [lo, hi]: (start, duration, category, name)
     of each part that lies in the window, so that nothing drawn reaches
-    outside it (a RUN caller's long wait would stretch the axis)."""
+    outside it (a RUN caller's long wait would stretch the axis).  A
+    slice nested in another cuts it in two, as in the JSON."""
     bars = []
-    for s, d, cat, name in trace.slices[key]:
+    for s, d, cat, name in trace.exclusive(key):
         a, b = max(s, lo), min(s + d, hi)
         if b > a or (d == 0 and lo <= s <= hi):
             bars.append((a, b - a, cat, name))

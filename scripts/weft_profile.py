@@ -10,12 +10,14 @@ usage: weft-profile diff A.json B.json [--threshold PCT] [--all]
 It prints, for the regions and task types of both runs, the work, the
 tasks and the parallelism of A and of B and their ratios, then the
 findings: whether the two runs had the same graph (the same tasks and
-SPAWNs in every region); if not, which regions ran more or fewer tasks
-and how much work came with them; which regions' work or parallelism
-moved by more than the threshold (default 10 %, timing noise on a busy
-machine being of that order); and which rows are in one run only.  Each
-kind of finding lists its five largest (by tasks or work moved) unless
---all is given.
+SPAWNs in every region, and no region whose parallelism moved by more
+than 4x on the same work: the same tasks joined in another shape); if
+not, which regions ran more or fewer tasks, or changed shape, and how
+much work came with them; which regions' work or parallelism moved by
+more than the threshold (default 10 %, timing noise on a busy machine
+being of that order); and which rows are in one run only.  Each kind of
+finding lists its five largest (by tasks or work moved) unless --all is
+given.
 
 Exit status: 0 when the diff was made, 2 when a file cannot be read or
 is not a weft profile.
@@ -25,6 +27,14 @@ import json
 import sys
 
 FORMAT_VERSION = 1
+# Equal counts of tasks and SPAWNs do not make one graph: the same tasks
+# joined in another order have another span.  On the same work, a region
+# whose parallelism moved by more than this factor is taken to have
+# another shape.  Less is within what the span, one path's time, moves by
+# between runs of one graph on a short run: fib(18) (0.2 ms of work) at
+# one and at two workers, 180 pairs, moved it by up to x2.3 with the work
+# within 10 % (x3.5 with the work 15 % off).
+SHAPE_FACTOR = 4.0
 
 
 class ProfileError(Exception):
@@ -148,6 +158,7 @@ def diff(a, b, names, threshold, out, most=5):
         scale = d["ns_per_block"] if in_blocks else 1.0
         for row in d["regions"] + d["task_types"]:
             row["w"] = row["work_ns"] / scale
+            row["s"] = row.get("span_ns", 0.0) / scale
     fmt_work = (lambda n: fmt_count(n) + " bl") if in_blocks else fmt_ns
     if in_blocks:
         out.write(f"work compared in basic blocks (bl); A converts them at "
@@ -211,12 +222,33 @@ def diff(a, b, names, threshold, out, most=5):
         one_sided = True
         findings.append(f"regions past the profiler's limit were not recorded (A {unrecorded[0]}, "
                         f"B {unrecorded[1]}): they are in neither table")
-    if both and not graph_changed and not one_sided:
+    # Regions with the same counts and the same work whose parallelism
+    # moved far: the same strands, joined in another shape.
+    reshaped = []
+    for k in both:
+        if k in graph_changed:
+            continue
+        x, y = ra[k], rb[k]
+        wr = ratio(x["w"], y["w"])
+        pr = ratio(x["parallelism"], y["parallelism"])
+        if wr is None or moved(wr, threshold) or not x["parallelism"] or not y["parallelism"]:
+            continue
+        if max(pr, 1 / pr) > max(SHAPE_FACTOR, 1 + threshold):
+            reshaped.append(k)
+    shape_note = (f"the span of {len(reshaped)} region{'s' if len(reshaped) > 1 else ''} moved "
+                  f"by more than x{SHAPE_FACTOR:g} with the same work (and the parallelism with "
+                  "it): the same numbers of tasks joined in another shape, not the same strands "
+                  "at other costs")
+    if both and not graph_changed and not one_sided and not reshaped:
         findings.append("the graphs are the same: every region ran the same tasks and SPAWNs, "
                         "so what differs is what the same strands cost")
+    elif both and not graph_changed and not one_sided:
+        findings.append("the graphs differ in shape: every region ran the same tasks and "
+                        "SPAWNs, but " + shape_note)
     elif both and not graph_changed:
         findings.append("the regions both runs have ran the same tasks and SPAWNs, but some "
-                        "regions or task types are in one run only or not recorded")
+                        "regions or task types are in one run only or not recorded"
+                        + ("; and " + shape_note if reshaped else ""))
     elif graph_changed and tops and tasks_a != tasks_b:
         findings.append(
             f"the graphs differ: B ran {pct(ratio(tasks_a, tasks_b))} tasks in the RUN regions "
@@ -245,6 +277,11 @@ def diff(a, b, names, threshold, out, most=5):
         elif x["spawns"] != y["spawns"]:
             what.append(f"spawns {fmt_count(x['spawns'])} -> {fmt_count(y['spawns'])}")
         listed.append(f"{k[0]} region {k[1]}: the graph changed: " + ", ".join(what))
+    for k in reshaped:
+        x, y = ra[k], rb[k]
+        listed.append(f"{k[0]} region {k[1]}: the shape changed: the same tasks, SPAWNs and "
+                      f"work, parallelism {x['parallelism']:.3g} -> {y['parallelism']:.3g} "
+                      f"(span {fmt_ratio(ratio(x['s'], y['s']))})")
     findings += limited(listed, most, "regions whose graph changed")
     if tops and moved(ratio(work_a, work_b), threshold):
         findings.append(f"the program's work (the RUN regions of both runs) {pct(ratio(work_a, work_b))}: "
@@ -262,7 +299,7 @@ def diff(a, b, names, threshold, out, most=5):
             timing.append((abs(y["w"] - x["w"]),
                            f"{k[0]} region {k[1]}: {label} {pct(wr)} on the same graph"))
         pr = ratio(x["parallelism"], y["parallelism"])
-        if moved(pr, threshold):
+        if moved(pr, threshold) and k not in reshaped:
             timing.append((abs(y["w"] - x["w"]) + x["w"],
                            f"{k[0]} region {k[1]}: parallelism {x['parallelism']:.3g} -> "
                            f"{y['parallelism']:.3g}"))

@@ -11,6 +11,10 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   the task type and the extra work;
 * a region only in one run, profiles in two units, one graph counted in
   blocks that two runs convert to time at two ratios (no change of work);
+* the same tasks, SPAWNs and work with the span of a comb and of a chain
+  (parallelism 16 and 1: the same counts joined in another shape): not
+  the same graph, the shape changed; with the span moved as timing moves
+  it on short runs (x1.8): the same graph;
 * a missing file, a file that is not JSON or not text, JSON that is not a
   profile, a profile of another format, one without its regions, one with
   a region missing a field or holding null: exit 2, one line naming the
@@ -157,6 +161,38 @@ def main():
               and "work +" not in found and "the program's work" not in found,
               f"one graph counted at two ratios: a change of work reported:\n{out}{err}")
 
+        # Equal counts are not one graph: fib(18)'s profile with the span
+        # of a comb (parallelism 16) and of a chain (1: each leaf joined
+        # before the next is spawned), the same tasks, SPAWNs and work,
+        # are two shapes, either way round; a span moved by x1.8, as
+        # timing moves it between short runs of one graph, is one.
+        def with_parallelism(name, parallelism):
+            d = copy.deepcopy(a)
+            r = d["regions"][0]
+            burden = r["burdened_span_ns"] - r["span_ns"]
+            r["span_ns"] = r["longest_run_span_ns"] = r["work_ns"] / parallelism
+            r["burdened_span_ns"] = r["span_ns"] + burden
+            r["parallelism"] = parallelism
+            r["burdened_parallelism"] = r["work_ns"] / r["burdened_span_ns"]
+            with open(path(name), "w", encoding="utf-8") as f:
+                json.dump(d, f)
+            return path(name)
+        comb = with_parallelism("comb.json", 16.0)
+        chain = with_parallelism("chain.json", 1.0)
+        noisy = with_parallelism("noisy.json", 16.0 / 1.8)
+        for x, y in ((comb, chain), (chain, comb)):
+            rc, out, err = diff(tool, x, y)
+            found = findings(out)
+            check(rc == 0 and "the graphs are the same" not in found
+                  and "the graphs differ in shape" in found
+                  and "run region fib: the shape changed" in found,
+                  f"{os.path.basename(x)} against {os.path.basename(y)}: the same counts and "
+                  f"work, another span: the shape change not named:\n{out}{err}")
+        rc, out, err = diff(tool, comb, noisy)
+        found = findings(out)
+        check(rc == 0 and "the graphs are the same" in found and "shape" not in found,
+              f"the span x1.8 on the same counts and work: not called the same graph:\n{out}{err}")
+
         # Files that are not profiles.
         bad = {
             "missing.json": None,
@@ -189,7 +225,8 @@ def main():
         print(f"{len(failures)} check(s) failed", file=sys.stderr)
         return 1
     print("ok: weft-profile diff on the same graph, two graphs, one-sided rows, two units, "
-          "one graph counted at two ratios, and eight kinds of bad input")
+          "one graph counted at two ratios, one's counts in another shape, and eight kinds of bad "
+          "input")
     return 0
 
 
