@@ -79,9 +79,6 @@ static uint64_t thread_cpu_ns(void)
  * outside the pool may run a RUN as a borrowed worker). */
 static __thread char cpu_clock_tag;
 
-/* The cycle counter is read after the CPU clock, so that the pair's
- * difference to the next pair does not count the read itself as time off
- * the CPU. */
 /* The pair of readings is the CPU clock and the cycle count read before
  * it (`now`, or read here when 0), and the next strand starts there: a
  * thread the kernel deschedules in the CPU clock's system call (on a busy

@@ -1056,7 +1056,7 @@ int weft_trace_write(const char *path)
     return err;
 }
 
-int weft__trace_at_start(weft_worker *const *workers, unsigned n)
+void weft__trace_at_start(weft_worker *const *workers, unsigned n)
 {
     pthread_mutex_lock(&lock);
     fj_workers = workers;
@@ -1074,7 +1074,6 @@ int weft__trace_at_start(weft_worker *const *workers, unsigned n)
         end_session_locked();
     }
     pthread_mutex_unlock(&lock);
-    return 0;
 }
 
 /* weft_stop, with the workers joined and still allocated: the session,
@@ -1193,11 +1192,10 @@ bool weft__trace_streaming_to(char *path, size_t cap)
     return false;
 }
 
-int weft__trace_at_start(weft_worker *const *workers, unsigned n)
+void weft__trace_at_start(weft_worker *const *workers, unsigned n)
 {
     (void)workers;
     (void)n;
-    return 0;
 }
 
 void weft__trace_at_stop(bool write, const weft_stats *counters)

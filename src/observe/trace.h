@@ -19,13 +19,13 @@ weft_trace_track *weft__trace_pool_track(weft_trace_pool_run *run, unsigned work
 void weft__trace_pool_end(weft_trace_pool_run *run, const weft_trace_pool_counts *counts);
 
 /* weft_start / weft_stop (no-ops without the tracer): the workers, kept
- * by the tracer until the stop, with their tracks when tracing is on (0:
- * with no memory for the tracks the pool runs untraced, said); at stop (or a failed start, write false) the file, with the
- * runtime's counters if it has them (else NULL), and the tracks freed;
+ * by the tracer until the stop, with their tracks when tracing is on
+ * (with no memory for the tracks the pool runs untraced, said); at stop
+ * (or a failed start, write false) the file, with the runtime's counters if it has them (else NULL), and the tracks freed;
  * the environment (EINVAL); the end of a worker's track when its thread
  * exits; in a child after fork(), a fresh start (the parent's tracks are
  * left alone, like its pool). */
-int weft__trace_at_start(weft_worker *const *workers, unsigned n);
+void weft__trace_at_start(weft_worker *const *workers, unsigned n);
 void weft__trace_at_stop(bool write, const weft_stats *counters);
 int weft__trace_check_env(void);
 void weft__trace_worker_exit(weft_worker *w);

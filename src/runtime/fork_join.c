@@ -33,6 +33,16 @@ void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const char *what)
                 what, w->id, (size_t)(t - w->dq), (size_t)(weft_current_head(w) - w->dq));
 }
 
+void weft__fj_run_at_refused(weft_worker *w, weft_task *t, const char *what)
+{
+    weft__fatal("%s on worker %u holds a head (slot %zu) below a task still pending, spawned "
+                "since this task body read its head: by another API or another copy of the "
+                "head, in a block nested in this body; a task run there (a stolen one, an "
+                "interrupt's) would run over it.  Join that task first (docs/design.md, "
+                "\"Mixing the APIs\")",
+                what, w->id, (size_t)(t - w->dq));
+}
+
 void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
 {
     /* Relaxed: as above. */

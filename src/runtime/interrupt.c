@@ -402,13 +402,7 @@ void weft__yield_slow(weft_worker *w, weft_task *head)
          (w->in_interrupt == 0 &&
           atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))) &&
         !weft_fj_head_is_top(head))
-        weft__fatal("a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker %u holds a head "
-                    "(slot %zu) below a task still pending, spawned since this task body read "
-                    "its head: by another API or another copy of the head, in a block nested in "
-                    "this body; an interrupt or a suspension would run tasks over it.  Join that "
-                    "task before the yield, or yield through the API that spawned it "
-                    "(docs/design.md, \"Mixing the APIs\")",
-                    w->id, (size_t)(head - w->dq));
+        weft__fj_run_at_refused(w, head, "a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD)");
     WEFT_PROFILE_PAUSE(w); /* an interrupt or a park is no strand of this task */
     if (weft_interrupt_waiting_for(w))
         weft__interrupt_serve(w, head);

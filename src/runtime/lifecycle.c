@@ -474,7 +474,7 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
     for (unsigned i = 0; !err && i < n; i++)
         err = worker_create(i, slots, stack);
     if (!err)
-        err = weft__trace_at_start(p->workers, n);
+        weft__trace_at_start(p->workers, n);
     if (err) {
         weft__trace_at_stop(false, NULL);
         if (err == ENOMEM)

@@ -74,6 +74,10 @@ WEFT_NORETURN void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const ch
  * below t is EMPTY): stops the program.  For front-ends whose head may be
  * stale (Lace 2's worker record). */
 WEFT_NORETURN void weft__fj_spawn_above_top(weft_worker *w, weft_task *t, const char *what);
+/* A call (`what`) that would run a task at held head t (a steal, an
+ * interrupt served at a yield) found t not EMPTY: another API's task,
+ * spawned in a nested block, is still pending there.  Stops the program. */
+WEFT_NORETURN void weft__fj_run_at_refused(weft_worker *w, weft_task *t, const char *what);
 /* A join (`what`) of the task at t found the slot above not EMPTY: returns
  * if that is the sentinel, else stops the program (a task spawned later
  * is still pending). */

@@ -333,23 +333,12 @@ void weft__lace_yield_newframe(WorkerP *lw, Task *head)
     weft__lace_yield_until_over((weft_worker *)lw, (weft_task *)head, shown);
 }
 
-/* A stolen task runs at the head the call holds: it must be the top (a
- * head read before another API spawned in a block nested in this task
- * body is below that task, still pending). */
-static void steal_needs_top(weft_worker *w, weft_task *head, const char *what)
-{
-    if (!weft_fj_head_is_top(head))
-        weft__fatal("%s on worker %u holds a head (slot %zu) below a task still pending, "
-                    "spawned since this task body read its head: by another API or another copy "
-                    "of the head, in a block nested in this body; a stolen task would run over "
-                    "it.  Join that task first (docs/design.md, \"Mixing the APIs\")",
-                    what, weft_worker_id(w), (size_t)(head - w->dq));
-}
-
 void lace_steal_random_CALL(WorkerP *lw, Task *head)
 {
     weft_worker *w = (weft_worker *)lw;
-    steal_needs_top(w, (weft_task *)head, "STEAL_RANDOM()");
+    /* The stolen task runs at the head held: it must be the top. */
+    if (!weft_fj_head_is_top((weft_task *)head))
+        weft__fj_run_at_refused(w, (weft_task *)head, "STEAL_RANDOM()");
     weft_worker *victim = weft__random_victim(w);
     if (victim != NULL)
         weft__steal_and_run(w, (weft_task *)head, victim, false);

@@ -188,11 +188,7 @@ void lace_steal_random(lace_worker *lw)
      * kept while another API spawned in a nested block is below that
      * task, still pending). */
     if (!weft_fj_head_is_top((weft_task *)lw->head))
-        weft__fatal("lace_steal_random() on worker %u holds a head (slot %zu) below a task still "
-                    "pending, spawned by another API in a block nested in this task body; a "
-                    "stolen task would run over it.  Join that task first (docs/design.md, "
-                    "\"Mixing the APIs\")",
-                    weft_worker_id(lw->weft), (size_t)((weft_task *)lw->head - lw->weft->dq));
+        weft__fj_run_at_refused(lw->weft, (weft_task *)lw->head, "lace_steal_random()");
     weft_worker *victim = weft__random_victim(lw->weft);
     if (victim != NULL)
         weft__steal_and_run(lw->weft, (weft_task *)lw->head, victim, false);
