@@ -321,6 +321,23 @@ static void spawn_stale_head(void)
     lace_stop();
 }
 
+/* lace_steal_random on that stale record: a stolen task would run at its
+ * head, over the weft task still pending there: refused, naming the call. */
+WEFT_TASK_0(long, steal_under_weft)
+{
+    WEFT_SPAWN(spawn_under_weft_leaf, 10);
+    lace_steal_random(lace_get_worker());
+    return WEFT_SYNC(spawn_under_weft_leaf);
+}
+
+static void steal_stale_head(void)
+{
+    lace_start(1, 0, 0);
+    (void)fib(5);
+    (void)WEFT_RUN(steal_under_weft);
+    lace_stop();
+}
+
 /* NAME_SPAWN on a record whose head is above the deque's top (a head kept
  * from a body that has returned: the spawn would leave an EMPTY slot below
  * its task, which the runtime's search takes for the top): refused, in
@@ -847,6 +864,11 @@ static const adv_case cases[] = {
      false,
      {"lace: fib_SPAWN() on worker 0: its slot (0) holds a task still pending, spawned since "
       "this task body read its head: by another API"}},
+    {"steal_stale_head",
+     steal_stale_head,
+     ABORTED,
+     false,
+     {"lace: lace_steal_random() on worker 0 holds a head (slot 0) below a task still pending"}},
     {"spawn_stale_head_above",
      spawn_stale_head_above,
      ABORTED,
