@@ -327,6 +327,7 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 #define LACE_FLAVOR_RUN lace_weft_run_
 #define LACE_FLAVOR_NEWFRAME lace_weft_newframe_
 #define LACE_FLAVOR_TOGETHER lace_weft_together_
+#define LACE_FLAVOR_THREW weft__lace_task_threw
 /* Per task: the arguments and the result fit in front of f (a compile-time
  * error names the task otherwise), and RUNEX.  Arguments and results of
  * any alignment up to a cache line are stored at their aligned offset in

@@ -447,25 +447,10 @@ WEFT_END_DECLS
  * bracket those calls of NAME_CALL; a body's direct NAME_CALL of another
  * task is inside its caller's bracket. */
 #if defined(__cplusplus) && (defined(__cpp_exceptions) || defined(__EXCEPTIONS))
-#include <cstdio>
-#include <cstdlib>
-#include <exception>
-extern "C++" {
-[[noreturn]] inline void weft__lace2_task_threw(const char *name) noexcept
-{
-    const char *what = weft__caught_exception_text(); /* weft/bits/task_macros.h */
-    std::fprintf(stderr,
-                 "lace: a C++ exception (%s) left task %s: catch it in the task (a Lace task "
-                 "cannot pass an exception on to the task that joins it)\n",
-                 what, name);
-    std::fflush(stderr);
-    std::abort();
-}
-}
 #define LACE2_TRY_ try {
 #define LACE2_CATCH_(NAME) \
     } \
-    catch (...) { weft__lace2_task_threw(#NAME); }
+    catch (...) { weft__lace_task_threw(#NAME); /* weft/bits/task_macros.h */ }
 #else
 #define LACE2_TRY_ {
 #define LACE2_CATCH_(NAME) }

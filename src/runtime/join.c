@@ -114,13 +114,15 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-bool weft__drop(weft_worker *w, weft_task *t)
+bool weft__drop(weft_worker *w, weft_task *t) { return weft__drop_as(w, t, weft__words()->drop); }
+
+bool weft__drop_as(weft_worker *w, weft_task *t, const char *what)
 {
     /* Nothing to drop (below the running frame, or an EMPTY slot): stop
      * with a message before any scheduler's fast path reads the slot (a
      * DROP is a call; the checks cost nothing that matters). */
     weft_sync_slot_check(w, t);
-    (void)weft_fj_join_slot_exact(w, t, weft__words()->drop);
+    (void)weft_fj_join_slot_exact(w, t, what);
     /* If private now: not run, dropped; if stolen, it ran: the profiler
      * joins its figures. */
     if (weft_sched_sync_fast(w, t))

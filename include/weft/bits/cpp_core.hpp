@@ -496,7 +496,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
             return call_value(std::forward<F>(f));
         } catch (...) {
             c.head = h;
-            if (weft__drop(w, h))
+            if (weft__drop_as(w, h, "weft::join, left by an exception,"))
                 spawned.discard(h);
             throw;
         }

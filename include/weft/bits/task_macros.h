@@ -27,6 +27,8 @@
  *   FL##_W, FL##_HEAD  the hidden parameters of a task body
  *   FL##_RUN, FL##_NEWFRAME, FL##_TOGETHER   the entry points the any-thread
  *                      functions hand a descriptor on the stack to
+ *   FL##_THREW         (C++) stops the program when an exception leaves a
+ *                      task body: weft__task_threw or weft__lace_task_threw
  *   FL##_MORE(RT, NAME, N, TYPES), FL##_MORE_VOID(NAME, N, TYPES)
  *                      whatever else the flavour generates per task
  * weft's flavour is WEFT_NATIVE: weft_task, weft_w, weft_head, the
@@ -42,8 +44,9 @@
  * (in a C++ file) cannot reach its joiner: a stolen task returns through
  * the runtime's C code.  It stops the program at the task's end, with one
  * message naming the task and the exception, whoever runs the task (the
- * C++ API's join, task_group and algorithms do pass exceptions on).
- * WEFT_TASK_TRY_/WEFT_TASK_CATCH_ bracket the body's call. */
+ * C++ API's join, task_group and algorithms do pass exceptions on), in
+ * the words of the flavour (FL##_THREW).  WEFT_TASK_TRY_ and
+ * WEFT_TASK_CATCH_ bracket the body's call. */
 #if defined(__cplusplus) && (defined(__cpp_exceptions) || defined(__EXCEPTIONS))
 #include <cstdio>
 #include <cstdlib>
@@ -61,25 +64,41 @@ inline const char *weft__caught_exception_text() noexcept
     return "not a std::exception";
 }
 
-[[noreturn]] inline void weft__task_threw(const char *name) noexcept
+/* Stops the program: "<speaker>: a C++ exception (...) left task
+ * <name><advice>" (inside a catch block). */
+[[noreturn]] inline void weft__task_exception_stop(const char *speaker, const char *name,
+                                                   const char *advice) noexcept
 {
     const char *what = weft__caught_exception_text();
-    std::fprintf(stderr,
-                 "weft: a C++ exception (%s) left task %s, which is defined with the C task "
-                 "macros: catch it in the task, or use the C++ API (weft/weft.hpp), whose join "
-                 "passes exceptions to the joiner\n",
-                 what, name);
+    std::fprintf(stderr, "%s: a C++ exception (%s) left task %s%s\n", speaker, what, name, advice);
     std::fflush(stderr);
     std::abort();
 }
+
+/* weft's own tasks: the C++ API is the way to pass exceptions. */
+[[noreturn]] inline void weft__task_threw(const char *name) noexcept
+{
+    weft__task_exception_stop("weft", name,
+                              ", which is defined with the C task macros: catch it in the task, "
+                              "or use the C++ API (weft/weft.hpp), whose join passes exceptions "
+                              "to the joiner");
+}
+
+/* Lace's tasks, of either layer: Lace has no way to pass one on. */
+[[noreturn]] inline void weft__lace_task_threw(const char *name) noexcept
+{
+    weft__task_exception_stop("lace", name,
+                              ": catch it in the task (a Lace task cannot pass an exception on "
+                              "to the task that joins it)");
+}
 }
 #define WEFT_TASK_TRY_ try {
-#define WEFT_TASK_CATCH_(NAME) \
+#define WEFT_TASK_CATCH_(FL, NAME) \
     } \
-    catch (...) { weft__task_threw(#NAME); }
+    catch (...) { FL##_THREW(#NAME); }
 #else
 #define WEFT_TASK_TRY_ {
-#define WEFT_TASK_CATCH_(NAME) }
+#define WEFT_TASK_CATCH_(FL, NAME) }
 #endif
 
 /* ---- per-arity helpers; positional names weft_a1..weft_a10 ---- */
@@ -205,6 +224,7 @@ WEFT_END_DECLS
 #define WEFT_NATIVE_RUN weft__run_task
 #define WEFT_NATIVE_NEWFRAME weft__newframe_task
 #define WEFT_NATIVE_TOGETHER weft__together_task
+#define WEFT_NATIVE_THREW weft__task_threw
 #define WEFT_NATIVE_MORE(RT, NAME, N, TYPES)
 #define WEFT_NATIVE_MORE_VOID(NAME, N, TYPES)
 
@@ -347,7 +367,7 @@ WEFT_END_DECLS
         WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
         WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
         return weft_r_; \
-        WEFT_TASK_CATCH_(NAME) \
+        WEFT_TASK_CATCH_(FL, NAME) \
     } \
     static inline RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
                                   FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
@@ -371,7 +391,7 @@ WEFT_END_DECLS
         NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
         WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
         WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
-        WEFT_TASK_CATCH_(NAME) \
+        WEFT_TASK_CATCH_(FL, NAME) \
     } \
     static inline void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
                                     FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
