@@ -1117,22 +1117,26 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
  * its paths).  live: with the fork-join workers' tracks (fj_workers:
  * running, or stopping with its workers still allocated); counters: the
  * runtime's at a stop (NULL: none to compare); ending: the session ends
- * with this write.  A streamed session is written as it goes: at its end
- * it is finished, and before, its own path is brought up to date. */
-static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending);
+ * with this write; streamed: the session streams to its file (the
+ * caller's one reading of streaming_locked).  A streamed session is
+ * written as it goes: at its end it is finished, and before, its own path
+ * is brought up to date. */
+static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending,
+                             bool streamed);
 
 static int write_locked(const char *path, bool live, const weft_stats *counters, bool ending)
 {
     bool streamed = streaming_locked();
-    int err = write_file_locked(path, live, counters, ending);
+    int err = write_file_locked(path, live, counters, ending, streamed);
     if (!err && ending)
         warn_externals_dropped(streamed ? session.path : path);
     return err;
 }
 
-static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending)
+static int write_file_locked(const char *path, bool live, const weft_stats *counters, bool ending,
+                             bool streamed)
 {
-    if (streaming_locked()) {
+    if (streamed) {
         if (ending)
             return stream_finish_locked(counters);
         if (strcmp(path, session.path) != 0) {
