@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
@@ -584,11 +585,53 @@ static void check_reports(void)
     printf("ok: the table and the JSON, in time\n");
 }
 
+/* Reports and resets from a thread outside the pool while RUNs finish
+ * regions (first runs of new ones among them): each report is whole.  A
+ * region that appeared, or a reset that emptied the list, between a
+ * report's sizing of its copy and the copy made it read past the copy
+ * (SIGSEGV in 10 of 10 runs). */
+static atomic_bool racing_done;
+
+static void *report_while_running(void *arg)
+{
+    (void)arg;
+    FILE *nul = fopen("/dev/null", "w");
+    CHECK(nul != NULL, "/dev/null");
+    long reports = 0;
+    /* Relaxed: a flag; the join orders the rest. */
+    while (!atomic_load_explicit(&racing_done, memory_order_relaxed)) {
+        CHECK(weft_profile_write_json(nul) == 0 && weft_profile_print(nul) == 0, "report");
+        weft_profile_reset();
+        reports++;
+    }
+    fclose(nul);
+    CHECK(reports > 0, "no report was made");
+    return NULL;
+}
+
+static void check_reports_racing(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    pthread_t reporter;
+    CHECK(pthread_create(&reporter, NULL, report_while_running, NULL) == 0, "thread");
+    for (int i = 0; i < 3000; i++) {
+        CHECK(WEFT_RUN(pfib, 8) == fib_ref(8), "pfib");
+        CHECK(WEFT_RUN(tree, 2, 0) >= 0, "tree");
+        CHECK(WEFT_RUN(timed_chain, 0, 2) >= 0, "chain");
+    }
+    /* Relaxed: as above. */
+    atomic_store_explicit(&racing_done, true, memory_order_relaxed);
+    CHECK(pthread_join(reporter, NULL) == 0, "join");
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: reports and resets from another thread while regions appear\n");
+}
+
 #endif
 
 int main(void)
 {
 #if WEFT_PROFILE
+    check_reports_racing();
     check_counts();
     check_chain();
     check_tree();

@@ -733,15 +733,23 @@ void weft_profile_reset(void)
 
 static int snapshot_take(weft__profile_snapshot *sn)
 {
-    sn->n = weft_profile_regions(NULL, 0);
-    sn->r = calloc(sn->n ? sn->n : 1, sizeof *sn->r);
+    /* Room for every region there can be: another thread may finish a
+     * region's first run, or reset the profile, between a sizing call and
+     * the copy. */
+    sn->r = calloc(MAX_REGIONS, sizeof *sn->r);
     sn->t = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *sn->t);
     if (!sn->r || !sn->t) {
         free(sn->r);
         free(sn->t);
         return ENOMEM;
     }
-    sn->n = weft_profile_regions(sn->r, sn->n); /* (finished regions only grow) */
+    double region_tpn = units_per_ns();
+    pthread_mutex_lock(&lock);
+    sn->n = n_regions;
+    for (size_t i = 0; i < sn->n; i++)
+        sn->r[i] = region_out(&regions[i], region_tpn);
+    sn->regions_not_recorded = regions_lost;
+    pthread_mutex_unlock(&lock);
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
     off_cpu_totals off = collect_off_cpu();
     /* One rate for both: each reading of it is a fresh measurement, and a
@@ -754,9 +762,6 @@ static int snapshot_take(weft__profile_snapshot *sn)
     sn->blocks = weft__count_blocks();
     sn->ns_per_block = sn->blocks ? ns_per_counted_block() : 0.0;
     sn->burden_ns = weft_profile_burden_ns();
-    pthread_mutex_lock(&lock);
-    sn->regions_not_recorded = regions_lost;
-    pthread_mutex_unlock(&lock);
     return 0;
 }
 
