@@ -43,6 +43,13 @@
  *                                 WEFT_TRACE=<file> (a .pftrace, streamed) and
  *                                 a task that calls exit(0): the program is
  *                                 told that only the trace's end is lost
+ *   test_trace later <file>       recordings started on a running pool:
+ *                                 weft_trace_start(<file>) after RUNs, then
+ *                                 RUNs and weft_trace_stop; then
+ *                                 <file>.again the same way, ended by
+ *                                 weft_stop: slices under way at a start
+ *                                 begin at it, and neither file has the
+ *                                 pool's counters (they count from its start)
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -322,6 +329,27 @@ static void perfetto_api(const char *prefix)
 #endif
 }
 
+/* Recordings that start on a running pool, the workers in the middle of
+ * their slices (looking for work, asleep, in a task). */
+static void later(const char *path)
+{
+    int want = WEFT_TRACE ? 0 : ENOTSUP;
+    char again[4096];
+    snprintf(again, sizeof again, "%s.again", path);
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib before");
+    CHECK(weft_trace_start(path) == want, "weft_trace_start on a running pool");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib");
+    CHECK(weft_trace_stop() == want, "weft_trace_stop, the pool running");
+    CHECK(WEFT_RUN(pfib, 18) == fib_ref(18), "pfib between");
+    struct timespec nap = {0, 2000000}; /* the workers asleep, some of them */
+    nanosleep(&nap, NULL);
+    CHECK(weft_trace_start(again) == want, "weft_trace_start again");
+    CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib again");
+    CHECK(weft_stop() == 0, "stop");
+    CHECK(weft_trace_stop() == want, "weft_trace_stop after weft_stop wrote it");
+}
+
 /* A child's program: a pool of its own, traced as WEFT_TRACE says. */
 static void child_program(void)
 {
@@ -369,10 +397,9 @@ int main(int argc, char **argv)
         api();
         return 0;
     }
-    CHECK(
-        argc == 3,
-        "usage: test_trace fork-join|full|pool|started|forked|cycles|outside|exit-in-task <file> | "
-        "perfetto-api <prefix> | api");
+    CHECK(argc == 3,
+          "usage: test_trace fork-join|full|pool|started|later|forked|cycles|outside|exit-in-task "
+          "<file> | perfetto-api <prefix> | api");
     const char *what = argv[1], *path = argv[2];
     if (strcmp(what, "perfetto-api") == 0) {
         perfetto_api(path);
@@ -388,6 +415,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(what, "started") == 0) {
         started(path);
+        return 0;
+    }
+    if (strcmp(what, "later") == 0) {
+        later(path);
         return 0;
     }
     if (strcmp(what, "exit-in-task") == 0) {

@@ -78,8 +78,9 @@ static _Atomic uint32_t recording;
 static struct {
     uint64_t id; /* 0: none yet; each weft_trace_start makes a new one */
     bool active;
-    bool from_env; /* started by WEFT_TRACE */
-    bool streamed; /* written as it records (a .pftrace path) */
+    bool from_env;   /* started by WEFT_TRACE */
+    bool streamed;   /* written as it records (a .pftrace path) */
+    bool whole_pool; /* recording at the fork-join pool's start: its counters are the session's */
     char *path;
     uint64_t t0; /* ns: timestamps are written relative to it */
 } session;
@@ -936,6 +937,7 @@ static int start_session_locked(const char *path, bool from_env)
     session.path = numbered ? numbered : path ? strdup(path) : NULL;
     path = session.path;
     session.from_env = from_env;
+    session.whole_pool = false;
     session.active = true;
     session.id++;
     session.t0 = weft_now_ns();
@@ -1063,6 +1065,7 @@ void weft__trace_at_start(weft_worker *const *workers, unsigned n)
     fj_n = n;
     if (!session.active && env_path)
         start_session_locked(env_path, true);
+    session.whole_pool = session.active;
     if (session.active && give_tracks_locked() != 0) {
         /* The pool runs all the same, untraced: the session ends here (a
          * streamed file is finished, with what it holds). */
@@ -1083,7 +1086,10 @@ void weft__trace_at_stop(bool write, const weft_stats *counters)
 {
     pthread_mutex_lock(&lock);
     if (write && session.active) {
-        ended_at_stop_err = session.path ? write_locked(session.path, true, counters, true) : 0;
+        /* The pool's counters count from its start: a recording begun later
+         * gets none rather than more than it holds. */
+        const weft_stats *own = session.whole_pool ? counters : NULL;
+        ended_at_stop_err = session.path ? write_locked(session.path, true, own, true) : 0;
         ended_at_stop = true;
         end_session_locked();
     }

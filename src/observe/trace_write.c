@@ -56,6 +56,15 @@ static void fmt_us(FILE *f, const char *key, uint64_t ns)
     fprintf(f, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
+/* A slice's duration, from where ev_open put its start: a slice begun
+ * before the recording (a later recording on a running pool) starts at
+ * the recording's start, and so is shortened by as much. */
+static void fmt_dur(writer *wr, uint64_t start, uint64_t end)
+{
+    uint64_t from = start >= wr->t0 ? start : wr->t0;
+    fmt_us(wr->f, "dur", end >= from ? end - from : 0);
+}
+
 static void meta(writer *wr, const char *what, unsigned pid, long tid, const char *value)
 {
     fputs(wr->first ? "\n" : ",\n", wr->f);
@@ -176,7 +185,7 @@ static void write_event(writer *wr, const source *src, const trace_event *e)
         if (e->kind == WEFT_TRACE_RUNNING)
             name = weft__trace_task_name(e->ptr);
         ev_open(wr, name, state_cats[e->kind], "X", e->start, pid, tid);
-        fmt_us(f, "dur", e->end - e->start);
+        fmt_dur(wr, e->start, e->end);
         if (e->kind == WEFT_TRACE_RUNNING) {
             fprintf(f, ",\"args\":{\"started_by\":\"%s\"",
                     e->how < WEFT__TRACE_HOWS ? weft__trace_how_names[e->how] : "?");
@@ -232,7 +241,7 @@ static void write_external(writer *wr, size_t k)
 {
     const external_run *x = &cur->externals[k];
     ev_open(wr, "RUN (waiting)", "external", "X", x->start, 1, x->tid);
-    fmt_us(wr->f, "dur", x->end - x->start);
+    fmt_dur(wr, x->start, x->end);
     fputs("}", wr->f);
     ev_open(wr, "RUN", "run", "s", x->start, 1, x->tid);
     fprintf(wr->f, ",\"id\":%llu}", (unsigned long long)RUN_FLOW_ID(k));

@@ -22,6 +22,9 @@ requires of each event:
   - weft_trace_start, weft_stop, weft_trace_stop: the file weft_stop
     wrote keeps its content (the same checks as fork-join), and a second
     weft_trace_start after weft_stop traces the next pool
+  - recordings started on a running pool: slices under way at the start
+    begin there (no overlap), and no counters of the pool's, which count
+    from its start
   - WEFT_TRACE over three pools started in turn: a file each, said once
   - more RUNs from outside than a trace keeps: those kept are slices, the
     rest are counted in the file and said on stderr
@@ -341,6 +344,28 @@ def check_again(scenario, path):
           f"({len(tasks)} task slices)")
 
 
+def check_later(scenario, path):
+    """Recordings started on a running pool: whole tracks (slices under way
+    at the start begin there), and no counters of the pool's."""
+    for p in (path, path + ".again"):
+        data = load(scenario, p)
+        if data is None:
+            continue
+        events = data["traceEvents"]
+        if not check_fields(scenario, events):
+            continue
+        before = len(FAILURES)
+        check_tracks(scenario, tracks_of(events))
+        if not any(e["ph"] == "X" and e["cat"] == "task" for e in events):
+            fail(scenario, f"{p}: no task slices")
+        if "counters" in data["otherData"]:
+            fail(scenario, f"{p}: the pool's counters (from its start) in a recording begun "
+                           f"later: {data['otherData']['counters']}")
+        if len(FAILURES) == before:
+            print(f"ok: {scenario}: {os.path.basename(p)}, begun on a running pool: no slice "
+                  f"overlaps another, no counters of the pool's")
+
+
 def check_cycles(scenario, path, stderr):
     """Three pools started in turn under one WEFT_TRACE: a file each."""
     stem, ext = os.path.splitext(path)
@@ -419,7 +444,7 @@ def main():
         fail("api", f"exit {api.returncode}: {api.stderr.strip()}")
     traced = "compiled out" not in api.stdout
     with tempfile.TemporaryDirectory() as tmp:
-        for scenario in ("fork-join", "full", "pool", "started", "cycles", "outside"):
+        for scenario in ("fork-join", "full", "pool", "started", "later", "cycles", "outside"):
             path = os.path.join(tmp, f"{scenario}.json")
             r = subprocess.run([binary, scenario, path], capture_output=True, text=True,
                                timeout=600)
@@ -432,6 +457,9 @@ def main():
                 continue
             if scenario == "cycles":
                 check_cycles(scenario, path, r.stderr)
+                continue
+            if scenario == "later":
+                check_later(scenario, path)
                 continue
             data = load(scenario, path)
             if data is None:
