@@ -242,6 +242,33 @@ static void profile_env(void)
     CHECK(fopen(json_path, "r") == NULL, "a JSON file written without the profiler");
     printf("ok: WEFT_PROFILE and WEFT_PROFILE_JSON without the profiler: said to do nothing\n");
 #endif
+#if WEFT_PROFILE && WEFT_TRACE
+    /* One file named for both, spelled two ways: the profile is not
+     * written over the timeline, and the program is told. */
+    char other_spelling[128];
+    snprintf(other_spelling, sizeof other_spelling, "/tmp/../tmp/%s", json_path + 5);
+    remove(json_path);
+    setenv("WEFT_TRACE", json_path, 1);
+    int both = with_env("WEFT_PROFILE_JSON", other_spelling, buf, sizeof buf);
+    unsetenv("WEFT_TRACE");
+    char start[64] = "";
+    FILE *tf = fopen(json_path, "r");
+    if (tf) {
+        size_t n = fread(start, 1, sizeof start - 1, tf);
+        start[n] = '\0';
+        fclose(tf);
+    }
+    CHECK(
+        both == 0 &&
+            one_line_with(buf, other_spelling,
+                          "names the file the timeline is written to: the profile is not "
+                          "written, so that the timeline stays whole") &&
+            strstr(start, "traceEvents"),
+        "WEFT_PROFILE_JSON and WEFT_TRACE naming one file: status %d, file starts with %.40s:\n%s",
+        both, start, buf);
+    remove(json_path);
+    printf("ok: WEFT_PROFILE_JSON naming WEFT_TRACE's file: the timeline kept, the program told\n");
+#endif
 #if !WEFT_TRACE
     int tst = with_env("WEFT_TRACE", json_path, buf, sizeof buf);
     CHECK(tst == 0 && strstr(buf, "WEFT_TRACE is set, but this build has no tracer") &&

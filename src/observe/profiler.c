@@ -34,6 +34,7 @@
 #include "observe/profile_clock.h"
 #include "observe/profile_report.h"
 #include "observe/profile_types.h"
+#include "observe/trace.h"
 
 #include <weft/profile.h>
 
@@ -820,6 +821,13 @@ void weft__profile_at_stop(void)
     pthread_mutex_unlock(&lock);
     if (print)
         report_snapshot(stderr, weft__profile_print_table);
+    if (path && weft__trace_writes_to(path)) {
+        weft__warn("WEFT_PROFILE_JSON=%s names the file the timeline is written to: the "
+                   "profile is not written, so that the timeline stays whole; give each a file of "
+                   "its own",
+                   path);
+        return;
+    }
     if (path) {
         FILE *f = fopen(path, "w");
         if (!f) {

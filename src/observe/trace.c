@@ -45,6 +45,7 @@
 #include <weft/trace.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,41 @@ bool weft__trace_streaming_to(char *path, size_t cap)
         snprintf(path, cap, "%s", session.path);
     pthread_mutex_unlock(&lock);
     return on;
+}
+
+/* The canonical name of a file that may not exist yet: its directory
+ * resolved, its own name kept; false if the directory cannot be. */
+static bool canonical_file_name(const char *path, char *out, size_t cap)
+{
+    if (realpath(path, out) != NULL)
+        return true;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    char resolved[PATH_MAX];
+    if (realpath(dir, resolved) == NULL)
+        return false;
+    int n = snprintf(out, cap, "%s/%s", resolved, slash ? slash + 1 : path);
+    return n > 0 && (size_t)n < cap;
+}
+
+bool weft__trace_writes_to(const char *path)
+{
+    pthread_mutex_lock(&lock);
+    bool same = false;
+    if (session.active && session.path && path) {
+        char a[PATH_MAX], b[PATH_MAX];
+        same = strcmp(session.path, path) == 0 ||
+               (canonical_file_name(session.path, a, sizeof a) &&
+                canonical_file_name(path, b, sizeof b) && strcmp(a, b) == 0);
+    }
+    pthread_mutex_unlock(&lock);
+    return same;
 }
 
 /* The most RUNs from outside one trace keeps (they stay in memory until
@@ -1199,6 +1235,12 @@ bool weft__trace_streaming_to(char *path, size_t cap)
 {
     (void)path;
     (void)cap;
+    return false;
+}
+
+bool weft__trace_writes_to(const char *path)
+{
+    (void)path;
     return false;
 }
 

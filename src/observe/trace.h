@@ -61,6 +61,9 @@ bool weft__trace_session_on(void);
 /* The file a session in progress streams to (a .pftrace), copied into
  * `path` (cap bytes); false when none streams. */
 bool weft__trace_streaming_to(char *path, size_t cap);
+/* The session in progress will write (or streams to) the file `path`
+ * names, however named: another writer of it would destroy the trace. */
+bool weft__trace_writes_to(const char *path);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),
