@@ -50,6 +50,10 @@
  *                                 weft_stop: slices under way at a start
  *                                 begin at it, and neither file has the
  *                                 pool's counters (they count from its start)
+ *   test_trace pools <file>       WEFT_TRACE=<file> in a program that runs
+ *                                 only work pools, 20 of them, and exits:
+ *                                 the file keeps 16 and counts 4 untraced,
+ *                                 said once on stderr
  *   test_trace api                the calls' errors (no file)
  *
  * Without the tracer each scenario checks that the calls answer ENOTSUP
@@ -329,6 +333,20 @@ static void perfetto_api(const char *prefix)
 #endif
 }
 
+/* More work pool runs than a trace keeps, in a program with no fork-join
+ * pool; the file is complete at exit. */
+static void many_pools(void)
+{
+    for (int i = 0; i < 20; i++) {
+        weft_pool_config cfg;
+        weft_pool_config_init(&cfg, sizeof(uint64_t));
+        cfg.workers = 2;
+        uint64_t root = 6;
+        CHECK(weft_pool_run(&cfg, &root, 1, visit, NULL, NULL) == 0, "pool run");
+    }
+    exit(0);
+}
+
 /* Recordings that start on a running pool, the workers in the middle of
  * their slices (looking for work, asleep, in a task). */
 static void later(const char *path)
@@ -397,9 +415,9 @@ int main(int argc, char **argv)
         api();
         return 0;
     }
-    CHECK(argc == 3,
-          "usage: test_trace fork-join|full|pool|started|later|forked|cycles|outside|exit-in-task "
-          "<file> | perfetto-api <prefix> | api");
+    CHECK(argc == 3, "usage: test_trace "
+                     "fork-join|full|pool|pools|started|later|forked|cycles|outside|exit-in-task "
+                     "<file> | perfetto-api <prefix> | api");
     const char *what = argv[1], *path = argv[2];
     if (strcmp(what, "perfetto-api") == 0) {
         perfetto_api(path);
@@ -416,6 +434,10 @@ int main(int argc, char **argv)
     if (strcmp(what, "started") == 0) {
         started(path);
         return 0;
+    }
+    if (strcmp(what, "pools") == 0) {
+        setenv("WEFT_TRACE", path, 1);
+        many_pools();
     }
     if (strcmp(what, "later") == 0) {
         later(path);

@@ -774,7 +774,10 @@ weft_trace_pool_run *weft__trace_pool_begin(unsigned workers, const char *queue,
         return NULL;
     }
     if (kept.pool_runs_kept == MAX_POOL_RUNS) {
-        kept.pool_runs_untraced++;
+        if (kept.pool_runs_untraced++ == 0)
+            weft__warn("tracing: a trace keeps %u work pool runs; the later ones are counted in "
+                       "it (pool_runs_not_traced), not traced",
+                       MAX_POOL_RUNS);
         pthread_mutex_unlock(&lock);
         return NULL;
     }
@@ -927,14 +930,19 @@ static int give_tracks_locked(void)
 static void end_session_locked(void);
 static bool finish_registered;
 
-/* At exit: a streamed session of a program that ran only work pools is
- * finished (its summary written, its drops reported). */
+/* At exit, WEFT_TRACE's session of a program that ran only work pools: a
+ * streamed one is finished (its summary written, its drops reported); a
+ * JSON one, rewritten after each traced run, is written once more if
+ * runs were counted since, untraced. */
 static void finish_at_exit(void)
 {
     pthread_mutex_lock(&lock);
     if (session.active && session.streamed && !fj_workers) {
         stream_finish_locked(NULL);
         end_session_locked();
+    } else if (session.active && session.from_env && session.path && !fj_workers &&
+               kept.pool_runs_untraced > 0) {
+        write_locked(session.path, false, NULL, false);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -997,11 +1005,11 @@ static int start_session_locked(const char *path, bool from_env)
             }
         }
         pthread_mutex_unlock(&stream.lock);
-        if (from_env && !fj_workers && !finish_registered) {
-            /* A program that runs only work pools has no stop that
-             * finishes the file: its exit does. */
-            finish_registered = atexit(finish_at_exit) == 0;
-        }
+    }
+    if (from_env && !fj_workers && !finish_registered) {
+        /* A program that runs only work pools has no stop that finishes
+         * the file: its exit does. */
+        finish_registered = atexit(finish_at_exit) == 0;
     }
     /* Relaxed: see `recording`. */
     atomic_store_explicit(&recording, 1, memory_order_relaxed);

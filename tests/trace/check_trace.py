@@ -17,7 +17,9 @@ requires of each event:
     as the runtime counted; every RUN from outside the pool is an arrow
     from the calling thread's track to the slice of the worker that ran it
   - work pool runs: the items of the batches add up to the items
-    processed, one arrow per steal or transfer
+    processed, one arrow per steal or transfer; a program that runs only
+    work pools, more than a trace keeps: the file, complete at exit,
+    counts the rest, and stderr says so once
   - a full buffer drops events and says how many; the file stays valid
   - weft_trace_start, weft_stop, weft_trace_stop: the file weft_stop
     wrote keeps its content (the same checks as fork-join), and a second
@@ -344,6 +346,20 @@ def check_again(scenario, path):
           f"({len(tasks)} task slices)")
 
 
+def check_pools(scenario, data, stderr):
+    """20 work pool runs under WEFT_TRACE, no fork-join pool: 16 kept."""
+    other = data["otherData"]
+    kept, untraced = len(other.get("pool_runs", [])), other.get("pool_runs_not_traced")
+    if kept != 16 or untraced != 4:
+        fail(scenario, f"{kept} pool runs kept and {untraced!r} not traced, expected 16 and 4")
+    said = stderr.count("a trace keeps 16 work pool runs")
+    if said != 1:
+        fail(scenario, f"the untraced runs said {said} times on stderr, expected once: "
+                       f"{stderr.strip()[-1000:]!r}")
+    if kept == 16 and untraced == 4 and said == 1:
+        print(f"ok: {scenario}: 20 pool runs, 16 traced, 4 counted in the file at exit, said once")
+
+
 def check_later(scenario, path):
     """Recordings started on a running pool: whole tracks (slices under way
     at the start begin there), and no counters of the pool's."""
@@ -444,7 +460,8 @@ def main():
         fail("api", f"exit {api.returncode}: {api.stderr.strip()}")
     traced = "compiled out" not in api.stdout
     with tempfile.TemporaryDirectory() as tmp:
-        for scenario in ("fork-join", "full", "pool", "started", "later", "cycles", "outside"):
+        for scenario in ("fork-join", "full", "pool", "pools", "started", "later", "cycles",
+                         "outside"):
             path = os.path.join(tmp, f"{scenario}.json")
             r = subprocess.run([binary, scenario, path], capture_output=True, text=True,
                                timeout=600)
@@ -468,6 +485,8 @@ def main():
                 check_outside(scenario, data, r.stderr)
             elif scenario == "pool":
                 check_pool(scenario, data)
+            elif scenario == "pools":
+                check_pools(scenario, data, r.stderr)
             elif scenario == "started":
                 check_fork_join(scenario, data, full=False, stderr=r.stderr)
                 check_again(scenario, path + ".again")
