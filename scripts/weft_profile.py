@@ -82,7 +82,7 @@ def load(path):
                             "spawns"))
     for t in types:
         check(t, "task type", ("name", "count", "work_ns"))
-    for key in ("ns_per_block", "regions_not_recorded"):
+    for key in ("ns_per_block", "runs_in_other_regions", "regions_not_recorded"):
         value = data.get(key, 0)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
             raise ProfileError(f"{path}: \"{key}\" is {value!r}")
@@ -217,7 +217,15 @@ def diff(a, b, names, threshold, out, most=5):
     tasks_b = sum(rb[k]["tasks"] for k in tops)
     one_sided = any(k not in ra or k not in rb for k in order) or \
         any(k not in ta_ or k not in tb_ for k in type_order)
+    # Runs of regions past the names a profile keeps are in "(other ...)"
+    # rows (profiles of before that were written without them).
+    others = (a.get("runs_in_other_regions", 0), b.get("runs_in_other_regions", 0))
     unrecorded = (a.get("regions_not_recorded", 0), b.get("regions_not_recorded", 0))
+    if any(others):
+        one_sided = True
+        findings.append(f"regions past the names a profile keeps are in the \"(other ...)\" rows "
+                        f"(A {others[0]} runs, B {others[1]}): those rows compare groups of "
+                        f"regions, not regions")
     if any(unrecorded):
         one_sided = True
         findings.append(f"regions past the profiler's limit were not recorded (A {unrecorded[0]}, "

@@ -132,9 +132,9 @@ static weft_profile_region region_named(const char *name)
 
 static uint64_t type_count(const char *name)
 {
-    weft_profile_task_type t[64];
-    size_t n = weft_profile_task_types(t, 64);
-    for (size_t i = 0; i < n && i < 64; i++)
+    weft_profile_task_type t[256];
+    size_t n = weft_profile_task_types(t, 256);
+    for (size_t i = 0; i < n && i < 256; i++)
         if (strcmp(t[i].name, name) == 0)
             return t[i].count;
     return 0;
@@ -461,8 +461,9 @@ static void check_nested_runs(void)
                 top += r[i].work_ns;
             else if (r[i].kind == WEFT_PROFILE_REGION_NAMED)
                 named += r[i].work_ns;
-        weft_profile_task_type t[64];
-        size_t nt = weft_profile_task_types(t, 64);
+        weft_profile_task_type t[256];
+        size_t nt = weft_profile_task_types(t, 256);
+        CHECK(nt <= 256, "%zu task types", nt);
         double all = 0;
         for (size_t i = 0; i < nt; i++)
             all += t[i].work_ns;
@@ -494,6 +495,81 @@ static void check_nested_runs(void)
     }
     printf("ok: RUNs inside tasks are rows of their own, read per call, and the regions of "
            "RUNs from outside add up to the task types' work (1, 2, 8 workers)\n");
+}
+
+/* ---- more regions than a profile names ---- */
+
+/* 130 task types, each a region of its own when RUN from outside. */
+#define MANY_LEAF(i) \
+    WEFT_TASK_1(long, many_##i, long, leaf_ns) \
+    { \
+        compute_ns((uint64_t)leaf_ns); \
+        return i; \
+    }
+#define MANY_TEN(d) \
+    MANY_LEAF(d##0) \
+    MANY_LEAF(d##1) MANY_LEAF(d##2) MANY_LEAF(d##3) MANY_LEAF(d##4) MANY_LEAF(d##5) \
+        MANY_LEAF(d##6) MANY_LEAF(d##7) MANY_LEAF(d##8) MANY_LEAF(d##9)
+MANY_TEN(1)
+MANY_TEN(2) MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9)
+    MANY_TEN(10) MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
+
+#define MANY_RUN(i) CHECK(WEFT_RUN(many_##i, leaf) == i, "many_" #i);
+#define MANY_RUN_TEN(d) \
+    MANY_RUN(d##0) \
+    MANY_RUN(d##1) MANY_RUN(d##2) MANY_RUN(d##3) MANY_RUN(d##4) MANY_RUN(d##5) MANY_RUN(d##6) \
+        MANY_RUN(d##7) MANY_RUN(d##8) MANY_RUN(d##9)
+
+    /* Past the names a profile keeps, the runs go to "(other regions)": the
+ * rows still add up to the task types' work, and both reports say how
+ * many runs that row holds (they were left out, the total short of them
+ * with nothing said in the table). */
+    static void check_many_regions(void)
+{
+    const long leaf = 20000;
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    weft_profile_reset();
+    MANY_RUN_TEN(1)
+    MANY_RUN_TEN(2) MANY_RUN_TEN(3) MANY_RUN_TEN(4) MANY_RUN_TEN(5) MANY_RUN_TEN(6) MANY_RUN_TEN(7)
+        MANY_RUN_TEN(8) MANY_RUN_TEN(9) MANY_RUN_TEN(10) MANY_RUN_TEN(11) MANY_RUN_TEN(12)
+            MANY_RUN_TEN(13) weft_profile_region r[256];
+    size_t n = weft_profile_regions(r, 256);
+    double top = 0;
+    uint64_t runs = 0, other_runs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].kind == WEFT_PROFILE_REGION_RUN) {
+            top += r[i].work_ns;
+            runs += r[i].runs;
+            if (strcmp(r[i].name, "(other regions)") == 0)
+                other_runs = r[i].runs;
+        }
+    weft_profile_task_type t[256];
+    size_t nt = weft_profile_task_types(t, 256);
+    CHECK(nt <= 256, "%zu task types", nt);
+    double all = 0;
+    for (size_t i = 0; i < nt; i++)
+        all += t[i].work_ns;
+    CHECK(n <= 128 && runs == 130 && other_runs == 130 - 125,
+          "%zu rows, %llu runs in them, %llu in (other regions)", n, (unsigned long long)runs,
+          (unsigned long long)other_runs);
+    CHECK(top >= all * (1 - 1e-9) && top < all * 1.5,
+          "the regions' work %.0f ns, the task types' %.0f ns", top, all);
+    char *text = NULL, *json = NULL;
+    size_t text_len = 0, json_len = 0;
+    FILE *f = open_memstream(&text, &text_len);
+    CHECK(weft_profile_print(f) == 0, "print");
+    fclose(f);
+    f = open_memstream(&json, &json_len);
+    CHECK(weft_profile_write_json(f) == 0, "json");
+    fclose(f);
+    CHECK(strstr(text, "5 runs of regions past the 125 names a profile keeps are in the "
+                       "\"(other ...)\" rows") &&
+              strstr(json, "\"runs_in_other_regions\": 5,"),
+          "the other rows not said:\n%s\n%.600s", text, json);
+    free(text);
+    free(json);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: 130 regions: 125 named, the rest in (other regions), the total whole, said\n");
 }
 
 /* ---- the reports ---- */
@@ -632,6 +708,7 @@ int main(void)
 {
 #if WEFT_PROFILE
     check_reports_racing();
+    check_many_regions();
     check_counts();
     check_chain();
     check_tree();

@@ -167,6 +167,11 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
     }
     if (n == 0)
         fprintf(out, "(no region has finished)\n");
+    if (sn->runs_in_other_regions)
+        fprintf(out,
+                "%llu runs of regions past the %u names a profile keeps are in the \"(other ...)\" "
+                "rows\n",
+                (unsigned long long)sn->runs_in_other_regions, sn->names_kept);
     if (sn->blocks && sn->ns_per_block > 0.0) {
         fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
                 "burdened-span", "longest-strand");
@@ -278,13 +283,13 @@ void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
             "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
             "\"off_cpu_strands\": %llu, \"off_cpu_threads\": %llu, "
             "\"off_cpu_max_thread_ns\": %.1f, \"long_strand_ns\": %.1f, "
-            "\"burden_ns\": %.1f, \"regions_not_recorded\": %llu,\n"
+            "\"burden_ns\": %.1f, \"runs_in_other_regions\": %llu,\n"
             " \"regions\": [",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
             sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
             sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands,
             (unsigned long long)sn->off_cpu_threads, sn->off_cpu_max_thread_ns, LONG_STRAND_NS,
-            sn->burden_ns, (unsigned long long)sn->regions_not_recorded);
+            sn->burden_ns, (unsigned long long)sn->runs_in_other_regions);
     for (size_t i = 0; i < sn->n; i++) {
         fprintf(out, "%s\n  ", i ? "," : "");
         json_region(out, sn, &sn->r[i]);

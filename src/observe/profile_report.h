@@ -20,12 +20,13 @@ typedef struct weft__profile_snapshot {
     size_t nt;
     double off_cpu_ns; /* taken off strands: their thread was off the CPU */
     uint64_t off_cpu_strands;
-    uint64_t off_cpu_threads;      /* the threads off_cpu_ns is summed over */
-    double off_cpu_max_thread_ns;  /* the most of it on one thread: at most the wall time */
-    bool blocks;                   /* counting mode: figures were basic blocks */
-    double ns_per_block;           /* their conversion (0: nothing was counted) */
-    double burden_ns;              /* the steal cost charged per SPAWN edge */
-    uint64_t regions_not_recorded; /* runs of regions beyond the table's names */
+    uint64_t off_cpu_threads;       /* the threads off_cpu_ns is summed over */
+    double off_cpu_max_thread_ns;   /* the most of it on one thread: at most the wall time */
+    bool blocks;                    /* counting mode: figures were basic blocks */
+    double ns_per_block;            /* their conversion (0: nothing was counted) */
+    double burden_ns;               /* the steal cost charged per SPAWN edge */
+    uint64_t runs_in_other_regions; /* runs of regions past the names kept: in the other rows */
+    unsigned names_kept;            /* region names a profile keeps */
 } weft__profile_snapshot;
 
 /* The table for people (WEFT_PROFILE=1). */

@@ -49,6 +49,9 @@
 #define DEFAULT_BURDEN_NS 450.0
 #define MAX_BURDEN_NS 1e9
 #define MAX_REGIONS 128u
+/* Region names kept; the runs of further ones go to one row per kind,
+ * "(other regions)" and its twins, in the slots left. */
+#define MAX_NAMED_REGIONS (MAX_REGIONS - 3u)
 #define REGION_NAME_MAX 64u
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -201,7 +204,8 @@ static struct {
 } folded[WEFT_PROFILE_MAX_TYPES]; /* per-type counts of pools that stopped */
 static region_rec regions[MAX_REGIONS];
 static unsigned n_regions;
-static uint64_t regions_lost;              /* runs of regions beyond MAX_REGIONS names */
+static uint64_t
+    regions_lost; /* runs of regions beyond MAX_NAMED_REGIONS names: in the other rows */
 static weft_profile_figures outside_total; /* every RUN from outside the pool, in sequence */
 
 /* WEFT_PROFILE_OFF=1 was chosen. */
@@ -346,19 +350,32 @@ static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
         to->longest = f->longest;
 }
 
-/* Under the lock: one more run of the region `name` of that kind. */
+/* The row of a kind's regions past the names kept. */
+static const char *other_regions_name(int kind)
+{
+    return kind == WEFT_PROFILE_REGION_NAMED         ? "(other ranges)"
+           : kind == WEFT_PROFILE_REGION_INSIDE_TASK ? "(other RUNs inside tasks)"
+                                                     : "(other regions)";
+}
+
+/* Under the lock: one more run of the region `name` of that kind; past
+ * MAX_NAMED_REGIONS names, of its kind's other row, so that the table
+ * still holds all the work. */
 static void record_region_locked(const char *name, int kind, const weft_profile_figures *f)
 {
     region_rec *r = NULL;
     for (unsigned i = 0; i < n_regions && !r; i++)
         if (regions[i].kind == kind && strcmp(regions[i].name, name) == 0)
             r = &regions[i];
+    if (!r && n_regions >= MAX_NAMED_REGIONS) {
+        regions_lost++;
+        name = other_regions_name(kind);
+        for (unsigned i = MAX_NAMED_REGIONS; i < n_regions && !r; i++)
+            if (regions[i].kind == kind)
+                r = &regions[i];
+    }
     if (!r) {
-        if (n_regions == MAX_REGIONS) {
-            regions_lost++;
-            return;
-        }
-        r = &regions[n_regions++];
+        r = &regions[n_regions++]; /* a name's, or one of the three other rows' */
         memset(r, 0, sizeof *r);
         weft__utf8_copy(r->name, sizeof r->name, name);
         r->kind = kind;
@@ -749,8 +766,9 @@ static int snapshot_take(weft__profile_snapshot *sn)
     sn->n = n_regions;
     for (size_t i = 0; i < sn->n; i++)
         sn->r[i] = region_out(&regions[i], region_tpn);
-    sn->regions_not_recorded = regions_lost;
+    sn->runs_in_other_regions = regions_lost;
     pthread_mutex_unlock(&lock);
+    sn->names_kept = MAX_NAMED_REGIONS;
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
     off_cpu_totals off = collect_off_cpu();
     /* One rate for both: each reading of it is a fresh measurement, and a

@@ -131,7 +131,7 @@ def main():
         # longer "the same graph".
         for name, change in (("type.json", lambda d: d["task_types"].append(
                                  dict(d["task_types"][0], name="ghost"))),
-                             ("unrecorded.json", lambda d: d.update(regions_not_recorded=3))):
+                             ("others.json", lambda d: d.update(runs_in_other_regions=3))):
             d = copy.deepcopy(a)
             change(d)
             with open(path(name), "w", encoding="utf-8") as f:
@@ -140,7 +140,7 @@ def main():
             found = findings(out)
             check(rc == 0 and "the graphs are the same" not in found and
                   ("task type ghost is only in B" in found if name == "type.json"
-                   else "not recorded (A 0, B 3)" in found),
+                   else "(A 0 runs, B 3)" in found),
                   f"{name}: the graphs called the same, or the difference not named:\n{out}{err}")
 
         # Two counted runs of one graph, each converting its blocks at its
