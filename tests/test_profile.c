@@ -391,6 +391,20 @@ static void check_regions(void)
     CHECK(fabs(two.work_ns - t.work_ns) <= 1.0 && fabs(two.span_ns - t.span_ns) <= 1.0,
           "two runs: work %.0f span %.0f; their region: %.0f %.0f", two.work_ns, two.span_ns,
           t.work_ns, t.span_ns);
+    /* Its longest strand is one of its own RUNs': after a RUN with long
+     * leaves, a range around a short one, and an empty range (they gave
+     * the longest strand of every RUN from outside so far). */
+    CHECK(WEFT_RUN(tree, 1, 2 * leaf) == 2, "long leaves");
+    WEFT_PROFILE_BEGIN(short_one);
+    CHECK(WEFT_RUN(tree, 1, leaf / 10) == 2, "short leaves");
+    CHECK(WEFT_PROFILE_END(short_one, "short run") == 0, "end");
+    WEFT_PROFILE_BEGIN(empty);
+    CHECK(WEFT_PROFILE_END(empty, "empty range") == 0, "end");
+    weft_profile_region sr = region_named("short run"), er = region_named("empty range");
+    CHECK(sr.longest_strand_ns <= sr.span_ns && sr.longest_strand_ns < leaf,
+          "short run: longest strand %.0f ns, span %.0f ns", sr.longest_strand_ns, sr.span_ns);
+    CHECK(er.work_ns == 0 && er.longest_strand_ns == 0, "empty range: work %.0f, longest %.0f",
+          er.work_ns, er.longest_strand_ns);
 
     /* RUN inside a task: a row of its own, of the kind read per call, and
      * part of its caller's region. */
@@ -408,7 +422,7 @@ static void check_regions(void)
     /* NEWFRAME: a region named by its task (the RUN inside a task is not
      * among its runs). */
     CHECK(WEFT_NEWFRAME(tree, 3, 1000) == 8, "newframe");
-    CHECK_EQ_U64(region_of("tree", WEFT_PROFILE_REGION_RUN).tasks, 2 * 3 + 15);
+    CHECK_EQ_U64(region_of("tree", WEFT_PROFILE_REGION_RUN).tasks, 4 * 3 + 15);
 
     /* Misuse. */
     weft_profile_mark here = weft_profile_begin();
@@ -508,17 +522,20 @@ static void check_nested_runs(void)
     }
 #define MANY_TEN(d) \
     MANY_LEAF(d##0) \
-    MANY_LEAF(d##1) MANY_LEAF(d##2) MANY_LEAF(d##3) MANY_LEAF(d##4) MANY_LEAF(d##5) \
-        MANY_LEAF(d##6) MANY_LEAF(d##7) MANY_LEAF(d##8) MANY_LEAF(d##9)
+    MANY_LEAF(d##1) \
+    MANY_LEAF(d##2) MANY_LEAF(d##3) MANY_LEAF(d##4) MANY_LEAF(d##5) MANY_LEAF(d##6) \
+        MANY_LEAF(d##7) MANY_LEAF(d##8) MANY_LEAF(d##9)
 MANY_TEN(1)
-MANY_TEN(2) MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9)
-    MANY_TEN(10) MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
+MANY_TEN(2)
+MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10)
+    MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
 
 #define MANY_RUN(i) CHECK(WEFT_RUN(many_##i, leaf) == i, "many_" #i);
 #define MANY_RUN_TEN(d) \
     MANY_RUN(d##0) \
-    MANY_RUN(d##1) MANY_RUN(d##2) MANY_RUN(d##3) MANY_RUN(d##4) MANY_RUN(d##5) MANY_RUN(d##6) \
-        MANY_RUN(d##7) MANY_RUN(d##8) MANY_RUN(d##9)
+    MANY_RUN(d##1) \
+    MANY_RUN(d##2) MANY_RUN(d##3) MANY_RUN(d##4) MANY_RUN(d##5) MANY_RUN(d##6) MANY_RUN(d##7) \
+        MANY_RUN(d##8) MANY_RUN(d##9)
 
     /* Past the names a profile keeps, the runs go to "(other regions)": the
  * rows still add up to the task types' work, and both reports say how
@@ -530,9 +547,10 @@ MANY_TEN(2) MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN
     CHECK(weft_start(2, 0, 0) == 0, "start");
     weft_profile_reset();
     MANY_RUN_TEN(1)
-    MANY_RUN_TEN(2) MANY_RUN_TEN(3) MANY_RUN_TEN(4) MANY_RUN_TEN(5) MANY_RUN_TEN(6) MANY_RUN_TEN(7)
-        MANY_RUN_TEN(8) MANY_RUN_TEN(9) MANY_RUN_TEN(10) MANY_RUN_TEN(11) MANY_RUN_TEN(12)
-            MANY_RUN_TEN(13) weft_profile_region r[256];
+    MANY_RUN_TEN(2)
+    MANY_RUN_TEN(3) MANY_RUN_TEN(4) MANY_RUN_TEN(5) MANY_RUN_TEN(6) MANY_RUN_TEN(7) MANY_RUN_TEN(8)
+        MANY_RUN_TEN(9) MANY_RUN_TEN(10) MANY_RUN_TEN(11) MANY_RUN_TEN(12) MANY_RUN_TEN(13)
+            weft_profile_region r[256];
     size_t n = weft_profile_regions(r, 256);
     double top = 0;
     uint64_t runs = 0, other_runs = 0;

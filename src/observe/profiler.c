@@ -564,6 +564,7 @@ weft_profile_mark weft_profile_begin(void)
     }
     pthread_mutex_lock(&lock);
     weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag);
+    outside_total.longest = 0; /* as a worker's: the range's own, end puts the larger back */
     pthread_mutex_unlock(&lock);
     return m;
 }
@@ -592,8 +593,11 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
             p->f.longest = m->longest;
     }
     pthread_mutex_lock(&lock);
-    if (!w)
+    if (!w) {
         now = outside_total;
+        if (m->longest > outside_total.longest)
+            outside_total.longest = m->longest;
+    }
     weft_profile_figures f = {now.work - m->work,
                               now.span - m->span,
                               now.bspan - m->bspan,
