@@ -268,6 +268,12 @@ static void api(void)
     CHECK(weft_stop() == 0, "pool stop");
     CHECK(weft_trace_stop() == ENOSPC, "the write at weft_stop failed: ENOSPC");
     CHECK(weft_trace_stop() == EINVAL, "nothing more to stop");
+    /* A recording that ended kept nothing to write: refused, not an empty
+     * file. */
+    remove("/tmp/weft-trace-after-stop.json");
+    CHECK(weft_trace_write("/tmp/weft-trace-after-stop.json") == EINVAL,
+          "weft_trace_write after the recording ended");
+    CHECK(access("/tmp/weft-trace-after-stop.json", F_OK) != 0, "an empty trace was written");
     printf("ok: the trace calls' errors\n");
 #else
     CHECK(weft_trace_start("x.json") == ENOTSUP && weft_trace_stop() == ENOTSUP &&

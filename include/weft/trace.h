@@ -52,9 +52,10 @@ int weft_trace_start(const char *path);
  * value; once, then EINVAL. */
 int weft_trace_stop(void);
 
-/** Writes what has been recorded so far to `path`, recording or not.
- * 0, EINVAL for a NULL path or nothing recorded, an errno value if the
- * file could not be written, ENOTSUP without the tracer. */
+/** Writes what the recording in progress has recorded so far to `path`.
+ * 0, EINVAL (with a message) for a NULL path or no recording in progress
+ * (one that ended went to its file and kept nothing), an errno value if
+ * the file could not be written, ENOTSUP without the tracer. */
 int weft_trace_write(const char *path);
 
 /** True while recording. */

@@ -1095,6 +1095,18 @@ int weft_trace_write(const char *path)
                    "events; none are kept for another file",
                    session.path);
         err = EINVAL;
+    } else if (!session.active) {
+        /* Its events were let go of when it ended. */
+        if (session.path)
+            weft__warn("weft_trace_write: no recording is in progress; the last one was written "
+                       "to %s when it ended (weft_trace_stop or weft_stop), and its events are "
+                       "not kept: write before that",
+                       session.path);
+        else
+            weft__warn("weft_trace_write: no recording is in progress; the last one ended "
+                       "(weft_trace_stop or weft_stop) and its events are not kept: write "
+                       "before that");
+        err = EINVAL;
     } else {
         err = write_locked(path, fj_workers != NULL, NULL, false);
     }
