@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
 
@@ -511,6 +512,123 @@ static void check_nested_runs(void)
            "RUNs from outside add up to the task types' work (1, 2, 8 workers)\n");
 }
 
+/* ---- a work pool run inside a task: a call of the task ---- */
+
+/* Each item computes 200 us and pushes two children until depth 0: a
+ * tree of 2^6 - 1 items from depth 5. */
+static void pool_item(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    int depth = *(int *)item;
+    compute_ns(200000);
+    if (depth > 0) {
+        int child = depth - 1;
+        CHECK(weft_pool_push(ctx, &child) == 0 && weft_pool_push(ctx, &child) == 0, "push");
+    }
+}
+
+WEFT_TASK_1(long, runs_a_pool, int, pool_workers)
+{
+    compute_ns(1000000);
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = (unsigned)pool_workers;
+    int root = 5;
+    weft_pool_stats st;
+    CHECK(weft_pool_run(&cfg, &root, 1, pool_item, NULL, &st) == 0, "pool run");
+    compute_ns(1000000);
+    return (long)st.processed;
+}
+
+/* The task's work is its own 2 ms and the pool's 63 items, whatever the
+ * pool's workers (the calling thread's items were counted again in the
+ * task's strand: 27.8, 13.6 and 7.1 ms at 1, 2 and 4 pool workers), and
+ * the pool's row is a call, outside the total. */
+static void check_pool_in_task(void)
+{
+    const unsigned pool_workers[] = {1, 2, 4};
+    for (size_t k = 0; k < 3; k++) {
+        start_quiet(2);
+        weft_profile_reset();
+        CHECK(WEFT_RUN(runs_a_pool, (int)pool_workers[k]) == 63, "pool items");
+        weft_profile_region task = region_of("runs_a_pool", WEFT_PROFILE_REGION_RUN);
+        weft_profile_region r[64];
+        size_t n = weft_profile_regions(r, 64);
+        const weft_profile_region *pool = NULL;
+        double top = 0;
+        for (size_t i = 0; i < n && i < 64; i++) {
+            if (r[i].kind == WEFT_PROFILE_REGION_RUN)
+                top += r[i].work_ns;
+            if (strncmp(r[i].name, "work pool (", 11) == 0)
+                pool = &r[i];
+        }
+        CHECK(pool && pool->kind == WEFT_PROFILE_REGION_INSIDE_TASK && pool->runs == 1 &&
+                  pool->tasks == 63,
+              "%u pool workers: the pool's row is not one call of 63 items", pool_workers[k]);
+        const double own = 2e6, items = 63 * 200e3;
+        CHECK(task.work_ns >= 0.95 * (own + items) && task.work_ns <= 1.3 * (own + items),
+              "%u pool workers: the task's work %.0f ns, expected about %.0f", pool_workers[k],
+              task.work_ns, own + items);
+        CHECK(pool->work_ns < task.work_ns && fabs(top - task.work_ns) <= 1.0,
+              "%u pool workers: the pool's work %.0f, the task's %.0f, the total %.0f",
+              pool_workers[k], pool->work_ns, task.work_ns, top);
+        CHECK(weft_stop() == 0, "stop");
+    }
+    printf("ok: a work pool run inside a task is a call of it: the task's work its own and the "
+           "pool's once, at 1, 2 and 4 pool workers\n");
+}
+
+/* Each item computes 50 us and RUNs a tree of two 100 us leaves. */
+static void item_runs(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    int depth = *(int *)item;
+    compute_ns(50000);
+    CHECK(WEFT_RUN(tree, 1, 100000) == 2, "a RUN from a pool item");
+    if (depth > 0) {
+        int child = depth - 1;
+        CHECK(weft_pool_push(ctx, &child) == 0 && weft_pool_push(ctx, &child) == 0, "push");
+    }
+}
+
+/* A RUN from a work pool's item is a region of its own, outside the
+ * item's work (the pool's row held the RUNs' work again: the total was
+ * twice the program's), so the total is the task types' work. */
+static void check_run_in_pool_item(void)
+{
+    const unsigned pool_workers[] = {1, 2};
+    for (size_t k = 0; k < 2; k++) {
+        start_quiet(2);
+        weft_profile_reset();
+        weft_pool_config cfg;
+        weft_pool_config_init(&cfg, sizeof(int));
+        cfg.workers = pool_workers[k];
+        int root = 3; /* 15 items */
+        CHECK(weft_pool_run(&cfg, &root, 1, item_runs, NULL, NULL) == 0, "pool run");
+        weft_profile_region r[64];
+        size_t n = weft_profile_regions(r, 64);
+        double top = 0, pool = -1;
+        for (size_t i = 0; i < n && i < 64; i++) {
+            if (r[i].kind == WEFT_PROFILE_REGION_RUN)
+                top += r[i].work_ns;
+            if (strncmp(r[i].name, "work pool (", 11) == 0)
+                pool = r[i].work_ns;
+        }
+        weft_profile_region trees = region_of("tree", WEFT_PROFILE_REGION_RUN);
+        CHECK_EQ_U64(trees.runs, 15);
+        CHECK(pool >= 0.9 * 15 * 50e3 && pool < 15 * 50e3 + 0.5 * 15 * 200e3,
+              "%u pool workers: the pool's work %.0f ns: its items' own 750 us, without the RUNs' "
+              "3 ms",
+              pool_workers[k], pool);
+        CHECK(top >= 0.9 * 15 * 250e3 && top < 1.3 * 15 * 250e3,
+              "%u pool workers: the total %.0f ns, expected about %.0f", pool_workers[k], top,
+              15 * 250e3);
+        CHECK(weft_stop() == 0, "stop");
+    }
+    printf("ok: a RUN from a work pool's item is a region of its own, outside the item's work, "
+           "at 1 and 2 pool workers\n");
+}
+
 /* ---- more regions than a profile names ---- */
 
 /* 130 task types, each a region of its own when RUN from outside. */
@@ -523,19 +641,24 @@ static void check_nested_runs(void)
 #define MANY_TEN(d) \
     MANY_LEAF(d##0) \
     MANY_LEAF(d##1) \
-    MANY_LEAF(d##2) MANY_LEAF(d##3) MANY_LEAF(d##4) MANY_LEAF(d##5) MANY_LEAF(d##6) \
-        MANY_LEAF(d##7) MANY_LEAF(d##8) MANY_LEAF(d##9)
+    MANY_LEAF(d##2) \
+    MANY_LEAF(d##3) \
+    MANY_LEAF(d##4) MANY_LEAF(d##5) MANY_LEAF(d##6) MANY_LEAF(d##7) MANY_LEAF(d##8) \
+        MANY_LEAF(d##9)
 MANY_TEN(1)
 MANY_TEN(2)
-MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10)
-    MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
+MANY_TEN(3)
+MANY_TEN(4)
+MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10) MANY_TEN(11) MANY_TEN(12)
+    MANY_TEN(13)
 
 #define MANY_RUN(i) CHECK(WEFT_RUN(many_##i, leaf) == i, "many_" #i);
 #define MANY_RUN_TEN(d) \
     MANY_RUN(d##0) \
     MANY_RUN(d##1) \
-    MANY_RUN(d##2) MANY_RUN(d##3) MANY_RUN(d##4) MANY_RUN(d##5) MANY_RUN(d##6) MANY_RUN(d##7) \
-        MANY_RUN(d##8) MANY_RUN(d##9)
+    MANY_RUN(d##2) \
+    MANY_RUN(d##3) \
+    MANY_RUN(d##4) MANY_RUN(d##5) MANY_RUN(d##6) MANY_RUN(d##7) MANY_RUN(d##8) MANY_RUN(d##9)
 
     /* Past the names a profile keeps, the runs go to "(other regions)": the
  * rows still add up to the task types' work, and both reports say how
@@ -548,9 +671,10 @@ MANY_TEN(3) MANY_TEN(4) MANY_TEN(5) MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN
     weft_profile_reset();
     MANY_RUN_TEN(1)
     MANY_RUN_TEN(2)
-    MANY_RUN_TEN(3) MANY_RUN_TEN(4) MANY_RUN_TEN(5) MANY_RUN_TEN(6) MANY_RUN_TEN(7) MANY_RUN_TEN(8)
-        MANY_RUN_TEN(9) MANY_RUN_TEN(10) MANY_RUN_TEN(11) MANY_RUN_TEN(12) MANY_RUN_TEN(13)
-            weft_profile_region r[256];
+    MANY_RUN_TEN(3)
+    MANY_RUN_TEN(4)
+    MANY_RUN_TEN(5) MANY_RUN_TEN(6) MANY_RUN_TEN(7) MANY_RUN_TEN(8) MANY_RUN_TEN(9) MANY_RUN_TEN(10)
+        MANY_RUN_TEN(11) MANY_RUN_TEN(12) MANY_RUN_TEN(13) weft_profile_region r[256];
     size_t n = weft_profile_regions(r, 256);
     double top = 0;
     uint64_t runs = 0, other_runs = 0;
@@ -727,6 +851,8 @@ int main(void)
 #if WEFT_PROFILE
     check_reports_racing();
     check_many_regions();
+    check_pool_in_task();
+    check_run_in_pool_item();
     check_counts();
     check_chain();
     check_tree();

@@ -44,6 +44,13 @@ static inline weft_worker *weft_profile_pause_current(void)
 }
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) weft_worker *var = weft_profile_pause_current()
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((var) ? weft_profile_resume(var) : (void)0)
+/* The worker WEFT_PROFILE_OUTSIDE_STRAND paused (NULL: none). */
+#define WEFT_PROFILE_CALLER(var) (var)
+/* Around a RUN from outside: if this thread is processing a work pool's
+ * item, the item's clock stops (the RUN is a region of its own). */
+#define WEFT_PROFILE_OUTSIDE_ITEM(var) \
+    weft_profile_pool_meter *var = weft__profile_pool_item_pause()
+#define WEFT_PROFILE_BACK_IN_ITEM(var) weft__profile_pool_item_resume(var)
 /* A work pool worker's meter (docs/profiling.md, "Work pool runs"): the
  * process function is called for an item pushed at path length `path`,
  * and returned; a push inside it starts at ITEM_PATH. */
@@ -58,6 +65,9 @@ static inline weft_worker *weft_profile_pause_current(void)
 #define WEFT_PROFILE_RESUME(w) ((void)0)
 #define WEFT_PROFILE_DROPPED(w, t, stolen) ((void)(stolen))
 #define WEFT_PROFILE_OUTSIDE_STRAND(var) ((void)0)
+#define WEFT_PROFILE_CALLER(var) ((weft_worker *)0)
+#define WEFT_PROFILE_OUTSIDE_ITEM(var) ((void)0)
+#define WEFT_PROFILE_BACK_IN_ITEM(var) ((void)0)
 #define WEFT_PROFILE_BACK_IN_STRAND(var) ((void)0)
 #define WEFT_PROFILE_ITEM_BEGIN(meter, path) ((void)0)
 #define WEFT_PROFILE_ITEM_END(meter) ((void)0)

@@ -446,11 +446,16 @@ static uint64_t pool_piece(weft_profile_pool_meter *m)
     return weft_profile_take_strand(&m->clock);
 }
 
+/* The item this thread is processing (NULL between items, and while a
+ * RUN made from the item has stopped its clock). */
+static __thread weft_profile_pool_meter *tls_item_meter;
+
 void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)
 {
     weft_profile_worker *p = &m->clock;
     if (p->off)
         return;
+    tls_item_meter = m;
     uint64_t now = weft_cycles();
     /* After a long search or sleep (or the first item) the CPU clock is
      * read again, so that a long item is compared with its own time. */
@@ -476,6 +481,7 @@ void weft__profile_pool_item_end(weft_profile_pool_meter *m)
 {
     if (m->clock.off)
         return;
+    tls_item_meter = NULL;
     uint64_t d = m->done + pool_piece(m);
     uint64_t path = m->base + d;
     m->work += d;
@@ -485,6 +491,32 @@ void weft__profile_pool_item_end(weft_profile_pool_meter *m)
         m->longest = d;
     m->items++;
     m->last_end = m->clock.strand_start;
+}
+
+weft_profile_pool_meter *weft__profile_pool_item_pause(void)
+{
+    weft_profile_pool_meter *m = tls_item_meter;
+    if (!m)
+        return NULL;
+    m->done += pool_piece(m); /* the item's length up to here */
+    m->clock.paused_at = m->clock.strand_start;
+    tls_item_meter = NULL; /* a pool run inside the RUN on this thread has items of its own */
+    return m;
+}
+
+void weft__profile_pool_item_resume(weft_profile_pool_meter *m)
+{
+    if (!m)
+        return;
+    weft_profile_worker *p = &m->clock;
+    uint64_t now = weft_cycles();
+    if (now - p->paused_at > p->long_cycles) { /* as weft_profile_resume */
+        weft__profile_sync(p, now);
+        now = p->sync_cycles;
+    }
+    p->strand_start = now;
+    p->count_start = weft__profile_blocks;
+    tls_item_meter = m;
 }
 
 void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures *f)
@@ -514,12 +546,16 @@ static void report_at_exit_if_due(void)
         weft__profile_at_stop();
 }
 
-void weft__profile_pool_record(const char *name, const weft_profile_figures *f)
+void weft__profile_pool_record(const char *name, const weft_profile_figures *f, weft_worker *caller)
 {
     if (is_off())
         return;
+    bool in_task = caller != NULL && !caller->prof.off;
+    if (in_task) /* a call: its work is the task's, counted once */
+        add_figures(&caller->prof.f, f);
     pthread_mutex_lock(&lock);
-    record_region_locked(name, WEFT_PROFILE_REGION_RUN, f);
+    record_region_locked(name, in_task ? WEFT_PROFILE_REGION_INSIDE_TASK : WEFT_PROFILE_REGION_RUN,
+                         f);
     /* A program that runs only work pools has no weft_stop to report at:
      * WEFT_PROFILE and WEFT_PROFILE_JSON are read at its first pool run,
      * and the report is made at exit, unless a weft_stop makes it first. */

@@ -77,12 +77,20 @@ void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base);
 uint64_t weft__profile_pool_item_path(weft_profile_pool_meter *m);
 /* The process function returned. */
 void weft__profile_pool_item_end(weft_profile_pool_meter *m);
+/* The item this thread is processing, its clock stopped (NULL: none, or
+ * profiling off); and started again. */
+weft_profile_pool_meter *weft__profile_pool_item_pause(void);
+void weft__profile_pool_item_resume(weft_profile_pool_meter *m);
 /* After the run (threads joined): adds a worker's figures to *f (work
  * summed, span the longest path, tasks the items) and its clock's totals
  * to the profiler's (off-CPU time, counted cycles and blocks). */
 void weft__profile_pool_collect(weft_profile_pool_meter *m, weft_profile_figures *f);
-/* The run's figures become a run of the region named `name`. */
-void weft__profile_pool_record(const char *name, const weft_profile_figures *f);
+/* The run's figures become a run of the region named `name`.  caller: the
+ * fork-join worker whose task made the run (its strand paused for it,
+ * weft_profile_pause_current), or NULL: then the run is a call of that
+ * task, whose figures it joins, as a RUN inside a task is. */
+void weft__profile_pool_record(const char *name, const weft_profile_figures *f,
+                               weft_worker *caller);
 #endif
 
 #endif

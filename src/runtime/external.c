@@ -158,8 +158,22 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
  * it in: it has met a resume still in progress).  Kept out of line so that
  * RUN from inside a task, which Lace clients make by the tens of
  * thousands, pays for none of this path's registers. */
+static bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow,
+                              bool warn_if_suspended);
+
 __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t wrapper,
                                                        bool may_borrow, bool warn_if_suspended)
+{
+    /* The profiler: a RUN from a work pool's item is a region of its own,
+     * not part of the item's work (the item's clock stops meanwhile). */
+    WEFT_PROFILE_OUTSIDE_ITEM(item_);
+    bool ran = run_from_outside_(t, wrapper, may_borrow, warn_if_suspended);
+    WEFT_PROFILE_BACK_IN_ITEM(item_);
+    return ran;
+}
+
+static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow,
+                                     bool warn_if_suspended)
 {
     if (!weft__lifecycle_enter())
         return false;

@@ -349,7 +349,7 @@ static unsigned run_threads(wp_pool *p)
 
 /* A finished run (threads joined) for the profiler and the tracer: a run
  * of the region of its queue kind, and its counters in the trace. */
-static void observe_run_end(wp_pool *p, size_t n_initial)
+static void observe_run_end(wp_pool *p, size_t n_initial, weft_worker *profiled_caller)
 {
 #if WEFT_PROFILE
     weft_profile_figures f;
@@ -358,7 +358,9 @@ static void observe_run_end(wp_pool *p, size_t n_initial)
         weft__profile_pool_collect(&p->workers[i]->prof, &f);
     char name[64];
     snprintf(name, sizeof name, "work pool (%s%s)", p->ops->name, p->half ? ", steal-half" : "");
-    weft__profile_pool_record(name, &f);
+    weft__profile_pool_record(name, &f, profiled_caller);
+#else
+    (void)profiled_caller;
 #endif
     if (p->trace) {
         weft_pool_stats t;
@@ -407,10 +409,14 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     wp_worker *w0 = p->workers[0];
     if (weft__waiting_begin(&waiting, &w0->sleep_word, WP_ASLEEP, WP_AWAKE))
         w0->waiting = &waiting;
+    /* The profiler: a run inside a task is a call of that task, whose
+     * strand stops meanwhile (worker 0's items are the pool's work). */
+    WEFT_PROFILE_OUTSIDE_STRAND(in_task_);
     unsigned started = run_threads(p);
     if (w0->waiting != NULL)
         weft__waiting_end(&waiting);
     if (started != p->n) {
+        WEFT_PROFILE_BACK_IN_STRAND(in_task_);
         weft__warn("weft_pool_run: cannot create worker thread %u of %u", started, p->n);
         weft__wp_pool_destroy(p);
         return EAGAIN;
@@ -419,7 +425,8 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     bool cancelled = atomic_load_explicit(&p->cancelled, memory_order_relaxed) != 0;
     if (stats != NULL)
         weft__wp_stats_sum(p, n_initial, stats);
-    observe_run_end(p, n_initial);
+    observe_run_end(p, n_initial, WEFT_PROFILE_CALLER(in_task_));
+    WEFT_PROFILE_BACK_IN_STRAND(in_task_);
     weft__wp_pool_destroy(p);
     return cancelled ? ECANCELED : 0;
 }
