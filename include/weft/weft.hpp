@@ -120,8 +120,9 @@ inline unsigned workers() noexcept { return weft_workers(); }
 /// weft_start refuses it -- throws std::system_error with the runtime's
 /// errno (EBUSY: already started; EINVAL; ENOMEM, EAGAIN), or ends the
 /// program with the message when built without exceptions.  The destructor
-/// stops the pool only if it still runs (an explicit weft_stop() before it
-/// is fine).
+/// stops the pool only if it still runs and is a scheduler's (an explicit
+/// weft_stop() before it is fine, and a pool another API started after
+/// that, lace_start's or weft_start's, is left running).
 class scheduler {
 public:
     /// The defaults, with the WEFT_* environment applied (docs/configuration.md).
@@ -132,7 +133,7 @@ public:
     explicit scheduler(const weft_config &cfg) { start(cfg); }
     ~scheduler()
     {
-        if (weft_workers() != 0)
+        if (weft_workers() != 0 && weft__pool_starter() == &weft__cpp_scheduler_words)
             (void)weft_stop();
     }
     scheduler(const scheduler &) = delete;

@@ -30,6 +30,10 @@ void weft__trace_at_stop(bool write, const weft_stats *counters);
 int weft__trace_check_env(void);
 void weft__trace_worker_exit(weft_worker *w);
 void weft__trace_forget_in_child(void);
+/* The session in progress will write (or streams to) the file `path`
+ * names, however named: another writer of it would destroy the trace
+ * (false without the tracer). */
+bool weft__trace_writes_to(const char *path);
 
 #if WEFT_TRACE
 /* A pool worker's track (owner only). */
@@ -61,9 +65,6 @@ bool weft__trace_session_on(void);
 /* The file a session in progress streams to (a .pftrace), copied into
  * `path` (cap bytes); false when none streams. */
 bool weft__trace_streaming_to(char *path, size_t cap);
-/* The session in progress will write (or streams to) the file `path`
- * names, however named: another writer of it would destroy the trace. */
-bool weft__trace_writes_to(const char *path);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),

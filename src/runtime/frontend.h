@@ -79,7 +79,8 @@ int weft__leave_adopted_worker(void);
  * they next look, after spinning as an idle worker spins before it sleeps
  * (so a resume soon after costs no wake-up), and idle sleepers sleep on.
  * Undone by weft_resume; a weft_suspend over it waits as usual
- * (interrupt.c). */
+ * (interrupt.c).  EINVAL, without a message, when the pool is not running
+ * (a front-end's count may settle after a stop). */
 int weft__suspend_lazy(void);
 
 /* Rules an API layer sets for every RUN from outside the pool, whichever

@@ -78,10 +78,16 @@ void weft__control_end(void)
     tls_in_control = false;
 }
 
-bool weft__control_running(const char *what)
+bool weft__control_is_running(void)
 {
     /* Relaxed: lifecycle transitions happen under control_lock. */
-    if ((atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) == WEFT_RT_RUNNING)
+    return (atomic_load_explicit(&weft__rt.lifecycle, memory_order_relaxed) >> 32) ==
+           WEFT_RT_RUNNING;
+}
+
+bool weft__control_running(const char *what)
+{
+    if (weft__control_is_running())
         return true;
     weft__warn("%s: the pool is not running", what);
     return false;

@@ -43,6 +43,8 @@ void weft__control_end(void);
 int weft__control_try_begin(bool waits, const char **why);
 /* Under the lock: is the pool running?  If not, says so for `what`. */
 bool weft__control_running(const char *what);
+/* The same without the message. */
+bool weft__control_is_running(void);
 /* weft__control_begin, then weft__control_running: 0 (locked, running),
  * EDEADLK, or EINVAL (not running; unlocked again). */
 int weft__control_begin_running(const char *what, bool waits);

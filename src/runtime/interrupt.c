@@ -689,9 +689,17 @@ int weft__resume_locked(void)
 static int suspend(bool lazy)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin_running("weft_suspend", true);
+    /* A lazy suspension is a front-end's, which may settle its count after
+     * the pool stopped (a call from outside that ended during the stop):
+     * nothing to suspend, and nothing to say. */
+    int err = lazy ? weft__control_begin("weft_suspend", true)
+                   : weft__control_begin_running("weft_suspend", true);
     if (err)
         return err;
+    if (lazy && !weft__control_is_running()) {
+        weft__control_end();
+        return EINVAL;
+    }
     uint32_t depth =
         atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
     /* Relaxed: written under the lock (ours). */

@@ -19,7 +19,9 @@
 #include "adversarial.h"
 #include "check.h"
 
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static void nap_us(long us)
 {
@@ -585,6 +587,106 @@ static void yield_stale_head(void)
     lace_stop();
 }
 
+/* ---- fork() while other threads are inside Lace's calls ---- */
+
+static atomic_bool busy_stop;
+
+/* Suspends and resumes, or RUNs, over and over: at a fork the child gets
+ * Lace's locks as this thread held them. */
+static void *busy_caller(void *arg)
+{
+    bool runs = arg != NULL;
+    while (!atomic_load(&busy_stop)) {
+        if (runs)
+            CHECK(RUN(fib, 8) == 21, "RUN");
+        else {
+            lace_suspend();
+            lace_resume();
+        }
+    }
+    return NULL;
+}
+
+/* Each child starts Lace of its own, RUNs and RUNEXes, and stops: the
+ * locks the parent's other threads held at the fork are not held in the
+ * child (a child hung on one within a few forks). */
+static void fork_children(bool runs)
+{
+    lace_start(2, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, busy_caller, runs ? (void *)1 : NULL) == 0, "thread");
+    for (int k = 0; k < 20; k++) {
+        fflush(stderr);
+        pid_t child = fork();
+        CHECK(child >= 0, "fork");
+        if (child == 0) {
+            alarm(20); /* a hang ends as a failure */
+            lace_start(1, 0);
+            long a = RUN(fib, 10), b = RUNEX(fib, 10);
+            lace_stop();
+            _exit(a == 55 && b == 55 ? 0 : 1);
+        }
+        int st = 0;
+        CHECK(waitpid(child, &st, 0) == child, "waitpid");
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork %d: the child ended with status %d", k,
+              st);
+        nap_us(500);
+    }
+    atomic_store(&busy_stop, true);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    lace_stop();
+}
+
+static void fork_while_suspending(void) { fork_children(false); }
+
+static void fork_while_running(void) { fork_children(true); }
+
+/* A RUN in a child made while Lace ran: refused, naming the fork. */
+static void run_in_forked_child(void)
+{
+    lace_start(2, 0);
+    fflush(stderr);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0)
+        _exit(RUN(fib, 5) == 5 ? 0 : 1); /* not reached: refused */
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child, "waitpid");
+    lace_stop();
+    if (WIFSIGNALED(st))
+        abort(); /* the child's end, passed on for the table */
+}
+
+/* lace_stop while suspended, a RUN from another thread in progress: the
+ * stop waits for it, and the RUN's end settles Lace's count on a pool
+ * that is gone: nothing to say (it said "weft_suspend: the pool is not
+ * running"). */
+TASK_1(long, slow_leaf, int, n)
+{
+    nap_us(20000);
+    return n;
+}
+
+static void *slow_run(void *arg)
+{
+    (void)arg;
+    CHECK(RUN(slow_leaf, 3) == 3, "RUN");
+    return NULL;
+}
+
+static void stop_suspended_during_run(void)
+{
+    lace_start(2, 0);
+    lace_suspend();
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, slow_run, NULL) == 0, "thread");
+    nap_us(5000);
+    lace_stop();
+    pthread_join(th, NULL);
+}
+
 /* ---- the table ---- */
 
 static const adv_case cases[] = {
@@ -747,6 +849,15 @@ static const adv_case cases[] = {
      false,
      {"lace: a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker ",
       "holds a head (slot 0) below a task still pending"}},
+    {"fork_while_suspending", fork_while_suspending, 0, true, {NULL}},
+    {"fork_while_running", fork_while_running, 0, true, {NULL}},
+    {"run_in_forked_child",
+     run_in_forked_child,
+     ABORTED,
+     false,
+     {"lace: RUN called in a child process after fork(): Lace's pool is the parent's, and this "
+      "process has none (call lace_start(n_workers, dqsize) in the child first)\n"}},
+    {"stop_suspended_during_run", stop_suspended_during_run, 0, true, {NULL}},
     {"verbosity",
      verbosity,
      0,

@@ -96,5 +96,23 @@ int main()
     std::printf("ok: Lace 1.%d tasks through WEFT_RUN and parallel_for from main run on the "
                 "workers' threads, suspended or not\n",
                 LACE_VERSION_MINOR);
+
+    // Each API stops only the pool it started: a weft::scheduler stopped
+    // by hand, then Lace started, leaves Lace's pool to lace_stop (its
+    // destructor stopped it, and the next RUN was refused as "after
+    // lace_stop"); lace_stop leaves a pool weft_start started, and says so.
+    {
+        weft::scheduler s(2);
+        CHECK(weft::run([] { return 1; }) == 1, "a run on the scheduler");
+        CHECK(weft_stop() == 0, "weft_stop before the scheduler's end");
+        lace_start(3, 0);
+    }
+    CHECK(weft_workers() == 3 && RUN(marked_here, 0) >= 0, "Lace's pool stopped by ~scheduler");
+    lace_stop();
+    CHECK(weft_start(2, 0, 0) == 0, "weft_start");
+    lace_stop(); // says the pool is weft_start's, and leaves it
+    CHECK(weft_workers() == 2, "lace_stop stopped weft_start's pool");
+    CHECK(weft_stop() == 0, "weft_stop");
+    std::printf("ok: ~scheduler and lace_stop stop only the pool they started\n");
     return 0;
 }

@@ -19,7 +19,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "adversarial.h"
 #include "check.h"
@@ -422,6 +424,95 @@ static void steal_random_outside(void)
 {
     lace_start(2, 0, 0);
     lace_steal_random(lace_get_worker());
+}
+
+/* ---- fork() while other threads are inside Lace's calls ---- */
+
+static atomic_bool busy_stop;
+
+/* Suspends and resumes, or calls a task, over and over: at a fork the
+ * child gets Lace's locks as this thread held them. */
+static void *busy_caller(void *arg)
+{
+    bool calls = arg != NULL;
+    while (!atomic_load(&busy_stop)) {
+        if (calls)
+            CHECK(fib(8) == 21, "fib");
+        else {
+            lace_suspend();
+            lace_resume();
+        }
+    }
+    return NULL;
+}
+
+/* Each child starts Lace of its own, calls and stops: the locks the
+ * parent's other threads held at the fork are not held in the child
+ * (29 of 40 children hung on one). */
+static void fork_children(bool calls)
+{
+    lace_start(2, 0, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, busy_caller, calls ? (void *)1 : NULL) == 0, "thread");
+    for (int k = 0; k < 20; k++) {
+        fflush(stderr);
+        pid_t child = fork();
+        CHECK(child >= 0, "fork");
+        if (child == 0) {
+            alarm(20); /* a hang ends as a failure */
+            lace_start(1, 0, 0);
+            long a = fib(10);
+            lace_stop();
+            _exit(a == 55 ? 0 : 1);
+        }
+        int st = 0;
+        CHECK(waitpid(child, &st, 0) == child, "waitpid");
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork %d: the child ended with status %d", k,
+              st);
+        nap_us(500);
+    }
+    atomic_store(&busy_stop, true);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    lace_stop();
+}
+
+static void fork_while_suspending(void) { fork_children(false); }
+
+static void fork_while_calling(void) { fork_children(true); }
+
+/* A task called in a child made while Lace ran: refused, naming the fork. */
+static void call_in_forked_child(void)
+{
+    lace_start(2, 0, 0);
+    fflush(stderr);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0)
+        _exit(fib(5) == 5 ? 0 : 1); /* not reached: refused */
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child, "waitpid");
+    lace_stop();
+    if (WIFSIGNALED(st))
+        abort(); /* the child's end, passed on for the table */
+}
+
+/* lace_stop while suspended, a call from another thread in progress: the
+ * stop waits for it, and the call's end settles Lace's count on a pool
+ * that is gone: nothing to say (it said "weft_suspend: the pool is not
+ * running"). */
+static void stop_suspended_during_call(void)
+{
+    lace_start(2, 0, 0);
+    lace_suspend();
+    long r = 0;
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, slow_runner, &r) == 0, "thread");
+    nap_us(5000);
+    lace_stop();
+    pthread_join(th, NULL);
+    CHECK(r == fib_seq(20), "the call's result");
 }
 
 /* ---- stolen or not ---- */
@@ -910,6 +1001,15 @@ static const adv_case cases[] = {
       "lace: lace_resume called from inside a task: it is for threads outside Lace's tasks; "
       "ignored\n"}},
 
+    {"fork_while_suspending", fork_while_suspending, 0, true, {NULL}},
+    {"fork_while_calling", fork_while_calling, 0, true, {NULL}},
+    {"call_in_forked_child",
+     call_in_forked_child,
+     ABORTED,
+     false,
+     {"lace: fib() called in a child process after fork(): Lace's pool is the parent's, and this "
+      "process has none (call lace_start"}},
+    {"stop_suspended_during_call", stop_suspended_during_call, 0, true, {NULL}},
     {"verbosity",
      verbosity,
      0,

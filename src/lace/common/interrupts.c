@@ -19,6 +19,12 @@ typedef struct pending_interrupt {
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 static pending_interrupt *pending;
 
+void weft__lace_interrupts_forget_in_child(void)
+{
+    pthread_mutex_init(&pending_lock, NULL);
+    pending = NULL; /* the nodes were on the stacks of threads the child has not */
+}
+
 static void pending_push(pending_interrupt *node, const void *t, weft_lace_show_fn *show)
 {
     pthread_mutex_lock(&pending_lock);

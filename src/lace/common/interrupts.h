@@ -40,4 +40,7 @@ void weft__lace_interrupt(weft_task *t, uintptr_t wrapper, bool together, weft_l
  * would wait for may be its own). */
 void weft__lace_yield_until_over(weft_worker *w, weft_task *head, const void *shown);
 
+/* In a child process after fork(): no interrupt pending, the lock free. */
+void weft__lace_interrupts_forget_in_child(void);
+
 #endif

@@ -81,11 +81,15 @@ static inline void weft__lace_skip_seed_draws(unsigned workers)
 /* A call that needs Lace running (RUN, NEWFRAME, TOGETHER, NAME() ...),
  * `what` as the program wrote it. */
 static inline void weft__lace_require_running(const weft__api_words *lace, const char *what,
-                                              bool started, const char *start_call)
+                                              bool started, bool forked, const char *start_call)
 {
     if (weft_self() != NULL || weft_workers() > 0)
         return;
     (void)weft__speak_as(lace);
+    if (forked)
+        weft__fatal("%s called in a child process after fork(): Lace's pool is the parent's, and "
+                    "this process has none (call %s in the child first)",
+                    what, start_call);
     if (!started)
         weft__fatal("%s called before lace_start: call %s first", what, start_call);
     weft__fatal("%s called after lace_stop: Lace is not running (call %s again first)", what,
@@ -132,11 +136,18 @@ static inline void weft__lace_check_start(const weft__api_words *lace, const cha
 /* lace_stop: Lace's has no way to fail, so where it would wait for itself
  * (from a task) it stops the program; a pool that is not running is only
  * reported.  Says so when `verbose`. */
-static inline void weft__lace_stop(int verbose, bool started)
+static inline void weft__lace_stop(const weft__api_words *lace, int verbose, bool started)
 {
     if (weft_self() != NULL)
         weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
                     "where lace_start was called)");
+    const weft__api_words *owner = weft__pool_starter();
+    if (weft_workers() != 0 && owner != NULL && owner != lace) {
+        weft__warn("lace_stop: the running pool is %s, not Lace's: it is left running (stop it "
+                   "with its own call)",
+                   owner->pool);
+        return;
+    }
     if (weft_workers() == 0) {
         weft__warn("%s", started
                              ? "lace_stop called after lace_stop: Lace is not running (nothing "

@@ -3,6 +3,8 @@
  * each Lace library; a program links one. */
 #include "lace/common/suspend.h"
 
+#include "lace/common/interrupts.h"
+
 #include "runtime/frontend.h"
 
 #include <weft/weft.h>
@@ -31,7 +33,8 @@ static void settle(void)
     if (want && !parked)
         parked = weft__suspend_lazy() == 0;
     else if (!want && parked) {
-        weft_resume();
+        if (weft_workers() > 0) /* (another API may have stopped the pool) */
+            weft_resume();
         parked = false;
     }
 }
@@ -53,8 +56,31 @@ static const weft__outside_rules lace_outside_rules = {
     .end = weft__lace_outside_end,
 };
 
+/* fork() copies only the calling thread: in the child, a lock another
+ * thread held stays held by nobody, and that thread's calls in progress
+ * never end.  The child starts with these as at load, as the runtime's
+ * own state does (docs/design.md, "fork"). */
+static void forget_in_child(void)
+{
+    pthread_mutex_init(&suspend_lock, NULL);
+    parked = false;
+    /* Relaxed (both): the child has one thread. */
+    atomic_store_explicit(&awake, 1, memory_order_relaxed);
+    atomic_store_explicit(&outside_calls, 0, memory_order_relaxed);
+    weft__lace_interrupts_forget_in_child();
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void register_atfork(void)
+{
+    if (pthread_atfork(NULL, NULL, forget_in_child) != 0)
+        weft__warn("lace_start: cannot register the fork handler: a child process may not "
+                   "start Lace again");
+}
+
 void weft__lace_suspend_reset(void)
 {
+    pthread_once(&atfork_once, register_atfork);
     weft__set_outside_rules(&lace_outside_rules);
     pthread_mutex_lock(&suspend_lock);
     parked = false;

@@ -15,7 +15,9 @@
 
 #include <stdbool.h>
 
-/* lace_start and lace_stop: the count back to 1, nothing parked. */
+/* lace_start and lace_stop: the count back to 1, nothing parked.  The
+ * first also registers the fork handler that gives a child process this
+ * state, and the interrupts', as at load. */
 void weft__lace_suspend_reset(void);
 
 /* lace_suspend, lace_resume, speaking as `lace` (the library's words). */

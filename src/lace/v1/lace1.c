@@ -34,6 +34,9 @@ const char weft__lace_one_layer_per_program = 1;
 static int verbosity;
 static size_t stack_size;   /* 0: weft's default */
 static atomic_bool started; /* lace_start ran: "after lace_stop", not "before lace_start" */
+/* This is a child process made by fork() since lace_start ran (until it
+ * starts Lace itself). */
+static atomic_bool forked_child;
 
 #define START_CALL "lace_start(n_workers, dqsize)"
 
@@ -64,8 +67,11 @@ static const weft__api_words lace_words = {
 
 static void require_running(const char *what)
 {
+    /* Relaxed (both): flags of this thread's own process's history. */
     weft__lace_require_running(&lace_words, what,
-                               atomic_load_explicit(&started, memory_order_relaxed), START_CALL);
+                               atomic_load_explicit(&started, memory_order_relaxed),
+                               atomic_load_explicit(&forked_child, memory_order_relaxed),
+                               START_CALL);
 }
 
 /* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
@@ -88,13 +94,33 @@ unsigned int lace_get_pu_count(void)
     return n > 0 ? (unsigned)n : 1u;
 }
 
-static void init_external_lock(void)
+static void make_external_lock(void)
 {
     pthread_rwlockattr_t attr;
     pthread_rwlockattr_init(&attr);
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&external_lock, &attr);
     pthread_rwlockattr_destroy(&attr);
+}
+
+/* fork() copies only the calling thread: in the child the RUNs other
+ * threads held external_lock for never end, and no interrupt is pending
+ * (the common state: lace/common/suspend.c). */
+static void forget_in_child(void)
+{
+    make_external_lock();
+    /* Relaxed (all): the child has one thread. */
+    atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
+    if (atomic_load_explicit(&started, memory_order_relaxed))
+        atomic_store_explicit(&forked_child, true, memory_order_relaxed);
+}
+
+static void init_external_lock(void)
+{
+    make_external_lock();
+    if (pthread_atfork(NULL, NULL, forget_in_child) != 0)
+        weft__warn("lace_start: cannot register the fork handler: RUNEX in a child process may "
+                   "wait forever");
 }
 
 /* lace_start's work; `call` names the user's call in messages. */
@@ -115,6 +141,7 @@ static void start_pool(const char *call, unsigned int n_workers, size_t dqsize)
     pthread_once(&external_lock_once, init_external_lock);
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
+    atomic_store_explicit(&forked_child, false, memory_order_relaxed);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
@@ -141,7 +168,8 @@ void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
     leave_worker_0("lace_stop");
-    weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
+    weft__lace_stop(&lace_words, verbosity > 0,
+                    atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
 }

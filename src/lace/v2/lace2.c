@@ -33,6 +33,27 @@ WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 static int verbosity;
 static atomic_bool started; /* lace_start ran: "after lace_stop", not "before lace_start" */
+/* This is a child process made by fork() since lace_start ran (until it
+ * starts Lace itself). */
+static atomic_bool forked_child;
+
+/* fork() copies only the calling thread: in the child no interrupt is
+ * pending (the common state: lace/common/suspend.c). */
+static void forget_in_child(void)
+{
+    /* Relaxed (all): the child has one thread. */
+    atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
+    if (atomic_load_explicit(&started, memory_order_relaxed))
+        atomic_store_explicit(&forked_child, true, memory_order_relaxed);
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void register_atfork(void)
+{
+    if (pthread_atfork(NULL, NULL, forget_in_child) != 0)
+        weft__warn("lace_start: cannot register the fork handler: a child process is told of "
+                   "Lace's calls as if Lace had stopped");
+}
 
 #define START_CALL "lace_start(n_workers, dqsize, stacksize)"
 
@@ -72,8 +93,11 @@ static const weft__api_words lace_words = {
 
 void weft__lace2_require_running(const char *what)
 {
+    /* Relaxed (both): flags of this thread's own process's history. */
     weft__lace_require_running(&lace_words, what,
-                               atomic_load_explicit(&started, memory_order_relaxed), START_CALL);
+                               atomic_load_explicit(&started, memory_order_relaxed),
+                               atomic_load_explicit(&forked_child, memory_order_relaxed),
+                               START_CALL);
 }
 
 /* splitmix64: distinct, well-mixed lace_rng seeds per worker. */
@@ -117,8 +141,10 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     char call[96];
     snprintf(call, sizeof call, "lace_start(%u, %zu, %zu)", n_workers, dqsize, stacksize);
     weft__lace_check_start(&lace_words, call, n_workers, dqsize, stacksize, "stacksize");
+    pthread_once(&atfork_once, register_atfork);
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
+    atomic_store_explicit(&forked_child, false, memory_order_relaxed);
     int err =
         weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
     if (err != 0) {
@@ -141,7 +167,8 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
-    weft__lace_stop(verbosity > 0, atomic_load_explicit(&started, memory_order_relaxed));
+    weft__lace_stop(&lace_words, verbosity > 0,
+                    atomic_load_explicit(&started, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
 }
