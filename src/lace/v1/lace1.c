@@ -68,10 +68,9 @@ static const weft__api_words lace_words = {
 static void require_running(const char *what)
 {
     /* Relaxed (both): flags of this thread's own process's history. */
-    weft__lace_require_running(&lace_words, what,
-                               atomic_load_explicit(&started, memory_order_relaxed),
-                               atomic_load_explicit(&forked_child, memory_order_relaxed),
-                               START_CALL);
+    weft__lace_require_running(
+        &lace_words, what, atomic_load_explicit(&started, memory_order_relaxed),
+        atomic_load_explicit(&forked_child, memory_order_relaxed), START_CALL);
 }
 
 /* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
