@@ -61,6 +61,7 @@ const weft__api_words weft__cpp_default_pool_words = {
     .pool = "weft's C++ default pool (the first weft:: call started it)",
     .stop_first = "call weft_stop first, or start the pool before the first weft:: call, which "
                   "then runs on it",
+    .quiet_if_running = true,
 };
 
 /* The words this thread speaks as (weft__speak_as), and a worker's: its

@@ -51,6 +51,9 @@ typedef struct weft__api_words {
     /* More workers than CPUs is said only if WEFT_OVERSUBSCRIBE=0 asks
      * (Lace prints nothing then; a tool comparing its stderr sees none). */
     bool quiet_oversubscription;
+    /* A start that finds a pool running says nothing (EBUSY all the same):
+     * the C++ default pool's, which then runs on the pool that won. */
+    bool quiet_if_running;
 } weft__api_words;
 
 /* weft's C API's words, and its C++ API's: a weft::scheduler's start and

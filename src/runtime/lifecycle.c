@@ -541,6 +541,8 @@ static void warn_running(void)
 {
     const weft__api_words *me = weft__words();
     const weft__api_words *owner = weft__pool_starter();
+    if (me->quiet_if_running)
+        return;
     if (owner == NULL || owner == me)
         weft__warn("%s: the pool is already running (%s)", me->start, me->stop_first);
     else

@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -322,6 +323,20 @@ void case_default_pool()
 void case_default_pool_bad_env()
 {
     (void)weft::run([] { return 1; });
+}
+
+// The first weft:: call racing weft_start on another thread: whichever
+// start wins, the call runs on that pool, and the default pool's losing
+// start says nothing (it said another pool ran, then ran on it).
+void case_default_pool_race()
+{
+    for (int i = 0; i < 100; i++) {
+        std::thread first_call([] { CHECK(weft::run([] { return 1; }) == 1, "run"); });
+        int err = weft_start(2, 0, 0);
+        CHECK(err == 0 || err == EBUSY, "weft_start: %d", err);
+        first_call.join();
+        CHECK(weft_stop() == 0, "weft_stop");
+    }
 }
 
 // An explicit weft_stop() before the scheduler's destructor: silence.
@@ -662,6 +677,7 @@ int main(int argc, char **argv)
         {"bad_env", case_bad_env},
         {"default_pool", case_default_pool},
         {"stop_before_destructor", case_stop_before_destructor},
+        {"default_pool_race", case_default_pool_race},
         {"default_pool_bad_env", case_default_pool_bad_env},
         {"c_task_throws", case_c_task_throws},
         {"c_run_no_pool", case_c_run_no_pool},
@@ -722,6 +738,12 @@ int main(int argc, char **argv)
     expect_ok(path, "bad_env", {"WEFT_STACK_SIZE=12q"}, false);
     expect_ok(path, "default_pool", {"WEFT_WORKERS=2"});
     expect_ok(path, "stop_before_destructor", {});
+    {
+        // weft_start's own message when it loses is its caller's due.
+        child_result r = run_child(path, "default_pool_race", {"WEFT_OVERSUBSCRIBE=1"});
+        CHECK(exited_ok(r) && r.err.find("weft's C++ default pool: ") == std::string::npos,
+              "default_pool_race (status %d): %s", r.status, r.err.c_str());
+    }
     expect_stop(path, "default_pool_bad_env", {"WEFT_WORKERS=two"},
                 "the default pool of the first weft:: call did not start");
     expect_stop(path, "c_run_no_pool", {},
