@@ -442,6 +442,20 @@ int weft__leave_adopted_worker(void)
     return 0;
 }
 
+bool weft__adopted_forget_in_child(void)
+{
+    weft_worker *w = tls_adopted;
+    if (w == NULL || weft__tls_worker != w || weft_current_head(w) != w->dq)
+        return false; /* in a task's code with tasks spawned: the child goes on with the task */
+    weft__worker_speaks(NULL);
+    weft__tls_guest = false;
+    weft__tls_worker = NULL;
+    tls_adopted = NULL;
+    if (weft__tls_stack == &tls_adopted_stack)
+        weft__tls_stack = tls_adopted_outer;
+    return true;
+}
+
 void weft__external_init(void)
 {
     weft__external_queue_init();

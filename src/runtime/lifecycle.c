@@ -142,8 +142,8 @@ static void *worker_main(void *arg)
  * fork are re-initialised. */
 static void forget_pool_in_child(void)
 {
-    if (weft__tls_worker) /* a task forked: the child would go on with it */
-        weft__forked_in_task = true;
+    if (weft__tls_worker && !weft__adopted_forget_in_child())
+        weft__forked_in_task = true; /* a task forked: the child would go on with it */
     weft__state_forget_in_child();
     weft__pool_started_by(NULL);
     weft__gate_forget_in_child();

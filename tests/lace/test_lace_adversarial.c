@@ -587,6 +587,9 @@ static void yield_stale_head(void)
     lace_stop();
 }
 
+/* ThreadSanitizer cannot fork a process with threads (the child may hang
+ * in its runtime): these cases run in every other build. */
+#if !WEFT_TEST_TSAN
 /* ---- fork() while other threads are inside Lace's calls ---- */
 
 static atomic_bool busy_stop;
@@ -658,6 +661,8 @@ static void run_in_forked_child(void)
     if (WIFSIGNALED(st))
         abort(); /* the child's end, passed on for the table */
 }
+
+#endif
 
 /* lace_stop while suspended, a RUN from another thread in progress: the
  * stop waits for it, and the RUN's end settles Lace's count on a pool
@@ -849,6 +854,7 @@ static const adv_case cases[] = {
      false,
      {"lace: a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker ",
       "holds a head (slot 0) below a task still pending"}},
+#if !WEFT_TEST_TSAN /* ThreadSanitizer cannot fork a process with threads */
     {"fork_while_suspending", fork_while_suspending, 0, true, {NULL}},
     {"fork_while_running", fork_while_running, 0, true, {NULL}},
     {"run_in_forked_child",
@@ -857,6 +863,7 @@ static const adv_case cases[] = {
      false,
      {"lace: RUN called in a child process after fork(): Lace's pool is the parent's, and this "
       "process has none (call lace_start(n_workers, dqsize) in the child first)\n"}},
+#endif
     {"stop_suspended_during_run", stop_suspended_during_run, 0, true, {NULL}},
     {"verbosity",
      verbosity,

@@ -12,7 +12,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "adversarial.h"
 #include "check.h"
@@ -210,6 +212,55 @@ static void exit_with_a_spawn_pending(void)
 
 static void init_too_many_workers(void) { lace_init((unsigned)-1, 0); }
 
+#if !WEFT_TEST_TSAN /* ThreadSanitizer cannot fork a process with threads */
+/* main, worker 0, forks outside any task: the child is not in a task (it
+ * was told "fork() in a task" and could not start Lace again); its
+ * lace_exit is told the pool is the parent's, and Lace starts anew. */
+static void fork_outside_tasks(void)
+{
+    lace_init(2, 0);
+    lace_startup(0, NULL, NULL);
+    fflush(stderr);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0) {
+        alarm(20);
+        lace_exit();
+        lace_init(1, 0);
+        lace_startup(0, NULL, NULL);
+        LACE_ME;
+        long r = CALL(fib, 15);
+        lace_exit();
+        _exit(r == 610 ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child, "waitpid");
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child ended with status %d", st);
+    LACE_ME;
+    CHECK(CALL(fib, 15) == 610, "fib in the parent");
+    lace_exit();
+}
+
+#endif
+
+/* lace_exit on another thread while main holds worker 0: refused (the
+ * stop would wait for worker 0 forever: it hung silently). */
+static void *exit_elsewhere(void *arg)
+{
+    (void)arg;
+    lace_exit();
+    return NULL;
+}
+
+static void exit_on_another_thread(void)
+{
+    lace_init(2, 0);
+    lace_startup(0, NULL, NULL);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, exit_elsewhere, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+}
+
 #ifndef WEFT_TEST_SANITIZED
 /* Worker 0's tasks run on the stack of the thread that called lace_startup
  * without a callback: an overflow of it is explained, as on a worker's
@@ -269,6 +320,21 @@ static const adv_case cases[] = {
      false,
      {"lace: lace_exit on worker 0 with tasks spawned and not synced: SYNC or DROP each SPAWN "
       "first"}},
+#if !WEFT_TEST_TSAN /* ThreadSanitizer cannot fork a process with threads */
+    {"fork_outside_tasks",
+     fork_outside_tasks,
+     0,
+     false,
+     {"lace: lace_stop called in a child process after fork(): Lace's pool is the parent's "
+      "(nothing to stop here)\n"}},
+#endif
+    {"exit_on_another_thread",
+     exit_on_another_thread,
+     ABORTED,
+     false,
+     {"lace: lace_exit called on a thread other than the one lace_startup made worker 0: that "
+      "thread holds worker 0 and the stop would wait for it forever (call lace_exit on that "
+      "thread)\n"}},
     {"init_too_many_workers",
      init_too_many_workers,
      ABORTED,

@@ -426,6 +426,9 @@ static void steal_random_outside(void)
     lace_steal_random(lace_get_worker());
 }
 
+/* ThreadSanitizer cannot fork a process with threads (the child may hang
+ * in its runtime): these cases run in every other build. */
+#if !WEFT_TEST_TSAN
 /* ---- fork() while other threads are inside Lace's calls ---- */
 
 static atomic_bool busy_stop;
@@ -497,6 +500,8 @@ static void call_in_forked_child(void)
     if (WIFSIGNALED(st))
         abort(); /* the child's end, passed on for the table */
 }
+
+#endif
 
 /* lace_stop while suspended, a call from another thread in progress: the
  * stop waits for it, and the call's end settles Lace's count on a pool
@@ -1001,6 +1006,7 @@ static const adv_case cases[] = {
       "lace: lace_resume called from inside a task: it is for threads outside Lace's tasks; "
       "ignored\n"}},
 
+#if !WEFT_TEST_TSAN /* ThreadSanitizer cannot fork a process with threads */
     {"fork_while_suspending", fork_while_suspending, 0, true, {NULL}},
     {"fork_while_calling", fork_while_calling, 0, true, {NULL}},
     {"call_in_forked_child",
@@ -1009,6 +1015,7 @@ static const adv_case cases[] = {
      false,
      {"lace: fib() called in a child process after fork(): Lace's pool is the parent's, and this "
       "process has none (call lace_start"}},
+#endif
     {"stop_suspended_during_call", stop_suspended_during_call, 0, true, {NULL}},
     {"verbosity",
      verbosity,

@@ -136,7 +136,8 @@ static inline void weft__lace_check_start(const weft__api_words *lace, const cha
 /* lace_stop: Lace's has no way to fail, so where it would wait for itself
  * (from a task) it stops the program; a pool that is not running is only
  * reported.  Says so when `verbose`. */
-static inline void weft__lace_stop(const weft__api_words *lace, int verbose, bool started)
+static inline void weft__lace_stop(const weft__api_words *lace, int verbose, bool started,
+                                   bool forked)
 {
     if (weft_self() != NULL)
         weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
@@ -146,6 +147,11 @@ static inline void weft__lace_stop(const weft__api_words *lace, int verbose, boo
         weft__warn("lace_stop: the running pool is %s, not Lace's: it is left running (stop it "
                    "with its own call)",
                    owner->pool);
+        return;
+    }
+    if (weft_workers() == 0 && forked) {
+        weft__warn("lace_stop called in a child process after fork(): Lace's pool is the "
+                   "parent's (nothing to stop here)");
         return;
     }
     if (weft_workers() == 0) {

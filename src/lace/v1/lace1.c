@@ -37,6 +37,10 @@ static atomic_bool started; /* lace_start ran: "after lace_stop", not "before la
 /* This is a child process made by fork() since lace_start ran (until it
  * starts Lace itself). */
 static atomic_bool forked_child;
+static __thread bool worker_0_thread; /* lace_startup made this thread worker 0 */
+/* Some thread is worker 0 by lace_startup: a stop elsewhere would wait for
+ * it forever. */
+static atomic_bool worker_0_held;
 
 #define START_CALL "lace_start(n_workers, dqsize)"
 
@@ -108,7 +112,9 @@ static void make_external_lock(void)
 static void forget_in_child(void)
 {
     make_external_lock();
+    worker_0_thread = false; /* the runtime let go of the adopted worker too */
     /* Relaxed (all): the child has one thread. */
+    atomic_store_explicit(&worker_0_held, false, memory_order_relaxed);
     atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
     if (atomic_load_explicit(&started, memory_order_relaxed))
         atomic_store_explicit(&forked_child, true, memory_order_relaxed);
@@ -167,8 +173,10 @@ void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
     leave_worker_0("lace_stop");
+    /* Relaxed (both): flags of this process's own history. */
     weft__lace_stop(&lace_words, verbosity > 0,
-                    atomic_load_explicit(&started, memory_order_relaxed));
+                    atomic_load_explicit(&started, memory_order_relaxed),
+                    atomic_load_explicit(&forked_child, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
 }
@@ -182,7 +190,6 @@ void lace_stop(void)
 static unsigned init_workers;
 static size_t init_dqsize;
 static bool init_called;                  /* lace_init ran; lace_startup not yet */
-static __thread bool worker_0_thread;     /* lace_startup made this thread worker 0 */
 static atomic_bool startup_callback_runs; /* a lace_exit inside it waits for its return */
 /* How long lace_startup waits for worker 0 to fall asleep at start (it
  * spins first for up to WEFT_SPIN_US). */
@@ -239,6 +246,9 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
             weft__fatal("%s: the calling thread could not become worker 0 (%s)", call,
                         err == EBUSY ? "worker 0 stayed busy for 10 s" : strerror(err));
         worker_0_thread = true;
+        /* Relaxed: a flag for a misuse check; the adoption is ordered by
+         * the runtime. */
+        atomic_store_explicit(&worker_0_held, true, memory_order_relaxed);
     }
     (void)weft__speak_as(was);
 }
@@ -246,13 +256,22 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
 /* The thread lace_startup made worker 0 gives the worker back. */
 static void leave_worker_0(const char *call)
 {
-    if (!worker_0_thread)
+    if (!worker_0_thread) {
+        /* Relaxed: see lace_startup's store. */
+        if (atomic_load_explicit(&worker_0_held, memory_order_relaxed))
+            weft__fatal("%s called on a thread other than the one lace_startup made worker 0: "
+                        "that thread holds worker 0 and the stop would wait for it forever "
+                        "(call %s on that thread)",
+                        call, call);
         return;
+    }
     if (weft__leave_adopted_worker() == EBUSY)
         weft__fatal("%s on worker 0 with tasks spawned and not synced: SYNC or DROP each SPAWN "
                     "first",
                     call);
     worker_0_thread = false;
+    /* Relaxed: as above. */
+    atomic_store_explicit(&worker_0_held, false, memory_order_relaxed);
 }
 
 void lace_exit(void)

@@ -166,8 +166,10 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
 void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
+    /* Relaxed (both): flags of this process's own history. */
     weft__lace_stop(&lace_words, verbosity > 0,
-                    atomic_load_explicit(&started, memory_order_relaxed));
+                    atomic_load_explicit(&started, memory_order_relaxed),
+                    atomic_load_explicit(&forked_child, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
 }
