@@ -649,7 +649,8 @@ MANY_TEN(2)
 MANY_TEN(3)
 MANY_TEN(4)
 MANY_TEN(5)
-MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10) MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
+MANY_TEN(6)
+MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10) MANY_TEN(11) MANY_TEN(12) MANY_TEN(13)
 
 #define MANY_RUN(i) CHECK(WEFT_RUN(many_##i, leaf) == i, "many_" #i);
 #define MANY_RUN_TEN(d) \
@@ -673,8 +674,9 @@ MANY_TEN(6) MANY_TEN(7) MANY_TEN(8) MANY_TEN(9) MANY_TEN(10) MANY_TEN(11) MANY_T
     MANY_RUN_TEN(3)
     MANY_RUN_TEN(4)
     MANY_RUN_TEN(5)
-    MANY_RUN_TEN(6) MANY_RUN_TEN(7) MANY_RUN_TEN(8) MANY_RUN_TEN(9) MANY_RUN_TEN(10)
-        MANY_RUN_TEN(11) MANY_RUN_TEN(12) MANY_RUN_TEN(13) weft_profile_region r[256];
+    MANY_RUN_TEN(6)
+    MANY_RUN_TEN(7) MANY_RUN_TEN(8) MANY_RUN_TEN(9) MANY_RUN_TEN(10) MANY_RUN_TEN(11)
+        MANY_RUN_TEN(12) MANY_RUN_TEN(13) weft_profile_region r[256];
     size_t n = weft_profile_regions(r, 256);
     double top = 0;
     uint64_t runs = 0, other_runs = 0;
@@ -751,10 +753,22 @@ static void check_names(void)
     CHECK(weft_profile_end(&m, name) == 0, "end");
     m = weft_profile_begin();
     CHECK(weft_profile_end(&m, "bad \xff\xc3 byte") == 0, "end");
-    weft_profile_region r[4];
-    CHECK(weft_profile_regions(r, 4) == 2, "two regions");
-    CHECK(strlen(r[0].name) == 62 && strspn(r[0].name, "a") == 62, "cut name: '%s' (%zu bytes)",
-          r[0].name, strlen(r[0].name));
+    /* The same long name again: the same row; one that differs only past
+     * the cut: a row of its own (a long name made a new row at every run,
+     * and two such names shared one). */
+    m = weft_profile_begin();
+    CHECK(weft_profile_end(&m, name) == 0, "end");
+    name[60] = 'b';
+    m = weft_profile_begin();
+    CHECK(weft_profile_end(&m, name) == 0, "end");
+    weft_profile_region r[8];
+    CHECK(weft_profile_regions(r, 8) == 3, "three regions");
+    CHECK(strlen(r[0].name) == 63 && strspn(r[0].name, "a") == 55 &&
+              strncmp(r[0].name + 55, " #", 2) == 0 && r[0].runs == 2,
+          "cut name: '%s' (%zu bytes, %llu runs)", r[0].name, strlen(r[0].name),
+          (unsigned long long)r[0].runs);
+    CHECK(strcmp(r[2].name, r[0].name) != 0 && strncmp(r[2].name, r[0].name, 55) == 0,
+          "two long names with one start: '%s' and '%s'", r[0].name, r[2].name);
     char *json = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&json, &len);

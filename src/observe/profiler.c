@@ -350,6 +350,26 @@ static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
         to->longest = f->longest;
 }
 
+/* A region's name as the table keeps it: whole below REGION_NAME_MAX
+ * bytes; a longer one cut at a character boundary and marked with a hash
+ * of the whole, so that two long names that differ after the cut stay
+ * two regions, and the runs of one long name stay one. */
+static void region_key(char key[REGION_NAME_MAX], const char *name)
+{
+    size_t len = strlen(name);
+    if (len < REGION_NAME_MAX) {
+        memcpy(key, name, len + 1);
+        return;
+    }
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    char mark[16];
+    int n = snprintf(mark, sizeof mark, " #%06x", (unsigned)(h & 0xffffffu));
+    size_t kept = weft__utf8_copy(key, REGION_NAME_MAX - (size_t)n, name);
+    memcpy(key + kept, mark, (size_t)n + 1);
+}
+
 /* The row of a kind's regions past the names kept. */
 static const char *other_regions_name(int kind)
 {
@@ -361,8 +381,11 @@ static const char *other_regions_name(int kind)
 /* Under the lock: one more run of the region `name` of that kind; past
  * MAX_NAMED_REGIONS names, of its kind's other row, so that the table
  * still holds all the work. */
-static void record_region_locked(const char *name, int kind, const weft_profile_figures *f)
+static void record_region_locked(const char *whole_name, int kind, const weft_profile_figures *f)
 {
+    char key[REGION_NAME_MAX];
+    region_key(key, whole_name);
+    const char *name = key;
     region_rec *r = NULL;
     for (unsigned i = 0; i < n_regions && !r; i++)
         if (regions[i].kind == kind && strcmp(regions[i].name, name) == 0)

@@ -69,6 +69,36 @@ static weft_profile_task_type type_named(const char *name)
     return t[0];
 }
 
+// Callables whose type names are long and end alike: two task types (the
+// names were cut to their last 60 bytes, and the two merged into one).
+struct Alpha {};
+struct Beta {};
+struct a_rather_long_parameter_type_name_that_pushes_the_type_apart {};
+template <class T>
+static int long_named(int k, a_rather_long_parameter_type_name_that_pushes_the_type_apart)
+{
+    auto [a, b] = weft::join([k] { return k; }, [k] { return k + 1; });
+    return a + b;
+}
+
+static void check_long_names()
+{
+    weft_profile_reset();
+    CHECK(weft::run([] { return long_named<Alpha>(1, {}); }) == 3, "Alpha");
+    CHECK(weft::run([] { return long_named<Beta>(1, {}); }) == 3, "Beta");
+    weft_profile_task_type t[64];
+    size_t n = weft_profile_task_types(t, 64);
+    int cut = 0;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (t[i].count > 0 && std::strncmp(t[i].name, "...", 3) == 0) {
+            cut++;
+            CHECK(std::strlen(t[i].name) < 64 && std::strstr(t[i].name, " #"),
+                  "a cut name without its hash: '%s'", t[i].name);
+        }
+    CHECK(cut == 4, "%d task types with cut names, expected 4 (two per join, two joins)", cut);
+    std::printf("ok: long C++ type names that end alike stay distinct task types\n");
+}
+
 // weft::named: the names given, for join, run, task_group and parallel_for.
 static void check_named(unsigned long f1, int n)
 {
@@ -184,5 +214,6 @@ int main()
                 r.parallelism);
 
     check_named(f1, n);
+    check_long_names();
     return 0;
 }

@@ -224,6 +224,14 @@ static void spawn_exactly_full(void)
     lace_stop();
 }
 
+/* A dqsize below 16 is raised to 16 tasks: 16 SPAWNs fit (15 did). */
+static void spawn_16_at_dqsize_1(void)
+{
+    lace_start(1, 1, 0);
+    spawn_many(16);
+    lace_stop();
+}
+
 TASK(void, drop_nothing)
 void drop_nothing_CALL(lace_worker *lw) { fib_DROP(lw); }
 
@@ -844,6 +852,7 @@ static const adv_case cases[] = {
 #else
     {"start_small_sizes", start_small_sizes, 0, true, {NULL}},
 #endif
+    {"spawn_16_at_dqsize_1", spawn_16_at_dqsize_1, 0, true, {NULL}},
     {"start_dqsize_huge",
      start_dqsize_huge,
      ABORTED,

@@ -33,10 +33,12 @@
 #include <weft/bits/worker.h>
 
 /* The C++ API's tasks are named by their callable's type, for the profiler
- * and the tracer: demangled and cut to its last 60 bytes (a lambda reads
- * "fib(int)::{lambda()#1}": the function it is written in). */
+ * and the tracer: demangled, and a longer name cut to its end (a lambda
+ * reads "fib(int)::{lambda()#1}": the function it is written in). */
 #if (WEFT_PROFILE || WEFT_TRACE) && defined(__cplusplus)
 #include <atomic>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -47,7 +49,9 @@
 namespace weft {
 namespace detail {
 /* The name for a mangled type name in a fresh malloc'd string, or null
- * when memory is short. */
+ * when memory is short.  A demangled name over 60 bytes keeps its end,
+ * after "...", and a hash of the whole ("... #1a2b3c"): two types whose
+ * names end alike stay two task types. */
 inline char *cpp_task_name(const char *mangled) noexcept
 {
     const char *name = mangled;
@@ -59,16 +63,17 @@ inline char *cpp_task_name(const char *mangled) noexcept
         name = demangled;
 #endif
     std::size_t len = std::strlen(name);
-    if (len > 60) {
-        name += len - 57;
-        while ((static_cast<unsigned char>(*name) & 0xc0) == 0x80) /* a UTF-8 boundary */
-            name++;
-    }
-    std::size_t keep = std::strlen(name);
-    char *out = static_cast<char *>(std::malloc(keep + 4));
-    if (out) {
-        std::strcpy(out, len > 60 ? "..." : "");
-        std::strcat(out, name);
+    char *out = static_cast<char *>(std::malloc(len > 60 ? 64 : len + 1));
+    if (out && len <= 60) {
+        std::memcpy(out, name, len + 1);
+    } else if (out) {
+        std::uint32_t h = 2166136261u; /* FNV-1a of the whole name */
+        for (std::size_t i = 0; i < len; i++)
+            h = (h ^ static_cast<unsigned char>(name[i])) * 16777619u;
+        const char *tail = name + len - 49;
+        while ((static_cast<unsigned char>(*tail) & 0xc0) == 0x80) /* a UTF-8 boundary */
+            tail++;
+        std::snprintf(out, 64, "...%s #%06x", tail, static_cast<unsigned>(h & 0xffffffu));
     }
     std::free(demangled);
     return out;

@@ -33,14 +33,16 @@
     "lace-trace"
 
 /* The deque size for weft_start: dqsize tasks fit, and a size below
- * weft's minimum is raised to it.  0 (weft's default) and a size weft
- * refuses anyway (with a message naming it) pass unchanged. */
+ * weft's minimum is raised to it (so that many tasks fit: the split deque's
+ * spare slot comes on top).  0 (weft's default) and a size weft refuses
+ * anyway (with a message naming it) pass unchanged. */
 static inline size_t weft__lace_deque_slots(size_t dqsize)
 {
     if (dqsize == 0 || dqsize > WEFT_MAX_DEQUE_SLOTS - WEFT_LACE_DEQUE_SLACK)
         return dqsize;
-    dqsize += WEFT_LACE_DEQUE_SLACK;
-    return dqsize < WEFT_MIN_DEQUE_SLOTS ? WEFT_MIN_DEQUE_SLOTS : dqsize;
+    if (dqsize < WEFT_MIN_DEQUE_SLOTS)
+        dqsize = WEFT_MIN_DEQUE_SLOTS;
+    return dqsize + WEFT_LACE_DEQUE_SLACK;
 }
 
 /* The stack size for weft_start: one below weft's minimum is raised to it;
