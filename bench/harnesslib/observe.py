@@ -31,6 +31,12 @@ from .util import log
 # iterations (a few microseconds), 201 repetitions, at 2 workers.
 STEALCOST_ARGS = ["20000", "201"]
 _STEAL_RE = re.compile(r"^steal\+join:\s*([0-9.]+)\s*ns", re.M)
+_SPREAD_RE = re.compile(r"different workers in (\d+) of (\d+) repetitions")
+# The fewest repetitions spread over both workers whose median is taken as
+# the burden: on a busy machine the leaves may spread in a handful of them,
+# and a median of a few is one preempted sample (75 us, once, against
+# about 0.25 us).
+MIN_SPREAD_REPETITIONS = 21
 
 
 def prepare_tree(args, root, scheduler, kind, targets=()):
@@ -59,6 +65,13 @@ def measure_burden(timing_dir, timeout):
     if code != 0 or not m:
         log(f"[profile] stealcost gave no steal+join cost ({shlex.join(cmd)}): the library's "
             f"default burden is used")
+        return None
+    spread = _SPREAD_RE.search(out)
+    if not spread or int(spread.group(1)) < MIN_SPREAD_REPETITIONS:
+        log(f"[profile] stealcost's leaves ran on both workers in "
+            f"{spread.group(1) + ' of ' + spread.group(2) if spread else 'an unknown number of'} "
+            f"repetitions, fewer than {MIN_SPREAD_REPETITIONS} (a busy machine?): its "
+            f"{float(m.group(1)):.0f} ns is not taken; the library's default burden is used")
         return None
     return float(m.group(1))
 

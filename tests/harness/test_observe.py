@@ -99,9 +99,15 @@ class ProfileTest(unittest.TestCase):
     def test_burden_from_stealcost(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "bench", "stealcost-weft")
-            write_script(path, 'echo "steal+join: 1234.5 ns, 3000 cycles"')
+            spread = 'echo "tree: height 1, 2 leaves on 2 different workers in {} of 201 ' \
+                     'repetitions"; '
+            write_script(path, spread.format(180) + 'echo "steal+join: 1234.5 ns, 3000 cycles"')
             self.assertEqual(observe.measure_burden(d, 30), 1234.5)
             write_script(path, 'echo "steal+join: n/a (needs at least 2 workers)"')
+            self.assertIsNone(observe.measure_burden(d, 30))
+            # A median of the few repetitions a busy machine spread: not
+            # taken (one preempted sample read 75 us).
+            write_script(path, spread.format(1) + 'echo "steal+join: 75172 ns, 195000 cycles"')
             self.assertIsNone(observe.measure_burden(d, 30))
 
     def test_table_says_what_limits_each_benchmark(self):
