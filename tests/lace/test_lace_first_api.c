@@ -212,6 +212,20 @@ static void exit_with_a_spawn_pending(void)
 
 static void init_too_many_workers(void) { lace_init((unsigned)-1, 0); }
 
+/* A callback that leaves a SPAWN unjoined: named as the callback's task
+ * (it was named by an internal one). */
+VOID_TASK_1(leaves_a_spawn, void *, arg)
+{
+    (void)arg;
+    SPAWN(fib, 10);
+}
+
+static void callback_leaves_spawn(void)
+{
+    lace_init(1, 0);
+    lace_startup(0, TASK(leaves_a_spawn), NULL);
+}
+
 #if !WEFT_TEST_TSAN /* ThreadSanitizer cannot fork a process with threads */
 /* main, worker 0, forks outside any task: the child is not in a task (it
  * was told "fork() in a task" and could not start Lace again); its
@@ -335,6 +349,11 @@ static const adv_case cases[] = {
      {"lace: lace_exit called on a thread other than the one lace_startup made worker 0: that "
       "thread holds worker 0 and the stop would wait for it forever (call lace_exit on that "
       "thread)\n"}},
+    {"callback_leaves_spawn",
+     callback_leaves_spawn,
+     ABORTED,
+     false,
+     {"lace: task lace_startup_callback returned on worker 0 with a SPAWN not joined"}},
     {"init_too_many_workers",
      init_too_many_workers,
      ABORTED,

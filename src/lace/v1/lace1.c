@@ -53,7 +53,9 @@ static const weft__api_words lace_words = {
     .join = "SYNC or DROP",
     .drop = "DROP()",
     .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
-    .stack_size = "lace_set_stacksize before lace_start, or WEFT_STACK_SIZE",
+    .stack_size =
+        "lace_set_stacksize before lace_start (lace_startup's stacksize for its callback), "
+        "or WEFT_STACK_SIZE",
     .barrier = "lace_barrier",
     .together = "TOGETHER",
     .me = "LACE_ME used on a thread that is not a Lace worker (it is for code that tasks run; "
@@ -208,7 +210,9 @@ void lace_init(unsigned int n_workers, size_t dqsize)
     (void)weft__speak_as(was);
 }
 
-VOID_TASK_2(weft__lace_startup_root, lace_startup_cb, cb, void *, arg)
+/* The callback's root task: its name is what a message about the
+ * callback's task (a SPAWN it left unjoined) calls it. */
+VOID_TASK_2(lace_startup_callback, lace_startup_cb, cb, void *, arg)
 {
     cb(__lace_worker, __lace_dq_head, arg);
 }
@@ -232,7 +236,7 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
         /* Relaxed: read by a lace_exit inside the task, which the RUN's
          * hand-off orders after this store. */
         atomic_store_explicit(&startup_callback_runs, true, memory_order_relaxed);
-        RUN(weft__lace_startup_root, cb, arg);
+        RUN(lace_startup_callback, cb, arg);
         /* Relaxed: the task is done (the RUN returned). */
         atomic_store_explicit(&startup_callback_runs, false, memory_order_relaxed);
         lace_stop();
