@@ -210,6 +210,16 @@ static void profile_env(void)
     CHECK(st == 0, "WEFT_PROFILE_BURDEN_NS=750: status %d:\n%s", st, buf);
     printf("ok: WEFT_PROFILE prints, WEFT_PROFILE_JSON writes, WEFT_PROFILE_BURDEN_NS sets the "
            "burden\n");
+    /* Blocks asked for, none counted (nothing here is compiled with the
+     * counting flag): the table says so, not that the code was. */
+    setenv("WEFT_PROFILE", "1", 1);
+    st = with_env("WEFT_PROFILE_UNIT", "blocks", buf, sizeof buf);
+    unsetenv("WEFT_PROFILE");
+    CHECK(st == 0 && strstr(buf, "unit: basic blocks (WEFT_PROFILE_UNIT), but no block was "
+                                 "counted: no code that ran is compiled with "
+                                 "-fsanitize-coverage=trace-pc"),
+          "WEFT_PROFILE_UNIT=blocks with nothing counted (status %d):\n%s", st, buf);
+    printf("ok: WEFT_PROFILE_UNIT=blocks with nothing compiled to count: said\n");
     /* A pool-only program: the table and the JSON at exit, with the
      * pool's region and its 2^11 - 1 items. */
     st = fn_with_env(pool_only_then_exit, "WEFT_PROFILE", "1", buf, sizeof buf);

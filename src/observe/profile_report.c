@@ -83,8 +83,9 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
                 weft__count_how(), sn->ns_per_block);
     else if (sn->blocks)
         fprintf(out,
-                "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc); "
-                "no block counted yet\n",
+                "unit: basic blocks (%s), but no block was counted: no code that ran is compiled "
+                "with -fsanitize-coverage=trace-pc, so the figures are 0 (compile the program "
+                "with it, or profile in time: WEFT_PROFILE_UNIT=time)\n",
                 weft__count_how());
     else
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
