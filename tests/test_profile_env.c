@@ -167,6 +167,10 @@ static void bad_values(void)
         int st = with_env("WEFT_TRACE_EVENTS", bad_events[i], buf, sizeof buf);
         CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_TRACE_EVENTS"),
               "WEFT_TRACE_EVENTS=%s: weft_start returned %d, stderr:\n%s", bad_events[i], st, buf);
+        /* Digits that overflow 64 bits are out of range, not "not a number". */
+        if (strcmp(bad_events[i], "99999999999999999999") == 0)
+            CHECK(strstr(buf, "WEFT_TRACE_EVENTS=99999999999999999999 is out of range"),
+                  "a too-large number: %s", buf);
     }
     for (size_t i = 0; i < sizeof bad_burden / sizeof bad_burden[0]; i++) {
         int st = with_env("WEFT_PROFILE_BURDEN_NS", bad_burden[i], buf, sizeof buf);

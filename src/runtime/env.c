@@ -50,6 +50,14 @@ const char *weft__env_value(const char *name)
     return s && *s ? s : NULL;
 }
 
+static int out_of_range(const char *name, const char *s, uint64_t min, uint64_t max,
+                        bool zero_is_default, const char *unit)
+{
+    weft__warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
+               (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
+    return EINVAL;
+}
+
 /* A number from the environment in [min, max] (0 allowed too if
  * zero_is_default) into *out; leaves *out alone if unset.  EINVAL with a
  * message naming the variable otherwise. */
@@ -60,17 +68,19 @@ int weft__env_number(const char *name, bool size, uint64_t min, uint64_t max, bo
     if (!s)
         return 0;
     uint64_t v;
-    if (!weft__parse_number(s, size, &v)) {
+    size_t digits = strspn(s, "0123456789");
+    bool well_formed = digits > 0 && (s[digits] == '\0' || (size && s[digits + 1] == '\0' &&
+                                                            strchr("kKmMgG", s[digits]) != NULL));
+    if (!weft__parse_number(s, size, &v) && well_formed) /* more than 64 bits hold */
+        return out_of_range(name, s, min, max, zero_is_default, unit);
+    if (!well_formed) {
         weft__warn("%s='%s' is not %s", name, s,
                    size ? "a size (decimal digits, optionally followed by K, M or G)"
                         : "a number (decimal digits only)");
         return EINVAL;
     }
-    if ((v < min || v > max) && !(zero_is_default && v == 0)) {
-        weft__warn("%s=%s is out of range: %llu to %llu %s%s", name, s, (unsigned long long)min,
-                   (unsigned long long)max, unit, zero_is_default ? " (or 0: the default)" : "");
-        return EINVAL;
-    }
+    if ((v < min || v > max) && !(zero_is_default && v == 0))
+        return out_of_range(name, s, min, max, zero_is_default, unit);
     *out = v;
     return 0;
 }
