@@ -424,6 +424,17 @@ int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack)
     return 0;
 }
 
+/* This thread is no longer the adopted worker's. */
+static void unadopt_thread(void)
+{
+    weft__worker_speaks(NULL);
+    weft__tls_guest = false;
+    weft__tls_worker = NULL;
+    tls_adopted = NULL;
+    if (weft__tls_stack == &tls_adopted_stack)
+        weft__tls_stack = tls_adopted_outer;
+}
+
 int weft__leave_adopted_worker(void)
 {
     weft_worker *w = tls_adopted;
@@ -431,12 +442,7 @@ int weft__leave_adopted_worker(void)
         return EINVAL;
     if (weft_current_head(w) != w->dq)
         return EBUSY;
-    weft__worker_speaks(NULL);
-    weft__tls_guest = false;
-    weft__tls_worker = NULL;
-    tls_adopted = NULL;
-    if (weft__tls_stack == &tls_adopted_stack)
-        weft__tls_stack = tls_adopted_outer;
+    unadopt_thread();
     weft__sleep_lent_return(w);
     weft__lifecycle_exit();
     return 0;
@@ -447,12 +453,7 @@ bool weft__adopted_forget_in_child(void)
     weft_worker *w = tls_adopted;
     if (w == NULL || weft__tls_worker != w || weft_current_head(w) != w->dq)
         return false; /* in a task's code with tasks spawned: the child goes on with the task */
-    weft__worker_speaks(NULL);
-    weft__tls_guest = false;
-    weft__tls_worker = NULL;
-    tls_adopted = NULL;
-    if (weft__tls_stack == &tls_adopted_stack)
-        weft__tls_stack = tls_adopted_outer;
+    unadopt_thread(); /* the worker is the parent's: nothing to give back */
     return true;
 }
 
