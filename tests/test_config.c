@@ -86,7 +86,7 @@ int main(void)
     refuses("WEFT_STACK_SIZE", "2T", "not a size");
     refuses("WEFT_DEQUE_SIZE", " -5", "not a size");
     refuses("WEFT_DEQUE_SIZE", "8", "out of range");
-    refuses("WEFT_DEQUE_SIZE", "99999999999999999999", "not a size");
+    refuses("WEFT_DEQUE_SIZE", "99999999999999999999", "is out of range"); /* over 64 bits */
     refuses("WEFT_STEAL", "sideways", "not one of");
     refuses("WEFT_PIN", "maybe", "not one of");
     refuses("WEFT_STACK_OVERFLOW_HANDLER", "yes", "not one of");
