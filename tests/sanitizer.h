@@ -16,16 +16,4 @@
 #define WEFT_TEST_TSAN 0
 #endif
 
-/* WEFT_TEST_ASAN: 1 in an AddressSanitizer build, else 0. */
-#if defined(__SANITIZE_ADDRESS__)
-#define WEFT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WEFT_TEST_ASAN 1
-#endif
-#endif
-#ifndef WEFT_TEST_ASAN
-#define WEFT_TEST_ASAN 0
-#endif
-
 #endif

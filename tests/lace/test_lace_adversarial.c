@@ -587,11 +587,13 @@ static void yield_stale_head(void)
     lace_stop();
 }
 
-/* The sanitizers' runtimes (GCC 12's) cannot fork a process whose other
- * threads are inside them: ThreadSanitizer's child may hang in its
- * runtime, and AddressSanitizer's now and then in its allocator or
- * thread registry.  These cases run in every other build. */
-#if !WEFT_TEST_TSAN && !WEFT_TEST_ASAN
+/* ThreadSanitizer's runtime (GCC 12's) cannot fork a process with threads
+ * (the child may hang in it): these cases run in every other build.
+ * AddressSanitizer's has no fork handler either, but its locks are taken
+ * here only while a thread starts (AsanThread::Init's first allocation
+ * takes its size class's region lock), so the busy threads are left to
+ * start before the first fork (fork_children). */
+#if !WEFT_TEST_TSAN
 /* ---- fork() while other threads are inside Lace's calls ---- */
 
 static atomic_bool busy_stop;
@@ -624,8 +626,10 @@ static void fork_children(bool runs)
     for (int i = 0; i < 2; i++)
         CHECK(pthread_create(&th[i], NULL, busy_caller, runs ? (void *)1 : NULL) == 0, "thread");
     /* Both threads are in their loops before the first fork: a fork
-     * while a thread is being created leaves ASan's thread registry
-     * locked in the child (GCC 12's runtime has no fork handler for it). */
+     * while one is starting may copy an allocator lock of ASan's held
+     * (its first malloc or free refills its cache under a size class's
+     * region lock; GCC 12's runtime has no fork handler for it), and the
+     * child's first worker then waits on it for ever. */
     while (atomic_load(&busy_running) < 2)
         nap_us(100);
     for (int k = 0; k < 20; k++) {
@@ -863,7 +867,7 @@ static const adv_case cases[] = {
      false,
      {"lace: a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD) on worker ",
       "holds a head (slot 0) below a task still pending"}},
-#if !WEFT_TEST_TSAN && !WEFT_TEST_ASAN /* (above) */
+#if !WEFT_TEST_TSAN /* (above) */
     {"fork_while_suspending", fork_while_suspending, 0, true, {NULL}},
     {"fork_while_running", fork_while_running, 0, true, {NULL}},
     {"run_in_forked_child",
