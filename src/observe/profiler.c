@@ -199,6 +199,15 @@ typedef struct region_rec {
     uint64_t longest_run_span;
 } region_rec;
 
+/* A worker's RUNs inside tasks of one task type: a row of the table kept
+ * by the worker (a RUN from inside a task runs as often as the finest
+ * task, so it takes no lock); the reports add the workers' rows to the
+ * table, a stopping worker's are folded into it.  Written by the worker
+ * (relaxed load + store), read by the reports. */
+typedef struct calls_rec {
+    WEFT_ATOMIC(uint64_t) runs, work, span, bspan, tasks, spawns, longest, longest_run_span;
+} calls_rec;
+
 static struct {
     uint64_t work, count;
 } folded[WEFT_PROFILE_MAX_TYPES]; /* per-type counts of pools that stopped */
@@ -236,7 +245,9 @@ int weft__profile_worker_init(weft_worker *w)
      * (C++'s default pool lives until exit) leaves nothing on the heap. */
     p->types =
         weft__map(WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0, weft__topology_placement(w->id));
-    if (!p->slots || !p->types) {
+    p->calls = weft__map(WEFT_PROFILE_MAX_TYPES * sizeof(calls_rec), 0, 0,
+                         weft__topology_placement(w->id));
+    if (!p->slots || !p->types || !p->calls) {
         weft__profile_worker_destroy(w);
         return ENOMEM;
     }
@@ -257,6 +268,8 @@ int weft__profile_worker_init(weft_worker *w)
     return 0;
 }
 
+static void fold_calls_locked(const weft_profile_worker *p);
+
 void weft__profile_worker_destroy(weft_worker *w)
 {
     weft_profile_worker *p = &w->prof;
@@ -275,9 +288,13 @@ void weft__profile_worker_destroy(weft_worker *w)
         off_cpu_add(&folded_off_cpu, p);
         weft__count_fold_locked(p);
     }
+    if (p->calls)
+        fold_calls_locked(p);
     pthread_mutex_unlock(&lock);
     if (p->types)
         weft__unmap(p->types, WEFT_PROFILE_MAX_TYPES * sizeof *p->types, 0, 0);
+    if (p->calls)
+        weft__unmap(p->calls, WEFT_PROFILE_MAX_TYPES * sizeof(calls_rec), 0, 0);
     if (p->slots)
         weft__unmap(p->slots, weft__deque_bytes(w->deque_slots), 0, 0);
     memset(p, 0, sizeof *p);
@@ -378,35 +395,161 @@ static const char *other_regions_name(int kind)
                                                      : "(other regions)";
 }
 
-/* Under the lock: one more run of the region `name` of that kind; past
- * MAX_NAMED_REGIONS names, of its kind's other row, so that the table
+/* `runs` more runs of the region `name` of that kind, summing to `sum`,
+ * into the table (*n rows, *lost runs in the other rows); past
+ * MAX_NAMED_REGIONS names, into its kind's other row, so that the table
  * still holds all the work. */
-static void record_region_locked(const char *whole_name, int kind, const weft_profile_figures *f)
+static void record_runs(region_rec *table, unsigned *n, uint64_t *lost, const char *whole_name,
+                        int kind, uint64_t runs, const weft_profile_figures *sum,
+                        uint64_t longest_run_span)
 {
     char key[REGION_NAME_MAX];
     region_key(key, whole_name);
     const char *name = key;
     region_rec *r = NULL;
-    for (unsigned i = 0; i < n_regions && !r; i++)
-        if (regions[i].kind == kind && strcmp(regions[i].name, name) == 0)
-            r = &regions[i];
-    if (!r && n_regions >= MAX_NAMED_REGIONS) {
-        regions_lost++;
+    for (unsigned i = 0; i < *n && !r; i++)
+        if (table[i].kind == kind && strcmp(table[i].name, name) == 0)
+            r = &table[i];
+    if (!r && *n >= MAX_NAMED_REGIONS) {
+        *lost += runs;
         name = other_regions_name(kind);
-        for (unsigned i = MAX_NAMED_REGIONS; i < n_regions && !r; i++)
-            if (regions[i].kind == kind)
-                r = &regions[i];
+        for (unsigned i = MAX_NAMED_REGIONS; i < *n && !r; i++)
+            if (table[i].kind == kind)
+                r = &table[i];
     }
     if (!r) {
-        r = &regions[n_regions++]; /* a name's, or one of the three other rows' */
+        r = &table[(*n)++]; /* a name's, or one of the three other rows' */
         memset(r, 0, sizeof *r);
         weft__utf8_copy(r->name, sizeof r->name, name);
         r->kind = kind;
     }
-    r->runs++;
-    add_figures(&r->sum, f);
-    if (f->span > r->longest_run_span)
-        r->longest_run_span = f->span;
+    r->runs += runs;
+    add_figures(&r->sum, sum);
+    if (longest_run_span > r->longest_run_span)
+        r->longest_run_span = longest_run_span;
+}
+
+/* Under the lock: one more run of the region `name` of that kind. */
+static void record_region_locked(const char *whole_name, int kind, const weft_profile_figures *f)
+{
+    record_runs(regions, &n_regions, &regions_lost, whole_name, kind, 1, f, f->span);
+}
+
+/* Relaxed load + store (all of these): only the worker writes its rows;
+ * a report reads recent values. */
+#define CALLS_ADD(field, v) \
+    atomic_store_explicit(&(field), atomic_load_explicit(&(field), memory_order_relaxed) + (v), \
+                          memory_order_relaxed)
+#define CALLS_MAX(field, v) \
+    do { \
+        if ((v) > atomic_load_explicit(&(field), memory_order_relaxed)) \
+            atomic_store_explicit(&(field), (v), memory_order_relaxed); \
+    } while (0)
+
+/* The name of the rows of RUNs of type `type` inside tasks. */
+static const char *calls_name(uint32_t type)
+{
+    const char *name = type ? weft__profile_type_name(type) : NULL;
+    return name ? name : "(no task)";
+}
+
+/* Under the lock: the table has a row for RUNs of `type` inside tasks
+ * (where their names stay, in the order they first finished). */
+static void calls_row_locked(uint32_t type)
+{
+    static const weft_profile_figures none;
+    record_runs(regions, &n_regions, &regions_lost, calls_name(type),
+                WEFT_PROFILE_REGION_INSIDE_TASK, 0, &none, 0);
+}
+
+/* A RUN inside a task of type `type` returned, on p's worker. */
+static void calls_add(weft_profile_worker *p, uint32_t type, const weft_profile_figures *f)
+{
+    calls_rec *c = (calls_rec *)p->calls + type;
+    /* Relaxed: the worker's own row. */
+    if (atomic_load_explicit(&c->runs, memory_order_relaxed) == 0) {
+        pthread_mutex_lock(&lock);
+        calls_row_locked(type);
+        pthread_mutex_unlock(&lock);
+    }
+    CALLS_ADD(c->runs, 1);
+    CALLS_ADD(c->work, f->work);
+    CALLS_ADD(c->span, f->span);
+    CALLS_ADD(c->bspan, f->bspan);
+    CALLS_ADD(c->tasks, f->tasks);
+    CALLS_ADD(c->spawns, f->spawns);
+    CALLS_MAX(c->longest, f->longest);
+    CALLS_MAX(c->longest_run_span, f->span);
+}
+
+/* Under the lock: p's rows of RUNs inside tasks, added to a table. */
+static void calls_add_to(region_rec *table, unsigned *n, uint64_t *lost,
+                         const weft_profile_worker *p)
+{
+    const calls_rec *c = (const calls_rec *)p->calls;
+    for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+        /* Relaxed (all): recent values of rows their worker writes. */
+        uint64_t runs = atomic_load_explicit(&c[i].runs, memory_order_relaxed);
+        if (runs == 0)
+            continue;
+        weft_profile_figures sum = {atomic_load_explicit(&c[i].work, memory_order_relaxed),
+                                    atomic_load_explicit(&c[i].span, memory_order_relaxed),
+                                    atomic_load_explicit(&c[i].bspan, memory_order_relaxed),
+                                    atomic_load_explicit(&c[i].tasks, memory_order_relaxed),
+                                    atomic_load_explicit(&c[i].spawns, memory_order_relaxed),
+                                    atomic_load_explicit(&c[i].longest, memory_order_relaxed),
+                                    0,
+                                    0};
+        record_runs(table, n, lost, calls_name(i), WEFT_PROFILE_REGION_INSIDE_TASK, runs, &sum,
+                    atomic_load_explicit(&c[i].longest_run_span, memory_order_relaxed));
+    }
+}
+
+/* Under the lock: a stopping worker's rows join the table. */
+static void fold_calls_locked(const weft_profile_worker *p)
+{
+    calls_add_to(regions, &n_regions, &regions_lost, p);
+}
+
+/* Under the lock: p's rows back to zero (a running worker's concurrent
+ * addition may survive, as with the per-type counts). */
+static void calls_reset_locked(weft_profile_worker *p)
+{
+    calls_rec *c = (calls_rec *)p->calls;
+    for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+        /* Relaxed (all): as above. */
+        atomic_store_explicit(&c[i].runs, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].work, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].span, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].bspan, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].tasks, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].spawns, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].longest, 0, memory_order_relaxed);
+        atomic_store_explicit(&c[i].longest_run_span, 0, memory_order_relaxed);
+    }
+}
+
+/* Under the lock: the table as the reports show it, the live workers'
+ * rows of RUNs inside tasks added (into `view`, which the lock guards;
+ * its row i is the table's row i, whose name stays valid); its rows, and
+ * the runs in the other rows in *lost. */
+static region_rec view[MAX_REGIONS];
+static unsigned table_view_locked(uint64_t *lost)
+{
+    /* Every row the workers have is in the table (a reset racing a
+     * worker's first call may have taken it out). */
+    for (weft_profile_worker *p = live_workers; p; p = p->next)
+        for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++)
+            /* Relaxed: a recent value of a row its worker writes. */
+            if (atomic_load_explicit(&((const calls_rec *)p->calls)[i].runs,
+                                     memory_order_relaxed) != 0)
+                calls_row_locked(i);
+    unsigned n = n_regions;
+    memcpy(view, regions, n * sizeof *view);
+    *lost = regions_lost;
+    for (weft_profile_worker *p = live_workers; p; p = p->next)
+        calls_add_to(view, &n, lost, p);
+    return n;
 }
 
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
@@ -415,13 +558,14 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
         return;
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
-    if (from == WEFT_PROFILE_IN_PLACE) /* a call, for the caller's figures */
+    if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
         add_figures(&w->prof.f, &f);
+        calls_add(&w->prof, type, &f);
+        return;
+    }
     pthread_mutex_lock(&lock);
-    record_region_locked(type ? weft__profile_type_name(type) : "(no task)",
-                         from == WEFT_PROFILE_IN_PLACE ? WEFT_PROFILE_REGION_INSIDE_TASK
-                                                       : WEFT_PROFILE_REGION_RUN,
-                         &f);
+    const char *name = type ? weft__profile_type_name(type) : NULL;
+    record_region_locked(name ? name : "(no task)", WEFT_PROFILE_REGION_RUN, &f);
     if (from == WEFT_PROFILE_FROM_OUTSIDE)
         add_figures(&outside_total, &f);
     pthread_mutex_unlock(&lock);
@@ -720,10 +864,13 @@ size_t weft_profile_regions(weft_profile_region *out, size_t max)
         return 0;
     }
     double tpn = units_per_ns();
+    uint64_t lost;
     pthread_mutex_lock(&lock);
-    size_t n = n_regions;
-    for (size_t i = 0; i < n && i < max; i++)
-        out[i] = region_out(&regions[i], tpn);
+    size_t n = table_view_locked(&lost);
+    for (size_t i = 0; i < n && i < max; i++) {
+        out[i] = region_out(&view[i], tpn);
+        out[i].name = regions[i].name; /* (valid until a reset) */
+    }
     pthread_mutex_unlock(&lock);
     return n;
 }
@@ -803,6 +950,7 @@ void weft_profile_reset(void)
         atomic_store_explicit(&p->off_cpu, 0, memory_order_relaxed);
         atomic_store_explicit(&p->off_cpu_strands, 0, memory_order_relaxed);
         weft__count_reset_locked(p);
+        calls_reset_locked(p);
     }
     weft__count_reset_locked(NULL);
     pthread_mutex_unlock(&lock);
@@ -825,11 +973,14 @@ static int snapshot_take(weft__profile_snapshot *sn)
         return ENOMEM;
     }
     double region_tpn = units_per_ns();
+    uint64_t lost;
     pthread_mutex_lock(&lock);
-    sn->n = n_regions;
-    for (size_t i = 0; i < sn->n; i++)
-        sn->r[i] = region_out(&regions[i], region_tpn);
-    sn->runs_in_other_regions = regions_lost;
+    sn->n = table_view_locked(&lost);
+    for (size_t i = 0; i < sn->n; i++) {
+        sn->r[i] = region_out(&view[i], region_tpn);
+        sn->r[i].name = regions[i].name;
+    }
+    sn->runs_in_other_regions = lost;
     pthread_mutex_unlock(&lock);
     sn->names_kept = MAX_NAMED_REGIONS;
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);

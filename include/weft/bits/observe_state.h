@@ -88,7 +88,11 @@ typedef struct weft_profile_worker {
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     intptr_t slot_offset;             /* slot record = descriptor address + this */
     weft_profile_type_counts *types;  /* [WEFT_PROFILE_MAX_TYPES] */
-    void *slots;                      /* the mapping of the slot records */
+    /* RUNs inside tasks that this worker made, summed per task type
+     * (profiler.c's calls_rec[WEFT_PROFILE_MAX_TYPES]): their rows of the
+     * table without a lock on the way. */
+    void *calls;
+    void *slots; /* the mapping of the slot records */
 } weft_profile_worker;
 #endif
 
