@@ -9,12 +9,18 @@
  * A program that only runs work pools gets its report at exit.  Messages
  * that carry a value or a path carry them whole, with their reason, on one
  * line: a value of kilobytes, and a WEFT_TRACE or WEFT_PROFILE_JSON path
- * of up to PATH_MAX that cannot be opened.  Each case runs in a child with
- * its environment. */
+ * of up to PATH_MAX that cannot be opened.  A FIFO that nobody reads, named
+ * as the trace's or the profile's file, is refused with a message instead
+ * of blocking the program; one that is read gets the whole file.  Each case
+ * runs in a child with its environment. */
 #include "check.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
@@ -293,6 +299,80 @@ static void profile_env(void)
 #endif
 }
 
+#if WEFT_TRACE || WEFT_PROFILE
+/* start_run_stop, killed by SIGALRM if it blocks. */
+static int start_run_stop_alarmed(void)
+{
+    alarm(30);
+    return start_run_stop();
+}
+
+static void fifos(void)
+{
+    static char buf[65536];
+    char dir[64], path[128];
+    snprintf(dir, sizeof dir, "/tmp/weft-profile-env-fifo-%d", (int)getpid());
+    CHECK(mkdir(dir, 0700) == 0, "mkdir %s", dir);
+    static const struct {
+        const char *var, *name;
+        bool profile;
+    } cases[] = {{"WEFT_PROFILE_JSON", "profile.json", true},
+                 {"WEFT_TRACE", "trace.json", false},
+                 {"WEFT_TRACE", "trace.pftrace", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].profile ? !WEFT_PROFILE : !WEFT_TRACE)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, cases[i].name);
+        CHECK(mkfifo(path, 0600) == 0, "mkfifo %s", path);
+        /* Nobody reads it. */
+        int st = fn_with_env(start_run_stop_alarmed, cases[i].var, path, buf, sizeof buf);
+        CHECK(st == 0 && one_line_with(buf, path, "a FIFO that no process has open for reading"),
+              "%s=%s, a FIFO without a reader: status %d (142: blocked), stderr:\n%s", cases[i].var,
+              path, st, buf);
+        /* A reader that counts what comes: the whole file, written as to
+         * a blocking FIFO (no write refused for a full pipe). */
+        int counted[2];
+        CHECK(pipe(counted) == 0, "pipe");
+        pid_t reader = fork();
+        CHECK(reader >= 0, "fork");
+        if (reader == 0) {
+            close(counted[0]);
+            int fd = open(path, O_RDONLY);
+            char chunk[4096], first = 0;
+            long total = 0;
+            ssize_t n;
+            while (fd >= 0 && (n = read(fd, chunk, sizeof chunk)) > 0) {
+                if (total == 0)
+                    first = chunk[0];
+                total += n;
+                usleep(100); /* slower than the writer: the pipe fills */
+            }
+            dprintf(counted[1], "%ld %d\n", total, (int)first);
+            _exit(0);
+        }
+        close(counted[1]);
+        st = fn_with_env(start_run_stop_alarmed, cases[i].var, path, buf, sizeof buf);
+        char got[64] = {0};
+        CHECK(read(counted[0], got, sizeof got - 1) > 0, "the reader's count");
+        close(counted[0]);
+        CHECK(waitpid(reader, NULL, 0) == reader, "reader");
+        long total = 0;
+        int first = 0;
+        CHECK(sscanf(got, "%ld %d", &total, &first) == 2, "the reader's count: %s", got);
+        /* JSON starts with '{'; Perfetto's first packet with field 1 (0x0a). */
+        CHECK(st == 0 && total > 1000 && (first == '{' || first == 0x0a) &&
+                  !strstr(buf, "cannot") && !strstr(buf, "failed"),
+              "%s=%s, a FIFO with a reader: status %d, %ld bytes read (first 0x%02x), "
+              "stderr:\n%s",
+              cases[i].var, path, st, total, first & 0xff, buf);
+        CHECK(unlink(path) == 0, "unlink");
+    }
+    CHECK(rmdir(dir) == 0, "rmdir");
+    printf("ok: a FIFO without a reader as the trace's or the profile's file: refused with a "
+           "message, not waited on; with a reader: the whole file\n");
+}
+#endif
+
 int main(void)
 {
     unsetenv("WEFT_PROFILE");
@@ -304,5 +384,8 @@ int main(void)
     bad_values();
     long_values();
     profile_env();
+#if WEFT_TRACE || WEFT_PROFILE
+    fifos();
+#endif
     return 0;
 }

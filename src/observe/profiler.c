@@ -28,6 +28,7 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "sys/output_file.h"
 #include "observe/count.h"
 #include "observe/json.h"
 #include "observe/profiler.h"
@@ -1061,10 +1062,10 @@ void weft__profile_at_stop(void)
         return;
     }
     if (path) {
-        FILE *f = fopen(path, "w");
+        FILE *f = weft__fopen_for_writing(path);
         if (!f) {
             weft__warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
-                       strerror(errno));
+                       weft__open_error(errno));
             return;
         }
         int err = report_snapshot(f, weft__profile_print_json);

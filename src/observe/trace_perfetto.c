@@ -22,6 +22,7 @@
  * open slice ends at the gap. */
 #include "runtime/diagnostics.h"
 #include "runtime/state.h"
+#include "sys/output_file.h"
 #include "observe/trace_perfetto.h"
 
 #include "observe/trace_names.h"
@@ -472,7 +473,7 @@ bool weft__pf_path(const char *path) { return pf_ending(path) != 0; }
 static int open_locked(const char *path, char **where)
 {
     *where = NULL;
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    int fd = weft__open_for_writing(path, 0);
     if (fd < 0)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
@@ -488,7 +489,7 @@ static int open_locked(const char *path, char **where)
                    "WEFT_TRACE, such as this process's parent before fork()): this process "
                    "writes %s",
                    path, alt);
-        fd = open(alt, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        fd = weft__open_for_writing(alt, 0);
         if (fd < 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)) {
             int e = fd < 0 ? errno : EBUSY;
             if (fd >= 0)
@@ -536,7 +537,7 @@ weft__pf *weft__pf_open(const char *path, uint64_t t0, int *err)
     char *opened = NULL;
     if ((pf->fd = open_locked(path, &opened)) < 0) {
         *err = errno;
-        weft__warn("tracing: cannot open %s for writing: %s", path, strerror(*err));
+        weft__warn("tracing: cannot open %s for writing: %s", path, weft__open_error(*err));
         free(pf->path);
         free(pf);
         return NULL;

@@ -8,6 +8,7 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "sys/output_file.h"
 #include "observe/trace_write.h"
 
 #include "observe/json.h"
@@ -543,11 +544,11 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
     cur = file;
     layout l;
     layout_alloc(&l, file);
-    FILE *f = fopen(path, "w");
+    FILE *f = weft__fopen_for_writing(path);
     int err = 0;
     if (!f) {
         err = errno;
-        weft__warn("tracing: cannot open %s for writing: %s", path, strerror(err));
+        weft__warn("tracing: cannot open %s for writing: %s", path, weft__open_error(err));
     } else if (!l.run_list || !l.srcs || !l.dropped_of) {
         err = ENOMEM;
         weft__warn("tracing: no memory to write %s", path);

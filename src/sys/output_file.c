@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Opening files for writing (output_file.h). */
+#include "sys/output_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+int weft__open_for_writing(const char *path, int flags)
+{
+    /* O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of
+     * waiting for one; for any other file it changes nothing at open. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | flags, 0666);
+    if (fd < 0)
+        return -1;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+FILE *weft__fopen_for_writing(const char *path)
+{
+    int fd = weft__open_for_writing(path, O_TRUNC);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+const char *weft__open_error(int err)
+{
+    return err == ENXIO ? "it is a FIFO that no process has open for reading" : strerror(err);
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Opening a file the program names for weft to write (a trace, a
+ * profile): a FIFO that nobody reads is refused at once instead of
+ * blocking the program.  Not installed. */
+#ifndef WEFT_SYS_OUTPUT_FILE_H
+#define WEFT_SYS_OUTPUT_FILE_H
+
+#include <stdio.h>
+
+/* open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0666), without
+ * waiting for a reader if path is a FIFO: -1 with errno ENXIO then (a
+ * FIFO with a reader is written as a blocking one).  -1 and errno on
+ * other failures. */
+int weft__open_for_writing(const char *path, int flags);
+/* fopen(path, "w") the same way (NULL and errno). */
+FILE *weft__fopen_for_writing(const char *path);
+/* What failed: strerror(err), or for ENXIO that the FIFO has no reader. */
+const char *weft__open_error(int err);
+
+#endif
