@@ -675,6 +675,23 @@ static void run_in_forked_child(void)
         abort(); /* the child's end, passed on for the table */
 }
 
+/* A RUN in a child made after lace_stop: told that Lace has stopped, as
+ * its parent would be (not that the pool is the parent's). */
+static void run_in_child_forked_after_stop(void)
+{
+    lace_start(2, 0);
+    lace_stop();
+    fflush(stderr);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0)
+        _exit(RUN(fib, 5) == 5 ? 0 : 1); /* not reached: refused */
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child, "waitpid");
+    if (WIFSIGNALED(st))
+        abort(); /* the child's end, passed on for the table */
+}
+
 #endif
 
 /* lace_stop while suspended, a RUN from another thread in progress: the
@@ -876,6 +893,12 @@ static const adv_case cases[] = {
      false,
      {"lace: RUN called in a child process after fork(): Lace's pool is the parent's, and this "
       "process has none (call lace_start(n_workers, dqsize) in the child first)\n"}},
+    {"run_in_child_forked_after_stop",
+     run_in_child_forked_after_stop,
+     ABORTED,
+     false,
+     {"lace: RUN called after lace_stop: Lace is not running (call lace_start(n_workers, "
+      "dqsize) again first)\n"}},
 #endif
     {"stop_suspended_during_run", stop_suspended_during_run, 0, true, {NULL}},
     {"verbosity",

@@ -522,6 +522,23 @@ static void call_in_forked_child(void)
         abort(); /* the child's end, passed on for the table */
 }
 
+/* A task called in a child made after lace_stop: told that Lace has
+ * stopped, as its parent would be (not that the pool is the parent's). */
+static void call_in_child_forked_after_stop(void)
+{
+    lace_start(2, 0, 0);
+    lace_stop();
+    fflush(stderr);
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0)
+        _exit(fib(5) == 5 ? 0 : 1); /* not reached: refused */
+    int st = 0;
+    CHECK(waitpid(child, &st, 0) == child, "waitpid");
+    if (WIFSIGNALED(st))
+        abort(); /* the child's end, passed on for the table */
+}
+
 #endif
 
 /* lace_stop while suspended, a call from another thread in progress: the
@@ -1037,6 +1054,11 @@ static const adv_case cases[] = {
      false,
      {"lace: fib() called in a child process after fork(): Lace's pool is the parent's, and this "
       "process has none (call lace_start"}},
+    {"call_in_child_forked_after_stop",
+     call_in_child_forked_after_stop,
+     ABORTED,
+     false,
+     {"lace: fib() called after lace_stop: Lace is not running (call lace_start"}},
 #endif
     {"stop_suspended_during_call", stop_suspended_during_call, 0, true, {NULL}},
     {"verbosity",

@@ -33,27 +33,9 @@ WEFT_ATOMIC(uint64_t) weft__lace2_interrupts;
 
 static int verbosity;
 static atomic_bool started; /* lace_start ran: "after lace_stop", not "before lace_start" */
-/* This is a child process made by fork() since lace_start ran (until it
- * starts Lace itself). */
+/* This is a child process made by fork() while Lace's pool ran (until
+ * it starts Lace itself). */
 static atomic_bool forked_child;
-
-/* fork() copies only the calling thread: in the child no interrupt is
- * pending (the common state: lace/common/suspend.c). */
-static void forget_in_child(void)
-{
-    /* Relaxed (all): the child has one thread. */
-    atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
-    if (atomic_load_explicit(&started, memory_order_relaxed))
-        atomic_store_explicit(&forked_child, true, memory_order_relaxed);
-}
-
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static void register_atfork(void)
-{
-    if (pthread_atfork(NULL, NULL, forget_in_child) != 0)
-        weft__warn("lace_start: cannot register the fork handler: a child process is told of "
-                   "Lace's calls as if Lace had stopped");
-}
 
 #define START_CALL "lace_start(n_workers, dqsize, stacksize)"
 
@@ -90,6 +72,35 @@ static const weft__api_words lace_words = {
 #endif
     .quiet_oversubscription = true,
 };
+
+/* Lace's pool runs in the parent at its fork(): the child's Lace calls
+ * are told that the pool is the parent's (a fork after lace_stop leaves a
+ * child that is told Lace has stopped).  Read before the fork, as the
+ * runtime's own fork handler may forget the pool first in the child. */
+static atomic_bool pool_at_fork;
+static void note_pool_at_fork(void)
+{
+    /* Relaxed (both): read and written by the forking thread. */
+    atomic_store_explicit(&pool_at_fork, weft__pool_starter() == &lace_words, memory_order_relaxed);
+}
+
+/* fork() copies only the calling thread: in the child no interrupt is
+ * pending (the common state: lace/common/suspend.c). */
+static void forget_in_child(void)
+{
+    /* Relaxed (all): the child has one thread. */
+    atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
+    if (atomic_load_explicit(&pool_at_fork, memory_order_relaxed))
+        atomic_store_explicit(&forked_child, true, memory_order_relaxed);
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void register_atfork(void)
+{
+    if (pthread_atfork(note_pool_at_fork, NULL, forget_in_child) != 0)
+        weft__warn("lace_start: cannot register the fork handler: a child process is told of "
+                   "Lace's calls as if Lace had stopped");
+}
 
 void weft__lace2_require_running(const char *what)
 {
