@@ -561,7 +561,9 @@ TASK_0(long, yield_over_nested)
         WEFT_ME;
         WEFT_SPAWN(weft_leaf, 1);
         atomic_store(&yield_ready, 1);
-        for (int i = 0; i < 10000000; i++) /* until the NEWFRAME arrives */
+        /* Until the NEWFRAME arrives (the yield then stops the program);
+         * for 10 s at most, however late the other thread runs. */
+        for (uint64_t t0 = lace_gethrtime_(); lace_gethrtime_() - t0 < 10000000000ULL;)
             YIELD_NEWFRAME();
         r = WEFT_SYNC(weft_leaf);
     }
@@ -659,10 +661,14 @@ static void fork_while_suspending(void) { fork_children(false); }
 
 static void fork_while_running(void) { fork_children(true); }
 
-/* A RUN in a child made while Lace ran: refused, naming the fork. */
-static void run_in_forked_child(void)
+/* A RUN in a child forked while Lace runs: refused, naming the fork;
+ * in one forked after lace_stop (stopped_first): refused, saying that
+ * Lace has stopped, as its parent would be. */
+static void refused_in_child(bool stopped_first)
 {
     lace_start(2, 0);
+    if (stopped_first)
+        lace_stop();
     fflush(stderr);
     pid_t child = fork();
     CHECK(child >= 0, "fork");
@@ -670,27 +676,15 @@ static void run_in_forked_child(void)
         _exit(RUN(fib, 5) == 5 ? 0 : 1); /* not reached: refused */
     int st = 0;
     CHECK(waitpid(child, &st, 0) == child, "waitpid");
-    lace_stop();
+    if (!stopped_first)
+        lace_stop();
     if (WIFSIGNALED(st))
         abort(); /* the child's end, passed on for the table */
 }
 
-/* A RUN in a child made after lace_stop: told that Lace has stopped, as
- * its parent would be (not that the pool is the parent's). */
-static void run_in_child_forked_after_stop(void)
-{
-    lace_start(2, 0);
-    lace_stop();
-    fflush(stderr);
-    pid_t child = fork();
-    CHECK(child >= 0, "fork");
-    if (child == 0)
-        _exit(RUN(fib, 5) == 5 ? 0 : 1); /* not reached: refused */
-    int st = 0;
-    CHECK(waitpid(child, &st, 0) == child, "waitpid");
-    if (WIFSIGNALED(st))
-        abort(); /* the child's end, passed on for the table */
-}
+static void run_in_forked_child(void) { refused_in_child(false); }
+
+static void run_in_child_forked_after_stop(void) { refused_in_child(true); }
 
 #endif
 

@@ -506,10 +506,14 @@ static void fork_while_suspending(void) { fork_children(false); }
 
 static void fork_while_calling(void) { fork_children(true); }
 
-/* A task called in a child made while Lace ran: refused, naming the fork. */
-static void call_in_forked_child(void)
+/* A task called in a child forked while Lace runs: refused, naming the fork;
+ * in one forked after lace_stop (stopped_first): refused, saying that
+ * Lace has stopped, as its parent would be. */
+static void refused_in_child(bool stopped_first)
 {
     lace_start(2, 0, 0);
+    if (stopped_first)
+        lace_stop();
     fflush(stderr);
     pid_t child = fork();
     CHECK(child >= 0, "fork");
@@ -517,27 +521,15 @@ static void call_in_forked_child(void)
         _exit(fib(5) == 5 ? 0 : 1); /* not reached: refused */
     int st = 0;
     CHECK(waitpid(child, &st, 0) == child, "waitpid");
-    lace_stop();
+    if (!stopped_first)
+        lace_stop();
     if (WIFSIGNALED(st))
         abort(); /* the child's end, passed on for the table */
 }
 
-/* A task called in a child made after lace_stop: told that Lace has
- * stopped, as its parent would be (not that the pool is the parent's). */
-static void call_in_child_forked_after_stop(void)
-{
-    lace_start(2, 0, 0);
-    lace_stop();
-    fflush(stderr);
-    pid_t child = fork();
-    CHECK(child >= 0, "fork");
-    if (child == 0)
-        _exit(fib(5) == 5 ? 0 : 1); /* not reached: refused */
-    int st = 0;
-    CHECK(waitpid(child, &st, 0) == child, "waitpid");
-    if (WIFSIGNALED(st))
-        abort(); /* the child's end, passed on for the table */
-}
+static void call_in_forked_child(void) { refused_in_child(false); }
+
+static void call_in_child_forked_after_stop(void) { refused_in_child(true); }
 
 #endif
 
