@@ -156,6 +156,13 @@ static void long_values(void)
               "WEFT_PROFILE_JSON, a path of %zu bytes that cannot be opened: status %d; no line "
               "with the whole path and \"%s\", stderr (%zu bytes) ends:\n%s",
               len, st, reason, strlen(buf), buf + (strlen(buf) > 300 ? strlen(buf) - 300 : 0));
+        /* Said at the start, and the profile not lost at the end. */
+        const char *early = strstr(buf, "it cannot be written");
+        const char *table = strstr(buf, "weft profile: ");
+        CHECK(early && table && early < table && strstr(buf, "the profile follows on stderr"),
+              "WEFT_PROFILE_JSON, a path of %zu bytes that cannot be opened: no warning at the "
+              "start, or no table on stderr at the end; stderr (%zu bytes) ends:\n%s",
+              len, strlen(buf), buf + (strlen(buf) > 300 ? strlen(buf) - 300 : 0));
 #endif
     }
     printf("ok: an unopenable path of up to %zu bytes: the whole path and the reason on one "

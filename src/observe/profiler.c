@@ -118,6 +118,12 @@ int weft__profile_check_env(void)
     if (unanswered)
         weft__warn("WEFT_PROFILE_OFF=1 turned profiling off in this process: WEFT_PROFILE=1 and "
                    "WEFT_PROFILE_JSON have nothing to report");
+    /* Said now, not only when the run is over and its profile is due. */
+    int json_err = json && *json ? weft__output_file_check(json) : 0;
+    if (json_err)
+        weft__warn("WEFT_PROFILE_JSON=%s: it cannot be written (%s): the profile will be printed "
+                   "on stderr at the end instead",
+                   json, weft__open_error(json_err));
     err |= weft__count_check_env();
 #else
     (void)have_burden;
@@ -1063,14 +1069,16 @@ void weft__profile_at_stop(void)
     }
     if (path) {
         FILE *f = weft__fopen_for_writing(path);
-        if (!f) {
-            weft__warn("WEFT_PROFILE_JSON=%s: cannot open it for writing: %s", path,
-                       weft__open_error(errno));
-            return;
+        int err = f ? report_snapshot(f, weft__profile_print_json) : errno;
+        if (f && fclose(f) != 0 && !err)
+            err = errno ? errno : EIO;
+        if (err) {
+            /* The run's profile is not lost: the table, on stderr. */
+            weft__warn("WEFT_PROFILE_JSON=%s: %s: %s; the profile follows on stderr instead", path,
+                       f ? "writing failed" : "cannot open it for writing", weft__open_error(err));
+            if (!print)
+                report_snapshot(stderr, weft__profile_print_table);
         }
-        int err = report_snapshot(f, weft__profile_print_json);
-        if (fclose(f) != 0 || err)
-            weft__warn("WEFT_PROFILE_JSON=%s: writing failed", path);
     }
 }
 

@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int weft__open_for_writing(const char *path, int flags)
@@ -36,6 +38,30 @@ FILE *weft__fopen_for_writing(const char *path)
         errno = e;
     }
     return f;
+}
+
+int weft__output_file_check(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return EISDIR;
+        return access(path, W_OK) == 0 ? 0 : errno;
+    }
+    if (errno != ENOENT)
+        return errno;
+    /* A new file: its directory must exist and take it. */
+    size_t len = strlen(path);
+    while (len > 0 && path[len - 1] != '/')
+        len--;
+    if (len == 0)
+        return access(".", W_OK | X_OK) == 0 ? 0 : errno;
+    char *dir = strndup(path, len);
+    if (!dir)
+        return ENOMEM;
+    int err = access(dir, W_OK | X_OK) == 0 ? 0 : errno;
+    free(dir);
+    return err;
 }
 
 const char *weft__open_error(int err)

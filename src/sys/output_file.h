@@ -14,6 +14,10 @@
 int weft__open_for_writing(const char *path, int flags);
 /* fopen(path, "w") the same way (NULL and errno). */
 FILE *weft__fopen_for_writing(const char *path);
+/* 0 if path can be opened for writing as far as can be told without
+ * opening it (it is writable, or its directory is and it does not exist
+ * yet), else the errno an open would give; creates nothing. */
+int weft__output_file_check(const char *path);
 /* What failed: strerror(err), or for ENXIO that the FIFO has no reader. */
 const char *weft__open_error(int err);
 
