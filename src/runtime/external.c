@@ -48,12 +48,15 @@
  * spin time, it spins: until a worker takes the request, for at most
  * CALLER_PICKUP_NS (a sleeping worker's wake-up), and then while the task
  * has run for at most the spin time.  Otherwise, or once those are over,
- * it sleeps.  The spin time is about what a futex wake-up costs when the
- * workers fill the CPUs (spinning longer costs them more than waking
- * does), and longer when they leave one free, on which spinning costs the
- * pool nothing while a sleeping CPU is slow to wake. */
+ * it sleeps.  The spin time is about what a futex wake-up costs: spinning
+ * longer costs the workers more than waking does.  Not longer when the
+ * pool leaves a CPU free: the kernel need not keep the caller there (it
+ * may wake it beside the worker and leave the two sharing a CPU), and a
+ * caller spinning on another CPU keeps the process's address space live
+ * there, so that every page-table change of the workers (a page fault on
+ * fresh memory, an munmap) sends that CPU a TLB shoot-down
+ * (docs/sleep.md, "Waiting for a RUN handed to a worker"). */
 #define CALLER_SPIN_NS 20000u
-#define CALLER_SPIN_SPARE_CPU_NS 200000u
 #define CALLER_PICKUP_NS 50000u
 /* A caller asleep this long with its RUN still queued asks a surplus
  * worker to run it (weft__surplus_ask): long enough that a
@@ -210,8 +213,7 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
      * whole time slice to get it back.  The last RUN this thread handed
      * over predicts this one (RUNs of a loop are alike).  A worker just
      * woken on our CPU (pinned there) needs it: we sleep. */
-    uint64_t spin_ns = weft__rt.spare_cpu ? CALLER_SPIN_SPARE_CPU_NS : CALLER_SPIN_NS;
-    if (tls_last_handoff_run_ns <= spin_ns && !woke_on_my_cpu) {
+    if (tls_last_handoff_run_ns <= CALLER_SPIN_NS && !woke_on_my_cpu) {
         for (;;) {
             /* Acquire: pairs with the worker's release exchange (the result). */
             if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)
@@ -219,7 +221,7 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
             /* Relaxed: a time, as the worker's store says. */
             uint64_t started = atomic_load_explicit(&req.started_ns, memory_order_relaxed);
             int64_t waited = (int64_t)(weft_now_ns() - (started ? started : submitted));
-            if (waited > (int64_t)(started ? spin_ns : CALLER_PICKUP_NS))
+            if (waited > (int64_t)(started ? CALLER_SPIN_NS : CALLER_PICKUP_NS))
                 break;
             for (unsigned i = 0; i < 32; i++) /* about a microsecond between looks */
                 weft_cpu_relax();

@@ -45,9 +45,6 @@ typedef struct weft_runtime {
      * yields it: WEFT_IDLE_HOLD_NS, 0 when the pool has more workers than
      * the affinity mask has CPUs (lifecycle.c). */
     unsigned idle_hold_ns;
-    /* Fewer workers than the CPUs the pool may use: a RUN caller waiting
-     * for a worker may spin on a CPU they leave free (external.c). */
-    bool spare_cpu;
     /* At most this many workers take work from the top level at a time
      * (0: no limit): the CPUs the pool may use, when it has more workers
      * than that (lifecycle.c; the surplus waits, sleep.c). */
