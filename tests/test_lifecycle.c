@@ -238,12 +238,31 @@ static void *together_during_stop_thread(void *arg)
     return NULL;
 }
 
+/* A RUN that lasts until the TOGETHER above has been refused (which ends
+ * the process), or 10 s: however late that thread runs, the stop is still
+ * waiting for this RUN when it calls. */
+WEFT_TASK_0(long, held_task)
+{
+    atomic_store(&long_started, 1);
+    for (int i = 0; i < 10000; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+static void *held_run_thread(void *arg)
+{
+    (void)arg;
+    (void)WEFT_RUN(held_task);
+    return NULL;
+}
+
 static void together_during_stop_child(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
     atomic_store(&long_started, 0);
     pthread_t run, together;
-    pthread_create(&run, NULL, long_run_thread, NULL);
+    pthread_create(&run, NULL, held_run_thread, NULL);
     while (!atomic_load(&long_started))
         sched_yield();
     pthread_create(&together, NULL, together_during_stop_thread, NULL);
