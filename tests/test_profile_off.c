@@ -4,8 +4,8 @@
  * touches the worker's profiler state, so that state stays as the start
  * left it (no strand running, no figures, no slot records mapped) through
  * fork-join tasks, RUNs from outside threads at once, RUNs inside tasks,
- * regions, work pool runs and repeated starts at 1, 2, 3, 8 and 32 workers;
- * every answer is checked.  The API then answers as a build without the
+ * TOGETHER and NEWFRAME inside tasks, regions, work pool runs and
+ * repeated starts at 1, 2, 3, 8 and 32 workers; every answer is checked.  The API then answers as a build without the
  * profiler does: no regions or task types, ENOTSUP from the reports (the
  * table's note says profiling is off) and from weft_profile_end.  The
  * choice is the first start's: WEFT_PROFILE_OFF=0 later changes nothing.
@@ -75,6 +75,29 @@ WEFT_TASK_1(long, nested_runs, int, n)
     return a + inner;
 }
 
+/* Interrupts from inside a task: TOGETHER runs a task on every worker,
+ * NEWFRAME one on some worker, while the caller's task waits (the runtime
+ * pauses and resumes the workers' clocks around them). */
+static _Atomic unsigned together_runs;
+WEFT_VOID_TASK_0(on_every_worker)
+{
+    check_untouched("in a TOGETHER task");
+    atomic_fetch_add(&together_runs, 1);
+}
+
+WEFT_TASK_1(long, interrupts_inside, int, n)
+{
+    atomic_store(&together_runs, 0);
+    WEFT_SPAWN(probed_fib, n);
+    WEFT_TOGETHER(on_every_worker);
+    long framed = WEFT_NEWFRAME(probed_fib, n - 1);
+    long a = WEFT_SYNC(probed_fib);
+    CHECK(atomic_load(&together_runs) == weft_workers(), "TOGETHER ran on %u workers of %u",
+          atomic_load(&together_runs), weft_workers());
+    check_untouched("after TOGETHER and NEWFRAME inside a task");
+    return a + framed;
+}
+
 static void *outside_runs(void *arg)
 {
     (void)arg;
@@ -135,6 +158,8 @@ static void one_life(unsigned workers)
     CHECK(WEFT_RUN(probed_fib, 20) == fib_ref(20), "fib(20) at %u workers", workers);
     CHECK(WEFT_RUN(nested_runs, 14) == fib_ref(14) + fib_ref(13), "nested RUNs at %u workers",
           workers);
+    CHECK(WEFT_RUN(interrupts_inside, 14) == fib_ref(14) + fib_ref(13),
+          "TOGETHER and NEWFRAME inside a task at %u workers", workers);
     pthread_t t[4];
     for (int i = 0; i < 4; i++)
         CHECK(pthread_create(&t[i], NULL, outside_runs, NULL) == 0, "thread");
@@ -203,7 +228,8 @@ int main(void)
         setenv("WEFT_PROFILE_OFF", "0", 1);
     }
     printf("ok: profiling off: the workers' profiler state untouched and every answer right at "
-           "1, 2, 3, 8 and 32 workers (fork-join, outside RUNs, RUNs inside tasks, regions, work "
-           "pools, repeated starts); the API answers as without the profiler\n");
+           "1, 2, 3, 8 and 32 workers (fork-join, outside RUNs, RUNs, TOGETHER and NEWFRAME inside "
+           "tasks, regions, work pools, repeated starts); the API answers as without the "
+           "profiler\n");
     return 0;
 }

@@ -55,6 +55,16 @@
  * not EMPTY, and so spawn above another API's pending task; the C and
  * Lace 1 macros keep their head in a register, the source of their speed,
  * and cannot be told: their spawn above such a task is the refusal.
+ *
+ * The profiler's hooks.  In a profiling build, weft_fj_profiling is the
+ * one test of whether they run (profiling off: WEFT_PROFILE_OFF=1,
+ * docs/profiling.md).  The spawn and join below make it themselves; the
+ * _as forms take its answer from the caller, so that a front-end can test
+ * it once and branch to a copy of its SPAWN, SYNC and task entry compiled
+ * with the hooks, keeping the hooks out of the plain copy: the task macros
+ * do, so that a profiling build with profiling off runs the plain build's
+ * code and a test per spawn, join and task
+ * (docs/results/profiling.md, "Profiling off").
  */
 #ifndef WEFT_BITS_FORK_JOIN_H
 #define WEFT_BITS_FORK_JOIN_H
@@ -86,6 +96,20 @@ void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what);
 /* The runtime side of a second copy of the top (src/runtime/fork_join.c):
  * raises w's join guard to `head`, which is above it. */
 void weft__fj_copied(weft_worker *w, weft_task *head);
+
+/* Do the profiler's hooks run in w's spawns and joins?  Never in a build
+ * without the profiler; in one with it, unless profiling is off, which
+ * the first start decides for the process (a worker's flag is set before
+ * it runs a task and never changes while it runs one). */
+static WEFT_ALWAYS_INLINE bool weft_fj_profiling(const weft_worker *w)
+{
+#if WEFT_PROFILE
+    return !w->prof.off;
+#else
+    (void)w;
+    return false;
+#endif
+}
 
 /* A second copy of the top is made: weft_current_head hands one out, or a
  * front-end makes one by hand (a context of its own from another API's
@@ -124,19 +148,29 @@ static WEFT_ALWAYS_INLINE bool weft_fj_head_is_top(const weft_task *head)
 static WEFT_ALWAYS_INLINE void weft_fj_spawn_at(weft_worker *w, weft_task *t)
 {
     weft_sched_reserve(w, t);
-    WEFT_PROFILE_SPAWN_(w, t)
+    if (weft_fj_profiling(w)) {
+        WEFT_PROFILE_SPAWN_(w, t)
+    }
 }
 
 /* The slot to write a spawned task's arguments into: the held head,
- * checked (room for it, and no other API's task there); the profiler
- * told. */
-static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_task *head,
-                                                        const char *what)
+ * checked (room for it, and no other API's task there); the profiler told
+ * if `profiled` (the caller's weft_fj_profiling). */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_as(weft_worker *w, weft_task *head,
+                                                           const char *what, bool profiled)
 {
     if (WEFT_UNLIKELY(!weft_fj_head_is_top(head)))
         weft__fj_spawn_refused(w, head, what);
-    WEFT_PROFILE_SPAWN_(w, head)
+    if (profiled) {
+        WEFT_PROFILE_SPAWN_(w, head)
+    }
     return head;
+}
+
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_task *head,
+                                                        const char *what)
+{
+    return weft_fj_spawn_slot_as(w, head, what, weft_fj_profiling(w));
 }
 
 /* weft_fj_spawn_slot for a held head that may be stale in either
@@ -160,6 +194,33 @@ static WEFT_ALWAYS_INLINE void weft_fj_spawn_publish(weft_worker *w, weft_task *
                                                      uintptr_t wrapper)
 {
     weft_sched_push(w, t, wrapper);
+}
+
+#if WEFT_PROFILE
+/* weft_fj_spawn_publish_told's profiled path, out of line. */
+static WEFT_NOINLINE WEFT_UNUSED weft_task *weft_fj_spawn_told(weft_worker *w, weft_task *t,
+                                                               uintptr_t wrapper)
+{
+    WEFT_PROFILE_SPAWN_(w, t)
+    weft_fj_spawn_publish(w, t, wrapper);
+    return t + 1;
+}
+#endif
+
+/* For a front-end that took the slot with weft_fj_spawn_slot_as(.., false):
+ * the profiler told if it is on, then weft_fj_spawn_publish; returns the
+ * head after the task.  The profiled path is one call that returns that
+ * head, so the plain path keeps nothing more across it: a profiling
+ * build's SPAWN with profiling off is the plain one and a test. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_told(weft_worker *w, weft_task *t,
+                                                                uintptr_t wrapper)
+{
+#if WEFT_PROFILE
+    if (WEFT_UNLIKELY(weft_fj_profiling(w)))
+        return weft_fj_spawn_told(w, t, wrapper);
+#endif
+    weft_fj_spawn_publish(w, t, wrapper);
+    return t + 1;
 }
 
 /* ---- join ----
@@ -225,39 +286,66 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_join_slot_exact(weft_worker *w, wef
 /* Pops the task at t back, or joins it where a thief has it: true when the
  * caller runs it now, false when it was stolen and is done (its result in
  * t; the thief's writes are visible).  `what` names the join in the
- * message of a join out of order. */
-static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j,
-                                                  const char *what)
+ * message of a join out of order.  The profiler's hooks run if `profiled`
+ * (the caller's weft_fj_profiling; the join's weft_fj_join_inlined_as is
+ * given the same). */
+static WEFT_ALWAYS_INLINE bool weft_fj_join_begin_as(weft_worker *w, weft_task *t, weft_fj_join *j,
+                                                     const char *what, bool profiled)
 {
     (void)j;
     (void)what;
+    (void)profiled;
 #if WEFT_PROFILE
-    j->pj = weft_profile_sync_begin(w, t);
+    if (profiled) {
+        j->pj = weft_profile_sync_begin(w, t);
+    } else { /* never read (a caller passes the same profiled to the end) */
+        j->pj.span = 0;
+        j->pj.bspan = 0;
+    }
 #endif
     if (WEFT_LIKELY(weft_sched_sync_fast(w, t)))
         return true;
 #if WEFT_SCHED_GUARDS_JOINS
     weft_fj_join_test(w, t, what); /* every join below the guard comes here */
 #endif
-    WEFT_PROFILE_PAUSE_(w)
+    if (profiled) {
+        WEFT_PROFILE_PAUSE_(w)
+    }
     bool stolen = weft_sched_sync_slow(w, t);
-    WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+    if (profiled) {
+        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+    }
     if (!stolen)
         return true;
 #if WEFT_PROFILE
-    weft_profile_sync_stolen(w, t, &j->pj);
+    if (profiled)
+        weft_profile_sync_stolen(w, t, &j->pj);
 #endif
     return false;
 }
 
+static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j,
+                                                  const char *what)
+{
+    return weft_fj_join_begin_as(w, t, j, what, weft_fj_profiling(w));
+}
+
 /* After the caller ran a task that weft_fj_join_begin gave back. */
-static WEFT_ALWAYS_INLINE void weft_fj_join_inlined(weft_worker *w, weft_fj_join *j)
+static WEFT_ALWAYS_INLINE void weft_fj_join_inlined_as(weft_worker *w, weft_fj_join *j,
+                                                       bool profiled)
 {
     (void)w;
     (void)j;
+    (void)profiled;
 #if WEFT_PROFILE
-    weft_profile_sync_inlined(w, &j->pj);
+    if (profiled)
+        weft_profile_sync_inlined(w, &j->pj);
 #endif
+}
+
+static WEFT_ALWAYS_INLINE void weft_fj_join_inlined(weft_worker *w, weft_fj_join *j)
+{
+    weft_fj_join_inlined_as(w, j, weft_fj_profiling(w));
 }
 
 WEFT_END_DECLS

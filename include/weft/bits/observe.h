@@ -200,11 +200,14 @@ static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
     }
 }
 
+/* The spawn, SYNC and stolen-join hooks below are called only by the
+ * fork-join core, after its test of profiling off (weft_fj_profiling,
+ * bits/fork_join.h), so they do not test it again.  The pause and the
+ * resume are called by the runtime as well (interrupts, sleeps) and test
+ * it, as a task body's enter (above) does. */
 static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
-    if (WEFT_UNLIKELY(p->off))
-        return;
     weft_profile_end_strand(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
     s->spawn_span = p->f.span;
@@ -220,9 +223,7 @@ typedef struct weft_profile_join {
 static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_join j = {0, 0};
-    if (WEFT_UNLIKELY(p->off))
-        return j;
+    weft_profile_join j;
     weft_profile_end_strand(p);
     j.span = p->f.span;
     j.bspan = p->f.bspan;
@@ -235,8 +236,6 @@ static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_tas
 static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
-    if (WEFT_UNLIKELY(p->off))
-        return;
     weft_profile_end_strand(p);
     if (j->span > p->f.span)
         p->f.span = j->span;
@@ -304,8 +303,6 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
                                             const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
-    if (WEFT_UNLIKELY(p->off))
-        return;
     weft_profile_join_stolen(p, weft_profile_slot_of(w, t), p->f.span, p->f.bspan, j);
     weft_profile_resume(w);
 }

@@ -268,6 +268,75 @@ WEFT_END_DECLS
         WEFT_STORE_##N(f) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
     }
 
+/* In a profiling build: WEFT_IF_PROFILE_ keeps its argument;
+ * WEFT_TO_PROFILED_ in a plain copy (PROFILED false) runs its last
+ * argument (the call of the profiled copy, and the return) when profiling
+ * is on; WEFT_ENTER_AS_ and WEFT_LEAVE_AS_ tell the profiler a task body
+ * starts and ends, in the profiled copy only.  Without the profiler, all
+ * are empty. */
+#if WEFT_PROFILE
+#define WEFT_IF_PROFILE_(...) __VA_ARGS__
+#define WEFT_TO_PROFILED_(PROFILED, w, ...) \
+    if (!(PROFILED) && WEFT_UNLIKELY(weft_fj_profiling(w))) { \
+        __VA_ARGS__; \
+    }
+#define WEFT_ENTER_AS_(PROFILED, w, NAME) \
+    uint32_t weft_pt_ = (PROFILED) ? weft_profile_enter((w), &NAME##_profile_type_) : 0;
+#define WEFT_LEAVE_AS_(PROFILED, w) \
+    if (PROFILED) \
+        weft_profile_leave((w), weft_pt_);
+#else
+#define WEFT_IF_PROFILE_(...)
+#define WEFT_TO_PROFILED_(PROFILED, w, ...)
+#define WEFT_ENTER_AS_(PROFILED, w, NAME)
+#define WEFT_LEAVE_AS_(PROFILED, w)
+#endif
+
+/* A task's body.  In a profiling build it is reached from both entries
+ * (NAME##_CALL and NAME##_CALL_PROFILED_), so it is kept a function of its
+ * own: inlined into the plain entry, and that entry into the body's
+ * recursive calls, each frame of a profiled run would hold the stack of
+ * the plain levels inlined into it (three times a recursive task's stack
+ * at each level). */
+#if WEFT_PROFILE
+#define WEFT_BODY_LINKAGE_ static WEFT_NOINLINE
+#else
+#define WEFT_BODY_LINKAGE_ static inline
+#endif
+
+/* A task's SYNC, NAME##SUFFIX.  In a profiling build each task has two:
+ * NAME##_SYNC_PROFILED_ with the profiler's hooks (PROFILED true), and
+ * NAME##_SYNC without them, which goes to the first when profiling is on
+ * (bits/fork_join.h, "The profiler's hooks"). */
+#define WEFT_SYNC_AS_(FL, RT, NAME, N, SUFFIX, PROFILED, STORAGE) \
+    STORAGE RT NAME##SUFFIX(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        WEFT_TO_PROFILED_(PROFILED, w, return NAME##_SYNC_PROFILED_(w_, slot)) \
+        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
+        NAME##_frame *f = (NAME##_frame *)t; \
+        WEFT_CHECK_SYNC_(w, t, NAME); \
+        weft_fj_join weft_j_; \
+        if (!weft_fj_join_begin_as(w, t, &weft_j_, "SYNC(" #NAME ")", PROFILED)) \
+            return f->d.res; \
+        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        weft_fj_join_inlined_as(w, &weft_j_, PROFILED); \
+        return weft_r_; \
+    }
+#define WEFT_VOID_SYNC_AS_(FL, NAME, N, SUFFIX, PROFILED, STORAGE) \
+    STORAGE void NAME##SUFFIX(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        WEFT_TO_PROFILED_(PROFILED, w, NAME##_SYNC_PROFILED_(w_, slot); return ) \
+        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        WEFT_CHECK_SYNC_(w, t, NAME); \
+        weft_fj_join weft_j_; \
+        if (!weft_fj_join_begin_as(w, t, &weft_j_, "SYNC(" #NAME ")", PROFILED)) \
+            return; \
+        NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        weft_fj_join_inlined_as(w, &weft_j_, PROFILED); \
+    }
 /* What every task has, whatever its result: the frame layout check, the
  * prototypes, SPAWN and TOGETHER (whose copies' results are dropped). */
 #define WEFT_DECL_COMMON_(FL, RT_OR_VOID, NAME, N, TYPES) \
@@ -282,10 +351,10 @@ WEFT_END_DECLS
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
     { \
         weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_spawn_slot(w, (weft_task *)head, "SPAWN(" #NAME ")"); \
+        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", false); \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        WEFT_STORE_##N(f) weft_fj_spawn_publish(w, t, (uintptr_t)&NAME##_WRAP); \
-        return (FL##_TASK_T *)(t + 1); \
+        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_told( \
+            w, t, (uintptr_t)&NAME##_WRAP); \
     } \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
 
@@ -300,19 +369,9 @@ WEFT_END_DECLS
         } d; \
     } NAME##_frame; \
     WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES) \
-    static inline WEFT_UNUSED RT NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
-    { \
-        weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
-        NAME##_frame *f = (NAME##_frame *)t; \
-        WEFT_CHECK_SYNC_(w, t, NAME); \
-        weft_fj_join weft_j_; \
-        if (!weft_fj_join_begin(w, t, &weft_j_, "SYNC(" #NAME ")")) \
-            return f->d.res; \
-        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
-        weft_fj_join_inlined(w, &weft_j_); \
-        return weft_r_; \
-    } \
+    WEFT_IF_PROFILE_( \
+        WEFT_SYNC_AS_(FL, RT, NAME, N, _SYNC_PROFILED_, true, static WEFT_NOINLINE WEFT_UNUSED)) \
+    WEFT_SYNC_AS_(FL, RT, NAME, N, _SYNC, false, static inline WEFT_UNUSED) \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN) \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
     FL##_MORE(RT, NAME, N, TYPES)
@@ -327,21 +386,44 @@ WEFT_END_DECLS
         } d; \
     } NAME##_frame; \
     WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES) \
-    static inline WEFT_UNUSED void NAME##_SYNC(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
-    { \
-        weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_join_slot(w, (weft_task *)slot, "SYNC(" #NAME ")"); \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        WEFT_CHECK_SYNC_(w, t, NAME); \
-        weft_fj_join weft_j_; \
-        if (!weft_fj_join_begin(w, t, &weft_j_, "SYNC(" #NAME ")")) \
-            return; \
-        NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
-        weft_fj_join_inlined(w, &weft_j_); \
-    } \
+    WEFT_IF_PROFILE_( \
+        WEFT_VOID_SYNC_AS_(FL, NAME, N, _SYNC_PROFILED_, true, static WEFT_NOINLINE WEFT_UNUSED)) \
+    WEFT_VOID_SYNC_AS_(FL, NAME, N, _SYNC, false, static inline WEFT_UNUSED) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
     FL##_MORE_VOID(NAME, N, TYPES)
+
+/* A task's entry NAME##SUFFIX: its body, then the return check.  In a
+ * profiling build each task has two, as its SYNC does: NAME##_CALL_PROFILED_
+ * with the body between the profiler's enter and leave (PROFILED true),
+ * and NAME##_CALL, which goes there when profiling is on and runs the
+ * body alone when it is off. */
+#define WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, SUFFIX, PROFILED, STORAGE) \
+    STORAGE RT NAME##SUFFIX(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    { \
+        WEFT_TO_PROFILED_(PROFILED, (weft_worker *)FL##_W, \
+                          return NAME##_CALL_PROFILED_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS)) \
+        WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
+        WEFT_TASK_TRY_ \
+        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        WEFT_LEAVE_AS_(PROFILED, (weft_worker *)FL##_W) \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
+        return weft_r_; \
+        WEFT_TASK_CATCH_(FL, NAME) \
+    }
+#define WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, SUFFIX, PROFILED, STORAGE) \
+    STORAGE void NAME##SUFFIX(FL##_WORKER_T *FL##_W, FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
+    { \
+        WEFT_TO_PROFILED_(PROFILED, (weft_worker *)FL##_W, \
+                          NAME##_CALL_PROFILED_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+                          return ) \
+        WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
+        WEFT_TASK_TRY_ \
+        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        WEFT_LEAVE_AS_(PROFILED, (weft_worker *)FL##_W) \
+        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
+        WEFT_TASK_CATCH_(FL, NAME) \
+    }
 
 /* The definition: the wrapper, NAME_CALL (the body, then the return
  * check), then the head of the body; the user's body follows the macro.
@@ -356,21 +438,13 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    WEFT_TASK_CODE_ALIGN static inline RT NAME##_BODY_(FL##_WORKER_T *, \
-                                                       FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
-    WEFT_TASK_CODE_ALIGN RT NAME##_CALL(FL##_WORKER_T *FL##_W, \
-                                        FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
-    { \
-        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
-        WEFT_TASK_TRY_ \
-        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
-        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
-        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
-        return weft_r_; \
-        WEFT_TASK_CATCH_(FL, NAME) \
-    } \
-    static inline RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
-                                  FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ RT NAME##_BODY_(FL##_WORKER_T *, \
+                                                            FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_IF_PROFILE_( \
+        WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, static WEFT_NOINLINE)) \
+    WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, _CALL, false, WEFT_TASK_CODE_ALIGN) \
+    WEFT_BODY_LINKAGE_ RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
+                                       FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 #define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS) \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t) \
@@ -381,20 +455,13 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    WEFT_TASK_CODE_ALIGN static inline void NAME##_BODY_(FL##_WORKER_T *, \
-                                                         FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
-    WEFT_TASK_CODE_ALIGN void NAME##_CALL(FL##_WORKER_T *FL##_W, \
-                                          FL##_TASK_T *FL##_HEAD WEFT_UNPAREN_ UPARAMS) \
-    { \
-        WEFT_PROFILE_ENTER_((weft_worker *)FL##_W, NAME, weft_pt_) \
-        WEFT_TASK_TRY_ \
-        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
-        WEFT_PROFILE_LEAVE_((weft_worker *)FL##_W, weft_pt_) \
-        WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
-        WEFT_TASK_CATCH_(FL, NAME) \
-    } \
-    static inline void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
-                                    FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ void NAME##_BODY_(FL##_WORKER_T *, \
+                                                              FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_IF_PROFILE_( \
+        WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, static WEFT_NOINLINE)) \
+    WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, _CALL, false, WEFT_TASK_CODE_ALIGN) \
+    WEFT_BODY_LINKAGE_ void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
+                                         FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
 
 /* ---- per-arity front ends, for any flavour ----
  * WEFT_GEN_DECL_n(FL, RT, NAME, T1..Tn), WEFT_GEN_IMPL_n(FL, RT, NAME, T1, A1, ...),

@@ -36,6 +36,8 @@ WEFT_BEGIN_DECLS
  * heuristics would otherwise make them calls. */
 #define WEFT_ALWAYS_INLINE inline __attribute__((always_inline))
 #define WEFT_NORETURN __attribute__((noreturn))
+/* For the profiler's copies of those paths, kept out of the plain ones. */
+#define WEFT_NOINLINE __attribute__((noinline))
 /* Wrappers are stored in the descriptor's state word, where low bits 10
  * mean "stolen"; 4-byte alignment keeps bit 1 of their address clear even
  * at -Os (bit 0 may be set: ARM Thumb function pointers). */
