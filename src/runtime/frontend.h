@@ -20,6 +20,7 @@
  *                        runtime's calls it makes for its user),
  *                        weft__pool_starter (which API started the
  *                        pool), weft__warn, weft__fatal (diagnostics.h)
+ *   fork                 weft__pool_starter_at_fork (below)
  *   spinning             weft_cpu_relax (sys/cpu.h, inline)
  *
  * The C++ API (include/weft/weft.hpp) needs none of it: it is built on
@@ -44,6 +45,14 @@
 #include "sys/cpu.h"
 
 WEFT_BEGIN_DECLS
+
+/* In a child process, from its fork handlers on: the API that started
+ * the pool running in the parent when it forked, NULL if none ran then
+ * (the runtime notes it before the fork, as its own handler forgets the
+ * pool in the child).  So a front-end tells its calls in the child that
+ * its pool is the parent's, and a child forked after its stop that it has
+ * stopped (lifecycle.c). */
+const weft__api_words *weft__pool_starter_at_fork(void);
 
 /* weft__run_task without borrowing: from outside the pool the task is
  * always handed to a worker and runs on that worker's thread, never on the

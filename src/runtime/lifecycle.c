@@ -175,7 +175,24 @@ static void pin_own_object(void)
     /* A handle never closed: the object stays for the process's life. */
     (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
-static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pool_in_child); }
+/* weft__pool_starter_at_fork's record, noted by the forking thread. */
+static _Atomic(const weft__api_words *) starter_at_fork;
+static void note_starter_at_fork(void)
+{
+    /* Relaxed (both): written by the forking thread before the fork, read
+     * by it and by the child's one thread after. */
+    atomic_store_explicit(&starter_at_fork, weft__pool_starter(), memory_order_relaxed);
+}
+
+const weft__api_words *weft__pool_starter_at_fork(void)
+{
+    return atomic_load_explicit(&starter_at_fork, memory_order_relaxed);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(note_starter_at_fork, NULL, forget_pool_in_child);
+}
 
 /* ---- Reports at exit ---- */
 

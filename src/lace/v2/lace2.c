@@ -73,31 +73,22 @@ static const weft__api_words lace_words = {
     .quiet_oversubscription = true,
 };
 
-/* Lace's pool runs in the parent at its fork(): the child's Lace calls
- * are told that the pool is the parent's (a fork after lace_stop leaves a
- * child that is told Lace has stopped).  Read before the fork, as the
- * runtime's own fork handler may forget the pool first in the child. */
-static atomic_bool pool_at_fork;
-static void note_pool_at_fork(void)
-{
-    /* Relaxed (both): read and written by the forking thread. */
-    atomic_store_explicit(&pool_at_fork, weft__pool_starter() == &lace_words, memory_order_relaxed);
-}
-
 /* fork() copies only the calling thread: in the child no interrupt is
  * pending (the common state: lace/common/suspend.c). */
 static void forget_in_child(void)
 {
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
-    if (atomic_load_explicit(&pool_at_fork, memory_order_relaxed))
+    /* Lace's pool ran in the parent: the child's Lace calls are told it is
+     * the parent's (after a lace_stop, that Lace stopped). */
+    if (weft__pool_starter_at_fork() == &lace_words)
         atomic_store_explicit(&forked_child, true, memory_order_relaxed);
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void register_atfork(void)
 {
-    if (pthread_atfork(note_pool_at_fork, NULL, forget_in_child) != 0)
+    if (pthread_atfork(NULL, NULL, forget_in_child) != 0)
         weft__warn("lace_start: cannot register the fork handler: a child process is told of "
                    "Lace's calls as if Lace had stopped");
 }
