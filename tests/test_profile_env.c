@@ -46,6 +46,23 @@ static int start_run_stop(void)
 }
 
 #if WEFT_PROFILE
+/* Three starts, runs and stops in one process. */
+static int three_lives(void)
+{
+    for (int i = 0; i < 3; i++)
+        CHECK(start_run_stop() == 0, "start %d", i + 1);
+    return 0;
+}
+
+/* How many times `what` is in `buf`. */
+static int occurrences(const char *buf, const char *what)
+{
+    int n = 0;
+    for (const char *at = strstr(buf, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
 /* A binary tree of depth 10 as work pool items. */
 static void visit_node(weft_pool_ctx *ctx, void *item, void *arg)
 {
@@ -168,6 +185,21 @@ static void long_values(void)
     printf("ok: an unopenable path of up to %zu bytes: the whole path and the reason on one "
            "line\n",
            (size_t)PATH_MAX - 1);
+#endif
+#if WEFT_PROFILE
+    /* A program that starts three times: the path is said unwritable at
+     * the first start only, and each stop's profile goes to stderr. */
+    unopenable_path(value, 1024);
+    int lives = fn_with_env(three_lives, "WEFT_PROFILE_JSON", value, buf, sizeof buf);
+    CHECK(lives == 0 && occurrences(buf, "it cannot be written") == 1 &&
+              occurrences(buf, "the profile follows on stderr") == 3,
+          "WEFT_PROFILE_JSON unwritable, three starts: status %d, said %d times at a start and "
+          "%d at a stop (want 1 and 3); stderr ends:\n%s",
+          lives, occurrences(buf, "it cannot be written"),
+          occurrences(buf, "the profile follows on stderr"),
+          buf + (strlen(buf) > 600 ? strlen(buf) - 600 : 0));
+    printf("ok: an unwritable WEFT_PROFILE_JSON is said once at the first of three starts, and "
+           "each stop's profile goes to stderr\n");
 #endif
 }
 

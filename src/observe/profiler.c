@@ -76,6 +76,23 @@ static bool off_chosen, profiling_off;
  * Configuration
  * ------------------------------------------------------------------------ */
 
+#if WEFT_PROFILE
+/* True the first time `path` is found unwritable at a start (or the first
+ * time after another path was). */
+static bool first_unwritable(const char *path)
+{
+    static char *said; /* the last path said, under `lock` */
+    pthread_mutex_lock(&lock);
+    bool first = said == NULL || strcmp(said, path) != 0;
+    if (first) {
+        free(said);
+        said = strdup(path); /* NULL when short of memory: said again next time */
+    }
+    pthread_mutex_unlock(&lock);
+    return first;
+}
+#endif
+
 int weft__profile_check_env(void)
 {
     int err = 0;
@@ -118,9 +135,11 @@ int weft__profile_check_env(void)
     if (unanswered)
         weft__warn("WEFT_PROFILE_OFF=1 turned profiling off in this process: WEFT_PROFILE=1 and "
                    "WEFT_PROFILE_JSON have nothing to report");
-    /* Said now, not only when the run is over and its profile is due. */
+    /* Said now, not only when the run is over and its profile is due; once
+     * for a path, not at every start of a program that starts many times
+     * (each stop still says where its profile went). */
     int json_err = json && *json ? weft__output_file_check(json) : 0;
-    if (json_err)
+    if (json_err && first_unwritable(json))
         weft__warn("WEFT_PROFILE_JSON=%s: it cannot be written (%s): the profile will be printed "
                    "on stderr at the end instead",
                    json, weft__open_error(json_err));
