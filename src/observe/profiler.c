@@ -461,16 +461,13 @@ static void record_region_locked(const char *whole_name, int kind, const weft_pr
     record_runs(regions, &n_regions, &regions_lost, whole_name, kind, 1, f, f->span);
 }
 
-/* Relaxed load + store (all of these): only the worker writes its rows;
- * a report reads recent values. */
-#define CALLS_ADD(field, v) \
-    atomic_store_explicit(&(field), atomic_load_explicit(&(field), memory_order_relaxed) + (v), \
-                          memory_order_relaxed)
-#define CALLS_MAX(field, v) \
-    do { \
-        if ((v) > atomic_load_explicit(&(field), memory_order_relaxed)) \
-            atomic_store_explicit(&(field), (v), memory_order_relaxed); \
-    } while (0)
+/* Raises a figure only the calling worker writes to v: relaxed load and
+ * store, as weft_profile_owner_add. */
+static void owner_max(WEFT_ATOMIC(uint64_t) * figure, uint64_t v)
+{
+    if (v > atomic_load_explicit(figure, memory_order_relaxed))
+        atomic_store_explicit(figure, v, memory_order_relaxed);
+}
 
 /* The name of the rows of RUNs of type `type` inside tasks. */
 static const char *calls_name(uint32_t type)
@@ -498,14 +495,14 @@ static void calls_add(weft_profile_worker *p, uint32_t type, const weft_profile_
         calls_row_locked(type);
         pthread_mutex_unlock(&lock);
     }
-    CALLS_ADD(c->runs, 1);
-    CALLS_ADD(c->work, f->work);
-    CALLS_ADD(c->span, f->span);
-    CALLS_ADD(c->bspan, f->bspan);
-    CALLS_ADD(c->tasks, f->tasks);
-    CALLS_ADD(c->spawns, f->spawns);
-    CALLS_MAX(c->longest, f->longest);
-    CALLS_MAX(c->longest_run_span, f->span);
+    weft_profile_owner_add(&c->runs, 1);
+    weft_profile_owner_add(&c->work, f->work);
+    weft_profile_owner_add(&c->span, f->span);
+    weft_profile_owner_add(&c->bspan, f->bspan);
+    weft_profile_owner_add(&c->tasks, f->tasks);
+    weft_profile_owner_add(&c->spawns, f->spawns);
+    owner_max(&c->longest, f->longest);
+    owner_max(&c->longest_run_span, f->span);
 }
 
 /* Under the lock: p's rows of RUNs inside tasks, added to a table. */

@@ -108,20 +108,23 @@ void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 extern __thread uint64_t weft__profile_blocks __attribute__((tls_model("initial-exec")));
 WEFT_END_DECLS
 
+/* Adds v to a figure only the calling worker writes: a relaxed load and
+ * store, no read-modify-write (no other writer); the reports read a
+ * recent value. */
+static inline void weft_profile_owner_add(WEFT_ATOMIC(uint64_t) * figure, uint64_t v)
+{
+    atomic_store_explicit(figure, atomic_load_explicit(figure, memory_order_relaxed) + v,
+                          memory_order_relaxed);
+}
+
 /* A strand of d on-CPU cycles ends in counting mode: its length is the
  * blocks counted since it began; the cycles go to the conversion ratio. */
 static inline uint64_t weft_profile_count_strand(weft_profile_worker *p, uint64_t d)
 {
     uint64_t c = weft__profile_blocks, b = c - p->count_start;
     p->count_start = c;
-    /* Relaxed load + store: only this worker writes them; reports read
-     * recent values. */
-    atomic_store_explicit(&p->counted_cycles,
-                          atomic_load_explicit(&p->counted_cycles, memory_order_relaxed) + d,
-                          memory_order_relaxed);
-    atomic_store_explicit(&p->counted_blocks,
-                          atomic_load_explicit(&p->counted_blocks, memory_order_relaxed) + b,
-                          memory_order_relaxed);
+    weft_profile_owner_add(&p->counted_cycles, d);
+    weft_profile_owner_add(&p->counted_blocks, b);
     return b;
 }
 
@@ -157,11 +160,7 @@ static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
     p->f.bspan += d;
     if (d > p->f.longest)
         p->f.longest = d;
-    WEFT_ATOMIC(uint64_t) *tw = &p->types[p->f.type].work;
-    /* Relaxed load + store: only this worker writes it; reports read a
-     * recent value. */
-    atomic_store_explicit(tw, atomic_load_explicit(tw, memory_order_relaxed) + d,
-                          memory_order_relaxed);
+    weft_profile_owner_add(&p->types[p->f.type].work, d);
     return p->strand_start; /* where the next strand starts: this one's end */
 }
 
@@ -177,10 +176,7 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
     if (WEFT_UNLIKELY(id == 0))
         id = weft__profile_register(type);
     p->f.tasks++;
-    WEFT_ATOMIC(uint64_t) *count = &p->types[id].count;
-    /* Relaxed load + store: as in weft_profile_end_strand. */
-    atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    weft_profile_owner_add(&p->types[id].count, 1);
     uint32_t outer = p->f.type;
     if (id != outer) {
         weft_profile_end_strand(p);
