@@ -117,13 +117,8 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
     uint64_t off = wall - on;
     if (off > d)
         off = d;
-    /* Relaxed load + store: only this worker writes them. */
-    atomic_store_explicit(&p->off_cpu,
-                          atomic_load_explicit(&p->off_cpu, memory_order_relaxed) + off,
-                          memory_order_relaxed);
-    atomic_store_explicit(&p->off_cpu_strands,
-                          atomic_load_explicit(&p->off_cpu_strands, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    weft_profile_owner_add(&p->off_cpu, off);
+    weft_profile_owner_add(&p->off_cpu_strands, 1);
     return d - off;
 }
 

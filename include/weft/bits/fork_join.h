@@ -298,7 +298,8 @@ static WEFT_ALWAYS_INLINE bool weft_fj_join_begin_as(weft_worker *w, weft_task *
 #if WEFT_PROFILE
     if (profiled) {
         j->pj = weft_profile_sync_begin(w, t);
-    } else { /* never read (a caller passes the same profiled to the end) */
+    } else { /* never read: the end is given the same `profiled`, but the
+              * compiler cannot always see so */
         j->pj.span = 0;
         j->pj.bspan = 0;
     }

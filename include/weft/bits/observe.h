@@ -374,22 +374,15 @@ struct profile_body {
     uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
 #define WEFT_PROFILE_LEAVE_(w, var) weft_profile_leave((w), (var));
 #define WEFT_PROFILE_SPAWN_(w, t) weft_profile_spawn((w), (t));
-#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var) \
-    weft_profile_join var = weft_profile_sync_begin((w), (t));
 #define WEFT_PROFILE_PAUSE_(w) weft_profile_pause(w);
 #define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined) weft_profile_sync_slow_done((w), (inlined));
-#define WEFT_PROFILE_SYNC_INLINED_(w, var) weft_profile_sync_inlined((w), &(var));
-#define WEFT_PROFILE_SYNC_STOLEN_(w, t, var) weft_profile_sync_stolen((w), (t), &(var));
 #else
 #define WEFT_PROFILE_TYPE_(NAME)
 #define WEFT_PROFILE_ENTER_(w, NAME, var)
 #define WEFT_PROFILE_LEAVE_(w, var)
 #define WEFT_PROFILE_SPAWN_(w, t)
-#define WEFT_PROFILE_SYNC_BEGIN_(w, t, var)
 #define WEFT_PROFILE_PAUSE_(w)
 #define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined)
-#define WEFT_PROFILE_SYNC_INLINED_(w, var)
-#define WEFT_PROFILE_SYNC_STOLEN_(w, t, var)
 #define WEFT_PROFILE_CPP_BODY_(w, G)
 #endif
 

@@ -59,8 +59,9 @@ typedef struct weft_profile_figures {
  * inline).  Owner-only. */
 typedef struct weft_profile_worker {
     /* Profiling is off in this process (WEFT_PROFILE_OFF=1, read at its
-     * first start): every hook returns at once and the slot records are
-     * not mapped. */
+     * first start): the fork-join core runs no hook (weft_fj_profiling),
+     * the runtime's and a body's hooks return at once, and the slot
+     * records are not mapped. */
     bool off;
     uint64_t strand_start; /* when the running strand began; 0: none runs */
     weft_profile_figures f;
