@@ -15,7 +15,8 @@
  * for hung for good at 1 worker, without a message.  And what would wait
  * for the worker running the pool's task from the pool's own threads
  * (weft_stop, weft_suspend, TOGETHER) is refused at once, with a
- * message. */
+ * message.  A RUN from a pool's thread while worker 0 sleeps in the
+ * pool wakes it. */
 #include "check.h"
 
 #include <errno.h>
@@ -275,6 +276,50 @@ WEFT_TASK_1(int, cancelled_pool_task, int, pool_workers)
     return weft_pool_run(&cfg, initial, (size_t)pool_workers, cancel_process, NULL, NULL);
 }
 
+/* ---- a RUN from a pool's thread while worker 0 sleeps in the pool ----
+ *
+ * Worker 0 (the fork-join worker) finishes its item at once, finds the
+ * pool empty and sleeps in it, waiting for worker 1; worker 1 RUNs only
+ * 50 ms later (2500 idle spins of 20 us).  At 1 fork-join worker no other
+ * worker can take that RUN: it must wake worker 0 out of the pool's sleep,
+ * or the round hangs.  Worker 0 waits for worker 1 to begin first, so that
+ * it cannot take item 1 itself. */
+static _Atomic int sleeper_item_began;
+static _Atomic long sleeper_outside_runs;
+
+static void sleeper_process(weft_pool_ctx *ctx, void *p, void *arg)
+{
+    (void)arg;
+    if (*(int *)p == 0) {
+        /* Relaxed: a rendezvous that orders no data (at most 10 s). */
+        for (int i = 0;
+             i < 10000 && !atomic_load_explicit(&sleeper_item_began, memory_order_relaxed); i++)
+            usleep(1000);
+        return;
+    }
+    /* Relaxed: as above. */
+    atomic_store_explicit(&sleeper_item_began, 1, memory_order_relaxed);
+    usleep(50000);
+    long v = WEFT_RUN(pfib, 12);
+    CHECK(v == fib_ref(12), "a RUN while worker 0 sleeps in the pool: %ld, not %ld", v,
+          fib_ref(12));
+    /* Relaxed: counted, read at the end. */
+    if (weft_pool_worker_id(ctx) != 0)
+        atomic_fetch_add_explicit(&sleeper_outside_runs, 1, memory_order_relaxed);
+}
+
+WEFT_TASK_0(int, sleeper_pool_task)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 2;
+    cfg.idle_spin_us = 20;
+    int initial[2] = {0, 1};
+    /* Relaxed: the pool's threads start after this (thread creation orders it). */
+    atomic_store_explicit(&sleeper_item_began, 0, memory_order_relaxed);
+    return weft_pool_run(&cfg, initial, 2, sleeper_process, NULL, NULL);
+}
+
 static char what[160];
 static size_t what_len;
 
@@ -348,6 +393,12 @@ int main(int argc, char **argv)
                       got, 6 * task_ref(10, 0));
             }
         }
+        /* A RUN from a pool's thread while worker 0 sleeps in the pool. */
+        for (int r = 0; r < 3; r++) {
+            round_begins("a RUN while worker 0 sleeps in the pool", p, 2, r);
+            int got = WEFT_RUN(sleeper_pool_task);
+            CHECK(got == 0, "a pool whose worker 0 sleeps, %u workers: %d", p, got);
+        }
         /* A run cancelled while another thread's item is inside a RUN. */
         for (int pw = 2; pw <= 3; pw++) {
             round_begins("a pool cancelled while an item is inside a RUN", p, pw, 0);
@@ -365,6 +416,9 @@ int main(int argc, char **argv)
     /* Relaxed: the pools' threads are joined. */
     long outside = atomic_load_explicit(&outside_runs, memory_order_relaxed);
     CHECK(outside > 0, "no pool thread other than worker 0 ever ran an item: nothing was tested");
+    /* Relaxed: as above. */
+    CHECK(atomic_load_explicit(&sleeper_outside_runs, memory_order_relaxed) > 0,
+          "worker 1 never RUN while worker 0 slept in the pool: nothing was tested");
     CHECK(atomic_load(&cancel_bad_runs) == 0, "%ld wrong RUNs in cancelled pools",
           atomic_load(&cancel_bad_runs));
     printf("test_pool_in_task: passed (%ld RUNs from the pools' own threads)\n", outside);
