@@ -541,11 +541,11 @@ WEFT_END_DECLS
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS) \
     { \
         weft_worker *w_ = weft__lace2_weft(lw_); \
-        weft_task *t_ = weft_fj_spawn_slot_exact(w_, (weft_task *)lw_->head, #NAME "_SPAWN()"); \
+        weft_task *t_ = \
+            weft_fj_spawn_slot_exact_as(w_, (weft_task *)lw_->head, #NAME "_SPAWN()", false); \
         task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
         LACE2_APPLY_(LACE2_ST_##N, f_, WEFT_UNPAREN_ ARGS) \
-        weft_fj_spawn_publish(w_, t_, (uintptr_t)&NAME##_WRAP); \
-        lw_->head = (lace_task *)(t_ + 1); \
+        lw_->head = (lace_task *)weft_fj_spawn_publish_told(w_, t_, (uintptr_t)&NAME##_WRAP); \
         return weft__lace2_spawned((lace_task *)t_, LACE2_FN_(NAME##_WRAP)); \
     } \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_) \
@@ -557,34 +557,57 @@ WEFT_END_DECLS
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together) \
     }
 
-/* A SYNC: pop the slot back and call the body inline (the block after
- * this), or (it was stolen) wait for the thief, running other work
- * meanwhile, and read the result. */
-#define LACE2_SYNC_HEAD_(NAME) \
-    weft_worker *w_ = weft__lace2_weft(lw_); \
-    weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \
-    task_##NAME *f_ = (task_##NAME *)t_; \
-    (void)f_; \
-    WEFT_CHECK_SYNC_(w_, t_, NAME); \
-    weft_fj_join j_; \
-    if (weft_fj_join_begin(w_, t_, &j_, #NAME "_SYNC()"))
+/* A SYNC, NAME##SUFFIX: pop the slot back and call the body inline, or
+ * (it was stolen) wait for the thief, running other work meanwhile, and
+ * read the result.  In a profiling build each task has two, as the task
+ * macros' (weft/bits/task_macros.h): NAME##_SYNC_PROFILED_ with the
+ * profiler's hooks (PROFILED true), and NAME##_SYNC without them, which
+ * goes to the first when profiling is on (weft/bits/fork_join.h, "The
+ * profiler's hooks"). */
+#define LACE2_SYNC_AS_(RT, NAME, N, ARGS, SUFFIX, PROFILED, STORAGE) \
+    STORAGE LACE_UNUSED RT NAME##SUFFIX(lace_worker *lw_) \
+    { \
+        weft_worker *w_ = weft__lace2_weft(lw_); \
+        WEFT_TO_PROFILED_(PROFILED, w_, return NAME##_SYNC_PROFILED_(lw_)) \
+        weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \
+        task_##NAME *f_ = (task_##NAME *)t_; \
+        WEFT_CHECK_SYNC_(w_, t_, NAME); \
+        weft_fj_join j_; \
+        if (!weft_fj_join_begin_as(w_, t_, &j_, #NAME "_SYNC()", PROFILED)) \
+            return f_->d.res; \
+        WEFT_ENTER_AS_(PROFILED, w_, NAME) \
+        LACE2_TRY_ \
+        RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+        WEFT_LEAVE_AS_(PROFILED, w_) \
+        weft_fj_join_inlined_as(w_, &j_, PROFILED); \
+        return r_; \
+        LACE2_CATCH_(NAME) \
+        return f_->d.res; /* not reached: the catch stops the program */ \
+    }
+#define LACE2_VOID_SYNC_AS_(NAME, N, ARGS, SUFFIX, PROFILED, STORAGE) \
+    STORAGE LACE_UNUSED void NAME##SUFFIX(lace_worker *lw_) \
+    { \
+        weft_worker *w_ = weft__lace2_weft(lw_); \
+        WEFT_TO_PROFILED_(PROFILED, w_, NAME##_SYNC_PROFILED_(lw_); return ) \
+        weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \
+        task_##NAME *f_ WEFT_UNUSED = (task_##NAME *)t_; \
+        WEFT_CHECK_SYNC_(w_, t_, NAME); \
+        weft_fj_join j_; \
+        if (!weft_fj_join_begin_as(w_, t_, &j_, #NAME "_SYNC()", PROFILED)) \
+            return; \
+        WEFT_ENTER_AS_(PROFILED, w_, NAME) \
+        LACE2_TRY_ \
+        NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+        LACE2_CATCH_(NAME) \
+        WEFT_LEAVE_AS_(PROFILED, w_) \
+        weft_fj_join_inlined_as(w_, &j_, PROFILED); \
+    }
 
 #define LACE2_TASK_(RT, NAME, N, ARGS) \
     LACE2_COMMON_(RT, NAME, N, RT res;, f_->d.res =, ARGS) \
-    static inline LACE_UNUSED RT NAME##_SYNC(lace_worker *lw_) \
-    { \
-        LACE2_SYNC_HEAD_(NAME) \
-        { \
-            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
-            LACE2_TRY_ \
-            RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
-            WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
-            weft_fj_join_inlined(w_, &j_); \
-            return r_; \
-            LACE2_CATCH_(NAME) \
-        } \
-        return f_->d.res; \
-    } \
+    WEFT_IF_PROFILE_( \
+        LACE2_SYNC_AS_(RT, NAME, N, ARGS, _SYNC_PROFILED_, true, static WEFT_NOINLINE)) \
+    LACE2_SYNC_AS_(RT, NAME, N, ARGS, _SYNC, false, static inline) \
     static inline LACE_UNUSED RT NAME(LACE2_PV_##N ARGS) \
     { \
         lace_worker *lw_ = lace_get_worker(); \
@@ -608,19 +631,9 @@ WEFT_END_DECLS
 
 #define LACE2_VOID_TASK_(NAME, N, ARGS) \
     LACE2_COMMON_(void, NAME, N, , , ARGS) \
-    static inline LACE_UNUSED void NAME##_SYNC(lace_worker *lw_) \
-    { \
-        LACE2_SYNC_HEAD_(NAME) \
-        { \
-            WEFT_PROFILE_ENTER_(w_, NAME, weft_pt_) \
-            LACE2_TRY_ \
-            NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
-            LACE2_CATCH_(NAME) \
-            WEFT_PROFILE_LEAVE_(w_, weft_pt_) \
-            weft_fj_join_inlined(w_, &j_); \
-            return; \
-        } \
-    } \
+    WEFT_IF_PROFILE_( \
+        LACE2_VOID_SYNC_AS_(NAME, N, ARGS, _SYNC_PROFILED_, true, static WEFT_NOINLINE)) \
+    LACE2_VOID_SYNC_AS_(NAME, N, ARGS, _SYNC, false, static inline) \
     static inline LACE_UNUSED void NAME(LACE2_PV_##N ARGS) \
     { \
         lace_worker *lw_ = lace_get_worker(); \

@@ -3,7 +3,9 @@
 // weft::join, a task_group and parallel_for each profile with their tasks,
 // SPAWNs and a parallelism like the C API's, and are named by their
 // callables' types (demangled: the function they are written in), or by
-// the names weft::named gives them.
+// the names weft::named gives them.  With profiling off (WEFT_PROFILE_OFF=1,
+// in a child: the first start decides), weft::join leaves the workers'
+// profiler state as the start left it, at 1, 2, 3 and 8 workers.
 #include <weft/profile.h>
 #include <weft/weft.hpp>
 
@@ -19,6 +21,9 @@
 #endif
 
 #include "check.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 static long fib(int n)
 {
@@ -160,8 +165,58 @@ static void check_named(unsigned long f1, int n)
     CHECK(weft::run(weft::named(nullptr, [] { return 5; })) == 5, "unnamed");
 }
 
+// The calling worker's profiler state is as the start left it with
+// profiling off.
+static void check_untouched(const char *where)
+{
+    weft_worker *w = weft_self();
+    CHECK(w != nullptr, "%s: not on a worker", where);
+    const weft_profile_worker *p = &w->prof;
+    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.tasks == 0 && p->f.spawns == 0 &&
+              p->f.type == 0 && p->slots == nullptr && p->types == nullptr,
+          "%s: worker %u's profiler state was touched (off %d, work %llu, tasks %llu, spawns "
+          "%llu)",
+          where, weft_worker_id(w), (int)p->off, (unsigned long long)p->f.work,
+          (unsigned long long)p->f.tasks, (unsigned long long)p->f.spawns);
+}
+
+static long probed_fib(int n)
+{
+    if (n < 2) {
+        check_untouched("a leaf");
+        return n;
+    }
+    auto [a, b] = weft::join([n] { return probed_fib(n - 2); }, [n] { return probed_fib(n - 1); });
+    check_untouched("after a join");
+    return a + b;
+}
+
+static void check_profiling_off()
+{
+    std::fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        setenv("WEFT_PROFILE_OFF", "1", 1);
+        setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 and 8 workers on 2 CPUs: said once, not here */
+        for (unsigned workers : {1u, 2u, 3u, 8u}) {
+            weft::scheduler pool(workers);
+            long got = weft::run([] { return probed_fib(20); });
+            CHECK(got == fib_ref(20), "profiling off, %u workers: fib(20) = %ld", workers, got);
+        }
+        std::fflush(stdout);
+        _exit(0);
+    }
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "weft::join with profiling off: the child's status %d", status);
+    std::printf("ok: weft::join with profiling off: the workers' profiler state untouched at 1, "
+                "2, 3 and 8 workers\n");
+}
+
 int main()
 {
+    check_profiling_off();
     weft::scheduler pool(2);
     const int n = 25;
     const unsigned long f1 = (unsigned long)fib_ref(n + 1);

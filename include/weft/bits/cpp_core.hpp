@@ -469,8 +469,10 @@ using job_for = std::conditional_t<descriptor_job<G>::fits, descriptor_job<G>, f
 /// join on a worker whose context is current: g is spawned (a descriptor
 /// pointing at a job in this frame), f runs here, then g is joined -- if
 /// nobody stole it, it is called right here, with no indirection.
-/// h is c.head, already read (by the caller's check).
-template <bool Raise, class F, class G>
+/// h is c.head, already read (by the caller's check).  Profiled: the
+/// copy with the profiler's hooks (bits/fork_join.h, "The profiler's
+/// hooks"), which join_at goes to when profiling is on.
+template <bool Raise, bool Profiled, class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_at_impl(context &c, weft_task *h, F &&f, G &&g)
 {
@@ -483,7 +485,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
 #endif
     using J = job_for<G>;
     J spawned(std::forward<G>(g));
-    weft_fj_spawn_at(w, h);
+    weft_fj_spawn_at_as(w, h, Profiled);
     spawned.store(h, g);
     weft_fj_spawn_publish(w, h, wrapper_address(&J::wrapper));
     c.head = h + 1;
@@ -492,7 +494,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     RF a = [&]() -> RF {
 #if WEFT_CPP_EXCEPTIONS
         try {
-            WEFT_PROFILE_CPP_BODY_(w, std::decay_t<F>)
+            WEFT_PROFILE_CPP_BODY_AS_(Profiled, w, std::decay_t<F>)
             return call_value(std::forward<F>(f));
         } catch (...) {
             c.head = h;
@@ -501,7 +503,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
             throw;
         }
 #else
-        WEFT_PROFILE_CPP_BODY_(w, std::decay_t<F>)
+        WEFT_PROFILE_CPP_BODY_AS_(Profiled, w, std::decay_t<F>)
         return call_value(std::forward<F>(f));
 #endif
     }();
@@ -509,11 +511,12 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
     // atomic store as one that may write the context too, and the joins
     // of g, inlined, then read the head from this store at compile time.
     weft_fj_join j;
-    bool here = weft_fj_join_begin(w, weft_fj_join_slot(w, h, "weft::join"), &j, "weft::join");
+    bool here =
+        weft_fj_join_begin_as(w, weft_fj_join_slot(w, h, "weft::join"), &j, "weft::join", Profiled);
     c.head = h;
     if (WEFT_LIKELY(here)) {
         auto b = [&] {
-            WEFT_PROFILE_CPP_BODY_(w, std::decay_t<G>)
+            WEFT_PROFILE_CPP_BODY_AS_(Profiled, w, std::decay_t<G>)
             if constexpr (Raise) {
                 depth_raise raised(c);
                 return call_value(std::forward<G>(g));
@@ -521,7 +524,7 @@ join_at_impl(context &c, weft_task *h, F &&f, G &&g)
                 return call_value(std::forward<G>(g));
             }
         }();
-        weft_fj_join_inlined(w, &j);
+        weft_fj_join_inlined_as(w, &j, Profiled);
         return {std::move(a), std::move(b)};
     }
     return {std::move(a), spawned.take(h)};
@@ -534,16 +537,33 @@ template <class F, class G>
 [[gnu::noinline]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_at_raised(context &c, weft_task *h, F &&f, G &&g)
 {
-    return join_at_impl<true>(c, h, std::forward<F>(f), std::forward<G>(g));
+    return join_at_impl<true, false>(c, h, std::forward<F>(f), std::forward<G>(g));
 }
+
+#if WEFT_PROFILE
+/// join_at with profiling on: the copy with the hooks, out of line, so
+/// that the plain join keeps the plain build's code and one test.
+template <class F, class G>
+[[gnu::noinline]] std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
+join_at_profiled(context &c, weft_task *h, F &&f, G &&g)
+{
+    if (c.homes != 0)
+        return join_at_impl<true, true>(c, h, std::forward<F>(f), std::forward<G>(g));
+    return join_at_impl<false, true>(c, h, std::forward<F>(f), std::forward<G>(g));
+}
+#endif
 
 template <class F, class G>
 [[gnu::always_inline]] inline std::pair<value_t<result_of_t<F>>, value_t<result_of_t<G>>>
 join_at(context &c, weft_task *h, F &&f, G &&g)
 {
+#if WEFT_PROFILE
+    if (WEFT_UNLIKELY(weft_fj_profiling(c.worker)))
+        return join_at_profiled(c, h, std::forward<F>(f), std::forward<G>(g));
+#endif
     if (WEFT_UNLIKELY(c.homes != 0))
         return join_at_raised(c, h, std::forward<F>(f), std::forward<G>(g));
-    return join_at_impl<false>(c, h, std::forward<F>(f), std::forward<G>(g));
+    return join_at_impl<false, false>(c, h, std::forward<F>(f), std::forward<G>(g));
 }
 
 template <class F, class G>

@@ -144,13 +144,19 @@ static WEFT_ALWAYS_INLINE bool weft_fj_head_is_top(const weft_task *head)
  */
 
 /* A spawn at t, which the front-end has found to be the top by a search
- * or weft_fj_head_is_top: room checked, the profiler told. */
-static WEFT_ALWAYS_INLINE void weft_fj_spawn_at(weft_worker *w, weft_task *t)
+ * or weft_fj_head_is_top: room checked, the profiler told if `profiled`
+ * (the caller's weft_fj_profiling). */
+static WEFT_ALWAYS_INLINE void weft_fj_spawn_at_as(weft_worker *w, weft_task *t, bool profiled)
 {
     weft_sched_reserve(w, t);
-    if (weft_fj_profiling(w)) {
+    if (profiled) {
         WEFT_PROFILE_SPAWN_(w, t)
     }
+}
+
+static WEFT_ALWAYS_INLINE void weft_fj_spawn_at(weft_worker *w, weft_task *t)
+{
+    weft_fj_spawn_at_as(w, t, weft_fj_profiling(w));
 }
 
 /* The slot to write a spawned task's arguments into: the held head,
@@ -179,13 +185,19 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_tas
  * would leave a gap below its task).  The slot below the deque's first is
  * a floor that holds WEFT_STATE_END (src/runtime/lifecycle.c), so head[-1]
  * can be read at every head.  Relaxed: as weft_fj_head_is_top. */
-static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact(weft_worker *w, weft_task *head,
-                                                              const char *what)
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact_as(weft_worker *w, weft_task *head,
+                                                                 const char *what, bool profiled)
 {
     if (WEFT_UNLIKELY(atomic_load_explicit(&head[-1].state, memory_order_relaxed) ==
                       WEFT_STATE_EMPTY))
         weft__fj_spawn_above_top(w, head, what);
-    return weft_fj_spawn_slot(w, head, what);
+    return weft_fj_spawn_slot_as(w, head, what, profiled);
+}
+
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact(weft_worker *w, weft_task *head,
+                                                              const char *what)
+{
+    return weft_fj_spawn_slot_exact_as(w, head, what, weft_fj_profiling(w));
 }
 
 /* Makes the task in t (its arguments written) a task: thieves may take it
@@ -207,7 +219,8 @@ static WEFT_NOINLINE WEFT_UNUSED weft_task *weft_fj_spawn_told(weft_worker *w, w
 }
 #endif
 
-/* For a front-end that took the slot with weft_fj_spawn_slot_as(.., false):
+/* For a front-end that took the slot with weft_fj_spawn_slot_as (or
+ * _exact_as) and `profiled` false:
  * the profiler told if it is on, then weft_fj_spawn_publish; returns the
  * head after the task.  The profiled path is one call that returns that
  * head, so the plain path keeps nothing more across it: a profiling

@@ -364,9 +364,22 @@ struct profile_body {
     profile_body(const profile_body &) = delete;
     profile_body &operator=(const profile_body &) = delete;
 };
+
+/* The same in a copy compiled for profiling on (PROFILED true) or off
+ * (false: nothing). */
+template <class G, bool Profiled>
+struct profile_body_as : profile_body<G> {
+    using profile_body<G>::profile_body;
+};
+template <class G>
+struct profile_body_as<G, false> {
+    explicit profile_body_as(weft_worker *) noexcept {}
+};
 } // namespace detail
 } // namespace weft
 #define WEFT_PROFILE_CPP_BODY_(w, G) ::weft::detail::profile_body<G> weft_pb_((w));
+#define WEFT_PROFILE_CPP_BODY_AS_(PROFILED, w, G) \
+    ::weft::detail::profile_body_as<G, (PROFILED)> weft_pb_((w));
 #endif
 
 #define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
@@ -384,6 +397,7 @@ struct profile_body {
 #define WEFT_PROFILE_PAUSE_(w)
 #define WEFT_PROFILE_SYNC_SLOW_DONE_(w, inlined)
 #define WEFT_PROFILE_CPP_BODY_(w, G)
+#define WEFT_PROFILE_CPP_BODY_AS_(PROFILED, w, G)
 #endif
 
 /* The tracer knows a task the runtime starts by its wrapper's address,
