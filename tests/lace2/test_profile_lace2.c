@@ -4,9 +4,14 @@
  * counts, and a parallelism above 2 at 2 workers.  With profiling off
  * (WEFT_PROFILE_OFF=1, in a child: the first start decides) the workers'
  * profiler state stays as the start left it through Lace 2's SPAWN, SYNC
- * and CALL, at 1, 2, 3 and 8 workers.  (lace128.h's runtime has no
+ * and CALL, at 1, 2, 3 and 8 workers.  A void task's SYNC is profiled as a
+ * value task's is.  (lace128.h's runtime has no
  * profiler: cmake/WeftLace2.cmake.) */
 #include <lace.h>
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "profile_pfib.h"
 
@@ -58,6 +63,7 @@ long probed_fib_CALL(lace_worker *lw, int n)
 static int profiling_off_program(void)
 {
     setenv("WEFT_PROFILE_OFF", "1", 1);
+    setenv("WEFT_OVERSUBSCRIBE", "1", 1); /* 3 and 8 workers on 2 CPUs: not a warning here */
     static const unsigned counts[] = {1, 2, 3, 8};
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
         lace_start(counts[i], 0, 0);
@@ -66,6 +72,23 @@ static int profiling_off_program(void)
         lace_stop();
     }
     return 0;
+}
+
+/* A void task: fib's leaves counted (relaxed: read after the RUN, which
+ * orders them). */
+static _Atomic long vfib_sum;
+
+TASK(void, vfib, int, n)
+
+void vfib_CALL(lace_worker *lw, int n)
+{
+    if (n < 2) {
+        atomic_fetch_add_explicit(&vfib_sum, n, memory_order_relaxed);
+        return;
+    }
+    vfib_SPAWN(lw, n - 1);
+    vfib_CALL(lw, n - 2);
+    vfib_SYNC(lw);
 }
 
 int main(void)
@@ -86,6 +109,23 @@ int main(void)
     printf("ok: Lace 2 pfib(%d) at 2 workers: region '%s', %llu tasks, %llu spawns, "
            "parallelism %.0f\n",
            n, r.name, (unsigned long long)r.tasks, (unsigned long long)r.spawns, r.parallelism);
+
+    /* The same counts through a void task's SYNC. */
+    weft_profile_reset();
+    vfib(n);
+    CHECK(atomic_load_explicit(&vfib_sum, memory_order_relaxed) == fib_iter(n), "vfib(%d) = %ld", n,
+          atomic_load_explicit(&vfib_sum, memory_order_relaxed));
+    weft_profile_region v[4];
+    size_t nv = weft_profile_regions(v, 4);
+    CHECK(nv == 1 && strcmp(v[0].name, "vfib") == 0, "vfib: %zu regions, the first '%s'", nv,
+          nv ? v[0].name : "");
+    CHECK(v[0].tasks == (unsigned long)fib_iter(n + 1) &&
+              v[0].spawns == (unsigned long)fib_iter(n + 1) - 1,
+          "vfib(%d): %llu tasks and %llu spawns, expected %ld and %ld", n,
+          (unsigned long long)v[0].tasks, (unsigned long long)v[0].spawns, fib_iter(n + 1),
+          fib_iter(n + 1) - 1);
+    printf("ok: Lace 2 void vfib(%d) at 2 workers: %llu tasks, %llu spawns\n", n,
+           (unsigned long long)v[0].tasks, (unsigned long long)v[0].spawns);
     lace_stop();
     return 0;
 }
