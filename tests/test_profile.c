@@ -873,9 +873,64 @@ static void check_reports_racing(void)
 
 #endif
 
+#if WEFT_PROFILE
+/* ---- a long wait off the CPU, then a long strand ----
+ *
+ * A strand is charged its time on the CPU; the time a worker spent off
+ * it while it waited (in a join, or idle between RUNs) is no strand's.
+ * The CPU clock is read again after such a wait, so the strand after it
+ * is not charged the wait: waits_then_computes joins a child that a thief
+ * runs for 40 ms, then computes 20 ms itself; a RUN comes to a worker that
+ * slept 100 ms, and computes 20 ms. */
+static atomic_int child_began;
+
+WEFT_TASK_1(long, computes, long, ns)
+{
+    /* Relaxed: a signal that orders no data. */
+    atomic_store_explicit(&child_began, 1, memory_order_relaxed);
+    compute_ns((uint64_t)ns);
+    return 1;
+}
+
+WEFT_TASK_0(long, waits_then_computes)
+{
+    WEFT_SPAWN(computes, 40000000L);
+    /* The child is taken by the other worker (at most 10 s). */
+    for (int i = 0; i < 100000 && !atomic_load_explicit(&child_began, memory_order_relaxed); i++)
+        usleep(100); /* relaxed: as above */
+    long a = WEFT_SYNC(computes);
+    compute_ns(20000000);
+    return a + 1;
+}
+
+static void check_after_waits(void)
+{
+    start_quiet(2);
+    for (int round = 0; round < 3; round++) {
+        atomic_store_explicit(&child_began, 0, memory_order_relaxed); /* before the RUN */
+        weft_profile_reset();
+        CHECK(WEFT_RUN(waits_then_computes) == 2, "waits_then_computes");
+        weft_profile_region r = region_named("waits_then_computes");
+        CHECK(r.work_ns >= 0.85 * 60e6 && r.work_ns <= 1.25 * 60e6,
+              "a join's wait, then 20 ms: work %.1f ms, the strands' CPU time 60 ms",
+              r.work_ns / 1e6);
+        usleep(100000); /* the workers sleep */
+        weft_profile_reset();
+        CHECK(WEFT_RUN(computes, 20000000L) == 1, "computes");
+        r = region_named("computes");
+        CHECK(r.work_ns >= 0.85 * 20e6 && r.work_ns <= 1.25 * 20e6,
+              "a RUN after 100 ms asleep: work %.1f ms, its CPU time 20 ms", r.work_ns / 1e6);
+    }
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: a long wait off the CPU is charged to no strand: a join's wait, then 20 ms; a "
+           "RUN after 100 ms asleep\n");
+}
+#endif
+
 int main(void)
 {
 #if WEFT_PROFILE
+    check_after_waits();
     check_reports_racing();
     check_many_regions();
     check_pool_in_task();
