@@ -24,6 +24,7 @@
 #include <weft/weft.h>
 
 #include "fib_task.h"
+#include "profile_untouched.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_off is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -31,35 +32,18 @@
 
 static char json_path[64];
 
-/* The calling worker's profiler state is as weft_start left it with
- * profiling off. */
-static void check_untouched(const char *where)
-{
-    weft_worker *w = weft_self();
-    CHECK(w != NULL, "%s: not on a worker", where);
-    const weft_profile_worker *p = &w->prof;
-    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.span == 0 && p->f.tasks == 0 &&
-              p->f.spawns == 0 && p->f.type == 0 && p->paused_at == 0 && p->slots == NULL &&
-              p->types == NULL,
-          "%s: worker %u's profiler state was touched (off %d, strand_start %llu, work %llu, "
-          "tasks %llu, spawns %llu, type %u)",
-          where, weft_worker_id(w), (int)p->off, (unsigned long long)p->strand_start,
-          (unsigned long long)p->f.work, (unsigned long long)p->f.tasks,
-          (unsigned long long)p->f.spawns, (unsigned)p->f.type);
-}
-
 /* fib with a task per call, checking the state at every leaf and after
  * every SYNC. */
 WEFT_TASK_1(long, probed_fib, int, n)
 {
     if (n < 2) {
-        check_untouched("a leaf");
+        check_profile_untouched("a leaf");
         return n;
     }
     WEFT_SPAWN(probed_fib, n - 1);
     long b = WEFT_CALL(probed_fib, n - 2);
     long a = WEFT_SYNC(probed_fib);
-    check_untouched("after a SYNC");
+    check_profile_untouched("after a SYNC");
     return a + b;
 }
 
@@ -71,7 +55,7 @@ WEFT_TASK_1(long, nested_runs, int, n)
     long inner = WEFT_RUN(probed_fib, n - 1);
     long a = WEFT_SYNC(probed_fib);
     CHECK(weft_profile_end(&m, "inside") == ENOTSUP, "weft_profile_end inside a task: not ENOTSUP");
-    check_untouched("after a RUN inside a task");
+    check_profile_untouched("after a RUN inside a task");
     return a + inner;
 }
 
@@ -81,7 +65,7 @@ WEFT_TASK_1(long, nested_runs, int, n)
 static _Atomic unsigned together_runs;
 WEFT_VOID_TASK_0(on_every_worker)
 {
-    check_untouched("in a TOGETHER task");
+    check_profile_untouched("in a TOGETHER task");
     atomic_fetch_add(&together_runs, 1);
 }
 
@@ -94,7 +78,7 @@ WEFT_TASK_1(long, interrupts_inside, int, n)
     long a = WEFT_SYNC(probed_fib);
     CHECK(atomic_load(&together_runs) == weft_workers(), "TOGETHER ran on %u workers of %u",
           atomic_load(&together_runs), weft_workers());
-    check_untouched("after TOGETHER and NEWFRAME inside a task");
+    check_profile_untouched("after TOGETHER and NEWFRAME inside a task");
     return a + framed;
 }
 

@@ -84,6 +84,6 @@ size_t weft__deque_bytes(size_t slots)
     /* Two slots more than usable: `end` stays EMPTY, so a task running at
      * a full deque's top can check its slot (weft_check_return); and the
      * floor below dq holds WEFT_STATE_END, so that the slot below any
-     * head can be read (weft_fj_spawn_slot_exact). */
+     * head can be read (weft_fj_spawn_slot_exact_as). */
     return round_up((slots + 2) * sizeof(weft_task), weft__page_size());
 }

@@ -21,6 +21,7 @@
 #endif
 
 #include "check.hpp"
+#include "profile_untouched.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -165,29 +166,14 @@ static void check_named(unsigned long f1, int n)
     CHECK(weft::run(weft::named(nullptr, [] { return 5; })) == 5, "unnamed");
 }
 
-// The calling worker's profiler state is as the start left it with
-// profiling off.
-static void check_untouched(const char *where)
-{
-    weft_worker *w = weft_self();
-    CHECK(w != nullptr, "%s: not on a worker", where);
-    const weft_profile_worker *p = &w->prof;
-    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.tasks == 0 && p->f.spawns == 0 &&
-              p->f.type == 0 && p->slots == nullptr && p->types == nullptr,
-          "%s: worker %u's profiler state was touched (off %d, work %llu, tasks %llu, spawns "
-          "%llu)",
-          where, weft_worker_id(w), (int)p->off, (unsigned long long)p->f.work,
-          (unsigned long long)p->f.tasks, (unsigned long long)p->f.spawns);
-}
-
 static long probed_fib(int n)
 {
     if (n < 2) {
-        check_untouched("a leaf");
+        check_profile_untouched("a leaf");
         return n;
     }
     auto [a, b] = weft::join([n] { return probed_fib(n - 2); }, [n] { return probed_fib(n - 1); });
-    check_untouched("after a join");
+    check_profile_untouched("after a join");
     return a + b;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "profile_pfib.h"
+#include "profile_untouched.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_lace2 is built only with -DWEFT_PROFILE=ON (tests/lace2/CMakeLists.txt)"
@@ -30,33 +31,18 @@ long pfib_CALL(lace_worker *lw, int n)
     return pfib_SYNC(lw) + b;
 }
 
-/* The calling worker's profiler state is as lace_start left it with
- * profiling off. */
-static void check_untouched(const char *where)
-{
-    weft_worker *w = weft_self();
-    CHECK(w != NULL, "%s: not on a worker", where);
-    const weft_profile_worker *p = &w->prof;
-    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.tasks == 0 && p->f.spawns == 0 &&
-              p->f.type == 0 && p->slots == NULL && p->types == NULL,
-          "%s: worker %u's profiler state was touched (off %d, work %llu, tasks %llu, spawns "
-          "%llu, type %u)",
-          where, weft_worker_id(w), (int)p->off, (unsigned long long)p->f.work,
-          (unsigned long long)p->f.tasks, (unsigned long long)p->f.spawns, (unsigned)p->f.type);
-}
-
 TASK(long, probed_fib, int, n)
 
 long probed_fib_CALL(lace_worker *lw, int n)
 {
     if (n < 2) {
-        check_untouched("a leaf");
+        check_profile_untouched("a leaf");
         return n;
     }
     probed_fib_SPAWN(lw, n - 1);
     long b = probed_fib_CALL(lw, n - 2);
     long a = probed_fib_SYNC(lw);
-    check_untouched("after a SYNC");
+    check_profile_untouched("after a SYNC");
     return a + b;
 }
 

@@ -179,7 +179,7 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot(weft_worker *w, weft_tas
     return weft_fj_spawn_slot_as(w, head, what, weft_fj_profiling(w));
 }
 
-/* weft_fj_spawn_slot for a held head that may be stale in either
+/* weft_fj_spawn_slot_as for a held head that may be stale in either
  * direction (kept in a record across task bodies): also refuses a head
  * above the top, whose slot is EMPTY but the one below too (a spawn there
  * would leave a gap below its task).  The slot below the deque's first is
@@ -192,12 +192,6 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact_as(weft_worker *w,
                       WEFT_STATE_EMPTY))
         weft__fj_spawn_above_top(w, head, what);
     return weft_fj_spawn_slot_as(w, head, what, profiled);
-}
-
-static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_slot_exact(weft_worker *w, weft_task *head,
-                                                              const char *what)
-{
-    return weft_fj_spawn_slot_exact_as(w, head, what, weft_fj_profiling(w));
 }
 
 /* Makes the task in t (its arguments written) a task: thieves may take it
