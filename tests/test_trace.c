@@ -129,18 +129,36 @@ static void *outside_runs(void *arg)
     return NULL;
 }
 
-static void fork_join(void)
+/* Many TOGETHERs from inside a task: at one worker each is served on the
+ * spot, an interrupt instant and a few slices on the worker's own track,
+ * faster than the thread that streams the trace drains it. */
+WEFT_TASK_1(unsigned, together_burst, int, n)
 {
-    CHECK(weft_start(4, 0, 0) == 0, "start");
+    for (int i = 0; i < n; i++)
+        WEFT_TOGETHER(together_body);
+    return atomic_exchange(&together_ran, 0);
+}
+
+/* full: one worker, whose track outgrows a 16-event buffer however the
+ * steals and the machine's load fall. */
+static void fork_join(bool full)
+{
+    unsigned workers = full ? 1 : 4;
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    if (full) {
+        unsigned ran = WEFT_RUN(together_burst, 500);
+        CHECK(ran == 500, "a burst of 500 TOGETHERs ran %u copies", ran);
+    }
     pthread_t th;
     CHECK(pthread_create(&th, NULL, outside_runs, NULL) == 0, "thread");
     for (int i = 0; i < 10; i++)
         CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib");
     pthread_join(th, NULL);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3 && !full; i++) /* it waits for thieves */
         CHECK(WEFT_RUN(slow_tree_root, 5) == 32, "slow_tree");
     WEFT_TOGETHER(together_body);
-    CHECK(atomic_load(&together_ran) == 4, "TOGETHER ran %u copies", atomic_load(&together_ran));
+    CHECK(atomic_load(&together_ran) == workers, "TOGETHER ran %u copies",
+          atomic_load(&together_ran));
     CHECK(WEFT_NEWFRAME(pfib, 18) == fib_ref(18), "NEWFRAME");
     CHECK(weft_suspend() == 0 && weft_resume() == 0, "suspend, resume");
     CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib after resume");
@@ -229,7 +247,7 @@ static void started(const char *path)
     int want = WEFT_TRACE ? 0 : ENOTSUP;
     int err = weft_trace_start(path);
     CHECK(err == want, "weft_trace_start: %d", err);
-    fork_join(); /* ends with weft_stop */
+    fork_join(false); /* ends with weft_stop */
     CHECK(!weft_trace_active(), "still recording after weft_stop");
     err = weft_trace_stop();
     CHECK(err == want, "weft_trace_stop after weft_stop: %d", err);
@@ -476,6 +494,6 @@ int main(int argc, char **argv)
     if (strcmp(what, "full") == 0)
         setenv("WEFT_TRACE_EVENTS", "16", 1);
     setenv("WEFT_TRACE", path, 1); /* read at weft_start, written at weft_stop */
-    fork_join();
+    fork_join(strcmp(what, "full") == 0);
     return 0;
 }
