@@ -14,11 +14,18 @@
  *                 parallelism within 20 % of that, quiet and loaded
  *   loop leaves   eight leaves of a tree each run a fixed loop without a
  *                 system call (about 10 ms): the region's work is at least
- *                 0.9 of eight times the loop's fastest CPU time alone, in
- *                 the median of five runs, quiet and loaded (a loaded thread
- *                 is descheduled at its next system call, often the
- *                 profiler's read of the CPU clock after the strand: that
- *                 wait is not the strand's, and must not be taken off it)
+ *                 0.85 of the leaves' CPU time, in the medians of seven
+ *                 runs, quiet and loaded (a loaded thread is descheduled at its
+ *                 next system call, often the profiler's read of the CPU
+ *                 clock after the strand: that wait is not the strand's,
+ *                 and must not be taken off it). The leaves' CPU time is
+ *                 taken from a twin tree run just before, whose leaves read
+ *                 the thread's CPU clock around the loop: the same loop's
+ *                 CPU time moved by 40 % within one run of this test on a
+ *                 shared guest, so a figure taken once at the start is no
+ *                 floor. The profiled tree's leaves read no clock
+ *                 themselves, so the profiler's read stays the first system
+ *                 call after the loop
  *   fib           the median of five runs' work within 50 %, quiet against
  *                 loaded: a strand's CPU time depends on how fast the CPU
  *                 runs it, and on the shared 2-core guest the quiet runs'
@@ -33,6 +40,7 @@
 #include "check.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +106,33 @@ WEFT_TASK_1(long, loop_leaves, int, depth)
     return WEFT_SYNC(loop_leaves) + right;
 }
 
+/* The twin tree: its leaves add the loop's CPU time to loop_cpu_ns. */
+static _Atomic long long loop_cpu_ns;
+
+WEFT_TASK_1(long, timed_loop_leaves, int, depth)
+{
+    if (depth == 0) {
+        uint64_t t0 = cpu_ns();
+        fixed_loop();
+        /* Relaxed: the sum is read after the RUN returns, which orders it. */
+        atomic_fetch_add_explicit(&loop_cpu_ns, (long long)(cpu_ns() - t0), memory_order_relaxed);
+        return 1;
+    }
+    WEFT_SPAWN(timed_loop_leaves, depth - 1);
+    long right = WEFT_CALL(timed_loop_leaves, depth - 1);
+    return WEFT_SYNC(timed_loop_leaves) + right;
+}
+
 #define LOOP_DEPTH 3 /* eight leaves */
+#define LOOP_RUNS 7  /* pairs of the twin tree and the profiled one */
+/* The medians of the two trees differed by up to 7 % beside busy loops
+ * (0.93 to 1.04 in 30 comparisons); losing the wait in the profiler's
+ * read cost the loaded leaves 20 to 25 %. */
+#define LOOP_FLOOR 0.85
 #define LOOP_NS 10000000.0
 
-/* The loop's fastest CPU time of five on this thread, its iterations set
- * first so that it takes about LOOP_NS. */
+/* Sets the loop's iterations so that it takes about LOOP_NS; returns its
+ * fastest CPU time of five on this thread. */
 static double calibrate_loop(void)
 {
     uint64_t t0 = cpu_ns();
@@ -139,6 +169,7 @@ WEFT_TASK_2(long, computing_tree, int, depth, long, node_ns)
 
 typedef struct figures {
     double loop_work;   /* the loop leaves' median work of RUNS runs */
+    double loop_cpu;    /* the twin tree's leaves' median CPU time */
     double long_strand; /* the long task's longest strand */
     double fib_work, fib_par, tree_par;
     double off_cpu, off_cpu_max, off_threads; /* the long RUN's off-CPU line */
@@ -190,10 +221,18 @@ static figures measure(const char *when)
           "%s: the table's off-CPU line does not say what it sums:\n%s", when, text);
     free(json);
     free(text);
-    double work[RUNS], par[RUNS], tree_par[RUNS], loop_work[RUNS];
-    for (int i = 0; i < RUNS; i++) {
+    double work[RUNS], par[RUNS], tree_par[RUNS], loop_work[LOOP_RUNS], loop_cpu[LOOP_RUNS];
+    /* One pair first, not counted: on a quiet guest the first twin tree's
+     * leaves once took 2.5 times the CPU time of the later ones. */
+    for (int i = -1; i < LOOP_RUNS; i++) {
+        atomic_store(&loop_cpu_ns, 0);
+        CHECK(WEFT_RUN(timed_loop_leaves, LOOP_DEPTH) == 1L << LOOP_DEPTH, "timed_loop_leaves");
+        double twin_cpu = (double)atomic_load(&loop_cpu_ns);
         weft_profile_reset();
         CHECK(WEFT_RUN(loop_leaves, LOOP_DEPTH) == 1L << LOOP_DEPTH, "loop_leaves");
+        if (i < 0)
+            continue;
+        loop_cpu[i] = twin_cpu;
         loop_work[i] = region_named("loop_leaves").work_ns;
     }
     for (int i = 0; i < RUNS; i++) {
@@ -211,14 +250,19 @@ static figures measure(const char *when)
     qsort(work, RUNS, sizeof *work, cmp_double);
     qsort(par, RUNS, sizeof *par, cmp_double);
     qsort(tree_par, RUNS, sizeof *tree_par, cmp_double);
-    qsort(loop_work, RUNS, sizeof *loop_work, cmp_double);
-    f.loop_work = loop_work[RUNS / 2];
+    qsort(loop_work, LOOP_RUNS, sizeof *loop_work, cmp_double);
+    qsort(loop_cpu, LOOP_RUNS, sizeof *loop_cpu, cmp_double);
+    f.loop_work = loop_work[LOOP_RUNS / 2];
+    f.loop_cpu = loop_cpu[LOOP_RUNS / 2];
     f.fib_work = work[RUNS / 2];
     f.fib_par = par[RUNS / 2];
     f.tree_par = tree_par[RUNS / 2];
     CHECK(weft_stop() == 0, "stop");
-    printf("%s: loop leaves' work %.1f ms, the median of %d runs (%.1f to %.1f)\n", when,
-           f.loop_work / 1e6, RUNS, loop_work[0] / 1e6, loop_work[RUNS - 1] / 1e6);
+    printf("%s: loop leaves' work %.1f ms, the median of %d runs (%.1f to %.1f); the twin "
+           "leaves' CPU time %.1f ms (%.1f to %.1f); work / CPU time %.3f\n",
+           when, f.loop_work / 1e6, LOOP_RUNS, loop_work[0] / 1e6, loop_work[LOOP_RUNS - 1] / 1e6,
+           f.loop_cpu / 1e6, loop_cpu[0] / 1e6, loop_cpu[LOOP_RUNS - 1] / 1e6,
+           f.loop_work / f.loop_cpu);
     printf("%s: long strand %.1f ms (computes %.1f ms; %.1f ms off the CPU over %.0f threads, "
            "at most %.1f ms on one, in %.1f ms of wall time); fib(%d) work %.2f ms, "
            "parallelism %.0f (medians of %d: parallelism %.0f to %.0f); tree parallelism %.2f "
@@ -239,7 +283,6 @@ int main(void)
 {
     alarm(120);
     double loop_ns = calibrate_loop();
-    double loop_floor = 0.9 * (double)(1L << LOOP_DEPTH) * loop_ns;
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
     int n = start_hogs(hogs, 60);
@@ -248,12 +291,12 @@ int main(void)
     printf("(%d busy-looping processes beside the loaded run; the loop alone: %.1f ms)\n", n,
            loop_ns / 1e6);
 
-    CHECK(quiet.loop_work >= loop_floor,
-          "quiet: %ld leaves of a %.1f ms loop reported as %.1f ms of work", 1L << LOOP_DEPTH,
-          loop_ns / 1e6, quiet.loop_work / 1e6);
-    CHECK(loaded.loop_work >= loop_floor,
-          "loaded: %ld leaves of a %.1f ms loop reported as %.1f ms of work", 1L << LOOP_DEPTH,
-          loop_ns / 1e6, loaded.loop_work / 1e6);
+    CHECK(quiet.loop_work >= LOOP_FLOOR * quiet.loop_cpu,
+          "quiet: %ld loop leaves' work reported at %.1f ms, their CPU time %.1f ms (medians)",
+          1L << LOOP_DEPTH, quiet.loop_work / 1e6, quiet.loop_cpu / 1e6);
+    CHECK(loaded.loop_work >= LOOP_FLOOR * loaded.loop_cpu,
+          "loaded: %ld loop leaves' work reported at %.1f ms, their CPU time %.1f ms (medians)",
+          1L << LOOP_DEPTH, loaded.loop_work / 1e6, loaded.loop_cpu / 1e6);
 
     CHECK(fabs(quiet.long_strand - LONG_NS) <= 0.25 * LONG_NS,
           "quiet: the 100 ms strand is reported at %.1f ms", quiet.long_strand / 1e6);
@@ -268,7 +311,7 @@ int main(void)
     CHECK(fabs(loaded.tree_par - TREE_PARALLELISM) <= 0.2 * TREE_PARALLELISM,
           "loaded: the tree's parallelism is reported at %.2f, its graph's is %.2f",
           loaded.tree_par, TREE_PARALLELISM);
-    printf("ok: quiet and loaded agree: the loop leaves' work (median) at least 0.9 of their CPU "
+    printf("ok: quiet and loaded agree: the loop leaves' work (median) at least 0.85 of their CPU "
            "time, "
            "the long strand within 25 %% of its CPU time, the tree's parallelism within 20 %% of "
            "its graph's, fib's work within 50 %%\n");
