@@ -711,6 +711,14 @@ static int suspend(bool lazy)
         weft__control_end();
         return 0;
     }
+    /* A worker of an earlier suspension that has seen the resume but not
+     * yet left park is still counted in `parked`: the wait below would
+     * take it for parked in this one, and return while it runs.  Let such
+     * workers out first (they need nothing from us).  seq_cst: as the
+     * wait below. */
+    if (depth == 0)
+        while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0)
+            weft_sleep_ns(50000);
     /* Relaxed: the spinning hint, read by parking workers only while
      * suspended; a sync suspend over a lazy one clears it before it waits,
      * so spinners count themselves parked. */
