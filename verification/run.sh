@@ -642,6 +642,17 @@ check quick counted-wake-mut-futex-nocmp-SC counted_wake.pml SC fail 22 -DMUT_FU
 check quick counted-wake-mut-release-SC counted_wake.pml SC pass 22 -DMUT_WAKER_RELEASE
 check quick counted-wake-mut-release-TSO counted_wake.pml TSO fail 22 -DMUT_WAKER_RELEASE
 
+# ---- weft_suspend's wait for every worker parked (suspend_parked.pml;
+# src/runtime/interrupt.c): each seat marked with the suspension's
+# generation; every access seq_cst, so SC only ----
+check quick suspend-parked-SC suspend_parked.pml SC pass 22
+check quick suspend-parked-flagfirst-SC suspend_parked.pml SC pass 22 -DFLAG_FIRST
+check quick suspend-parked-three-SC suspend_parked.pml SC pass 24 -DNW=3 -DNOPS=3
+why=returned check quick suspend-parked-mut-countparked-SC suspend_parked.pml SC fail 22 -DMUT_COUNT_PARKED
+why=returned check quick suspend-parked-mut-samegen-SC suspend_parked.pml SC fail 22 -DMUT_SAME_GEN
+check quick suspend-parked-mut-norecheck-SC suspend_parked.pml SC fail 22 -DMUT_NO_RECHECK
+cover_checks "suspend-parked-cover-%s-SC" suspend_parked.pml "RETURNED STALE_PARK"
+
 # ---- the gate of TOGETHER/NEWFRAME from outside while suspended (gate.pml;
 # src/runtime/gate.c, interrupt.c): the resume wakes the threads counted at it ----
 for mm in SC TSO WEAK; do

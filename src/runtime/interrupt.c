@@ -623,23 +623,50 @@ static void park(weft_worker *w, weft_task *head)
     /* Acquire: read the word before re-checking the conditions, so a change
      * in between bumps it and the futex wait returns at once. */
     uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+    _Atomic uint32_t *mark = &p->seats[w->id].parked_in;
     WEFT_TRACE_PUSH(w, trace_, WEFT_TRACE_PARKED);
-    /* seq_cst: suspend polls it, and it is our count-in before the looks
-     * below (weft__unpark_all). */
+    /* seq_cst: our count-in before the looks below, the Dekker pair of
+     * weft__unpark_all's bump then count read. */
     atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
-    while (atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
-           !atomic_load_explicit(&p->quit, memory_order_seq_cst)) {
+    for (;;) {
+        /* seq_cst (all three): the generation before the flag, which
+         * suspend stores in that order, so a mark is made only for a
+         * suspension seen in force (verification/suspend_parked.pml). */
+        uint32_t gen = atomic_load_explicit(&p->suspend_gen, memory_order_seq_cst);
+        if (!atomic_load_explicit(&p->suspended, memory_order_seq_cst) ||
+            atomic_load_explicit(&p->quit, memory_order_seq_cst))
+            break;
         if (weft_interrupt_waiting_for(w)) {
-            atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see above */
+            /* seq_cst: suspend must not take a worker serving an interrupt
+             * for parked. */
+            atomic_store_explicit(mark, 0, memory_order_seq_cst);
             weft__interrupt_serve(w, head);
-            atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
         } else {
-            weft__futex_wait(&p->suspend_word, word);
+            /* seq_cst: suspend's poll of the marks follows its store of
+             * the flag. */
+            atomic_store_explicit(mark, gen, memory_order_seq_cst);
+            /* A suspension that began between our two looks waits for a
+             * mark of its generation: look again instead of sleeping.
+             * seq_cst: as the first look. */
+            if (atomic_load_explicit(&p->suspend_gen, memory_order_seq_cst) == gen)
+                weft__futex_wait(&p->suspend_word, word);
         }
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
-    atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst);
+    /* seq_cst: a suspension that follows polls it after its own stores. */
+    atomic_store_explicit(mark, 0, memory_order_seq_cst);
+    atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see the count-in */
     WEFT_TRACE_POP(w, trace_);
+}
+
+/* Is every worker parked in the suspension of generation gen? */
+static bool all_parked_in(const weft_runtime *p, uint32_t gen)
+{
+    for (unsigned i = 0; i < p->n_workers; i++)
+        /* seq_cst: after our store of the flag (park). */
+        if (atomic_load_explicit(&p->seats[i].parked_in, memory_order_seq_cst) != gen)
+            return false;
+    return true;
 }
 
 void weft__park_if_suspended(weft_worker *w, weft_task *head)
@@ -711,14 +738,18 @@ static int suspend(bool lazy)
         weft__control_end();
         return 0;
     }
-    /* A worker of an earlier suspension that has seen the resume but not
-     * yet left park is still counted in `parked`: the wait below would
-     * take it for parked in this one, and return while it runs.  Let such
-     * workers out first (they need nothing from us).  seq_cst: as the
-     * wait below. */
-    if (depth == 0)
-        while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0)
-            weft_sleep_ns(50000);
+    /* A new generation for a new suspension: a worker of an earlier one
+     * still on its way out of park, or one that looked at the flag before
+     * the last resume, carries an older mark (or none), so the wait below
+     * counts only workers that saw this suspension in force.  A sync
+     * suspension over a lazy one keeps its generation: the workers parked
+     * in it stay parked.  Relaxed load: written under the lock (ours);
+     * seq_cst store: before the flag's (park's two looks). */
+    uint32_t gen = atomic_load_explicit(&p->suspend_gen, memory_order_relaxed);
+    if (depth == 0) {
+        gen = gen + 1 == 0 ? 1 : gen + 1;
+        atomic_store_explicit(&p->suspend_gen, gen, memory_order_seq_cst);
+    }
     /* Relaxed: the spinning hint, read by parking workers only while
      * suspended; a sync suspend over a lazy one clears it before it waits,
      * so spinners count themselves parked. */
@@ -735,9 +766,8 @@ static int suspend(bool lazy)
     /* Wait until every worker is parked: tasks reach a YIELD, a blocked
      * SYNC or their end first, and interrupts in progress (also those that
      * threads outside the pool started before this) finish.  seq_cst: the
-     * counts of parked workers and of outside interrupts are updated
-     * seq_cst. */
-    while (atomic_load_explicit(&p->parked, memory_order_seq_cst) != p->n_workers ||
+     * marks and the count of outside interrupts are updated seq_cst. */
+    while (!all_parked_in(p, gen) ||
            atomic_load_explicit(&p->interrupts_from_outside, memory_order_seq_cst) != 0)
         weft_sleep_ns(50000);
     weft__control_end();

@@ -23,6 +23,9 @@ typedef struct weft_seat {
     /* Borrowers holding the worker or still putting it back, times 2; bit
      * 0: the worker's own thread waits on this word for them to finish. */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t loans;
+    /* The generation of the suspension the worker is parked in, 0 when
+     * it is not parked (interrupt.c: park, suspend). */
+    _Atomic uint32_t parked_in;
     /* The guest stack: address space only until touched, with a guard
      * below like a worker stack (memory.c). */
     void *stack_lo;
@@ -76,7 +79,11 @@ typedef struct weft_runtime {
     /* Suspension (interrupt.c). */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint32_t suspended;
     _Atomic uint32_t suspend_word; /* futex: bumped by weft_resume */
+    /* Workers in park (the resume's counted wake; interrupt.c). */
     _Atomic uint32_t parked;
+    /* Taken anew by each suspension at depth 0, never 0: the mark a
+     * parked worker leaves in its seat (weft_seat.parked_in). */
+    _Atomic uint32_t suspend_gen;
     /* Threads outside the pool asleep on suspend_word until a resume lets
      * their TOGETHER/NEWFRAME in (gate.c): woken with the parked workers. */
     _Atomic uint32_t gate_waiters;
