@@ -33,6 +33,7 @@
 #include "fib_task.h"
 #include "hogs.h"
 #include "profile_regions.h"
+#include "timing.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_count is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -43,13 +44,6 @@
 #define FIB_N 30
 #define MIN_PARALLELISM 1000.0
 
-static uint64_t cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static long sfib(int n) { return n < 2 ? n : sfib(n - 1) + sfib(n - 2); }
 
 /* The long strand's CPU time, measured by the strand itself. */
@@ -58,11 +52,11 @@ static uint64_t long_cpu_ns;
 /* Computes (counted code: serial fib) for about ns of CPU time. */
 static long compute_ns(uint64_t ns)
 {
-    uint64_t start = cpu_ns(), now = start;
+    uint64_t start = thread_cpu_ns(), now = start;
     long sum = 0;
     while (now - start < ns) {
         sum += sfib(16);
-        now = cpu_ns();
+        now = thread_cpu_ns();
     }
     long_cpu_ns = now - start;
     return sum;

@@ -34,6 +34,7 @@
 #include <weft/weft.h>
 
 #include "profile_regions.h"
+#include "timing.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_deschedule is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -62,23 +63,16 @@ int clock_gettime(clockid_t clock, struct timespec *ts)
     return rc;
 }
 
-static long long cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static _Atomic long long leaves_cpu_ns;
 
 WEFT_TASK_1(long, paused_leaves, int, depth)
 {
     if (depth == 0) {
-        long long t0 = cpu_ns(), t;
-        while ((t = cpu_ns()) - t0 < LEAF_NS) {
+        uint64_t t0 = thread_cpu_ns(), t;
+        while ((t = thread_cpu_ns()) - t0 < (uint64_t)LEAF_NS) {
         }
         /* Relaxed: the sum is read after the RUN returns, which orders it. */
-        atomic_fetch_add_explicit(&leaves_cpu_ns, t - t0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&leaves_cpu_ns, (long long)(t - t0), memory_order_relaxed);
         pause_after_next_cpu_read = true;
         return 1;
     }

@@ -19,8 +19,9 @@
  *                 next system call, often the profiler's read of the CPU
  *                 clock after the strand: that wait is not the strand's,
  *                 and must not be taken off it). The leaves' CPU time is
- *                 taken from a twin tree run just before, whose leaves read
- *                 the thread's CPU clock around the loop: the same loop's
+ *                 taken from a twin run of the tree just before, timed: its
+ *                 leaves read the thread's CPU clock around the loop (the
+ *                 twin run precedes the profile's reset). The same loop's
  *                 CPU time moved by 40 % within one run of this test on a
  *                 shared guest, so a figure taken once at the start is no
  *                 floor. The profiled tree's leaves read no clock
@@ -52,6 +53,7 @@
 #include "fib_task.h"
 #include "hogs.h"
 #include "profile_regions.h"
+#include "timing.h"
 
 #if !WEFT_PROFILE
 #error "test_profile_load is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
@@ -63,17 +65,10 @@
 #define TREE_DEPTH 4          /* 31 tasks, 5 on the longest path */
 #define TREE_NODE_NS 2000000L /* each computes 2 ms of CPU time */
 
-static uint64_t cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void compute_ns(uint64_t ns)
 {
-    uint64_t end = cpu_ns() + ns;
-    while (cpu_ns() < end) {
+    uint64_t end = thread_cpu_ns() + ns;
+    while (thread_cpu_ns() < end) {
     }
 }
 
@@ -86,8 +81,12 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
 }
 
 /* A fixed loop with no system call in it, and a tree whose 2^depth
- * leaves run it. */
+ * leaves run it.  Timed, the leaves add the loop's CPU time to
+ * loop_cpu_ns (the twin run before each profiled one); untimed they read
+ * no clock, so the profiler's read is the first system call after the
+ * loop. */
 static long loop_iterations = 1000000;
+static _Atomic long long loop_cpu_ns;
 
 static void fixed_loop(void)
 {
@@ -95,32 +94,20 @@ static void fixed_loop(void)
     }
 }
 
-WEFT_TASK_1(long, loop_leaves, int, depth)
+WEFT_TASK_2(long, loop_leaves, int, depth, bool, timed)
 {
     if (depth == 0) {
+        uint64_t t0 = timed ? thread_cpu_ns() : 0;
         fixed_loop();
+        if (timed)
+            /* Relaxed: the sum is read after the RUN returns, which orders it. */
+            atomic_fetch_add_explicit(&loop_cpu_ns, (long long)(thread_cpu_ns() - t0),
+                                      memory_order_relaxed);
         return 1;
     }
-    WEFT_SPAWN(loop_leaves, depth - 1);
-    long right = WEFT_CALL(loop_leaves, depth - 1);
+    WEFT_SPAWN(loop_leaves, depth - 1, timed);
+    long right = WEFT_CALL(loop_leaves, depth - 1, timed);
     return WEFT_SYNC(loop_leaves) + right;
-}
-
-/* The twin tree: its leaves add the loop's CPU time to loop_cpu_ns. */
-static _Atomic long long loop_cpu_ns;
-
-WEFT_TASK_1(long, timed_loop_leaves, int, depth)
-{
-    if (depth == 0) {
-        uint64_t t0 = cpu_ns();
-        fixed_loop();
-        /* Relaxed: the sum is read after the RUN returns, which orders it. */
-        atomic_fetch_add_explicit(&loop_cpu_ns, (long long)(cpu_ns() - t0), memory_order_relaxed);
-        return 1;
-    }
-    WEFT_SPAWN(timed_loop_leaves, depth - 1);
-    long right = WEFT_CALL(timed_loop_leaves, depth - 1);
-    return WEFT_SYNC(timed_loop_leaves) + right;
 }
 
 #define LOOP_DEPTH 3 /* eight leaves */
@@ -135,16 +122,16 @@ WEFT_TASK_1(long, timed_loop_leaves, int, depth)
  * fastest CPU time of five on this thread. */
 static double calibrate_loop(void)
 {
-    uint64_t t0 = cpu_ns();
+    uint64_t t0 = thread_cpu_ns();
     fixed_loop();
-    double took = (double)(cpu_ns() - t0);
+    double took = (double)(thread_cpu_ns() - t0);
     if (took > 0)
         loop_iterations = (long)((double)loop_iterations * LOOP_NS / took) + 1;
     double best = 1e300;
     for (int i = 0; i < 5; i++) {
-        t0 = cpu_ns();
+        t0 = thread_cpu_ns();
         fixed_loop();
-        double d = (double)(cpu_ns() - t0);
+        double d = (double)(thread_cpu_ns() - t0);
         if (d < best)
             best = d;
     }
@@ -226,10 +213,10 @@ static figures measure(const char *when)
      * leaves once took 2.5 times the CPU time of the later ones. */
     for (int i = -1; i < LOOP_RUNS; i++) {
         atomic_store(&loop_cpu_ns, 0);
-        CHECK(WEFT_RUN(timed_loop_leaves, LOOP_DEPTH) == 1L << LOOP_DEPTH, "timed_loop_leaves");
+        CHECK(WEFT_RUN(loop_leaves, LOOP_DEPTH, true) == 1L << LOOP_DEPTH, "timed loop_leaves");
         double twin_cpu = (double)atomic_load(&loop_cpu_ns);
         weft_profile_reset();
-        CHECK(WEFT_RUN(loop_leaves, LOOP_DEPTH) == 1L << LOOP_DEPTH, "loop_leaves");
+        CHECK(WEFT_RUN(loop_leaves, LOOP_DEPTH, false) == 1L << LOOP_DEPTH, "loop_leaves");
         if (i < 0)
             continue;
         loop_cpu[i] = twin_cpu;

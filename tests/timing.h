@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Wall-clock helpers of the tests that wait for the pool: the monotonic
- * clock in seconds, a busy wait, and a bounded wait for a condition. */
+/* Clock helpers of the tests: the monotonic clock in seconds, the calling
+ * thread's CPU time in nanoseconds, a busy wait, and a bounded wait for a
+ * condition. */
 #ifndef WEFT_TESTS_TIMING_H
 #define WEFT_TESTS_TIMING_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 static inline double now_s(void)
@@ -12,6 +14,15 @@ static inline double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The calling thread's CPU time (what the profiler's work is checked
+ * against). */
+static inline uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Spins for `us` microseconds (the core stays busy). */
