@@ -22,6 +22,14 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
     return weft__park_hold_or_yield(since_ns, spin_us, hold_ns);
 }
 
+/* The calling thread's last yield gave its core to a thread that gave it
+ * back soon (WEFT_YIELD_HANDOFF_NS to WEFT_YIELD_CONTENDED_NS): a thread
+ * that waits and yields as we do, most likely another worker of ours
+ * placed on the same core.  What we wait for is then often that thread's
+ * next step, which our hold would only delay: the hold is skipped until a
+ * yield says otherwise. */
+static __thread bool core_shared_with_waiter;
+
 bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hold_ns)
 {
     uint64_t now = weft_now_ns();
@@ -29,7 +37,7 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
         *since_ns = now;
     if (now - *since_ns >= (uint64_t)spin_us * 1000u)
         return true;
-    if (now - *since_ns < hold_ns) {
+    if (!core_shared_with_waiter && now - *since_ns < hold_ns) {
         for (unsigned i = 0; i < 32; i++)
             weft_cpu_relax();
         return false;
@@ -39,5 +47,7 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
      * programs), looking on only takes time slices from threads with
      * work: park now, and be woken when the wait is over. */
     sched_yield();
-    return weft__park_on_contended_yield && weft_now_ns() - now > WEFT_YIELD_CONTENDED_NS;
+    uint64_t took = weft_now_ns() - now;
+    core_shared_with_waiter = took > WEFT_YIELD_HANDOFF_NS && took <= WEFT_YIELD_CONTENDED_NS;
+    return weft__park_on_contended_yield && took > WEFT_YIELD_CONTENDED_NS;
 }
