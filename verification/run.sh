@@ -646,8 +646,10 @@ check quick counted-wake-mut-release-TSO counted_wake.pml TSO fail 22 -DMUT_WAKE
 # src/runtime/interrupt.c): each seat marked with the suspension's
 # generation; every access seq_cst, so SC only ----
 check quick suspend-parked-SC suspend_parked.pml SC pass 22
-check quick suspend-parked-flagfirst-SC suspend_parked.pml SC pass 22 -DFLAG_FIRST
-check quick suspend-parked-three-SC suspend_parked.pml SC pass 24 -DNW=3 -DNOPS=3
+check quick suspend-parked-nospurious-SC suspend_parked.pml SC pass 22 -DSPURIOUS=0
+check quick suspend-parked-three-SC suspend_parked.pml SC pass 24 -DNW=3 -DNOPS=3 -DSPURIOUS=0
+check full suspend-parked-three-spurious-SC suspend_parked.pml SC pass 26 -DNW=3 -DNOPS=3
+why=returned check quick suspend-parked-mut-flagfirst-SC suspend_parked.pml SC fail 22 -DMUT_FLAG_FIRST
 why=returned check quick suspend-parked-mut-countparked-SC suspend_parked.pml SC fail 22 -DMUT_COUNT_PARKED
 why=returned check quick suspend-parked-mut-samegen-SC suspend_parked.pml SC fail 22 -DMUT_SAME_GEN
 check quick suspend-parked-mut-norecheck-SC suspend_parked.pml SC fail 22 -DMUT_NO_RECHECK

@@ -17,7 +17,13 @@
  * the flag (weft__park_if_suspended) is relaxed and may see any earlier
  * value: a worker here enters park at any moment, also long after a
  * resume.  Interrupts served while parked are not modelled (a serving
- * worker clears its mark first, and suspend also waits for them).
+ * worker clears its mark first, and suspend also waits for them).  Nor
+ * are lazy suspensions apart: a lazy one stores the generation and the
+ * flag as here and does not wait; a sync one over it keeps its
+ * generation and only waits, later, for the marks, which the
+ * interleavings of this model's wait already cover.  Clearing the mark on
+ * leaving is not needed for these properties (a later suspension has a
+ * new generation); it keeps "a mark is a parked worker" true.
  *
  * The controller suspends and resumes NOPS times, then stops the pool.
  * Properties: no worker runs a task between weft_suspend's return and the
@@ -30,12 +36,15 @@
  *                     is counted while it is on its way out
  *   MUT_SAME_GEN      every suspension uses the same generation: a mark
  *                     left from the last one counts in this one
+ *   MUT_FLAG_FIRST    the worker reads the flag before the generation: a
+ *                     worker already marked in the last suspension and
+ *                     woken for nothing reads its flag, then the new
+ *                     generation after the resume, marks it, and leaves on
+ *                     reading the flag before the new suspension's store
+ *                     (found only with spurious returns of the futex wait)
  *   MUT_NO_RECHECK    the worker sleeps without reading the generation
  *                     again: a suspension that began between its two
  *                     reads waits for a mark it never makes
- * The order of the worker's two reads is not what makes it safe: with the
- * flag read first the model passes too (the mark is then made only for a
- * generation read after the flag, and the re-check catches the rest).
  * Cover (must fail, so the base check is not vacuous):
  *   COVER_RETURNED    weft_suspend returned
  *   COVER_STALE_PARK  a worker entered park while not suspended
@@ -45,6 +54,9 @@
 #endif
 #ifndef NOPS
 #define NOPS 2
+#endif
+#ifndef SPURIOUS
+#define SPURIOUS 1
 #endif
 
 byte gen;            /* the suspension's generation (0: none yet) */
@@ -57,11 +69,15 @@ bit asleep[NW];      /* in the futex wait */
 bit returned;           /* ghost: weft_suspend returned, no resume yet */
 
 /* futex_wait(&word, expected): returns at once if the word moved, else
- * sleeps until a wake. */
+ * sleeps until a wake, or returns for nothing (a signal, another reason's
+ * wake), at most SPURIOUS times per worker. */
 inline futex_wait(me, expected)
 {
     atomic { if :: word == expected -> asleep[me] = 1 :: else -> skip fi };
-    asleep[me] == 0
+    if
+    :: asleep[me] == 0
+    :: spurious < SPURIOUS -> atomic { asleep[me] = 0; spurious++ }
+    fi
 }
 
 /* weft__unpark_all: bump the word, wake only if someone is counted in. */
@@ -122,7 +138,7 @@ proctype controller()
 
 proctype worker(byte me)
 {
-    byte w_old, g;
+    byte w_old, g, spurious;
     bit s, q;
     do
     :: quit -> break
@@ -138,7 +154,7 @@ proctype worker(byte me)
             parked++;
             do
             :: true ->
-#ifdef FLAG_FIRST
+#ifdef MUT_FLAG_FIRST
                 s = suspended;
                 g = gen;
 #else

@@ -629,9 +629,12 @@ static void park(weft_worker *w, weft_task *head)
      * weft__unpark_all's bump then count read. */
     atomic_fetch_add_explicit(&p->parked, 1, memory_order_seq_cst);
     for (;;) {
-        /* seq_cst (all three): the generation before the flag, which
-         * suspend stores in that order, so a mark is made only for a
-         * suspension seen in force (verification/suspend_parked.pml). */
+        /* seq_cst (generation, flag): read in the order suspend stores
+         * them, so a mark is made only for a suspension seen in force, also
+         * after a futex wait that returned for nothing (read the other way
+         * round it is not: verification/suspend_parked.pml).  seq_cst
+         * (quit): after the count-in, the Dekker pair of the stop's
+         * weft__unpark_all. */
         uint32_t gen = atomic_load_explicit(&p->suspend_gen, memory_order_seq_cst);
         if (!atomic_load_explicit(&p->suspended, memory_order_seq_cst) ||
             atomic_load_explicit(&p->quit, memory_order_seq_cst))
@@ -642,8 +645,11 @@ static void park(weft_worker *w, weft_task *head)
             atomic_store_explicit(mark, 0, memory_order_seq_cst);
             weft__interrupt_serve(w, head);
         } else {
-            /* seq_cst: suspend's poll of the marks follows its store of
-             * the flag. */
+            /* seq_cst: after this round's looks at the generation and the
+             * flag, so suspend's poll (after its store of the flag) sees a
+             * mark only for a suspension we saw in force; its release
+             * shows the caller of weft_suspend what the worker wrote
+             * before it parked. */
             atomic_store_explicit(mark, gen, memory_order_seq_cst);
             /* A suspension that began between our two looks waits for a
              * mark of its generation: look again instead of sleeping.
@@ -653,7 +659,9 @@ static void park(weft_worker *w, weft_task *head)
         }
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
-    /* seq_cst: a suspension that follows polls it after its own stores. */
+    /* seq_cst: not needed for suspend's wait (a later suspension has a new
+     * generation), but it keeps a mark meaning a worker in park, also
+     * after the generation wraps. */
     atomic_store_explicit(mark, 0, memory_order_seq_cst);
     atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see the count-in */
     WEFT_TRACE_POP(w, trace_);
@@ -663,7 +671,8 @@ static void park(weft_worker *w, weft_task *head)
 static bool all_parked_in(const weft_runtime *p, uint32_t gen)
 {
     for (unsigned i = 0; i < p->n_workers; i++)
-        /* seq_cst: after our store of the flag (park). */
+        /* seq_cst: after our store of the flag (park's looks); its
+         * acquire shows us what the worker wrote before it parked. */
         if (atomic_load_explicit(&p->seats[i].parked_in, memory_order_seq_cst) != gen)
             return false;
     return true;

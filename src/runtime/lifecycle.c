@@ -434,6 +434,8 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     p->policy = cfg->steal_policy;
     p->idle_spin_us = cfg->idle_spin_us;
     p->idle_hold_ns = n <= cpus ? WEFT_IDLE_HOLD_NS : 0;
+    if (p->idle_hold_ns != 0)
+        weft__park_calibrate_yield();
     p->active_limit = weft__sched_hands_out_tasks ? 0 : weft__config_active_limit(n, cpus);
     p->deque_slots = slots;
     p->stack_size = stack;

@@ -6,6 +6,7 @@
 #include "sys/cpu.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 
 bool weft__park_on_contended_yield = true;
 
@@ -22,8 +23,40 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
     return weft__park_hold_or_yield(since_ns, spin_us, hold_ns);
 }
 
+/* A yield that took longer than this handed the core over (above
+ * WEFT_YIELD_HANDOFF_NS where a yield alone costs more: set at each start
+ * of a pool with a hold, weft__park_calibrate_yield). */
+static _Atomic uint32_t yield_handoff_ns = WEFT_YIELD_HANDOFF_NS;
+
+void weft__park_calibrate_yield(void)
+{
+    enum { N = 15 };
+    uint64_t took[N];
+    for (int i = 0; i < N; i++) {
+        uint64_t t0 = weft_now_ns();
+        sched_yield();
+        took[i] = weft_now_ns() - t0;
+    }
+    for (int i = 1; i < N; i++) /* insertion sort: 15 values */
+        for (int j = i; j > 0 && took[j - 1] > took[j]; j--) {
+            uint64_t t = took[j];
+            took[j] = took[j - 1];
+            took[j - 1] = t;
+        }
+    /* Four times a yield's usual cost; where that comes near a time slice
+     * (a sandbox whose system calls are slow), never. */
+    uint64_t ns = 4 * took[N / 2];
+    if (ns < WEFT_YIELD_HANDOFF_NS)
+        ns = WEFT_YIELD_HANDOFF_NS;
+    if (ns > WEFT_YIELD_CONTENDED_NS / 2)
+        ns = WEFT_YIELD_CONTENDED_NS;
+    /* Relaxed: a threshold; a thread that reads the old one misjudges a
+     * yield or two. */
+    atomic_store_explicit(&yield_handoff_ns, (uint32_t)ns, memory_order_relaxed);
+}
+
 /* The calling thread's last yield gave its core to a thread that gave it
- * back soon (WEFT_YIELD_HANDOFF_NS to WEFT_YIELD_CONTENDED_NS): a thread
+ * back soon (yield_handoff_ns to WEFT_YIELD_CONTENDED_NS): a thread
  * that waits and yields as we do, most likely another worker of ours
  * placed on the same core.  What we wait for is then often that thread's
  * next step, which our hold would only delay: the hold is skipped until a
@@ -48,6 +81,8 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
      * work: park now, and be woken when the wait is over. */
     sched_yield();
     uint64_t took = weft_now_ns() - now;
-    core_shared_with_waiter = took > WEFT_YIELD_HANDOFF_NS && took <= WEFT_YIELD_CONTENDED_NS;
+    /* Relaxed: as in weft__park_calibrate_yield. */
+    uint32_t handoff = atomic_load_explicit(&yield_handoff_ns, memory_order_relaxed);
+    core_shared_with_waiter = took > handoff && took <= WEFT_YIELD_CONTENDED_NS;
     return weft__park_on_contended_yield && took > WEFT_YIELD_CONTENDED_NS;
 }

@@ -122,8 +122,8 @@ static inline void weft__park_uncount(_Atomic uint32_t *count)
 }
 
 /* Before parking: spin (pauses, growing), keep spinning until hold_ns
- * have passed (not after a yield of this thread's handed the core to
- * another waiter and got it back), then give the core away (sched_yield) until spin_us
+ * have passed (unless this thread's last yield handed the core to another
+ * waiter that soon gave it back), then give the core away (sched_yield) until spin_us
  * microseconds have passed since the search began, or until a yield shows
  * the core is wanted (it took longer than WEFT_YIELD_CONTENDED_NS: another
  * thread ran meanwhile); true when the caller should park.  *rounds and
@@ -147,8 +147,12 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
  * gave the core to a thread that soon yielded it back (another waiter on
  * the same core: parking.c skips the hold then).  A yield on a core
  * nothing else wants returned within 3 µs in all but 0.02 % of 400,000
- * on the 2-CPU test host. */
+ * on the 2-CPU test host.  The least: where a yield alone costs more,
+ * weft__park_calibrate_yield raises it. */
 #define WEFT_YIELD_HANDOFF_NS 3000u
+/* Times a few yields of the calling thread and sets the hand-off
+ * threshold from them (lifecycle.c, at a pool's start). */
+void weft__park_calibrate_yield(void);
 /* Whether a contended yield ends the search (true).  A test seam: a test
  * whose scenario needs idle workers searching for their whole spin_us on
  * fewer CPUs than workers (test_races's racing thieves) clears it while no
