@@ -7,6 +7,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 bool weft__park_on_contended_yield = true;
 
@@ -28,6 +29,12 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
  * of a pool with a hold, weft__park_calibrate_yield). */
 static _Atomic uint32_t yield_handoff_ns = WEFT_YIELD_HANDOFF_NS;
 
+static int compare_ns(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 void weft__park_calibrate_yield(void)
 {
     enum { N = 15 };
@@ -37,12 +44,7 @@ void weft__park_calibrate_yield(void)
         sched_yield();
         took[i] = weft_now_ns() - t0;
     }
-    for (int i = 1; i < N; i++) /* insertion sort: 15 values */
-        for (int j = i; j > 0 && took[j - 1] > took[j]; j--) {
-            uint64_t t = took[j];
-            took[j] = took[j - 1];
-            took[j - 1] = t;
-        }
+    qsort(took, N, sizeof took[0], compare_ns);
     /* Four times a yield's usual cost; where that comes near a time slice
      * (a sandbox whose system calls are slow), never. */
     uint64_t ns = 4 * took[N / 2];
