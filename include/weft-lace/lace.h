@@ -674,7 +674,10 @@ static inline void lace_yield(WorkerP *w, Task *head)
         weft_yield((weft_worker *)w, (weft_task *)head);
 }
 
-static inline void lace_drop(WorkerP *w, Task *t) { weft__drop((weft_worker *)w, (weft_task *)t); }
+static inline void lace_drop(WorkerP *w, Task *t)
+{
+    weft__drop_as((weft_worker *)w, (weft_task *)t, "DROP()");
+}
 
 /* SPAWN's value: the Task below the head the spawn returned, with its f
  * stamped.  Under GCC on x86-64 the stamp is an asm whose one output is

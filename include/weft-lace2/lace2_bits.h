@@ -550,7 +550,7 @@ WEFT_END_DECLS
     } \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_) \
     { \
-        weft__drop(lw_->weft, (weft_task *)--lw_->head); \
+        weft__drop_as(lw_->weft, (weft_task *)--lw_->head, #NAME "_DROP()"); \
     } \
     static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS) \
     { \

@@ -151,7 +151,7 @@ weft_task *weft_current_head(weft_worker *w);
 #define WEFT_CALL(NAME, ...) NAME##_CALL(weft_w, weft_head, ##__VA_ARGS__)
 /** Joins the last SPAWN without running it if nobody stole it (speculative
  * work that turned out unneeded); if it was stolen, waits for it. */
-#define WEFT_DROP(NAME) weft__drop(weft_w, --weft_head)
+#define WEFT_DROP(NAME) weft__drop_as(weft_w, --weft_head, "WEFT_DROP")
 
 /** Runs a task from anywhere and returns when it is done.  On a worker it
  * runs in place.  From a non-worker thread it runs on that thread as a

@@ -2,7 +2,9 @@
 // The lifecycle messages of a program that mixes a Lace API with weft's C
 // and C++ APIs: each names the API of the call that failed and, where it
 // names the pool's starter, the API that started it (docs/lace.md,
-// "Mixing with weft's own APIs").  Built once against Lace 1's lace.h
+// "Mixing with weft's own APIs"); a DROP refused on a worker names the
+// DROP as written, with the pool's prefix (docs/lace.md, "Differences
+// from Lace").  Built once against Lace 1's lace.h
 // (1.4) and once against Lace 2's; each case runs in a child process (this
 // program started again with the case's name), whose exit and stderr are
 // checked: every line of stderr that speaks for weft or Lace ("weft: ",
@@ -57,6 +59,28 @@ long lfib_CALL(lace_worker *lw, int n)
 #define LACE_RUN(NAME, ...) NAME(__VA_ARGS__)
 #define LACE_START(n) lace_start((n), 0, 0)
 #define LACE_START_CALL "lace_start(2, 0, 0)"
+
+// A Lace DROP under a weft task still pending above it: refused.
+TASK(long, lace_drop_under_weft, int, n)
+long lace_drop_under_weft_CALL(lace_worker *lw, int n)
+{
+    lfib_SPAWN(lw, n);
+    WEFT_ME;
+    WEFT_SPAWN(wfib, n);
+    lfib_DROP(lw);
+    return WEFT_SYNC(wfib);
+}
+#define LACE_DROP_CALL "lfib_DROP()"
+
+// A weft DROP under a Lace task still pending above it: refused.
+WEFT_TASK_1(long, weft_drop_under_lace, int, n)
+{
+    WEFT_SPAWN(wfib, n);
+    lace_worker *lw = lace_get_worker();
+    lfib_SPAWN(lw, n);
+    WEFT_DROP(wfib);
+    return lfib_SYNC(lw);
+}
 #else
 TASK_1(long, lfib, int, n)
 {
@@ -69,6 +93,27 @@ TASK_1(long, lfib, int, n)
 #define LACE_RUN(NAME, ...) RUN(NAME, __VA_ARGS__)
 #define LACE_START(n) lace_start((n), 0)
 #define LACE_START_CALL "lace_start(2, 0)"
+
+// A Lace DROP under a weft task still pending above it: refused.
+TASK_1(long, lace_drop_under_weft, int, n)
+{
+    SPAWN(lfib, n);
+    WEFT_ME;
+    WEFT_SPAWN(wfib, n);
+    DROP();
+    return WEFT_SYNC(wfib);
+}
+#define LACE_DROP_CALL "DROP()"
+
+// A weft DROP under a Lace task still pending above it: refused.
+WEFT_TASK_1(long, weft_drop_under_lace, int, n)
+{
+    WEFT_SPAWN(wfib, n);
+    LACE_ME;
+    SPAWN(lfib, n);
+    WEFT_DROP(wfib);
+    return SYNC(lfib);
+}
 #endif
 
 namespace {
@@ -210,6 +255,21 @@ void case_weft_me_on_lace_pool()
     (void)weft_head;
 }
 
+// A Lace DROP refused in weft_start's pool: named as the program wrote it,
+// with the pool's prefix.
+void case_lace_drop_in_weft_pool()
+{
+    CHECK(weft_start(1, 0, 0) == 0, "weft_start");
+    (void)LACE_RUN(lace_drop_under_weft, 5);
+}
+
+// WEFT_DROP refused in lace_start's pool: named WEFT_DROP, with Lace's prefix.
+void case_weft_drop_in_lace_pool()
+{
+    LACE_START(1);
+    (void)WEFT_RUN(weft_drop_under_lace, 5);
+}
+
 // ---- the table -------------------------------------------------------------
 
 struct expected_case {
@@ -223,6 +283,12 @@ struct expected_case {
     "weft: RUN called while the pool is not running (call weft_start first, and do not RUN " \
     "during or after weft_stop; from C++, a weft::scheduler or the first weft:: call starts " \
     "the pool)"
+
+#define JOIN_REFUSED \
+    "on worker 0 joins the task in slot 0 while the task above it, spawned later, is still " \
+    "pending: spawns and joins nest, the newest joined first, whichever API or copy of the head " \
+    "made them (a C++ task_group's run, a SPAWN of another API or from another copy of the " \
+    "head, not joined yet; docs/design.md, \"Mixing the APIs\")"
 
 const expected_case cases[] = {
     {"cpp_then_lace_start", case_cpp_then_lace_start, true,
@@ -257,6 +323,9 @@ const expected_case cases[] = {
      "worker)"},
     {"weft_me_on_lace_pool", case_weft_me_on_lace_pool, true,
      "weft: WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to enter the pool)"},
+    {"lace_drop_in_weft_pool", case_lace_drop_in_weft_pool, true,
+     "weft: " LACE_DROP_CALL " " JOIN_REFUSED},
+    {"weft_drop_in_lace_pool", case_weft_drop_in_lace_pool, true, "lace: WEFT_DROP " JOIN_REFUSED},
 };
 
 // The lines of `err` that speak for weft or Lace.

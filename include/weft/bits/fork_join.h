@@ -243,7 +243,8 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_told(weft_worker *w, 
  *
  * (weft_fj_join_begin inlined false and the task's body run after it is
  * the same as true: a task nobody stole.)  A task joined without being run
- * (DROP, the C++ API's join left by an exception) goes through weft__drop. */
+ * (DROP, the C++ API's join left by an exception) goes through
+ * weft__drop_as, named as its program wrote it. */
 
 /* What a join keeps between its begin and its end (the profiler's path
  * lengths of the continuation; nothing otherwise). */

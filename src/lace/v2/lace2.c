@@ -208,7 +208,7 @@ void lace_barrier(void)
 void lace_drop(lace_worker *lw)
 {
     require_worker(lw, "lace_drop(NULL)");
-    weft__drop(lw->weft, (weft_task *)--lw->head);
+    weft__drop_as(lw->weft, (weft_task *)--lw->head, "lace_drop()");
 }
 
 void lace_steal_random(lace_worker *lw)
