@@ -506,6 +506,15 @@ static void check_nested_runs(void)
         CHECK(op.longest_run_span_ns <= outer.span_ns * (1 + 1e-9),
               "longest call's span %.0f, the client's span %.0f", op.longest_run_span_ns,
               outer.span_ns);
+        /* Each call's span is a path of its own strands, so the calls'
+         * spans sum to at most their work: a call's span measured from its
+         * caller's start instead of its own would not be. */
+        CHECK(op.span_ns <= op.work_ns * (1 + 1e-9) &&
+                  op.longest_strand_ns <= op.longest_run_span_ns * (1 + 1e-9),
+              "%u workers: the calls' spans sum to %.0f ns, their work %.0f ns; longest strand "
+              "%.0f ns, longest call's span %.0f ns",
+              workers_checked[k], op.span_ns, op.work_ns, op.longest_strand_ns,
+              op.longest_run_span_ns);
         CHECK(weft_stop() == 0, "stop");
         /* The workers' rows of calls, kept after they stopped. */
         weft_profile_region kept = region_of("tree", WEFT_PROFILE_REGION_INSIDE_TASK);

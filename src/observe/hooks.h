@@ -24,6 +24,9 @@
 #define WEFT_PROFILE_ROOT(w, var) \
     weft_profile_saved var; \
     weft__profile_root_begin((w), &var)
+#define WEFT_PROFILE_RUN_BEGIN(w, var, in_place) \
+    weft_profile_saved var; \
+    weft__profile_run_begin((w), &var, (in_place))
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) \
     weft__profile_stolen_done((w), &(var), (victim), (t))
 #define WEFT_PROFILE_RUN_DONE(w, var, from) weft__profile_run_done((w), &(var), (from))
@@ -59,6 +62,7 @@ static inline weft_worker *weft_profile_pause_current(void)
 #define WEFT_PROFILE_ITEM_PATH(meter) weft__profile_pool_item_path(meter)
 #else
 #define WEFT_PROFILE_ROOT(w, var) ((void)0)
+#define WEFT_PROFILE_RUN_BEGIN(w, var, in_place) ((void)(in_place))
 #define WEFT_PROFILE_STOLEN_DONE(w, var, victim, t) ((void)0)
 #define WEFT_PROFILE_RUN_DONE(w, var, from) ((void)0)
 #define WEFT_PROFILE_PAUSE(w) ((void)0)
@@ -198,6 +202,10 @@ static inline void weft_trace_site_wake(weft_trace_site s, unsigned woken)
 #define WEFT_OBSERVE_ROOT(w, var, how, wrapper, victim, task) \
     WEFT_TRACE_TASK((w), var##_trace_, (how), (wrapper), (victim), (task)); \
     WEFT_PROFILE_ROOT((w), var##_profile_)
+/* The same for a RUN's task, inside a task (in_place) or from outside. */
+#define WEFT_OBSERVE_RUN(w, var, in_place, how, wrapper, task) \
+    WEFT_TRACE_TASK((w), var##_trace_, (how), (wrapper), NULL, (task)); \
+    WEFT_PROFILE_RUN_BEGIN((w), var##_profile_, (in_place))
 #define WEFT_OBSERVE_ROOT_DONE(w, var, from) \
     do { \
         WEFT_PROFILE_RUN_DONE((w), var##_profile_, (from)); \

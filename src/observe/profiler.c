@@ -329,6 +329,7 @@ void weft__profile_worker_destroy(weft_worker *w)
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
+    s->as_call = false;
     if (p->off)
         return;
     s->running = p->strand_start != 0;
@@ -344,6 +345,49 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
         p->count_start = weft__profile_blocks;
     } else
         weft_profile_resume(w); /* after a search or a wait */
+}
+
+void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_place)
+{
+    weft_profile_worker *p = &w->prof;
+    if (p->off)
+        return;
+    /* A call needs its caller's strand running on this thread's clock;
+     * anything else (a paused clock, a borrowed worker) starts a root. */
+    s->as_call = in_place && p->strand_start != 0 && weft__profile_clock_is_this_threads(p);
+    if (!s->as_call) {
+        weft__profile_root_begin(w, s);
+        return;
+    }
+    weft_profile_end_strand(p); /* the caller's; the call's first starts at its end */
+    s->f = p->f;
+    /* The call's own longest strand and task type; the sums run on. */
+    p->f.longest = 0;
+    p->f.type = 0;
+    p->f.root_type = 0;
+}
+
+/* A call's figures: what it added to the running ones since
+ * run_begin; the caller's type and longest strand back.  Its last strand
+ * ended when its body returned (a change of type, to none), and the
+ * caller's next strand starts there. */
+static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s)
+{
+    weft_profile_worker *p = &w->prof;
+    weft_profile_figures f = {
+        .work = p->f.work - s->f.work,
+        .span = p->f.span - s->f.span,
+        .bspan = p->f.bspan - s->f.bspan,
+        .tasks = p->f.tasks - s->f.tasks,
+        .spawns = p->f.spawns - s->f.spawns,
+        .longest = p->f.longest,
+        .root_type = p->f.root_type,
+    };
+    if (s->f.longest > p->f.longest)
+        p->f.longest = s->f.longest;
+    p->f.type = s->f.type;
+    p->f.root_type = s->f.root_type;
+    return f;
 }
 
 /* The started task's figures; the saved ones back.  Its last strand ended
@@ -582,6 +626,11 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
 {
     if (w->prof.off)
         return;
+    if (s->as_call) { /* a RUN inside a task, already in its caller's figures */
+        weft_profile_figures f = call_end(w, s);
+        calls_add(&w->prof, f.root_type, &f);
+        return;
+    }
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
     if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */

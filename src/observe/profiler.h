@@ -19,6 +19,7 @@ typedef struct weft_profile_saved {
 #endif
     bool running;  /* a strand was running (a RUN or interrupt inside a task) */
     bool borrowed; /* the worker's CPU clock readings were another thread's */
+    bool as_call;  /* a RUN inside a task kept as its caller's figures' growth */
 } weft_profile_saved;
 
 /* weft_start / weft_stop (no-ops without the profiler): the per-worker
@@ -32,6 +33,11 @@ void weft__profile_forget_in_child(void);
 
 #if WEFT_PROFILE
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *saved);
+/* A RUN's task starts: as a root (root_begin), or, inside a task
+ * (in_place), as a call whose figures are what it adds to its caller's
+ * running ones: nothing is cleared and added back, and no clock is read
+ * but the one that ends the caller's strand.  Ends with run_done. */
+void weft__profile_run_begin(weft_worker *w, weft_profile_saved *saved, bool in_place);
 /* A stolen task returned: its figures go to victim's record of slot t. */
 void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *saved, weft_worker *victim,
                                weft_task *t);

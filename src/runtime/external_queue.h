@@ -56,8 +56,9 @@ static inline void weft_run_root(weft_worker *w, weft_task *head, weft_task *t, 
     weft_task *floor = w->frame_floor;
     weft_task *guard = w->join_guard; /* copies of the top made in it end with it */
     w->frame_floor = head;
-    WEFT_OBSERVE_ROOT(w, run, from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
-                      NULL, from_outside ? t : NULL);
+    WEFT_OBSERVE_RUN(w, run, !from_outside,
+                     from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
+                     from_outside ? t : NULL);
     weft_run_wrapper(w, head, t, wrapper, "(run by RUN)");
     WEFT_OBSERVE_ROOT_DONE(w, run,
                            from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);

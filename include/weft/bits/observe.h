@@ -25,7 +25,9 @@
  *              the wait itself is no strand (the clock stops)
  *   a task the runtime starts (stolen, RUN, interrupt) saves the worker's
  *              figures, runs from zero, and hands its own on (the slot's
- *              record, a RUN's region) before the saved ones come back
+ *              record, a RUN's region) before the saved ones come back;
+ *              a RUN inside a task continues its caller's figures, and
+ *              what it added to them is its row's run
  */
 #ifndef WEFT_BITS_OBSERVE_H
 #define WEFT_BITS_OBSERVE_H
