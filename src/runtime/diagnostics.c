@@ -19,8 +19,7 @@
  * in the start and in how to size or stop the pool. */
 #define WEFT_C_TASK_WORDS \
     .prefix = "weft", .sync_pre = "SYNC(", .sync_post = ")", .spawn = "SPAWN", \
-    .join = "SYNC or DROP", .drop = "WEFT_DROP", .barrier = "weft_barrier", \
-    .together = "TOGETHER", \
+    .join = "SYNC or DROP", .barrier = "weft_barrier", .together = "TOGETHER", \
     .me = "WEFT_ME used on a thread that is not a weft worker (use WEFT_RUN to enter the pool)", \
     .stop = "weft_stop", .start_first = "call weft_start first", \
     .not_running = "call weft_start first, and do not RUN during or after weft_stop; from C++, " \

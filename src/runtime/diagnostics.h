@@ -26,7 +26,6 @@ typedef struct weft__api_words {
     const char *sync_post;   /*   "SYNC(" ")", or Lace 2's "" "_SYNC()" */
     const char *spawn;       /* "SPAWN", or Lace 2's "NAME_SPAWN()" */
     const char *join;        /* what joins a SPAWN: "SYNC or DROP" */
-    const char *drop;        /* the DROP: "WEFT_DROP", or Lace 2's "NAME_DROP()" */
     const char *deque_size;  /* how to raise the deque size */
     const char *stack_size;  /* how to raise the workers' stack size */
     const char *barrier;     /* the barrier's name: "weft_barrier" */

@@ -114,8 +114,6 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
     atomic_store_explicit(&w->joining, outer, memory_order_relaxed);
 }
 
-bool weft__drop(weft_worker *w, weft_task *t) { return weft__drop_as(w, t, weft__words()->drop); }
-
 bool weft__drop_as(weft_worker *w, weft_task *t, const char *what)
 {
     /* Nothing to drop (below the running frame, or an EMPTY slot): stop

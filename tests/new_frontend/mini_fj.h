@@ -110,7 +110,7 @@ typedef struct mini_ctx {
     static inline MINI_UNUSED_ bool NAME##_mini_drop(mini_ctx *c, RT *r) \
     { \
         weft_task *t = --c->head; \
-        if (!weft__drop(c->w, t)) \
+        if (!weft__drop_as(c->w, t, #NAME "_mini_drop()")) \
             return false; \
         memcpy(r, t->payload, sizeof *r); \
         return true; \

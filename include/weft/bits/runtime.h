@@ -11,12 +11,11 @@
 
 WEFT_BEGIN_DECLS
 
-/* WEFT_DROP: joins the task at held head t without running it if nobody
- * stole it; true if a thief ran it (its result is in the slot). */
-bool weft__drop(weft_worker *w, weft_task *t);
-/* The same, its refusals naming what: the DROP as its front-end's
- * program wrote it (WEFT_DROP, Lace's DROP()), or the C++ API's join left
- * by an exception, whose drop is not the program's. */
+/* A DROP: joins the task at held head t without running it if nobody
+ * stole it; true if a thief ran it (its result is in the slot).  Its
+ * refusals name `what`: the DROP as its front-end's program wrote it
+ * (WEFT_DROP, Lace's DROP()), or the C++ API's join left by an exception,
+ * whose drop is not the program's. */
 bool weft__drop_as(weft_worker *w, weft_task *t, const char *what);
 /* WEFT_ME: the calling thread's worker, or stop with a message. */
 weft_worker *weft__self_checked(void);

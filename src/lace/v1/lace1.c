@@ -51,7 +51,6 @@ static const weft__api_words lace_words = {
     .sync_post = ")",
     .spawn = "SPAWN",
     .join = "SYNC or DROP",
-    .drop = "DROP()",
     .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
     .stack_size =
         "lace_set_stacksize before lace_start (lace_startup's stacksize for its callback), "

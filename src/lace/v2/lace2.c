@@ -46,7 +46,6 @@ static const weft__api_words lace_words = {
     .sync_post = "_SYNC()",
     .spawn = "NAME_SPAWN()",
     .join = "NAME_SYNC() or NAME_DROP()",
-    .drop = "NAME_DROP()",
     .deque_size = "lace_start's dqsize, or WEFT_DEQUE_SIZE",
     .stack_size = "lace_start's stacksize, or WEFT_STACK_SIZE",
     .barrier = "lace_barrier",
