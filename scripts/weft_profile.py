@@ -120,7 +120,7 @@ def pct(r):
 
 def unit_of(data):
     unit = data.get("unit", "time")
-    return "basic blocks" if unit == "basic blocks" else "on-CPU time"
+    return unit if unit in ("basic blocks", "strands") else "on-CPU time"
 
 
 def per_run(region, key):
@@ -151,21 +151,25 @@ def diff(a, b, names, threshold, out, most=5):
     out.write(f"A = {names[0]}: scheduler {a.get('scheduler', '?')}, {unit_of(a)}\n")
     out.write(f"B = {names[1]}: scheduler {b.get('scheduler', '?')}, {unit_of(b)}\n")
     findings = []
-    # Counted profiles compare in blocks: each run converts its blocks to
-    # time at a ratio of its own, which moves with the machine's load.
-    in_blocks = all(unit_of(d) == "basic blocks" and d.get("ns_per_block", 0) > 0 for d in (a, b))
+    # Counted profiles compare in their unit (blocks or strands): each run
+    # converts its counts to time at a ratio of its own, which moves with
+    # the machine's load.
+    counted = unit_of(a) if unit_of(a) != "on-CPU time" else None
+    in_blocks = counted is not None and all(
+        unit_of(d) == counted and d.get("ns_per_block", 0) > 0 for d in (a, b))
     for d in (a, b):
         scale = d["ns_per_block"] if in_blocks else 1.0
         for row in d["regions"] + d["task_types"]:
             row["w"] = row["work_ns"] / scale
             row["s"] = row.get("span_ns", 0.0) / scale
-    fmt_work = (lambda n: fmt_count(n) + " bl") if in_blocks else fmt_ns
+    short = "st" if counted == "strands" else "bl"
+    fmt_work = (lambda n: fmt_count(n) + " " + short) if in_blocks else fmt_ns
     if in_blocks:
-        out.write(f"work compared in basic blocks (bl); A converts them at "
+        out.write(f"work compared in {counted} ({short}); A converts them at "
                   f"{a['ns_per_block']:.3f} ns each, B at {b['ns_per_block']:.3f}\n")
     elif unit_of(a) != unit_of(b):
         findings.append(f"the units differ (A {unit_of(a)}, B {unit_of(b)}): work and span are "
-                        "compared as nanoseconds, but a counted block is not a timed one; "
+                        "compared as nanoseconds, but a counted unit is not a timed one; "
                         "the tasks and SPAWNs compare exactly")
 
     region_key = lambda r: (r["kind"], r["name"])

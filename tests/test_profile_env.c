@@ -224,7 +224,7 @@ static void bad_values(void)
               buf);
     }
 #if WEFT_PROFILE
-    static const char *const bad_unit[] = {"cycles", "block", "1"};
+    static const char *const bad_unit[] = {"cycles", "block", "strand", "1"};
     for (size_t i = 0; i < sizeof bad_unit / sizeof bad_unit[0]; i++) {
         int st = with_env("WEFT_PROFILE_UNIT", bad_unit[i], buf, sizeof buf);
         CHECK(st == EINVAL && strstr(buf, "weft: ") && strstr(buf, "WEFT_PROFILE_UNIT"),

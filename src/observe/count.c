@@ -60,33 +60,41 @@ NOT_COUNTED __attribute__((visibility("default"), weak)) void __sanitizer_cov_tr
 /* The unit: chosen once per process, at the first weft_start (under
  * `unit_lock`), so that every figure of the process has the same. */
 static pthread_mutex_t unit_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool unit_chosen, unit_blocks, unit_forced;
+static bool unit_chosen, unit_forced;
+static weft__profile_unit unit_chosen_as = WEFT__PROFILE_UNIT_TIME;
 
 /* Totals of workers that stopped (profiler.c's lock). */
 static uint64_t folded_cycles, folded_blocks;
 
 int weft__count_check_env(void)
 {
-    static const char *const units[] = {"time", "blocks"};
+    /* In the order of weft__profile_unit. */
+    static const char *const units[] = {"time", "blocks", "strands"};
     int unit = -1;
-    int err = weft__env_choice("WEFT_PROFILE_UNIT", units, 2, &unit);
+    int err = weft__env_choice("WEFT_PROFILE_UNIT", units, 3, &unit);
     pthread_mutex_lock(&unit_lock);
     if (!unit_chosen && !err) {
         unit_chosen = true;
         unit_forced = unit >= 0;
-        unit_blocks = unit >= 0 ? unit == 1 : weft__profile_blocks != 0;
+        if (unit >= 0)
+            unit_chosen_as = (weft__profile_unit)unit;
+        else
+            unit_chosen_as =
+                weft__profile_blocks != 0 ? WEFT__PROFILE_UNIT_BLOCKS : WEFT__PROFILE_UNIT_TIME;
     }
     pthread_mutex_unlock(&unit_lock);
     return err;
 }
 
-bool weft__count_blocks(void)
+weft__profile_unit weft__count_unit(void)
 {
     pthread_mutex_lock(&unit_lock);
-    bool b = unit_blocks;
+    weft__profile_unit u = unit_chosen_as;
     pthread_mutex_unlock(&unit_lock);
-    return b;
+    return u;
 }
+
+bool weft__count_blocks(void) { return weft__count_unit() != WEFT__PROFILE_UNIT_TIME; }
 
 const char *weft__count_how(void)
 {
@@ -96,25 +104,32 @@ const char *weft__count_how(void)
     return forced ? "WEFT_PROFILE_UNIT" : "automatic";
 }
 
-/* Blocks per cycle to start with, before a worker has measured its own:
- * the last ratio any worker measured in this process, else 1/4 (a block
- * of a few instructions and its callback's call). */
+/* Units per cycle to start with, before a worker has measured its own:
+ * the last ratio any worker measured in this process, else 1/4 for blocks
+ * (a block of a few instructions and its callback's call) and 1/200 for
+ * strands (a fine-grained task's strand). */
 static _Atomic double last_blocks_per_cycle = 0.25;
+static _Atomic double last_strands_per_cycle = 0.005;
 
 void weft__count_worker_init(weft_profile_worker *p, uint64_t burden_cycles)
 {
     p->counting = weft__count_blocks();
+    p->strands = weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS;
     p->burden_cycles = burden_cycles;
     p->count_start = weft__profile_blocks;
+    p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+    p->window_start = 0;
+    /* Relaxed: any recent estimate will do. */
+    double upc = atomic_load_explicit(p->strands ? &last_strands_per_cycle : &last_blocks_per_cycle,
+                                      memory_order_relaxed);
     if (p->counting)
-        /* Relaxed: any recent estimate will do. */
-        p->burden = (uint64_t)((double)burden_cycles * atomic_load_explicit(&last_blocks_per_cycle,
-                                                                            memory_order_relaxed) +
-                               0.5);
+        p->burden = (uint64_t)((double)burden_cycles * upc + 0.5);
 }
 
-/* Re-estimated once the worker has counted this many blocks. */
+/* Re-estimated once the worker has counted this many blocks (timed this
+ * many strands). */
 #define MIN_BLOCKS_FOR_RATIO 100000u
+#define MIN_STRANDS_FOR_RATIO 1024u
 
 void weft__count_update_burden(weft_profile_worker *p)
 {
@@ -123,12 +138,46 @@ void weft__count_update_burden(weft_profile_worker *p)
     /* Relaxed: this worker's own counters. */
     uint64_t c = atomic_load_explicit(&p->counted_cycles, memory_order_relaxed);
     uint64_t b = atomic_load_explicit(&p->counted_blocks, memory_order_relaxed);
-    if (b < MIN_BLOCKS_FOR_RATIO || c == 0)
+    if (b < (p->strands ? MIN_STRANDS_FOR_RATIO : MIN_BLOCKS_FOR_RATIO) || c == 0)
         return;
-    double bpc = (double)b / (double)c;
-    p->burden = (uint64_t)((double)p->burden_cycles * bpc + 0.5);
+    double upc = (double)b / (double)c;
+    p->burden = (uint64_t)((double)p->burden_cycles * upc + 0.5);
     /* Relaxed: a hint for workers that start later. */
-    atomic_store_explicit(&last_blocks_per_cycle, bpc, memory_order_relaxed);
+    atomic_store_explicit(p->strands ? &last_strands_per_cycle : &last_blocks_per_cycle, upc,
+                          memory_order_relaxed);
+}
+
+/* A window of counted strands ends at `now`: its time, less what the
+ * thread spent off the CPU in a long one, and its strands go to the
+ * conversion. */
+static void window_add(weft_profile_worker *p, uint64_t now, uint64_t strands)
+{
+    uint64_t d = now - p->window_start;
+    if (d > p->long_cycles)
+        d = weft__profile_long_strand(p, now, d);
+    weft_profile_owner_add(&p->counted_cycles, d);
+    weft_profile_owner_add(&p->counted_blocks, strands);
+    /* Now and then (about once in 64 windows), the burden in strands from
+     * what was timed so far.  Relaxed: this worker's own counter. */
+    if ((atomic_load_explicit(&p->counted_blocks, memory_order_relaxed) &
+         (64 * WEFT__PROFILE_STRAND_WINDOW - 1)) < WEFT__PROFILE_STRAND_WINDOW)
+        weft__count_update_burden(p);
+}
+
+void weft__profile_strand_window(weft_profile_worker *p)
+{
+    uint64_t now = weft_cycles();
+    if (p->window_start != 0) /* (0: the window opens here) */
+        window_add(p, now, WEFT__PROFILE_STRAND_WINDOW);
+    p->window_start = now;
+    p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+}
+
+void weft__profile_window_close(weft_profile_worker *p, uint64_t now)
+{
+    if (p->window_start != 0)
+        window_add(p, now, WEFT__PROFILE_STRAND_WINDOW - p->window_left);
+    p->window_start = 0;
 }
 
 void weft__count_fold_locked(weft_profile_worker *p)

@@ -12,12 +12,23 @@
 #include <stdint.h>
 
 #if WEFT_PROFILE
-/* WEFT_PROFILE_UNIT (time, blocks or unset: automatic); EINVAL if it is
+/* WEFT_PROFILE_UNIT (time, blocks, strands or unset: automatic); EINVAL if it is
  * something else.  At the first weft_start of the process the unit is
  * chosen: the variable's, else blocks if the calling thread has run code
  * compiled with -fsanitize-coverage=trace-pc, else time. */
 int weft__count_check_env(void);
-/* The unit chosen: blocks (true) or time. */
+/* The profiler's units, in WEFT_PROFILE_UNIT's words: time, blocks,
+ * strands (docs/profiling.md, "Choosing the unit"). */
+typedef enum weft__profile_unit {
+    WEFT__PROFILE_UNIT_TIME,
+    WEFT__PROFILE_UNIT_BLOCKS,
+    WEFT__PROFILE_UNIT_STRANDS,
+} weft__profile_unit;
+/* The unit chosen. */
+weft__profile_unit weft__count_unit(void);
+/* Is it a counted unit (blocks or strands), converted to time by the
+ * ratio of the cycles the counted code ran to the counts, rather than
+ * time? */
 bool weft__count_blocks(void);
 /* How it was chosen, for the reports: "WEFT_PROFILE_UNIT" or "automatic". */
 const char *weft__count_how(void);

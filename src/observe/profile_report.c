@@ -65,17 +65,31 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
             fmt_ns(a, sizeof a, sn->burden_ns));
     /* A sum over threads: with more threads than CPUs it can pass the wall
      * time; one thread's share cannot. */
+    /* Counting strands, what is checked against the CPU clock is a window
+     * of strands, timed together. */
+    const char *timed = sn->strands ? "windows of strands" : "strands";
     if (sn->off_cpu_threads > 0)
         fprintf(out,
-                "times are on-CPU time: %s off the CPU taken out of %llu strands longer than "
+                "times are on-CPU time: %s off the CPU taken out of %llu %s longer than "
                 "%s, summed over %llu threads (at most %s on one)\n",
-                fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands,
+                fmt_ns(a, sizeof a, sn->off_cpu_ns), (unsigned long long)sn->off_cpu_strands, timed,
                 fmt_ns(b, sizeof b, LONG_STRAND_NS), (unsigned long long)sn->off_cpu_threads,
                 fmt_ns(c, sizeof c, sn->off_cpu_max_thread_ns));
     else
-        fprintf(out, "times are on-CPU time: none off the CPU in strands longer than %s\n",
+        fprintf(out, "times are on-CPU time: none off the CPU in %s longer than %s\n", timed,
                 fmt_ns(b, sizeof b, LONG_STRAND_NS));
-    if (sn->blocks && sn->ns_per_block > 0.0)
+    if (sn->strands && sn->ns_per_block > 0.0)
+        fprintf(out,
+                "unit: strands (%s), each counted as 1, times converted at %.3f ns a strand "
+                "(the on-CPU time of %llu strands, read once in %u strands)\n",
+                weft__count_how(), sn->ns_per_block, (unsigned long long)sn->counted,
+                WEFT__PROFILE_STRAND_WINDOW);
+    else if (sn->strands)
+        fprintf(out,
+                "unit: strands (%s), but none was timed to convert them: the times are 0 "
+                "(the counts stand)\n",
+                weft__count_how());
+    else if (sn->blocks && sn->ns_per_block > 0.0)
         fprintf(out,
                 "unit: basic blocks (%s; code compiled with -fsanitize-coverage=trace-pc), "
                 "times converted from blocks at %.3f ns each (the on-CPU time of the "
@@ -91,7 +105,13 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
         fprintf(out, "unit: on-CPU time (%s)\n", weft__count_how());
     /* What each unit gets wrong on memory-bound code (profiling.md,
      * "Counting basic blocks" and "Time on the CPU, not on the wall"). */
-    if (sn->blocks)
+    if (sn->strands)
+        fprintf(out, "unit's error: every strand counts as the mean one, so a task type or a path "
+                     "whose strands are longer than the mean reads shorter than it ran (and "
+                     "shorter ones longer), and the mean holds the profiler's own cost per "
+                     "strand; the strands themselves are the graph's, the same at any worker "
+                     "count; WEFT_PROFILE_UNIT=time times each strand\n");
+    else if (sn->blocks)
         fprintf(out, "unit's error: a block counts alike whether it computes or waits for memory, "
                      "so a strand that misses the cache more than the average reads shorter than "
                      "it ran, and memory bandwidth limits no parallelism in blocks; "
@@ -173,7 +193,14 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
                 "%llu runs of regions past the %u names a profile keeps are in the \"(other ...)\" "
                 "rows\n",
                 (unsigned long long)sn->runs_in_other_regions, sn->names_kept);
-    if (sn->blocks && sn->ns_per_block > 0.0) {
+    if (sn->strands && sn->ns_per_block > 0.0) {
+        fprintf(out, "%-*s %14s %14s %14s   (strands)\n", w, "region", "work", "span",
+                "burdened-span");
+        double k = 1.0 / sn->ns_per_block;
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%-*s %14.0f %14.0f %14.0f\n", w, r[i].name, r[i].work_ns * k,
+                    r[i].span_ns * k, r[i].burdened_span_ns * k);
+    } else if (sn->blocks && sn->ns_per_block > 0.0) {
         fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
                 "burdened-span", "longest-strand");
         double k = 1.0 / sn->ns_per_block;
@@ -258,7 +285,13 @@ static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_
             r->parallelism, r->burdened_parallelism, r->longest_strand_ns,
             (unsigned long long)r->tasks, (unsigned long long)r->spawns,
             (unsigned long long)r->strands);
-    if (sn->blocks && sn->ns_per_block > 0.0)
+    if (sn->strands && sn->ns_per_block > 0.0)
+        fprintf(out,
+                " \"work_strands\": %.0f, \"span_strands\": %.0f, "
+                "\"burdened_span_strands\": %.0f,",
+                r->work_ns / sn->ns_per_block, r->span_ns / sn->ns_per_block,
+                r->burdened_span_ns / sn->ns_per_block);
+    else if (sn->blocks && sn->ns_per_block > 0.0)
         fprintf(out,
                 " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
                 "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
@@ -274,7 +307,10 @@ static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_
 void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
 {
     char time[96];
-    if (sn->blocks)
+    if (sn->strands)
+        snprintf(time, sizeof time, "ns (from strands at %.4f ns each, over %llu timed)",
+                 sn->ns_per_block, (unsigned long long)sn->counted);
+    else if (sn->blocks)
         snprintf(time, sizeof time, "ns (from basic blocks at %.4f ns each)", sn->ns_per_block);
     else
         snprintf(time, sizeof time, "on-CPU ns");
@@ -287,10 +323,13 @@ void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
             "\"burden_ns\": %.1f, \"runs_in_other_regions\": %llu,\n"
             " \"regions\": [",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
-            sn->blocks ? "basic blocks" : "time", weft__count_how(), sn->ns_per_block, time,
-            sn->off_cpu_ns, (unsigned long long)sn->off_cpu_strands,
-            (unsigned long long)sn->off_cpu_threads, sn->off_cpu_max_thread_ns, LONG_STRAND_NS,
-            sn->burden_ns, (unsigned long long)sn->runs_in_other_regions);
+            sn->strands  ? "strands"
+            : sn->blocks ? "basic blocks"
+                         : "time",
+            weft__count_how(), sn->ns_per_block, time, sn->off_cpu_ns,
+            (unsigned long long)sn->off_cpu_strands, (unsigned long long)sn->off_cpu_threads,
+            sn->off_cpu_max_thread_ns, LONG_STRAND_NS, sn->burden_ns,
+            (unsigned long long)sn->runs_in_other_regions);
     for (size_t i = 0; i < sn->n; i++) {
         fprintf(out, "%s\n  ", i ? "," : "");
         json_region(out, sn, &sn->r[i]);

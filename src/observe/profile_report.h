@@ -22,8 +22,10 @@ typedef struct weft__profile_snapshot {
     uint64_t off_cpu_strands;
     uint64_t off_cpu_threads;       /* the threads off_cpu_ns is summed over */
     double off_cpu_max_thread_ns;   /* the most of it on one thread: at most the wall time */
-    bool blocks;                    /* counting mode: figures were basic blocks */
+    bool blocks;                    /* counting mode: figures were basic blocks or strands */
+    bool strands;                   /* ... strands (WEFT_PROFILE_UNIT=strands) */
     double ns_per_block;            /* their conversion (0: nothing was counted) */
+    uint64_t counted;               /* the blocks counted (strands sampled) for it */
     double burden_ns;               /* the steal cost charged per SPAWN edge */
     uint64_t runs_in_other_regions; /* runs of regions past the names kept: in the other rows */
     unsigned names_kept;            /* region names a profile keeps */

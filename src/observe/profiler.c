@@ -400,8 +400,11 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
     p->count_start = weft__profile_blocks;
-    if (!s->running)
+    if (!s->running) {
         p->paused_at = now;
+        if (p->strands) /* the worker goes back to its search: a pause */
+            weft__profile_window_close(p, now);
+    }
     if (s->borrowed) { /* the worker's own thread reads its clock again */
         p->sync_thread = NULL;
         p->paused_at = 0;
@@ -679,6 +682,10 @@ void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
     double tpn = weft__profile_calibrated();
     weft__count_worker_init(&m->clock, 0);
     m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
+    /* Counting strands, a pool's items are strands of 1 each, and no
+     * window times them: between items the thread searches, and the
+     * conversion is the fork-join strands' alone. */
+    m->clock.window_left = UINT32_MAX;
 }
 
 /* The running item's piece since its start or its last push: on-CPU
@@ -893,9 +900,11 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
  * Reading the figures
  * ------------------------------------------------------------------------ */
 
-/* Nanoseconds per basic block: the on-CPU time of every counted strand
- * over their blocks, over every worker since the last reset (0: none). */
-static double ns_per_counted_block(void)
+/* Nanoseconds per basic block (per strand): the on-CPU time of every
+ * counted strand over their blocks (of the timed windows of strands over
+ * their strands), over every worker since the last reset (0: none);
+ * *counted (if not NULL) gets the blocks (the strands timed). */
+static double ns_per_counted_block(uint64_t *counted)
 {
     uint64_t cycles = 0, blocks = 0;
     pthread_mutex_lock(&lock);
@@ -903,13 +912,15 @@ static double ns_per_counted_block(void)
     for (weft_profile_worker *p = live_workers; p; p = p->next)
         weft__count_add_locked(p, &cycles, &blocks);
     pthread_mutex_unlock(&lock);
+    if (counted)
+        *counted = blocks;
     return weft__count_ns_per_block(cycles, blocks, weft__profile_ticks_per_ns());
 }
 
 /* The figures' units per nanosecond: cycles, or in counting mode blocks. */
 static double units_per_ns(void)
 {
-    double npb = weft__count_blocks() ? ns_per_counted_block() : 0.0;
+    double npb = weft__count_blocks() ? ns_per_counted_block(NULL) : 0.0;
     return npb > 0.0 ? 1.0 / npb : weft__profile_ticks_per_ns();
 }
 
@@ -926,7 +937,9 @@ static weft_profile_region region_out(const region_rec *r, double tpn)
     o.tasks = r->sum.tasks;
     o.spawns = r->sum.spawns;
     o.strands = r->sum.tasks + 2 * r->sum.spawns;
-    o.longest_strand_ns = (double)r->sum.longest / tpn;
+    /* Counted strands all have length 1: the longest is not measured. */
+    o.longest_strand_ns =
+        weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS ? 0.0 : (double)r->sum.longest / tpn;
     o.kind = r->kind;
     o.longest_run_span_ns = (double)r->longest_run_span / tpn;
     return o;
@@ -1047,7 +1060,14 @@ static int snapshot_take(weft__profile_snapshot *sn)
         free(sn->t);
         return ENOMEM;
     }
-    double region_tpn = units_per_ns();
+    /* One conversion for the times and the counts the reports give beside
+     * them (each reading of the clock's rate is a fresh one). */
+    sn->blocks = weft__count_blocks();
+    sn->strands = weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS;
+    sn->counted = 0;
+    sn->ns_per_block = sn->blocks ? ns_per_counted_block(&sn->counted) : 0.0;
+    double region_tpn =
+        sn->ns_per_block > 0.0 ? 1.0 / sn->ns_per_block : weft__profile_ticks_per_ns();
     uint64_t lost;
     pthread_mutex_lock(&lock);
     sn->n = table_view_locked(&lost);
@@ -1067,8 +1087,6 @@ static int snapshot_take(weft__profile_snapshot *sn)
     sn->off_cpu_strands = off.strands;
     sn->off_cpu_threads = off.threads;
     sn->off_cpu_max_thread_ns = (double)off.max_cycles / tpn;
-    sn->blocks = weft__count_blocks();
-    sn->ns_per_block = sn->blocks ? ns_per_counted_block() : 0.0;
     sn->burden_ns = weft_profile_burden_ns();
     return 0;
 }

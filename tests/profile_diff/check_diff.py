@@ -9,6 +9,8 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
 * fib(16) against fib(20): the tasks differ by the ratio the profiles
   hold (and fib's known count of calls), and the diff names the region,
   the task type and the extra work;
+* fib(18) counted in strands at 1 and 2 workers: the same work and span
+  in strands, compared in strands;
 * a region only in one run, profiles in two units, one graph counted in
   blocks that two runs convert to time at two ratios (no change of work);
 * the same tasks, SPAWNs and work with the span of a comb and of a chain
@@ -42,9 +44,12 @@ def diff(tool, *args):
     return p.returncode, p.stdout, p.stderr
 
 
-def profile(fib, workers, n, path):
+def profile(fib, workers, n, path, unit=None):
     env = dict(os.environ, WEFT_PROFILE_JSON=path)
     env.pop("WEFT_PROFILE", None)
+    env.pop("WEFT_PROFILE_UNIT", None)
+    if unit:
+        env["WEFT_PROFILE_UNIT"] = unit
     p = subprocess.run([fib, "-w", str(workers), str(n)], env=env, capture_output=True,
                        text=True, timeout=120)
     if p.returncode != 0:
@@ -82,6 +87,22 @@ def main():
               f"fib(18) at 1 and 2 workers: not called the same graph:\n{out}")
         check("the graphs differ" not in out and "graph changed" not in out,
               f"fib(18) at 1 and 2 workers: a change of graph reported:\n{out}")
+
+        # Counted in strands, the same graph has the same work and span at
+        # 1 and at 2 workers, and the diff compares them in strands.
+        sa = profile(fib, 1, 18, path("sa.json"), "strands")
+        sb = profile(fib, 2, 18, path("sb.json"), "strands")
+        ra, rb = sa["regions"][0], sb["regions"][0]
+        check(sa["unit"] == "strands" and (ra["work_strands"], ra["span_strands"]) ==
+              (rb["work_strands"], rb["span_strands"]),
+              f"fib(18) in strands: work and span {ra.get('work_strands')}, "
+              f"{ra.get('span_strands')} at 1 worker, {rb.get('work_strands')}, "
+              f"{rb.get('span_strands')} at 2")
+        rc, out, err = diff(tool, path("sa.json"), path("sb.json"))
+        check(rc == 0 and "work compared in strands (st)" in out and
+              "the graphs are the same" in findings(out) and
+              f"{ra['work_strands'] / 1000:.1f} K st" not in findings(out),
+              f"fib(18) in strands at 1 and 2 workers:\n{out}{err}")
 
         # Two graphs: fib(16) against fib(20).
         small = profile(fib, 2, 16, path("small.json"))

@@ -104,6 +104,11 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
  * is the cycle count it is paired with, `now` (read before it; 0: read
  * here). */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now);
+/* Counting strands (src/observe/count.c): the window of strands ends
+ * where window_left reached 0, and the next opens; a window closes at
+ * `now` (a pause). */
+void weft__profile_strand_window(weft_profile_worker *p);
+void weft__profile_window_close(weft_profile_worker *p, uint64_t now);
 /* Counting basic blocks (src/observe/count.c; docs/profiling.md): the
  * calling thread's count, one per basic block of code compiled with
  * -fsanitize-coverage=trace-pc (its __sanitizer_cov_trace_pc). */
@@ -117,6 +122,25 @@ static inline void weft_profile_owner_add(WEFT_ATOMIC(uint64_t) * figure, uint64
 {
     atomic_store_explicit(figure, atomic_load_explicit(figure, memory_order_relaxed) + v,
                           memory_order_relaxed);
+}
+
+/* Adds d to one of the running figures, with a load and a store of its
+ * own.  Left to themselves, compilers merge the adds to neighbouring
+ * figures (work, span) into one 16-byte vector load and store; that load,
+ * coming right after a SYNC's 8-byte stores to the same figures, cannot
+ * take its value from the store buffer, and stalls at every strand's end
+ * (docs/results/profiling.md, "A stall at a strand's end"). */
+static WEFT_ALWAYS_INLINE void weft_profile_figure_add(uint64_t *figure, uint64_t d)
+{
+    volatile uint64_t *one = figure;
+    *one = *one + d;
+}
+
+/* One of the running figures, read alone (as weft_profile_figure_add
+ * writes it: a vector load of two would stall on the adds' stores). */
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_figure(const uint64_t *figure)
+{
+    return *(const volatile uint64_t *)figure;
 }
 
 /* A strand of d on-CPU cycles ends in counting mode: its length is the
@@ -137,9 +161,15 @@ static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft
 
 /* The running strand's length, and the next one starts: its on-CPU
  * cycles (a long one only the part of it spent on a CPU), or in counting
- * mode its blocks. */
+ * mode its blocks, or when counting strands 1 (the clock read once a
+ * window of strands). */
 static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
 {
+    if (p->strands) {
+        if (WEFT_UNLIKELY(--p->window_left == 0))
+            weft__profile_strand_window(p);
+        return 1;
+    }
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
     if (WEFT_UNLIKELY(d > p->long_cycles)) {
@@ -152,18 +182,34 @@ static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
     return d;
 }
 
-/* Ends the running strand: its length goes to the work, both paths and
- * the running type; returns when it ended. */
-static inline uint64_t weft_profile_end_strand(weft_profile_worker *p)
+/* weft_profile_end_strand when strands are timed or blocks counted. */
+static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
 {
     uint64_t d = weft_profile_take_strand(p);
-    p->f.work += d;
-    p->f.span += d;
-    p->f.bspan += d;
+    weft_profile_figure_add(&p->f.work, d);
+    weft_profile_figure_add(&p->f.span, d);
+    weft_profile_figure_add(&p->f.bspan, d);
     if (d > p->f.longest)
         p->f.longest = d;
     weft_profile_owner_add(&p->types[p->f.type].work, d);
     return p->strand_start; /* where the next strand starts: this one's end */
+}
+
+/* Ends the running strand: its length goes to the work, both paths and
+ * the running type; returns when it ended (counting strands: when the
+ * clock was last read, as strands are not timed).  Counting strands, the
+ * few adds inline: no longest strand is kept (every strand is 1). */
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *p)
+{
+    if (!p->strands)
+        return weft_profile_end_measured_strand(p);
+    weft_profile_figure_add(&p->f.work, 1);
+    weft_profile_figure_add(&p->f.span, 1);
+    weft_profile_figure_add(&p->f.bspan, 1);
+    weft_profile_owner_add(&p->types[p->f.type].work, 1);
+    if (WEFT_UNLIKELY(--p->window_left == 0))
+        weft__profile_strand_window(p);
+    return p->strand_start;
 }
 
 /* A task body starts; returns the type to restore when it returns. */
@@ -181,7 +227,12 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
     weft_profile_owner_add(&p->types[id].count, 1);
     uint32_t outer = p->f.type;
     if (id != outer) {
-        weft_profile_end_strand(p);
+        /* A started task's first strand begins here.  Timed, what ran
+         * before it (the runtime's start) is a strand of its own; counted,
+         * it is none of the program's graph, and not counting it keeps a
+         * stolen task's strands those it has inline. */
+        if (outer != 0 || !p->strands)
+            weft_profile_end_strand(p);
         if (outer == 0)
             p->f.root_type = id;
         p->f.type = id;
@@ -208,8 +259,8 @@ static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
-    s->spawn_span = p->f.span;
-    s->spawn_bspan = p->f.bspan;
+    s->spawn_span = weft_profile_figure(&p->f.span);
+    s->spawn_bspan = weft_profile_figure(&p->f.bspan);
     p->f.spawns++;
 }
 
@@ -223,8 +274,8 @@ static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_tas
     weft_profile_worker *p = &w->prof;
     weft_profile_join j;
     weft_profile_end_strand(p);
-    j.span = p->f.span;
-    j.bspan = p->f.bspan;
+    j.span = weft_profile_figure(&p->f.span);
+    j.bspan = weft_profile_figure(&p->f.bspan);
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
     p->f.span = s->spawn_span;
     p->f.bspan = s->spawn_bspan + p->burden;
@@ -246,7 +297,15 @@ static inline void weft_profile_pause(weft_worker *w)
 {
     if (WEFT_UNLIKELY(w->prof.off))
         return;
-    w->prof.paused_at = weft_profile_end_strand(&w->prof);
+    if (w->prof.strands) {
+        /* A counted strand goes on across the pause: the graph's strands
+         * do not depend on the runtime's waits and wakes.  The window of
+         * timed strands closes. */
+        w->prof.paused_at = weft_cycles();
+        weft__profile_window_close(&w->prof, w->prof.paused_at);
+    } else {
+        w->prof.paused_at = weft_profile_end_strand(&w->prof);
+    }
     w->prof.strand_start = 0;
 }
 
@@ -265,6 +324,10 @@ static inline void weft_profile_resume(weft_worker *w)
     }
     p->strand_start = now;
     p->count_start = weft__profile_blocks;
+    if (p->strands) { /* a window of timed strands opens */
+        p->window_start = now;
+        p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+    }
 }
 
 /* Around the SYNC slow path: the clock stops (WEFT_PROFILE_PAUSE_) while

@@ -54,6 +54,9 @@ typedef struct weft_profile_figures {
     uint32_t root_type; /* the type of the started task */
 } weft_profile_figures;
 
+/* Counting strands: the clock is read once in this many strands. */
+#define WEFT__PROFILE_STRAND_WINDOW 256u
+
 /* The worker's profiler state: the figures of the computation it is
  * running (the task the runtime started last, with everything it ran
  * inline).  Owner-only. */
@@ -86,6 +89,15 @@ typedef struct weft_profile_worker {
     bool counting;
     uint64_t count_start, burden_cycles;
     WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
+    /* Counting strands (count.c): every strand is 1 and no clock is read
+     * at its end.  The running strands are timed together in windows,
+     * from `window_start` (0: none open) to the end of its
+     * WEFT__PROFILE_STRAND_WINDOW-th strand (`window_left` to go) or to
+     * a pause: each window's cycles and strands go to counted_cycles and
+     * counted_blocks, whose ratio converts strands to time. */
+    bool strands;
+    uint32_t window_left;
+    uint64_t window_start;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     intptr_t slot_offset;             /* slot record = descriptor address + this */
     weft_profile_type_counts *types;  /* [WEFT_PROFILE_MAX_TYPES] */

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Counting strands (WEFT_PROFILE_UNIT=strands; docs/profiling.md,
+ * "Counting strands"): every strand is 1, and the clock is read once a
+ * window of strands, to convert them to time.  Graphs of known shape
+ * have known figures in strands:
+ *
+ *   fib(n) ends a strand at its SPAWN, and at its SYNC before and after
+ *   the inline child (a leaf ends none), so its work is
+ *   W(n) = W(n-1) + W(n-2) + 3 and its span S(n) = S(n-1) + 2 (the path
+ *   through the SPAWNed child is the longer), W and S 0 below 2; the
+ *   region adds the root's last strand, which ends when it returns.
+ *
+ *   1 worker      fib(10), fib(16), fib(22): work and span the graph's
+ *                 exactly, tasks and SPAWNs too, no longest strand (0)
+ *   units         the JSON and the table name the unit and the figures
+ *                 in strands
+ *   conversion    fib(30)'s strands converted to time come to within
+ *                 1/2 and 2x of the CPU time the run took
+ *   1, 2, 3, 8,   fib(22) and random trees (tree_model follows the same
+ *   32 workers    rules): work and span exactly the graph's at every
+ *                 worker count: a stolen task counts the strands it has
+ *                 inline, and the runtime's waits and wakes none */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <weft/profile.h>
+#include <weft/weft.h>
+
+#include "fib_task.h"
+#include "profile_regions.h"
+
+#if !WEFT_PROFILE
+#error "test_profile_strands is built only with -DWEFT_PROFILE=ON (tests/CMakeLists.txt)"
+#endif
+
+static long work_of(int n) { return n < 2 ? 0 : work_of(n - 1) + work_of(n - 2) + 3; }
+static long span_of(int n) { return n < 2 ? 0 : span_of(n - 1) + 2; }
+
+/* A random tree: a node's seed gives its number of children (none at
+ * depth 0), which it SPAWNs, and whether it CALLs one more before it
+ * SYNCs them, last first.  tree_model follows the profiler's rules for
+ * counted strands: a strand ends at each SPAWN (its path length is the
+ * child's start), at each SYNC before the join (the continuation's path)
+ * and after the inline child (the longer of the two paths, plus that
+ * strand).  It returns the path length at the node's end and adds to
+ * *work. */
+#define TREE_MAX_CHILDREN 4
+
+static uint32_t tree_hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+static int tree_children(uint32_t seed, int depth)
+{
+    return depth == 0 ? 0 : (int)(tree_hash(seed) % (TREE_MAX_CHILDREN + 1));
+}
+
+static bool tree_calls(uint32_t seed, int depth) { return depth > 0 && (tree_hash(~seed) & 1); }
+
+static uint32_t tree_child(uint32_t seed, int i) { return tree_hash(seed * 31u + (uint32_t)i + 1u); }
+
+static long tree_model(uint32_t seed, int depth, long path, long *work)
+{
+    int k = tree_children(seed, depth);
+    long at_spawn[TREE_MAX_CHILDREN];
+    for (int i = 0; i < k; i++) {
+        path++, (*work)++;
+        at_spawn[i] = path;
+    }
+    if (tree_calls(seed, depth))
+        path = tree_model(tree_child(seed, k), depth - 1, path, work);
+    for (int i = k - 1; i >= 0; i--) {
+        path++, (*work)++;
+        long through_child = tree_model(tree_child(seed, i), depth - 1, at_spawn[i], work) + 1;
+        (*work)++;
+        path = through_child > path ? through_child : path;
+    }
+    return path;
+}
+
+WEFT_TASK_2(long, tree, uint32_t, seed, int, depth)
+{
+    int k = tree_children(seed, depth);
+    for (int i = 0; i < k; i++)
+        WEFT_SPAWN(tree, tree_child(seed, i), depth - 1);
+    long nodes = 1;
+    if (tree_calls(seed, depth))
+        nodes += WEFT_CALL(tree, tree_child(seed, k), depth - 1);
+    for (int i = 0; i < k; i++)
+        nodes += WEFT_SYNC(tree);
+    return nodes;
+}
+
+static long tree_nodes(uint32_t seed, int depth)
+{
+    int k = tree_children(seed, depth);
+    long nodes = 1;
+    for (int i = 0; i < k + (tree_calls(seed, depth) ? 1 : 0); i++)
+        nodes += tree_nodes(tree_child(seed, i), depth - 1);
+    return nodes;
+}
+
+static char json[1 << 16];
+
+/* The profile's JSON, in `json`. */
+static void read_json(void)
+{
+    FILE *f = tmpfile();
+    CHECK(f && weft_profile_write_json(f) == 0, "write the profile");
+    rewind(f);
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    json[n] = 0;
+    fclose(f);
+}
+
+/* A figure of the region named `region` in `json`. */
+static double json_figure_of(const char *region, const char *key)
+{
+    char name[64];
+    snprintf(name, sizeof name, "{\"name\": \"%s\"", region);
+    const char *r = strstr(json, name);
+    CHECK(r != NULL, "the profile has a %s region: %.300s", region, json);
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *at = strstr(r, pattern);
+    CHECK(at != NULL, "the %s region has %s: %.400s", region, key, r);
+    return strtod(at + strlen(pattern), NULL);
+}
+
+static double process_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+typedef struct counted {
+    double work, span; /* in strands */
+    weft_profile_region r;
+} counted;
+
+static counted run_fib(int n)
+{
+    weft_profile_reset();
+    CHECK(WEFT_RUN(pfib, n) == fib_ref(n), "pfib(%d)", n);
+    read_json();
+    counted c = {json_figure_of("pfib", "work_strands"), json_figure_of("pfib", "span_strands"),
+                 region_named("pfib")};
+    return c;
+}
+
+static void check_one_worker(void)
+{
+    static const int ns[] = {10, 16, 22};
+    CHECK(weft_start(1, 0, 0) == 0, "start 1 worker");
+    for (int i = 0; i < 3; i++) {
+        counted c = run_fib(ns[i]);
+        CHECK(c.r.tasks == (uint64_t)(2 * fib_ref(ns[i] + 1) - 1), "fib(%d): %llu tasks", ns[i],
+              (unsigned long long)c.r.tasks);
+        CHECK(c.r.spawns == (uint64_t)(fib_ref(ns[i] + 1) - 1), "fib(%d): %llu SPAWNs", ns[i],
+              (unsigned long long)c.r.spawns);
+        CHECK(c.work == (double)(work_of(ns[i]) + 1) && c.span == (double)(span_of(ns[i]) + 1),
+              "fib(%d): work %.0f and span %.0f strands, the graph's %ld and %ld", ns[i], c.work,
+              c.span, work_of(ns[i]) + 1, span_of(ns[i]) + 1);
+        CHECK(c.r.longest_strand_ns == 0.0, "fib(%d): a longest strand is given (%.1f ns)", ns[i],
+              c.r.longest_strand_ns);
+        printf("ok: 1 worker: fib(%d): work %.0f, span %.0f strands, the graph's\n", ns[i], c.work,
+               c.span);
+    }
+
+    CHECK(strstr(json, "\"unit\": \"strands\"") &&
+              strstr(json, "\"unit_chosen\": \"WEFT_PROFILE_UNIT\""),
+          "the JSON names the unit: %.300s", json);
+    FILE *f = tmpfile();
+    CHECK(f && weft_profile_print(f) == 0, "print the profile");
+    rewind(f);
+    static char table[1 << 14];
+    size_t len = fread(table, 1, sizeof table - 1, f);
+    table[len] = 0;
+    fclose(f);
+    CHECK(strstr(table, "unit: strands (WEFT_PROFILE_UNIT), each counted as 1") &&
+              strstr(table, "read once in") && strstr(table, "(strands)"),
+          "the table names the unit and gives the figures in strands:\n%s", table);
+    printf("ok: the JSON and the table name the unit and the samples\n");
+
+    /* The conversion: long enough a run that its time is mostly fib's. */
+    double cpu0 = process_cpu_ns();
+    weft_profile_reset();
+    CHECK(WEFT_RUN(pfib, 30) == fib_ref(30), "pfib(30)");
+    double cpu = process_cpu_ns() - cpu0;
+    double work_ns = region_named("pfib").work_ns;
+    CHECK(work_ns >= cpu / 2 && work_ns <= cpu * 2,
+          "fib(30): the work converted from strands is %.1f ms, the run took %.1f ms of CPU",
+          work_ns / 1e6, cpu / 1e6);
+    printf("ok: fib(30): work %.1f ms converted from strands, %.1f ms of CPU\n", work_ns / 1e6,
+           cpu / 1e6);
+    CHECK(weft_stop() == 0, "stop");
+}
+
+#define TREES 12
+#define TREE_DEPTH 9
+
+static void check_workers(unsigned workers)
+{
+    CHECK(weft_start(workers, 0, 0) == 0, "start %u workers", workers);
+    counted c = run_fib(22);
+    CHECK(c.work == (double)(work_of(22) + 1) && c.span == (double)(span_of(22) + 1),
+          "%u workers: fib(22) is %.0f strands of work and %.0f of span, the graph's %ld and %ld",
+          workers, c.work, c.span, work_of(22) + 1, span_of(22) + 1);
+    for (uint32_t seed = 1; seed <= TREES; seed++) {
+        long work = 0, span = tree_model(seed, TREE_DEPTH, 0, &work) + 1;
+        work++;
+        weft_profile_reset();
+        CHECK(WEFT_RUN(tree, seed, TREE_DEPTH) == tree_nodes(seed, TREE_DEPTH), "tree %u", seed);
+        read_json();
+        double w = json_figure_of("tree", "work_strands"), sp = json_figure_of("tree", "span_strands");
+        CHECK(w == (double)work && sp == (double)span,
+              "%u workers: random tree %u (%ld nodes): work %.0f and span %.0f strands, the "
+              "graph's %ld and %ld",
+              workers, seed, tree_nodes(seed, TREE_DEPTH), w, sp, work, span);
+    }
+    printf("ok: %u workers: fib(22) and %d random trees: work and span in strands the graph's\n",
+           workers, TREES);
+    CHECK(weft_stop() == 0, "stop");
+}
+
+int main(void)
+{
+    /* The unit is chosen at the first weft_start of the process. */
+    setenv("WEFT_PROFILE_UNIT", "strands", 1);
+    check_one_worker();
+    static const unsigned workers[] = {1, 2, 3, 8, 32};
+    for (size_t i = 0; i < sizeof workers / sizeof *workers; i++)
+        check_workers(workers[i]);
+    return 0;
+}
