@@ -64,7 +64,10 @@ static int tree_children(uint32_t seed, int depth)
 
 static bool tree_calls(uint32_t seed, int depth) { return depth > 0 && (tree_hash(~seed) & 1); }
 
-static uint32_t tree_child(uint32_t seed, int i) { return tree_hash(seed * 31u + (uint32_t)i + 1u); }
+static uint32_t tree_child(uint32_t seed, int i)
+{
+    return tree_hash(seed * 31u + (uint32_t)i + 1u);
+}
 
 static long tree_model(uint32_t seed, int depth, long path, long *work)
 {
@@ -220,7 +223,8 @@ static void check_workers(unsigned workers)
         weft_profile_reset();
         CHECK(WEFT_RUN(tree, seed, TREE_DEPTH) == tree_nodes(seed, TREE_DEPTH), "tree %u", seed);
         read_json();
-        double w = json_figure_of("tree", "work_strands"), sp = json_figure_of("tree", "span_strands");
+        double w = json_figure_of("tree", "work_strands"),
+               sp = json_figure_of("tree", "span_strands");
         CHECK(w == (double)work && sp == (double)span,
               "%u workers: random tree %u (%ld nodes): work %.0f and span %.0f strands, the "
               "graph's %ld and %ld",
