@@ -682,10 +682,6 @@ void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
     double tpn = weft__profile_calibrated();
     weft__count_worker_init(&m->clock, 0);
     m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
-    /* Counting strands, a pool's items are strands of 1 each, and no
-     * window times them: between items the thread searches, and the
-     * conversion is the fork-join strands' alone. */
-    m->clock.window_left = UINT32_MAX;
 }
 
 /* The running item's piece since its start or its last push: on-CPU

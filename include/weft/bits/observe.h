@@ -161,15 +161,13 @@ static inline weft_profile_slot *weft_profile_slot_of(const weft_worker *w, weft
 
 /* The running strand's length, and the next one starts: its on-CPU
  * cycles (a long one only the part of it spent on a CPU), or in counting
- * mode its blocks, or when counting strands 1 (the clock read once a
- * window of strands). */
+ * mode its blocks, or when counting strands 1: a work pool item's piece,
+ * not timed (between items the thread searches; weft_profile_end_strand
+ * times the fork-join strands, in windows). */
 static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
 {
-    if (p->strands) {
-        if (WEFT_UNLIKELY(--p->window_left == 0))
-            weft__profile_strand_window(p);
+    if (p->strands)
         return 1;
-    }
     uint64_t now = weft_cycles();
     uint64_t d = now - p->strand_start;
     if (WEFT_UNLIKELY(d > p->long_cycles)) {
