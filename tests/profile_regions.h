@@ -6,8 +6,21 @@
 
 #include "check.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <weft/profile.h>
+
+/* A report, weft_profile_print's or weft_profile_write_json's, as a
+ * string to free (the test fails if it cannot be written). */
+static inline char *profile_report(int (*write)(FILE *), const char *what)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && write(f) == 0, "%s", what);
+    CHECK(fclose(f) == 0 && text != NULL, "%s: closing the stream", what);
+    return text;
+}
 
 static weft_profile_region region_named(const char *name)
 {

@@ -73,17 +73,12 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
 /* The profile's JSON names the unit it used. */
 static void check_unit_is_blocks(void)
 {
-    FILE *f = tmpfile();
-    CHECK(f && weft_profile_write_json(f) == 0, "write the profile");
-    rewind(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    char *buf = profile_report(weft_profile_write_json, "write the profile");
     CHECK(strstr(buf, "\"unit\": \"basic blocks\"") &&
               strstr(buf, "\"unit_chosen\": \"automatic\""),
           "the profile's unit is basic blocks, chosen automatically: %.300s", buf);
     CHECK(strstr(buf, "\"work_blocks\": "), "the profile gives the figures in blocks too");
+    free(buf);
 }
 
 typedef struct figures {
@@ -137,11 +132,7 @@ static void forced_time(void)
         setenv("WEFT_PROFILE_UNIT", "time", 1);
         CHECK(weft_start(2, 0, 0) == 0, "start");
         CHECK(WEFT_RUN(pfib, 20) == fib_ref(20), "pfib");
-        char *json = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&json, &len);
-        CHECK(f && weft_profile_write_json(f) == 0, "json");
-        fclose(f);
+        char *json = profile_report(weft_profile_write_json, "json");
         CHECK(strstr(json, "\"unit\": \"time\"") &&
                   strstr(json, "\"unit_chosen\": \"WEFT_PROFILE_UNIT\"") &&
                   !strstr(json, "\"work_blocks\""),
@@ -410,21 +401,14 @@ static void check_pool(void)
           "the chain's longest item %.0f, one leaf %.0f", last->longest_strand_ns,
           init->work_ns / N);
 
-    char *json = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&json, &len);
-    CHECK(f && weft_profile_write_json(f) == 0, "json");
-    fclose(f);
+    char *json = profile_report(weft_profile_write_json, "json");
     CHECK(json_valid(json), "the profile's JSON is not well formed:\n%s", json);
     CHECK(strstr(json, "\"name\": \"work pool (chase-lev, steal-half)\""), "json:\n%.400s", json);
     /* The table names its unit's error on memory-bound code, for the unit
      * the JSON says it used. */
     bool blocks = strstr(json, "\"unit\": \"basic blocks\"") != NULL;
     free(json);
-    char *text = NULL;
-    f = open_memstream(&text, &len);
-    CHECK(f && weft_profile_print(f) == 0, "print");
-    fclose(f);
+    char *text = profile_report(weft_profile_print, "print");
     CHECK(strstr(text, blocks ? "unit's error: a block counts alike whether it computes or waits "
                                 "for memory"
                               : "unit's error: on-CPU time includes memory stalls"),

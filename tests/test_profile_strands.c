@@ -110,21 +110,8 @@ static long tree_nodes(uint32_t seed, int depth)
     return nodes;
 }
 
-static char json[1 << 16];
-
-/* The profile's JSON, in `json`. */
-static void read_json(void)
-{
-    FILE *f = tmpfile();
-    CHECK(f && weft_profile_write_json(f) == 0, "write the profile");
-    rewind(f);
-    size_t n = fread(json, 1, sizeof json - 1, f);
-    json[n] = 0;
-    fclose(f);
-}
-
-/* A figure of the region named `region` in `json`. */
-static double json_figure_of(const char *region, const char *key)
+/* A figure of the region named `region` in the profile's JSON. */
+static double json_figure_of(const char *json, const char *region, const char *key)
 {
     char name[64];
     snprintf(name, sizeof name, "{\"name\": \"%s\"", region);
@@ -153,9 +140,10 @@ static counted run_fib(int n)
 {
     weft_profile_reset();
     CHECK(WEFT_RUN(pfib, n) == fib_ref(n), "pfib(%d)", n);
-    read_json();
-    counted c = {json_figure_of("pfib", "work_strands"), json_figure_of("pfib", "span_strands"),
-                 region_named("pfib")};
+    char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+    counted c = {json_figure_of(json, "pfib", "work_strands"),
+                 json_figure_of(json, "pfib", "span_strands"), region_named("pfib")};
+    free(json);
     return c;
 }
 
@@ -178,19 +166,16 @@ static void check_one_worker(void)
                c.span);
     }
 
+    char *json = profile_report(weft_profile_write_json, "the profile's JSON");
     CHECK(strstr(json, "\"unit\": \"strands\"") &&
               strstr(json, "\"unit_chosen\": \"WEFT_PROFILE_UNIT\""),
           "the JSON names the unit: %.300s", json);
-    FILE *f = tmpfile();
-    CHECK(f && weft_profile_print(f) == 0, "print the profile");
-    rewind(f);
-    static char table[1 << 14];
-    size_t len = fread(table, 1, sizeof table - 1, f);
-    table[len] = 0;
-    fclose(f);
+    free(json);
+    char *table = profile_report(weft_profile_print, "the profile's table");
     CHECK(strstr(table, "unit: strands (WEFT_PROFILE_UNIT), each counted as 1") &&
               strstr(table, "read once in") && strstr(table, "(strands)"),
           "the table names the unit and gives the figures in strands:\n%s", table);
+    free(table);
     printf("ok: the JSON and the table name the unit and the samples\n");
 
     /* The conversion: long enough a run that its time is mostly fib's. */
@@ -222,9 +207,10 @@ static void check_workers(unsigned workers)
         work++;
         weft_profile_reset();
         CHECK(WEFT_RUN(tree, seed, TREE_DEPTH) == tree_nodes(seed, TREE_DEPTH), "tree %u", seed);
-        read_json();
-        double w = json_figure_of("tree", "work_strands"),
-               sp = json_figure_of("tree", "span_strands");
+        char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+        double w = json_figure_of(json, "tree", "work_strands"),
+               sp = json_figure_of(json, "tree", "span_strands");
+        free(json);
         CHECK(w == (double)work && sp == (double)span,
               "%u workers: random tree %u (%ld nodes): work %.0f and span %.0f strands, the "
               "graph's %ld and %ld",
