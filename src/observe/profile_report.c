@@ -193,20 +193,20 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
                 "%llu runs of regions past the %u names a profile keeps are in the \"(other ...)\" "
                 "rows\n",
                 (unsigned long long)sn->runs_in_other_regions, sn->names_kept);
-    if (sn->strands && sn->ns_per_block > 0.0) {
-        fprintf(out, "%-*s %14s %14s %14s   (strands)\n", w, "region", "work", "span",
-                "burdened-span");
+    if (sn->blocks && sn->ns_per_block > 0.0) { /* the counts (strands: no longest one) */
+        fprintf(out, "%-*s %14s %14s %14s", w, "region", "work", "span", "burdened-span");
+        if (sn->strands)
+            fputs("   (strands)\n", out);
+        else
+            fprintf(out, " %15s   (basic blocks)\n", "longest-strand");
         double k = 1.0 / sn->ns_per_block;
-        for (size_t i = 0; i < n; i++)
-            fprintf(out, "%-*s %14.0f %14.0f %14.0f\n", w, r[i].name, r[i].work_ns * k,
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, r[i].name, r[i].work_ns * k,
                     r[i].span_ns * k, r[i].burdened_span_ns * k);
-    } else if (sn->blocks && sn->ns_per_block > 0.0) {
-        fprintf(out, "%-*s %14s %14s %14s %15s   (basic blocks)\n", w, "region", "work", "span",
-                "burdened-span", "longest-strand");
-        double k = 1.0 / sn->ns_per_block;
-        for (size_t i = 0; i < n; i++)
-            fprintf(out, "%-*s %14.0f %14.0f %14.0f %15.0f\n", w, r[i].name, r[i].work_ns * k,
-                    r[i].span_ns * k, r[i].burdened_span_ns * k, r[i].longest_strand_ns * k);
+            if (!sn->strands)
+                fprintf(out, " %15.0f", r[i].longest_strand_ns * k);
+            fputc('\n', out);
+        }
     }
 }
 
@@ -285,18 +285,15 @@ static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_
             r->parallelism, r->burdened_parallelism, r->longest_strand_ns,
             (unsigned long long)r->tasks, (unsigned long long)r->spawns,
             (unsigned long long)r->strands);
-    if (sn->strands && sn->ns_per_block > 0.0)
-        fprintf(out,
-                " \"work_strands\": %.0f, \"span_strands\": %.0f, "
-                "\"burdened_span_strands\": %.0f,",
-                r->work_ns / sn->ns_per_block, r->span_ns / sn->ns_per_block,
+    if (sn->blocks && sn->ns_per_block > 0.0) { /* the counts (strands: no longest one) */
+        const char *unit = sn->strands ? "strands" : "blocks";
+        fprintf(out, " \"work_%s\": %.0f, \"span_%s\": %.0f, \"burdened_span_%s\": %.0f,", unit,
+                r->work_ns / sn->ns_per_block, unit, r->span_ns / sn->ns_per_block, unit,
                 r->burdened_span_ns / sn->ns_per_block);
-    else if (sn->blocks && sn->ns_per_block > 0.0)
-        fprintf(out,
-                " \"work_blocks\": %.0f, \"span_blocks\": %.0f, "
-                "\"burdened_span_blocks\": %.0f, \"longest_strand_blocks\": %.0f,",
-                r->work_ns / sn->ns_per_block, r->span_ns / sn->ns_per_block,
-                r->burdened_span_ns / sn->ns_per_block, r->longest_strand_ns / sn->ns_per_block);
+        if (!sn->strands)
+            fprintf(out, " \"longest_strand_blocks\": %.0f,",
+                    r->longest_strand_ns / sn->ns_per_block);
+    }
     fprintf(out, "\n   \"speedup\": [");
     for (unsigned p = 1; p <= SPEEDUP_WORKERS; p++)
         fprintf(out, "%s{\"workers\": %u, \"bound\": %.3f, \"burdened\": %.3f}", p > 1 ? ", " : "",
