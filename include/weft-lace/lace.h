@@ -446,7 +446,7 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * inline function stamps f with one store to the slot's line that the
  * push has just written. */
 #define SPAWN(NAME, ...) \
-    (__lace_dq_head = NAME##_SPAWN(__lace_worker, __lace_dq_head, ##__VA_ARGS__), \
+    (__lace_dq_head = WEFT_SPAWN_FN_(NAME, __lace_worker, __lace_dq_head, ##__VA_ARGS__), \
      lace_spawned_(__lace_dq_head, LACE_F_(NAME)))
 /* The f SPAWN stamps: the wrapper, with bit 1 (clear in a wrapper's
  * address: wrappers are 4-aligned, and bit 0 may be ARM Thumb's) set when
@@ -454,10 +454,10 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
  * __int128) rather than 8.  TASK_RESULT reads it. */
 #define LACE_F_(f) ((lace_task_fn)((uintptr_t)&f##_WRAP | (offsetof(f##_frame, d) == 16 ? 2u : 0u)))
 /* Joins the most recent SPAWN not joined yet; its value is the result. */
-#define SYNC(f) (f##_SYNC(__lace_worker, --__lace_dq_head))
+#define SYNC(f) (WEFT_SYNC_FN_(f)(__lace_worker, --__lace_dq_head))
 /* Joins the most recent SPAWN without running it if nobody stole it. */
 #define DROP() (lace_drop(__lace_worker, --__lace_dq_head))
-#define CALL(f, ...) (f##_CALL(__lace_worker, __lace_dq_head, ##__VA_ARGS__))
+#define CALL(f, ...) (WEFT_CALL_FN_(f)(__lace_worker, __lace_dq_head, ##__VA_ARGS__))
 /* The task's NAME_CALL as a pointer (for callback tables), and a call of
  * such a pointer (or any function taking the context first). */
 #if WEFT_LACE_API < 16

@@ -143,12 +143,12 @@ weft_task *weft_current_head(weft_worker *w);
 
 /** Spawns task NAME with the arguments: it may run on another worker;
  * WEFT_SYNC or WEFT_DROP joins it. */
-#define WEFT_SPAWN(NAME, ...) (weft_head = NAME##_SPAWN(weft_w, weft_head, ##__VA_ARGS__))
+#define WEFT_SPAWN(NAME, ...) (weft_head = WEFT_SPAWN_FN_(NAME, weft_w, weft_head, ##__VA_ARGS__))
 /** Joins the most recent unjoined SPAWN of the current task, which must
  * be of task NAME, and returns its result. */
-#define WEFT_SYNC(NAME) NAME##_SYNC(weft_w, --weft_head)
+#define WEFT_SYNC(NAME) WEFT_SYNC_FN_(NAME)(weft_w, --weft_head)
 /** Calls task NAME with the arguments, as a plain function call. */
-#define WEFT_CALL(NAME, ...) NAME##_CALL(weft_w, weft_head, ##__VA_ARGS__)
+#define WEFT_CALL(NAME, ...) WEFT_CALL_FN_(NAME)(weft_w, weft_head, ##__VA_ARGS__)
 /** Joins the last SPAWN without running it if nobody stole it (speculative
  * work that turned out unneeded); if it was stolen, waits for it. */
 #define WEFT_DROP(NAME) weft__drop_as(weft_w, --weft_head, "WEFT_DROP")

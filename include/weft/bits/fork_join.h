@@ -230,6 +230,19 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_told(weft_worker *w, 
     return t + 1;
 }
 
+/* For a front-end that took the slot with weft_fj_spawn_slot_as and the
+ * same `profiled`: the task published, the profiler told once (by the
+ * slot if `profiled`, else here if it is on); returns the head after the
+ * task. */
+static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_as(weft_worker *w, weft_task *t,
+                                                              uintptr_t wrapper, bool profiled)
+{
+    if (!profiled)
+        return weft_fj_spawn_publish_told(w, t, wrapper);
+    weft_fj_spawn_publish(w, t, wrapper);
+    return t + 1;
+}
+
 /* ---- join ----
  *
  *     weft_fj_join j;

@@ -118,7 +118,7 @@ WEFT_END_DECLS
 /* Adds v to a figure only the calling worker writes: a relaxed load and
  * store, no read-modify-write (no other writer); the reports read a
  * recent value. */
-static inline void weft_profile_owner_add(WEFT_ATOMIC(uint64_t) * figure, uint64_t v)
+static WEFT_ALWAYS_INLINE void weft_profile_owner_add(WEFT_ATOMIC(uint64_t) * figure, uint64_t v)
 {
     atomic_store_explicit(figure, atomic_load_explicit(figure, memory_order_relaxed) + v,
                           memory_order_relaxed);
@@ -211,7 +211,7 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *
 }
 
 /* A task body starts; returns the type to restore when it returns. */
-static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *type)
+static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *type)
 {
     weft_profile_worker *p = &w->prof;
     if (WEFT_UNLIKELY(p->off)) /* outer 0 = f.type 0: the leave does nothing */
@@ -238,7 +238,7 @@ static inline uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *typ
     return outer;
 }
 
-static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
+static WEFT_ALWAYS_INLINE void weft_profile_leave(weft_worker *w, uint32_t outer)
 {
     weft_profile_worker *p = &w->prof;
     if (outer != p->f.type) {
@@ -252,7 +252,7 @@ static inline void weft_profile_leave(weft_worker *w, uint32_t outer)
  * bits/fork_join.h), so they do not test it again.  The pause and the
  * resume are called by the runtime as well (interrupts, sleeps) and test
  * it, as a task body's enter (above) does. */
-static inline void weft_profile_spawn(weft_worker *w, weft_task *t)
+static WEFT_ALWAYS_INLINE void weft_profile_spawn(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
@@ -267,7 +267,7 @@ typedef struct weft_profile_join {
     uint64_t span, bspan;
 } weft_profile_join;
 
-static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_task *t)
+static WEFT_ALWAYS_INLINE weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_join j;
@@ -280,7 +280,7 @@ static inline weft_profile_join weft_profile_sync_begin(weft_worker *w, weft_tas
     return j;
 }
 
-static inline void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
+static WEFT_ALWAYS_INLINE void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);

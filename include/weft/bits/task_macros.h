@@ -292,22 +292,60 @@ WEFT_END_DECLS
 #define WEFT_LEAVE_AS_(PROFILED, w)
 #endif
 
-/* A task's body.  In a profiling build it is reached from both entries
- * (NAME##_CALL and NAME##_CALL_PROFILED_), so it is kept a function of its
- * own: inlined into the plain entry, and that entry into the body's
- * recursive calls, each frame of a profiled run would hold the stack of
- * the plain levels inlined into it (three times a recursive task's stack
- * at each level). */
+/* A task's body.  In a profiling build of C it is compiled twice: inlined
+ * into NAME##_CALL, and into NAME##_CALL_PROFILED_ with its hidden
+ * parameter weft_body_profiled_ 1.  There its SPAWNs, SYNCs and CALLs are
+ * the forms with the profiler's hooks inline (WEFT_SPAWN_FN_ and the
+ * others below) and a called task's profiled entry, so a profiled run
+ * makes no test of whether profiling is on and no extra call per task
+ * (docs/results/profiling.md, "The body compiled twice").  Each recursive
+ * CALL of the profiled copy is a call of NAME##_CALL_PROFILED_, never
+ * inlined, so that a frame holds one level of the body.
+ *
+ * In C++ a lambda in a body could not read the parameter without
+ * capturing it, so a C++ body is one function of its own, reached from
+ * both entries, whose SPAWNs and SYNCs test whether profiling is on. */
+#if WEFT_PROFILE
+#define WEFT_CHILD_CALL_(PROFILED, NAME) ((PROFILED) ? NAME##_CALL_PROFILED_ : NAME##_CALL)
+#endif
+#if WEFT_PROFILE && !defined(__cplusplus)
+#define WEFT_BODY_LINKAGE_ static WEFT_ALWAYS_INLINE
+#define WEFT_BODY_PROFILED_TYPE_ , const int
+#define WEFT_BODY_PROFILED_PARAM_ , const int weft_body_profiled_ WEFT_UNUSED
+#define WEFT_BODY_PROFILED_ARG_(PROFILED) , (PROFILED)
+/* Outside a task body weft_body_profiled_ is this function, which
+ * WEFT_BODY_PROFILED_ reads as 0; inside one, the body's parameter of the
+ * same name hides it.  A function, not a variable, so that the parameter
+ * hides it without a -Wshadow warning. */
+static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
+#define WEFT_BODY_PROFILED_ _Generic(weft_body_profiled_, int : weft_body_profiled_, default : 0)
+/* A front-end's SPAWN, SYNC and CALL of task NAME: in the profiled copy
+ * of a body, the forms with the hooks and the profiled entry; elsewhere
+ * the plain forms, which test whether profiling is on. */
+#define WEFT_SPAWN_FN_(NAME, w, head, ...) \
+    NAME##_SPAWN_AS_(w, head, WEFT_BODY_PROFILED_, ##__VA_ARGS__)
+#define WEFT_SYNC_FN_(NAME) (WEFT_BODY_PROFILED_ ? NAME##_SYNC_HOOKED_ : NAME##_SYNC)
+#define WEFT_CALL_FN_(NAME) (WEFT_BODY_PROFILED_ ? NAME##_CALL_PROFILED_ : NAME##_CALL)
+#else
 #if WEFT_PROFILE
 #define WEFT_BODY_LINKAGE_ static WEFT_NOINLINE
 #else
 #define WEFT_BODY_LINKAGE_ static inline
+#define WEFT_CHILD_CALL_(PROFILED, NAME) NAME##_CALL
+#endif
+#define WEFT_BODY_PROFILED_TYPE_
+#define WEFT_BODY_PROFILED_PARAM_
+#define WEFT_BODY_PROFILED_ARG_(PROFILED)
+#define WEFT_SPAWN_FN_(NAME, w, head, ...) NAME##_SPAWN(w, head, ##__VA_ARGS__)
+#define WEFT_SYNC_FN_(NAME) NAME##_SYNC
+#define WEFT_CALL_FN_(NAME) NAME##_CALL
 #endif
 
-/* A task's SYNC, NAME##SUFFIX.  In a profiling build each task has two:
- * NAME##_SYNC_PROFILED_ with the profiler's hooks (PROFILED true), and
- * NAME##_SYNC without them, which goes to the first when profiling is on
- * (bits/fork_join.h, "The profiler's hooks"). */
+/* A task's SYNC, NAME##SUFFIX.  In a profiling build each task has one
+ * with the profiler's hooks (PROFILED true: WEFT_PROFILED_SYNCS_ below),
+ * and NAME##_SYNC without them, which goes to NAME##_SYNC_PROFILED_ when
+ * profiling is on (bits/fork_join.h, "The profiler's hooks"); the one
+ * with the hooks runs the child inline by its profiled entry. */
 #define WEFT_SYNC_AS_(FL, RT, NAME, N, SUFFIX, PROFILED, STORAGE) \
     STORAGE RT NAME##SUFFIX(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
     { \
@@ -319,7 +357,7 @@ WEFT_END_DECLS
         weft_fj_join weft_j_; \
         if (!weft_fj_join_begin_as(w, t, &weft_j_, "SYNC(" #NAME ")", PROFILED)) \
             return f->d.res; \
-        RT weft_r_ = NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        RT weft_r_ = WEFT_CHILD_CALL_(PROFILED, NAME)(w_, slot WEFT_LOAD_##N(f)); \
         weft_fj_join_inlined_as(w, &weft_j_, PROFILED); \
         return weft_r_; \
     }
@@ -334,8 +372,25 @@ WEFT_END_DECLS
         weft_fj_join weft_j_; \
         if (!weft_fj_join_begin_as(w, t, &weft_j_, "SYNC(" #NAME ")", PROFILED)) \
             return; \
-        NAME##_CALL(w_, slot WEFT_LOAD_##N(f)); \
+        WEFT_CHILD_CALL_(PROFILED, NAME)(w_, slot WEFT_LOAD_##N(f)); \
         weft_fj_join_inlined_as(w, &weft_j_, PROFILED); \
+    }
+/* A profiling build's two SYNCs with the hooks: NAME##_SYNC_HOOKED_,
+ * inline in the profiled copy of a body, and NAME##_SYNC_PROFILED_, the
+ * same out of line, where the plain SYNC goes when profiling is on. */
+#define WEFT_PROFILED_SYNCS_(FL, RT, NAME, N) \
+    static WEFT_NOINLINE WEFT_UNUSED RT NAME##_SYNC_PROFILED_(FL##_WORKER_T *, FL##_TASK_T *); \
+    WEFT_SYNC_AS_(FL, RT, NAME, N, _SYNC_HOOKED_, true, static WEFT_ALWAYS_INLINE WEFT_UNUSED) \
+    static RT NAME##_SYNC_PROFILED_(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        return NAME##_SYNC_HOOKED_(w_, slot); \
+    }
+#define WEFT_VOID_PROFILED_SYNCS_(FL, NAME, N) \
+    static WEFT_NOINLINE WEFT_UNUSED void NAME##_SYNC_PROFILED_(FL##_WORKER_T *, FL##_TASK_T *); \
+    WEFT_VOID_SYNC_AS_(FL, NAME, N, _SYNC_HOOKED_, true, static WEFT_ALWAYS_INLINE WEFT_UNUSED) \
+    static void NAME##_SYNC_PROFILED_(FL##_WORKER_T *w_, FL##_TASK_T *slot) \
+    { \
+        NAME##_SYNC_HOOKED_(w_, slot); \
     }
 /* What every task has, whatever its result: the frame layout check, the
  * prototypes, SPAWN and TOGETHER (whose copies' results are dropped). */
@@ -346,6 +401,8 @@ WEFT_END_DECLS
                        "weft: task " #NAME " needs more than cache-line alignment"); \
     WEFT_EXTERN_C WEFT_TASK_CODE_ALIGN RT_OR_VOID NAME##_CALL( \
         FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES); \
+    WEFT_IF_PROFILE_(WEFT_EXTERN_C RT_OR_VOID NAME##_CALL_PROFILED_( \
+                         FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES);) \
     WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
     static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_, \
                                                         FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
@@ -356,6 +413,14 @@ WEFT_END_DECLS
         WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_told( \
             w, t, (uintptr_t)&NAME##_WRAP); \
     } \
+    WEFT_IF_PROFILE_(static WEFT_ALWAYS_INLINE WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN_AS_( \
+        FL##_WORKER_T *w_, FL##_TASK_T *head, const int profiled WEFT_CPARAMS_##N TYPES) { \
+        weft_worker *w = (weft_worker *)w_; \
+        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", profiled); \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
+            w, t, (uintptr_t)&NAME##_WRAP, profiled); \
+    }) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
 
 #define WEFT_DECL_(FL, RT, NAME, N, TYPES) \
@@ -369,8 +434,7 @@ WEFT_END_DECLS
         } d; \
     } NAME##_frame; \
     WEFT_DECL_COMMON_(FL, RT, NAME, N, TYPES) \
-    WEFT_IF_PROFILE_( \
-        WEFT_SYNC_AS_(FL, RT, NAME, N, _SYNC_PROFILED_, true, static WEFT_NOINLINE WEFT_UNUSED)) \
+    WEFT_IF_PROFILE_(WEFT_PROFILED_SYNCS_(FL, RT, NAME, N)) \
     WEFT_SYNC_AS_(FL, RT, NAME, N, _SYNC, false, static inline WEFT_UNUSED) \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _RUN, FL##_RUN) \
     WEFT_ENTRY_(RT, NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
@@ -386,8 +450,7 @@ WEFT_END_DECLS
         } d; \
     } NAME##_frame; \
     WEFT_DECL_COMMON_(FL, void, NAME, N, TYPES) \
-    WEFT_IF_PROFILE_( \
-        WEFT_VOID_SYNC_AS_(FL, NAME, N, _SYNC_PROFILED_, true, static WEFT_NOINLINE WEFT_UNUSED)) \
+    WEFT_IF_PROFILE_(WEFT_VOID_PROFILED_SYNCS_(FL, NAME, N)) \
     WEFT_VOID_SYNC_AS_(FL, NAME, N, _SYNC, false, static inline WEFT_UNUSED) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _RUN, FL##_RUN) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _NEWFRAME, FL##_NEWFRAME) \
@@ -405,7 +468,8 @@ WEFT_END_DECLS
                           return NAME##_CALL_PROFILED_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS)) \
         WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
         WEFT_TASK_TRY_ \
-        RT weft_r_ = NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        RT weft_r_ = \
+            NAME##_BODY_(FL##_W, FL##_HEAD WEFT_BODY_PROFILED_ARG_(PROFILED) WEFT_UNPAREN_ UARGS); \
         WEFT_LEAVE_AS_(PROFILED, (weft_worker *)FL##_W) \
         WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
         return weft_r_; \
@@ -419,7 +483,7 @@ WEFT_END_DECLS
                           return ) \
         WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
         WEFT_TASK_TRY_ \
-        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
+        NAME##_BODY_(FL##_W, FL##_HEAD WEFT_BODY_PROFILED_ARG_(PROFILED) WEFT_UNPAREN_ UARGS); \
         WEFT_LEAVE_AS_(PROFILED, (weft_worker *)FL##_W) \
         WEFT_CHECK_RETURN_((weft_worker *)FL##_W, (weft_task *)FL##_HEAD, NAME); \
         WEFT_TASK_CATCH_(FL, NAME) \
@@ -438,13 +502,14 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ RT NAME##_BODY_(FL##_WORKER_T *, \
-                                                            FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ RT NAME##_BODY_( \
+        FL##_WORKER_T *, FL##_TASK_T *WEFT_BODY_PROFILED_TYPE_ WEFT_UNPAREN_ UPARAMS); \
     WEFT_IF_PROFILE_( \
-        WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, static WEFT_NOINLINE)) \
+        WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, WEFT_NOINLINE)) \
     WEFT_CALL_AS_(FL, RT, NAME, UPARAMS, UARGS, _CALL, false, WEFT_TASK_CODE_ALIGN) \
-    WEFT_BODY_LINKAGE_ RT NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
-                                       FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    WEFT_BODY_LINKAGE_ RT NAME##_BODY_( \
+        FL##_WORKER_T *FL##_W WEFT_UNUSED, \
+        FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_BODY_PROFILED_PARAM_ WEFT_UNPAREN_ UPARAMS)
 
 #define WEFT_VOID_IMPL_(FL, NAME, N, UPARAMS, UARGS) \
     WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *w, weft_task *head, weft_task *t) \
@@ -455,13 +520,14 @@ WEFT_END_DECLS
     } \
     WEFT_TRACE_NAME_(NAME) \
     WEFT_PROFILE_TYPE_(NAME) \
-    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ void NAME##_BODY_(FL##_WORKER_T *, \
-                                                              FL##_TASK_T *WEFT_UNPAREN_ UPARAMS); \
+    WEFT_TASK_CODE_ALIGN WEFT_BODY_LINKAGE_ void NAME##_BODY_( \
+        FL##_WORKER_T *, FL##_TASK_T *WEFT_BODY_PROFILED_TYPE_ WEFT_UNPAREN_ UPARAMS); \
     WEFT_IF_PROFILE_( \
-        WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, static WEFT_NOINLINE)) \
+        WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, _CALL_PROFILED_, true, WEFT_NOINLINE)) \
     WEFT_VOID_CALL_AS_(FL, NAME, UPARAMS, UARGS, _CALL, false, WEFT_TASK_CODE_ALIGN) \
-    WEFT_BODY_LINKAGE_ void NAME##_BODY_(FL##_WORKER_T *FL##_W WEFT_UNUSED, \
-                                         FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_UNPAREN_ UPARAMS)
+    WEFT_BODY_LINKAGE_ void NAME##_BODY_( \
+        FL##_WORKER_T *FL##_W WEFT_UNUSED, \
+        FL##_TASK_T *FL##_HEAD WEFT_UNUSED WEFT_BODY_PROFILED_PARAM_ WEFT_UNPAREN_ UPARAMS)
 
 /* ---- per-arity front ends, for any flavour ----
  * WEFT_GEN_DECL_n(FL, RT, NAME, T1..Tn), WEFT_GEN_IMPL_n(FL, RT, NAME, T1, A1, ...),
