@@ -307,8 +307,16 @@ WEFT_END_DECLS
  * both entries, whose SPAWNs and SYNCs test whether profiling is on. */
 #if WEFT_PROFILE
 #define WEFT_CHILD_CALL_(PROFILED, NAME) ((PROFILED) ? NAME##_CALL_PROFILED_ : NAME##_CALL)
-#endif
-#if WEFT_PROFILE && !defined(__cplusplus)
+/* A front-end's SPAWN, SYNC and CALL of task NAME: in the profiled copy
+ * of a body, the forms with the hooks and the profiled entry; elsewhere
+ * the plain forms, which test whether profiling is on. */
+#define WEFT_SPAWN_FN_(NAME, w, head, ...) \
+    (WEFT_BODY_PROFILED_ ? NAME##_SPAWN_HOOKED_ : NAME##_SPAWN)(w, head, ##__VA_ARGS__)
+#define WEFT_SYNC_FN_(NAME) (WEFT_BODY_PROFILED_ ? NAME##_SYNC_HOOKED_ : NAME##_SYNC)
+#define WEFT_CALL_FN_(NAME) WEFT_CHILD_CALL_(WEFT_BODY_PROFILED_, NAME)
+#ifdef __cplusplus
+#define WEFT_BODY_LINKAGE_ static WEFT_NOINLINE
+#else
 #define WEFT_BODY_LINKAGE_ static WEFT_ALWAYS_INLINE
 #define WEFT_BODY_PROFILED_TYPE_ , const int
 #define WEFT_BODY_PROFILED_PARAM_ , const int weft_body_profiled_ WEFT_UNUSED
@@ -319,27 +327,35 @@ WEFT_END_DECLS
  * hides it without a -Wshadow warning. */
 static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
 #define WEFT_BODY_PROFILED_ _Generic(weft_body_profiled_, int : weft_body_profiled_, default : 0)
-/* A front-end's SPAWN, SYNC and CALL of task NAME: in the profiled copy
- * of a body, the forms with the hooks and the profiled entry; elsewhere
- * the plain forms, which test whether profiling is on. */
-#define WEFT_SPAWN_FN_(NAME, w, head, ...) \
-    NAME##_SPAWN_AS_(w, head, WEFT_BODY_PROFILED_, ##__VA_ARGS__)
-#define WEFT_SYNC_FN_(NAME) (WEFT_BODY_PROFILED_ ? NAME##_SYNC_HOOKED_ : NAME##_SYNC)
-#define WEFT_CALL_FN_(NAME) (WEFT_BODY_PROFILED_ ? NAME##_CALL_PROFILED_ : NAME##_CALL)
-#else
-#if WEFT_PROFILE
-#define WEFT_BODY_LINKAGE_ static WEFT_NOINLINE
-#else
-#define WEFT_BODY_LINKAGE_ static inline
-#define WEFT_CHILD_CALL_(PROFILED, NAME) NAME##_CALL
 #endif
-#define WEFT_BODY_PROFILED_TYPE_
-#define WEFT_BODY_PROFILED_PARAM_
-#define WEFT_BODY_PROFILED_ARG_(PROFILED)
+#else
+#define WEFT_CHILD_CALL_(PROFILED, NAME) NAME##_CALL
 #define WEFT_SPAWN_FN_(NAME, w, head, ...) NAME##_SPAWN(w, head, ##__VA_ARGS__)
 #define WEFT_SYNC_FN_(NAME) NAME##_SYNC
 #define WEFT_CALL_FN_(NAME) NAME##_CALL
+#define WEFT_BODY_LINKAGE_ static inline
 #endif
+/* A body compiled once (C++, or no profiler): no hidden parameter, and
+ * the plain forms everywhere. */
+#ifndef WEFT_BODY_PROFILED_
+#define WEFT_BODY_PROFILED_TYPE_
+#define WEFT_BODY_PROFILED_PARAM_
+#define WEFT_BODY_PROFILED_ARG_(PROFILED)
+#define WEFT_BODY_PROFILED_ 0
+#endif
+
+/* A task's SPAWN, NAME##SUFFIX: NAME##_SPAWN (PROFILED false), which tells
+ * the profiler if it is on, and in a profiling build NAME##_SPAWN_HOOKED_,
+ * the profiled copy's, with the hook inline. */
+#define WEFT_SPAWN_AS_(FL, NAME, N, TYPES, SUFFIX, PROFILED, STORAGE) \
+    STORAGE FL##_TASK_T *NAME##SUFFIX(FL##_WORKER_T *w_, FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
+    { \
+        weft_worker *w = (weft_worker *)w_; \
+        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", PROFILED); \
+        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
+        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
+            w, t, (uintptr_t)&NAME##_WRAP, PROFILED); \
+    }
 
 /* A task's SYNC, NAME##SUFFIX.  In a profiling build each task has one
  * with the profiler's hooks (PROFILED true: WEFT_PROFILED_SYNCS_ below),
@@ -404,23 +420,9 @@ static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
     WEFT_IF_PROFILE_(WEFT_EXTERN_C RT_OR_VOID NAME##_CALL_PROFILED_( \
                          FL##_WORKER_T *, FL##_TASK_T *WEFT_CPARAMS_##N TYPES);) \
     WEFT_EXTERN_C WEFT_WRAPPER_ALIGN void NAME##_WRAP(weft_worker *, weft_task *, weft_task *); \
-    static inline WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN(FL##_WORKER_T *w_, \
-                                                        FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
-    { \
-        weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", false); \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_told( \
-            w, t, (uintptr_t)&NAME##_WRAP); \
-    } \
-    WEFT_IF_PROFILE_(static WEFT_ALWAYS_INLINE WEFT_UNUSED FL##_TASK_T *NAME##_SPAWN_AS_( \
-        FL##_WORKER_T *w_, FL##_TASK_T *head, const int profiled WEFT_CPARAMS_##N TYPES) { \
-        weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", profiled); \
-        NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
-            w, t, (uintptr_t)&NAME##_WRAP, profiled); \
-    }) \
+    WEFT_SPAWN_AS_(FL, NAME, N, TYPES, _SPAWN, false, static inline WEFT_UNUSED) \
+    WEFT_IF_PROFILE_(WEFT_SPAWN_AS_(FL, NAME, N, TYPES, _SPAWN_HOOKED_, true, \
+                                    static WEFT_ALWAYS_INLINE WEFT_UNUSED)) \
     WEFT_VOID_ENTRY_(NAME, N, TYPES, _TOGETHER, FL##_TOGETHER)
 
 #define WEFT_DECL_(FL, RT, NAME, N, TYPES) \
