@@ -6,9 +6,9 @@
 #   observe  -O3 with the profiler, the tracer and counters: their tests and
 #            the harness's --profile/--trace end to end (split only)
 #   tsan     ThreadSanitizer (split's: with the profiler and the tracer,
-#            docs/profiling.md)
+#            docs/profiling.md), without the benchmark programs
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (split's: with the
-#            profiler and the tracer)
+#            profiler and the tracer), without the benchmark programs
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
 #            and the forced-interleaving race tests (test_races); for the
 #            schedulers other than split only the tests labelled "sched"
@@ -133,8 +133,12 @@ for cfg_sched in "${configs[@]}"; do
   # (their per-worker state and buffers under TSan and ASan) and into every
   # other scheduler's perturb build (test_profile and check_trace against
   # each scheduler), not into builds of their own.
+  # The sanitizer builds run the tests, not the benchmark programs (whose
+  # answers the release and perturb builds check): under TSan those took a
+  # quarter of the stage's test time.
   if [ "$cfg" = tsan ] || [ "$cfg" = asan ]; then
     [ "$sched" = split ] && flags+=(-DWEFT_PROFILE=ON -DWEFT_TRACE=ON)
+    flags+=(-DWEFT_BUILD_BENCH=OFF)
   fi
   dir="$root/build-test-$cfg"
   if [ "$sched" != split ]; then
