@@ -13,9 +13,9 @@ static inline void check_profile_untouched(const char *where)
     weft_worker *w = weft_self();
     CHECK(w != NULL, "%s: not on a worker", where);
     const weft_profile_worker *p = &w->prof;
-    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.span == 0 && p->f.tasks == 0 &&
-              p->f.spawns == 0 && p->f.type == 0 && p->paused_at == 0 && p->slots == NULL &&
-              p->types == NULL,
+    CHECK(p->off && p->strand_start == 0 && p->f.work == 0 && p->f.span_less_work == 0 &&
+              p->f.tasks == 0 && p->f.spawns == 0 && p->f.type == 0 && p->paused_at == 0 &&
+              p->slots == NULL && p->types == NULL,
           "%s: worker %u's profiler state was touched (off %d, strand_start %llu, work %llu, "
           "tasks %llu, spawns %llu, type %u)",
           where, weft_worker_id(w), (int)p->off, (unsigned long long)p->strand_start,

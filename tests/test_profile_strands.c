@@ -19,9 +19,12 @@
  *   1, 2, 3, 8,   fib(22) and random trees (tree_model follows the same
  *   32 workers    rules): work and span exactly the graph's at every
  *                 worker count: a stolen task counts the strands it has
- *                 inline, and the runtime's waits and wakes none */
+ *                 inline, and the runtime's waits and wakes none; the
+ *                 task type's row holds the same work (each strand in
+ *                 one type's row once, a stolen child's in its runner's) */
 #include "check.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,18 +113,28 @@ static long tree_nodes(uint32_t seed, int depth)
     return nodes;
 }
 
-/* A figure of the region named `region` in the profile's JSON. */
-static double json_figure_of(const char *json, const char *region, const char *key)
+/* A figure of the region named `region` in the profile's JSON, or with
+ * `section` ("task_types") of the task type so named. */
+static double json_figure_in(const char *json, const char *section, const char *region,
+                             const char *key)
 {
-    char name[64];
+    char name[80];
+    snprintf(name, sizeof name, "\"%s\": [", section);
+    const char *from = strstr(json, name);
+    CHECK(from != NULL, "the profile has %s: %.300s", section, json);
     snprintf(name, sizeof name, "{\"name\": \"%s\"", region);
-    const char *r = strstr(json, name);
-    CHECK(r != NULL, "the profile has a %s region: %.300s", region, json);
+    const char *r = strstr(from, name);
+    CHECK(r != NULL, "the profile has a %s in %s: %.300s", region, section, json);
     char pattern[64];
     snprintf(pattern, sizeof pattern, "\"%s\": ", key);
     const char *at = strstr(r, pattern);
     CHECK(at != NULL, "the %s region has %s: %.400s", region, key, r);
     return strtod(at + strlen(pattern), NULL);
+}
+
+static double json_figure_of(const char *json, const char *region, const char *key)
+{
+    return json_figure_in(json, "regions", region, key);
 }
 
 static double process_cpu_ns(void)
@@ -134,15 +147,34 @@ static double process_cpu_ns(void)
 typedef struct counted {
     double work, span; /* in strands */
     weft_profile_region r;
+    double work_ns, type_work_ns; /* the region's and its task type's, in one report */
 } counted;
+
+/* The work of task type `name` in the JSON's table of task types,
+ * converted to time as the same report's regions are. */
+static double json_type_work_ns(const char *json, const char *name)
+{
+    return json_figure_in(json, "task_types", name, "work_ns");
+}
+
+/* Two works in ns that the JSON gives to 0.1 ns, converted from the same
+ * number of strands (their conversions may round apart; a strand is
+ * nanoseconds, far more). */
+static bool same_strands(double a_ns, double b_ns)
+{
+    return a_ns - b_ns <= 0.25 && b_ns - a_ns <= 0.25;
+}
 
 static counted run_fib(int n)
 {
     weft_profile_reset();
     CHECK(WEFT_RUN(pfib, n) == fib_ref(n), "pfib(%d)", n);
     char *json = profile_report(weft_profile_write_json, "the profile's JSON");
-    counted c = {json_figure_of(json, "pfib", "work_strands"),
-                 json_figure_of(json, "pfib", "span_strands"), region_named("pfib")};
+    counted c = {.work = json_figure_of(json, "pfib", "work_strands"),
+                 .span = json_figure_of(json, "pfib", "span_strands"),
+                 .r = region_named("pfib"),
+                 .work_ns = json_figure_of(json, "pfib", "work_ns"),
+                 .type_work_ns = json_type_work_ns(json, "pfib")};
     free(json);
     return c;
 }
@@ -202,6 +234,9 @@ static void check_workers(unsigned workers)
     CHECK(c.work == (double)(work_of(22) + 1) && c.span == (double)(span_of(22) + 1),
           "%u workers: fib(22) is %.0f strands of work and %.0f of span, the graph's %ld and %ld",
           workers, c.work, c.span, work_of(22) + 1, span_of(22) + 1);
+    CHECK(same_strands(c.type_work_ns, c.work_ns),
+          "%u workers: fib(22): the task type's work %.1f ns, the region's %.1f ns", workers,
+          c.type_work_ns, c.work_ns);
     for (uint32_t seed = 1; seed <= TREES; seed++) {
         long work = 0, span = tree_model(seed, TREE_DEPTH, 0, &work) + 1;
         work++;
@@ -209,14 +244,25 @@ static void check_workers(unsigned workers)
         CHECK(WEFT_RUN(tree, seed, TREE_DEPTH) == tree_nodes(seed, TREE_DEPTH), "tree %u", seed);
         char *json = profile_report(weft_profile_write_json, "the profile's JSON");
         double w = json_figure_of(json, "tree", "work_strands"),
-               sp = json_figure_of(json, "tree", "span_strands");
+               sp = json_figure_of(json, "tree", "span_strands"),
+               region_ns = json_figure_of(json, "tree", "work_ns"),
+               type_ns = json_type_work_ns(json, "tree"),
+               region_tasks = json_figure_of(json, "tree", "tasks"),
+               type_tasks = json_figure_in(json, "task_types", "tree", "count");
         free(json);
         CHECK(w == (double)work && sp == (double)span,
               "%u workers: random tree %u (%ld nodes): work %.0f and span %.0f strands, the "
               "graph's %ld and %ld",
               workers, seed, tree_nodes(seed, TREE_DEPTH), w, sp, work, span);
+        CHECK(same_strands(type_ns, region_ns) && type_tasks == region_tasks &&
+                  region_tasks == (double)tree_nodes(seed, TREE_DEPTH),
+              "%u workers: random tree %u: the task type's work %.1f ns and %.0f bodies, the "
+              "region's %.1f ns and %.0f tasks, the tree's %ld nodes",
+              workers, seed, type_ns, type_tasks, region_ns, region_tasks,
+              tree_nodes(seed, TREE_DEPTH));
     }
-    printf("ok: %u workers: fib(22) and %d random trees: work and span in strands the graph's\n",
+    printf("ok: %u workers: fib(22) and %d random trees: work and span in strands the graph's, "
+           "the task type's work and bodies the region's\n",
            workers, TREES);
     CHECK(weft_stop() == 0, "stop");
 }

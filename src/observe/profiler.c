@@ -326,6 +326,38 @@ void weft__profile_worker_destroy(weft_worker *w)
     memset(p, 0, sizeof *p);
 }
 
+/* The running figures as the reports read them: the paths' lengths. */
+static weft_profile_figures figures_of(const weft_profile_running *r)
+{
+    return (weft_profile_figures){
+        .work = r->work,
+        .span = r->work + r->span_less_work,
+        .bspan = r->work + r->bspan_less_work,
+        .tasks = r->tasks,
+        .spawns = r->spawns,
+        .longest = r->longest,
+        .type = r->type,
+        .root_type = r->root_type,
+    };
+}
+
+/* Adds the figures of a computation that ran inside the running one (a
+ * call's, a work pool's): their work is in their own types' rows, not the
+ * running type's. */
+static void running_add(weft_profile_running *r, const weft_profile_figures *f)
+{
+    weft_profile_figures now = figures_of(r);
+    r->work += f->work;
+    r->type_from += f->work;
+    r->type_tasks_from += f->tasks;
+    r->span_less_work = now.span + f->span - r->work;
+    r->bspan_less_work = now.bspan + f->bspan - r->work;
+    r->tasks += f->tasks;
+    r->spawns += f->spawns;
+    if (f->longest > r->longest)
+        r->longest = f->longest;
+}
+
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
@@ -335,6 +367,7 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     s->running = p->strand_start != 0;
     if (s->running) /* a RUN or an interrupt inside a task: its strand ends here */
         weft_profile_end_strand(p);
+    weft_profile_type_settle(p);
     s->f = p->f;
     memset(&p->f, 0, sizeof p->f);
     s->borrowed = !weft__profile_clock_is_this_threads(p);
@@ -360,6 +393,7 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
         return;
     }
     weft_profile_end_strand(p); /* the caller's; the call's first starts at its end */
+    weft_profile_type_settle(p);
     s->f = p->f;
     /* The call's own longest strand and task type; the sums run on. */
     p->f.longest = 0;
@@ -374,14 +408,16 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
 static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
+    weft_profile_type_settle(p);
+    weft_profile_figures now = figures_of(&p->f), then = figures_of(&s->f);
     weft_profile_figures f = {
-        .work = p->f.work - s->f.work,
-        .span = p->f.span - s->f.span,
-        .bspan = p->f.bspan - s->f.bspan,
-        .tasks = p->f.tasks - s->f.tasks,
-        .spawns = p->f.spawns - s->f.spawns,
-        .longest = p->f.longest,
-        .root_type = p->f.root_type,
+        .work = now.work - then.work,
+        .span = now.span - then.span,
+        .bspan = now.bspan - then.bspan,
+        .tasks = now.tasks - then.tasks,
+        .spawns = now.spawns - then.spawns,
+        .longest = now.longest,
+        .root_type = now.root_type,
     };
     if (s->f.longest > p->f.longest)
         p->f.longest = s->f.longest;
@@ -395,7 +431,8 @@ static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s
 static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_figures f = p->f;
+    weft_profile_type_settle(p);
+    weft_profile_figures f = figures_of(&p->f);
     p->f = s->f;
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
@@ -637,7 +674,7 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
     if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
-        add_figures(&w->prof.f, &f);
+        running_add(&w->prof.f, &f);
         calls_add(&w->prof, type, &f);
         return;
     }
@@ -656,7 +693,7 @@ void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
         return;
     if (stolen) { /* it ran: a DROP joins it as a SYNC would */
         const weft_profile_slot *rec = weft_profile_slot_of(w, t);
-        weft_profile_join cont = {p->f.span, p->f.bspan};
+        weft_profile_join cont = {weft_profile_span(p), weft_profile_bspan(p)};
         weft_profile_join_stolen(p, rec, rec->spawn_span, rec->spawn_bspan + p->burden, &cont);
     }
     weft_profile_resume(w);
@@ -797,7 +834,7 @@ void weft__profile_pool_record(const char *name, const weft_profile_figures *f, 
         return;
     bool in_task = caller != NULL && !caller->prof.off;
     if (in_task) /* a call: its work is the task's, counted once */
-        add_figures(&caller->prof.f, f);
+        running_add(&caller->prof.f, f);
     pthread_mutex_lock(&lock);
     record_region_locked(name, in_task ? WEFT_PROFILE_REGION_INSIDE_TASK : WEFT_PROFILE_REGION_RUN,
                          f);
@@ -839,7 +876,8 @@ weft_profile_mark weft_profile_begin(void)
     }
     if (w) {
         weft_profile_end_strand(&w->prof);
-        weft_profile_mark m = mark_of(&w->prof.f, (uintptr_t)w);
+        weft_profile_figures now = figures_of(&w->prof.f);
+        weft_profile_mark m = mark_of(&now, (uintptr_t)w);
         w->prof.f.longest = 0; /* the region's own; end puts the larger back */
         return m;
     }
@@ -869,7 +907,7 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
     if (w) {
         weft_profile_worker *p = &w->prof;
         weft_profile_end_strand(p);
-        now = p->f;
+        now = figures_of(&p->f);
         if (m->longest > p->f.longest)
             p->f.longest = m->longest;
     }

@@ -15,7 +15,7 @@
 /* What a started task's figures replace while it runs (its caller's). */
 typedef struct weft_profile_saved {
 #if WEFT_PROFILE
-    weft_profile_figures f;
+    weft_profile_running f;
 #endif
     bool running;  /* a strand was running (a RUN or interrupt inside a task) */
     bool borrowed; /* the worker's CPU clock readings were another thread's */

@@ -185,29 +185,57 @@ static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
 {
     uint64_t d = weft_profile_take_strand(p);
     weft_profile_figure_add(&p->f.work, d);
-    weft_profile_figure_add(&p->f.span, d);
-    weft_profile_figure_add(&p->f.bspan, d);
     if (d > p->f.longest)
         p->f.longest = d;
-    weft_profile_owner_add(&p->types[p->f.type].work, d);
     return p->strand_start; /* where the next strand starts: this one's end */
 }
 
-/* Ends the running strand: its length goes to the work, both paths and
- * the running type; returns when it ended (counting strands: when the
- * clock was last read, as strands are not timed).  Counting strands, the
- * few adds inline: no longest strand is kept (every strand is 1). */
+/* Ends the running strand: its length goes to the work, and so to both
+ * paths and the running type (weft_profile_running); returns when it
+ * ended (counting strands: when the clock was last read, as strands are
+ * not timed).  Counting strands, one add inline: no longest strand is
+ * kept (every strand is 1). */
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     if (!p->strands)
         return weft_profile_end_measured_strand(p);
     weft_profile_figure_add(&p->f.work, 1);
-    weft_profile_figure_add(&p->f.span, 1);
-    weft_profile_figure_add(&p->f.bspan, 1);
-    weft_profile_owner_add(&p->types[p->f.type].work, 1);
     if (WEFT_UNLIKELY(--p->window_left == 0))
         weft__profile_strand_window(p);
     return p->strand_start;
+}
+
+/* The running paths' lengths (weft_profile_running keeps them less the
+ * work), and setting them. */
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_span(const weft_profile_worker *p)
+{
+    return weft_profile_figure(&p->f.work) + weft_profile_figure(&p->f.span_less_work);
+}
+
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_bspan(const weft_profile_worker *p)
+{
+    return weft_profile_figure(&p->f.work) + weft_profile_figure(&p->f.bspan_less_work);
+}
+
+static WEFT_ALWAYS_INLINE void weft_profile_set_paths(weft_profile_worker *p, uint64_t span,
+                                                      uint64_t bspan)
+{
+    uint64_t work = weft_profile_figure(&p->f.work);
+    p->f.span_less_work = span - work;
+    p->f.bspan_less_work = bspan - work;
+}
+
+/* The running type's work and bodies since its row was last added to go
+ * there: before the running type changes, and where the figures are saved
+ * or handed on. */
+static WEFT_ALWAYS_INLINE void weft_profile_type_settle(weft_profile_worker *p)
+{
+    uint64_t work = weft_profile_figure(&p->f.work);
+    weft_profile_type_counts *row = &p->types[p->f.type];
+    weft_profile_owner_add(&row->work, work - p->f.type_from);
+    weft_profile_owner_add(&row->count, p->f.tasks - p->f.type_tasks_from);
+    p->f.type_from = work;
+    p->f.type_tasks_from = p->f.tasks;
 }
 
 /* A task body starts; returns the type to restore when it returns. */
@@ -221,8 +249,6 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
     if (WEFT_UNLIKELY(id == 0))
         id = weft__profile_register(type);
-    p->f.tasks++;
-    weft_profile_owner_add(&p->types[id].count, 1);
     uint32_t outer = p->f.type;
     if (id != outer) {
         /* A started task's first strand begins here.  Timed, what ran
@@ -231,10 +257,12 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
          * stolen task's strands those it has inline. */
         if (outer != 0 || !p->strands)
             weft_profile_end_strand(p);
+        weft_profile_type_settle(p);
         if (outer == 0)
             p->f.root_type = id;
         p->f.type = id;
     }
+    p->f.tasks++; /* the body is the running type's, which counts it when it changes */
     return outer;
 }
 
@@ -243,6 +271,7 @@ static WEFT_ALWAYS_INLINE void weft_profile_leave(weft_worker *w, uint32_t outer
     weft_profile_worker *p = &w->prof;
     if (outer != p->f.type) {
         weft_profile_end_strand(p);
+        weft_profile_type_settle(p);
         p->f.type = outer;
     }
 }
@@ -257,8 +286,8 @@ static WEFT_ALWAYS_INLINE void weft_profile_spawn(weft_worker *w, weft_task *t)
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
-    s->spawn_span = weft_profile_figure(&p->f.span);
-    s->spawn_bspan = weft_profile_figure(&p->f.bspan);
+    s->spawn_span = weft_profile_span(p);
+    s->spawn_bspan = weft_profile_bspan(p);
     p->f.spawns++;
 }
 
@@ -272,11 +301,10 @@ static WEFT_ALWAYS_INLINE weft_profile_join weft_profile_sync_begin(weft_worker 
     weft_profile_worker *p = &w->prof;
     weft_profile_join j;
     weft_profile_end_strand(p);
-    j.span = weft_profile_figure(&p->f.span);
-    j.bspan = weft_profile_figure(&p->f.bspan);
+    j.span = weft_profile_span(p);
+    j.bspan = weft_profile_bspan(p);
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
-    p->f.span = s->spawn_span;
-    p->f.bspan = s->spawn_bspan + p->burden;
+    weft_profile_set_paths(p, s->spawn_span, s->spawn_bspan + p->burden);
     return j;
 }
 
@@ -284,10 +312,13 @@ static WEFT_ALWAYS_INLINE void weft_profile_sync_inlined(weft_worker *w, const w
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_end_strand(p);
-    if (j->span > p->f.span)
-        p->f.span = j->span;
-    if (j->bspan > p->f.bspan)
-        p->f.bspan = j->bspan;
+    /* Each path set only where the continuation's is longer (a max of
+     * both at once is a vector instruction some tools cannot run). */
+    uint64_t work = weft_profile_figure(&p->f.work);
+    if (j->span > work + p->f.span_less_work)
+        p->f.span_less_work = j->span - work;
+    if (j->bspan > work + p->f.bspan_less_work)
+        p->f.bspan_less_work = j->bspan - work;
 }
 
 /* The clock stops (a wait, a park) and starts again. */
@@ -345,14 +376,18 @@ static inline void weft_profile_join_stolen(weft_profile_worker *p, const weft_p
                                             uint64_t from_span, uint64_t from_bspan,
                                             const weft_profile_join *cont)
 {
+    /* The child's work is in its runner's rows of its types: not the
+     * running type's. */
     p->f.work += s->child_work;
+    p->f.type_from += s->child_work;
     p->f.tasks += s->child_tasks;
+    p->f.type_tasks_from += s->child_tasks;
     p->f.spawns += s->child_spawns;
     if (s->child_longest > p->f.longest)
         p->f.longest = s->child_longest;
     uint64_t span = from_span + s->child_span, bspan = from_bspan + s->child_bspan;
-    p->f.span = span > cont->span ? span : cont->span;
-    p->f.bspan = bspan > cont->bspan ? bspan : cont->bspan;
+    weft_profile_set_paths(p, span > cont->span ? span : cont->span,
+                           bspan > cont->bspan ? bspan : cont->bspan);
 }
 
 /* The child was stolen and is done: its figures are in the slot record
@@ -362,7 +397,8 @@ static inline void weft_profile_sync_stolen(weft_worker *w, weft_task *t,
                                             const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_join_stolen(p, weft_profile_slot_of(w, t), p->f.span, p->f.bspan, j);
+    weft_profile_join_stolen(p, weft_profile_slot_of(w, t), weft_profile_span(p),
+                             weft_profile_bspan(p), j);
     weft_profile_resume(w);
 }
 

@@ -23,7 +23,8 @@ typedef struct weft_profile_type {
 } weft_profile_type;
 
 /* Per worker and task type: strand time and bodies run.  Written by the
- * worker only (relaxed load + store), read by the reports. */
+ * worker only (relaxed load + store), read by the reports; the running
+ * type's strands are added when the type changes or a computation ends. */
 typedef struct weft_profile_type_counts {
     WEFT_ATOMIC(uint64_t) work;  /* cycles */
     WEFT_ATOMIC(uint64_t) count; /* task bodies entered */
@@ -54,6 +55,24 @@ typedef struct weft_profile_figures {
     uint32_t root_type; /* the type of the started task */
 } weft_profile_figures;
 
+/* The figures of the computation a worker runs, as its hooks keep them.
+ * A strand's end adds its length to the work and to both paths alike, so
+ * each path is kept as its length less the work (mod 2^64) and the end
+ * adds to the work alone; and the running type's work and bodies are
+ * added to its row when the type changes: the work since `type_from` and
+ * the tasks since `type_tasks_from` are its.  The profiler reads them as
+ * weft_profile_figures (figures_of, src/observe/profiler.c). */
+typedef struct weft_profile_running {
+    uint64_t work;
+    uint64_t span_less_work, bspan_less_work;
+    uint64_t tasks, spawns;
+    uint64_t longest;
+    uint64_t type_from;       /* the work when the running type's row was last added to */
+    uint64_t type_tasks_from; /* the tasks then */
+    uint32_t type;            /* the running task's type id (0: none) */
+    uint32_t root_type;       /* the type of the started task */
+} weft_profile_running;
+
 /* Counting strands: the clock is read once in this many strands. */
 #define WEFT__PROFILE_STRAND_WINDOW 256u
 
@@ -67,7 +86,7 @@ typedef struct weft_profile_worker {
      * records are not mapped. */
     bool off;
     uint64_t strand_start; /* when the running strand began; 0: none runs */
-    weft_profile_figures f;
+    weft_profile_running f;
     uint64_t burden; /* cycles (blocks) charged to a SPAWN edge */
     /* Charging on-CPU time (profile_clock.c, weft__profile_long_strand): a
      * strand or a pause longer than `long_cycles` is checked against the
