@@ -11,9 +11,9 @@ It prints, for the regions and task types of both runs, the work, the
 tasks and the parallelism of A and of B and their ratios, then the
 findings: whether the two runs had the same graph (the same tasks and
 SPAWNs in every region, and no region whose parallelism moved by more
-than 4x on the same work: the same tasks joined in another shape); if
-not, which regions ran more or fewer tasks, or changed shape, and how
-much work came with them; which regions' work or parallelism moved by
+than 4x on the same work, by more than its longest strand explains: the
+same tasks joined in another shape); if not, which regions ran more or
+fewer tasks, or changed shape, and how much work came with them; which regions' work or parallelism moved by
 more than the threshold (default 10 %, timing noise on a busy machine
 being of that order); and which rows are in one run only.  Each kind of
 finding lists its five largest (by tasks or work moved) unless --all is
@@ -29,11 +29,13 @@ import sys
 FORMAT_VERSION = 1
 # Equal counts of tasks and SPAWNs do not make one graph: the same tasks
 # joined in another order have another span.  On the same work, a region
-# whose parallelism moved by more than this factor is taken to have
-# another shape.  Less is within what the span, one path's time, moves by
-# between runs of one graph on a short run: fib(18) (0.2 ms of work) at
-# one and at two workers, 180 pairs, moved it by up to x2.3 with the work
-# within 10 % (x3.5 with the work 15 % off).
+# whose parallelism moved by more than this factor, by more than the
+# longest strand explains (beyond_one_strand), is taken to have another
+# shape.  A short run's span (fib(18): 0.4 ms of work, a span of a few
+# microseconds) is within reach of one interrupt or page fault: fib(18)
+# at one and at two workers, 150 pairs, moved it by up to x24; less the
+# longer run's longest strand, by up to x1.8 (x1.1 in 100 pairs beside
+# two busy loops).
 SHAPE_FACTOR = 4.0
 
 
@@ -139,6 +141,18 @@ def moved(r, threshold):
     return r is None or abs(r - 1.0) > threshold
 
 
+def beyond_one_strand(x, y):
+    """Whether the longer of two regions' spans, less its run's longest
+    strand, is more than SHAPE_FACTOR times the shorter span and that
+    strand both.  A span is at least its run's longest strand: strands
+    that cost more than they did in the other run (an interrupt, a page
+    fault) move it by their cost, the same graph at another cost, so the
+    rest of the path must be longer than a few strands as long as the
+    longest before a shape is named."""
+    hi, lo = (x, y) if x["s"] >= y["s"] else (y, x)
+    return hi["s"] - hi["l"] > SHAPE_FACTOR * max(lo["s"], hi["l"])
+
+
 def limited(lines, most, what):
     """The first `most` lines (all with most=None), and how many more there are."""
     if most is None or len(lines) <= most:
@@ -162,6 +176,7 @@ def diff(a, b, names, threshold, out, most=5):
         for row in d["regions"] + d["task_types"]:
             row["w"] = row["work_ns"] / scale
             row["s"] = row.get("span_ns", 0.0) / scale
+            row["l"] = row.get("longest_strand_ns", 0.0) / scale
     short = "st" if counted == "strands" else "bl"
     fmt_work = (lambda n: fmt_count(n) + " " + short) if in_blocks else fmt_ns
     if in_blocks:
@@ -245,7 +260,7 @@ def diff(a, b, names, threshold, out, most=5):
         pr = ratio(x["parallelism"], y["parallelism"])
         if wr is None or moved(wr, threshold) or not x["parallelism"] or not y["parallelism"]:
             continue
-        if max(pr, 1 / pr) > max(SHAPE_FACTOR, 1 + threshold):
+        if max(pr, 1 / pr) > max(SHAPE_FACTOR, 1 + threshold) and beyond_one_strand(x, y):
             reshaped.append(k)
     shape_note = (f"the span of {len(reshaped)} region{'s' if len(reshaped) > 1 else ''} moved "
                   f"by more than x{SHAPE_FACTOR:g} with the same work (and the parallelism with "

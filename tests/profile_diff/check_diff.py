@@ -15,8 +15,9 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   blocks that two runs convert to time at two ratios (no change of work);
 * the same tasks, SPAWNs and work with the span of a comb and of a chain
   (parallelism 16 and 1: the same counts joined in another shape): not
-  the same graph, the shape changed; with the span moved as timing moves
-  it on short runs (x1.8): the same graph;
+  the same graph, the shape changed, also with a long strand in the
+  chain; with the span moved as timing moves it on short runs (x1.8), or
+  by x6 all in one strand (an interrupt): the same graph;
 * a missing file, a file that is not JSON or not text, JSON that is not a
   profile, a profile of another format, one without its regions, one with
   a region missing a field or holding null: exit 2, one line naming the
@@ -187,11 +188,14 @@ def main():
         # before the next is spawned), the same tasks, SPAWNs and work,
         # are two shapes, either way round; a span moved by x1.8, as
         # timing moves it between short runs of one graph, is one.
-        def with_parallelism(name, parallelism):
+        def with_parallelism(name, parallelism, longest_share=0.01):
+            """fib(18)'s profile with that parallelism, its longest strand
+            that share of the span."""
             d = copy.deepcopy(a)
             r = d["regions"][0]
             burden = r["burdened_span_ns"] - r["span_ns"]
             r["span_ns"] = r["longest_run_span_ns"] = r["work_ns"] / parallelism
+            r["longest_strand_ns"] = longest_share * r["span_ns"]
             r["burdened_span_ns"] = r["span_ns"] + burden
             r["parallelism"] = parallelism
             r["burdened_parallelism"] = r["work_ns"] / r["burdened_span_ns"]
@@ -201,6 +205,24 @@ def main():
         comb = with_parallelism("comb.json", 16.0)
         chain = with_parallelism("chain.json", 1.0)
         noisy = with_parallelism("noisy.json", 16.0 / 1.8)
+        # The comb with one strand 5 spans long (an interrupt in it): the
+        # span x6, all of it that strand's; and the chain with a strand as
+        # long as the comb's span: still a chain.
+        interrupted = with_parallelism("interrupted.json", 16.0 / 6, longest_share=5 / 6)
+        chain_long_strand = with_parallelism("chain_long_strand.json", 1.0, longest_share=1 / 16)
+        for x, y in ((comb, chain_long_strand), (chain_long_strand, comb)):
+            rc, out, err = diff(tool, x, y)
+            found = findings(out)
+            check(rc == 0 and "the graphs differ in shape" in found
+                  and "run region fib: the shape changed" in found,
+                  f"{os.path.basename(x)} against {os.path.basename(y)}: a chain with a long "
+                  f"strand against a comb: the shape change not named:\n{out}{err}")
+        for x, y in ((comb, interrupted), (interrupted, comb)):
+            rc, out, err = diff(tool, x, y)
+            found = findings(out)
+            check(rc == 0 and "the graphs are the same" in found and "shape" not in found,
+                  f"{os.path.basename(x)} against {os.path.basename(y)}: the span moved x6 by "
+                  f"one strand: not called the same graph:\n{out}{err}")
         for x, y in ((comb, chain), (chain, comb)):
             rc, out, err = diff(tool, x, y)
             found = findings(out)

@@ -92,7 +92,9 @@ WEFT_STATIC_ASSERT(sizeof(weft_profile_slot) == WEFT_TASK_SIZE,
 
 /* Runtime side (src/observe/profiler.c, profile_clock.c, profile_types.c). */
 WEFT_BEGIN_DECLS
-uint32_t weft__profile_register(weft_profile_type *type);
+/* The id of a type whose first body starts on the worker of p (its
+ * registration's time taken off the running strand). */
+uint32_t weft__profile_register(weft_profile_worker *p, weft_profile_type *type);
 /* The record for task type `name` (a copy of the string is kept), one per
  * distinct name for the process; NULL when memory is short. */
 weft_profile_type *weft__profile_type_named(const char *name);
@@ -248,7 +250,7 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
     if (WEFT_UNLIKELY(id == 0))
-        id = weft__profile_register(type);
+        id = weft__profile_register(p, type);
     uint32_t outer = p->f.type;
     if (id != outer) {
         /* A started task's first strand begins here.  Timed, what ran
