@@ -155,20 +155,29 @@ static void window_add(weft_profile_worker *p, uint64_t now, uint64_t strands)
     uint64_t d = now - p->window_start;
     if (d > p->long_cycles)
         d = weft__profile_long_strand(p, now, d);
+    /* Relaxed: this worker's own counter. */
+    uint64_t before = atomic_load_explicit(&p->counted_blocks, memory_order_relaxed);
     weft_profile_owner_add(&p->counted_cycles, d);
     weft_profile_owner_add(&p->counted_blocks, strands);
-    /* Now and then (about once in 64 windows), the burden in strands from
-     * what was timed so far.  Relaxed: this worker's own counter. */
-    if ((atomic_load_explicit(&p->counted_blocks, memory_order_relaxed) &
-         (64 * WEFT__PROFILE_STRAND_WINDOW - 1)) < WEFT__PROFILE_STRAND_WINDOW)
+    /* Now and then (once in 64 full windows' strands), the burden in
+     * strands from what was timed so far. */
+    uint64_t every = 64 * (uint64_t)WEFT__PROFILE_STRAND_WINDOW;
+    if (before / every != (before + strands) / every)
         weft__count_update_burden(p);
+}
+
+/* The strands of the open window: its full count less those to go (which
+ * go below 0 when its end waits for a body's entry). */
+static uint64_t window_strands(const weft_profile_worker *p)
+{
+    return (uint64_t)((int64_t)WEFT__PROFILE_STRAND_WINDOW - p->window_left);
 }
 
 void weft__profile_strand_window(weft_profile_worker *p)
 {
     uint64_t now = weft_cycles();
     if (p->window_start != 0) /* (0: the window opens here) */
-        window_add(p, now, WEFT__PROFILE_STRAND_WINDOW);
+        window_add(p, now, window_strands(p));
     p->window_start = now;
     p->window_left = WEFT__PROFILE_STRAND_WINDOW;
 }
@@ -176,7 +185,7 @@ void weft__profile_strand_window(weft_profile_worker *p)
 void weft__profile_window_close(weft_profile_worker *p, uint64_t now)
 {
     if (p->window_start != 0)
-        window_add(p, now, WEFT__PROFILE_STRAND_WINDOW - p->window_left);
+        window_add(p, now, window_strands(p));
     p->window_start = 0;
 }
 

@@ -81,7 +81,8 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
     if (sn->strands && sn->ns_per_block > 0.0)
         fprintf(out,
                 "unit: strands (%s), each counted as 1, times converted at %.3f ns a strand "
-                "(the on-CPU time of %llu strands, read once in %u strands)\n",
+                "(the on-CPU time of %llu strands, read once in %u strands, at the next task's "
+                "start)\n",
                 weft__count_how(), sn->ns_per_block, (unsigned long long)sn->counted,
                 WEFT__PROFILE_STRAND_WINDOW);
     else if (sn->strands)

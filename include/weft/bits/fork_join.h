@@ -230,15 +230,19 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_told(weft_worker *w, 
     return t + 1;
 }
 
-/* For a front-end that took the slot with weft_fj_spawn_slot_as and the
- * same `profiled`: the task published, the profiler told once (by the
- * slot if `profiled`, else here if it is on); returns the head after the
- * task. */
+/* For a front-end that took the slot with weft_fj_spawn_slot_as(...,
+ * false): the profiler told once, with the hook inline if `profiled`
+ * (the caller's weft_fj_profiling), else by weft_fj_spawn_publish_told if
+ * it is on; the task published; returns the head after the task.  The
+ * hook comes after the arguments' stores: the values stored are dead
+ * before the hook's rare calls (a long strand's check, in time), not
+ * saved across them (a vector of them would need an aligned frame). */
 static WEFT_ALWAYS_INLINE weft_task *weft_fj_spawn_publish_as(weft_worker *w, weft_task *t,
                                                               uintptr_t wrapper, bool profiled)
 {
     if (!profiled)
         return weft_fj_spawn_publish_told(w, t, wrapper);
+    WEFT_PROFILE_SPAWN_(w, t)
     weft_fj_spawn_publish(w, t, wrapper);
     return t + 1;
 }

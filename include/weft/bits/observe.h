@@ -195,15 +195,16 @@ static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
 /* Ends the running strand: its length goes to the work, and so to both
  * paths and the running type (weft_profile_running); returns when it
  * ended (counting strands: when the clock was last read, as strands are
- * not timed).  Counting strands, one add inline: no longest strand is
- * kept (every strand is 1). */
+ * not timed).  Counting strands, an add and a count inline, no branch: no
+ * longest strand is kept (every strand is 1), and a full window ends at
+ * the next body's entry (weft_profile_enter), where no call is made with
+ * a SPAWN's arguments live across it. */
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     if (!p->strands)
         return weft_profile_end_measured_strand(p);
     weft_profile_figure_add(&p->f.work, 1);
-    if (WEFT_UNLIKELY(--p->window_left == 0))
-        weft__profile_strand_window(p);
+    p->window_left--;
     return p->strand_start;
 }
 
@@ -244,8 +245,14 @@ static WEFT_ALWAYS_INLINE void weft_profile_type_settle(weft_profile_worker *p)
 static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profile_type *type)
 {
     weft_profile_worker *p = &w->prof;
-    if (WEFT_UNLIKELY(p->off)) /* outer 0 = f.type 0: the leave does nothing */
-        return 0;
+    /* One test for two rare cases: profiling off (outer 0 = f.type 0: the
+     * leave does nothing), and counting strands a full window, which ends
+     * here (weft_profile_end_strand). */
+    if (WEFT_UNLIKELY(p->window_left <= 0)) {
+        if (p->off)
+            return 0;
+        weft__profile_strand_window(p);
+    }
     /* Relaxed: the id is all we use; registration publishes the name to
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);

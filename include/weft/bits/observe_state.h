@@ -110,12 +110,14 @@ typedef struct weft_profile_worker {
     WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     /* Counting strands (count.c): every strand is 1 and no clock is read
      * at its end.  The running strands are timed together in windows,
-     * from `window_start` (0: none open) to the end of its
-     * WEFT__PROFILE_STRAND_WINDOW-th strand (`window_left` to go) or to
-     * a pause: each window's cycles and strands go to counted_cycles and
-     * counted_blocks, whose ratio converts strands to time. */
+     * from `window_start` (0: none open) to the first task body's entry
+     * after its WEFT__PROFILE_STRAND_WINDOW-th strand (`window_left` to
+     * go, below 0 past it) or to a pause: each window's cycles and
+     * strands go to counted_cycles and counted_blocks, whose ratio
+     * converts strands to time.  Profiling off, window_left is 0 and
+     * stays so: a body's entry tests both at once. */
     bool strands;
-    uint32_t window_left;
+    int32_t window_left;
     uint64_t window_start;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     intptr_t slot_offset;             /* slot record = descriptor address + this */

@@ -351,7 +351,7 @@ static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
     STORAGE FL##_TASK_T *NAME##SUFFIX(FL##_WORKER_T *w_, FL##_TASK_T *head WEFT_CPARAMS_##N TYPES) \
     { \
         weft_worker *w = (weft_worker *)w_; \
-        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", PROFILED); \
+        weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", false); \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
         WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
             w, t, (uintptr_t)&NAME##_WRAP, PROFILED); \
