@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The profiler's tests: a finished region of the profile, by its name
- * (the test fails if there is none). */
+/* The profiler's tests: a finished region or a task type's row of the
+ * profile, by its name (the test fails if there is none). */
 #ifndef WEFT_TESTS_PROFILE_REGIONS_H
 #define WEFT_TESTS_PROFILE_REGIONS_H
 
@@ -22,7 +22,7 @@ static inline char *profile_report(int (*write)(FILE *), const char *what)
     return text;
 }
 
-static weft_profile_region region_named(const char *name)
+static inline weft_profile_region region_named(const char *name)
 {
     weft_profile_region r[16];
     size_t n = weft_profile_regions(r, 16);
@@ -31,6 +31,17 @@ static weft_profile_region region_named(const char *name)
             return r[i];
     CHECK(false, "no region named %s (%zu regions)", name, n);
     return r[0];
+}
+
+static inline weft_profile_task_type task_type_named(const char *name)
+{
+    weft_profile_task_type t[256];
+    size_t n = weft_profile_task_types(t, 256);
+    for (size_t i = 0; i < n && i < 256; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return t[i];
+    CHECK(false, "no task type named %s (%zu task types)", name, n);
+    return t[0];
 }
 
 #endif

@@ -78,17 +78,6 @@ PROBE(3)
 PROBE(8)
 PROBE(32)
 
-static double type_work_ns(const char *name)
-{
-    weft_profile_task_type t[16];
-    size_t n = weft_profile_task_types(t, 16);
-    for (size_t i = 0; i < n && i < 16; i++)
-        if (strcmp(t[i].name, name) == 0)
-            return t[i].work_ns;
-    CHECK(false, "no task type named %s", name);
-    return 0;
-}
-
 static void check_probe(unsigned workers, const char *tree, const char *probe, long (*run)(void))
 {
     CHECK(weft_start(workers, 0, 0) == 0, "start %u workers", workers);
@@ -99,7 +88,7 @@ static void check_probe(unsigned workers, const char *tree, const char *probe, l
           "%s: its first body made %ld copies of its name, not one", probe,
           atomic_load(&slow_copies) - before);
     weft_profile_region r = region_named(tree);
-    double tree_work = type_work_ns(tree), probe_work = type_work_ns(probe);
+    double tree_work = task_type_named(tree).work_ns, probe_work = task_type_named(probe).work_ns;
     printf("%u workers: %s: work %.1f us, span %.1f us; the types' work: %s %.1f us, %s %.1f us "
            "(%s's registration took %.0f ms)\n",
            workers, tree, r.work_ns / 1e3, r.span_ns / 1e3, tree, tree_work / 1e3, probe,
