@@ -121,7 +121,7 @@ static weft_profile_region region_of(const char *name, int kind)
 
 /* A region from outside the pool, or a named one: the first of the name
  * of either kind. */
-static weft_profile_region region_any_kind(const char *name)
+static weft_profile_region region_run_or_named(const char *name)
 {
     weft_profile_region r[64];
     size_t n = weft_profile_regions(r, 64);
@@ -146,7 +146,7 @@ static void check_counts(void)
         weft_profile_reset();
         for (int rep = 0; rep < 3; rep++)
             CHECK(WEFT_RUN(pfib, n) == fib_ref(n), "pfib");
-        weft_profile_region r = region_any_kind("pfib");
+        weft_profile_region r = region_run_or_named("pfib");
         CHECK_EQ_U64(r.runs, 3);
         CHECK_EQ_U64(r.tasks, 3 * (2 * f - 1));
         CHECK_EQ_U64(r.spawns, 3 * (f - 1));
@@ -198,7 +198,7 @@ static floor_figures noise_floor(bool is_tree, int size)
             CHECK(WEFT_RUN(timed_tree, size, 0, 0) == 1 << size, "tree");
         else
             CHECK(WEFT_RUN(timed_chain, 0, size) == size, "chain");
-        weft_profile_region r = region_any_kind(is_tree ? "timed_tree" : "timed_chain");
+        weft_profile_region r = region_run_or_named(is_tree ? "timed_tree" : "timed_chain");
         fl.work = fmax(fl.work, r.work_ns);
         fl.span = fmax(fl.span, r.span_ns);
     }
@@ -256,7 +256,7 @@ static measured timed_run(bool is_tree, int size, double burden)
             CHECK(WEFT_RUN(timed_tree, size, 0, 0) == leaves, "tree");
         else
             CHECK(WEFT_RUN(timed_chain, 0, size) == size, "chain");
-        weft_profile_region r = region_any_kind(is_tree ? "timed_tree" : "timed_chain");
+        weft_profile_region r = region_run_or_named(is_tree ? "timed_tree" : "timed_chain");
         m.work = r.work_ns;
         m.span = r.span_ns;
         m.bspan = r.burdened_span_ns;
@@ -365,7 +365,8 @@ static void check_regions(void)
     weft_profile_reset();
     /* Inside a task: what ran between begin and end. */
     CHECK(WEFT_RUN(bracketed, 2, leaf) == 8, "bracketed");
-    weft_profile_region in = region_any_kind("two trees"), outer = region_any_kind("bracketed");
+    weft_profile_region in = region_run_or_named("two trees"),
+                        outer = region_run_or_named("bracketed");
     CHECK_EQ_U64(in.runs, 1);
     CHECK(in.kind == WEFT_PROFILE_REGION_NAMED && outer.kind == WEFT_PROFILE_REGION_RUN, "kinds");
     CHECK_EQ_U64(in.tasks, 2 * 7);
@@ -378,7 +379,7 @@ static void check_regions(void)
     WEFT_PROFILE_BEGIN(m);
     CHECK(WEFT_RUN(tree, 1, leaf) == 2 && WEFT_RUN(tree, 1, leaf) == 2, "trees");
     CHECK(WEFT_PROFILE_END(m, "two runs") == 0, "end");
-    weft_profile_region two = region_any_kind("two runs"), t = region_any_kind("tree");
+    weft_profile_region two = region_run_or_named("two runs"), t = region_run_or_named("tree");
     CHECK_EQ_U64(two.tasks, 2 * 3);
     CHECK(fabs(two.work_ns - t.work_ns) <= 1.0 && fabs(two.span_ns - t.span_ns) <= 1.0,
           "two runs: work %.0f span %.0f; their region: %.0f %.0f", two.work_ns, two.span_ns,
@@ -392,7 +393,8 @@ static void check_regions(void)
     CHECK(WEFT_PROFILE_END(short_one, "short run") == 0, "end");
     WEFT_PROFILE_BEGIN(empty);
     CHECK(WEFT_PROFILE_END(empty, "empty range") == 0, "end");
-    weft_profile_region sr = region_any_kind("short run"), er = region_any_kind("empty range");
+    weft_profile_region sr = region_run_or_named("short run"),
+                        er = region_run_or_named("empty range");
     CHECK(sr.longest_strand_ns <= sr.span_ns && sr.longest_strand_ns < leaf,
           "short run: longest strand %.0f ns, span %.0f ns", sr.longest_strand_ns, sr.span_ns);
     CHECK(er.work_ns == 0 && er.longest_strand_ns == 0, "empty range: work %.0f, longest %.0f",
@@ -818,7 +820,7 @@ static void check_reports(void)
               strstr(json, "\"time\": \"on-CPU ns\"") && strstr(text, "unit: on-CPU time") &&
               strstr(text, "unit's error: on-CPU time includes memory stalls"),
           "the unit is time, chosen automatically:\n%s\n%s", text, json);
-    weft_profile_region r = region_any_kind("pfib");
+    weft_profile_region r = region_run_or_named("pfib");
     CHECK(weft_profile_speedup_bound(&r, 1) == 1.0 && weft_profile_speedup_bound(&r, 0) == 0.0,
           "bound at 1 and 0 workers");
     CHECK(weft_profile_burdened_speedup(&r, 4) <= weft_profile_speedup_bound(&r, 4) + 1e-9,
@@ -910,14 +912,14 @@ static void check_after_waits(void)
         atomic_store_explicit(&child_began, 0, memory_order_relaxed); /* before the RUN */
         weft_profile_reset();
         CHECK(WEFT_RUN(waits_then_computes) == 2, "waits_then_computes");
-        weft_profile_region r = region_any_kind("waits_then_computes");
+        weft_profile_region r = region_run_or_named("waits_then_computes");
         CHECK(r.work_ns >= 0.85 * 60e6 && r.work_ns <= 1.25 * 60e6,
               "a join's wait, then 20 ms: work %.1f ms, the strands' CPU time 60 ms",
               r.work_ns / 1e6);
         usleep(100000); /* the workers sleep */
         weft_profile_reset();
         CHECK(WEFT_RUN(computes, 20000000L) == 1, "computes");
-        r = region_any_kind("computes");
+        r = region_run_or_named("computes");
         CHECK(r.work_ns >= 0.85 * 20e6 && r.work_ns <= 1.25 * 20e6,
               "a RUN after 100 ms asleep: work %.1f ms, its CPU time 20 ms", r.work_ns / 1e6);
     }
