@@ -15,7 +15,8 @@
 #            (race tests, the scheduler's own, the profiler's and tracer's
 #            checks, with both compiled in) are built and run
 #   verify   the spin model checks and their mutants (verification/run.sh --quick)
-#   mutation the quick subset of the source mutants (tests/mutation/run.sh)
+#   mutation the quick subset of the source mutants (tests/mutation/run.sh),
+#            two at a time, and the runner's self-test (a survivor reported)
 #   mpi      the distributed work pool (weft::dist): a release build with
 #            -DWEFT_WITH_MPI=ON, only the tests labelled dist (tests/dist
 #            and the uts-dist checks) under mpirun on this machine
@@ -90,6 +91,17 @@ for cfg_sched in "${configs[@]}"; do
     # must be killed by the tests aimed at it (docs/verification.md).
     echo "=== mutation: source mutants (tests/mutation/run.sh --quick)"
     bash "$root/tests/mutation/run.sh" --quick --work "$root/build-test-mutation"
+    # The runner itself: a mutant the tests cannot see is reported as a
+    # survivor and fails the run, in two lanes beside a killed one.
+    if self_out=$(bash "$root/tests/mutation/run.sh" --list "$root/tests/mutation/selftest.txt" \
+                    --lanes 2 --work "$root/build-test-mutation" 2>&1); then
+      echo "$self_out"; echo "run_all: the mutation runner passed a run with a survivor" >&2; exit 1
+    fi
+    if ! grep -qx 'mutants: 2 killed: 1 survived: 1' <<< "$self_out" ||
+       ! grep -q '^SURVIVED  selftest-comment-survives ' <<< "$self_out"; then
+      echo "$self_out"; echo "run_all: the mutation runner misreported its self-test" >&2; exit 1
+    fi
+    echo "mutation: the runner's self-test reported its survivor"
     echo "=== mutation: passed in $(( $(date +%s) - stage_start )) s"
     continue
   fi

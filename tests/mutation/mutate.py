@@ -3,9 +3,10 @@
 """Source mutation testing for weft (tests/mutation/run.sh is the interface).
 
 Reads the mutant list (mutants.txt: one record per mutant, see its header),
-copies the tracked source tree once into a scratch directory, builds each
-configuration the list names there (one build directory per configuration,
-rebuilt incrementally), and for each mutant: replaces the exact original
+copies the tracked source tree into a scratch directory per lane (--lanes,
+two by default: two mutants at once), builds each configuration the list
+names there (one build directory per configuration and lane, rebuilt
+incrementally), and for each mutant: replaces the exact original
 snippet by the replacement in the scratch copy, rebuilds the mutant's
 targets, runs its tests with ctest, and restores the file.  A mutant is
 killed when a test fails (or times out), survived when all pass.  A
@@ -21,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,7 +103,10 @@ def log_run(cmd, logf, cwd=None, timeout=None, env=None):
             return 124
 
 
-TEST_TIMEOUT = 20  # seconds per test run (the longest, test_pool_run, takes 11): a hang is a kill, and cheap
+# Seconds per test run: a hang is a kill, and cheap (the unmutated tests
+# take at most about 5 s here: test_cpp_sort_throw; the other lane's
+# builds may slow one down, four times the margin).
+TEST_TIMEOUT = 20
 
 
 def run_tests(bdir, regex, logf, env):
@@ -159,11 +164,16 @@ def main():
     ap.add_argument("--list", default=os.path.join(HERE, "mutants.txt"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--jobs", default=str(os.cpu_count() or 2))
+    ap.add_argument("--lanes", type=int, default=min(2, os.cpu_count() or 1),
+                    help="mutants built and tested at once, each in a scratch tree of its own "
+                         "(default: 2, or 1 on one CPU)")
     ap.add_argument("--check", action="store_true",
                     help="only check that every selected mutant's snippet is in the source "
                          "exactly once (no build)")
     ap.add_argument("filter", nargs="?", default="", help="only mutants whose name contains it")
     a = ap.parse_args()
+    if a.lanes < 1:
+        sys.exit("mutation: --lanes needs a positive number")
     mutants = parse(a.list)
     sel = [m for m in mutants if (not a.quick or m["quick"] == "yes") and a.filter in m["name"]]
     if not sel:
@@ -182,7 +192,8 @@ def main():
     logs = os.path.join(a.work, "logs")
     os.makedirs(logs, exist_ok=True)
     print(f"mutation: {len(sel)} mutants ({'quick' if a.quick else 'full'}), "
-          f"scratch tree {tree}, logs {logs}", flush=True)
+          f"{a.lanes} at once, scratch tree {tree}"
+          f"{' (and tree-lane<k> beside it)' if a.lanes > 1 else ''}, logs {logs}", flush=True)
 
     # Every snippet is checked before anything is built: a list that no
     # longer matches the source fails at once, naming each stale entry.
@@ -203,34 +214,73 @@ def main():
 
     env = dict(os.environ)
     env.setdefault("TSAN_OPTIONS", "halt_on_error=1")
-    built = {}
-    killed = survived = 0
-    t0 = time.time()
-    for m in sel:
-        if m["name"] in bad:
-            continue
+    # Lanes: each a scratch tree and build directories of its own, taking
+    # the next group of mutants from the list.  A mutant's tests mostly wait (a hang
+    # waits out its limit), so a second lane builds and tests meanwhile.
+    lanes = []
+    for k in range(a.lanes):
+        ltree = tree if k == 0 else os.path.join(a.work, f"tree-lane{k}")
+        if k:
+            sync_tree(ltree)
+        lanes.append({"tree": ltree, "suffix": "" if k == 0 else f"-lane{k}", "built": {}})
+    todo = [m for m in sel if m["name"] not in bad]
+    lines = [None] * len(todo)  # each mutant's report, printed in list order
+    # A lane takes a group at a time: the mutants whose targets overlap, so
+    # that each test program is built in one lane only.
+    group_of = {}
+
+    def root(t):
+        while group_of.setdefault(t, t) != t:
+            t = group_of[t]
+        return t
+
+    for m in todo:
+        first, *rest = m["targets"].split()
+        for t in rest:
+            group_of[root(t)] = root(first)
+        root(first)
+    groups = {}
+    for i, m in enumerate(todo):
+        groups.setdefault(root(m["targets"].split()[0]), []).append(i)
+    groups = list(groups.values())
+    state = {"next": 0, "printed": 0, "killed": 0, "survived": 0}
+    lock = threading.Lock()
+
+    def report(i, line, error=None, outcome=None):
+        with lock:
+            lines[i] = line
+            if error:
+                errors.append(error)
+            if outcome:
+                state[outcome] += 1
+            while state["printed"] < len(todo) and lines[state["printed"]] is not None:
+                if lines[state["printed"]]:
+                    print(lines[state["printed"]], flush=True)
+                state["printed"] += 1
+
+    def run_mutant(lane, i, m):
         cfg = m["config"]
-        bdir = os.path.join(a.work, "build-" + cfg)
+        bdir = os.path.join(a.work, "build-" + cfg + lane["suffix"])
         logf = os.path.join(logs, m["name"] + ".log")
         if os.path.exists(logf):
             os.remove(logf)
-        if cfg not in built:
+        note = ""
+        if cfg not in lane["built"]:
             t = time.time()
-            ok = log_run(["cmake", "-S", tree, "-B", bdir] + COMMON + CONFIGS[cfg], logf) == 0
-            built[cfg] = ok
-            print(f"  (configured {cfg} in {time.time() - t:.0f} s)", flush=True)
-        if not built[cfg]:
-            errors.append(f"ERROR [{m['name']}]: configuration {cfg} failed: {logf}")
-            print(errors[-1], flush=True)
-            continue
+            ok = log_run(["cmake", "-S", lane["tree"], "-B", bdir] + COMMON + CONFIGS[cfg],
+                         logf) == 0
+            lane["built"][cfg] = ok
+            note = f"  (configured {cfg}{lane['suffix']} in {time.time() - t:.0f} s)\n"
+        if not lane["built"][cfg]:
+            e = f"ERROR [{m['name']}]: configuration {cfg} failed: {logf}"
+            return report(i, note + e, e)
         targets = m["targets"].split()
         # The unmutated targets first, so the mutant's build time is its own
         # and a broken tree is not taken for a killed mutant.
         if log_run(["cmake", "--build", bdir, "-j", a.jobs, "--target"] + targets, logf) != 0:
-            errors.append(f"ERROR [{m['name']}]: the unmutated tree does not build: {logf}")
-            print(errors[-1], flush=True)
-            continue
-        path = os.path.join(tree, m["file"])
+            e = f"ERROR [{m['name']}]: the unmutated tree does not build: {logf}"
+            return report(i, note + e, e)
+        path = os.path.join(lane["tree"], m["file"])
         with open(path) as f:
             orig = f.read()
         t = time.time()
@@ -238,24 +288,43 @@ def main():
             with open(path, "w") as f:
                 f.write(orig.replace(m["original"], m["replacement"], 1))
             if log_run(["cmake", "--build", bdir, "-j", a.jobs, "--target"] + targets, logf) != 0:
-                errors.append(f"ERROR [{m['name']}]: the mutant does not build: {logf}")
-                print(errors[-1], flush=True)
-                continue
+                e = f"ERROR [{m['name']}]: the mutant does not build: {logf}"
+                return report(i, note + e, e)
             rc = run_tests(bdir, m["tests"], logf, env)
         finally:
             with open(path, "w") as f:
                 f.write(orig)
         if rc is None:
-            errors.append(f"ERROR [{m['name']}]: no test matches {m['tests']!r}")
-            print(errors[-1], flush=True)
-            continue
+            e = f"ERROR [{m['name']}]: no test matches {m['tests']!r}"
+            return report(i, note + e, e)
         secs = time.time() - t
         if rc:
-            killed += 1
-            print(f"killed    {m['name']:<40} {secs:6.0f} s  by {rc}", flush=True)
+            report(i, note + f"killed    {m['name']:<40} {secs:6.0f} s  by {rc}", outcome="killed")
         else:
-            survived += 1
-            print(f"SURVIVED  {m['name']:<40} {secs:6.0f} s  ({m['tests']}): {m['why']}", flush=True)
+            report(i, note + f"SURVIVED  {m['name']:<40} {secs:6.0f} s  ({m['tests']}): "
+                   f"{m['why']}", outcome="survived")
+
+    def lane_loop(lane):
+        while True:
+            with lock:
+                g = state["next"]
+                if g >= len(groups):
+                    return
+                state["next"] += 1
+            for i in groups[g]:
+                try:
+                    run_mutant(lane, i, todo[i])
+                except Exception as ex:  # reported, never a silent survivor
+                    e = f"ERROR [{todo[i]['name']}]: {type(ex).__name__}: {ex}"
+                    report(i, e, e)
+
+    t0 = time.time()
+    threads = [threading.Thread(target=lane_loop, args=(lane,)) for lane in lanes]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    killed, survived = state["killed"], state["survived"]
     n = len(sel)
     print(f"errors: {len(errors)} (stale snippets or builds: see above); "
           f"{time.time() - t0:.0f} s in all", flush=True)

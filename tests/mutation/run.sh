@@ -7,6 +7,8 @@
 # Usage: tests/mutation/run.sh [--quick] [--check] [NAME-FILTER]
 #   --quick  the CI subset (the mutants marked `quick: yes`)
 #   --check  only check that each snippet is in the source exactly once
+#   --lanes N  mutants built and tested at once, each lane in a scratch
+#            tree of its own (default 2; 1 on a single CPU)
 # Last line: `mutants: N killed: K survived: S`.  Exit status 0 only when
 # every selected mutant was applied, built and killed; a snippet that is
 # not in the source exactly once is an ERROR, never a survivor.
