@@ -215,8 +215,9 @@ def main():
     env = dict(os.environ)
     env.setdefault("TSAN_OPTIONS", "halt_on_error=1")
     # Lanes: each a scratch tree and build directories of its own, taking
-    # the next group of mutants from the list.  A mutant's tests mostly wait (a hang
-    # waits out its limit), so a second lane builds and tests meanwhile.
+    # the next group of mutants from the list.  A mutant's tests mostly
+    # wait (a hang waits out its limit), so a second lane builds and tests
+    # meanwhile.
     lanes = []
     for k in range(a.lanes):
         ltree = tree if k == 0 else os.path.join(a.work, f"tree-lane{k}")
