@@ -28,6 +28,7 @@ have_cmd python3 || need+=(python3)
 have_cmd pkg-config || need+=(pkg-config)
 have_cmd clang++ || need+=(clang)   # the C++ header tests build with g++ and clang++
 have_cmd spin || need+=(spin)       # the model checks (verification/run.sh)
+have_cmd tcc || need+=(tcc)         # builds the model checks' verifiers (verification/run.sh)
 have_cmd doxygen || need+=(doxygen) # the API reference (ctest api_reference)
 have_cmd clang-format || need+=(clang-format) # scripts/check-format.sh
 # Open MPI for the distributed work pool (weft::dist, tests/run_all.sh mpi).
