@@ -10,7 +10,8 @@
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer (split's: with the
 #            profiler and the tracer), without the benchmark programs
 #   perturb  random delays at every race point (WEFT_PERTURB, docs/verification.md)
-#            and the forced-interleaving race tests (test_races); for the
+#            and the forced-interleaving race tests (test_races), without
+#            the C++ API's algorithm tests (tests/cpp/CMakeLists.txt); for the
 #            schedulers other than split only the tests labelled "sched"
 #            (race tests, the scheduler's own, the profiler's and tracer's
 #            checks, with both compiled in) are built and run

@@ -343,17 +343,17 @@ static void round_begins(const char *kind, unsigned workers, int pool_workers, i
 }
 
 /* test_pool_in_task [scale [workers]]: the rounds times scale (at most
- * 5), at the given fork-join worker count only (default 1, 2, 3 and 8). */
+ * 3), at the given fork-join worker count only (default 1, 2, 3 and 8). */
 int main(int argc, char **argv)
 {
     int scale = argc > 1 ? atoi(argv[1]) : 1;
     if (scale < 1)
         scale = 1;
-    /* At most 5: release's 30 would take minutes, and 100 rounds of each
+    /* At most 3: release's 30 would take minutes, and 60 rounds of each
      * case are plenty (before the fix every round hung at 1 and 2
      * workers). */
-    if (scale > 5)
-        scale = 5;
+    if (scale > 3)
+        scale = 3;
 #if WEFT_TEST_SANITIZED
     /* Under a sanitizer, scale 1: 20 rounds of each case, still every
      * worker count and pool size (at scale 2 it took 35-42 s a run under
