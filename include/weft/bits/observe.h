@@ -145,6 +145,16 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_figure(const uint64_t *figure)
     return *(const volatile uint64_t *)figure;
 }
 
+/* Sets one of the figures (a running one, or a slot record's) with a store
+ * of its own, for the same reason: a 16-byte store of two neighbours, read
+ * back one word at a time, or two 8-byte stores read back as one 16-byte
+ * load, stalls where the read follows soon (a SPAWN's record read at its
+ * SYNC after a short CALL). */
+static WEFT_ALWAYS_INLINE void weft_profile_figure_set(uint64_t *figure, uint64_t v)
+{
+    *(volatile uint64_t *)figure = v;
+}
+
 /* A strand of d on-CPU cycles ends in counting mode: its length is the
  * blocks counted since it began; the cycles go to the conversion ratio. */
 static inline uint64_t weft_profile_count_strand(weft_profile_worker *p, uint64_t d)
@@ -208,6 +218,21 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *
     return p->strand_start;
 }
 
+/* weft_profile_end_strand for the hooks that go on to read the paths or
+ * settle the type: returns the work after the strand, so that they need
+ * not read it again. */
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand_work(weft_profile_worker *p)
+{
+    if (!p->strands) {
+        weft_profile_end_measured_strand(p);
+        return weft_profile_figure(&p->f.work);
+    }
+    uint64_t work = weft_profile_figure(&p->f.work) + 1;
+    weft_profile_figure_set(&p->f.work, work);
+    p->window_left--;
+    return work;
+}
+
 /* The running paths' lengths (weft_profile_running keeps them less the
  * work), and setting them. */
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_span(const weft_profile_worker *p)
@@ -220,25 +245,36 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_bspan(const weft_profile_worker 
     return weft_profile_figure(&p->f.work) + weft_profile_figure(&p->f.bspan_less_work);
 }
 
+/* (`work`: the running work, as the caller has it.) */
+static WEFT_ALWAYS_INLINE void weft_profile_set_paths_at(weft_profile_worker *p, uint64_t work,
+                                                         uint64_t span, uint64_t bspan)
+{
+    weft_profile_figure_set(&p->f.span_less_work, span - work);
+    weft_profile_figure_set(&p->f.bspan_less_work, bspan - work);
+}
+
 static WEFT_ALWAYS_INLINE void weft_profile_set_paths(weft_profile_worker *p, uint64_t span,
                                                       uint64_t bspan)
 {
-    uint64_t work = weft_profile_figure(&p->f.work);
-    p->f.span_less_work = span - work;
-    p->f.bspan_less_work = bspan - work;
+    weft_profile_set_paths_at(p, weft_profile_figure(&p->f.work), span, bspan);
 }
 
 /* The running type's work and bodies since its row was last added to go
  * there: before the running type changes, and where the figures are saved
- * or handed on. */
+ * or handed on.  (`work`: the running work, as the caller has it.) */
+static WEFT_ALWAYS_INLINE void weft_profile_type_settle_at(weft_profile_worker *p, uint64_t work)
+{
+    weft_profile_type_counts *row = &p->types[p->f.type];
+    uint64_t tasks = p->f.tasks;
+    weft_profile_owner_add(&row->work, work - weft_profile_figure(&p->f.type_from));
+    weft_profile_owner_add(&row->count, tasks - weft_profile_figure(&p->f.type_tasks_from));
+    weft_profile_figure_set(&p->f.type_from, work);
+    weft_profile_figure_set(&p->f.type_tasks_from, tasks);
+}
+
 static WEFT_ALWAYS_INLINE void weft_profile_type_settle(weft_profile_worker *p)
 {
-    uint64_t work = weft_profile_figure(&p->f.work);
-    weft_profile_type_counts *row = &p->types[p->f.type];
-    weft_profile_owner_add(&row->work, work - p->f.type_from);
-    weft_profile_owner_add(&row->count, p->f.tasks - p->f.type_tasks_from);
-    p->f.type_from = work;
-    p->f.type_tasks_from = p->f.tasks;
+    weft_profile_type_settle_at(p, weft_profile_figure(&p->f.work));
 }
 
 /* A task body starts; returns the type to restore when it returns. */
@@ -264,9 +300,9 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
          * before it (the runtime's start) is a strand of its own; counted,
          * it is none of the program's graph, and not counting it keeps a
          * stolen task's strands those it has inline. */
-        if (outer != 0 || !p->strands)
-            weft_profile_end_strand(p);
-        weft_profile_type_settle(p);
+        uint64_t work = outer != 0 || !p->strands ? weft_profile_end_strand_work(p)
+                                                  : weft_profile_figure(&p->f.work);
+        weft_profile_type_settle_at(p, work);
         if (outer == 0)
             p->f.root_type = id;
         p->f.type = id;
@@ -279,8 +315,7 @@ static WEFT_ALWAYS_INLINE void weft_profile_leave(weft_worker *w, uint32_t outer
 {
     weft_profile_worker *p = &w->prof;
     if (outer != p->f.type) {
-        weft_profile_end_strand(p);
-        weft_profile_type_settle(p);
+        weft_profile_type_settle_at(p, weft_profile_end_strand_work(p));
         p->f.type = outer;
     }
 }
@@ -293,10 +328,10 @@ static WEFT_ALWAYS_INLINE void weft_profile_leave(weft_worker *w, uint32_t outer
 static WEFT_ALWAYS_INLINE void weft_profile_spawn(weft_worker *w, weft_task *t)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_end_strand(p);
+    uint64_t work = weft_profile_end_strand_work(p);
     weft_profile_slot *s = weft_profile_slot_of(w, t);
-    s->spawn_span = weft_profile_span(p);
-    s->spawn_bspan = weft_profile_bspan(p);
+    weft_profile_figure_set(&s->spawn_span, work + weft_profile_figure(&p->f.span_less_work));
+    weft_profile_figure_set(&s->spawn_bspan, work + weft_profile_figure(&p->f.bspan_less_work));
     p->f.spawns++;
 }
 
@@ -309,25 +344,25 @@ static WEFT_ALWAYS_INLINE weft_profile_join weft_profile_sync_begin(weft_worker 
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_join j;
-    weft_profile_end_strand(p);
-    j.span = weft_profile_span(p);
-    j.bspan = weft_profile_bspan(p);
+    uint64_t work = weft_profile_end_strand_work(p);
+    j.span = work + weft_profile_figure(&p->f.span_less_work);
+    j.bspan = work + weft_profile_figure(&p->f.bspan_less_work);
     const weft_profile_slot *s = weft_profile_slot_of(w, t);
-    weft_profile_set_paths(p, s->spawn_span, s->spawn_bspan + p->burden);
+    weft_profile_set_paths_at(p, work, weft_profile_figure(&s->spawn_span),
+                              weft_profile_figure(&s->spawn_bspan) + p->burden);
     return j;
 }
 
 static WEFT_ALWAYS_INLINE void weft_profile_sync_inlined(weft_worker *w, const weft_profile_join *j)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_end_strand(p);
+    uint64_t work = weft_profile_end_strand_work(p);
     /* Each path set only where the continuation's is longer (a max of
      * both at once is a vector instruction some tools cannot run). */
-    uint64_t work = weft_profile_figure(&p->f.work);
-    if (j->span > work + p->f.span_less_work)
-        p->f.span_less_work = j->span - work;
-    if (j->bspan > work + p->f.bspan_less_work)
-        p->f.bspan_less_work = j->bspan - work;
+    if (j->span > work + weft_profile_figure(&p->f.span_less_work))
+        weft_profile_figure_set(&p->f.span_less_work, j->span - work);
+    if (j->bspan > work + weft_profile_figure(&p->f.bspan_less_work))
+        weft_profile_figure_set(&p->f.bspan_less_work, j->bspan - work);
 }
 
 /* The clock stops (a wait, a park) and starts again. */

@@ -80,34 +80,13 @@ typedef struct weft_profile_running {
  * running (the task the runtime started last, with everything it ran
  * inline).  Owner-only. */
 typedef struct weft_profile_worker {
+    /* ---- what the hooks read or write at every strand, first: with the
+     * figures, two cache lines ---- */
     /* Profiling is off in this process (WEFT_PROFILE_OFF=1, read at its
      * first start): the fork-join core runs no hook (weft_fj_profiling),
      * the runtime's and a body's hooks return at once, and the slot
      * records are not mapped. */
     bool off;
-    uint64_t strand_start; /* when the running strand began; 0: none runs */
-    weft_profile_running f;
-    uint64_t burden; /* cycles (blocks) charged to a SPAWN edge */
-    /* Charging on-CPU time (profile_clock.c, weft__profile_long_strand): a
-     * strand or a pause longer than `long_cycles` is checked against the
-     * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
-     * clock stopped (a pause) at `paused_at`. */
-    uint64_t long_cycles;
-    uint64_t sync_cycles, sync_cpu_ns, paused_at;
-    const void *sync_thread; /* whose CPU clock (a thread may borrow the worker) */
-    /* Owner-written (relaxed load + store), read by the reports: cycles
-     * taken off strands because the thread was not on a CPU, and how many
-     * strands lost some. */
-    WEFT_ATOMIC(uint64_t) off_cpu, off_cpu_strands;
-    /* Counting basic blocks (src/observe/count.c): strands are measured
-     * in blocks when `counting`; count_start is the thread's block count
-     * when the running strand began; counted_cycles and counted_blocks
-     * (owner-written, relaxed load + store, read by the reports) total
-     * the strands' on-CPU cycles and blocks, whose ratio converts blocks
-     * to time; burden_cycles is the burden that `burden` holds in blocks. */
-    bool counting;
-    uint64_t count_start, burden_cycles;
-    WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     /* Counting strands (count.c): every strand is 1 and no clock is read
      * at its end.  The running strands are timed together in windows,
      * from `window_start` (0: none open) to the first task body's entry
@@ -117,11 +96,36 @@ typedef struct weft_profile_worker {
      * converts strands to time.  Profiling off, window_left is 0 and
      * stays so: a body's entry tests both at once. */
     bool strands;
+    /* Counting basic blocks (src/observe/count.c): strands are measured
+     * in blocks when `counting`; count_start is the thread's block count
+     * when the running strand began; counted_cycles and counted_blocks
+     * (owner-written, relaxed load + store, read by the reports) total
+     * the strands' on-CPU cycles and blocks, whose ratio converts blocks
+     * to time; burden_cycles is the burden that `burden` holds in blocks. */
+    bool counting;
     int32_t window_left;
+    intptr_t slot_offset;            /* slot record = descriptor address + this */
+    weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
+    uint64_t burden;                 /* cycles (blocks) charged to a SPAWN edge */
+    uint64_t strand_start;           /* when the running strand began; 0: none runs */
+    /* Charging on-CPU time (profile_clock.c, weft__profile_long_strand): a
+     * strand or a pause longer than `long_cycles` is checked against the
+     * thread's CPU clock, read last at `sync_cycles` (`sync_cpu_ns`); the
+     * clock stopped (a pause) at `paused_at`. */
+    uint64_t long_cycles;
+    weft_profile_running f;
+
+    /* ---- the rest ---- */
+    uint64_t sync_cycles, sync_cpu_ns, paused_at;
+    const void *sync_thread; /* whose CPU clock (a thread may borrow the worker) */
+    /* Owner-written (relaxed load + store), read by the reports: cycles
+     * taken off strands because the thread was not on a CPU, and how many
+     * strands lost some. */
+    WEFT_ATOMIC(uint64_t) off_cpu, off_cpu_strands;
+    uint64_t count_start, burden_cycles;
+    WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     uint64_t window_start;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
-    intptr_t slot_offset;             /* slot record = descriptor address + this */
-    weft_profile_type_counts *types;  /* [WEFT_PROFILE_MAX_TYPES] */
     /* RUNs inside tasks that this worker made, summed per task type
      * (profiler.c's calls_rec[WEFT_PROFILE_MAX_TYPES]): their rows of the
      * table without a lock on the way. */
