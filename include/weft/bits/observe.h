@@ -146,10 +146,11 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_figure(const uint64_t *figure)
 }
 
 /* Sets one of the figures (a running one, or a slot record's) with a store
- * of its own, for the same reason: a 16-byte store of two neighbours, read
- * back one word at a time, or two 8-byte stores read back as one 16-byte
- * load, stalls where the read follows soon (a SPAWN's record read at its
- * SYNC after a short CALL). */
+ * of its own, as the hooks read them one at a time: left to themselves,
+ * compilers pair neighbouring words into 16-byte stores and loads, and a
+ * 16-byte load of two words just stored one at a time (a SPAWN's record
+ * read at its SYNC after a short CALL) cannot take them from the store
+ * buffer. */
 static WEFT_ALWAYS_INLINE void weft_profile_figure_set(uint64_t *figure, uint64_t v)
 {
     *(volatile uint64_t *)figure = v;
