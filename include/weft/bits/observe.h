@@ -203,6 +203,16 @@ static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
     return p->strand_start; /* where the next strand starts: this one's end */
 }
 
+/* A counted strand ends: 1 to the work, one fewer to go in the window;
+ * returns the work after it. */
+static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_counted_strand(weft_profile_worker *p)
+{
+    uint64_t work = weft_profile_figure(&p->f.work) + 1;
+    weft_profile_figure_set(&p->f.work, work);
+    p->window_left--;
+    return work;
+}
+
 /* Ends the running strand: its length goes to the work, and so to both
  * paths and the running type (weft_profile_running); returns when it
  * ended (counting strands: when the clock was last read, as strands are
@@ -214,8 +224,7 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *
 {
     if (!p->strands)
         return weft_profile_end_measured_strand(p);
-    weft_profile_figure_add(&p->f.work, 1);
-    p->window_left--;
+    weft_profile_end_counted_strand(p);
     return p->strand_start;
 }
 
@@ -228,10 +237,7 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand_work(weft_profile_wor
         weft_profile_end_measured_strand(p);
         return weft_profile_figure(&p->f.work);
     }
-    uint64_t work = weft_profile_figure(&p->f.work) + 1;
-    weft_profile_figure_set(&p->f.work, work);
-    p->window_left--;
-    return work;
+    return weft_profile_end_counted_strand(p);
 }
 
 /* The running paths' lengths (weft_profile_running keeps them less the
