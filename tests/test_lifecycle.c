@@ -187,6 +187,18 @@ static void *interrupt_thread(void *arg)
     return NULL;
 }
 
+/* White-box: waits (at most 10 s) until the thread's call is inside the
+ * pool and asleep until weft_resume, whatever the host's load (a fixed
+ * sleep let the stop come first on a slow sanitizer run). */
+static void wait_until_gate_waits(void)
+{
+    for (int i = 0; i < 10000 && atomic_load(&weft__rt.gate_waiters) == 0; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK(atomic_load(&weft__rt.gate_waiters) == 1, "the call waits for weft_resume");
+}
+
 static void test_stop_with_interrupt_waiting_for_resume(void)
 {
     static const unsigned counts[] = {1, 2, 3, 8};
@@ -200,8 +212,7 @@ static void test_stop_with_interrupt_waiting_for_resume(void)
             atomic_store(&interrupt_returned, 0);
             pthread_t t;
             pthread_create(&t, NULL, interrupt_thread, NULL);
-            struct timespec ts = {0, 20 * 1000000}; /* it waits for weft_resume meanwhile */
-            nanosleep(&ts, NULL);
+            wait_until_gate_waits();
             CHECK(atomic_load(&interrupt_returned) == 0, "the call waited while suspended");
             CHECK(weft_stop() == 0, "stop");
             CHECK(atomic_load(&interrupt_returned) == 1,
