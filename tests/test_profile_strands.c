@@ -16,6 +16,11 @@
  *                 in strands
  *   conversion    fib(30)'s strands converted to time come to within
  *                 1/2 and 2x of the CPU time the run took
+ *   one name,     a body entered through a second record of its own
+ *   two records   type's name (as two translation units that define a
+ *                 task of one name have), registered there: the same
+ *                 type, so no strand ends (the region is 1 strand, its
+ *                 row 2 bodies)
  *   1, 2, 3, 8,   fib(22) and random trees (tree_model follows the same
  *   32 workers    rules): work and span exactly the graph's at every
  *                 worker count: a stolen task counts the strands it has
@@ -102,6 +107,16 @@ WEFT_TASK_2(long, tree, uint32_t, seed, int, depth)
     for (int i = 0; i < k; i++)
         nodes += WEFT_SYNC(tree);
     return nodes;
+}
+
+/* A body of type `twin` that enters a second record of the name `twin`,
+ * unregistered until then, as a nested body of the same type would. */
+static weft_profile_type twin_again = {"twin", WEFT__PROFILE_UNREGISTERED};
+WEFT_TASK_0(int, twin)
+{
+    uint32_t outer = weft_profile_enter(weft_w, &twin_again);
+    weft_profile_leave(weft_w, outer);
+    return 1;
 }
 
 static long tree_nodes(uint32_t seed, int depth)
@@ -209,6 +224,18 @@ static void check_one_worker(void)
           "the table names the unit and gives the figures in strands:\n%s", table);
     free(table);
     printf("ok: the JSON and the table name the unit and the samples\n");
+
+    weft_profile_reset();
+    CHECK(WEFT_RUN(twin) == 1, "twin");
+    json = profile_report(weft_profile_write_json, "the profile's JSON");
+    double twin_work = json_figure_of(json, "twin", "work_strands"),
+           twin_bodies = json_figure_in(json, "task_types", "twin", "count");
+    free(json);
+    CHECK(twin_work == 1.0 && twin_bodies == 2.0,
+          "a body entered through a second record of its type's name: %.0f strands (1) and %.0f "
+          "bodies (2)",
+          twin_work, twin_bodies);
+    printf("ok: two records of one name are one type: no strand ends between them\n");
 
     /* The conversion: long enough a run that its time is mostly fib's. */
     double cpu0 = process_cpu_ns();

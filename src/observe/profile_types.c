@@ -27,7 +27,8 @@ static uint32_t type_id_of(weft_profile_type *type)
     pthread_mutex_lock(&types_lock);
     /* Relaxed: under the lock that every registration takes. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
-    if (id == 0) {
+    if (id == WEFT__PROFILE_UNREGISTERED) {
+        id = 0; /* none yet */
         for (uint32_t i = 1; i < n_types && id == 0; i++)
             if (strcmp(type_names[i], type->name) == 0)
                 id = i; /* the same name from another record: one type */
@@ -72,7 +73,7 @@ uint32_t weft__profile_register(weft_profile_worker *p, weft_profile_type *type)
  * not have. */
 weft_profile_type *weft__profile_type_named(const char *name)
 {
-    static weft_profile_type others = {"(other named tasks)", 0};
+    static weft_profile_type others = {"(other named tasks)", WEFT__PROFILE_UNREGISTERED};
     weft_profile_type *type = NULL;
     pthread_mutex_lock(&types_lock);
     for (uint32_t i = 0; i < n_named_types && !type; i++)
@@ -86,7 +87,7 @@ weft_profile_type *weft__profile_type_named(const char *name)
             memcpy(copy, name, len + 1);
             type->name = copy;
             /* Relaxed: not yet shared; handed out under the lock. */
-            atomic_init(&type->id, 0);
+            atomic_init(&type->id, WEFT__PROFILE_UNREGISTERED);
             named_types[n_named_types++] = type;
         } else {
             free(copy);

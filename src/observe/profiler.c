@@ -358,6 +358,17 @@ static void running_add(weft_profile_running *r, const weft_profile_figures *f)
         r->longest = f->longest;
 }
 
+/* A started task's first strand begins here.  Timed, what ran before it
+ * (the runtime's start) is a strand of its own; counted, it is none of
+ * the program's graph, and not counting it keeps a stolen task's strands
+ * those it has inline. */
+void weft__profile_enter_started(weft_profile_worker *p, uint32_t id)
+{
+    uint64_t work = p->strands ? weft_profile_figure(&p->f.work) : weft_profile_end_strand_work(p);
+    weft_profile_type_settle_at(p, work);
+    p->f.root_type = id;
+}
+
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;

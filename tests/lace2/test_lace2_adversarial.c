@@ -25,6 +25,7 @@
 
 #include "adversarial.h"
 #include "check.h"
+#include "runtime/state.h"
 
 static void nap_us(long us)
 {
@@ -544,7 +545,12 @@ static void stop_suspended_during_call(void)
     long r = 0;
     pthread_t th;
     CHECK(pthread_create(&th, NULL, slow_runner, &r) == 0, "thread");
-    nap_us(5000);
+    /* White-box: the call is inside the pool (counted in the lifecycle
+     * word's users, runtime/gate.h), waiting for a resume, whatever the
+     * host's load: a fixed nap let the stop come first on a slow run. */
+    for (int i = 0; i < 10000 && (uint32_t)atomic_load(&weft__rt.lifecycle) == 0; i++)
+        nap_us(1000);
+    CHECK((uint32_t)atomic_load(&weft__rt.lifecycle) != 0, "the call is in progress");
     lace_stop();
     pthread_join(th, NULL);
     CHECK(r == fib_seq(20), "the call's result");

@@ -95,6 +95,9 @@ WEFT_BEGIN_DECLS
 /* The id of a type whose first body starts on the worker of p (its
  * registration's time taken off the running strand). */
 uint32_t weft__profile_register(weft_profile_worker *p, weft_profile_type *type);
+/* The first body of a started task (or of a RUN inside a task) enters:
+ * the running type is none (weft_profile_enter). */
+void weft__profile_enter_started(weft_profile_worker *p, uint32_t id);
 /* The record for task type `name` (a copy of the string is kept), one per
  * distinct name for the process; NULL when memory is short. */
 weft_profile_type *weft__profile_type_named(const char *name);
@@ -299,19 +302,14 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
     /* Relaxed: the id is all we use; registration publishes the name to
      * the reports under a lock. */
     uint32_t id = atomic_load_explicit(&type->id, memory_order_relaxed);
-    if (WEFT_UNLIKELY(id == 0))
-        id = weft__profile_register(p, type);
     uint32_t outer = p->f.type;
-    if (id != outer) {
-        /* A started task's first strand begins here.  Timed, what ran
-         * before it (the runtime's start) is a strand of its own; counted,
-         * it is none of the program's graph, and not counting it keeps a
-         * stolen task's strands those it has inline. */
-        uint64_t work = outer != 0 || !p->strands ? weft_profile_end_strand_work(p)
-                                                  : weft_profile_figure(&p->f.work);
-        weft_profile_type_settle_at(p, work);
-        if (outer == 0)
-            p->f.root_type = id;
+    if (id != outer) { /* an unregistered record's id is no running type's */
+        if (WEFT_UNLIKELY(id == WEFT__PROFILE_UNREGISTERED))
+            id = weft__profile_register(p, type);
+        if (WEFT_UNLIKELY(outer == 0))
+            weft__profile_enter_started(p, id);
+        else if (id != outer)
+            weft_profile_type_settle_at(p, weft_profile_end_strand_work(p));
         p->f.type = id;
     }
     p->f.tasks++; /* the body is the running type's, which counts it when it changes */
@@ -466,9 +464,11 @@ namespace detail {
 inline weft_profile_type *profile_type_publish(std::atomic<weft_profile_type *> &slot,
                                                const char *mangled) noexcept
 {
-    static weft_profile_type unnamed = {"(C++ task)", 0}; /* constant-initialized */
+    static weft_profile_type unnamed = {"(C++ task)",
+                                        WEFT__PROFILE_UNREGISTERED}; /* constant-initialized */
     char *name = mangled ? cpp_task_name(mangled) : nullptr;
-    weft_profile_type *fresh = name ? new (std::nothrow) weft_profile_type{name, 0} : nullptr;
+    weft_profile_type *fresh =
+        name ? new (std::nothrow) weft_profile_type{name, WEFT__PROFILE_UNREGISTERED} : nullptr;
     if (!fresh) {
         std::free(name);
         return &unnamed;
@@ -532,7 +532,8 @@ struct profile_body_as<G, false> {
     ::weft::detail::profile_body_as<G, (PROFILED)> weft_pb_((w));
 #endif
 
-#define WEFT_PROFILE_TYPE_(NAME) static weft_profile_type NAME##_profile_type_ = {#NAME, 0};
+#define WEFT_PROFILE_TYPE_(NAME) \
+    static weft_profile_type NAME##_profile_type_ = {#NAME, WEFT__PROFILE_UNREGISTERED};
 #define WEFT_PROFILE_ENTER_(w, NAME, var) \
     uint32_t var = weft_profile_enter((w), &NAME##_profile_type_);
 #define WEFT_PROFILE_LEAVE_(w, var) weft_profile_leave((w), (var));

@@ -17,9 +17,12 @@
  * WEFT_TASK_n; registered on first use (id 1 .. WEFT_PROFILE_MAX_TYPES-1;
  * the last id collects the types beyond). */
 #define WEFT_PROFILE_MAX_TYPES 256u
+/* A record's id until its first body registers it: no running type has
+ * it, so a body's entry finds it in its test for a change of type. */
+#define WEFT__PROFILE_UNREGISTERED UINT32_MAX
 typedef struct weft_profile_type {
     const char *name;
-    WEFT_ATOMIC(uint32_t) id; /* 0 until registered */
+    WEFT_ATOMIC(uint32_t) id; /* WEFT__PROFILE_UNREGISTERED until registered */
 } weft_profile_type;
 
 /* Per worker and task type: strand time and bodies run.  Written by the
