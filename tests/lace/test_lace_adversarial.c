@@ -18,6 +18,7 @@
 
 #include "adversarial.h"
 #include "check.h"
+#include "runtime/state.h"
 
 #include <sys/wait.h>
 #include <time.h>
@@ -711,7 +712,12 @@ static void stop_suspended_during_run(void)
     lace_suspend();
     pthread_t th;
     CHECK(pthread_create(&th, NULL, slow_run, NULL) == 0, "thread");
-    nap_us(5000);
+    /* White-box: the RUN is inside the pool (counted in the lifecycle
+     * word's users, runtime/gate.h), waiting for a resume, whatever the
+     * host's load: a fixed nap let the stop come first on a slow run. */
+    for (int i = 0; i < 10000 && (uint32_t)atomic_load(&weft__rt.lifecycle) == 0; i++)
+        nap_us(1000);
+    CHECK((uint32_t)atomic_load(&weft__rt.lifecycle) != 0, "the RUN is in progress");
     lace_stop();
     pthread_join(th, NULL);
 }
