@@ -16,6 +16,7 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/cpu.h"
+#include "timing.h"
 
 #include "fib_task.h"
 
@@ -187,17 +188,10 @@ static void *interrupt_thread(void *arg)
     return NULL;
 }
 
-/* White-box: waits (at most 10 s) until the thread's call is inside the
- * pool and asleep until weft_resume, whatever the host's load (a fixed
- * sleep let the stop come first on a slow sanitizer run). */
-static void wait_until_gate_waits(void)
-{
-    for (int i = 0; i < 10000 && atomic_load(&weft__rt.gate_waiters) == 0; i++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    CHECK(atomic_load(&weft__rt.gate_waiters) == 1, "the call waits for weft_resume");
-}
+/* White-box: the thread's call is inside the pool and asleep until
+ * weft_resume (waited for, whatever the host's load: a fixed sleep let the
+ * stop come first on a slow sanitizer run). */
+static bool gate_waits(void) { return atomic_load(&weft__rt.gate_waiters) != 0; }
 
 static void test_stop_with_interrupt_waiting_for_resume(void)
 {
@@ -212,7 +206,8 @@ static void test_stop_with_interrupt_waiting_for_resume(void)
             atomic_store(&interrupt_returned, 0);
             pthread_t t;
             pthread_create(&t, NULL, interrupt_thread, NULL);
-            wait_until_gate_waits();
+            (void)eventually(gate_waits, 10.0);
+            CHECK(atomic_load(&weft__rt.gate_waiters) == 1, "the call waits for weft_resume");
             CHECK(atomic_load(&interrupt_returned) == 0, "the call waited while suspended");
             CHECK(weft_stop() == 0, "stop");
             CHECK(atomic_load(&interrupt_returned) == 1,

@@ -19,6 +19,7 @@
 #include "adversarial.h"
 #include "check.h"
 #include "runtime/state.h"
+#include "timing.h"
 
 #include <sys/wait.h>
 #include <time.h>
@@ -706,18 +707,18 @@ static void *slow_run(void *arg)
     return NULL;
 }
 
+/* White-box: a call is inside the pool (counted in the lifecycle word's
+ * users, runtime/gate.h), here waiting for a resume; waited for, whatever
+ * the host's load: a fixed nap let the stop come first on a slow run. */
+static bool pool_has_user(void) { return (uint32_t)atomic_load(&weft__rt.lifecycle) != 0; }
+
 static void stop_suspended_during_run(void)
 {
     lace_start(2, 0);
     lace_suspend();
     pthread_t th;
     CHECK(pthread_create(&th, NULL, slow_run, NULL) == 0, "thread");
-    /* White-box: the RUN is inside the pool (counted in the lifecycle
-     * word's users, runtime/gate.h), waiting for a resume, whatever the
-     * host's load: a fixed nap let the stop come first on a slow run. */
-    for (int i = 0; i < 10000 && (uint32_t)atomic_load(&weft__rt.lifecycle) == 0; i++)
-        nap_us(1000);
-    CHECK((uint32_t)atomic_load(&weft__rt.lifecycle) != 0, "the RUN is in progress");
+    CHECK(eventually(pool_has_user, 10.0), "the RUN is in progress");
     lace_stop();
     pthread_join(th, NULL);
 }

@@ -26,6 +26,7 @@
 #include "adversarial.h"
 #include "check.h"
 #include "runtime/state.h"
+#include "timing.h"
 
 static void nap_us(long us)
 {
@@ -534,6 +535,11 @@ static void call_in_child_forked_after_stop(void) { refused_in_child(true); }
 
 #endif
 
+/* White-box: a call is inside the pool (counted in the lifecycle word's
+ * users, runtime/gate.h), here waiting for a resume; waited for, whatever
+ * the host's load: a fixed nap let the stop come first on a slow run. */
+static bool pool_has_user(void) { return (uint32_t)atomic_load(&weft__rt.lifecycle) != 0; }
+
 /* lace_stop while suspended, a call from another thread in progress: the
  * stop waits for it, and the call's end settles Lace's count on a pool
  * that is gone: nothing to say (it said "weft_suspend: the pool is not
@@ -545,12 +551,7 @@ static void stop_suspended_during_call(void)
     long r = 0;
     pthread_t th;
     CHECK(pthread_create(&th, NULL, slow_runner, &r) == 0, "thread");
-    /* White-box: the call is inside the pool (counted in the lifecycle
-     * word's users, runtime/gate.h), waiting for a resume, whatever the
-     * host's load: a fixed nap let the stop come first on a slow run. */
-    for (int i = 0; i < 10000 && (uint32_t)atomic_load(&weft__rt.lifecycle) == 0; i++)
-        nap_us(1000);
-    CHECK((uint32_t)atomic_load(&weft__rt.lifecycle) != 0, "the call is in progress");
+    CHECK(eventually(pool_has_user, 10.0), "the call is in progress");
     lace_stop();
     pthread_join(th, NULL);
     CHECK(r == fib_seq(20), "the call's result");
