@@ -369,14 +369,25 @@ static void fifos(void)
               "%s=%s, a FIFO without a reader: status %d (142: blocked), stderr:\n%s", cases[i].var,
               path, st, buf);
         /* A reader that counts what comes: the whole file, written as to
-         * a blocking FIFO (no write refused for a full pipe). */
+         * a blocking FIFO (no write refused for a full pipe).  The FIFO is
+         * open for reading before the run begins (the reader's end, opened
+         * here), and for writing until it has ended (ours: the reader
+         * waits for data instead of seeing an end of file). */
         int counted[2];
         CHECK(pipe(counted) == 0, "pipe");
+        int read_end = open(path, O_RDONLY | O_NONBLOCK);
+        CHECK(read_end >= 0, "open %s for reading", path);
+        int held_open = open(path, O_WRONLY | O_NONBLOCK);
+        CHECK(held_open >= 0, "open %s for writing", path);
         pid_t reader = fork();
         CHECK(reader >= 0, "fork");
         if (reader == 0) {
             close(counted[0]);
-            int fd = open(path, O_RDONLY);
+            close(held_open);
+            int fd = read_end;
+            int fl = fcntl(fd, F_GETFL);
+            if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+                fd = -1;
             char chunk[4096], first = 0;
             long total = 0;
             ssize_t n;
@@ -390,7 +401,9 @@ static void fifos(void)
             _exit(0);
         }
         close(counted[1]);
+        close(read_end);
         st = fn_with_env(start_run_stop_alarmed, cases[i].var, path, buf, sizeof buf);
+        close(held_open); /* the writers gone: the reader sees the end */
         char got[64] = {0};
         CHECK(read(counted[0], got, sizeof got - 1) > 0, "the reader's count");
         close(counted[0]);

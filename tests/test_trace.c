@@ -59,6 +59,8 @@
  * Without the tracer each scenario checks that the calls answer ENOTSUP
  * and writes no file; the script then checks that none was written. */
 #include "check.h"
+#include "observe/trace.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -202,13 +204,21 @@ WEFT_TASK_1(long, exits, int, n)
     exit(r == fib_ref(n) ? 0 : 1);
 }
 
+static uint64_t passes_before;
+static bool streamed_since(void) { return weft__trace_stream_passes() >= passes_before + 2; }
+
 static void exit_in_task(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
     for (int i = 0; i < 5; i++)
         CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "pfib");
-    struct timespec pause = {0, 30000000}; /* the writer's pass: something streamed */
-    nanosleep(&pause, NULL);
+    /* The RUNs' slices are in the file once the streaming thread has
+     * finished a pass begun after them: the second pass from now (the
+     * first may have begun before). */
+    passes_before = weft__trace_stream_passes();
+    CHECK(!WEFT_TRACE || eventually(streamed_since, 10.0),
+          "the streaming thread made no pass in 10 s (%llu)",
+          (unsigned long long)weft__trace_stream_passes());
     (void)WEFT_RUN(exits, 12);
 }
 

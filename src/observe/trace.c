@@ -455,6 +455,14 @@ static void warn_externals_dropped(const char *path)
 
 /* Relaxed: a request to return; what the thread writes is under stream.lock. */
 static _Atomic bool stream_quit;
+/* The thread's passes that have drained and flushed every source. */
+static _Atomic uint64_t stream_passes;
+
+uint64_t weft__trace_stream_passes(void)
+{
+    /* Acquire: pairs with the release after a pass: its flush is done. */
+    return atomic_load_explicit(&stream_passes, memory_order_acquire);
+}
 
 /* Under stream.lock: the events of every source not written yet, then
  * consumed (the owners may write over them). */
@@ -492,6 +500,8 @@ static void *stream_main(void *arg)
         if (stream.pf)
             stream_drain_locked();
         pthread_mutex_unlock(&stream.lock);
+        /* Release: a reader of the count sees this pass's flush done. */
+        atomic_fetch_add_explicit(&stream_passes, 1, memory_order_release);
     }
     return NULL;
 }
@@ -1234,6 +1244,8 @@ static int write_file_locked(const char *path, bool live, const weft_stats *coun
 #else /* !WEFT_TRACE */
 
 void weft__trace_forget_in_child(void) {}
+
+uint64_t weft__trace_stream_passes(void) { return 0; }
 
 int weft_trace_start(const char *path)
 {

@@ -65,6 +65,11 @@ bool weft__trace_session_on(void);
 /* The file a session in progress streams to (a .pftrace), copied into
  * `path` (cap bytes); false when none streams. */
 bool weft__trace_streaming_to(char *path, size_t cap);
+/* How many passes the streaming thread has finished (each drains every
+ * track and flushes the file); 0 in a build without the tracer.  A pass
+ * counted after a moment began after it: the tests' wait for what was
+ * recorded before that moment to be in the file. */
+uint64_t weft__trace_stream_passes(void);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),
