@@ -36,12 +36,12 @@ unsigned live_threads()
     return n;
 }
 
-// The thread count once it is back to `want`, or after 2 s: a joined
+// The thread count once it is back to `want`, or after 10 s: a joined
 // thread may be listed a moment longer; one left running stays.
 unsigned threads_settled(unsigned want)
 {
     unsigned n = live_threads();
-    for (int i = 0; i < 2000 && n != want; i++) {
+    for (int i = 0; i < 10000 && n != want; i++) {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, nullptr);
         n = live_threads();

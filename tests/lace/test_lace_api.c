@@ -167,6 +167,13 @@ static int count_completed(Task **stack, int n)
         c += TASK_IS_COMPLETED(stack[i]);
     return c;
 }
+static int count_stolen(Task **stack, int n)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += TASK_IS_STOLEN(stack[i]) != 0;
+    return c;
+}
 TASK_0(int, inspect_spawned)
 {
     Task *stack[STACKED];
@@ -184,6 +191,15 @@ TASK_0(int, inspect_spawned)
             YIELD_NEWFRAME();
             sched_yield();
         }
+    }
+    /* A loaded host may give the thieves no CPU in those polls: go on
+     * polling (at most 10 s) until one of the tasks is stolen. */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (t = t0; lace_workers() >= 2 && count_stolen(stack, n) == 0 && t.tv_sec - t0.tv_sec < 10;
+         clock_gettime(CLOCK_MONOTONIC, &t)) {
+        YIELD_NEWFRAME();
+        sched_yield();
     }
     CHECK(stack[0]->f == stack[n - 1]->f, "f is the same for tasks of one definition");
     int stolen = 0;

@@ -162,9 +162,10 @@ static void bursts_fn(weft_pool_ctx *ctx, void *item, void *arg)
     if (me == atomic_load_explicit(&b->conductor[round], memory_order_relaxed)) {
         uint32_t mine =
             atomic_fetch_add_explicit(&b->conductor_items[round], 1, memory_order_relaxed) + 1;
-        /* Give a woken worker the time to steal: up to 5 ms per item
-         * (2.3 s over the burst) until it has.  Relaxed: see above. */
-        for (int wait = 0; mine > FULL_SPEED && b->workers > 1 && wait < 10 &&
+        /* Give a woken worker the time to steal: up to 20 ms per item
+         * (9 s over the burst, for a loaded host) until it has.  Relaxed:
+         * see above. */
+        for (int wait = 0; mine > FULL_SPEED && b->workers > 1 && wait < 40 &&
                            atomic_load_explicit(&b->helped[round], memory_order_relaxed) == 0;
              wait++)
             weft_sleep_ns(500000);
