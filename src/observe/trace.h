@@ -34,6 +34,11 @@ void weft__trace_forget_in_child(void);
  * names, however named: another writer of it would destroy the trace
  * (false without the tracer). */
 bool weft__trace_writes_to(const char *path);
+/* How many passes the streaming thread has finished (each drains every
+ * track and flushes the file); 0 in a build without the tracer.  A pass
+ * counted after a moment began after it: the tests' wait for what was
+ * recorded before that moment to be in the file. */
+uint64_t weft__trace_stream_passes(void);
 
 #if WEFT_TRACE
 /* A pool worker's track (owner only). */
@@ -65,11 +70,6 @@ bool weft__trace_session_on(void);
 /* The file a session in progress streams to (a .pftrace), copied into
  * `path` (cap bytes); false when none streams. */
 bool weft__trace_streaming_to(char *path, size_t cap);
-/* How many passes the streaming thread has finished (each drains every
- * track and flushes the file); 0 in a build without the tracer.  A pass
- * counted after a moment began after it: the tests' wait for what was
- * recorded before that moment to be in the file. */
-uint64_t weft__trace_stream_passes(void);
 static inline struct weft_trace_track *weft_trace_of(weft_worker *w)
 {
     /* Acquire: pairs with the release that published the track (trace.c),
