@@ -35,9 +35,9 @@ void weft__trace_forget_in_child(void);
  * (false without the tracer). */
 bool weft__trace_writes_to(const char *path);
 /* How many passes the streaming thread has finished (each drains every
- * track and flushes the file); 0 in a build without the tracer.  A pass
- * counted after a moment began after it: the tests' wait for what was
- * recorded before that moment to be in the file. */
+ * track and flushes the file); 0 in a build without the tracer.  Of the
+ * passes counted after a moment, the second began after it: the tests'
+ * wait for what was recorded before that moment to be in the file. */
 uint64_t weft__trace_stream_passes(void);
 
 #if WEFT_TRACE

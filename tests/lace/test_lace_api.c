@@ -4,6 +4,7 @@
 #include <lace.h>
 
 #include "check.h"
+#include "timing.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -194,10 +195,8 @@ TASK_0(int, inspect_spawned)
     }
     /* A loaded host may give the thieves no CPU in those polls: go on
      * polling (at most 10 s) until one of the tasks is stolen. */
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (t = t0; lace_workers() >= 2 && count_stolen(stack, n) == 0 && t.tv_sec - t0.tv_sec < 10;
-         clock_gettime(CLOCK_MONOTONIC, &t)) {
+    double give_up = now_s() + 10.0;
+    while (lace_workers() >= 2 && count_stolen(stack, n) == 0 && now_s() < give_up) {
         YIELD_NEWFRAME();
         sched_yield();
     }
