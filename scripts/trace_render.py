@@ -17,6 +17,7 @@ Needs matplotlib (python3 -m pip install matplotlib).
 """
 import argparse
 import json
+import math
 import os
 import sys
 from collections import defaultdict
@@ -43,40 +44,111 @@ ARROWS = {"steal": "#c0392b", "leap": "#1f4e9a", "run": "#4a7fc1"}
 MAX_ARROWS = 3000
 
 
+def _finite(value):
+    """Whether a JSON value is a finite number (not a bool)."""
+    try:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            math.isfinite(value)
+    except OverflowError:  # an integer past any float
+        return False
+
+
+def _track_key(text):
+    """Whether an otherData key names a track as "pid/tid"."""
+    parts = text.split("/")
+    return len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts)
+
+
+def _bad(n, e, what):
+    return ValueError(f"event {n} (ph {e.get('ph')!r:.20}): {what}")
+
+
+def _number(n, e, field):
+    if not _finite(e.get(field)):
+        raise _bad(n, e, f"\"{field}\" is {repr(e[field]) if field in e else 'missing':.40}, "
+                   "not a finite number")
+    return float(e[field])
+
+
+def _text(n, e, field):
+    value = e.get(field, "")
+    if not isinstance(value, str):
+        raise _bad(n, e, f"\"{field}\" is {value!r:.40}, not a string")
+    return value
+
+
+def _track(n, e):
+    """An event's (pid, tid): integers, as weft writes them (the rows are
+    sorted by them)."""
+    key = (e.get("pid"), e.get("tid"))
+    if not all(isinstance(k, int) and not isinstance(k, bool) for k in key):
+        raise _bad(n, e, f"\"pid\" and \"tid\" are {key[0]!r:.20} and {key[1]!r:.20}, "
+                   "not integers")
+    return key
+
+
 class Trace:
-    """The events of a trace file, by track."""
+    """The events of a trace file, by track.  Data that is not a weft
+    trace raises ValueError saying what is wrong."""
 
     def __init__(self, data):
+        if not isinstance(data, dict) or "traceEvents" not in data:
+            raise ValueError("not a weft trace: no \"traceEvents\" (a trace is what "
+                             "WEFT_TRACE=<file> writes)")
+        if not isinstance(data["traceEvents"], list):
+            raise ValueError(f"\"traceEvents\" is {data['traceEvents']!r:.40}, not a list")
         self.other = data.get("otherData", {})
+        if not isinstance(self.other, dict):
+            raise ValueError("\"otherData\" is not an object")
+        for field in ("dropped_by_track", "dropped_from_us"):
+            by_track = self.other.get(field, {})
+            if not isinstance(by_track, dict) or not all(
+                    _track_key(k) and _finite(v) for k, v in by_track.items()):
+                raise ValueError(f"\"otherData\": \"{field}\" is not an object of "
+                                 "\"pid/tid\": number")
+        if not _finite(self.other.get("dropped_events", 0)):
+            raise ValueError("\"otherData\": \"dropped_events\" is not a number")
         self.names = {}
         self.process_names = {}
         self.slices = defaultdict(list)  # (pid, tid) -> [(start_us, dur_us, cat, name)]
         self.flows = []                   # (cat, (pid, tid) from, t_from, (pid, tid) to, t_to)
         self._exclusive = {}              # (pid, tid) -> exclusive(key)
         starts = {}
-        for e in data.get("traceEvents", []):
+        for n, e in enumerate(data["traceEvents"]):
+            if not isinstance(e, dict):
+                raise ValueError(f"event {n} is not an object")
             ph = e.get("ph")
-            key = (e.get("pid"), e.get("tid"))
-            if ph == "M":
-                if e.get("name") == "thread_name":
-                    self.names[key] = e["args"]["name"]
-                elif e.get("name") == "process_name":
-                    self.process_names[e.get("pid")] = e["args"]["name"]
+            if ph == "M" and e.get("name") in ("thread_name", "process_name"):
+                args = e.get("args")
+                name = args.get("name") if isinstance(args, dict) else None
+                if not isinstance(name, str):
+                    raise _bad(n, e, f"{e['name']} without a name in its \"args\"")
+                if e["name"] == "thread_name":
+                    self.names[_track(n, e)] = name
+                elif isinstance(e.get("pid"), int) and not isinstance(e["pid"], bool):
+                    self.process_names[e["pid"]] = name
+                else:
+                    raise _bad(n, e, f"\"pid\" is {e.get('pid')!r:.20}, not an integer")
             elif ph == "X":
-                self.slices[key].append((float(e["ts"]), float(e["dur"]), e.get("cat", ""),
-                                         e.get("name", "")))
+                ts, dur = _number(n, e, "ts"), _number(n, e, "dur")
+                if dur < 0:
+                    raise _bad(n, e, f"a slice of duration {dur}")
+                self.slices[_track(n, e)].append((ts, dur, _text(n, e, "cat"),
+                                                  _text(n, e, "name")))
             elif ph == "s":
-                starts[e["id"]] = (e.get("cat"), key, float(e["ts"]))
-            elif ph == "f" and e.get("id") in starts:
+                if not isinstance(e.get("id"), (int, str)):
+                    raise _bad(n, e, f"a flow whose \"id\" is {e.get('id')!r:.40}")
+                starts[e["id"]] = (_text(n, e, "cat"), _track(n, e), _number(n, e, "ts"))
+            elif ph == "f" and isinstance(e.get("id"), (int, str)) and e["id"] in starts:
                 cat, src, t = starts.pop(e["id"])
-                self.flows.append((cat, src, t, key, float(e["ts"])))
+                self.flows.append((cat, src, t, _track(n, e), _number(n, e, "ts")))
 
     @classmethod
     def from_perfetto(cls, pf):
         """The same picture's data from a trace in Perfetto's format (a
         weft_pftrace.Trace): the fork-join pool's tracks are process 1, the
         work pool runs' 2, 3, ... in order; times in µs from the start."""
-        self = cls({})
+        self = cls({"traceEvents": []})
         t0 = pf.start_ns or 0
         groups = sorted((t for t in pf.tracks.values() if not t.parent), key=lambda t: t.uuid)
         fork_join = [g for g in groups if (g.name or "").startswith("weft")]
@@ -176,8 +248,9 @@ class Trace:
         return parts
 
     def extent(self):
+        """The first slice's start and the last one's end, (0, 0) when there are none."""
         lo = min((s for track in self.slices.values() for s, _, _, _ in track), default=0.0)
-        hi = max((s + d for track in self.slices.values() for s, d, _, _ in track), default=1.0)
+        hi = max((s + d for track in self.slices.values() for s, d, _, _ in track), default=0.0)
         return lo, hi
 
 
@@ -249,6 +322,8 @@ def window_flows(trace, lo, hi):
 
 
 def render(trace, out, start=None, end=None, title=None):
+    if not any(trace.slices.values()):
+        raise ValueError("nothing to draw: the trace has no slices")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -399,6 +474,10 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"trace_render: cannot read {args.trace}: {e}", file=sys.stderr)
         return 1
+    except RecursionError:
+        print(f"trace_render: cannot read {args.trace}: JSON nested too deep to be a trace",
+              file=sys.stderr)
+        return 1
     out = args.out or os.path.splitext(args.trace)[0] + ".png"
     try:
         render(trace, out, args.start, args.end, args.title)
@@ -407,7 +486,7 @@ def main(argv=None):
               file=sys.stderr)
         return 1
     except ValueError as e:
-        print(f"trace_render: {e}", file=sys.stderr)
+        print(f"trace_render: {args.trace}: {e}", file=sys.stderr)
         return 1
     print(out)
     return 0

@@ -23,9 +23,13 @@ class PftraceError(Exception):
     pass
 
 
-def _varint(buf, i):
+def _varint(buf, i, end=None):
+    """The varint at byte i and the byte after it; end: where its message
+    ends (the file's end when None)."""
     shift = value = 0
     while True:
+        if end is not None and i >= end:
+            raise PftraceError(f"a varint runs past its message at byte {i}")
         if i >= len(buf):
             raise PftraceError(f"a varint runs past the end at byte {i}")
         b = buf[i]
@@ -38,38 +42,92 @@ def _varint(buf, i):
             raise PftraceError(f"a varint longer than 10 bytes at byte {i}")
 
 
+WIRE_TYPES = {0: "a varint", 1: "a fixed64", 2: "length-delimited", 5: "a fixed32"}
+
+
+def _scan(buf, start, end):
+    """(field, wire type, value, byte of its key) of the message in
+    buf[start:end]: ints for varints and fixed fields; for a
+    length-delimited field the (start, end) of its bytes in buf, so that
+    what is wrong inside it is told by its byte in the file."""
+    i = start
+    while i < end:
+        at = i
+        key, i = _varint(buf, i, end)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i, end)
+        elif wire in (1, 5):
+            n = 8 if wire == 1 else 4
+            if i + n > end:
+                raise PftraceError(f"field {field} ({WIRE_TYPES[wire]}) runs past its message "
+                                   f"at byte {at}")
+            value = int.from_bytes(buf[i:i + n], "little")
+            i += n
+        elif wire == 2:
+            n, i = _varint(buf, i, end)
+            if i + n > end:
+                raise PftraceError(f"field {field} ({n} bytes) runs past its message at byte {i}")
+            value = (i, i + n)
+            i += n
+        else:
+            raise PftraceError(f"wire type {wire} (field {field}) at byte {at}")
+        yield field, wire, value, at
+
+
 def fields(buf, start=0, end=None):
     """(field, wire type, value) of a message: ints for varints and
     fixed64, memoryviews for length-delimited fields."""
-    i, end = start, len(buf) if end is None else end
-    while i < end:
-        key, i = _varint(buf, i)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = _varint(buf, i)
-        elif wire == 1:
-            if i + 8 > end:
-                raise PftraceError(f"a fixed64 field runs past its message at byte {i}")
-            value = int.from_bytes(buf[i:i + 8], "little")
-            i += 8
-        elif wire == 2:
-            n, i = _varint(buf, i)
-            if i + n > end:
-                raise PftraceError(f"field {field} ({n} bytes) runs past its message at byte {i}")
-            value = buf[i:i + n]
-            i += n
-        elif wire == 5:
-            value = int.from_bytes(buf[i:i + 4], "little")
-            i += 4
-        else:
-            raise PftraceError(f"wire type {wire} at byte {i}")
-        yield field, wire, value
+    for field, wire, value, _ in _scan(buf, start, len(buf) if end is None else end):
+        yield field, wire, buf[value[0]:value[1]] if wire == 2 else value
+
+
+def _message(buf, span, what, wires):
+    """The fields of the message at span in buf that wires names (field ->
+    the wire type weft writes it with), each a list of its values in
+    order; other fields are skipped.  A field read with another wire type
+    is not weft's: what names the message in the error."""
+    m = defaultdict(list)
+    for field, wire, value, at in _scan(buf, *span):
+        want = wires.get(field)
+        if want is None:
+            continue
+        if wire != want:
+            raise PftraceError(f"{what}: field {field} is {WIRE_TYPES[wire]}, not "
+                               f"{WIRE_TYPES[want]}, at byte {at}")
+        m[field].append(value)
+    return m
+
+
+def _last(m, field, default):
+    return m[field][-1] if m[field] else default
+
+
+def _text(buf, span):
+    return bytes(buf[span[0]:span[1]]).decode("utf-8", "replace")
+
+
+# The fields read, by message, and the wire type weft writes each with.
+VARINT, FIXED64, BYTES = 0, 1, 2
+PACKET = {6: BYTES, 8: VARINT, 10: VARINT, 11: BYTES, 12: BYTES, 13: VARINT, 58: VARINT,
+          59: BYTES, 60: BYTES}
+CLOCK_SNAPSHOT = {1: BYTES, 2: VARINT}
+CLOCK = {1: VARINT, 2: VARINT, 3: VARINT}
+PACKET_DEFAULTS = {11: BYTES, 58: VARINT}
+EVENT_DEFAULTS = {11: VARINT}
+INTERNED_DATA = {1: BYTES, 2: BYTES, 3: BYTES, 29: BYTES}
+INTERNED_ENTRY = {1: VARINT, 2: BYTES}
+TRACK_DESCRIPTOR = {1: VARINT, 2: BYTES, 5: VARINT, 12: VARINT}
+TRACK_EVENT = {3: VARINT, 4: BYTES, 9: VARINT, 10: VARINT, 11: VARINT, 47: FIXED64,
+               48: FIXED64}
+DEBUG_ANNOTATION = {1: VARINT, 3: VARINT, 17: VARINT}
 
 
 def _packets(buf, trace):
     """The Trace message's fields, up to the last whole one, each with the
-    byte it starts at: a field that runs past the end of the file is a
-    packet cut off (noted in trace)."""
+    byte it starts at: (field, 2, the (start, end) of its bytes, start).
+    A field that runs past the end of the file is a packet cut off (noted
+    in trace)."""
     i = 0
     while i < len(buf):
         start = i
@@ -87,12 +145,8 @@ def _packets(buf, trace):
         if i + n > len(buf):
             trace.truncated_at = start
             return
-        yield key >> 3, 2, buf[i:i + n], start
+        yield key >> 3, 2, (i, i + n), start
         i += n
-
-
-def _msg(value):
-    return list(fields(value)) if isinstance(value, memoryview) else []
 
 
 class Slice:
@@ -147,13 +201,14 @@ class _Sequence:
         self.clock_id, self.track_uuid = None, None
 
 
-def _interned(seq, data):
+def _interned(buf, seq, span, where):
     tables = {1: seq.cats, 2: seq.names, 3: seq.arg_names, 29: seq.arg_strings}
-    for field, _, value in fields(data):
-        if field in tables:
-            entry = dict((f, v) for f, _, v in fields(value))
-            name = entry.get(2, b"")
-            tables[field][entry.get(1, 0)] = bytes(name).decode("utf-8", "replace")
+    data = _message(buf, span, f"{where}, interned data", INTERNED_DATA)
+    for field, table in tables.items():
+        for entry_span in data[field]:
+            entry = _message(buf, entry_span, f"{where}, an interned entry", INTERNED_ENTRY)
+            name = _last(entry, 2, (0, 0))
+            table[_last(entry, 1, 0)] = _text(buf, name)
 
 
 def read(path):
@@ -163,45 +218,45 @@ def read(path):
     trace.size = len(buf)
     sequences = defaultdict(_Sequence)
     events = []  # (time, order, sequence, track uuid, event fields)
-    for field, wire, packet, _ in _packets(buf, trace):
+    for field, wire, span, start in _packets(buf, trace):
         if field != 1 or wire != 2:
             raise PftraceError(f"a Trace holds only packets (field 1), not field {field}")
         trace.packets += 1
-        p = defaultdict(list)
-        for f, _, v in fields(packet):
-            p[f].append(v)
+        where = f"packet {trace.packets} (byte {start})"
+        p = _message(buf, span, where, PACKET)
         seq_id = p[10][0] if p[10] else 0
         seq = sequences[seq_id]
         if p[13] and p[13][0] & 1:
             seq.clear()
         for snapshot in p[6]:
-            for f, _, v in fields(snapshot):
-                if f == 2:
-                    trace.primary_clock = v
-                if f == 1:
-                    clock = dict((cf, cv) for cf, _, cv in fields(v))
-                    if clock.get(1) == 3 and trace.start_ns is None:
-                        trace.start_ns = clock.get(2, 0)
-                    if clock.get(1, 0) >= 64:
-                        seq.clocks[clock[1]] = clock.get(2, 0)
-                        if clock.get(3):
-                            seq.incremental.add(clock[1])
+            snap = _message(buf, snapshot, f"{where}, clock snapshot", CLOCK_SNAPSHOT)
+            if snap[2]:
+                trace.primary_clock = snap[2][-1]
+            for clock_span in snap[1]:
+                clock = _message(buf, clock_span, f"{where}, a clock", CLOCK)
+                clock_id = _last(clock, 1, 0)
+                if clock_id == 3 and trace.start_ns is None:
+                    trace.start_ns = _last(clock, 2, 0)
+                if clock_id >= 64:
+                    seq.clocks[clock_id] = _last(clock, 2, 0)
+                    if _last(clock, 3, 0):
+                        seq.incremental.add(clock_id)
         for defaults in p[59]:
-            for f, _, v in fields(defaults):
-                if f == 58:
-                    seq.clock_id = v
-                if f == 11:
-                    for ef, _, ev in fields(v):
-                        if ef == 11:
-                            seq.track_uuid = ev
+            d = _message(buf, defaults, f"{where}, packet defaults", PACKET_DEFAULTS)
+            if d[58]:
+                seq.clock_id = d[58][-1]
+            for ed in d[11]:
+                ev = _message(buf, ed, f"{where}, track event defaults", EVENT_DEFAULTS)
+                if ev[11]:
+                    seq.track_uuid = ev[11][-1]
         for data in p[12]:
-            _interned(seq, data)
+            _interned(buf, seq, data, where)
         for td in p[60]:
-            d = dict((f, v) for f, _, v in fields(td))
-            t = trace.track(d.get(1, 0))
-            t.name = bytes(d.get(2, b"")).decode("utf-8", "replace")
-            t.parent = d.get(5, 0)
-            t.rank = d.get(12)
+            d = _message(buf, td, f"{where}, track descriptor", TRACK_DESCRIPTOR)
+            t = trace.track(_last(d, 1, 0))
+            t.name = _text(buf, _last(d, 2, (0, 0)))
+            t.parent = _last(d, 5, 0)
+            t.rank = _last(d, 12, None)
         for te in p[11]:
             clock = p[58][0] if p[58] else seq.clock_id
             ts = p[8][0] if p[8] else 0
@@ -212,19 +267,20 @@ def read(path):
                 if clock in seq.incremental:
                     seq.clocks[clock] += ts
                     ts = seq.clocks[clock]
-            e = defaultdict(list)
-            for f, _, v in fields(te):
-                e[f].append(v)
+            e = _message(buf, te, f"{where}, track event", TRACK_EVENT)
             uuid = e[11][0] if e[11] else seq.track_uuid
+            if uuid is None:
+                raise PftraceError(f"{where}: a track event with no track (none of its own, "
+                                   f"none in its sequence's defaults)")
             name = seq.names.get(e[10][0]) if e[10] else None
             args = {}
             for a in e[4]:
-                ad = dict((f, v) for f, _, v in fields(a))
-                key = seq.arg_names.get(ad.get(1), "?")
-                if 17 in ad:
-                    args[key] = seq.arg_strings.get(ad[17], "?")
-                elif 3 in ad:
-                    args[key] = ad[3]
+                ad = _message(buf, a, f"{where}, an event argument", DEBUG_ANNOTATION)
+                key = seq.arg_names.get(_last(ad, 1, None), "?")
+                if ad[17]:
+                    args[key] = seq.arg_strings.get(ad[17][-1], "?")
+                elif ad[3]:
+                    args[key] = ad[3][-1]
             cat = ",".join(seq.cats.get(c, "?") for c in e[3])
             kind = e[9][0] if e[9] else 0
             events.append((ts, len(events), uuid, kind, name, cat, args, e[47], e[48]))

@@ -24,6 +24,7 @@ is not a weft profile.
 """
 import argparse
 import json
+import math
 import sys
 
 FORMAT_VERSION = 1
@@ -57,38 +58,66 @@ def load(path):
     except json.JSONDecodeError as e:
         raise ProfileError(f"{path}: not JSON ({e.msg} at line {e.lineno}); "
                            "a profile is what WEFT_PROFILE_JSON=<file> writes") from None
+    except RecursionError:
+        raise ProfileError(f"{path}: JSON nested too deep to be a weft profile") from None
     if not isinstance(data, dict) or "weft_profile" not in data:
         raise ProfileError(f"{path}: JSON, but not a weft profile (no \"weft_profile\" key); "
                            "a profile is what WEFT_PROFILE_JSON=<file> writes")
-    if data["weft_profile"] != FORMAT_VERSION:
+    # (JSON true equals 1 in Python)
+    if isinstance(data["weft_profile"], bool) or data["weft_profile"] != FORMAT_VERSION:
         raise ProfileError(f"{path}: a weft profile of format {data['weft_profile']!r}; "
                            f"this tool reads format {FORMAT_VERSION}")
     regions = data.get("regions")
     types = data.get("task_types")
     if not isinstance(regions, list) or not isinstance(types, list):
         raise ProfileError(f"{path}: a weft profile without its \"regions\" or \"task_types\" list")
-    def check(row, what, keys):
+    def check(row, what, keys, optional=()):
         if not isinstance(row, dict):
             raise ProfileError(f"{path}: a {what} that is not an object")
-        for key in keys:
+        for key in keys + tuple(k for k in optional if k in row):
             value = row.get(key)
             if key in ("name", "kind"):
                 ok = isinstance(value, str)
             else:
-                ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+                ok = amount(value)
             if not ok:
                 raise ProfileError(f"{path}: a {what} whose \"{key}\" is "
                                    f"{'missing' if key not in row else repr(value)}")
-    for r in regions:
+    # Every field the diff reads; the rows it matches by key, once each:
+    # a second row of one key would be left out of the comparison.
+    seen = {}
+    for i, r in enumerate(regions):
         check(r, "region", ("name", "kind", "runs", "work_ns", "span_ns", "parallelism", "tasks",
-                            "spawns"))
-    for t in types:
-        check(t, "task type", ("name", "count", "work_ns"))
+                            "spawns"), ("longest_strand_ns",))
+        key = (r["kind"], r["name"])
+        if key in seen:
+            raise ProfileError(f"{path}: two rows of {r['kind']} region {r['name']!r} "
+                               f"(\"regions\" {seen[key]} and {i})")
+        seen[key] = i
+    seen = {}
+    for i, t in enumerate(types):
+        check(t, "task type", ("name", "count", "work_ns"), ("span_ns", "longest_strand_ns"))
+        if t["name"] in seen:
+            raise ProfileError(f"{path}: two rows of task type {t['name']!r} "
+                               f"(\"task_types\" {seen[t['name']]} and {i})")
+        seen[t["name"]] = i
     for key in ("ns_per_block", "runs_in_other_regions", "regions_not_recorded"):
         value = data.get(key, 0)
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        if not amount(value):
             raise ProfileError(f"{path}: \"{key}\" is {value!r}")
+    for key in ("unit", "scheduler"):
+        if key in data and not isinstance(data[key], str):
+            raise ProfileError(f"{path}: \"{key}\" is {data[key]!r}, not a string")
     return data
+
+
+def amount(value):
+    """Whether a profile's value is a finite number at least 0."""
+    try:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            math.isfinite(value) and value >= 0
+    except OverflowError:  # an integer past any float
+        return False
 
 
 def fmt_ns(ns):

@@ -422,6 +422,8 @@ static void check_regions(void)
     weft_profile_mark here = weft_profile_begin();
     CHECK(weft_profile_end(NULL, "x") == EINVAL, "NULL mark");
     CHECK(weft_profile_end(&here, NULL) == EINVAL, "NULL name");
+    CHECK(weft_profile_end(&here, "(other ranges)") == EINVAL,
+          "a range named as the profiler's row of the ranges past its names");
     pthread_t th;
     CHECK(pthread_create(&th, NULL, end_elsewhere, &here) == 0, "thread");
     void *res;

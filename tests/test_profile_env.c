@@ -6,10 +6,13 @@
  * file named, and WEFT_PROFILE_BURDEN_NS sets the burden; without it,
  * WEFT_PROFILE and WEFT_PROFILE_JSON are reported as having no effect,
  * and so is WEFT_TRACE without the tracer, naming the installed variants.
- * A program that only runs work pools gets its report at exit.  Messages
+ * A program that only runs work pools gets its report at exit; counting
+ * strands, its items are one strand each, and the times' conversion is
+ * said to be a guess (no strand was timed).  Messages
  * that carry a value or a path carry them whole, with their reason, on one
  * line: a value of kilobytes, and a WEFT_TRACE or WEFT_PROFILE_JSON path
- * of up to PATH_MAX that cannot be opened.  A FIFO that nobody reads, named
+ * of up to PATH_MAX that cannot be opened; a full disk is said as such,
+ * for a profile shorter and longer than a stream's buffer.  A FIFO that nobody reads, named
  * as the trace's or the profile's file, is refused with a message instead
  * of blocking the program; one that is read gets the whole file.  Each case
  * runs in a child with its environment. */
@@ -51,6 +54,22 @@ static int three_lives(void)
 {
     for (int i = 0; i < 3; i++)
         CHECK(start_run_stop() == 0, "start %d", i + 1);
+    return 0;
+}
+
+/* A start, 100 ranges of one RUN each, every one named apart (a profile
+ * far longer than a stream's buffer), and a stop. */
+static int many_ranges(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    for (int i = 0; i < 100; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "range-%03d", i);
+        WEFT_PROFILE_BEGIN(mark);
+        CHECK(WEFT_RUN(pfib, 10) == fib_ref(10), "fib");
+        CHECK(WEFT_PROFILE_END(mark, name) == 0, "range %s", name);
+    }
+    CHECK(weft_stop() == 0, "stop");
     return 0;
 }
 
@@ -259,6 +278,19 @@ static void profile_env(void)
     CHECK(st == 0, "WEFT_PROFILE_BURDEN_NS=750: status %d:\n%s", st, buf);
     printf("ok: WEFT_PROFILE prints, WEFT_PROFILE_JSON writes, WEFT_PROFILE_BURDEN_NS sets the "
            "burden\n");
+    /* A full disk is said as such, whether the profile fits in the
+     * stream's buffer (the close fails) or not (a write before it). */
+    st = with_env("WEFT_PROFILE_JSON", "/dev/full", buf, sizeof buf);
+    CHECK(st == 0 &&
+              strstr(buf, "WEFT_PROFILE_JSON=/dev/full: writing failed: No space left on device"),
+          "WEFT_PROFILE_JSON=/dev/full, a short profile: status %d:\n%.600s", st, buf);
+    st = fn_with_env(many_ranges, "WEFT_PROFILE_JSON", "/dev/full", buf, sizeof buf);
+    CHECK(st == 0 &&
+              strstr(buf, "WEFT_PROFILE_JSON=/dev/full: writing failed: No space left on device") &&
+              strstr(buf, "range-099"),
+          "WEFT_PROFILE_JSON=/dev/full, a profile of 100 ranges: status %d:\n%.600s", st, buf);
+    printf("ok: WEFT_PROFILE_JSON=/dev/full: \"No space left on device\", the profile on stderr, "
+           "short or long\n");
     /* Blocks asked for, none counted (nothing here is compiled with the
      * counting flag): the table says so, not that the code was. */
     setenv("WEFT_PROFILE", "1", 1);
@@ -275,6 +307,24 @@ static void profile_env(void)
     CHECK(st == 0 && strstr(buf, "work pool (") && strstr(buf, "2047"),
           "WEFT_PROFILE=1, a pool-only program: no pool region reported at exit (status %d):\n%s",
           st, buf);
+    /* Counting strands, the items are one strand each (2047, on a path of
+     * 11), and with no fork-join strand timed the times' conversion is
+     * said to be a guess. */
+    setenv("WEFT_PROFILE", "1", 1);
+    st = fn_with_env(pool_only_then_exit, "WEFT_PROFILE_UNIT", "strands", buf, sizeof buf);
+    unsetenv("WEFT_PROFILE");
+    const char *counts = strstr(buf, "(strands)\n");
+    const char *row = counts ? strstr(counts, "\nwork pool (") : NULL;
+    const char *after_name = row ? strchr(row, ')') : NULL;
+    unsigned long long pool_work = 0, pool_span = 0;
+    CHECK(st == 0 &&
+              strstr(buf, "but none was timed (only work pool items ran, which are not): times "
+                          "converted at a guess of 200 cycles a strand") &&
+              after_name && sscanf(after_name + 1, "%llu %llu", &pool_work, &pool_span) == 2 &&
+              pool_work == 2047 && pool_span == 11,
+          "WEFT_PROFILE_UNIT=strands, a pool-only program: status %d, %llu strands of work and "
+          "%llu of span (2047 items on a path of 11):\n%s",
+          st, pool_work, pool_span, buf);
     remove(json_path);
     st = fn_with_env(pool_only_then_exit, "WEFT_PROFILE_JSON", json_path, buf, sizeof buf);
     char whole[16384] = "";

@@ -26,7 +26,14 @@
  *                 worker count: a stolen task counts the strands it has
  *                 inline, and the runtime's waits and wakes none; the
  *                 task type's row holds the same work (each strand in
- *                 one type's row once, a stolen child's in its runner's) */
+ *                 one type's row once, a stolen child's in its runner's)
+ *   two types     random trees of two task types (mixed_model: a change
+ *                 of type ends a strand where a body enters and where it
+ *                 returns, so a child of the other type joined inline
+ *                 ends two more on its path): work and span the graph's
+ *                 at every worker count, a stolen child of the other
+ *                 type counting those two as well; the two types' rows
+ *                 add up to the region's work and bodies */
 #include "check.h"
 
 #include <stdbool.h>
@@ -107,6 +114,73 @@ WEFT_TASK_2(long, tree, uint32_t, seed, int, depth)
     for (int i = 0; i < k; i++)
         nodes += WEFT_SYNC(tree);
     return nodes;
+}
+
+/* Random trees of two task types, mtree_a and mtree_b (a node's type
+ * from its seed), shaped as the trees above: mixed_model follows the same
+ * rules, and a change of type ends a strand where the body of the other
+ * type enters (its caller's) and where it returns (its own last). */
+static bool mixed_is_b(uint32_t seed) { return (tree_hash(seed ^ 0x5bd1e995u) & 3) == 0; }
+
+static long mixed_model(uint32_t seed, int depth, long path, long *work)
+{
+    bool b = mixed_is_b(seed);
+    int k = tree_children(seed, depth);
+    long at_spawn[TREE_MAX_CHILDREN];
+    for (int i = 0; i < k; i++) {
+        path++, (*work)++;
+        at_spawn[i] = path;
+    }
+    if (tree_calls(seed, depth)) {
+        uint32_t c = tree_child(seed, k);
+        long other = mixed_is_b(c) != b; /* a strand ends as it enters, one as it returns */
+        path += other, *work += other;
+        path = mixed_model(c, depth - 1, path, work) + other;
+        *work += other;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        path++, (*work)++;
+        uint32_t c = tree_child(seed, i);
+        long other = mixed_is_b(c) != b;
+        long through_child = mixed_model(c, depth - 1, at_spawn[i] + other, work) + other + 1;
+        *work += 2 * other + 1;
+        path = through_child > path ? through_child : path;
+    }
+    return path;
+}
+
+WEFT_TASK_DECL_2(long, mtree_a, uint32_t, int);
+WEFT_TASK_DECL_2(long, mtree_b, uint32_t, int);
+
+#define MIXED_TREE_BODY(seed, depth) \
+    int k = tree_children(seed, depth); \
+    for (int i = 0; i < k; i++) { \
+        uint32_t c = tree_child(seed, i); \
+        if (mixed_is_b(c)) \
+            WEFT_SPAWN(mtree_b, c, depth - 1); \
+        else \
+            WEFT_SPAWN(mtree_a, c, depth - 1); \
+    } \
+    long nodes = 1; \
+    if (tree_calls(seed, depth)) { \
+        uint32_t c = tree_child(seed, k); \
+        nodes += \
+            mixed_is_b(c) ? WEFT_CALL(mtree_b, c, depth - 1) : WEFT_CALL(mtree_a, c, depth - 1); \
+    } \
+    for (int i = k - 1; i >= 0; i--) \
+        nodes += mixed_is_b(tree_child(seed, i)) ? WEFT_SYNC(mtree_b) : WEFT_SYNC(mtree_a); \
+    return nodes
+
+WEFT_TASK_IMPL_2(long, mtree_a, uint32_t, seed, int, depth) { MIXED_TREE_BODY(seed, depth); }
+WEFT_TASK_IMPL_2(long, mtree_b, uint32_t, seed, int, depth) { MIXED_TREE_BODY(seed, depth); }
+
+/* A seed whose root is of type mtree_a (the RUN's). */
+static uint32_t mixed_root(uint32_t n)
+{
+    uint32_t seed = n;
+    while (mixed_is_b(seed))
+        seed += 1000u;
+    return seed;
 }
 
 /* A body of type `twin` that enters a second record of the name `twin`,
@@ -290,6 +364,37 @@ static void check_workers(unsigned workers)
     }
     printf("ok: %u workers: fib(22) and %d random trees: work and span in strands the graph's, "
            "the task type's work and bodies the region's\n",
+           workers, TREES);
+    for (uint32_t n = 1; n <= TREES; n++) {
+        uint32_t seed = mixed_root(n);
+        long work = 0, span = mixed_model(seed, TREE_DEPTH, 0, &work) + 1;
+        work++;
+        weft_profile_reset();
+        CHECK(WEFT_RUN(mtree_a, seed, TREE_DEPTH) == tree_nodes(seed, TREE_DEPTH),
+              "two-type tree %u", seed);
+        char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+        double w = json_figure_of(json, "mtree_a", "work_strands"),
+               sp = json_figure_of(json, "mtree_a", "span_strands"),
+               region_ns = json_figure_of(json, "mtree_a", "work_ns"),
+               types_ns = json_type_work_ns(json, "mtree_a") + json_type_work_ns(json, "mtree_b"),
+               region_tasks = json_figure_of(json, "mtree_a", "tasks"),
+               types_tasks = json_figure_in(json, "task_types", "mtree_a", "count") +
+                             json_figure_in(json, "task_types", "mtree_b", "count");
+        free(json);
+        CHECK(w == (double)work && sp == (double)span,
+              "%u workers: two-type tree %u (%ld nodes): work %.0f and span %.0f strands, the "
+              "graph's %ld and %ld",
+              workers, seed, tree_nodes(seed, TREE_DEPTH), w, sp, work, span);
+        CHECK(types_ns - region_ns <= 0.5 && region_ns - types_ns <= 0.5 &&
+                  types_tasks == region_tasks &&
+                  region_tasks == (double)tree_nodes(seed, TREE_DEPTH),
+              "%u workers: two-type tree %u: the two types' work %.1f ns and %.0f bodies, the "
+              "region's %.1f ns and %.0f tasks, the tree's %ld nodes",
+              workers, seed, types_ns, types_tasks, region_ns, region_tasks,
+              tree_nodes(seed, TREE_DEPTH));
+    }
+    printf("ok: %u workers: %d random trees of two task types: work and span in strands the "
+           "graph's, the two types' work and bodies the region's\n",
            workers, TREES);
     CHECK(weft_stop() == 0, "stop");
 }

@@ -114,7 +114,9 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
  * in between, one after the other (their work and spans add up).
  * weft_profile_end returns 0, ENOTSUP without the profiler (or with
  * profiling off), EINVAL (with
- * a message) for a NULL mark or name, or a mark from another thread. */
+ * a message) for a NULL mark or name, a mark from another thread, or the
+ * name "(other ranges)" (the profiler's own row of the ranges past the
+ * names it keeps). */
 typedef struct weft_profile_mark {
     /** @{ */
     /** The figures when the mark was taken (the profiler's own). */

@@ -109,7 +109,7 @@ const char *weft__count_how(void)
  * (a block of a few instructions and its callback's call) and 1/200 for
  * strands (a fine-grained task's strand). */
 static _Atomic double last_blocks_per_cycle = 0.25;
-static _Atomic double last_strands_per_cycle = 0.005;
+static _Atomic double last_strands_per_cycle = 1.0 / WEFT__COUNT_GUESS_CYCLES_PER_STRAND;
 
 void weft__count_worker_init(weft_profile_worker *p, uint64_t burden_cycles)
 {

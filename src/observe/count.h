@@ -47,6 +47,10 @@ void weft__count_add_locked(const weft_profile_worker *p, uint64_t *cycles, uint
 /* Nanoseconds per block from those totals, at ticks_per_ns; 0 if nothing
  * was counted. */
 double weft__count_ns_per_block(uint64_t cycles, uint64_t blocks, double ticks_per_ns);
+/* Counting strands, the cycles a strand is taken to cost before any was
+ * timed: the burden's first conversion, and the reports' when none was
+ * (a program that only runs work pool items, which are not timed). */
+#define WEFT__COUNT_GUESS_CYCLES_PER_STRAND 200.0
 
 #endif
 

@@ -78,7 +78,13 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
     else
         fprintf(out, "times are on-CPU time: none off the CPU in %s longer than %s\n", timed,
                 fmt_ns(b, sizeof b, LONG_STRAND_NS));
-    if (sn->strands && sn->ns_per_block > 0.0)
+    if (sn->strands && sn->counted == 0)
+        fprintf(out,
+                "unit: strands (%s), each counted as 1, but none was timed (only work pool "
+                "items ran, which are not): times converted at a guess of %.0f cycles a strand "
+                "(%.3f ns); WEFT_PROFILE_UNIT=time times them\n",
+                weft__count_how(), WEFT__COUNT_GUESS_CYCLES_PER_STRAND, sn->ns_per_block);
+    else if (sn->strands && sn->ns_per_block > 0.0)
         fprintf(out,
                 "unit: strands (%s), each counted as 1, times converted at %.3f ns a strand "
                 "(the on-CPU time of %llu strands, read once in %u strands, at the next task's "
@@ -305,7 +311,10 @@ static void json_region(FILE *out, const weft__profile_snapshot *sn, const weft_
 void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
 {
     char time[96];
-    if (sn->strands)
+    if (sn->strands && sn->counted == 0)
+        snprintf(time, sizeof time, "ns (from strands at a guess of %.4f ns each, none timed)",
+                 sn->ns_per_block);
+    else if (sn->strands)
         snprintf(time, sizeof time, "ns (from strands at %.4f ns each, over %llu timed)",
                  sn->ns_per_block, (unsigned long long)sn->counted);
     else if (sn->blocks)

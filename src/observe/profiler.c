@@ -474,7 +474,10 @@ void weft__profile_stolen_done(weft_worker *w, weft_profile_saved *s, weft_worke
     rec->child_bspan = f.bspan;
     rec->child_tasks = f.tasks;
     rec->child_spawns = f.spawns;
-    rec->child_longest = f.longest;
+    if (w->prof.strands)
+        rec->child_type = f.root_type; /* weft_profile_join_stolen */
+    else
+        rec->child_longest = f.longest;
 }
 
 static void add_figures(weft_profile_figures *to, const weft_profile_figures *f)
@@ -732,11 +735,15 @@ void weft__profile_pool_meter_init(weft_profile_pool_meter *m)
     m->clock.long_cycles = (uint64_t)(LONG_STRAND_NS * tpn);
 }
 
-/* The running item's piece since its start or its last push: on-CPU
- * cycles, or in counting mode blocks (as weft_profile_end_strand). */
-static uint64_t pool_piece(weft_profile_pool_meter *m)
+/* The running item's length so far (its path to a push): on-CPU cycles,
+ * or in counting mode blocks (as weft_profile_end_strand); counting
+ * strands, 1: an item is one strand, whatever it pushes or RUNs. */
+static uint64_t pool_item_length(weft_profile_pool_meter *m)
 {
-    return weft_profile_take_strand(&m->clock);
+    if (m->clock.strands)
+        return 1;
+    m->done += weft_profile_take_strand(&m->clock);
+    return m->done;
 }
 
 /* The item this thread is processing (NULL between items, and while a
@@ -766,8 +773,7 @@ uint64_t weft__profile_pool_item_path(weft_profile_pool_meter *m)
 {
     if (m->clock.off)
         return 0;
-    m->done += pool_piece(m);
-    return m->base + m->done;
+    return m->base + pool_item_length(m);
 }
 
 void weft__profile_pool_item_end(weft_profile_pool_meter *m)
@@ -775,7 +781,7 @@ void weft__profile_pool_item_end(weft_profile_pool_meter *m)
     if (m->clock.off)
         return;
     tls_item_meter = NULL;
-    uint64_t d = m->done + pool_piece(m);
+    uint64_t d = pool_item_length(m);
     uint64_t path = m->base + d;
     m->work += d;
     if (path > m->span)
@@ -791,7 +797,7 @@ weft_profile_pool_meter *weft__profile_pool_item_pause(void)
     weft_profile_pool_meter *m = tls_item_meter;
     if (!m)
         return NULL;
-    m->done += pool_piece(m); /* the item's length up to here */
+    (void)pool_item_length(m); /* its length up to here: the RUN's time is not its own */
     m->clock.paused_at = m->clock.strand_start;
     tls_item_meter = NULL; /* a pool run inside the RUN on this thread has items of its own */
     return m;
@@ -905,6 +911,14 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
         weft__warn("weft_profile_end: %s is NULL", m ? "name" : "mark");
         return EINVAL;
     }
+    if (strcmp(name, other_regions_name(WEFT_PROFILE_REGION_NAMED)) == 0) {
+        /* Two rows of one name, which the reports and a diff of two
+         * profiles could not tell apart. */
+        weft__warn("weft_profile_end(\"%s\"): that name is the profiler's own row of the ranges "
+                   "past its first %u names; give the range another",
+                   name, MAX_NAMED_REGIONS);
+        return EINVAL;
+    }
     if (is_off())
         return ENOTSUP;
     weft_worker *w = weft__tls_worker;
@@ -959,7 +973,13 @@ static double ns_per_counted_block(uint64_t *counted)
     pthread_mutex_unlock(&lock);
     if (counted)
         *counted = blocks;
-    return weft__count_ns_per_block(cycles, blocks, weft__profile_ticks_per_ns());
+    double tpn = weft__profile_ticks_per_ns();
+    double npb = weft__count_ns_per_block(cycles, blocks, tpn);
+    /* Counting strands with none timed (only work pool items ran, which
+     * are not): the first guess, which the reports say (counted is 0). */
+    if (npb <= 0.0 && weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS && tpn > 0.0)
+        npb = WEFT__COUNT_GUESS_CYCLES_PER_STRAND / tpn;
+    return npb;
 }
 
 /* The figures' units per nanosecond: cycles, or in counting mode blocks. */
@@ -1142,15 +1162,19 @@ static void snapshot_free(weft__profile_snapshot *sn)
     free(sn->t);
 }
 
-/* A report: the snapshot, formatted; 0, ENOMEM or EIO. */
+/* A report: the snapshot, formatted; 0, ENOMEM, or the error of a write
+ * that failed (a report longer than the stream's buffer meets it here,
+ * not at the close: ENOSPC on a full disk), EIO if none was given. */
 static int report_snapshot(FILE *out, void (*format)(FILE *, const weft__profile_snapshot *))
 {
     weft__profile_snapshot sn;
     if (snapshot_take(&sn) != 0)
         return ENOMEM;
+    errno = 0;
     format(out, &sn);
+    int write_error = errno;
     snapshot_free(&sn);
-    return ferror(out) ? EIO : 0;
+    return ferror(out) ? (write_error ? write_error : EIO) : 0;
 }
 
 /* A report from any thread. */

@@ -20,8 +20,10 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   by x6 all in one strand (an interrupt): the same graph;
 * a missing file, a file that is not JSON or not text, JSON that is not a
   profile, a profile of another format, one without its regions, one with
-  a region missing a field or holding null: exit 2, one line naming the
-  file, no traceback.
+  a region missing a field or holding null, a string or infinity, a unit
+  that is not a string, JSON nested past Python's recursion limit, two
+  rows of one region or task type: exit 2, one line naming the file, no
+  traceback.
 """
 import copy
 import json
@@ -246,6 +248,21 @@ def main():
             "badregion.json": json.dumps(dict(a, regions=[{"name": "x"}])),
             "nullfield.json": json.dumps(dict(a, regions=[dict(a["regions"][0], parallelism=None)])),
             "binary.json": b"\xff\xfe\x00weft",
+            "nulllongest.json": json.dumps(dict(a, regions=[dict(a["regions"][0],
+                                                                 longest_strand_ns=None)])),
+            "strlongest.json": json.dumps(dict(a, regions=[dict(a["regions"][0],
+                                                                longest_strand_ns="12")])),
+            "infwork.json": json.dumps(dict(a, regions=[dict(a["regions"][0],
+                                                             work_ns=float("inf"))])),
+            "nanblock.json": json.dumps(dict(a, ns_per_block=float("nan"))),
+            "truever.json": json.dumps(dict(a, weft_profile=True)),
+            "listunit.json": json.dumps(dict(a, unit=[a.get("unit", "time")])),
+            "deep.json": '{"weft_profile": 1, "regions": ' + "[" * 100000 + "]" * 100000 + "}",
+            # The second row of one region, with other figures: not one
+            # that the diff can leave out and still call the graphs the same.
+            "dupregion.json": json.dumps(dict(a, regions=[a["regions"][0], dict(
+                a["regions"][0], tasks=a["regions"][0]["tasks"] + 1)])),
+            "duptype.json": json.dumps(dict(a, task_types=a["task_types"] * 2)),
         }
         for name, text in bad.items():
             if isinstance(text, bytes):
@@ -258,18 +275,21 @@ def main():
                 rc, out, err = diff(tool, *args)
                 lines = err.strip().splitlines()
                 check(rc == 2 and len(lines) == 1 and name in lines[0]
-                      and lines[0].startswith("weft-profile: ") and out == "",
+                      and lines[0].startswith("weft-profile: ") and out == ""
+                      and "Traceback" not in err,
                       f"diff {' '.join(os.path.basename(x) for x in args)}: exit {rc}, "
                       f"stderr {err!r}, stdout {out[:200]!r}")
         rc, _, err = diff(tool, "--threshold", "-5", path("a.json"), path("b.json"))
         check(rc == 2 and "threshold" in err and "Traceback" not in err,
               f"a negative threshold: exit {rc}, {err!r}")
+        rc, _, err = diff(tool, path("dupregion.json"), path("a.json"))
+        check("region 'fib'" in err, f"two rows of region fib: the row not named: {err!r}")
     if failures:
         print(f"{len(failures)} check(s) failed", file=sys.stderr)
         return 1
     print("ok: weft-profile diff on the same graph, two graphs, one-sided rows, two units, "
-          "one graph counted at two ratios, one's counts in another shape, and eight kinds of bad "
-          "input")
+          "one graph counted at two ratios, one's counts in another shape, and "
+          f"{len(bad)} kinds of bad input")
     return 0
 
 

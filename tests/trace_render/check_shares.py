@@ -11,16 +11,29 @@ around it (docs/timeline.md).
     add up to at most 100 % and agree between the formats;
   - the busy curve never exceeds the number of workers and is the same
     from both formats;
-  - the picture is drawn from both (when matplotlib is there).
+  - the picture is drawn from both (when matplotlib is there);
+  - files that are not weft traces (JSON of another shape, events without
+    their fields, JSON nested past Python's recursion limit, no slices,
+    a .pftrace with the wire type of each field it reads changed, and
+    300 random byte changes): weft_pftrace.read raises only PftraceError,
+    and scripts/weft_pftrace.py and trace_render.py refuse the file with
+    one line naming it, a nonzero exit and no picture.
 
 The .pftrace is written here with the fields scripts/weft_pftrace.py
 reads: track descriptors, interned names and categories, a clock
-snapshot and BEGIN/END events.
+snapshot and BEGIN/END events (and, for the changed bytes, sequence
+flags, packet defaults with an incremental clock, event arguments and
+flows).
 
 Usage: check_shares.py <scripts dir>
 """
+import contextlib
+import io
 import json
 import os
+import random
+import resource
+import subprocess
 import sys
 import tempfile
 
@@ -108,6 +121,217 @@ def pftrace():
             event += field(3, iid(cats, cat, 1)) + field(10, iid(names, name, 2))
         packets.append(field(10, 1) + field(8, T0_NS + t * 1000) + field(11, event))
     return b"".join(field(1, p) for p in packets)
+
+
+def fixed64(number, value):
+    return varint(number << 3 | 1) + value.to_bytes(8, "little")
+
+
+def full_pftrace():
+    """pftrace() and a sequence with the other fields the reader reads:
+    sequence flags, a clock snapshot with an incremental clock, packet
+    defaults naming it and a track, interned argument names and strings,
+    instants with arguments and a flow between them."""
+    def entry(iid, text):
+        return field(1, iid) + field(2, text.encode())
+    packets = [
+        field(10, 2) + field(13, 1)
+        + field(6, field(1, field(1, 64) + field(2, T0_NS) + field(3, 1)) + field(2, 64))
+        + field(59, field(58, 64) + field(11, field(11, 100))),
+        field(10, 2) + field(12, field(2, entry(1, "mark")) + field(3, entry(1, "note"))
+                             + field(3, entry(2, "count")) + field(29, entry(1, "text"))),
+        field(10, 2) + field(8, 100_000) + field(11, field(9, 3) + field(10, 1)
+                                                 + field(4, field(1, 1) + field(17, 1))
+                                                 + fixed64(47, 7)),
+        field(10, 2) + field(8, 0) + field(11, field(9, 3) + field(10, 1) + field(11, 101)
+                                           + field(4, field(1, 2) + field(3, 5))
+                                           + fixed64(48, 7)),
+    ]
+    return pftrace() + b"".join(field(1, p) for p in packets)
+
+
+# The fields read that hold messages, by the path of fields to them.
+SUBMESSAGES = {(): {1}, (1,): {6, 11, 12, 59, 60}, (1, 6): {1}, (1, 59): {11},
+               (1, 12): {1, 2, 3, 29}, (1, 11): {4}}
+
+
+def read_varint(buf, i):
+    shift = value = 0
+    while True:
+        value |= (buf[i] & 0x7F) << shift
+        i += 1
+        if not buf[i - 1] & 0x80:
+            return value, i
+        shift += 7
+
+
+def keys(buf, start=0, end=None, path=()):
+    """Where the key of each field of a well-formed trace is: (byte,
+    path of fields to it)."""
+    i, end = start, len(buf) if end is None else end
+    while i < end:
+        at = i
+        key, i = read_varint(buf, i)
+        number, wire = key >> 3, key & 7
+        yield at, path + (number,)
+        if wire == 0:
+            _, i = read_varint(buf, i)
+        elif wire == 1:
+            i += 8
+        elif wire == 2:
+            n, i = read_varint(buf, i)
+            if number in SUBMESSAGES.get(path, ()):
+                yield from keys(buf, i, i + n, path + (number,))
+            i += n
+
+
+def run_main(main, argv):
+    """A command-line tool's main() run here: its exit status and what it
+    wrote to stderr; an exception out of it is what a traceback shows."""
+    err = io.StringIO()
+    saved = sys.argv
+    sys.argv = argv
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = main()
+    except Exception as e:  # noqa: BLE001 -- any is a failure
+        rc, err = "raised", io.StringIO(f"Traceback: {type(e).__name__}: {e}")
+    finally:
+        sys.argv = saved
+    return rc, err.getvalue()
+
+
+def refused(tool, rc, err, path, want_rc, out=None):
+    """That a tool refused a file: the exit status, one line on stderr
+    naming it, no traceback, no picture."""
+    lines = err.strip().splitlines()
+    ok = rc == want_rc and len(lines) == 1 and path in lines[0] and "Traceback" not in err
+    drawn = out is not None and os.path.exists(out)
+    if drawn:
+        os.unlink(out)
+    if not ok or drawn:
+        fail(f"{tool} on {os.path.basename(path)}: exit {rc}, stderr {err.strip()[-300:]!r}"
+             + (", a picture written" if drawn else ""))
+    return ok and not drawn
+
+
+def check_bad_pftrace(tmp, scripts):
+    """The wire type of each field of a trace changed, and random bytes
+    changed: weft_pftrace.read raises PftraceError and nothing else; the
+    tools refuse such files with one line.  Returns how many were tried
+    and how many of them were read."""
+    import trace_render
+    import weft_pftrace
+    # A reader that takes a changed byte for a size may allocate it: a
+    # MemoryError here, not the machine's memory taken.
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > 4 << 30:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, hard))
+    good = full_pftrace()
+    path = os.path.join(tmp, "changed.pftrace")
+    png = os.path.join(tmp, "changed.png")
+    with open(path, "wb") as f:
+        f.write(good)
+    try:
+        weft_pftrace.read(path)
+    except weft_pftrace.PftraceError as e:
+        fail(f"the .pftrace written here is not read: {e}")
+        return 0
+    cases = []  # (what, bytes, whether it must be refused)
+    seen = set()
+    for at, fields in keys(good):
+        for wire in (0, 1, 2, 5):
+            if wire == good[at] & 7:
+                continue
+            changed = bytearray(good)
+            changed[at] = changed[at] & ~7 | wire
+            # Every field written is one the reader reads: read with
+            # another wire type, the file is not a weft trace.
+            cases.append((f"field {'.'.join(map(str, fields))} at byte {at} as wire type {wire}",
+                          bytes(changed), True, (fields, wire) not in seen))
+            seen.add((fields, wire))
+    rnd = random.Random(300)
+    for n in range(300):
+        changed = bytearray(good)
+        for _ in range(rnd.randint(1, 4)):
+            changed[rnd.randrange(len(changed))] = rnd.randrange(256)
+        cases.append((f"random change {n}", bytes(changed), False, n % 10 == 0))
+    subprocesses = read = 0
+    for what, data, must_refuse, by_command in cases:
+        with open(path, "wb") as f:
+            f.write(data)
+        try:
+            trace = weft_pftrace.read(path)
+        except weft_pftrace.PftraceError as e:
+            if must_refuse and "byte" not in str(e):
+                fail(f"{what}: refused without saying where: {e}")
+            trace = None
+        except Exception as e:  # noqa: BLE001 -- any other is a failure
+            fail(f"{what}: weft_pftrace.read raised {type(e).__name__}: {e}")
+            continue
+        if trace is not None and must_refuse:
+            fail(f"{what}: read as a weft trace")
+        if trace is not None:
+            read += 1
+            try:
+                trace_render.Trace.from_perfetto(trace)
+            except ValueError:
+                pass  # trace_render says what is wrong in one line
+            except Exception as e:  # noqa: BLE001
+                fail(f"{what}: trace_render.Trace.from_perfetto raised {type(e).__name__}: {e}")
+            rc, err = run_main(weft_pftrace.main, ["weft_pftrace.py", path])
+            if rc != 0 or "Traceback" in err:
+                fail(f"{what}: read, but weft_pftrace.py exits {rc}: {err[-300:]!r}")
+            continue
+        if not by_command:
+            continue  # the tools' refusal of one file per changed field and wire type is enough
+        rc, err = run_main(weft_pftrace.main, ["weft_pftrace.py", path])
+        refused("weft_pftrace.py", rc, err, path, 2)
+        rc, err = run_main(lambda: trace_render.main([path, "-o", png]), ["trace_render.py"])
+        refused("trace_render.py", rc, err, path, 1, png)
+        # Some as the programs they are: the exit status and stderr of
+        # the process.
+        if by_command and subprocesses < 4:
+            subprocesses += 1
+            for tool, want_rc, extra in (("weft_pftrace.py", 2, []),
+                                         ("trace_render.py", 1, ["-o", png])):
+                p = subprocess.run([sys.executable, os.path.join(scripts, tool), path] + extra,
+                                   capture_output=True, text=True, timeout=60)
+                refused(tool, p.returncode, p.stderr, path, want_rc,
+                        png if tool == "trace_render.py" else None)
+    return len(cases), read
+
+
+def check_bad_json(tmp, scripts):
+    """Files trace_render.py cannot draw: one line naming the file, exit
+    status 1, no picture.  Returns how many were tried."""
+    event = {"ph": "X", "pid": 1, "tid": 0, "ts": 0, "dur": 5, "name": "a", "cat": "task"}
+    bad = {
+        "array.json": [],
+        "events_not_a_list.json": {"traceEvents": 5},
+        "events_not_objects.json": {"traceEvents": [1, "x", None]},
+        "no_ts.json": {"traceEvents": [{k: v for k, v in event.items() if k != "ts"}]},
+        "infinite_dur.json": {"traceEvents": [dict(event, dur=float("inf"))]},
+        "string_pid.json": {"traceEvents": [event, dict(event, pid="a")]},
+        "list_name.json": {"traceEvents": [dict(event, name=["a"])]},
+        "other_not_object.json": {"traceEvents": [event], "otherData": []},
+        "deep.json": "[" * 100000 + "]" * 100000,
+        "no_slices.json": {"traceEvents": []},
+        "profile.json": {"weft_profile": 1, "regions": [], "task_types": []},
+        "empty.pftrace": b"",
+    }
+    for name, content in bad.items():
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else
+                    (content if isinstance(content, str) else json.dumps(content)).encode())
+        out = os.path.join(tmp, name + ".png")
+        p = subprocess.run([sys.executable, os.path.join(scripts, "trace_render.py"), path,
+                            "-o", out], capture_output=True, text=True, timeout=60)
+        if refused("trace_render.py", p.returncode, p.stderr, path, 1, out) and \
+                name in ("no_slices.json", "empty.pftrace") and "no slices" not in p.stderr:
+            fail(f"trace_render.py on {name}: {p.stderr.strip()!r} does not say it has no slices")
+    return len(bad)
 
 
 def json_trace():
@@ -206,11 +430,15 @@ def main():
                 with open(out, "rb") as f:
                     if f.read(8) != b"\x89PNG\r\n\x1a\n":
                         fail(f"{fmt}: no PNG drawn")
+        changed = check_bad_pftrace(tmp, sys.argv[1])
+        hostile = check_bad_json(tmp, sys.argv[1])
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1
     print(f"ok: trace_render's shares and busy curve agree between a nested .pftrace and its "
-          f"JSON over {len(windows)} windows, at most 100 % and at most {len(WORKERS)} workers")
+          f"JSON over {len(windows)} windows, at most 100 % and at most {len(WORKERS)} workers; "
+          f"of {changed[0]} changed .pftrace files {changed[0] - changed[1]} refused and "
+          f"{changed[1]} read; {hostile} files that are not traces refused")
     return 0
 
 

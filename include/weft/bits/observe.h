@@ -432,8 +432,20 @@ static inline void weft_profile_join_stolen(weft_profile_worker *p, const weft_p
     p->f.tasks += s->child_tasks;
     p->f.type_tasks_from += s->child_tasks;
     p->f.spawns += s->child_spawns;
-    if (s->child_longest > p->f.longest)
+    if (p->strands) {
+        /* Joined inline, a child of another type would have ended two
+         * strands more on its path, each the running type's: one where
+         * its body entered (the SYNC's strand had just ended) and one at
+         * the SYNC after it (its own last ended where it returned).  They
+         * are the graph's, so a stolen child has them too. */
+        if (s->child_type != 0 && s->child_type != p->f.type) {
+            p->f.work += 2;
+            from_span += 2;
+            from_bspan += 2;
+        }
+    } else if (s->child_longest > p->f.longest) {
         p->f.longest = s->child_longest;
+    }
     uint64_t span = from_span + s->child_span, bspan = from_bspan + s->child_bspan;
     weft_profile_set_paths(p, span > cont->span ? span : cont->span,
                            bspan > cont->bspan ? bspan : cont->bspan);

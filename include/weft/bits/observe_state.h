@@ -43,7 +43,10 @@ typedef struct weft_profile_slot {
     uint64_t spawn_bspan;
     uint64_t child_work, child_span, child_bspan;
     uint64_t child_tasks, child_spawns;
-    uint64_t child_longest;
+    union {
+        uint64_t child_longest; /* timed strands or counted blocks */
+        uint64_t child_type;    /* counting strands (no strand has a length): its task type */
+    };
 } weft_profile_slot;
 
 /* The figures of a computation, in cycles (and counts), relative to its
