@@ -340,6 +340,8 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper)
     run_task_or_stop(t, wrapper, false);
 }
 
+bool weft__thread_works_for_task(void) { return weft__gate_waited_on(); }
+
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper)
 {
     weft_worker *w = weft__tls_worker;

@@ -64,6 +64,12 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
  * first step of an API's RUN, one call where the pool's own RUN takes
  * two (external.c). */
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
+/* The calling thread, outside the pool, works for a task: it is a thread
+ * of a work pool run inside a fork-join task, whose worker waits for it.
+ * Its RUNs are part of that task (an API's exclusion of RUNs from outside,
+ * Lace's RUNEX, must not make them wait for a RUN that waits for them:
+ * docs/pool.md, "A pool inside a fork-join task"; external.c). */
+bool weft__thread_works_for_task(void);
 
 /* The calling thread, outside the pool, becomes worker `id` until
  * weft__leave_adopted_worker: for an API whose main thread was one of the

@@ -7,16 +7,22 @@
  * from outside across another thread's suspends and resumes all run,
  * without a word on stderr; and
  * lace_count_report_file writes the counter table (the run's task count)
- * to the given stream. */
+ * to the given stream; and a work pool run inside a RUNEX's task (or
+ * inside a RUN's while another thread's RUNEX waits), whose items RUN and
+ * RUNEX back, runs to its end: the items' calls are the task's, not RUNs
+ * from outside it must wait for (under a watchdog). */
 #include <lace.h>
+#include <weft/pool.h>
 
 #include "check.h"
 #include "runtime/state.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -242,8 +248,91 @@ static void calls_while_toggling(void)
            lace_workers());
 }
 
+/* ---- a work pool inside a RUNEX's task, its items calling back ---- */
+
+static atomic_long pool_items;
+static atomic_long pool_wrong;
+
+static void pool_item(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    usleep(500); /* the items spread over the pool's threads */
+    int depth = *(int *)item;
+    int got = depth % 2 ? RUNEX(fib, 12) : RUN(fib, 12);
+    if (got != fib_seq(12))
+        atomic_fetch_add(&pool_wrong, 1);
+    atomic_fetch_add(&pool_items, 1);
+    if (depth > 0) {
+        int child = depth - 1;
+        weft_pool_push(ctx, &child);
+        weft_pool_push(ctx, &child);
+    }
+}
+
+TASK_1(int, pool_in_task, int, depth)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 3;
+    return weft_pool_run(&cfg, &depth, 1, pool_item, NULL, NULL);
+}
+
+static void *runex_later(void *arg)
+{
+    (void)arg;
+    sleep_ms(5);
+    return (void *)(intptr_t)RUNEX(fib, 10);
+}
+
+static char hang_what[96];
+
+static void on_hang(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_lace_effects: no answer within 60 s (a hang): ";
+    (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)!write(STDERR_FILENO, hang_what, strlen(hang_what));
+    (void)!write(STDERR_FILENO, "\n", 1);
+    _exit(1);
+}
+
+static void pool_under_runex(unsigned workers)
+{
+    signal(SIGALRM, on_hang);
+    lace_start(workers, 0);
+    for (int concurrent = 0; concurrent <= 1; concurrent++) {
+        snprintf(hang_what, sizeof hang_what, "%s, %u workers",
+                 concurrent ? "RUN(pool) and another thread's RUNEX" : "RUNEX(pool)", workers);
+        alarm(60);
+        atomic_store(&pool_items, 0);
+        atomic_store(&pool_wrong, 0);
+        int err;
+        if (concurrent) {
+            pthread_t th;
+            CHECK(pthread_create(&th, NULL, runex_later, NULL) == 0, "thread");
+            err = RUN(pool_in_task, 4);
+            void *other;
+            pthread_join(th, &other);
+            CHECK((intptr_t)other == fib_seq(10), "the other thread's RUNEX: %ld",
+                  (long)(intptr_t)other);
+        } else {
+            err = RUNEX(pool_in_task, 4);
+        }
+        alarm(0);
+        CHECK(err == 0 && atomic_load(&pool_items) == 31 && atomic_load(&pool_wrong) == 0,
+              "%s: pool %d, %ld items (31), %ld wrong", hang_what, err, atomic_load(&pool_items),
+              atomic_load(&pool_wrong));
+    }
+    lace_stop();
+    printf("ok: %u workers: a work pool in a RUNEX's task, and in a RUN's while another "
+           "thread's RUNEX waits, its items RUN and RUNEX back: 31 items, all right\n",
+           workers);
+}
+
 int main(void)
 {
+    for (unsigned workers = 1; workers <= 3; workers++)
+        pool_under_runex(workers);
     lace_start(2, 0);
     suspend_resume();
     count_report();

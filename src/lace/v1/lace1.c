@@ -79,7 +79,10 @@ static void require_running(const char *what)
 }
 
 /* RUNEX against RUN from outside the pool: RUNs hold it shared, RUNEX
- * exclusive; writers first, so a RUNEX is not starved by a stream of RUNs. */
+ * exclusive; writers first, so a RUNEX is not starved by a stream of RUNs.
+ * A thread that works for a task (a work pool's, run inside a task) takes
+ * no part: its RUNs are that task's, and its RUN or RUNEX waiting here
+ * would wait for the RUN or RUNEX that waits for it. */
 static pthread_rwlock_t external_lock;
 static pthread_once_t external_lock_once = PTHREAD_ONCE_INIT;
 
@@ -326,6 +329,23 @@ static uintptr_t task_wrapper(Task *t, const char *what)
                                  "build tasks with TASK_n and run them with RUN");
 }
 
+/* A RUN (RUNEX: exclusive) from outside the pool, on a worker's thread
+ * (weft__lace_run_outside), under external_lock. */
+static void run_outside_locked(Task *t, uintptr_t wrapper, bool exclusive)
+{
+    if (weft__thread_works_for_task()) {
+        weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
+        return;
+    }
+    pthread_once(&external_lock_once, init_external_lock);
+    if (exclusive)
+        pthread_rwlock_wrlock(&external_lock);
+    else
+        pthread_rwlock_rdlock(&external_lock);
+    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
+    pthread_rwlock_unlock(&external_lock);
+}
+
 /* On a worker the task runs in place; from outside the pool, on a worker's
  * thread (weft__lace_run_outside). */
 void lace_run_task(Task *t)
@@ -334,10 +354,7 @@ void lace_run_task(Task *t)
     if (weft__run_task_if_worker((weft_task *)t, wrapper))
         return;
     require_running("RUN");
-    pthread_once(&external_lock_once, init_external_lock);
-    pthread_rwlock_rdlock(&external_lock);
-    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
-    pthread_rwlock_unlock(&external_lock);
+    run_outside_locked(t, wrapper, false);
 }
 
 void lace_run_task_exclusive(Task *t)
@@ -346,10 +363,7 @@ void lace_run_task_exclusive(Task *t)
     if (weft__run_task_if_worker((weft_task *)t, wrapper))
         return;
     require_running("RUNEX");
-    pthread_once(&external_lock_once, init_external_lock);
-    pthread_rwlock_wrlock(&external_lock);
-    weft__lace_run_outside((weft_task *)t, wrapper, &lace_words);
-    pthread_rwlock_unlock(&external_lock);
+    run_outside_locked(t, wrapper, true);
 }
 
 /* Shows the newest NEWFRAME or TOGETHER pending in lace_newframe.t. */
