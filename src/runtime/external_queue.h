@@ -55,7 +55,9 @@ static inline void weft_run_root(weft_worker *w, weft_task *head, weft_task *t, 
 {
     weft_task *floor = w->frame_floor;
     weft_task *guard = w->join_guard; /* copies of the top made in it end with it */
+    uint64_t root = w->root_serial;
     w->frame_floor = head;
+    w->root_serial = ++w->roots_begun;
     WEFT_OBSERVE_RUN(w, run, !from_outside,
                      from_outside ? WEFT_TRACE_BY_RUN : WEFT_TRACE_BY_RUN_INSIDE, wrapper,
                      from_outside ? t : NULL);
@@ -63,6 +65,7 @@ static inline void weft_run_root(weft_worker *w, weft_task *head, weft_task *t, 
     WEFT_OBSERVE_ROOT_DONE(w, run,
                            from_outside ? WEFT_PROFILE_FROM_OUTSIDE : WEFT_PROFILE_IN_PLACE);
     w->frame_floor = floor;
+    w->root_serial = root;
     weft_guard_restore(w, guard);
 }
 

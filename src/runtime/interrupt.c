@@ -324,7 +324,9 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     w->in_interrupt = rec->kind;
     weft_task *floor = w->frame_floor;
     weft_task *guard = w->join_guard; /* copies of the top made in it end with it */
+    uint64_t root = w->root_serial;
     w->frame_floor = frame;
+    w->root_serial = ++w->roots_begun;
     /* A NEWFRAME's task is no copy, even run inside one: only a TOGETHER
      * copy has a barrier that every worker reaches once. */
     interrupt_rec *together = w->together;
@@ -343,6 +345,7 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     if (copy) /* Relaxed: as above; the frame above it is empty now. */
         atomic_store_explicit(&copy->state, WEFT_STATE_EMPTY, memory_order_relaxed);
     w->frame_floor = floor;
+    w->root_serial = root;
     weft_guard_restore(w, guard);
     w->together = together;
     w->in_interrupt = outer_kind;

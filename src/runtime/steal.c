@@ -35,7 +35,9 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     weft_task *floor = w->frame_floor;             /* a SYNC below head is misuse */
     weft_task *guard = w->join_guard;              /* copies made in it end with it */
     struct weft_interrupt *together = w->together; /* a stolen task is not our copy */
+    uint64_t root = w->root_serial;
     w->frame_floor = head;
+    w->root_serial = ++w->roots_begun;
     w->together = NULL;
     WEFT_RACE_POINT(WEFT_RP_STEAL_TAKEN);
     WEFT_OBSERVE_ROOT(w, stolen, leap ? WEFT_TRACE_BY_LEAP : WEFT_TRACE_BY_STEAL, wrapper, victim,
@@ -44,6 +46,7 @@ static void run_stolen(weft_worker *w, weft_task *head, weft_worker *victim, wef
     weft_stop_if_forked(); /* a forked child has no joiner: its sleep names a thief not there */
     WEFT_OBSERVE_STOLEN_DONE(w, stolen, victim, t); /* before DONE publishes its figures */
     w->frame_floor = floor;
+    w->root_serial = root;
     weft_guard_restore(w, guard);
     w->together = together;
 

@@ -277,6 +277,63 @@ void case_wait_from_own_callable()
     });
 }
 
+// ---- a group's run() and wait() from a task the runtime started on top of
+// the group's frame (a RUN on the worker, a NEWFRAME's task): another frame,
+// though at the same head -----------------------------------------------------
+
+static weft::task_group *started_group;
+static std::atomic<long> started_group_runs{0};
+
+WEFT_TASK_1(long, c_group_run, int, x)
+{
+    started_group->run([] { started_group_runs++; });
+    return x;
+}
+
+WEFT_TASK_1(long, c_group_wait, int, x)
+{
+    started_group->wait();
+    return x;
+}
+
+void case_group_run_from_started_task()
+{
+    weft::scheduler pool(workers_from_env(1));
+    for (int nothing_spawned = 0; nothing_spawned <= 1; nothing_spawned++) {
+        started_group_runs = 0;
+        long got = weft::run([nothing_spawned] {
+            weft::task_group g;
+            started_group = &g;
+            if (!nothing_spawned)
+                g.run([] { started_group_runs++; });
+            long v = WEFT_RUN(c_group_run, 5) + WEFT_NEWFRAME(c_group_run, 6);
+            {
+                WEFT_ME; /* a CALL too: with WEFT_CHECKS the task's body is a frame */
+                v += WEFT_CALL(c_group_run, 7);
+            }
+            g.run([] { started_group_runs++; });
+            g.wait();
+            return v;
+        });
+        CHECK(got == 18 && started_group_runs == 5 - nothing_spawned,
+              "run() from a RUN's, a NEWFRAME's and a CALLed task: %ld (18), %ld callables run "
+              "(%d)",
+              got, started_group_runs.load(), 5 - nothing_spawned);
+    }
+}
+
+void case_group_wait_from_started_task()
+{
+    weft::scheduler pool(workers_from_env(1));
+    weft::run([] {
+        weft::task_group g;
+        started_group = &g;
+        g.run([] { started_group_runs++; });
+        (void)WEFT_RUN(c_group_wait, 1);
+        g.wait();
+    });
+}
+
 // ---- the scheduler's constructor and the environment ------------------------
 
 void case_bad_env()
@@ -674,6 +731,8 @@ int main(int argc, char **argv)
         {"lvalue_functor", case_lvalue_functor},
         {"wait_from_join_half", case_wait_from_join_half},
         {"wait_from_own_callable", case_wait_from_own_callable},
+        {"group_run_from_started_task", case_group_run_from_started_task},
+        {"group_wait_from_started_task", case_group_wait_from_started_task},
         {"bad_env", case_bad_env},
         {"default_pool", case_default_pool},
         {"stop_before_destructor", case_stop_before_destructor},
@@ -706,6 +765,8 @@ int main(int argc, char **argv)
         const char *wrong_frame = "task_group::wait() (or its destructor) called in another frame";
         expect_stop(path, "wait_from_join_half", {w}, wrong_frame);
         expect_stop(path, "wait_from_own_callable", {w}, wrong_frame);
+        expect_ok(path, "group_run_from_started_task", {w});
+        expect_stop(path, "group_wait_from_started_task", {w}, wrong_frame);
 #if WEFT_TEST_TSAN
         // ThreadSanitizer does not support fork() in a process with threads
         // (the child may deadlock in its runtime): the case runs in every

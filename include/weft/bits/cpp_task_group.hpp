@@ -9,6 +9,7 @@
 #include <weft/bits/cpp_core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace weft {
@@ -20,12 +21,16 @@ namespace detail {
 struct group_state;
 
 /// The spawns one frame made for a group: slots [base, top) of worker's
-/// deque, joined (top first) before the frame ends.
+/// deque, joined (top first) before the frame ends.  `root` is the
+/// worker's root_serial in that frame: a task the runtime starts on top of
+/// it (a RUN on the worker, an interrupt's task) may be at the same head,
+/// and is another frame.
 struct group_frame {
     group_state *group;
     weft_worker *worker;
     weft_task *base;
     weft_task *top;
+    std::uint64_t root;
 };
 
 /// A group task's descriptor payload: its group, how the owner runs it
@@ -58,13 +63,14 @@ struct group_state {
     /// home_owner touches `home`; other threads (a task of the group on
     /// another worker calling run()) read home_owner only, and never find
     /// their own worker there.
-    group_frame home{this, nullptr, nullptr, nullptr};
+    group_frame home{this, nullptr, nullptr, nullptr, 0};
     std::atomic<weft_worker *> home_owner{nullptr}; ///< null: nothing spawned at home
     /// The frame that made the group: only it spawns at home (it is the
     /// frame that waits).  creator_head is null when made outside the pool.
     weft_worker *creator_worker = nullptr;
     weft_task *creator_head = nullptr;
-    unsigned creator_depth = 0; ///< the creator's context depth (see context)
+    unsigned creator_depth = 0;     ///< the creator's context depth (see context)
+    std::uint64_t creator_root = 0; ///< the creator worker's root_serial (see group_frame)
     first_error errors;
     /// Callables from threads outside the pool: pushed by any number of
     /// threads, taken all at once by wait().
@@ -193,7 +199,7 @@ inline void run_in_frame(group_state *g, weft_worker *w, weft_task *head, Fn &fn
 {
     context &c = tls_context;
     context_restore restore(c);
-    group_frame frame{g, w, head, head};
+    group_frame frame{g, w, head, head, w->root_serial};
     c.worker = w;
     c.head = head;
     c.group = &frame;
@@ -260,6 +266,8 @@ public:
             state_.creator_worker = w;
             state_.creator_head = weft_current_head(w);
         }
+        if (state_.creator_worker)
+            state_.creator_root = state_.creator_worker->root_serial;
     }
 
     ~task_group()
@@ -312,14 +320,18 @@ private:
         detail::group_frame &home = state_.home;
         // Relaxed: only this thread stores its own worker there.
         weft_worker *owner = state_.home_owner.load(std::memory_order_relaxed);
-        if (owner == c.worker && home.top == c.head && c.depth == state_.creator_depth)
+        if (owner == c.worker && home.top == c.head && c.depth == state_.creator_depth &&
+            c.worker->root_serial == home.root)
             return &home;
-        if (c.group != nullptr && c.group->group == &state_ && c.group->top == c.head)
+        if (c.group != nullptr && c.group->group == &state_ && c.group->top == c.head &&
+            c.worker->root_serial == c.group->root)
             return c.group;
         if (owner == nullptr && c.head == state_.creator_head &&
-            c.worker == state_.creator_worker && c.depth == state_.creator_depth) {
+            c.worker == state_.creator_worker && c.depth == state_.creator_depth &&
+            c.worker->root_serial == state_.creator_root) {
             home.worker = c.worker;
             home.base = home.top = c.head;
+            home.root = state_.creator_root;
             state_.uncaught.store(std::uncaught_exceptions(),
                                   std::memory_order_relaxed);             // see ~task_group
             state_.home_owner.store(c.worker, std::memory_order_relaxed); // as above
@@ -390,7 +402,7 @@ private:
         // after them, still pending: the join of the newest spawn below
         // refuses that (weft_fj_join_slot), naming the order rule.
         if (c.worker != state_.home_owner.load(std::memory_order_relaxed) || c.head < home.top ||
-            c.depth != state_.creator_depth)
+            c.depth != state_.creator_depth || c.worker->root_serial != home.root)
             detail::fatal("weft::task_group::wait() (or its destructor) called in another frame "
                           "than the group's runs (a callable of the group, the other half of a "
                           "join), or before a group made later was waited for");

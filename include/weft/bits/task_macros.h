@@ -187,14 +187,32 @@ WEFT_NORETURN void weft__unjoined_spawn(weft_worker *w, weft_task *head, const c
 
 /* WEFT_CHECKS (on in Debug builds; a translation unit may define it to 1
  * itself): every SYNC checks that it joins a task of its own name (while
- * the slot is not stolen: a thief overwrites the name). */
+ * the slot is not stolen: a thief overwrites the name), and every task
+ * checks as it returns that its SPAWNs were joined; so that a C++
+ * task_group's run() in a task called from the group's frame (a CALL at
+ * that frame's head) is not taken for a run() of that frame, which would
+ * leave its spawn in the task, each task's body is a frame of its own
+ * there (weft_worker's root_serial), as a task the runtime starts is in
+ * every build. */
 #if WEFT_CHECKS
+#define WEFT_CHECK_ENTER_(w) uint64_t weft_outer_root_ = weft_check_enter(w);
 #define WEFT_CHECK_SYNC_(w, t, NAME) weft__check_sync((w), (t), (uintptr_t)&NAME##_WRAP, #NAME)
-#define WEFT_CHECK_RETURN_(w, head, NAME) weft_check_return((w), (head), #NAME)
+#define WEFT_CHECK_RETURN_(w, head, NAME) \
+    (weft_check_return((w), (head), #NAME), (w)->root_serial = weft_outer_root_)
 #else
+#define WEFT_CHECK_ENTER_(w)
 #define WEFT_CHECK_SYNC_(w, t, NAME) ((void)0)
 #define WEFT_CHECK_RETURN_(w, head, NAME) ((void)0)
 #endif
+
+/* A task's body begins a frame of its own (WEFT_CHECKS): returns the
+ * number of the frame it runs in, which its return puts back. */
+static inline uint64_t weft_check_enter(weft_worker *w)
+{
+    uint64_t outer = w->root_serial;
+    w->root_serial = ++w->roots_begun;
+    return outer;
+}
 
 /* A task returns with every SPAWN joined.  Slots from the deque top up are
  * EMPTY while a task runs, and a SYNC or DROP empties the slot it joins,
@@ -469,6 +487,7 @@ static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
         WEFT_TO_PROFILED_(PROFILED, (weft_worker *)FL##_W, \
                           return NAME##_CALL_PROFILED_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS)) \
         WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
+        WEFT_CHECK_ENTER_((weft_worker *)FL##_W) \
         WEFT_TASK_TRY_ \
         RT weft_r_ = \
             NAME##_BODY_(FL##_W, FL##_HEAD WEFT_BODY_PROFILED_ARG_(PROFILED) WEFT_UNPAREN_ UARGS); \
@@ -484,6 +503,7 @@ static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
                           NAME##_CALL_PROFILED_(FL##_W, FL##_HEAD WEFT_UNPAREN_ UARGS); \
                           return ) \
         WEFT_ENTER_AS_(PROFILED, (weft_worker *)FL##_W, NAME) \
+        WEFT_CHECK_ENTER_((weft_worker *)FL##_W) \
         WEFT_TASK_TRY_ \
         NAME##_BODY_(FL##_W, FL##_HEAD WEFT_BODY_PROFILED_ARG_(PROFILED) WEFT_UNPAREN_ UARGS); \
         WEFT_LEAVE_AS_(PROFILED, (weft_worker *)FL##_W) \

@@ -152,6 +152,14 @@ typedef struct weft_worker {
     void *stack_lo, *stack_hi; /* usable stack (for overflow reports) */
     void *guard_lo, *guard_hi; /* stack guard region */
     weft_task *frame_floor;    /* lowest slot the running stolen/root task may join */
+    /* The running stolen/root task's number, new at each start (roots_begun
+     * counts them) and back to its caller's when it ends: a C++
+     * task_group tells the frame that made it from a task the runtime
+     * started on top of that frame at the same head (a RUN on a worker, an
+     * interrupt's task; bits/cpp_task_group.hpp).  With WEFT_CHECKS every
+     * task's body is numbered so (bits/task_macros.h). */
+    uint64_t root_serial;
+    uint64_t roots_begun;
     /* The highest top a search found (a second copy of the top) since the
      * running stolen/root task began: joins below it test their order on
      * the slow path (bits/fork_join.h, "Where the join's test is made"). */
