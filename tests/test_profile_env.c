@@ -318,8 +318,8 @@ static void profile_env(void)
     const char *after_name = row ? strchr(row, ')') : NULL;
     unsigned long long pool_work = 0, pool_span = 0;
     CHECK(st == 0 &&
-              strstr(buf, "but none was timed (only work pool items ran, which are not): times "
-                          "converted at a guess of 200 cycles a strand") &&
+              strstr(buf, "but none was timed (no fork-join strand ran; work pool items are not "
+                          "timed): times converted at a guess of 200 cycles a strand") &&
               after_name && sscanf(after_name + 1, "%llu %llu", &pool_work, &pool_span) == 2 &&
               pool_work == 2047 && pool_span == 11,
           "WEFT_PROFILE_UNIT=strands, a pool-only program: status %d, %llu strands of work and "

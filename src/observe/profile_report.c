@@ -80,9 +80,9 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
                 fmt_ns(b, sizeof b, LONG_STRAND_NS));
     if (sn->strands && sn->counted == 0)
         fprintf(out,
-                "unit: strands (%s), each counted as 1, but none was timed (only work pool "
-                "items ran, which are not): times converted at a guess of %.0f cycles a strand "
-                "(%.3f ns); WEFT_PROFILE_UNIT=time times them\n",
+                "unit: strands (%s), each counted as 1, but none was timed (no fork-join strand "
+                "ran; work pool items are not timed): times converted at a guess of %.0f cycles "
+                "a strand (%.3f ns); WEFT_PROFILE_UNIT=time times them\n",
                 weft__count_how(), WEFT__COUNT_GUESS_CYCLES_PER_STRAND, sn->ns_per_block);
     else if (sn->strands && sn->ns_per_block > 0.0)
         fprintf(out,

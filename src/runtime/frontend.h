@@ -65,7 +65,8 @@ void weft__run_task_on_worker(weft_task *t, uintptr_t wrapper); /* external.c */
  * two (external.c). */
 bool weft__run_task_if_worker(weft_task *t, uintptr_t wrapper);
 /* The calling thread, outside the pool, works for a task: it is a thread
- * of a work pool run inside a fork-join task, whose worker waits for it.
+ * of a work pool run inside a fork-join task (or inside an item of such a
+ * pool), whose worker waits for it.
  * Its RUNs are part of that task (an API's exclusion of RUNs from outside,
  * Lace's RUNEX, must not make them wait for a RUN that waits for them:
  * docs/pool.md, "A pool inside a fork-join task"; external.c). */

@@ -64,10 +64,10 @@ static void *thread_main(void *arg)
      * the initial items. */
     while ((g = atomic_load_explicit(&p->gate, memory_order_acquire)) == 0)
         weft__futex_wait(&p->gate, 0);
-    /* A thread of a run inside a task: the fork-join worker running it
-     * waits for this thread (runtime/gate.h refuses what would wait for
-     * that worker). */
-    if (g == 1 && p->workers[0]->waiting != NULL)
+    /* A thread of a run inside a task, or inside an item of such a run:
+     * the fork-join worker running it waits for this thread
+     * (runtime/gate.h refuses what would wait for that worker). */
+    if (g == 1 && (p->workers[0]->waiting != NULL || p->caller_waited_on))
         weft__gate_set_waited_on(true);
     if (g == 1)
         run_worker(w);
@@ -390,6 +390,7 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
         weft__warn("weft_pool_run: cannot allocate the pool (%s)", strerror(err));
         return err;
     }
+    p->caller_waited_on = weft__gate_waited_on();
 
     /* The initial items, round-robin; the threads do not exist yet. */
     if (!weft__wp_pool_seed(p, initial, n_initial)) {

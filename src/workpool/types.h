@@ -213,6 +213,10 @@ struct wp_pool {
     wp_worker **workers;
     /* NULL for weft_pool_run; see hosted.c. */
     wp_host *host;
+    /* The calling thread is itself waited on by a fork-join worker (a
+     * pool's thread, its pool run inside a task): so are this pool's
+     * threads (runtime/gate.h).  Set before the threads start. */
+    bool caller_waited_on;
 
     /* Idle set (termination.c): count of members (low half), departures
      * (high half). */

@@ -9,8 +9,9 @@
  * lace_count_report_file writes the counter table (the run's task count)
  * to the given stream; and a work pool run inside a RUNEX's task (or
  * inside a RUN's while another thread's RUNEX waits), whose items RUN and
- * RUNEX back, runs to its end: the items' calls are the task's, not RUNs
- * from outside it must wait for (under a watchdog). */
+ * RUNEX back, runs to its end, as do pools its items run: the items'
+ * calls are the task's, not RUNs from outside it must wait for (under a
+ * watchdog). */
 #include <lace.h>
 #include <weft/pool.h>
 
@@ -277,6 +278,29 @@ TASK_1(int, pool_in_task, int, depth)
     return weft_pool_run(&cfg, &depth, 1, pool_item, NULL, NULL);
 }
 
+/* An item of the pool in the task that runs a pool of its own, whose
+ * items RUN back: their threads work for the task too. */
+static void nesting_item(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)ctx;
+    (void)arg;
+    int depth = *(int *)item;
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 2;
+    if (weft_pool_run(&cfg, &depth, 1, pool_item, NULL, NULL) != 0)
+        atomic_fetch_add(&pool_wrong, 1);
+}
+
+TASK_1(int, nested_pools_in_task, int, n)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 2;
+    int depths[2] = {1, 1};
+    return weft_pool_run(&cfg, depths, (size_t)n, nesting_item, NULL, NULL);
+}
+
 static void *runex_later(void *arg)
 {
     (void)arg;
@@ -300,14 +324,21 @@ static void pool_under_runex(unsigned workers)
 {
     signal(SIGALRM, on_hang);
     lace_start(workers, 0);
-    for (int concurrent = 0; concurrent <= 1; concurrent++) {
+    for (int concurrent = 0; concurrent <= 2; concurrent++) {
         snprintf(hang_what, sizeof hang_what, "%s, %u workers",
-                 concurrent ? "RUN(pool) and another thread's RUNEX" : "RUNEX(pool)", workers);
+                 concurrent == 2 ? "RUNEX(pools run by a pool's items)"
+                 : concurrent    ? "RUN(pool) and another thread's RUNEX"
+                                 : "RUNEX(pool)",
+                 workers);
         alarm(60);
         atomic_store(&pool_items, 0);
         atomic_store(&pool_wrong, 0);
         int err;
-        if (concurrent) {
+        long want = 31;
+        if (concurrent == 2) {
+            err = RUNEX(nested_pools_in_task, 2);
+            want = 2 * 3; /* two pools of a root and its two children */
+        } else if (concurrent) {
             pthread_t th;
             CHECK(pthread_create(&th, NULL, runex_later, NULL) == 0, "thread");
             err = RUN(pool_in_task, 4);
@@ -319,13 +350,14 @@ static void pool_under_runex(unsigned workers)
             err = RUNEX(pool_in_task, 4);
         }
         alarm(0);
-        CHECK(err == 0 && atomic_load(&pool_items) == 31 && atomic_load(&pool_wrong) == 0,
-              "%s: pool %d, %ld items (31), %ld wrong", hang_what, err, atomic_load(&pool_items),
-              atomic_load(&pool_wrong));
+        CHECK(err == 0 && atomic_load(&pool_items) == want && atomic_load(&pool_wrong) == 0,
+              "%s: pool %d, %ld items (%ld), %ld wrong", hang_what, err, atomic_load(&pool_items),
+              want, atomic_load(&pool_wrong));
     }
     lace_stop();
-    printf("ok: %u workers: a work pool in a RUNEX's task, and in a RUN's while another "
-           "thread's RUNEX waits, its items RUN and RUNEX back: 31 items, all right\n",
+    printf("ok: %u workers: a work pool in a RUNEX's task, in a RUN's while another "
+           "thread's RUNEX waits, and pools run by its items, their items RUN and RUNEX back: "
+           "all ran, all right\n",
            workers);
 }
 
