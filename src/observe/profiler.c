@@ -341,6 +341,25 @@ static weft_profile_figures figures_of(const weft_profile_running *r)
     };
 }
 
+/* The running figures, saved one word at a time: they are saved just
+ * after the strand's end and the type's settle stored some of them one
+ * word at a time, and a block copy's 16-byte loads of such words cannot
+ * take them from the store buffer (docs/results/profiling.md, "A stall
+ * at a strand's end"). */
+static void running_save(weft_profile_running *to, const weft_profile_running *from)
+{
+    to->work = weft_profile_figure(&from->work);
+    to->span_less_work = weft_profile_figure(&from->span_less_work);
+    to->bspan_less_work = weft_profile_figure(&from->bspan_less_work);
+    to->tasks = weft_profile_figure(&from->tasks);
+    to->spawns = weft_profile_figure(&from->spawns);
+    to->longest = weft_profile_figure(&from->longest);
+    to->type_from = weft_profile_figure(&from->type_from);
+    to->type_tasks_from = weft_profile_figure(&from->type_tasks_from);
+    to->type = *(const volatile uint32_t *)&from->type;
+    to->root_type = *(const volatile uint32_t *)&from->root_type;
+}
+
 /* Adds the figures of a computation that ran inside the running one (a
  * call's, a work pool's): their work is in their own types' rows, not the
  * running type's. */
@@ -379,7 +398,7 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     if (s->running) /* a RUN or an interrupt inside a task: its strand ends here */
         weft_profile_end_strand(p);
     weft_profile_type_settle(p);
-    s->f = p->f;
+    running_save(&s->f, &p->f);
     memset(&p->f, 0, sizeof p->f);
     s->borrowed = !weft__profile_clock_is_this_threads(p);
     if (s->borrowed) /* a worker this thread borrows */
@@ -405,7 +424,7 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
     }
     weft_profile_end_strand(p); /* the caller's; the call's first starts at its end */
     weft_profile_type_settle(p);
-    s->f = p->f;
+    running_save(&s->f, &p->f);
     /* The call's own longest strand and task type; the sums run on. */
     p->f.longest = 0;
     p->f.type = 0;
@@ -420,7 +439,9 @@ static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_type_settle(p);
-    weft_profile_figures now = figures_of(&p->f), then = figures_of(&s->f);
+    weft_profile_running running;
+    running_save(&running, &p->f);
+    weft_profile_figures now = figures_of(&running), then = figures_of(&s->f);
     weft_profile_figures f = {
         .work = now.work - then.work,
         .span = now.span - then.span,
@@ -443,7 +464,9 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
 {
     weft_profile_worker *p = &w->prof;
     weft_profile_type_settle(p);
-    weft_profile_figures f = figures_of(&p->f);
+    weft_profile_running running;
+    running_save(&running, &p->f);
+    weft_profile_figures f = figures_of(&running);
     p->f = s->f;
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
@@ -584,7 +607,8 @@ static void calls_row_locked(uint32_t type)
 }
 
 /* A RUN inside a task of type `type` returned, on p's worker. */
-static void calls_add(weft_profile_worker *p, uint32_t type, const weft_profile_figures *f)
+static WEFT_ALWAYS_INLINE void calls_add(weft_profile_worker *p, uint32_t type,
+                                         const weft_profile_figures *f)
 {
     calls_rec *c = (calls_rec *)p->calls + type;
     /* Relaxed: the worker's own row. */
