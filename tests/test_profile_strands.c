@@ -26,7 +26,8 @@
  *                 worker count: a stolen task counts the strands it has
  *                 inline, and the runtime's waits and wakes none; the
  *                 task type's row holds the same work (each strand in
- *                 one type's row once, a stolen child's in its runner's)
+ *                 one type's row once, a stolen child's in its runner's);
+ *                 the windows timed no more strands than fib(27) has
  *   two types     random trees of two task types (mixed_model: a change
  *                 of type ends a strand where a body enters and where it
  *                 returns, so a child of the other type joined inline
@@ -237,7 +238,20 @@ typedef struct counted {
     double work, span; /* in strands */
     weft_profile_region r;
     double work_ns, type_work_ns; /* the region's and its task type's, in one report */
+    unsigned long long timed;     /* the strands the report's conversion timed */
 } counted;
+
+/* The strands the conversion timed, from the JSON's clock ("... over N
+ * timed"); 0 when none was. */
+static unsigned long long timed_strands(const char *json)
+{
+    const char *over = strstr(json, " each, over ");
+    unsigned long long n = 0;
+    if (over)
+        CHECK(sscanf(over, " each, over %llu timed", &n) == 1, "the clock's timed strands: %.80s",
+              over);
+    return n;
+}
 
 /* The work of task type `name` in the JSON's table of task types,
  * converted to time as the same report's regions are. */
@@ -263,9 +277,42 @@ static counted run_fib(int n)
                  .span = json_figure_of(json, "pfib", "span_strands"),
                  .r = region_named("pfib"),
                  .work_ns = json_figure_of(json, "pfib", "work_ns"),
-                 .type_work_ns = json_type_work_ns(json, "pfib")};
+                 .type_work_ns = json_type_work_ns(json, "pfib"),
+                 .timed = timed_strands(json)};
     free(json);
     return c;
+}
+
+/* A task that makes NEWFRAMEs from inside itself: each worker's strand
+ * goes on across the interrupt task it runs (saved, and back after). */
+WEFT_TASK_2(long, framer, int, n, int, rounds)
+{
+    long sum = 0;
+    for (int r = 0; r < rounds; r++) {
+        sum += WEFT_CALL(pfib, n);
+        sum += WEFT_NEWFRAME(pfib, n);
+    }
+    return sum;
+}
+
+/* NEWFRAMEs inside a task: the windows time no more strands than the
+ * regions have. */
+static void check_framed(unsigned workers)
+{
+    weft_profile_reset();
+    CHECK(WEFT_RUN(framer, 16, 40) == 80 * fib_ref(16), "framer");
+    char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+    double framer_work = json_figure_of(json, "framer", "work_strands"),
+           framed_work = json_figure_of(json, "pfib", "work_strands");
+    unsigned long long timed = timed_strands(json);
+    free(json);
+    CHECK(timed > 0 && (double)timed <= framer_work + framed_work,
+          "%u workers: NEWFRAMEs inside a task: %llu strands timed, the regions have %.0f and "
+          "%.0f",
+          workers, timed, framer_work, framed_work);
+    printf("ok: %u workers: NEWFRAMEs inside a task: %llu strands timed, the regions have %.0f "
+           "and %.0f\n",
+           workers, timed, framer_work, framed_work);
 }
 
 static void check_one_worker(void)
@@ -338,6 +385,20 @@ static void check_workers(unsigned workers)
     CHECK(same_strands(c.type_work_ns, c.work_ns),
           "%u workers: fib(22): the task type's work %.1f ns, the region's %.1f ns", workers,
           c.type_work_ns, c.work_ns);
+    /* Each strand a worker ends is timed in at most one window, and a
+     * stolen child's strands by its runner only: a window that counted
+     * the work its owner joins, or a thief's saved work, would time more
+     * strands than the graph has.  fib(27): long enough that the other
+     * workers wake and steal. */
+    counted big = run_fib(27);
+    CHECK(big.work == (double)(work_of(27) + 1), "%u workers: fib(27): work %.0f strands", workers,
+          big.work);
+    CHECK(big.timed > 0 && (double)big.timed <= big.work,
+          "%u workers: fib(27): %llu strands timed, the graph has %.0f", workers, big.timed,
+          big.work);
+    printf("ok: %u workers: fib(27): %llu of its %.0f strands timed\n", workers, big.timed,
+           big.work);
+    check_framed(workers);
     for (uint32_t seed = 1; seed <= TREES; seed++) {
         long work = 0, span = tree_model(seed, TREE_DEPTH, 0, &work) + 1;
         work++;

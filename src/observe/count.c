@@ -117,7 +117,8 @@ void weft__count_worker_init(weft_profile_worker *p, uint64_t burden_cycles)
     p->strands = weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS;
     p->burden_cycles = burden_cycles;
     p->count_start = weft__profile_blocks;
-    p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+    p->window_end = weft_profile_figure(&p->f.work) +
+                    (p->strands ? WEFT__PROFILE_STRAND_WINDOW : WEFT__PROFILE_NO_WINDOW);
     p->window_start = 0;
     /* Relaxed: any recent estimate will do. */
     double upc = atomic_load_explicit(p->strands ? &last_strands_per_cycle : &last_blocks_per_cycle,
@@ -166,20 +167,24 @@ static void window_add(weft_profile_worker *p, uint64_t now, uint64_t strands)
         weft__count_update_burden(p);
 }
 
-/* The strands of the open window: its full count less those to go (which
- * go below 0 when its end waits for a body's entry). */
+/* The strands of the open window: its full count, less those to go, or
+ * more those past its end (which waits for a body's entry). */
 static uint64_t window_strands(const weft_profile_worker *p)
 {
-    return (uint64_t)((int64_t)WEFT__PROFILE_STRAND_WINDOW - p->window_left);
+    return WEFT__PROFILE_STRAND_WINDOW + (weft_profile_figure(&p->f.work) - p->window_end);
 }
 
 void weft__profile_strand_window(weft_profile_worker *p)
 {
+    if (!p->strands) { /* (not reached: the end stays far ahead) */
+        p->window_end = weft_profile_figure(&p->f.work) + WEFT__PROFILE_NO_WINDOW;
+        return;
+    }
     uint64_t now = weft_cycles();
     if (p->window_start != 0) /* (0: the window opens here) */
         window_add(p, now, window_strands(p));
     p->window_start = now;
-    p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+    p->window_end = weft_profile_figure(&p->f.work) + WEFT__PROFILE_STRAND_WINDOW;
 }
 
 void weft__profile_window_close(weft_profile_worker *p, uint64_t now)

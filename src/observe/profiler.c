@@ -363,9 +363,11 @@ static void running_save(weft_profile_running *to, const weft_profile_running *f
 /* Adds the figures of a computation that ran inside the running one (a
  * call's, a work pool's): their work is in their own types' rows, not the
  * running type's. */
-static void running_add(weft_profile_running *r, const weft_profile_figures *f)
+static void running_add(weft_profile_worker *p, const weft_profile_figures *f)
 {
+    weft_profile_running *r = &p->f;
     weft_profile_figures now = figures_of(r);
+    weft_profile_work_moved(p, r->work, r->work + f->work);
     r->work += f->work;
     r->type_from += f->work;
     r->type_tasks_from += f->tasks;
@@ -400,6 +402,7 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     weft_profile_type_settle(p);
     running_save(&s->f, &p->f);
     memset(&p->f, 0, sizeof p->f);
+    weft_profile_work_moved(p, s->f.work, 0);
     s->borrowed = !weft__profile_clock_is_this_threads(p);
     if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
@@ -468,6 +471,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     running_save(&running, &p->f);
     weft_profile_figures f = figures_of(&running);
     p->f = s->f;
+    weft_profile_work_moved(p, running.work, s->f.work);
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
     p->count_start = weft__profile_blocks;
@@ -712,7 +716,7 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
     weft_profile_figures f = root_end(w, s);
     uint32_t type = f.root_type;
     if (from == WEFT_PROFILE_IN_PLACE) { /* a call, for the caller's figures */
-        running_add(&w->prof.f, &f);
+        running_add(&w->prof, &f);
         calls_add(&w->prof, type, &f);
         return;
     }
@@ -875,7 +879,7 @@ void weft__profile_pool_record(const char *name, const weft_profile_figures *f, 
         return;
     bool in_task = caller != NULL && !caller->prof.off;
     if (in_task) /* a call: its work is the task's, counted once */
-        running_add(&caller->prof.f, f);
+        running_add(&caller->prof, f);
     pthread_mutex_lock(&lock);
     record_region_locked(name, in_task ? WEFT_PROFILE_REGION_INSIDE_TASK : WEFT_PROFILE_REGION_RUN,
                          f);

@@ -110,8 +110,8 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
  * here). */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 /* Counting strands (src/observe/count.c): the window of strands ends
- * where window_left reached 0, and the next opens; a window closes at
- * `now` (a pause). */
+ * where the work reached window_end, and the next opens; a window closes
+ * at `now` (a pause). */
 void weft__profile_strand_window(weft_profile_worker *p);
 void weft__profile_window_close(weft_profile_worker *p, uint64_t now);
 /* Counting basic blocks (src/observe/count.c; docs/profiling.md): the
@@ -206,14 +206,30 @@ static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
     return p->strand_start; /* where the next strand starts: this one's end */
 }
 
-/* A counted strand ends: 1 to the work, one fewer to go in the window;
- * returns the work after it. */
+/* A counted strand ends: 1 to the work, which also counts the window's
+ * strands (window_end); returns the work after it.  One store: a second
+ * counter's, at every strand, cost more than its instruction (stores
+ * wait behind the program's cache misses; docs/results/profiling.md,
+ * "The window counted by the work"). */
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_counted_strand(weft_profile_worker *p)
 {
     uint64_t work = weft_profile_figure(&p->f.work) + 1;
     weft_profile_figure_set(&p->f.work, work);
-    p->window_left--;
     return work;
+}
+
+/* The work reached the window's end (or profiling is off: both are 0). */
+static WEFT_ALWAYS_INLINE bool weft_profile_window_full(const weft_profile_worker *p)
+{
+    return (int64_t)(weft_profile_figure(&p->f.work) - p->window_end) >= 0;
+}
+
+/* The work moved from `before` to `after` other than by this worker's
+ * strands' ends: the window's end moves with it, so that the window
+ * counts only the strands this worker ended. */
+static inline void weft_profile_work_moved(weft_profile_worker *p, uint64_t before, uint64_t after)
+{
+    p->window_end += after - before;
 }
 
 /* Ends the running strand: its length goes to the work, and so to both
@@ -294,7 +310,7 @@ static WEFT_ALWAYS_INLINE uint32_t weft_profile_enter(weft_worker *w, weft_profi
     /* One test for two rare cases: profiling off (outer 0 = f.type 0: the
      * leave does nothing), and counting strands a full window, which ends
      * here (weft_profile_end_strand). */
-    if (WEFT_UNLIKELY(p->window_left <= 0)) {
+    if (WEFT_UNLIKELY(weft_profile_window_full(p))) {
         if (p->off)
             return 0;
         weft__profile_strand_window(p);
@@ -404,7 +420,7 @@ static inline void weft_profile_resume(weft_worker *w)
     p->count_start = weft__profile_blocks;
     if (p->strands) { /* a window of timed strands opens */
         p->window_start = now;
-        p->window_left = WEFT__PROFILE_STRAND_WINDOW;
+        p->window_end = weft_profile_figure(&p->f.work) + WEFT__PROFILE_STRAND_WINDOW;
     }
 }
 
@@ -427,6 +443,8 @@ static inline void weft_profile_join_stolen(weft_profile_worker *p, const weft_p
 {
     /* The child's work is in its runner's rows of its types: not the
      * running type's. */
+    /* (The window needs no move: the SYNC's or DROP's pause closed it,
+     * and the resume after this opens the next from the joined work.) */
     p->f.work += s->child_work;
     p->f.type_from += s->child_work;
     p->f.tasks += s->child_tasks;

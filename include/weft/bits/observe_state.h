@@ -81,6 +81,9 @@ typedef struct weft_profile_running {
 
 /* Counting strands: the clock is read once in this many strands. */
 #define WEFT__PROFILE_STRAND_WINDOW 256u
+/* Timing strands or counting blocks, window_end is this far ahead of
+ * the work (cycles or blocks), which it never reaches. */
+#define WEFT__PROFILE_NO_WINDOW ((uint64_t)1 << 62)
 
 /* The worker's profiler state: the figures of the computation it is
  * running (the task the runtime started last, with everything it ran
@@ -96,11 +99,9 @@ typedef struct weft_profile_worker {
     /* Counting strands (count.c): every strand is 1 and no clock is read
      * at its end.  The running strands are timed together in windows,
      * from `window_start` (0: none open) to the first task body's entry
-     * after its WEFT__PROFILE_STRAND_WINDOW-th strand (`window_left` to
-     * go, below 0 past it) or to a pause: each window's cycles and
-     * strands go to counted_cycles and counted_blocks, whose ratio
-     * converts strands to time.  Profiling off, window_left is 0 and
-     * stays so: a body's entry tests both at once. */
+     * after its WEFT__PROFILE_STRAND_WINDOW-th strand or to a pause:
+     * each window's cycles and strands go to counted_cycles and
+     * counted_blocks, whose ratio converts strands to time. */
     bool strands;
     /* Counting basic blocks (src/observe/count.c): strands are measured
      * in blocks when `counting`; count_start is the thread's block count
@@ -109,7 +110,16 @@ typedef struct weft_profile_worker {
      * the strands' on-CPU cycles and blocks, whose ratio converts blocks
      * to time; burden_cycles is the burden that `burden` holds in blocks. */
     bool counting;
-    int32_t window_left;
+    /* The work at which the open window of counted strands is full: a
+     * strand's end adds to the work alone, and a body's entry compares
+     * (weft_profile_window_full).  Where the work is saved and restored
+     * around a task the runtime starts, or grows by a call's figures,
+     * with the window open, window_end moves with it
+     * (weft_profile_work_moved); elsewhere a pause closed the window and
+     * the resume opens the next from the work as it is.
+     * Timing strands it stays far ahead of the work; profiling off, the
+     * work and it stay 0: a body's entry tests both at once. */
+    uint64_t window_end;
     intptr_t slot_offset;            /* slot record = descriptor address + this */
     weft_profile_type_counts *types; /* [WEFT_PROFILE_MAX_TYPES] */
     uint64_t burden;                 /* cycles (blocks) charged to a SPAWN edge */
