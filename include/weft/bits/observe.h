@@ -207,10 +207,9 @@ static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
 }
 
 /* A counted strand ends: 1 to the work, which also counts the window's
- * strands (window_end); returns the work after it.  One store: a second
- * counter's, at every strand, cost more than its instruction (stores
- * wait behind the program's cache misses; docs/results/profiling.md,
- * "The window counted by the work"). */
+ * strands (window_end), so that a strand's end stores one word
+ * (docs/results/profiling.md, "The window counted by the work"); returns
+ * the work after it. */
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_counted_strand(weft_profile_worker *p)
 {
     uint64_t work = weft_profile_figure(&p->f.work) + 1;
