@@ -341,6 +341,14 @@ static weft_profile_figures figures_of(const weft_profile_running *r)
     };
 }
 
+/* The work moved from `before` to `after` other than by this worker's
+ * strands' ends: the window's end moves with it, so that the window
+ * counts only the strands this worker ended. */
+static void work_moved(weft_profile_worker *p, uint64_t before, uint64_t after)
+{
+    p->window_end += after - before;
+}
+
 /* The running figures, saved one word at a time: they are saved just
  * after the strand's end and the type's settle stored some of them one
  * word at a time, and a block copy's 16-byte loads of such words cannot
@@ -367,7 +375,7 @@ static void running_add(weft_profile_worker *p, const weft_profile_figures *f)
 {
     weft_profile_running *r = &p->f;
     weft_profile_figures now = figures_of(r);
-    weft_profile_work_moved(p, r->work, r->work + f->work);
+    work_moved(p, r->work, r->work + f->work);
     r->work += f->work;
     r->type_from += f->work;
     r->type_tasks_from += f->tasks;
@@ -402,7 +410,7 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     weft_profile_type_settle(p);
     running_save(&s->f, &p->f);
     memset(&p->f, 0, sizeof p->f);
-    weft_profile_work_moved(p, s->f.work, 0);
+    work_moved(p, s->f.work, 0);
     s->borrowed = !weft__profile_clock_is_this_threads(p);
     if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
@@ -471,7 +479,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     running_save(&running, &p->f);
     weft_profile_figures f = figures_of(&running);
     p->f = s->f;
-    weft_profile_work_moved(p, running.work, s->f.work);
+    work_moved(p, running.work, s->f.work);
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
     p->count_start = weft__profile_blocks;

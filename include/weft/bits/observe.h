@@ -223,14 +223,6 @@ static WEFT_ALWAYS_INLINE bool weft_profile_window_full(const weft_profile_worke
     return (int64_t)(weft_profile_figure(&p->f.work) - p->window_end) >= 0;
 }
 
-/* The work moved from `before` to `after` other than by this worker's
- * strands' ends: the window's end moves with it, so that the window
- * counts only the strands this worker ended. */
-static inline void weft_profile_work_moved(weft_profile_worker *p, uint64_t before, uint64_t after)
-{
-    p->window_end += after - before;
-}
-
 /* Ends the running strand: its length goes to the work, and so to both
  * paths and the running type (weft_profile_running); returns when it
  * ended (counting strands: when the clock was last read, as strands are

@@ -115,7 +115,7 @@ typedef struct weft_profile_worker {
      * (weft_profile_window_full).  Where the work is saved and restored
      * around a task the runtime starts, or grows by a call's figures,
      * with the window open, window_end moves with it
-     * (weft_profile_work_moved); elsewhere a pause closed the window and
+     * (profiler.c's work_moved); elsewhere a pause closed the window and
      * the resume opens the next from the work as it is.
      * Timing strands it stays far ahead of the work; profiling off, the
      * work and it stay 0: a body's entry tests both at once. */
