@@ -162,10 +162,10 @@ WEFT_TASK_2(long, computing_tree, int, depth, long, node_ns)
 #define TREE_PARALLELISM ((double)TREE_TASKS / (TREE_DEPTH + 1))
 
 typedef struct figures {
-    double loop_work;   /* the loop leaves' median work of RUNS runs */
-    double loop_cpu;    /* the twin tree's leaves' median CPU time */
+    double loop_work;      /* the loop leaves' median work of RUNS runs */
+    double loop_cpu;       /* the twin tree's leaves' median CPU time */
     double loop_cpu_least; /* and the least of it */
-    double long_strand; /* the long task's longest strand */
+    double long_strand;    /* the long task's longest strand */
     double fib_work, fib_par, tree_par;
     double off_cpu, off_cpu_max, off_threads; /* the long RUN's off-CPU line */
     double long_wall;                         /* its wall time */
@@ -290,8 +290,8 @@ int main(void)
     /* The leaves cannot take less CPU time than the least any twin took,
      * short of the host's speed moving in the profiled runs' favour: the
      * twins alternate with them. */
-    double least = quiet.loop_cpu_least < loaded.loop_cpu_least ? quiet.loop_cpu_least
-                                                                : loaded.loop_cpu_least;
+    double least =
+        quiet.loop_cpu_least < loaded.loop_cpu_least ? quiet.loop_cpu_least : loaded.loop_cpu_least;
     CHECK(quiet.loop_work >= LOOP_FLOOR * least,
           "quiet: %ld loop leaves' work reported at %.1f ms (median), the least CPU time they "
           "took in a twin run %.1f ms",
