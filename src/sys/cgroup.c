@@ -12,6 +12,7 @@
 #include "sys/cgroup.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,29 @@ static char *read_text(const char *root, const char *path)
     }
     text[len] = '\0';
     return text;
+}
+
+/* This system's /proc/self/mountinfo, read once.  Where the cgroup
+ * hierarchies are mounted does not change while a program runs (short of
+ * it mounting them again in a namespace of its own), and the kernel
+ * formats the whole table at each read: that was half of the time a work
+ * pool of one worker took to start and stop.  The process's cgroup and
+ * the quota files are read at each call. */
+static pthread_once_t system_mounts_once = PTHREAD_ONCE_INIT;
+static char *system_mounts;
+
+static void read_system_mounts(void) { system_mounts = read_text("", "/proc/self/mountinfo"); }
+
+/* root's /proc/self/mountinfo (a copy the caller frees: cgroup_dir cuts it
+ * into lines), or NULL; a failed first read of this system's is not kept. */
+static char *mount_table(const char *root)
+{
+    if (root[0] != '\0')
+        return read_text(root, "/proc/self/mountinfo");
+    pthread_once(&system_mounts_once, read_system_mounts);
+    if (!system_mounts)
+        return read_text(root, "/proc/self/mountinfo");
+    return strdup(system_mounts);
 }
 
 /* Whether the comma-separated list names `item`. */
@@ -268,7 +292,7 @@ unsigned weft__cgroup_cpu_limit(const char *root)
         else if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), "cpu"))
             v1_path = c2 + 1;
     }
-    char *mounts = read_text(root, "/proc/self/mountinfo");
+    char *mounts = mount_table(root);
     char *dir = NULL;
     size_t top = 0;
     bool v1 = false;
@@ -278,7 +302,7 @@ unsigned weft__cgroup_cpu_limit(const char *root)
     }
     if (mounts && !dir && v2_path) {
         free(mounts); /* cgroup_dir cut the text into lines */
-        mounts = read_text(root, "/proc/self/mountinfo");
+        mounts = mount_table(root);
         if (mounts)
             dir = cgroup_dir(mounts, v2_path, false, &top);
     }

@@ -8,7 +8,8 @@
  * CPUs rounded up (at least 1), or 0 when none of them sets one or the
  * files cannot be read.  What is read (docs/configuration.md, "Worker
  * count"): /proc/self/cgroup for the process's cgroup, /proc/self/mountinfo
- * for where its hierarchy is mounted, and in that directory and each
+ * for where its hierarchy is mounted (this system's read at the first
+ * call only), and in that directory and each
  * ancestor up to the mount point, cgroup v2's cpu.max or, when the cpu
  * controller is on a v1 hierarchy, cpu.cfs_quota_us and cpu.cfs_period_us.
  * `root` is put before every path read: "" for this system, a directory of
