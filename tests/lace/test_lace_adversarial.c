@@ -18,7 +18,6 @@
 
 #include "adversarial.h"
 #include "check.h"
-#include "runtime/state.h"
 #include "timing.h"
 
 #include <sys/wait.h>
@@ -693,34 +692,23 @@ static void run_in_child_forked_after_stop(void) { refused_in_child(true); }
 /* lace_stop while suspended, a RUN from another thread in progress: the
  * stop waits for it, and the RUN's end settles Lace's count on a pool
  * that is gone: nothing to say (it said "weft_suspend: the pool is not
- * running"). */
-TASK_1(long, slow_leaf, int, n)
-{
-    nap_us(20000);
-    return n;
-}
-
-static void *slow_run(void *arg)
-{
-    (void)arg;
-    CHECK(RUN(slow_leaf, 3) == 3, "RUN");
-    return NULL;
-}
-
-/* White-box: a call is inside the pool (counted in the lifecycle word's
- * users, runtime/gate.h), here waiting for a resume; waited for, whatever
- * the host's load: a fixed nap let the stop come first on a slow run. */
-static bool pool_has_user(void) { return (uint32_t)atomic_load(&weft__rt.lifecycle) != 0; }
+ * running").  The stop waits until the task has begun, whatever the host's
+ * load: the lifecycle word's count of users also counts short reads of
+ * the pool's layout (Lace's count settling calls lace_workers) before the
+ * RUN enters, and a stop then comes first and refuses the RUN. */
+static bool slow_fib_started(void) { return atomic_load(&slow_started) != 0; }
 
 static void stop_suspended_during_run(void)
 {
     lace_start(2, 0);
     lace_suspend();
+    long r = 0;
     pthread_t th;
-    CHECK(pthread_create(&th, NULL, slow_run, NULL) == 0, "thread");
-    CHECK(eventually(pool_has_user, 10.0), "the RUN is in progress");
+    CHECK(pthread_create(&th, NULL, slow_runner, &r) == 0, "thread");
+    CHECK(eventually(slow_fib_started, 10.0), "the RUN is in progress");
     lace_stop();
     pthread_join(th, NULL);
+    CHECK(r == fib_seq(20), "the RUN's result: %ld", r);
 }
 
 /* ---- the table ---- */

@@ -25,7 +25,6 @@
 
 #include "adversarial.h"
 #include "check.h"
-#include "runtime/state.h"
 #include "timing.h"
 
 static void nap_us(long us)
@@ -535,15 +534,15 @@ static void call_in_child_forked_after_stop(void) { refused_in_child(true); }
 
 #endif
 
-/* White-box: a call is inside the pool (counted in the lifecycle word's
- * users, runtime/gate.h), here waiting for a resume; waited for, whatever
- * the host's load: a fixed nap let the stop come first on a slow run. */
-static bool pool_has_user(void) { return (uint32_t)atomic_load(&weft__rt.lifecycle) != 0; }
-
 /* lace_stop while suspended, a call from another thread in progress: the
  * stop waits for it, and the call's end settles Lace's count on a pool
  * that is gone: nothing to say (it said "weft_suspend: the pool is not
- * running"). */
+ * running").  The stop waits until the task has begun, whatever the host's
+ * load: the lifecycle word's count of users also counts short reads of
+ * the pool's layout (Lace's count settling calls lace_workers) before the
+ * call enters, and a stop then comes first and refuses the call. */
+static bool slow_fib_started(void) { return atomic_load(&slow_started) != 0; }
+
 static void stop_suspended_during_call(void)
 {
     lace_start(2, 0, 0);
@@ -551,7 +550,7 @@ static void stop_suspended_during_call(void)
     long r = 0;
     pthread_t th;
     CHECK(pthread_create(&th, NULL, slow_runner, &r) == 0, "thread");
-    CHECK(eventually(pool_has_user, 10.0), "the call is in progress");
+    CHECK(eventually(slow_fib_started, 10.0), "the call is in progress");
     lace_stop();
     pthread_join(th, NULL);
     CHECK(r == fib_seq(20), "the call's result");
