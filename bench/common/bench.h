@@ -130,6 +130,18 @@ static inline void *bench_alloc(size_t count, size_t size, const char *what)
     return p;
 }
 
+/* Sorts n timings in ascending order, for their median, percentiles and
+ * extremes. */
+static inline int bench_cmp_double_(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static inline void bench_sort_doubles(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, bench_cmp_double_);
+}
+
 #ifdef BENCH_WEFT
 #include <weft/weft.h>
 

@@ -17,12 +17,6 @@ static void nothing(weft_pool_ctx *ctx, void *item, void *arg)
     (void)arg;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
@@ -40,7 +34,7 @@ int main(int argc, char **argv)
         BENCH_CHECK(err == 0, "weft_pool_run: error %d", err);
     }
     double total = bench_seconds_since(start);
-    qsort(us, (size_t)runs, sizeof *us, cmp_double);
+    bench_sort_doubles(us, (size_t)runs);
     if (workers)
         printf("workers: %u\n", workers);
     else

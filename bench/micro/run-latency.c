@@ -10,12 +10,6 @@
 
 WEFT_TASK_0(int, nothing) { return 1; }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -24,7 +18,7 @@ static void sleep_ms(long ms)
 
 static void report(const char *what, double *us, int n)
 {
-    qsort(us, (size_t)n, sizeof *us, cmp_double);
+    bench_sort_doubles(us, (size_t)n);
     printf("%s RUN latency: median %.1f us, p90 %.1f us, min %.1f us, max %.1f us\n", what,
            us[n / 2], us[n * 9 / 10], us[0], us[n - 1]);
 }

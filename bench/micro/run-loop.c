@@ -29,12 +29,6 @@ WEFT_TASK_2(long, many_fibs, long, calls, int, n)
     return sum;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     unsigned workers = bench_take_workers(&argc, &argv);
@@ -61,8 +55,8 @@ int main(int argc, char **argv)
         inside[r] = t2 - t1;
         printf("rep %d: loop of RUNs %.3f s, inside one RUN %.3f s\n", r, loop[r], inside[r]);
     }
-    qsort(loop, (size_t)reps, sizeof *loop, cmp_double);
-    qsort(inside, (size_t)reps, sizeof *inside, cmp_double);
+    bench_sort_doubles(loop, (size_t)reps);
+    bench_sort_doubles(inside, (size_t)reps);
     printf("median: loop of RUNs %.3f s (%.2f us per RUN), inside one RUN %.3f s, ratio %.3f\n",
            loop[reps / 2], loop[reps / 2] / (double)calls * 1e6, inside[reps / 2],
            loop[reps / 2] / inside[reps / 2]);

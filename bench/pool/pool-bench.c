@@ -44,12 +44,6 @@ static void usage(const char *prog)
     exit(2);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 #define MAX_QUEUES WEFT_QUEUE_KINDS
 
 static int parse_queues(const char *list, weft_queue_kind *out)
@@ -193,7 +187,7 @@ int main(int argc, char **argv)
             double sorted[1000];
             for (long r = 0; r < reps; r++)
                 sorted[r] = times[r * nq + qi];
-            qsort(sorted, (size_t)reps, sizeof *sorted, cmp_double);
+            bench_sort_doubles(sorted, (size_t)reps);
             double median = sorted[reps / 2];
             long at = 0;
             for (long r = 0; r < reps; r++)
