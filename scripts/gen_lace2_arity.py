@@ -45,7 +45,7 @@ w("/* store the parameters into the frame f, one word at a time where vectors")
 w(" * of 32 bytes exist (WEFT_STORE_APART_, weft/bits/task_macros.h) */")
 w("#define LACE2_ST_0(f, ...)")
 for n in range(1, N+1):
-    w(f"#define LACE2_ST_{n}(f, {pairs(n)}) " + " WEFT_STORE_APART_(f, 1) ".join(f"(f)->d.args.a{i} = a{i};" for i in range(1, n+1)))
+    w(f"#define LACE2_ST_{n}(f, {pairs(n)}) " + " WEFT_STORE_APART_(f) ".join(f"(f)->d.args.a{i} = a{i};" for i in range(1, n+1)))
 w("/* , f->d.args.a1, ..., f->d.args.an */")
 w("#define LACE2_LD_0(f, ...)")
 for n in range(1, N+1):

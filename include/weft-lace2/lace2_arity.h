@@ -230,126 +230,126 @@
 #define LACE2_ST_1(f, T1, a1) (f)->d.args.a1 = a1;
 #define LACE2_ST_2(f, T1, a1, T2, a2) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2;
 #define LACE2_ST_3(f, T1, a1, T2, a2, T3, a3) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3;
 #define LACE2_ST_4(f, T1, a1, T2, a2, T3, a3, T4, a4) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4;
 #define LACE2_ST_5(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5;
 #define LACE2_ST_6(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6;
 #define LACE2_ST_7(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7;
 #define LACE2_ST_8(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8;
 #define LACE2_ST_9(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9;
 #define LACE2_ST_10(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9, \
                     T10, a10) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a10 = a10;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9; \
+    WEFT_STORE_APART_(f)(f)->d.args.a10 = a10;
 #define LACE2_ST_11(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9, \
                     T10, a10, T11, a11) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a10 = a10; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a11 = a11;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9; \
+    WEFT_STORE_APART_(f)(f)->d.args.a10 = a10; \
+    WEFT_STORE_APART_(f)(f)->d.args.a11 = a11;
 #define LACE2_ST_12(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9, \
                     T10, a10, T11, a11, T12, a12) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a10 = a10; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a11 = a11; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a12 = a12;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9; \
+    WEFT_STORE_APART_(f)(f)->d.args.a10 = a10; \
+    WEFT_STORE_APART_(f)(f)->d.args.a11 = a11; \
+    WEFT_STORE_APART_(f)(f)->d.args.a12 = a12;
 #define LACE2_ST_13(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9, \
                     T10, a10, T11, a11, T12, a12, T13, a13) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a10 = a10; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a11 = a11; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a12 = a12; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a13 = a13;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9; \
+    WEFT_STORE_APART_(f)(f)->d.args.a10 = a10; \
+    WEFT_STORE_APART_(f)(f)->d.args.a11 = a11; \
+    WEFT_STORE_APART_(f)(f)->d.args.a12 = a12; \
+    WEFT_STORE_APART_(f)(f)->d.args.a13 = a13;
 #define LACE2_ST_14(f, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, a9, \
                     T10, a10, T11, a11, T12, a12, T13, a13, T14, a14) \
     (f)->d.args.a1 = a1; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a2 = a2; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a3 = a3; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a4 = a4; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a5 = a5; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a6 = a6; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a7 = a7; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a8 = a8; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a9 = a9; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a10 = a10; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a11 = a11; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a12 = a12; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a13 = a13; \
-    WEFT_STORE_APART_(f, 1)(f)->d.args.a14 = a14;
+    WEFT_STORE_APART_(f)(f)->d.args.a2 = a2; \
+    WEFT_STORE_APART_(f)(f)->d.args.a3 = a3; \
+    WEFT_STORE_APART_(f)(f)->d.args.a4 = a4; \
+    WEFT_STORE_APART_(f)(f)->d.args.a5 = a5; \
+    WEFT_STORE_APART_(f)(f)->d.args.a6 = a6; \
+    WEFT_STORE_APART_(f)(f)->d.args.a7 = a7; \
+    WEFT_STORE_APART_(f)(f)->d.args.a8 = a8; \
+    WEFT_STORE_APART_(f)(f)->d.args.a9 = a9; \
+    WEFT_STORE_APART_(f)(f)->d.args.a10 = a10; \
+    WEFT_STORE_APART_(f)(f)->d.args.a11 = a11; \
+    WEFT_STORE_APART_(f)(f)->d.args.a12 = a12; \
+    WEFT_STORE_APART_(f)(f)->d.args.a13 = a13; \
+    WEFT_STORE_APART_(f)(f)->d.args.a14 = a14;
 /* , f->d.args.a1, ..., f->d.args.an */
 #define LACE2_LD_0(f, ...)
 #define LACE2_LD_1(f, T1, a1) , (f)->d.args.a1

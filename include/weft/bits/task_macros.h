@@ -144,41 +144,30 @@ inline const char *weft__caught_exception_text() noexcept
 #define WEFT_CPARAMS_8(...) , WEFT_PARAMS_8(__VA_ARGS__)
 #define WEFT_CPARAMS_9(...) , WEFT_PARAMS_9(__VA_ARGS__)
 #define WEFT_CPARAMS_10(...) , WEFT_PARAMS_10(__VA_ARGS__)
-/* Store the parameters into a frame f; if APART (a SPAWN's), where
- * vectors of 32 bytes exist (AVX), one store each: f goes through an
- * empty asm between them, so that the compiler cannot merge neighbouring
- * stores into one such vector.  A 32-byte vector value in a function
- * makes GCC realign its stack frame on every call (a frame pointer and
- * about six more instructions), so a body that inlines a SPAWN of four word
- * arguments would pay that on every call, spawning or not
- * (docs/results/profiling.md, "A vector of arguments"). */
+/* Store the parameters into a frame f, where vectors of 32 bytes exist
+ * (AVX) one store each: f goes through an empty asm between them, so that
+ * the compiler cannot merge neighbouring stores into one such vector.  A
+ * 32-byte vector value in a function makes GCC realign its stack frame on
+ * every call (a frame pointer and about six more instructions), so a body
+ * that inlines a SPAWN of four word arguments would pay that on every
+ * call, spawning or not (docs/results/profiling.md, "A vector of
+ * arguments").  Lace 2's layer stores its own the same way. */
 #if defined(__AVX__)
-#define WEFT_STORE_APART_(f, APART) \
-    if (APART) \
-        __asm__("" : "+r"(f));
+#define WEFT_STORE_APART_(f) __asm__("" : "+r"(f));
 #else
-#define WEFT_STORE_APART_(f, APART)
+#define WEFT_STORE_APART_(f)
 #endif
-#define WEFT_STORE_0(f, APART)
-#define WEFT_STORE_1(f, APART) (f)->d.args.weft_a1 = weft_a1;
-#define WEFT_STORE_2(f, APART) \
-    WEFT_STORE_1(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a2 = weft_a2;
-#define WEFT_STORE_3(f, APART) \
-    WEFT_STORE_2(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a3 = weft_a3;
-#define WEFT_STORE_4(f, APART) \
-    WEFT_STORE_3(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a4 = weft_a4;
-#define WEFT_STORE_5(f, APART) \
-    WEFT_STORE_4(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a5 = weft_a5;
-#define WEFT_STORE_6(f, APART) \
-    WEFT_STORE_5(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a6 = weft_a6;
-#define WEFT_STORE_7(f, APART) \
-    WEFT_STORE_6(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a7 = weft_a7;
-#define WEFT_STORE_8(f, APART) \
-    WEFT_STORE_7(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a8 = weft_a8;
-#define WEFT_STORE_9(f, APART) \
-    WEFT_STORE_8(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a9 = weft_a9;
-#define WEFT_STORE_10(f, APART) \
-    WEFT_STORE_9(f, APART) WEFT_STORE_APART_(f, APART)(f)->d.args.weft_a10 = weft_a10;
+#define WEFT_STORE_0(f)
+#define WEFT_STORE_1(f) (f)->d.args.weft_a1 = weft_a1;
+#define WEFT_STORE_2(f) WEFT_STORE_1(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a2 = weft_a2;
+#define WEFT_STORE_3(f) WEFT_STORE_2(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a3 = weft_a3;
+#define WEFT_STORE_4(f) WEFT_STORE_3(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a4 = weft_a4;
+#define WEFT_STORE_5(f) WEFT_STORE_4(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a5 = weft_a5;
+#define WEFT_STORE_6(f) WEFT_STORE_5(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a6 = weft_a6;
+#define WEFT_STORE_7(f) WEFT_STORE_6(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a7 = weft_a7;
+#define WEFT_STORE_8(f) WEFT_STORE_7(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a8 = weft_a8;
+#define WEFT_STORE_9(f) WEFT_STORE_8(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a9 = weft_a9;
+#define WEFT_STORE_10(f) WEFT_STORE_9(f) WEFT_STORE_APART_(f)(f)->d.args.weft_a10 = weft_a10;
 /* Arguments read back from a frame f, after the (worker, head) pair. */
 #define WEFT_LOAD_0(f)
 #define WEFT_LOAD_1(f) , (f)->d.args.weft_a1
@@ -298,7 +287,7 @@ WEFT_END_DECLS
     { \
         WEFT_STACK_TASK_(NAME, u_); \
         NAME##_frame *f = &u_.frame; \
-        WEFT_STORE_##N(f, 0) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
+        WEFT_STORE_##N(f) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
         return f->d.res; \
     }
 #define WEFT_VOID_ENTRY_(NAME, N, TYPES, SUFFIX, ENTRY) \
@@ -306,7 +295,7 @@ WEFT_END_DECLS
     { \
         WEFT_STACK_TASK_(NAME, u_); \
         NAME##_frame *f WEFT_UNUSED = &u_.frame; \
-        WEFT_STORE_##N(f, 0) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
+        WEFT_STORE_##N(f) ENTRY(&u_.task, (uintptr_t)&NAME##_WRAP); \
     }
 
 /* In a profiling build: WEFT_IF_PROFILE_ keeps its argument;
@@ -394,7 +383,7 @@ static inline WEFT_UNUSED int weft_body_profiled_(void) { return 0; }
         weft_worker *w = (weft_worker *)w_; \
         weft_task *t = weft_fj_spawn_slot_as(w, (weft_task *)head, "SPAWN(" #NAME ")", false); \
         NAME##_frame *f WEFT_UNUSED = (NAME##_frame *)t; \
-        WEFT_STORE_##N(f, 1) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
+        WEFT_STORE_##N(f) return (FL##_TASK_T *)weft_fj_spawn_publish_as( \
             w, t, (uintptr_t)&NAME##_WRAP, PROFILED); \
     }
 
