@@ -8,6 +8,7 @@
     python3 bench/harness.py --suite paper     # the papers' input sizes (hours)
     python3 bench/harness.py overhead          # per-task overhead and steal cost per scheduler
     python3 bench/harness.py pool              # the work pool's queues compared
+    python3 bench/harness.py pairs --vs 'B' -- A   # two commands in turn, ratio pair by pair
 
 Without a command it builds weft (one tree per scheduler, plus one with
 counters) and the peer implementations (TBB, OpenMP with gcc and clang,

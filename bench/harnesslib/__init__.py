@@ -10,6 +10,7 @@ Modules, one concern each:
   dist     the `dist` command: UTS on the distributed work pool
   clients  the `clients` command: real Lace clients on weft's Lace packages and
            on real Lace, quiet, loaded and oversubscribed
+  pairs    the `pairs` command: two commands timed in turn, the ratio pair by pair
   lacesrc  real Lace and its clients built from given sources, and weft's Lace
            packages (the clients command and the Lace peers)
   catalog  the workloads (bench/<name>/bench.json), suites and their inputs

@@ -9,6 +9,7 @@ and result files:
   pool      the work pool's queues compared on the paper's cases (pool.py)
   dist      UTS on the distributed pool (uts-dist under mpirun) (dist.py)
   clients   real Lace clients on weft's Lace packages and on real Lace (clients.py)
+  pairs     two commands timed in turn and their ratio pair by pair (pairs.py)
 
 docs/benchmarks.md describes every option, the output files and the
 table columns.  What the parsers share is in options.py: this module
@@ -28,6 +29,8 @@ def main(argv=None):
             from . import dist as command
         elif argv[0] == "clients":
             from . import clients as command
+        elif argv[0] == "pairs":
+            from . import pairs as command
         else:
             from . import pool as command
         return command.main(argv[1:])

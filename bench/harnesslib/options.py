@@ -17,6 +17,7 @@ COMMANDS = {
     "dist": "UTS on the distributed work pool (MPI ranks) beside the shared-memory pool and uts",
     "clients": "real Lace clients (Sylvan's tools, a RUN loop) on weft's Lace packages and on "
                "real Lace, quiet, loaded and oversubscribed",
+    "pairs": "two commands timed in turn, A B A B ..., and their ratio pair by pair",
 }
 
 

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The harness's `pairs` command: the order of the runs, the ratio taken
+pair by pair, failed runs shown, the time bound, and usage errors."""
+import os
+import re
+import shlex
+import tempfile
+import unittest
+
+from harness_testutil import run_harness
+
+
+def table(stdout):
+    """{row label: (min, median, max)} of the command's table."""
+    rows = {}
+    for line in stdout.splitlines():
+        m = re.match(r"^(A wall|B wall|A cpu|B cpu|A/B wall|A/B cpu)\s+(\S+)\s+(\S+)\s+(\S+)$", line)
+        if m:
+            rows[m.group(1)] = tuple(float(x) for x in m.group(2, 3, 4))
+    return rows
+
+
+class PairsTest(unittest.TestCase):
+    def test_runs_alternate_after_the_warmup(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            a = ["sh", "-c", f"echo A >> {shlex.quote(log)}"]
+            b = f"sh -c 'echo B >> {shlex.quote(log)}'"
+            r = run_harness("pairs", "-n", "3", "--warmup", "2", "--vs", b, "--", *a)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                self.assertEqual(f.read().split(), ["A", "B"] * 5)
+            self.assertIn("3 pair(s), A then B, after 2 warm-up pair(s)", r.stdout)
+            self.assertEqual(set(table(r.stdout)),
+                             {"A wall", "B wall", "A cpu", "B cpu", "A/B wall", "A/B cpu"})
+
+    def test_the_ratio_is_a_over_b(self):
+        # A sleeps ten times as long as B: no run can be shorter than its
+        # sleep, so the ratio is above 2 however loaded the host is.
+        r = run_harness("pairs", "-n", "3", "--warmup", "0", "--vs", "sleep 0.03",
+                        "--", "sleep", "0.3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = table(r.stdout)
+        self.assertGreaterEqual(rows["A wall"][0], 0.3)
+        self.assertGreaterEqual(rows["B wall"][0], 0.03)
+        self.assertGreater(rows["A/B wall"][1], 2.0)
+        lo, med, hi = rows["A/B wall"]
+        self.assertLessEqual(lo, med)
+        self.assertLessEqual(med, hi)
+
+    def test_a_failing_run_is_shown(self):
+        r = run_harness("pairs", "-n", "2", "--warmup", "0", "--vs", "sh -c 'exit 3'", "--", "true")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("B: 2 of 2 run(s) exited non-zero (statuses [3])", r.stdout)
+        self.assertNotIn("A: ", r.stdout)
+
+    def test_the_bound_stops_the_call_and_keeps_the_finished_pairs(self):
+        r = run_harness("pairs", "-n", "50", "--warmup", "0", "--timeout", "1.5",
+                        "--vs", "sleep 0.2", "--", "sleep", "0.2")
+        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+        m = re.search(r"stopped at the 1.5 s bound after (\d+) of 50 pair", r.stderr)
+        self.assertIsNotNone(m, r.stderr)
+        done = int(m.group(1))
+        self.assertLess(done, 50)
+        self.assertIn(f"pairs: {done} pair(s)", r.stdout)
+
+    def test_usage_errors(self):
+        for args, message in ((["--vs", "", "--", "true"], "--vs is empty"),
+                              (["--vs", "true"], "no command A"),
+                              (["--vs", "'unclosed", "--", "true"], "--vs:"),
+                              (["-n", "0", "--vs", "true", "--", "true"], "must be >= 1"),
+                              (["--warmup", "-1", "--vs", "true", "--", "true"], "--warmup")):
+            r = run_harness("pairs", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(message, r.stderr, args)
+
+    def test_a_command_that_cannot_start(self):
+        r = run_harness("pairs", "--vs", "true", "--", "/nonexistent/program")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("cannot start /nonexistent/program", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
