@@ -45,20 +45,29 @@ def _run_once(argv, deadline):
                                  stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError as e:
         raise SystemExit(f"pairs: cannot start {shlex.join(argv)}: {e.strerror}") from None
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid == child.pid:
-            wall = time.monotonic() - start
-            child.returncode = os.waitstatus_to_exitcode(status)
-            return wall, usage.ru_utime + usage.ru_stime, child.returncode
-        if time.monotonic() > deadline:
+    reaped = False
+    try:
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid == child.pid:
+                wall = time.monotonic() - start
+                reaped = True
+                child.returncode = os.waitstatus_to_exitcode(status)
+                return wall, usage.ru_utime + usage.ru_stime, child.returncode
+            if time.monotonic() > deadline:
+                raise _OutOfTime()
+            time.sleep(0.0005 if time.monotonic() - start < 0.05 else 0.005)
+    finally:
+        # Out of time, or interrupted (Ctrl-C, SIGTERM: harness.py makes it
+        # an exception): the run's process group, which a terminal's signal
+        # does not reach (a session of its own), goes with the call.
+        if not reaped:
             try:
                 os.killpg(child.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             os.wait4(child.pid, 0)
-            raise _OutOfTime()
-        time.sleep(0.0005 if time.monotonic() - start < 0.05 else 0.005)
+            child.returncode = -signal.SIGKILL
 
 
 def _row(label, values, digits=3):

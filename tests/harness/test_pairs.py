@@ -64,6 +64,31 @@ class PairsTest(unittest.TestCase):
         self.assertLess(done, 50)
         self.assertIn(f"pairs: {done} pair(s)", r.stdout)
 
+    def test_a_terminated_call_leaves_no_run_behind(self):
+        import signal
+        import subprocess
+        import sys
+        import time
+        from harness_testutil import HARNESS
+        with tempfile.TemporaryDirectory() as d:
+            pidfile = os.path.join(d, "pid")
+            a = ["sh", "-c", f"echo $$ > {shlex.quote(pidfile)}; exec sleep 60"]
+            call = subprocess.Popen([sys.executable, HARNESS, "pairs", "--warmup", "0",
+                                     "--vs", "true", "--", *a],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(200):
+                if os.path.exists(pidfile) and open(pidfile).read().strip():
+                    break
+                time.sleep(0.05)
+            pid = int(open(pidfile).read())
+            call.send_signal(signal.SIGTERM)
+            call.communicate(timeout=30)
+            self.assertNotEqual(call.returncode, 0)
+            # The run (sleep 60, in the shell's place) is gone: reaped by
+            # the call, so no such process is left.
+            with self.assertRaises(ProcessLookupError):
+                os.kill(pid, 0)
+
     def test_usage_errors(self):
         for args, message in ((["--vs", "", "--", "true"], "--vs is empty"),
                               (["--vs", "true"], "no command A"),
