@@ -53,6 +53,14 @@ def _run_once(argv, deadline):
                 wall = time.monotonic() - start
                 reaped = True
                 child.returncode = os.waitstatus_to_exitcode(status)
+                # What it left running in its group would run beside the
+                # next command: killed, and said.
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)
+                    print(f"pairs: {shlex.join(argv)} left processes running in its group: "
+                          "killed", file=sys.stderr)
+                except ProcessLookupError:
+                    pass
                 return wall, usage.ru_utime + usage.ru_stime, child.returncode
             if time.monotonic() > deadline:
                 raise _OutOfTime()

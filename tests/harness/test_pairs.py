@@ -5,6 +5,7 @@ import os
 import re
 import shlex
 import tempfile
+import time
 import unittest
 
 from harness_testutil import run_harness
@@ -88,6 +89,25 @@ class PairsTest(unittest.TestCase):
             # the call, so no such process is left.
             with self.assertRaises(ProcessLookupError):
                 os.kill(pid, 0)
+
+    def test_what_a_run_leaves_in_its_group_is_killed(self):
+        with tempfile.TemporaryDirectory() as d:
+            pidfile = os.path.join(d, "pid")
+            a = ["sh", "-c", f"sleep 60 & echo $! > {shlex.quote(pidfile)}"]
+            r = run_harness("pairs", "-n", "1", "--warmup", "0", "--vs", "true", "--", *a)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("left processes running in its group: killed", r.stderr)
+            pid = int(open(pidfile).read())
+            for _ in range(100):  # killed: gone, or a zombie its new parent has not reaped
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                            break
+                except FileNotFoundError:
+                    break
+                time.sleep(0.05)
+            else:
+                self.fail(f"the background sleep {pid} is still running")
 
     def test_usage_errors(self):
         for args, message in ((["--vs", "", "--", "true"], "--vs is empty"),
