@@ -85,13 +85,23 @@ def _row(label, values, digits=3):
             f"{max(values):>10.{digits}f}")
 
 
-def report(a_runs, b_runs, warmup, out=sys.stdout):
+def host_state():
+    """When and on what the pairs ran, for the reader of the figures: the
+    UTC time, the CPUs this process may use, the 1-minute load average."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, {cpus} CPU(s), "
+            f"load {os.getloadavg()[0]:.2f}")
+
+
+def report(a_runs, b_runs, warmup, before, out=sys.stdout):
     """The table of the finished pairs: A and B wall and CPU seconds, and
-    the ratios A/B pair by pair (min, median, max); exit statuses below."""
+    the ratios A/B pair by pair (min, median, max); exit statuses below.
+    before: host_state() at the call's start."""
     pairs = min(len(a_runs), len(b_runs))
     a_runs, b_runs = a_runs[:pairs], b_runs[:pairs]
     print(f"pairs: {pairs} pair(s), A then B, after {warmup} warm-up pair(s); "
           "whole-process seconds", file=out)
+    print(f"host: at the start {before}; at the end {host_state()}", file=out)
     print(f"{'':<12} {'min':>10} {'median':>10} {'max':>10}", file=out)
     print(_row("A wall", [r[0] for r in a_runs]), file=out)
     print(_row("B wall", [r[0] for r in b_runs]), file=out)
@@ -137,6 +147,7 @@ def main(argv):
     if not b_argv:
         ap.error("--vs is empty")
     deadline = time.monotonic() + args.timeout
+    before = host_state()
     a_runs, b_runs = [], []
     try:
         for i in range(args.warmup + args.runs):
@@ -146,9 +157,9 @@ def main(argv):
                 a_runs.append(a)
                 b_runs.append(b)
     except _OutOfTime:
-        report(a_runs, b_runs, args.warmup)
+        report(a_runs, b_runs, args.warmup, before)
         print(f"pairs: stopped at the {args.timeout:g} s bound after {len(b_runs)} of "
               f"{args.runs} pair(s)", file=sys.stderr)
         return 3
-    report(a_runs, b_runs, args.warmup)
+    report(a_runs, b_runs, args.warmup, before)
     return 0

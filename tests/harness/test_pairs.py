@@ -32,6 +32,9 @@ class PairsTest(unittest.TestCase):
             with open(log) as f:
                 self.assertEqual(f.read().split(), ["A", "B"] * 5)
             self.assertIn("3 pair(s), A then B, after 2 warm-up pair(s)", r.stdout)
+            # The host's state at both ends, for the reader of the figures.
+            self.assertRegex(r.stdout, r"host: at the start \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, "
+                                       r"\d+ CPU\(s\), load \d+\.\d\d; at the end .* load \d+\.\d\d")
             self.assertEqual(set(table(r.stdout)),
                              {"A wall", "B wall", "A cpu", "B cpu", "A/B wall", "A/B cpu"})
 
