@@ -91,7 +91,7 @@ from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_a
                     parse_runloop, parse_sylvan)
 from .report import fmt_ratio, render
 from .stats import median_or_none
-from .util import log, tail
+from .util import log, tail, usable_cpus
 
 CONDITIONS = {"quiet": (1, 2), "loaded": (2,), "oversubscribed": (4, 8)}
 BUSY_LOOP = ["sh", "-c", "while :; do :; done"]
@@ -1137,7 +1137,7 @@ def main(argv):
         workers = dict(CONDITIONS)
         if "oversubscribed" in conditions:
             workers["oversubscribed"] = parse_oversubscribed_workers(
-                args.oversubscribed_workers, len(os.sched_getaffinity(0)))
+                args.oversubscribed_workers, usable_cpus())
         parse_oink_solvers(args.oink_solvers)
         parse_lace_programs(args.lace_programs, "--lace-programs")
         parse_lace_programs(args.lace2_programs, "--lace2-programs")
@@ -1181,7 +1181,7 @@ def main(argv):
         notes.append(f"not measured: how far apart the host keeps two CPUs: {why}; "
                      "every round is compared")
     log(f"[run] {len(cases)} case(s), conditions {', '.join(conditions)}, {args.rounds} "
-        f"round(s), on {len(os.sched_getaffinity(0))} CPUs")
+        f"round(s), on {usable_cpus()} CPUs")
     records = summarise(measure(cases, conditions, args.rounds, args.timeout, probe, workers,
                                 args.busy_loops))
 
@@ -1194,7 +1194,7 @@ def main(argv):
           "the same of the whole process's wall time.  quiet: nothing else of ours running; "
           f"loaded: beside {args.busy_loops} busy loop{'s' if args.busy_loops > 1 else ''}; "
           f"oversubscribed: more workers than the "
-          f"{len(os.sched_getaffinity(0))} CPUs it may use.  rounds: the rounds compared; a "
+          f"{usable_cpus()} CPUs it may use.  rounds: the rounds compared; a "
           f"round is left out when the time a cache line takes between two CPUs (line, ns: "
           f"median of the probes before and after each round's pair) changed by more than "
           f"{HOST_CHANGE:g} times across it, which on a virtual machine means the host moved "

@@ -27,12 +27,22 @@ import sys
 import time
 
 from .options import positive_float, positive_int
+from .util import usable_cpus
 
 MAX_RUNS = 1000
 
 
 class _OutOfTime(Exception):
     pass
+
+
+def _kill_group(pgid):
+    """Kills what is left in process group pgid; whether anything was."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+        return True
+    except ProcessLookupError:
+        return False
 
 
 def _run_once(argv, deadline):
@@ -55,12 +65,9 @@ def _run_once(argv, deadline):
                 child.returncode = os.waitstatus_to_exitcode(status)
                 # What it left running in its group would run beside the
                 # next command: killed, and said.
-                try:
-                    os.killpg(child.pid, signal.SIGKILL)
+                if _kill_group(child.pid):
                     print(f"pairs: {shlex.join(argv)} left processes running in its group: "
                           "killed", file=sys.stderr)
-                except ProcessLookupError:
-                    pass
                 return wall, usage.ru_utime + usage.ru_stime, child.returncode
             if time.monotonic() > deadline:
                 raise _OutOfTime()
@@ -70,10 +77,7 @@ def _run_once(argv, deadline):
         # an exception): the run's process group, which a terminal's signal
         # does not reach (a session of its own), goes with the call.
         if not reaped:
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill_group(child.pid)
             os.wait4(child.pid, 0)
             child.returncode = -signal.SIGKILL
 
@@ -88,8 +92,7 @@ def _row(label, values, digits=3):
 def host_state():
     """When and on what the pairs ran, for the reader of the figures: the
     UTC time, the CPUs this process may use, the 1-minute load average."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, {cpus} CPU(s), "
+    return (f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, {usable_cpus()} CPU(s), "
             f"load {os.getloadavg()[0]:.2f}")
 
 
@@ -114,7 +117,6 @@ def report(a_runs, b_runs, warmup, before, out=sys.stdout):
         if bad:
             print(f"{label}: {len(bad)} of {len(runs)} run(s) exited non-zero "
                   f"(statuses {sorted(set(bad))}): their times may not be the program's", file=out)
-    return pairs
 
 
 def main(argv):

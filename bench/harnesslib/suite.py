@@ -17,7 +17,7 @@ from .options import (ROOT, add_common_options, commands_epilog, parse_workers, 
 from .measure import FAILED, Progress, RunFailure, count_runs, measure_job, measure_micro
 from .systems import (LACE_PEERS, PEERS, CppApiSystem, LaceApiSystem, SeqSystem, parse_peer_list,
                       prepare_peers)
-from .util import log
+from .util import log, usable_cpus
 from .weftbuilds import build_info, prepare_weft
 
 EPILOG = """examples:
@@ -35,8 +35,7 @@ See docs/benchmarks.md."""
 
 
 def default_workers():
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    usable = max(usable or 1, 1)
+    usable = usable_cpus()
     counts, w = [], 1
     while w < usable:
         counts.append(w)

@@ -14,6 +14,13 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def usable_cpus():
+    """The CPUs this process may run on (its affinity mask where the
+    platform has one), at least 1."""
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(n or 1, 1)
+
+
 def tail(text, lines=15):
     """The last lines of a command's output, for an error message."""
     kept = (text or "").rstrip().splitlines()[-lines:]

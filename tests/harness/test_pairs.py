@@ -4,11 +4,14 @@ pair by pair, failed runs shown, the time bound, and usage errors."""
 import os
 import re
 import shlex
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 import unittest
 
-from harness_testutil import run_harness
+from harness_testutil import HARNESS, run_harness
 
 
 def table(stdout):
@@ -69,11 +72,6 @@ class PairsTest(unittest.TestCase):
         self.assertIn(f"pairs: {done} pair(s)", r.stdout)
 
     def test_a_terminated_call_leaves_no_run_behind(self):
-        import signal
-        import subprocess
-        import sys
-        import time
-        from harness_testutil import HARNESS
         with tempfile.TemporaryDirectory() as d:
             pidfile = os.path.join(d, "pid")
             a = ["sh", "-c", f"echo $$ > {shlex.quote(pidfile)}; exec sleep 60"]
