@@ -34,7 +34,9 @@ Builds (harnesslib/lacesrc.py; all under the build root, sources untouched):
     FetchContent, as a user without a Lace install builds it.
 
 Runs, per condition and worker count, --rounds rounds; in each round every
-case runs on weft, then on Lace, back to back:
+case runs on weft and on Lace, back to back, weft first in odd rounds and
+Lace first in even ones (so that neither always runs on the host the other
+left):
   quiet           1 and 2 workers
   loaded          2 workers beside two busy loops (`sh -c 'while :; do :; done'`;
                   --busy-loops: another count),
@@ -159,7 +161,8 @@ def make_parser():
         group.add_argument(f"--{key.replace('_', '-')}-src", metavar="DIR",
                            help=f"{what}: {repo} at {commit}")
     ap.add_argument("--rounds", type=positive_int, default=5, help="rounds (default 5); each "
-                    "case runs on weft then on Lace in every round")
+                    "case runs on weft and on Lace in every round, weft first in odd "
+                    "rounds, Lace first in even ones")
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma list of quiet, loaded, oversubscribed (default: all)")
     ap.add_argument("--busy-loops", type=positive_int, default=BUSY_LOOPS, metavar="N",
@@ -887,7 +890,11 @@ def measure(cases, conditions, rounds, timeout, probe=None, workers=None, busy_l
         for r in range(rounds):
             for case, rec in zip(here, recs):
                 before = last_probe if last_probe is not None else probe() if probe else None
-                for who in ("weft", "lace"):
+                # Alternated: a run right after the other system's may find
+                # the host in a state that one left (freed memory not yet
+                # reclaimed, caches, a clock), and that must not always
+                # fall on the same side of the ratio.
+                for who in ("weft", "lace") if r % 2 == 0 else ("lace", "weft"):
                     if case.commands[who] is None:
                         continue
                     progress.step(f"{condition} -w {rec['workers']} round "

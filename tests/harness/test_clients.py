@@ -339,7 +339,7 @@ class SummaryTest(unittest.TestCase):
 
 
 class MeasureTest(unittest.TestCase):
-    def test_rounds_interleave_weft_then_lace_and_loaded_starts_busy_loops(self):
+    def test_rounds_interleave_weft_and_lace_in_alternating_order_and_loaded_starts_busy_loops(self):
         with tempfile.TemporaryDirectory() as d:
             log = os.path.join(d, "order")
             for who in ("weft", "lace"):
@@ -357,7 +357,8 @@ class MeasureTest(unittest.TestCase):
                 lines = [line.split() for line in f]
         self.assertEqual([(r["condition"], r["workers"]) for r in records],
                          [("quiet", 1), ("quiet", 2), ("loaded", 2)])
-        self.assertEqual([who for who, _, _ in lines], ["weft", "lace"] * 6)
+        # Weft first in odd rounds, Lace first in even ones.
+        self.assertEqual([who for who, _, _ in lines], ["weft", "lace", "lace", "weft"] * 3)
         self.assertEqual([w for _, w, _ in lines], ["1"] * 4 + ["2"] * 8)
         busy = [int(n) for _, _, n in lines]
         self.assertEqual(busy[8:], [clients.BUSY_LOOPS] * 4)
