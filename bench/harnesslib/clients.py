@@ -92,7 +92,7 @@ from .options import ROOT, command_parser, positive_int, result_stem
 from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_any, parse_oink,
                     parse_runloop, parse_sylvan)
 from .report import fmt_ratio, render
-from .stats import median_or_none
+from .stats import median_interval, median_or_none
 from .util import log, tail, usable_cpus
 
 CONDITIONS = {"quiet": (1, 2), "loaded": (2,), "oversubscribed": (4, 8)}
@@ -946,7 +946,8 @@ def fmt_answers(answers):
 
 def summarise(records):
     """Adds to every record: medians, ratios (weft/Lace per round: median,
-    lowest, highest, and of the wall times; a round whose line-transfer
+    lowest, highest, the interval that holds the median with 95 %
+    (stats.median_interval), and of the wall times; a round whose line-transfer
     probes show the host changed is left out and counted), the answers of
     each side and whether they are equal ('yes', 'NO', or why it cannot be
     told)."""
@@ -981,6 +982,7 @@ def summarise(records):
         over = [r["timeout"] for r in lace or [] if r["status"] == "timeout"]
         rec["lace_over"] = min(over) if over and len(over) == len(lace) else None
         rec["ratio"] = median_or_none(ratios)
+        rec["ratio_interval"] = median_interval(ratios)
         rec["wall_ratio"] = median_or_none(walls)
         if lace is None:  # nothing compared: the probes around weft's runs describe the host
             kept_probes = [x for pair in probes for x in pair if x]
@@ -1023,8 +1025,15 @@ def fmt_range(xs):
     return "-" if not xs else f"{min(xs):.2f}-{max(xs):.2f}"
 
 
+def fmt_interval(interval):
+    """The median's interval (stats.median_interval), or "-" when the
+    rounds are too few to give one."""
+    return "-" if interval is None else f"{interval[0]:.2f}-{interval[1]:.2f}"
+
+
 TABLE_HEAD = ["program", "model/strategy", "weft / Lace", "condition", "workers", "Lace (s)",
-              "weft (s)", "weft/Lace", "range", "wall weft/Lace", "rounds", "line (ns)",
+              "weft (s)", "weft/Lace", "range", "median's 95 %", "wall weft/Lace", "rounds",
+              "line (ns)",
               "answers equal", "answers"]
 
 
@@ -1053,7 +1062,8 @@ def table(records, markdown=False):
         rows.append([rec["program"], rec["what"], rec["packages"], rec["condition"],
                      str(rec["workers"]), fmt_lace_seconds(rec),
                      fmt_seconds(rec["weft_time"]), fmt_ratio(rec["ratio"]),
-                     fmt_range(rec["ratios"]), fmt_ratio(rec["wall_ratio"]), fmt_rounds(rec),
+                     fmt_range(rec["ratios"]), fmt_interval(rec["ratio_interval"]),
+                     fmt_ratio(rec["wall_ratio"]), fmt_rounds(rec),
                      "-" if line is None else f"{line:.0f}", rec["equal"],
                      fmt_answers(rec["weft_answers"])])
     return render(TABLE_HEAD, rows, left=4, markdown=markdown)

@@ -10,7 +10,10 @@ reaped; its CPU time is the kernel's user + system accounting of the reaped
 child (its waited-for descendants included).  On a host whose speed drifts,
 a ratio taken within one pair (the two runs back to back) keeps its meaning
 where a ratio of two medians does not (stats.py): the median of the pairs'
-ratios is the figure to quote, min and max its spread.
+ratios is the figure to quote, min and max its spread, and the last column
+the interval that holds the median with 95 % if the pairs are independent
+(from 6 pairs on): a ratio whose interval holds 1.0 does not show which
+command is faster.
 
 Commands run without a shell (B is split as a shell splits words); their
 standard input is empty and their output is discarded.  A variable goes
@@ -27,6 +30,7 @@ import sys
 import time
 
 from .options import positive_float, positive_int
+from .stats import median_interval
 from .util import usable_cpus
 
 MAX_RUNS = 1000
@@ -84,9 +88,11 @@ def _run_once(argv, deadline):
 
 def _row(label, values, digits=3):
     if not values:
-        return f"{label:<12} {'-':>10} {'-':>10} {'-':>10}"
+        return f"{label:<12} {'-':>10} {'-':>10} {'-':>10} {'-':>13}"
+    interval = median_interval(values)
+    held = "-" if interval is None else f"{interval[0]:.{digits}f}-{interval[1]:.{digits}f}"
     return (f"{label:<12} {min(values):>10.{digits}f} {statistics.median(values):>10.{digits}f} "
-            f"{max(values):>10.{digits}f}")
+            f"{max(values):>10.{digits}f} {held:>13}")
 
 
 def host_state():
@@ -98,14 +104,16 @@ def host_state():
 
 def report(a_runs, b_runs, warmup, before, out=sys.stdout):
     """The table of the finished pairs: A and B wall and CPU seconds, and
-    the ratios A/B pair by pair (min, median, max); exit statuses below.
+    the ratios A/B pair by pair (min, median, max, and the interval that
+    holds the median with 95 %: stats.median_interval, "-" under 6
+    pairs); exit statuses below.
     before: host_state() at the call's start."""
     pairs = min(len(a_runs), len(b_runs))
     a_runs, b_runs = a_runs[:pairs], b_runs[:pairs]
     print(f"pairs: {pairs} pair(s), A then B, after {warmup} warm-up pair(s); "
           "whole-process seconds", file=out)
     print(f"host: at the start {before}; at the end {host_state()}", file=out)
-    print(f"{'':<12} {'min':>10} {'median':>10} {'max':>10}", file=out)
+    print(f"{'':<12} {'min':>10} {'median':>10} {'max':>10} {'median 95 %':>13}", file=out)
     print(_row("A wall", [r[0] for r in a_runs]), file=out)
     print(_row("B wall", [r[0] for r in b_runs]), file=out)
     print(_row("A cpu", [r[1] for r in a_runs]), file=out)

@@ -5,6 +5,7 @@ On a shared, noisy host the median resists outliers that a mean does not,
 and a ratio taken within one repetition (the two runs were back to back)
 cancels drifts in the host's speed that a ratio of two medians keeps.
 """
+import math
 import statistics
 
 
@@ -30,6 +31,27 @@ def ratio_median(numerators, denominators):
     ratios = [a / b for a, b in zip(numerators, denominators)
               if a is not None and b is not None and b > 0]
     return statistics.median(ratios) if ratios else None
+
+
+def median_interval(values, confidence=0.95):
+    """An interval that holds the median of what the values sample with at
+    least `confidence`, whatever their distribution, if they are
+    independent draws: the k-th lowest and the k-th highest value, k the
+    largest with P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2 (each
+    value falls below the median with probability 1/2).  None when too few
+    values give one: under 6 at 95 %.  So a ratio's median of 1.01 whose
+    interval is 0.98-1.03 does not show which of the two is faster."""
+    xs = sorted(usable(values))
+    n, tail, k, below = len(xs), (1.0 - confidence) / 2.0, 0, 0.0
+    # below: P(Binomial(n, 1/2) <= k), grown term by term while within the tail.
+    while k < n:
+        below += math.comb(n, k) / 2.0 ** n
+        if below > tail:
+            break
+        k += 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k]
 
 
 def median_or_none(values):

@@ -177,6 +177,20 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(rec["equal"], "yes")
         self.assertEqual(clients.problems([rec]), [])
 
+    def test_the_median_ratio_comes_with_its_interval(self):
+        # Nine rounds, ratios 0.60, 0.70, ..., 1.40: the 2nd lowest and the
+        # 2nd highest hold the median with 95 %; three rounds give none.
+        weft = [run(0.6 + 0.1 * i, self.A) for i in range(9)]
+        rec = record(weft, [run(1.0, self.A) for _ in range(9)])
+        clients.summarise([rec])
+        lo, hi = rec["ratio_interval"]
+        self.assertAlmostEqual(lo, 0.7)
+        self.assertAlmostEqual(hi, 1.3)
+        self.assertIn("0.70-1.30", clients.table([rec]).splitlines()[2])
+        few = record(weft[:3], [run(1.0, self.A) for _ in range(3)])
+        clients.summarise([few])
+        self.assertIsNone(few["ratio_interval"])
+
     def test_a_round_where_the_host_changed_is_left_out(self):
         # Round 2's probes went from 30 to 170 ns: the host moved the CPUs
         # between weft's run and Lace's, so its ratio (0.5) is not compared.

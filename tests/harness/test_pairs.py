@@ -14,12 +14,18 @@ import unittest
 from harness_testutil import HARNESS, run_harness
 
 
-def table(stdout):
-    """{row label: (min, median, max)} of the command's table."""
+def table(stdout, interval=False):
+    """{row label: (min, median, max)} of the command's table; with
+    interval, {row label: the median's 95 % interval, as (low, high) or
+    None for "-"}."""
     rows = {}
     for line in stdout.splitlines():
-        m = re.match(r"^(A wall|B wall|A cpu|B cpu|A/B wall|A/B cpu)\s+(\S+)\s+(\S+)\s+(\S+)$", line)
-        if m:
+        m = re.match(r"^(A wall|B wall|A cpu|B cpu|A/B wall|A/B cpu)"
+                     r"\s+(\S+)\s+(\S+)\s+(\S+)\s+(-|\S+-\S+)$", line)
+        if m and interval:
+            held = m.group(5)
+            rows[m.group(1)] = None if held == "-" else tuple(float(x) for x in held.split("-"))
+        elif m:
             rows[m.group(1)] = tuple(float(x) for x in m.group(2, 3, 4))
     return rows
 
@@ -54,6 +60,19 @@ class PairsTest(unittest.TestCase):
         lo, med, hi = rows["A/B wall"]
         self.assertLessEqual(lo, med)
         self.assertLessEqual(med, hi)
+
+    def test_the_median_comes_with_its_interval_from_six_pairs(self):
+        r = run_harness("pairs", "-n", "6", "--warmup", "0", "--vs", "sleep 0.01",
+                        "--", "sleep", "0.05")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows, held = table(r.stdout), table(r.stdout, interval=True)
+        self.assertEqual(set(held), set(rows))
+        # Six pairs: the interval is the lowest to the highest.
+        for label, (lo, _, hi) in rows.items():
+            self.assertEqual(held[label], (lo, hi), label)
+        r = run_harness("pairs", "-n", "5", "--warmup", "0", "--vs", "true", "--", "true")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(set(table(r.stdout, interval=True).values()), {None})
 
     def test_a_failing_run_is_shown(self):
         r = run_harness("pairs", "-n", "2", "--warmup", "0", "--vs", "sh -c 'exit 3'", "--", "true")

@@ -4,7 +4,10 @@ import unittest
 
 import harness_testutil  # noqa: F401  (puts bench/ on the import path)
 
-from harnesslib.stats import counters_median, median_or_none, median_spread, ratio_median
+import random
+
+from harnesslib.stats import (counters_median, median_interval, median_or_none, median_spread,
+                              ratio_median)
 
 
 class StatsTest(unittest.TestCase):
@@ -37,6 +40,29 @@ class StatsTest(unittest.TestCase):
         runs = [{"steals": 1, "leaps": 10}, {"steals": 3, "leaps": 30, "deals": 7},
                 {"steals": 2, "leaps": 20}]
         self.assertEqual(counters_median(runs), {"steals": 2, "leaps": 20, "deals": 7})
+
+    def test_median_interval_order_statistics(self):
+        # The k-th lowest and highest: k = 1 from 6 values (2 / 64 <= 5 %),
+        # none from 5 (2 / 32 > 5 %), k = 6 from 21, k = 10 from 31.
+        self.assertIsNone(median_interval([1.0, 2.0, 3.0, 4.0, 5.0]))
+        self.assertEqual(median_interval([6.0, 1.0, 5.0, 2.0, 4.0, 3.0]), (1.0, 6.0))
+        self.assertEqual(median_interval(list(range(21, 0, -1))), (6, 16))
+        self.assertEqual(median_interval(list(range(1, 32))), (10, 22))
+        self.assertEqual(median_interval([None] + list(range(1, 22))), (6, 16))
+        self.assertIsNone(median_interval([]))
+
+    def test_median_interval_holds_the_median_at_least_95_percent_of_the_time(self):
+        # Skewed draws whose median is known (exponential: ln 2); too wide
+        # an interval would pass this, one value too narrow would not (at
+        # 21 values k = 7 covers 92 %, k = 6 covers 97.3 %).
+        rng = random.Random(7)
+        median = 0.6931471805599453
+        for n in (9, 21):
+            trials, held = 4000, 0
+            for _ in range(trials):
+                lo, hi = median_interval([rng.expovariate(1.0) for _ in range(n)])
+                held += lo <= median <= hi
+            self.assertGreaterEqual(held / trials, 0.95, n)
 
 
 if __name__ == "__main__":
