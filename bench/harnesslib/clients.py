@@ -91,7 +91,7 @@ from .measure import Progress
 from .options import ROOT, command_parser, positive_int, result_stem
 from .parse import (ParseError, parse_bddbench, parse_knor, parse_lace_program_any, parse_oink,
                     parse_runloop, parse_sylvan)
-from .report import fmt_ratio, render
+from .report import fmt_interval, fmt_ratio, render
 from .stats import median_interval, median_or_none
 from .util import log, tail, usable_cpus
 
@@ -1025,16 +1025,9 @@ def fmt_range(xs):
     return "-" if not xs else f"{min(xs):.2f}-{max(xs):.2f}"
 
 
-def fmt_interval(interval):
-    """The median's interval (stats.median_interval), or "-" when the
-    rounds are too few to give one."""
-    return "-" if interval is None else f"{interval[0]:.2f}-{interval[1]:.2f}"
-
-
 TABLE_HEAD = ["program", "model/strategy", "weft / Lace", "condition", "workers", "Lace (s)",
               "weft (s)", "weft/Lace", "range", "median's 95 %", "wall weft/Lace", "rounds",
-              "line (ns)",
-              "answers equal", "answers"]
+              "line (ns)", "answers equal", "answers"]
 
 
 def fmt_rounds(rec):

@@ -30,6 +30,7 @@ import sys
 import time
 
 from .options import positive_float, positive_int
+from .report import fmt_interval
 from .stats import median_interval
 from .util import usable_cpus
 
@@ -89,8 +90,7 @@ def _run_once(argv, deadline):
 def _row(label, values, digits=3):
     if not values:
         return f"{label:<12} {'-':>10} {'-':>10} {'-':>10} {'-':>13}"
-    interval = median_interval(values)
-    held = "-" if interval is None else f"{interval[0]:.{digits}f}-{interval[1]:.{digits}f}"
+    held = fmt_interval(median_interval(values), digits)
     return (f"{label:<12} {min(values):>10.{digits}f} {statistics.median(values):>10.{digits}f} "
             f"{max(values):>10.{digits}f} {held:>13}")
 

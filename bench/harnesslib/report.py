@@ -48,6 +48,12 @@ def fmt_ratio(x):
     return f"{x:.2g}" if 0 < x < 0.1 else f"{x:.2f}"
 
 
+def fmt_interval(interval, digits=2):
+    """A median's interval (stats.median_interval) as "low-high", or "-"
+    when the values were too few to give one."""
+    return "-" if interval is None else f"{interval[0]:.{digits}f}-{interval[1]:.{digits}f}"
+
+
 def fmt_count(x):
     if x is None:
         return "-"
