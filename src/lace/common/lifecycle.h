@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Lace's deque of dqsize slots holds dqsize tasks; a scheduler that keeps
  * slots spare (bits/sched.h, WEFT_SCHED_SPARE_SLOTS) gets that many more. */
@@ -65,6 +66,20 @@ static inline void weft__lace_skip_seed_draws(unsigned workers)
 {
     for (unsigned i = 0; i < 2 * workers; i++)
         (void)rand();
+}
+
+/* lace_start's start of the pool, once its checks have passed (`call` as
+ * made): weft_start with the sizes as Lace means them, then rand() moved
+ * on as Lace's workers move it.  Lace's lace_start has no way to fail, so
+ * where weft_start refuses the program stops with its reason. */
+static inline void weft__lace_start_workers(const char *call, unsigned n_workers, size_t dqsize,
+                                            size_t stacksize)
+{
+    int err =
+        weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
+    if (err != 0)
+        weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
+    weft__lace_skip_seed_draws(weft_workers());
 }
 
 /* Lace's misuse in Lace's words.  Each library has its words for the

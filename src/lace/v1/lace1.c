@@ -154,14 +154,7 @@ static void start_pool(const char *call, unsigned int n_workers, size_t dqsize)
     atomic_store_explicit(&started, true, memory_order_relaxed);
     atomic_store_explicit(&forked_child, false, memory_order_relaxed);
     /* LACE_TRNG draws from each worker's rng, which weft_start seeds. */
-    int err =
-        weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stack_size));
-    if (err != 0) {
-        /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
-    }
-    /* rand() where Lace's workers leave it: 2 draws each */
-    weft__lace_skip_seed_draws(weft_workers());
+    weft__lace_start_workers(call, n_workers, dqsize, stack_size);
     if (verbosity > 0) /* what the pool uses, defaults resolved */
         fprintf(stderr,
                 "lace: weft %s (%s scheduler): %u workers, %zu task slots per worker%s, "

@@ -145,14 +145,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
     atomic_store_explicit(&forked_child, false, memory_order_relaxed);
-    int err =
-        weft_start(n_workers, weft__lace_deque_slots(dqsize), weft__lace_stack_size(stacksize));
-    if (err != 0) {
-        /* weft_start said why; Lace's lace_start has no way to fail. */
-        weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
-    }
-    /* rand() where Lace's workers leave it: 2 draws each */
-    weft__lace_skip_seed_draws(weft_workers());
+    weft__lace_start_workers(call, n_workers, dqsize, stacksize);
     if (verbosity > 0) {
         /* The sizes in use, defaults resolved (the runtime's record). */
         fprintf(stderr,
