@@ -557,6 +557,18 @@ WEFT_END_DECLS
         LACE2_STACK_RUN_(NAME, N, ARGS, lace_run_together) \
     }
 
+/* A task the program's code runs inline (its SYNC, NAME() on a worker)
+ * returns with every SPAWN joined: with WEFT_CHECKS it checks at the head
+ * it ran at, before its caller reads a result from that slot, as the Lace
+ * 1 layer's tasks check their own return (weft/bits/task_macros.h,
+ * weft_check_return).  A NAME_CALL the program calls itself is its own
+ * function, which no macro wraps. */
+#if WEFT_CHECKS
+#define LACE2_CHECK_RETURN_(w, head, NAME) weft_check_return((w), (weft_task *)(head), #NAME)
+#else
+#define LACE2_CHECK_RETURN_(w, head, NAME) ((void)0)
+#endif
+
 /* A SYNC, NAME##SUFFIX: pop the slot back and call the body inline, or
  * (it was stolen) wait for the thief, running other work meanwhile, and
  * read the result.  In a profiling build each task has two, as the task
@@ -578,6 +590,7 @@ WEFT_END_DECLS
         WEFT_ENTER_AS_(PROFILED, w_, NAME) \
         LACE2_TRY_ \
         RT r_ = NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
+        LACE2_CHECK_RETURN_(w_, t_, NAME); \
         WEFT_LEAVE_AS_(PROFILED, w_) \
         weft_fj_join_inlined_as(w_, &j_, PROFILED); \
         return r_; \
@@ -599,6 +612,7 @@ WEFT_END_DECLS
         LACE2_TRY_ \
         NAME##_CALL(lw_ LACE2_APPLY_(LACE2_LD_##N, f_, WEFT_UNPAREN_ ARGS)); \
         LACE2_CATCH_(NAME) \
+        LACE2_CHECK_RETURN_(w_, t_, NAME); \
         WEFT_LEAVE_AS_(PROFILED, w_) \
         weft_fj_join_inlined_as(w_, &j_, PROFILED); \
     }
@@ -613,9 +627,11 @@ WEFT_END_DECLS
         lace_worker *lw_ = lace_get_worker(); \
         if (lw_ != NULL) { \
             lace_task *outer_ = lw_->head; \
-            lw_->head = (lace_task *)weft__lace2_true_head(lw_); \
+            lace_task *at_ = (lace_task *)weft__lace2_true_head(lw_); \
+            lw_->head = at_; \
             LACE2_TRY_ \
             RT r_ = NAME##_CALL(lw_ LACE2_A_##N ARGS); \
+            LACE2_CHECK_RETURN_(weft__lace2_weft(lw_), at_, NAME); \
             lw_->head = outer_; \
             return r_; \
             LACE2_CATCH_(NAME) \
@@ -639,10 +655,12 @@ WEFT_END_DECLS
         lace_worker *lw_ = lace_get_worker(); \
         if (lw_ != NULL) { \
             lace_task *outer_ = lw_->head; \
-            lw_->head = (lace_task *)weft__lace2_true_head(lw_); \
+            lace_task *at_ = (lace_task *)weft__lace2_true_head(lw_); \
+            lw_->head = at_; \
             LACE2_TRY_ \
             NAME##_CALL(lw_ LACE2_A_##N ARGS); \
             LACE2_CATCH_(NAME) \
+            LACE2_CHECK_RETURN_(weft__lace2_weft(lw_), at_, NAME); \
             lw_->head = outer_; \
             return; \
         } \

@@ -271,6 +271,43 @@ static void unjoined_spawn(void)
     (void)leaves_spawn();
 }
 
+/* leaves_spawn run inline by its SYNC, and by NAME() on a worker: its
+ * fib(3) sits where the caller's next SYNC would join it in place of the
+ * caller's own fib(10) (a wrong result before the caller's return was
+ * checked). */
+TASK(long, syncs_leaver)
+long syncs_leaver_CALL(lace_worker *lw)
+{
+    fib_SPAWN(lw, 10);
+    leaves_spawn_SPAWN(lw);
+    long a = leaves_spawn_SYNC(lw);
+    long b = fib_SYNC(lw);
+    printf("joined %ld and %ld\n", a, b);
+    return a + b;
+}
+
+static void unjoined_spawn_synced(void)
+{
+    lace_start(1, 0, 0);
+    (void)syncs_leaver();
+}
+
+TASK(long, calls_leaver)
+long calls_leaver_CALL(lace_worker *lw)
+{
+    fib_SPAWN(lw, 10);
+    long a = leaves_spawn();
+    long b = fib_SYNC(lw);
+    printf("joined %ld and %ld\n", a, b);
+    return a + b;
+}
+
+static void unjoined_spawn_called(void)
+{
+    lace_start(1, 0, 0);
+    (void)calls_leaver();
+}
+
 static void barrier_from_main(void)
 {
     lace_start(2, 0, 0);
@@ -972,6 +1009,20 @@ static const adv_case cases[] = {
      ABORTED,
      false,
      {"lace: task leaves_spawn returned on worker 0 with a NAME_SPAWN() not joined (slot 0): "
+      "every NAME_SPAWN() must be joined with NAME_SYNC() or NAME_DROP() before its task "
+      "returns\n"}},
+    {"unjoined_spawn_synced",
+     unjoined_spawn_synced,
+     ABORTED,
+     false,
+     {"lace: task leaves_spawn returned on worker 0 with a NAME_SPAWN() not joined (slot 1): "
+      "every NAME_SPAWN() must be joined with NAME_SYNC() or NAME_DROP() before its task "
+      "returns\n"}},
+    {"unjoined_spawn_called",
+     unjoined_spawn_called,
+     ABORTED,
+     false,
+     {"lace: task leaves_spawn returned on worker 0 with a NAME_SPAWN() not joined (slot 1): "
       "every NAME_SPAWN() must be joined with NAME_SYNC() or NAME_DROP() before its task "
       "returns\n"}},
     {"barrier_from_main",
