@@ -376,7 +376,43 @@ static void profile_env(void)
         "WEFT_PROFILE_JSON and WEFT_TRACE naming one file: status %d, file starts with %.40s:\n%s",
         both, start, buf);
     remove(json_path);
-    printf("ok: WEFT_PROFILE_JSON naming WEFT_TRACE's file: the timeline kept, the program told\n");
+    /* The same file by a hard link, and by a symbolic link to the
+     * timeline's name before the timeline is written. */
+    char link_path[80];
+    snprintf(link_path, sizeof link_path, "%s.link", json_path);
+    for (int hard = 0; hard < 2; hard++) {
+        remove(link_path);
+        if (hard) {
+            int fd = open(json_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            CHECK(fd >= 0 && close(fd) == 0 && link(json_path, link_path) == 0,
+                  "a hard link to %s: %s", json_path, strerror(errno));
+        } else {
+            CHECK(symlink(json_path, link_path) == 0, "a link to %s: %s", json_path,
+                  strerror(errno));
+        }
+        setenv("WEFT_TRACE", json_path, 1);
+        both = with_env("WEFT_PROFILE_JSON", link_path, buf, sizeof buf);
+        unsetenv("WEFT_TRACE");
+        start[0] = '\0';
+        tf = fopen(json_path, "r");
+        if (tf) {
+            size_t n = fread(start, 1, sizeof start - 1, tf);
+            start[n] = '\0';
+            fclose(tf);
+        }
+        CHECK(both == 0 &&
+                  one_line_with(buf, link_path,
+                                "names the file the timeline is written to: the profile is "
+                                "not written, so that the timeline stays whole") &&
+                  strstr(start, "traceEvents"),
+              "WEFT_PROFILE_JSON a %s link to WEFT_TRACE's file: status %d, file starts with "
+              "%.40s:\n%s",
+              hard ? "hard" : "symbolic", both, start, buf);
+        remove(link_path);
+        remove(json_path);
+    }
+    printf("ok: WEFT_PROFILE_JSON naming WEFT_TRACE's file (spelled otherwise, a hard or a "
+           "symbolic link): the timeline kept, the program told\n");
 #endif
 #if !WEFT_TRACE
     int tst = with_env("WEFT_TRACE", json_path, buf, sizeof buf);

@@ -49,6 +49,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -383,16 +384,56 @@ static bool canonical_file_name(const char *path, char *out, size_t cap)
     return n > 0 && (size_t)n < cap;
 }
 
+/* Where the symbolic links from `path` lead, the last name possibly not
+ * existing yet (at most 40 links, as the kernel follows); false if a link
+ * cannot be read or the chain is longer. */
+static bool follow_links(const char *path, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%s", path);
+    if (n < 0 || (size_t)n >= cap)
+        return false;
+    for (int links = 0; links < 40; links++) {
+        struct stat st;
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return true;
+        char target[PATH_MAX];
+        ssize_t len = readlink(out, target, sizeof target - 1);
+        if (len < 0)
+            return false;
+        target[len] = '\0';
+        const char *slash = strrchr(out, '/');
+        char next[PATH_MAX];
+        if (target[0] == '/' || slash == NULL)
+            n = snprintf(next, sizeof next, "%s", target);
+        else
+            n = snprintf(next, sizeof next, "%.*s/%s", (int)(slash - out), out, target);
+        if (n < 0 || (size_t)n >= sizeof next || (size_t)n >= cap)
+            return false;
+        memcpy(out, next, (size_t)n + 1);
+    }
+    return false;
+}
+
+/* Do two paths name one file: the same file when both exist (a hard
+ * link too), else the same name once links and directories are
+ * resolved (a link to a file not written yet). */
+static bool same_file(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char la[PATH_MAX], lb[PATH_MAX], ca[PATH_MAX], cb[PATH_MAX];
+    return follow_links(a, la, sizeof la) && follow_links(b, lb, sizeof lb) &&
+           canonical_file_name(la, ca, sizeof ca) && canonical_file_name(lb, cb, sizeof cb) &&
+           strcmp(ca, cb) == 0;
+}
+
 bool weft__trace_writes_to(const char *path)
 {
     pthread_mutex_lock(&lock);
-    bool same = false;
-    if (session.active && session.path && path) {
-        char a[PATH_MAX], b[PATH_MAX];
-        same = strcmp(session.path, path) == 0 ||
-               (canonical_file_name(session.path, a, sizeof a) &&
-                canonical_file_name(path, b, sizeof b) && strcmp(a, b) == 0);
-    }
+    bool same = session.active && session.path && path && same_file(session.path, path);
     pthread_mutex_unlock(&lock);
     return same;
 }
