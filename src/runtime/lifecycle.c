@@ -108,10 +108,33 @@ static void worker_loop(weft_worker *w)
     }
 }
 
+/* A worker's thread that ends before its loop returns (a task called
+ * pthread_exit, or the thread was cancelled) leaves the pool waiting for
+ * it forever: its key's destructor, which runs only then, stops the
+ * program with the reason instead. */
+static pthread_key_t worker_thread_key;
+static pthread_once_t worker_thread_key_once = PTHREAD_ONCE_INIT;
+static bool worker_thread_key_made;
+
+static void worker_thread_ended(void *arg)
+{
+    const weft_worker *w = arg;
+    weft__fatal("worker %u's thread ended inside a task (pthread_exit, or a cancellation): a "
+                "task must return to its caller, and the pool cannot go on without the worker",
+                w->id);
+}
+
+static void make_worker_thread_key(void)
+{
+    worker_thread_key_made = pthread_key_create(&worker_thread_key, worker_thread_ended) == 0;
+}
+
 static void *worker_main(void *arg)
 {
     weft_worker *w = arg;
     weft__tls_worker = w;
+    if (worker_thread_key_made)
+        (void)pthread_setspecific(worker_thread_key, w);
     weft__worker_speaks(weft__pool_starter()); /* set before this thread was created */
     weft__topology_pin_self(w->id);
     void *altstack = NULL;
@@ -128,6 +151,8 @@ static void *worker_main(void *arg)
 
     weft__altstack_teardown(altstack);
     weft__tls_worker = NULL;
+    if (worker_thread_key_made)
+        (void)pthread_setspecific(worker_thread_key, NULL); /* a return: nothing to report */
     return NULL;
 }
 
@@ -586,6 +611,7 @@ static int start(const weft_config *cfg_in)
     }
     pthread_once(&atfork_once, register_atfork);
     pthread_once(&pin_once, pin_own_object);
+    pthread_once(&worker_thread_key_once, make_worker_thread_key);
     int err = weft__control_begin(me->start, false);
     if (err)
         return err;

@@ -308,6 +308,19 @@ static void unjoined_spawn_called(void)
     (void)calls_leaver();
 }
 
+TASK(void, ends_its_thread)
+void ends_its_thread_CALL(lace_worker *lw)
+{
+    (void)lw;
+    pthread_exit(NULL);
+}
+
+static void pthread_exit_in_task(void)
+{
+    lace_start(1, 0, 0);
+    ends_its_thread();
+}
+
 static void barrier_from_main(void)
 {
     lace_start(2, 0, 0);
@@ -1025,6 +1038,12 @@ static const adv_case cases[] = {
      {"lace: task leaves_spawn returned on worker 0 with a NAME_SPAWN() not joined (slot 1): "
       "every NAME_SPAWN() must be joined with NAME_SYNC() or NAME_DROP() before its task "
       "returns\n"}},
+    {"pthread_exit_in_task",
+     pthread_exit_in_task,
+     ABORTED,
+     false,
+     {"lace: worker 0's thread ended inside a task (pthread_exit, or a cancellation): a task "
+      "must return to its caller, and the pool cannot go on without the worker\n"}},
     {"barrier_from_main",
      barrier_from_main,
      ABORTED,
