@@ -411,6 +411,39 @@ WEFT_STATIC_ASSERT(offsetof(struct weft_worker, end) == 0 &&
 #define VOID_TASK_9(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 9, __VA_ARGS__)
 #define VOID_TASK_10(NAME, ...) WEFT_GEN_VOID_TASK_(LACE_FLAVOR, NAME, 10, __VA_ARGS__)
 
+/* Lace's lace14.h has tasks of 11 to 14 parameters; weft's take up to 10:
+ * such a task stops the compile with a message saying so (the body that
+ * follows the macro becomes a function of no parameters, so that the
+ * message comes first). */
+#define LACE_TOO_MANY_PARAMETERS_(NAME, N) \
+    WEFT_STATIC_ASSERT(0, "task " #NAME " has " #N " parameters: Lace tasks on weft take up to " \
+                          "10 (docs/lace.md)"); \
+    static inline WEFT_UNUSED void NAME##_has_too_many_parameters_(void)
+#define TASK_DECL_11(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define VOID_TASK_DECL_11(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define TASK_IMPL_11(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define VOID_TASK_IMPL_11(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define TASK_11(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define VOID_TASK_11(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 11)
+#define TASK_DECL_12(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define VOID_TASK_DECL_12(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define TASK_IMPL_12(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define VOID_TASK_IMPL_12(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define TASK_12(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define VOID_TASK_12(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 12)
+#define TASK_DECL_13(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define VOID_TASK_DECL_13(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define TASK_IMPL_13(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define VOID_TASK_IMPL_13(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define TASK_13(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define VOID_TASK_13(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 13)
+#define TASK_DECL_14(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+#define VOID_TASK_DECL_14(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+#define TASK_IMPL_14(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+#define VOID_TASK_IMPL_14(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+#define TASK_14(RT, NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+#define VOID_TASK_14(NAME, ...) LACE_TOO_MANY_PARAMETERS_(NAME, 14)
+
 #if WEFT_LACE_API >= 16
 /* Lace 1.6's TASK(rtype, name, T1, a1, ...): TASK_n, or VOID_TASK_n for
  * TASK(void, name, ...); n = 0..10 from the argument count. */
