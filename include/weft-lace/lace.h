@@ -693,6 +693,9 @@ extern lace_newframe_t lace_newframe;
 /* lace_yield with lace_newframe.t set: returns once the caller has taken
  * part in an interrupt (or none is pending any more, or it is inside one). */
 void weft__lace_yield_newframe(WorkerP *w, Task *head);
+/* Stops the program: `what` was given a NULL worker (lace_get_worker()
+ * on a thread that is not a Lace worker). */
+WEFT_NORETURN void weft__lace_not_worker(const char *what);
 
 /* Takes part in a pending NEWFRAME or TOGETHER.  A task that saw
  * lace_newframe.t set (a collector's "wait for the collection" path) gets
@@ -700,6 +703,8 @@ void weft__lace_yield_newframe(WorkerP *w, Task *head);
  * published to the workers yet. */
 static inline void lace_yield(WorkerP *w, Task *head)
 {
+    if (WEFT_UNLIKELY(w == NULL))
+        weft__lace_not_worker("lace_yield(NULL, ...)");
     /* Relaxed: a hint; the slow path synchronises with the interrupt. */
     if (WEFT_UNLIKELY(atomic_load_explicit(&lace_newframe.t, memory_order_relaxed) != NULL))
         weft__lace_yield_newframe(w, head);
@@ -709,6 +714,8 @@ static inline void lace_yield(WorkerP *w, Task *head)
 
 static inline void lace_drop(WorkerP *w, Task *t)
 {
+    if (WEFT_UNLIKELY(w == NULL))
+        weft__lace_not_worker("lace_drop(NULL, ...)");
     weft__drop_as((weft_worker *)w, (weft_task *)t, "DROP()");
 }
 

@@ -259,6 +259,31 @@ static void lace_me_outside(void)
     (void)CALL(fib, 5);
 }
 
+/* Lace's worker functions given lace_get_worker() outside the pool. */
+static void yield_outside(void)
+{
+    lace_start(1, 0);
+    lace_yield(lace_get_worker(), NULL);
+}
+
+static void drop_outside(void)
+{
+    lace_start(1, 0);
+    lace_drop(lace_get_worker(), NULL);
+}
+
+static void steal_random_outside(void)
+{
+    lace_start(1, 0);
+    lace_steal_random_CALL(lace_get_worker(), NULL);
+}
+
+static void get_head_outside(void)
+{
+    lace_start(1, 0);
+    (void)lace_get_head(lace_get_worker());
+}
+
 static void run_task_without_f(void)
 {
     lace_start(2, 0);
@@ -845,6 +870,30 @@ static const adv_case cases[] = {
      false,
      {"lace: LACE_ME used on a thread that is not a Lace worker (it is for code that tasks run; "
       "from outside Lace, call tasks with RUN)\n"}},
+    {"yield_outside",
+     yield_outside,
+     ABORTED,
+     false,
+     {"lace: lace_yield(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+      "there): call it from a task\n"}},
+    {"drop_outside",
+     drop_outside,
+     ABORTED,
+     false,
+     {"lace: lace_drop(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+      "there): call it from a task\n"}},
+    {"steal_random_outside",
+     steal_random_outside,
+     ABORTED,
+     false,
+     {"lace: lace_steal_random_CALL(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+      "there): call it from a task\n"}},
+    {"get_head_outside",
+     get_head_outside,
+     ABORTED,
+     false,
+     {"lace: lace_get_head(NULL) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+      "there): call it from a task\n"}},
     {"run_task_without_f",
      run_task_without_f,
      ABORTED,

@@ -307,7 +307,20 @@ WorkerP *lace_get_worker_checked(void)
     return (WorkerP *)w;
 }
 
-Task *lace_get_head(WorkerP *w) { return (Task *)weft_current_head((weft_worker *)w); }
+void weft__lace_not_worker(const char *what)
+{
+    (void)weft__speak_as(&lace_words);
+    weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+                "there): call it from a task",
+                what);
+}
+
+Task *lace_get_head(WorkerP *w)
+{
+    if (w == NULL)
+        weft__lace_not_worker("lace_get_head(NULL)");
+    return (Task *)weft_current_head((weft_worker *)w);
+}
 
 void lace_barrier(void)
 {
@@ -393,6 +406,8 @@ void weft__lace_yield_newframe(WorkerP *lw, Task *head)
 
 void lace_steal_random_CALL(WorkerP *lw, Task *head)
 {
+    if (lw == NULL)
+        weft__lace_not_worker("lace_steal_random_CALL(NULL, ...)");
     weft_worker *w = (weft_worker *)lw;
     /* The stolen task runs at the head held: it must be the top. */
     if (!weft_fj_head_is_top((weft_task *)head))
