@@ -874,25 +874,29 @@ static const adv_case cases[] = {
      yield_outside,
      ABORTED,
      false,
-     {"lace: lace_yield(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+     {"lace: lace_yield(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() "
+      "is NULL "
       "there): call it from a task\n"}},
     {"drop_outside",
      drop_outside,
      ABORTED,
      false,
-     {"lace: lace_drop(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+     {"lace: lace_drop(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() "
+      "is NULL "
       "there): call it from a task\n"}},
     {"steal_random_outside",
      steal_random_outside,
      ABORTED,
      false,
-     {"lace: lace_steal_random_CALL(NULL, ...) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+     {"lace: lace_steal_random_CALL(NULL, ...) called on a thread that is not a Lace worker "
+      "(lace_get_worker() is NULL "
       "there): call it from a task\n"}},
     {"get_head_outside",
      get_head_outside,
      ABORTED,
      false,
-     {"lace: lace_get_head(NULL) called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+     {"lace: lace_get_head(NULL) called on a thread that is not a Lace worker (lace_get_worker() "
+      "is NULL "
       "there): call it from a task\n"}},
     {"run_task_without_f",
      run_task_without_f,
