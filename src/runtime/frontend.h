@@ -98,6 +98,10 @@ int weft__leave_adopted_worker(void);
  * (interrupt.c).  EINVAL, without a message, when the pool is not running
  * (a front-end's count may settle after a stop). */
 int weft__suspend_lazy(void);
+/* weft_resume for the same API, undoing its lazy suspension: EINVAL,
+ * without a message, when the pool is not running or not suspended (a
+ * stop, or another API's resume, came first). */
+int weft__resume_quiet(void);
 
 /* Rules an API layer sets for every RUN from outside the pool, whichever
  * API makes it (weft's RUN, the C++ API's, the work pool's), from the

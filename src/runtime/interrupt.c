@@ -786,17 +786,26 @@ static int suspend(bool lazy)
     return 0;
 }
 
-static int resume(void)
+static int resume(bool quiet)
 {
     weft_runtime *p = &weft__rt;
-    int err = weft__control_begin_running("weft_resume", false);
+    /* A quiet resume is a front-end's undoing its lazy suspension, which a
+     * stop (or another API's resume) may have undone first: nothing to
+     * resume, and nothing to say. */
+    int err = quiet ? weft__control_begin("weft_resume", false)
+                    : weft__control_begin_running("weft_resume", false);
     if (err)
         return err;
+    if (quiet && !weft__control_is_running()) {
+        weft__control_end();
+        return EINVAL;
+    }
     uint32_t depth =
         atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
     if (depth == 0) {
         weft__control_end();
-        weft__warn("weft_resume: the pool is not suspended");
+        if (!quiet)
+            weft__warn("weft_resume: the pool is not suspended");
         return EINVAL;
     }
     if (depth > 1) {
@@ -829,7 +838,15 @@ int weft__suspend_lazy(void)
 int weft_resume(void)
 {
     const weft__api_words *was = weft__speak_as_caller();
-    int err = resume();
+    int err = resume(false);
+    (void)weft__speak_as(was);
+    return err;
+}
+
+int weft__resume_quiet(void)
+{
+    const weft__api_words *was = weft__speak_as_caller();
+    int err = resume(true);
     (void)weft__speak_as(was);
     return err;
 }

@@ -606,6 +606,37 @@ static void stop_suspended_during_call(void)
     CHECK(r == fib_seq(20), "the call's result");
 }
 
+/* lace_suspend and lace_resume in a loop on one thread while another
+ * stops Lace, the two let go together, 100 rounds: a resume that comes
+ * after the stop has nothing to resume, and nothing to say (it said
+ * "weft_resume: the pool is not running", in each of 5 runs). */
+static pthread_barrier_t stop_race_start;
+
+static void *suspend_resume_loop(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&stop_race_start);
+    for (int k = 0; k < 100; k++) {
+        lace_suspend();
+        lace_resume();
+    }
+    return NULL;
+}
+
+static void resume_racing_stop(void)
+{
+    for (int round = 0; round < 100; round++) {
+        lace_start(2, 0, 0);
+        CHECK(pthread_barrier_init(&stop_race_start, NULL, 2) == 0, "barrier");
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, suspend_resume_loop, NULL) == 0, "thread");
+        pthread_barrier_wait(&stop_race_start);
+        lace_stop();
+        pthread_join(th, NULL);
+        pthread_barrier_destroy(&stop_race_start);
+    }
+}
+
 /* ---- stolen or not ---- */
 
 TASK(int, inspect_unstolen)
@@ -1129,6 +1160,7 @@ static const adv_case cases[] = {
      {"lace: fib() called after lace_stop: Lace is not running (call lace_start"}},
 #endif
     {"stop_suspended_during_call", stop_suspended_during_call, 0, true, {NULL}},
+    {"resume_racing_stop", resume_racing_stop, 0, true, {NULL}},
     {"verbosity",
      verbosity,
      0,

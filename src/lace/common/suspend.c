@@ -33,8 +33,7 @@ static void settle(void)
     if (want && !parked)
         parked = weft__suspend_lazy() == 0;
     else if (!want && parked) {
-        if (weft_workers() > 0) /* (another API may have stopped the pool) */
-            weft_resume();
+        (void)weft__resume_quiet(); /* (a stop or another API may have undone it first) */
         parked = false;
     }
 }
