@@ -295,7 +295,17 @@ def diff(a, b, names, threshold, out, most=5):
                   f"by more than x{SHAPE_FACTOR:g} with the same work (and the parallelism with "
                   "it): the same numbers of tasks joined in another shape, not the same strands "
                   "at other costs")
-    if both and not graph_changed and not one_sided and not reshaped:
+    # Task types both runs have whose counts differ: as many tasks, not the
+    # same ones.
+    types_changed = [k for k in type_order if k in ta_ and k in tb_
+                     and ta_[k].get("count", 0) != tb_[k].get("count", 0)]
+    if both and not graph_changed and types_changed:
+        moves = [f"{k} {fmt_count(ta_[k].get('count', 0))} -> {fmt_count(tb_[k].get('count', 0))}"
+                 for k in types_changed]
+        findings.append("the graphs differ: every region ran as many tasks and SPAWNs, but not "
+                        "the same tasks: task types' counts moved ("
+                        + "; ".join(limited(moves, most, "task types")) + ")")
+    elif both and not graph_changed and not one_sided and not reshaped:
         findings.append("the graphs are the same: every region ran the same tasks and SPAWNs, "
                         "so what differs is what the same strands cost")
     elif both and not graph_changed and not one_sided:

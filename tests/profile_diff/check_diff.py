@@ -18,6 +18,8 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   the same graph, the shape changed, also with a long strand in the
   chain; with the span moved as timing moves it on short runs (x1.8), or
   by x6 all in one strand (an interrupt): the same graph;
+* as many tasks in every region, two task types' counts traded: not the
+  same graph, and the types named;
 * a missing file, a file that is not JSON or not text, JSON that is not a
   profile, a profile of another format, one without its regions, one with
   a region missing a field or holding null, a string or infinity, a unit
@@ -237,6 +239,22 @@ def main():
         found = findings(out)
         check(rc == 0 and "the graphs are the same" in found and "shape" not in found,
               f"the span x1.8 on the same counts and work: not called the same graph:\n{out}{err}")
+
+        # As many tasks in every region, but not the same ones: two task
+        # types' counts traded (10 and 54 against 54 and 10).
+        def with_types(name, counts):
+            d = copy.deepcopy(a)
+            row = d["task_types"][0]
+            d["task_types"] = [dict(row, name=f"x{i}", count=c) for i, c in enumerate(counts)]
+            with open(path(name), "w", encoding="utf-8") as f:
+                json.dump(d, f)
+            return path(name)
+        traded = (with_types("types_a.json", (10, 54)), with_types("types_b.json", (54, 10)))
+        rc, out, err = diff(tool, *traded)
+        found = findings(out)
+        check(rc == 0 and "the graphs are the same" not in found and
+              "not the same tasks: task types' counts moved (x0 10 -> 54; x1 54 -> 10)" in found,
+              f"two task types' counts traded: not named:\n{out}{err}")
 
         # Files that are not profiles.
         bad = {
