@@ -353,6 +353,18 @@ WEFT_TASK_1(long, runs_inside, long, leaf_ns)
     return WEFT_RUN(tree, 2, leaf_ns) + 1; /* in place: a call */
 }
 
+/* A mark taken in one RUN's task and ended in another's, on the one
+ * worker. */
+static weft_profile_mark kept_mark;
+
+WEFT_TASK_0(int, takes_mark)
+{
+    kept_mark = weft_profile_begin();
+    return 0;
+}
+
+WEFT_TASK_0(int, ends_mark) { return weft_profile_end(&kept_mark, "elsewhen"); }
+
 static void *end_elsewhere(void *mark)
 {
     return (void *)(intptr_t)weft_profile_end(mark, "elsewhere");
@@ -429,6 +441,11 @@ static void check_regions(void)
     void *res;
     pthread_join(th, &res);
     CHECK((intptr_t)res == EINVAL, "a mark from another thread: %ld", (long)(intptr_t)res);
+    weft_stop();
+    CHECK(weft_start(1, 0, 0) == 0, "start at one worker");
+    CHECK(WEFT_RUN(takes_mark) == 0, "mark taken");
+    int other_task = WEFT_RUN(ends_mark);
+    CHECK(other_task == EINVAL, "a mark from another task on the worker: %d", other_task);
     CHECK(weft_profile_regions(NULL, 3) == 0, "NULL out");
     CHECK(weft_profile_set_burden_ns(-1) == EINVAL && weft_profile_set_burden_ns(2e9) == EINVAL,
           "bad burdens");

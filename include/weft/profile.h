@@ -114,7 +114,8 @@ double weft_profile_burdened_speedup(const weft_profile_region *r, unsigned work
  * in between, one after the other (their work and spans add up).
  * weft_profile_end returns 0, ENOTSUP without the profiler (or with
  * profiling off), EINVAL (with
- * a message) for a NULL mark or name, a mark from another thread, or the
+ * a message) for a NULL mark or name, a mark from another thread or from
+ * another task (one the runtime started) on the same worker, or the
  * name "(other ranges)" (the profiler's own row of the ranges past the
  * names it keeps). */
 typedef struct weft_profile_mark {
@@ -122,7 +123,8 @@ typedef struct weft_profile_mark {
     /** The figures when the mark was taken (the profiler's own). */
     uint64_t work, span, bspan, tasks, spawns, longest;
     /** @} */
-    uintptr_t where; /**< the worker, or the thread outside the pool */
+    uintptr_t where;      /**< the worker, or the thread outside the pool */
+    uint64_t computation; /**< on a worker: the task the runtime started that took it */
 } weft_profile_mark;
 /** The mark a region starts at (see weft_profile_mark). */
 weft_profile_mark weft_profile_begin(void);

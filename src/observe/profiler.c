@@ -411,6 +411,8 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     running_save(&s->f, &p->f);
     memset(&p->f, 0, sizeof p->f);
     work_moved(p, s->f.work, 0);
+    s->computation = p->computation;
+    p->computation = ++p->computations_begun;
     s->borrowed = !weft__profile_clock_is_this_threads(p);
     if (s->borrowed) /* a worker this thread borrows */
         weft__profile_sync(p, 0);
@@ -480,6 +482,7 @@ static weft_profile_figures root_end(weft_worker *w, const weft_profile_saved *s
     weft_profile_figures f = figures_of(&running);
     p->f = s->f;
     work_moved(p, running.work, s->f.work);
+    p->computation = s->computation;
     uint64_t now = weft_cycles();
     p->strand_start = s->running ? now : 0;
     p->count_start = weft__profile_blocks;
@@ -916,7 +919,8 @@ static __thread char outside_thread_tag;
 
 static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
 {
-    return (weft_profile_mark){f->work, f->span, f->bspan, f->tasks, f->spawns, f->longest, where};
+    return (weft_profile_mark){f->work,   f->span,    f->bspan, f->tasks,
+                               f->spawns, f->longest, where,    0};
 }
 
 weft_profile_mark weft_profile_begin(void)
@@ -931,6 +935,7 @@ weft_profile_mark weft_profile_begin(void)
         weft_profile_end_strand(&w->prof);
         weft_profile_figures now = figures_of(&w->prof.f);
         weft_profile_mark m = mark_of(&now, (uintptr_t)w);
+        m.computation = w->prof.computation;
         w->prof.f.longest = 0; /* the region's own; end puts the larger back */
         return m;
     }
@@ -962,6 +967,13 @@ int weft_profile_end(const weft_profile_mark *m, const char *name)
     if (m->where != here) {
         weft__warn("weft_profile_end(\"%s\"): the mark was taken on another %s", name,
                    w ? "worker or outside the pool" : "thread or inside a task");
+        return EINVAL;
+    }
+    if (w && m->computation != w->prof.computation) {
+        /* Its figures count from another computation's start. */
+        weft__warn("weft_profile_end(\"%s\"): the mark was taken in another task on this "
+                   "worker (a range ends in the task that began it)",
+                   name);
         return EINVAL;
     }
     weft_profile_figures now;

@@ -16,6 +16,7 @@
 typedef struct weft_profile_saved {
 #if WEFT_PROFILE
     weft_profile_running f;
+    uint64_t computation; /* the caller's (weft_profile_worker's computation) */
 #endif
     bool running;  /* a strand was running (a RUN or interrupt inside a task) */
     bool borrowed; /* the worker's CPU clock readings were another thread's */

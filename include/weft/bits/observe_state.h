@@ -141,6 +141,9 @@ typedef struct weft_profile_worker {
     uint64_t count_start, burden_cycles;
     WEFT_ATOMIC(uint64_t) counted_cycles, counted_blocks;
     uint64_t window_start;
+    /* Which computation runs (a number for each task the runtime starts
+     * here, its caller's back when it ends): a range's mark names it. */
+    uint64_t computation, computations_begun;
     struct weft_profile_worker *next; /* the profiler's list of workers (its lock) */
     /* RUNs inside tasks that this worker made, summed per task type
      * (profiler.c's calls_rec[WEFT_PROFILE_MAX_TYPES]): their rows of the
