@@ -243,8 +243,8 @@ static const char *report_due(void)
         char path[400];
         if (weft__trace_streaming_to(path, sizeof path)) {
             snprintf(streamed, sizeof streamed,
-                     "the end of the timeline (%s keeps what was streamed until now, its last "
-                     "moments missing and its open slices not closed)",
+                     "the end of the timeline (%s keeps what was streamed until now: the "
+                     "slices that ended; each worker's slice under way is missing)",
                      path);
             return streamed;
         }
