@@ -149,6 +149,10 @@ def pct(r):
     return "from none" if r is None else f"{(r - 1) * 100:+.0f} %"
 
 
+# The profiler's row of the task types past its table (src/observe/profile_types.c).
+OTHER_TYPES = "(other task types)"
+
+
 def unit_of(data):
     unit = data.get("unit", "time")
     return unit if unit in ("basic blocks", "strands") else "on-CPU time"
@@ -253,8 +257,18 @@ def diff(a, b, names, threshold, out, most=5):
                   f"{fmt_ratio(ratio(ca, cb)):>7} {fmt_work(wa):>10} {fmt_work(wb):>10} "
                   f"{fmt_ratio(ratio(wa, wb)):>7}\n")
 
+    # Task types past the profiler's table are one row, and the RUNs of
+    # their tasks one region, both named OTHER_TYPES: which types are in
+    # them depends on which registered first, so they compare groups that
+    # may differ, not one type.
+    grouped = any(OTHER_TYPES in d for d in (ta_, tb_)) or \
+        any(k[1] == OTHER_TYPES for k in order)
+    if grouped:
+        findings.append(f"task types past the profiler's table are one row, \"{OTHER_TYPES}\", "
+                        "and the RUNs of their tasks one region of that name: which types are in "
+                        "them depends on which ran first, so those rows are not compared")
     # The graph: tasks and SPAWNs of every region present in both.
-    both = [k for k in order if k in ra and k in rb]
+    both = [k for k in order if k in ra and k in rb and k[1] != OTHER_TYPES]
     graph_changed = [k for k in both
                      if ra[k]["tasks"] != rb[k]["tasks"] or ra[k]["spawns"] != rb[k]["spawns"]
                      or ra[k]["runs"] != rb[k]["runs"]]
@@ -263,7 +277,7 @@ def diff(a, b, names, threshold, out, most=5):
     work_b = sum(rb[k]["w"] for k in tops)
     tasks_a = sum(ra[k]["tasks"] for k in tops)
     tasks_b = sum(rb[k]["tasks"] for k in tops)
-    one_sided = any(k not in ra or k not in rb for k in order) or \
+    one_sided = grouped or any(k not in ra or k not in rb for k in order) or \
         any(k not in ta_ or k not in tb_ for k in type_order)
     # Runs of regions past the names a profile keeps are in "(other ...)"
     # rows (profiles of before that were written without them).
@@ -297,7 +311,7 @@ def diff(a, b, names, threshold, out, most=5):
                   "at other costs")
     # Task types both runs have whose counts differ: as many tasks, not the
     # same ones.
-    types_changed = [k for k in type_order if k in ta_ and k in tb_
+    types_changed = [k for k in type_order if k in ta_ and k in tb_ and k != OTHER_TYPES
                      and ta_[k].get("count", 0) != tb_[k].get("count", 0)]
     if both and not graph_changed and types_changed:
         moves = [f"{k} {fmt_count(ta_[k].get('count', 0))} -> {fmt_count(tb_[k].get('count', 0))}"

@@ -20,6 +20,9 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   by x6 all in one strand (an interrupt): the same graph;
 * as many tasks in every region, two task types' counts traded: not the
   same graph, and the types named;
+* the row and the region of the task types past the profiler's table,
+  grouping other types in each run: said, and not read as a change of
+  graph;
 * a missing file, a file that is not JSON or not text, JSON that is not a
   profile, a profile of another format, one without its regions, one with
   a region missing a field or holding null, a string or infinity, a unit
@@ -255,6 +258,25 @@ def main():
         check(rc == 0 and "the graphs are the same" not in found and
               "not the same tasks: task types' counts moved (x0 10 -> 54; x1 54 -> 10)" in found,
               f"two task types' counts traded: not named:\n{out}{err}")
+
+        # Task types past the profiler's table: one type row and one region
+        # of RUNs named "(other task types)", which group other types in
+        # each run; the same graph otherwise.
+        def with_other_types(name, runs):
+            d = copy.deepcopy(a)
+            region = dict(d["regions"][0], name="(other task types)", runs=runs,
+                          tasks=runs, spawns=0)
+            d["regions"].append(region)
+            d["task_types"].append(dict(d["task_types"][0], name="(other task types)", count=runs))
+            with open(path(name), "w", encoding="utf-8") as f:
+                json.dump(d, f)
+            return path(name)
+        rc, out, err = diff(tool, with_other_types("other_a.json", 247),
+                            with_other_types("other_b.json", 47))
+        found = findings(out)
+        check(rc == 0 and "task types past the profiler's table are one row" in found and
+              "depends on its schedule" not in found and "the graphs are the same" not in found,
+              f"task types past the table, grouped otherwise in each run:\n{out}{err}")
 
         # Files that are not profiles.
         bad = {
