@@ -30,6 +30,16 @@
  *   O   with -DOUTSIDER: a thread outside both pools that RUNs at any
  *       time, also before W registers; its RUN may stay queued once W's
  *       wait is over (the fork-join pool's other workers take it then).
+ *   I   with -DINTERRUPT (NP 1, no OUTSIDER): the pool's thread's RUN is
+ *       taken by another fork-join worker, whose task starts an
+ *       interrupt (NEWFRAME or TOGETHER): I stores the interrupt's
+ *       generation (seq_cst), wakes every waiting worker asleep on its
+ *       word (weft__waiting_wake_all: the waiting count seq_cst, then as
+ *       weft__waiting_wake) and waits until W took part; the pool's
+ *       thread's item waits for the interrupt's end.  W takes part where
+ *       it serves RUNs (weft__waiting_serve: a seq_cst look at the
+ *       generation) and its last look before it parks counts an
+ *       interrupt not yet served (weft_waiting_wanted).
  * A taker runs a request by storing its done word (release) and waking
  * its caller.
  *
@@ -54,12 +64,20 @@
  *   MUT_WAKE_UNLOCKED   the waker reads the list under the lock but lets
  *                       the lock go before it peeks and claims: the wait
  *                       may end and its pool be freed in between
+ *   MUT_NO_INTERRUPT_LOOK  (INTERRUPT) the waiter's last look does not
+ *                       count the interrupt: it sleeps through one whose
+ *                       initiator peeked before the announcement (the
+ *                       code before: the pool and the interrupt waited for
+ *                       each other)
+ *   MUT_NO_INTERRUPT_WAKE  (INTERRUPT) the initiator wakes no waiting
+ *                       worker
  * Coverage (-DCOVER_X=1 makes reaching X an assertion failure):
  *   COVER_SLEEP     the waiter blocks in futex_wait
  *   COVER_WITHDRAW  its last look sees a RUN (or the end) and withdraws
  *   COVER_CLAIM     a submitter claims the sleeping waiter
  *   COVER_SERVE     the waiter runs a queued RUN
  *   COVER_FAST_SKIP a submitter reads no waiter and skips the lock
+ *   COVER_INTERRUPT (INTERRUPT) the waiter takes part in the interrupt
  */
 #ifndef NP
 #define NP 1
@@ -68,6 +86,9 @@
 #define T0 1
 #ifdef OUTSIDER
 #define OUT (NP + 1)
+#define NT (NP + 2)
+#elif defined(INTERRUPT)
+#define INI (NP + 1)
 #define NT (NP + 2)
 #else
 #define NT (NP + 1)
@@ -79,7 +100,12 @@
 #define L_DONE 4        /* the pool's done */
 #define L_RDONE(i) (5 + (i) - 1)  /* thread i's request: done word */
 #define L_SWORD(i) ((i) == W -> L_WORD : L_RDONE(i))
+#ifdef INTERRUPT
+#define L_GEN (5 + NT - 1) /* weft__interrupt_generation */
+#define NLOC (5 + NT)
+#else
 #define NLOC (5 + NT - 1)
+#endif
 #define AWAKE 0
 #define ASLEEP 1
 #ifndef BUFSZ
@@ -104,6 +130,9 @@
 #ifndef COVER_FAST_SKIP
 #define COVER_FAST_SKIP 0
 #endif
+#ifndef COVER_INTERRUPT
+#define COVER_INTERRUPT 0
+#endif
 
 bool fwait[NT];
 bool registered;     /* W is in the list of waiting workers (the lock's) */
@@ -114,6 +143,8 @@ byte items_left = NP;
 bool w_returned;
 byte q[NT];          /* the queue: submitters' ids, oldest first */
 byte qlen;
+bool served;         /* INTERRUPT: W took part in the interrupt */
+bool interrupt_over;
 
 #include "futex.pml"
 
@@ -234,7 +265,7 @@ inline serve_one(me)
 
 proctype waiter(byte me)
 {
-    byte _i, x, n, d, r, k, ok;
+    byte _i, x, n, d, r, k, ok, g, seen_gen;
     /* weft__waiting_begin (under the lock; seq_cst increment) */
     atomic {
         DRAINED(me) ->
@@ -248,6 +279,16 @@ proctype waiter(byte me)
         :: d -> break
         :: else
         fi;
+#ifdef INTERRUPT
+        LD_SC(me, L_GEN, g);                  /* weft__waiting_serve: an interrupt */
+        if
+        :: g != seen_gen ->
+            COVER(COVER_INTERRUPT);
+            seen_gen = g;
+            atomic { DRAINED(me) -> served = 1 }  /* takes part (its barrier) */
+        :: else
+        fi;
+#endif
         LD_SC(me, L_QUEUED, n);               /* weft__waiting_serve's look */
         if
         :: n > 0 -> serve_one(me)
@@ -261,6 +302,13 @@ proctype waiter(byte me)
             LD_SC(me, L_QUEUED, n);           /* weft_waiting_wanted */
 #else
             n = 0;
+#endif
+#if defined(INTERRUPT) && !defined(MUT_NO_INTERRUPT_LOOK)
+            LD_SC(me, L_GEN, g);              /* weft_waiting_wanted: an interrupt */
+            if
+            :: g != seen_gen -> n = n + 1
+            :: else
+            fi;
 #endif
             if
             :: d || n > 0 ->
@@ -314,8 +362,12 @@ proctype pool_thread(byte me)
     byte _i, x, n, ok, last;
     bool seen_reg;
     atomic { started };
+#ifdef INTERRUPT
+    atomic { interrupt_over };                /* its RUN's task: the interrupt */
+#else
     run_from_outside(me);
     wait_done(me);
+#endif
     atomic { items_left--; last = items_left == 0 };
     if
     :: last -> finish(me)
@@ -333,6 +385,24 @@ proctype outsider(byte me)
 }
 #endif
 
+#ifdef INTERRUPT
+/* Another fork-join worker runs the pool thread's RUN, whose task starts
+ * an interrupt: the generation, the waiting workers woken, then the wait
+ * for every worker (W) to take part. */
+proctype initiator(byte me)
+{
+    byte _i, x, n, ok;
+    bool seen_reg;
+    atomic { started };
+    ST_SC(me, L_GEN, 1);                      /* the generation (seq_cst) */
+#ifndef MUT_NO_INTERRUPT_WAKE
+    wake_waiter(me);                          /* weft__waiting_wake_all (one waiter) */
+#endif
+    atomic { served };                        /* barrier 1: W is there */
+    interrupt_over = 1
+}
+#endif
+
 /* When nothing can move: the waiter is not stranded asleep, the pool's
  * RUNs ran and the pool ended, the pool's sleeper count is back to 0. */
 proctype monitor()
@@ -342,7 +412,11 @@ proctype monitor()
         assert(!fwait[W]);
         assert(w_returned);
         assert(pool_returned == NP);
-        assert(mem[L_NSLEEP] == 0)
+        assert(mem[L_NSLEEP] == 0);
+#ifdef INTERRUPT
+        assert(interrupt_over);
+#endif
+        skip
     }
 }
 
@@ -356,6 +430,9 @@ init {
 #ifdef OUTSIDER
         run outsider(OUT);
 #endif
+#ifdef INTERRUPT
+        run initiator(INI);
+#endif
         run monitor();
         START_FLUSHER(W);
         START_FLUSHER(T0);
@@ -364,6 +441,9 @@ init {
 #endif
 #ifdef OUTSIDER
         START_FLUSHER(OUT)
+#endif
+#ifdef INTERRUPT
+        START_FLUSHER(INI)
 #endif
     }
 }

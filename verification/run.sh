@@ -790,6 +790,15 @@ why=fwait check quick pool-in-task-mut-wakefirst-SC pool_in_task.pml SC fail 22 
 why=freed check quick pool-in-task-mut-wakeunlocked-SC pool_in_task.pml SC fail 22 -DOUTSIDER -DMUT_WAKE_UNLOCKED
 # coverage: each point is reached (reaching it is made an error)
 cover_checks "pool-in-task-cover-%s-SC" pool_in_task.pml "SLEEP WITHDRAW CLAIM SERVE FAST_SKIP" -DOUTSIDER
+# an interrupt that a RUN of the pool's thread starts on another worker:
+# the waiting worker takes part (its look where it serves, its last look
+# before it parks, the initiator's wake-up of waiting workers)
+for mm in SC TSO WEAK; do
+  check quick "pool-in-task-interrupt-$mm" pool_in_task.pml $mm pass 22 -DINTERRUPT
+done
+why=fwait check quick pool-in-task-mut-nointerruptlook-SC pool_in_task.pml SC fail 22 -DINTERRUPT -DMUT_NO_INTERRUPT_LOOK
+why=fwait check quick pool-in-task-mut-nointerruptwake-SC pool_in_task.pml SC fail 22 -DINTERRUPT -DMUT_NO_INTERRUPT_WAKE
+cover_checks "pool-in-task-interrupt-cover-%s-SC" pool_in_task.pml "INTERRUPT SLEEP CLAIM" -DINTERRUPT
 
 # ---- the distributed pool: Dijkstra-Safra termination with stealing and
 # lifelines on channels (dist_term.pml; src/dist/comm.c).  Message

@@ -154,18 +154,36 @@ void weft__waiting_end(weft_waiting_worker *ww)
     pthread_mutex_unlock(&ext.lock);
 }
 
+/* How a worker takes part in an interrupt: the interrupts' module, a
+ * layer above, gives it (weft__waiting_set_interrupt_server) before any
+ * worker starts; thread creation publishes it. */
+static void (*serve_interrupt)(weft_worker *w, weft_task *head);
+
+void weft__waiting_set_interrupt_server(void (*serve)(weft_worker *w, weft_task *head))
+{
+    serve_interrupt = serve;
+}
+
 bool weft__waiting_serve(const weft_waiting_worker *ww)
 {
     bool ran = false;
+    /* An interrupt waits for every worker, this one too: it takes part at
+     * the top it waits at, where a RUN taken here runs. */
+    if (WEFT_UNLIKELY(weft_interrupt_waiting_for(ww->w)) && serve_interrupt != NULL) {
+        serve_interrupt(ww->w, ww->head);
+        ran = true;
+    }
     while (weft_external_pending() && weft__external_take_and_run(ww->w, ww->head))
         ran = true;
     return ran;
 }
 
-void weft__waiting_wake(void)
+/* Claims and wakes waiting workers asleep on their words: one, or all. */
+static void wake_waiting(bool all)
 {
-    /* seq_cst: after the submitter's seq_cst count of its RUN; pairs with
-     * weft__waiting_begin's increment (see there). */
+    /* seq_cst: after the waker's seq_cst "write mine" (a RUN's count, an
+     * interrupt's generation); pairs with weft__waiting_begin's increment
+     * (see there). */
     if (atomic_load_explicit(&ext.n_waiting, memory_order_seq_cst) == 0)
         return;
     pthread_mutex_lock(&ext.lock);
@@ -180,8 +198,13 @@ void weft__waiting_wake(void)
              * wait ends (weft__waiting_end takes the lock).  One thread
              * parks on it. */
             weft__park_wake(ww->word, 1);
-            break;
+            if (!all)
+                break;
         }
     }
     pthread_mutex_unlock(&ext.lock);
 }
+
+void weft__waiting_wake(void) { wake_waiting(false); }
+
+void weft__waiting_wake_all(void) { wake_waiting(true); }

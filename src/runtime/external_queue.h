@@ -99,14 +99,26 @@ bool weft__waiting_begin(weft_waiting_worker *ww, _Atomic uint32_t *word, uint32
                          uint32_t woken);
 /* Its wait is over: no waker touches ww or its word after this returns. */
 void weft__waiting_end(weft_waiting_worker *ww);
-/* Takes and runs queued RUNs until the queue is empty; true if it ran
- * any.  Called while the worker has nothing above ww->head. */
+/* Takes part in an interrupt that waits for the worker, then takes and
+ * runs queued RUNs until the queue is empty; true if it did either.
+ * Called while the worker has nothing above ww->head. */
 bool weft__waiting_serve(const weft_waiting_worker *ww);
 /* A waiting worker's last look before it parks, after the parking
- * protocol's announcement and fence: is a RUN queued? */
-static inline bool weft_waiting_wanted(void) { return weft_external_pending(); }
+ * protocol's announcement and fence: is a RUN queued, or an interrupt
+ * waiting for it? */
+static inline bool weft_waiting_wanted(const weft_waiting_worker *ww)
+{
+    return weft_external_pending() || weft_interrupt_waiting_for(ww->w);
+}
 /* After weft__external_submit woke no idle worker: claims one waiting
  * worker asleep on its word and wakes it. */
 void weft__waiting_wake(void);
+/* The interrupts' module gives how a waiting worker takes part in an
+ * interrupt (weft__interrupt_serve), before any worker starts. */
+void weft__waiting_set_interrupt_server(void (*serve)(weft_worker *w, weft_task *head));
+/* An interrupt began (its generation stored, seq_cst): claims every
+ * waiting worker asleep on its word and wakes it, as the interrupt waits
+ * for every worker. */
+void weft__waiting_wake_all(void);
 
 #endif

@@ -45,6 +45,7 @@
 
 #include "observe/hooks.h"
 #include "runtime/diagnostics.h"
+#include "runtime/external_queue.h"
 #include "runtime/gate.h"
 #include "runtime/parking.h"
 #include "runtime/sched.h"
@@ -126,6 +127,8 @@ void weft__interrupt_reset(void)
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.nest_lock, 0, memory_order_relaxed);
     atomic_store_explicit(&barrier_waiters.sleepers, 0, memory_order_relaxed);
+    /* A worker waiting in a work pool's run takes part through this. */
+    weft__waiting_set_interrupt_server(weft__interrupt_serve);
 }
 
 /* A word that threads wait on, with the count of those asleep on it (or
@@ -493,6 +496,7 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_INTERRUPT, memory_order_relaxed);
     weft__wake_all();
     weft__unpark_all();
+    weft__waiting_wake_all(); /* a worker waiting in a work pool's run, asleep on its word */
     /* Copies of the TOGETHER we are nested in may be asleep at its barrier
      * (an outermost interrupt has none: it waits for `busy` until every
      * interrupt, and so every copy, is over). */

@@ -147,7 +147,7 @@ static inline void wp_sleep(wp_worker *w)
 {
     wp_pool *p = w->pool;
     weft__park_announce(&w->sleep_word, WP_ASLEEP, &p->n_sleeping);
-    if (wp_work_in_sight(p) || (w->waiting != NULL && weft_waiting_wanted())) {
+    if (wp_work_in_sight(p) || (w->waiting != NULL && weft_waiting_wanted(w->waiting))) {
         (void)weft__park_withdraw(&w->sleep_word, WP_ASLEEP, WP_AWAKE);
     } else {
         w->ctr.sleeps++;
