@@ -121,6 +121,17 @@ static void stop_twice(void)
 
 static void stop_without_start(void) { lace_stop(); }
 
+/* lace_exit (Lace's first API) is told in its own name. */
+static void exit_without_start(void) { lace_exit(); }
+
+VOID_TASK_0(exits_inside) { lace_exit(); }
+
+static void exit_in_task(void)
+{
+    lace_start(1, 0);
+    RUN(exits_inside);
+}
+
 VOID_TASK_0(start_inside) { lace_start(1, 0); }
 
 static void start_in_task(void)
@@ -237,6 +248,9 @@ static void unjoined_spawn(void)
     lace_start(1, 0);
     (void)RUN(leaves_spawn);
 }
+
+/* The counters' report given no file says so in Lace's words. */
+static void count_report_null(void) { lace_count_report_file(NULL); }
 
 static void barrier_from_main(void)
 {
@@ -816,6 +830,17 @@ static const adv_case cases[] = {
      0,
      false,
      {"lace: lace_stop called before lace_start: Lace is not running (nothing to stop)\n"}},
+    {"exit_without_start",
+     exit_without_start,
+     0,
+     false,
+     {"lace: lace_exit called before lace_start: Lace is not running (nothing to stop)\n"}},
+    {"exit_in_task",
+     exit_in_task,
+     ABORTED,
+     false,
+     {"lace: lace_exit called from inside a task: it would wait for itself (call it where "
+      "lace_start was called)\n"}},
     {"start_in_task",
      start_in_task,
      ABORTED,
@@ -854,6 +879,12 @@ static const adv_case cases[] = {
      false,
      {"lace: task leaves_spawn returned on worker 0 with a SPAWN not joined (slot 0): every "
       "SPAWN must be joined with SYNC or DROP before its task returns\n"}},
+    {"count_report_null",
+     count_report_null,
+     0,
+     false,
+     {"lace: lace_count_report_file(NULL): no file to write the counters to (nothing "
+      "written)\n"}},
     {"barrier_from_main",
      barrier_from_main,
      ABORTED,

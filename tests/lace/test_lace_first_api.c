@@ -201,6 +201,13 @@ static void init_while_running(void)
     lace_init(2, 0);
 }
 
+/* The stack size lace_startup is given is named as its own. */
+static void startup_stack_too_large(void)
+{
+    lace_init(2, 0);
+    lace_startup((size_t)-1, NULL, NULL);
+}
+
 static void exit_with_a_spawn_pending(void)
 {
     lace_init(2, 0);
@@ -330,6 +337,13 @@ static const adv_case cases[] = {
      ABORTED,
      false,
      {"lace: lace_init(2, 0) called while Lace is running: call lace_stop first"}},
+    {"startup_stack_too_large",
+     startup_stack_too_large,
+     ABORTED,
+     false,
+     {"lace: lace_startup(18446744073709551615, NULL, ...): lace_startup's stacksize is "
+      "18446744073709551615 bytes, too large: at most 1099511627776 bytes (0: weft's "
+      "default)\n"}},
     {"exit_with_a_spawn_pending",
      exit_with_a_spawn_pending,
      ABORTED,
@@ -341,7 +355,7 @@ static const adv_case cases[] = {
      fork_outside_tasks,
      0,
      false,
-     {"lace: lace_stop called in a child process after fork(): Lace's pool is the parent's "
+     {"lace: lace_exit called in a child process after fork(): Lace's pool is the parent's "
       "(nothing to stop here)\n"}},
 #endif
     {"exit_on_another_thread",

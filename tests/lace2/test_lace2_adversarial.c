@@ -321,6 +321,9 @@ static void pthread_exit_in_task(void)
     ends_its_thread();
 }
 
+/* The counters' report given no file says so in Lace's words. */
+static void count_report_null(void) { lace_count_report_file(NULL); }
+
 static void barrier_from_main(void)
 {
     lace_start(2, 0, 0);
@@ -1075,6 +1078,12 @@ static const adv_case cases[] = {
      false,
      {"lace: worker 0's thread ended inside a task (pthread_exit, or a cancellation): a task "
       "must return to its caller, and the pool cannot go on without the worker\n"}},
+    {"count_report_null",
+     count_report_null,
+     0,
+     false,
+     {"lace: lace_count_report_file(NULL): no file to write the counters to (nothing "
+      "written)\n"}},
     {"barrier_from_main",
      barrier_from_main,
      ABORTED,

@@ -150,38 +150,37 @@ static inline void weft__lace_check_start(const weft__api_words *lace, const cha
                     stack_what, stacksize, WEFT_MAX_STACK_SIZE);
 }
 
-/* lace_stop: Lace's has no way to fail, so where it would wait for itself
+/* lace_stop (`call`: or lace_exit): Lace's has no way to fail, so where it would wait for itself
  * (from a task) it stops the program; a pool that is not running is only
  * reported.  Says so when `verbose`. */
-static inline void weft__lace_stop(const weft__api_words *lace, int verbose, bool started,
-                                   bool forked)
+static inline void weft__lace_stop(const weft__api_words *lace, const char *call, int verbose,
+                                   bool started, bool forked)
 {
     if (weft_self() != NULL)
-        weft__fatal("lace_stop called from inside a task: it would wait for itself (call it "
-                    "where lace_start was called)");
+        weft__fatal("%s called from inside a task: it would wait for itself (call it where "
+                    "lace_start was called)",
+                    call);
     const weft__api_words *owner = weft__pool_starter();
     if (weft_workers() != 0 && owner != NULL && owner != lace) {
-        weft__warn("lace_stop: the running pool is %s, not Lace's: it is left running (stop it "
-                   "with its own call)",
-                   owner->pool);
+        weft__warn("%s: the running pool is %s, not Lace's: it is left running (stop it with "
+                   "its own call)",
+                   call, owner->pool);
         return;
     }
     if (weft_workers() == 0 && forked) {
-        weft__warn("lace_stop called in a child process after fork(): Lace's pool is the "
-                   "parent's (nothing to stop here)");
+        weft__warn("%s called in a child process after fork(): Lace's pool is the parent's "
+                   "(nothing to stop here)",
+                   call);
         return;
     }
     if (weft_workers() == 0) {
-        weft__warn("%s", started
-                             ? "lace_stop called after lace_stop: Lace is not running (nothing "
-                               "to stop)"
-                             : "lace_stop called before lace_start: Lace is not running (nothing "
-                               "to stop)");
+        weft__warn("%s called %s: Lace is not running (nothing to stop)", call,
+                   started ? "after lace_stop" : "before lace_start");
         return;
     }
     int err = weft_stop();
     if (err == EDEADLK)
-        weft__fatal("lace_stop: the pool cannot stop from here (the message above says why)");
+        weft__fatal("%s: the pool cannot stop from here (the message above says why)", call);
     if (err == 0 && verbose)
         fprintf(stderr, "lace: stopped\n");
 }

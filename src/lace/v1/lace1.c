@@ -135,20 +135,22 @@ static void init_external_lock(void)
 }
 
 /* lace_start's work; `call` names the user's call in messages. */
-static void start_pool(const char *call, unsigned int n_workers, size_t dqsize);
+static void start_pool(const char *call, unsigned int n_workers, size_t dqsize,
+                       const char *stack_what);
 
 void lace_start(unsigned int n_workers, size_t dqsize)
 {
     char call[64];
     snprintf(call, sizeof call, "lace_start(%u, %zu)", n_workers, dqsize);
-    start_pool(call, n_workers, dqsize);
+    start_pool(call, n_workers, dqsize, "the stack size set with lace_set_stacksize");
 }
 
-static void start_pool(const char *call, unsigned int n_workers, size_t dqsize)
+/* `stack_what` names where stack_size came from, for the checks' message. */
+static void start_pool(const char *call, unsigned int n_workers, size_t dqsize,
+                       const char *stack_what)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
-    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size,
-                           "the stack size set with lace_set_stacksize");
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size, stack_what);
     pthread_once(&external_lock_once, init_external_lock);
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
@@ -168,17 +170,20 @@ static void start_pool(const char *call, unsigned int n_workers, size_t dqsize)
 
 static void leave_worker_0(const char *call);
 
-void lace_stop(void)
+/* lace_stop, or lace_exit (`call`): the messages name the call made. */
+static void stop_as(const char *call)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
-    leave_worker_0("lace_stop");
+    leave_worker_0(call);
     /* Relaxed (both): flags of this process's own history. */
-    weft__lace_stop(&lace_words, verbosity > 0,
+    weft__lace_stop(&lace_words, call, verbosity > 0,
                     atomic_load_explicit(&started, memory_order_relaxed),
                     atomic_load_explicit(&forked_child, memory_order_relaxed));
     weft__lace_suspend_reset();
     (void)weft__speak_as(was);
 }
+
+void lace_stop(void) { stop_as("lace_stop"); }
 
 /* ---- Lace's first API: lace_init, lace_startup, lace_exit ----
  *
@@ -227,7 +232,9 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
     size_t was_stack = stack_size;
     if (stacksize != 0)
         stack_size = stacksize;
-    start_pool(call, init_workers, init_dqsize);
+    start_pool(call, init_workers, init_dqsize,
+               stacksize != 0 ? "lace_startup's stacksize"
+                              : "the stack size set with lace_set_stacksize");
     stack_size = was_stack;
     if (cb != NULL) {
         /* Relaxed: read by a lace_exit inside the task, which the RUN's
@@ -281,10 +288,7 @@ void lace_exit(void)
     if (worker_0_thread == false && weft_self() != NULL &&
         atomic_load_explicit(&startup_callback_runs, memory_order_relaxed))
         return; /* inside the callback: Lace stops when it returns */
-    const weft__api_words *was = weft__speak_as(&lace_words);
-    leave_worker_0("lace_exit");
-    (void)weft__speak_as(was);
-    lace_stop();
+    stop_as("lace_exit");
 }
 
 void lace_suspend(void) { weft__lace_suspend(&lace_words); }
@@ -419,7 +423,17 @@ void lace_steal_random_CALL(WorkerP *lw, Task *head)
 
 void lace_count_reset(void) { weft_stats_reset(); }
 
-void lace_count_report_file(FILE *file) { weft_stats_print(file); }
+void lace_count_report_file(FILE *file)
+{
+    if (file == NULL) { /* in Lace's words, naming the call made */
+        const weft__api_words *was = weft__speak_as(&lace_words);
+        weft__warn("lace_count_report_file(NULL): no file to write the counters to (nothing "
+                   "written)");
+        (void)weft__speak_as(was);
+        return;
+    }
+    weft_stats_print(file);
+}
 
 int lace_worker_pu(WorkerP *w)
 {

@@ -161,7 +161,7 @@ void lace_stop(void)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
     /* Relaxed (both): flags of this process's own history. */
-    weft__lace_stop(&lace_words, verbosity > 0,
+    weft__lace_stop(&lace_words, "lace_stop", verbosity > 0,
                     atomic_load_explicit(&started, memory_order_relaxed),
                     atomic_load_explicit(&forked_child, memory_order_relaxed));
     weft__lace_suspend_reset();
@@ -227,7 +227,17 @@ void lace_yield(lace_worker *lw)
 
 void lace_count_reset(void) { weft_stats_reset(); }
 
-void lace_count_report_file(FILE *file) { weft_stats_print(file); }
+void lace_count_report_file(FILE *file)
+{
+    if (file == NULL) { /* in Lace's words, naming the call made */
+        const weft__api_words *was = weft__speak_as(&lace_words);
+        weft__warn("lace_count_report_file(NULL): no file to write the counters to (nothing "
+                   "written)");
+        (void)weft__speak_as(was);
+        return;
+    }
+    weft_stats_print(file);
+}
 
 static uintptr_t task_wrapper(lace_task *t, const char *what)
 {
