@@ -38,11 +38,22 @@
  * sleep at its barrier serves the nested interrupt; a nested copy sleeps
  * at its own barrier.
  *
+ * A copy that returns counts itself in its record's `copies` (seq_cst)
+ * and, if it is not the last, wakes the barrier waiters: a copy waiting
+ * at a barrier that a returned copy never reached would wait for ever,
+ * and stops the program instead (barrier_unreachable: the count, then
+ * the generation again, both acquire; and the count in its last look,
+ * seq_cst).  With -DMISUSE worker 1's copy calls the outer barrier once
+ * less than worker 0's.
+ *
  * Properties: a copy passes a barrier only when every copy of its
  * TOGETHER has arrived at it (all_arrived, checked at each pass); when
  * nothing can move, every worker finished its copy (returned == NW: no
  * worker waits at a barrier for a copy that waits for it, nor sleeps
- * through the event that ends its wait).
+ * through the event that ends its wait); a correct program's barrier is
+ * never taken for one that cannot pass; with MISUSE, when nothing can
+ * move, the waiting copy has found that its barrier cannot pass (no
+ * silent hang).
  *
  * Mutants (-D, one at a time):
  *   MUT_NO_SERVE          the waiter does not serve interrupts (the
@@ -70,6 +81,16 @@
  *                         last look pairs with.)
  *   MUT_FUTEX_NOCMP       futex_wait without its compare (futex.pml;
  *                         returned)
+ *   MUT_NO_RELOOK         barrier_unreachable takes a returned copy for
+ *                         a barrier that cannot pass without reading the
+ *                         generation again: the copy that released the
+ *                         barrier and returned is seen before the release
+ *                         (a correct program stopped)
+ *   MUT_FINISH_NO_WAKE    (MISUSE) a returning copy wakes no barrier
+ *                         waiter: the one asleep sleeps on (silent hang)
+ *   MUT_LOOK_NO_COPIES    (MISUSE) the waiter's last look does not count
+ *                         the returned copies: it sleeps through the
+ *                         wake-up (silent hang)
  *   MUT_WAKE_RLX          the waker's bump and its read of the count
  *                         relaxed: on the weak model the read passes the
  *                         buffered publication (returned; not on TSO,
@@ -107,7 +128,8 @@
 #define L_CNT1 5
 #define L_BG1 6
 #endif
-#define NLOC 7
+#define L_COP0 7     /* record 0's copies (returned) */
+#define NLOC 8
 #define L_SWORD(i) L_WORD /* futex.pml: barrier waiters block on the word */
 #ifndef BUFSZ
 #define BUFSZ 2
@@ -121,6 +143,8 @@ bool fwait[NT];   /* blocked in futex_wait */
 
 byte seen[NW];    /* the generation each worker served last */
 byte returned;    /* workers whose outer copy returned */
+bit detected;     /* a copy found its barrier cannot pass (the program stops) */
+bit wrongly_refused; /* ghost: a barrier that could pass was taken for one that cannot */
 byte arrivals[2]; /* ghost: arrivals at each record's barriers so far */
 
 /* the nested record's abstract protocol */
@@ -184,8 +208,16 @@ inline sleep_once(me, bg, gv)
 #ifdef MUT_WORD_LATE
     LD(me, L_WORD, e);
 #endif
+#ifndef MUT_LOOK_NO_COPIES
     if
-    :: v == gv && (ig == 0 || ig == seen[me]) -> slept = 1; futex_wait(me, e)
+    :: bg == L_BG0 -> LD_SC(me, L_COP0, cc)   /* copies returned, seq_cst */
+    :: else -> cc = 0
+    fi;
+#else
+    cc = 0;
+#endif
+    if
+    :: v == gv && (ig == 0 || ig == seen[me]) && cc == 0 -> slept = 1; futex_wait(me, e)
     :: else
     fi;
     FADD_RLX(me, L_SLEEP, -1, x)              /* count out, relaxed */
@@ -282,6 +314,24 @@ inline outer_barrier(me, pass)
         if
         :: v != g0 -> break
         :: else ->
+            LD(me, L_COP0, cc);               /* barrier_unreachable: acquire */
+#ifndef MUT_NO_RELOOK
+            if
+            :: cc != 0 -> LD(me, L_BG0, v)    /* the generation again, acquire */
+            :: else
+            fi;
+#endif
+            if
+            :: cc != 0 && v == g0 ->
+#ifdef MISUSE
+                unreach = 1;
+                break
+#else
+                wrongly_refused = 1;          /* a correct program's barrier refused */
+                assert(!wrongly_refused)
+#endif
+            :: else
+            fi;
 #ifdef MUT_NO_SERVE
             ig = 0;
 #else
@@ -295,13 +345,16 @@ inline outer_barrier(me, pass)
             fi
         fi
     od;
-    passed_check(0, pass)
+    if
+    :: !unreach -> passed_check(0, pass)
+    :: else
+    fi
 }
 
 proctype worker(byte me)
 {
-    byte _i, g0, g1, c, v, ig, e, x, n, k, p0, p1;
-    bit last0, last1, all_arrived, slept;
+    byte _i, g0, g1, c, v, ig, e, x, n, k, p0, p1, cc, nb;
+    bit last0, last1, all_arrived, slept, unreach;
     if
     :: me == 0 ->
         /* run_interrupt: publish (seq_cst), wake, serve, wait for done */
@@ -316,19 +369,46 @@ proctype worker(byte me)
         (done1 == 1)
     :: else
     fi;
+    nb = NB0;
+#ifdef MISUSE
+    if
+    :: me == 1 -> nb = NB0 - 1                /* one barrier less */
+    :: else
+    fi;
+#endif
     p0 = 1;
     do
-    :: p0 <= NB0 -> outer_barrier(me, p0); p0++
+    :: p0 <= nb ->
+        outer_barrier(me, p0);
+        if
+        :: unreach -> break
+        :: else -> p0++
+        fi
     :: else -> break
     od;
-    returned++
+    if
+    :: unreach -> detected = 1                /* the message, and the program stops */
+    :: else ->
+        FADD(me, L_COP0, 1, x);               /* the copy returned, seq_cst */
+#ifndef MUT_FINISH_NO_WAKE
+        if
+        :: x + 1 != NW -> bump(me); count_and_wake(me)  /* wake_barrier_waiters */
+        :: else
+        fi;
+#endif
+        returned++
+    fi
 }
 
 proctype monitor()
 {
     atomic {
         timeout ->
+#ifdef MISUSE
+        assert(detected && returned == NW - 1)
+#else
         assert(returned == NW)
+#endif
     }
 }
 

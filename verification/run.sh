@@ -620,6 +620,17 @@ why=returned check quick barrier-mut-futex-nocmp-SC barrier.pml SC fail 22 -DMUT
 # the waker's bump and count read relaxed: x86's XCHG of the publication
 # drains first (TSO passes), the weak model's read passes it
 hidden_by_tso barrier-mut-wake-rlx barrier.pml -DMUT_WAKE_RLX
+# copies that call the barrier a different number of times (MISUSE): the
+# waiting copy finds that its barrier cannot pass, and a correct program's
+# never is; mutants: the count taken without the generation read again
+# (a correct program stopped), no wake-up as a copy returns and a last
+# look without the count (each a silent hang)
+for mm in SC TSO WEAK; do
+  check quick "barrier-misuse-$mm" barrier.pml $mm pass 22 -DMISUSE
+done
+why=wrongly_refused check quick barrier-mut-norelook-SC barrier.pml SC fail 22 -DMUT_NO_RELOOK
+why=detected check quick barrier-mut-finish-nowake-SC barrier.pml SC fail 22 -DMISUSE -DMUT_FINISH_NO_WAKE
+why=detected check quick barrier-mut-look-nocopies-SC barrier.pml SC fail 22 -DMISUSE -DMUT_LOOK_NO_COPIES
 cover_checks "barrier-cover-%s-SC" barrier.pml "WAKE_CALL SERVE_AFTER_SLEEP NESTED_SLEEP"
 
 # ---- parking (park.pml; src/runtime/parking.h): the sleep protocol the

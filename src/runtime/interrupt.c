@@ -313,9 +313,14 @@ static void run_together_copy(weft_worker *w, weft_task *frame, weft_task *copy,
      * we help above it, so that weft_current_head (a RUN from a task we
      * steal meanwhile) finds the head above the frame. */
     atomic_store_explicit(&copy->state, WEFT_STATE_DONE, memory_order_relaxed);
-    /* acq_rel: the last copy to finish sees every copy's effects. */
-    if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_acq_rel) + 1 == n)
+    /* seq_cst: acq_rel, the last copy to finish sees every copy's
+     * effects; and the change a copy waiting at this TOGETHER's barrier
+     * looks for last (barrier_wait: a copy that returned reaches no
+     * barrier again), before the wake-up's bump. */
+    if (atomic_fetch_add_explicit(&rec->copies, 1, memory_order_seq_cst) + 1 == n)
         mark_finished(rec);
+    else
+        wake_barrier_waiters();
 }
 
 /* Our part of the interrupt in its frame: our TOGETHER copy, or the
@@ -532,6 +537,17 @@ void weft__newframe_task(weft_task *t, uintptr_t wrapper)
  * so we serve it at our head, as a blocked SYNC would, and wait on.  As
  * wait_on, but asleep on barrier_waiters.word, which a release and such a
  * publication both bump. */
+/* A copy of rec's TOGETHER returned while this barrier waits: it reaches
+ * no barrier again, so this one can never pass (the copies called it a
+ * different number of times).  Acquire (both): the copy counted itself
+ * after it passed every barrier it reached, so the generation, read
+ * after the count, shows whether it passed this one. */
+static bool barrier_unreachable(interrupt_rec *rec, uint32_t gen)
+{
+    return atomic_load_explicit(&rec->copies, memory_order_acquire) != 0 &&
+           atomic_load_explicit(&rec->bar_generation, memory_order_acquire) == gen;
+}
+
 static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
 {
     weft_task *head = NULL; /* found when first needed */
@@ -541,6 +557,13 @@ static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
          * every copy's writes before the barrier are visible after it. */
         if (atomic_load_explicit(&rec->bar_generation, memory_order_acquire) != gen)
             return;
+        if (barrier_unreachable(rec, gen)) {
+            (void)weft__speak_as_caller(); /* weft's barrier, or a front-end's */
+            weft__fatal("%s on worker %u waits for a %s copy that returned without reaching it: "
+                        "every copy must call it the same number of times (it would wait for "
+                        "ever)",
+                        weft__words()->barrier, w->id, weft__words()->together);
+        }
         if (weft_interrupt_waiting_for(w)) {
             if (head == NULL)
                 head = weft_current_head(w);
@@ -562,7 +585,9 @@ static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
             /* seq_cst: the last look, after the count-in (the generation;
              * weft_interrupt_waiting_for's load is seq_cst too). */
             if (atomic_load_explicit(&rec->bar_generation, memory_order_seq_cst) == gen &&
-                !weft_interrupt_waiting_for(w))
+                !weft_interrupt_waiting_for(w) &&
+                /* seq_cst: a copy's count as it returned (see above). */
+                atomic_load_explicit(&rec->copies, memory_order_seq_cst) == 0)
                 weft__futex_wait(&barrier_waiters.word, word);
             /* Relaxed: a waker that still counts us makes one spare wake. */
             atomic_fetch_sub_explicit(&barrier_waiters.sleepers, 1, memory_order_relaxed);

@@ -121,6 +121,21 @@ static void stop_twice(void)
 
 static void stop_without_start(void) { lace_stop(); }
 
+/* TOGETHER copies that call lace_barrier a different number of times:
+ * worker 0's copy twice, the other's once (Lace: waits for ever). */
+VOID_TASK_0(uneven_barriers)
+{
+    lace_barrier();
+    if (LACE_WORKER_ID == 0)
+        lace_barrier();
+}
+
+static void barrier_uneven(void)
+{
+    lace_start(2, 0);
+    TOGETHER(uneven_barriers);
+}
+
 /* lace_exit (Lace's first API) is told in its own name. */
 static void exit_without_start(void) { lace_exit(); }
 
@@ -830,6 +845,12 @@ static const adv_case cases[] = {
      0,
      false,
      {"lace: lace_stop called before lace_start: Lace is not running (nothing to stop)\n"}},
+    {"barrier_uneven",
+     barrier_uneven,
+     ABORTED,
+     false,
+     {"lace: lace_barrier on worker 0 waits for a TOGETHER copy that returned without reaching "
+      "it: every copy must call it the same number of times (it would wait for ever)\n"}},
     {"exit_without_start",
      exit_without_start,
      0,

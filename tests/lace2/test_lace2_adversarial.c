@@ -321,6 +321,23 @@ static void pthread_exit_in_task(void)
     ends_its_thread();
 }
 
+/* NAME_TOGETHER copies that call lace_barrier a different number of
+ * times: worker 0's copy twice, the other's once (Lace: waits for ever). */
+TASK(void, uneven_barriers)
+void uneven_barriers_CALL(lace_worker *lw)
+{
+    (void)lw;
+    lace_barrier();
+    if (lace_worker_id() == 0)
+        lace_barrier();
+}
+
+static void barrier_uneven(void)
+{
+    lace_start(2, 0, 0);
+    uneven_barriers_TOGETHER();
+}
+
 /* The counters' report given no file says so in Lace's words. */
 static void count_report_null(void) { lace_count_report_file(NULL); }
 
@@ -1078,6 +1095,13 @@ static const adv_case cases[] = {
      false,
      {"lace: worker 0's thread ended inside a task (pthread_exit, or a cancellation): a task "
       "must return to its caller, and the pool cannot go on without the worker\n"}},
+    {"barrier_uneven",
+     barrier_uneven,
+     ABORTED,
+     false,
+     {"lace: lace_barrier on worker 0 waits for a NAME_TOGETHER() copy that returned without "
+      "reaching it: every copy must call it the same number of times (it would wait for "
+      "ever)\n"}},
     {"count_report_null",
      count_report_null,
      0,
