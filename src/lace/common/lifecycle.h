@@ -95,6 +95,20 @@ static inline void weft__lace_start_workers(const char *call, unsigned n_workers
  * lace_start"; after: "after lace_stop"); `start_call` is the library's
  * lace_start with its parameters' names. */
 
+/* lace_count_report_file: weft's counters (weft_stats_print); a NULL file
+ * is said in Lace's words, naming the call made. */
+static inline void weft__lace_count_report_file(const weft__api_words *lace, FILE *file)
+{
+    if (file == NULL) {
+        const weft__api_words *was = weft__speak_as(lace);
+        weft__warn("lace_count_report_file(NULL): no file to write the counters to (nothing "
+                   "written)");
+        (void)weft__speak_as(was);
+        return;
+    }
+    weft_stats_print(file);
+}
+
 /* A call that needs Lace running (RUN, NEWFRAME, TOGETHER, NAME() ...),
  * `what` as the program wrote it. */
 static inline void weft__lace_require_running(const weft__api_words *lace, const char *what,

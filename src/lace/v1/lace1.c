@@ -423,17 +423,7 @@ void lace_steal_random_CALL(WorkerP *lw, Task *head)
 
 void lace_count_reset(void) { weft_stats_reset(); }
 
-void lace_count_report_file(FILE *file)
-{
-    if (file == NULL) { /* in Lace's words, naming the call made */
-        const weft__api_words *was = weft__speak_as(&lace_words);
-        weft__warn("lace_count_report_file(NULL): no file to write the counters to (nothing "
-                   "written)");
-        (void)weft__speak_as(was);
-        return;
-    }
-    weft_stats_print(file);
-}
+void lace_count_report_file(FILE *file) { weft__lace_count_report_file(&lace_words, file); }
 
 int lace_worker_pu(WorkerP *w)
 {
