@@ -450,13 +450,25 @@ def render(trace, out, start=None, end=None, title=None):
     return out
 
 
+def window_bound(text):
+    """A --start or --end: a finite number of µs."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of µs")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of µs")
+    return value
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace", help="the trace file (JSON, or Perfetto's format: *.pftrace)")
     ap.add_argument("-o", "--out", help="the PNG to write (default: the trace's name with .png)")
-    ap.add_argument("--start", type=float, help="window start, µs from the start of tracing")
-    ap.add_argument("--end", type=float, help="window end, µs from the start of tracing")
+    ap.add_argument("--start", type=window_bound,
+                    help="window start, µs from the start of tracing")
+    ap.add_argument("--end", type=window_bound, help="window end, µs from the start of tracing")
     ap.add_argument("--title", help="the title (default: the traced process's name)")
     args = ap.parse_args(argv)
     perfetto = args.trace.endswith((".pftrace", ".perfetto-trace"))

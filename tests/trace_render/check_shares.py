@@ -432,13 +432,26 @@ def main():
                         fail(f"{fmt}: no PNG drawn")
         changed = check_bad_pftrace(tmp, sys.argv[1])
         hostile = check_bad_json(tmp, sys.argv[1])
+        # A window bound that is not a finite number: argparse's exit 2,
+        # one line that says so, no picture.
+        for opt in ("--start", "--end"):
+            for bad in ("nan", "inf", "-inf", "x"):
+                out = os.path.join(tmp, "bound.png")
+                p = subprocess.run([sys.executable, os.path.join(sys.argv[1], "trace_render.py"),
+                                    js_path, "-o", out, f"{opt}={bad}"], capture_output=True,
+                                   text=True, timeout=60)
+                if p.returncode != 2 or "number of µs" not in p.stderr or \
+                        "Traceback" in p.stderr or os.path.exists(out):
+                    fail(f"trace_render.py {opt} {bad}: exit {p.returncode}, "
+                         f"{p.stderr.strip()!r}")
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1
     print(f"ok: trace_render's shares and busy curve agree between a nested .pftrace and its "
           f"JSON over {len(windows)} windows, at most 100 % and at most {len(WORKERS)} workers; "
           f"of {changed[0]} changed .pftrace files {changed[0] - changed[1]} refused and "
-          f"{changed[1]} read; {hostile} files that are not traces refused")
+          f"{changed[1]} read; {hostile} files that are not traces refused; window bounds that are "
+          f"not finite numbers refused")
     return 0
 
 
