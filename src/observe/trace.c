@@ -1000,14 +1000,18 @@ static void finish_at_exit(void)
 
 /* The file of WEFT_TRACE's session number n (from 1) of this process: the
  * path itself for the first; for a pool the program starts again, the
- * path with ".<n>" before its extension (trace.2.pftrace), said once.
+ * path with ".<n>" before its extension (trace.2.pftrace; .trace.2 for a
+ * name that starts with a dot), said once.
  * NULL when memory is short (then the path itself). */
 static char *env_session_path(const char *path, unsigned n)
 {
     if (n <= 1)
         return NULL;
     const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    if (dot == name) /* a name that starts with a dot (.trace): no extension */
+        dot = NULL;
     size_t stem = dot ? (size_t)(dot - path) : strlen(path);
     size_t len = strlen(path) + 16;
     char *numbered = malloc(len);

@@ -474,6 +474,14 @@ def main():
                 continue
             if scenario == "cycles":
                 check_cycles(scenario, path, r.stderr)
+                # A name that starts with a dot has no extension: .cycles.2
+                hidden = os.path.join(tmp, ".cycles")
+                r = subprocess.run([binary, scenario, hidden], capture_output=True, text=True,
+                                   timeout=600)
+                if r.returncode != 0:
+                    fail(scenario, f".cycles: exit {r.returncode}: {r.stderr.strip()[-2000:]}")
+                else:
+                    check_cycles(scenario + " (.cycles)", hidden, r.stderr)
                 continue
             if scenario == "later":
                 check_later(scenario, path)
