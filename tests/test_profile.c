@@ -810,8 +810,26 @@ static void check_names(void)
     CHECK(valid_utf8((const unsigned char *)json), "the JSON is not UTF-8:\n%s", json);
     CHECK(strstr(json, "\"bad \\ufffd\\ufffd byte\""), "the bad bytes replaced:\n%s", json);
     free(json);
+    /* A name with a newline and a tab: the table's row stays one line (the
+     * characters shown as '?'), the JSON escapes them. */
+    m = weft_profile_begin();
+    CHECK(weft_profile_end(&m, "two\nlines\tand a tab") == 0, "end");
+    char *table = NULL;
+    f = open_memstream(&table, &len);
+    CHECK(weft_profile_print(f) == 0, "print");
+    fclose(f);
+    CHECK(strstr(table, "two?lines?and a tab ") && !strstr(table, "two\n"),
+          "a name with control characters in the table:\n%s", table);
+    free(table);
+    f = open_memstream(&json, &len);
+    CHECK(weft_profile_write_json(f) == 0, "json");
+    fclose(f);
+    CHECK(strstr(json, "\"two\\u000alines\\u0009and a tab\""), "the name escaped in the JSON:\n%s",
+          json);
+    free(json);
     CHECK(weft_stop() == 0, "stop");
-    printf("ok: names cut at a character boundary; invalid bytes written as U+FFFD\n");
+    printf("ok: names cut at a character boundary; invalid bytes written as U+FFFD; control "
+           "characters shown as '?' in the table, escaped in the JSON\n");
 }
 
 static void check_reports(void)

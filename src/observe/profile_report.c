@@ -130,12 +130,33 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
                      "(the times converted from them move with the run)\n");
 }
 
+/* A name as the table shows it: its control characters (a newline, a
+ * tab) as '?', so that a row stays one line with its columns (the JSON
+ * keeps the name as given, escaped).  `buf` holds the copy when one is
+ * needed; a longer name keeps its first NAME_SHOWN - 1 bytes. */
+#define NAME_SHOWN 256
+static const char *shown(const char *name, char buf[NAME_SHOWN])
+{
+    size_t n = 0;
+    bool plain = true;
+    for (const char *c = name; *c; c++, n++)
+        plain = plain && (unsigned char)*c >= 0x20 && *c != 0x7f;
+    if (plain)
+        return name;
+    if (n >= NAME_SHOWN)
+        n = NAME_SHOWN - 1;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+    buf[n] = '\0';
+    return buf;
+}
+
 /* One row of the regions' table. */
 static void print_region(FILE *out, const weft_profile_region *r, int w)
 {
-    char a[32], b[32], c[32], d[32];
-    fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w, r->name,
-            (unsigned long long)r->runs, fmt_ns(a, sizeof a, r->work_ns),
+    char a[32], b[32], c[32], d[32], name[NAME_SHOWN];
+    fprintf(out, "%-*s %6llu %11s %11s %12.2f %13s %13.2f %15s %14llu %12llu\n", w,
+            shown(r->name, name), (unsigned long long)r->runs, fmt_ns(a, sizeof a, r->work_ns),
             fmt_ns(b, sizeof b, r->span_ns), r->parallelism,
             fmt_ns(c, sizeof c, r->burdened_span_ns), r->burdened_parallelism,
             fmt_ns(d, sizeof d, r->longest_strand_ns), (unsigned long long)r->tasks,
@@ -149,7 +170,7 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
 {
     const weft_profile_region *r = sn->r;
     size_t n = sn->n;
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], name[NAME_SHOWN];
     size_t of_kind[3] = {0, 0, 0};
     for (size_t i = 0; i < n; i++)
         if (r[i].kind >= 0 && r[i].kind < 3)
@@ -187,7 +208,7 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
             if (r[i].kind != WEFT_PROFILE_REGION_INSIDE_TASK)
                 continue;
             double k = r[i].runs ? 1.0 / (double)r[i].runs : 0.0;
-            fprintf(out, "%-*s %8llu %13s %13s %12.2f %17s %14.1f\n", w, r[i].name,
+            fprintf(out, "%-*s %8llu %13s %13s %12.2f %17s %14.1f\n", w, shown(r[i].name, name),
                     (unsigned long long)r[i].runs, fmt_ns(a, sizeof a, r[i].work_ns * k),
                     fmt_ns(b, sizeof b, r[i].span_ns * k), r[i].parallelism,
                     fmt_ns(c, sizeof c, r[i].longest_run_span_ns), (double)r[i].tasks * k);
@@ -208,7 +229,7 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
             fprintf(out, " %15s   (basic blocks)\n", "longest-strand");
         double k = 1.0 / sn->ns_per_block;
         for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, r[i].name, r[i].work_ns * k,
+            fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, shown(r[i].name, name), r[i].work_ns * k,
                     r[i].span_ns * k, r[i].burdened_span_ns * k);
             if (!sn->strands)
                 fprintf(out, " %15.0f", r[i].longest_strand_ns * k);
@@ -231,7 +252,8 @@ static void print_speedups(FILE *out, const weft__profile_snapshot *sn, int w)
     for (size_t i = 0; i < sn->n; i++) {
         if (r[i].kind == WEFT_PROFILE_REGION_INSIDE_TASK)
             continue; /* a call's bound is its caller's business */
-        fprintf(out, "%-*s", w, r[i].name);
+        char name[NAME_SHOWN];
+        fprintf(out, "%-*s", w, shown(r[i].name, name));
         for (size_t k = 0; k < TABLE_WORKERS; k++) {
             char cell[40];
             snprintf(cell, sizeof cell, "%.1f/%.1f",
@@ -247,14 +269,15 @@ static void print_speedups(FILE *out, const weft__profile_snapshot *sn, int w)
 static void print_types(FILE *out, const weft__profile_snapshot *sn, int w)
 {
     const weft_profile_task_type *t = sn->t;
-    char a[32];
+    char a[32], name[NAME_SHOWN];
     double total = 0;
     for (size_t i = 0; i < sn->nt; i++)
         total += t[i].work_ns;
     fprintf(out, "%-*s %14s %11s %7s\n", w, "task type", "count", "work", "share");
     for (size_t i = 0; i < sn->nt; i++)
-        fprintf(out, "%-*s %14llu %11s %6.1f%%\n", w, t[i].name, (unsigned long long)t[i].count,
-                fmt_ns(a, sizeof a, t[i].work_ns), total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
+        fprintf(out, "%-*s %14llu %11s %6.1f%%\n", w, shown(t[i].name, name),
+                (unsigned long long)t[i].count, fmt_ns(a, sizeof a, t[i].work_ns),
+                total > 0 ? 100.0 * t[i].work_ns / total : 0.0);
 }
 
 void weft__profile_print_table(FILE *out, const weft__profile_snapshot *sn)
