@@ -487,6 +487,26 @@ static void drop_outside(void)
     lace_drop(lace_get_worker());
 }
 
+/* With WEFT_CHECKS (this test's build), a task's SPAWN, SYNC and DROP
+ * given no worker. */
+static void spawn_outside(void)
+{
+    lace_start(2, 0, 0);
+    (void)fib_SPAWN(lace_get_worker(), 5);
+}
+
+static void sync_outside(void)
+{
+    lace_start(2, 0, 0);
+    (void)fib_SYNC(lace_get_worker());
+}
+
+static void task_drop_outside(void)
+{
+    lace_start(2, 0, 0);
+    fib_DROP(lace_get_worker());
+}
+
 static void yield_outside(void)
 {
     lace_start(2, 0, 0);
@@ -1150,6 +1170,9 @@ static const adv_case cases[] = {
       "above it, spawned later, is still pending: spawns and joins nest"}},
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
+    {"spawn_outside", spawn_outside, ABORTED, false, {NOT_WORKER("fib_SPAWN(NULL, ...)")}},
+    {"sync_outside", sync_outside, ABORTED, false, {NOT_WORKER("fib_SYNC(NULL)")}},
+    {"task_drop_outside", task_drop_outside, ABORTED, false, {NOT_WORKER("fib_DROP(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},
     {"check_yield_outside",
      check_yield_outside,
