@@ -95,6 +95,17 @@ static inline void weft__lace_start_workers(const char *call, unsigned n_workers
  * lace_start"; after: "after lace_stop"); `start_call` is the library's
  * lace_start with its parameters' names. */
 
+/* A Lace call given no worker (`what` as the program wrote it, with
+ * NULL): stops the program, in Lace's words. */
+static inline WEFT_NORETURN void weft__lace_stop_not_worker(const weft__api_words *lace,
+                                                            const char *what)
+{
+    (void)weft__speak_as(lace);
+    weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
+                "there): call it from a task",
+                what);
+}
+
 /* lace_count_report_file: weft's counters (weft_stats_print); a NULL file
  * is said in Lace's words, naming the call made. */
 static inline void weft__lace_count_report_file(const weft__api_words *lace, FILE *file)

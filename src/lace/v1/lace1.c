@@ -311,13 +311,7 @@ WorkerP *lace_get_worker_checked(void)
     return (WorkerP *)w;
 }
 
-void weft__lace_not_worker(const char *what)
-{
-    (void)weft__speak_as(&lace_words);
-    weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
-                "there): call it from a task",
-                what);
-}
+void weft__lace_not_worker(const char *what) { weft__lace_stop_not_worker(&lace_words, what); }
 
 Task *lace_get_head(WorkerP *w)
 {

@@ -172,13 +172,7 @@ void lace_suspend(void) { weft__lace_suspend(&lace_words); }
 
 void lace_resume(void) { weft__lace_resume(&lace_words); }
 
-void weft__lace2_not_worker(const char *what)
-{
-    (void)weft__speak_as(&lace_words);
-    weft__fatal("%s called on a thread that is not a Lace worker (lace_get_worker() is NULL "
-                "there): call it from a task",
-                what);
-}
+void weft__lace2_not_worker(const char *what) { weft__lace_stop_not_worker(&lace_words, what); }
 
 static void require_worker(const lace_worker *lw, const char *what)
 {
