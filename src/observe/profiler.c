@@ -917,10 +917,11 @@ void weft__profile_pool_record(const char *name, const weft_profile_figures *f, 
 /* A thread outside the pool is named by the address of a thread-local. */
 static __thread char outside_thread_tag;
 
-static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where)
+static weft_profile_mark mark_of(const weft_profile_figures *f, uintptr_t where,
+                                 uint64_t computation)
 {
     return (weft_profile_mark){f->work,   f->span,    f->bspan, f->tasks,
-                               f->spawns, f->longest, where,    0};
+                               f->spawns, f->longest, where,    computation};
 }
 
 weft_profile_mark weft_profile_begin(void)
@@ -934,13 +935,12 @@ weft_profile_mark weft_profile_begin(void)
     if (w) {
         weft_profile_end_strand(&w->prof);
         weft_profile_figures now = figures_of(&w->prof.f);
-        weft_profile_mark m = mark_of(&now, (uintptr_t)w);
-        m.computation = w->prof.computation;
+        weft_profile_mark m = mark_of(&now, (uintptr_t)w, w->prof.computation);
         w->prof.f.longest = 0; /* the region's own; end puts the larger back */
         return m;
     }
     pthread_mutex_lock(&lock);
-    weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag);
+    weft_profile_mark m = mark_of(&outside_total, (uintptr_t)&outside_thread_tag, 0);
     outside_total.longest = 0; /* as a worker's: the range's own, end puts the larger back */
     pthread_mutex_unlock(&lock);
     return m;

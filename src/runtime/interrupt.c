@@ -531,12 +531,6 @@ void weft__newframe_task(weft_task *t, uintptr_t wrapper)
     run_interrupt(KIND_NEWFRAME, t, wrapper);
 }
 
-/* A copy at its TOGETHER's barrier (rec) waits until the barrier passes
- * generation gen.  Meanwhile another copy may start an interrupt, nested
- * in this TOGETHER, before it reaches the barrier: it needs every worker,
- * so we serve it at our head, as a blocked SYNC would, and wait on.  As
- * wait_on, but asleep on barrier_waiters.word, which a release and such a
- * publication both bump. */
 /* A copy of rec's TOGETHER returned while this barrier waits: it reaches
  * no barrier again, so this one can never pass (the copies called it a
  * different number of times).  Acquire (both): the copy counted itself
@@ -548,6 +542,12 @@ static bool barrier_unreachable(interrupt_rec *rec, uint32_t gen)
            atomic_load_explicit(&rec->bar_generation, memory_order_acquire) == gen;
 }
 
+/* A copy at its TOGETHER's barrier (rec) waits until the barrier passes
+ * generation gen.  Meanwhile another copy may start an interrupt, nested
+ * in this TOGETHER, before it reaches the barrier: it needs every worker,
+ * so we serve it at our head, as a blocked SYNC would, and wait on.  As
+ * wait_on, but asleep on barrier_waiters.word, which a release and such a
+ * publication both bump. */
 static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
 {
     weft_task *head = NULL; /* found when first needed */
