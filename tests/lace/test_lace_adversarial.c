@@ -313,6 +313,42 @@ static void get_head_outside(void)
     (void)lace_get_head(lace_get_worker());
 }
 
+/* A task hands its worker and head to a plain thread, which SPAWNs with
+ * them onto a slot the task's own SPAWN holds: told that the context is
+ * used off its worker's thread (before: that a second ME macro spawned
+ * over a pending task, in weft's or Lace's words by the thread). */
+typedef struct {
+    WorkerP *worker;
+    Task *head;
+} handed_context;
+
+static void *spawn_with_handed_context(void *arg)
+{
+    handed_context *c = arg;
+    WorkerP *__lace_worker = c->worker;
+    Task *__lace_dq_head = c->head;
+    SPAWN(fib, 5);
+    SYNC(fib);
+    return NULL;
+}
+
+VOID_TASK_0(hand_context_away)
+{
+    handed_context c = {__lace_worker, __lace_dq_head};
+    SPAWN(fib, 10); /* one worker: it stays in the slot */
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, spawn_with_handed_context, &c) == 0, "thread");
+    pthread_join(th, NULL);
+    SYNC(fib);
+}
+
+static void context_on_another_thread(void)
+{
+    lace_start(1, 0);
+    RUN(hand_context_away);
+    lace_stop();
+}
+
 static void run_task_without_f(void)
 {
     lace_start(2, 0);
@@ -922,6 +958,12 @@ static const adv_case cases[] = {
      false,
      {"lace: LACE_ME used on a thread that is not a Lace worker (it is for code that tasks run; "
       "from outside Lace, call tasks with RUN)\n"}},
+    {"context_on_another_thread",
+     context_on_another_thread,
+     ABORTED,
+     false,
+     {"lace: SPAWN(fib) with worker 0's context on a thread that is not that worker's (outside the "
+      "pool): a worker's context is its own thread's"}},
     {"yield_outside",
      yield_outside,
      ABORTED,

@@ -195,6 +195,39 @@ static void startup_twice(void)
     lace_startup(0, NULL, NULL);
 }
 
+/* Two threads race lace_startup for one lace_init: one starts Lace (its
+ * callback waits), and the other is told, in lace_startup's words, that
+ * the lace_init was taken or that Lace runs. */
+static atomic_int startup_racers;
+
+static void waits_in_callback(WorkerP *__lace_worker, Task *__lace_dq_head, void *arg)
+{
+    (void)__lace_worker;
+    (void)__lace_dq_head;
+    (void)arg;
+    sleep(30); /* the other racer's message ends the process first */
+}
+
+static void *race_for_startup(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&startup_racers, 1);
+    while (atomic_load(&startup_racers) < 2)
+        ; /* both call at once */
+    lace_startup(0, waits_in_callback, NULL);
+    return NULL;
+}
+
+static void startup_racing(void)
+{
+    lace_init(2, 0);
+    pthread_t racers[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&racers[i], NULL, race_for_startup, NULL) == 0, "thread");
+    for (int i = 0; i < 2; i++)
+        pthread_join(racers[i], NULL);
+}
+
 static void init_while_running(void)
 {
     lace_start(2, 0);
@@ -332,6 +365,12 @@ static const adv_case cases[] = {
      ABORTED,
      false,
      {"lace: lace_startup(0, NULL, ...) called while Lace is running: call lace_init"}},
+    {"startup_racing",
+     startup_racing,
+     ABORTED,
+     false,
+     {"lace: lace_startup(0, cb, ...) called while ",
+      ": call lace_init(n_workers, dqsize) first, once before each lace_startup\n"}},
     {"init_while_running",
      init_while_running,
      ABORTED,

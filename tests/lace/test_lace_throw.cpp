@@ -4,6 +4,8 @@
 //   - one thrown by a task body stops the program with one message naming
 //     the task and the exception, whether the task runs inline at its SYNC
 //     or on a thief (2 workers);
+//   - one thrown through a task compiled as C and caught above it leaves
+//     that task's SPAWNs pending: the next SPAWN is refused naming it;
 //   - a weft::join whose first branch throws with a Lace SPAWN of its own
 //     still pending is refused naming the join, not a DROP() the program
 //     never wrote.
@@ -52,6 +54,29 @@ TASK_0(long, join_throws_over_spawn)
     }
 }
 
+// The task compiled as C (throw_through_c.c) and the hook it calls.
+extern "C" {
+TASK_DECL_1(long, c_spawner, int);
+void lace_throw_hook(int n)
+{
+    if (n == 0)
+        throw std::runtime_error("thrown through C");
+}
+}
+
+// A C++ task catches an exception that passed through a task compiled as
+// C: C frames cannot catch it, so the C task's SPAWNs stay pending, and
+// the next SPAWN here is refused naming that cause among the others.
+TASK_0(long, catches_through_c)
+{
+    try {
+        return CALL(c_spawner, 3);
+    } catch (const std::runtime_error &) {
+    }
+    SPAWN(thrower, 1);
+    return SYNC(thrower);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -60,6 +85,8 @@ int main(int argc, char **argv)
             (void)RUN(spawner, 64);
         else if (std::strcmp(argv[1], "join_throws_over_spawn") == 0)
             (void)RUN(join_throws_over_spawn);
+        else if (std::strcmp(argv[1], "catches_through_c") == 0)
+            (void)RUN(catches_through_c);
         else
             return 2;
         lace_stop();
@@ -80,6 +107,11 @@ int main(int argc, char **argv)
     expect_stop(self.c_str(), "join_throws_over_spawn", {"CASE_WORKERS=1"},
                 "lace: weft::join, left by an exception, on worker 0 joins the task in slot 0 "
                 "while the task above it, spawned later, is still pending");
+    expect_stop(self.c_str(), "catches_through_c", {"CASE_WORKERS=1"},
+                "holds a task still pending, spawned since this task body read its head");
+    expect_stop(self.c_str(), "catches_through_c", {"CASE_WORKERS=1"},
+                "or left by a task compiled as C that a C++ exception passed through (C code "
+                "cannot catch it; its SPAWNs stay pending)");
     std::printf("test_lace_throw: ok\n");
     return 0;
 }

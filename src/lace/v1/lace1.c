@@ -193,7 +193,11 @@ void lace_stop(void) { stop_as("lace_stop"); }
 
 static unsigned init_workers;
 static size_t init_dqsize;
-static bool init_called;                  /* lace_init ran; lace_startup not yet */
+/* Each lace_startup takes the lace_init before it: none, one ready, or one
+ * a lace_startup has taken and is starting (a second racing it is told
+ * so, not that lace_init was never called). */
+enum { INIT_NONE, INIT_READY, INIT_TAKEN };
+static atomic_int init_state;
 static atomic_bool startup_callback_runs; /* a lace_exit inside it waits for its return */
 /* How long lace_startup waits for worker 0 to fall asleep at start (it
  * spins first for up to WEFT_SPIN_US). */
@@ -208,7 +212,9 @@ void lace_init(unsigned int n_workers, size_t dqsize)
                            "the stack size set with lace_set_stacksize");
     init_workers = n_workers;
     init_dqsize = dqsize;
-    init_called = true;
+    /* Release: the lace_startup that takes this lace_init reads its
+     * parameters. */
+    atomic_store_explicit(&init_state, INIT_READY, memory_order_release);
     (void)weft__speak_as(was);
 }
 
@@ -224,11 +230,15 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
     const weft__api_words *was = weft__speak_as(&lace_words);
     char call[96];
     snprintf(call, sizeof call, "lace_startup(%zu, %s, ...)", stacksize, cb ? "cb" : "NULL");
-    if (!init_called)
+    /* Acquire: pairs with lace_init's release (its parameters). */
+    int init = atomic_exchange_explicit(&init_state, INIT_TAKEN, memory_order_acquire);
+    if (init != INIT_READY)
         weft__fatal("%s called %s: call lace_init(n_workers, dqsize) first, once before each "
                     "lace_startup",
-                    call, weft_workers() > 0 ? "while Lace is running" : "before lace_init");
-    init_called = false;
+                    call,
+                    init == INIT_TAKEN   ? "while another lace_startup starts Lace"
+                    : weft_workers() > 0 ? "while Lace is running"
+                                         : "before lace_init");
     size_t was_stack = stack_size;
     if (stacksize != 0)
         stack_size = stacksize;
@@ -236,6 +246,9 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
                stacksize != 0 ? "lace_startup's stacksize"
                               : "the stack size set with lace_set_stacksize");
     stack_size = was_stack;
+    /* Relaxed: only lace_startup's exchange reads it, and a lace_init is
+     * refused from here on (Lace runs). */
+    atomic_store_explicit(&init_state, INIT_NONE, memory_order_relaxed);
     if (cb != NULL) {
         /* Relaxed: read by a lace_exit inside the task, which the RUN's
          * hand-off orders after this store. */
