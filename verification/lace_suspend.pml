@@ -19,7 +19,18 @@
  * waits forever (an invalid end state); when everyone is done the pool is
  * parked exactly if the count is 0 or less.
  *
+ * With -DREFUSE, a call's thread may be one of a work pool's inside a
+ * task, which may not wait for the control lock: there the park only
+ * tries the lock, and may be refused (the lock held).  suspend.c's
+ * `parked` (here `believed`) then stays false, and the next settle, by
+ * any thread, parks.  At the end the pool is parked exactly if the count
+ * is low, unless the last settle was a refused park (the ghost
+ * `last_park_refused`: the next Lace call parks).
+ *
  * Mutants:
+ *   MUT_REFUSED_BELIEVED  (-DREFUSE) a refused park counts as parked:
+ *                      no later settle parks, and the pool runs under a
+ *                      low count
  *   MUT_READ_FIRST     a call reads "count low" before counting itself in
  *   MUT_LOW_STORE_RLX  "count low" is published with a plain store (the
  *                      store can pass the program's read of the calls)
@@ -55,6 +66,33 @@ bool stuck;   /* no thread can move, and not all are done */
 inline lock_(me) { atomic { lockv == 0 -> lockv = 1 } }
 inline unlock_(me) { atomic { DRAINED(me) -> lockv = 0 } }
 
+inline park(me) { atomic { assert(running == 0); parked = 1; was_parked = 1 } }
+
+#ifdef REFUSE
+bool believed;          /* suspend.c's `parked`: the layer's own view */
+bool last_park_refused; /* ghost: the last settle's park was refused */
+#define BELIEVED believed
+/* A call's thread (a pool's) tries the lock; the program's waits for it. */
+inline park_or_refused(me)
+{
+    if
+    :: me < NC ->
+        last_park_refused = 1;
+#ifdef MUT_REFUSED_BELIEVED
+        believed = 1
+#else
+        skip
+#endif
+    :: park(me); believed = 1
+    fi
+}
+#define LET_GO parked = 0; believed = 0
+#else
+#define BELIEVED parked
+#define park_or_refused(me) park(me)
+#define LET_GO parked = 0
+#endif
+
 /* With the lock held. */
 inline settle(me)
 {
@@ -62,10 +100,12 @@ inline settle(me)
 #ifdef MUT_SETTLE_NO_CALLS
     c = 0;
 #endif
+#ifdef REFUSE
+    last_park_refused = 0;
+#endif
     if
-    :: awake <= 0 && c == 0 && !parked ->
-        atomic { assert(running == 0); parked = 1; was_parked = 1 }
-    :: !(awake <= 0 && c == 0) && parked -> parked = 0
+    :: awake <= 0 && c == 0 && !BELIEVED -> park_or_refused(me)
+    :: !(awake <= 0 && c == 0) && BELIEVED -> LET_GO
     :: else
     fi;
     c = 0
@@ -142,5 +182,9 @@ init
     :: ended == NT
     :: timeout -> stuck = 1; assert(!stuck) /* a call waits forever */
     fi;
+#ifdef REFUSE
+    assert(parked == (awake <= 0) || last_park_refused)
+#else
     assert(parked == (awake <= 0))
+#endif
 }

@@ -866,6 +866,11 @@ check full lace-suspend-mut-lowrlx-SC lace_suspend.pml SC pass 22 -DMUT_LOW_STOR
 why=stuck check quick lace-suspend-mut-lowrlx-TSO lace_suspend.pml TSO fail 22 -DMUT_LOW_STORE_RLX
 why=stuck check quick lace-suspend-mut-lowrlx-WEAK lace_suspend.pml WEAK fail 22 -DMUT_LOW_STORE_RLX
 check quick lace-suspend-cover-runafterpark-SC lace_suspend.pml SC fail 22 -DCOVER_RUN_AFTER_PARK
+# a park tried on a pool's thread and refused (the control lock held)
+for mm in SC TSO WEAK; do
+  check quick "lace-suspend-refuse-$mm" lace_suspend.pml $mm pass 22 -DREFUSE
+done
+why=last_park_refused check quick lace-suspend-mut-refusedbelieved-SC lace_suspend.pml SC fail 22 -DREFUSE -DMUT_REFUSED_BELIEVED
 
 # ---- exit racing weft_stop (exit_stop.pml; src/runtime/lifecycle.c:
 # stop_at_exit, exit_lock, stop_locked, weft_stop): a stop, RUNs from

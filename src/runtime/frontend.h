@@ -96,7 +96,10 @@ int weft__leave_adopted_worker(void);
  * (so a resume soon after costs no wake-up), and idle sleepers sleep on.
  * Undone by weft_resume; a weft_suspend over it waits as usual
  * (interrupt.c).  EINVAL, without a message, when the pool is not running
- * (a front-end's count may settle after a stop). */
+ * (a front-end's count may settle after a stop); on a thread of a work
+ * pool inside a task, which may not wait for the control lock, EBUSY
+ * without a message when another thread holds it (the front-end settles
+ * again later). */
 int weft__suspend_lazy(void);
 /* weft_resume for the same API, undoing its lazy suspension: EINVAL,
  * without a message, when the pool is not running or not suspended (a

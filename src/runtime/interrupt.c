@@ -760,8 +760,19 @@ static int suspend(bool lazy)
     /* A lazy suspension is a front-end's, which may settle its count after
      * the pool stopped (a call from outside that ended during the stop):
      * nothing to suspend, and nothing to say. */
-    int err = lazy ? weft__control_begin("weft_suspend", true)
+    int err;
+    if (lazy && weft__gate_waited_on()) {
+        /* A thread of a work pool inside a task may not wait for the lock:
+         * its holder (a stop) may wait for that task, which waits for this
+         * thread.  A lazy suspension waits for nothing else, so it tries
+         * the lock, and a held one refuses it quietly (EBUSY): the
+         * front-end settles its count again at its next call. */
+        const char *why;
+        err = weft__control_try_begin(false, &why);
+    } else {
+        err = lazy ? weft__control_begin("weft_suspend", true)
                    : weft__control_begin_running("weft_suspend", true);
+    }
     if (err)
         return err;
     if (lazy && !weft__control_is_running()) {

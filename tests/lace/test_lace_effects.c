@@ -361,6 +361,84 @@ static void pool_under_runex(unsigned workers)
            workers);
 }
 
+/* ---- the last call from outside ends on a pool's thread ----
+ *
+ * The main thread is worker 0 (lace_startup without a callback), so the
+ * only calls from outside are the RUNs of a work pool's items on the
+ * pool's own threads, inside worker 0's task; another thread has called
+ * lace_suspend.  When the last of those RUNs ends, the pool is parked
+ * again (Lace's count is low), from a thread that may not wait for the
+ * control lock: it tries it, and says nothing (before, it was refused with
+ * a message naming weft_suspend, and the pool stayed running).  20
+ * rounds, the suspension undone by another thread's lace_resume. */
+static void *suspend_on_a_thread(void *arg)
+{
+    (void)arg;
+    lace_suspend();
+    return NULL;
+}
+
+static void *resume_on_a_thread(void *arg)
+{
+    (void)arg;
+    lace_resume();
+    return NULL;
+}
+
+static void on_a_thread(void *(*fn)(void *))
+{
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, fn, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+}
+
+VOID_TASK_0(pool_of_runs)
+{
+    int leaves[6] = {0, 0, 0, 0, 0, 0};
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 3;
+    if (weft_pool_run(&cfg, leaves, 6, pool_item, NULL, NULL) != 0)
+        atomic_fetch_add(&pool_wrong, 1);
+}
+
+static void suspend_settled_on_pool_thread(void)
+{
+    fflush(stderr);
+    FILE *said = tmpfile();
+    CHECK(said != NULL, "tmpfile");
+    int saved = dup(STDERR_FILENO);
+    CHECK(saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0, "stderr to a file");
+    lace_init(2, 0);
+    lace_startup(0, NULL, NULL);
+    LACE_ME;
+    atomic_store(&pool_items, 0);
+    atomic_store(&pool_wrong, 0);
+    int left_running = 0;
+    for (int round = 0; round < 20; round++) {
+        on_a_thread(suspend_on_a_thread);
+        CALL(pool_of_runs);
+        if (atomic_load(&weft__rt.suspended) == 0)
+            left_running++;
+        on_a_thread(resume_on_a_thread);
+    }
+    lace_exit();
+    fflush(stderr);
+    CHECK(dup2(saved, STDERR_FILENO) >= 0, "stderr back");
+    close(saved);
+    char line[256] = "";
+    rewind(said);
+    bool quiet = fgets(line, sizeof line, said) == NULL;
+    fclose(said);
+    CHECK(atomic_load(&pool_items) == 20 * 6 && atomic_load(&pool_wrong) == 0,
+          "%ld items ran, %ld wrong", atomic_load(&pool_items), atomic_load(&pool_wrong));
+    CHECK(quiet, "a suspension settled on a pool's thread was told: %s", line);
+    CHECK(left_running == 0, "%d of 20 rounds left the pool running under lace_suspend",
+          left_running);
+    printf("ok: lace_suspend settled on a work pool's thread inside a task, 20 rounds: parked, "
+           "nothing said\n");
+}
+
 int main(void)
 {
     for (unsigned workers = 1; workers <= 3; workers++)
@@ -381,5 +459,6 @@ int main(void)
     lace_start(2, 0);
     calls_while_toggling();
     lace_stop();
+    suspend_settled_on_pool_thread();
     return 0;
 }

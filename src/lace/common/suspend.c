@@ -30,7 +30,7 @@ static void settle(void)
      * sees the other (a call from outside is never left parked). */
     bool want = atomic_load_explicit(&awake, memory_order_relaxed) <= 0 &&
                 atomic_load_explicit(&outside_calls, memory_order_seq_cst) == 0;
-    if (want && !parked)
+    if (want && !parked) /* refused on a pool's thread (EBUSY): the next settle parks */
         parked = weft__suspend_lazy() == 0;
     else if (!want && parked) {
         (void)weft__resume_quiet(); /* (a stop or another API may have undone it first) */
