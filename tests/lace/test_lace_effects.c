@@ -201,6 +201,31 @@ static void interrupt_across_resume(int kind)
 TASK_1(long, plus_one, long, x) { return x + 1; }
 VOID_TASK_1(touch, long, x) { (void)x; }
 
+/* stderr goes to a temporary file (its descriptor saved in *saved) until
+ * stderr_quiet_since, which puts it back and says whether nothing was
+ * written there (the first line written in `line`). */
+static FILE *stderr_to_file(int *saved)
+{
+    fflush(stderr);
+    FILE *said = tmpfile();
+    CHECK(said != NULL, "tmpfile");
+    *saved = dup(STDERR_FILENO);
+    CHECK(*saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0, "stderr to a file");
+    return said;
+}
+
+static bool stderr_quiet_since(FILE *said, int saved, char *line, size_t size)
+{
+    fflush(stderr);
+    CHECK(dup2(saved, STDERR_FILENO) >= 0, "stderr back");
+    close(saved);
+    line[0] = '\0';
+    rewind(said);
+    bool quiet = fgets(line, (int)size, said) == NULL;
+    fclose(said);
+    return quiet;
+}
+
 static atomic_int toggling;
 
 static void *toggler(void *arg)
@@ -216,11 +241,8 @@ static void *toggler(void *arg)
 
 static void calls_while_toggling(void)
 {
-    fflush(stderr);
-    FILE *said = tmpfile();
-    CHECK(said != NULL, "tmpfile");
-    int saved = dup(STDERR_FILENO);
-    CHECK(saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0, "stderr to a file");
+    int saved;
+    FILE *said = stderr_to_file(&saved);
     atomic_store(&toggling, 1);
     pthread_t th;
     CHECK(pthread_create(&th, NULL, toggler, NULL) == 0, "thread");
@@ -235,14 +257,9 @@ static void calls_while_toggling(void)
     }
     atomic_store(&toggling, 0);
     pthread_join(th, NULL);
-    fflush(stderr);
-    CHECK(dup2(saved, STDERR_FILENO) >= 0, "stderr back");
-    close(saved);
+    char line[256];
+    bool quiet = stderr_quiet_since(said, saved, line, sizeof line);
     CHECK(wrong == 0, "%ld calls from outside returned a wrong result", wrong);
-    char line[256] = "";
-    rewind(said);
-    bool quiet = fgets(line, sizeof line, said) == NULL;
-    fclose(said);
     CHECK(quiet, "a Lace program's calls across lace_suspend/lace_resume were told: %s", line);
     printf("ok: 1500 RUNs, 500 NEWFRAMEs and 500 TOGETHERs from outside across a thread's "
            "lace_suspend/lace_resume: all ran, nothing said (%u workers)\n",
@@ -404,11 +421,8 @@ VOID_TASK_0(pool_of_runs)
 
 static void suspend_settled_on_pool_thread(void)
 {
-    fflush(stderr);
-    FILE *said = tmpfile();
-    CHECK(said != NULL, "tmpfile");
-    int saved = dup(STDERR_FILENO);
-    CHECK(saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0, "stderr to a file");
+    int saved;
+    FILE *said = stderr_to_file(&saved);
     lace_init(2, 0);
     lace_startup(0, NULL, NULL);
     LACE_ME;
@@ -423,13 +437,8 @@ static void suspend_settled_on_pool_thread(void)
         on_a_thread(resume_on_a_thread);
     }
     lace_exit();
-    fflush(stderr);
-    CHECK(dup2(saved, STDERR_FILENO) >= 0, "stderr back");
-    close(saved);
-    char line[256] = "";
-    rewind(said);
-    bool quiet = fgets(line, sizeof line, said) == NULL;
-    fclose(said);
+    char line[256];
+    bool quiet = stderr_quiet_since(said, saved, line, sizeof line);
     CHECK(atomic_load(&pool_items) == 20 * 6 && atomic_load(&pool_wrong) == 0,
           "%ld items ran, %ld wrong", atomic_load(&pool_items), atomic_load(&pool_wrong));
     CHECK(quiet, "a suspension settled on a pool's thread was told: %s", line);
