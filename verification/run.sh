@@ -872,6 +872,17 @@ for mm in SC TSO WEAK; do
 done
 why=last_park_refused check quick lace-suspend-mut-refusedbelieved-SC lace_suspend.pml SC fail 22 -DREFUSE -DMUT_REFUSED_BELIEVED
 
+# ---- where a lazy suspension parks (lazy_park.pml; src/runtime/interrupt.c
+# task_parks, src/runtime/sleep.c something_to_do): a SYNC on a stolen
+# task and the thief's yield, under Lace's suspension and weft_suspend over it ----
+check quick lazy-park-SC lazy_park.pml SC pass 22
+check quick lazy-park-syncover-SC lazy_park.pml SC pass 22 -DSYNC_OVER
+check quick lazy-park-mut-taskparks-SC lazy_park.pml SC fail 22 -DMUT_TASK_PARKS_LAZY
+check quick lazy-park-mut-wakebeforeclear-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_WAKE_BEFORE_CLEAR
+check quick lazy-park-mut-nowake-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_NO_WAKE
+cover_checks "lazy-park-cover-%s-SC" lazy_park.pml "SLEPT"
+cover_checks "lazy-park-syncover-cover-%s-SC" lazy_park.pml "RETURNED SLEPT" -DSYNC_OVER
+
 # ---- exit racing weft_stop (exit_stop.pml; src/runtime/lifecycle.c:
 # stop_at_exit, exit_lock, stop_locked, weft_stop): a stop, RUNs from
 # other threads (one, or two; STUCK: one may never return), the exit

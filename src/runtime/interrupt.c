@@ -402,22 +402,30 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     leave(rec, n);
 }
 
+/* Does a task's YIELD or blocked SYNC on w park now?  Only for a
+ * suspension that waits for every worker (weft_suspend). */
+static bool task_parks(const weft_worker *w)
+{
+    weft_runtime *p = &weft__rt;
+    /* Relaxed (both): as weft__park_if_suspended's look; a stale lazy
+     * flag only delays parking to the next check (a weft_suspend over a
+     * lazy suspension clears it before it wakes the sleepers and waits). */
+    return w->in_interrupt == 0 && atomic_load_explicit(&p->suspended, memory_order_relaxed) &&
+           !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
+}
+
 void weft__yield_slow(weft_worker *w, weft_task *head)
 {
     /* An interrupt's task runs, and a parked worker serves interrupts, at
      * the head the yield holds: it must be the top.  A head read before
      * another API spawned in a block nested in this task body is below
      * that task, still pending; the interrupt's tasks would meet it. */
-    if ((weft_interrupt_waiting_for(w) ||
-         /* Relaxed: as weft__park_if_suspended's look. */
-         (w->in_interrupt == 0 &&
-          atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))) &&
-        !weft_fj_head_is_top(head))
+    if ((weft_interrupt_waiting_for(w) || task_parks(w)) && !weft_fj_head_is_top(head))
         weft__fj_run_at_refused(w, head, "a yield (YIELD_NEWFRAME, lace_yield, WEFT_YIELD)");
     WEFT_PROFILE_PAUSE(w); /* an interrupt or a park is no strand of this task */
     if (weft_interrupt_waiting_for(w))
         weft__interrupt_serve(w, head);
-    weft__park_if_suspended(w, head);
+    weft__park_task_if_suspended(w, head);
     WEFT_PROFILE_RESUME(w);
 }
 
@@ -719,6 +727,12 @@ void weft__park_if_suspended(weft_worker *w, weft_task *head)
         park(w, head);
 }
 
+void weft__park_task_if_suspended(weft_worker *w, weft_task *head)
+{
+    if (task_parks(w))
+        park(w, head);
+}
+
 /* Wakes parked workers so they re-check (resume, stop, interrupts), and
  * the threads outside the pool waiting for a resume; with none of either,
  * no system call: a worker that parks later counts itself in `parked`
@@ -808,12 +822,13 @@ static int suspend(bool lazy)
     atomic_store_explicit(&p->suspend_lazy, lazy, memory_order_relaxed);
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, depth + 1, memory_order_seq_cst);
-    /* Relaxed: YIELD's hint; the flag above is what parking checks. */
-    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     if (lazy) {
+        /* No YIELD hint: a task's yield does not park for it. */
         weft__control_end();
         return 0;
     }
+    /* Relaxed: YIELD's hint; the flag above is what parking checks. */
+    atomic_fetch_or_explicit(&weft__attention_g, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     weft__wake_all();
     /* Wait until every worker is parked: tasks reach a YIELD, a blocked
      * SYNC or their end first, and interrupts in progress (also those that

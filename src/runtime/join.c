@@ -95,7 +95,7 @@ void weft__join_stolen(weft_worker *w, weft_task *t)
         }
         /* A blocked SYNC parks for weft_suspend like a YIELD: the task it
          * waits for may be parked at one. */
-        weft__park_if_suspended(w, head);
+        weft__park_task_if_suspended(w, head);
         if (weft__idle_backoff(&idle)) {
             if (!random_too && thief == NULL) {
                 /* A leapfrogging joiner sleeps only once it knows its thief

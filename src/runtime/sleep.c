@@ -110,9 +110,15 @@ static bool something_to_do(weft_worker *w, int state, weft_task *joined, weft_w
     if (weft_interrupt_waiting_for(w))
         return true;
     /* seq_cst: pairs with suspend's store before wake_all.  A joiner parks
-     * too (steal.c), unless it is inside an interrupt, which must end
-     * before the pool is suspended. */
-    if (w->in_interrupt == 0 && atomic_load_explicit(&p->suspended, memory_order_seq_cst))
+     * too (join.c), unless it is inside an interrupt, which must end
+     * before the pool is suspended, or the suspension is lazy (it parks
+     * idle workers only: the joiner sleeps on, or it would spin until
+     * resume).  Relaxed (the lazy hint): a suspend stores it before the
+     * flag, so a flag read from a weft_suspend's store shows it cleared;
+     * one read from before is the Dekker case in which the wake_all after
+     * the store finds this sleeper announced. */
+    if (w->in_interrupt == 0 && atomic_load_explicit(&p->suspended, memory_order_seq_cst) &&
+        (state == WEFT_SLEEP_IDLE || !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)))
         return true;
     if (state == WEFT_SLEEP_IDLE) {
         if (weft_external_pending())

@@ -5,7 +5,9 @@
  * workers resumed for it and suspended again after); a TOGETHER or
  * NEWFRAME from outside waits for lace_resume and then runs, and calls
  * from outside across another thread's suspends and resumes all run,
- * without a word on stderr; and
+ * without a word on stderr; a task that meets lace_suspend at a SYNC on
+ * a stolen task or at a yield runs on to its end (Lace parks idle workers
+ * only); and
  * lace_count_report_file writes the counter table (the run's task count)
  * to the given stream; and a work pool run inside a RUNEX's task (or
  * inside a RUN's while another thread's RUNEX waits), whose items RUN and
@@ -63,6 +65,28 @@ static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* A watchdog over each part: a hang is reported by name (on stdout, which
+ * no part redirects) instead of ending at ctest's timeout with nothing
+ * said. */
+static char hang_what[128];
+
+static void on_hang(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_lace_effects: no answer within 60 s (a hang): ";
+    (void)!write(STDOUT_FILENO, msg, sizeof msg - 1);
+    (void)!write(STDOUT_FILENO, hang_what, strlen(hang_what));
+    (void)!write(STDOUT_FILENO, "\n", 1);
+    _exit(1);
+}
+
+/* Names the part now running and gives it 60 s. */
+static void watch(const char *what)
+{
+    snprintf(hang_what, sizeof hang_what, "%s", what);
+    alarm(60);
 }
 
 static void suspend_resume(void)
@@ -325,29 +349,17 @@ static void *runex_later(void *arg)
     return (void *)(intptr_t)RUNEX(fib, 10);
 }
 
-static char hang_what[96];
-
-static void on_hang(int sig)
-{
-    (void)sig;
-    static const char msg[] = "test_lace_effects: no answer within 60 s (a hang): ";
-    (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)!write(STDERR_FILENO, hang_what, strlen(hang_what));
-    (void)!write(STDERR_FILENO, "\n", 1);
-    _exit(1);
-}
-
 static void pool_under_runex(unsigned workers)
 {
-    signal(SIGALRM, on_hang);
     lace_start(workers, 0);
     for (int concurrent = 0; concurrent <= 2; concurrent++) {
-        snprintf(hang_what, sizeof hang_what, "%s, %u workers",
+        char what[96];
+        snprintf(what, sizeof what, "%s, %u workers",
                  concurrent == 2 ? "RUNEX(pools run by a pool's items)"
                  : concurrent    ? "RUN(pool) and another thread's RUNEX"
                                  : "RUNEX(pool)",
                  workers);
-        alarm(60);
+        watch(what);
         atomic_store(&pool_items, 0);
         atomic_store(&pool_wrong, 0);
         int err;
@@ -366,7 +378,6 @@ static void pool_under_runex(unsigned workers)
         } else {
             err = RUNEX(pool_in_task, 4);
         }
-        alarm(0);
         CHECK(err == 0 && atomic_load(&pool_items) == want && atomic_load(&pool_wrong) == 0,
               "%s: pool %d, %ld items (%ld), %ld wrong", hang_what, err, atomic_load(&pool_items),
               want, atomic_load(&pool_wrong));
@@ -419,13 +430,68 @@ VOID_TASK_0(pool_of_runs)
         atomic_fetch_add(&pool_wrong, 1);
 }
 
+/* ---- a task under lace_suspend runs to its end ----
+ *
+ * Lace's suspension stops idle workers only.  A task of worker 0 (the
+ * main thread) that meets another thread's lace_suspend at a SYNC on a
+ * task stolen from it, or at YIELD_NEWFRAME, runs on to its end: the
+ * thread that resumes may wait for it, as the main thread does here
+ * (before, the SYNC and the yield parked until lace_resume, here never).
+ * The pool stays suspended after it. */
+static atomic_int slow_started;
+
+TASK_0(int, slow_seven)
+{
+    atomic_store(&slow_started, 1);
+    sleep_ms(20); /* the SYNC below finds it still running */
+    return 7;
+}
+
+/* SYNCs on slow_seven stolen by worker 1 (at_yield 0), or yields, after
+ * another thread's lace_suspend; -1 if worker 1 took nothing in 10 s. */
+TASK_1(int, task_meets_suspend, int, at_yield)
+{
+    if (at_yield) {
+        on_a_thread(suspend_on_a_thread);
+        YIELD_NEWFRAME();
+        return 7;
+    }
+    atomic_store(&slow_started, 0);
+    SPAWN(slow_seven);
+    for (int i = 0; i < 10000 && !atomic_load(&slow_started); i++) {
+        YIELD_NEWFRAME(); /* answers a thief's request (the private deques) */
+        sleep_ms(1);
+    }
+    bool stolen = atomic_load(&slow_started) != 0;
+    on_a_thread(suspend_on_a_thread);
+    int got = SYNC(slow_seven);
+    return stolen ? got : -1;
+}
+
+static void task_under_lace_suspend(void)
+{
+    LACE_ME;
+    static const char *const where[] = {"a SYNC on a stolen task", "YIELD_NEWFRAME"};
+    for (int at_yield = 0; at_yield <= 1; at_yield++) {
+        char what[96];
+        snprintf(what, sizeof what, "a task at %s under lace_suspend", where[at_yield]);
+        watch(what);
+        int got = CALL(task_meets_suspend, at_yield);
+        CHECK(got == 7, "%s: returned %d (-1: nothing stolen)", what, got);
+        CHECK(atomic_load(&weft__rt.suspended) != 0, "%s: the pool is no longer suspended", what);
+        on_a_thread(resume_on_a_thread);
+        CHECK(atomic_load(&weft__rt.suspended) == 0, "%s: lace_resume left it suspended", what);
+    }
+    printf("ok: a task of worker 0 at a SYNC on a stolen task, and at YIELD_NEWFRAME, under "
+           "another thread's lace_suspend ran to its end\n");
+}
+
 static void suspend_settled_on_pool_thread(void)
 {
     int saved;
     FILE *said = stderr_to_file(&saved);
-    lace_init(2, 0);
-    lace_startup(0, NULL, NULL);
     LACE_ME;
+    watch("lace_suspend settled on a work pool's thread inside a task");
     atomic_store(&pool_items, 0);
     atomic_store(&pool_wrong, 0);
     int left_running = 0;
@@ -436,7 +502,6 @@ static void suspend_settled_on_pool_thread(void)
             left_running++;
         on_a_thread(resume_on_a_thread);
     }
-    lace_exit();
     char line[256];
     bool quiet = stderr_quiet_since(said, saved, line, sizeof line);
     CHECK(atomic_load(&pool_items) == 20 * 6 && atomic_load(&pool_wrong) == 0,
@@ -450,24 +515,38 @@ static void suspend_settled_on_pool_thread(void)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each part's line, also before a hang */
+    signal(SIGALRM, on_hang);
     for (unsigned workers = 1; workers <= 3; workers++)
         pool_under_runex(workers);
     lace_start(2, 0);
+    watch("suspend_resume");
     suspend_resume();
+    watch("count_report");
     count_report();
     lace_stop();
     lace_start(3, 0);
+    watch("lazy_suspension, 3 workers");
     lazy_suspension();
+    watch("interrupt_across_resume, 3 workers");
     interrupt_across_resume(0);
     interrupt_across_resume(1);
     lace_stop();
     lace_start(1, 0);
+    watch("interrupt_across_resume, 1 worker");
     interrupt_across_resume(0);
     interrupt_across_resume(1);
     lace_stop();
     lace_start(2, 0);
+    watch("calls_while_toggling");
     calls_while_toggling();
     lace_stop();
+    /* The main thread as worker 0 (lace_startup without a callback). */
+    lace_init(2, 0);
+    lace_startup(0, NULL, NULL);
+    task_under_lace_suspend();
     suspend_settled_on_pool_thread();
+    lace_exit();
+    alarm(0);
     return 0;
 }
