@@ -13,7 +13,8 @@
  * hint is clear; the joiner's sleep is the runtime's: announce, a last
  * look at its reasons (the stolen task done, or a suspension it parks
  * for), then the futex wait until a claim (wake_all's, or the thief's
- * at DONE).  A parked worker waits for the flag to clear (a resume).
+ * at DONE).  A parked worker waits for a resume; a task's park also
+ * ends when a resume leaves only lazy holds (the hint set again).
  *
  * Two scenarios:
  *   (default)    the task's caller is the thread that resumes: another
@@ -22,25 +23,36 @@
  *                whose main thread is worker 0)
  *   -DSYNC_OVER  another thread suspends lazily, then weft_suspend over
  *                it, which must return with both workers parked; then
- *                it resumes twice
- * Every access is seq_cst but the hint's reads, which are relaxed: each
- * follows a seq_cst read of the flag, and the suspension stores the hint
- * before the flag (release), so a flag read from a store shows the hint
- * of that store or a later one; the model's interleavings of the two
- * reads give exactly those (SC only).
+ *                weft_resume, which leaves the lazy suspension: the
+ *                tasks parked at their yield and SYNC go on, and the
+ *                caller resumes once the task returned
+ * Every access is seq_cst but the hint's reads, which are relaxed: in the
+ * sleepers' last look and in park each follows a seq_cst read of the
+ * flag, and every store of the hint precedes a store of the flag
+ * (release), so a flag read from a store shows the hint of that store or
+ * a later one; the model's interleavings of the two reads give exactly
+ * those (SC only).  task_parks reads both relaxed: a stale pair there only
+ * sends a task into park, whose own reads decide, or past one park point
+ * to the next (not modelled).
  * Properties: nobody waits forever (invalid end state); no task runs
  * between weft_suspend's return and the resume (`returned`).
  *
  * Mutants:
- *   MUT_TASK_PARKS_LAZY   a task parks under the lazy suspension too (the
- *                         runtime before): in the default scenario the
- *                         caller waits for the task, the task for the
- *                         caller's resume
+ *   MUT_TASK_PARKS_LAZY   a task parks under the lazy suspension too, and
+ *                         its park waits for a resume (the runtime
+ *                         before): in the default scenario the caller
+ *                         waits for the task, the task for the caller's
+ *                         resume
+ *   MUT_PARK_NO_LAZY_EXIT a task's park waits for a resume even when the
+ *                         suspension turned lazy (SYNC_OVER)
  *   MUT_WAKE_BEFORE_CLEAR weft_suspend wakes the sleepers before it clears
  *                         the hint: the joiner looks again, still lazy,
  *                         and sleeps through the wait (SYNC_OVER)
  *   MUT_NO_WAKE           weft_suspend over a lazy one wakes nobody, as the
  *                         lazy one does (SYNC_OVER)
+ *   MUT_RESUME_STAYS_SYNC the weft_resume that leaves only the lazy hold
+ *                         keeps the suspension a sync one: the parked
+ *                         tasks wait for the caller's resume (SYNC_OVER)
  * Cover (must fail, so the base check is not vacuous):
  *   COVER_SLEPT           the joiner slept under the lazy suspension
  *   COVER_RETURNED        weft_suspend returned (SYNC_OVER)
@@ -66,12 +78,21 @@ inline task_parks(res)
     res = s != 0 && !l
 }
 
-/* park: counted in, wait for the resume, out.  (A parked worker's futex
- * protocol is suspend_parked.pml's; here the wait is for the flag.) */
-inline park(me)
+/* park: counted in, wait for the resume (a task's park, in_task: or for
+ * the suspension to turn lazy), out.  (A parked worker's futex protocol
+ * is suspend_parked.pml's; here the wait is for the flag and the hint,
+ * which a resume stores before it bumps the futex word.) */
+inline park(me, in_task)
 {
     parked[me] = 1;
-    suspended == 0;
+    if
+#if defined(MUT_TASK_PARKS_LAZY) || defined(MUT_PARK_NO_LAZY_EXIT)
+    :: in_task -> suspended == 0
+#else
+    :: in_task -> (suspended == 0 || lazy)
+#endif
+    :: else -> suspended == 0
+    fi;
     parked[me] = 0
 }
 
@@ -80,7 +101,7 @@ inline park(me)
 inline idle(me)
 {
     do
-    :: suspended != 0 -> park(me)
+    :: suspended != 0 -> park(me, 0)
     :: timeout -> break
     od
 }
@@ -97,7 +118,7 @@ proctype thief()
     bit l, p;
     /* its task's yield */
     task_parks(p);
-    if :: p -> park(1) :: else fi;
+    if :: p -> park(1, 1) :: else fi;
     assert(!returned); /* returned: a task runs */
     done = 1;
     /* DONE's wake of a joiner asleep on it */
@@ -114,7 +135,7 @@ proctype joiner()
     :: else ->
         task_parks(p);
         if
-        :: p -> park(0)
+        :: p -> park(0, 1)
         :: else ->
             /* weft__sleep: announce, last look, wait */
             announced = 1;
@@ -159,14 +180,17 @@ proctype controller()
     assert(0);
 #endif
     returned = 0;
-    suspended = 1; /* weft_resume: the lazy one stays */
-    suspended = 0  /* lace_resume */
-#else
-    /* the task's caller resumes once the task returned */
-    task_returned;
-    suspended = 0;
-    lazy = 0
+    /* weft_resume: only the lazy hold is left, and the suspension is lazy
+     * again (hint, then flag; wake_all's bump is the parks' wait here) */
+#ifndef MUT_RESUME_STAYS_SYNC
+    lazy = 1;
 #endif
+    suspended = 1;
+#endif
+    /* the task's caller (lace_resume) resumes once the task returned */
+    task_returned;
+    lazy = 0;
+    suspended = 0
 }
 
 init

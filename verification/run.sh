@@ -874,12 +874,15 @@ why=last_park_refused check quick lace-suspend-mut-refusedbelieved-SC lace_suspe
 
 # ---- where a lazy suspension parks (lazy_park.pml; src/runtime/interrupt.c
 # task_parks, src/runtime/sleep.c something_to_do): a SYNC on a stolen
-# task and the thief's yield, under Lace's suspension and weft_suspend over it ----
+# task and the thief's yield, under Lace's suspension and weft_suspend over
+# it, then weft_resume ----
 check quick lazy-park-SC lazy_park.pml SC pass 22
 check quick lazy-park-syncover-SC lazy_park.pml SC pass 22 -DSYNC_OVER
 check quick lazy-park-mut-taskparks-SC lazy_park.pml SC fail 22 -DMUT_TASK_PARKS_LAZY
 check quick lazy-park-mut-wakebeforeclear-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_WAKE_BEFORE_CLEAR
 check quick lazy-park-mut-nowake-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_NO_WAKE
+check quick lazy-park-mut-resumestayssync-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_RESUME_STAYS_SYNC
+check quick lazy-park-mut-parknolazyexit-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_PARK_NO_LAZY_EXIT
 cover_checks "lazy-park-cover-%s-SC" lazy_park.pml "SLEPT"
 cover_checks "lazy-park-syncover-cover-%s-SC" lazy_park.pml "RETURNED SLEPT" -DSYNC_OVER
 

@@ -407,9 +407,10 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
 static bool task_parks(const weft_worker *w)
 {
     weft_runtime *p = &weft__rt;
-    /* Relaxed (both): as weft__park_if_suspended's look; a stale lazy
-     * flag only delays parking to the next check (a weft_suspend over a
-     * lazy suspension clears it before it wakes the sleepers and waits). */
+    /* Relaxed (both): as weft__park_if_suspended's look; a stale pair
+     * only delays parking to the next check (a weft_suspend over a lazy
+     * suspension clears the hint before it wakes the sleepers and waits)
+     * or sends the task into park, whose own reads decide. */
     return w->in_interrupt == 0 && atomic_load_explicit(&p->suspended, memory_order_relaxed) &&
            !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
 }
@@ -640,18 +641,20 @@ void weft_barrier(void)
  * Suspension
  * ------------------------------------------------------------------------ */
 
-/* Suspended: wait for resume or stop.  An interrupt started meanwhile (by
- * a task still running elsewhere) is served, or it could never finish. */
-static void park(weft_worker *w, weft_task *head)
+/* Suspended: wait for resume or stop; a task's park (in_task: at a yield
+ * or a blocked SYNC) also ends when only lazy holds remain.  An interrupt
+ * started meanwhile (by a task still running elsewhere) is served, or it
+ * could never finish. */
+static void park(weft_worker *w, weft_task *head, bool in_task)
 {
     weft_runtime *p = &weft__rt;
     /* A lazy suspension (a front-end's, between its program's operations)
-     * is often over within microseconds: the worker spins and yields as
-     * an idle worker does before it sleeps, uncounted, and parks only
-     * after that.  Relaxed (all): hints; the counted park below decides,
-     * and a worker still spinning is not parked for weft_suspend's wait
-     * (a sync suspend clears the flag first). */
-    if (atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
+     * is often over within microseconds: an idle worker spins and yields
+     * as it does before it sleeps, uncounted, and parks only after that.
+     * Relaxed (all): hints; the counted park below decides, and a worker
+     * still spinning is not parked for weft_suspend's wait (a sync
+     * suspend clears the flag first). */
+    if (!in_task && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
         weft_idle idle;
         weft__idle_reset(&idle);
         while (atomic_load_explicit(&p->suspended, memory_order_relaxed) &&
@@ -678,6 +681,12 @@ static void park(weft_worker *w, weft_task *head)
         uint32_t gen = atomic_load_explicit(&p->suspend_gen, memory_order_seq_cst);
         if (!atomic_load_explicit(&p->suspended, memory_order_seq_cst) ||
             atomic_load_explicit(&p->quit, memory_order_seq_cst))
+            break;
+        /* Relaxed: a resume that leaves only lazy holds stores the hint
+         * before the flag (seq_cst, read above) and bumps the word after
+         * both, so a look that misses it is followed by a futex wait that
+         * returns at once. */
+        if (in_task && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed))
             break;
         if (weft_interrupt_waiting_for(w)) {
             /* seq_cst: suspend must not take a worker serving an interrupt
@@ -724,13 +733,13 @@ void weft__park_if_suspended(weft_worker *w, weft_task *head)
      * waits for every worker to park.  Inside an interrupt a worker does
      * not park: suspend waits for the interrupt to end. */
     if (w->in_interrupt == 0 && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed))
-        park(w, head);
+        park(w, head, false);
 }
 
 void weft__park_task_if_suspended(weft_worker *w, weft_task *head)
 {
     if (task_parks(w))
-        park(w, head);
+        park(w, head, true);
 }
 
 /* Wakes parked workers so they re-check (resume, stop, interrupts), and
@@ -754,8 +763,10 @@ void weft__unpark_all(void)
 int weft__resume_locked(void)
 {
     weft_runtime *p = &weft__rt;
-    /* Relaxed: the spinning hint (park); read only while suspended. */
+    /* Relaxed: the lazy hint, read (task_parks, park, the sleepers' last
+     * look) only while the flag below is set. */
     atomic_store_explicit(&p->suspend_lazy, false, memory_order_relaxed);
+    p->suspend_lazy_holds = 0;
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     /* Relaxed: YIELD's hint only; the flag above decides. */
@@ -767,7 +778,8 @@ int weft__resume_locked(void)
 
 /* weft_suspend and weft_resume speak as their caller (weft_start).  A lazy
  * suspension (weft__suspend_lazy) neither wakes the idle sleepers nor waits:
- * workers park when they next look, after a spin, and idle ones sleep on. */
+ * idle workers park when they next look, after a spin, sleepers sleep on,
+ * and tasks run on to their end (task_parks). */
 static int suspend(bool lazy)
 {
     weft_runtime *p = &weft__rt;
@@ -798,6 +810,7 @@ static int suspend(bool lazy)
     /* Relaxed: written under the lock (ours). */
     bool was_lazy = depth != 0 && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
     if (depth != 0 && (lazy || !was_lazy)) {
+        p->suspend_lazy_holds += lazy;
         /* Relaxed: under the lock; workers only test it for nonzero, which
          * it stays. */
         atomic_store_explicit(&p->suspended, depth + 1, memory_order_relaxed); /* nested */
@@ -816,10 +829,12 @@ static int suspend(bool lazy)
         gen = gen + 1 == 0 ? 1 : gen + 1;
         atomic_store_explicit(&p->suspend_gen, gen, memory_order_seq_cst);
     }
-    /* Relaxed: the spinning hint, read by parking workers only while
-     * suspended; a sync suspend over a lazy one clears it before it waits,
-     * so spinners count themselves parked. */
+    /* Relaxed: the lazy hint (task_parks, park, the sleepers' last look),
+     * read after the flag, whose seq_cst store below orders it; a sync
+     * suspend over a lazy one clears it before it wakes and waits, so
+     * tasks park and spinners count themselves parked. */
     atomic_store_explicit(&p->suspend_lazy, lazy, memory_order_relaxed);
+    p->suspend_lazy_holds += lazy;
     /* seq_cst: the waker's "write mine" before wake_all. */
     atomic_store_explicit(&p->suspended, depth + 1, memory_order_seq_cst);
     if (lazy) {
@@ -863,9 +878,34 @@ static int resume(bool quiet)
             weft__warn("weft_resume: the pool is not suspended");
         return EINVAL;
     }
+    /* The hold that ends: a quiet resume's is the front-end's lazy one
+     * (none left: a weft_resume or a stop ended it first); weft_resume's
+     * is a weft_suspend's, or, with none in force, a lazy one. */
+    uint32_t lazy_holds = p->suspend_lazy_holds;
+    if (quiet && lazy_holds == 0) {
+        weft__control_end();
+        return EINVAL;
+    }
+    if (quiet || lazy_holds == depth)
+        p->suspend_lazy_holds = --lazy_holds;
     if (depth > 1) {
-        /* Relaxed: under the lock; it stays nonzero (still suspended). */
-        atomic_store_explicit(&p->suspended, depth - 1, memory_order_relaxed);
+        /* Relaxed: under the lock. */
+        if (lazy_holds == depth - 1 &&
+            !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
+            /* Only lazy holds remain: the suspension is lazy again, and
+             * the tasks parked at their yields and blocked SYNCs go on.
+             * Relaxed (hint, YIELD's bit): ordered by the flag's seq_cst
+             * store after them and the word's bump in unpark_all. */
+            atomic_store_explicit(&p->suspend_lazy, true, memory_order_relaxed);
+            atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
+                                      memory_order_relaxed);
+            /* seq_cst: parked workers read it, then the hint. */
+            atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
+            weft__unpark_all();
+        } else {
+            /* Relaxed: under the lock; it stays nonzero (still suspended). */
+            atomic_store_explicit(&p->suspended, depth - 1, memory_order_relaxed);
+        }
         weft__control_end();
         return 0;
     }

@@ -87,9 +87,14 @@ typedef struct weft_runtime {
     /* Threads outside the pool asleep on suspend_word until a resume lets
      * their TOGETHER/NEWFRAME in (gate.c): woken with the parked workers. */
     _Atomic uint32_t gate_waiters;
-    /* The suspension in force is a front-end's lazy one
-     * (weft__suspend_lazy): parking workers spin before they sleep. */
+    /* Every hold of the suspension in force is a front-end's lazy one
+     * (weft__suspend_lazy): idle workers spin before they park, and tasks
+     * do not park at their yields and blocked SYNCs (interrupt.c). */
     _Atomic bool suspend_lazy;
+    /* How many of the `suspended` holds are lazy ones (under the control
+     * lock, gate.c): a resume that leaves only those makes the suspension
+     * lazy again. */
+    uint32_t suspend_lazy_holds;
     /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
      * waits for them (gate.c, weft__lifecycle_enter_interrupt). */
     _Atomic uint32_t interrupts_from_outside;

@@ -7,7 +7,7 @@
  * from outside across another thread's suspends and resumes all run,
  * without a word on stderr; a task that meets lace_suspend at a SYNC on
  * a stolen task or at a yield runs on to its end (Lace parks idle workers
- * only); and
+ * only), also once a weft_suspend nested with it is resumed; and
  * lace_count_report_file writes the counter table (the run's task count)
  * to the given stream; and a work pool run inside a RUNEX's task (or
  * inside a RUN's while another thread's RUNEX waits), whose items RUN and
@@ -443,7 +443,10 @@ static atomic_int slow_started;
 TASK_0(int, slow_seven)
 {
     atomic_store(&slow_started, 1);
-    sleep_ms(20); /* the SYNC below finds it still running */
+    /* Still running when the SYNC below comes, after the suspension. */
+    for (int i = 0; i < 10000 && atomic_load(&weft__rt.suspended) == 0; i++)
+        sleep_ms(1);
+    sleep_ms(20);
     return 7;
 }
 
@@ -484,6 +487,63 @@ static void task_under_lace_suspend(void)
     }
     printf("ok: a task of worker 0 at a SYNC on a stolen task, and at YIELD_NEWFRAME, under "
            "another thread's lace_suspend ran to its end\n");
+}
+
+/* weft_suspend and lace_suspend nested, in either order, then
+ * weft_resume: the suspension left is Lace's, and a task that parked at
+ * its yield for weft_suspend goes on to its end (its caller resumes
+ * after it).  The other thread's weft_suspend returns once the task is
+ * parked at a yield. */
+static atomic_int nested_done;
+
+static void *weft_then_lace_suspend(void *arg)
+{
+    if (arg) { /* Lace's first */
+        lace_suspend();
+        CHECK(weft_suspend() == 0, "weft_suspend over lace_suspend");
+    } else {
+        CHECK(weft_suspend() == 0, "weft_suspend");
+        lace_suspend();
+    }
+    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
+          "weft_suspend returned with %u of %u parked", atomic_load(&weft__rt.parked),
+          lace_workers());
+    CHECK(weft_resume() == 0, "weft_resume");
+    atomic_store(&nested_done, 1);
+    return NULL;
+}
+
+TASK_1(int, task_across_nested, int, lace_first)
+{
+    pthread_t th;
+    atomic_store(&nested_done, 0);
+    CHECK(pthread_create(&th, NULL, weft_then_lace_suspend, lace_first ? &nested_done : NULL) == 0,
+          "thread");
+    /* Parks at a yield for weft_suspend; goes on after weft_resume. */
+    while (!atomic_load(&nested_done)) {
+        YIELD_NEWFRAME();
+        sleep_ms(1);
+    }
+    pthread_join(th, NULL);
+    return 7;
+}
+
+static void task_across_nested_suspensions(void)
+{
+    LACE_ME;
+    for (int lace_first = 0; lace_first <= 1; lace_first++) {
+        char what[96];
+        snprintf(what, sizeof what, "a task across %s, then weft_resume",
+                 lace_first ? "lace_suspend and weft_suspend" : "weft_suspend and lace_suspend");
+        watch(what);
+        CHECK(CALL(task_across_nested, lace_first) == 7, "%s", what);
+        CHECK(atomic_load(&weft__rt.suspended) == 1, "%s: suspension depth %u, not Lace's alone",
+              what, atomic_load(&weft__rt.suspended));
+        on_a_thread(resume_on_a_thread);
+        CHECK(atomic_load(&weft__rt.suspended) == 0, "%s: lace_resume left it suspended", what);
+    }
+    printf("ok: a task parked by weft_suspend nested with lace_suspend went on after weft_resume "
+           "(both orders)\n");
 }
 
 static void suspend_settled_on_pool_thread(void)
@@ -545,6 +605,7 @@ int main(void)
     lace_init(2, 0);
     lace_startup(0, NULL, NULL);
     task_under_lace_suspend();
+    task_across_nested_suspensions();
     suspend_settled_on_pool_thread();
     lace_exit();
     alarm(0);
