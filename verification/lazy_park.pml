@@ -14,7 +14,9 @@
  * look at its reasons (the stolen task done, or a suspension it parks
  * for), then the futex wait until a claim (wake_all's, or the thief's
  * at DONE).  A parked worker waits for a resume; a task's park also
- * ends when a resume leaves only lazy holds (the hint set again).
+ * ends when a resume leaves only lazy holds (the hint set again): the
+ * task clears its mark, then reads the flag and the hint again, and
+ * parks on if a weft_suspend came back meanwhile.
  *
  * Two scenarios:
  *   (default)    the task's caller is the thread that resumes: another
@@ -25,7 +27,9 @@
  *                it, which must return with both workers parked; then
  *                weft_resume, which leaves the lazy suspension: the
  *                tasks parked at their yield and SYNC go on, and the
- *                caller resumes once the task returned
+ *                caller resumes once the task returned; -DTWICE: a
+ *                second weft_suspend and weft_resume over it after the
+ *                first
  * Every access is seq_cst but the hint's reads, which are relaxed: in the
  * sleepers' last look and in park each follows a seq_cst read of the
  * flag, and every store of the hint precedes a store of the flag
@@ -53,6 +57,11 @@
  *   MUT_RESUME_STAYS_SYNC the weft_resume that leaves only the lazy hold
  *                         keeps the suspension a sync one: the parked
  *                         tasks wait for the caller's resume (SYNC_OVER)
+ *   MUT_EXIT_KEEPS_MARK   a task leaving park for the lazy suspension keeps
+ *                         its mark until it is out: a second weft_suspend
+ *                         over the lazy one, which keeps the generation,
+ *                         counts it as parked (SYNC_OVER, TWICE; found as
+ *                         `returned`)
  * Cover (must fail, so the base check is not vacuous):
  *   COVER_SLEPT           the joiner slept under the lazy suspension
  *   COVER_RETURNED        weft_suspend returned (SYNC_OVER)
@@ -60,10 +69,12 @@
 
 bit lazy;            /* the hint: the suspension in force is lazy */
 byte suspended;      /* its depth */
+byte gen;            /* the suspension's generation */
+byte word;           /* the parked workers' futex word (bumped by resumes) */
+byte mine[2];        /* each seat's mark: the generation it is parked in */
 bit done;            /* the stolen task is DONE */
 bit announced;       /* the joiner's sleep word says asleep */
 bit woken;           /* a claim ended its sleep */
-bit parked[2];
 bit task_returned;   /* ghost: the joiner's SYNC returned */
 bit returned;        /* ghost: weft_suspend returned, no resume yet */
 
@@ -78,22 +89,48 @@ inline task_parks(res)
     res = s != 0 && !l
 }
 
-/* park: counted in, wait for the resume (a task's park, in_task: or for
- * the suspension to turn lazy), out.  (A parked worker's futex protocol
- * is suspend_parked.pml's; here the wait is for the flag and the hint,
- * which a resume stores before it bumps the futex word.) */
+/* park (suspend_parked.pml's protocol): the word, then in a loop the
+ * generation and the flag; a task's park (in_task) also ends on the hint;
+ * else the mark, a second look at the generation and the futex wait; the
+ * mark cleared on the way out. */
 inline park(me, in_task)
 {
-    parked[me] = 1;
-    if
-#if defined(MUT_TASK_PARKS_LAZY) || defined(MUT_PARK_NO_LAZY_EXIT)
-    :: in_task -> suspended == 0
+    w_old = word;
+    do
+    :: true ->
+        g = gen;
+        s = suspended;
+        if
+        :: s == 0 -> break
+        :: else
+        fi;
+        l = lazy;
+#if !defined(MUT_TASK_PARKS_LAZY) && !defined(MUT_PARK_NO_LAZY_EXIT)
+        if
+        :: in_task && l ->
+#ifdef MUT_EXIT_KEEPS_MARK
+            break
 #else
-    :: in_task -> (suspended == 0 || lazy)
+            /* leaving: the mark first, then the flag and the hint again */
+            mine[me] = 0;
+            s = suspended;
+            l = lazy;
+            if
+            :: s == 0 || l -> break
+            :: else
+            fi
 #endif
-    :: else -> suspended == 0
-    fi;
-    parked[me] = 0
+        :: else
+        fi;
+#endif
+        mine[me] = g;
+        if
+        :: gen == g -> word != w_old
+        :: else
+        fi;
+        w_old = word
+    od;
+    mine[me] = 0
 }
 
 /* A worker with nothing to do: it parks for any suspension, lazy or
@@ -114,7 +151,7 @@ inline wake_all()
 
 proctype thief()
 {
-    byte s;
+    byte s, g, w_old;
     bit l, p;
     /* its task's yield */
     task_parks(p);
@@ -128,14 +165,15 @@ proctype thief()
 
 proctype joiner()
 {
-    byte s;
+    byte s, g, w_old;
     bit l, p;
     do
     :: done -> break
     :: else ->
         task_parks(p);
         if
-        :: p -> park(0, 1)
+        :: p -> park(0, 1);
+            assert(!returned) /* returned: a task runs */
         :: else ->
             /* weft__sleep: announce, last look, wait */
             announced = 1;
@@ -156,13 +194,12 @@ proctype joiner()
     idle(0)
 }
 
-proctype controller()
+/* weft_suspend over the lazy suspension: it keeps the generation, clears
+ * the hint, stores the flag, wakes the sleepers and waits for every mark
+ * (each read in turn); then weft_resume, which leaves the lazy hold: the
+ * hint, the flag, the word's bump. */
+inline sync_over_lazy()
 {
-    /* the lazy suspension (another thread's lace_suspend) */
-    lazy = 1;
-    suspended = 1;
-#ifdef SYNC_OVER
-    /* weft_suspend over it */
 #ifdef MUT_WAKE_BEFORE_CLEAR
     wake_all();
     lazy = 0;
@@ -174,23 +211,38 @@ proctype controller()
     wake_all();
 #endif
 #endif
-    parked[0] && parked[1];
+    mine[0] == gen;
+    mine[1] == gen;
     returned = 1;
 #ifdef COVER_RETURNED
     assert(0);
 #endif
     returned = 0;
-    /* weft_resume: only the lazy hold is left, and the suspension is lazy
-     * again (hint, then flag; wake_all's bump is the parks' wait here) */
 #ifndef MUT_RESUME_STAYS_SYNC
     lazy = 1;
 #endif
     suspended = 1;
+    word++
+}
+
+proctype controller()
+{
+    /* the lazy suspension (another thread's lace_suspend): a new
+     * generation, the hint, the flag */
+    gen = 1;
+    lazy = 1;
+    suspended = 1;
+#ifdef SYNC_OVER
+    sync_over_lazy();
+#ifdef TWICE
+    sync_over_lazy();
+#endif
 #endif
     /* the task's caller (lace_resume) resumes once the task returned */
     task_returned;
     lazy = 0;
-    suspended = 0
+    suspended = 0;
+    word++
 }
 
 init

@@ -878,6 +878,8 @@ why=last_park_refused check quick lace-suspend-mut-refusedbelieved-SC lace_suspe
 # it, then weft_resume ----
 check quick lazy-park-SC lazy_park.pml SC pass 22
 check quick lazy-park-syncover-SC lazy_park.pml SC pass 22 -DSYNC_OVER
+check quick lazy-park-twice-SC lazy_park.pml SC pass 22 -DSYNC_OVER -DTWICE
+why=returned check quick lazy-park-mut-exitkeepsmark-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DTWICE -DMUT_EXIT_KEEPS_MARK
 check quick lazy-park-mut-taskparks-SC lazy_park.pml SC fail 22 -DMUT_TASK_PARKS_LAZY
 check quick lazy-park-mut-wakebeforeclear-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_WAKE_BEFORE_CLEAR
 check quick lazy-park-mut-nowake-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_NO_WAKE

@@ -686,8 +686,17 @@ static void park(weft_worker *w, weft_task *head, bool in_task)
          * before the flag (seq_cst, read above) and bumps the word after
          * both, so a look that misses it is followed by a futex wait that
          * returns at once. */
-        if (in_task && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed))
-            break;
+        if (in_task && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
+            /* A task leaves: its mark goes first, then it looks again, for
+             * a weft_suspend over the lazy suspension keeps the generation
+             * and would count the mark of a task on its way out.  seq_cst
+             * (mark, flag): the Dekker pair of that suspend's store of the
+             * flag, then its poll of the marks; relaxed (hint): as above. */
+            atomic_store_explicit(mark, 0, memory_order_seq_cst);
+            if (!atomic_load_explicit(&p->suspended, memory_order_seq_cst) ||
+                atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed))
+                break;
+        }
         if (weft_interrupt_waiting_for(w)) {
             /* seq_cst: suspend must not take a worker serving an interrupt
              * for parked. */
@@ -709,7 +718,8 @@ static void park(weft_worker *w, weft_task *head, bool in_task)
         word = atomic_load_explicit(&p->suspend_word, memory_order_acquire); /* as above */
     }
     /* seq_cst: not needed for suspend's wait (a later suspension has a new
-     * generation), but it keeps a mark meaning a worker in park, also
+     * generation; a task that leaves for a lazy suspension cleared its
+     * mark above), but it keeps a mark meaning a worker in park, also
      * after the generation wraps. */
     atomic_store_explicit(mark, 0, memory_order_seq_cst);
     atomic_fetch_sub_explicit(&p->parked, 1, memory_order_seq_cst); /* see the count-in */
@@ -893,8 +903,8 @@ static int resume(bool quiet)
         if (lazy_holds == depth - 1 &&
             !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
             /* Only lazy holds remain: the suspension is lazy again, and
-             * the tasks parked at their yields and blocked SYNCs go on.
-             * Relaxed (hint, YIELD's bit): ordered by the flag's seq_cst
+             * the tasks parked at their yields and blocked SYNCs go on
+             * (park).  Relaxed (hint, YIELD's bit): ordered by the flag's seq_cst
              * store after them and the word's bump in unpark_all. */
             atomic_store_explicit(&p->suspend_lazy, true, memory_order_relaxed);
             atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,

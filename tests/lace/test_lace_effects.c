@@ -495,20 +495,25 @@ static void task_under_lace_suspend(void)
  * after it).  The other thread's weft_suspend returns once the task is
  * parked at a yield. */
 static atomic_int nested_done;
+/* What went wrong on that thread (checked on the main thread, outside
+ * the task), or NULL. */
+static const char *nested_wrong;
+static unsigned nested_parked;
 
 static void *weft_then_lace_suspend(void *arg)
 {
     if (arg) { /* Lace's first */
         lace_suspend();
-        CHECK(weft_suspend() == 0, "weft_suspend over lace_suspend");
+        if (weft_suspend() != 0)
+            nested_wrong = "weft_suspend over lace_suspend failed";
     } else {
-        CHECK(weft_suspend() == 0, "weft_suspend");
+        if (weft_suspend() != 0)
+            nested_wrong = "weft_suspend failed";
         lace_suspend();
     }
-    CHECK(atomic_load(&weft__rt.parked) == lace_workers(),
-          "weft_suspend returned with %u of %u parked", atomic_load(&weft__rt.parked),
-          lace_workers());
-    CHECK(weft_resume() == 0, "weft_resume");
+    nested_parked = atomic_load(&weft__rt.parked);
+    if (weft_resume() != 0)
+        nested_wrong = "weft_resume failed";
     atomic_store(&nested_done, 1);
     return NULL;
 }
@@ -517,6 +522,7 @@ TASK_1(int, task_across_nested, int, lace_first)
 {
     pthread_t th;
     atomic_store(&nested_done, 0);
+    nested_wrong = NULL;
     CHECK(pthread_create(&th, NULL, weft_then_lace_suspend, lace_first ? &nested_done : NULL) == 0,
           "thread");
     /* Parks at a yield for weft_suspend; goes on after weft_resume. */
@@ -537,6 +543,9 @@ static void task_across_nested_suspensions(void)
                  lace_first ? "lace_suspend and weft_suspend" : "weft_suspend and lace_suspend");
         watch(what);
         CHECK(CALL(task_across_nested, lace_first) == 7, "%s", what);
+        CHECK(nested_wrong == NULL, "%s: %s", what, nested_wrong);
+        CHECK(nested_parked == lace_workers(), "%s: weft_suspend returned with %u of %u parked",
+              what, nested_parked, lace_workers());
         CHECK(atomic_load(&weft__rt.suspended) == 1, "%s: suspension depth %u, not Lace's alone",
               what, atomic_load(&weft__rt.suspended));
         on_a_thread(resume_on_a_thread);
