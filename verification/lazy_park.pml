@@ -32,9 +32,10 @@
  *                first
  * Every access is seq_cst but the hint's reads, which are relaxed: in the
  * sleepers' last look and in park each follows a seq_cst read of the
- * flag, and every store of the hint precedes a store of the flag
- * (release), so a flag read from a store shows the hint of that store or
- * a later one; the model's interleavings of the two reads give exactly
+ * flag, every store of the hint precedes a store of the flag, and every
+ * store of the flag is seq_cst (the nested ones too: a relaxed one, read
+ * there, would not carry the hint), so a flag read from a store shows the
+ * hint of that store or a later one; the model's interleavings of the two reads give exactly
  * those (SC only).  task_parks reads both relaxed: a stale pair there only
  * sends a task into park, whose own reads decide, or past one park point
  * to the next (not modelled).

@@ -821,9 +821,10 @@ static int suspend(bool lazy)
     bool was_lazy = depth != 0 && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
     if (depth != 0 && (lazy || !was_lazy)) {
         p->suspend_lazy_holds += lazy;
-        /* Relaxed: under the lock; workers only test it for nonzero, which
-         * it stays. */
-        atomic_store_explicit(&p->suspended, depth + 1, memory_order_relaxed); /* nested */
+        /* seq_cst: it stays nonzero, but a worker that reads this value and
+         * then the lazy hint (relaxed: park, task_parks) must see the hint
+         * this suspension left, which a relaxed store would not carry. */
+        atomic_store_explicit(&p->suspended, depth + 1, memory_order_seq_cst); /* nested */
         weft__control_end();
         return 0;
     }
@@ -913,8 +914,9 @@ static int resume(bool quiet)
             atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
             weft__unpark_all();
         } else {
-            /* Relaxed: under the lock; it stays nonzero (still suspended). */
-            atomic_store_explicit(&p->suspended, depth - 1, memory_order_relaxed);
+            /* seq_cst: it stays nonzero; as the nested suspend's store, for
+             * the readers of the flag and then the hint. */
+            atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
         }
         weft__control_end();
         return 0;
