@@ -66,6 +66,7 @@
  * Cover (must fail, so the base check is not vacuous):
  *   COVER_SLEPT           the joiner slept under the lazy suspension
  *   COVER_RETURNED        weft_suspend returned (SYNC_OVER)
+ *   COVER_RETURNED_TWICE  the second weft_suspend returned (SYNC_OVER, TWICE)
  */
 
 bit lazy;            /* the hint: the suspension in force is lazy */
@@ -78,6 +79,7 @@ bit announced;       /* the joiner's sleep word says asleep */
 bit woken;           /* a claim ended its sleep */
 bit task_returned;   /* ghost: the joiner's SYNC returned */
 bit returned;        /* ghost: weft_suspend returned, no resume yet */
+byte nreturned;      /* ghost: how many weft_suspends returned */
 
 /* Does a task park now?  The flag (seq_cst), then the hint (relaxed). */
 inline task_parks(res)
@@ -215,8 +217,12 @@ inline sync_over_lazy()
     mine[0] == gen;
     mine[1] == gen;
     returned = 1;
+    nreturned++;
 #ifdef COVER_RETURNED
     assert(0);
+#endif
+#ifdef COVER_RETURNED_TWICE
+    assert(nreturned < 2);
 #endif
     returned = 0;
 #ifndef MUT_RESUME_STAYS_SYNC

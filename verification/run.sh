@@ -887,6 +887,7 @@ check quick lazy-park-mut-resumestayssync-SC lazy_park.pml SC fail 22 -DSYNC_OVE
 check quick lazy-park-mut-parknolazyexit-SC lazy_park.pml SC fail 22 -DSYNC_OVER -DMUT_PARK_NO_LAZY_EXIT
 cover_checks "lazy-park-cover-%s-SC" lazy_park.pml "SLEPT"
 cover_checks "lazy-park-syncover-cover-%s-SC" lazy_park.pml "RETURNED SLEPT" -DSYNC_OVER
+cover_checks "lazy-park-twice-cover-%s-SC" lazy_park.pml "RETURNED_TWICE" -DSYNC_OVER -DTWICE
 
 # ---- exit racing weft_stop (exit_stop.pml; src/runtime/lifecycle.c:
 # stop_at_exit, exit_lock, stop_locked, weft_stop): a stop, RUNs from
