@@ -900,24 +900,23 @@ static int resume(bool quiet)
     if (quiet || lazy_holds == depth)
         p->suspend_lazy_holds = --lazy_holds;
     if (depth > 1) {
-        /* Relaxed: under the lock. */
-        if (lazy_holds == depth - 1 &&
-            !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed)) {
-            /* Only lazy holds remain: the suspension is lazy again, and
-             * the tasks parked at their yields and blocked SYNCs go on
-             * (park).  Relaxed (hint, YIELD's bit): ordered by the flag's seq_cst
-             * store after them and the word's bump in unpark_all. */
+        /* Only lazy holds remain: the suspension is lazy again, and the
+         * tasks parked at their yields and blocked SYNCs go on (park).
+         * Relaxed (hint read, under the lock; hint store and YIELD's bit):
+         * ordered by the flag's seq_cst store after them and the word's
+         * bump in unpark_all. */
+        bool turns_lazy = lazy_holds == depth - 1 &&
+                          !atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
+        if (turns_lazy) {
             atomic_store_explicit(&p->suspend_lazy, true, memory_order_relaxed);
             atomic_fetch_and_explicit(&weft__attention_g, ~(uint32_t)WEFT_ATTN_SUSPEND,
                                       memory_order_relaxed);
-            /* seq_cst: parked workers read it, then the hint. */
-            atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
-            weft__unpark_all();
-        } else {
-            /* seq_cst: it stays nonzero; as the nested suspend's store, for
-             * the readers of the flag and then the hint. */
-            atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
         }
+        /* seq_cst: it stays nonzero, but a worker that reads this value and
+         * then the hint must see the hint as it is now. */
+        atomic_store_explicit(&p->suspended, depth - 1, memory_order_seq_cst);
+        if (turns_lazy)
+            weft__unpark_all();
         weft__control_end();
         return 0;
     }
