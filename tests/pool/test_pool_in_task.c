@@ -20,6 +20,7 @@
 #include "check.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -342,6 +343,48 @@ static void round_begins(const char *kind, unsigned workers, int pool_workers, i
     alarm(60);
 }
 
+/* ---- outside threads that RUN in a loop ----
+ *
+ * Two threads RUN tasks that run pools, over and over, while the main
+ * thread RUNs the same: the worker that waits in one task's pool serves
+ * the others' RUNs, whose tasks wait in pools of their own and serve the
+ * third's.  Every answer is checked, and the main thread's RUN returns
+ * (docs/pool.md, "The waiting worker": each of these tasks waits in one
+ * pool, so a wait serves a bounded number of RUNs). */
+static _Atomic int loopers_stop;
+static _Atomic long looper_runs, looper_bad_runs;
+
+static void *looper(void *arg)
+{
+    (void)arg;
+    /* Relaxed (all): a stop flag and counters read after the join. */
+    while (!atomic_load_explicit(&loopers_stop, memory_order_relaxed)) {
+        if (WEFT_RUN(pool_task, 6, 0, 2) != task_ref(6, 0))
+            atomic_fetch_add_explicit(&looper_bad_runs, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&looper_runs, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void outside_runs_in_a_loop(unsigned workers, int rounds)
+{
+    pthread_t loopers[2];
+    ref_pool_workers = 2;
+    atomic_store(&loopers_stop, 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&loopers[i], NULL, looper, NULL) == 0, "pthread_create");
+    for (int r = 0; r < rounds; r++) {
+        round_begins("a pool in a task beside two threads that RUN in a loop", workers, 2, r);
+        long got = WEFT_RUN(pool_task, 8, 0, 2);
+        CHECK(got == task_ref(8, 0),
+              "a pool in a task beside RUNs in a loop, %u workers: %ld, not %ld", workers, got,
+              task_ref(8, 0));
+    }
+    atomic_store(&loopers_stop, 1);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_join(loopers[i], NULL) == 0, "pthread_join");
+}
+
 /* test_pool_in_task [scale [workers]]: the rounds times scale (at most
  * 3), at the given fork-join worker count only (default 1, 2, 3 and 8). */
 int main(int argc, char **argv)
@@ -405,6 +448,8 @@ int main(int argc, char **argv)
             int got = WEFT_RUN(sleeper_pool_task);
             CHECK(got == 0, "a pool whose worker 0 sleeps, %u workers: %d", p, got);
         }
+        /* Beside outside threads that RUN tasks with pools in a loop. */
+        outside_runs_in_a_loop(p, 5 * scale);
         /* A run cancelled while another thread's item is inside a RUN. */
         for (int pw = 2; pw <= 3; pw++) {
             round_begins("a pool cancelled while an item is inside a RUN", p, pw, 0);
@@ -427,6 +472,9 @@ int main(int argc, char **argv)
           "worker 1 never RUN while worker 0 slept in the pool: nothing was tested");
     CHECK(atomic_load(&cancel_bad_runs) == 0, "%ld wrong RUNs in cancelled pools",
           atomic_load(&cancel_bad_runs));
+    CHECK(atomic_load(&looper_runs) > 0, "the looping threads never RUN: nothing was tested");
+    CHECK(atomic_load(&looper_bad_runs) == 0, "%ld wrong RUNs from the looping threads",
+          atomic_load(&looper_bad_runs));
     printf("test_pool_in_task: passed (%ld RUNs from the pools' own threads)\n", outside);
     return 0;
 }
