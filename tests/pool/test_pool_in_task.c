@@ -16,7 +16,8 @@
  * for the worker running the pool's task from the pool's own threads
  * (weft_stop, weft_suspend, TOGETHER) is refused at once, with a
  * message.  A RUN from a pool's thread while worker 0 sleeps in the
- * pool wakes it. */
+ * pool wakes it.  And tasks with pools RUN from two outside threads in a
+ * loop, beside the main thread's, all return their answers. */
 #include "check.h"
 
 #include <errno.h>
