@@ -38,9 +38,11 @@ static const char *const adv_weft_words[] = {"weft: ",       "weft_start",  "wef
 typedef struct {
     const char *name;
     void (*fn)(void);
-    int status;            /* 0, or ABORTED */
-    bool quiet;            /* stderr must be empty */
-    const char *expect[3]; /* lines (or parts of lines) stderr must hold */
+    int status; /* 0, or ABORTED */
+    bool quiet; /* stderr must be empty */
+    /* Lines (or parts of lines) stderr must hold; one that begins with
+     * '!': a part of a line it must not hold. */
+    const char *expect[3];
 } adv_case;
 
 /* The case a child runs; a hang ends it with SIGALRM (a failure naming
@@ -79,7 +81,10 @@ static int adv_main(const adv_case *cases, size_t n, int argc, char **argv, cons
         int status = run_child(NULL, adv_run_current, 0, buf, sizeof buf);
         bool ok = status == c->status;
         for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
-            ok &= strstr(buf, c->expect[k]) != NULL;
+            if (c->expect[k][0] == '!')
+                ok &= strstr(buf, c->expect[k] + 1) == NULL;
+            else
+                ok &= strstr(buf, c->expect[k]) != NULL;
         if (c->quiet)
             ok &= buf[0] == '\0';
         const char *weft_word = NULL;
@@ -89,7 +94,7 @@ static int adv_main(const adv_case *cases, size_t n, int argc, char **argv, cons
         ok &= weft_word == NULL;
         printf("%s: %s (status %d)\n", ok ? "ok" : "FAILED", c->name, status);
         if (!ok) {
-            printf("  expected status %d and stderr with", c->status);
+            printf("  expected status %d and stderr with (!: without)", c->status);
             for (int k = 0; k < 3 && c->expect[k] != NULL; k++)
                 printf(" \"%s\"", c->expect[k]);
             if (weft_word != NULL)

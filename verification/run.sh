@@ -872,6 +872,18 @@ for mm in SC TSO WEAK; do
 done
 why=last_park_refused check quick lace-suspend-mut-refusedbelieved-SC lace_suspend.pml SC fail 22 -DREFUSE -DMUT_REFUSED_BELIEVED
 
+# ---- one start at a time in the Lace layers (lace_start.pml;
+# src/lace/common/lifecycle.h): two threads start Lace at once, and
+# start it again after a stop ----
+for mm in SC TSO WEAK; do
+  check quick "lace-start-$mm" lace_start.pml $mm pass 22
+done
+check quick lace-start-three-SC lace_start.pml SC pass 22 -DNS=3
+why=refused check quick lace-start-mut-noflag-SC lace_start.pml SC fail 22 -DMUT_NO_FLAG
+why=refused check quick lace-start-mut-flagearly-SC lace_start.pml SC fail 22 -DMUT_FLAG_EARLY
+check quick lace-start-cover-toldstarting-SC lace_start.pml SC fail 22 -DCOVER_TOLD_STARTING
+check quick lace-start-cover-restarted-SC lace_start.pml SC fail 22 -DCOVER_RESTARTED
+
 # ---- where a lazy suspension parks (lazy_park.pml; src/runtime/interrupt.c
 # task_parks, src/runtime/sleep.c something_to_do): a SYNC on a stolen
 # task and the thief's yield, under Lace's suspension and weft_suspend over

@@ -540,7 +540,7 @@ WEFT_END_DECLS
     WEFT_TRACE_NAME_(NAME) \
     static inline LACE_UNUSED lace_task *NAME##_SPAWN(lace_worker *lw_ LACE2_P_##N ARGS) \
     { \
-        LACE2_CHECK_WORKER_(lw_, #NAME "_SPAWN(NULL, ...)"); \
+        LACE2_CHECK_WORKER_(lw_, #NAME "_SPAWN()", #NAME "_SPAWN(NULL, ...)"); \
         weft_worker *w_ = weft__lace2_weft(lw_); \
         weft_task *t_ = \
             weft_fj_spawn_slot_exact_as(w_, (weft_task *)lw_->head, #NAME "_SPAWN()", false); \
@@ -551,7 +551,7 @@ WEFT_END_DECLS
     } \
     static inline LACE_UNUSED void NAME##_DROP(lace_worker *lw_) \
     { \
-        LACE2_CHECK_WORKER_(lw_, #NAME "_DROP(NULL)"); \
+        LACE2_CHECK_WORKER_(lw_, #NAME "_DROP()", #NAME "_DROP(NULL)"); \
         weft__drop_as(lw_->weft, (weft_task *)--lw_->head, #NAME "_DROP()"); \
     } \
     static inline LACE_UNUSED void NAME##_TOGETHER(LACE2_PV_##N ARGS) \
@@ -562,11 +562,16 @@ WEFT_END_DECLS
 /* With WEFT_CHECKS, a NAME_SPAWN, NAME_SYNC or NAME_DROP given no worker
  * (lace_get_worker() outside the pool) stops with Lace's message, as
  * lace_drop(NULL) does in every build; without, it is the SIGSEGV of
- * Lace's own. */
+ * Lace's own.  So does one given a worker that is not the calling
+ * thread's (a lace_worker saved from a task and used on another thread),
+ * which without WEFT_CHECKS races with that worker for its deque.  `call`
+ * as the program wrote it, `null_call` with the NULL. */
 #if WEFT_CHECKS
-#define LACE2_CHECK_WORKER_(lw, what) ((lw) == NULL ? weft__lace2_not_worker(what) : (void)0)
+#define LACE2_CHECK_WORKER_(lw, call, null_call) \
+    ((lw) == NULL ? weft__lace2_not_worker(null_call) \
+                  : weft__fj_check_own(weft__lace2_weft(lw), call))
 #else
-#define LACE2_CHECK_WORKER_(lw, what) ((void)0)
+#define LACE2_CHECK_WORKER_(lw, call, null_call) ((void)0)
 #endif
 
 /* A task the program's code runs inline (its SYNC, NAME() on a worker)
@@ -591,7 +596,7 @@ WEFT_END_DECLS
 #define LACE2_SYNC_AS_(RT, NAME, N, ARGS, SUFFIX, PROFILED, STORAGE) \
     STORAGE LACE_UNUSED RT NAME##SUFFIX(lace_worker *lw_) \
     { \
-        LACE2_CHECK_WORKER_(lw_, #NAME "_SYNC(NULL)"); \
+        LACE2_CHECK_WORKER_(lw_, #NAME "_SYNC()", #NAME "_SYNC(NULL)"); \
         weft_worker *w_ = weft__lace2_weft(lw_); \
         WEFT_TO_PROFILED_(PROFILED, w_, return NAME##_SYNC_PROFILED_(lw_)) \
         weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \
@@ -613,7 +618,7 @@ WEFT_END_DECLS
 #define LACE2_VOID_SYNC_AS_(NAME, N, ARGS, SUFFIX, PROFILED, STORAGE) \
     STORAGE LACE_UNUSED void NAME##SUFFIX(lace_worker *lw_) \
     { \
-        LACE2_CHECK_WORKER_(lw_, #NAME "_SYNC(NULL)"); \
+        LACE2_CHECK_WORKER_(lw_, #NAME "_SYNC()", #NAME "_SYNC(NULL)"); \
         weft_worker *w_ = weft__lace2_weft(lw_); \
         WEFT_TO_PROFILED_(PROFILED, w_, NAME##_SYNC_PROFILED_(lw_); return ) \
         weft_task *t_ = weft_fj_join_slot(w_, (weft_task *)--lw_->head, #NAME "_SYNC()"); \

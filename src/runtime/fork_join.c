@@ -25,6 +25,8 @@ static void stop_if_foreign(const weft_worker *w, const char *what)
                 what, w->id, weft__tls_worker ? "another worker" : "outside the pool");
 }
 
+void weft__fj_check_own(weft_worker *w, const char *what) { stop_if_foreign(w, what); }
+
 void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
 {
     stop_if_foreign(w, what);

@@ -228,6 +228,44 @@ static void startup_racing(void)
         pthread_join(racers[i], NULL);
 }
 
+/* Two threads each lace_init and lace_startup at once: the second is
+ * told, in its own call's words, that the other's lace_init was taken,
+ * that another thread starts Lace or that Lace runs -- not, in
+ * lace_start's, that the pool could not start.  The first starts 32
+ * workers, which takes a while; the second comes in after it has begun. */
+static atomic_int first_init_done;
+
+static void *first_starter(void *arg)
+{
+    (void)arg;
+    lace_init(32, 0);
+    atomic_store(&first_init_done, 1);
+    lace_startup(0, waits_in_callback, NULL);
+    return NULL;
+}
+
+static void *second_starter(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&first_init_done) == 0)
+        ;
+    uint64_t until = now_ns() + 200000;
+    while (now_ns() < until)
+        ; /* into the first start, most often */
+    lace_init(2, 0);
+    lace_startup(0, waits_in_callback, NULL);
+    return NULL;
+}
+
+static void startups_racing(void)
+{
+    pthread_t first, second;
+    CHECK(pthread_create(&first, NULL, first_starter, NULL) == 0, "thread");
+    CHECK(pthread_create(&second, NULL, second_starter, NULL) == 0, "thread");
+    pthread_join(second, NULL);
+    pthread_join(first, NULL);
+}
+
 static void init_while_running(void)
 {
     lace_start(2, 0);
@@ -371,6 +409,11 @@ static const adv_case cases[] = {
      false,
      {"lace: lace_startup(0, cb, ...) called while ",
       ": call lace_init(n_workers, dqsize) first, once before each lace_startup\n"}},
+    {"startups_racing",
+     startups_racing,
+     ABORTED,
+     false,
+     {" called while ", "!lace_start:", "!could not start"}},
     {"init_while_running",
      init_while_running,
      ABORTED,

@@ -61,7 +61,8 @@ static void start_twice(void)
 }
 
 /* Two threads start the pool at the same moment: one starts it, the other
- * is refused as a second start is. */
+ * is told that another thread starts Lace or that Lace runs, in its own
+ * call's words (not that the pool could not start). */
 static pthread_barrier_t start_together;
 
 static void *start_from_thread(void *arg)
@@ -493,6 +494,37 @@ static void spawn_outside(void)
 {
     lace_start(2, 0, 0);
     (void)fib_SPAWN(lace_get_worker(), 5);
+}
+
+/* A lace_worker saved from a task and used elsewhere: on a thread outside
+ * the pool, and by a task on another worker (TOGETHER runs one on each). */
+static lace_worker *saved_worker;
+
+TASK(void, save_worker)
+void save_worker_CALL(lace_worker *lw) { saved_worker = lw; }
+
+static void spawn_with_saved_worker_outside(void)
+{
+    lace_start(2, 0, 0);
+    save_worker();
+    (void)fib_SPAWN(saved_worker, 5);
+    (void)fib_SYNC(saved_worker);
+}
+
+TASK(void, spawn_with_saved_worker)
+void spawn_with_saved_worker_CALL(lace_worker *lw)
+{
+    if (lw != saved_worker) {
+        (void)fib_SPAWN(saved_worker, 5);
+        (void)fib_SYNC(saved_worker);
+    }
+}
+
+static void spawn_with_other_workers_worker(void)
+{
+    lace_start(2, 0, 0);
+    save_worker();
+    spawn_with_saved_worker_TOGETHER();
 }
 
 static void sync_outside(void)
@@ -983,8 +1015,7 @@ static const adv_case cases[] = {
      start_two_threads,
      ABORTED,
      false,
-     /* The second lace_start sees the first's pool, or weft_start does. */
-     {"lace: lace_start", "call lace_stop first"}},
+     {"lace: lace_start(2, 0, 0) called while ", "call lace_stop", "!could not start"}},
     {"start_workers_minus_one",
      start_workers_minus_one,
      ABORTED,
@@ -1171,6 +1202,19 @@ static const adv_case cases[] = {
     {"get_head_outside", get_head_outside, ABORTED, false, {NOT_WORKER("lace_get_head()")}},
     {"drop_outside", drop_outside, ABORTED, false, {NOT_WORKER("lace_drop(NULL)")}},
     {"spawn_outside", spawn_outside, ABORTED, false, {NOT_WORKER("fib_SPAWN(NULL, ...)")}},
+    {"spawn_with_saved_worker_outside",
+     spawn_with_saved_worker_outside,
+     ABORTED,
+     false,
+     {"lace: fib_SPAWN() with worker ",
+      "'s context on a thread that is not that worker's (outside the pool): a worker's context "
+      "is its own thread's"}},
+    {"spawn_with_other_workers_worker",
+     spawn_with_other_workers_worker,
+     ABORTED,
+     false,
+     {"lace: fib_SPAWN() with worker ",
+      "'s context on a thread that is not that worker's (another worker)"}},
     {"sync_outside", sync_outside, ABORTED, false, {NOT_WORKER("fib_SYNC(NULL)")}},
     {"task_drop_outside", task_drop_outside, ABORTED, false, {NOT_WORKER("fib_DROP(NULL)")}},
     {"yield_outside", yield_outside, ABORTED, false, {NOT_WORKER("lace_yield(NULL)")}},

@@ -93,6 +93,12 @@ WEFT_NORETURN void weft__fj_run_at_refused(weft_worker *w, weft_task *t, const c
  * is still pending). */
 void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what);
 
+/* A call (`what`) with worker w's context: stops the program if w is
+ * not the calling thread's worker (a context saved from a task and used
+ * on another thread).  For the front-ends' checked builds (WEFT_CHECKS);
+ * the refusals above say the same where a slot's test fails. */
+void weft__fj_check_own(weft_worker *w, const char *what);
+
 /* The runtime side of a second copy of the top (src/runtime/fork_join.c):
  * raises w's join guard to `head`, which is above it. */
 void weft__fj_copied(weft_worker *w, weft_task *head);

@@ -12,6 +12,7 @@
 #include "runtime/frontend.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,26 @@ static inline void weft__lace_start_workers(const char *call, unsigned n_workers
     if (err != 0)
         weft__fatal("%s: Lace could not start (%s)", call, strerror(err));
     weft__lace_skip_seed_draws(weft_workers());
+}
+
+/* One start at a time (`starting`: the library's flag, cleared in a child
+ * process after fork()): a start that races another thread's is told so
+ * in its own call's words, before weft_start would refuse it in
+ * lace_start's.  `call` as made. */
+static inline void weft__lace_begin_start(atomic_bool *starting, const char *call)
+{
+    /* Acquire: pairs with weft__lace_end_start's release, so that a start
+     * after a finished one finds its pool running (the checks' message). */
+    if (atomic_exchange_explicit(starting, true, memory_order_acquire))
+        weft__fatal("%s called while another thread starts Lace: Lace runs one pool (start it "
+                    "once, and call lace_stop before starting it again)",
+                    call);
+}
+
+static inline void weft__lace_end_start(atomic_bool *starting)
+{
+    /* Release: the pool just started, for the next start's checks. */
+    atomic_store_explicit(starting, false, memory_order_release);
 }
 
 /* Lace's misuse in Lace's words.  Each library has its words for the

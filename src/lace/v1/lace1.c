@@ -41,6 +41,8 @@ static __thread bool worker_0_thread; /* lace_startup made this thread worker 0 
 /* Some thread is worker 0 by lace_startup: a stop elsewhere would wait for
  * it forever. */
 static atomic_bool worker_0_held;
+/* A lace_start or lace_startup is starting the pool (lifecycle.h). */
+static atomic_bool starting;
 
 #define START_CALL "lace_start(n_workers, dqsize)"
 
@@ -119,6 +121,7 @@ static void forget_in_child(void)
     worker_0_thread = false; /* the runtime let go of the adopted worker too */
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&worker_0_held, false, memory_order_relaxed);
+    atomic_store_explicit(&starting, false, memory_order_relaxed);
     atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
     /* Lace's pool ran in the parent: the child's Lace calls are told it is
      * the parent's (after a lace_stop, that Lace stopped). */
@@ -150,8 +153,9 @@ static void start_pool(const char *call, unsigned int n_workers, size_t dqsize,
                        const char *stack_what)
 {
     const weft__api_words *was = weft__speak_as(&lace_words);
-    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size, stack_what);
     pthread_once(&external_lock_once, init_external_lock);
+    weft__lace_begin_start(&starting, call);
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size, stack_what);
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
     atomic_store_explicit(&forked_child, false, memory_order_relaxed);
@@ -165,6 +169,7 @@ static void start_pool(const char *call, unsigned int n_workers, size_t dqsize,
                 weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK,
                 dqsize ? "" : " (weft's default)", weft__started_stack_size(),
                 stack_size ? "" : " (weft's default)");
+    weft__lace_end_start(&starting);
     (void)weft__speak_as(was);
 }
 

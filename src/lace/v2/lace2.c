@@ -36,6 +36,8 @@ static atomic_bool started; /* lace_start ran: "after lace_stop", not "before la
 /* This is a child process made by fork() while Lace's pool ran (until
  * it starts Lace itself). */
 static atomic_bool forked_child;
+/* A lace_start is starting the pool (lifecycle.h). */
+static atomic_bool starting;
 
 #define START_CALL "lace_start(n_workers, dqsize, stacksize)"
 
@@ -78,6 +80,7 @@ static void forget_in_child(void)
 {
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&lace_newframe.t, NULL, memory_order_relaxed);
+    atomic_store_explicit(&starting, false, memory_order_relaxed);
     /* Lace's pool ran in the parent: the child's Lace calls are told it is
      * the parent's (after a lace_stop, that Lace stopped). */
     if (weft__pool_starter_at_fork() == &lace_words)
@@ -140,8 +143,9 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     const weft__api_words *was = weft__speak_as(&lace_words);
     char call[96];
     snprintf(call, sizeof call, "lace_start(%u, %zu, %zu)", n_workers, dqsize, stacksize);
-    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stacksize, "stacksize");
     pthread_once(&atfork_once, register_atfork);
+    weft__lace_begin_start(&starting, call);
+    weft__lace_check_start(&lace_words, call, n_workers, dqsize, stacksize, "stacksize");
     weft__lace_suspend_reset();
     atomic_store_explicit(&started, true, memory_order_relaxed);
     atomic_store_explicit(&forked_child, false, memory_order_relaxed);
@@ -154,6 +158,7 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
                 WEFT_VERSION, WEFT_SCHEDULER_NAME, WEFT_TASK_SIZE, weft_workers(),
                 weft__started_deque_slots() - WEFT_LACE_DEQUE_SLACK, weft__started_stack_size());
     }
+    weft__lace_end_start(&starting);
     (void)weft__speak_as(was);
 }
 
