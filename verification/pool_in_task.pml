@@ -30,6 +30,12 @@
  *   O   with -DOUTSIDER: a thread outside both pools that RUNs at any
  *       time, also before W registers; its RUN may stay queued once W's
  *       wait is over (the fork-join pool's other workers take it then).
+ *       With -DNESTED as well, W's wait is inside a RUN of such a thread
+ *       that W took while waiting (takes_plain false): W takes only the
+ *       RUNs of threads that work for a task (the pool's), looks at their
+ *       own count (seq_cst increment by those submitters, beside the
+ *       count of all) in its serve and its last look, and the outsider's
+ *       wake skips it.
  *   I   with -DINTERRUPT (NP 1, no OUTSIDER): the pool's thread's RUN is
  *       taken by another fork-join worker, whose task starts an
  *       interrupt (NEWFRAME or TOGETHER): I stores the interrupt's
@@ -46,6 +52,7 @@
  * Properties:
  *   - a waker touches a waiter's word only while the pool that owns it
  *     is alive (assert !freed);
+ *   - (NESTED) W never runs the outsider's RUN (assert in serve_one);
  *   - when nothing can move (spin's `timeout`): W is not asleep in
  *     futex_wait, the pool's threads' RUNs were run and every thread of
  *     the pool returned, and the pool's sleeper count is 0.
@@ -71,6 +78,11 @@
  *                       each other)
  *   MUT_NO_INTERRUPT_WAKE  (INTERRUPT) the initiator wakes no waiting
  *                       worker
+ *   MUT_NESTED_TAKES_ANY   (NESTED) W takes the oldest RUN, the
+ *                       outsider's too
+ *   MUT_FOR_TASK_UNCOUNTED (NESTED) a pool thread's RUN is counted only
+ *                       among all: W, which looks at the RUNs for a task
+ *                       alone, sleeps through it
  * Coverage (-DCOVER_X=1 makes reaching X an assertion failure):
  *   COVER_SLEEP     the waiter blocks in futex_wait
  *   COVER_WITHDRAW  its last look sees a RUN (or the end) and withdraws
@@ -103,9 +115,22 @@
 #ifdef INTERRUPT
 #define L_GEN (5 + NT - 1) /* weft__interrupt_generation */
 #define NLOC (5 + NT)
+#elif defined(NESTED)
+#define L_QTASK (5 + NT - 1) /* ext.queued_for_task */
+#define NLOC (5 + NT)
 #else
 #define NLOC (5 + NT - 1)
 #endif
+#if defined(NESTED) && !defined(OUTSIDER)
+#error "NESTED needs OUTSIDER"
+#endif
+/* Which count W looks at: all RUNs, or (NESTED) those for a task. */
+#ifdef NESTED
+#define L_WLOOK L_QTASK
+#else
+#define L_WLOOK L_QUEUED
+#endif
+#define FOR_TASK(id) ((id) >= T0 && (id) < T0 + NP)
 #define AWAKE 0
 #define ASLEEP 1
 #ifndef BUFSZ
@@ -156,7 +181,15 @@ inline submit(me)
         DRAINED(me) ->
         q[qlen] = me;
         qlen++;
-        mem[L_QUEUED] = mem[L_QUEUED] + 1
+        mem[L_QUEUED] = mem[L_QUEUED] + 1;
+#if defined(NESTED) && !defined(MUT_FOR_TASK_UNCOUNTED)
+        if
+        :: FOR_TASK(me) -> mem[L_QTASK] = mem[L_QTASK] + 1
+        :: else
+        fi
+#else
+        skip
+#endif
     }
 }
 
@@ -170,6 +203,9 @@ inline claim_waiter(me)
         :: registered ->
             assert(!freed);                   /* the word is alive */
             if
+#ifdef NESTED
+            :: !FOR_TASK(me) -> skip          /* W takes no such RUN */
+#endif
             :: mem[L_WORD] == ASLEEP ->
                 COVER(COVER_CLAIM);
                 mem[L_WORD] = AWAKE;
@@ -234,25 +270,41 @@ inline wait_done(me)
     od
 }
 
-/* weft__external_take_and_run by the waiter: the head of the queue under
- * the lock, then its task "runs": done (release), the caller woken. */
+/* weft__waiting_serve's take by the waiter: the oldest queued RUN it
+ * takes (NESTED: the oldest for a task) under the lock, then its task
+ * "runs": done (release), the caller woken. */
 inline serve_one(me)
 {
     atomic {
         DRAINED(me) ->
+        j = 0;
+#if defined(NESTED) && !defined(MUT_NESTED_TAKES_ANY)
+        do
+        :: j < qlen && !FOR_TASK(q[j]) -> j++
+        :: else -> break
+        od;
+#endif
         if
-        :: qlen > 0 ->
-            r = q[0];
-            k = 0;
+        :: j < qlen ->
+            r = q[j];
+            k = j;
             do
             :: k + 1 < qlen -> q[k] = q[k + 1]; k++
             :: else -> break
             od;
             qlen--;
             k = 0;
-            mem[L_QUEUED] = mem[L_QUEUED] - 1
+            mem[L_QUEUED] = mem[L_QUEUED] - 1;
+#ifdef NESTED
+            if
+            :: FOR_TASK(r) && mem[L_QTASK] > 0 -> mem[L_QTASK] = mem[L_QTASK] - 1
+            :: else
+            fi;
+            assert(FOR_TASK(r))               /* never the outsider's */
+#endif
         :: else -> r = 255
-        fi
+        fi;
+        j = 0
     };
     if
     :: r != 255 ->
@@ -265,7 +317,7 @@ inline serve_one(me)
 
 proctype waiter(byte me)
 {
-    byte _i, x, n, d, r, k, ok, g, seen_gen;
+    byte _i, x, n, d, r, k, j, ok, g, seen_gen;
     /* weft__waiting_begin (under the lock; seq_cst increment) */
     atomic {
         DRAINED(me) ->
@@ -289,7 +341,7 @@ proctype waiter(byte me)
         :: else
         fi;
 #endif
-        LD_SC(me, L_QUEUED, n);               /* weft__waiting_serve's look */
+        LD_SC(me, L_WLOOK, n);                /* weft__waiting_serve's look */
         if
         :: n > 0 -> serve_one(me)
         :: else ->
@@ -299,7 +351,7 @@ proctype waiter(byte me)
             FENCE_SC(me);
             LD(me, L_DONE, d);                /* wp_work_in_sight, after F_S */
 #ifndef MUT_NO_LAST_LOOK
-            LD_SC(me, L_QUEUED, n);           /* weft_waiting_wanted */
+            LD_SC(me, L_WLOOK, n);            /* weft_waiting_wanted */
 #else
             n = 0;
 #endif

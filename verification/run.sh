@@ -801,6 +801,15 @@ why=fwait check quick pool-in-task-mut-wakefirst-SC pool_in_task.pml SC fail 22 
 why=freed check quick pool-in-task-mut-wakeunlocked-SC pool_in_task.pml SC fail 22 -DOUTSIDER -DMUT_WAKE_UNLOCKED
 # coverage: each point is reached (reaching it is made an error)
 cover_checks "pool-in-task-cover-%s-SC" pool_in_task.pml "SLEEP WITHDRAW CLAIM SERVE FAST_SKIP" -DOUTSIDER
+# the wait inside an outsider's RUN it took: it takes, counts and is woken
+# for the pool threads' RUNs alone
+for mm in SC TSO WEAK; do
+  check quick "pool-in-task-nested-$mm" pool_in_task.pml $mm pass 22 -DOUTSIDER -DNESTED
+done
+check quick pool-in-task-nested-two-SC pool_in_task.pml SC pass 22 -DNP=2 -DOUTSIDER -DNESTED
+why='(r>=1)' check quick pool-in-task-mut-nestedtakesany-SC pool_in_task.pml SC fail 22 -DOUTSIDER -DNESTED -DMUT_NESTED_TAKES_ANY
+why=fwait check quick pool-in-task-mut-fortaskuncounted-SC pool_in_task.pml SC fail 22 -DOUTSIDER -DNESTED -DMUT_FOR_TASK_UNCOUNTED
+cover_checks "pool-in-task-nested-cover-%s-SC" pool_in_task.pml "SLEEP CLAIM SERVE" -DOUTSIDER -DNESTED
 # an interrupt that a RUN of the pool's thread starts on another worker:
 # the waiting worker takes part (its look where it serves, its last look
 # before it parks, the initiator's wake-up of waiting workers)

@@ -192,7 +192,8 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
     uint64_t submitted = weft_now_ns();
-    weft_external req = {.task = t, .wrapper = wrapper, .next = NULL};
+    weft_external req = {
+        .task = t, .wrapper = wrapper, .for_task = weft__gate_waited_on(), .next = NULL};
     atomic_init(&req.done, 0);
     atomic_init(&req.started_ns, 0);
     atomic_init(&req.ask, 0);
@@ -203,7 +204,7 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
      * pool's threads). */
     bool woke_on_my_cpu = false;
     if (!weft__wake_for_external(&woke_on_my_cpu))
-        weft__waiting_wake();
+        weft__waiting_wake(req.for_task);
 
     /* A short RUN (its result within microseconds) is best waited for
      * spinning: sleeping adds a wake-up to every RUN of a loop.  A longer

@@ -27,6 +27,17 @@
  * look.  The list of waiting workers changes and is read under the
  * queue's lock, so a waker never touches a wait that has ended (the word
  * lives in the work pool, freed after the run).
+ *
+ * Which RUNs a waiting worker takes: those of threads that work for a
+ * task (a work pool's, inside a task: the RUNs a wait may depend on),
+ * always; those of other threads only while its thread is inside no
+ * such RUN it took while waiting (takes_plain).  A RUN it takes runs whole
+ * inside its wait; were the waits inside it to take other threads' RUNs
+ * too, with waits of their own, the outer wait would end only when the
+ * whole nest had (docs/pool.md, "The waiting worker").  RUNs for a task
+ * are counted apart, so that a waiter inside such a RUN looks at their
+ * count alone, and a submitter of the other kind wakes only a waiter that
+ * takes it.
  */
 #include "runtime/external_queue.h"
 
@@ -45,7 +56,13 @@ static struct {
      * submitter reads the count without the lock to skip the list. */
     weft_waiting_worker *waiting;
     _Atomic uint32_t n_waiting;
+    /* The queued RUNs of threads that work for a task (for_task). */
+    _Atomic uint32_t queued_for_task;
 } ext = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* How many RUNs of threads that work for no task this thread runs inside,
+ * each taken while it waited. */
+static __thread unsigned plain_runs_inside;
 
 void weft__external_queue_init(void)
 {
@@ -57,6 +74,8 @@ void weft__external_queue_init(void)
     /* Relaxed (both): before the workers start, or in the child alone. */
     atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed);
     atomic_store_explicit(&ext.n_waiting, 0, memory_order_relaxed);
+    atomic_store_explicit(&ext.queued_for_task, 0, memory_order_relaxed);
+    plain_runs_inside = 0;
 }
 
 void weft__external_submit(weft_external *req)
@@ -71,24 +90,43 @@ void weft__external_submit(weft_external *req)
      * count in weft__wake_for_external and the waiting workers' words in
      * weft__waiting_wake. */
     atomic_fetch_add_explicit(&weft__external_queued, 1, memory_order_seq_cst);
+    /* seq_cst: the same "write mine" for the waiters that take only RUNs
+     * for a task (weft__waiting_pending). */
+    if (req->for_task)
+        atomic_fetch_add_explicit(&ext.queued_for_task, 1, memory_order_seq_cst);
     pthread_mutex_unlock(&ext.lock);
 }
 
-bool weft__external_take_and_run(weft_worker *w, weft_task *head)
+/* The oldest queued RUN, of any thread or (plain_too false) of one that
+ * works for a task, out of the queue; NULL if there is none. */
+static weft_external *take(bool plain_too)
 {
     pthread_mutex_lock(&ext.lock);
-    weft_external *req = ext.head;
+    weft_external *prev = NULL, *req = ext.head;
+    while (req != NULL && !plain_too && !req->for_task) {
+        prev = req;
+        req = req->next;
+    }
     if (req) {
-        ext.head = req->next;
-        if (!ext.head)
-            ext.tail = NULL;
-        /* Relaxed: changed under the lock; the count is only a hint. */
+        if (prev)
+            prev->next = req->next;
+        else
+            ext.head = req->next;
+        if (ext.tail == req)
+            ext.tail = prev;
+        /* Relaxed (both): changed under the lock; the counts are hints
+         * (their increments are the submitters' seq_cst writes). */
         atomic_fetch_sub_explicit(&weft__external_queued, 1, memory_order_relaxed);
+        if (req->for_task)
+            atomic_fetch_sub_explicit(&ext.queued_for_task, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&ext.lock);
-    if (!req)
-        return false;
+    return req;
+}
 
+/* Runs the request's task on w at head and tells its caller. */
+static void run_request(weft_worker *w, weft_task *head, weft_external *req)
+{
     /* Relaxed: only tells the spinning caller how long the task has run;
      * it reads the value for its prediction after done's acquire. */
     atomic_store_explicit(&req->started_ns, weft_now_ns(), memory_order_relaxed);
@@ -109,6 +147,14 @@ bool weft__external_take_and_run(weft_worker *w, weft_task *head)
      * their word. */
     if (atomic_exchange_explicit(&req->done, 1, memory_order_release) == 2)
         weft__futex_wake(&req->done, INT_MAX);
+}
+
+bool weft__external_take_and_run(weft_worker *w, weft_task *head)
+{
+    weft_external *req = take(true);
+    if (!req)
+        return false;
+    run_request(w, head, req);
     return true;
 }
 
@@ -128,6 +174,7 @@ bool weft__waiting_begin(weft_waiting_worker *ww, _Atomic uint32_t *word, uint32
         .word = word,
         .asleep = asleep,
         .woken = woken,
+        .takes_plain = plain_runs_inside == 0,
     };
     pthread_mutex_lock(&ext.lock);
     ww->next = ext.waiting;
@@ -173,13 +220,36 @@ bool weft__waiting_serve(const weft_waiting_worker *ww)
         serve_interrupt(ww->w, ww->head);
         ran = true;
     }
-    while (weft_external_pending() && weft__external_take_and_run(ww->w, ww->head))
+    weft_external *req;
+    while (weft__waiting_pending(ww) && (req = take(ww->takes_plain)) != NULL) {
         ran = true;
+        if (req->for_task) {
+            run_request(ww->w, ww->head, req);
+            continue;
+        }
+        /* Another thread's RUN: the one of this call, as that thread may
+         * queue the next as soon as it is done, and the wait looks again
+         * at what it waits for in between. */
+        plain_runs_inside++;
+        run_request(ww->w, ww->head, req);
+        plain_runs_inside--;
+        break;
+    }
     return ran;
 }
 
-/* Claims and wakes waiting workers asleep on their words: one, or all. */
-static void wake_waiting(bool all)
+bool weft__waiting_pending(const weft_waiting_worker *ww)
+{
+    if (ww->takes_plain)
+        return weft_external_pending();
+    /* seq_cst: as weft_external_pending's load (pairs with the
+     * submitter's increment, then its read of the waiters' words). */
+    return atomic_load_explicit(&ext.queued_for_task, memory_order_seq_cst) != 0;
+}
+
+/* Claims and wakes waiting workers asleep on their words that take the
+ * RUN (all: every one, for an interrupt). */
+static void wake_waiting(bool all, bool for_task)
 {
     /* seq_cst: after the waker's seq_cst "write mine" (a RUN's count, an
      * interrupt's generation); pairs with weft__waiting_begin's increment
@@ -188,6 +258,8 @@ static void wake_waiting(bool all)
         return;
     pthread_mutex_lock(&ext.lock);
     for (weft_waiting_worker *ww = ext.waiting; ww != NULL; ww = ww->next) {
+        if (!for_task && !ww->takes_plain)
+            continue; /* it would not take the RUN: it sleeps on */
         /* seq_cst peek: the waker's "read theirs" after the seq_cst count
          * of the RUN (weft__external_submit), against the waiter's seq_cst
          * store of the word, fence and last look (weft__park_announce,
@@ -205,6 +277,6 @@ static void wake_waiting(bool all)
     pthread_mutex_unlock(&ext.lock);
 }
 
-void weft__waiting_wake(void) { wake_waiting(false); }
+void weft__waiting_wake(bool for_task) { wake_waiting(false, for_task); }
 
-void weft__waiting_wake_all(void) { wake_waiting(true); }
+void weft__waiting_wake_all(void) { wake_waiting(true, true); }

@@ -31,6 +31,12 @@ typedef struct weft_external {
     /* When the worker finished the task; published by the release exchange
      * of done. */
     uint64_t finished_ns;
+    /* The caller works for a task (weft__thread_works_for_task: a thread
+     * of a work pool run inside a task), whose worker may be waiting for
+     * this RUN: every waiting worker takes it.  A RUN of a thread that
+     * works for no task is taken by a waiting worker only outside any
+     * such RUN it took (weft_waiting_worker.takes_plain). */
+    bool for_task;
     struct weft_external *next;
 } weft_external;
 
@@ -38,8 +44,9 @@ typedef struct weft_external {
  * waiting worker. */
 void weft__external_queue_init(void);
 /* Queues req (its fields set, done 0) and counts it in
- * weft__external_queued, seq_cst (the submitter's "write mine" before it
- * wakes a worker: weft__wake_for_external, weft__waiting_wake). */
+ * weft__external_queued, and a RUN for a task in the count of those too,
+ * seq_cst (the submitter's "write mine" before it wakes a worker:
+ * weft__wake_for_external, weft__waiting_wake). */
 void weft__external_submit(weft_external *req);
 /* A worker with nothing of its own above head: takes the oldest queued
  * RUN, if any (weft_external_pending says whether to look), runs it at
@@ -86,6 +93,13 @@ typedef struct weft_waiting_worker {
     _Atomic uint32_t *word; /* the word it parks on (parking.h) while it waits */
     uint32_t asleep;        /* the word's value while it sleeps */
     uint32_t woken;         /* what a claim makes it */
+    /* It takes RUNs of threads that work for no task too: its thread is
+     * inside no such RUN it took while waiting.  Inside one, it takes only
+     * RUNs for a task, those a wait may depend on: each RUN it took would
+     * run whole inside its wait, each with waits of its own taking more,
+     * and the outer wait would end only when they all had (docs/pool.md,
+     * "The waiting worker"). */
+    bool takes_plain;
     /* The waiting workers, newest first (the queue's lock): a worker's
      * nested waits stay in it, the outer ones awake. */
     struct weft_waiting_worker *next;
@@ -100,19 +114,24 @@ bool weft__waiting_begin(weft_waiting_worker *ww, _Atomic uint32_t *word, uint32
 /* Its wait is over: no waker touches ww or its word after this returns. */
 void weft__waiting_end(weft_waiting_worker *ww);
 /* Takes part in an interrupt that waits for the worker, then takes and
- * runs queued RUNs until the queue is empty; true if it did either.
- * Called while the worker has nothing above ww->head. */
+ * runs the queued RUNs it takes (takes_plain) until none is left; true if
+ * it did either.  Called while the worker has nothing above ww->head. */
 bool weft__waiting_serve(const weft_waiting_worker *ww);
+/* Is a RUN queued that ww takes?  seq_cst: in the waiter's last look this
+ * pairs with the submitter's increments and its read of the waiters'
+ * words. */
+bool weft__waiting_pending(const weft_waiting_worker *ww);
 /* A waiting worker's last look before it parks, after the parking
- * protocol's announcement and fence: is a RUN queued, or an interrupt
- * waiting for it? */
+ * protocol's announcement and fence: is a RUN queued that it takes, or an
+ * interrupt waiting for it? */
 static inline bool weft_waiting_wanted(const weft_waiting_worker *ww)
 {
-    return weft_external_pending() || weft_interrupt_waiting_for(ww->w);
+    return weft__waiting_pending(ww) || weft_interrupt_waiting_for(ww->w);
 }
 /* After weft__external_submit woke no idle worker: claims one waiting
- * worker asleep on its word and wakes it. */
-void weft__waiting_wake(void);
+ * worker asleep on its word that takes the RUN (for_task: the request's)
+ * and wakes it. */
+void weft__waiting_wake(bool for_task);
 /* The interrupts' module gives how a waiting worker takes part in an
  * interrupt (weft__interrupt_serve), before any worker starts. */
 void weft__waiting_set_interrupt_server(void (*serve)(weft_worker *w, weft_task *head));

@@ -202,11 +202,13 @@ static int find_work(wp_worker *w)
         /* A fork-join worker waiting in the run takes RUNs from outside
          * first: their callers may be this pool's workers, holding items.
          * It creates no item (a push outside a process call is refused),
-         * so it may do so in the idle set. */
+         * so it may do so in the idle set; and it goes on to the search
+         * and the idle set's checks, not back to RUNs, which other threads
+         * may queue one after another for ever: the run must be able to
+         * end meanwhile. */
         if (WEFT_UNLIKELY(w->waiting != NULL) && weft__waiting_serve(w->waiting)) {
             rounds = 0;
             since = 0;
-            continue;
         }
         int found = steal_round(w, &in_idle);
         if (found != FOUND_NOTHING) {

@@ -303,7 +303,13 @@ static void join_threads_serving(wp_pool *p, unsigned started)
     }
     for (unsigned i = 1; i < started; i++) {
         for (;;) {
-            while (weft__waiting_serve(w0->waiting)) {
+            /* A RUN taken, and the thread may be gone meanwhile: look
+             * without waiting, and serve again (RUNs of threads outside
+             * the pool may come one after another for ever). */
+            if (weft__waiting_serve(w0->waiting)) {
+                if (pthread_tryjoin_np(p->workers[i]->thread, NULL) != EBUSY)
+                    break;
+                continue;
             }
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);

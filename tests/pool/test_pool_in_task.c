@@ -17,7 +17,9 @@
  * (weft_stop, weft_suspend, TOGETHER) is refused at once, with a
  * message.  A RUN from a pool's thread while worker 0 sleeps in the
  * pool wakes it.  And tasks with pools RUN from two outside threads in a
- * loop, beside the main thread's, all return their answers. */
+ * loop, beside the main thread's, all return their answers, tasks of 16
+ * pools each too, whose waits must not take the other threads' RUNs
+ * inside one another without end. */
 #include "check.h"
 
 #include <errno.h>
@@ -386,6 +388,99 @@ static void outside_runs_in_a_loop(unsigned workers, int rounds)
         CHECK(pthread_join(loopers[i], NULL) == 0, "pthread_join");
 }
 
+/* ---- outside threads that RUN tasks of many pools in a loop ----
+ *
+ * Each task here is a tree of 16 leaves, each leaf a pool whose two items
+ * RUN pfib from the pool's threads.  A worker waiting in one of those
+ * pools serves the RUNs of the pool's threads; were it to serve the
+ * looping threads' RUNs as well, each would run whole inside the wait,
+ * its 16 pools serving the other looper's, and the main thread's RUN
+ * would wait on a nesting that multiplies with every level (at 1 worker
+ * no round ended within a minute). */
+static void tree_item(weft_pool_ctx *ctx, void *p, void *arg)
+{
+    (void)ctx;
+    /* Relaxed: a sum read after the run (weft_pool_run joins the threads). */
+    atomic_fetch_add_explicit((_Atomic long *)arg, WEFT_RUN(pfib, *(int *)p), memory_order_relaxed);
+}
+
+static long pool_leaf(int n)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, sizeof(int));
+    cfg.workers = 2;
+    int initial[2] = {n, n + 1};
+    _Atomic long sum = 0;
+    CHECK(weft_pool_run(&cfg, initial, 2, tree_item, &sum, NULL) == 0, "weft_pool_run");
+    /* Relaxed: after the run. */
+    return atomic_load_explicit(&sum, memory_order_relaxed);
+}
+
+/* The RUNs of such tasks (from the main thread or a looper: threads
+ * that work for no task) under way on this thread, and the most seen on
+ * any: a wait takes another thread's RUN only where its thread is inside
+ * no such RUN taken by a wait, so at most two are on one thread (one its
+ * worker took, and one a wait inside it took). */
+static __thread int tree_runs_here;
+static _Atomic int tree_runs_nested_most;
+
+WEFT_TASK_1(long, pools_in_tree, int, depth)
+{
+    if (depth == 4) { /* a RUN's root */
+        int here = ++tree_runs_here;
+        /* Relaxed: a maximum read after the loopers are joined. */
+        int most = atomic_load_explicit(&tree_runs_nested_most, memory_order_relaxed);
+        while (here > most &&
+               !atomic_compare_exchange_weak_explicit(&tree_runs_nested_most, &most, here,
+                                                      memory_order_relaxed, memory_order_relaxed)) {
+        }
+    }
+    long r;
+    if (depth == 0) {
+        r = pool_leaf(8);
+    } else {
+        WEFT_SPAWN(pools_in_tree, depth - 1);
+        long b = WEFT_CALL(pools_in_tree, depth - 1);
+        r = WEFT_SYNC(pools_in_tree) + b;
+    }
+    if (depth == 4)
+        tree_runs_here--;
+    return r;
+}
+
+static long pools_in_tree_ref(int depth) { return (1L << depth) * (fib_ref(8) + fib_ref(9)); }
+
+static void *tree_looper(void *arg)
+{
+    (void)arg;
+    /* Relaxed (all): a stop flag and counters read after the join. */
+    while (!atomic_load_explicit(&loopers_stop, memory_order_relaxed)) {
+        if (WEFT_RUN(pools_in_tree, 4) != pools_in_tree_ref(4))
+            atomic_fetch_add_explicit(&looper_bad_runs, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&looper_runs, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void outside_runs_of_many_pools(unsigned workers, int rounds)
+{
+    pthread_t loopers[2];
+    atomic_store(&loopers_stop, 0);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&loopers[i], NULL, tree_looper, NULL) == 0, "pthread_create");
+    for (int r = 0; r < rounds; r++) {
+        round_begins("a task of 16 pools beside two threads that RUN such tasks in a loop", workers,
+                     2, r);
+        long got = WEFT_RUN(pools_in_tree, 4);
+        CHECK(got == pools_in_tree_ref(4),
+              "a task of 16 pools beside RUNs in a loop, %u workers: %ld, not %ld", workers, got,
+              pools_in_tree_ref(4));
+    }
+    atomic_store(&loopers_stop, 1);
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_join(loopers[i], NULL) == 0, "pthread_join");
+}
+
 /* test_pool_in_task [scale [workers]]: the rounds times scale (at most
  * 3), at the given fork-join worker count only (default 1, 2, 3 and 8). */
 int main(int argc, char **argv)
@@ -451,6 +546,7 @@ int main(int argc, char **argv)
         }
         /* Beside outside threads that RUN tasks with pools in a loop. */
         outside_runs_in_a_loop(p, 5 * scale);
+        outside_runs_of_many_pools(p, 3 * scale);
         /* A run cancelled while another thread's item is inside a RUN. */
         for (int pw = 2; pw <= 3; pw++) {
             round_begins("a pool cancelled while an item is inside a RUN", p, pw, 0);
@@ -474,8 +570,14 @@ int main(int argc, char **argv)
     CHECK(atomic_load(&cancel_bad_runs) == 0, "%ld wrong RUNs in cancelled pools",
           atomic_load(&cancel_bad_runs));
     CHECK(atomic_load(&looper_runs) > 0, "the looping threads never RUN: nothing was tested");
+    CHECK(atomic_load(&tree_runs_nested_most) <= 2,
+          "%d RUNs of threads that work for no task nested on one thread: waits inside such a "
+          "RUN that a wait took took more",
+          atomic_load(&tree_runs_nested_most));
     CHECK(atomic_load(&looper_bad_runs) == 0, "%ld wrong RUNs from the looping threads",
           atomic_load(&looper_bad_runs));
-    printf("test_pool_in_task: passed (%ld RUNs from the pools' own threads)\n", outside);
+    printf("test_pool_in_task: passed (%ld RUNs from the pools' own threads; at most %d RUNs "
+           "of the loopers' kind on one thread)\n",
+           outside, atomic_load(&tree_runs_nested_most));
     return 0;
 }
