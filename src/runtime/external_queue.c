@@ -71,7 +71,7 @@ void weft__external_queue_init(void)
     pthread_mutex_init(&ext.lock, NULL);
     ext.head = ext.tail = NULL;
     ext.waiting = NULL;
-    /* Relaxed (both): before the workers start, or in the child alone. */
+    /* Relaxed (all): before the workers start, or in the child alone. */
     atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed);
     atomic_store_explicit(&ext.n_waiting, 0, memory_order_relaxed);
     atomic_store_explicit(&ext.queued_for_task, 0, memory_order_relaxed);
