@@ -43,6 +43,8 @@ static __thread bool worker_0_thread; /* lace_startup made this thread worker 0 
 static atomic_bool worker_0_held;
 /* A lace_start or lace_startup is starting the pool (lifecycle.h). */
 static atomic_bool starting;
+/* lace_init's parameters and their hand-over to a lace_startup (below). */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define START_CALL "lace_start(n_workers, dqsize)"
 
@@ -118,7 +120,8 @@ static void make_external_lock(void)
 static void forget_in_child(void)
 {
     make_external_lock();
-    worker_0_thread = false; /* the runtime let go of the adopted worker too */
+    worker_0_thread = false;              /* the runtime let go of the adopted worker too */
+    pthread_mutex_init(&init_lock, NULL); /* another thread may have held it */
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&worker_0_held, false, memory_order_relaxed);
     atomic_store_explicit(&starting, false, memory_order_relaxed);
@@ -196,6 +199,8 @@ void lace_stop(void) { stop_as("lace_stop"); }
  * runtime lends it worker 0, as a RUN borrows an idle worker, until
  * lace_exit); with one, it RUNs the callback and stops. */
 
+/* lace_init's parameters, and its hand-over to a lace_startup, under
+ * init_lock (two threads may each lace_init and lace_startup at once). */
 static unsigned init_workers;
 static size_t init_dqsize;
 /* Each lace_startup takes the lace_init before it: none, one ready, or one
@@ -215,11 +220,13 @@ void lace_init(unsigned int n_workers, size_t dqsize)
     snprintf(call, sizeof call, "lace_init(%u, %zu)", n_workers, dqsize);
     weft__lace_check_start(&lace_words, call, n_workers, dqsize, stack_size,
                            "the stack size set with lace_set_stacksize");
+    pthread_mutex_lock(&init_lock);
     init_workers = n_workers;
     init_dqsize = dqsize;
-    /* Release: the lace_startup that takes this lace_init reads its
-     * parameters. */
+    /* Release (and the lock): the lace_startup that takes this lace_init
+     * reads its parameters. */
     atomic_store_explicit(&init_state, INIT_READY, memory_order_release);
+    pthread_mutex_unlock(&init_lock);
     (void)weft__speak_as(was);
 }
 
@@ -235,8 +242,13 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
     const weft__api_words *was = weft__speak_as(&lace_words);
     char call[96];
     snprintf(call, sizeof call, "lace_startup(%zu, %s, ...)", stacksize, cb ? "cb" : "NULL");
-    /* Acquire: pairs with lace_init's release (its parameters). */
+    pthread_mutex_lock(&init_lock);
+    /* Acquire (and the lock): pairs with lace_init's release (its
+     * parameters, read with the lock held). */
     int init = atomic_exchange_explicit(&init_state, INIT_TAKEN, memory_order_acquire);
+    unsigned n_workers = init_workers;
+    size_t dqsize = init_dqsize;
+    pthread_mutex_unlock(&init_lock);
     if (init != INIT_READY)
         weft__fatal("%s called %s: call lace_init(n_workers, dqsize) first, once before each "
                     "lace_startup",
@@ -247,7 +259,7 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
     size_t was_stack = stack_size;
     if (stacksize != 0)
         stack_size = stacksize;
-    start_pool(call, init_workers, init_dqsize,
+    start_pool(call, n_workers, dqsize,
                stacksize != 0 ? "lace_startup's stacksize"
                               : "the stack size set with lace_set_stacksize");
     stack_size = was_stack;
