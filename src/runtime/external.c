@@ -193,7 +193,7 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
 
     uint64_t submitted = weft_now_ns();
     weft_external req = {
-        .task = t, .wrapper = wrapper, .for_task = weft__gate_waited_on(), .next = NULL};
+        .task = t, .wrapper = wrapper, .for_task = weft__thread_works_for_task(), .next = NULL};
     atomic_init(&req.done, 0);
     atomic_init(&req.started_ns, 0);
     atomic_init(&req.ask, 0);
