@@ -211,6 +211,53 @@ static inline void weft_trace_site_wake(weft_trace_site s, unsigned woken)
         WEFT_PROFILE_RUN_DONE((w), var##_profile_, (from)); \
         WEFT_TRACE_POP((w), var##_trace_); \
     } while (0)
+/* A thread outside the pool becomes worker w (weft__adopt_worker): its
+ * own code and the tasks it calls, until it gives the worker back, are a
+ * slice (the worker's track, named `name`, started by "adopted") and a
+ * run of the region `name` (docs/timeline.md, docs/profiling.md, "Lace's
+ * first API").  The records are kept in `rec` meanwhile. */
+typedef struct weft_observed_thread {
+#if WEFT_TRACE
+    weft_trace_frame trace;
+#endif
+#if WEFT_PROFILE
+    weft_profile_saved profile;
+#endif
+    char unused_; /* (a struct needs a member in a build without either) */
+} weft_observed_thread;
+#if WEFT_TRACE
+static inline void weft_trace_adopted(weft_worker *w, weft_trace_frame *f, const char *name)
+{
+    f->state = WEFT_TRACE_NONE;
+    if (weft_trace_of(w)) {
+        weft__trace_name((uintptr_t)name, name); /* the slice's name, as a task's */
+        weft__trace_task_begin_slow(w, f, WEFT_TRACE_BY_ADOPTION, (uintptr_t)name, NULL, NULL);
+    }
+}
+#define WEFT_TRACE_ADOPTED_(w, rec, name) weft_trace_adopted((w), &(rec)->trace, (name))
+#define WEFT_TRACE_ADOPTED_DONE_(w, rec) weft_trace_pop((w), &(rec)->trace)
+#else
+#define WEFT_TRACE_ADOPTED_(w, rec, name) ((void)(name))
+#define WEFT_TRACE_ADOPTED_DONE_(w, rec) ((void)0)
+#endif
+#if WEFT_PROFILE
+#define WEFT_PROFILE_ADOPTED_(w, rec) weft__profile_root_begin((w), &(rec)->profile)
+#define WEFT_PROFILE_ADOPTED_DONE_(w, rec, name) \
+    weft__profile_thread_done((w), &(rec)->profile, (name))
+#else
+#define WEFT_PROFILE_ADOPTED_(w, rec) ((void)0)
+#define WEFT_PROFILE_ADOPTED_DONE_(w, rec, name) ((void)(name))
+#endif
+#define WEFT_OBSERVE_ADOPTED(w, rec, name) \
+    do { \
+        WEFT_TRACE_ADOPTED_((w), (rec), (name)); \
+        WEFT_PROFILE_ADOPTED_((w), (rec)); \
+    } while (0)
+#define WEFT_OBSERVE_ADOPTED_DONE(w, rec, name) \
+    do { \
+        WEFT_PROFILE_ADOPTED_DONE_((w), (rec), (name)); \
+        WEFT_TRACE_ADOPTED_DONE_((w), (rec)); \
+    } while (0)
 #define WEFT_OBSERVE_STOLEN_DONE(w, var, victim, t) \
     do { \
         WEFT_PROFILE_STOLEN_DONE((w), var##_profile_, (victim), (t)); \

@@ -739,6 +739,17 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
     pthread_mutex_unlock(&lock);
 }
 
+void weft__profile_thread_done(weft_worker *w, weft_profile_saved *s, const char *region)
+{
+    if (w->prof.off)
+        return;
+    weft_profile_figures f = root_end(w, s);
+    pthread_mutex_lock(&lock);
+    record_region_locked(region, WEFT_PROFILE_REGION_RUN, &f);
+    add_figures(&outside_total, &f);
+    pthread_mutex_unlock(&lock);
+}
+
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
 {
     weft_profile_worker *p = &w->prof;

@@ -52,6 +52,10 @@ typedef enum weft_profile_start {
  * task; in place, they are also the caller's, as a call's would be; from
  * outside, they count for the regions marked outside the pool. */
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *saved, weft_profile_start from);
+/* A thread outside the pool that became worker w (weft__adopt_worker:
+ * its code, and the tasks it called, from root_begin on) gives it back:
+ * its figures are a run of the region named `region`, from outside. */
+void weft__profile_thread_done(weft_worker *w, weft_profile_saved *saved, const char *region);
 /* DROP of the task at t, after the slow path (the clock paused before
  * it): if it was stolen (and so ran), join its figures. */
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen);

@@ -110,7 +110,7 @@ const char *const weft__trace_how_names[WEFT__TRACE_HOWS] = {
     [WEFT_TRACE_BY_STEAL] = "steal",       [WEFT_TRACE_BY_LEAP] = "leap",
     [WEFT_TRACE_BY_RUN] = "RUN",           [WEFT_TRACE_BY_RUN_INSIDE] = "RUN inside a task",
     [WEFT_TRACE_BY_TOGETHER] = "TOGETHER", [WEFT_TRACE_BY_NEWFRAME] = "NEWFRAME",
-    [WEFT_TRACE_RESUMED] = "resumed",
+    [WEFT_TRACE_BY_ADOPTION] = "adopted",  [WEFT_TRACE_RESUMED] = "resumed",
 };
 
 void weft__trace_fork_join_label(char *label, size_t size, unsigned workers)

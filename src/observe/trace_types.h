@@ -31,6 +31,8 @@ typedef enum weft_trace_how {
     WEFT_TRACE_BY_RUN_INSIDE, /* RUN called inside a task: runs in place */
     WEFT_TRACE_BY_TOGETHER,   /* a TOGETHER copy */
     WEFT_TRACE_BY_NEWFRAME,   /* a NEWFRAME task */
+    WEFT_TRACE_BY_ADOPTION,   /* a thread outside the pool became the worker: its own code
+                               * while it is (Lace's lace_startup without a callback) */
     WEFT_TRACE_RESUMED,       /* the same task again, after a RUN inside it or a wait at a
                                * SYNC cut its slice: what started it is on its first slice */
 } weft_trace_how;

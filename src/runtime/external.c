@@ -360,6 +360,9 @@ static __thread weft_worker *tls_adopted;
  * tasks run there), and the report it replaced. */
 static __thread weft_thread_stack tls_adopted_stack;
 static __thread const weft_thread_stack *tls_adopted_outer;
+/* The observers' records of its time as the worker, and their name. */
+static __thread weft_observed_thread tls_adopted_observed;
+static __thread const char *tls_adopted_name;
 
 /* The kernel's gap below a growing stack (stack_guard_gap: 256 pages):
  * where a stack that overflows faults. */
@@ -392,7 +395,8 @@ static void arm_own_stack_report(const weft_worker *w, const char *raise)
     weft__tls_stack = &tls_adopted_stack;
 }
 
-int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack)
+int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack,
+                       const char *observed_as)
 {
     if (weft__tls_worker)
         return EINVAL;
@@ -426,6 +430,8 @@ int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack)
     weft__tls_worker = w;
     weft__tls_guest = true;
     weft__worker_speaks(weft__pool_starter());
+    tls_adopted_name = observed_as;
+    WEFT_OBSERVE_ADOPTED(w, &tls_adopted_observed, observed_as);
     return 0;
 }
 
@@ -447,6 +453,7 @@ int weft__leave_adopted_worker(void)
         return EINVAL;
     if (weft_current_head(w) != w->dq)
         return EBUSY;
+    WEFT_OBSERVE_ADOPTED_DONE(w, &tls_adopted_observed, tls_adopted_name);
     unadopt_thread();
     weft__sleep_lent_return(w);
     weft__lifecycle_exit();

@@ -83,8 +83,11 @@ bool weft__thread_works_for_task(void);
  * the pool suspended or in an interrupt) for wait_ns.  Stop waits for the
  * thread to leave, as for a RUN in progress (external.c).  An overflow
  * of the thread's own stack while it is the worker is explained, with
- * raise_stack saying how to make that stack larger. */
-int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack);
+ * raise_stack saying how to make that stack larger.  The observers show
+ * the thread's time as the worker as a slice and a region named
+ * observed_as (a string that lives as long as the process). */
+int weft__adopt_worker(unsigned id, uint64_t wait_ns, const char *raise_stack,
+                       const char *observed_as);
 /* The adopted worker, given back (it sleeps as an idle worker does).  Its
  * deque must be empty: EBUSY if tasks it spawned are not synced (it stays
  * adopted), EINVAL if the thread adopted none. */

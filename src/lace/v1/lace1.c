@@ -279,7 +279,8 @@ void lace_startup(size_t stacksize, lace_startup_cb cb, void *arg)
             0, ADOPT_WAIT_NS,
             "ulimit -s (worker 0's tasks run on the stack of the thread that called "
             "lace_startup without a callback: the program's main thread's is set by ulimit -s; "
-            "with a callback they run on a stack of lace_startup's size)");
+            "with a callback they run on a stack of lace_startup's size)",
+            "(lace_startup's thread)");
         if (err != 0)
             weft__fatal("%s: the calling thread could not become worker 0 (%s)", call,
                         err == EBUSY ? "worker 0 stayed busy for 10 s" : strerror(err));
