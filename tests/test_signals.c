@@ -112,6 +112,44 @@ static void test_default_action(void)
     printf("ok: a fault that is not weft's gets the default action (SIGSEGV)\n");
 }
 
+/* A SIGSEGV sent to the process (no fault behind it) while weft's
+ * handler is in place: with the default disposition it kills the process
+ * as it would without weft; ignored, it is dropped. */
+static void sent_segv_child(bool ignored)
+{
+    signal(SIGSEGV, ignored ? SIG_IGN : SIG_DFL);
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    /* Once to this thread (a first one must be enough), and when ignored
+     * once more to any thread of the process. */
+    raise(SIGSEGV);
+    if (ignored)
+        kill(getpid(), SIGSEGV);
+    weft_stop();
+}
+
+static void test_sent_segv(bool ignored)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        sent_segv_child(ignored);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    if (ignored)
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "an ignored SIGSEGV sent with raise and kill was not dropped (status %#x)", status);
+    else
+        CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+              "a SIGSEGV sent with raise, default disposition, did not kill the process "
+              "(status %#x)",
+              status);
+    printf("ok: a SIGSEGV sent to the process, %s, %s\n", ignored ? "ignored" : "not handled",
+           ignored ? "is dropped" : "kills it");
+}
+
 /* ---- lifecycle calls from a handler that interrupted a RUN ---- */
 
 static atomic_int in_task, handler_done;
@@ -174,6 +212,8 @@ int main(void)
     test_chains_to_earlier_handler();
     test_later_handler_survives_stop();
     test_default_action();
+    test_sent_segv(false);
+    test_sent_segv(true);
     test_stop_from_handler();
     return 0;
 }

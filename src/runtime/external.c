@@ -361,7 +361,7 @@ static __thread weft_worker *tls_adopted;
 static __thread weft_thread_stack tls_adopted_stack;
 static __thread const weft_thread_stack *tls_adopted_outer;
 /* The observers' records of its time as the worker, and their name. */
-static __thread weft_observed_thread tls_adopted_observed;
+static __thread weft_observed_thread tls_adopted_observed WEFT_UNUSED;
 static __thread const char *tls_adopted_name;
 
 /* The kernel's gap below a growing stack (stack_guard_gap: 256 pages):

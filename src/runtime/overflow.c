@@ -11,6 +11,7 @@
 #include "runtime/overflow.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,14 +86,24 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
         prev->sa_handler(sig);
         return;
     }
+    /* A SIGSEGV that was sent (kill, raise, sigqueue: si_code <= 0) has no
+     * instruction to run again: ignored, it is dropped as it would be
+     * without weft; with the default action, it is sent again below. */
+    bool sent = info->si_code <= 0;
+    if (sent && !(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_IGN)
+        return;
     /* Default (or ignored, which the kernel does not honour for a fault):
      * return with the default action in place; the faulting instruction
-     * runs again and the process dies of it as it would without weft. */
+     * runs again, or the signal sent again arrives as this handler
+     * returns (it is blocked until then), and the process dies of it as it
+     * would without weft. */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     sigaction(sig, &dfl, NULL);
+    if (sent)
+        raise(sig);
 }
 
 /* Stops with the explanation of an overflow of a stack of stack_bytes,
@@ -122,6 +133,10 @@ __thread const weft_thread_stack *weft__tls_stack __attribute__((tls_model("init
 
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
+    if (info->si_code <= 0) { /* sent, not a fault: its si_addr means nothing */
+        chain_segv(sig, info, uctx);
+        return;
+    }
     weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
     /* The pool's stacks are sized by the call that started it: in the
