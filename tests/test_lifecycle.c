@@ -152,6 +152,70 @@ static void *long_run_thread(void *arg)
     return NULL;
 }
 
+/* A thread cancelled while weft_suspend or weft_stop waits (for a RUN's
+ * task busy for 300 ms): the call ends as if it had not been cancelled, the
+ * cancellation acts after it, and the next lifecycle call on another
+ * thread goes through (a cancelled wait left the control lock held, and
+ * that call waited for ever). */
+static atomic_int cancel_victim_returned, busy_started;
+WEFT_TASK_1(int, busy_for_ms, int, ms)
+{
+    atomic_store(&busy_started, 1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    while ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+    return ms;
+}
+static void *busy_run_thread(void *arg)
+{
+    (void)arg;
+    CHECK(WEFT_RUN(busy_for_ms, 300) == 300, "the busy RUN");
+    return NULL;
+}
+static void *suspend_or_stop_thread(void *stop)
+{
+    if (stop)
+        (void)weft_stop();
+    else
+        (void)weft_suspend();
+    atomic_store(&cancel_victim_returned, 1);
+    return NULL;
+}
+
+static void test_cancelled_in_control(void)
+{
+    for (int stop = 0; stop < 2; stop++) {
+        CHECK(weft_start(2, 0, 0) == 0, "start");
+        atomic_store(&busy_started, 0);
+        atomic_store(&cancel_victim_returned, 0);
+        pthread_t runner, victim;
+        pthread_create(&runner, NULL, busy_run_thread, NULL);
+        while (!atomic_load(&busy_started))
+            sleep_ms(1);
+        pthread_create(&victim, NULL, suspend_or_stop_thread, (void *)(intptr_t)stop);
+        sleep_ms(30); /* its wait for the busy task: 270 ms more */
+        pthread_cancel(victim);
+        void *how = NULL;
+        pthread_join(victim, &how);
+        CHECK(atomic_load(&cancel_victim_returned) == 1 && how != PTHREAD_CANCELED,
+              "%s was cancelled inside its wait", stop ? "weft_stop" : "weft_suspend");
+        if (stop) {
+            pthread_join(runner, NULL);
+            CHECK(weft_workers() == 0, "the stop did not stop the pool");
+        } else {
+            /* (The suspension holds the long RUN's task until the resume.) */
+            CHECK(weft_resume() == 0, "weft_resume after the suspending thread was cancelled");
+            pthread_join(runner, NULL);
+            CHECK(WEFT_RUN(pfib, 16) == fib_ref(16), "a RUN after the resume");
+            CHECK(weft_stop() == 0, "stop");
+        }
+    }
+    CHECK(weft_start(2, 0, 0) == 0 && weft_stop() == 0, "start and stop after the cancellations");
+    printf("ok: a thread cancelled inside weft_suspend or weft_stop: the call ends first\n");
+}
+
 static void test_stop_waits_for_runs(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
@@ -458,6 +522,7 @@ int main(void)
     test_defaults_and_environment();
     test_suspend_resume();
     test_stop_waits_for_runs();
+    test_cancelled_in_control();
     test_stop_with_interrupt_waiting_for_resume();
     test_readers_during_stop();
     test_worker_only_rules();

@@ -24,6 +24,11 @@ static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
  * calls stop or suspend would wait for itself. */
 static __thread unsigned tls_pool_holds;
 static __thread bool tls_in_control;
+/* The thread's cancelability when it took the control lock: none while
+ * it holds it (a cancellation in a wait of stop or suspend would leave
+ * the lock held for ever), this again after (a request made meanwhile
+ * acts at the thread's next cancellation point). */
+static __thread int tls_cancel_state;
 /* A thread of a work pool running inside a task (weft__gate_set_waited_on). */
 static __thread bool tls_waited_on;
 
@@ -58,6 +63,7 @@ int weft__control_begin(const char *what, bool waits)
         return EDEADLK;
     }
     tls_in_control = true;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &tls_cancel_state);
     pthread_mutex_lock(&control_lock);
     return 0;
 }
@@ -69,6 +75,7 @@ int weft__control_try_begin(bool waits, const char **why)
     if (pthread_mutex_trylock(&control_lock) != 0)
         return EBUSY;
     tls_in_control = true;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &tls_cancel_state);
     return 0;
 }
 
@@ -76,6 +83,7 @@ void weft__control_end(void)
 {
     pthread_mutex_unlock(&control_lock);
     tls_in_control = false;
+    pthread_setcancelstate(tls_cancel_state, NULL);
 }
 
 bool weft__control_is_running(void)
