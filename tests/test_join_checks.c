@@ -76,6 +76,29 @@ WEFT_TASK_0(long, second_copy_sync_private)
     return a + WEFT_SYNC(pfib);
 }
 
+/* A task that returns with its SPAWN not joined, above one its caller
+ * then joins: the leaked task sits above the caller's empty slot, where
+ * the check of a started task's slot at its return cannot see it. */
+WEFT_TASK_1(long, leaks_above, int, n)
+{
+    WEFT_SPAWN(pfib, n);
+    return n;
+}
+
+WEFT_TASK_0(long, calls_leaks_above)
+{
+    WEFT_SPAWN(pfib, 5);
+    long a = WEFT_CALL(leaks_above, 10);
+    return a + WEFT_SYNC(pfib);
+}
+
+static void leaks_above_child(void)
+{
+    CHECK(weft_start(1, 0, 0) == 0, "start");
+    printf("%ld\n", WEFT_RUN(calls_leaks_above));
+    printf("%ld\n", WEFT_RUN(calls_leaks_above));
+}
+
 static void second_copy_spawn_child(void)
 {
     CHECK(weft_start(1, 0, 0) == 0, "start");
@@ -132,10 +155,17 @@ int main(void)
                  "forgotten SYNC, checked as the task returns");
     expect_death(wrong_sync_child, "SYNC(half) on worker",
                  "SYNC of another task than the last SPAWN");
+    expect_death(leaks_above_child, "task leaks_above returned on worker",
+                 "a SPAWN left above the caller's joined one, checked as the task returns");
 #else
     expect_death(forgets_sync_child, "task fib_forgets_sync returned on worker",
                  "forgotten SYNC, checked by name when the RUN or stolen task returns");
     expect_death(forgets_sync_child, "with a SPAWN not joined", "forgotten SYNC (message)");
+    /* A SPAWN left above one the caller joined is caught where the
+     * caller's join or a later SPAWN meets it, with this cause among those
+     * named. */
+    expect_death(leaks_above_child, "left by a task that returned without joining it",
+                 "a SPAWN left above the caller's joined one");
     /* Without the checks a SYNC of another task is not caught: it is what
      * WEFT_CHECKS is for (docs/configuration.md). */
 #endif

@@ -39,9 +39,11 @@ void weft__fj_spawn_refused(weft_worker *w, weft_task *t, const char *what)
                 "other half, a SPAWN of another API) or from another copy of the head (a second "
                 "ME macro, a helper handed the context), or left by a task compiled as C that a "
                 "C++ exception passed through (C code cannot catch it; its SPAWNs stay "
-                "pending); a spawn may not go above it in one task body: join that task first, "
-                "or spawn through the API or the copy that holds the top (docs/design.md, "
-                "\"Mixing the APIs\")",
+                "pending), or left by a task that returned without joining it above a SPAWN "
+                "its caller joined (a build with WEFT_CHECKS names that task as it returns); a "
+                "spawn may not go above it in one task body: join that task first, or spawn "
+                "through the API or the copy that holds the top (docs/design.md, \"Mixing the "
+                "APIs\")",
                 what, w->id, (size_t)(t - w->dq));
 }
 
@@ -75,9 +77,10 @@ void weft__fj_join_checked(weft_worker *w, weft_task *t, const char *what)
     weft__fatal("%s on worker %u joins the task in slot %zu while the task above it, spawned "
                 "later, is still pending: spawns and joins nest, the newest joined first, "
                 "whichever API or copy of the head made them (a C++ task_group's run, a SPAWN "
-                "of another API or from another copy of the head, not joined yet, or a SPAWN of a "
-                "task compiled as C that a C++ exception passed through; docs/design.md, "
-                "\"Mixing the APIs\")",
+                "of another API or from another copy of the head, not joined yet, a SPAWN of a "
+                "task compiled as C that a C++ exception passed through, or a SPAWN left by a "
+                "task that returned without joining it (a build with WEFT_CHECKS names that task "
+                "as it returns); docs/design.md, \"Mixing the APIs\")",
                 what, w->id, (size_t)(t - w->dq));
 }
 

@@ -288,8 +288,9 @@ struct expected_case {
     "on worker 0 joins the task in slot 0 while the task above it, spawned later, is still " \
     "pending: spawns and joins nest, the newest joined first, whichever API or copy of the head " \
     "made them (a C++ task_group's run, a SPAWN of another API or from another copy of the " \
-    "head, not joined yet, or a SPAWN of a task compiled as C that a C++ exception passed " \
-    "through; docs/design.md, \"Mixing the APIs\")"
+    "head, not joined yet, a SPAWN of a task compiled as C that a C++ exception passed " \
+    "through, or a SPAWN left by a task that returned without joining it (a build with " \
+    "WEFT_CHECKS names that task as it returns); docs/design.md, \"Mixing the APIs\")"
 
 const expected_case cases[] = {
     {"cpp_then_lace_start", case_cpp_then_lace_start, true,
