@@ -115,6 +115,12 @@ static int fn_with_env(int (*fn)(void), const char *name, const char *value, cha
     return st;
 }
 
+static WEFT_UNUSED int start_run_stop_twice(void)
+{
+    int err = start_run_stop();
+    return err ? err : start_run_stop();
+}
+
 static int with_env(const char *name, const char *value, char *buf, size_t cap)
 {
     return fn_with_env(start_run_stop, name, value, buf, cap);
@@ -370,8 +376,8 @@ static void profile_env(void)
     CHECK(
         both == 0 &&
             one_line_with(buf, other_spelling,
-                          "names the file the timeline is written to: the profile is not "
-                          "written, so that the timeline stays whole") &&
+                          "names a file a timeline of this process is written to: the profile is "
+                          "not written, so that the timeline stays whole") &&
             strstr(start, "traceEvents"),
         "WEFT_PROFILE_JSON and WEFT_TRACE naming one file: status %d, file starts with %.40s:\n%s",
         both, start, buf);
@@ -400,19 +406,58 @@ static void profile_env(void)
             start[n] = '\0';
             fclose(tf);
         }
-        CHECK(both == 0 &&
-                  one_line_with(buf, link_path,
-                                "names the file the timeline is written to: the profile is "
-                                "not written, so that the timeline stays whole") &&
-                  strstr(start, "traceEvents"),
-              "WEFT_PROFILE_JSON a %s link to WEFT_TRACE's file: status %d, file starts with "
-              "%.40s:\n%s",
-              hard ? "hard" : "symbolic", both, start, buf);
+        CHECK(
+            both == 0 &&
+                one_line_with(buf, link_path,
+                              "names a file a timeline of this process is written to: the profile "
+                              "is not written, so that the timeline stays whole") &&
+                strstr(start, "traceEvents"),
+            "WEFT_PROFILE_JSON a %s link to WEFT_TRACE's file: status %d, file starts with "
+            "%.40s:\n%s",
+            hard ? "hard" : "symbolic", both, start, buf);
         remove(link_path);
         remove(json_path);
     }
     printf("ok: WEFT_PROFILE_JSON naming WEFT_TRACE's file (spelled otherwise, a hard or a "
            "symbolic link): the timeline kept, the program told\n");
+    /* A program that starts its pool twice: the second pool's timeline
+     * goes to <stem>.2<ext>, and the profile, written at each stop, is
+     * kept off the first pool's file as off the second's. */
+    char second[96];
+    snprintf(second, sizeof second, "%.*s.2.json", (int)(strlen(json_path) - 5), json_path);
+    for (int which = 0; which < 2; which++) {
+        remove(json_path);
+        remove(second);
+        setenv("WEFT_TRACE", json_path, 1);
+        setenv("WEFT_PROFILE_JSON", which ? second : json_path, 1);
+        both = run_capturing_stderr(start_run_stop_twice, buf, sizeof buf);
+        unsetenv("WEFT_PROFILE_JSON");
+        unsetenv("WEFT_TRACE");
+        for (int f = 0; f < 2; f++) {
+            start[0] = '\0';
+            tf = fopen(f ? second : json_path, "r");
+            if (tf) {
+                size_t n = fread(start, 1, sizeof start - 1, tf);
+                start[n] = '\0';
+                fclose(tf);
+            }
+            CHECK(both == 0 && strstr(start, "traceEvents"),
+                  "two pools traced to %s, WEFT_PROFILE_JSON=%s: status %d, %s starts with "
+                  "%.40s:\n%s",
+                  json_path, which ? second : json_path, both, f ? second : json_path, start, buf);
+        }
+        char told[200];
+        snprintf(told, sizeof told,
+                 "weft: WEFT_PROFILE_JSON=%s names a file a timeline of this process is written "
+                 "to",
+                 which ? second : json_path);
+        CHECK(strstr(buf, told) != NULL, "two pools traced, WEFT_PROFILE_JSON=%s: not told:\n%s",
+              which ? second : json_path, buf);
+    }
+    remove(json_path);
+    remove(second);
+    printf("ok: WEFT_PROFILE_JSON naming the first or the second pool's timeline of a program "
+           "that starts two: both timelines kept\n");
 #endif
 #if !WEFT_TRACE
     int tst = with_env("WEFT_TRACE", json_path, buf, sizeof buf);

@@ -1275,9 +1275,9 @@ void weft__profile_at_stop(void)
     if (print)
         report_snapshot(stderr, weft__profile_print_table);
     if (path && weft__trace_writes_to(path)) {
-        weft__warn("WEFT_PROFILE_JSON=%s names the file the timeline is written to: the "
-                   "profile is not written, so that the timeline stays whole; give each a file of "
-                   "its own",
+        weft__warn("WEFT_PROFILE_JSON=%s names a file a timeline of this process is written "
+                   "to: the profile is not written, so that the timeline stays whole; give each a "
+                   "file of its own",
                    path);
         return;
     }

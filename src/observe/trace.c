@@ -430,10 +430,30 @@ static bool same_file(const char *a, const char *b)
            strcmp(ca, cb) == 0;
 }
 
+/* The files this process's earlier sessions wrote (a pool started again
+ * writes its timeline to a file of its own: env_session_path), the
+ * newest EARLIER_FILES of them, under `lock`. */
+#define EARLIER_FILES 64u
+static char *earlier_files[EARLIER_FILES];
+static unsigned n_earlier_files;
+
+static void remember_file_locked(const char *path)
+{
+    char *copy = path ? strdup(path) : NULL;
+    if (!copy)
+        return;
+    unsigned slot = n_earlier_files++ % EARLIER_FILES;
+    free(earlier_files[slot]);
+    earlier_files[slot] = copy;
+}
+
 bool weft__trace_writes_to(const char *path)
 {
     pthread_mutex_lock(&lock);
-    bool same = session.active && session.path && path && same_file(session.path, path);
+    bool same = path && session.active && session.path && same_file(session.path, path);
+    unsigned kept_files = n_earlier_files < EARLIER_FILES ? n_earlier_files : EARLIER_FILES;
+    for (unsigned i = 0; path && !same && i < kept_files; i++)
+        same = same_file(earlier_files[i], path);
     pthread_mutex_unlock(&lock);
     return same;
 }
@@ -1031,6 +1051,8 @@ static int start_session_locked(const char *path, bool from_env)
 {
     free_session_data_locked();
     ended_at_stop = false;
+    if (session.path)
+        remember_file_locked(session.path);
     free(session.path);
     char *numbered = from_env && path ? env_session_path(path, ++env_sessions) : NULL;
     session.path = numbered ? numbered : path ? strdup(path) : NULL;

@@ -31,8 +31,9 @@ int weft__trace_check_env(void);
 void weft__trace_worker_exit(weft_worker *w);
 void weft__trace_forget_in_child(void);
 /* The session in progress will write (or streams to) the file `path`
- * names, however named: another writer of it would destroy the trace
- * (false without the tracer). */
+ * names, however named, or an earlier session of this process wrote it:
+ * another writer of it would destroy the trace (false without the
+ * tracer). */
 bool weft__trace_writes_to(const char *path);
 /* How many passes the streaming thread has finished (each drains every
  * track and flushes the file); 0 in a build without the tracer.  Of the
