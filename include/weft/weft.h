@@ -106,8 +106,9 @@ int weft_start_config(const weft_config *cfg);
 /** Waits for RUNs in progress to finish, then stops and joins the workers.
  * Not from inside a worker, nor from a thread that is inside RUN,
  * TOGETHER or NEWFRAME (a signal handler that interrupted one): EDEADLK,
- * with a message.  EINVAL if not started.  Like the other lifecycle
- * calls it is not async-signal-safe otherwise. */
+ * with a message.  EINVAL if not started; EBUSY, with a message, if
+ * Lace's lace_start started the pool (lace_stop stops it).  Like the
+ * other lifecycle calls it is not async-signal-safe otherwise. */
 int weft_stop(void);
 
 /** Parks every worker (no spinning, no stealing) until weft_resume.  Waits

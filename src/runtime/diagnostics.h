@@ -53,6 +53,10 @@ typedef struct weft__api_words {
     /* A start that finds a pool running says nothing (EBUSY all the same):
      * the C++ default pool's, which then runs on the pool that won. */
     bool quiet_if_running;
+    /* The pool this API starts is stopped by its own stop only (Lace's
+     * lace_stop): another API's stop leaves it running, with a message,
+     * as this API's stop leaves another's. */
+    bool stops_only_itself;
 } weft__api_words;
 
 /* weft's C API's words, and its C++ API's: a weft::scheduler's start and

@@ -731,6 +731,14 @@ static int stop(void)
         weft__control_end();
         return EINVAL;
     }
+    /* The pool's starter says who may stop it: written under the lock. */
+    const weft__api_words *owner = weft__pool_starter();
+    if (owner && owner != weft__words() && owner->stops_only_itself) {
+        weft__warn("%s: the running pool is %s, which %s stops: it is left running", me,
+                   owner->pool, owner->stop);
+        weft__control_end();
+        return EBUSY;
+    }
     (void)stop_locked(UINT64_MAX);
     weft__control_end();
     return 0;

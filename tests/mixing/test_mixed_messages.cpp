@@ -183,6 +183,17 @@ void case_lace_then_weft_start()
     lace_stop();
 }
 
+// lace_start, then weft_stop: EBUSY, naming lace_stop; Lace still runs,
+// and its own stop stops it.
+void case_lace_then_weft_stop()
+{
+    LACE_START(2);
+    CHECK(weft_stop() == EBUSY, "weft_stop refused");
+    CHECK(LACE_RUN(lfib, 15) == fib_seq(15), "Lace still runs");
+    lace_stop();
+    CHECK(weft_workers() == 0, "lace_stop stopped the pool");
+}
+
 // weft_start, then lace_start: the program stops, naming weft_start.
 void case_weft_start_then_lace_start()
 {
@@ -306,6 +317,9 @@ const expected_case cases[] = {
     {"lace_then_weft_start", case_lace_then_weft_start, false,
      "weft: weft_start: the pool lace_start started is running, and only one pool runs at a time "
      "(call lace_stop first)"},
+    {"lace_then_weft_stop", case_lace_then_weft_stop, false,
+     "weft: weft_stop: the running pool is the pool lace_start started, which lace_stop stops: it "
+     "is left running"},
     {"weft_start_then_lace_start", case_weft_start_then_lace_start, true,
      "lace: " LACE_START_CALL " called while the pool weft_start started is running: lace_start "
      "cannot start a second pool (call weft_stop first)"},

@@ -69,6 +69,7 @@ static const weft__api_words lace_words = {
     .not_running = "call " START_CALL " first, and do not RUN during or after lace_stop",
     .pool = "the pool lace_start started",
     .stop_first = "call lace_stop first",
+    .stops_only_itself = true,
     .profile_variant = WEFT_LACE_PROFILE_VARIANT,
     .trace_variant = WEFT_LACE_TRACE_VARIANT,
     .quiet_oversubscription = true,

@@ -60,6 +60,7 @@ static const weft__api_words lace_words = {
     .not_running = "call " START_CALL " first, and do not call tasks during or after lace_stop",
     .pool = "the pool lace_start started",
     .stop_first = "call lace_stop first",
+    .stops_only_itself = true,
 #if WEFT_TASK_SIZE == 128 /* lace128.h's library: its runtime has no variants */
     .profile_variant = "lace128.h's 128-byte tasks have no profiling variant: profile the program "
                        "with lace.h, whose lace package has one (find_package(lace COMPONENTS "
