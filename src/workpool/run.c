@@ -22,6 +22,7 @@
 #include "workpool/own_queue.h"
 #include "workpool/queues/table.h"
 #include "runtime/external_queue.h"
+#include "runtime/diagnostics.h"
 #include "runtime/gate.h"
 #include "runtime/topology.h"
 #include "sys/stack_call.h"
@@ -29,6 +30,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +42,44 @@
 /* Seed of the workers' victim-choice generators (sys/rng.h). */
 #define RNG_SEED 0x9E3779B97F4A7C15ull
 
+/* A pool worker's thread that ends inside its loop (a process function
+ * called pthread_exit, or the thread was cancelled) leaves the run
+ * waiting for it for ever: its key's destructor, which runs only then,
+ * stops the program with the reason instead. */
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static bool thread_key_made;
+
+static void thread_ended(void *arg)
+{
+    const wp_worker *w = arg;
+    weft__fatal("work pool worker %u's thread ended inside an item's process function "
+                "(pthread_exit, or a cancellation): it must return to the pool, and the run "
+                "cannot end without the worker",
+                w->id);
+}
+
+static void make_thread_key(void)
+{
+    thread_key_made = pthread_key_create(&thread_key, thread_ended) == 0;
+}
+
 /* The worker loop on w's stack, with the overflow report armed: for the
  * created threads (their whole stack is w's) and for the calling thread
- * (switched to w's stack for the run). */
+ * (switched to w's stack for the run).  The thread's key holds w for as
+ * long (the calling thread's own value is put back after). */
 static void run_worker(void *arg)
 {
     wp_worker *w = arg;
     const weft_thread_stack *outer = weft__tls_stack;
     weft__tls_stack = &w->stack;
+    pthread_once(&thread_key_once, make_thread_key);
+    void *outer_key = thread_key_made ? pthread_getspecific(thread_key) : NULL;
+    if (thread_key_made)
+        (void)pthread_setspecific(thread_key, w);
     weft__wp_worker_loop(w);
+    if (thread_key_made)
+        (void)pthread_setspecific(thread_key, outer_key); /* a return: nothing to report */
     weft__tls_stack = outer;
 }
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <weft/pool.h>
 
@@ -122,6 +123,36 @@ static void do_push_misuse(void *arg)
           "a dead ctx is invalid");
 }
 
+/* A process function that ends its thread (pthread_exit) on a thread of
+ * the pool's: the run cannot end without it, and says so.  Worker 0 waits
+ * for that, so that another worker takes an item first. */
+static _Atomic int exiting;
+static void exits_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)arg;
+    uint64_t n = *(uint64_t *)item;
+    if (weft_pool_worker_id(ctx) != 0) {
+        /* Relaxed: a flag for worker 0's wait below. */
+        atomic_store_explicit(&exiting, 1, memory_order_relaxed);
+        pthread_exit(NULL);
+    }
+    for (uint64_t i = 0; n == 0 && i < 64; i++)
+        CHECK(weft_pool_push(ctx, &i) == 0, "push");
+    /* Relaxed: as above. */
+    for (int ms = 0; n == 0 && ms < 10000 && !atomic_load_explicit(&exiting, memory_order_relaxed);
+         ms++)
+        usleep(1000);
+}
+
+static void pthread_exit_child(void)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, 8);
+    cfg.workers = 2;
+    uint64_t x = 0;
+    (void)weft_pool_run(&cfg, &x, 1, exits_fn, NULL, NULL);
+}
+
 int main(void)
 {
     bad_run b;
@@ -207,6 +238,10 @@ int main(void)
           "push after the run: %d", push_results[3]);
     CHECK(weft_pool_push(NULL, &x) == EINVAL, "push from main");
     printf("ok: bad pushes -> EINVAL:\n%s", out);
+    expect_death(pthread_exit_child,
+                 "weft: work pool worker 1's thread ended inside an item's process function "
+                 "(pthread_exit, or a cancellation)",
+                 "pthread_exit in a process function on a pool thread");
     printf("all pool misuse tests passed\n");
     return 0;
 }
