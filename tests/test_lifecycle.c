@@ -446,6 +446,45 @@ static void run_before_start_child(void) { WEFT_RUN(pfib, 3); }
 /* fork() with a running pool: the child has no workers.  RUN there must
  * say so (not hang), and the child can start a pool of its own. */
 static void run_in_forked_child(void) { WEFT_RUN(pfib, 3); }
+/* fork() in a TOGETHER copy or a NEWFRAME task, the child continuing it
+ * (returning, or at the copies' barrier): the child stops with the
+ * runtime's message where the pool's other threads would be needed (it
+ * hung, or was told its barrier was outside a copy).  The parent waits
+ * for the child and exits non-zero if the child aborted. */
+static int fork_mode;
+static _Atomic int child_aborted;
+static void fork_and_continue_in_interrupt(void)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (fork_mode == 1)
+            weft_barrier();
+        return; /* the child continues the copy or the task */
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork and wait");
+    atomic_store(&child_aborted, WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+WEFT_VOID_TASK_0(forking_copy)
+{
+    if (weft_worker_id(weft_w) == 0)
+        fork_and_continue_in_interrupt();
+    if (fork_mode == 1)
+        weft_barrier();
+}
+WEFT_VOID_TASK_0(forking_frame) { fork_and_continue_in_interrupt(); }
+static void fork_in_interrupt_child(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    if (fork_mode == 2)
+        WEFT_NEWFRAME(forking_frame);
+    else
+        WEFT_TOGETHER(forking_copy);
+    weft_stop();
+    _exit(atomic_load(&child_aborted) ? 1 : 0);
+}
+
 static void test_fork(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
@@ -467,6 +506,14 @@ static void test_fork(void)
 #endif
     CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "the parent's pool still works");
     CHECK(weft_stop() == 0, "stop");
+#if !defined(__SANITIZE_THREAD__)
+    static const char *const where[] = {"a TOGETHER copy that returns",
+                                        "a TOGETHER copy at its barrier", "a NEWFRAME task"};
+    for (fork_mode = 0; fork_mode < 3; fork_mode++)
+        expect_death(fork_in_interrupt_child,
+                     "fork() in a task: the child process continued the task into the pool",
+                     where[fork_mode]);
+#endif
     printf("ok: fork with a running pool\n");
 }
 static void me_outside_child(void)

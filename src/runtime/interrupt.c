@@ -307,6 +307,7 @@ static void run_together_copy(weft_worker *w, weft_task *frame, weft_task *copy,
     w->together = rec; /* its weft_barrier is rec's */
     WEFT_OBSERVE_ROOT(w, copy, WEFT_TRACE_BY_TOGETHER, rec->wrapper, NULL, NULL);
     weft_run_wrapper(w, frame, copy, rec->wrapper, "(a TOGETHER copy)");
+    weft_stop_if_forked(); /* a child the copy forked: the other copies are not there */
     WEFT_OBSERVE_ROOT_DONE(w, copy, WEFT_PROFILE_INTERRUPT);
     w->together = NULL;
     /* Relaxed: as above.  DONE, not EMPTY: the slot stays non-EMPTY while
@@ -346,6 +347,7 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
         /* Relaxed: elected before barrier 1, which ordered it. */
         WEFT_OBSERVE_ROOT(w, task, WEFT_TRACE_BY_NEWFRAME, rec->wrapper, NULL, NULL);
         weft_run_wrapper(w, frame, rec->task, rec->wrapper, "(run by NEWFRAME)");
+        weft_stop_if_forked(); /* a child the task forked: the pool is not there */
         WEFT_OBSERVE_ROOT_DONE(w, task, WEFT_PROFILE_INTERRUPT);
         mark_finished(rec);
     }
@@ -606,6 +608,7 @@ static void barrier_wait(weft_worker *w, interrupt_rec *rec, uint32_t gen)
 
 void weft_barrier(void)
 {
+    weft_stop_if_forked(); /* a child a copy forked: the other copies are not there */
     weft_worker *w = weft__tls_worker;
     interrupt_rec *rec = w ? w->together : NULL;
     if (rec == NULL) {

@@ -23,11 +23,40 @@
 #include "workpool/sleep.h"
 #include "workpool/termination.h"
 #include "workpool/transfer.h"
+#include "runtime/diagnostics.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
+
+/* fork() in a process function copies only the forking thread: a child
+ * that goes on with the item would wait for the pool's other threads
+ * (or, in a pool inside a task, for the parent's fork-join pool) for
+ * ever.  Set in the child by the fork handler, read where the item's
+ * process function returns, which then stops the child with the reason.
+ * Written only in a child, by its one thread. */
+static bool forked_in_item;
+static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+
+static void note_fork_in_child(void)
+{
+    if (weft__wp_tls != NULL && weft__wp_tls->in_fn)
+        forked_in_item = true;
+}
+
+static void install_fork_handler(void) { (void)pthread_atfork(NULL, NULL, note_fork_in_child); }
+
+static void forked_item_stop(void) __attribute__((noreturn, cold));
+static void forked_item_stop(void)
+{
+    weft__fatal("fork() in a work pool's process function: the child process continued the item "
+                "into the pool, whose other threads the child does not have (only the forking "
+                "thread is copied); in the child, call exec or _exit before the process function "
+                "returns");
+}
 
 /* ---- the own queue ---- */
 
@@ -269,6 +298,8 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
         WEFT_PROFILE_ITEM_BEGIN(&w->prof, wp_item_path(p, item));
         w->in_fn = true;
         p->fn(&w->ctx, item, p->arg);
+        if (WEFT_UNLIKELY(forked_in_item))
+            forked_item_stop();
         w->in_fn = false;
         WEFT_PROFILE_ITEM_END(&w->prof);
         /* Relaxed: the flag only ends this loop early; weft__wp_finish
@@ -288,6 +319,7 @@ static inline __attribute__((always_inline)) void run_items(wp_worker *w, const 
 
 void weft__wp_worker_loop(wp_worker *w)
 {
+    pthread_once(&fork_handler_once, install_fork_handler);
     wp_worker *saved = weft__wp_tls;
     weft__wp_tls = w;
     WEFT_TRACE_SET(wp_traced(w), WEFT_TRACE_BATCH);

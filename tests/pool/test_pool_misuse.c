@@ -153,6 +153,33 @@ static void pthread_exit_child(void)
     (void)weft_pool_run(&cfg, &x, 1, exits_fn, NULL, NULL);
 }
 
+/* A process function that forks, the child going on with the item: the
+ * child stops with the reason where the item returns (it hung, waiting
+ * for the pool's other threads).  The parent waits for the child and
+ * exits non-zero if the child aborted. */
+static _Atomic int forked_child_aborted;
+static void forks_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    (void)ctx, (void)item, (void)arg;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0)
+        return; /* the child continues the item */
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork and wait");
+    atomic_store(&forked_child_aborted, WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
+static void fork_child(void)
+{
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, 8);
+    cfg.workers = 2;
+    uint64_t x = 0;
+    CHECK(weft_pool_run(&cfg, &x, 1, forks_fn, NULL, NULL) == 0, "run");
+    _exit(atomic_load(&forked_child_aborted) ? 1 : 0);
+}
+
 int main(void)
 {
     bad_run b;
@@ -242,6 +269,10 @@ int main(void)
                  "weft: work pool worker 1's thread ended inside an item's process function "
                  "(pthread_exit, or a cancellation)",
                  "pthread_exit in a process function on a pool thread");
+#if !defined(__SANITIZE_THREAD__) /* (fork in a multi-threaded process) */
+    expect_death(fork_child, "weft: fork() in a work pool's process function",
+                 "fork in a process function, the child going on with the item");
+#endif
     printf("all pool misuse tests passed\n");
     return 0;
 }
