@@ -385,21 +385,25 @@ def diff(a, b, names, threshold, out, most=5):
                            f"{y['parallelism']:.3g}"))
     timing.sort(key=lambda t: -t[0])
     findings += limited([t[1] for t in timing], most, "regions whose work or parallelism moved")
+    only_one = []
     for k in order:
         if k not in rb:
-            findings.append(f"{k[0]} region {k[1]} is only in A")
+            only_one.append(f"{k[0]} region {k[1]} is only in A")
         elif k not in ra:
-            findings.append(f"{k[0]} region {k[1]} is only in B")
+            only_one.append(f"{k[0]} region {k[1]} is only in B")
+    findings += limited(only_one, most, "regions in one run only")
     counted = []
+    types_one = []
     for k in type_order:
         x, y = ta_.get(k), tb_.get(k)
         if x is None or y is None:
-            findings.append(f"task type {k} is only in {'B' if x is None else 'A'}")
+            types_one.append(f"task type {k} is only in {'B' if x is None else 'A'}")
         elif x["count"] != y["count"]:
             counted.append((abs(y["w"] - x["w"]),
                             f"task type {k}: count {fmt_count(x['count'])} -> "
                             f"{fmt_count(y['count'])} ({pct(ratio(x['count'], y['count']))}), "
                             f"work {fmt_work(x['w'])} -> {fmt_work(y['w'])}"))
+    findings += limited(types_one, most, "task types in one run only")
     counted.sort(key=lambda t: -t[0])
     findings += limited([t[1] for t in counted], most, "task types whose count changed")
     out.write(f"\nwhat changed (work and parallelism: by more than {threshold * 100:.0f} %):\n")

@@ -11,7 +11,8 @@ usage: check_diff.py WEFT_PROFILE_PY FIB_WEFT
   the task type and the extra work;
 * fib(18) counted in strands at 1 and 2 workers: the same work and span
   in strands, compared in strands;
-* a region only in one run, profiles in two units, one graph counted in
+* a region only in one run (and eight task types: five of them named,
+  and how many more), profiles in two units, one graph counted in
   blocks that two runs convert to time at two ratios (no change of work);
 * the same tasks, SPAWNs and work with the span of a comb and of a chain
   (parallelism 16 and 1: the same counts joined in another shape): not
@@ -171,6 +172,21 @@ def main():
                   ("task type ghost is only in B" in found if name == "type.json"
                    else "(A 0 runs, B 3)" in found),
                   f"{name}: the graphs called the same, or the difference not named:\n{out}{err}")
+
+        # Eight task types in one run only: the five first listed, and how
+        # many more, as for every kind of finding; --all lists the eight.
+        d = copy.deepcopy(a)
+        d["task_types"] += [dict(d["task_types"][0], name=f"extra{i}") for i in range(8)]
+        with open(path("eight.json"), "w", encoding="utf-8") as f:
+            json.dump(d, f)
+        rc, out, err = diff(tool, path("a.json"), path("eight.json"))
+        found = findings(out)
+        check(rc == 0 and found.count("is only in B") == 5 and
+              "... and 3 more task types in one run only (--all lists them)" in found,
+              f"eight task types in one run only: not five and the rest counted:\n{out}{err}")
+        rc, out, err = diff(tool, path("a.json"), path("eight.json"), "--all")
+        check(rc == 0 and findings(out).count("is only in B") == 8,
+              f"eight task types in one run only, --all: not the eight:\n{out}{err}")
 
         # Two counted runs of one graph, each converting its blocks at its
         # own ratio (the machine's load moves it): compared in blocks, the
