@@ -194,6 +194,23 @@ WEFT_TASK_0(int, twin)
     return 1;
 }
 
+/* RUNs inside a task: a fib of its own, RUN ten times from one task. */
+WEFT_TASK_1(long, run_inside, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(run_inside, n - 1);
+    long b = WEFT_CALL(run_inside, n - 2);
+    return WEFT_SYNC(run_inside) + b;
+}
+WEFT_TASK_0(long, runs_ten)
+{
+    long sum = 0;
+    for (int i = 0; i < 10; i++)
+        sum += WEFT_RUN(run_inside, 12);
+    return sum;
+}
+
 static long tree_nodes(uint32_t seed, int depth)
 {
     int k = tree_children(seed, depth);
@@ -357,6 +374,27 @@ static void check_one_worker(void)
           "bodies (2)",
           twin_work, twin_bodies);
     printf("ok: two records of one name are one type: no strand ends between them\n");
+
+    /* The table's figures in strands give the RUNs inside tasks per call,
+     * under the main table's heading, as the main table does. */
+    weft_profile_reset();
+    CHECK(WEFT_RUN(runs_ten) == 10 * fib_ref(12), "runs_ten");
+    json = profile_report(weft_profile_write_json, "the profile's JSON");
+    double calls = json_figure_of(json, "run_inside", "runs"),
+           all_calls = json_figure_of(json, "run_inside", "work_strands");
+    free(json);
+    table = profile_report(weft_profile_print, "the profile's table");
+    const char *counts = strstr(table, "(strands)\n");
+    const char *heading = counts ? strstr(counts, "RUNs inside tasks, per call:\n") : NULL;
+    const char *row = heading ? strstr(heading, "\nrun_inside ") : NULL;
+    double per_call = 0;
+    CHECK(calls == 10 && row && sscanf(row + strlen("\nrun_inside "), "%lf", &per_call) == 1 &&
+              per_call == all_calls / calls,
+          "the table's RUNs inside tasks in strands: %.0f calls, %.0f strands per call, the "
+          "JSON's %.0f over the calls:\n%s",
+          calls, per_call, all_calls, table);
+    free(table);
+    printf("ok: the RUNs inside a task in strands, per call: %.0f\n", per_call);
 
     /* The conversion: long enough a run that its time is mostly fib's. */
     double cpu0 = process_cpu_ns();

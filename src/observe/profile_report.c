@@ -227,13 +227,29 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
             fputs("   (strands)\n", out);
         else
             fprintf(out, " %15s   (basic blocks)\n", "longest-strand");
-        double k = 1.0 / sn->ns_per_block;
-        for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, shown(r[i].name, name), r[i].work_ns * k,
-                    r[i].span_ns * k, r[i].burdened_span_ns * k);
-            if (!sn->strands)
-                fprintf(out, " %15.0f", r[i].longest_strand_ns * k);
-            fputc('\n', out);
+        /* In the order and with the headings of the table above: the RUNs
+         * inside tasks per call. */
+        static const char *const headings[3] = {
+            [WEFT_PROFILE_REGION_NAMED] = "ranges named by weft_profile_begin/end:\n",
+            [WEFT_PROFILE_REGION_INSIDE_TASK] = "RUNs inside tasks, per call:\n",
+        };
+        static const int kinds[3] = {WEFT_PROFILE_REGION_RUN, WEFT_PROFILE_REGION_NAMED,
+                                     WEFT_PROFILE_REGION_INSIDE_TASK};
+        for (size_t kind = 0; kind < 3; kind++) {
+            if (of_kind[kinds[kind]] && headings[kinds[kind]])
+                fputs(headings[kinds[kind]], out);
+            for (size_t i = 0; i < n; i++) {
+                if (r[i].kind != kinds[kind])
+                    continue;
+                double k = 1.0 / sn->ns_per_block;
+                if (r[i].kind == WEFT_PROFILE_REGION_INSIDE_TASK && r[i].runs)
+                    k /= (double)r[i].runs;
+                fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, shown(r[i].name, name),
+                        r[i].work_ns * k, r[i].span_ns * k, r[i].burdened_span_ns * k);
+                if (!sn->strands)
+                    fprintf(out, " %15.0f", r[i].longest_strand_ns * k);
+                fputc('\n', out);
+            }
         }
     }
 }
