@@ -211,6 +211,51 @@ WEFT_TASK_0(long, runs_ten)
     return sum;
 }
 
+/* 600 task types, 300 pairs t_N (spawned) and u_N (called by t_N), and
+ * `many`, which spawns the 300: each type a row of its own, so that the
+ * strands where the type changes are the graph's at any worker count (a
+ * type past the table shared its row, and its id, with every other). */
+/* clang-format off */
+#define MANY_PAIR(n) \
+    WEFT_TASK_1(long, u_##n, int, k) { return k + 1; } \
+    WEFT_TASK_1(long, t_##n, int, k) { return WEFT_CALL(u_##n, k); }
+#define MANY_10(p) \
+    MANY_PAIR(p##0) MANY_PAIR(p##1) MANY_PAIR(p##2) MANY_PAIR(p##3) MANY_PAIR(p##4) \
+    MANY_PAIR(p##5) MANY_PAIR(p##6) MANY_PAIR(p##7) MANY_PAIR(p##8) MANY_PAIR(p##9)
+#define MANY_100(p) \
+    MANY_10(p##0) MANY_10(p##1) MANY_10(p##2) MANY_10(p##3) MANY_10(p##4) \
+    MANY_10(p##5) MANY_10(p##6) MANY_10(p##7) MANY_10(p##8) MANY_10(p##9)
+MANY_100(1)
+MANY_100(2)
+MANY_100(3)
+#define MANY_SPAWN(n) WEFT_SPAWN(t_##n, 1);
+#define MANY_SYNC(n) sum += WEFT_SYNC(t_##n);
+#define MANY_EACH_10(F, p) \
+    F(p##0) F(p##1) F(p##2) F(p##3) F(p##4) F(p##5) F(p##6) F(p##7) F(p##8) F(p##9)
+#define MANY_EACH_100(F, p) \
+    MANY_EACH_10(F, p##0) MANY_EACH_10(F, p##1) MANY_EACH_10(F, p##2) MANY_EACH_10(F, p##3) \
+    MANY_EACH_10(F, p##4) MANY_EACH_10(F, p##5) MANY_EACH_10(F, p##6) MANY_EACH_10(F, p##7) \
+    MANY_EACH_10(F, p##8) MANY_EACH_10(F, p##9)
+/* The same backwards: the SYNCs join the newest SPAWN first. */
+#define MANY_BACK_10(F, p) \
+    F(p##9) F(p##8) F(p##7) F(p##6) F(p##5) F(p##4) F(p##3) F(p##2) F(p##1) F(p##0)
+#define MANY_BACK_100(F, p) \
+    MANY_BACK_10(F, p##9) MANY_BACK_10(F, p##8) MANY_BACK_10(F, p##7) MANY_BACK_10(F, p##6) \
+    MANY_BACK_10(F, p##5) MANY_BACK_10(F, p##4) MANY_BACK_10(F, p##3) MANY_BACK_10(F, p##2) \
+    MANY_BACK_10(F, p##1) MANY_BACK_10(F, p##0)
+/* clang-format on */
+WEFT_TASK_0(long, many)
+{
+    long sum = 0;
+    MANY_EACH_100(MANY_SPAWN, 1)
+    MANY_EACH_100(MANY_SPAWN, 2)
+    MANY_EACH_100(MANY_SPAWN, 3)
+    MANY_BACK_100(MANY_SYNC, 3)
+    MANY_BACK_100(MANY_SYNC, 2)
+    MANY_BACK_100(MANY_SYNC, 1)
+    return sum;
+}
+
 static long tree_nodes(uint32_t seed, int depth)
 {
     int k = tree_children(seed, depth);
@@ -413,6 +458,27 @@ static void check_one_worker(void)
 #define TREES 12
 #define TREE_DEPTH 9
 
+/* `many` at this worker count: its work and span in strands; every one
+ * of its 601 types has a row of its own. */
+static void run_many(unsigned workers, double *work, double *span)
+{
+    weft_profile_reset();
+    CHECK(WEFT_RUN(many) == 600, "many");
+    char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+    *work = json_figure_of(json, "many", "work_strands");
+    *span = json_figure_of(json, "many", "span_strands");
+    bool grouped = strstr(json, "(other task types)") != NULL;
+    free(json);
+    weft_profile_task_type types[800];
+    size_t n = weft_profile_task_types(types, 800), mine = 0;
+    for (size_t i = 0; i < n && i < 800; i++)
+        mine += types[i].count > 0 &&
+                (strncmp(types[i].name, "t_", 2) == 0 || strncmp(types[i].name, "u_", 2) == 0 ||
+                 strcmp(types[i].name, "many") == 0);
+    CHECK(!grouped && mine == 601, "%u workers: 601 task types ran: %zu rows of theirs%s", workers,
+          mine, grouped ? ", some grouped as (other task types)" : "");
+}
+
 static void check_workers(unsigned workers)
 {
     CHECK(weft_start(workers, 0, 0) == 0, "start %u workers", workers);
@@ -437,6 +503,19 @@ static void check_workers(unsigned workers)
     printf("ok: %u workers: fib(27): %llu of its %.0f strands timed\n", workers, big.timed,
            big.work);
     check_framed(workers);
+    static double many_work, many_span; /* at the first worker count */
+    double mw, ms;
+    run_many(workers, &mw, &ms);
+    if (many_work == 0) {
+        many_work = mw;
+        many_span = ms;
+    }
+    CHECK(mw == many_work && ms == many_span,
+          "%u workers: 600 task types: work %.0f and span %.0f strands, at the first worker "
+          "count %.0f and %.0f",
+          workers, mw, ms, many_work, many_span);
+    printf("ok: %u workers: 601 task types, each its own row: work %.0f, span %.0f strands\n",
+           workers, mw, ms);
     for (uint32_t seed = 1; seed <= TREES; seed++) {
         long work = 0, span = tree_model(seed, TREE_DEPTH, 0, &work) + 1;
         work++;

@@ -677,7 +677,10 @@ static void calls_reset_locked(weft_profile_worker *p)
 {
     calls_rec *c = (calls_rec *)p->calls;
     for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
-        /* Relaxed (all): as above. */
+        /* Relaxed (all): as above.  A row never used is left alone (its
+         * page stays untouched). */
+        if (atomic_load_explicit(&c[i].runs, memory_order_relaxed) == 0)
+            continue;
         atomic_store_explicit(&c[i].runs, 0, memory_order_relaxed);
         atomic_store_explicit(&c[i].work, 0, memory_order_relaxed);
         atomic_store_explicit(&c[i].span, 0, memory_order_relaxed);
@@ -1120,7 +1123,14 @@ static off_cpu_totals collect_off_cpu(void)
 
 static size_t task_types_out(weft_profile_task_type *out, size_t max)
 {
-    uint64_t work[WEFT_PROFILE_MAX_TYPES], count[WEFT_PROFILE_MAX_TYPES];
+    /* On the heap: the calling thread's stack may be small. */
+    uint64_t *work = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *work);
+    uint64_t *count = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *count);
+    if (!work || !count) {
+        free(work);
+        free(count);
+        return 0;
+    }
     uint32_t n = collect_types(work, count);
     double tpn = units_per_ns();
     size_t k = 0;
@@ -1132,6 +1142,8 @@ static size_t task_types_out(weft_profile_task_type *out, size_t max)
             out[k] = (weft_profile_task_type){name, count[i], (double)work[i] / tpn};
         k++;
     }
+    free(work);
+    free(count);
     return k;
 }
 
@@ -1155,6 +1167,10 @@ void weft_profile_reset(void)
     for (weft_profile_worker *p = live_workers; p; p = p->next) {
         /* Relaxed: a running worker's concurrent increment may survive. */
         for (uint32_t i = 0; i < WEFT_PROFILE_MAX_TYPES; i++) {
+            /* (A row never used is left alone: its page stays untouched.) */
+            if (atomic_load_explicit(&p->types[i].work, memory_order_relaxed) == 0 &&
+                atomic_load_explicit(&p->types[i].count, memory_order_relaxed) == 0)
+                continue;
             atomic_store_explicit(&p->types[i].work, 0, memory_order_relaxed);
             atomic_store_explicit(&p->types[i].count, 0, memory_order_relaxed);
         }

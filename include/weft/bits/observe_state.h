@@ -16,7 +16,7 @@
 /* Task types: one record per task name, in the translation unit of its
  * WEFT_TASK_n; registered on first use (id 1 .. WEFT_PROFILE_MAX_TYPES-1;
  * the last id collects the types beyond). */
-#define WEFT_PROFILE_MAX_TYPES 256u
+#define WEFT_PROFILE_MAX_TYPES 4096u
 /* A record's id until its first body registers it: no running type has
  * it, so a body's entry finds it in its test for a change of type. */
 #define WEFT__PROFILE_UNREGISTERED UINT32_MAX
