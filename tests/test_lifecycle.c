@@ -474,7 +474,7 @@ WEFT_VOID_TASK_0(forking_copy)
         weft_barrier();
 }
 WEFT_VOID_TASK_0(forking_frame) { fork_and_continue_in_interrupt(); }
-static void fork_in_interrupt_child(void)
+static WEFT_UNUSED void fork_in_interrupt_child(void)
 {
     CHECK(weft_start(2, 0, 0) == 0, "start");
     if (fork_mode == 2)

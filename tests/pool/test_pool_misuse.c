@@ -170,7 +170,7 @@ static void forks_fn(weft_pool_ctx *ctx, void *item, void *arg)
     atomic_store(&forked_child_aborted, WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
-static void fork_child(void)
+static __attribute__((unused)) void fork_child(void)
 {
     weft_pool_config cfg;
     weft_pool_config_init(&cfg, 8);
