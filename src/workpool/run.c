@@ -409,8 +409,8 @@ static void observe_run_end(wp_pool *p, size_t n_initial, weft_worker *profiled_
     }
 }
 
-int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
-                  weft_pool_fn fn, void *arg, weft_pool_stats *stats)
+static int run_pool(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                    weft_pool_fn fn, void *arg, weft_pool_stats *stats)
 {
     int err = weft__wp_pool_validate(cfg, initial, n_initial, fn);
     if (err != 0)
@@ -467,4 +467,18 @@ int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_ini
     WEFT_PROFILE_BACK_IN_STRAND(in_task_);
     weft__wp_pool_destroy(p);
     return cancelled ? ECANCELED : 0;
+}
+
+int weft_pool_run(const weft_pool_config *cfg, const void *initial, size_t n_initial,
+                  weft_pool_fn fn, void *arg, weft_pool_stats *stats)
+{
+    /* Not a cancellation point: a cancellation in the caller's items or
+     * in its wait for the other workers would leave them and the queues
+     * behind, so one requested meanwhile acts at the thread's next
+     * cancellation point after the run (docs/pool.md, "Cancellation"). */
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    int err = run_pool(cfg, initial, n_initial, fn, arg, stats);
+    pthread_setcancelstate(cancel_state, NULL);
+    return err;
 }

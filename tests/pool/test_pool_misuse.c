@@ -180,6 +180,85 @@ static __attribute__((unused)) void fork_child(void)
     _exit(atomic_load(&forked_child_aborted) ? 1 : 0);
 }
 
+/* The calling thread cancelled during its run, by an item of its own
+ * (`self`) or by another thread while a pool thread's item holds the run
+ * open: the run ends whole, every item processed and every thread
+ * joined, and the cancellation acts at the caller's next cancellation
+ * point after it. */
+typedef struct cancel_run {
+    bool self;
+    _Atomic int requested; /* the other thread has cancelled the caller */
+    _Atomic unsigned processed;
+    int result;
+    unsigned processed_at_return;
+    bool returned, survived;
+} cancel_run;
+
+#define CANCEL_CHILDREN 32u
+
+static void cancels_fn(weft_pool_ctx *ctx, void *item, void *arg)
+{
+    cancel_run *c = arg;
+    uint64_t n = *(uint64_t *)item;
+    if (n < 2) {
+        for (uint64_t i = 0; i < CANCEL_CHILDREN; i++) {
+            uint64_t child = 2 + i;
+            CHECK(weft_pool_push(ctx, &child) == 0, "push");
+        }
+    }
+    if (n == 0 && c->self)
+        CHECK(pthread_cancel(pthread_self()) == 0, "cancel self");
+    /* Relaxed: a flag that only holds this item open, no data with it. */
+    for (int ms = 0; n == 1 && !c->self && ms < 10000 &&
+                     !atomic_load_explicit(&c->requested, memory_order_relaxed);
+         ms++)
+        usleep(1000);
+    usleep(100); /* a cancellation point in every item */
+    /* Relaxed: a count, read once the run has joined its threads. */
+    atomic_fetch_add_explicit(&c->processed, 1, memory_order_relaxed);
+}
+
+static void *cancelled_caller(void *arg)
+{
+    cancel_run *c = arg;
+    weft_pool_config cfg;
+    weft_pool_config_init(&cfg, 8);
+    cfg.workers = 2;
+    uint64_t seeds[2] = {0, 1}; /* one per worker: the caller's and a pool thread's */
+    c->result = weft_pool_run(&cfg, seeds, 2, cancels_fn, c, NULL);
+    /* Relaxed: the run is over. */
+    c->processed_at_return = atomic_load_explicit(&c->processed, memory_order_relaxed);
+    c->returned = true;
+    pthread_testcancel();
+    c->survived = true;
+    return NULL;
+}
+
+static void test_cancelled_caller(bool self)
+{
+    cancel_run c = {.self = self};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, cancelled_caller, &c) == 0, "create");
+    if (!self) {
+        /* Relaxed: the count only tells that the run has begun. */
+        while (atomic_load_explicit(&c.processed, memory_order_relaxed) == 0)
+            usleep(1000);
+        CHECK(pthread_cancel(t) == 0, "cancel");
+        /* Relaxed: as in cancels_fn. */
+        atomic_store_explicit(&c.requested, 1, memory_order_relaxed);
+    }
+    void *ret = NULL;
+    CHECK(pthread_join(t, &ret) == 0, "join");
+    const char *by = self ? "by its own item" : "by another thread";
+    CHECK(ret == PTHREAD_CANCELED, "caller cancelled %s: the cancellation never acted", by);
+    CHECK(c.returned && !c.survived, "caller cancelled %s: returned %d, survived %d", by,
+          c.returned, c.survived);
+    CHECK(c.result == 0 && c.processed_at_return == 2 + 2 * CANCEL_CHILDREN,
+          "caller cancelled %s: result %d, %u of %u items processed", by, c.result,
+          c.processed_at_return, 2 + 2 * CANCEL_CHILDREN);
+    printf("ok: a caller cancelled %s during its run: the run ended whole, then the thread\n", by);
+}
+
 int main(void)
 {
     bad_run b;
@@ -269,6 +348,8 @@ int main(void)
                  "weft: work pool worker 1's thread ended inside an item's process function "
                  "(pthread_exit, or a cancellation)",
                  "pthread_exit in a process function on a pool thread");
+    test_cancelled_caller(true);
+    test_cancelled_caller(false);
 #if !defined(__SANITIZE_THREAD__) /* (fork in a multi-threaded process) */
     expect_death(fork_child, "weft: fork() in a work pool's process function",
                  "fork in a process function, the child going on with the item");
