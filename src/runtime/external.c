@@ -156,27 +156,25 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
 
 /* RUN from outside the pool: borrow a worker's place (may_borrow) or hand
  * the task to the workers and wait.  False if no pool is running: nothing
- * ran.  warn_if_suspended: a call that meets weft_suspend's suspension is
- * told it waits (not one under a front-end's rules, whose suspension lets
- * it in: it has met a resume still in progress).  Kept out of line so that
+ * ran.  A call that meets a weft_suspend in force is told it waits, under
+ * a front-end's rules too (a front-end's own, lazy, suspension lets its
+ * calls in: not that one).  Kept out of line so that
  * RUN from inside a task, which Lace clients make by the tens of
  * thousands, pays for none of this path's registers. */
-static bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow,
-                              bool warn_if_suspended);
+static bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow);
 
 __attribute__((noinline)) static bool run_from_outside(weft_task *t, uintptr_t wrapper,
-                                                       bool may_borrow, bool warn_if_suspended)
+                                                       bool may_borrow)
 {
     /* The profiler: a RUN from a work pool's item is a region of its own,
      * not part of the item's work (the item's clock stops meanwhile). */
     WEFT_PROFILE_OUTSIDE_ITEM(item_);
-    bool ran = run_from_outside_(t, wrapper, may_borrow, warn_if_suspended);
+    bool ran = run_from_outside_(t, wrapper, may_borrow);
     WEFT_PROFILE_BACK_IN_ITEM(item_);
     return ran;
 }
 
-static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow,
-                                     bool warn_if_suspended)
+static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_borrow)
 {
     if (!weft__lifecycle_enter())
         return false;
@@ -186,8 +184,11 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
         weft__lifecycle_exit();
         return true;
     }
-    /* Relaxed both: a warning printed once, decided by the exchange. */
-    if (warn_if_suspended && atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
+    /* Relaxed (all): a warning printed once, decided by the exchange; the
+     * flag and its hint are read as they are now (a suspension only of a
+     * front-end's, lazy, lets the call in). */
+    if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
+        !atomic_load_explicit(&weft__rt.suspend_lazy, memory_order_relaxed) &&
         !atomic_exchange_explicit(&warned_suspended, 1, memory_order_relaxed))
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 
@@ -314,9 +315,9 @@ static inline bool run_task(weft_task *t, uintptr_t wrapper, bool may_borrow)
     /* Acquire: pairs with weft__set_outside_rules's release (the table). */
     const weft__outside_rules *rules = atomic_load_explicit(&outside_rules, memory_order_acquire);
     if (rules == NULL)
-        return run_from_outside(t, wrapper, may_borrow, true);
+        return run_from_outside(t, wrapper, may_borrow);
     bool begun = rules->begin();
-    bool ran = run_from_outside(t, wrapper, false, false);
+    bool ran = run_from_outside(t, wrapper, false);
     rules->end(begun);
     return ran;
 }

@@ -17,11 +17,13 @@
 #include <lace.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include <sys/wait.h>
 
@@ -194,6 +196,22 @@ void case_lace_then_weft_stop()
     CHECK(weft_workers() == 0, "lace_stop stopped the pool");
 }
 
+// lace_start, then weft_suspend, then a Lace RUN from the same thread:
+// it waits for weft_resume, which another thread makes, and says so (a
+// suspension only of Lace's own would let it in).
+void case_lace_then_weft_suspend_then_lace_run()
+{
+    LACE_START(2);
+    CHECK(weft_suspend() == 0, "weft_suspend of Lace's pool");
+    std::thread resumer([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        CHECK(weft_resume() == 0, "weft_resume");
+    });
+    CHECK(LACE_RUN(lfib, 15) == fib_seq(15), "Lace's RUN after the resume");
+    resumer.join();
+    lace_stop();
+}
+
 // weft_start, then lace_start: the program stops, naming weft_start.
 void case_weft_start_then_lace_start()
 {
@@ -320,6 +338,8 @@ const expected_case cases[] = {
     {"lace_then_weft_stop", case_lace_then_weft_stop, false,
      "weft: weft_stop: the running pool is the pool lace_start started, which lace_stop stops: it "
      "is left running"},
+    {"lace_then_weft_suspend_then_lace_run", case_lace_then_weft_suspend_then_lace_run, false,
+     "lace: RUN while the pool is suspended: it waits for weft_resume()"},
     {"weft_start_then_lace_start", case_weft_start_then_lace_start, true,
      "lace: " LACE_START_CALL " called while the pool weft_start started is running: lace_start "
      "cannot start a second pool (call weft_stop first)"},
