@@ -139,6 +139,26 @@ BDDBENCH_PROGRAMS_DEFAULT = "queens -n 11 -M 1024,tic-tac-toe -n 19,game-of-life
 KNOR_EXIT_CODES = (10, 20)
 # Knor's submodules, which a clone without --recursive lacks.
 KNOR_SUBMODULES = ("libs/sylvan", "libs/oink", "libs/abc")
+# The Debian packages the clients' own builds look for (their
+# find_package calls), installed with weft's own unless --no-deps: Boost's
+# libraries for Oink (and the Oink inside Knor) and BDD Benchmark, flex and
+# bison for Knor's parsers.
+OINK_BOOST = ("libboost-dev", "libboost-filesystem-dev", "libboost-iostreams-dev",
+              "libboost-regex-dev", "libboost-system-dev", "libboost-random-dev")
+CLIENT_PACKAGES = {
+    "oink": OINK_BOOST,
+    "knor": OINK_BOOST + ("flex", "bison"),
+    "bddbench": ("libboost-dev",),
+}
+
+
+def client_packages(args):
+    """The Debian packages the given clients' builds need, each once."""
+    wanted = []
+    for key, packages in CLIENT_PACKAGES.items():
+        if getattr(args, f"{key}_src"):
+            wanted += [p for p in packages if p not in wanted]
+    return wanted
 # Both Oink builds: Oink ac3c12a's gpm.cpp calls std::memcpy without
 # <cstring>, which GCC 12's headers do not bring in; and Lace 2.0.3's
 # installed package needs Threads found first (find_threads_first.cmake).
@@ -1170,7 +1190,7 @@ def main(argv):
         return 0
     try:
         if not args.no_deps:
-            builder.install_deps(ROOT, args.build_root, False)
+            builder.install_deps(ROOT, args.build_root, False, client_packages(args))
         plots = not args.no_plots and builder.ensure_matplotlib(not args.no_deps, args.build_root)
         cases, builds, sources, notes = prepare(args)
     except (lacesrc.SourceError, builder.BuildError) as e:

@@ -2,6 +2,7 @@
 """The clients command (real Lace clients on weft and on Lace) and the Lace
 peers: reading Sylvan's, the RUN loop's and Lace's programs' output, the
 answers check, the table, the conditions, and the skip without sources."""
+import io
 import os
 import subprocess
 import tempfile
@@ -539,6 +540,32 @@ class OptionsTest(unittest.TestCase):
         for bad in ("2", "4,x", "", "-3", "4.5", "\u00b2"):
             with self.assertRaisesRegex(ValueError, "--oversubscribed-workers"):
                 clients.parse_oversubscribed_workers(bad, 2)
+
+    def test_the_clients_build_packages_are_installed_for_the_clients_given(self):
+        def args(**given):
+            keys = {f"{k}_src": None for k in clients.SOURCE_KEYS}
+            keys.update({f"{k}_src": "DIR" for k in given})
+            return mock.Mock(**keys)
+        self.assertEqual(clients.client_packages(args(lace=1, sylvan=1)), [])
+        oink = clients.client_packages(args(oink=1))
+        # Oink's find_package(Boost ... COMPONENTS filesystem iostreams
+        # regex system random CONFIG): each component's Debian package.
+        for part in ("filesystem", "iostreams", "regex", "system", "random"):
+            self.assertIn(f"libboost-{part}-dev", oink)
+        both = clients.client_packages(args(oink=1, knor=1, bddbench=1))
+        self.assertEqual(len(both), len(set(both)))
+        self.assertTrue({"flex", "bison", "libboost-dev"} <= set(both))
+        with mock.patch.object(clients.builder, "install_deps") as deps, \
+                mock.patch.object(clients, "prepare", side_effect=lacesrc.SourceError("stop")), \
+                mock.patch("sys.stderr", new_callable=io.StringIO), \
+                tempfile.TemporaryDirectory() as src:
+            with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
+                f.write("project(oink)\n")
+            out = os.path.join(src, "out")
+            self.assertEqual(clients.main(["--oink-src", src, "--build-root", out, "--out", out,
+                                           "--no-plots"]), 1)
+            self.assertEqual(deps.call_args.args[3], clients.client_packages(
+                args(oink=1)))
 
     def test_without_sources_it_says_what_it_needs_and_skips(self):
         with tempfile.TemporaryDirectory() as out:
