@@ -718,6 +718,17 @@ static unsigned table_view_locked(uint64_t *lost)
     return n_regions;
 }
 
+/* A finished run of region `name` (a RUN's, or an adopted thread's) goes
+ * to the table; one from outside the pool to the outside total too. */
+static void record_run(const char *name, const weft_profile_figures *f, bool from_outside)
+{
+    pthread_mutex_lock(&lock);
+    record_region_locked(name, WEFT_PROFILE_REGION_RUN, f);
+    if (from_outside)
+        add_figures(&outside_total, f);
+    pthread_mutex_unlock(&lock);
+}
+
 void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_start from)
 {
     if (w->prof.off)
@@ -734,12 +745,8 @@ void weft__profile_run_done(weft_worker *w, weft_profile_saved *s, weft_profile_
         calls_add(&w->prof, type, &f);
         return;
     }
-    pthread_mutex_lock(&lock);
     const char *name = type ? weft__profile_type_name(type) : NULL;
-    record_region_locked(name ? name : "(no task)", WEFT_PROFILE_REGION_RUN, &f);
-    if (from == WEFT_PROFILE_FROM_OUTSIDE)
-        add_figures(&outside_total, &f);
-    pthread_mutex_unlock(&lock);
+    record_run(name ? name : "(no task)", &f, from == WEFT_PROFILE_FROM_OUTSIDE);
 }
 
 void weft__profile_thread_done(weft_worker *w, weft_profile_saved *s, const char *region)
@@ -747,10 +754,7 @@ void weft__profile_thread_done(weft_worker *w, weft_profile_saved *s, const char
     if (w->prof.off)
         return;
     weft_profile_figures f = root_end(w, s);
-    pthread_mutex_lock(&lock);
-    record_region_locked(region, WEFT_PROFILE_REGION_RUN, &f);
-    add_figures(&outside_total, &f);
-    pthread_mutex_unlock(&lock);
+    record_run(region, &f, true);
 }
 
 void weft__profile_dropped(weft_worker *w, weft_task *t, bool stolen)
