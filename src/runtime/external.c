@@ -184,11 +184,10 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
         weft__lifecycle_exit();
         return true;
     }
-    /* Relaxed (all): a warning printed once, decided by the exchange; the
-     * flag and its hint are read as they are now (a suspension only of a
-     * front-end's, lazy, lets the call in). */
-    if (atomic_load_explicit(&weft__rt.suspended, memory_order_relaxed) &&
-        !atomic_load_explicit(&weft__rt.suspend_lazy, memory_order_relaxed) &&
+    /* Relaxed (both): a warning printed once, decided by the exchange; the
+     * count of weft_suspend's holds is read as it is now (a suspension
+     * only of a front-end's, lazy, lets the call in: it is not told). */
+    if (atomic_load_explicit(&weft__rt.suspend_sync_holds, memory_order_relaxed) != 0 &&
         !atomic_exchange_explicit(&warned_suspended, 1, memory_order_relaxed))
         weft__warn("RUN while the pool is suspended: it waits for weft_resume()");
 

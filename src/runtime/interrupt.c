@@ -780,6 +780,8 @@ int weft__resume_locked(void)
      * look) only while the flag below is set. */
     atomic_store_explicit(&p->suspend_lazy, false, memory_order_relaxed);
     p->suspend_lazy_holds = 0;
+    /* Relaxed: a warning's hint (external.c), written under the lock. */
+    atomic_store_explicit(&p->suspend_sync_holds, 0, memory_order_relaxed);
     /* seq_cst: parked workers re-check it after the word changes. */
     atomic_store_explicit(&p->suspended, 0, memory_order_seq_cst);
     /* Relaxed: YIELD's hint only; the flag above decides. */
@@ -822,6 +824,12 @@ static int suspend(bool lazy)
         atomic_load_explicit(&p->suspended, memory_order_relaxed); /* written under the lock */
     /* Relaxed: written under the lock (ours). */
     bool was_lazy = depth != 0 && atomic_load_explicit(&p->suspend_lazy, memory_order_relaxed);
+    /* Relaxed (both): a warning's hint (external.c), written under the lock. */
+    if (!lazy)
+        atomic_store_explicit(&p->suspend_sync_holds,
+                              atomic_load_explicit(&p->suspend_sync_holds, memory_order_relaxed) +
+                                  1,
+                              memory_order_relaxed);
     if (depth != 0 && (lazy || !was_lazy)) {
         p->suspend_lazy_holds += lazy;
         /* seq_cst: it stays nonzero, but a worker that reads this value and
@@ -902,6 +910,11 @@ static int resume(bool quiet)
     }
     if (quiet || lazy_holds == depth)
         p->suspend_lazy_holds = --lazy_holds;
+    else /* Relaxed (both): a warning's hint (external.c), written under the lock. */
+        atomic_store_explicit(&p->suspend_sync_holds,
+                              atomic_load_explicit(&p->suspend_sync_holds, memory_order_relaxed) -
+                                  1,
+                              memory_order_relaxed);
     if (depth > 1) {
         /* Only lazy holds remain: the suspension is lazy again, and the
          * tasks parked at their yields and blocked SYNCs go on (park).

@@ -478,6 +478,7 @@ static void pool_reset(const weft_config *cfg, unsigned n, size_t slots, size_t 
     atomic_store_explicit(&p->parked, 0, memory_order_relaxed);
     atomic_store_explicit(&p->suspend_lazy, false, memory_order_relaxed);
     p->suspend_lazy_holds = 0;
+    atomic_store_explicit(&p->suspend_sync_holds, 0, memory_order_relaxed);
     atomic_store_explicit(&workers_ready, 0, memory_order_relaxed);
     weft__external_init();
     weft__interrupt_reset();

@@ -95,6 +95,10 @@ typedef struct weft_runtime {
      * lock, gate.c): a resume that leaves only those makes the suspension
      * lazy again. */
     uint32_t suspend_lazy_holds;
+    /* How many of the `suspended` holds are weft_suspend's (written under
+     * the control lock): a RUN from outside under a front-end's rules is
+     * told it waits only for these, not for the front-end's own. */
+    _Atomic uint32_t suspend_sync_holds;
     /* TOGETHER/NEWFRAME from threads outside the pool in progress: suspend
      * waits for them (gate.c, weft__lifecycle_enter_interrupt). */
     _Atomic uint32_t interrupts_from_outside;
