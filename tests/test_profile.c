@@ -964,11 +964,60 @@ static void check_after_waits(void)
     printf("ok: a long wait off the CPU is charged to no strand: a join's wait, then 20 ms; a "
            "RUN after 100 ms asleep\n");
 }
+
+/* A RUN from outside the pool of a task of one strand (a few ns): its
+ * region's work is the RUN's own start and end, some tens of ns, as for a
+ * RUN inside a task.  The worker that takes it (or the idle one whose
+ * place the caller borrows) reads its CPU clock after its pause, and that
+ * reading (a system call: 0.7 us here) is no strand's; charged to the
+ * task's first, it made every such RUN read about a microsecond of work.
+ * From the main thread and from one other thread at once, at 1, 2 and 8
+ * workers, idle workers asleep (no spin). */
+#define TINY_RUNS 2000
+WEFT_TASK_1(long, tiny, long, n) { return n + 1; }
+
+static void *runs_tiny(void *arg)
+{
+    long sum = 0;
+    for (long i = 0; i < TINY_RUNS; i++)
+        sum += WEFT_RUN(tiny, i);
+    *(long *)arg = sum;
+    return NULL;
+}
+
+static void check_outside_runs(void)
+{
+    const long want = (long)TINY_RUNS * (TINY_RUNS + 1) / 2;
+    for (size_t k = 0; k < sizeof workers_checked / sizeof workers_checked[0]; k++) {
+        start_quiet(workers_checked[k]);
+        weft_profile_reset();
+        long theirs = 0, ours = 0;
+        pthread_t t;
+        CHECK(pthread_create(&t, NULL, runs_tiny, &theirs) == 0, "thread");
+        runs_tiny(&ours);
+        CHECK(pthread_join(t, NULL) == 0, "join");
+        CHECK(ours == want && theirs == want, "tiny: %ld and %ld, expected %ld", ours, theirs,
+              want);
+        weft_profile_region r = region_run_or_named("tiny");
+        double per_run = r.work_ns / (double)r.runs;
+        CHECK(r.runs == 2 * TINY_RUNS && r.tasks == 2 * TINY_RUNS, "tiny: %llu runs, %llu tasks",
+              (unsigned long long)r.runs, (unsigned long long)r.tasks);
+        CHECK(per_run < 300.0,
+              "%u workers: a RUN from outside of a one-strand task reads %.0f ns of work "
+              "(longest strand %.0f ns): more than its start and end",
+              workers_checked[k], per_run, r.longest_strand_ns);
+        CHECK(weft_stop() == 0, "stop");
+        printf("ok: %u workers: %d RUNs from two threads outside the pool of a one-strand task: "
+               "%.0f ns of work each\n",
+               workers_checked[k], 2 * TINY_RUNS, per_run);
+    }
+}
 #endif
 
 int main(void)
 {
 #if WEFT_PROFILE
+    check_outside_runs();
     check_after_waits();
     check_reports_racing();
     check_many_regions();

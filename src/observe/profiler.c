@@ -414,8 +414,11 @@ void weft__profile_root_begin(weft_worker *w, weft_profile_saved *s)
     s->computation = p->computation;
     p->computation = ++p->computations_begun;
     s->borrowed = !weft__profile_clock_is_this_threads(p);
-    if (s->borrowed) /* a worker this thread borrows */
-        weft__profile_sync(p, 0);
+    if (s->borrowed) { /* a worker this thread borrows: its clock is now this thread's */
+        uint64_t start = weft__profile_sync_resume(p, 0);
+        if (!s->running)
+            p->paused_at = start; /* (read: the resume below need not read it again) */
+    }
     if (s->running) {
         p->strand_start = weft_cycles();
         p->count_start = weft__profile_blocks;
@@ -817,8 +820,7 @@ void weft__profile_pool_item_begin(weft_profile_pool_meter *m, uint64_t base)
     /* After a long search or sleep (or the first item) the CPU clock is
      * read again, so that a long item is compared with its own time. */
     if (m->last_end == 0 || now - m->last_end > p->long_cycles) {
-        weft__profile_sync(p, now);
-        now = p->sync_cycles;
+        now = weft__profile_sync_resume(p, now);
     }
     p->strand_start = now;
     p->count_start = weft__profile_blocks;
@@ -867,8 +869,7 @@ void weft__profile_pool_item_resume(weft_profile_pool_meter *m)
     weft_profile_worker *p = &m->clock;
     uint64_t now = weft_cycles();
     if (now - p->paused_at > p->long_cycles) { /* as weft_profile_resume */
-        weft__profile_sync(p, now);
-        now = p->sync_cycles;
+        now = weft__profile_sync_resume(p, now);
     }
     p->strand_start = now;
     p->count_start = weft__profile_blocks;

@@ -109,6 +109,9 @@ uint64_t weft__profile_long_strand(weft_profile_worker *p, uint64_t now, uint64_
  * is the cycle count it is paired with, `now` (read before it; 0: read
  * here). */
 void weft__profile_sync(weft_profile_worker *p, uint64_t now);
+/* The same after a long pause (`now`: the pause's end): returns where the
+ * next strand starts, after the reading, which is paired with it. */
+uint64_t weft__profile_sync_resume(weft_profile_worker *p, uint64_t now);
 /* Counting strands (src/observe/count.c): the window of strands ends
  * where the work reached window_end, and the next opens; a window closes
  * at `now` (a pause). */
@@ -404,8 +407,7 @@ static inline void weft_profile_resume(weft_worker *w)
         return;
     uint64_t now = weft_cycles();
     if (WEFT_UNLIKELY(now - p->paused_at > p->long_cycles)) {
-        weft__profile_sync(p, now);
-        now = p->sync_cycles; /* (`now`: a descheduling in the read is the next strand's) */
+        now = weft__profile_sync_resume(p, now);
     }
     p->strand_start = now;
     p->count_start = weft__profile_blocks;
