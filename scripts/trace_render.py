@@ -329,12 +329,15 @@ def render(trace, out, start=None, end=None, title=None):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
-    lo, hi = trace.extent()
-    lo = lo if start is None else start
-    hi = hi if end is None else end
-    if hi <= lo:
-        raise ValueError("nothing to draw: the trace has no slices in that window")
+    first, last = trace.extent()
+    lo = first if start is None else start
+    hi = last if end is None else end
     rows = trace.rows()
+    # A window before the trace, after it or in a gap holds nothing to
+    # draw: refused, as an empty trace is, rather than drawn blank.
+    if hi <= lo or not any(window_bars(trace, key, lo, hi) for key in rows):
+        raise ValueError("nothing to draw: the trace has no slices in that window "
+                         f"(its slices lie in {first:g} to {last:g} µs)")
     index = {key: i for i, key in enumerate(rows)}
     workers = [k for k in rows if k[0] == 1 and "outside" not in trace.names.get(k, "")]
     pools = sorted({k[0] for k in rows if k[0] != 1})

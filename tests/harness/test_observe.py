@@ -230,6 +230,12 @@ class RenderTest(unittest.TestCase):
             with open(path, "w") as f:
                 json.dump(TRACE_JSON, f)
             self.assertEqual(renderer.main([path, "--start", "5000", "--end", "4000"]), 1)
+            # Before the trace's first slice, and reaching into it.
+            self.assertEqual(renderer.main([path, "--start", "-100", "--end", "-1",
+                                            "-o", os.path.join(d, "before.png")]), 1)
+            self.assertFalse(os.path.exists(os.path.join(d, "before.png")))
+            self.assertEqual(renderer.main([path, "--start", "-100", "--end", "100",
+                                            "-o", os.path.join(d, "into.png")]), 0)
             self.assertEqual(renderer.main([path, "-o", os.path.join(d, "x.png")]), 0)
             self.assertTrue(os.path.isfile(os.path.join(d, "x.png")))
 
