@@ -128,6 +128,8 @@ static void print_units(FILE *out, const weft__profile_snapshot *sn)
                      "share the memory bus (the work at 2 workers can exceed the work at 1), and "
                      "the profiler's own cost per strand; counted basic blocks hold neither "
                      "(the times converted from them move with the run)\n");
+    if (sn->note)
+        fprintf(out, "note: %s\n", sn->note);
 }
 
 /* A name as the table shows it: its control characters (a newline, a
@@ -366,8 +368,7 @@ void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
             "\"ns_per_block\": %.6f, \"time\": \"%s\", \"off_cpu_ns\": %.1f, "
             "\"off_cpu_strands\": %llu, \"off_cpu_threads\": %llu, "
             "\"off_cpu_max_thread_ns\": %.1f, \"long_strand_ns\": %.1f, "
-            "\"burden_ns\": %.1f, \"runs_in_other_regions\": %llu,\n"
-            " \"regions\": [",
+            "\"burden_ns\": %.1f, \"runs_in_other_regions\": %llu,\n",
             WEFT_SCHEDULER_NAME, WEFT_CYCLES_SOURCE, weft__profile_ticks_per_ns(),
             sn->strands  ? "strands"
             : sn->blocks ? "basic blocks"
@@ -376,6 +377,12 @@ void weft__profile_print_json(FILE *out, const weft__profile_snapshot *sn)
             (unsigned long long)sn->off_cpu_strands, (unsigned long long)sn->off_cpu_threads,
             sn->off_cpu_max_thread_ns, LONG_STRAND_NS, sn->burden_ns,
             (unsigned long long)sn->runs_in_other_regions);
+    if (sn->note) {
+        fprintf(out, " \"note\": ");
+        weft__json_string(out, sn->note);
+        fprintf(out, ",\n");
+    }
+    fprintf(out, " \"regions\": [");
     for (size_t i = 0; i < sn->n; i++) {
         fprintf(out, "%s\n  ", i ? "," : "");
         json_region(out, sn, &sn->r[i]);

@@ -29,6 +29,7 @@ typedef struct weft__profile_snapshot {
     double burden_ns;               /* the steal cost charged per SPAWN edge */
     uint64_t runs_in_other_regions; /* runs of regions past the names kept: in the other rows */
     unsigned names_kept;            /* region names a profile keeps */
+    const char *note; /* a front-end's note (weft__profile_set_frontend_note), or NULL */
 } weft__profile_snapshot;
 
 /* The table for people (WEFT_PROFILE=1). */

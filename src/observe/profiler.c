@@ -24,6 +24,7 @@
  */
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
+#include "runtime/frontend.h"
 #include "runtime/memory.h"
 #include "runtime/state.h"
 #include "runtime/topology.h"
@@ -148,6 +149,22 @@ int weft__profile_check_env(void)
     (void)have_burden;
 #endif
     return err;
+}
+
+/* Acquire/release: the string's bytes are static, written before the
+ * pointer is set; the pair orders nothing else. */
+static _Atomic(const char *) frontend_note;
+
+void weft__profile_set_frontend_note(const char *line)
+{
+    /* Release: a reader that sees the pointer sees the string. */
+    atomic_store_explicit(&frontend_note, line, memory_order_release);
+}
+
+const char *weft__profile_frontend_note(void)
+{
+    /* Acquire: pairs with the setter's release. */
+    return atomic_load_explicit(&frontend_note, memory_order_acquire);
 }
 
 void weft__profile_forget_in_child(void)
@@ -1221,6 +1238,7 @@ static int snapshot_take(weft__profile_snapshot *sn)
         sn->r[i].name = regions[i].name;
     }
     sn->runs_in_other_regions = lost;
+    sn->note = weft__profile_frontend_note();
     pthread_mutex_unlock(&lock);
     sn->names_kept = MAX_NAMED_REGIONS;
     sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);

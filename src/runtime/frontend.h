@@ -54,6 +54,13 @@ WEFT_BEGIN_DECLS
  * stopped (lifecycle.c). */
 const weft__api_words *weft__pool_starter_at_fork(void);
 
+/* A line the profile's table ("note: ...") and JSON ("note") give, for a
+ * front-end whose programs need it to read the figures right (calls the
+ * profiler cannot see).  A static string, one per process (the last one
+ * set); NULL: none.  Without the profiler, kept and never shown
+ * (observe/profiler.c). */
+void weft__profile_set_frontend_note(const char *line);
+
 /* weft__run_task without borrowing: from outside the pool the task is
  * always handed to a worker and runs on that worker's thread, never on the
  * caller's.  For APIs whose programs keep per-thread state in the workers'

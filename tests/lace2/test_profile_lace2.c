@@ -95,6 +95,29 @@ int main(void)
     printf("ok: Lace 2 pfib(%d) at 2 workers: region '%s', %llu tasks, %llu spawns, "
            "parallelism %.0f\n",
            n, r.name, (unsigned long long)r.tasks, (unsigned long long)r.spawns, r.parallelism);
+    /* The table and the JSON say so, for the program's reader. */
+    char table[16384], json[16384];
+    FILE *f = tmpfile();
+    CHECK(f && weft_profile_print(f) == 0, "print");
+    rewind(f);
+    size_t got = fread(table, 1, sizeof table - 1, f);
+    table[got] = '\0';
+    fclose(f);
+    f = tmpfile();
+    CHECK(f && weft_profile_write_json(f) == 0, "json");
+    rewind(f);
+    got = fread(json, 1, sizeof json - 1, f);
+    json[got] = '\0';
+    fclose(f);
+    CHECK(strstr(table, "\nnote: Lace 2: a task's own NAME_CALL of another task is a plain C call"),
+          "the table has no note of Lace 2's CALL:\n%s", table);
+    const char *note = strstr(json, "\"note\": \"Lace 2: a task's own NAME_CALL"),
+               *regions = strstr(json, "\"regions\": [");
+    CHECK(note && regions && note < regions,
+          "the JSON has no note of Lace 2's CALL before its "
+          "regions:\n%s",
+          json);
+    printf("ok: the table and the JSON note that a Lace 2 NAME_CALL is the caller's\n");
 
     /* The same counts through a void task's SYNC. */
     weft_profile_reset();

@@ -151,6 +151,10 @@ void lace_start(unsigned int n_workers, size_t dqsize, size_t stacksize)
     atomic_store_explicit(&started, true, memory_order_relaxed);
     atomic_store_explicit(&forked_child, false, memory_order_relaxed);
     weft__lace_start_workers(call, n_workers, dqsize, stacksize);
+    weft__profile_set_frontend_note(
+        "Lace 2: a task's own NAME_CALL of another task is a plain C call, which the profiler "
+        "does not see: its time is its caller's (strand and task type) and it is no task of "
+        "the counts (lace2.md, \"Profiling and tracing a Lace 2 program\")");
     if (verbosity > 0) {
         /* The sizes in use, defaults resolved (the runtime's record). */
         fprintf(stderr,
