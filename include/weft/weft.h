@@ -122,7 +122,8 @@ int weft_stop(void);
  * handler). */
 int weft_suspend(void);
 /** Lets the workers parked by weft_suspend run again.  EINVAL (with a
- * message) if the pool is not suspended. */
+ * message) if no weft_suspend is in force: the pool is not suspended, or
+ * only by the Lace layer's lace_suspend, which only lace_resume ends. */
 int weft_resume(void);
 
 /** Number of workers of the running pool, 0 when stopped. */

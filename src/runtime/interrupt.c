@@ -901,14 +901,21 @@ static int resume(bool quiet)
         return EINVAL;
     }
     /* The hold that ends: a quiet resume's is the front-end's lazy one
-     * (none left: a weft_resume or a stop ended it first); weft_resume's
-     * is a weft_suspend's, or, with none in force, a lazy one. */
+     * (none left: a stop ended it first); weft_resume's is a
+     * weft_suspend's, and with none in force it is refused: a front-end's
+     * suspension is its own to end, by the count it keeps of it. */
     uint32_t lazy_holds = p->suspend_lazy_holds;
     if (quiet && lazy_holds == 0) {
         weft__control_end();
         return EINVAL;
     }
-    if (quiet || lazy_holds == depth)
+    if (!quiet && lazy_holds == depth) {
+        weft__control_end();
+        weft__warn("weft_resume: no weft_suspend is in force: the pool is suspended only by "
+                   "lace_suspend, which lace_resume ends");
+        return EINVAL;
+    }
+    if (quiet)
         p->suspend_lazy_holds = --lazy_holds;
     else /* Relaxed (both): a warning's hint (external.c), written under the lock. */
         atomic_store_explicit(&p->suspend_sync_holds,

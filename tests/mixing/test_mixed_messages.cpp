@@ -212,6 +212,20 @@ void case_lace_then_weft_suspend_then_lace_run()
     lace_stop();
 }
 
+// lace_start, lace_suspend, then weft_resume: EINVAL, saying that
+// lace_resume ends that suspension, which stays in force (a RUN from
+// outside still runs, as under Lace's rules); lace_resume ends it.
+void case_lace_suspend_then_weft_resume()
+{
+    LACE_START(2);
+    lace_suspend();
+    CHECK(weft_resume() == EINVAL, "weft_resume of Lace's suspension refused");
+    CHECK(LACE_RUN(lfib, 15) == fib_seq(15), "Lace's RUN while Lace's suspension holds");
+    lace_resume();
+    CHECK(LACE_RUN(lfib, 15) == fib_seq(15), "Lace's RUN after lace_resume");
+    lace_stop();
+}
+
 // weft_start, then lace_start: the program stops, naming weft_start.
 void case_weft_start_then_lace_start()
 {
@@ -340,6 +354,9 @@ const expected_case cases[] = {
      "is left running"},
     {"lace_then_weft_suspend_then_lace_run", case_lace_then_weft_suspend_then_lace_run, false,
      "lace: RUN while the pool is suspended: it waits for weft_resume()"},
+    {"lace_suspend_then_weft_resume", case_lace_suspend_then_weft_resume, false,
+     "weft: weft_resume: no weft_suspend is in force: the pool is suspended only by "
+     "lace_suspend, which lace_resume ends"},
     {"weft_start_then_lace_start", case_weft_start_then_lace_start, true,
      "lace: " LACE_START_CALL " called while the pool weft_start started is running: lace_start "
      "cannot start a second pool (call weft_stop first)"},
