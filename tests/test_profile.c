@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 #include <weft/pool.h>
 #include <weft/profile.h>
 #include <weft/weft.h>
@@ -967,29 +968,41 @@ static void check_after_waits(void)
 
 /* A RUN from outside the pool of a task of one strand (a few ns): its
  * region's work is the RUN's own start and end, some tens of ns, as for a
- * RUN inside a task.  The worker that takes it (or the idle one whose
- * place the caller borrows) reads its CPU clock after its pause, and that
- * reading (a system call: 0.7 us here) is no strand's; charged to the
- * task's first, it made every such RUN read about a microsecond of work.
- * From the main thread and from one other thread at once, at 1, 2 and 8
- * workers, idle workers asleep (no spin). */
+ * RUN inside a task.  The thread that runs it reads its CPU clock after
+ * its pause, and that reading (a system call: 0.7 us here) is no
+ * strand's; charged to the task's first, it made every such RUN read
+ * about a microsecond of work.  From the main thread and from one other
+ * thread at once, at 1, 2 and 8 workers: with idle workers asleep (the
+ * callers borrow their places), and with idle workers searching and the
+ * RUNs 50 us apart (a worker takes each after a pause). */
 #define TINY_RUNS 2000
 WEFT_TASK_1(long, tiny, long, n) { return n + 1; }
+
+static bool tiny_spaced;
 
 static void *runs_tiny(void *arg)
 {
     long sum = 0;
-    for (long i = 0; i < TINY_RUNS; i++)
+    for (long i = 0; i < TINY_RUNS; i++) {
         sum += WEFT_RUN(tiny, i);
+        if (tiny_spaced)
+            usleep(50);
+    }
     *(long *)arg = sum;
     return NULL;
 }
 
-static void check_outside_runs(void)
+static void check_outside_runs(bool spaced)
 {
     const long want = (long)TINY_RUNS * (TINY_RUNS + 1) / 2;
+    tiny_spaced = spaced;
     for (size_t k = 0; k < sizeof workers_checked / sizeof workers_checked[0]; k++) {
-        start_quiet(workers_checked[k]);
+        weft_config cfg;
+        CHECK(weft_config_init(&cfg) == 0, "config");
+        cfg.workers = workers_checked[k];
+        if (!spaced)
+            cfg.idle_spin_us = 0;
+        CHECK(weft_start_config(&cfg) == 0, "start");
         weft_profile_reset();
         long theirs = 0, ours = 0;
         pthread_t t;
@@ -1003,13 +1016,14 @@ static void check_outside_runs(void)
         CHECK(r.runs == 2 * TINY_RUNS && r.tasks == 2 * TINY_RUNS, "tiny: %llu runs, %llu tasks",
               (unsigned long long)r.runs, (unsigned long long)r.tasks);
         CHECK(per_run < 300.0,
-              "%u workers: a RUN from outside of a one-strand task reads %.0f ns of work "
+              "%u workers%s: a RUN from outside of a one-strand task reads %.0f ns of work "
               "(longest strand %.0f ns): more than its start and end",
-              workers_checked[k], per_run, r.longest_strand_ns);
+              workers_checked[k], spaced ? ", spaced" : "", per_run, r.longest_strand_ns);
         CHECK(weft_stop() == 0, "stop");
-        printf("ok: %u workers: %d RUNs from two threads outside the pool of a one-strand task: "
+        printf("ok: %u workers: %d RUNs from two threads outside the pool of a one-strand task%s: "
                "%.0f ns of work each\n",
-               workers_checked[k], 2 * TINY_RUNS, per_run);
+               workers_checked[k], 2 * TINY_RUNS,
+               spaced ? ", 50 us apart, idle workers searching" : ", idle workers asleep", per_run);
     }
 }
 #endif
@@ -1017,7 +1031,8 @@ static void check_outside_runs(void)
 int main(void)
 {
 #if WEFT_PROFILE
-    check_outside_runs();
+    check_outside_runs(false);
+    check_outside_runs(true);
     check_after_waits();
     check_reports_racing();
     check_many_regions();
