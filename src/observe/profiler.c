@@ -24,7 +24,6 @@
  */
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
-#include "runtime/frontend.h"
 #include "runtime/memory.h"
 #include "runtime/state.h"
 #include "runtime/topology.h"
@@ -149,22 +148,6 @@ int weft__profile_check_env(void)
     (void)have_burden;
 #endif
     return err;
-}
-
-/* Acquire/release: the string's bytes are static, written before the
- * pointer is set; the pair orders nothing else. */
-static _Atomic(const char *) frontend_note;
-
-void weft__profile_set_frontend_note(const char *line)
-{
-    /* Release: a reader that sees the pointer sees the string. */
-    atomic_store_explicit(&frontend_note, line, memory_order_release);
-}
-
-const char *weft__profile_frontend_note(void)
-{
-    /* Acquire: pairs with the setter's release. */
-    return atomic_load_explicit(&frontend_note, memory_order_acquire);
 }
 
 void weft__profile_forget_in_child(void)

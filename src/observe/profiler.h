@@ -31,9 +31,6 @@ void weft__profile_at_stop(void);
 int weft__profile_check_env(void);
 /* In a child after fork(): the locks are re-initialised. */
 void weft__profile_forget_in_child(void);
-/* The note a front-end set (runtime/frontend.h,
- * weft__profile_set_frontend_note), or NULL. */
-const char *weft__profile_frontend_note(void);
 
 #if WEFT_PROFILE
 void weft__profile_root_begin(weft_worker *w, weft_profile_saved *saved);

@@ -3,12 +3,15 @@
  * "weft: " (or the prefix of the API it speaks, weft__words). */
 #include "runtime/diagnostics.h"
 
+#include "runtime/frontend.h"
+
 #include <weft/bits/lang.h>
 
 #include <stdarg.h>
 #include <stdio.h>
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -214,4 +217,20 @@ weft__deque_overflow(unsigned worker, size_t used, size_t slots)
                 "its deque of %zu slots, and one more does not fit. Raise the deque size "
                 "(%s), or sync tasks sooner.",
                 worker, used, slots, weft__pool_words()->deque_size);
+}
+
+/* The profile's note of a front-end (runtime/frontend.h).  Acquire and
+ * release: the string is static, written before the pointer is set. */
+static _Atomic(const char *) frontend_note;
+
+void weft__profile_set_frontend_note(const char *line)
+{
+    /* Release: a reader that sees the pointer sees the string. */
+    atomic_store_explicit(&frontend_note, line, memory_order_release);
+}
+
+const char *weft__profile_frontend_note(void)
+{
+    /* Acquire: pairs with the setter's release. */
+    return atomic_load_explicit(&frontend_note, memory_order_acquire);
 }

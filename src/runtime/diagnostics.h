@@ -107,5 +107,8 @@ WEFT_END_DECLS
  * libweft's own messages, not exported. */
 const char *weft__profile_variant_advice(const weft__api_words *words);
 const char *weft__trace_variant_advice(const weft__api_words *words);
+/* The note a front-end set for the profile's table and JSON
+ * (runtime/frontend.h, weft__profile_set_frontend_note), or NULL. */
+const char *weft__profile_frontend_note(void);
 
 #endif

@@ -58,7 +58,7 @@ const weft__api_words *weft__pool_starter_at_fork(void);
  * front-end whose programs need it to read the figures right (calls the
  * profiler cannot see).  A static string, one per process (the last one
  * set); NULL: none.  Without the profiler, kept and never shown
- * (observe/profiler.c). */
+ * (runtime/diagnostics.c). */
 void weft__profile_set_frontend_note(const char *line);
 
 /* weft__run_task without borrowing: from outside the pool the task is
