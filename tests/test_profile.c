@@ -976,9 +976,7 @@ static void check_after_waits(void)
  * callers borrow their places), and with idle workers searching and the
  * RUNs 50 us apart (a worker takes each after a pause). */
 #define TINY_RUNS 2000
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define WEFT_TEST_SANITIZED 1
-#else
+#ifndef WEFT_TEST_SANITIZED /* (set by tests/CMakeLists.txt for sanitizer and perturb builds) */
 #define WEFT_TEST_SANITIZED 0
 #endif
 WEFT_TASK_1(long, tiny, long, n) { return n + 1; }
