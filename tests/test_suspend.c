@@ -4,7 +4,10 @@
  *    its YIELD) and makes no progress until weft_resume;
  *  - a task blocked at a SYNC on such a task parks too;
  *  - TOGETHER and NEWFRAME from another thread wait for weft_resume (as RUN
- *    does) and then run.
+ *    does) and then run;
+ *  - a thread that suspends and resumes back to back does not keep them
+ *    out: each resume lets in the threads waiting at it before the next
+ *    suspend completes.
  * A task never ends on its own here: it loops until the test releases it,
  * so a suspend that waited for it to end would never return; a watchdog
  * turns that into a failure with a message. */
@@ -15,6 +18,8 @@
 #include <stdatomic.h>
 #include <time.h>
 #include <weft/weft.h>
+
+#include "runtime/state.h"
 
 static atomic_int released, progress, finished, loop_started;
 static unsigned n_workers;
@@ -162,11 +167,98 @@ static void test_interrupts_wait_for_resume(unsigned workers)
     printf("ok: %u workers: TOGETHER and NEWFRAME wait for resume\n", workers);
 }
 
+/* Threads that make TOGETHER and NEWFRAME from outside, over and over,
+ * while this thread does nothing but suspend and resume.  A call that
+ * waits at the gate when a resume comes goes in, and its interrupt ends,
+ * before the next suspend returns: at each cycle the interrupts that ran
+ * are at least the calls counted at the gate (runtime/state.h) just before
+ * the resume.  Before, the suspend right after the resume shut the woken
+ * calls out again, and a call could wait for thousands of cycles. */
+enum { ENTRIES_EACH = 20, CYCLES_AT_MOST = 2000 };
+static atomic_int copy_calls_done, frame_calls_done;
+
+static void *together_loop(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < ENTRIES_EACH; i++) {
+        WEFT_TOGETHER(count_copy);
+        atomic_fetch_add(&copy_calls_done, 1);
+    }
+    return NULL;
+}
+
+static void *newframe_loop(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < ENTRIES_EACH; i++) {
+        WEFT_NEWFRAME(count_frame);
+        atomic_fetch_add(&frame_calls_done, 1);
+    }
+    return NULL;
+}
+
+/* Interrupts from outside that have run to their end, with the pool
+ * suspended (none is half done). */
+static int interrupts_ended(unsigned workers)
+{
+    return atomic_load(&copies) / (int)workers + atomic_load(&frames);
+}
+
+static void test_back_to_back_suspends_let_interrupts_in(unsigned workers)
+{
+    atomic_store(&copy_calls_done, 0);
+    atomic_store(&frame_calls_done, 0);
+    atomic_store(&copies, 0);
+    atomic_store(&frames, 0);
+    atomic_store(&finished, 0);
+    pthread_t dog, t1, t2;
+    pthread_create(&dog, NULL, watchdog, "TOGETHER/NEWFRAME beside back-to-back suspends");
+    CHECK(weft_start(workers, 0, 0) == 0, "start");
+    CHECK(weft_suspend() == 0, "suspend");
+    pthread_create(&t1, NULL, together_loop, NULL);
+    pthread_create(&t2, NULL, newframe_loop, NULL);
+    int cycles = 0, cycles_with_waiters = 0;
+    while ((atomic_load(&copy_calls_done) < ENTRIES_EACH ||
+            atomic_load(&frame_calls_done) < ENTRIES_EACH) &&
+           cycles < CYCLES_AT_MOST) {
+        int ended_before = interrupts_ended(workers);
+        int waiting = (int)atomic_load(&weft__rt.gate_waiters);
+        CHECK(weft_resume() == 0, "resume");
+        CHECK(weft_suspend() == 0, "suspend");
+        int ran = interrupts_ended(workers) - ended_before;
+        CHECK(ran >= waiting,
+              "cycle %d: %d TOGETHER/NEWFRAME from outside waited at the resume, %d went in "
+              "before the next suspend returned",
+              cycles, waiting, ran);
+        cycles_with_waiters += waiting > 0;
+        cycles++;
+    }
+    int copy_calls = atomic_load(&copy_calls_done), frame_calls = atomic_load(&frame_calls_done);
+    CHECK(weft_resume() == 0, "resume");
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    CHECK(copy_calls == ENTRIES_EACH && frame_calls == ENTRIES_EACH,
+          "%d suspend/resume cycles let in %d TOGETHERs and %d NEWFRAMEs of %d each", cycles,
+          copy_calls, frame_calls, ENTRIES_EACH);
+    CHECK(cycles_with_waiters > 0, "no call from outside waited at a resume: nothing checked");
+    CHECK(atomic_load(&copies) == ENTRIES_EACH * (int)workers &&
+              atomic_load(&frames) == ENTRIES_EACH,
+          "%d copies (want %d), %d frames (want %d)", atomic_load(&copies),
+          ENTRIES_EACH * (int)workers, atomic_load(&frames), ENTRIES_EACH);
+    weft_stop();
+    atomic_store(&finished, 1);
+    pthread_join(dog, NULL);
+    printf("ok: %u workers: back-to-back suspends let %d TOGETHERs and NEWFRAMEs in (%d cycles, "
+           "%d with calls waiting)\n",
+           workers, ENTRIES_EACH, cycles, cycles_with_waiters);
+}
+
 int main(void)
 {
     for (size_t i = 0; i < N_TEST_WORKER_COUNTS; i++) {
         test_yield_and_blocked_sync(test_worker_counts[i]);
         test_interrupts_wait_for_resume(test_worker_counts[i]);
+        test_back_to_back_suspends_let_interrupts_in(test_worker_counts[i]);
     }
     return 0;
 }

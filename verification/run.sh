@@ -674,7 +674,8 @@ check quick suspend-parked-mut-norecheck-SC suspend_parked.pml SC fail 22 -DMUT_
 cover_checks "suspend-parked-cover-%s-SC" suspend_parked.pml "RETURNED STALE_PARK"
 
 # ---- the gate of TOGETHER/NEWFRAME from outside while suspended (gate.pml;
-# src/runtime/gate.c, interrupt.c): the resume wakes the threads counted at it ----
+# src/runtime/gate.c, interrupt.c): the resume wakes the threads counted at
+# it, and the next suspend waits until they have gone in ----
 for mm in SC TSO WEAK; do
   check quick "gate-$mm" gate.pml $mm pass 22
 done
@@ -682,6 +683,8 @@ check quick gate-three-SC gate.pml SC pass 22 -DNG=3
 check quick gate-mut-wakeparkedonly-SC gate.pml SC fail 22 -DMUT_WAKE_PARKED_ONLY
 check quick gate-mut-nowordbump-SC gate.pml SC fail 22 -DMUT_NO_WORD_BUMP
 check quick gate-mut-futex-nocmp-SC gate.pml SC fail 22 -DMUT_FUTEX_NOCMP
+check quick gate-mut-nodrain-SC gate.pml SC fail 22 -DMUT_NO_DRAIN
+check quick gate-mut-countoutatwake-SC gate.pml SC fail 22 -DMUT_COUNT_OUT_AT_WAKE
 
 # ---- a trace track's ring, streamed (trace_ring.pml; src/observe/trace.c):
 # the stream reads only what the owner wrote, every gap is marked ----
@@ -932,14 +935,14 @@ cover_checks "exit-stop-cover-%s-SC" exit_stop.pml "WAITED EXIT_STOPS GAVE_UP"
 
 # ---- a TOGETHER or NEWFRAME from outside against weft_stop, the pool
 # suspended or not (stop_interrupt.pml; src/runtime/gate.c:
-# weft__lifecycle_enter_interrupt).  SC only: every decision is under the
-# control lock or on the lifecycle word's read-modify-writes ----
+# weft__lifecycle_enter_interrupt).  SC only: the gate's own orders are
+# gate.pml's ----
 check quick stop-interrupt-SC stop_interrupt.pml SC pass 22
 check quick stop-interrupt-running-SC stop_interrupt.pml SC pass 22 -DSUSPENDED=0
-# the code before the fix (counted in only after the resume), and a
-# caller that waits for the lock whoever holds it
+# an older version (counted in only after the resume), and a stop that
+# leaves the pool suspended
 why=began check quick stop-interrupt-mut-countafter-SC stop_interrupt.pml SC fail 22 -DMUT_COUNT_AFTER_WAIT
-why="invalid end state" check quick stop-interrupt-mut-nopass-SC stop_interrupt.pml SC fail 22 -DMUT_NO_STOPPING_PASS
+why="invalid end state" check quick stop-interrupt-mut-keepsuspended-SC stop_interrupt.pml SC fail 22 -DMUT_STOP_KEEPS_SUSPENDED
 cover_checks "stop-interrupt-cover-%s-SC" stop_interrupt.pml "PASSED_STOP"
 
 missing=0

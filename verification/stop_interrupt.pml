@@ -7,24 +7,22 @@
  * Three threads:
  *   caller   an interrupt from outside: counts itself in as a user of the
  *            pool while it runs (the lifecycle word: refused if the pool
- *            is no longer RUNNING), then loops: try the control lock; with
- *            it, if the pool is not suspended, count itself among the
- *            interrupts from outside and go; if suspended, unlock and wait
+ *            is no longer RUNNING), then loops, without the control lock:
+ *            count itself among the interrupts from outside, and go if the
+ *            pool is not suspended; if it is, take the count back and wait
  *            for a resume (the futex wait on the suspend word returns once
- *            the pool is resumed, or at once after a resume in between);
- *            without it (another control call holds it), go on if the pool
- *            is STOPPING (that stop waits for this user and resumed the
- *            pool for it), else look again.  Then the interrupt runs on the
- *            workers and the caller counts itself out.
+ *            the pool is resumed, or at once after a resume in between).
+ *            Then the interrupt runs on the workers and the caller counts
+ *            itself out.
  *   stopper  weft_stop: the control lock; RUNNING -> STOPPING (no user
  *            enters); resume if suspended; wait until no user is inside;
  *            the workers stop (STOPPED); unlock.
  *   resumer  the program's weft_resume, which may come or not: the lock,
  *            resume if suspended and running, unlock.
- * The pool starts suspended (SUSPENDED=1) or not.  Every shared variable
- * is written under the lock or is the lifecycle word, whose updates are
- * read-modify-writes (acq_rel) and whose reads under the lock are ordered
- * by it: the model is checked under SC.
+ * The pool starts suspended (SUSPENDED=1) or not.  The caller's counts and
+ * looks are seq_cst and the lifecycle word's updates read-modify-writes
+ * (acq_rel); the stop's and resume's writes are made under the lock: the
+ * model is checked under SC (the gate's own orders: gate.pml).
  *
  * Properties:
  *   ran_stopped     the interrupt never runs after the workers stopped
@@ -37,16 +35,15 @@
  *   runs: end_wait).
  *
  * Mutants (-D, one at a time):
- *   MUT_COUNT_AFTER_WAIT  the code before the fix: the caller waits for
- *                         the resume first and counts itself in after it
+ *   MUT_COUNT_AFTER_WAIT  an older version: the caller waits for the
+ *                         resume first and counts itself in after it
  *                         (under the lock), so the stop does not wait
  *                         for it (lost_waiter)
- *   MUT_NO_STOPPING_PASS  the caller waits for the lock whoever holds it:
- *                         a stop holds it while it waits for this user
- *                         (each waits for the other: an invalid end
- *                         state)
+ *   MUT_STOP_KEEPS_SUSPENDED  the stop does not resume a suspended pool:
+ *                         it waits for the caller, which waits for a
+ *                         resume (an invalid end state)
  * Cover (must fail, so the checks are not vacuous):
- *   COVER_PASSED_STOP     the caller went on past a stop in progress
+ *   COVER_PASSED_STOP     the caller went on while a stop was in progress
  */
 #ifndef SUSPENDED
 #define SUSPENDED 1
@@ -81,23 +78,13 @@ proctype caller()
     :: else
     fi;
 again:
+    interrupts_out++;
     if
-    :: atomic { lockv == 0 -> lockv = 1 } ->
-        if
-        :: !suspended -> interrupts_out++; unlock(); goto go
-        :: else -> unlock();
-end_wait:   (!suspended || state != RUNNING); /* the futex wait on the suspend word */
-            goto again
-        fi
-#ifndef MUT_NO_STOPPING_PASS
-    :: atomic { lockv == 1 && state == STOPPING } ->
-#ifdef COVER_PASSED_STOP
-        assert(false);
-#endif
-        interrupts_out++; goto go
-    :: atomic { lockv == 1 && state != STOPPING } -> goto again
-#endif
-    fi; /* (the mutant: blocked at the if while the lock is held) */
+    :: !suspended -> goto go
+    :: else -> interrupts_out--;
+end_wait: !suspended; /* the futex wait on the suspend word */
+        goto again
+    fi;
 #else
     /* before: wait for the resume holding nothing, then count in under
      * the lock */
@@ -112,6 +99,9 @@ end_wait: (!suspended || state != RUNNING); goto again
     fi;
 #endif
 go:
+#ifdef COVER_PASSED_STOP
+    assert(state != STOPPING);
+#endif
     assert(state != STOPPED); /* ran_stopped: the workers run it */
     ran = 1;
     interrupts_out--;
@@ -126,7 +116,9 @@ proctype stopper()
     if
     :: state == RUNNING ->
         state = STOPPING; /* the CAS: no user enters */
+#ifndef MUT_STOP_KEEPS_SUSPENDED
         suspended = 0;    /* resume for the users inside */
+#endif
         users == 0;
         state = STOPPED
     :: else

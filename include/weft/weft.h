@@ -115,7 +115,10 @@ int weft_stop(void);
  * until every task in progress has reached a WEFT_YIELD (it waits there),
  * a SYNC on a stolen task or its end, and until interrupts in progress
  * have finished.  While suspended no task runs: a RUN, TOGETHER or
- * NEWFRAME from another thread waits for weft_resume.  Suspends nest
+ * NEWFRAME from another thread waits for weft_resume, and a TOGETHER or
+ * NEWFRAME that a resume let through goes in before the next suspension
+ * takes effect (a thread that suspends and resumes back to back does not
+ * keep them out).  Suspends nest
  * (from any threads): each weft_suspend is undone by one weft_resume, and
  * the pool resumes at the last; weft_resume without a suspend in force is
  * EINVAL.  EDEADLK from a worker, or from a thread inside RUN (a signal

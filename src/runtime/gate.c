@@ -6,7 +6,7 @@
  * it (RUN, TOGETHER, NEWFRAME, readers of its layout).  Entering is a CAS
  * that sees RUNNING; stop turns the state to STOPPING and waits for the
  * count to drain.  The control lock serialises start, stop, suspend and
- * resume against each other and against interrupts entering from outside.
+ * resume against each other; interrupts from outside enter without it.
  */
 #include "runtime/gate.h"
 
@@ -162,49 +162,60 @@ unsigned weft_workers(void)
     return n;
 }
 
+/* Without the control lock, which a thread that suspends and resumes back
+ * to back holds almost all the time: the caller counts itself among the
+ * interrupts in progress and then looks at `suspended`, and a suspend sets
+ * it and then waits for that count to drop (both seq_cst: of the two, the
+ * later sees the earlier).  While the pool is suspended the caller waits
+ * for a resume, counted in `gate_waiters` from its first wait until it has
+ * gone in; a suspend of a running pool first waits for that count to drop
+ * (weft__gate_drain_locked), so that the threads a resume lets in are in
+ * before the pool is suspended again (verification/gate.pml). */
 bool weft__lifecycle_enter_interrupt(void)
 {
     weft_runtime *p = &weft__rt;
-    /* Counted first, as a RUN is: a stop waits for this call (and lets the
-     * pool run for it) instead of stopping under it, and the exit handler
+    /* Counted first, as a RUN is: a stop waits for this call (and resumes
+     * the pool for it) instead of stopping under it, and the exit handler
      * sees a thread inside the pool. */
     if (!weft__lifecycle_enter())
         return false;
+    bool counted = false;
     for (;;) {
-        if (pthread_mutex_trylock(&control_lock) == 0) {
-            /* Relaxed: written under the lock we hold. */
-            if (!atomic_load_explicit(&p->suspended, memory_order_relaxed)) {
-                /* seq_cst: suspend (under the same lock later) waits for it
-                 * to drop. */
-                atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
-                pthread_mutex_unlock(&control_lock);
-                return true;
-            }
-            /* Acquire: read the word before unlocking, so a resume in
-             * between bumps it and the wait returns at once. */
-            uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
-            /* Relaxed: counted in under control_lock, which every resume
-             * takes before it reads the count (weft__unpark_all), so a
-             * resume after this unlock sees us and wakes the word. */
-            atomic_fetch_add_explicit(&p->gate_waiters, 1, memory_order_relaxed);
-            pthread_mutex_unlock(&control_lock);
-            weft__futex_wait(&p->suspend_word, word);
-            /* Relaxed: a count that is too high only costs a wake-up. */
-            atomic_fetch_sub_explicit(&p->gate_waiters, 1, memory_order_relaxed);
-            continue;
-        }
-        /* A control call holds the lock.  A stop waits for this call (it is
-         * counted) and resumes a suspended pool: go on without the lock,
-         * which no suspend can take before the stop ends.  Acquire: the
-         * stop's CAS to STOPPING, made under the lock. */
-        if ((atomic_load_explicit(&p->lifecycle, memory_order_acquire) >> 32) == WEFT_RT_STOPPING) {
-            /* seq_cst: as above (no suspend runs until the stop ends). */
-            atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+        /* seq_cst (both): the Dekker pair of suspend's store of the flag,
+         * then its read of the count. */
+        atomic_fetch_add_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+        if (atomic_load_explicit(&p->suspended, memory_order_seq_cst) == 0) {
+            /* Release: a suspend that reads the gate's count (acquire)
+             * finds this interrupt counted. */
+            if (counted)
+                atomic_fetch_sub_explicit(&p->gate_waiters, 1, memory_order_release);
             return true;
         }
-        /* Another control call (a suspend, a resume): it ends soon. */
-        weft_sleep_ns(20000);
+        /* seq_cst: not in after all; a suspend waiting for the count sees
+         * it drop. */
+        atomic_fetch_sub_explicit(&p->interrupts_from_outside, 1, memory_order_seq_cst);
+        /* Acquire: the word before the look below, so that a resume after
+         * the look bumps it and the wait returns at once. */
+        uint32_t word = atomic_load_explicit(&p->suspend_word, memory_order_acquire);
+        if (!counted) {
+            /* seq_cst: the counted wake's Dekker pair, this count-in then
+             * the look, with the resume's clear, bump and read of the count
+             * (weft__unpark_all). */
+            atomic_fetch_add_explicit(&p->gate_waiters, 1, memory_order_seq_cst);
+            counted = true;
+        }
+        /* seq_cst: the look of that pair. */
+        if (atomic_load_explicit(&p->suspended, memory_order_seq_cst) != 0)
+            weft__futex_wait(&p->suspend_word, word);
     }
+}
+
+void weft__gate_drain_locked(void)
+{
+    /* Acquire: pairs with a thread's count-out at the gate, made after it
+     * counted its interrupt, which the suspend then waits for. */
+    while (atomic_load_explicit(&weft__rt.gate_waiters, memory_order_acquire) != 0)
+        weft_sleep_ns(20000);
 }
 
 bool weft__lifecycle_stopping(void)

@@ -29,6 +29,11 @@ void weft__lifecycle_release(bool held);
  * completing until weft__lifecycle_exit_interrupt. */
 bool weft__lifecycle_enter_interrupt(void);
 void weft__lifecycle_exit_interrupt(void);
+/* Under the control lock, by a suspend of a running pool: waits until the
+ * threads the last resume let through the gate have gone in (briefly: they
+ * need only a CPU), so that they are not shut out again by a suspend that
+ * follows the resume at once. */
+void weft__gate_drain_locked(void);
 /* A stop is in progress (for messages). */
 bool weft__lifecycle_stopping(void);
 

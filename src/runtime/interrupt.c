@@ -760,16 +760,16 @@ void weft__park_task_if_suspended(weft_worker *w, weft_task *head)
  * no system call: a worker that parks later counts itself in `parked`
  * (seq_cst) before it looks at the reasons (seq_cst), so it sees the
  * caller's reason, stored seq_cst before this; an outside thread counts
- * itself in `gate_waiters` under control_lock, which a resume holds. */
+ * itself in `gate_waiters` (seq_cst) before it looks at `suspended`. */
 void weft__unpark_all(void)
 {
     weft_runtime *p = &weft__rt;
     /* seq_cst: after the caller's seq_cst store of its reason. */
     atomic_fetch_add_explicit(&p->suspend_word, 1, memory_order_seq_cst);
-    /* seq_cst: the Dekker pair of park's count-in, then its looks.
-     * Relaxed (gate_waiters): counted in under control_lock (gate.c). */
+    /* seq_cst (both): the Dekker pairs of park's and the gate's count-in,
+     * then their looks (gate.c). */
     if (atomic_load_explicit(&p->parked, memory_order_seq_cst) != 0 ||
-        atomic_load_explicit(&p->gate_waiters, memory_order_relaxed) != 0)
+        atomic_load_explicit(&p->gate_waiters, memory_order_seq_cst) != 0)
         weft__futex_wake(&p->suspend_word, INT_MAX);
 }
 
@@ -839,6 +839,8 @@ static int suspend(bool lazy)
         weft__control_end();
         return 0;
     }
+    if (depth == 0)
+        weft__gate_drain_locked();
     /* A new generation for a new suspension: a worker of an earlier one
      * still on its way out of park, or one that looked at the flag before
      * the last resume, carries an older mark (or none), so the wait below

@@ -84,8 +84,9 @@ typedef struct weft_runtime {
     /* Taken anew by each suspension at depth 0, never 0: the mark a
      * parked worker leaves in its seat (weft_seat.parked_in). */
     _Atomic uint32_t suspend_gen;
-    /* Threads outside the pool asleep on suspend_word until a resume lets
-     * their TOGETHER/NEWFRAME in (gate.c): woken with the parked workers. */
+    /* Threads outside the pool whose TOGETHER/NEWFRAME found it suspended,
+     * from their first wait on suspend_word until they have gone in (gate.c):
+     * woken with the parked workers, and waited for by the next suspend. */
     _Atomic uint32_t gate_waiters;
     /* Every hold of the suspension in force is a front-end's lazy one
      * (weft__suspend_lazy): idle workers spin before they park, and tasks
