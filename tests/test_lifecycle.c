@@ -503,6 +503,35 @@ static void test_fork(void)
     waitpid(pid, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
           "the forked child could not start its own pool");
+    /* Forked while another thread's TOGETHER waits at the gate of the
+     * suspended pool: the child's own pool suspends and resumes (its
+     * suspend waits for no call at the gate: none is in the child). */
+    CHECK(weft_suspend() == 0, "suspend");
+    waiting_kind = 0;
+    atomic_store(&copies_ran, 0);
+    atomic_store(&interrupt_returned, 0);
+    pthread_t waiter;
+    CHECK(pthread_create(&waiter, NULL, interrupt_thread, NULL) == 0, "thread");
+    while (atomic_load(&weft__rt.gate_waiters) == 0)
+        sched_yield();
+    fflush(stdout);
+    pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        alarm(20); /* a hang fails the test */
+        int ok = weft_start(2, 0, 0) == 0 && weft_suspend() == 0 && weft_resume() == 0 &&
+                 WEFT_RUN(pfib, 18) == fib_ref(18) && weft_stop() == 0;
+        _exit(ok ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "a child forked while a TOGETHER waited at the gate could not suspend its own pool "
+          "(status %#x)",
+          status);
+    CHECK(weft_resume() == 0, "resume");
+    pthread_join(waiter, NULL);
+    CHECK(atomic_load(&copies_ran) == 2, "the waiting TOGETHER ran %d copies of 2",
+          atomic_load(&copies_ran));
 #endif
     CHECK(WEFT_RUN(pfib, 15) == fib_ref(15), "the parent's pool still works");
     CHECK(weft_stop() == 0, "stop");

@@ -126,6 +126,10 @@ void weft__state_forget_in_child(void)
     weft__tls_guest = false; /* forked inside a borrowed RUN */
     /* Relaxed (all): the child has one thread. */
     atomic_store_explicit(&p->lifecycle, 0, memory_order_relaxed);
+    /* The parent's calls from outside waiting at the gate or in progress
+     * are not in the child: its own pool's suspend waits for none. */
+    atomic_store_explicit(&p->gate_waiters, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->interrupts_from_outside, 0, memory_order_relaxed);
     atomic_store_explicit(&weft__external_queued, 0, memory_order_relaxed);
     atomic_store_explicit(&weft__interrupt_generation, 0, memory_order_relaxed);
     atomic_store_explicit(&weft__attention_g, 0, memory_order_relaxed);
