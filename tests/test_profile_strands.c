@@ -34,9 +34,15 @@
  *                 ends two more on its path): work and span the graph's
  *                 at every worker count, a stolen child of the other
  *                 type counting those two as well; the two types' rows
- *                 add up to the region's work and bodies */
+ *                 add up to the region's work and bodies
+ *   one rate      reports taken while another thread's RUNs time
+ *                 windows (each moves the conversion's rate): each
+ *                 report converts its regions and its task types at one
+ *                 rate, so a region of one type reads its type's work */
 #include "check.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -577,6 +583,65 @@ static void check_workers(unsigned workers)
     CHECK(weft_stop() == 0, "stop");
 }
 
+/* A task type of its own for the racing RUNs, so that pfib's row and
+ * region do not move while the reports are taken. */
+WEFT_TASK_1(long, racer, int, n)
+{
+    if (n < 2)
+        return n;
+    WEFT_SPAWN(racer, n - 1);
+    long b = WEFT_CALL(racer, n - 2);
+    return WEFT_SYNC(racer) + b;
+}
+
+static atomic_bool racing_done;
+
+static void *run_racers(void *arg)
+{
+    (void)arg;
+    /* Relaxed: a flag to stop; it orders nothing else. */
+    while (!atomic_load_explicit(&racing_done, memory_order_relaxed))
+        CHECK(WEFT_RUN(racer, 12) == fib_ref(12), "racer(12)");
+    return NULL;
+}
+
+/* A report converts its regions' strands and its task types' at one rate:
+ * with the rate read once for each (the timed windows of another thread's
+ * RUNs move it in between), fib(22)'s region and its one type read
+ * different times in most of the reports. */
+static void check_one_rate_per_report(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start 2 workers");
+    weft_profile_reset();
+    CHECK(WEFT_RUN(pfib, 22) == fib_ref(22), "pfib(22)");
+    atomic_store_explicit(&racing_done, false, memory_order_relaxed); /* (no thread yet) */
+    pthread_t racer_thread;
+    CHECK(pthread_create(&racer_thread, NULL, run_racers, NULL) == 0, "the racing thread");
+    int differed = 0, reports = 200;
+    double type_ns = 0, region_ns = 0;
+    for (int i = 0; i < reports; i++) {
+        char *json = profile_report(weft_profile_write_json, "the profile's JSON");
+        double t = json_type_work_ns(json, "pfib"), r = json_figure_of(json, "pfib", "work_ns");
+        free(json);
+        if (!same_strands(t, r)) {
+            differed++;
+            type_ns = t;
+            region_ns = r;
+        }
+    }
+    /* Relaxed: as run_racers reads it. */
+    atomic_store_explicit(&racing_done, true, memory_order_relaxed);
+    CHECK(pthread_join(racer_thread, NULL) == 0, "join the racing thread");
+    CHECK(differed == 0,
+          "%d of %d reports taken during other RUNs converted pfib's region and its task type at "
+          "different rates (last: type %.1f ns, region %.1f ns)",
+          differed, reports, type_ns, region_ns);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: %d reports during other RUNs: each converts its regions and task types at one "
+           "rate\n",
+           reports);
+}
+
 int main(void)
 {
     /* The unit is chosen at the first weft_start of the process. */
@@ -585,5 +650,6 @@ int main(void)
     static const unsigned workers[] = {1, 2, 3, 8, 32};
     for (size_t i = 0; i < sizeof workers / sizeof *workers; i++)
         check_workers(workers[i]);
+    check_one_rate_per_report();
     return 0;
 }

@@ -95,7 +95,11 @@ typedef struct weft_profile_task_type {
  * profiler), so weft_profile_regions(NULL, 0) sizes the array.  Names
  * stay valid until weft_profile_reset. */
 size_t weft_profile_regions(weft_profile_region *out, size_t max);
-/** The task types, likewise, in the order they first ran. */
+/** The task types, likewise, in the order they first ran.  Each call
+ * converts to time at the rate measured then, so a region's work and its
+ * types' read by two calls may differ by the rate's drift between them;
+ * the reports (weft_profile_print, weft_profile_write_json) convert both at
+ * one rate. */
 size_t weft_profile_task_types(weft_profile_task_type *out, size_t max);
 
 /** The speedup on P workers the figures allow: at most min(P, parallelism)

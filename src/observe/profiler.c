@@ -1126,7 +1126,9 @@ static off_cpu_totals collect_off_cpu(void)
     return t;
 }
 
-static size_t task_types_out(weft_profile_task_type *out, size_t max)
+/* The task types' figures, converted at tpn units per ns (a report's
+ * one rate for its regions and types). */
+static size_t task_types_out(weft_profile_task_type *out, size_t max, double tpn)
 {
     /* On the heap: the calling thread's stack may be small. */
     uint64_t *work = calloc(WEFT_PROFILE_MAX_TYPES, sizeof *work);
@@ -1137,7 +1139,6 @@ static size_t task_types_out(weft_profile_task_type *out, size_t max)
         return 0;
     }
     uint32_t n = collect_types(work, count);
-    double tpn = units_per_ns();
     size_t k = 0;
     for (uint32_t i = 1; i < n; i++) {
         const char *name = weft__profile_type_name(i);
@@ -1158,7 +1159,7 @@ size_t weft_profile_task_types(weft_profile_task_type *out, size_t max)
         weft__warn("weft_profile_task_types: out is NULL but max is %zu", max);
         return 0;
     }
-    return task_types_out(out, max);
+    return task_types_out(out, max, units_per_ns());
 }
 
 void weft_profile_reset(void)
@@ -1205,8 +1206,9 @@ static int snapshot_take(weft__profile_snapshot *sn)
         free(sn->t);
         return ENOMEM;
     }
-    /* One conversion for the times and the counts the reports give beside
-     * them (each reading of the clock's rate is a fresh one). */
+    /* One conversion for the regions' times, the task types' and the
+     * counts the reports give beside them (each reading of the rate is a
+     * fresh one, and a region of one type must read its type's work). */
     sn->blocks = weft__count_blocks();
     sn->strands = weft__count_unit() == WEFT__PROFILE_UNIT_STRANDS;
     sn->counted = 0;
@@ -1224,7 +1226,7 @@ static int snapshot_take(weft__profile_snapshot *sn)
     sn->note = weft__profile_frontend_note();
     pthread_mutex_unlock(&lock);
     sn->names_kept = MAX_NAMED_REGIONS;
-    sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES);
+    sn->nt = task_types_out(sn->t, WEFT_PROFILE_MAX_TYPES, region_tpn);
     off_cpu_totals off = collect_off_cpu();
     /* One rate for both: each reading of it is a fresh measurement, and a
      * thread's share must not come out above the sum it is part of. */
