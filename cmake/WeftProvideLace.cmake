@@ -11,7 +11,8 @@
 #   1.6        Lace 1.6.3: find_package(lace) -> lace::lace, lace; lace.pc
 #   2          Lace 2: nothing of v1 is installed; cmake/WeftLace2.cmake
 #              (when present) defines and installs the v2 package
-# A version file accepts requests for 1.x up to the version provided.
+# A version file accepts requests for the releases whose programs the mode's
+# lace.h builds (docs/lace.md): 1.0 to 1.5.4 for 1.4, 1.6.0 to 1.6.3 for 1.6.
 set(WEFT_PROVIDE_LACE OFF CACHE STRING "Install a lace package: OFF, 1.4 (or ON), 1.6 or 2")
 set_property(CACHE WEFT_PROVIDE_LACE PROPERTY STRINGS OFF ON 1.4 1.6 2)
 string(TOUPPER "${WEFT_PROVIDE_LACE}" _lace_mode)
@@ -27,12 +28,19 @@ endif()
 unset(_lace_mode)
 
 # The API generation of the installed lace.h (and of the build tree's).
+# The package's version file accepts requests for the Lace releases whose
+# programs this API builds: Lace 1.0 to 1.5.4 kept 1.4's macros, and 1.6.0
+# replaced TASK(f) (Lace's CHANGELOG), so 1.6 requests only the 1.6 mode.
 if(WEFT_LACE_MODE STREQUAL "1.6")
   set(WEFT_LACE_API 16)
   set(WEFT_LACE_VERSION 1.6.3)
+  set(WEFT_LACE_ACCEPTS_FROM 1.6.0)
+  set(WEFT_LACE_ACCEPTS_UP_TO 1.6.3)
 else()
   set(WEFT_LACE_API 14)
   set(WEFT_LACE_VERSION 1.4.2)
+  set(WEFT_LACE_ACCEPTS_FROM 1.0)
+  set(WEFT_LACE_ACCEPTS_UP_TO 1.5.4)
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lace_config.h.in
   ${PROJECT_BINARY_DIR}/include/weft-lace/lace_config.h @ONLY)

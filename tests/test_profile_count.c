@@ -13,6 +13,11 @@
  *   fib(30)       every run's parallelism is at least 1,000, and the
  *                 quiet and loaded runs agree within a factor of 2
  *
+ *   RUNs inside   20 RUNs inside a task, each one long strand: the table's
+ *   a task        row of them in blocks gives the longest strand (a maximum
+ *                 over the calls) at about one call's work, not divided by
+ *                 the calls as its sums are
+ *
  *   work pool     runs of known structure (a chain of items, each pushed
  *                 at the end of its parent; the same pushed at the start;
  *                 a fan-out; independent initial items; a split range),
@@ -68,6 +73,43 @@ WEFT_TASK_1(long, long_then_spawn, long, ns)
     WEFT_SPAWN(pfib, 12);
     long a = WEFT_CALL(pfib, 11);
     return WEFT_SYNC(pfib) + a + (sum & 0);
+}
+
+/* RUNs inside a task, each one long strand: the table's row of them
+ * gives per call its sums (work) and its longest strand, a maximum over
+ * the calls, which is then most of a call's work. */
+#define INSIDE_CALLS 20
+WEFT_TASK_1(long, inside_long, long, ns) { return compute_ns((uint64_t)ns); }
+
+WEFT_TASK_1(long, runs_inside, int, calls)
+{
+    long sum = 0;
+    for (int i = 0; i < calls; i++)
+        sum += WEFT_RUN(inside_long, 2000000);
+    return sum;
+}
+
+static void check_inside_task_longest_strand(void)
+{
+    CHECK(weft_start(2, 0, 0) == 0, "start");
+    weft_profile_reset();
+    (void)WEFT_RUN(runs_inside, INSIDE_CALLS);
+    char *text = profile_report(weft_profile_print, "print");
+    const char *counts = strstr(text, "(basic blocks)\n");
+    const char *heading = counts ? strstr(counts, "RUNs inside tasks, per call:\n") : NULL;
+    const char *row = heading ? strstr(heading, "\ninside_long ") : NULL;
+    double work = 0, span = 0, bspan = 0, longest = 0;
+    CHECK(row && sscanf(row + strlen("\ninside_long "), "%lf %lf %lf %lf", &work, &span, &bspan,
+                        &longest) == 4,
+          "no row of inside_long's calls in the table of counts:\n%s", text);
+    CHECK(longest >= 0.5 * work && longest <= 2.0 * work,
+          "inside_long's calls: longest strand %.0f blocks, work %.0f per call: the longest "
+          "strand is a maximum over the calls (each of about one call's work)\n%s",
+          longest, work, text);
+    free(text);
+    weft_stop();
+    printf("ok: RUNs inside a task in blocks: %.0f per call, the longest strand %.0f\n", work,
+           longest);
 }
 
 /* The profile's JSON names the unit it used. */
@@ -424,6 +466,7 @@ int main(void)
     alarm(60);
     forced_time();
     check_pool();
+    check_inside_task_longest_strand();
     figures quiet = measure("quiet");
     pid_t hogs[MAX_HOGS];
     int n = start_hogs(hogs, 30);

@@ -243,13 +243,13 @@ static void print_regions(FILE *out, const weft__profile_snapshot *sn, int w)
             for (size_t i = 0; i < n; i++) {
                 if (r[i].kind != kinds[kind])
                     continue;
-                double k = 1.0 / sn->ns_per_block;
+                double per_block = 1.0 / sn->ns_per_block, k = per_block;
                 if (r[i].kind == WEFT_PROFILE_REGION_INSIDE_TASK && r[i].runs)
-                    k /= (double)r[i].runs;
+                    k /= (double)r[i].runs; /* sums, per call */
                 fprintf(out, "%-*s %14.0f %14.0f %14.0f", w, shown(r[i].name, name),
                         r[i].work_ns * k, r[i].span_ns * k, r[i].burdened_span_ns * k);
-                if (!sn->strands)
-                    fprintf(out, " %15.0f", r[i].longest_strand_ns * k);
+                if (!sn->strands) /* a maximum over the calls, not a sum */
+                    fprintf(out, " %15.0f", r[i].longest_strand_ns * per_block);
                 fputc('\n', out);
             }
         }

@@ -6,12 +6,15 @@
 #  2. with -DWEFT_PROVIDE_LACE=ON, the Lace-API benchmark programs build
 #     through find_package(lace) (FetchContent with FIND_PACKAGE_ARGS) and
 #     through pkg-config lace, and each checks its answer;
-#  3. the version file of mode 1.4 accepts 1.x up to 1.4.2, and the
-#     targets lace::lace, lace and lace::lace14 and lace14.pc exist;
+#  3. the version file of mode 1.4 accepts 1.x up to 1.5.4 (Lace 1.5
+#     kept 1.4's API), a Lace 1.5 program (TASK(f), as Sylvan 1.9 writes
+#     it) builds through find_package(lace 1.5.3), and the targets
+#     lace::lace, lace and lace::lace14 and lace14.pc exist;
 #  4. reconfigured with -DWEFT_PROVIDE_LACE=1.6: the version file accepts
-#     1.x up to 1.6.3, pkg-config --atleast-version holds, and Lace 1.6
-#     and 1.4 client programs (tests/lace) build through find_package with
-#     a version request and through pkg-config, and pass;
+#     1.6.0 to 1.6.3 and refuses 1.5 and 1.4 (whose TASK(f) 1.6 replaced),
+#     pkg-config --atleast-version holds, and Lace 1.6 and 1.4 client
+#     programs (tests/lace) build through find_package with a version
+#     request and through pkg-config, and pass;
 #  5. the same build tree with weft's profiling and tracing variants (mode
 #     1.4): variants.sh builds a Lace program through
 #     find_package(lace COMPONENTS profile), unchanged with
@@ -151,11 +154,44 @@ CMAKE
     [ "$got" = "$expect" ] || fail "find_package(lace $v) in $prefix: expected $expect, got $got"
   done
 }
-check_versions "$p" "1.4:ok" "1.4.0:ok" "1.4.2:ok" "1.4.3:no" "1.3:ok" "1.5:no" "1.6.2:no" "2:no" \
-  "1.2...1.4.9:ok"
+check_versions "$p" "1.4:ok" "1.4.0:ok" "1.4.2:ok" "1.3:ok" "1:ok" "1.5:ok" "1.5.3:ok" "1.5.4:ok" \
+  "1.5.5:no" "1.6.0:no" "1.6.2:no" "2:no" "1.2...1.4.9:ok" "1.5.3...<1.6:ok" "1.6...1.7:no"
+# A Lace 1.5 program: Sylvan 1.9's request and its TASK(f).
+mkdir -p "$work/c15"
+cat >"$work/c15/main.c" <<'C'
+#include <lace.h>
+TASK_1(int, pfib, int, n)
+{
+    if (n < 2)
+        return n;
+    SPAWN(pfib, n - 1);
+    int b = CALL(pfib, n - 2);
+    return SYNC(pfib) + b;
+}
+int main(void)
+{
+    lace_start(2, 0);
+    printf("pfib(20) = %d%s\n", RUN(pfib, 20), TASK(pfib) != NULL ? "" : " (no CALL pointer)");
+    lace_stop();
+    return 0;
+}
+C
+cat >"$work/c15/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(c15 C)
+find_package(lace 1.5.3 QUIET)
+if(NOT lace_FOUND)
+  message(FATAL_ERROR "find_package(lace 1.5.3) refused mode 1.4")
+endif()
+add_executable(c15 main.c)
+target_link_libraries(c15 PRIVATE lace::lace)
+CMAKE
+(cmake -S "$work/c15" -B "$work/c15/b" -DCMAKE_PREFIX_PATH="$p" && cmake --build "$work/c15/b") \
+  >"$log" 2>&1 || fail "a Lace 1.5 program through find_package(lace 1.5.3)"
+"$work/c15/b/c15" | grep -qx "pfib(20) = 6765" || fail "the Lace 1.5 program's answer"
 pkg-config --atleast-version=1.4.2 lace && ! pkg-config --atleast-version=1.4.3 lace &&
   pkg-config --exact-version=1.4.2 lace14 || fail "pkg-config lace/lace14 versions (mode 1.4)"
-echo "ok: mode 1.4: find_package(lace) accepts 1.x up to 1.4.2; lace.pc and lace14.pc say 1.4.2"
+echo "ok: mode 1.4: find_package(lace) accepts 1.x up to 1.5.4 and builds a Lace 1.5 program; lace.pc and lace14.pc say 1.4.2"
 
 # 4. mode 1.6, from the same build tree
 p6="$work/p6"
@@ -163,7 +199,8 @@ cmake -S "$root" -B "$work/b1" -DCMAKE_INSTALL_PREFIX="$p6" -DWEFT_PROVIDE_LACE=
   fail "configure (WEFT_PROVIDE_LACE=1.6)"
 cmake --build "$work/b1" --target install >"$log" 2>&1 || fail "install (WEFT_PROVIDE_LACE=1.6)"
 [ ! -e "$p6/lib/pkgconfig/lace14.pc" ] || fail "mode 1.6 installed lace14.pc"
-check_versions "$p6" "1.6.2:ok" "1.6.3:ok" "1.6.4:no" "1.5:ok" "1.4.2:ok" "1:ok" "2:no" "1.7:no"
+check_versions "$p6" "1.6:ok" "1.6.0:ok" "1.6.2:ok" "1.6.3:ok" "1.6.4:no" "1.5:no" "1.5.3:no" "1.4.2:no" \
+  "1:ok" "2:no" "1.7:no" "1.4...1.6.2:ok" "1.4...<1.6:no"
 export PKG_CONFIG_PATH="$p6/lib/pkgconfig"
 pkg-config --atleast-version=1.6.2 lace && ! pkg-config --atleast-version=1.6.4 lace ||
   fail "pkg-config lace versions (mode 1.6)"
@@ -190,7 +227,7 @@ cc -O2 -D_GNU_SOURCE -I"$root/tests" $(pkg-config --cflags lace14) \
   "$root/tests/lace/test_lace14_clients.c" -o "$work/c6/t14" $(pkg-config --libs --static lace14) \
   >"$log" 2>&1 || fail "pkg-config lace14: test_lace14_clients"
 "$work/c6/t14" >"$log" 2>&1 || fail "test_lace14_clients built through pkg-config lace14"
-echo "ok: mode 1.6: find_package(lace) accepts 1.x up to 1.6.3; Lace 1.6 and 1.4 clients build and pass"
+echo "ok: mode 1.6: find_package(lace) accepts 1.6.0 to 1.6.3; Lace 1.6 and 1.4 clients build and pass"
 
 # 5. the profiling and tracing variants, from the same build tree
 pv="$work/pv"
