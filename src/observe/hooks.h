@@ -10,6 +10,7 @@
 
 #include "observe/profiler.h"
 #include "observe/trace.h"
+#include "sys/tls.h" /* WEFT__TLS_MODEL */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,7 +39,7 @@
  * stops, so the figures do not depend on how many workers sleep. */
 static inline weft_worker *weft_profile_pause_current(void)
 {
-    extern __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
+    extern __thread weft_worker *weft__tls_worker WEFT__TLS_MODEL;
     weft_worker *w = weft__tls_worker;
     if (!w || w->prof.strand_start == 0)
         return NULL;

@@ -4,6 +4,7 @@
 #include "runtime/diagnostics.h"
 
 #include "runtime/frontend.h"
+#include "sys/tls.h" /* WEFT__TLS_MODEL */
 
 #include <weft/bits/lang.h>
 
@@ -68,8 +69,8 @@ const weft__api_words weft__cpp_default_pool_words = {
 
 /* The words this thread speaks as (weft__speak_as), and a worker's: its
  * pool's starter's.  Initial-exec: read by the SIGSEGV handler. */
-static __thread const weft__api_words *tls_speaks_as __attribute__((tls_model("initial-exec")));
-static __thread const weft__api_words *tls_worker_speaks __attribute__((tls_model("initial-exec")));
+static __thread const weft__api_words *tls_speaks_as WEFT__TLS_MODEL;
+static __thread const weft__api_words *tls_worker_speaks WEFT__TLS_MODEL;
 
 /* Relaxed: a pointer to a constant object, written under the start's and
  * the stop's lock; its readers (a front-end's check before its start, the

@@ -129,7 +129,7 @@ static void report_overflow(const weft__api_words *api, const char *who, unsigne
     abort();
 }
 
-__thread const weft_thread_stack *weft__tls_stack __attribute__((tls_model("initial-exec")));
+__thread const weft_thread_stack *weft__tls_stack WEFT__TLS_MODEL;
 
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {

@@ -5,6 +5,7 @@
 #define WEFT_RUNTIME_OVERFLOW_H
 
 #include <stddef.h>
+#include "sys/tls.h" /* WEFT__TLS_MODEL */
 
 /* The SIGSEGV handler that explains stack overflows: counted, shared by
  * the fork-join pool and work pool runs (the first install installs it,
@@ -23,7 +24,7 @@ typedef struct weft_thread_stack {
     unsigned id;
     const char *raise;
 } weft_thread_stack;
-extern __thread const weft_thread_stack *weft__tls_stack __attribute__((tls_model("initial-exec")));
+extern __thread const weft_thread_stack *weft__tls_stack WEFT__TLS_MODEL;
 int weft__altstack_setup(void **mem);
 void weft__altstack_teardown(void *mem);
 

@@ -7,7 +7,7 @@
 #include "runtime/frontend.h"
 
 weft_runtime weft__rt;
-__thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
+__thread weft_worker *weft__tls_worker WEFT__TLS_MODEL;
 __thread bool weft__tls_guest;
 
 /* Read on every idle round, written twice per RUN or interrupt: each on

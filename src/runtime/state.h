@@ -13,6 +13,7 @@
 #include <weft/weft.h>
 
 #include "runtime/limits.h" /* WEFT_MAX_DEQUE_SLOTS, WEFT_MIN_DEQUE_SLOTS */
+#include "sys/tls.h"        /* WEFT__TLS_MODEL */
 /* The pool as schedulers see it, weft_stop_if_forked. */
 #include "runtime/sched_services.h"
 
@@ -107,9 +108,13 @@ typedef struct weft_runtime {
 
 extern weft_runtime weft__rt;
 
-/* The calling thread's worker (NULL outside the pool).  Initial-exec TLS:
- * read from the SIGSEGV handler, which must not allocate. */
-extern __thread weft_worker *weft__tls_worker __attribute__((tls_model("initial-exec")));
+/* The calling thread's worker (NULL outside the pool).  Read from the
+ * SIGSEGV handler, which must not allocate: a load off the thread pointer
+ * in an executable and in the shared library (sys/tls.h); in a shared
+ * object that links the static library, a lookup of a block the thread
+ * allocated when it first touched weft (a thread that never did and
+ * faults there may allocate in the handler). */
+extern __thread weft_worker *weft__tls_worker WEFT__TLS_MODEL;
 /* True on a thread running a RUN as a borrowed worker (external.c). */
 extern __thread bool weft__tls_guest;
 

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-__thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
+__thread wp_worker *weft__wp_tls WEFT__TLS_MODEL;
 
 /* fork() in a process function copies only the forking thread: a child
  * that goes on with the item would wait for the pool's other threads

@@ -5,11 +5,12 @@
 #define WEFT_WORKPOOL_LOOP_H
 
 #include "workpool/types.h"
+#include "sys/tls.h" /* WEFT__TLS_MODEL */
 
 /* Runs worker w until the run is over (or cancelled). */
 void weft__wp_worker_loop(wp_worker *w);
 
 /* The calling thread's worker (NULL outside a pool's process function). */
-extern __thread wp_worker *weft__wp_tls __attribute__((tls_model("initial-exec")));
+extern __thread wp_worker *weft__wp_tls WEFT__TLS_MODEL;
 
 #endif

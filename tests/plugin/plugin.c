@@ -12,10 +12,19 @@ WEFT_TASK_1(long, pfib, int, n)
     return WEFT_SYNC(pfib) + b;
 }
 
+#ifdef PLUGIN_TLS_BYTES
+/* Thread-locals of the plugin's own, as a JNI library over Sylvan has (its
+ * statistics): more than glibc's static reserve holds. */
+static __thread volatile char plugin_tls[PLUGIN_TLS_BYTES];
+#endif
+
 /* Starts a pool of `workers` unless one runs, and returns fib(n) computed
  * on it; the pool keeps running. */
 __attribute__((visibility("default"))) long plugin_fib(unsigned workers, int n)
 {
+#ifdef PLUGIN_TLS_BYTES
+    plugin_tls[(unsigned)n % PLUGIN_TLS_BYTES] = 1;
+#endif
     if (weft_workers() == 0 && weft_start(workers, 0, 0) != 0)
         return -1;
     return WEFT_RUN(pfib, n);
