@@ -18,6 +18,8 @@
  * below keeps it so in a build that adds the flag everywhere. */
 #include "observe/count.h"
 
+#include "sys/tls.h" /* WEFT__TLS_MODEL */
+
 #include "runtime/diagnostics.h"
 #include "runtime/env.h"
 
@@ -41,8 +43,7 @@
 /* Exported (a shared libweft hides everything else): instrumented code in
  * the program and its other libraries calls the callback, and the inline
  * hooks read the count. */
-__attribute__((visibility("default"))) __thread uint64_t weft__profile_blocks
-    __attribute__((tls_model("initial-exec")));
+__attribute__((visibility("default"))) __thread uint64_t weft__profile_blocks WEFT__TLS_MODEL;
 
 /* Weak: a coverage runtime the program links (libFuzzer, -fsanitize=fuzzer)
  * defines the same callback, and its definition then wins instead of

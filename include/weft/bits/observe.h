@@ -119,8 +119,14 @@ void weft__profile_strand_window(weft_profile_worker *p);
 void weft__profile_window_close(weft_profile_worker *p, uint64_t now);
 /* Counting basic blocks (src/observe/count.c; docs/profiling.md): the
  * calling thread's count, one per basic block of code compiled with
- * -fsanitize-coverage=trace-pc (its __sanitizer_cov_trace_pc). */
+ * -fsanitize-coverage=trace-pc (its __sanitizer_cov_trace_pc).  Initial-exec
+ * only in weft's shared libraries (src/sys/tls.h): a shared object that
+ * links the static ones must not need glibc's static TLS reserve. */
+#ifdef WEFT__SHARED_LIBRARY
 extern __thread uint64_t weft__profile_blocks __attribute__((tls_model("initial-exec")));
+#else
+extern __thread uint64_t weft__profile_blocks;
+#endif
 WEFT_END_DECLS
 
 /* Adds v to a figure only the calling worker writes: a relaxed load and
