@@ -88,6 +88,8 @@ WHITE_BOX = {
     "tests/test_active_limit_runs.c": ["src/runtime/frontend.h", "src/runtime/state.h"],
     # The placement planned for each worker.
     "tests/test_topology.c": ["src/runtime/state.h", "src/sys/cpu.h"],
+    # The CPU count with the heap used up.
+    "tests/test_cpus_no_memory.c": ["src/sys/cpu.h"],
     # Timing and spinning helpers.
     "tests/test_interrupts.c": ["src/sys/clock.h", "src/sys/cpu.h"],
     # The work pool's queues, loop and sleep, white-box.

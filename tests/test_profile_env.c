@@ -12,7 +12,9 @@
  * that carry a value or a path carry them whole, with their reason, on one
  * line: a value of kilobytes, and a WEFT_TRACE or WEFT_PROFILE_JSON path
  * of up to PATH_MAX that cannot be opened; a full disk is said as such,
- * for a profile shorter and longer than a stream's buffer.  A FIFO that nobody reads, named
+ * for a profile shorter and longer than a stream's buffer, and so is a
+ * file past the file size limit (the program goes on, not killed by
+ * SIGXFSZ).  A FIFO that nobody reads, named
  * as the trace's or the profile's file, is refused with a message instead
  * of blocking the program; one that is read gets the whole file.  Each case
  * runs in a child with its environment. */
@@ -21,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -554,6 +557,43 @@ static void fifos(void)
     printf("ok: a FIFO without a reader as the trace's or the profile's file: refused with a "
            "message, not waited on; with a reader: the whole file\n");
 }
+
+/* A start, a run and a stop under a file size limit of 1 KiB, which the
+ * profile's or the trace's file outgrows; the program goes on after. */
+static int start_run_stop_file_limited(void)
+{
+    struct rlimit limit = {1024, 1024};
+    CHECK(setrlimit(RLIMIT_FSIZE, &limit) == 0, "setrlimit");
+    int err = start_run_stop();
+    fprintf(stderr, "the program went on after weft_stop\n");
+    return err;
+}
+
+static void file_size_limit(void)
+{
+    static char buf[65536];
+    char path[128];
+    static const struct {
+        const char *var, *name;
+        bool profile;
+    } cases[] = {{"WEFT_PROFILE_JSON", "json", true},
+                 {"WEFT_TRACE", "json", false},
+                 {"WEFT_TRACE", "pftrace", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].profile ? !WEFT_PROFILE : !WEFT_TRACE)
+            continue;
+        snprintf(path, sizeof path, "/tmp/weft-profile-env-limit-%d.%s", (int)getpid(),
+                 cases[i].name);
+        int st = fn_with_env(start_run_stop_file_limited, cases[i].var, path, buf, sizeof buf);
+        CHECK(st == 0 && one_line_with(buf, path, "File too large") &&
+                  strstr(buf, "the program went on after weft_stop"),
+              "%s=%s under ulimit -f 1: status %d (153: killed by SIGXFSZ), stderr:\n%s",
+              cases[i].var, path, st, buf);
+        unlink(path);
+    }
+    printf("ok: a trace or profile file past the file size limit: a message, and the program "
+           "goes on\n");
+}
 #endif
 
 int main(void)
@@ -569,6 +609,7 @@ int main(void)
     profile_env();
 #if WEFT_TRACE || WEFT_PROFILE
     fifos();
+    file_size_limit();
 #endif
     return 0;
 }

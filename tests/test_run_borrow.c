@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <time.h>
@@ -688,6 +689,110 @@ static WEFT_UNUSED void guest_overflow_child(void)
     (void)WEFT_RUN(deep_frames, 100000); /* 400 MB of frames on a 1 MiB stack */
 }
 
+/* The same, the caller blocking every signal before it started weft:
+ * the guest stack is weft's, and SIGSEGV is unblocked while the borrowed
+ * task runs on it (a fault with it blocked kills without a handler).  On
+ * a new thread, which inherits the mask: weft looks at a thread's mask
+ * at its first borrowed RUN, and this process's main thread, forked, has
+ * had its first. */
+static void *guest_overflow_thread(void *arg)
+{
+    (void)arg;
+    guest_overflow_child();
+    return NULL;
+}
+
+/* The same, the caller having an alternate signal stack of its own too
+ * small for the report: weft's is installed while the borrowed task runs
+ * (test_small_altstack_kept: the caller's is its own again after). */
+static char *small_altstack;
+enum { SMALL_ALTSTACK = 2048 };
+
+/* The kernel's least (MINSIGSTKSZ), less than the signal frame of a CPU
+ * with large registers; at the top of a page above a page that faults: a
+ * handler's frames past it fault, instead of running on in other memory. */
+static void set_small_altstack(void)
+{
+    if (!small_altstack) {
+        long page = sysconf(_SC_PAGESIZE);
+        char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(map != MAP_FAILED && mprotect(map, (size_t)page, PROT_NONE) == 0, "mmap");
+        small_altstack = map + 2 * page - SMALL_ALTSTACK;
+    }
+    stack_t ss = {.ss_sp = small_altstack, .ss_size = SMALL_ALTSTACK, .ss_flags = 0};
+    CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
+}
+
+static void *guest_overflow_small_altstack_thread(void *arg)
+{
+    (void)arg;
+    set_small_altstack();
+    guest_overflow_child();
+    return NULL;
+}
+
+static WEFT_UNUSED void guest_overflow_small_altstack_child(void)
+{
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, guest_overflow_small_altstack_thread, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+}
+
+static void *small_altstack_kept_thread(void *arg)
+{
+    (void)arg;
+    set_small_altstack();
+    for (int i = 0; i < 3; i++) {
+        CHECK(run_where(12) == 1, "borrowed with a small alternate signal stack");
+        stack_t now;
+        CHECK(sigaltstack(NULL, &now) == 0, "sigaltstack");
+        CHECK(now.ss_sp == small_altstack && now.ss_size == SMALL_ALTSTACK &&
+                  !(now.ss_flags & SS_DISABLE),
+              "a borrowed RUN left its caller another alternate signal stack (%p, %zu bytes)",
+              now.ss_sp, now.ss_size);
+    }
+    return NULL;
+}
+
+static void test_small_altstack_kept(void)
+{
+    CHECK(start(2) == 0, "start");
+    wait_all_lendable();
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, small_altstack_kept_thread, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+    CHECK(weft_stop() == 0, "stop");
+    printf("ok: a borrowed RUN keeps its caller's alternate signal stack\n");
+}
+
+static WEFT_UNUSED void guest_overflow_signals_blocked_child(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, guest_overflow_thread, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+}
+
+/* SIGSEGV is blocked again after a borrowed RUN, as the caller had it. */
+static void test_mask_kept(void)
+{
+    sigset_t segv, old, now;
+    sigemptyset(&segv);
+    sigaddset(&segv, SIGSEGV);
+    CHECK(pthread_sigmask(SIG_BLOCK, &segv, &old) == 0, "sigmask");
+    CHECK(start(2) == 0, "start");
+    wait_all_lendable();
+    CHECK(run_where(12) == 1, "borrowed with SIGSEGV blocked");
+    CHECK(pthread_sigmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGSEGV) == 1,
+          "a borrowed RUN left SIGSEGV unblocked on its caller");
+    CHECK(weft_stop() == 0, "stop");
+    CHECK(pthread_sigmask(SIG_SETMASK, &old, NULL) == 0, "sigmask");
+    printf("ok: a borrowed RUN keeps its caller's signal mask\n");
+}
+
 int main(void)
 {
     /* Every worker takes part here, however many CPUs there are: the
@@ -719,9 +824,16 @@ int main(void)
         }
         printf("ok: borrowed RUNs at %u workers\n", workers);
     }
+    test_mask_kept();
+    test_small_altstack_kept();
 #ifndef WEFT_TEST_SANITIZED
     expect_death(guest_overflow_child, "stack overflow on worker",
                  "a RUN from outside overflowing the guest stack");
+    expect_death(guest_overflow_signals_blocked_child, "on the worker's guest stack",
+                 "a RUN from outside overflowing the guest stack, every signal blocked");
+    expect_death(guest_overflow_small_altstack_child, "on the worker's guest stack",
+                 "a RUN from outside overflowing the guest stack, the caller's alternate signal "
+                 "stack 2 KiB");
 #endif
     return 0;
 }

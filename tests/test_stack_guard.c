@@ -9,6 +9,7 @@
  * unexplained.  Each case runs in a child. */
 #include "check.h"
 
+#include <pthread.h>
 #include <weft/weft.h>
 
 enum { SMALL_STACK = 64 << 10 };
@@ -69,6 +70,29 @@ static void frame_340k_unreported_child(void)
     weft_stop();
 }
 
+/* The program blocked every signal before it started weft (as one does
+ * before starting a thread that takes signals with sigwait): the workers
+ * inherit that mask, and a fault with SIGSEGV blocked kills the process
+ * before any handler runs.  The workers unblock it.  The frame is made by
+ * worker 1's copy of a TOGETHER, on its own thread (a RUN from outside may
+ * run on the caller's thread instead, as a borrowed worker). */
+WEFT_VOID_TASK_0(big_frame_on_worker_1)
+{
+    if (weft_worker_id(weft_w) == 1)
+        (void)frame_340k();
+}
+
+static void frame_340k_signals_blocked_child(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    CHECK(weft_start(2, 0, SMALL_STACK) == 0, "start");
+    WEFT_TOGETHER(big_frame_on_worker_1);
+    printf("the frame did not fault\n");
+    weft_stop();
+}
+
 static void expect_unreported_overflow(void)
 {
     char buf[8192];
@@ -87,6 +111,8 @@ int main(void)
     expect_unreported_overflow();
     expect_death(frame_340k_child, "weft: stack overflow on worker",
                  "a 340 KiB frame on a 64 KiB worker stack");
+    expect_death(frame_340k_signals_blocked_child, "stack overflow on worker 1 (its stack is",
+                 "a 340 KiB frame on a 64 KiB worker stack, every signal blocked before start");
 #if WEFT_TEST_CLASH_PROTECTION
     expect_death(frame_8m_child, "weft: stack overflow on worker",
                  "an 8 MiB frame on a 64 KiB worker stack (stack clash protection)");

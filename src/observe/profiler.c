@@ -1306,10 +1306,13 @@ void weft__profile_at_stop(void)
         return;
     }
     if (path) {
+        weft__file_size_guard size_guard;
+        weft__file_size_guard_begin(&size_guard);
         FILE *f = weft__fopen_for_writing(path);
         int err = f ? report_snapshot(f, weft__profile_print_json) : errno;
         if (f && fclose(f) != 0 && !err)
             err = errno ? errno : EIO;
+        weft__file_size_guard_end(&size_guard);
         if (err) {
             /* The run's profile is not lost: the table, on stderr. */
             weft__warn("WEFT_PROFILE_JSON=%s: %s: %s; the profile follows on stderr instead", path,

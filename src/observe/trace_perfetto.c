@@ -438,12 +438,19 @@ static void put_packet(weft__pf *pf, const pb *packet)
 
 int weft__pf_flush(weft__pf *pf)
 {
-    for (size_t done = 0; done < pf->out.n && !pf->err;) {
-        ssize_t k = write(pf->fd, pf->out.p + done, pf->out.n - done);
-        if (k > 0)
-            done += (size_t)k;
-        else if (k == 0 || errno != EINTR)
-            pf->err = k == 0 ? EIO : errno;
+    /* (The streaming thread blocks every signal; the writes of a trace
+     * written at the end are made on the program's thread.) */
+    if (pf->out.n > 0 && !pf->err) {
+        weft__file_size_guard size_guard;
+        weft__file_size_guard_begin(&size_guard);
+        for (size_t done = 0; done < pf->out.n && !pf->err;) {
+            ssize_t k = write(pf->fd, pf->out.p + done, pf->out.n - done);
+            if (k > 0)
+                done += (size_t)k;
+            else if (k == 0 || errno != EINTR)
+                pf->err = k == 0 ? EIO : errno;
+        }
+        weft__file_size_guard_end(&size_guard);
     }
     pf->out.n = 0;
     pf->out.failed = false;

@@ -544,6 +544,8 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
     cur = file;
     layout l;
     layout_alloc(&l, file);
+    weft__file_size_guard size_guard;
+    weft__file_size_guard_begin(&size_guard);
     FILE *f = weft__fopen_for_writing(path);
     int err = 0;
     if (!f) {
@@ -558,6 +560,7 @@ int weft__trace_write_file(const char *path, const weft__trace_file *file)
         err = write_body(f, &l, file);
     if (f && fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
+    weft__file_size_guard_end(&size_guard);
     if (err && err != ENOMEM && f)
         weft__warn("tracing: writing %s failed: %s", path, strerror(err));
     if (!err)

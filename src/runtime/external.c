@@ -92,8 +92,16 @@ static __thread unsigned tls_borrow_hint;
 
 /* An alternate signal stack for a thread that runs borrowed tasks, so
  * that an overflow of the guest stack is explained (memory.c); set up
- * once per thread, unless the thread has one, and freed at its exit. */
+ * once per thread, unless the thread has one large enough, and freed at
+ * its exit.  A thread whose own is too small keeps it, and weft's is
+ * installed only while each borrowed task runs.  Whether the thread
+ * blocked SIGSEGV is looked at then too: if it did, it is unblocked while
+ * each borrowed task runs (weft__segv_unblock).  What the thread changes
+ * later is not looked at (system calls per RUN). */
 static __thread bool tls_altstack_checked;
+static __thread bool tls_segv_blocked;
+static __thread bool tls_altstack_swapped;
+static __thread stack_t tls_own_altstack, tls_weft_altstack;
 static pthread_key_t altstack_key;
 static pthread_once_t altstack_key_once = PTHREAD_ONCE_INIT;
 
@@ -109,8 +117,9 @@ static void ensure_altstack(void)
     if (tls_altstack_checked || !weft__rt.report_stack_overflow)
         return;
     tls_altstack_checked = true;
-    stack_t now;
-    if (sigaltstack(NULL, &now) == 0 && !(now.ss_flags & SS_DISABLE))
+    tls_segv_blocked = weft__segv_blocked();
+    stack_t own;
+    if (weft__altstack_own_fits(&own))
         return; /* the application's own */
     pthread_once(&altstack_key_once, altstack_key_create);
     void *mem = NULL;
@@ -119,8 +128,19 @@ static void ensure_altstack(void)
                    "task's stack will not be explained");
         return;
     }
-    if (pthread_setspecific(altstack_key, mem) != 0)
+    if (pthread_setspecific(altstack_key, mem) != 0) {
         weft__altstack_teardown(mem);
+        if (!(own.ss_flags & SS_DISABLE))
+            (void)sigaltstack(&own, NULL);
+        return;
+    }
+    if (!(own.ss_flags & SS_DISABLE) && sigaltstack(&own, NULL) == 0) {
+        /* Too small for the report: the application's own stays, but for
+         * the borrowed tasks. */
+        tls_own_altstack = own;
+        tls_weft_altstack = weft__altstack_of(mem);
+        tls_altstack_swapped = true;
+    }
 }
 
 /* Runs the task as a borrowed worker; false if none could be borrowed
@@ -145,7 +165,12 @@ static bool run_borrowed(weft_task *t, uintptr_t wrapper)
     weft__tls_worker = w;
     weft__tls_guest = true;
     weft__worker_speaks(weft__pool_starter()); /* its tasks' messages: as a worker's */
+    bool segv_was_blocked = tls_segv_blocked && weft__segv_unblock();
+    bool altstack_swapped = tls_altstack_swapped && sigaltstack(&tls_weft_altstack, NULL) == 0;
     weft__call_on_stack(run_as_guest, &call, seat->stack_lo, seat->stack_size);
+    if (altstack_swapped)
+        (void)sigaltstack(&tls_own_altstack, NULL);
+    weft__segv_reblock(segv_was_blocked);
     weft_stop_if_forked(); /* the task forked; this is the child: no seat to return */
     weft__worker_speaks(NULL);
     weft__tls_guest = false;

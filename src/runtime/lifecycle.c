@@ -138,10 +138,13 @@ static void *worker_main(void *arg)
     weft__worker_speaks(weft__pool_starter()); /* set before this thread was created */
     weft__topology_pin_self(w->id);
     void *altstack = NULL;
-    if (weft__rt.report_stack_overflow && weft__altstack_setup(&altstack) != 0)
-        weft__warn("worker %u: no alternate signal stack; stack overflows will not be "
-                   "explained",
-                   w->id);
+    if (weft__rt.report_stack_overflow) {
+        (void)weft__segv_unblock(); /* this thread is weft's: no mask to restore */
+        if (weft__altstack_setup(&altstack) != 0)
+            weft__warn("worker %u: no alternate signal stack; stack overflows will not be "
+                       "explained",
+                       w->id);
+    }
     /* Release: pairs with start's acquire wait. */
     atomic_fetch_add_explicit(&workers_ready, 1, memory_order_release);
     weft__futex_wake(&workers_ready, 1);

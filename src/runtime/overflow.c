@@ -11,6 +11,7 @@
 #include "runtime/overflow.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,6 +42,29 @@ int weft__altstack_setup(void **mem)
     return 0;
 }
 
+stack_t weft__altstack_of(void *mem)
+{
+    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+    return (stack_t){.ss_sp = mem, .ss_size = size, .ss_flags = 0};
+}
+
+/* What the handler needs beyond the kernel's signal frame: its message
+ * buffer and the calls it makes (write, sigaction, abort). */
+#define HANDLER_BYTES ((size_t)8 << 10)
+
+bool weft__altstack_own_fits(stack_t *own)
+{
+    if (sigaltstack(NULL, own) != 0) {
+        own->ss_flags = SS_DISABLE;
+        return false;
+    }
+    if (own->ss_flags & SS_DISABLE)
+        return false;
+    long frame = sysconf(_SC_MINSIGSTKSZ); /* the kernel's, for this CPU's registers */
+    size_t need = (frame > 0 ? (size_t)frame : (size_t)MINSIGSTKSZ) + HANDLER_BYTES;
+    return own->ss_size >= need;
+}
+
 void weft__altstack_teardown(void *mem)
 {
     if (!mem)
@@ -49,6 +73,34 @@ void weft__altstack_teardown(void *mem)
     sigaltstack(&ss, NULL);
     size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
     weft__unmap(mem, size, weft__page_size(), 0);
+}
+
+static void segv_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGSEGV);
+}
+
+bool weft__segv_unblock(void)
+{
+    sigset_t segv, old;
+    segv_set(&segv);
+    return pthread_sigmask(SIG_UNBLOCK, &segv, &old) == 0 && sigismember(&old, SIGSEGV) == 1;
+}
+
+void weft__segv_reblock(bool was_blocked)
+{
+    if (!was_blocked)
+        return;
+    sigset_t segv;
+    segv_set(&segv);
+    pthread_sigmask(SIG_BLOCK, &segv, NULL);
+}
+
+bool weft__segv_blocked(void)
+{
+    sigset_t now;
+    return pthread_sigmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGSEGV) == 1;
 }
 
 /* Async-signal-safe message building. */

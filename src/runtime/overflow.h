@@ -4,6 +4,8 @@
 #ifndef WEFT_RUNTIME_OVERFLOW_H
 #define WEFT_RUNTIME_OVERFLOW_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include "sys/tls.h" /* WEFT__TLS_MODEL */
 
@@ -25,7 +27,26 @@ typedef struct weft_thread_stack {
     const char *raise;
 } weft_thread_stack;
 extern __thread const weft_thread_stack *weft__tls_stack WEFT__TLS_MODEL;
+/* An alternate signal stack of weft's for the calling thread, installed
+ * (*mem: its memory), and taken down; of: its description, to install it
+ * again. */
 int weft__altstack_setup(void **mem);
 void weft__altstack_teardown(void *mem);
+stack_t weft__altstack_of(void *mem);
+/* Whether the calling thread has an alternate signal stack of its own
+ * large enough for the handler (the kernel's signal frame for this CPU
+ * and the report's calls); *own is what it has (SS_DISABLE: none).  One
+ * that is too small is replaced by weft's while the thread runs on
+ * weft's stacks: the report would not fit. */
+bool weft__altstack_own_fits(stack_t *own);
+/* SIGSEGV unblocked on the calling thread, which is about to run on a
+ * stack of weft's: a fault while it is blocked kills the process without
+ * calling any handler.  Threads inherit the mask of the thread that made
+ * them, and programs often block every signal before they start theirs.
+ * Returns whether it was blocked (weft__segv_reblock puts it back). */
+bool weft__segv_unblock(void);
+void weft__segv_reblock(bool was_blocked);
+/* Whether the calling thread blocks SIGSEGV now. */
+bool weft__segv_blocked(void);
 
 #endif

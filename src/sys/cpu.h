@@ -18,7 +18,8 @@ static inline void weft_cpu_relax(void)
  * malloc'ed array of *count CPU numbers.  Returns 0 or an errno value. */
 int weft__affinity_cpus(int **out, unsigned *count);
 
-/* The number of CPUs in the affinity mask (at least 1). */
+/* The number of CPUs in the affinity mask (at least 1; the CPUs online
+ * if no mask can be read). */
 unsigned weft__cpus_available(void);
 
 /* Pins the calling thread to one CPU; returns 0 or an errno value. */

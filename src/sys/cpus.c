@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int weft__affinity_cpus(int **out, unsigned *count)
 {
@@ -42,12 +43,21 @@ int weft__affinity_cpus(int **out, unsigned *count)
 
 unsigned weft__cpus_available(void)
 {
+    /* Counted in a set on the stack first (1,024 CPUs): no allocation that
+     * could fail and make a count up. */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     int *list;
     unsigned n;
-    if (weft__affinity_cpus(&list, &n) != 0 || n == 0)
-        return 1;
-    free(list);
-    return n;
+    if (weft__affinity_cpus(&list, &n) == 0 && n > 0) {
+        free(list);
+        return n;
+    }
+    /* No mask could be read: the CPUs online. */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (unsigned)online : 1;
 }
 
 int weft__pin_self_to_cpu(int cpu)

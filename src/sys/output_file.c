@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,4 +69,29 @@ int weft__output_file_check(const char *path)
 const char *weft__open_error(int err)
 {
     return err == ENXIO ? "it is a FIFO that no process has open for reading" : strerror(err);
+}
+
+static void xfsz_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGXFSZ);
+}
+
+void weft__file_size_guard_begin(weft__file_size_guard *g)
+{
+    sigset_t xfsz, pending;
+    xfsz_set(&xfsz);
+    pthread_sigmask(SIG_BLOCK, &xfsz, &g->old_mask);
+    g->pending_before = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
+}
+
+void weft__file_size_guard_end(weft__file_size_guard *g)
+{
+    sigset_t xfsz, pending;
+    xfsz_set(&xfsz);
+    if (!g->pending_before && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1) {
+        static const struct timespec now = {0, 0};
+        (void)sigtimedwait(&xfsz, NULL, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
 }

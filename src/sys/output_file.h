@@ -5,6 +5,8 @@
 #ifndef WEFT_SYS_OUTPUT_FILE_H
 #define WEFT_SYS_OUTPUT_FILE_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0666), without
@@ -20,5 +22,18 @@ FILE *weft__fopen_for_writing(const char *path);
 int weft__output_file_check(const char *path);
 /* What failed: strerror(err), or for ENXIO that the FIFO has no reader. */
 const char *weft__open_error(int err);
+
+/* Around writes to such a file on a thread of the program's: a write past
+ * the file size limit (ulimit -f) then fails with EFBIG, which weft
+ * reports, instead of killing the process with SIGXFSZ.  The signal is
+ * blocked on the calling thread from begin to end; one that a write
+ * raised meanwhile is taken back at the end (the kernel sends it to the
+ * writing thread). */
+typedef struct weft__file_size_guard {
+    sigset_t old_mask;
+    bool pending_before; /* a SIGXFSZ already pending is left for the program */
+} weft__file_size_guard;
+void weft__file_size_guard_begin(weft__file_size_guard *g);
+void weft__file_size_guard_end(weft__file_size_guard *g);
 
 #endif

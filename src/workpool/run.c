@@ -88,6 +88,7 @@ static void *thread_main(void *arg)
     wp_worker *w = arg;
     wp_pool *p = w->pool;
     void *altstack = NULL;
+    (void)weft__segv_unblock(); /* this thread is weft's: no mask to restore */
     if (weft__altstack_setup(&altstack) != 0)
         altstack = NULL; /* an overflow then dies without the message */
     uint32_t g;
@@ -342,14 +343,17 @@ static void join_threads_serving(wp_pool *p, unsigned started)
                     break;
                 continue;
             }
+            /* On the monotonic clock: a step of the wall clock (NTP, an
+             * administrator) must not hold the join for the step's size. */
             struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
+            clock_gettime(CLOCK_MONOTONIC, &until);
             until.tv_nsec += JOIN_SERVE_NS;
             if (until.tv_nsec >= 1000000000) {
                 until.tv_sec++;
                 until.tv_nsec -= 1000000000;
             }
-            if (pthread_timedjoin_np(p->workers[i]->thread, NULL, &until) != ETIMEDOUT)
+            if (pthread_clockjoin_np(p->workers[i]->thread, NULL, CLOCK_MONOTONIC, &until) !=
+                ETIMEDOUT)
                 break;
         }
     }
@@ -369,14 +373,19 @@ static unsigned run_threads(wp_pool *p)
     weft__wp_pool_open_gate(p, started == p->n);
     if (started == p->n) {
         /* The calling thread works as worker 0, on worker 0's stack (and
-         * with an alternate signal stack for the report, if it has none). */
+         * with an alternate signal stack for the report, unless its own
+         * is large enough: then its own is put back after). */
         void *altstack = NULL;
-        stack_t now;
-        if (sigaltstack(NULL, &now) != 0 || (now.ss_flags & SS_DISABLE))
+        stack_t own;
+        if (!weft__altstack_own_fits(&own))
             (void)weft__altstack_setup(&altstack);
+        bool segv_was_blocked = weft__segv_unblock();
         wp_worker *w0 = p->workers[0];
         weft__call_on_stack(run_worker, w0, w0->stack_lo, w0->stack.size);
+        weft__segv_reblock(segv_was_blocked);
         weft__altstack_teardown(altstack);
+        if (altstack && !(own.ss_flags & SS_DISABLE))
+            (void)sigaltstack(&own, NULL);
     }
     join_threads_serving(p, started);
     if (handler)

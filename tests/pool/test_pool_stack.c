@@ -5,7 +5,10 @@
  * thread, and an overflow stops with a message naming the knob. */
 #include "check.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <weft/pool.h>
 
@@ -51,14 +54,70 @@ static void process_overflow(weft_pool_ctx *ctx, void *item, void *arg)
     big_frame_2m(1);
 }
 
-static void overflow_child(void)
+static void overflow_child_at(unsigned workers)
 {
     weft_pool_config cfg;
     weft_pool_config_init(&cfg, sizeof(long));
-    cfg.workers = 2;
+    cfg.workers = workers;
     cfg.stack_size = 256 << 10; /* a 2 MiB frame cannot fit */
     long items[2] = {1, 2};
-    weft_pool_run(&cfg, items, 2, process_overflow, NULL, NULL);
+    weft_pool_run(&cfg, items, workers, process_overflow, NULL, NULL);
+}
+
+static void overflow_child(void) { overflow_child_at(2); }
+
+/* The caller blocked every signal before the run: its threads inherit
+ * that mask, and the caller runs as worker 0; a fault with SIGSEGV
+ * blocked kills the process before any handler runs. */
+static void overflow_signals_blocked_child(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    overflow_child();
+}
+
+/* The caller has an alternate signal stack of its own, too small for the
+ * report (2 KiB): weft's is installed for the run, and the caller's put back. */
+static char *small_altstack;
+enum { SMALL_ALTSTACK = 2048 };
+
+/* The kernel's least (MINSIGSTKSZ), less than the signal frame of a CPU
+ * with large registers; at the top of a page above a page that faults: a
+ * handler's frames past it fault, instead of running on in other memory. */
+static void set_small_altstack(void)
+{
+    if (!small_altstack) {
+        long page = sysconf(_SC_PAGESIZE);
+        char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(map != MAP_FAILED && mprotect(map, (size_t)page, PROT_NONE) == 0, "mmap");
+        small_altstack = map + 2 * page - SMALL_ALTSTACK;
+    }
+    stack_t ss = {.ss_sp = small_altstack, .ss_size = SMALL_ALTSTACK, .ss_flags = 0};
+    CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
+}
+
+static void overflow_small_altstack_child(void)
+{
+    set_small_altstack();
+    overflow_child_at(1); /* on the caller's thread */
+}
+
+static void test_small_altstack_kept(void)
+{
+    stack_t before, after;
+    CHECK(sigaltstack(NULL, &before) == 0, "sigaltstack");
+    set_small_altstack();
+    test_big_frames(2);
+    CHECK(sigaltstack(NULL, &after) == 0, "sigaltstack");
+    CHECK(after.ss_sp == small_altstack && after.ss_size == SMALL_ALTSTACK &&
+              !(after.ss_flags & SS_DISABLE),
+          "a run left the caller another alternate signal stack (%p, %zu bytes, flags %d)",
+          after.ss_sp, after.ss_size, after.ss_flags);
+    before.ss_flags &= ~SS_ONSTACK;
+    CHECK(sigaltstack(&before, NULL) == 0, "sigaltstack back");
+    printf("ok: a run keeps its caller's alternate signal stack\n");
 }
 
 int main(void)
@@ -69,8 +128,23 @@ int main(void)
     for (size_t i = 0; i < N_TEST_WORKER_COUNTS; i++)
         test_big_frames(test_worker_counts[i]);
     printf("ok: 2 MiB frames in process functions at 1 to 32 workers\n");
+    /* The caller's mask is its own again after a run. */
+    sigset_t segv, now;
+    sigemptyset(&segv);
+    sigaddset(&segv, SIGSEGV);
+    CHECK(pthread_sigmask(SIG_BLOCK, &segv, NULL) == 0, "sigmask");
+    test_big_frames(2);
+    CHECK(pthread_sigmask(SIG_UNBLOCK, &segv, &now) == 0 && sigismember(&now, SIGSEGV) == 1,
+          "a run left SIGSEGV unblocked on its caller");
+    printf("ok: a run keeps its caller's signal mask\n");
+    test_small_altstack_kept();
     expect_death(overflow_child, "weft: stack overflow on work pool worker",
                  "a frame larger than the pool's stack");
     expect_death(overflow_child, "weft_pool_config.stack_size", "the message names the knob");
+    expect_death(overflow_signals_blocked_child, "weft: stack overflow on work pool worker",
+                 "a frame larger than the pool's stack, every signal blocked");
+    expect_death(overflow_small_altstack_child, "weft: stack overflow on work pool worker",
+                 "a frame larger than the pool's stack, the caller's alternate signal stack "
+                 "2 KiB");
     return 0;
 }
