@@ -74,6 +74,10 @@
  *   join; every task dealt and not taken back has run (none lost); the
  *   count of open cells equals the number of open cells, and the sleeper
  *   counts the number of sleepers not claimed;
+ * - Lace's order: a receiver never takes a deal while an older deal of
+ *   the dealer waits untaken in another cell, so a worker's stolen tasks
+ *   are its oldest (deal_attempt deals only once its last deal's state
+ *   says taken: a relaxed look);
  * - no deadlock (spin's invalid end states: the dealer spinning at a join
  *   that never ends).
  * Coverage (-DCOVER_X=1 makes reaching X an assertion failure):
@@ -115,6 +119,10 @@
  *                          a plain load may pass the CAS's store-release, so
  *                          the code needs the seq_cst)
  *   MUT_FUTEX_NOCMP        futex_wait blocks without comparing the word
+ *   MUT_SI_DEAL_UNORDERED  deal_attempt deals while its last deal waits
+ *                          untaken: a younger task is taken before an older
+ *                          one (Lace's order, which Sylvan's collection
+ *                          relies on, broken)
  *
  * Not modelled: several dealers and receivers that deal (a receiver's
  * task is a leaf), OPEN_FROM cells (leapfrog/transitive policies: only
@@ -335,46 +343,61 @@ inline deal_attempt(h)
 {
     if
     :: o_top < h ->
+        /* One deal at a time waits to be taken (a worker's stolen tasks
+         * are its oldest): a relaxed look at the last deal's state. */
         if
-        :: first = 1
-#if NR >= 2
-        :: first = 2
-#endif
+        :: o_top > 0 -> LD(DEALER, L_STATE(o_top - 1), c)
+        :: else -> c = DONE
         fi;
-        k = 0;
-        do
-        :: k < NT ->
-            r = (first + k) % NT;
-            k++;
-            if
-            :: r != DEALER ->
-                LD(DEALER, L_CELL(r), c);          /* relaxed look */
-                if
-                :: c == OPEN || c == OPEN_FROM0 ->
-                    x = c;
-#ifdef MUT_SI_DEAL_RLX
-                    CAS_RLX(DEALER, L_CELL(r), x, DEAL(o_top, c == OPEN_FROM0), ok);
+        if
+#ifdef MUT_SI_DEAL_UNORDERED
+        :: true ->
 #else
-                    CAS(DEALER, L_CELL(r), x, DEAL(o_top, c == OPEN_FROM0), ok);  /* seq_cst */
+        :: IS_STOLEN(c) || c == DONE ->
 #endif
+            c = 0;
+            if
+            :: first = 1
+    #if NR >= 2
+            :: first = 2
+    #endif
+            fi;
+            k = 0;
+            do
+            :: k < NT ->
+                r = (first + k) % NT;
+                k++;
+                if
+                :: r != DEALER ->
+                    LD(DEALER, L_CELL(r), c);          /* relaxed look */
                     if
-                    :: ok ->
-                        atomic { dealt[slot_id[o_top]] = 1; dealing = 1 };
-                        o_top++;                   /* pop_top */
-                        FADD_RLX(DEALER, L_OPEN, -1, x);
-#ifndef MUT_SI_NO_WAKE
-                        wake_worker(r);
-#endif
-                        dealing = 0;
-                        break
+                    :: c == OPEN || c == OPEN_FROM0 ->
+                        x = c;
+    #ifdef MUT_SI_DEAL_RLX
+                        CAS_RLX(DEALER, L_CELL(r), x, DEAL(o_top, c == OPEN_FROM0), ok);
+    #else
+                        CAS(DEALER, L_CELL(r), x, DEAL(o_top, c == OPEN_FROM0), ok);  /* seq_cst */
+    #endif
+                        if
+                        :: ok ->
+                            atomic { dealt[slot_id[o_top]] = 1; dealing = 1 };
+                            o_top++;                   /* pop_top */
+                            FADD_RLX(DEALER, L_OPEN, -1, x);
+    #ifndef MUT_SI_NO_WAKE
+                            wake_worker(r);
+    #endif
+                            dealing = 0;
+                            break
+                        :: else
+                        fi
                     :: else
                     fi
                 :: else
                 fi
-            :: else
-            fi
-        :: else -> break
-        od;
+            :: else -> break
+            od;
+        :: else
+        fi;
         k = 0; r = 0; c = 0; x = 0; ok = 0; first = 0
     :: else
     fi
@@ -599,6 +622,14 @@ proctype receiver(byte me)
         :: got ->                                  /* run_stolen */
             assert(!COVER_TAKEN);
             sl = DEAL_SLOT(c);
+            /* Lace's order: no older deal of the dealer waits untaken in
+             * a cell (deals and take-backs are RMWs on memory). */
+            atomic {
+                for (_i : 1 .. NR) {
+                    assert(TAG(mem[L_CELL(_i)]) != TAG_DEAL || DEAL_SLOT(mem[L_CELL(_i)]) >= sl)
+                };
+                _i = 0
+            }
             c = 0;
             LD(me, L_STATE(sl), w);                /* relaxed: the wrapper */
             assert(w == TASK(slot_id[sl]));

@@ -478,6 +478,7 @@ check quick private-si-mut-nowake-SC        private_si.pml SC   fail 22 -DMUT_SI
 check quick private-si-mut-nolastlook-SC    private_si.pml SC   fail 22 -DMUT_SI_NO_LASTLOOK "${si_one[@]}"
 check quick private-si-mut-futex-nocmp-SC   private_si.pml SC   fail 22 -DMUT_FUTEX_NOCMP "${si_one[@]}"
 hidden_by_tso private-si-mut-deal-rlx private_si.pml -DMUT_SI_DEAL_RLX "${si_one[@]}"
+check quick private-si-mut-unordered-SC     private_si.pml SC   fail 23 -DMUT_SI_DEAL_UNORDERED "${si_two[@]}"
 check quick private-si-mut-done-rlx-TSO     private_si.pml TSO  fail 22 -DMUT_SI_DONE_RLX "${si_one[@]}"
 check quick private-si-mut-done-rlx-WEAK    private_si.pml WEAK fail 22 -DMUT_SI_DONE_RLX "${si_one[@]}"
 hidden_by_tso private-si-mut-done-rlx-nosleep private_si.pml -DMUT_SI_DONE_RLX -DNJSLEEP=0 "${si_one[@]}"

@@ -82,8 +82,8 @@ static void on_alarm(int sig)
 int main(void)
 {
     struct timespec real, mono;
-    CHECK(clock_gettime(CLOCK_REALTIME, &real) == 0 && syscall(SYS_clock_gettime, CLOCK_REALTIME,
-                                                                &mono) == 0,
+    CHECK(clock_gettime(CLOCK_REALTIME, &real) == 0 &&
+              syscall(SYS_clock_gettime, CLOCK_REALTIME, &mono) == 0,
           "clock_gettime");
     CHECK(real.tv_sec - mono.tv_sec >= DAY_S - 1,
           "this program's clock_gettime is not the one called (%lld s ahead)",

@@ -133,11 +133,30 @@ static bool close_cell(weft_worker *w)
     return WEFT_SI_TAG(c) == WEFT_SI_TAG_DEAL;
 }
 
+/* Whether the last deal below own.top in the running frame still waits
+ * in its receiver's cell: its state says stolen only once taken. */
+static bool last_deal_untaken(const weft_worker *w)
+{
+    const weft_task *last = w->own.top - 1;
+    if (w->own.top == w->dq || last < w->frame_floor)
+        return false; /* none in this frame (an outer frame's waits out the interrupt) */
+    /* Relaxed: a look at a value the receiver stores after its taking
+     * CAS; a stale "untaken" only puts this deal off to a later poll. */
+    uintptr_t s = atomic_load_explicit(&last->state, memory_order_relaxed);
+    return !WEFT_STATE_IS_STOLEN(s) && s != WEFT_STATE_DONE;
+}
+
 /* Figure 3 deal_attempt, with the steal-one shortcut: the oldest private
- * task goes to the first open cell after a random start. */
+ * task goes to the first open cell after a random start.  One deal at a
+ * time waits to be taken: a worker's stolen tasks are then always its
+ * oldest, as under Lace, whose programs rely on it (Sylvan's collection
+ * walks a worker's pending spawns from the oldest, stopping at the first
+ * one not stolen, and would miss a younger one taken first). */
 static void deal_attempt(weft_worker *w, weft_task *head)
 {
     if (w->own.top >= head) /* if empty(q[i]) then return */
+        return;
+    if (last_deal_untaken(w))
         return;
     weft_worker *first = weft__random_victim(w);
     if (!first)
