@@ -127,7 +127,8 @@
  * Not modelled: several dealers and receivers that deal (a receiver's
  * task is a leaf), OPEN_FROM cells (leapfrog/transitive policies: only
  * the encoding and the take-back's reopening value are kept), interrupts
- * (si_hold, freeze/thaw), suspension, external RUN pending counts, quit
+ * (si_hold, freeze/thaw, and the deal floor they set: the order is kept
+ * per interrupt frame; test_lace_stolen_order checks it with frames), suspension, external RUN pending counts, quit
  * and stop (receivers asleep at the end are a valid end state),
  * weft__sleepers_want_work_from/ask_for_sleeper of an awake thief after a
  * steal (loads only, and a no-op for an awake thief), the repeated

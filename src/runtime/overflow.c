@@ -60,7 +60,11 @@ bool weft__altstack_own_fits(stack_t *own)
     }
     if (own->ss_flags & SS_DISABLE)
         return false;
+#ifdef _SC_MINSIGSTKSZ
     long frame = sysconf(_SC_MINSIGSTKSZ); /* the kernel's, for this CPU's registers */
+#else
+    long frame = (long)MINSIGSTKSZ;
+#endif
     size_t need = (frame > 0 ? (size_t)frame : (size_t)MINSIGSTKSZ) + HANDLER_BYTES;
     return own->ss_size >= need;
 }

@@ -8,7 +8,8 @@
  * freed.
  *
  * A parallel recursion keeps, per worker, the Tasks its SPAWNs returned,
- * as Sylvan does.  Now and then a leaf collects as Sylvan's does (a flag,
+ * as Sylvan does, and makes every third level's call a RUN inside the
+ * task, as Sylvan's operations are called.  Now and then a leaf collects as Sylvan's does (a flag,
  * NEWFRAME; the others wait for the frame and yield to it), and the
  * collection's TOGETHER copies walk their worker's spawns and count the
  * tasks stolen above one that is not.  Every scheduler, 1 to 32 workers:
@@ -82,7 +83,10 @@ TASK_2(uint64_t, tree, int, depth, uint64_t, id)
     }
     CHECK(n_pending < MAX_PENDING, "too deep");
     pending[n_pending++] = SPAWN(tree, depth - 1, 2 * id);
-    uint64_t right = CALL(tree, depth - 1, 2 * id + 1);
+    /* Every third level a RUN inside the task, as Sylvan's operations are
+     * called (a frame of its own, above the spawns below it). */
+    uint64_t right =
+        depth % 3 == 0 ? RUN(tree, depth - 1, 2 * id + 1) : CALL(tree, depth - 1, 2 * id + 1);
     uint64_t left = SYNC(tree);
     n_pending--;
     return left + right;

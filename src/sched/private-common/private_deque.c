@@ -77,12 +77,12 @@ void weft__sched_freeze(weft_worker *w, weft_task *frame, weft_sched_saved *save
      * before it) must stay held after a nested one ends. */
     saved->hold = w->cold.hold;
     w->own.top = frame;
-    weft__priv_freeze_cells(w, frame);
+    weft__priv_freeze_cells(w, frame, saved);
 }
 
 void weft__sched_thaw(weft_worker *w, const weft_sched_saved *saved)
 {
     w->own.top = w->dq + saved->top;
     w->cold.hold = saved->hold;
-    weft__priv_thaw_cells(w, w->dq + saved->head);
+    weft__priv_thaw_cells(w, w->dq + saved->head, saved);
 }

@@ -26,9 +26,10 @@ bool weft__priv_take_back(weft_worker *w, weft_task *t);
  * runs now, on top of t. */
 void weft__priv_after_join(weft_worker *w, weft_task *t);
 /* Interrupts: from freeze until thaw no task below `frame` may leave; at
- * thaw the private tasks are [own.top, head) again. */
-void weft__priv_freeze_cells(weft_worker *w, weft_task *frame);
-void weft__priv_thaw_cells(weft_worker *w, weft_task *head);
+ * thaw the private tasks are [own.top, head) again.  `saved` keeps what
+ * the variant needs back at thaw. */
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame, weft_sched_saved *saved);
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head, const weft_sched_saved *saved);
 
 
 #endif

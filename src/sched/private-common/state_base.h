@@ -8,9 +8,10 @@
 
 /* What an interrupt's freeze keeps until its thaw. */
 typedef struct weft_sched_saved {
-    uint32_t top;  /* own.top's slot */
-    uint32_t head; /* the deque top below the frame */
-    bool hold;     /* cold.hold before the freeze: an outer interrupt's */
+    uint32_t top;        /* own.top's slot */
+    uint32_t head;       /* the deque top below the frame */
+    bool hold;           /* cold.hold before the freeze: an outer interrupt's */
+    uint32_t deal_floor; /* private-si: cold.deal_floor's slot before the freeze */
 } weft_sched_saved;
 
 typedef struct weft_sched_counters {

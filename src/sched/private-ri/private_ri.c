@@ -245,8 +245,9 @@ bool weft__priv_take_back(weft_worker *w, weft_task *t)
     return true;
 }
 
-void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame, weft_sched_saved *saved)
 {
+    (void)saved;
     /* own.top == frame: nothing to hand out; answers a pending request "no"
      * and blocks the cell until thaw. */
     serve_requests(w, frame, true);
@@ -265,8 +266,9 @@ void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
     }
 }
 
-void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head, const weft_sched_saved *saved)
 {
+    (void)saved;
     /* Unblocks (seq_cst) and wakes a sleeper if tasks below the frame are
      * private: a worker may have gone to sleep while they were frozen. */
     weft__priv_settle(w, head);

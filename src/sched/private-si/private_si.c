@@ -88,6 +88,7 @@ void weft__priv_variant_init(weft_worker *w)
     w->cold.budget = 1;
     w->own.polls = 1;
     w->cold.hold = false;
+    w->cold.deal_floor = w->dq;
     w->cold.giver = NULL;
     w->shared.dq = w->dq;
     /* Before any thread can see this worker (published by thread creation). */
@@ -133,13 +134,16 @@ static bool close_cell(weft_worker *w)
     return WEFT_SI_TAG(c) == WEFT_SI_TAG_DEAL;
 }
 
-/* Whether the last deal below own.top in the running frame still waits
- * in its receiver's cell: its state says stolen only once taken. */
+/* Whether the last deal below own.top, since the running interrupt's
+ * frame (deal_floor), still waits in its receiver's cell: its state says
+ * stolen only once taken.  (Not since frame_floor, which a RUN inside a
+ * task and a stolen task also raise: the deals below those are the
+ * worker's all the same, and come before its next ones.) */
 static bool last_deal_untaken(const weft_worker *w)
 {
     const weft_task *last = w->own.top - 1;
-    if (w->own.top == w->dq || last < w->frame_floor)
-        return false; /* none in this frame (an outer frame's waits out the interrupt) */
+    if (w->own.top <= w->cold.deal_floor)
+        return false; /* none since the interrupt's frame (an outer frame's wait it out) */
     /* Relaxed: a look at a value the receiver stores after its taking
      * CAS; a stale "untaken" only puts this deal off to a later poll. */
     uintptr_t s = atomic_load_explicit(&last->state, memory_order_relaxed);
@@ -265,19 +269,23 @@ void weft__priv_after_join(weft_worker *w, weft_task *t)
         weft__steal_and_run(w, t + 1, NULL, false);
 }
 
-void weft__priv_freeze_cells(weft_worker *w, weft_task *frame)
+void weft__priv_freeze_cells(weft_worker *w, weft_task *frame, weft_sched_saved *saved)
 {
-    (void)frame; /* own.top == frame: deal attempts find nothing old */
+    /* own.top == frame: deal attempts find nothing old.  The deals below
+     * the frame wait out the interrupt: the order of deals starts again at
+     * the frame. */
+    saved->deal_floor = (uint32_t)(w->cold.deal_floor - w->dq);
+    w->cold.deal_floor = frame;
     /* A task dealt before the interrupt must not run inside it: it stays
      * in the (thus closed) cell until thaw. */
     if (close_cell(w))
         w->cold.hold = true;
 }
 
-void weft__priv_thaw_cells(weft_worker *w, weft_task *head)
+void weft__priv_thaw_cells(weft_worker *w, weft_task *head, const weft_sched_saved *saved)
 {
-    (void)w;
     (void)head; /* deal attempts resume at the next poll */
+    w->cold.deal_floor = w->dq + saved->deal_floor;
 }
 
 /* ========================================================================

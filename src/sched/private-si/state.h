@@ -52,6 +52,7 @@ typedef struct weft_sched_cold {
     uint64_t last_check_ns;    /* when the clock was last read at a poll */
     uint32_t budget;           /* polls between clock reads, adapted to the poll rate */
     bool hold;                 /* an interrupt froze a deal received before it */
+    weft_task *deal_floor;     /* deals below it (an interrupted frame's) are not looked at */
     struct weft_worker *giver; /* dealer of the task last taken from the cell */
 } weft_sched_cold;
 
