@@ -104,6 +104,10 @@ static void *thread_main(void *arg)
     if (g == 1)
         run_worker(w);
     weft__altstack_teardown(altstack);
+    /* Release: the joiner's acquire load sees this thread done; it then
+     * joins it (the join orders the rest). */
+    atomic_store_explicit(&w->thread_done, 1, memory_order_release);
+    weft__futex_wake(&w->thread_done, 1);
     return NULL;
 }
 
@@ -296,6 +300,8 @@ unsigned weft__wp_pool_start_threads(wp_pool *p, unsigned first)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstack(&attr, w->stack_lo, w->stack.size);
+        /* Relaxed: the thread is not running yet (creation publishes it). */
+        atomic_store_explicit(&w->thread_done, 0, memory_order_relaxed);
         int e = pthread_create(&w->thread, &attr, thread_main, w);
         pthread_attr_destroy(&attr);
         if (e != 0)
@@ -343,18 +349,16 @@ static void join_threads_serving(wp_pool *p, unsigned started)
                     break;
                 continue;
             }
-            /* On the monotonic clock: a step of the wall clock (NTP, an
-             * administrator) must not hold the join for the step's size. */
-            struct timespec until;
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            until.tv_nsec += JOIN_SERVE_NS;
-            if (until.tv_nsec >= 1000000000) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000;
-            }
-            if (pthread_clockjoin_np(p->workers[i]->thread, NULL, CLOCK_MONOTONIC, &until) !=
-                ETIMEDOUT)
+            /* The thread's end, awaited on the monotonic clock (a step of
+             * the wall clock must not hold the join for the step's size),
+             * then a plain join.  Acquire: pairs with its last store. */
+            wp_worker *t = p->workers[i];
+            if (atomic_load_explicit(&t->thread_done, memory_order_acquire) == 0)
+                (void)weft__futex_wait_for(&t->thread_done, 0, JOIN_SERVE_NS);
+            if (atomic_load_explicit(&t->thread_done, memory_order_acquire) != 0) {
+                pthread_join(t->thread, NULL);
                 break;
+            }
         }
     }
 }

@@ -172,6 +172,9 @@ struct wp_worker {
     /* Epoch announcement: (epoch << 1) | 1 inside a steal, 0 outside. */
     _Alignas(WEFT_CACHE_LINE) _Atomic uint64_t ebr_ann;
     pthread_t thread;
+    /* 1 once its thread has done its last work (run.c): the caller's join
+     * that serves RUNs waits on it, on the monotonic clock. */
+    _Atomic uint32_t thread_done;
     /* Its stack (run.c): mapped with a guard below, described for the
      * overflow report while the worker runs on it. */
     void *stack_lo;
