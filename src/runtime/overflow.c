@@ -27,9 +27,14 @@ static bool handler_installed;
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
+static size_t altstack_size(void)
+{
+    return ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+}
+
 int weft__altstack_setup(void **mem)
 {
-    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+    size_t size = altstack_size();
     void *p = weft__map(size, weft__page_size(), 0, -1);
     if (!p)
         return ENOMEM;
@@ -44,8 +49,7 @@ int weft__altstack_setup(void **mem)
 
 stack_t weft__altstack_of(void *mem)
 {
-    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
-    return (stack_t){.ss_sp = mem, .ss_size = size, .ss_flags = 0};
+    return (stack_t){.ss_sp = mem, .ss_size = altstack_size(), .ss_flags = 0};
 }
 
 /* What the handler needs beyond the kernel's signal frame: its message
@@ -75,7 +79,7 @@ void weft__altstack_teardown(void *mem)
         return;
     stack_t ss = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
     sigaltstack(&ss, NULL);
-    size_t size = ALTSTACK_SIZE > (size_t)SIGSTKSZ ? ALTSTACK_SIZE : (size_t)SIGSTKSZ;
+    size_t size = altstack_size();
     weft__unmap(mem, size, weft__page_size(), 0);
 }
 

@@ -328,6 +328,13 @@ void weft__wp_pool_join_threads(wp_pool *p, unsigned first, unsigned end)
  * task, looks for RUNs from outside to serve. */
 #define JOIN_SERVE_NS 1000000
 
+/* Whether t's thread has done its last work.  Acquire: pairs with its
+ * last store (thread_main). */
+static bool thread_done(const wp_worker *t)
+{
+    return atomic_load_explicit(&t->thread_done, memory_order_acquire) != 0;
+}
+
 /* Joins the threads of workers 1..started-1.  Worker 0 of a pool inside a
  * fork-join task (w0->waiting) serves RUNs from outside meanwhile: the run
  * may end (cancelled, or an item threw) while another thread's item is
@@ -340,23 +347,17 @@ static void join_threads_serving(wp_pool *p, unsigned started)
         return;
     }
     for (unsigned i = 1; i < started; i++) {
+        wp_worker *t = p->workers[i];
         for (;;) {
-            /* A RUN taken, and the thread may be gone meanwhile: look
-             * without waiting, and serve again (RUNs of threads outside
-             * the pool may come one after another for ever). */
-            if (weft__waiting_serve(w0->waiting)) {
-                if (pthread_tryjoin_np(p->workers[i]->thread, NULL) != EBUSY)
-                    break;
-                continue;
-            }
-            /* The thread's end, awaited on the monotonic clock (a step of
-             * the wall clock must not hold the join for the step's size),
-             * then a plain join.  Acquire: pairs with its last store. */
-            wp_worker *t = p->workers[i];
-            if (atomic_load_explicit(&t->thread_done, memory_order_acquire) == 0)
+            /* A RUN taken: look at the thread's end without waiting, and
+             * serve again (RUNs of threads outside the pool may come one
+             * after another for ever).  None: the thread's end, awaited on
+             * the monotonic clock (a step of the wall clock must not hold
+             * the join for the step's size). */
+            if (!weft__waiting_serve(w0->waiting) && !thread_done(t))
                 (void)weft__futex_wait_for(&t->thread_done, 0, JOIN_SERVE_NS);
-            if (atomic_load_explicit(&t->thread_done, memory_order_acquire) != 0) {
-                pthread_join(t->thread, NULL);
+            if (thread_done(t)) {
+                pthread_join(t->thread, NULL); /* past its last work: at once */
                 break;
             }
         }

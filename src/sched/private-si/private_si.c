@@ -141,12 +141,11 @@ static bool close_cell(weft_worker *w)
  * worker's all the same, and come before its next ones.) */
 static bool last_deal_untaken(const weft_worker *w)
 {
-    const weft_task *last = w->own.top - 1;
     if (w->own.top <= w->cold.deal_floor)
         return false; /* none since the interrupt's frame (an outer frame's wait it out) */
     /* Relaxed: a look at a value the receiver stores after its taking
      * CAS; a stale "untaken" only puts this deal off to a later poll. */
-    uintptr_t s = atomic_load_explicit(&last->state, memory_order_relaxed);
+    uintptr_t s = atomic_load_explicit(&w->own.top[-1].state, memory_order_relaxed);
     return !WEFT_STATE_IS_STOLEN(s) && s != WEFT_STATE_DONE;
 }
 
