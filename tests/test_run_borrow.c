@@ -9,10 +9,10 @@
  * start/stop; a caller with a tiny stack; an overflow of the guest stack.
  * Every part runs at each worker count of check.h. */
 #include "check.h"
+#include "small_altstack.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <time.h>
@@ -703,26 +703,9 @@ static void *guest_overflow_thread(void *arg)
 }
 
 /* The same, the caller having an alternate signal stack of its own too
- * small for the report: weft's is installed while the borrowed task runs
- * (test_small_altstack_kept: the caller's is its own again after). */
-static char *small_altstack;
-enum { SMALL_ALTSTACK = 2048 };
-
-/* The kernel's least (MINSIGSTKSZ), less than the signal frame of a CPU
- * with large registers; at the top of a page above a page that faults: a
- * handler's frames past it fault, instead of running on in other memory. */
-static void set_small_altstack(void)
-{
-    if (!small_altstack) {
-        long page = sysconf(_SC_PAGESIZE);
-        char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        CHECK(map != MAP_FAILED && mprotect(map, (size_t)page, PROT_NONE) == 0, "mmap");
-        small_altstack = map + 2 * page - SMALL_ALTSTACK;
-    }
-    stack_t ss = {.ss_sp = small_altstack, .ss_size = SMALL_ALTSTACK, .ss_flags = 0};
-    CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
-}
+ * small for the report (small_altstack.h): weft's is installed while the
+ * borrowed task runs (test_small_altstack_kept: the caller's is its own
+ * again after). */
 
 static void *guest_overflow_small_altstack_thread(void *arg)
 {
@@ -745,12 +728,7 @@ static void *small_altstack_kept_thread(void *arg)
     set_small_altstack();
     for (int i = 0; i < 3; i++) {
         CHECK(run_where(12) == 1, "borrowed with a small alternate signal stack");
-        stack_t now;
-        CHECK(sigaltstack(NULL, &now) == 0, "sigaltstack");
-        CHECK(now.ss_sp == small_altstack && now.ss_size == SMALL_ALTSTACK &&
-                  !(now.ss_flags & SS_DISABLE),
-              "a borrowed RUN left its caller another alternate signal stack (%p, %zu bytes)",
-              now.ss_sp, now.ss_size);
+        check_small_altstack_kept("a borrowed RUN");
     }
     return NULL;
 }

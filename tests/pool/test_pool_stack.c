@@ -4,11 +4,11 @@
  * this test under `ulimit -s 1024`), on every worker including the calling
  * thread, and an overflow stops with a message naming the knob. */
 #include "check.h"
+#include "small_altstack.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <weft/pool.h>
 
@@ -78,26 +78,8 @@ static void overflow_signals_blocked_child(void)
 }
 
 /* The caller has an alternate signal stack of its own, too small for the
- * report (2 KiB): weft's is installed for the run, and the caller's put back. */
-static char *small_altstack;
-enum { SMALL_ALTSTACK = 2048 };
-
-/* The kernel's least (MINSIGSTKSZ), less than the signal frame of a CPU
- * with large registers; at the top of a page above a page that faults: a
- * handler's frames past it fault, instead of running on in other memory. */
-static void set_small_altstack(void)
-{
-    if (!small_altstack) {
-        long page = sysconf(_SC_PAGESIZE);
-        char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        CHECK(map != MAP_FAILED && mprotect(map, (size_t)page, PROT_NONE) == 0, "mmap");
-        small_altstack = map + 2 * page - SMALL_ALTSTACK;
-    }
-    stack_t ss = {.ss_sp = small_altstack, .ss_size = SMALL_ALTSTACK, .ss_flags = 0};
-    CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
-}
-
+ * report (small_altstack.h): weft's is installed for the run, and the
+ * caller's put back. */
 static void overflow_small_altstack_child(void)
 {
     set_small_altstack();
@@ -106,15 +88,11 @@ static void overflow_small_altstack_child(void)
 
 static void test_small_altstack_kept(void)
 {
-    stack_t before, after;
+    stack_t before;
     CHECK(sigaltstack(NULL, &before) == 0, "sigaltstack");
     set_small_altstack();
     test_big_frames(2);
-    CHECK(sigaltstack(NULL, &after) == 0, "sigaltstack");
-    CHECK(after.ss_sp == small_altstack && after.ss_size == SMALL_ALTSTACK &&
-              !(after.ss_flags & SS_DISABLE),
-          "a run left the caller another alternate signal stack (%p, %zu bytes, flags %d)",
-          after.ss_sp, after.ss_size, after.ss_flags);
+    check_small_altstack_kept("a run");
     before.ss_flags &= ~SS_ONSTACK;
     CHECK(sigaltstack(&before, NULL) == 0, "sigaltstack back");
     printf("ok: a run keeps its caller's alternate signal stack\n");
