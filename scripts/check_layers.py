@@ -62,6 +62,7 @@ WHITE_BOX = {
                              "src/runtime/state.h", "src/runtime/parking.h"],
     # Forced interleavings at the runtime's race points.
     "tests/test_races.c": ["src/runtime/parking.h", "src/runtime/perturb.h"],
+    "tests/test_interrupt_leave.c": ["src/runtime/perturb.h"],
     "tests/test_run_borrow.c": ["src/runtime/perturb.h", "src/runtime/sleep.h",
                                 "src/runtime/state.h", "src/sys/clock.h"],
     # The pool's state after start, stop and fork, and the default worker

@@ -28,8 +28,9 @@
  * a worker initiator that finds it busy serves the pending interrupt
  * meanwhile), reads `released`, bumps last_generation, fills the slot
  * (initiator, executor, the counters and `finished`: relaxed stores) and
- * publishes the generation (seq_cst), then serves (a worker) and waits
- * for `released` to change (acquire).  A server reads the generation
+ * publishes the generation (seq_cst); a worker then serves and returns
+ * once it has left itself, an external thread waits for `released`
+ * (the C code's `ended`) to change (acquire).  A server reads the generation
  * (acquire), freezes its deque (saved o_split and allstolen hint; one
  * seq_cst exchange of (tail,split) to (head,head); allstolen = 1;
  * o_allstolen; update_limit), elects itself executor if the initiator is
@@ -39,8 +40,9 @@
  * (seq_cst), helps until `finished` (acquire loads; steals from the other
  * worker), barrier 2, thaws (seq_cst store of the saved word, allstolen,
  * o_split, update_limit), and leaves (fetch_add acq_rel on `left`); the
- * last leaver bumps `released` (release: the record's `done`) and frees
- * the slot (release store).  Nested interrupts: interrupt_nest.pml.
+ * last leaver bumps `released` (release: `ended`) and frees the slot
+ * (release store), its last touch of the one record that every outermost
+ * interrupt fills in turn.  Nested interrupts: interrupt_nest.pml.
  *
  * Abstractions: waits are blocking guards on memory (spinning and futex
  * sleeps only add iterations; the exact futex of the other models): the
@@ -69,9 +71,10 @@
  *   - the interrupt's task and child have run before anyone leaves, and
  *     the frame is empty at thaw;
  *   - generations do not mix: a worker serving g finds the slot holding
- *     g; an initiator takes the slot only when nobody is inside an
- *     interrupt; an initiator returns only after every worker left its
- *     interrupt;
+ *     g; an initiator takes the slot (and refills the record) only when
+ *     nobody is inside an interrupt; an external initiator returns only
+ *     after every worker left its interrupt, a worker initiator after it
+ *     left and the interrupt's work is done;
  *   - at the end the slot is free and the generation is 0;
  *   - a worker initiator waiting for the slot serves what is published
  *     meanwhile: when nothing can move, no worker waits for the slot while
@@ -90,8 +93,9 @@
  *                     (a steal in between is undone by the thaw)
  *   MUT_EARLY_FREE    the first leaver (not the last) clears the
  *                     generation, bumps `released` and frees the slot
- *   MUT_FREE_ORDER    the last leaver frees the slot before clearing the
- *                     generation
+ *   MUT_FREE_ORDER    the last leaver frees the slot before it bumps
+ *                     `released`: the next external initiator reads the
+ *                     old count and returns before its interrupt ends
  *   MUT_LEAVE_RLX     the last leaver's `released` bump and busy store
  *                     relaxed (no longer found: the generation is cleared
  *                     at barrier 1 now; run.sh does not run it)
@@ -103,6 +107,10 @@
  *                     model: the slot's reset counters arrive late)
  *   MUT_INIT_NOSERVE  a worker initiator waiting for the slot does not
  *                     serve the pending interrupt (waits_for_slot)
+ *   MUT_INIT_FREES    the initiator frees the slot when it returns, not
+ *                     the last leaver: a worker initiator returns before
+ *                     the other worker left, and the record is refilled
+ *                     while it is still inside
  */
 #ifndef NSLOT
 #define NSLOT 4
@@ -487,8 +495,10 @@ inline serve()
 #elif defined(MUT_LEAVE_RLX)
             FADD_RLX(self, L_REL, 1, x);
             ST(self, L_BUSY, 0);
+#elif defined(MUT_INIT_FREES)
+            FADD(self, L_REL, 1, x);
 #else
-            FADD(self, L_REL, 1, x);                 /* release: `done` */
+            FADD(self, L_REL, 1, x);                 /* release: `ended` */
             ST_REL(self, L_BUSY, 0);                 /* release */
 #endif
         :: else
@@ -530,6 +540,9 @@ inline fill_and_publish(who)
 inline wait_released()
 {
     atomic { LOC_DRAINED(self, L_REL) && mem[L_REL] != rel };   /* acquire */
+#ifdef MUT_INIT_FREES
+    ST_REL(self, L_BUSY, 0);
+#endif
     atomic {
         assert(nleft[mg] == NW);                   /* everyone left it */
         ndone++
@@ -569,7 +582,16 @@ inline run_interrupt()
     ok = 0; x = 0;
     fill_and_publish(self);
     serve();
-    wait_released()
+    /* an outermost worker initiator returns once it has left itself */
+#ifdef MUT_INIT_FREES
+    ST_REL(self, L_BUSY, 0);
+#endif
+    atomic {
+        assert(!inside[self]);                     /* it left */
+        assert(ran[ID_X(mg)] == 1 && ran[ID_C(mg)] == 1);   /* its work is done */
+        ndone++
+    };
+    rel = 0; mg = 0
 }
 
 inline do_yield()

@@ -8,16 +8,17 @@
  * records' lifetimes.
  *
  * Two workers and an external thread.  The external thread starts an
- * outermost NEWFRAME (record 0): it takes `busy` (held until the last
- * leaver of record 0), fills the record, publishes generation 1 and waits
- * for `done`, then for `let_go`.  Each worker serves a published
+ * outermost NEWFRAME (record 0, the static `outermost`): it takes `busy`
+ * (held until the last leaver of record 0), fills the record, publishes
+ * generation 1 and waits for `ended` to change (`done` here).  Each worker serves a published
  * generation it has not served: it reads the record, arrives at barrier 1
  * (the last arrival unpublishes the generation, releases `nest_lock` if
  * the record is nested, and only then sets `passed`), runs the task if it
  * is the executor, helps (serving any interrupt published meanwhile) until
  * the record is finished, arrives at barrier 2, and leaves (the last
- * leaver sets `done`, frees `busy` if the record is outermost, then sets
- * `let_go`).  Record 0's task, run by worker 0, starts a nested TOGETHER
+ * leaver sets `done`; of an outermost record it then wakes the sleepers
+ * and frees `busy`, its last touch, after which the record may be
+ * refilled; of a nested one it sets `let_go`).  Record 0's task, run by worker 0, starts a nested TOGETHER
  * (record 1): it takes `nest_lock`, publishes generation 2, serves it
  * itself and waits for it to be done.  With EXT2, a second external
  * thread starts another outermost interrupt (record 2) at any time: it
@@ -35,7 +36,8 @@
  * and there is no invalid end state (every worker serves every
  * interrupt, every initiator returns); an outermost
  * initiator publishes only when no interrupt is in progress; a record is
- * not touched after its let_go; a worker helping in the outermost frame
+ * not touched after its let_go (nested) or after its last leaver freed
+ * `busy` (outermost); a worker helping in the outermost frame
  * never takes the old task (old_answer without held).
  *
  * Mutants (-D, one at a time):
@@ -47,6 +49,9 @@
  *                       a nested one frees nest_lock): a second outermost
  *                       initiator publishes while workers are still inside
  *                       the first and misses some of them (deadlock)
+ *   MUT_FREE_BEFORE_WAKE the last leaver of an outermost record frees
+ *                       `busy` before it wakes the sleepers (which reads
+ *                       the record): touched after it may be refilled
  *   MUT_THAW_DROPS_HOLD a thaw ends the hold instead of restoring what
  *                       its freeze saved: after the nested TOGETHER,
  *                       worker 1 takes the old task inside the NEWFRAME
@@ -66,7 +71,7 @@ bit nest_lock;       /* slot.nest_lock */
 byte current = 255;  /* slot.current: a record index */
 byte last_gen;
 
-/* the records (on their initiators' stacks) */
+/* the records (nested ones on their initiators' stacks) */
 byte gen[NREC];
 bit nested[NREC];
 byte executor[NREC]; /* worker index; N: none (TOGETHER) */
@@ -78,7 +83,7 @@ byte stopped[NREC];
 byte left[NREC];
 bit done[NREC];
 bit let_go[NREC];
-bit freed[NREC];     /* the initiator has returned: the record is gone */
+bit freed[NREC];     /* the record is gone (nested: its initiator returned) */
 
 byte seen[N];
 byte in_progress;    /* outermost interrupts between publication and done */
@@ -152,18 +157,24 @@ inline leave(r)
     atomic { left[r]++; last = (left[r] == N) };
     if
     :: last ->
-        done[r] = 1;
+        done[r] = 1;               /* nested: `done`; outermost: `ended` bumped */
         if
         :: !nested[r] ->
             in_progress--;
+#ifdef MUT_FREE_BEFORE_WAKE
+            atomic { busy = 0; freed[r] = 1 };
+            touch(r)               /* the wake reads the record's sleepers */
+#else
+            touch(r);              /* the wake reads the record's sleepers */
 #ifndef MUT_BUSY_AT_B1
-            busy = 0
+            /* the last touch: the next outermost initiator may refill it */
+            atomic { busy = 0; freed[r] = 1 }
 #else
             skip
 #endif
-        :: else -> skip
-        fi;
-        let_go[r] = 1
+#endif
+        :: else -> let_go[r] = 1
+        fi
     :: else -> skip
     fi
 }
@@ -251,15 +262,16 @@ proctype worker(byte me)
     od
 }
 
+/* An outside thread's outermost interrupt: it waits for `ended`, which,
+ * with the sleepers' count, is never reset and may be read after the
+ * record is freed; the record itself is freed by its last leaver. */
 proctype external(byte r)
 {
     atomic { busy == 0 -> busy = 1 };
     assert(in_progress == 0);
     in_progress++;
     publish(r, 0, 0);
-    (done[r] == 1);
-    (let_go[r] == 1);
-    freed[r] = 1
+    (done[r] == 1)
 }
 
 init

@@ -571,8 +571,9 @@ check quick interrupt-mut-nobarrier2-SC  interrupt.pml SC fail 22 -DMUT_NO_BARRI
 check quick interrupt-mut-freeze-nohide-SC interrupt.pml SC fail 22 -DMUT_FREEZE_NOHIDE "${intr_one[@]}"
 check quick interrupt-mut-freeze-store-SC interrupt.pml SC fail 22 -DMUT_FREEZE_STORE "${intr_one[@]}"
 check quick interrupt-mut-early-free-SC  interrupt.pml SC fail 22 -DMUT_EARLY_FREE "${intr_one[@]}"
-check quick interrupt-mut-free-order-SC  interrupt.pml SC fail 22 -DMUT_FREE_ORDER "${intr_both[@]}"
+check quick interrupt-mut-free-order-SC  interrupt.pml SC fail 22 -DMUT_FREE_ORDER "${intr_two[@]}"
 why=waits_for_slot check quick interrupt-mut-init-noserve-SC interrupt.pml SC fail 22 -DMUT_INIT_NOSERVE "${intr_two[@]}"
+why=inside check quick interrupt-mut-init-frees-SC interrupt.pml SC fail 22 -DMUT_INIT_FREES "${intr_two[@]}"
 # (MUT_LEAVE_RLX is no longer found since the generation is unpublished at
 # barrier 1: the relaxed `released` bump and busy store now only delay
 # what the model does not check, NEWFRAME's result reaching the initiator.)
@@ -584,6 +585,7 @@ check quick interrupt-nest-ext2-SC interrupt_nest.pml SC pass 22 -DEXT2
 why=pending_g==gen check quick interrupt-nest-mut-unpublish-late-SC interrupt_nest.pml SC fail 22 -DMUT_UNPUBLISH_LATE
 check quick interrupt-nest-mut-busy-at-b1-SC interrupt_nest.pml SC fail 22 -DEXT2 -DMUT_BUSY_AT_B1
 why=old_answer check quick interrupt-nest-mut-thaw-drops-hold-SC interrupt_nest.pml SC fail 22 -DMUT_THAW_DROPS_HOLD
+why=freed check quick interrupt-nest-mut-free-before-wake-SC interrupt_nest.pml SC fail 22 -DMUT_FREE_BEFORE_WAKE
 # coverage: each point is reached (reaching it is made an error)
 cover_checks "interrupt-cover-%s-SC" interrupt.pml "FREEZE_SHARED STALE_CAS FREEZE_REQ HELP_STEAL FRAME_JOIN JOIN_SERVE STEAL_AFTER EXEC_W1" "${intr_one[@]}"
 check quick interrupt-cover-slot-busy-SC    interrupt.pml SC fail 22 -DCOVER_SLOT_BUSY=1 "${intr_both[@]}"

@@ -6,16 +6,18 @@
  *   NEWFRAME(task)  one worker runs the task, the others help by stealing
  *
  * Protocol (one interrupt published at a time; interrupts nest):
- *   1. The initiator takes `busy`, fills a request record on its own
- *      stack, points `current` at it, publishes its generation in
+ *   1. The initiator takes `busy` (`nest_lock` if nested), fills the
+ *      request record (`outermost`; a nested one's on its own stack),
+ *      points `current` at it, publishes its generation in
  *      weft__interrupt_generation and wakes every worker.
  *   2. Each worker, at its next interrupt point (idle loop, blocked SYNC,
  *      YIELD, or waiting inside an interrupt it already serves), freezes
  *      its deque: the tasks below its head become invisible to thieves and
  *      an empty frame starts at its head.  Then barrier 1.  After barrier 1
  *      nobody can steal an old task, and every worker has read the record:
- *      the last to arrive unpublishes the generation and frees `busy`, so
- *      a task of this interrupt may start another one (nesting, as Lace
+ *      the last to arrive unpublishes the generation (and frees
+ *      `nest_lock` if nested), so a task of this interrupt may start
+ *      another one (nesting, as Lace
  *      allows: a NEWFRAME task that calls TOGETHER, a TOGETHER copy that
  *      calls NEWFRAME, ...).
  *   3. The task(s) run in the new frames; participants with nothing to do
@@ -23,8 +25,12 @@
  *      and serve any interrupt nested in it.
  *   4. When it is all done, barrier 2 makes sure nobody is still in a steal
  *      attempt on a frame; each worker restores its deque and leaves.
- *   5. The last to leave tells the initiator, then lets go of the record;
- *      the initiator returns once the record is let go.
+ *   5. A worker initiator of an outermost interrupt returns once it has
+ *      left itself, as the others go back to their work (as in Lace, where
+ *      all pass the last barrier together).  The last to leave ends the
+ *      interrupt for an outside initiator (`ended`) and frees `busy`, its
+ *      last touch of the record.  A nested initiator waits until the last
+ *      leaver lets go of its record.
  * Every worker must take part, so while a worker has not yet served
  * generation g the record cannot change: a worker that read g may use it.
  * A worker running a long task joins only when that task reaches an
@@ -48,6 +54,7 @@
 #include "runtime/external_queue.h"
 #include "runtime/gate.h"
 #include "runtime/parking.h"
+#include "runtime/perturb.h"
 #include "runtime/sched.h"
 #include "runtime/sleep.h"
 #include "runtime/state.h"
@@ -78,14 +85,21 @@ typedef struct weft_interrupt {
 
     _Alignas(WEFT_CACHE_LINE) _Atomic(weft_worker *) executor; /* NEWFRAME: who runs it */
     _Atomic uint32_t arrived;                                  /* barrier 1 */
-    _Atomic uint32_t passed;   /* 1: barrier 1 passed and the record unpublished */
-    _Atomic uint32_t copies;   /* TOGETHER: copies finished */
-    _Atomic uint32_t stopped;  /* barrier 2 */
-    _Atomic uint32_t left;     /* workers that restored their deque */
-    _Atomic uint32_t done;     /* 1: all left; the initiator may return */
-    _Atomic uint32_t let_go;   /* 1: the last leaver no longer touches the record */
-    _Atomic uint32_t sleepers; /* asleep on passed, stopped or done (wake_sleepers) */
-    weft_task finished;        /* state DONE when all the work is done */
+    _Atomic uint32_t passed;  /* 1: barrier 1 passed and the record unpublished */
+    _Atomic uint32_t copies;  /* TOGETHER: copies finished */
+    _Atomic uint32_t stopped; /* barrier 2 */
+    _Atomic uint32_t left;    /* workers that restored their deque */
+    _Atomic uint32_t done;    /* nested: 1 when all left; the initiator may return */
+    _Atomic uint32_t let_go;  /* nested: 1 when the last leaver no longer touches it */
+    /* Outermost (the one static record): bumped when all left, never
+     * reset, so that an outside initiator waits for its own interrupt's
+     * end even if the next one has begun. */
+    _Atomic uint32_t ended;
+    /* Asleep on passed, stopped, done or ended (wake_sleepers).  Not reset
+     * by an outermost initiator: an outside initiator woken from `ended`
+     * may still count itself out while the next interrupt runs. */
+    _Atomic uint32_t sleepers;
+    weft_task finished; /* state DONE when all the work is done */
 
     /* TOGETHER: its copies' weft_barrier.  Asleep there, they wait on
      * barrier_waiters.word. */
@@ -108,6 +122,18 @@ static struct {
     interrupt_rec *current;
 } slot;
 
+/* The outermost interrupts' record, filled by whoever holds `busy`.  It is
+ * not on the initiator's stack, so that a worker initiator returns when it
+ * has itself left (as every other worker goes back to its work after
+ * barrier 2), without waiting for the slowest to leave: under
+ * oversubscription that wait is a time slice, in which the others run on
+ * (a Lace program's GC that retries its allocation once would find the
+ * table it just grew filled again).  The last leaver frees `busy` as its
+ * last touch of the record.  A nested interrupt's record stays on its
+ * initiator's stack: nested ones may overlap (nest_lock is freed at
+ * barrier 1), and their initiator waits for every worker anyway. */
+static interrupt_rec outermost;
+
 static _Atomic uint64_t last_generation; /* bumped by initiators */
 
 /* Where copies waiting at weft_barrier sleep, whichever TOGETHER's barrier
@@ -127,6 +153,7 @@ void weft__interrupt_reset(void)
     atomic_store_explicit(&slot.busy, 0, memory_order_relaxed);
     atomic_store_explicit(&slot.nest_lock, 0, memory_order_relaxed);
     atomic_store_explicit(&barrier_waiters.sleepers, 0, memory_order_relaxed);
+    atomic_store_explicit(&outermost.sleepers, 0, memory_order_relaxed);
     /* A worker waiting in a work pool's run takes part through this. */
     weft__waiting_set_interrupt_server(weft__interrupt_serve);
 }
@@ -198,6 +225,7 @@ static void wait_on(_Atomic uint32_t *word, bool (*pred)(uint32_t, uint32_t), ui
 }
 
 static bool at_least(uint32_t v, uint32_t n) { return v >= n; }
+static bool differs(uint32_t v, uint32_t n) { return v != n; }
 
 /* Counter barrier: the last arrival wakes the others. */
 static void arrive_and_wait(_Atomic uint32_t *count, uint32_t n, _Atomic uint32_t *sleepers)
@@ -361,19 +389,28 @@ static void take_part(weft_worker *w, weft_task *head, weft_task *frame, interru
     w->in_interrupt = outer_kind;
 }
 
-/* Leaves the record; the last to leave ends the interrupt for its
- * initiator and lets the record go. */
+/* Leaves the record; the last to leave ends the interrupt for an
+ * initiator that waits for it and lets the record go. */
 static void leave(interrupt_rec *rec, unsigned n)
 {
     /* acq_rel: the last leaver sees everyone done with the record. */
     if (atomic_fetch_add_explicit(&rec->left, 1, memory_order_acq_rel) + 1 != n)
         return;
+    if (!rec->nested) {
+        /* seq_cst: release, an outside initiator sees the finished
+         * interrupt, including NEWFRAME's result; and the change
+         * wake_sleepers follows. */
+        atomic_fetch_add_explicit(&rec->ended, 1, memory_order_seq_cst);
+        wake_sleepers(&rec->ended, &rec->sleepers);
+        /* Release: our last touch of the record; the next outermost
+         * initiator, which refills it after taking `busy` (acquire), sees
+         * this one over. */
+        atomic_store_explicit(&slot.busy, 0, memory_order_release);
+        return;
+    }
     /* seq_cst: release, the initiator sees the finished interrupt,
      * including NEWFRAME's result; and the change wake_sleepers follows. */
     atomic_store_explicit(&rec->done, 1, memory_order_seq_cst);
-    /* Release: the next outermost initiator sees this one over. */
-    if (!rec->nested)
-        atomic_store_explicit(&slot.busy, 0, memory_order_release);
     wake_sleepers(&rec->done, &rec->sleepers);
     /* Release: our last touch of the record; the initiator's stack frame
      * (which holds it) may go after this. */
@@ -401,6 +438,7 @@ void weft__interrupt_serve(weft_worker *w, weft_task *head)
     arrive_and_wait(&rec->stopped, n, &rec->sleepers); /* barrier 2: no steal in flight */
     weft__sched_thaw(w, &saved);
     WEFT_TRACE_POP(w, trace_);
+    WEFT_RACE_POINT(WEFT_RP_INTERRUPT_LEAVE);
     leave(rec, n);
 }
 
@@ -479,29 +517,36 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
                     weft__words()->start_first);
     }
 
-    interrupt_rec rec;
-    rec.nested = w != NULL && w->in_interrupt != KIND_NONE;
-    take_slot(w, head, rec.nested ? &slot.nest_lock : &slot.busy);
+    interrupt_rec nested_rec;
+    bool nested = w != NULL && w->in_interrupt != KIND_NONE;
+    take_slot(w, head, nested ? &slot.nest_lock : &slot.busy);
+    interrupt_rec *rec = nested ? &nested_rec : &outermost;
 
     /* Nobody reads the record until the generation is published (release,
-     * below), so these are relaxed. */
-    rec.kind = kind;
-    rec.task = t;
-    rec.wrapper = wrapper;
-    rec.initiator = w;
-    atomic_store_explicit(&rec.executor, kind == KIND_NEWFRAME ? w : NULL, memory_order_relaxed);
-    atomic_store_explicit(&rec.arrived, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.passed, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.copies, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.stopped, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.left, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.done, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.let_go, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.sleepers, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.finished.state, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.bar_count, 0, memory_order_relaxed);
-    atomic_store_explicit(&rec.bar_generation, 0, memory_order_relaxed);
-    slot.current = &rec;
+     * below), so these are relaxed.  (The outermost record's last leaver
+     * freed `busy` after its last touch, and we took it with acquire.) */
+    rec->nested = nested;
+    rec->kind = kind;
+    rec->task = t;
+    rec->wrapper = wrapper;
+    rec->initiator = w;
+    atomic_store_explicit(&rec->executor, kind == KIND_NEWFRAME ? w : NULL, memory_order_relaxed);
+    atomic_store_explicit(&rec->arrived, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->passed, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->copies, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->stopped, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->left, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->finished.state, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->bar_count, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->bar_generation, 0, memory_order_relaxed);
+    /* Relaxed: written only by the last leaver, which freed `busy` after. */
+    uint32_t ended_before = atomic_load_explicit(&outermost.ended, memory_order_relaxed);
+    if (nested) {
+        atomic_store_explicit(&rec->done, 0, memory_order_relaxed);
+        atomic_store_explicit(&rec->let_go, 0, memory_order_relaxed);
+        atomic_store_explicit(&rec->sleepers, 0, memory_order_relaxed);
+    }
+    slot.current = rec;
     /* seq_cst: release publishes the record to servers (acquire); seq_cst
      * is the waker's "write mine" before wake_all reads the sleep words. */
     /* Relaxed: only makes the generation unique. */
@@ -516,16 +561,26 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     /* Copies of the TOGETHER we are nested in may be asleep at its barrier
      * (an outermost interrupt has none: it waits for `busy` until every
      * interrupt, and so every copy, is over). */
-    if (rec.nested)
+    if (nested)
         wake_barrier_waiters();
 
     if (w)
         weft__interrupt_serve(w, head);
-    wait_on(&rec.done, at_least, 1, &rec.sleepers);
-    /* Acquire: pairs with the last leaver's final store; then the record
-     * (our stack) is ours again.  The wait is that leaver's futex wake. */
-    while (atomic_load_explicit(&rec.let_go, memory_order_acquire) == 0)
-        weft_cpu_relax();
+    if (nested) {
+        wait_on(&rec->done, at_least, 1, &rec->sleepers);
+        /* Acquire: pairs with the last leaver's final store; then the
+         * record (our stack) is ours again.  The wait is that leaver's
+         * futex wake. */
+        while (atomic_load_explicit(&rec->let_go, memory_order_acquire) == 0)
+            weft_cpu_relax();
+    } else if (!w) {
+        /* An outside thread returns when every worker has left, so that
+         * a stop after it finds them back in their loops. */
+        wait_on(&outermost.ended, differs, ended_before, &outermost.sleepers);
+    }
+    /* A worker initiator of an outermost interrupt returns once it has
+     * left itself: it passed barrier 2, after which the interrupt's work,
+     * NEWFRAME's result included, is done and no one reads `t`. */
     if (w)
         WEFT_PROFILE_RESUME(w);
     else

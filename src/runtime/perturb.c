@@ -39,6 +39,7 @@ static const char *const point_names[WEFT_RP_COUNT] = {
     [WEFT_RP_SLEEP_WILL_WAIT] = "SLEEP_WILL_WAIT",
     [WEFT_RP_WAKE_PEEKED] = "WAKE_PEEKED",
     [WEFT_RP_WAKE_CLAIMED] = "WAKE_CLAIMED",
+    [WEFT_RP_INTERRUPT_LEAVE] = "INTERRUPT_LEAVE",
 };
 
 const char *weft__race_point_name(weft_race_point_id id)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Schedule perturbation: race points at the racy steps of the schedulers,
- * the stealing loop and the sleep protocol (build option WEFT_PERTURB;
+ * the stealing loop, the sleep protocol and interrupts (build option WEFT_PERTURB;
  * perturb.c).
  *
  * In a perturb build every WEFT_RACE_POINT(id) calls weft__race_point(id),
@@ -45,6 +45,8 @@ typedef enum weft_race_point_id {
     WEFT_RP_SLEEP_WILL_WAIT, /* sleeper: the last look found nothing, before futex_wait */
     WEFT_RP_WAKE_PEEKED,     /* waker: saw a sleeper, before the claiming CAS */
     WEFT_RP_WAKE_CLAIMED,    /* waker: claimed it, before futex_wake */
+    /* ---- interrupt.c ---- */
+    WEFT_RP_INTERRUPT_LEAVE, /* passed barrier 2 and restored the deque, before leaving */
     WEFT_RP_COUNT
 } weft_race_point_id;
 
