@@ -73,7 +73,9 @@ enum { KIND_NONE, KIND_TOGETHER, KIND_NEWFRAME };
 
 static const char *kind_name(int kind) { return kind == KIND_TOGETHER ? "TOGETHER" : "NEWFRAME"; }
 
-/* One interrupt: on its initiator's stack until the initiator returns. */
+/* One interrupt: an outermost one in `outermost` (below) until its last
+ * leaver frees `busy`, a nested one on its initiator's stack until the
+ * initiator returns. */
 typedef struct weft_interrupt {
     /* The request: written by the initiator before it publishes the
      * generation (release); read-only afterwards. */
@@ -539,7 +541,8 @@ static void run_interrupt(int kind, weft_task *t, uintptr_t wrapper)
     atomic_store_explicit(&rec->finished.state, 0, memory_order_relaxed);
     atomic_store_explicit(&rec->bar_count, 0, memory_order_relaxed);
     atomic_store_explicit(&rec->bar_generation, 0, memory_order_relaxed);
-    /* Relaxed: written only by the last leaver, which freed `busy` after. */
+    /* Relaxed: written only by the last leaver, which freed `busy` after
+     * (an outside initiator's count; unused by the others). */
     uint32_t ended_before = atomic_load_explicit(&outermost.ended, memory_order_relaxed);
     if (nested) {
         atomic_store_explicit(&rec->done, 0, memory_order_relaxed);
