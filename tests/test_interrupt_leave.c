@@ -96,16 +96,34 @@ static void reset_round(int mode)
     atomic_store(&scenario, mode);
 }
 
+/* The interrupt of a round: TOGETHER (every worker a copy), or NEWFRAME
+ * of frame_task(x); returns NEWFRAME's result (0 for TOGETHER). */
+static int call_interrupt(int together, int x)
+{
+    if (!together)
+        return WEFT_NEWFRAME(frame_task, x);
+    WEFT_TOGETHER(copy_task);
+    return 0;
+}
+
+/* What the round's interrupt did: a copy on every worker, or the task run
+ * once with its result x + 1.  `where`: "from a task", "from outside". */
+static void check_interrupt_ran(int together, const char *where, int r, int x, unsigned workers)
+{
+    if (together)
+        CHECK(atomic_load(&copies) == (int)workers, "TOGETHER %s: %d copies ran of %u", where,
+              atomic_load(&copies), workers);
+    else
+        CHECK(r == x + 1 && atomic_load(&task_ran) == 1, "NEWFRAME %s: result %d, task ran %d",
+              where, r, atomic_load(&task_ran));
+}
+
 /* From a task on a worker: the call, then the word that lets the held
  * workers go. */
 WEFT_TASK_1(int, initiate, int, together)
 {
     atomic_store(&initiator, weft_self());
-    int r = 0;
-    if (together)
-        WEFT_TOGETHER(copy_task);
-    else
-        r = WEFT_NEWFRAME(frame_task, 41);
+    int r = call_interrupt(together, 41);
     atomic_store(&call_returned, 1);
     return r;
 }
@@ -114,20 +132,14 @@ static void worker_initiator(unsigned workers, int together)
 {
     reset_round(WORKER_INITIATOR);
     int r = WEFT_RUN(initiate, together);
-    const char *what = together ? "TOGETHER" : "NEWFRAME";
-    if (together)
-        CHECK(atomic_load(&copies) == (int)workers, "%s from a task: %d copies ran of %u", what,
-              atomic_load(&copies), workers);
-    else
-        CHECK(r == 42 && atomic_load(&task_ran) == 1, "%s from a task: result %d, task ran %d",
-              what, r, atomic_load(&task_ran));
+    check_interrupt_ran(together, "from a task", r, 41, workers);
     /* The held workers go on once the call returned; the next round
      * starts when every one has passed its hold (it resets the word that
      * lets them go). */
     double until = now_s() + HOLD_S;
     while (atomic_load(&left) != (int)workers - 1) {
-        CHECK(now_s() < until, "%s from a task: %d of %u other workers left in %d s", what,
-              atomic_load(&left), workers - 1, HOLD_S);
+        CHECK(now_s() < until, "%s from a task: %d of %u other workers left in %d s",
+              together ? "TOGETHER" : "NEWFRAME", atomic_load(&left), workers - 1, HOLD_S);
         sched_yield();
     }
     atomic_store(&scenario, 0);
@@ -136,23 +148,13 @@ static void worker_initiator(unsigned workers, int together)
 static void outside_initiator(unsigned workers, int together)
 {
     reset_round(OUTSIDE_INITIATOR);
-    int r = 0;
-    if (together)
-        WEFT_TOGETHER(copy_task);
-    else
-        r = WEFT_NEWFRAME(frame_task, 1);
+    int r = call_interrupt(together, 1);
     int left_at_return = atomic_load(&left);
     atomic_store(&scenario, 0);
-    const char *what = together ? "TOGETHER" : "NEWFRAME";
     CHECK(left_at_return == (int)workers,
-          "%s from outside returned when %d of %u workers had left the interrupt", what,
-          left_at_return, workers);
-    if (together)
-        CHECK(atomic_load(&copies) == (int)workers, "%s from outside: %d copies of %u", what,
-              atomic_load(&copies), workers);
-    else
-        CHECK(r == 2 && atomic_load(&task_ran) == 1, "%s from outside: result %d, task ran %d",
-              what, r, atomic_load(&task_ran));
+          "%s from outside returned when %d of %u workers had left the interrupt",
+          together ? "TOGETHER" : "NEWFRAME", left_at_return, workers);
+    check_interrupt_ran(together, "from outside", r, 1, workers);
 }
 
 int main(int argc, char **argv)
