@@ -368,6 +368,21 @@ static void running_save(weft_profile_running *to, const weft_profile_running *f
     to->root_type = *(const volatile uint32_t *)&from->root_type;
 }
 
+/* The caller's figures at a RUN inside a task, just after its strand
+ * ended (`work`) and its type settled: those call_end reads back, one word
+ * at a time as running_save. */
+static void call_save(weft_profile_running *to, const weft_profile_running *from, uint64_t work)
+{
+    to->work = work;
+    to->span_less_work = weft_profile_figure(&from->span_less_work);
+    to->bspan_less_work = weft_profile_figure(&from->bspan_less_work);
+    to->tasks = weft_profile_figure(&from->tasks);
+    to->spawns = weft_profile_figure(&from->spawns);
+    to->longest = weft_profile_figure(&from->longest);
+    to->type = *(const volatile uint32_t *)&from->type;
+    to->root_type = *(const volatile uint32_t *)&from->root_type;
+}
+
 /* Adds the figures of a computation that ran inside the running one (a
  * call's, a work pool's): their work is in their own types' rows, not the
  * running type's. */
@@ -387,6 +402,15 @@ static void running_add(weft_profile_worker *p, const weft_profile_figures *f)
         r->longest = f->longest;
 }
 
+uint64_t weft__profile_end_measured_strand(weft_profile_worker *p)
+{
+    uint64_t d = weft_profile_take_strand(p);
+    weft_profile_figure_add(&p->f.work, d);
+    if (d > p->f.longest)
+        p->f.longest = d;
+    return p->strand_start; /* where the next strand starts: this one's end */
+}
+
 /* A started task's first strand begins here.  Timed, what ran before it
  * (the runtime's start) is a strand of its own; counted, it is none of
  * the program's graph, and not counting it keeps a stolen task's strands
@@ -394,7 +418,10 @@ static void running_add(weft_profile_worker *p, const weft_profile_figures *f)
 void weft__profile_enter_started(weft_profile_worker *p, uint32_t id)
 {
     uint64_t work = p->strands ? weft_profile_figure(&p->f.work) : weft_profile_end_strand_work(p);
-    weft_profile_type_settle_at(p, work);
+    /* The running type is none, whose row no report shows: only where the
+     * new type's work starts is set. */
+    weft_profile_figure_set(&p->f.type_from, work);
+    weft_profile_figure_set(&p->f.type_tasks_from, weft_profile_figure(&p->f.tasks));
     p->f.root_type = id;
 }
 
@@ -438,9 +465,10 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
         weft__profile_root_begin(w, s);
         return;
     }
-    weft_profile_end_strand(p); /* the caller's; the call's first starts at its end */
-    weft_profile_type_settle(p);
-    running_save(&s->f, &p->f);
+    /* The caller's strand ends; the call's first starts at its end. */
+    uint64_t work = weft_profile_end_strand_work(p);
+    weft_profile_type_settle_at(p, work);
+    call_save(&s->f, &p->f, work);
     /* The call's own longest strand and task type; the sums run on. */
     p->f.longest = 0;
     p->f.type = 0;
@@ -454,23 +482,31 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
 static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s)
 {
     weft_profile_worker *p = &w->prof;
-    weft_profile_type_settle(p);
-    weft_profile_running running;
-    running_save(&running, &p->f);
-    weft_profile_figures now = figures_of(&running), then = figures_of(&s->f);
+    weft_profile_running *r = &p->f;
+    uint64_t work = weft_profile_figure(&r->work);
+    uint64_t tasks = weft_profile_figure(&r->tasks);
+    /* The call's body left to no type (weft_profile_leave settled its
+     * own); a type still running (a body that did not return through its
+     * leave) settles here.  The row of no type (id 0) is in no report, so
+     * only where the caller's type's work starts again is set. */
+    if (r->type != 0)
+        weft_profile_type_settle_at(p, work);
+    weft_profile_figure_set(&r->type_from, work);
+    weft_profile_figure_set(&r->type_tasks_from, tasks);
+    uint64_t added = work - s->f.work;
     weft_profile_figures f = {
-        .work = now.work - then.work,
-        .span = now.span - then.span,
-        .bspan = now.bspan - then.bspan,
-        .tasks = now.tasks - then.tasks,
-        .spawns = now.spawns - then.spawns,
-        .longest = now.longest,
-        .root_type = now.root_type,
+        .work = added,
+        .span = weft_profile_figure(&r->span_less_work) - s->f.span_less_work + added,
+        .bspan = weft_profile_figure(&r->bspan_less_work) - s->f.bspan_less_work + added,
+        .tasks = tasks - s->f.tasks,
+        .spawns = weft_profile_figure(&r->spawns) - s->f.spawns,
+        .longest = weft_profile_figure(&r->longest),
+        .root_type = r->root_type,
     };
-    if (s->f.longest > p->f.longest)
-        p->f.longest = s->f.longest;
-    p->f.type = s->f.type;
-    p->f.root_type = s->f.root_type;
+    if (s->f.longest > f.longest)
+        weft_profile_figure_set(&r->longest, s->f.longest);
+    r->type = s->f.type;
+    r->root_type = s->f.root_type;
     return f;
 }
 

@@ -112,6 +112,11 @@ void weft__profile_sync(weft_profile_worker *p, uint64_t now);
 /* The same after a long pause (`now`: the pause's end): returns where the
  * next strand starts, after the reading, which is paired with it. */
 uint64_t weft__profile_sync_resume(weft_profile_worker *p, uint64_t now);
+/* weft_profile_end_strand when strands are timed or blocks counted
+ * (profiler.c): returns when the strand ended.  Out of line, so that the
+ * code of a body's profiled copy holds the counted strand's add alone at
+ * each strand's end (docs/results/profiling.md, "Trimmed hooks"). */
+uint64_t weft__profile_end_measured_strand(weft_profile_worker *p);
 /* Counting strands (src/observe/count.c): the window of strands ends
  * where the work reached window_end, and the next opens; a window closes
  * at `now` (a pause). */
@@ -205,15 +210,6 @@ static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
     return d;
 }
 
-/* weft_profile_end_strand when strands are timed or blocks counted. */
-static inline uint64_t weft_profile_end_measured_strand(weft_profile_worker *p)
-{
-    uint64_t d = weft_profile_take_strand(p);
-    weft_profile_figure_add(&p->f.work, d);
-    if (d > p->f.longest)
-        p->f.longest = d;
-    return p->strand_start; /* where the next strand starts: this one's end */
-}
 
 /* A counted strand ends: 1 to the work, which also counts the window's
  * strands (window_end), so that a strand's end stores one word
@@ -242,7 +238,7 @@ static WEFT_ALWAYS_INLINE bool weft_profile_window_full(const weft_profile_worke
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *p)
 {
     if (!p->strands)
-        return weft_profile_end_measured_strand(p);
+        return weft__profile_end_measured_strand(p);
     weft_profile_end_counted_strand(p);
     return p->strand_start;
 }
@@ -253,7 +249,7 @@ static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand(weft_profile_worker *
 static WEFT_ALWAYS_INLINE uint64_t weft_profile_end_strand_work(weft_profile_worker *p)
 {
     if (!p->strands) {
-        weft_profile_end_measured_strand(p);
+        weft__profile_end_measured_strand(p);
         return weft_profile_figure(&p->f.work);
     }
     return weft_profile_end_counted_strand(p);

@@ -80,7 +80,7 @@ typedef struct weft_profile_running {
 } weft_profile_running;
 
 /* Counting strands: the clock is read once in this many strands. */
-#define WEFT__PROFILE_STRAND_WINDOW 256u
+#define WEFT__PROFILE_STRAND_WINDOW 1024u
 /* Timing strands or counting blocks, window_end is this far ahead of
  * the work (cycles or blocks), which it never reaches. */
 #define WEFT__PROFILE_NO_WINDOW ((uint64_t)1 << 62)
