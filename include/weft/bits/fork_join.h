@@ -314,6 +314,25 @@ static WEFT_ALWAYS_INLINE weft_task *weft_fj_join_slot_exact(weft_worker *w, wef
     return held;
 }
 
+#if WEFT_PROFILE
+/* weft_fj_join_begin_as's slow path with the profiler's hooks, out of
+ * line: a profiled body has its SYNCs inline, and the hooks of a join
+ * that waits or finds its task stolen (the clock stopped and started,
+ * the thief's figures joined) would otherwise be inline at each of them
+ * (docs/results/profiling.md, "The profiled SYNC's slow path out of
+ * line").  True if the task was stolen and is done, its figures joined. */
+static WEFT_NOINLINE WEFT_UNUSED bool weft_fj_join_slow_profiled(weft_worker *w, weft_task *t,
+                                                                 const weft_profile_join *pj)
+{
+    WEFT_PROFILE_PAUSE_(w)
+    bool stolen = weft_sched_sync_slow(w, t);
+    WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
+    if (stolen)
+        weft_profile_sync_stolen(w, t, pj);
+    return stolen;
+}
+#endif
+
 /* Pops the task at t back, or joins it where a thief has it: true when the
  * caller runs it now, false when it was stolen and is done (its result in
  * t; the thief's writes are visible).  `what` names the join in the
@@ -340,20 +359,11 @@ static WEFT_ALWAYS_INLINE bool weft_fj_join_begin_as(weft_worker *w, weft_task *
 #if WEFT_SCHED_GUARDS_JOINS
     weft_fj_join_test(w, t, what); /* every join below the guard comes here */
 #endif
-    if (profiled) {
-        WEFT_PROFILE_PAUSE_(w)
-    }
-    bool stolen = weft_sched_sync_slow(w, t);
-    if (profiled) {
-        WEFT_PROFILE_SYNC_SLOW_DONE_(w, !stolen)
-    }
-    if (!stolen)
-        return true;
 #if WEFT_PROFILE
     if (profiled)
-        weft_profile_sync_stolen(w, t, &j->pj);
+        return !weft_fj_join_slow_profiled(w, t, &j->pj);
 #endif
-    return false;
+    return !weft_sched_sync_slow(w, t);
 }
 
 static WEFT_ALWAYS_INLINE bool weft_fj_join_begin(weft_worker *w, weft_task *t, weft_fj_join *j,
