@@ -368,21 +368,6 @@ static void running_save(weft_profile_running *to, const weft_profile_running *f
     to->root_type = *(const volatile uint32_t *)&from->root_type;
 }
 
-/* The caller's figures at a RUN inside a task, just after its strand
- * ended (`work`) and its type settled: those call_end reads back, one word
- * at a time as running_save. */
-static void call_save(weft_profile_running *to, const weft_profile_running *from, uint64_t work)
-{
-    to->work = work;
-    to->span_less_work = weft_profile_figure(&from->span_less_work);
-    to->bspan_less_work = weft_profile_figure(&from->bspan_less_work);
-    to->tasks = weft_profile_figure(&from->tasks);
-    to->spawns = weft_profile_figure(&from->spawns);
-    to->longest = weft_profile_figure(&from->longest);
-    to->type = *(const volatile uint32_t *)&from->type;
-    to->root_type = *(const volatile uint32_t *)&from->root_type;
-}
-
 /* Adds the figures of a computation that ran inside the running one (a
  * call's, a work pool's): their work is in their own types' rows, not the
  * running type's. */
@@ -418,10 +403,7 @@ uint64_t weft__profile_end_measured_strand(weft_profile_worker *p)
 void weft__profile_enter_started(weft_profile_worker *p, uint32_t id)
 {
     uint64_t work = p->strands ? weft_profile_figure(&p->f.work) : weft_profile_end_strand_work(p);
-    /* The running type is none, whose row no report shows: only where the
-     * new type's work starts is set. */
-    weft_profile_figure_set(&p->f.type_from, work);
-    weft_profile_figure_set(&p->f.type_tasks_from, weft_profile_figure(&p->f.tasks));
+    weft_profile_type_from(p, work, weft_profile_figure(&p->f.tasks)); /* after none */
     p->f.root_type = id;
 }
 
@@ -466,9 +448,8 @@ void weft__profile_run_begin(weft_worker *w, weft_profile_saved *s, bool in_plac
         return;
     }
     /* The caller's strand ends; the call's first starts at its end. */
-    uint64_t work = weft_profile_end_strand_work(p);
-    weft_profile_type_settle_at(p, work);
-    call_save(&s->f, &p->f, work);
+    weft_profile_type_settle_at(p, weft_profile_end_strand_work(p));
+    running_save(&s->f, &p->f);
     /* The call's own longest strand and task type; the sums run on. */
     p->f.longest = 0;
     p->f.type = 0;
@@ -487,12 +468,11 @@ static weft_profile_figures call_end(weft_worker *w, const weft_profile_saved *s
     uint64_t tasks = weft_profile_figure(&r->tasks);
     /* The call's body left to no type (weft_profile_leave settled its
      * own); a type still running (a body that did not return through its
-     * leave) settles here.  The row of no type (id 0) is in no report, so
-     * only where the caller's type's work starts again is set. */
+     * leave) settles here. */
     if (r->type != 0)
         weft_profile_type_settle_at(p, work);
-    weft_profile_figure_set(&r->type_from, work);
-    weft_profile_figure_set(&r->type_tasks_from, tasks);
+    else
+        weft_profile_type_from(p, work, tasks);
     uint64_t added = work - s->f.work;
     weft_profile_figures f = {
         .work = added,

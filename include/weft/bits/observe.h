@@ -210,7 +210,6 @@ static inline uint64_t weft_profile_take_strand(weft_profile_worker *p)
     return d;
 }
 
-
 /* A counted strand ends: 1 to the work, which also counts the window's
  * strands (window_end), so that a strand's end stores one word
  * (docs/results/profiling.md, "The window counted by the work"); returns
@@ -284,14 +283,23 @@ static WEFT_ALWAYS_INLINE void weft_profile_set_paths(weft_profile_worker *p, ui
 /* The running type's work and bodies since its row was last added to go
  * there: before the running type changes, and where the figures are saved
  * or handed on.  (`work`: the running work, as the caller has it.) */
+/* The running type's work and bodies count from here on (`work`,
+ * `tasks`: the running ones): after its row was added to, or where a type
+ * starts after none, whose row no report shows and so gets nothing. */
+static WEFT_ALWAYS_INLINE void weft_profile_type_from(weft_profile_worker *p, uint64_t work,
+                                                      uint64_t tasks)
+{
+    weft_profile_figure_set(&p->f.type_from, work);
+    weft_profile_figure_set(&p->f.type_tasks_from, tasks);
+}
+
 static WEFT_ALWAYS_INLINE void weft_profile_type_settle_at(weft_profile_worker *p, uint64_t work)
 {
     weft_profile_type_counts *row = &p->types[p->f.type];
     uint64_t tasks = p->f.tasks;
     weft_profile_owner_add(&row->work, work - weft_profile_figure(&p->f.type_from));
     weft_profile_owner_add(&row->count, tasks - weft_profile_figure(&p->f.type_tasks_from));
-    weft_profile_figure_set(&p->f.type_from, work);
-    weft_profile_figure_set(&p->f.type_tasks_from, tasks);
+    weft_profile_type_from(p, work, tasks);
 }
 
 static WEFT_ALWAYS_INLINE void weft_profile_type_settle(weft_profile_worker *p)
