@@ -91,6 +91,8 @@ WHITE_BOX = {
     "tests/test_topology.c": ["src/runtime/state.h", "src/sys/cpu.h"],
     # The CPU count with the heap used up.
     "tests/test_cpus_no_memory.c": ["src/sys/cpu.h"],
+    # How a file weft writes afresh is emptied: replaced or in place.
+    "tests/test_output_file.c": ["src/sys/output_file.h"],
     # Timing and spinning helpers.
     "tests/test_interrupts.c": ["src/sys/clock.h", "src/sys/cpu.h"],
     # The work pool's queues, loop and sleep, white-box.

@@ -699,6 +699,15 @@ check quick trace-ring-mut-no-marker-SC trace_ring.pml SC fail 22 -DMUT_NO_MARKE
 hidden_by_tso trace-ring-mut-count-relaxed trace_ring.pml -DMUT_COUNT_RELAXED
 cover_checks "trace-ring-cover-%s-SC" trace_ring.pml "DROP MARKER"
 
+# ---- two processes streaming to one trace path (output_file.pml;
+# src/observe/trace_perfetto.c, src/sys/output_file.c): the file held,
+# replaced under its lock, looked at again once locked ----
+check quick output-file-SC output_file.pml SC pass 22
+check quick output-file-mut-no-recheck-SC output_file.pml SC fail 22 -DMUT_NO_RECHECK
+check quick output-file-mut-new-unlocked-SC output_file.pml SC fail 22 -DMUT_NEW_UNLOCKED
+check quick output-file-mut-old-closed-first-SC output_file.pml SC fail 22 -DMUT_OLD_CLOSED_FIRST
+cover_checks "output-file-cover-%s-SC" output_file.pml "RETRIED ALT"
+
 # ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
 # workers wait, at least the limit stays out, stop wakes the surplus ----
 for mm in SC TSO WEAK; do

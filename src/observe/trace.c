@@ -35,6 +35,7 @@
 #include "runtime/state.h"
 #include "runtime/topology.h"
 #include "sys/clock.h"
+#include "sys/cpu.h"
 #include "observe/trace.h"
 
 #include "observe/trace_names.h"
@@ -56,6 +57,8 @@
 
 #define DEFAULT_EVENTS ((uint64_t)1 << 19)
 #define MIN_EVENTS 16u
+/* How far ahead of the next event its owner asks for the ring's line. */
+#define TRACE_PREFETCH_AHEAD 4u
 #define MAX_EVENTS ((uint64_t)1 << 28)
 /* Work pool runs kept in one trace; later runs are counted, not traced. */
 #define MAX_POOL_RUNS 16u
@@ -221,6 +224,11 @@ static void append(weft_trace_track *tr, const trace_event *e)
     tr->ev[tr->at] = *e;
     if (++tr->at == tr->cap)
         tr->at = 0;
+    /* The next lines were last touched a whole ring ago, or read since by
+     * the stream's thread on another CPU: asked for a few events ahead,
+     * so that the store does not wait for them. */
+    if (tr->at + TRACE_PREFETCH_AHEAD < tr->cap)
+        weft_prefetch_for_write(&tr->ev[tr->at + TRACE_PREFETCH_AHEAD]);
     /* Release: the events' contents before a writer that reads the count. */
     atomic_store_explicit(&tr->n, n + 1, memory_order_release);
 }

@@ -472,19 +472,50 @@ static size_t pf_ending(const char *path)
 
 bool weft__pf_path(const char *path) { return pf_ending(path) != 0; }
 
+/* Whether fd is the file path names now (a process that replaces a file
+ * it holds, weft__output_file_empty, lets go of the old one once the new
+ * one, locked, has its name). */
+static bool still_named(int fd, const char *path)
+{
+    struct stat opened, named;
+    return fstat(fd, &opened) == 0 && stat(path, &named) == 0 && opened.st_dev == named.st_dev &&
+           opened.st_ino == named.st_ino;
+}
+
+/* path opened and locked (flock, LOCK_NB): the descriptor, -1 with errno
+ * EWOULDBLOCK if another process holds it, or -1 and errno.  A lock taken
+ * on a file that another process replaced meanwhile is let go of and the
+ * name opened again: the file it names now is the one to lock. */
+static int open_and_lock(const char *path)
+{
+    for (int tries = 0;; tries++) {
+        int fd = weft__open_for_writing(path, 0);
+        if (fd < 0)
+            return -1;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK) {
+                close(fd);
+                errno = EWOULDBLOCK;
+                return -1;
+            }
+            return fd; /* a file system without locks: no reason not to trace */
+        }
+        if (still_named(fd, path) || tries == 8)
+            return fd;
+        close(fd);
+    }
+}
+
 /* Opens `path` for a trace, locked (flock) for as long as it is open: a
  * file that another process holds so (a parent that streams to the
  * WEFT_TRACE this process inherited through fork() or exec) is not
- * truncated, and this process writes <stem>.<pid><ending> instead.
+ * emptied, and this process writes <stem>.<pid><ending> instead.
  * *where is the path opened (malloc'd); -1 and errno on failure. */
 static int open_locked(const char *path, char **where)
 {
     *where = NULL;
-    int fd = weft__open_for_writing(path, 0);
-    if (fd < 0)
-        return -1;
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-        close(fd);
+    int fd = open_and_lock(path);
+    if (fd < 0 && errno == EWOULDBLOCK) {
         size_t len = strlen(path), k = pf_ending(path), cap = len + 24;
         char *alt = malloc(cap);
         if (!alt) {
@@ -496,30 +527,28 @@ static int open_locked(const char *path, char **where)
                    "WEFT_TRACE, such as this process's parent before fork()): this process "
                    "writes %s",
                    path, alt);
-        fd = weft__open_for_writing(alt, 0);
-        if (fd < 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)) {
-            int e = fd < 0 ? errno : EBUSY;
-            if (fd >= 0)
-                close(fd);
+        fd = open_and_lock(alt);
+        if (fd < 0) {
+            int e = errno == EWOULDBLOCK ? EBUSY : errno;
             free(alt);
             errno = e;
             return -1;
         }
         *where = alt;
     }
-    /* (A lock that cannot be taken for another reason, on a file system
-     * without locks, is no reason not to trace.)  Emptied only now that
-     * it is ours; a device (/dev/full) has nothing to empty. */
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+    if (fd < 0)
+        return -1;
+    /* Emptied only now that it is ours (a new file that takes its place
+     * comes locked). */
+    int emptied = weft__output_file_empty(fd, *where ? *where : path);
+    if (emptied < 0) {
         int e = errno;
-        close(fd);
         free(*where);
         *where = NULL;
         errno = e;
         return -1;
     }
-    return fd;
+    return emptied;
 }
 
 /* Sequence 1's first packet: the trace's clock, the names, the instants'
@@ -701,65 +730,75 @@ static void annotate_uint(pb *event, uint64_t key, uint64_t value)
     pb_msg(event, TE_DEBUG_ANNOTATIONS, &a);
 }
 
-/* One packet of tr's sequence at ts (not before its clock). */
-static void put_on_sequence(weft__pf *pf, weft__pf_track *tr, uint64_t ts, const pb *event,
-                            const pb *interned)
+/* A slice's event is at most this long (its name's iid and its count
+ * being varints of at most 10 bytes). */
+#define SLICE_EVENT_MAX 40u
+/* A slice's packet: its key and length, the sequence (a varint of at most
+ * 5 bytes) and the time (at most 10), the event's key and length, the
+ * event.  Under 128 bytes, so that each length is one byte. */
+#define SLICE_PACKET_MAX (2u + 1u + 5u + 1u + 10u + 2u + SLICE_EVENT_MAX)
+
+/* A packet of tr's sequence at ts (not before its clock), with a name
+ * interned in it: on the heap, names being of any length. */
+static void put_interned(weft__pf *pf, weft__pf_track *tr, uint64_t ts, const pb *event,
+                         const pb *interned)
 {
     if (ts < tr->clock)
         ts = tr->clock;
-    if (!interned && !event->failed && event->n < 128) {
-        /* The usual packet: sequence, time, event, each short.  Its body
-         * is written first, its key and length (1 or 2 bytes) before it. */
-        uint8_t packet[3 + 2 * 11 + 2 + 128], *body = packet + 3, *p = body;
-        *p++ = PK_SEQUENCE_ID << 3 | WIRE_VARINT;
-        p = raw_varint(p, tr->sequence);
-        *p++ = PK_TIMESTAMP << 3 | WIRE_VARINT;
-        p = raw_varint(p, ts - tr->clock);
-        *p++ = PK_TRACK_EVENT << 3 | WIRE_BYTES;
-        *p++ = (uint8_t)event->n;
-        memcpy(p, event->p, event->n);
-        p += event->n;
-        size_t n = (size_t)(p - body);
-        uint8_t *at = body - (n < 128 ? 2 : 3);
-        at[0] = TRACE_PACKET << 3 | WIRE_BYTES;
-        raw_varint(at + 1, n);
-        pb_raw(&pf->out, at, (size_t)(p - at));
-        packet_put(pf);
-        tr->clock = ts;
-        return;
-    }
-    /* A name interned with it (once per task type and track): on the heap,
-     * names being of any length. */
     pb packet = {.grows = true};
     pb_uint(&packet, PK_SEQUENCE_ID, tr->sequence);
     pb_uint(&packet, PK_TIMESTAMP, ts - tr->clock);
-    if (interned)
-        pb_msg(&packet, PK_INTERNED_DATA, interned);
+    pb_msg(&packet, PK_INTERNED_DATA, interned);
     pb_msg(&packet, PK_TRACK_EVENT, event);
     put_packet(pf, &packet);
     free(packet.p);
     tr->clock = ts;
 }
 
-/* A slice's BEGIN packet, for a frame as its record e says. */
-static void emit_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
+/* The slices' packets are most of a file: each is written straight into
+ * the file's buffer, its event where slice_open says, its two lengths (one
+ * byte each) filled in by slice_close once the event is written.  NULL:
+ * no memory for it (the file's error says so). */
+static uint8_t *slice_open(weft__pf *pf, weft__pf_track *tr, uint64_t ts)
 {
-    uint8_t bytes[40], *p = bytes;
+    if (!pb_room(&pf->out, SLICE_PACKET_MAX)) {
+        packet_put(pf);
+        return NULL;
+    }
+    if (ts < tr->clock)
+        ts = tr->clock;
+    uint8_t *p = pf->out.p + pf->out.n;
+    *p = TRACE_PACKET << 3 | WIRE_BYTES;
+    p += 2;
+    *p++ = PK_SEQUENCE_ID << 3 | WIRE_VARINT;
+    p = raw_varint(p, tr->sequence);
+    *p++ = PK_TIMESTAMP << 3 | WIRE_VARINT;
+    p = raw_varint(p, ts - tr->clock);
+    *p++ = PK_TRACK_EVENT << 3 | WIRE_BYTES;
+    tr->clock = ts;
+    return p + 1;
+}
+
+static void slice_close(weft__pf *pf, uint8_t *event, const uint8_t *end)
+{
+    uint8_t *packet = pf->out.p + pf->out.n;
+    event[-1] = (uint8_t)(end - event);
+    packet[1] = (uint8_t)(end - packet - 2);
+    pf->out.n = (size_t)(end - pf->out.p);
+    packet_put(pf);
+}
+
+/* A slice's BEGIN event, for a frame as its record e says, its name's iid
+ * `name`, written at p (SLICE_EVENT_MAX bytes); returns its end. */
+static uint8_t *begin_event(uint8_t *p, const trace_event *e, uint8_t state, uint64_t name)
+{
     *p++ = TE_TYPE << 3 | WIRE_VARINT;
     *p++ = TYPE_SLICE_BEGIN;
-    uint8_t state = e->kind < WEFT_TRACE_STATES ? e->kind : WEFT_TRACE_NONE;
     *p++ = TE_CATEGORY_IIDS << 3 | WIRE_VARINT;
     *p++ = state_cat[state];
-    pb interned = {.grows = true};
-    bool new_name = false;
     *p++ = TE_NAME_IID << 3 | WIRE_VARINT;
+    p = raw_varint(p, name);
     if (state == WEFT_TRACE_RUNNING) {
-        uint64_t iid;
-        if (!task_name_iid(tr, e->ptr, &iid)) {
-            intern_entry(&interned, ID_EVENT_NAMES, iid, weft__trace_task_name(e->ptr));
-            new_name = true;
-        }
-        p = raw_varint(p, iid);
         /* DebugAnnotation {name_iid: started_by, string_value_iid: how} */
         *p++ = TE_DEBUG_ANNOTATIONS << 3 | WIRE_BYTES;
         *p++ = 5;
@@ -767,18 +806,38 @@ static void emit_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
         *p++ = ARG_STARTED_BY;
         p = raw_varint(p, DA_STRING_VALUE_IID << 3 | WIRE_VARINT); /* two bytes */
         *p++ = (uint8_t)((e->how < WEFT__TRACE_HOWS ? e->how : WEFT_TRACE_RESUMED) + 1u);
-    } else {
-        *p++ = state ? state : WEFT_TRACE_RUNNING;
     }
-    pb event = {bytes, (size_t)(p - bytes), sizeof bytes, false, false};
-    put_on_sequence(pf, tr, e->start, &event, new_name ? &interned : NULL);
-    free(interned.p);
+    return p;
+}
+
+/* A slice's BEGIN packet, for a frame as its record e says. */
+static void emit_begin(weft__pf *pf, weft__pf_track *tr, const trace_event *e)
+{
+    uint8_t state = e->kind < WEFT_TRACE_STATES ? e->kind : WEFT_TRACE_NONE;
+    uint64_t name = state ? state : WEFT_TRACE_RUNNING;
+    if (state == WEFT_TRACE_RUNNING && !task_name_iid(tr, e->ptr, &name)) {
+        /* The type's first slice on this sequence: its name goes with it. */
+        pb interned = {.grows = true};
+        intern_entry(&interned, ID_EVENT_NAMES, name, weft__trace_task_name(e->ptr));
+        uint8_t bytes[SLICE_EVENT_MAX];
+        pb event = {bytes, 0, sizeof bytes, false, false};
+        event.n = (size_t)(begin_event(bytes, e, state, name) - bytes);
+        put_interned(pf, tr, e->start, &event, &interned);
+        free(interned.p);
+        return;
+    }
+    uint8_t *event = slice_open(pf, tr, e->start);
+    if (event)
+        slice_close(pf, event, begin_event(event, e, state, name));
 }
 
 /* A slice's END packet at ts, with what it counted. */
 static void emit_end(weft__pf *pf, weft__pf_track *tr, const open_slice *s, uint64_t ts)
 {
-    uint8_t bytes[32], *p = bytes;
+    uint8_t *event = slice_open(pf, tr, ts);
+    if (!event)
+        return;
+    uint8_t *p = event;
     *p++ = TE_TYPE << 3 | WIRE_VARINT;
     *p++ = TYPE_SLICE_END;
     uint64_t key = 0;
@@ -799,8 +858,7 @@ static void emit_end(weft__pf *pf, weft__pf_track *tr, const open_slice *s, uint
         p = raw_varint(p, s->count);
         *len = (uint8_t)(p - len - 1);
     }
-    pb event = {bytes, (size_t)(p - bytes), sizeof bytes, false, false};
-    put_on_sequence(pf, tr, ts, &event, NULL);
+    slice_close(pf, event, p);
 }
 
 /* Frames that hold the ones pushed on them as slices inside theirs: a

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,9 +29,58 @@ int weft__open_for_writing(const char *path, int flags)
     return fd;
 }
 
+/* A new file for the regular file fd at path (see weft__output_file_empty):
+ * made under a name of its own, locked, then renamed over path, so that
+ * a process opening path finds either file held; -1 if it cannot be. */
+static int replace_by_new_file(const char *path, const struct stat *opened)
+{
+    size_t cap = strlen(path) + 32;
+    char *fresh_path = malloc(cap);
+    if (!fresh_path)
+        return -1;
+    snprintf(fresh_path, cap, "%s.%ld.new", path, (long)getpid());
+    mode_t mode = opened->st_mode & 0777;
+    int fresh = open(fresh_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fresh >= 0) {
+        (void)fchmod(fresh, mode); /* the bits the umask took off */
+        (void)flock(fresh, LOCK_EX | LOCK_NB);
+        if (rename(fresh_path, path) != 0) {
+            close(fresh);
+            unlink(fresh_path);
+            fresh = -1;
+        }
+    }
+    free(fresh_path);
+    return fresh;
+}
+
+int weft__output_file_empty(int fd, const char *path)
+{
+    struct stat opened, named;
+    if (fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_size == 0)
+        return fd; /* a device, a FIFO, a new file: nothing to empty */
+    if (lstat(path, &named) == 0 && S_ISREG(named.st_mode) && named.st_dev == opened.st_dev &&
+        named.st_ino == opened.st_ino && named.st_nlink == 1 && named.st_uid == geteuid()) {
+        int fresh = replace_by_new_file(path, &opened);
+        if (fresh >= 0) {
+            close(fd);
+            return fresh;
+        }
+    }
+    if (ftruncate(fd, 0) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 FILE *weft__fopen_for_writing(const char *path)
 {
-    int fd = weft__open_for_writing(path, O_TRUNC);
+    int fd = weft__open_for_writing(path, 0);
+    if (fd >= 0)
+        fd = weft__output_file_empty(fd, path);
     if (fd < 0)
         return NULL;
     FILE *f = fdopen(fd, "w");
