@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /* A file weft writes afresh (a trace, a profile) is emptied the way
  * sys/output_file.h says: a regular file with content that one name of
- * this user's names is replaced by a new, empty file with its mode, locked
- * before it takes the name; a file with two names, one reached through a
- * symbolic link, or one whose replacement cannot be made is emptied in
- * place; a new file, a device or a FIFO is left as it is.  What is then
+ * this user's names is replaced by a new, empty file with its mode and
+ * group, locked before it takes the name; a file with two names, one
+ * reached through a symbolic link, one with a set-id bit, or one whose
+ * replacement cannot be made is emptied in place; a new file, a device or
+ * a FIFO is left as it is.  What is then
  * written through the descriptor returned is what the name holds.
  *
  * Usage: test_output_file
@@ -153,6 +154,57 @@ static void in_place_when_no_replacement(void)
     printf("ok: no replacement can be made: emptied in place, nothing else touched\n");
 }
 
+static void in_place_set_id(void)
+{
+    char path[96];
+    path_in_dir(path, sizeof path, "setgid.json");
+    write_file(path, "old content", 02640);
+    struct stat before = stat_of(path);
+    close(empty_and_write(path, "new"));
+    struct stat after = stat_of(path);
+    CHECK(after.st_ino == before.st_ino && (after.st_mode & 07777) == 02640,
+          "a file with a set-id bit was replaced, or lost the bit (mode %o)",
+          (unsigned)(after.st_mode & 07777));
+    expect_content(path, "new");
+    printf("ok: a file with a set-id bit: emptied in place, its mode kept\n");
+}
+
+static void group_kept(void)
+{
+    /* A group other than the process's, where the process may give one
+     * (as root; a user in a second group): the new file has it too. */
+    gid_t other = getegid() == 0 ? 1 : getegid();
+    char path[96];
+    path_in_dir(path, sizeof path, "group.json");
+    write_file(path, "old content", 0664);
+    if (chown(path, (uid_t)-1, other) != 0)
+        other = getegid();
+    struct stat before = stat_of(path);
+    close(empty_and_write(path, "new"));
+    struct stat after = stat_of(path);
+    CHECK(after.st_gid == before.st_gid, "the group was %u, is %u", (unsigned)before.st_gid,
+          (unsigned)after.st_gid);
+    expect_content(path, "new");
+    printf("ok: the group of a file replaced (%u) is kept\n", (unsigned)after.st_gid);
+}
+
+static void fifo_left(void)
+{
+    char path[96];
+    path_in_dir(path, sizeof path, "fifo");
+    CHECK(mkfifo(path, 0600) == 0, "mkfifo %s: %s", path, strerror(errno));
+    int reader = open(path, O_RDONLY | O_NONBLOCK);
+    CHECK(reader >= 0, "open %s for reading", path);
+    int fd = weft__open_for_writing(path, 0);
+    CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
+    CHECK(weft__output_file_empty(fd, path) == fd, "a FIFO: %s", strerror(errno));
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
+    close(fd);
+    close(reader);
+    printf("ok: a FIFO with a reader: left as it is\n");
+}
+
 static void left_as_they_are(void)
 {
     char path[96];
@@ -170,17 +222,27 @@ static void left_as_they_are(void)
     printf("ok: a new file and a device: left as they are\n");
 }
 
+/* The directory goes at exit, also after a failed CHECK. */
+static void remove_dir(void)
+{
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "%s failed\n", cmd);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/weft-output-file-%ld", (long)getpid());
     CHECK(mkdir(dir, 0700) == 0, "mkdir %s: %s", dir, strerror(errno));
+    atexit(remove_dir);
     replaced();
     in_place_two_names();
     in_place_through_symlink();
     in_place_when_no_replacement();
+    in_place_set_id();
+    group_kept();
+    fifo_left();
     left_as_they_are();
-    char cmd[96];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CHECK(system(cmd) == 0, "%s", cmd);
     return 0;
 }

@@ -8,7 +8,8 @@
  * lock (flock, LOCK_NB): held by the other, it writes a name of its own
  * (<stem>.<pid>.pftrace) and is done with the path.  With the lock, it
  * looks again at what the path names: another file (the other process
- * replaced it meanwhile), it lets go (close) and opens the path again.
+ * replaced it meanwhile), it lets go (close) and opens the path again, a
+ * bounded number of times (then it fails with EBUSY).
  * Then it empties its file: one with content is replaced by a new file,
  * made and locked under a name of its own, renamed over the path; then
  * the old file is let go of.  It writes the file it holds until the end
@@ -36,13 +37,13 @@
  */
 
 #define NFILES 4   /* the earlier trace, and a new file for each process */
-#define MAXTRY 3   /* open_and_lock's bound on opening again (8 in the code) */
+#define MAXTRY 3   /* open_and_lock's bound on the opens (8 in the code) */
 
 byte named = 0;              /* the file the path names */
 bool content[NFILES];        /* a file with content (emptied: false) */
 byte lock_holder[NFILES];    /* 0: none, else the process's id + 1 */
 byte next_file = 1;          /* the next new file */
-byte writes[2];              /* the file each process writes (NFILES: its own name) */
+byte writes[2];              /* the file each process writes (NFILES: not the path's) */
 bool done[2];
 bool retried;
 
@@ -60,9 +61,12 @@ again:
     fi;
 #ifndef MUT_NO_RECHECK
     if
-    :: atomic { named != fd && tries < MAXTRY -> lock_holder[fd] = 0; tries++; retried = true };
+    :: atomic { named != fd && tries + 1 < MAXTRY -> lock_holder[fd] = 0; tries++; retried = true };
        goto again                                            /* close(fd); open again */
-    :: atomic { named == fd || tries == MAXTRY -> skip }
+    :: atomic { named != fd && tries + 1 == MAXTRY -> lock_holder[fd] = 0 };
+       writes[me] = NFILES;                                  /* EBUSY: it writes no file */
+       goto opened
+    :: atomic { named == fd -> skip }
     fi;
 #endif
     if

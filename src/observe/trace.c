@@ -227,8 +227,8 @@ static void append(weft_trace_track *tr, const trace_event *e)
     /* The next lines were last touched a whole ring ago, or read since by
      * the stream's thread on another CPU: asked for a few events ahead,
      * so that the store does not wait for them. */
-    if (tr->at + TRACE_PREFETCH_AHEAD < tr->cap)
-        weft_prefetch_for_write(&tr->ev[tr->at + TRACE_PREFETCH_AHEAD]);
+    uint32_t ahead = tr->at + TRACE_PREFETCH_AHEAD;
+    weft_prefetch_for_write(&tr->ev[ahead < tr->cap ? ahead : ahead - tr->cap]);
     /* Release: the events' contents before a writer that reads the count. */
     atomic_store_explicit(&tr->n, n + 1, memory_order_release);
 }

@@ -485,10 +485,11 @@ static bool still_named(int fd, const char *path)
 /* path opened and locked (flock, LOCK_NB): the descriptor, -1 with errno
  * EWOULDBLOCK if another process holds it, or -1 and errno.  A lock taken
  * on a file that another process replaced meanwhile is let go of and the
- * name opened again: the file it names now is the one to lock. */
+ * name opened again: the file it names now is the one to lock (EBUSY if
+ * it keeps changing, rather than a file no name reaches). */
 static int open_and_lock(const char *path)
 {
-    for (int tries = 0;; tries++) {
+    for (int tries = 0; tries < 8; tries++) {
         int fd = weft__open_for_writing(path, 0);
         if (fd < 0)
             return -1;
@@ -500,10 +501,12 @@ static int open_and_lock(const char *path)
             }
             return fd; /* a file system without locks: no reason not to trace */
         }
-        if (still_named(fd, path) || tries == 8)
+        if (still_named(fd, path))
             return fd;
         close(fd);
     }
+    errno = EBUSY;
+    return -1;
 }
 
 /* Opens `path` for a trace, locked (flock) for as long as it is open: a

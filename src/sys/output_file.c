@@ -6,10 +6,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 int weft__open_for_writing(const char *path, int flags)
@@ -30,8 +32,9 @@ int weft__open_for_writing(const char *path, int flags)
 }
 
 /* A new file for the regular file fd at path (see weft__output_file_empty):
- * made under a name of its own, locked, then renamed over path, so that
- * a process opening path finds either file held; -1 if it cannot be. */
+ * made under a name of its own with the old one's mode and group, locked,
+ * then renamed over path, so that a process opening path finds either
+ * file held; -1 if it cannot be. */
 static int replace_by_new_file(const char *path, const struct stat *opened)
 {
     size_t cap = strlen(path) + 32;
@@ -42,9 +45,17 @@ static int replace_by_new_file(const char *path, const struct stat *opened)
     mode_t mode = opened->st_mode & 0777;
     int fresh = open(fresh_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fresh >= 0) {
-        (void)fchmod(fresh, mode); /* the bits the umask took off */
-        (void)flock(fresh, LOCK_EX | LOCK_NB);
-        if (rename(fresh_path, path) != 0) {
+        struct stat made;
+        /* fchmod: the bits the umask took off */
+        bool kept =
+            fstat(fresh, &made) == 0 &&
+            (made.st_gid == opened->st_gid || fchown(fresh, (uid_t)-1, opened->st_gid) == 0) &&
+            fchmod(fresh, mode) == 0;
+        if (kept) {
+            (void)flock(fresh, LOCK_EX | LOCK_NB);
+            kept = rename(fresh_path, path) == 0;
+        }
+        if (!kept) {
             close(fresh);
             unlink(fresh_path);
             fresh = -1;
@@ -54,13 +65,21 @@ static int replace_by_new_file(const char *path, const struct stat *opened)
     return fresh;
 }
 
+/* Whether the file is one a new file can stand in for: of this user, with
+ * no set-id or sticky bits and no access control list beyond its mode. */
+static bool replaceable(int fd, const struct stat *opened)
+{
+    return opened->st_uid == geteuid() && (opened->st_mode & 07000) == 0 &&
+           fgetxattr(fd, "system.posix_acl_access", NULL, 0) <= 0;
+}
+
 int weft__output_file_empty(int fd, const char *path)
 {
     struct stat opened, named;
     if (fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_size == 0)
         return fd; /* a device, a FIFO, a new file: nothing to empty */
     if (lstat(path, &named) == 0 && S_ISREG(named.st_mode) && named.st_dev == opened.st_dev &&
-        named.st_ino == opened.st_ino && named.st_nlink == 1 && named.st_uid == geteuid()) {
+        named.st_ino == opened.st_ino && named.st_nlink == 1 && replaceable(fd, &opened)) {
         int fresh = replace_by_new_file(path, &opened);
         if (fresh >= 0) {
             close(fd);

@@ -16,14 +16,16 @@
 int weft__open_for_writing(const char *path, int flags);
 /* Empties fd, a file just opened at path to be written from its start:
  * the descriptor to write (fd, or one that replaced it), or -1 and errno
- * with fd closed.  A regular file with content, that path alone names and
- * this process's user owns, is replaced by a new one with its mode
- * (locked with flock before it takes path's place): a file system that
- * sees a file emptied and written again (ext4, XFS) writes it back to
- * disk as it is closed, and the program waits for that at its end (a
- * tenth of a second for a trace of 200 MB); a new file is written back
- * later, as any other.  Any other regular file, or one that cannot be
- * replaced, is emptied in place; a device or a FIFO is left as it is. */
+ * with fd closed.  A regular file with content, that path alone names,
+ * of this process's user, without set-id bits or an access control list,
+ * is replaced by a new one with its mode and group (locked with flock
+ * before it takes path's place; other extended attributes are not carried
+ * over): a file system that sees a file emptied and written again (ext4,
+ * XFS) writes it back to disk as it is closed, and the program waits for
+ * that at its end (a tenth of a second for a trace of about 220 MB); a new
+ * file is written back later, as any other.  Any other regular file, or
+ * one whose new file cannot be made so, is emptied in place; a device or
+ * a FIFO is left as it is. */
 int weft__output_file_empty(int fd, const char *path);
 /* fopen(path, "w") the same way, emptied so (NULL and errno). */
 FILE *weft__fopen_for_writing(const char *path);
