@@ -82,6 +82,16 @@ static void no_leftover(const char *path)
     CHECK(access(fresh, F_OK) != 0, "%s is left behind", fresh);
 }
 
+/* Opens `opened` as weft does, writes "new" and checks that `file`, the
+ * file it names, was emptied in place (the same inode) and holds "new". */
+static void expect_in_place(const char *opened, const char *file, const char *what)
+{
+    struct stat before = stat_of(file);
+    close(empty_and_write(opened, "new"));
+    CHECK(stat_of(file).st_ino == before.st_ino, "%s was replaced", what);
+    expect_content(file, "new");
+}
+
 static void replaced(void)
 {
     char path[96];
@@ -108,10 +118,7 @@ static void in_place_two_names(void)
     path_in_dir(other, sizeof other, "linked-too.json");
     write_file(path, "old content", 0644);
     CHECK(link(path, other) == 0, "link: %s", strerror(errno));
-    struct stat before = stat_of(path);
-    close(empty_and_write(path, "new"));
-    CHECK(stat_of(path).st_ino == before.st_ino, "a file of two names was replaced");
-    expect_content(path, "new");
+    expect_in_place(path, path, "a file of two names");
     expect_content(other, "new");
     no_leftover(path);
     unlink(other);
@@ -125,13 +132,10 @@ static void in_place_through_symlink(void)
     path_in_dir(link_path, sizeof link_path, "via-link.json");
     write_file(target, "old content", 0644);
     CHECK(symlink(target, link_path) == 0, "symlink: %s", strerror(errno));
-    struct stat before = stat_of(target);
-    close(empty_and_write(link_path, "new"));
+    expect_in_place(link_path, target, "the link's target");
     struct stat link_st;
     CHECK(lstat(link_path, &link_st) == 0 && S_ISLNK(link_st.st_mode),
           "the symbolic link was replaced by a file");
-    CHECK(stat_of(target).st_ino == before.st_ino, "the link's target was replaced");
-    expect_content(target, "new");
     no_leftover(link_path);
     unlink(link_path);
     printf("ok: a file reached through a symbolic link: emptied in place, the link kept\n");
@@ -145,10 +149,7 @@ static void in_place_when_no_replacement(void)
     /* The replacement's own name is taken: it cannot be made. */
     snprintf(fresh, sizeof fresh, "%s.%ld.new", path, (long)getpid());
     write_file(fresh, "someone else's", 0644);
-    struct stat before = stat_of(path);
-    close(empty_and_write(path, "new"));
-    CHECK(stat_of(path).st_ino == before.st_ino, "replaced although no new file could be made");
-    expect_content(path, "new");
+    expect_in_place(path, path, "a file whose new file could not be made");
     expect_content(fresh, "someone else's");
     unlink(fresh);
     printf("ok: no replacement can be made: emptied in place, nothing else touched\n");
@@ -159,13 +160,9 @@ static void in_place_set_id(void)
     char path[96];
     path_in_dir(path, sizeof path, "setgid.json");
     write_file(path, "old content", 02640);
-    struct stat before = stat_of(path);
-    close(empty_and_write(path, "new"));
-    struct stat after = stat_of(path);
-    CHECK(after.st_ino == before.st_ino && (after.st_mode & 07777) == 02640,
-          "a file with a set-id bit was replaced, or lost the bit (mode %o)",
-          (unsigned)(after.st_mode & 07777));
-    expect_content(path, "new");
+    expect_in_place(path, path, "a file with a set-id bit");
+    CHECK((stat_of(path).st_mode & 07777) == 02640, "a file with a set-id bit lost it (mode %o)",
+          (unsigned)(stat_of(path).st_mode & 07777));
     printf("ok: a file with a set-id bit: emptied in place, its mode kept\n");
 }
 
