@@ -45,19 +45,24 @@
 /* How a RUN caller waits for a RUN it handed to a worker
  * (run_from_outside; docs/sleep.md, "Waiting for a RUN handed to a
  * worker").  If the task of its last handed-over RUN ran for at most the
- * spin time, it spins: until a worker takes the request, for at most
- * CALLER_PICKUP_NS (a sleeping worker's wake-up), and then while the task
- * has run for at most the spin time.  Otherwise, or once those are over,
- * it sleeps.  The spin time is about what a futex wake-up costs: spinning
- * longer costs the workers more than waking does.  Not longer when the
- * pool leaves a CPU free: the kernel need not keep the caller there (it
- * may wake it beside the worker and leave the two sharing a CPU), and a
- * caller spinning on another CPU keeps the process's address space live
- * there, so that every page-table change of the workers (a page fault on
- * fresh memory, an munmap) sends that CPU a TLB shoot-down
+ * spin time, and no worker had to be woken for this one, it spins: until
+ * a worker takes the request, for at most CALLER_PICKUP_NS, and then
+ * while the task has run for at most the spin time.  Otherwise, or once
+ * those are over, it sleeps.  The spin time is about what a futex
+ * wake-up costs: spinning longer costs the workers more than waking
+ * does.  Not longer when the pool leaves a CPU free: the kernel need not
+ * keep the caller there (it may wake it beside the worker and leave the
+ * two sharing a CPU), and a caller spinning on another CPU keeps the
+ * process's address space live there, so that every page-table change of
+ * the workers (a page fault on fresh memory, an munmap) sends that CPU a
+ * TLB shoot-down.  The pickup wait is what an awake worker needs to see
+ * the request (it looks about every microsecond): a worker that has to
+ * be woken, or one that waits for a CPU (beside other programs, or
+ * behind the caller's own spin on the CPU the kernel put it on), takes
+ * far longer, and a caller spinning meanwhile may be what it waits for
  * (docs/sleep.md, "Waiting for a RUN handed to a worker"). */
 #define CALLER_SPIN_NS 20000u
-#define CALLER_PICKUP_NS 50000u
+#define CALLER_PICKUP_NS 5000u
 /* A caller asleep this long with its RUN still queued asks a surplus
  * worker to run it (weft__surplus_ask): long enough that a
  * RUN the workers at work take in turn never pays for that wake-up. */
@@ -227,8 +232,8 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
      * task: while every other worker is busy or joined on that task, it
      * may be the only one that can take our RUN (we may be one of that
      * pool's threads). */
-    bool woke_on_my_cpu = false;
-    if (!weft__wake_for_external(&woke_on_my_cpu))
+    bool woke_sleeper = weft__wake_for_external();
+    if (!woke_sleeper)
         weft__waiting_wake(req.for_task);
 
     /* A short RUN (its result within microseconds) is best waited for
@@ -237,9 +242,10 @@ static inline bool run_from_outside_(weft_task *t, uintptr_t wrapper, bool may_b
      * the workers running its task whenever they fill the CPUs, or share
      * them with other programs, and a caller that yields its CPU waits a
      * whole time slice to get it back.  The last RUN this thread handed
-     * over predicts this one (RUNs of a loop are alike).  A worker just
-     * woken on our CPU (pinned there) needs it: we sleep. */
-    if (tls_last_handoff_run_ns <= CALLER_SPIN_NS && !woke_on_my_cpu) {
+     * over predicts this one (RUNs of a loop are alike).  A worker we
+     * just woke takes a wake-up's time to start, and the kernel may start
+     * it on our CPU (or pull it here once we leave it): we sleep. */
+    if (tls_last_handoff_run_ns <= CALLER_SPIN_NS && !woke_sleeper) {
         for (;;) {
             /* Acquire: pairs with the worker's release exchange (the result). */
             if (atomic_load_explicit(&req.done, memory_order_acquire) == 1)

@@ -366,10 +366,9 @@ void weft__surplus_pass_on(void)
         wake_one_surplus(&weft__rt);
 }
 
-bool weft__wake_for_external(bool *on_my_cpu)
+bool weft__wake_for_external(void)
 {
     weft_runtime *p = &weft__rt;
-    *on_my_cpu = false;
     /* seq_cst: after the seq_cst increment of the pending count. */
     if (atomic_load_explicit(&p->sleeping_idle, memory_order_seq_cst) == 0)
         return false;
@@ -379,10 +378,8 @@ bool weft__wake_for_external(bool *on_my_cpu)
     int cpu = sched_getcpu();
     for (unsigned i = 0; cpu >= 0 && i < p->n_workers; i++)
         if (weft__topology_worker_cpu(i) == cpu &&
-            claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL)) {
-            *on_my_cpu = true;
+            claim(p->workers[i], 1u << WEFT_SLEEP_IDLE, NULL))
             return true;
-        }
     return wake_one(NULL, 1u << WEFT_SLEEP_IDLE);
 }
 

@@ -53,10 +53,9 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
 /* weft__wake_for_work (sched_services.h) when self saw shared tasks left
  * on owner's deque. */
 void weft__wake_for_work_of(weft_worker *owner, weft_worker *self);
-/* After queueing an external RUN: wake one idle sleeper if there is any;
- * true if it woke one, and *on_my_cpu true if that one is pinned to the
- * caller's CPU (which the caller should then leave to it). */
-bool weft__wake_for_external(bool *on_my_cpu);
+/* After queueing an external RUN: wake one idle sleeper if there is any
+ * (one pinned to the caller's CPU first); true if it woke one. */
+bool weft__wake_for_external(void);
 /* A RUN from outside stayed queued for a while, in a pool with an active
  * limit: asks the surplus workers to take queued RUNs over the limit, and
  * wakes one, since the workers at work may be running tasks that wait for
