@@ -708,6 +708,18 @@ check quick output-file-mut-new-unlocked-SC output_file.pml SC fail 22 -DMUT_NEW
 check quick output-file-mut-old-closed-first-SC output_file.pml SC fail 22 -DMUT_OLD_CLOSED_FIRST
 cover_checks "output-file-cover-%s-SC" output_file.pml "RETRIED ALT"
 
+# ---- the table of guards (guard_ranges.pml; src/runtime/memory.c): the
+# SIGSEGV handler takes only whole ranges, a claim takes a free slot ----
+for mm in SC TSO WEAK; do
+  check quick "guard-ranges-$mm" guard_ranges.pml $mm pass 22
+done
+check quick guard-ranges-mut-no-odd-SC guard_ranges.pml SC fail 22 -DMUT_NO_ODD
+check quick guard-ranges-mut-early-seq2-SC guard_ranges.pml SC fail 22 -DMUT_EARLY_SEQ2
+check quick guard-ranges-mut-claim-store-SC guard_ranges.pml SC fail 22 -DMUT_CLAIM_STORE
+hidden_by_tso guard-ranges-mut-no-fence guard_ranges.pml -DMUT_NO_FENCE
+hidden_by_tso guard-ranges-mut-end-relaxed guard_ranges.pml -DMUT_END_RELAXED
+cover_checks "guard-ranges-cover-%s-SC" guard_ranges.pml "SKIP SECOND"
+
 # ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
 # workers wait, at least the limit stays out, stop wakes the surplus ----
 for mm in SC TSO WEAK; do

@@ -412,10 +412,13 @@ static void arm_own_stack_report(const weft_worker *w, const char *raise)
     pthread_attr_destroy(&attr);
     if (got != 0 || lo == NULL || (uintptr_t)lo < OVERFLOW_GAP_BYTES)
         return;
+    char *gap = (char *)lo - OVERFLOW_GAP_BYTES;
+    if (weft__guard_note(gap, OVERFLOW_GAP_BYTES + weft__page_size()) != 0)
+        return;
     /* A page above the lowest address too: the main thread's bound is
      * computed from its limit and may round. */
     tls_adopted_stack = (weft_thread_stack){
-        .guard_lo = (char *)lo - OVERFLOW_GAP_BYTES,
+        .guard_lo = gap,
         .lo = (char *)lo + weft__page_size(),
         .size = size,
         .who = "worker",
@@ -473,8 +476,10 @@ static void unadopt_thread(void)
     weft__tls_guest = false;
     weft__tls_worker = NULL;
     tls_adopted = NULL;
-    if (weft__tls_stack == &tls_adopted_stack)
+    if (weft__tls_stack == &tls_adopted_stack) {
         weft__tls_stack = tls_adopted_outer;
+        weft__guard_forget(tls_adopted_stack.guard_lo);
+    }
 }
 
 int weft__leave_adopted_worker(void)

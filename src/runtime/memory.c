@@ -16,6 +16,11 @@
  * which probes every page of a large frame, so such code always hits the
  * guard.  docs/configuration.md says what is and is not caught.
  * overflow.c explains what hits a guard.
+ *
+ * Every guard made here is noted in a table that the SIGSEGV handler
+ * reads without a lock, a wait or a thread-local (weft__guard_holds):
+ * a fault outside the table is not weft's, and goes on to the handler
+ * before weft's without weft touching anything of the faulting thread's.
  */
 #include "runtime/memory.h"
 
@@ -24,7 +29,10 @@
 #include "runtime/topology.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -39,6 +47,154 @@ size_t weft__page_size(void)
 }
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+/* ---- The table of guards ----
+ *
+ * A SIGSEGV handler must not call malloc (the fault may be inside it),
+ * and reading a thread-local can: in a shared object that links weft's
+ * static library, a thread that existed before the object was loaded
+ * gets the object's thread-locals on its first use of them, from malloc.
+ * So the handler first asks this table whether the address lies in a
+ * range of weft's, and reads weft's thread-locals only if it does.
+ *
+ * The table is chunks of slots, each chunk a page that is never freed
+ * (the handler may be reading it); a chunk is linked on when every slot
+ * is in use.  No lock: a fork or a signal may come at any point.  Each
+ * slot is a sequence lock: a writer claims a free slot by moving its even
+ * count to odd (CAS: one claimer wins), writes the range, and makes the
+ * count even again; only the writer that noted a range forgets it, the
+ * same way.  A reader takes a range only if it read the same even count
+ * before and after it, and otherwise passes the slot by (a slot being
+ * written holds a range being added, not in use yet, or being removed, in
+ * use no more), so the handler never waits.  verification/guard_ranges.pml
+ * models a slot's writers and reader.
+ */
+typedef struct guard_slot {
+    _Atomic(uint64_t) seq;     /* odd while a writer changes the range */
+    _Atomic(uintptr_t) lo, hi; /* [lo, hi); hi == 0: free */
+} guard_slot;
+
+#define GUARD_CHUNK_BYTES ((size_t)4096)
+#define GUARD_SLOTS ((GUARD_CHUNK_BYTES - sizeof(void *)) / sizeof(guard_slot))
+
+typedef struct guard_chunk {
+    _Atomic(struct guard_chunk *) next;
+    guard_slot slot[GUARD_SLOTS];
+} guard_chunk;
+
+static _Atomic(guard_chunk *) guard_chunks;
+
+/* The count at `seq` is the caller's (odd, claimed): write the range and
+ * let readers have it. */
+static void slot_write(guard_slot *s, uint64_t seq, uintptr_t lo, uintptr_t hi)
+{
+    /* Release fence: a reader that reads either new word of the range
+     * reads the odd count after it (its acquire fence pairs). */
+    atomic_thread_fence(memory_order_release);
+    /* Relaxed (both): ordered by the fence above and the store below. */
+    atomic_store_explicit(&s->lo, lo, memory_order_relaxed);
+    atomic_store_explicit(&s->hi, hi, memory_order_relaxed);
+    /* Release: a reader or claimer that reads the even count reads this
+     * range. */
+    atomic_store_explicit(&s->seq, seq + 1, memory_order_release);
+}
+
+/* Claims s if it is free: its count, now odd, or 0. */
+static uint64_t slot_claim(guard_slot *s)
+{
+    /* Acquire: the range read next is the one this count published. */
+    uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+    /* Relaxed: ordered by the acquire above; the CAS checks it still holds. */
+    if ((seq & 1) || atomic_load_explicit(&s->hi, memory_order_relaxed) != 0)
+        return 0;
+    /* Relaxed: the count alone is claimed here; slot_write's fence orders
+     * the range's stores after it. */
+    if (!atomic_compare_exchange_strong_explicit(&s->seq, &seq, seq + 1, memory_order_relaxed,
+                                                 memory_order_relaxed))
+        return 0;
+    return seq + 1;
+}
+
+int weft__guard_note(void *lo, size_t bytes)
+{
+    if (bytes == 0)
+        return 0;
+    /* Acquire (all): pairs with the release that linked the chunk. */
+    _Atomic(guard_chunk *) *link = &guard_chunks;
+    for (;;) {
+        guard_chunk *c = atomic_load_explicit(link, memory_order_acquire);
+        if (!c) {
+            guard_chunk *fresh = mmap(NULL, GUARD_CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (fresh == MAP_FAILED)
+                return ENOMEM;
+            /* Release: a reader that finds the chunk reads its zeroes,
+             * free slots; acquire on failure: the chunk linked instead. */
+            if (!atomic_compare_exchange_strong_explicit(link, &c, fresh, memory_order_release,
+                                                         memory_order_acquire))
+                munmap(fresh, GUARD_CHUNK_BYTES);
+            else
+                c = fresh;
+        }
+        for (size_t i = 0; i < GUARD_SLOTS; i++) {
+            uint64_t seq = slot_claim(&c->slot[i]);
+            if (seq) {
+                slot_write(&c->slot[i], seq, (uintptr_t)lo, (uintptr_t)lo + bytes);
+                return 0;
+            }
+        }
+        link = &c->next;
+    }
+}
+
+void weft__guard_forget(void *lo)
+{
+    /* Acquire (all): pairs with the release that linked the chunk. */
+    for (guard_chunk *c = atomic_load_explicit(&guard_chunks, memory_order_acquire); c;
+         c = atomic_load_explicit(&c->next, memory_order_acquire))
+        for (size_t i = 0; i < GUARD_SLOTS; i++) {
+            guard_slot *s = &c->slot[i];
+            /* Acquire: the range read next is no older than this count's;
+             * a slot holding the caller's range changes only by its hand. */
+            uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+            /* Relaxed (both): ordered by the acquire above. */
+            if ((seq & 1) || atomic_load_explicit(&s->hi, memory_order_relaxed) == 0 ||
+                atomic_load_explicit(&s->lo, memory_order_relaxed) != (uintptr_t)lo)
+                continue;
+            /* Relaxed: the caller's slot; slot_write's fence orders the
+             * range's stores after the odd count. */
+            atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
+            slot_write(s, seq + 1, 0, 0);
+            return;
+        }
+}
+
+bool weft__guard_holds(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr;
+    /* Acquire (both): pairs with the release that linked the chunk. */
+    for (guard_chunk *c = atomic_load_explicit(&guard_chunks, memory_order_acquire); c;
+         c = atomic_load_explicit(&c->next, memory_order_acquire))
+        for (size_t i = 0; i < GUARD_SLOTS; i++) {
+            guard_slot *s = &c->slot[i];
+            /* Acquire: the range read below is no older than this count. */
+            uint64_t before = atomic_load_explicit(&s->seq, memory_order_acquire);
+            if (before & 1)
+                continue;
+            /* Relaxed (both): checked by the count read again below. */
+            uintptr_t lo = atomic_load_explicit(&s->lo, memory_order_relaxed);
+            uintptr_t hi = atomic_load_explicit(&s->hi, memory_order_relaxed);
+            /* Acquire fence: the range's reads before the count's second
+             * read (pairs with slot_write's release fence). */
+            atomic_thread_fence(memory_order_acquire);
+            /* Relaxed: ordered by the fence above. */
+            if (atomic_load_explicit(&s->seq, memory_order_relaxed) != before)
+                continue;
+            if (a >= lo && a < hi)
+                return true;
+        }
+    return false;
+}
 
 void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placement)
 {
@@ -56,6 +212,16 @@ void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placem
         munmap(base, total);
         return NULL;
     }
+    if (weft__guard_note(base, guard_below) != 0) {
+        munmap(base, total);
+        return NULL;
+    }
+    if (weft__guard_note(base + guard_below + bytes, guard_above) != 0) {
+        if (guard_below)
+            weft__guard_forget(base);
+        munmap(base, total);
+        return NULL;
+    }
     weft__topology_bind_area(base + guard_below, bytes, placement);
     return base + guard_below;
 }
@@ -66,6 +232,10 @@ void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_ab
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
+    if (guard_below)
+        weft__guard_forget((char *)usable - guard_below);
+    if (guard_above)
+        weft__guard_forget((char *)usable + bytes);
     munmap((char *)usable - guard_below, guard_below + bytes + guard_above);
 }
 

@@ -197,6 +197,12 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
         chain_segv(sig, info, uctx);
         return;
     }
+    /* Not in a range of weft's: the thread's thread-locals are not read,
+     * which could allocate (memory.c says when). */
+    if (!weft__guard_holds(info->si_addr)) {
+        chain_segv(sig, info, uctx);
+        return;
+    }
     weft_worker *w = weft__tls_worker;
     char *addr = info->si_addr;
     /* The pool's stacks are sized by the call that started it: in the
