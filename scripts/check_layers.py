@@ -82,6 +82,10 @@ WHITE_BOX = {
     # The sleepers' counts and requests.
     "tests/test_sleep.c": ["src/runtime/sleep.h", "src/runtime/state.h"],
     "tests/test_sleep_contended.c": ["src/runtime/state.h"],
+    # The parking steps called directly (a woken worker's probing yield),
+    # RUNs handed to a worker as a front-end hands them, a sleeper's word.
+    "tests/test_park_probe.c": ["src/runtime/frontend.h", "src/runtime/parking.h",
+                                "src/runtime/sleep.h", "src/runtime/state.h"],
     # The active limit and its counts, and whether the scheduler has one.
     "tests/test_active_limit.c": ["src/runtime/sched.h", "src/runtime/state.h"],
     # RUNs handed to a worker as a front-end hands them (the seam), and the

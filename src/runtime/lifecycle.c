@@ -427,6 +427,7 @@ static int worker_create(unsigned i, size_t slots, size_t stack)
     if (err)
         return err;
     atomic_init(&w->sleep_word, WEFT_AWAKE);
+    atomic_init(&w->waker_cpu, -1);
     atomic_init(&w->leap_sleepers, 0);
     atomic_init(&w->joining, NULL);
     return 0;

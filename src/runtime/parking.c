@@ -65,6 +65,12 @@ void weft__park_calibrate_yield(void)
  * yield says otherwise. */
 static __thread bool core_shared_with_waiter;
 
+/* The next hold starts with a yield (weft__park_probe_core). */
+static __thread bool probe_core;
+
+void weft__park_probe_core(void) { probe_core = true; }
+bool weft__park_probe_pending(void) { return probe_core; }
+
 bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hold_ns)
 {
     uint64_t now = weft_now_ns();
@@ -72,7 +78,7 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
         *since_ns = now;
     if (now - *since_ns >= (uint64_t)spin_us * 1000u)
         return true;
-    if (!core_shared_with_waiter && now - *since_ns < hold_ns) {
+    if (!core_shared_with_waiter && !probe_core && now - *since_ns < hold_ns) {
         for (unsigned i = 0; i < 32; i++)
             weft_cpu_relax();
         return false;
@@ -81,6 +87,7 @@ bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hol
      * If one took it (more threads than cores: our own workers, or other
      * programs), looking on only takes time slices from threads with
      * work: park now, and be woken when the wait is over. */
+    probe_core = false;
     sched_yield();
     uint64_t took = weft_now_ns() - now;
     /* Relaxed: as in weft__park_calibrate_yield. */

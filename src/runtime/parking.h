@@ -133,6 +133,17 @@ bool weft__park_backoff(unsigned *rounds, uint64_t *since_ns, unsigned spin_us, 
 /* weft__park_backoff after its short spin, for a caller that spun its own
  * way first: hold, yield, and true when the caller should park. */
 bool weft__park_hold_or_yield(uint64_t *since_ns, unsigned spin_us, unsigned hold_ns);
+/* The calling thread's next hold begins with a yield, timed like the
+ * others: for a thread woken on the CPU of the thread that woke it, which
+ * it took over (a thread back from a long sleep preempts) before the
+ * waker, runnable beside it, went on with the work it woke us for (a
+ * worker finishing the task it spawned; a RUN's caller waiting for its
+ * result) or went to sleep itself.  Holding the core would keep the waker
+ * from that work for the whole hold; the yield comes back at once if
+ * nothing else wants the core, and the hold goes on.  pending: whether
+ * the next hold will (a test's question). */
+void weft__park_probe_core(void);
+bool weft__park_probe_pending(void);
 /* An idle worker of a pool no larger than its CPUs keeps its core this
  * long before it yields: work that comes back within it (the next RUN of
  * a program that calls RUN in a loop, the next level of a search) finds

@@ -175,6 +175,16 @@ static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft
  * borrower announced for it when it gave it back); once the word is
  * AWAKE no borrower can come, but the last one may still be finishing:
  * this thread waits for the seat's loan count to drop to zero. */
+/* Woken: on the CPU its waker ran on, the waker is runnable beside it
+ * (weft__park_probe_core says why the hold then yields first). */
+static void probe_if_beside_waker(weft_worker *w)
+{
+    /* Relaxed: a hint (claim); a racing claimer's CPU only misjudges one
+     * hold. */
+    if (sched_getcpu() == atomic_load_explicit(&w->waker_cpu, memory_order_relaxed))
+        weft__park_probe_core();
+}
+
 static void idle_wait(weft_worker *w)
 {
     uint32_t expected = WEFT_SLEEP_IDLE;
@@ -190,6 +200,7 @@ static void idle_wait(weft_worker *w)
     /* Until a claim makes the word AWAKE; it stays AWAKE from then on (no
      * borrower comes, and only this thread writes it next). */
     weft__park_wait(&w->sleep_word, WEFT_AWAKE);
+    probe_if_beside_waker(w);
     for (;;) {
         /* Acquire: pairs with the last borrower's release decrement; its
          * use of the worker is over. */
@@ -238,6 +249,7 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
         idle_wait(w);
     } else {
         weft__park_wait(&w->sleep_word, woken); /* after it we re-examine everything */
+        probe_if_beside_waker(w);
     }
     WEFT_TRACE_POP(w, trace_);
 }
@@ -257,6 +269,9 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
                   : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
             return false;
         WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
+        /* Relaxed: a hint for the sleeper's first hold; the claim's
+         * release below orders it before the word the sleeper acquires. */
+        atomic_store_explicit(&v->waker_cpu, sched_getcpu(), memory_order_relaxed);
         /* One claimer per sleep (the word names the kind and the thief, so
          * the count below is the one the sleeper is in).  A borrower's
          * sleep (GUEST) ends in LENT: the worker stays lent. */

@@ -126,6 +126,9 @@ typedef struct weft_worker {
     /* The stolen task this worker is blocked on at a SYNC, or NULL: lets
      * a leapfrogging joiner find its thief's thief (transitive leapfrog). */
     WEFT_ATOMIC(weft_task *) joining;
+    /* The CPU of the thread that last claimed this worker's sleep: woken
+     * on that CPU, the worker's first idle hold yields to it. */
+    WEFT_ATOMIC(int) waker_cpu;
 
     /* ---- a record an API layer keeps in the worker (Lace 2's
      * lace_worker, include/weft-lace2/), which then finds the worker from
