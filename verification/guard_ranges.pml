@@ -8,8 +8,8 @@
  * by claiming the first free slot (the count read with acquire, even, and
  * hi == 0; the count moved from even to odd by a relaxed CAS), a release
  * fence, the range (relaxed), the count made even (release).  It forgets
- * by making its slot's count odd (relaxed), a release fence, the range
- * cleared, the count made even (release).  The reader, the handler, reads
+ * by moving its slot's count to odd by a relaxed CAS, a release fence, the
+ * range cleared, the count made even (release).  The reader, the handler, reads
  * each slot ROUNDS times: the count (acquire), skipped if odd; lo and hi
  * (relaxed); an acquire fence; the count again; it takes the range only
  * if the count is unchanged.
@@ -28,12 +28,12 @@
  *                   range, as without its acquire fence (found under SC)
  *   MUT_CLAIM_STORE a claim is a plain store of the odd count after the
  *                   check, not a CAS (found under SC)
- *   MUT_NO_FENCE    no release fence between the odd count and the range:
- *                   the range may reach memory first (found under the
- *                   weak model, not under TSO)
  *   MUT_END_RELAXED the even count a relaxed store: it may reach memory
  *                   before the range (found under the weak model, not
  *                   under TSO)
+ * Not shown: the release fence between the odd count and the range.  The
+ * model's CAS writes memory at once, so the range can never pass it, with
+ * the fence or without.
  * Coverage (-DCOVER_P=1 makes reaching P an error): SKIP, the reader
  * passes a slot by because its count changed while it read the range;
  * SECOND, a writer notes its range in the second slot.
@@ -66,9 +66,7 @@ inline FENCE_REL(me) { atomic { DRAINED(me) } }
 
 inline write_range(me, k, seq, lo, hi)
 {
-#ifndef MUT_NO_FENCE
     FENCE_REL(me);
-#endif
     ST(me, L_LO(k), lo);
     ST(me, L_HI(k), hi);
     writing[k]--;
@@ -126,7 +124,8 @@ proctype writer_a()
     writing[k]++;
     assert(writing[k] == 1);
 #ifndef MUT_NO_ODD
-    ST(WA, L_SEQ(k), seq + 1);
+    CAS_RLX(WA, L_SEQ(k), seq, seq + 1, ok);
+    assert(ok);
 #endif
     write_range(WA, k, seq + 1, 0, 0);
     FENCE_SC(WA);

@@ -716,7 +716,6 @@ done
 check quick guard-ranges-mut-no-odd-SC guard_ranges.pml SC fail 22 -DMUT_NO_ODD
 check quick guard-ranges-mut-early-seq2-SC guard_ranges.pml SC fail 22 -DMUT_EARLY_SEQ2
 check quick guard-ranges-mut-claim-store-SC guard_ranges.pml SC fail 22 -DMUT_CLAIM_STORE
-hidden_by_tso guard-ranges-mut-no-fence guard_ranges.pml -DMUT_NO_FENCE
 hidden_by_tso guard-ranges-mut-end-relaxed guard_ranges.pml -DMUT_END_RELAXED
 cover_checks "guard-ranges-cover-%s-SC" guard_ranges.pml "SKIP SECOND"
 

@@ -478,7 +478,7 @@ static void unadopt_thread(void)
     tls_adopted = NULL;
     if (weft__tls_stack == &tls_adopted_stack) {
         weft__tls_stack = tls_adopted_outer;
-        weft__guard_forget(tls_adopted_stack.guard_lo);
+        weft__guard_forget(tls_adopted_stack.guard_lo, OVERFLOW_GAP_BYTES + weft__page_size());
     }
 }
 

@@ -70,9 +70,12 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
  * models a slot's writers and reader.
  */
 typedef struct guard_slot {
-    _Atomic(uint64_t) seq;     /* odd while a writer changes the range */
+    _Atomic(uintptr_t) seq;    /* odd while a writer changes the range */
     _Atomic(uintptr_t) lo, hi; /* [lo, hi); hi == 0: free */
 } guard_slot;
+
+/* The handler reads the table: its atomics must need no lock. */
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "the guard table needs lock-free word atomics");
 
 #define GUARD_CHUNK_BYTES ((size_t)4096)
 #define GUARD_SLOTS ((GUARD_CHUNK_BYTES - sizeof(void *)) / sizeof(guard_slot))
@@ -86,7 +89,7 @@ static _Atomic(guard_chunk *) guard_chunks;
 
 /* The count at `seq` is the caller's (odd, claimed): write the range and
  * let readers have it. */
-static void slot_write(guard_slot *s, uint64_t seq, uintptr_t lo, uintptr_t hi)
+static void slot_write(guard_slot *s, uintptr_t seq, uintptr_t lo, uintptr_t hi)
 {
     /* Release fence: a reader that reads either new word of the range
      * reads the odd count after it (its acquire fence pairs). */
@@ -100,11 +103,13 @@ static void slot_write(guard_slot *s, uint64_t seq, uintptr_t lo, uintptr_t hi)
 }
 
 /* Claims s if it is free: its count, now odd, or 0. */
-static uint64_t slot_claim(guard_slot *s)
+static uintptr_t slot_claim(guard_slot *s)
 {
     /* Acquire: the range read next is the one this count published. */
-    uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-    /* Relaxed: ordered by the acquire above; the CAS checks it still holds. */
+    uintptr_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+    /* Relaxed: ordered by the acquire above; the CAS checks it still holds
+     * (a forget moves the count by CAS too, so no two writers both move
+     * one even count). */
     if ((seq & 1) || atomic_load_explicit(&s->hi, memory_order_relaxed) != 0)
         return 0;
     /* Relaxed: the count alone is claimed here; slot_write's fence orders
@@ -137,7 +142,7 @@ int weft__guard_note(void *lo, size_t bytes)
                 c = fresh;
         }
         for (size_t i = 0; i < GUARD_SLOTS; i++) {
-            uint64_t seq = slot_claim(&c->slot[i]);
+            uintptr_t seq = slot_claim(&c->slot[i]);
             if (seq) {
                 slot_write(&c->slot[i], seq, (uintptr_t)lo, (uintptr_t)lo + bytes);
                 return 0;
@@ -147,23 +152,32 @@ int weft__guard_note(void *lo, size_t bytes)
     }
 }
 
-void weft__guard_forget(void *lo)
+void weft__guard_forget(void *lo, size_t bytes)
 {
+    if (bytes == 0)
+        return;
+    uintptr_t want_lo = (uintptr_t)lo, want_hi = (uintptr_t)lo + bytes;
     /* Acquire (all): pairs with the release that linked the chunk. */
     for (guard_chunk *c = atomic_load_explicit(&guard_chunks, memory_order_acquire); c;
          c = atomic_load_explicit(&c->next, memory_order_acquire))
         for (size_t i = 0; i < GUARD_SLOTS; i++) {
             guard_slot *s = &c->slot[i];
-            /* Acquire: the range read next is no older than this count's;
-             * a slot holding the caller's range changes only by its hand. */
-            uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+            /* Acquire: the range read next is no older than this count's. */
+            uintptr_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
             /* Relaxed (both): ordered by the acquire above. */
-            if ((seq & 1) || atomic_load_explicit(&s->hi, memory_order_relaxed) == 0 ||
-                atomic_load_explicit(&s->lo, memory_order_relaxed) != (uintptr_t)lo)
+            if ((seq & 1) || atomic_load_explicit(&s->lo, memory_order_relaxed) != want_lo ||
+                atomic_load_explicit(&s->hi, memory_order_relaxed) != want_hi)
                 continue;
-            /* Relaxed: the caller's slot; slot_write's fence orders the
-             * range's stores after the odd count. */
-            atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
+            /* Relaxed: a CAS, as a claim's, so that a claimer that read
+             * this even count cannot take the slot too; slot_write's fence
+             * orders the range's stores after the odd count.  Only the
+             * noter forgets its range, so it fails only on a claimer's
+             * stale try, which fails in turn: read the slot again. */
+            if (!atomic_compare_exchange_strong_explicit(
+                    &s->seq, &seq, seq + 1, memory_order_relaxed, memory_order_relaxed)) {
+                i--;
+                continue;
+            }
             slot_write(s, seq + 1, 0, 0);
             return;
         }
@@ -178,7 +192,7 @@ bool weft__guard_holds(const void *addr)
         for (size_t i = 0; i < GUARD_SLOTS; i++) {
             guard_slot *s = &c->slot[i];
             /* Acquire: the range read below is no older than this count. */
-            uint64_t before = atomic_load_explicit(&s->seq, memory_order_acquire);
+            uintptr_t before = atomic_load_explicit(&s->seq, memory_order_acquire);
             if (before & 1)
                 continue;
             /* Relaxed (both): checked by the count read again below. */
@@ -217,8 +231,7 @@ void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placem
         return NULL;
     }
     if (weft__guard_note(base + guard_below + bytes, guard_above) != 0) {
-        if (guard_below)
-            weft__guard_forget(base);
+        weft__guard_forget(base, guard_below);
         munmap(base, total);
         return NULL;
     }
@@ -232,10 +245,8 @@ void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_ab
     bytes = round_up(bytes, page);
     guard_below = round_up(guard_below, page);
     guard_above = round_up(guard_above, page);
-    if (guard_below)
-        weft__guard_forget((char *)usable - guard_below);
-    if (guard_above)
-        weft__guard_forget((char *)usable + bytes);
+    weft__guard_forget((char *)usable - guard_below, guard_below);
+    weft__guard_forget((char *)usable + bytes, guard_above);
     munmap((char *)usable - guard_below, guard_below + bytes + guard_above);
 }
 

@@ -26,12 +26,12 @@ void *weft__map(size_t bytes, size_t guard_below, size_t guard_above, int placem
 void weft__unmap(void *usable, size_t bytes, size_t guard_below, size_t guard_above);
 size_t weft__page_size(void);
 /* The table of weft's guards, and of the ranges below adopted threads'
- * own stacks where they overflow (memory.c): note, forget (by the lo a
- * note gave; note returns ENOMEM when the table cannot grow), and
- * whether an address lies in one.  weft__guard_holds is async-signal-safe
+ * own stacks where they overflow (memory.c): note, forget (the range a
+ * note gave; note returns ENOMEM when the table cannot grow; 0 bytes:
+ * nothing), and whether an address lies in one.  weft__guard_holds is async-signal-safe
  * and reads no thread-local: the SIGSEGV handler's first question. */
 int weft__guard_note(void *lo, size_t bytes);
-void weft__guard_forget(void *lo);
+void weft__guard_forget(void *lo, size_t bytes);
 bool weft__guard_holds(const void *addr);
 
 #endif

@@ -167,6 +167,19 @@ static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft
     return counter;
 }
 
+/* An idle worker woken on the CPU its waker ran on: the waker is
+ * runnable beside it (weft__park_probe_core says why its next hold then
+ * yields first).  Only idle sleeps: a joiner's next hold may come long
+ * after its wake, for another reason. */
+static void probe_if_beside_waker(weft_worker *w)
+{
+    int cpu = sched_getcpu();
+    /* Relaxed: a hint (claim); a racing claimer's CPU only misjudges one
+     * hold. */
+    if (cpu >= 0 && cpu == atomic_load_explicit(&w->waker_cpu, memory_order_relaxed))
+        weft__park_probe_core();
+}
+
 /* An IDLE sleeper whose last look found nothing: it becomes lendable (a
  * RUN caller may borrow its identity) and waits.  While it is lent, the
  * word is the borrower's (LENT, or a sleep of the borrower's with the
@@ -175,16 +188,6 @@ static _Atomic uint32_t *announce(weft_worker *w, uint32_t word, int state, weft
  * borrower announced for it when it gave it back); once the word is
  * AWAKE no borrower can come, but the last one may still be finishing:
  * this thread waits for the seat's loan count to drop to zero. */
-/* Woken: on the CPU its waker ran on, the waker is runnable beside it
- * (weft__park_probe_core says why the hold then yields first). */
-static void probe_if_beside_waker(weft_worker *w)
-{
-    /* Relaxed: a hint (claim); a racing claimer's CPU only misjudges one
-     * hold. */
-    if (sched_getcpu() == atomic_load_explicit(&w->waker_cpu, memory_order_relaxed))
-        weft__park_probe_core();
-}
-
 static void idle_wait(weft_worker *w)
 {
     uint32_t expected = WEFT_SLEEP_IDLE;
@@ -249,7 +252,6 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
         idle_wait(w);
     } else {
         weft__park_wait(&w->sleep_word, woken); /* after it we re-examine everything */
-        probe_if_beside_waker(w);
     }
     WEFT_TRACE_POP(w, trace_);
 }
