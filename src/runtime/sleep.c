@@ -260,12 +260,16 @@ void weft__sleep(weft_worker *w, int state, weft_task *joined, weft_worker *thie
 #define JOINERS ((1u << WEFT_SLEEP_JOIN) | (1u << WEFT_SLEEP_JOIN_LEAP))
 #define ANY_SLEEPER ((1u << WEFT_SLEEP_IDLE) | JOINERS)
 
+/* Not a CPU number, nor sched_getcpu's failure (-1). */
+#define WEFT_CPU_UNREAD (-2)
+
 /* Claims v if it sleeps in one of the accepted kinds (a bit mask), or, if
  * owner is given, only as a leapfrogging joiner whose thief is owner. */
 static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
 {
     /* Relaxed peek: the CAS decides. */
     uint32_t s = atomic_load_explicit(&v->sleep_word, memory_order_relaxed);
+    int here = WEFT_CPU_UNREAD; /* read once, on the first try that may claim */
     for (;;) {
         if (owner ? (s & ~WEFT_SLEEP_GUEST) != WEFT_SLEEP_WORD(WEFT_SLEEP_JOIN_LEAP, owner)
                   : s == WEFT_AWAKE || !(accept & (1u << WEFT_SLEEP_KIND(s))))
@@ -273,7 +277,9 @@ static bool claim(weft_worker *v, unsigned accept, weft_worker *owner)
         WEFT_RACE_POINT(WEFT_RP_WAKE_PEEKED);
         /* Relaxed: a hint for the sleeper's first hold; the claim's
          * release below orders it before the word the sleeper acquires. */
-        atomic_store_explicit(&v->waker_cpu, sched_getcpu(), memory_order_relaxed);
+        if (here == WEFT_CPU_UNREAD)
+            here = sched_getcpu();
+        atomic_store_explicit(&v->waker_cpu, here, memory_order_relaxed);
         /* One claimer per sleep (the word names the kind and the thief, so
          * the count below is the one the sleeper is in).  A borrower's
          * sleep (GUEST) ends in LENT: the worker stays lent. */

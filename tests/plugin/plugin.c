@@ -29,3 +29,7 @@ __attribute__((visibility("default"))) long plugin_fib(unsigned workers, int n)
         return -1;
     return WEFT_RUN(pfib, n);
 }
+
+/* True if the calling thread is one of the pool's workers: a read of
+ * weft's own thread-locals, made on purpose by test_plugin_fault. */
+__attribute__((visibility("default"))) int plugin_on_worker(void) { return weft_self() != NULL; }

@@ -12,7 +12,13 @@
  * allocate it with malloc, inside a signal handler.  The thread then writes
  * to a page of the host's that it has made inaccessible.  The host's
  * malloc family, defined here, counts its calls on that thread while the
- * fault is handled; the host's handler makes the page writable again. */
+ * fault is handled; the host's handler makes the page writable again.
+ *
+ * The check rests on glibc allocating a plugin's thread-locals with malloc
+ * when a thread first reads one.  So the thread, after its fault, reads
+ * weft's thread-locals on purpose (plugin_on_worker), and that read must
+ * call malloc: if it does not, the check above proves nothing, and the
+ * test says so and fails. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -32,11 +38,13 @@ extern void __libc_free(void *);
 static pthread_t faulting_thread;
 static atomic_int counting;       /* set on the faulting thread around its fault */
 static atomic_int calls_while_on; /* malloc-family calls on it meanwhile */
+static atomic_int calls_on_read;  /* the same while it reads weft's thread-locals */
+static atomic_int *counted_in = &calls_while_on;
 
 static void count_call(void)
 {
     if (atomic_load(&counting) && pthread_equal(pthread_self(), faulting_thread))
-        atomic_fetch_add(&calls_while_on, 1);
+        atomic_fetch_add(counted_in, 1);
 }
 
 void *malloc(size_t n)
@@ -81,6 +89,10 @@ static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
 static int go;
 
+typedef int (*plugin_on_worker_fn)(void);
+static plugin_on_worker_fn on_worker;
+static int on_worker_answer = -1;
+
 static void *faulting_main(void *arg)
 {
     (void)arg;
@@ -90,6 +102,10 @@ static void *faulting_main(void *arg)
     pthread_mutex_unlock(&go_lock);
     atomic_store(&counting, 1);
     ((volatile char *)host_page)[7] = 42;
+    atomic_store(&counting, 0);
+    counted_in = &calls_on_read;
+    atomic_store(&counting, 1);
+    on_worker_answer = on_worker();
     atomic_store(&counting, 0);
     return NULL;
 }
@@ -131,6 +147,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "FAIL: the plugin's pool did not compute fib(20)\n");
         return 1;
     }
+    on_worker = (plugin_on_worker_fn)(void (*)(void))dlsym(h, "plugin_on_worker");
+    if (!on_worker) {
+        fprintf(stderr, "FAIL: the plugin has no plugin_on_worker\n");
+        return 1;
+    }
     struct sigaction now;
     if (sigaction(SIGSEGV, NULL, &now) != 0 || now.sa_sigaction == host_handler) {
         fprintf(stderr, "FAIL: the plugin's pool did not install weft's SIGSEGV handler\n");
@@ -156,6 +177,17 @@ int main(int argc, char **argv)
                 "FAIL: %d calls of malloc or free on the faulting thread while its fault was "
                 "handled\n",
                 atomic_load(&calls_while_on));
+        failed = 1;
+    }
+    if (on_worker_answer != 0) {
+        fprintf(stderr, "FAIL: the faulting thread was taken for a worker (%d)\n",
+                on_worker_answer);
+        failed = 1;
+    }
+    if (atomic_load(&calls_on_read) == 0) {
+        fprintf(stderr, "FAIL: reading weft's thread-locals on the thread called no malloc: "
+                        "this glibc does not allocate a plugin's thread-locals lazily, and the "
+                        "check of the handler proves nothing here\n");
         failed = 1;
     }
     if (!failed)
