@@ -170,9 +170,10 @@ void weft__guard_forget(void *lo, size_t bytes)
                 continue;
             /* Relaxed: a CAS, as a claim's, so that a claimer that read
              * this even count cannot take the slot too; slot_write's fence
-             * orders the range's stores after the odd count.  Only the
-             * noter forgets its range, so it fails only on a claimer's
-             * stale try, which fails in turn: read the slot again. */
+             * orders the range's stores after the odd count.  It does not
+             * fail: a claimer's CAS wins only on the count of a free slot,
+             * and this count's slot holds the caller's range; if it ever
+             * did, the slot is read again. */
             if (!atomic_compare_exchange_strong_explicit(
                     &s->seq, &seq, seq + 1, memory_order_relaxed, memory_order_relaxed)) {
                 i--;
