@@ -4,9 +4,11 @@
  *
  * The handler is installed at start only if asked (report_stack_overflow):
  * a fault that is not weft's goes on to the handler that was there before
- * (called, or the default action), and stop restores that handler only if
- * ours is still the one installed.  memory.c's guards make an overflow a
- * fault (docs/configuration.md says what is and is not caught).
+ * (called as the kernel would have called it, or the default action), and
+ * stop restores that handler only if ours is still the one installed; if
+ * the application's is, a later start leaves it in front of ours.
+ * memory.c's guards make an overflow a fault (docs/configuration.md says
+ * what is and is not caught).
  */
 #include "runtime/overflow.h"
 
@@ -16,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "runtime/diagnostics.h"
@@ -24,6 +27,9 @@
 
 static struct sigaction previous_segv;
 static bool handler_installed;
+/* A pool's stop found the application's handler in place of ours: it may
+ * pass faults on to ours (restore_previous). */
+static bool handler_displaced;
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
@@ -132,18 +138,60 @@ static size_t put_uint(char *buf, size_t at, size_t cap, unsigned long long v)
     return at;
 }
 
+/* True if `a` runs a function (not the default action, not ignored). */
+static bool runs_a_function(const struct sigaction *a)
+{
+    if (a->sa_flags & SA_SIGINFO)
+        return a->sa_sigaction != NULL;
+    return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+static void set_default_action(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+}
+
+/* Calls the handler `prev` as the kernel would have delivered the signal
+ * to it: the default action put back first if it asked for a reset
+ * (SA_RESETHAND), and during the call the mask of the interrupted code
+ * with its sa_mask added and the signal itself blocked unless
+ * SA_NODEFER. */
+static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info, void *uctx)
+{
+    /* A copy: a reset, or a start on another thread, may change the
+     * recorded one while the handler runs. */
+    struct sigaction h = *prev;
+    if (h.sa_flags & SA_RESETHAND)
+        set_default_action(sig);
+    sigset_t during, after;
+    if (uctx)
+        during = ((const ucontext_t *)uctx)->uc_sigmask;
+    else
+        pthread_sigmask(SIG_BLOCK, NULL, &during);
+    for (int s = 1; s < NSIG; s++)
+        if (sigismember(&h.sa_mask, s) == 1)
+            sigaddset(&during, s);
+    if (!(h.sa_flags & SA_NODEFER))
+        sigaddset(&during, sig);
+    pthread_sigmask(SIG_SETMASK, &during, &after);
+    if (h.sa_flags & SA_SIGINFO)
+        h.sa_sigaction(sig, info, uctx);
+    else
+        h.sa_handler(sig);
+    pthread_sigmask(SIG_SETMASK, &after, NULL);
+}
+
 /* The fault was not weft's: hand it to the handler installed before ours,
  * as if ours were not there. */
 static void chain_segv(int sig, siginfo_t *info, void *uctx)
 {
     const struct sigaction *prev = &previous_segv;
-    if ((prev->sa_flags & SA_SIGINFO) && prev->sa_sigaction) {
-        prev->sa_sigaction(sig, info, uctx);
-        return;
-    }
-    if (!(prev->sa_flags & SA_SIGINFO) && prev->sa_handler != SIG_DFL &&
-        prev->sa_handler != SIG_IGN) {
-        prev->sa_handler(sig);
+    if (runs_a_function(prev)) {
+        call_previous(prev, sig, info, uctx);
         return;
     }
     /* A SIGSEGV that was sent (kill, raise, sigqueue: si_code <= 0) has no
@@ -157,11 +205,7 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
      * runs again, or the signal sent again arrives as this handler
      * returns (it is blocked until then), and the process dies of it as it
      * would without weft. */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    set_default_action(sig);
     if (sent)
         raise(sig);
 }
@@ -237,20 +281,43 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
 
+static bool is_ours(const struct sigaction *a)
+{
+    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == segv_handler;
+}
+
 int weft__overflow_handler_install(void)
 {
     int err = 0;
     pthread_mutex_lock(&handler_lock);
     if (handler_users == 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = segv_handler;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
+        struct sigaction now;
+        if (sigaction(SIGSEGV, NULL, &now) != 0) {
             err = errno;
-        else
+        } else if (is_ours(&now)) {
+            /* The application put ours back (from what its own sigaction
+             * returned): the previous handler is still the one recorded;
+             * recording ours would pass faults to itself. */
             handler_installed = true;
+            handler_displaced = false;
+        } else if (handler_displaced && runs_a_function(&now)) {
+            /* Ours stays behind the application's handler, which may pass
+             * faults on to ours: in front of it, ours would pass them
+             * back, and round again. */
+            handler_installed = false;
+        } else {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_sigaction = segv_handler;
+            sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+            sigemptyset(&sa.sa_mask);
+            if (sigaction(SIGSEGV, &sa, &previous_segv) != 0) {
+                err = errno;
+            } else {
+                handler_installed = true;
+                handler_displaced = false;
+            }
+        }
     }
     if (!err)
         handler_users++;
@@ -260,13 +327,17 @@ int weft__overflow_handler_install(void)
 
 /* Put back what was there before, unless the application installed a
  * handler of its own since: that one stays (it may chain to ours, which
- * keeps working: with no pool it passes every fault on). */
+ * keeps working: with no pool it passes every fault on), and a later
+ * install leaves it in front. */
 static void restore_previous(void)
 {
     struct sigaction now;
-    if (sigaction(SIGSEGV, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
-        now.sa_sigaction == segv_handler)
-        sigaction(SIGSEGV, &previous_segv, NULL);
+    if (sigaction(SIGSEGV, NULL, &now) == 0) {
+        if (is_ours(&now))
+            sigaction(SIGSEGV, &previous_segv, NULL);
+        else if (runs_a_function(&now))
+            handler_displaced = true;
+    }
     handler_installed = false;
 }
 
