@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 /* weft's SIGSEGV handler and the application's handlers around it
- * (docs/configuration.md, "Stack overflows"):
+ * (docs/configuration.md, "Stacks"):
  *  - a fault that is not weft's reaches the handler installed before
  *    weft_start as the kernel would have delivered it: SA_RESETHAND puts
  *    the default action back first (a crash reporter that returns then
- *    dies of the fault, once), sa_mask is blocked during the call, and
- *    SIGSEGV too unless SA_NODEFER;
+ *    dies of the fault, once), sa_mask is added to the mask of the
+ *    interrupted code during the call, and SIGSEGV unblocked with
+ *    SA_NODEFER; SIG_IGN set with SA_SIGINFO is ignored;
  *  - a handler the application installs over weft's, passing faults on to
  *    the one it replaced, stays in front of weft's through a weft_stop and
- *    a new weft_start: a fault goes round once, not back and forth, and an
- *    overflow is still explained;
- *  - a handler put back over weft's from what sigaction returned (weft's
- *    own) is not recorded as the one before weft's.
+ *    a new weft_start: a fault goes round once, not back and forth, weft's
+ *    passes it on as that handler would have (a call, with its mask), and
+ *    an overflow is still explained; any other handler found at a start
+ *    (the one before weft's too, installed again) gets weft's in front
+ *    of it again;
+ *  - weft's handler put back from what sigaction returned (weft's own) is
+ *    not recorded as the one before it, and the last stop puts back the
+ *    one before it even when weft's start had left it behind another;
+ *  - handlers that pass a fault round in a circle back to weft's get one
+ *    turn each, a message, and the default action.
  * Each case runs in a child; the handlers say they ran on stderr, and end
- * the child with LOOPING if called more often than a fault can call
- * them. */
+ * the child with LOOPING if called more often than a fault can call them.
+ * Every case checks that weft's handler is the one in front where it
+ * should be, so that none passes with weft's handler never installed. */
 #include "check.h"
 
 #include <setjmp.h>
@@ -56,8 +64,9 @@ __attribute__((noinline)) static long frame_340k(void)
 
 WEFT_TASK_0(long, overflow_in_task) { return frame_340k(); }
 
-static void install(void (*fn)(int, siginfo_t *, void *), int flags, const sigset_t *mask,
-                    struct sigaction *old)
+typedef void handler_fn(int, siginfo_t *, void *);
+
+static void install(handler_fn *fn, int flags, const sigset_t *mask, struct sigaction *old)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -70,11 +79,30 @@ static void install(void (*fn)(int, siginfo_t *, void *), int flags, const sigse
     CHECK(sigaction(SIGSEGV, &sa, old) == 0, "sigaction");
 }
 
-static bool installed_now(void (*fn)(int, siginfo_t *, void *))
+static bool installed_now(handler_fn *fn)
 {
     struct sigaction now;
     CHECK(sigaction(SIGSEGV, NULL, &now) == 0, "sigaction");
     return (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == fn;
+}
+
+/* The test's own handlers: what is installed is weft's if it is none of
+ * them and runs a function. */
+static handler_fn reporter, mask_reader, passes_on, passes_on_too;
+
+static bool weft_in_front(void)
+{
+    struct sigaction now;
+    CHECK(sigaction(SIGSEGV, NULL, &now) == 0, "sigaction");
+    return (now.sa_flags & SA_SIGINFO) && now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN &&
+           now.sa_sigaction != reporter && now.sa_sigaction != mask_reader &&
+           now.sa_sigaction != passes_on && now.sa_sigaction != passes_on_too;
+}
+
+static void start_in_front(size_t stack)
+{
+    CHECK(weft_start(2, 0, stack) == 0, "start");
+    CHECK(weft_in_front(), "weft's handler is not the one in place after weft_start");
 }
 
 /* Runs child in a process of its own; it must die of SIGSEGV with `line`
@@ -110,7 +138,7 @@ static void resethand_child(void)
 {
     install(reporter, SA_RESETHAND, NULL, NULL);
     fault_page = no_access_page();
-    CHECK(weft_start(2, 0, 0) == 0, "start");
+    start_in_front(0);
     WEFT_RUN(fault_in_task);
 }
 
@@ -123,43 +151,88 @@ static void resethand_plain_child(void)
     sigemptyset(&sa.sa_mask);
     CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
     fault_page = no_access_page();
-    CHECK(weft_start(2, 0, 0) == 0, "start");
+    start_in_front(0);
     *(volatile char *)fault_page = 1; /* on the calling thread, the pool running */
 }
 
-/* ---- sa_mask and SA_NODEFER ---- */
+/* ---- SIG_IGN given with SA_SIGINFO ---- */
+
+static int ignored_siginfo_child(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
+    start_in_front(0);
+    raise(SIGSEGV);
+    return weft_stop() == 0 ? 0 : 10;
+}
+
+static void test_ignored_siginfo(void)
+{
+    char buf[4096];
+    int r = run_child(ignored_siginfo_child, NULL, 0, buf, sizeof buf);
+    CHECK(r == 0, "SIG_IGN set with SA_SIGINFO, a SIGSEGV raised: the child ended with %d:\n%s", r,
+          buf);
+    printf("ok: SIG_IGN set with SA_SIGINFO: a SIGSEGV sent is dropped\n");
+}
+
+/* ---- the mask during the previous handler ---- */
 
 static sigjmp_buf back;
-static volatile sig_atomic_t usr2_blocked, segv_blocked;
+static volatile sig_atomic_t usr1_blocked, usr2_blocked, hup_blocked, segv_blocked;
 
 static void mask_reader(int sig, siginfo_t *info, void *uctx)
 {
     (void)sig, (void)info, (void)uctx;
     sigset_t now;
     pthread_sigmask(SIG_BLOCK, NULL, &now);
+    usr1_blocked = sigismember(&now, SIGUSR1) == 1;
     usr2_blocked = sigismember(&now, SIGUSR2) == 1;
+    hup_blocked = sigismember(&now, SIGHUP) == 1;
     segv_blocked = sigismember(&now, SIGSEGV) == 1;
     siglongjmp(back, 1);
 }
 
-static int mask_case(bool nodefer)
+static void install_mask_reader(bool nodefer)
 {
     sigset_t usr2;
     sigemptyset(&usr2);
     sigaddset(&usr2, SIGUSR2);
     install(mask_reader, nodefer ? SA_NODEFER : 0, &usr2, NULL);
-    fault_page = no_access_page();
-    if (weft_start(2, 0, 0) != 0)
-        return 10;
+}
+
+/* Faults on this thread with SIGHUP blocked by the code that faults;
+ * false if it did not fault. */
+static bool fault_with_hup_blocked(void)
+{
+    sigset_t hup;
+    sigemptyset(&hup);
+    sigaddset(&hup, SIGHUP);
     if (sigsetjmp(back, 1) == 0) {
+        pthread_sigmask(SIG_BLOCK, &hup, NULL);
         *(volatile char *)fault_page = 1;
-        return 11; /* did not fault */
+        return false;
     }
+    return true;
+}
+
+static int mask_case(bool nodefer)
+{
+    install_mask_reader(nodefer);
+    fault_page = no_access_page();
+    start_in_front(0);
+    if (!fault_with_hup_blocked())
+        return 11;
     if (!usr2_blocked)
         return 12;
     if (segv_blocked == nodefer)
         return 13;
-    return weft_stop() == 0 ? 0 : 14;
+    if (!hup_blocked)
+        return 14;
+    return weft_stop() == 0 ? 0 : 15;
 }
 
 static int mask_child(void) { return mask_case(false); }
@@ -172,31 +245,44 @@ static void test_mask(bool nodefer)
     CHECK(r != 12, "the previous handler ran without its sa_mask blocked");
     CHECK(r != 13, "the previous handler ran with SIGSEGV %s, though its flags %s SA_NODEFER",
           nodefer ? "blocked" : "unblocked", nodefer ? "have" : "lack");
+    CHECK(r != 14, "the previous handler ran without the interrupted code's mask");
     CHECK(r == 0, "mask case: result %d (stderr: %s)", r, buf);
-    printf("ok: the previous handler runs with its sa_mask blocked, and SIGSEGV %s (%s)\n",
+    printf("ok: the previous handler runs with the interrupted code's mask, its sa_mask, and "
+           "SIGSEGV %s (%s)\n",
            nodefer ? "unblocked" : "blocked", nodefer ? "SA_NODEFER" : "no SA_NODEFER");
 }
 
 /* ---- a handler installed over weft's, which passes faults on ---- */
 
-static struct sigaction replaced;
+static struct sigaction replaced, replaced_too;
 
-static void passes_on(int sig, siginfo_t *info, void *uctx)
+static void pass_on(const struct sigaction *to, int sig, siginfo_t *info, void *uctx)
 {
-    count_call("application's handler ran\n");
-    if ((replaced.sa_flags & SA_SIGINFO) && replaced.sa_sigaction)
-        replaced.sa_sigaction(sig, info, uctx);
+    if ((to->sa_flags & SA_SIGINFO) && to->sa_handler != SIG_DFL && to->sa_handler != SIG_IGN)
+        to->sa_sigaction(sig, info, uctx);
     else
         signal(sig, SIG_DFL);
 }
 
-/* weft_start, the application's handler over weft's, weft_stop, and a new
- * weft_start with `stack` bytes per worker. */
-static void restart_behind_application(size_t stack)
+static void passes_on(int sig, siginfo_t *info, void *uctx)
 {
-    signal(SIGSEGV, SIG_DFL);
-    CHECK(weft_start(2, 0, 0) == 0, "start");
-    install(passes_on, SA_ONSTACK, NULL, &replaced);
+    count_call("application's handler ran\n");
+    pass_on(&replaced, sig, info, uctx);
+}
+
+/* A second one, installed over the first. */
+static void passes_on_too(int sig, siginfo_t *info, void *uctx)
+{
+    count_call("second handler ran\n");
+    pass_on(&replaced_too, sig, info, uctx);
+}
+
+/* weft_start, the application's handler (blocking `mask`) over weft's,
+ * weft_stop, and a new weft_start with `stack` bytes per worker. */
+static void restart_behind_application(size_t stack, const sigset_t *mask)
+{
+    start_in_front(0);
+    install(passes_on, SA_ONSTACK, mask, &replaced);
     CHECK(weft_stop() == 0, "stop");
     CHECK(weft_start(2, 0, stack) == 0, "second start");
     CHECK(installed_now(passes_on), "the second start put weft's handler in front of the "
@@ -205,14 +291,16 @@ static void restart_behind_application(size_t stack)
 
 static void restart_fault_child(void)
 {
+    signal(SIGSEGV, SIG_DFL);
     fault_page = no_access_page();
-    restart_behind_application(0);
+    restart_behind_application(0, NULL);
     WEFT_RUN(fault_in_task);
 }
 
 static void restart_overflow_child(void)
 {
-    restart_behind_application(SMALL_STACK);
+    signal(SIGSEGV, SIG_DFL);
+    restart_behind_application(SMALL_STACK, NULL);
     WEFT_RUN(overflow_in_task);
 }
 
@@ -229,6 +317,101 @@ static void test_restart_overflow(void)
     printf("ok: behind the application's handler, after a restart, an overflow is explained\n");
 }
 
+/* Behind the application's handler, which blocks SIGUSR1, weft's passes a
+ * fault on to the handler before it as the application's would have: a
+ * call, in its mask (SIGUSR1 blocked, and SIGSEGV, though the handler
+ * asked for SA_NODEFER: the kernel did not deliver to it). */
+static int behind_mask_child(void)
+{
+    install_mask_reader(true);
+    fault_page = no_access_page();
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    restart_behind_application(0, &usr1);
+    if (!fault_with_hup_blocked())
+        return 11;
+    if (!usr1_blocked)
+        return 12;
+    if (!segv_blocked)
+        return 13;
+    if (!hup_blocked)
+        return 14;
+    return weft_stop() == 0 ? 0 : 15;
+}
+
+static void test_behind_mask(void)
+{
+    char buf[4096];
+    int r = run_child(behind_mask_child, NULL, 0, buf, sizeof buf);
+    CHECK(r != 12, "passed on by weft's behind the application's handler, the handler before "
+                   "ran without the application's handler's mask");
+    CHECK(r != 13, "passed on by weft's behind the application's handler, the handler before "
+                   "ran with SIGSEGV unblocked");
+    CHECK(r == 0, "behind-mask case: result %d (stderr: %s)", r, buf);
+    printf("ok: behind the application's handler, the handler before weft's runs in the "
+           "application's handler's mask\n");
+}
+
+/* The application, after the stop, sets the default action and installs
+ * a reporter that passes nothing on: the next start puts weft's in front
+ * of it, and an overflow is explained. */
+static void replaced_after_stop_child(void)
+{
+    signal(SIGSEGV, SIG_DFL);
+    restart_behind_application(0, NULL);
+    CHECK(weft_stop() == 0, "stop");
+    signal(SIGSEGV, SIG_DFL);
+    install(reporter, SA_RESETHAND, NULL, NULL);
+    start_in_front(SMALL_STACK);
+    WEFT_RUN(overflow_in_task);
+}
+
+/* The reporter that was there before weft's, installed again while the
+ * pool runs (an idempotent set-up called twice): the next start puts
+ * weft's in front of it, as at first, and an overflow is explained. */
+static void reinstalled_previous_child(void)
+{
+    install(reporter, SA_RESETHAND, NULL, NULL);
+    start_in_front(0);
+    install(reporter, SA_RESETHAND, NULL, NULL);
+    CHECK(weft_stop() == 0, "stop");
+    start_in_front(SMALL_STACK);
+    WEFT_RUN(overflow_in_task);
+}
+
+/* A handler installed after the stop over the application's, passing
+ * faults on to it, which passes them on to weft's: weft's, in front
+ * again, would get the fault back. */
+static void circle_child(void)
+{
+    signal(SIGSEGV, SIG_DFL);
+    fault_page = no_access_page();
+    start_in_front(0);
+    install(passes_on, 0, NULL, &replaced);
+    CHECK(weft_stop() == 0, "stop");
+    install(passes_on_too, 0, NULL, &replaced_too);
+    start_in_front(0);
+    WEFT_RUN(fault_in_task);
+}
+
+static void test_circle(void)
+{
+    char buf[8192];
+    int status = run_child(NULL, circle_child, 0, buf, sizeof buf);
+    CHECK(status != LOOPING, "handlers in a circle: called again and again:\n%s", buf);
+    CHECK(status == 128 + SIGSEGV, "handlers in a circle: ended with %d, not SIGSEGV:\n%s", status,
+          buf);
+    CHECK(strstr(buf, "pass it round in a circle"), "handlers in a circle: no message:\n%s", buf);
+    const char *a = strstr(buf, "application's handler ran\n");
+    const char *b = strstr(buf, "second handler ran\n");
+    CHECK(a && b && !strstr(a + 1, "application's handler ran\n") &&
+              !strstr(b + 1, "second handler ran\n"),
+          "handlers in a circle: not each once:\n%s", buf);
+    printf("ok: handlers that pass a fault round back to weft's: each once, a message, the "
+           "default action\n");
+}
+
 /* ---- weft's handler put back from what sigaction returned ---- */
 
 /* The application replaces weft's handler while the pool runs; then puts
@@ -239,7 +422,7 @@ static void put_back(bool before_stop)
 {
     install(reporter, SA_RESETHAND, NULL, NULL);
     fault_page = no_access_page();
-    CHECK(weft_start(2, 0, 0) == 0, "start");
+    start_in_front(0);
     struct sigaction weft_s;
     install(passes_on, 0, NULL, &weft_s);
     if (before_stop)
@@ -248,29 +431,68 @@ static void put_back(bool before_stop)
     if (before_stop)
         CHECK(installed_now(reporter), "stop did not put back the handler before weft's");
     CHECK(sigaction(SIGSEGV, &weft_s, NULL) == 0, "sigaction"); /* weft's, stale or not */
-    CHECK(weft_start(2, 0, 0) == 0, "second start");
+    start_in_front(0);
     WEFT_RUN(fault_in_task);
 }
 
 static void put_back_after_stop_child(void) { put_back(false); }
 static void put_back_before_stop_child(void) { put_back(true); }
 
+/* Behind the application's handler after a restart, the application puts
+ * weft's back while the pool runs: the stop puts back the reporter. */
+static int put_back_behind_child(void)
+{
+    install(reporter, SA_RESETHAND, NULL, NULL);
+    start_in_front(0);
+    struct sigaction weft_s;
+    install(passes_on, 0, NULL, &weft_s);
+    CHECK(weft_stop() == 0, "stop");
+    CHECK(weft_start(2, 0, 0) == 0, "second start");
+    CHECK(installed_now(passes_on), "weft's went in front of the application's handler");
+    CHECK(sigaction(SIGSEGV, &weft_s, NULL) == 0, "sigaction");
+    CHECK(weft_stop() == 0, "second stop");
+    return installed_now(reporter) ? 0 : 10;
+}
+
+static void test_put_back_behind(void)
+{
+    char buf[4096];
+    int r = run_child(put_back_behind_child, NULL, 0, buf, sizeof buf);
+    CHECK(r != 10, "weft's handler, put back while it was behind the application's, was left "
+                   "installed by the last stop");
+    CHECK(r == 0, "put-back-behind case: result %d (stderr: %s)", r, buf);
+    printf("ok: weft's handler put back while behind the application's: the last stop "
+           "restores the one before it\n");
+}
+
 int main(void)
 {
+    /* The handler is on by default; the environment could turn it off. */
+    unsetenv("WEFT_STACK_OVERFLOW_HANDLER");
     expect_segv_once(resethand_child, "reporter ran\n",
                      "SA_RESETHAND: the reporter runs once, then the fault kills (in a task)");
     expect_segv_once(resethand_plain_child, "reporter ran\n",
                      "SA_RESETHAND, no SA_SIGINFO: the same (calling thread)");
+    test_ignored_siginfo();
     test_mask(false);
     test_mask(true);
     expect_segv_once(restart_fault_child, "application's handler ran\n",
                      "after stop and start, the application's handler stays in front; a fault "
                      "goes round once");
     test_restart_overflow();
+    test_behind_mask();
+    expect_death(replaced_after_stop_child, "weft: stack overflow on worker",
+                 "a handler replaced after the stop: weft's goes in front again, an overflow "
+                 "is explained");
+    expect_death(reinstalled_previous_child, "weft: stack overflow on worker",
+                 "the handler before weft's, installed again over it: weft's goes in front "
+                 "again, an overflow is explained");
+    test_circle();
     expect_segv_once(put_back_after_stop_child, "reporter ran\n",
                      "weft's handler put back after a stop: the handler before it still gets "
                      "the fault");
     expect_segv_once(put_back_before_stop_child, "reporter ran\n",
                      "weft's handler put back before a stop, and again after it: the same");
+    test_put_back_behind();
     return 0;
 }

@@ -14,10 +14,13 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -26,10 +29,10 @@
 #include "runtime/state.h"
 
 static struct sigaction previous_segv;
-static bool handler_installed;
-/* A pool's stop found the application's handler in place of ours: it may
- * pass faults on to ours (restore_previous). */
+/* The last stop found this handler of the application's in place of ours:
+ * it may pass faults on to ours (restore_previous). */
 static bool handler_displaced;
+static struct sigaction displaced_by;
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
 
@@ -138,12 +141,19 @@ static size_t put_uint(char *buf, size_t at, size_t cap, unsigned long long v)
     return at;
 }
 
-/* True if `a` runs a function (not the default action, not ignored). */
+/* True if `a` runs a function (not the default action, not ignored).
+ * sa_handler and sa_sigaction share their storage: SIG_DFL and SIG_IGN
+ * read through sa_handler whatever the flags say. */
 static bool runs_a_function(const struct sigaction *a)
 {
-    if (a->sa_flags & SA_SIGINFO)
-        return a->sa_sigaction != NULL;
     return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+static void segv_handler(int sig, siginfo_t *info, void *uctx);
+
+static bool is_ours(const struct sigaction *a)
+{
+    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == segv_handler;
 }
 
 static void set_default_action(int sig)
@@ -155,34 +165,76 @@ static void set_default_action(int sig)
     sigaction(sig, &dfl, NULL);
 }
 
-/* Calls the handler `prev` as the kernel would have delivered the signal
- * to it: the default action put back first if it asked for a reset
- * (SA_RESETHAND), and during the call the mask of the interrupted code
- * with its sa_mask added and the signal itself blocked unless
- * SA_NODEFER. */
+/* A fault passed on goes in a copy of its siginfo, marked in its last
+ * bytes, which no SIGSEGV field uses and the kernel's copy has zero: if a
+ * marked copy comes back to our handler, the handlers pass the fault
+ * round in a circle.  The mark is the process's own (0: none yet). */
+#define RELAY_MARK_AT (sizeof(siginfo_t) - sizeof(uint64_t))
+_Static_assert(sizeof(siginfo_t) >= 64, "siginfo_t has room past its SIGSEGV fields");
+static _Atomic uint64_t relay_mark;
+
+static bool relay_marked(const siginfo_t *info)
+{
+    /* Relaxed: written once, before the first install of our handler;
+     * a handler that reads 0 only marks and checks nothing. */
+    uint64_t mark = atomic_load_explicit(&relay_mark, memory_order_relaxed);
+    uint64_t seen;
+    memcpy(&seen, (const char *)info + RELAY_MARK_AT, sizeof seen);
+    return mark != 0 && seen == mark;
+}
+
+static void make_relay_mark(void)
+{
+    /* Relaxed (both): under handler_lock; see relay_marked. */
+    if (atomic_load_explicit(&relay_mark, memory_order_relaxed) != 0)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t mark = (uint64_t)now.tv_nsec * 0x9e3779b97f4a7c15u ^ (uint64_t)now.tv_sec ^
+                    (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&relay_mark;
+    atomic_store_explicit(&relay_mark, mark | 1, memory_order_relaxed);
+}
+
+/* Calls the handler `prev` with a marked copy of info, as it would have
+ * been called without ours.  If ours is the handler in place, the kernel
+ * would have delivered the signal to `prev`: the default action is put
+ * back first if it asked for a reset (SA_RESETHAND), and during the call
+ * its sa_mask is added to the mask, and SIGSEGV unblocked if it asked for
+ * SA_NODEFER (unless the interrupted code or its sa_mask blocks it).
+ * Otherwise the application's handler in front called ours, and would
+ * have called `prev` itself, as a function: so does ours. */
 static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info, void *uctx)
 {
     /* A copy: a reset, or a start on another thread, may change the
      * recorded one while the handler runs. */
     struct sigaction h = *prev;
-    if (h.sa_flags & SA_RESETHAND)
-        set_default_action(sig);
+    siginfo_t relay = *info;
+    /* Relaxed: see relay_marked. */
+    uint64_t mark = atomic_load_explicit(&relay_mark, memory_order_relaxed);
+    memcpy((char *)&relay + RELAY_MARK_AT, &mark, sizeof mark);
+    struct sigaction now;
+    bool delivered = sigaction(sig, NULL, &now) == 0 && is_ours(&now);
     sigset_t during, after;
-    if (uctx)
-        during = ((const ucontext_t *)uctx)->uc_sigmask;
-    else
-        pthread_sigmask(SIG_BLOCK, NULL, &during);
-    for (int s = 1; s < NSIG; s++)
-        if (sigismember(&h.sa_mask, s) == 1)
-            sigaddset(&during, s);
-    if (!(h.sa_flags & SA_NODEFER))
-        sigaddset(&during, sig);
-    pthread_sigmask(SIG_SETMASK, &during, &after);
+    pthread_sigmask(SIG_BLOCK, NULL, &after);
+    during = after;
+    if (delivered) {
+        if (h.sa_flags & SA_RESETHAND)
+            set_default_action(sig);
+        for (int s = 1; s < NSIG; s++)
+            if (sigismember(&h.sa_mask, s) == 1)
+                sigaddset(&during, s);
+        bool held = sigismember(&h.sa_mask, sig) == 1 ||
+                    (uctx && sigismember(&((const ucontext_t *)uctx)->uc_sigmask, sig) == 1);
+        if ((h.sa_flags & SA_NODEFER) && !held)
+            sigdelset(&during, sig);
+        pthread_sigmask(SIG_SETMASK, &during, NULL);
+    }
     if (h.sa_flags & SA_SIGINFO)
-        h.sa_sigaction(sig, info, uctx);
+        h.sa_sigaction(sig, &relay, uctx);
     else
         h.sa_handler(sig);
-    pthread_sigmask(SIG_SETMASK, &after, NULL);
+    if (delivered)
+        pthread_sigmask(SIG_SETMASK, &after, NULL);
 }
 
 /* The fault was not weft's: hand it to the handler installed before ours,
@@ -198,7 +250,7 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
      * instruction to run again: ignored, it is dropped as it would be
      * without weft; with the default action, it is sent again below. */
     bool sent = info->si_code <= 0;
-    if (sent && !(prev->sa_flags & SA_SIGINFO) && prev->sa_handler == SIG_IGN)
+    if (sent && prev->sa_handler == SIG_IGN)
         return;
     /* Default (or ignored, which the kernel does not honour for a fault):
      * return with the default action in place; the faulting instruction
@@ -207,6 +259,22 @@ static void chain_segv(int sig, siginfo_t *info, void *uctx)
      * would without weft. */
     set_default_action(sig);
     if (sent)
+        raise(sig);
+}
+
+/* A fault we passed on came back (relay_marked): every handler in the
+ * circle has had it.  The default action ends it, as at the end of a
+ * chain: the circle returns, and the fault (or the signal sent again)
+ * kills the process. */
+static void end_circle(int sig, const siginfo_t *info)
+{
+    static const char msg[] =
+        "weft: a SIGSEGV that is not weft's came back to weft's handler from the handler it "
+        "passed it to (the handlers pass it round in a circle): the default action follows\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+    set_default_action(sig);
+    if (info->si_code <= 0)
         raise(sig);
 }
 
@@ -237,6 +305,10 @@ __thread const weft_thread_stack *weft__tls_stack WEFT__TLS_MODEL;
 
 static void segv_handler(int sig, siginfo_t *info, void *uctx)
 {
+    if (relay_marked(info)) {
+        end_circle(sig, info);
+        return;
+    }
     if (info->si_code <= 0) { /* sent, not a fault: its si_addr means nothing */
         chain_segv(sig, info, uctx);
         return;
@@ -281,9 +353,11 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
 
-static bool is_ours(const struct sigaction *a)
+/* The same handler: sa_handler and sa_sigaction share their storage. */
+static bool same_handler(const struct sigaction *a, const struct sigaction *b)
 {
-    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == segv_handler;
+    return (a->sa_flags & SA_SIGINFO) == (b->sa_flags & SA_SIGINFO) &&
+           a->sa_handler == b->sa_handler;
 }
 
 int weft__overflow_handler_install(void)
@@ -298,25 +372,28 @@ int weft__overflow_handler_install(void)
             /* The application put ours back (from what its own sigaction
              * returned): the previous handler is still the one recorded;
              * recording ours would pass faults to itself. */
-            handler_installed = true;
             handler_displaced = false;
-        } else if (handler_displaced && runs_a_function(&now)) {
-            /* Ours stays behind the application's handler, which may pass
-             * faults on to ours: in front of it, ours would pass them
-             * back, and round again. */
-            handler_installed = false;
+        } else if (handler_displaced && same_handler(&now, &displaced_by) &&
+                   !same_handler(&now, &previous_segv)) {
+            /* Ours stays behind the handler that the application put in
+             * its place, which may pass faults on to ours: in front of
+             * it, ours would pass them back, and round again.  (The one
+             * that was there before ours, installed again, goes behind
+             * ours, as at first.) */
         } else {
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
             sa.sa_sigaction = segv_handler;
             sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
             sigemptyset(&sa.sa_mask);
-            if (sigaction(SIGSEGV, &sa, &previous_segv) != 0) {
+            make_relay_mark();
+            /* Recorded before ours is in place: a fault on another thread
+             * finds it there at once. */
+            previous_segv = now;
+            if (sigaction(SIGSEGV, &sa, NULL) != 0)
                 err = errno;
-            } else {
-                handler_installed = true;
+            else
                 handler_displaced = false;
-            }
         }
     }
     if (!err)
@@ -325,26 +402,28 @@ int weft__overflow_handler_install(void)
     return err;
 }
 
-/* Put back what was there before, unless the application installed a
- * handler of its own since: that one stays (it may chain to ours, which
- * keeps working: with no pool it passes every fault on), and a later
- * install leaves it in front. */
+/* The last user is done: put back what was there before ours, unless the
+ * application installed a handler of its own since.  That one stays (it
+ * may pass faults on to ours, which keeps working: with no pool it passes
+ * every fault on), and the next install leaves it in front. */
 static void restore_previous(void)
 {
     struct sigaction now;
-    if (sigaction(SIGSEGV, NULL, &now) == 0) {
-        if (is_ours(&now))
-            sigaction(SIGSEGV, &previous_segv, NULL);
-        else if (runs_a_function(&now))
-            handler_displaced = true;
+    if (sigaction(SIGSEGV, NULL, &now) != 0)
+        return;
+    handler_displaced = false;
+    if (is_ours(&now)) {
+        sigaction(SIGSEGV, &previous_segv, NULL);
+    } else if (runs_a_function(&now)) {
+        handler_displaced = true;
+        displaced_by = now;
     }
-    handler_installed = false;
 }
 
 void weft__overflow_handler_remove(void)
 {
     pthread_mutex_lock(&handler_lock);
-    if (handler_users > 0 && --handler_users == 0 && handler_installed)
+    if (handler_users > 0 && --handler_users == 0)
         restore_previous();
     pthread_mutex_unlock(&handler_lock);
 }
@@ -354,7 +433,7 @@ void weft__overflow_handler_forget(void)
     /* In a child after fork(): one thread, and the lock may have been held
      * by a thread that is gone. */
     pthread_mutex_init(&handler_lock, NULL);
-    if (handler_installed)
+    if (handler_users > 0)
         restore_previous();
     handler_users = 0;
 }
