@@ -383,7 +383,7 @@ static void reinstalled_previous_child(void)
 /* A handler installed after the stop over the application's, passing
  * faults on to it, which passes them on to weft's: weft's, in front
  * again, would get the fault back. */
-static void circle_child(void)
+static void make_circle(void)
 {
     signal(SIGSEGV, SIG_DFL);
     fault_page = no_access_page();
@@ -392,13 +392,26 @@ static void circle_child(void)
     CHECK(weft_stop() == 0, "stop");
     install(passes_on_too, 0, NULL, &replaced_too);
     start_in_front(0);
+}
+
+static void circle_child(void)
+{
+    make_circle();
     WEFT_RUN(fault_in_task);
 }
 
-static void test_circle(void)
+/* The same with a SIGSEGV sent, which no instruction sends again: the
+ * default action must still end the process. */
+static void circle_sent_child(void)
+{
+    make_circle();
+    raise(SIGSEGV);
+}
+
+static void test_circle(bool sent)
 {
     char buf[8192];
-    int status = run_child(NULL, circle_child, 0, buf, sizeof buf);
+    int status = run_child(NULL, sent ? circle_sent_child : circle_child, 0, buf, sizeof buf);
     CHECK(status != LOOPING, "handlers in a circle: called again and again:\n%s", buf);
     CHECK(status == 128 + SIGSEGV, "handlers in a circle: ended with %d, not SIGSEGV:\n%s", status,
           buf);
@@ -408,8 +421,9 @@ static void test_circle(void)
     CHECK(a && b && !strstr(a + 1, "application's handler ran\n") &&
               !strstr(b + 1, "second handler ran\n"),
           "handlers in a circle: not each once:\n%s", buf);
-    printf("ok: handlers that pass a fault round back to weft's: each once, a message, the "
-           "default action\n");
+    printf("ok: handlers that pass a %s round back to weft's: each once, a message, the "
+           "default action\n",
+           sent ? "SIGSEGV sent" : "fault");
 }
 
 /* ---- weft's handler put back from what sigaction returned ---- */
@@ -487,7 +501,8 @@ int main(void)
     expect_death(reinstalled_previous_child, "weft: stack overflow on worker",
                  "the handler before weft's, installed again over it: weft's goes in front "
                  "again, an overflow is explained");
-    test_circle();
+    test_circle(false);
+    test_circle(true);
     expect_segv_once(put_back_after_stop_child, "reporter ran\n",
                      "weft's handler put back after a stop: the handler before it still gets "
                      "the fault");

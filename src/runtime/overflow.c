@@ -156,6 +156,13 @@ static bool is_ours(const struct sigaction *a)
     return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == segv_handler;
 }
 
+/* The same handler: sa_handler and sa_sigaction share their storage. */
+static bool same_handler(const struct sigaction *a, const struct sigaction *b)
+{
+    return (a->sa_flags & SA_SIGINFO) == (b->sa_flags & SA_SIGINFO) &&
+           a->sa_handler == b->sa_handler;
+}
+
 static void set_default_action(int sig)
 {
     struct sigaction dfl;
@@ -196,8 +203,9 @@ static void make_relay_mark(void)
 }
 
 /* Calls the handler `prev` with a marked copy of info, as it would have
- * been called without ours.  If ours is the handler in place, the kernel
- * would have delivered the signal to `prev`: the default action is put
+ * been called without ours.  If ours is the handler in place (or `prev`
+ * is, put back by a stop since), the kernel would have delivered the
+ * signal to `prev`: the default action is put
  * back first if it asked for a reset (SA_RESETHAND), and during the call
  * its sa_mask is added to the mask, and SIGSEGV unblocked if it asked for
  * SA_NODEFER (unless the interrupted code or its sa_mask blocks it).
@@ -209,11 +217,19 @@ static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info
      * recorded one while the handler runs. */
     struct sigaction h = *prev;
     siginfo_t relay = *info;
-    /* Relaxed: see relay_marked. */
-    uint64_t mark = atomic_load_explicit(&relay_mark, memory_order_relaxed);
-    memcpy((char *)&relay + RELAY_MARK_AT, &mark, sizeof mark);
+    /* A mark already there is another copy of weft's (in another shared
+     * object) passing the fault on: kept, so that it sees the circle. */
+    uint64_t mark;
+    memcpy(&mark, (const char *)info + RELAY_MARK_AT, sizeof mark);
+    if (mark == 0) {
+        /* Relaxed: see relay_marked. */
+        mark = atomic_load_explicit(&relay_mark, memory_order_relaxed);
+        memcpy((char *)&relay + RELAY_MARK_AT, &mark, sizeof mark);
+    }
+    /* Ours in place: the kernel delivered to it.  `prev` itself in place:
+     * a stop on another thread has just put it back. */
     struct sigaction now;
-    bool delivered = sigaction(sig, NULL, &now) == 0 && is_ours(&now);
+    bool delivered = sigaction(sig, NULL, &now) == 0 && (is_ours(&now) || same_handler(&now, &h));
     sigset_t during, after;
     pthread_sigmask(SIG_BLOCK, NULL, &after);
     during = after;
@@ -352,13 +368,6 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
  * removed by the last. */
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
-
-/* The same handler: sa_handler and sa_sigaction share their storage. */
-static bool same_handler(const struct sigaction *a, const struct sigaction *b)
-{
-    return (a->sa_flags & SA_SIGINFO) == (b->sa_flags & SA_SIGINFO) &&
-           a->sa_handler == b->sa_handler;
-}
 
 int weft__overflow_handler_install(void)
 {
