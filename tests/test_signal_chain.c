@@ -66,17 +66,32 @@ WEFT_TASK_0(long, overflow_in_task) { return frame_340k(); }
 
 typedef void handler_fn(int, siginfo_t *, void *);
 
-static void install(handler_fn *fn, int flags, const sigset_t *mask, struct sigaction *old)
+/* An action with `flags` and `mask` (none if NULL), its handler unset. */
+static struct sigaction action(int flags, const sigset_t *mask)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = fn;
-    sa.sa_flags = SA_SIGINFO | flags;
+    sa.sa_flags = flags;
     if (mask)
         sa.sa_mask = *mask;
     else
         sigemptyset(&sa.sa_mask);
+    return sa;
+}
+
+static void install(handler_fn *fn, int flags, const sigset_t *mask, struct sigaction *old)
+{
+    struct sigaction sa = action(SA_SIGINFO | flags, mask);
+    sa.sa_sigaction = fn;
     CHECK(sigaction(SIGSEGV, &sa, old) == 0, "sigaction");
+}
+
+/* A handler given in sa_handler: a plain function, SIG_DFL or SIG_IGN. */
+static void install_plain(void (*fn)(int), int flags)
+{
+    struct sigaction sa = action(flags, NULL);
+    sa.sa_handler = fn;
+    CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
 }
 
 static bool installed_now(handler_fn *fn)
@@ -144,12 +159,7 @@ static void resethand_child(void)
 
 static void resethand_plain_child(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = plain_reporter;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
+    install_plain(plain_reporter, SA_RESETHAND);
     fault_page = no_access_page();
     start_in_front(0);
     *(volatile char *)fault_page = 1; /* on the calling thread, the pool running */
@@ -159,12 +169,7 @@ static void resethand_plain_child(void)
 
 static int ignored_siginfo_child(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
+    install_plain(SIG_IGN, SA_SIGINFO);
     start_in_front(0);
     raise(SIGSEGV);
     return weft_stop() == 0 ? 0 : 10;

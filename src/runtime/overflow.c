@@ -29,9 +29,9 @@
 #include "runtime/state.h"
 
 static struct sigaction previous_segv;
-/* The last stop found this handler of the application's in place of ours:
- * it may pass faults on to ours (restore_previous). */
-static bool handler_displaced;
+/* The handler of the application's that the last stop found in place of
+ * ours, which may pass faults on to ours (restore_previous); SIG_DFL if
+ * ours was there. */
 static struct sigaction displaced_by;
 
 #define ALTSTACK_SIZE ((size_t)64 << 10)
@@ -205,10 +205,10 @@ static void make_relay_mark(void)
 /* Calls the handler `prev` with a marked copy of info, as it would have
  * been called without ours.  If ours is the handler in place (or `prev`
  * is, put back by a stop since), the kernel would have delivered the
- * signal to `prev`: the default action is put
- * back first if it asked for a reset (SA_RESETHAND), and during the call
- * its sa_mask is added to the mask, and SIGSEGV unblocked if it asked for
- * SA_NODEFER (unless the interrupted code or its sa_mask blocks it).
+ * signal to `prev`: the default action is put back first if it asked for
+ * a reset (SA_RESETHAND), and during the call its sa_mask is added to the
+ * mask, and SIGSEGV unblocked if it asked for SA_NODEFER (unless the
+ * interrupted code or its sa_mask blocks it).
  * Otherwise the application's handler in front called ours, and would
  * have called `prev` itself, as a function: so does ours. */
 static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info, void *uctx)
@@ -236,9 +236,7 @@ static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info
     if (delivered) {
         if (h.sa_flags & SA_RESETHAND)
             set_default_action(sig);
-        for (int s = 1; s < NSIG; s++)
-            if (sigismember(&h.sa_mask, s) == 1)
-                sigaddset(&during, s);
+        sigorset(&during, &during, &h.sa_mask);
         bool held = sigismember(&h.sa_mask, sig) == 1 ||
                     (uctx && sigismember(&((const ucontext_t *)uctx)->uc_sigmask, sig) == 1);
         if ((h.sa_flags & SA_NODEFER) && !held)
@@ -381,8 +379,8 @@ int weft__overflow_handler_install(void)
             /* The application put ours back (from what its own sigaction
              * returned): the previous handler is still the one recorded;
              * recording ours would pass faults to itself. */
-            handler_displaced = false;
-        } else if (handler_displaced && same_handler(&now, &displaced_by) &&
+            memset(&displaced_by, 0, sizeof displaced_by);
+        } else if (runs_a_function(&displaced_by) && same_handler(&now, &displaced_by) &&
                    !same_handler(&now, &previous_segv)) {
             /* Ours stays behind the handler that the application put in
              * its place, which may pass faults on to ours: in front of
@@ -402,7 +400,7 @@ int weft__overflow_handler_install(void)
             if (sigaction(SIGSEGV, &sa, NULL) != 0)
                 err = errno;
             else
-                handler_displaced = false;
+                memset(&displaced_by, 0, sizeof displaced_by);
         }
     }
     if (!err)
@@ -420,13 +418,11 @@ static void restore_previous(void)
     struct sigaction now;
     if (sigaction(SIGSEGV, NULL, &now) != 0)
         return;
-    handler_displaced = false;
-    if (is_ours(&now)) {
+    memset(&displaced_by, 0, sizeof displaced_by);
+    if (is_ours(&now))
         sigaction(SIGSEGV, &previous_segv, NULL);
-    } else if (runs_a_function(&now)) {
-        handler_displaced = true;
+    else if (runs_a_function(&now))
         displaced_by = now;
-    }
 }
 
 void weft__overflow_handler_remove(void)
