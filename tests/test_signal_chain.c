@@ -18,15 +18,16 @@
  *    not recorded as the one before it, and the last stop puts back the
  *    one before it even when weft's start had left it behind another;
  *  - handlers that pass a fault round in a circle back to weft's get one
- *    turn each, a message, and the default action.
+ *    turn each, a message, and the default action; a fault that another
+ *    copy of weft's passed on in a marked copy keeps that copy's mark.
  * Each case runs in a child; the handlers say they ran on stderr, and end
  * the child with LOOPING if called more often than a fault can call them.
  * Every case checks that weft's handler is the one in front where it
  * should be, so that none passes with weft's handler never installed. */
-#include "check.h"
+#include "segv_actions.h"
 
 #include <setjmp.h>
-#include <sys/mman.h>
+#include <stdint.h>
 #include <weft/weft.h>
 
 enum { LOOPING = 42, MAX_CALLS = 3, SMALL_STACK = 64 << 10 };
@@ -40,13 +41,6 @@ static void count_call(const char *line)
     say(line);
     if (++calls > MAX_CALLS)
         _exit(LOOPING);
-}
-
-static char *no_access_page(void)
-{
-    char *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    CHECK(p != MAP_FAILED, "mmap");
-    return p;
 }
 
 static char *volatile fault_page;
@@ -64,46 +58,19 @@ __attribute__((noinline)) static long frame_340k(void)
 
 WEFT_TASK_0(long, overflow_in_task) { return frame_340k(); }
 
-typedef void handler_fn(int, siginfo_t *, void *);
-
-/* An action with `flags` and `mask` (none if NULL), its handler unset. */
-static struct sigaction action(int flags, const sigset_t *mask)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_flags = flags;
-    if (mask)
-        sa.sa_mask = *mask;
-    else
-        sigemptyset(&sa.sa_mask);
-    return sa;
-}
-
-static void install(handler_fn *fn, int flags, const sigset_t *mask, struct sigaction *old)
-{
-    struct sigaction sa = action(SA_SIGINFO | flags, mask);
-    sa.sa_sigaction = fn;
-    CHECK(sigaction(SIGSEGV, &sa, old) == 0, "sigaction");
-}
+typedef segv_handler_fn handler_fn;
 
 /* A handler given in sa_handler: a plain function, SIG_DFL or SIG_IGN. */
 static void install_plain(void (*fn)(int), int flags)
 {
-    struct sigaction sa = action(flags, NULL);
+    struct sigaction sa = segv_action(flags, NULL);
     sa.sa_handler = fn;
     CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
 }
 
-static bool installed_now(handler_fn *fn)
-{
-    struct sigaction now;
-    CHECK(sigaction(SIGSEGV, NULL, &now) == 0, "sigaction");
-    return (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == fn;
-}
-
 /* The test's own handlers: what is installed is weft's if it is none of
  * them and runs a function. */
-static handler_fn reporter, mask_reader, passes_on, passes_on_too;
+static handler_fn reporter, mask_reader, passes_on, passes_on_too, tail_reader;
 
 static bool weft_in_front(void)
 {
@@ -111,7 +78,8 @@ static bool weft_in_front(void)
     CHECK(sigaction(SIGSEGV, NULL, &now) == 0, "sigaction");
     return (now.sa_flags & SA_SIGINFO) && now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN &&
            now.sa_sigaction != reporter && now.sa_sigaction != mask_reader &&
-           now.sa_sigaction != passes_on && now.sa_sigaction != passes_on_too;
+           now.sa_sigaction != passes_on && now.sa_sigaction != passes_on_too &&
+           now.sa_sigaction != tail_reader;
 }
 
 static void start_in_front(size_t stack)
@@ -151,7 +119,7 @@ static void plain_reporter(int sig)
 
 static void resethand_child(void)
 {
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     fault_page = no_access_page();
     start_in_front(0);
     WEFT_RUN(fault_in_task);
@@ -206,7 +174,7 @@ static void install_mask_reader(bool nodefer)
     sigset_t usr2;
     sigemptyset(&usr2);
     sigaddset(&usr2, SIGUSR2);
-    install(mask_reader, nodefer ? SA_NODEFER : 0, &usr2, NULL);
+    install_segv_handler(mask_reader, nodefer ? SA_NODEFER : 0, &usr2, NULL);
 }
 
 /* Faults on this thread with SIGHUP blocked by the code that faults;
@@ -287,11 +255,11 @@ static void passes_on_too(int sig, siginfo_t *info, void *uctx)
 static void restart_behind_application(size_t stack, const sigset_t *mask)
 {
     start_in_front(0);
-    install(passes_on, SA_ONSTACK, mask, &replaced);
+    install_segv_handler(passes_on, SA_ONSTACK, mask, &replaced);
     CHECK(weft_stop() == 0, "stop");
     CHECK(weft_start(2, 0, stack) == 0, "second start");
-    CHECK(installed_now(passes_on), "the second start put weft's handler in front of the "
-                                    "application's, which passes faults on to weft's");
+    CHECK(segv_handler_installed(passes_on), "the second start put weft's handler in front of the "
+                                             "application's, which passes faults on to weft's");
 }
 
 static void restart_fault_child(void)
@@ -367,7 +335,7 @@ static void replaced_after_stop_child(void)
     restart_behind_application(0, NULL);
     CHECK(weft_stop() == 0, "stop");
     signal(SIGSEGV, SIG_DFL);
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     start_in_front(SMALL_STACK);
     WEFT_RUN(overflow_in_task);
 }
@@ -377,9 +345,9 @@ static void replaced_after_stop_child(void)
  * weft's in front of it, as at first, and an overflow is explained. */
 static void reinstalled_previous_child(void)
 {
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     start_in_front(0);
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     CHECK(weft_stop() == 0, "stop");
     start_in_front(SMALL_STACK);
     WEFT_RUN(overflow_in_task);
@@ -393,9 +361,9 @@ static void make_circle(void)
     signal(SIGSEGV, SIG_DFL);
     fault_page = no_access_page();
     start_in_front(0);
-    install(passes_on, 0, NULL, &replaced);
+    install_segv_handler(passes_on, 0, NULL, &replaced);
     CHECK(weft_stop() == 0, "stop");
-    install(passes_on_too, 0, NULL, &replaced_too);
+    install_segv_handler(passes_on_too, 0, NULL, &replaced_too);
     start_in_front(0);
 }
 
@@ -439,16 +407,16 @@ static void test_circle(bool sent)
  * more, after the stop, and starts again. */
 static void put_back(bool before_stop)
 {
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     fault_page = no_access_page();
     start_in_front(0);
     struct sigaction weft_s;
-    install(passes_on, 0, NULL, &weft_s);
+    install_segv_handler(passes_on, 0, NULL, &weft_s);
     if (before_stop)
         CHECK(sigaction(SIGSEGV, &weft_s, NULL) == 0, "sigaction");
     CHECK(weft_stop() == 0, "stop");
     if (before_stop)
-        CHECK(installed_now(reporter), "stop did not put back the handler before weft's");
+        CHECK(segv_handler_installed(reporter), "stop did not put back the handler before weft's");
     CHECK(sigaction(SIGSEGV, &weft_s, NULL) == 0, "sigaction"); /* weft's, stale or not */
     start_in_front(0);
     WEFT_RUN(fault_in_task);
@@ -461,16 +429,16 @@ static void put_back_before_stop_child(void) { put_back(true); }
  * weft's back while the pool runs: the stop puts back the reporter. */
 static int put_back_behind_child(void)
 {
-    install(reporter, SA_RESETHAND, NULL, NULL);
+    install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
     start_in_front(0);
     struct sigaction weft_s;
-    install(passes_on, 0, NULL, &weft_s);
+    install_segv_handler(passes_on, 0, NULL, &weft_s);
     CHECK(weft_stop() == 0, "stop");
     CHECK(weft_start(2, 0, 0) == 0, "second start");
-    CHECK(installed_now(passes_on), "weft's went in front of the application's handler");
+    CHECK(segv_handler_installed(passes_on), "weft's went in front of the application's handler");
     CHECK(sigaction(SIGSEGV, &weft_s, NULL) == 0, "sigaction");
     CHECK(weft_stop() == 0, "second stop");
-    return installed_now(reporter) ? 0 : 10;
+    return segv_handler_installed(reporter) ? 0 : 10;
 }
 
 static void test_put_back_behind(void)
@@ -482,6 +450,79 @@ static void test_put_back_behind(void)
     CHECK(r == 0, "put-back-behind case: result %d (stderr: %s)", r, buf);
     printf("ok: weft's handler put back while behind the application's: the last stop "
            "restores the one before it\n");
+}
+
+/* ---- a fault passed on by another copy of weft's ---- */
+
+/* Another copy of weft's (in another shared object), in front of this
+ * one, passes a fault on in a copy marked with its own mark: this copy
+ * keeps that mark for the handler before it, so that the other copy sees
+ * the circle if the fault comes round to it. */
+enum { TAIL = sizeof(siginfo_t) - sizeof(uint64_t) };
+static const uint64_t foreign_mark = 0x5eed0ddba11c0de1u;
+static struct sigaction behind_foreign;
+static volatile uint64_t tail_seen;
+
+static void tail_reader(int sig, siginfo_t *info, void *uctx)
+{
+    (void)sig, (void)uctx;
+    uint64_t tail;
+    memcpy(&tail, (const char *)info + TAIL, sizeof tail);
+    tail_seen = tail;
+    siglongjmp(back, 1);
+}
+
+static void marks_as_another_copy(int sig, siginfo_t *info, void *uctx)
+{
+    siginfo_t copy = *info;
+    memcpy((char *)&copy + TAIL, &foreign_mark, sizeof foreign_mark);
+    behind_foreign.sa_sigaction(sig, &copy, uctx);
+}
+
+/* Each fault goes through weft's to tail_reader: first straight from the
+ * kernel (weft's own mark, which is not 0), then through the other copy
+ * (its mark, kept).  `n` counts the faults that reached tail_reader. */
+static int faults_reaching_reader(uint64_t *tails)
+{
+    volatile int n = 0;
+    for (volatile int i = 0; i < 2; i++) {
+        if (i == 1)
+            install_segv_handler(marks_as_another_copy, 0, NULL, &behind_foreign);
+        tail_seen = 0;
+        if (sigsetjmp(back, 1) == 0) {
+            *(volatile char *)fault_page = 1;
+            return n;
+        }
+        tails[n++] = tail_seen;
+    }
+    return n;
+}
+
+static int foreign_mark_child(void)
+{
+    install_segv_handler(tail_reader, 0, NULL, NULL);
+    fault_page = no_access_page();
+    start_in_front(0);
+    uint64_t tails[2];
+    if (faults_reaching_reader(tails) != 2)
+        return 11;
+    if (tails[0] == 0 || tails[0] == foreign_mark)
+        return 12;
+    if (tails[1] != foreign_mark)
+        return 13;
+    return weft_stop() == 0 ? 0 : 14;
+}
+
+static void test_foreign_mark(void)
+{
+    char buf[4096];
+    int r = run_child(foreign_mark_child, NULL, 0, buf, sizeof buf);
+    CHECK(r != 11, "a fault did not reach the handler before weft's (stderr: %s)", buf);
+    CHECK(r != 12, "weft's handler passed a fault on without its own mark");
+    CHECK(r != 13, "weft's handler replaced the mark of the copy of weft's that passed the fault "
+                   "on to it");
+    CHECK(r == 0, "foreign-mark case: result %d (stderr: %s)", r, buf);
+    printf("ok: a fault passed on by another copy of weft's keeps that copy's mark\n");
 }
 
 int main(void)
@@ -514,5 +555,6 @@ int main(void)
     expect_segv_once(put_back_before_stop_child, "reporter ran\n",
                      "weft's handler put back before a stop, and again after it: the same");
     test_put_back_behind();
+    test_foreign_mark();
     return 0;
 }

@@ -9,13 +9,12 @@
  *  - weft_stop or weft_suspend from a signal handler that interrupted the
  *    thread's own RUN returns EDEADLK with a message instead of waiting
  *    for itself forever. */
-#include "check.h"
+#include "segv_actions.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdatomic.h>
-#include <sys/mman.h>
 #include <weft/weft.h>
 
 /* ---- faults that are not weft's ---- */
@@ -32,33 +31,9 @@ static void app_segv(int sig, siginfo_t *info, void *uctx)
     siglongjmp(back, 1);
 }
 
-static void install_app_segv(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = app_segv;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    CHECK(sigaction(SIGSEGV, &sa, NULL) == 0, "sigaction");
-}
-
-static bool app_segv_installed(void)
-{
-    struct sigaction now;
-    CHECK(sigaction(SIGSEGV, NULL, &now) == 0, "sigaction");
-    return (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == app_segv;
-}
-
-static char *no_access_page(void)
-{
-    char *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    CHECK(p != MAP_FAILED, "mmap");
-    return p;
-}
-
 static void test_chains_to_earlier_handler(void)
 {
-    install_app_segv();
+    install_segv_handler(app_segv, 0, NULL, NULL);
     CHECK(weft_start(2, 0, 0) == 0, "start");
     char *page = no_access_page();
     app_handler_calls = 0;
@@ -70,7 +45,8 @@ static void test_chains_to_earlier_handler(void)
           "the application's handler was not called for its own fault (%d calls)",
           (int)app_handler_calls);
     CHECK(weft_stop() == 0, "stop");
-    CHECK(app_segv_installed(), "stop did not restore the handler that was there before start");
+    CHECK(segv_handler_installed(app_segv),
+          "stop did not restore the handler that was there before start");
     signal(SIGSEGV, SIG_DFL);
     munmap(page, 4096);
     printf("ok: a fault that is not weft's reaches the handler installed before start\n");
@@ -80,9 +56,10 @@ static void test_later_handler_survives_stop(void)
 {
     signal(SIGSEGV, SIG_DFL);
     CHECK(weft_start(2, 0, 0) == 0, "start");
-    install_app_segv(); /* after start: replaces weft's */
+    install_segv_handler(app_segv, 0, NULL, NULL); /* after start: replaces weft's */
     CHECK(weft_stop() == 0, "stop");
-    CHECK(app_segv_installed(), "weft_stop replaced the handler installed after weft_start");
+    CHECK(segv_handler_installed(app_segv),
+          "weft_stop replaced the handler installed after weft_start");
     signal(SIGSEGV, SIG_DFL);
     printf("ok: a handler installed after weft_start survives weft_stop\n");
 }

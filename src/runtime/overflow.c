@@ -28,7 +28,19 @@
 #include "runtime/memory.h"
 #include "runtime/state.h"
 
-static struct sigaction previous_segv;
+/* The handler that was in place before ours, recorded by the start that
+ * put ours in front.  The handler reads it on any thread, without a lock,
+ * while a later start on another thread may record another: so a record,
+ * once published, is never changed or freed, and equal ones are shared
+ * (as many as the distinct handlers the application had in place at a
+ * start).  The first is the default action. */
+typedef struct previous_record {
+    struct sigaction action;
+    struct previous_record *next; /* under handler_lock */
+} previous_record;
+static previous_record default_previous; /* all zero: SIG_DFL, no flags */
+static previous_record *previous_records = &default_previous;
+static _Atomic(const struct sigaction *) previous_segv = &default_previous.action;
 /* The handler of the application's that the last stop found in place of
  * ours, which may pass faults on to ours (restore_previous); SIG_DFL if
  * ours was there. */
@@ -255,7 +267,9 @@ static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info
  * as if ours were not there. */
 static void chain_segv(int sig, siginfo_t *info, void *uctx)
 {
-    const struct sigaction *prev = &previous_segv;
+    /* Acquire: pairs with the release in record_previous, so that the
+     * record's fields are seen as written. */
+    const struct sigaction *prev = atomic_load_explicit(&previous_segv, memory_order_acquire);
     if (runs_a_function(prev)) {
         call_previous(prev, sig, info, uctx);
         return;
@@ -367,6 +381,41 @@ static void segv_handler(int sig, siginfo_t *info, void *uctx)
 static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned handler_users;
 
+/* The recorded previous handler, read under handler_lock, where only
+ * this thread may change it. */
+static const struct sigaction *recorded_previous(void)
+{
+    /* Relaxed: only stores under handler_lock change it. */
+    return atomic_load_explicit(&previous_segv, memory_order_relaxed);
+}
+
+static bool same_action(const struct sigaction *a, const struct sigaction *b)
+{
+    return a->sa_handler == b->sa_handler && a->sa_flags == b->sa_flags &&
+           memcmp(&a->sa_mask, &b->sa_mask, sizeof a->sa_mask) == 0;
+}
+
+/* Publishes `now` as the previous handler, in a record of its own or an
+ * equal one's (under handler_lock).  ENOMEM if a new one cannot be had. */
+static int record_previous(const struct sigaction *now)
+{
+    previous_record *r = previous_records;
+    while (r && !same_action(&r->action, now))
+        r = r->next;
+    if (!r) {
+        r = malloc(sizeof *r);
+        if (!r)
+            return ENOMEM;
+        r->action = *now;
+        r->next = previous_records;
+        previous_records = r;
+    }
+    /* Release: a handler on another thread that loads this pointer sees
+     * the record written above. */
+    atomic_store_explicit(&previous_segv, &r->action, memory_order_release);
+    return 0;
+}
+
 int weft__overflow_handler_install(void)
 {
     int err = 0;
@@ -381,7 +430,7 @@ int weft__overflow_handler_install(void)
              * recording ours would pass faults to itself. */
             memset(&displaced_by, 0, sizeof displaced_by);
         } else if (runs_a_function(&displaced_by) && same_handler(&now, &displaced_by) &&
-                   !same_handler(&now, &previous_segv)) {
+                   !same_handler(&now, recorded_previous())) {
             /* Ours stays behind the handler that the application put in
              * its place, which may pass faults on to ours: in front of
              * it, ours would pass them back, and round again.  (The one
@@ -396,8 +445,8 @@ int weft__overflow_handler_install(void)
             make_relay_mark();
             /* Recorded before ours is in place: a fault on another thread
              * finds it there at once. */
-            previous_segv = now;
-            if (sigaction(SIGSEGV, &sa, NULL) != 0)
+            err = record_previous(&now);
+            if (!err && sigaction(SIGSEGV, &sa, NULL) != 0)
                 err = errno;
             else
                 memset(&displaced_by, 0, sizeof displaced_by);
@@ -420,7 +469,7 @@ static void restore_previous(void)
         return;
     memset(&displaced_by, 0, sizeof displaced_by);
     if (is_ours(&now))
-        sigaction(SIGSEGV, &previous_segv, NULL);
+        sigaction(SIGSEGV, recorded_previous(), NULL);
     else if (runs_a_function(&now))
         displaced_by = now;
 }
