@@ -19,13 +19,16 @@
  *    one before it even when weft's start had left it behind another;
  *  - handlers that pass a fault round in a circle back to weft's get one
  *    turn each, a message, and the default action; a fault that another
- *    copy of weft's passed on in a marked copy keeps that copy's mark.
+ *    copy of weft's passed on in a marked copy keeps that copy's mark;
+ *  - starts and stops with the same handler before weft's keep one record
+ *    of it.
  * Each case runs in a child; the handlers say they ran on stderr, and end
  * the child with LOOPING if called more often than a fault can call them.
  * Every case checks that weft's handler is the one in front where it
  * should be, so that none passes with weft's handler never installed. */
 #include "segv_actions.h"
 
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <weft/weft.h>
@@ -525,6 +528,57 @@ static void test_foreign_mark(void)
     printf("ok: a fault passed on by another copy of weft's keeps that copy's mark\n");
 }
 
+/* ---- the record of the handler before weft's ---- */
+
+/* Starts and stops with the same handler before weft's (or the default
+ * action) keep one record of it, not one per start: what the C library
+ * leaves in the unused bytes of a queried sa_mask differs from query to
+ * query. */
+enum { CYCLES = 300, KEPT_BYTES_AT_MOST = 4096 };
+
+__attribute__((noinline)) static void start_stop_at_depth(int depth)
+{
+    volatile char frame[64];
+    frame[0] = (char)depth;
+    if (depth > 0) {
+        start_stop_at_depth(depth - 1);
+        return;
+    }
+    start_in_front(0);
+    CHECK(weft_stop() == 0, "stop");
+    (void)frame[0];
+}
+
+static size_t bytes_in_use(void) { return mallinfo2().uordblks; }
+
+static int records_child(bool with_handler)
+{
+    if (with_handler)
+        install_segv_handler(reporter, SA_RESETHAND, NULL, NULL);
+    for (int i = 0; i < 10; i++)
+        start_stop_at_depth(i % 7);
+    size_t before = bytes_in_use();
+    for (int i = 0; i < CYCLES; i++)
+        start_stop_at_depth(i % 7); /* a different stack below each query */
+    size_t after = bytes_in_use();
+    fprintf(stderr, "%zu bytes more in use after %d starts\n", after - before, CYCLES);
+    return after <= before + KEPT_BYTES_AT_MOST ? 0 : 10;
+}
+
+static int records_handler_child(void) { return records_child(true); }
+static int records_default_child(void) { return records_child(false); }
+
+static void test_records(bool with_handler)
+{
+    char buf[4096];
+    int r = run_child(with_handler ? records_handler_child : records_default_child, NULL, 0, buf,
+                      sizeof buf);
+    CHECK(r == 0, "%d starts and stops with %s before weft's: memory kept grows (%s)", CYCLES,
+          with_handler ? "the same handler" : "the default action", buf);
+    printf("ok: %d starts and stops with %s before weft's keep one record (%s", CYCLES,
+           with_handler ? "the same handler" : "the default action", buf);
+}
+
 int main(void)
 {
     /* The handler is on by default; the environment could turn it off. */
@@ -556,5 +610,7 @@ int main(void)
                      "weft's handler put back before a stop, and again after it: the same");
     test_put_back_behind();
     test_foreign_mark();
+    test_records(true);
+    test_records(false);
     return 0;
 }

@@ -534,13 +534,8 @@ static int pool_create(const weft_config *cfg, unsigned n, size_t slots, size_t 
         return err;
     }
     handler_held = false;
-    if (cfg->report_stack_overflow) {
-        if (weft__overflow_handler_install() == 0)
-            handler_held = true;
-        else
-            weft__warn("could not install the SIGSEGV handler; stack overflows will not be "
-                       "explained");
-    }
+    if (cfg->report_stack_overflow)
+        handler_held = weft__overflow_handler_install() == 0; /* says why if not */
     return 0;
 }
 

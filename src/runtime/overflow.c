@@ -41,6 +41,7 @@ typedef struct previous_record {
 static previous_record default_previous; /* all zero: SIG_DFL, no flags */
 static previous_record *previous_records = &default_previous;
 static _Atomic(const struct sigaction *) previous_segv = &default_previous.action;
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "a signal handler reads previous_segv");
 /* The handler of the application's that the last stop found in place of
  * ours, which may pass faults on to ours (restore_previous); SIG_DFL if
  * ours was there. */
@@ -389,10 +390,31 @@ static const struct sigaction *recorded_previous(void)
     return atomic_load_explicit(&previous_segv, memory_order_relaxed);
 }
 
+/* The signals a mask holds, in a set of its own: a queried action's
+ * sa_mask holds only the kernel's signals, and its other bytes are
+ * whatever the C library left there. */
+static sigset_t signals_of(const sigset_t *mask)
+{
+    sigset_t clean;
+    sigemptyset(&clean);
+    for (int s = 1; s < NSIG; s++)
+        if (sigismember(mask, s) == 1)
+            sigaddset(&clean, s);
+    return clean;
+}
+
+static bool same_signals(const sigset_t *a, const sigset_t *b)
+{
+    for (int s = 1; s < NSIG; s++)
+        if ((sigismember(a, s) == 1) != (sigismember(b, s) == 1))
+            return false;
+    return true;
+}
+
 static bool same_action(const struct sigaction *a, const struct sigaction *b)
 {
     return a->sa_handler == b->sa_handler && a->sa_flags == b->sa_flags &&
-           memcmp(&a->sa_mask, &b->sa_mask, sizeof a->sa_mask) == 0;
+           same_signals(&a->sa_mask, &b->sa_mask);
 }
 
 /* Publishes `now` as the previous handler, in a record of its own or an
@@ -407,6 +429,7 @@ static int record_previous(const struct sigaction *now)
         if (!r)
             return ENOMEM;
         r->action = *now;
+        r->action.sa_mask = signals_of(&now->sa_mask);
         r->next = previous_records;
         previous_records = r;
     }
@@ -455,6 +478,10 @@ int weft__overflow_handler_install(void)
     if (!err)
         handler_users++;
     pthread_mutex_unlock(&handler_lock);
+    if (err)
+        weft__warn("could not install the SIGSEGV handler (%s); stack overflows will not be "
+                   "explained",
+                   strerror(err));
     return err;
 }
 
@@ -468,10 +495,19 @@ static void restore_previous(void)
     if (sigaction(SIGSEGV, NULL, &now) != 0)
         return;
     memset(&displaced_by, 0, sizeof displaced_by);
-    if (is_ours(&now))
-        sigaction(SIGSEGV, recorded_previous(), NULL);
-    else if (runs_a_function(&now))
+    if (is_ours(&now)) {
+        /* Exchanged, not just set: ours may have been replaced since the
+         * query, by our handler's SA_RESETHAND reset on another thread or
+         * by the application.  That change stays. */
+        struct sigaction replaced;
+        if (sigaction(SIGSEGV, recorded_previous(), &replaced) == 0 && !is_ours(&replaced)) {
+            sigaction(SIGSEGV, &replaced, NULL);
+            if (runs_a_function(&replaced))
+                displaced_by = replaced;
+        }
+    } else if (runs_a_function(&now)) {
         displaced_by = now;
+    }
 }
 
 void weft__overflow_handler_remove(void)

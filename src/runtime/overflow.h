@@ -11,7 +11,8 @@
 
 /* The SIGSEGV handler that explains stack overflows: counted, shared by
  * the fork-join pool and work pool runs (the first install installs it,
- * the last remove restores the previous one); forget: in a forked child. */
+ * the last remove restores the previous one); forget: in a forked child.
+ * An install that fails says why, and that overflows go unexplained. */
 int weft__overflow_handler_install(void);
 void weft__overflow_handler_remove(void);
 void weft__overflow_handler_forget(void);
