@@ -19,7 +19,8 @@
  *    one before it even when weft's start had left it behind another;
  *  - handlers that pass a fault round in a circle back to weft's get one
  *    turn each, a message, and the default action; a fault that another
- *    copy of weft's passed on in a marked copy keeps that copy's mark;
+ *    copy of weft's passed on in a marked copy keeps that copy's mark, and
+ *    one passed on in a copy with those bytes unset gets weft's;
  *  - starts and stops with the same handler before weft's keep one record
  *    of it.
  * Each case runs in a child; the handlers say they ran on stderr, and end
@@ -73,7 +74,7 @@ static void install_plain(void (*fn)(int), int flags)
 
 /* The test's own handlers: what is installed is weft's if it is none of
  * them and runs a function. */
-static handler_fn reporter, mask_reader, passes_on, passes_on_too, tail_reader;
+static handler_fn reporter, mask_reader, passes_on, passes_on_too, tail_reader, back_to_weft;
 
 static bool weft_in_front(void)
 {
@@ -82,7 +83,7 @@ static bool weft_in_front(void)
     return (now.sa_flags & SA_SIGINFO) && now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN &&
            now.sa_sigaction != reporter && now.sa_sigaction != mask_reader &&
            now.sa_sigaction != passes_on && now.sa_sigaction != passes_on_too &&
-           now.sa_sigaction != tail_reader;
+           now.sa_sigaction != tail_reader && now.sa_sigaction != back_to_weft;
 }
 
 static void start_in_front(size_t stack)
@@ -462,7 +463,8 @@ static void test_put_back_behind(void)
  * keeps that mark for the handler before it, so that the other copy sees
  * the circle if the fault comes round to it. */
 enum { TAIL = sizeof(siginfo_t) - sizeof(uint64_t) };
-static const uint64_t foreign_mark = 0x5eed0ddba11c0de1u;
+/* Every copy's mark has the same top 16 bits (overflow.c's tag). */
+static const uint64_t foreign_mark = 0x7e1f5eed0ddba11du;
 static struct sigaction behind_foreign;
 static volatile uint64_t tail_seen;
 
@@ -526,6 +528,53 @@ static void test_foreign_mark(void)
                    "on to it");
     CHECK(r == 0, "foreign-mark case: result %d (stderr: %s)", r, buf);
     printf("ok: a fault passed on by another copy of weft's keeps that copy's mark\n");
+}
+
+/* ---- a siginfo copy with unset bytes, passed round ---- */
+
+/* The application's handler in front of weft's passes a fault on in a
+ * copy of its own whose last bytes it never set; the handler before
+ * weft's passes it straight back to weft's handler.  weft's marks the
+ * copy it passes on in place of those bytes, and sees it come back. */
+static const uint64_t unset_bytes = 0x0123456789abcdefu;
+static struct sigaction behind_front, weft_action;
+
+static void front_with_unset_bytes(int sig, siginfo_t *info, void *uctx)
+{
+    siginfo_t copy = *info;
+    memcpy((char *)&copy + TAIL, &unset_bytes, sizeof unset_bytes);
+    behind_front.sa_sigaction(sig, &copy, uctx);
+}
+
+static void back_to_weft(int sig, siginfo_t *info, void *uctx)
+{
+    count_call("handler before weft's ran\n");
+    weft_action.sa_sigaction(sig, info, uctx);
+}
+
+static void unset_bytes_child(void)
+{
+    signal(SIGSEGV, SIG_DFL);
+    fault_page = no_access_page();
+    install_segv_handler(back_to_weft, 0, NULL, NULL);
+    start_in_front(0);
+    CHECK(sigaction(SIGSEGV, NULL, &weft_action) == 0, "sigaction");
+    install_segv_handler(front_with_unset_bytes, 0, NULL, &behind_front);
+    *(volatile char *)fault_page = 1;
+}
+
+static void test_unset_bytes(void)
+{
+    char buf[8192];
+    int status = run_child(NULL, unset_bytes_child, 0, buf, sizeof buf);
+    CHECK(status != LOOPING, "a copy with unset bytes passed round: called again and again:\n%s",
+          buf);
+    CHECK(status == 128 + SIGSEGV, "a copy with unset bytes passed round: ended with %d:\n%s",
+          status, buf);
+    CHECK(strstr(buf, "pass it round in a circle"),
+          "a copy with unset bytes passed round: no message:\n%s", buf);
+    printf("ok: a siginfo copy whose last bytes the application left unset, passed round back "
+           "to weft's: seen, a message, the default action\n");
 }
 
 /* ---- the record of the handler before weft's ---- */
@@ -610,6 +659,7 @@ int main(void)
                      "weft's handler put back before a stop, and again after it: the same");
     test_put_back_behind();
     test_foreign_mark();
+    test_unset_bytes();
     test_records(true);
     test_records(false);
     return 0;

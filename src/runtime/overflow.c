@@ -188,8 +188,12 @@ static void set_default_action(int sig)
 /* A fault passed on goes in a copy of its siginfo, marked in its last
  * bytes, which no SIGSEGV field uses and the kernel's copy has zero: if a
  * marked copy comes back to our handler, the handlers pass the fault
- * round in a circle.  The mark is the process's own (0: none yet). */
+ * round in a circle.  The mark is the process's own (0: none yet); its
+ * top bits are the same in every copy of weft's, so that one copy's mark
+ * is told from what an application's handler left in a copy of its own. */
 #define RELAY_MARK_AT (sizeof(siginfo_t) - sizeof(uint64_t))
+#define RELAY_MARK_TAG ((uint64_t)0x7e1f << 48)
+#define RELAY_MARK_TAG_BITS ((uint64_t)0xffff << 48)
 _Static_assert(sizeof(siginfo_t) >= 64, "siginfo_t has room past its SIGSEGV fields");
 static _Atomic uint64_t relay_mark;
 
@@ -212,7 +216,8 @@ static void make_relay_mark(void)
     clock_gettime(CLOCK_MONOTONIC, &now);
     uint64_t mark = (uint64_t)now.tv_nsec * 0x9e3779b97f4a7c15u ^ (uint64_t)now.tv_sec ^
                     (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&relay_mark;
-    atomic_store_explicit(&relay_mark, mark | 1, memory_order_relaxed);
+    atomic_store_explicit(&relay_mark, (mark & ~RELAY_MARK_TAG_BITS) | RELAY_MARK_TAG | 1,
+                          memory_order_relaxed);
 }
 
 /* Calls the handler `prev` with a marked copy of info, as it would have
@@ -231,10 +236,12 @@ static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info
     struct sigaction h = *prev;
     siginfo_t relay = *info;
     /* A mark already there is another copy of weft's (in another shared
-     * object) passing the fault on: kept, so that it sees the circle. */
+     * object) passing the fault on: kept, so that it sees the circle.
+     * Anything else there (an application's handler may pass on a copy
+     * with those bytes unset) gets ours. */
     uint64_t mark;
     memcpy(&mark, (const char *)info + RELAY_MARK_AT, sizeof mark);
-    if (mark == 0) {
+    if ((mark & RELAY_MARK_TAG_BITS) != RELAY_MARK_TAG) {
         /* Relaxed: see relay_marked. */
         mark = atomic_load_explicit(&relay_mark, memory_order_relaxed);
         memcpy((char *)&relay + RELAY_MARK_AT, &mark, sizeof mark);
