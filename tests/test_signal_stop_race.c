@@ -65,6 +65,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
     if (sig != SIGSEGV || role == OTHER_THREAD)
         return libc_sigaction(sig, act, old);
+    /* Seq_cst: taken once, so that only the first look is held. */
     if (role == FAULTING_THREAD && act == NULL && atomic_exchange(&fault_look_held, false)) {
         atomic_store(&in_handler, true); /* seq_cst: see the flags */
         (void)wait_for(&stopped);
@@ -80,6 +81,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
         atomic_store(&stop_looked, true); /* seq_cst: see the flags */
         return r;
     }
+    /* Seq_cst: taken once, so that only the first change is held. */
     if (role == STOPPING_THREAD && act != NULL && atomic_exchange(&stop_change_held, false))
         (void)wait_for(&reset_done);
     return libc_sigaction(sig, act, old);
