@@ -719,6 +719,15 @@ check quick guard-ranges-mut-claim-store-SC guard_ranges.pml SC fail 22 -DMUT_CL
 hidden_by_tso guard-ranges-mut-end-relaxed guard_ranges.pml -DMUT_END_RELAXED
 cover_checks "guard-ranges-cover-%s-SC" guard_ranges.pml "SKIP SECOND"
 
+# ---- the SIGSEGV disposition (disposition.pml; src/runtime/overflow.c):
+# weft's handler's SA_RESETHAND reset, the last stop and the application;
+# system calls are the steps, so SC only ----
+check quick disposition-SC disposition.pml SC pass 22
+check quick disposition-mut-no-lock-SC disposition.pml SC fail 22 -DMUT_NO_LOCK
+check quick disposition-mut-no-put-back-SC disposition.pml SC fail 22 -DMUT_NO_PUT_BACK
+check quick disposition-mut-no-reset-put-back-SC disposition.pml SC fail 22 -DMUT_NO_RESET_PUT_BACK
+cover_checks "disposition-cover-%s-SC" disposition.pml "STOP_FIRST PUT_BACK"
+
 # ---- the active limit (active_limit.pml; src/runtime/sleep.c): surplus
 # workers wait, at least the limit stays out, stop wakes the surplus ----
 for mm in SC TSO WEAK; do

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -185,6 +186,33 @@ static void set_default_action(int sig)
     sigaction(sig, &dfl, NULL);
 }
 
+/* A look at the disposition and the change that follows from it, made as
+ * one step against the others': our handler's look and its SA_RESETHAND
+ * reset, and a start's or a stop's look and change.  Otherwise a stop's
+ * change after its look could put back a one-shot handler that our
+ * handler on another thread has just reset (verification/disposition.pml).
+ * A flag a signal handler can take: every signal is blocked on the thread
+ * while it holds it, and it is held for a few system calls. */
+static atomic_flag disposition_busy = ATOMIC_FLAG_INIT;
+
+static void disposition_lock(sigset_t *saved)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, saved);
+    /* Acquire: pairs with disposition_unlock's release, so that one
+     * thread's look and change end before another's look. */
+    while (atomic_flag_test_and_set_explicit(&disposition_busy, memory_order_acquire))
+        sched_yield();
+}
+
+static void disposition_unlock(const sigset_t *saved)
+{
+    /* Release: see disposition_lock. */
+    atomic_flag_clear_explicit(&disposition_busy, memory_order_release);
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
 /* A fault passed on goes in a copy of its siginfo, marked in its last
  * bytes, which no SIGSEGV field uses and the kernel's copy has zero: if a
  * marked copy comes back to our handler, the handlers pass the fault
@@ -192,8 +220,8 @@ static void set_default_action(int sig)
  * top bits are the same in every copy of weft's, so that one copy's mark
  * is told from what an application's handler left in a copy of its own. */
 #define RELAY_MARK_AT (sizeof(siginfo_t) - sizeof(uint64_t))
-#define RELAY_MARK_TAG ((uint64_t)0x7e1f << 48)
-#define RELAY_MARK_TAG_BITS ((uint64_t)0xffff << 48)
+#define RELAY_MARK_TAG ((uint64_t)0x7e1f5a9cu << 32)
+#define RELAY_MARK_TAG_BITS ((uint64_t)0xffffffffu << 32)
 _Static_assert(sizeof(siginfo_t) >= 64, "siginfo_t has room past its SIGSEGV fields");
 static _Atomic uint64_t relay_mark;
 
@@ -218,6 +246,21 @@ static void make_relay_mark(void)
                     (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&relay_mark;
     atomic_store_explicit(&relay_mark, (mark & ~RELAY_MARK_TAG_BITS) | RELAY_MARK_TAG | 1,
                           memory_order_relaxed);
+}
+
+/* The default put back for `h`'s SA_RESETHAND, as the kernel would have
+ * at the delivery (disposition lock held).  Exchanged: a handler the
+ * application installed since our look stays (for an instant the default
+ * was in place). */
+static void reset_for_one_shot(int sig, const struct sigaction *h)
+{
+    struct sigaction dfl, replaced;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    if (sigaction(sig, &dfl, &replaced) == 0 && runs_a_function(&replaced) && !is_ours(&replaced) &&
+        !same_handler(&replaced, h))
+        sigaction(sig, &replaced, NULL);
 }
 
 /* Calls the handler `prev` with a marked copy of info, as it would have
@@ -249,13 +292,14 @@ static void call_previous(const struct sigaction *prev, int sig, siginfo_t *info
     /* Ours in place: the kernel delivered to it.  `prev` itself in place:
      * a stop on another thread has just put it back. */
     struct sigaction now;
-    bool delivered = sigaction(sig, NULL, &now) == 0 && (is_ours(&now) || same_handler(&now, &h));
     sigset_t during, after;
-    pthread_sigmask(SIG_BLOCK, NULL, &after);
+    disposition_lock(&after);
+    bool delivered = sigaction(sig, NULL, &now) == 0 && (is_ours(&now) || same_handler(&now, &h));
+    if (delivered && (h.sa_flags & SA_RESETHAND))
+        reset_for_one_shot(sig, &h);
+    disposition_unlock(&after);
     during = after;
     if (delivered) {
-        if (h.sa_flags & SA_RESETHAND)
-            set_default_action(sig);
         sigorset(&during, &during, &h.sa_mask);
         bool held = sigismember(&h.sa_mask, sig) == 1 ||
                     (uctx && sigismember(&((const ucontext_t *)uctx)->uc_sigmask, sig) == 1);
@@ -397,25 +441,24 @@ static const struct sigaction *recorded_previous(void)
     return atomic_load_explicit(&previous_segv, memory_order_relaxed);
 }
 
-/* The signals a mask holds, in a set of its own: a queried action's
- * sa_mask holds only the kernel's signals, and its other bytes are
- * whatever the C library left there. */
+/* A queried action's sa_mask holds the kernel's signals in its first
+ * bytes (signal s at bit s - 1, as the C library keeps them), and past
+ * them whatever the C library left there.  Copied bytewise: sigaddset
+ * refuses the C library's own signals, which a mask may hold. */
+#define KERNEL_SIGSET_BYTES (((size_t)NSIG - 1 + 7) / 8)
+_Static_assert(KERNEL_SIGSET_BYTES <= sizeof(sigset_t), "the kernel's signals fit a sigset_t");
+
 static sigset_t signals_of(const sigset_t *mask)
 {
     sigset_t clean;
-    sigemptyset(&clean);
-    for (int s = 1; s < NSIG; s++)
-        if (sigismember(mask, s) == 1)
-            sigaddset(&clean, s);
+    memset(&clean, 0, sizeof clean);
+    memcpy(&clean, mask, KERNEL_SIGSET_BYTES);
     return clean;
 }
 
 static bool same_signals(const sigset_t *a, const sigset_t *b)
 {
-    for (int s = 1; s < NSIG; s++)
-        if ((sigismember(a, s) == 1) != (sigismember(b, s) == 1))
-            return false;
-    return true;
+    return memcmp(a, b, KERNEL_SIGSET_BYTES) == 0;
 }
 
 static bool same_action(const struct sigaction *a, const struct sigaction *b)
@@ -424,17 +467,20 @@ static bool same_action(const struct sigaction *a, const struct sigaction *b)
            same_signals(&a->sa_mask, &b->sa_mask);
 }
 
-/* Publishes `now` as the previous handler, in a record of its own or an
- * equal one's (under handler_lock).  ENOMEM if a new one cannot be had. */
-static int record_previous(const struct sigaction *now)
+/* Publishes `now` as the previous handler, in an equal one's record or in
+ * *spare, which it then takes (under handler_lock; allocated before the
+ * disposition lock, which blocks every signal).  ENOMEM if a new record is
+ * needed and there is no spare. */
+static int record_previous(const struct sigaction *now, previous_record **spare)
 {
     previous_record *r = previous_records;
     while (r && !same_action(&r->action, now))
         r = r->next;
     if (!r) {
-        r = malloc(sizeof *r);
+        r = *spare;
         if (!r)
             return ENOMEM;
+        *spare = NULL;
         r->action = *now;
         r->action.sa_mask = signals_of(&now->sa_mask);
         r->next = previous_records;
@@ -450,6 +496,9 @@ int weft__overflow_handler_install(void)
 {
     int err = 0;
     pthread_mutex_lock(&handler_lock);
+    previous_record *spare = handler_users == 0 ? malloc(sizeof *spare) : NULL;
+    sigset_t saved;
+    disposition_lock(&saved);
     if (handler_users == 0) {
         struct sigaction now;
         if (sigaction(SIGSEGV, NULL, &now) != 0) {
@@ -475,13 +524,15 @@ int weft__overflow_handler_install(void)
             make_relay_mark();
             /* Recorded before ours is in place: a fault on another thread
              * finds it there at once. */
-            err = record_previous(&now);
+            err = record_previous(&now, &spare);
             if (!err && sigaction(SIGSEGV, &sa, NULL) != 0)
                 err = errno;
-            else
+            if (!err)
                 memset(&displaced_by, 0, sizeof displaced_by);
         }
     }
+    disposition_unlock(&saved);
+    free(spare); /* not needed: an equal record was there, or none was made */
     if (!err)
         handler_users++;
     pthread_mutex_unlock(&handler_lock);
@@ -498,14 +549,18 @@ int weft__overflow_handler_install(void)
  * every fault on), and the next install leaves it in front. */
 static void restore_previous(void)
 {
+    sigset_t saved;
+    disposition_lock(&saved);
     struct sigaction now;
-    if (sigaction(SIGSEGV, NULL, &now) != 0)
+    if (sigaction(SIGSEGV, NULL, &now) != 0) {
+        disposition_unlock(&saved);
         return;
+    }
     memset(&displaced_by, 0, sizeof displaced_by);
     if (is_ours(&now)) {
-        /* Exchanged, not just set: ours may have been replaced since the
-         * query, by our handler's SA_RESETHAND reset on another thread or
-         * by the application.  That change stays. */
+        /* Exchanged, not just set: the application, which does not take
+         * the lock, may have replaced ours since the look; its handler
+         * goes back (for an instant the previous one was in place). */
         struct sigaction replaced;
         if (sigaction(SIGSEGV, recorded_previous(), &replaced) == 0 && !is_ours(&replaced)) {
             sigaction(SIGSEGV, &replaced, NULL);
@@ -515,6 +570,7 @@ static void restore_previous(void)
     } else if (runs_a_function(&now)) {
         displaced_by = now;
     }
+    disposition_unlock(&saved);
 }
 
 void weft__overflow_handler_remove(void)
@@ -530,6 +586,8 @@ void weft__overflow_handler_forget(void)
     /* In a child after fork(): one thread, and the lock may have been held
      * by a thread that is gone. */
     pthread_mutex_init(&handler_lock, NULL);
+    /* Relaxed: the child has one thread; a holder on another is gone. */
+    atomic_flag_clear_explicit(&disposition_busy, memory_order_relaxed);
     if (handler_users > 0)
         restore_previous();
     handler_users = 0;
