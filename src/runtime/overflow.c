@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -202,8 +201,10 @@ static void disposition_lock(sigset_t *saved)
     pthread_sigmask(SIG_SETMASK, &all, saved);
     /* Acquire: pairs with disposition_unlock's release, so that one
      * thread's look and change end before another's look. */
-    while (atomic_flag_test_and_set_explicit(&disposition_busy, memory_order_acquire))
-        sched_yield();
+    while (atomic_flag_test_and_set_explicit(&disposition_busy, memory_order_acquire)) {
+        struct timespec pause = {.tv_sec = 0, .tv_nsec = 1000}; /* nanosleep: async-signal-safe */
+        nanosleep(&pause, NULL);
+    }
 }
 
 static void disposition_unlock(const sigset_t *saved)
